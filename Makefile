@@ -1,0 +1,40 @@
+# Thin wrapper so users type make, make check, make demo.
+# The real build is meson + ninja in $(BUILD).
+BUILD   ?= build
+PREFIX  ?= /usr/local
+DESTDIR ?=
+SANITIZE ?=
+MESON_OPTS ?=
+
+ifneq ($(SANITIZE),)
+BUILD := build-san
+MESON_OPTS += -Db_sanitize=address,undefined -Db_lundef=false
+endif
+
+.PHONY: all build deps check demo install clean
+
+all: build
+
+$(BUILD)/build.ninja:
+	@command -v meson >/dev/null || { echo "meson is missing: run 'make deps' (as root) first" >&2; exit 1; }
+	meson setup $(BUILD) --prefix=$(PREFIX) $(MESON_OPTS)
+
+build: $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+deps:
+	@bash scripts/deps.sh
+
+check: deps
+	$(MAKE) build
+	WR_BUILD=$(BUILD) bash tests/run
+
+demo: deps
+	$(MAKE) build
+	bash scripts/demo.sh $(BUILD)/wirerate
+
+install: build
+	DESTDIR=$(DESTDIR) meson install -C $(BUILD) --no-rebuild
+
+clean:
+	rm -rf build build-san

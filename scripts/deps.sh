@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Install the Debian packages that wirerate's build, tests and demo need.
+# Only the missing ones, non-interactively; nothing comes from anywhere but
+# the distribution's archive. Safe to run any number of times.
+set -euo pipefail
+
+pkgs=(
+	# build
+	gcc meson ninja-build pkg-config
+	libmnl-dev libnftables-dev
+	# tests
+	libcmocka-dev jq iproute2
+	# the lab's firewall rules (nft command for users who look at them)
+	nftables
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[ "$st" = "install ok installed" ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing Debian packages: ${missing[*]}; run as root (or: apt-get install ${missing[*]})" >&2
+	exit 1
+fi
+
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+# The package lists may be empty or stale on a fresh machine: refresh once,
+# then install; if install fails on a stale list, refresh and retry once.
+if ! ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1; then
+	apt-get update -qq
+fi
+if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

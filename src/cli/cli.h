@@ -1,0 +1,37 @@
+/* The command table and what every subcommand shares. Only src/cli prints
+ * to the user or decides the exit status. */
+#ifndef WR_CLI_CLI_H
+#define WR_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define EXIT_USAGE 2	/* bad input: option, value, missing privilege */
+#define EXIT_RUNTIME 1	/* the request was fine, the host failed it */
+
+enum cmd_needs {
+	NEED_NONE = 0,
+	NEED_ROOT = 1 << 0,	/* CAP_NET_ADMIN and CAP_SYS_ADMIN (namespaces) */
+};
+
+struct cli {
+	bool json;
+	const char *prog;
+};
+
+struct cmd {
+	const char *name;
+	int (*fn)(struct cli *cli, int argc, char **argv);
+	unsigned int needs;
+	const char *summary;
+};
+
+/* One-line error on stderr, "wirerate: ..." */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* True when the process may administer networks and namespaces. */
+bool cli_have_root(void);
+
+int cmd_lab(struct cli *cli, int argc, char **argv);
+int cmd_probe(struct cli *cli, int argc, char **argv);
+
+#endif

@@ -1,0 +1,264 @@
+/* wirerate lab up|down|status */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/cpuset.h"
+#include "core/units.h"
+#include "store/out.h"
+#include "sys/lab.h"
+#include "sys/netns.h"
+
+static const char lab_usage[] =
+	"usage: wirerate lab up|down|status [OPTIONS]\n"
+	"\n"
+	"  up       build the lab (or repair it; safe to repeat)\n"
+	"  down     remove the lab, also a half-built one\n"
+	"  status   topology, CPU placement, rules, shaping and counters\n"
+	"\n"
+	"options:\n"
+	"  --prefix P          namespace name prefix (default wr-): labs side by side\n"
+	"  --dut-cpus LIST     CPUs that do the DUT's forwarding (default: the last one)\n"
+	"  --placement MODE    bound: both directions on the first DUT CPU (default)\n"
+	"                      split: each direction on a DUT CPU of its own\n"
+	"                      free:  spread over all DUT CPUs by flow hash\n"
+	"  --rules N           N firewall rules that match nothing in the forward path\n"
+	"  --shape RATE        cap the DUT at RATE (e.g. 50kpps or 100Mbit) with a token bucket\n"
+	"  --json              machine-readable output\n";
+
+enum { OPT_PREFIX = 256, OPT_DUT_CPUS, OPT_PLACEMENT, OPT_RULES, OPT_SHAPE, OPT_JSON };
+
+static void print_mac(struct out *o, const char *key, const uint8_t m[6])
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+	out_str(o, key, "%-18s ", buf);
+}
+
+static void print_status(struct out *o, const struct lab_status *st)
+{
+	const char *state = st->complete ? "up" : st->exists ? "partial" : "absent";
+	char ns[NETNS_NAME_MAX], buf[256];
+
+	out_str(o, "prefix", "lab %s: ", st->prefix);
+	out_str(o, "state", "%s\n", state);
+	if (!st->exists) {
+		out_text(o, "  no namespace %sgen, %sdut or %ssink: run 'wirerate lab up'\n",
+			 st->prefix, st->prefix, st->prefix);
+		return;
+	}
+	out_text(o, "  [gen] gen0 198.18.0.1/24 ==veth== dut0 198.18.0.2/24 [dut] "
+		    "dut1 198.19.0.1/24 ==veth== sink0 198.19.0.2/24 [sink]\n\n");
+	out_text(o, "  %-10s %-6s %-15s %-18s %-5s %-5s %12s %10s %12s %10s  %s\n",
+		 "namespace", "if", "address", "mac", "state", "rps", "rx frames", "rx drop",
+		 "tx frames", "tx drop", "offloads");
+	out_arr_start(o, "interfaces");
+	for (int i = 0; i < LAB_NIFS; i++) {
+		const struct lab_addr *a = lab_if((enum lab_ifx)i);
+		const struct lab_if_status *is = &st->ifs[i];
+
+		out_obj_start(o, NULL);
+		lab_ns_name(st->prefix, a->role, ns, sizeof(ns));
+		out_str(o, "namespace", "  %-10s ", ns);
+		out_str(o, "name", "%-6s ", a->ifname);
+		snprintf(buf, sizeof(buf), "%u.%u.%u.%u/%u", a->ip[0], a->ip[1], a->ip[2], a->ip[3], a->plen);
+		out_str(o, "address", "%-15s ", buf);
+		out_bool(o, "present", NULL, is->present);
+		if (!is->present) {
+			out_text(o, "%-18s missing\n", "-");
+			out_obj_end(o);
+			continue;
+		}
+		print_mac(o, "mac", is->link.mac);
+		out_str(o, "state", "%-5s ", is->link.up ? "up" : "down");
+		cpuset_format_list(&is->rps, buf, sizeof(buf));
+		out_str(o, "rps_cpus", "%-5s ", is->rps_known ? buf : "?");
+		out_u64(o, "rx_packets", "%12llu ", is->link.rx_packets);
+		out_u64(o, "rx_dropped", "%10llu ", is->link.rx_dropped);
+		out_u64(o, "tx_packets", "%12llu ", is->link.tx_packets);
+		out_u64(o, "tx_dropped", "%10llu  ", is->link.tx_dropped);
+		out_u64(o, "rx_bytes", NULL, is->link.rx_bytes);
+		out_u64(o, "tx_bytes", NULL, is->link.tx_bytes);
+		out_u64(o, "mtu", NULL, is->link.mtu);
+		out_u64(o, "xdp_prog_id", NULL, is->link.xdp_prog_id);
+		if (is->offl_known) {
+			out_obj_start(o, "offloads");
+			out_bool(o, "gro", "gro %s ", is->offl.gro);
+			out_bool(o, "gso", "gso %s ", is->offl.gso);
+			out_bool(o, "tso", "tso %s", is->offl.tso);
+			out_obj_end(o);
+		}
+		out_text(o, "\n");
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+
+	out_obj_start(o, "dut");
+	out_bool(o, "forwarding", "\n  DUT: forwarding %s", st->forwarding);
+	cpuset_format_list(&st->dut_cpus, buf, sizeof(buf));
+	out_str(o, "cpus", ", receive work on CPU %s", buf);
+	out_str(o, "placement", " (placement %s", lab_placement_name(st->placement));
+	cpuset_format_list(&st->ifs[LAB_DUT0].rps, buf, sizeof(buf));
+	out_str(o, "dut0_cpus", ": dut0 -> %s", buf);
+	cpuset_format_list(&st->ifs[LAB_DUT1].rps, buf, sizeof(buf));
+	out_str(o, "dut1_cpus", ", dut1 -> %s)", buf);
+	cpuset_format_list(&st->tester_cpus, buf, sizeof(buf));
+	out_str(o, "tester_cpus", "; tester CPUs %s\n", cpuset_count(&st->tester_cpus) ? buf : "none (shared with the DUT)");
+	if (st->rules >= 0)
+		out_i64(o, "rules", "  rules: %lld null rules in the forward path (nft table inet wirerate)\n", st->rules);
+	else
+		out_null(o, "rules");
+	out_obj_start(o, "shape");
+	if (!strcmp(st->shape.kind, "tbf")) {
+		out_str(o, "qdisc", "  shaping: %s on dut1, ", "tbf");
+		if (st->shape.pkt_size) {
+			out_f64(o, "pps", "%.0f frames/s", (double)st->shape.rate / st->shape.pkt_size);
+			out_u64(o, "burst_frames", ", burst %llu frames", st->shape.burst / st->shape.pkt_size);
+			out_u64(o, "limit_frames", ", queue %llu frames", st->shape.limit / st->shape.pkt_size);
+		} else {
+			out_f64(o, "bps", "%.0f bit/s (frame + 24 B of FCS, preamble and gap)", (double)st->shape.rate * 8);
+			out_u64(o, "burst_bytes", ", burst %llu B", st->shape.burst);
+			out_u64(o, "limit_bytes", ", queue %llu B", st->shape.limit);
+		}
+		out_u64(o, "sent", "; sent %llu", st->shape.packets);
+		out_u64(o, "dropped", ", dropped %llu\n", st->shape.drops);
+	} else {
+		out_str(o, "qdisc", "  shaping: none (%s on dut1)\n", st->shape.kind[0] ? st->shape.kind : "noqueue");
+	}
+	out_obj_end(o);
+	out_obj_end(o);
+}
+
+int cmd_lab(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "prefix", required_argument, NULL, OPT_PREFIX },
+		{ "dut-cpus", required_argument, NULL, OPT_DUT_CPUS },
+		{ "placement", required_argument, NULL, OPT_PLACEMENT },
+		{ "rules", required_argument, NULL, OPT_RULES },
+		{ "shape", required_argument, NULL, OPT_SHAPE },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lab_spec spec = { .placement = PLACE_BOUND };
+	const char *up_only = NULL;
+	char err[512];
+	uint64_t v;
+	int c, rc;
+
+	snprintf(spec.prefix, sizeof(spec.prefix), "%s", LAB_PREFIX_DEFAULT);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_PREFIX:
+			if (strlen(optarg) > LAB_PREFIX_MAX) {
+				cli_error("--prefix '%s': at most %d characters", optarg, LAB_PREFIX_MAX);
+				return EXIT_USAGE;
+			}
+			snprintf(spec.prefix, sizeof(spec.prefix), "%s", optarg);
+			break;
+		case OPT_DUT_CPUS:
+			if (cpuset_parse_list(optarg, &spec.dut_cpus, err, sizeof(err)) ||
+			    !cpuset_count(&spec.dut_cpus)) {
+				cli_error("--dut-cpus: %s", cpuset_count(&spec.dut_cpus) ? err : "give at least one CPU, e.g. 1 or 1-3");
+				return EXIT_USAGE;
+			}
+			up_only = "--dut-cpus";
+			break;
+		case OPT_PLACEMENT:
+			if (lab_placement_parse(optarg, &spec.placement)) {
+				cli_error("--placement '%s': expected bound, split or free", optarg);
+				return EXIT_USAGE;
+			}
+			up_only = "--placement";
+			break;
+		case OPT_RULES:
+			if (u64_parse(optarg, 0, 100000, &v, err, sizeof(err))) {
+				cli_error("--rules: %s", err);
+				return EXIT_USAGE;
+			}
+			spec.rules = (unsigned int)v;
+			up_only = "--rules";
+			break;
+		case OPT_SHAPE:
+			if (rate_parse(optarg, &spec.shape_rate, err, sizeof(err))) {
+				cli_error("--shape: %s", err);
+				return EXIT_USAGE;
+			}
+			spec.shape = true;
+			up_only = "--shape";
+			break;
+		case OPT_JSON:
+			cli->json = true;
+			break;
+		case 'h':
+			fputs(lab_usage, stdout);
+			return 0;
+		case ':':
+			cli_error("lab: option '%s' needs a value", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			cli_error("lab: unknown option '%s' (see 'wirerate lab --help')", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		cli_error(optind >= argc ? "lab: say up, down or status (see 'wirerate lab --help')"
+					 : "lab: one action only, got '%s' after '%s'",
+			  optind < argc - 1 ? argv[optind + 1] : "", argv[optind < argc ? optind : 0]);
+		return EXIT_USAGE;
+	}
+	const char *action = argv[optind];
+
+	if (!strcmp(action, "up")) {
+		if (lab_spec_check(&spec, err, sizeof(err))) {
+			cli_error("lab up: %s", err);
+			return EXIT_USAGE;
+		}
+		if ((rc = lab_up(&spec, err, sizeof(err)))) {
+			cli_error("lab up: %s (nothing was left behind)", err);
+			return EXIT_RUNTIME;
+		}
+	} else if (!strcmp(action, "down") || !strcmp(action, "status")) {
+		if (up_only) {
+			cli_error("lab %s: %s applies to 'lab up' only", action, up_only);
+			return EXIT_USAGE;
+		}
+		if (!strcmp(action, "down")) {
+			if ((rc = lab_down(spec.prefix, err, sizeof(err)))) {
+				cli_error("lab down: %s", err);
+				return EXIT_RUNTIME;
+			}
+			if (!cli->json)
+				printf("lab %s: removed\n", spec.prefix);
+			else
+				printf("{\"prefix\":\"%s\",\"state\":\"absent\"}\n", spec.prefix);
+			return 0;
+		}
+	} else {
+		cli_error("lab: unknown action '%s': expected up, down or status", action);
+		return EXIT_USAGE;
+	}
+
+	/* up and status both end with the status of the lab. */
+	struct lab_status st;
+	struct out *o;
+
+	if ((rc = lab_status(spec.prefix, &st, err, sizeof(err)))) {
+		cli_error("lab status: %s", err);
+		return EXIT_RUNTIME;
+	}
+	o = out_create(stdout, cli->json);
+	if (!o) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	print_status(o, &st);
+	out_destroy(o);
+	return 0;
+}

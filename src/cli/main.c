@@ -1,0 +1,119 @@
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "wr_config.h"
+
+static int cmd_help(struct cli *cli, int argc, char **argv);
+static int cmd_version(struct cli *cli, int argc, char **argv);
+
+static const struct cmd commands[] = {
+	{ "lab",     cmd_lab,     NEED_ROOT, "build, inspect or remove the embedded DUT (up|down|status)" },
+	{ "probe",   cmd_probe,   NEED_NONE, "what this host supports: root, namespaces, veth, AF_PACKET, AF_XDP, XDP, ..." },
+	{ "version", cmd_version, NEED_NONE, "print the version" },
+	{ "help",    cmd_help,    NEED_NONE, "this list" },
+};
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("wirerate: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+bool cli_have_root(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "re");
+	bool ok = false;
+
+	if (!f)
+		return geteuid() == 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long cap;
+
+		if (sscanf(line, "CapEff: %llx", &cap) == 1) {
+			/* CAP_NET_ADMIN (12) and CAP_SYS_ADMIN (21) */
+			ok = (cap >> 12 & 1) && (cap >> 21 & 1);
+			break;
+		}
+	}
+	fclose(f);
+	return ok;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: wirerate [--json] COMMAND [OPTIONS]\n\n"
+		   "A software network tester: offers UDP traffic at a precise rate through a\n"
+		   "device under test and counts what comes out (RFC 2544).\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'wirerate COMMAND --help' shows a command's options.\n");
+}
+
+static int cmd_help(struct cli *cli, int argc, char **argv)
+{
+	usage(stdout);
+	return 0;
+}
+
+static int cmd_version(struct cli *cli, int argc, char **argv)
+{
+	if (cli->json)
+		printf("{\"version\":\"%s\",\"revision\":\"%s\"}\n", WR_VERSION, WR_REVISION);
+	else
+		printf("wirerate %s (%s)\n", WR_VERSION, WR_REVISION);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli = { .prog = "wirerate" };
+	int i = 1;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
+			cli.json = true;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
+			return cmd_version(&cli, 0, NULL);
+		} else {
+			cli_error("unknown option '%s' (see 'wirerate --help')", argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	for (size_t k = 0; k < sizeof(commands) / sizeof(commands[0]); k++) {
+		const struct cmd *c = &commands[k];
+
+		if (strcmp(argv[i], c->name))
+			continue;
+		if ((c->needs & NEED_ROOT) && !cli_have_root()) {
+			/* --help needs no privilege. */
+			for (int a = i + 1; a < argc; a++)
+				if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h"))
+					return c->fn(&cli, argc - i, argv + i);
+			cli_error("%s: needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN): run it as root", c->name);
+			return EXIT_USAGE;
+		}
+		return c->fn(&cli, argc - i, argv + i);
+	}
+	cli_error("unknown command '%s' (see 'wirerate help')", argv[i]);
+	return EXIT_USAGE;
+}

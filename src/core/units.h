@@ -1,0 +1,45 @@
+/* Parsing of numbers with units: rates (SI), sizes (IEC), durations.
+ * Pure functions: no I/O. Each returns 0 or -EINVAL / -ERANGE and leaves a
+ * one-line reason in err (naming the accepted form), for the CLI to print. */
+#ifndef WR_CORE_UNITS_H
+#define WR_CORE_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum rate_kind {
+	RATE_PPS,	/* frames per second */
+	RATE_BPS,	/* bits per second on the wire (L1: frame + 20 B) */
+	RATE_PCT,	/* percent of line rate */
+};
+
+struct rate {
+	enum rate_kind kind;
+	double value;	/* pps, bit/s or percent */
+};
+
+/* "100kpps", "1.5Mpps", "250000" or "250k" (pps), "1Gbit", "100Mbps", "40%". SI
+ * multipliers (k = 1000). Zero, negative and non-finite values are refused. */
+int rate_parse(const char *s, struct rate *r, char *err, size_t errlen);
+
+/* A rate written back the way a user would, e.g. "100 kpps". */
+void rate_format(const struct rate *r, char *buf, size_t len);
+
+/* Unsigned integer in [min, max]; accepts decimal and 0x hex. */
+int u64_parse(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+	      char *err, size_t errlen);
+
+/* Byte size with IEC multipliers: "64", "1518", "9k" (= 9216), "1MiB". */
+int size_parse(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+	       char *err, size_t errlen);
+
+/* Duration: "10s", "500ms", "2m", "250us", plain number = seconds.
+ * Result in nanoseconds; must be in [min_ns, max_ns]. */
+int duration_parse(const char *s, uint64_t min_ns, uint64_t max_ns,
+		   uint64_t *ns, char *err, size_t errlen);
+
+/* Frames per second at line rate: Ethernet frame of size bytes (with FCS)
+ * plus 20 bytes of preamble and inter-frame gap, on a link of bps. */
+double linerate_pps(uint64_t bps, unsigned int frame_size);
+
+#endif

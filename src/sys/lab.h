@@ -1,0 +1,92 @@
+/* The embedded device under test: three network namespaces and two veth
+ * pairs, the DUT forwarding IPv4 between them on CPUs of its own.
+ *
+ *   [gen] gen0 198.18.0.1/24 ==veth== dut0 198.18.0.2/24 [dut]
+ *         dut1 198.19.0.1/24 ==veth== sink0 198.19.0.2/24 [sink]
+ */
+#ifndef WR_SYS_LAB_H
+#define WR_SYS_LAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/cpuset.h"
+#include "core/units.h"
+#include "sys/nl.h"
+#include "sys/ethtool.h"
+
+#define LAB_PREFIX_DEFAULT "wr-"
+#define LAB_PREFIX_MAX 24
+
+enum lab_role { LAB_GEN, LAB_DUT, LAB_SINK, LAB_NROLES };
+enum lab_ifx { LAB_GEN0, LAB_DUT0, LAB_DUT1, LAB_SINK0, LAB_NIFS };
+
+/* Where the DUT's receive work runs (seed 001's three IRQ placements,
+ * done with RPS on veth): both directions on one CPU, each direction on a
+ * CPU of its own, or spread over all DUT CPUs by flow hash. */
+enum lab_placement { PLACE_BOUND, PLACE_SPLIT, PLACE_FREE, PLACE_OTHER };
+
+struct lab_spec {
+	char prefix[LAB_PREFIX_MAX + 1];
+	struct cpuset dut_cpus;		/* empty = default (the last online CPU) */
+	enum lab_placement placement;
+	unsigned int rules;		/* null rules in the DUT's forward path */
+	bool shape;			/* cap the DUT with a token bucket */
+	struct rate shape_rate;		/* RATE_PPS or RATE_BPS */
+};
+
+/* Fixed facts of the topology, for the generator and the analyzer. */
+struct lab_addr {
+	const char *ns_suffix;		/* "gen", "dut", "sink" */
+	const char *ifname;
+	enum lab_role role;
+	uint8_t mac[6];
+	uint8_t ip[4];
+	unsigned int plen;
+};
+const struct lab_addr *lab_if(enum lab_ifx i);
+void lab_ns_name(const char *prefix, enum lab_role r, char *buf, size_t len);
+const char *lab_placement_name(enum lab_placement p);
+int lab_placement_parse(const char *s, enum lab_placement *p);
+
+/* Fill defaults and check the spec against this host (CPUs online,
+ * enough DUT CPUs for the placement, ranges). Changes nothing; -EINVAL
+ * with a one-line reason for bad input. */
+int lab_spec_check(struct lab_spec *s, char *err, size_t errlen);
+
+/* Build or repair the lab so that it matches spec; idempotent. On failure
+ * nothing is left half-built: the lab is removed and err says why. */
+int lab_up(const struct lab_spec *s, char *err, size_t errlen);
+/* Remove everything of the lab, also of a half-built one. */
+int lab_down(const char *prefix, char *err, size_t errlen);
+
+struct lab_if_status {
+	bool present;
+	struct link_info link;
+	struct offloads offl;
+	bool offl_known;
+	struct cpuset rps;
+	bool rps_known;
+};
+
+struct lab_status {
+	char prefix[LAB_PREFIX_MAX + 1];
+	bool ns_present[LAB_NROLES];
+	struct lab_if_status ifs[LAB_NIFS];
+	bool complete;			/* every namespace and link present and up */
+	bool exists;			/* any part present */
+	bool forwarding;
+	int rules;			/* -1 unknown */
+	struct qdisc_info shape;	/* on dut1 */
+	struct cpuset dut_cpus;		/* union of the DUT's RPS masks */
+	struct cpuset tester_cpus;	/* online CPUs not in dut_cpus */
+	enum lab_placement placement;
+};
+
+int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errlen);
+
+/* Online CPUs of this host. */
+int host_online_cpus(struct cpuset *s, char *err, size_t errlen);
+
+#endif
