@@ -7,7 +7,7 @@ set -euo pipefail
 pkgs=(
 	# build
 	gcc meson ninja-build pkg-config
-	libmnl-dev libnftables-dev
+	libmnl-dev libnftables-dev zlib1g-dev
 	# tests
 	libcmocka-dev jq iproute2
 	# the lab's firewall rules (nft command for users who look at them)

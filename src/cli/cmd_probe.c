@@ -1,2 +1,111 @@
+/* wirerate probe [--require NAME,...] [--json] */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/cli.h"
-int cmd_probe(struct cli *cli, int argc, char **argv) { return 0; }
+#include "store/out.h"
+#include "sys/probe.h"
+
+static const char probe_usage[] =
+	"usage: wirerate probe [--require NAME[,NAME...]] [--json]\n"
+	"\n"
+	"Tries what wirerate needs on this host and says what each answer means.\n"
+	"  --require NAMES   exit 1 with the reason unless every named feature is\n"
+	"                    present (tests use it to skip), e.g. --require af_xdp,veth\n"
+	"  --root DIR        read kernel config, CPUs and clocksource under DIR (fixtures)\n";
+
+static const char *state_word(enum probe_state s)
+{
+	return s == PROBE_YES ? "yes" : s == PROBE_NO ? "no" : "?";
+}
+
+int cmd_probe(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "require", required_argument, NULL, 'r' },
+		{ "root", required_argument, NULL, 'R' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *require = NULL, *root = "/";
+	struct probe_report r;
+	struct out *o;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': require = optarg; break;
+		case 'R': root = optarg; break;
+		case 'j': cli->json = true; break;
+		case 'h': fputs(probe_usage, stdout); return 0;
+		case ':':
+			cli_error("probe: option '%s' needs a value", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			cli_error("probe: unknown option '%s' (see 'wirerate probe --help')", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		cli_error("probe: unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (require) {
+		char *list = strdup(require), *save = NULL;
+
+		for (char *n = strtok_r(list, ",", &save); n; n = strtok_r(NULL, ",", &save))
+			if (probe_find(n) < 0) {
+				cli_error("probe --require: unknown feature '%s' (see 'wirerate probe' for names)", n);
+				free(list);
+				return EXIT_USAGE;
+			}
+		free(list);
+	}
+
+	probe_run(&r, root, cli_have_root());
+
+	if (require) {
+		char *list = strdup(require), *save = NULL;
+		int rc = 0;
+
+		for (char *n = strtok_r(list, ",", &save); n && !rc; n = strtok_r(NULL, ",", &save)) {
+			const struct probe_item *it = &r.item[probe_find(n)];
+
+			if (it->state != PROBE_YES) {
+				cli_error("probe: %s missing: %s", n, it->detail);
+				rc = EXIT_RUNTIME;
+			}
+		}
+		free(list);
+		return rc;
+	}
+
+	o = out_create(stdout, cli->json);
+	if (!o)
+		return EXIT_RUNTIME;
+	out_str(o, "kernel", "kernel %s", r.kernel);
+	out_u64(o, "cpus", ", %llu CPUs online", r.cpus_online);
+	out_str(o, "cpus_online", " (%s)", r.cpus_list);
+	out_str(o, "clocksource", ", clocksource %s\n\n", r.clocksource);
+	out_obj_start(o, "features");
+	for (int i = 0; i < PR_COUNT; i++) {
+		const struct probe_item *it = &r.item[i];
+
+		out_obj_start(o, it->name);
+		out_text(o, "  %-4s %-20s ", state_word(it->state), it->name);
+		if (it->state == PROBE_UNKNOWN)
+			out_null(o, "ok");
+		else
+			out_bool(o, "ok", NULL, it->state == PROBE_YES);
+		out_str(o, "detail", "%s\n", it->detail);
+		out_obj_end(o);
+	}
+	out_obj_end(o);
+	out_destroy(o);
+	return 0;
+}
