@@ -55,7 +55,7 @@ static void rate_print(void **st)
 	struct rate r = { RATE_PPS, 1488095 };
 
 	rate_format(&r, buf, sizeof(buf));
-	assert_string_equal(buf, "1.4881 Mpps");
+	assert_string_equal(buf, "1.48809 Mpps");
 	r = (struct rate){ RATE_BPS, 1e9 };
 	rate_format(&r, buf, sizeof(buf));
 	assert_string_equal(buf, "1 Gbit/s");

@@ -1,0 +1,42 @@
+# The default placement puts the DUT's receive work on a CPU other than the
+# generator's, and the work really runs there; --placement and --dut-cpus
+# are in force.
+. "$(dirname "$0")/lib.sh"
+
+ncpu=$(nproc)
+[ "$ncpu" -ge 2 ] || skip "needs 2 CPUs (has $ncpu)"
+"$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
+s=$("$WR" lab status --prefix "$P" --json)
+dut=$(jq -r .dut.cpus <<<"$s")
+tester=$(jq -r .dut.tester_cpus <<<"$s")
+last=$((ncpu - 1))
+[ "$dut" = "$last" ] || fail "default DUT CPU $dut, want the last one ($last)"
+[ "$(jq -r .dut.placement <<<"$s")" = bound ] || fail "default placement not bound"
+gencpu=${tester%%[-,]*}
+[ "$gencpu" != "$dut" ] || fail "tester CPU $gencpu is the DUT's"
+[ "$(ip netns exec "${P}dut" cat /sys/class/net/dut0/queues/rx-0/rps_cpus 2>/dev/null || true)" ] || true
+
+# Send from the generator pinned to a tester CPU; the DUT CPU's NET_RX
+# softirqs must rise by much more than the generator CPU's would explain.
+netrx() { awk -v c=$(( $1 + 2 )) '$1 == "NET_RX:" { print $c }' /proc/softirqs; }
+d0=$(netrx "$dut")
+ip netns exec "${P}gen" taskset -c "$gencpu" "$UDPBLAST" 198.19.0.2 9 50000 18 >/dev/null || fail "udpblast"
+sleep 0.5
+d1=$(netrx "$dut")
+rx=$(ifc "$P" sink0 rx_packets)
+note "DUT CPU $dut NET_RX softirqs +$((d1 - d0)) for $rx frames forwarded"
+[ "$rx" -ge 40000 ] || fail "only $rx of 50000 reached the sink"
+[ $((d1 - d0)) -ge 50 ] || fail "DUT CPU $dut ran only $((d1 - d0)) NET_RX softirqs: its work is elsewhere"
+
+# Other placements, read back from the kernel.
+"$WR" lab up --prefix "$P" --dut-cpus 0,1 --placement split >/dev/null || fail "split"
+s=$("$WR" lab status --prefix "$P" --json)
+[ "$(jq -r .dut.placement <<<"$s")" = split ] || fail "placement not split: $s"
+[ "$(jq -r .dut.dut0_cpus <<<"$s")/$(jq -r .dut.dut1_cpus <<<"$s")" = 0/1 ] || fail "split masks: $s"
+"$WR" lab up --prefix "$P" --dut-cpus 0-1 --placement free >/dev/null || fail "free"
+s=$("$WR" lab status --prefix "$P" --json)
+[ "$(jq -r .dut.placement <<<"$s")" = free ] || fail "placement not free: $s"
+[ "$(ip netns exec "${P}dut" cat /sys/class/net/dut0/queues/rx-0/rps_cpus | tr -d ',0\n' )" = 3 ] || fail "kernel rps mask for free"
+"$WR" lab up --prefix "$P" --dut-cpus 0 >/dev/null || fail "dut-cpus 0"
+[ "$(labjq "$P" .dut.cpus)" = 0 ] || fail "dut cpus not 0"
+echo ok
