@@ -10,6 +10,8 @@ pkgs=(
 	libmnl-dev libnftables-dev zlib1g-dev
 	# tests
 	libcmocka-dev jq iproute2
+	# the fuzz run of the frame parser (libFuzzer)
+	clang libclang-rt-14-dev
 	# the lab's firewall rules (nft command for users who look at them)
 	nftables
 )
