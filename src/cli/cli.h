@@ -33,5 +33,7 @@ bool cli_have_root(void);
 
 int cmd_lab(struct cli *cli, int argc, char **argv);
 int cmd_probe(struct cli *cli, int argc, char **argv);
+int cmd_trial(struct cli *cli, int argc, char **argv);
+int cmd_calibrate(struct cli *cli, int argc, char **argv);
 
 #endif

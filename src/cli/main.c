@@ -15,6 +15,8 @@ static int cmd_version(struct cli *cli, int argc, char **argv);
 static const struct cmd commands[] = {
 	{ "lab",     cmd_lab,     NEED_ROOT, "build, inspect or remove the embedded DUT (up|down|status)" },
 	{ "probe",   cmd_probe,   NEED_NONE, "what this host supports: root, namespaces, veth, AF_PACKET, AF_XDP, XDP, ..." },
+	{ "trial",   cmd_trial,   NEED_ROOT, "offer frames at a rate for a time and count what the DUT forwarded" },
+	{ "calibrate", cmd_calibrate, NEED_ROOT, "the tester's own ceiling, back to back with no DUT" },
 	{ "version", cmd_version, NEED_NONE, "print the version" },
 	{ "help",    cmd_help,    NEED_NONE, "this list" },
 };

@@ -86,6 +86,15 @@ struct lab_status {
 
 int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errlen);
 
+/* A veth pair straight from gen to sink (cal0 -> cal1), no DUT between:
+ * the tester measured against itself ('wirerate calibrate'). The receive
+ * side gets the same CPUs as sink0. Removed by lab_direct_del, and with
+ * the lab by lab_down. */
+#define LAB_DIRECT_TX "cal0"
+#define LAB_DIRECT_RX "cal1"
+int lab_direct_add(const char *prefix, uint8_t tx_mac[6], uint8_t rx_mac[6], char *err, size_t errlen);
+int lab_direct_del(const char *prefix, char *err, size_t errlen);
+
 /* Online CPUs of this host. */
 int host_online_cpus(struct cpuset *s, char *err, size_t errlen);
 

@@ -1,0 +1,195 @@
+/* wirerate calibrate: the tester measured against itself, back to back
+ * with no DUT in the path, so that results above its ceiling say so. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/utsname.h>
+
+#include "cli/cli.h"
+#include "cli/trialopt.h"
+#include "store/calib.h"
+
+static const char calibrate_usage[] =
+	"usage: wirerate calibrate [OPTIONS]\n"
+	"\n"
+	"Measures the tester's own ceiling in frames/s for a frame size, back to back:\n"
+	"in the lab over a veth pair straight from gen to sink (no DUT), or over\n"
+	"--tx and --rx cabled to each other. Then checks, at 90% of that, that pacing\n"
+	"holds and the analyzer counts every frame. The ceiling is stored and later\n"
+	"trials above it are marked tester-limited.\n"
+	"\n"
+	"Takes the options of 'wirerate trial'; --rate defaults to as fast as possible,\n"
+	"--duration to 5s, --learn-frames to 0.\n"
+	"\n"
+	TRIALOPT_HELP;
+
+static volatile sig_atomic_t cal_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	cal_stop = 1;
+}
+
+static double min_offered(const struct trial_result *r)
+{
+	double m = r->dir[0].offered_pps;
+
+	for (unsigned int d = 1; d < r->ndirs; d++)
+		m = fmin(m, r->dir[d].offered_pps);
+	return m;
+}
+
+static bool rx_clean(const struct trial_result *r)
+{
+	for (unsigned int d = 0; d < r->ndirs; d++)
+		if (r->dir[d].lost || r->dir[d].tester_rx_drops || r->dir[d].tx_errors)
+			return false;
+	return true;
+}
+
+static void print_step(struct out *o, const char *key, const char *label, const struct trial_result *r)
+{
+	uint64_t tx = 0, rx = 0, lost = 0, drops = 0;
+
+	for (unsigned int d = 0; d < r->ndirs; d++) {
+		tx += r->dir[d].tx;
+		rx += r->dir[d].rx;
+		lost += r->dir[d].lost;
+		drops += r->dir[d].tester_rx_drops;
+	}
+	out_obj_start(o, key);
+	out_text(o, "  %-10s ", label);
+	out_f64(o, "target_pps", "%.0f frames/s target", r->dir[0].target_pps);
+	out_f64(o, "offered_pps", ", %.1f offered", min_offered(r));
+	out_u64(o, "tx", " (%llu frames)", tx);
+	out_u64(o, "rx", ", %llu received", rx);
+	out_u64(o, "lost", ", lost %llu", lost);
+	out_u64(o, "rx_drops", ", receive drops %llu", drops);
+	out_u64(o, "largest_burst", ", largest burst %llu\n", r->dir[0].largest_burst);
+	out_obj_end(o);
+}
+
+int cmd_calibrate(struct cli *cli, int argc, char **argv)
+{
+	struct trialopt to;
+	struct trial_result *flat = NULL, *paced = NULL;
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct calib_entry e = { 0 };
+	struct utsname u;
+	char err[512], e2[256];
+	bool direct_made = false;
+	struct out *o;
+	int rc, ret = EXIT_RUNTIME;
+
+	rc = trialopt_parse(&to, cli, argc, argv, calibrate_usage, "1Gpps", err, sizeof(err));
+	if (rc)
+		return rc > 0 ? 0 : EXIT_USAGE;
+	to.direct = true;
+	if (!to.duration_set)
+		to.cfg.duration_ns = 5000000000ULL;
+	if (!to.learn_set)
+		to.cfg.learn_frames = 0;
+	if ((rc = trialopt_resolve(&to, err, sizeof(err)))) {
+		cli_error("calibrate: %s", err);
+		trialopt_release(&to);
+		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	flat = calloc(1, sizeof(*flat));
+	paced = calloc(1, sizeof(*paced));
+	if (!flat || !paced)
+		goto out;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	if (to.lab) {
+		struct trial_cfg *c = &to.cfg;
+
+		if ((rc = lab_direct_add(to.prefix, c->dir[0].spec.src_mac, c->dir[0].spec.dst_mac, err, sizeof(err)))) {
+			cli_error("calibrate: %s", err);
+			goto out;
+		}
+		direct_made = true;
+		c->dir[0].tx_if = LAB_DIRECT_TX;
+		c->dir[0].rx_if = LAB_DIRECT_RX;
+		c->dir[1].tx_if = LAB_DIRECT_RX;
+		c->dir[1].rx_if = LAB_DIRECT_TX;
+		memcpy(c->dir[1].spec.src_mac, c->dir[0].spec.dst_mac, 6);
+		memcpy(c->dir[1].spec.dst_mac, c->dir[0].spec.src_mac, 6);
+		snprintf(to.where, sizeof(to.where), "back to back in lab %s (gen cal0 -> sink cal1, no DUT)", to.prefix);
+	} else {
+		snprintf(to.where, sizeof(to.where), "back to back on %s -> %s (cabled, no DUT)", to.tx_if, to.rx_if);
+	}
+
+	/* 1: flat out. */
+	if ((rc = trial_run(&to.cfg, flat, &cal_stop, NULL, NULL, err, sizeof(err)))) {
+		cli_error("calibrate: %s", err);
+		goto out;
+	}
+	/* 2: paced at 90% of what the generator reached. */
+	if (!flat->interrupted) {
+		to.cfg.rate_pps = floor(min_offered(flat) * 0.9);
+		to.cfg.trial_id = (uint16_t)((to.cfg.trial_id + 1) & 0x7fff);
+		if (to.cfg.rate_pps < 1 ||
+		    (rc = trial_run(&to.cfg, paced, &cal_stop, NULL, NULL, err, sizeof(err)))) {
+			cli_error("calibrate: %s", rc ? err : "the generator sent nothing");
+			goto out;
+		}
+	}
+	if (flat->interrupted || paced->interrupted) {
+		cli_error("calibrate: interrupted; nothing stored");
+		ret = 130;
+		goto out;
+	}
+
+	/* The ceiling: flat out when the analyzer counted all of it, else the
+	 * paced rate when that was clean. */
+	e.size = to.cfg.sizes[0];
+	snprintf(e.port_type, sizeof(e.port_type), "%s", port_type_name(to.cfg.port_type));
+	e.rx_ok = rx_clean(flat) || rx_clean(paced);
+	e.pps = rx_clean(flat) ? min_offered(flat) : min_offered(paced);
+	e.when = (int64_t)time(NULL);
+	uname(&u);
+	snprintf(e.kernel, sizeof(e.kernel), "%s", u.release);
+	bool store = to.cfg.nsizes == 1;
+
+	if (store && (rc = calib_store(to.calib_path, &e, err, sizeof(err)))) {
+		cli_error("calibrate: %s", err);
+		goto out;
+	}
+
+	double pace_err = fabs(min_offered(paced) - paced->dir[0].target_pps) * 100.0 / paced->dir[0].target_pps;
+
+	o = out_create(stdout, cli->json);
+	trialopt_print_header(o, &to, flat);
+	print_step(o, "flat_out", "flat out", flat);
+	print_step(o, "paced", "at 90%", paced);
+	out_f64(o, "pacing_error_pct", "  pacing     %.3f%% off target at 90%%", pace_err);
+	out_text(o, "%s\n", pace_err <= 0.5 ? " (within 0.5%)" : " (MORE THAN 0.5%: the tester cannot pace this rate)");
+	out_f64(o, "ceiling_pps", "  ceiling    %.0f frames/s", e.pps);
+	out_u64(o, "size", " for %llu-byte frames", e.size);
+	out_str(o, "port_type", " on %s ports", e.port_type);
+	out_bool(o, "receiver_ok", NULL, e.rx_ok);
+	out_text(o, e.rx_ok ? "; the analyzer counted every frame\n"
+			    : "; the analyzer LOST frames even at 90%%: results near this rate are tester-limited\n");
+	if (store)
+		out_str(o, "stored", "  stored in  %s\n", to.calib_path);
+	else
+		out_null(o, "stored");
+	out_destroy(o);
+	ret = 0;
+out:
+	if (direct_made)
+		lab_direct_del(to.prefix, e2, sizeof(e2));
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	free(flat);
+	free(paced);
+	trialopt_release(&to);
+	return ret;
+}

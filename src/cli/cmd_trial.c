@@ -1,0 +1,199 @@
+/* wirerate trial: one trial at a fixed rate, through the lab or cabled ports. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+
+#include "cli/cli.h"
+#include "cli/trialopt.h"
+#include "engine/trial.h"
+#include "store/out.h"
+
+static const char trial_usage[] =
+	"usage: wirerate trial --rate RATE [OPTIONS]\n"
+	"\n"
+	"Offers UDP frames at RATE for a time and counts what came out of the DUT.\n"
+	"\n"
+	TRIALOPT_HELP
+	"  --json              machine-readable result\n";
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+struct progress_ctx {
+	uint64_t last_tx, last_rx, last_ns;
+	bool shown;
+};
+
+static void show_progress(void *arg, const struct trial_progress *p)
+{
+	struct progress_ctx *pc = arg;
+	double dt = (double)(p->elapsed_ns - pc->last_ns) / 1e9;
+
+	if (dt <= 0)
+		dt = 1;
+	fprintf(stderr, "\r  %-8s %5.1f/%.1f s  tx %9.0f f/s  rx %9.0f f/s  lost so far %.3f%%   ",
+		p->phase, p->elapsed_ns / 1e9, p->duration_ns / 1e9,
+		(double)(p->tx - pc->last_tx) / dt, (double)(p->rx - pc->last_rx) / dt,
+		p->tx > p->rx && p->tx ? (double)(p->tx - p->rx) * 100.0 / (double)p->tx : 0.0);
+	pc->last_tx = p->tx;
+	pc->last_rx = p->rx;
+	pc->last_ns = p->elapsed_ns;
+	pc->shown = true;
+}
+
+static void print_latency(struct out *o, const struct hist *h)
+{
+	out_obj_start(o, "latency_ns");
+	if (!h->count) {
+		out_text(o, "  latency    none measured\n");
+	} else {
+		out_text(o, "  latency    min %.1f us, median %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us, mean %.1f us\n",
+			 hist_min(h) / 1e3, hist_quantile(h, 0.5) / 1e3, hist_quantile(h, 0.99) / 1e3,
+			 hist_quantile(h, 0.999) / 1e3, hist_max(h) / 1e3, hist_mean(h) / 1e3);
+		out_u64(o, "min", NULL, hist_min(h));
+		out_u64(o, "median", NULL, hist_quantile(h, 0.5));
+		out_u64(o, "p99", NULL, hist_quantile(h, 0.99));
+		out_u64(o, "p99_9", NULL, hist_quantile(h, 0.999));
+		out_u64(o, "max", NULL, hist_max(h));
+		out_f64(o, "mean", NULL, hist_mean(h));
+		out_u64(o, "frames", NULL, h->count);
+	}
+	out_obj_end(o);
+}
+
+void trial_print_dir(struct out *o, const struct trial_dir_result *d, double frame_size,
+		     double line_bps, const char *label)
+{
+	out_str(o, "direction", "  %s\n", label);
+	out_f64(o, "target_pps", "  offered    %.0f frames/s target", d->target_pps);
+	out_f64(o, "offered_pps", ", %.1f achieved", d->offered_pps);
+	out_text(o, " (%.2f%%)", d->target_pps > 0 ? d->offered_pps * 100.0 / d->target_pps : 0);
+	out_u64(o, "tx", ", %llu frames", d->tx);
+	out_u64(o, "largest_burst", ", largest burst %llu\n", d->largest_burst);
+	out_u64(o, "max_backlog", NULL, d->max_backlog);
+	out_u64(o, "rx", "  received   %llu frames", d->rx);
+	out_u64(o, "lost", ", lost %llu", d->lost);
+	out_f64(o, "loss_pct", " (%.4f%%)", d->loss_pct);
+	out_u64(o, "reordered", ", reordered %llu", d->reordered);
+	out_u64(o, "duplicated", ", duplicated %llu", d->duplicate);
+	out_u64(o, "late", ", late %llu\n", d->late + d->out_of_window);
+	out_u64(o, "learning_tx", NULL, d->learning_tx);
+	out_u64(o, "learning_rx", NULL, d->learning_rx);
+	out_u64(o, "stale", NULL, d->stale);
+	out_u64(o, "not_test", NULL, d->not_test_total);
+	if (d->not_test_total || d->stale)
+		out_text(o, "  other      %llu frames without a valid tag, %llu from another trial (never counted)\n",
+			 (unsigned long long)d->not_test_total, (unsigned long long)d->stale);
+	print_latency(o, &d->latency);
+	out_u64(o, "tester_rx_drops", "  tester     receive drops %llu", d->tester_rx_drops);
+	out_u64(o, "tx_errors", ", transmit errors %llu", d->tx_errors);
+	out_bool(o, "tester_limited", NULL, d->tester_limited);
+	if (d->tester_limited)
+		out_str(o, "tester_reason", ": TESTER-LIMITED, %s (not DUT loss)\n", d->tester_reason);
+	else
+		out_text(o, ": ok\n");
+	/* pktgen's result line, for people who read those. */
+	double rx_pps = d->offered_pps * (d->tx ? (double)d->rx / (double)d->tx : 0);
+	out_text(o, "  Result: %.0fpps %.0fMb/sec (%.0fbps) errors: %llu",
+		 rx_pps, rx_pps * frame_size * 8 / 1e6, rx_pps * frame_size * 8,
+		 (unsigned long long)d->lost);
+	if (line_bps > 0) {
+		double pct = rx_pps * (frame_size + 20) * 8 * 100.0 / line_bps;
+
+		out_text(o, ", %.1f%% of line rate", pct);
+		out_f64(o, "forwarded_pct_line_rate", NULL, pct);
+	}
+	out_text(o, "\n");
+	out_f64(o, "forwarded_pps", NULL, rx_pps);
+}
+
+int cmd_trial(struct cli *cli, int argc, char **argv)
+{
+	struct trialopt to;
+	struct trial_result *res = NULL;
+	struct progress_ctx pc = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	char err[512];
+	struct out *o;
+	int rc;
+
+	rc = trialopt_parse(&to, cli, argc, argv, trial_usage, NULL, err, sizeof(err));
+	if (rc)
+		return rc > 0 ? 0 : EXIT_USAGE;
+	if ((rc = trialopt_resolve(&to, err, sizeof(err)))) {
+		cli_error("trial: %s", err);
+		trialopt_release(&to);
+		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	res = calloc(1, sizeof(*res));
+	if (!res) {
+		trialopt_release(&to);
+		return EXIT_RUNTIME;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = trial_run(&to.cfg, res, &stop_flag,
+		       isatty(STDERR_FILENO) && to.cfg.duration_ns > 2000000000ULL ? show_progress : NULL,
+		       &pc, err, sizeof(err));
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (pc.shown)
+		fprintf(stderr, "\r%100s\r", "");
+	if (rc) {
+		cli_error("trial: %s", err);
+		free(res);
+		trialopt_release(&to);
+		return EXIT_RUNTIME;
+	}
+
+	double ceiling = trialopt_check_ceiling(&to, res);
+
+	o = out_create(stdout, cli->json);
+	trialopt_print_header(o, &to, res);
+	if (ceiling > 0)
+		out_f64(o, "tester_ceiling_pps", "  ceiling    %.0f frames/s (calibrated back to back)\n", ceiling);
+	else
+		out_null(o, "tester_ceiling_pps");
+	out_arr_start(o, "directions");
+	for (unsigned int d = 0; d < res->ndirs; d++) {
+		out_obj_start(o, NULL);
+		trial_print_dir(o, &res->dir[d], res->avg_frame_size, to.line_bps, to.dir_label[d]);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	if (res->ndirs == 2) {
+		const struct trial_dir_result *a = &res->dir[0], *b = &res->dir[1];
+		uint64_t tx = a->tx + b->tx, rx = a->rx + b->rx, lost = a->lost + b->lost;
+
+		out_obj_start(o, "total");
+		out_u64(o, "tx", "  total      sent %llu", tx);
+		out_u64(o, "rx", ", received %llu", rx);
+		out_u64(o, "lost", ", lost %llu", lost);
+		out_f64(o, "loss_pct", " (%.4f%%)\n", tx ? (double)lost * 100.0 / (double)tx : 0);
+		out_obj_end(o);
+	}
+	out_bool(o, "tester_limited", NULL, res->tester_limited);
+	out_bool(o, "interrupted", NULL, res->interrupted);
+	if (res->interrupted)
+		out_text(o, "  INTERRUPTED after %.2f s: the counts above cover the frames sent until then\n",
+			 res->elapsed_ns / 1e9);
+	out_destroy(o);
+	rc = res->interrupted ? 130 : 0;
+	free(res);
+	trialopt_release(&to);
+	return rc;
+}

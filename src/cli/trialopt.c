@@ -1,0 +1,514 @@
+#include "cli/trialopt.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include "sys/ethtool.h"
+#include "store/calib.h"
+#include "sys/netns.h"
+
+enum {
+	O_PREFIX = 256, O_TX, O_RX, O_DST_MAC, O_RX_DST_MAC, O_SRC_IP, O_DST_IP, O_RATE,
+	O_SIZE, O_IMIX, O_FLOWS, O_BIDIR, O_LINE, O_DURATION, O_LEARN, O_LEARN_WAIT,
+	O_DRAIN, O_GEN_CPU, O_RX_CPU, O_PORT_TYPE, O_BURST, O_JSON, O_CALIB,
+};
+
+static const struct option trial_opts[] = {
+	{ "prefix", required_argument, NULL, O_PREFIX },
+	{ "tx", required_argument, NULL, O_TX },
+	{ "rx", required_argument, NULL, O_RX },
+	{ "dst-mac", required_argument, NULL, O_DST_MAC },
+	{ "rx-dst-mac", required_argument, NULL, O_RX_DST_MAC },
+	{ "src-ip", required_argument, NULL, O_SRC_IP },
+	{ "dst-ip", required_argument, NULL, O_DST_IP },
+	{ "rate", required_argument, NULL, O_RATE },
+	{ "size", required_argument, NULL, O_SIZE },
+	{ "imix", optional_argument, NULL, O_IMIX },
+	{ "flows", required_argument, NULL, O_FLOWS },
+	{ "bidir", no_argument, NULL, O_BIDIR },
+	{ "line-rate", required_argument, NULL, O_LINE },
+	{ "duration", required_argument, NULL, O_DURATION },
+	{ "learn-frames", required_argument, NULL, O_LEARN },
+	{ "learn-wait", required_argument, NULL, O_LEARN_WAIT },
+	{ "drain", required_argument, NULL, O_DRAIN },
+	{ "gen-cpu", required_argument, NULL, O_GEN_CPU },
+	{ "rx-cpu", required_argument, NULL, O_RX_CPU },
+	{ "port-type", required_argument, NULL, O_PORT_TYPE },
+	{ "burst", required_argument, NULL, O_BURST },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "calibration", required_argument, NULL, O_CALIB },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_mac(const char *s, uint8_t m[6])
+{
+	unsigned int b[6];
+	char extra;
+
+	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &extra) != 6)
+		return -EINVAL;
+	for (int i = 0; i < 6; i++)
+		m[i] = (uint8_t)b[i];
+	return 0;
+}
+
+/* "64:7,570:4,1518:1" or "64,128,256" into a repeating pattern of sizes. */
+static int parse_imix(const char *s, struct trial_cfg *c, char *err, size_t errlen)
+{
+	char *list = strdup(s), *save = NULL;
+	unsigned int n = 0;
+	int rc = 0;
+
+	if (!list)
+		return -ENOMEM;
+	for (char *t = strtok_r(list, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(t, ':');
+		uint64_t size, w = 1;
+
+		if (colon)
+			*colon = '\0';
+		if (size_parse(t, 1, FRAME_MAX, &size, err, errlen) ||
+		    (colon && u64_parse(colon + 1, 1, TRIAL_MAX_SIZES, &w, err, errlen))) {
+			rc = -EINVAL;
+			break;
+		}
+		if (n + w > TRIAL_MAX_SIZES) {
+			snprintf(err, errlen, "the weights add up to more than %d", TRIAL_MAX_SIZES);
+			rc = -EINVAL;
+			break;
+		}
+		while (w--)
+			c->sizes[n++] = (unsigned int)size;
+	}
+	free(list);
+	if (!rc && !n) {
+		snprintf(err, errlen, "give SIZE:WEIGHT,... e.g. 64:7,570:4,1518:1");
+		rc = -EINVAL;
+	}
+	if (!rc) {
+		/* Spread the weights: interleave instead of 7 x 64 then 4 x 570. */
+		unsigned int tmp[TRIAL_MAX_SIZES], k = 0;
+		bool used[TRIAL_MAX_SIZES] = { false };
+
+		for (unsigned int round = 0; k < n; round++)
+			for (unsigned int i = 0; i < n; i++) {
+				if (used[i] || (i > 0 && c->sizes[i] == c->sizes[i - 1] && !used[i - 1]))
+					continue;
+				tmp[k++] = c->sizes[i];
+				used[i] = true;
+			}
+		memcpy(c->sizes, tmp, sizeof(tmp[0]) * n);
+		c->nsizes = n;
+	}
+	return rc;
+}
+
+static int opt_cpu(const char *name, const char *v, int *cpu, char *err, size_t errlen)
+{
+	uint64_t x;
+
+	if (u64_parse(v, 0, 1023, &x, err, errlen)) {
+		snprintf(err, errlen, "%s '%s': expected a CPU number", name, v);
+		return -EINVAL;
+	}
+	*cpu = (int)x;
+	return 0;
+}
+
+int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
+		   const char *usage, const char *default_rate, char *err, size_t errlen)
+{
+	uint64_t v;
+	int c, rc = 0;
+
+	memset(o, 0, sizeof(*o));
+	snprintf(o->prefix, sizeof(o->prefix), "%s", LAB_PREFIX_DEFAULT);
+	o->nsfd[0] = o->nsfd[1] = -1;
+	o->cfg.ndirs = 1;
+	o->cfg.sizes[0] = 64;
+	o->cfg.nsizes = 1;
+	o->cfg.flows = (struct frame_flows){ .sport_first = 1024, .sport_count = 1 };
+	o->cfg.duration_ns = 10000000000ULL;
+	o->cfg.learn_wait_ns = 1000000000ULL;
+	o->cfg.drain_ns = 2000000000ULL;
+	o->cfg.gen_cpu = o->cfg.rx_cpu = -1;
+	o->cfg.port_type = PORT_AFPACKET;
+	o->cfg.max_burst = 64;
+	memcpy(o->src_ip, (uint8_t[]){ 198, 18, 0, 1 }, 4);
+	memcpy(o->dst_ip, (uint8_t[]){ 198, 19, 0, 2 }, 4);
+
+	optind = 1;
+	opterr = 0;
+	while (!rc && (c = getopt_long(argc, argv, ":h", trial_opts, NULL)) != -1) {
+		const char *name = argv[optind - 1];
+
+		switch (c) {
+		case O_PREFIX:
+			snprintf(o->prefix, sizeof(o->prefix), "%s", optarg);
+			if (strlen(optarg) > LAB_PREFIX_MAX) {
+				snprintf(err, errlen, "--prefix: at most %d characters", LAB_PREFIX_MAX);
+				rc = -EINVAL;
+			}
+			break;
+		case O_TX: o->tx_if = optarg; break;
+		case O_RX: o->rx_if = optarg; break;
+		case O_DST_MAC:
+		case O_RX_DST_MAC:
+			if (parse_mac(optarg, c == O_DST_MAC ? o->dst_mac : o->rx_dst_mac)) {
+				snprintf(err, errlen, "%s '%s': expected a MAC like 02:00:00:00:00:01",
+					 c == O_DST_MAC ? "--dst-mac" : "--rx-dst-mac", optarg);
+				rc = -EINVAL;
+			}
+			*(c == O_DST_MAC ? &o->dst_mac_set : &o->rx_dst_mac_set) = true;
+			break;
+		case O_SRC_IP:
+		case O_DST_IP:
+			if (inet_pton(AF_INET, optarg, c == O_SRC_IP ? o->src_ip : o->dst_ip) != 1) {
+				snprintf(err, errlen, "%s '%s': expected an IPv4 address",
+					 c == O_SRC_IP ? "--src-ip" : "--dst-ip", optarg);
+				rc = -EINVAL;
+			}
+			break;
+		case O_RATE:
+			if ((rc = rate_parse(optarg, &o->rate, err, errlen)))
+				break;
+			o->rate_set = true;
+			break;
+		case O_SIZE:
+			if ((rc = size_parse(optarg, 1, FRAME_MAX, &v, err, errlen)))
+				break;
+			o->cfg.sizes[0] = (unsigned int)v;
+			o->cfg.nsizes = 1;
+			break;
+		case O_IMIX:
+			rc = parse_imix(optarg ? optarg : "64:7,570:4,1518:1", &o->cfg, err, errlen);
+			break;
+		case O_FLOWS:
+			if ((rc = u64_parse(optarg, 1, 65535, &v, err, errlen)))
+				break;
+			o->cfg.flows.sport_count = (uint16_t)v;
+			o->cfg.flows.sport_first = v <= 64512 ? 1024 : 1;
+			break;
+		case O_BIDIR: o->cfg.ndirs = 2; break;
+		case O_LINE:
+			if ((rc = rate_parse(optarg, &(struct rate){ 0 }, err, errlen)))
+				break;
+			{
+				struct rate lr;
+
+				rate_parse(optarg, &lr, err, errlen);
+				if (lr.kind != RATE_BPS) {
+					snprintf(err, errlen, "--line-rate '%s': give bits per second, e.g. 1G or 10Gbit", optarg);
+					rc = -EINVAL;
+				}
+				o->line_bps = lr.value;
+				o->line_set = true;
+			}
+			break;
+		case O_DURATION:
+			rc = duration_parse(optarg, 1000000ULL, 86400000000000ULL, &o->cfg.duration_ns, err, errlen);
+			o->duration_set = true;
+			break;
+		case O_LEARN:
+			rc = u64_parse(optarg, 0, 1000000, &o->cfg.learn_frames, err, errlen);
+			o->learn_set = true;
+			break;
+		case O_LEARN_WAIT:
+			rc = duration_parse(optarg, 0, 600000000000ULL, &o->cfg.learn_wait_ns, err, errlen);
+			break;
+		case O_DRAIN:
+			rc = duration_parse(optarg, 0, 600000000000ULL, &o->cfg.drain_ns, err, errlen);
+			break;
+		case O_GEN_CPU: rc = opt_cpu("--gen-cpu", optarg, &o->cfg.gen_cpu, err, errlen); break;
+		case O_RX_CPU: rc = opt_cpu("--rx-cpu", optarg, &o->cfg.rx_cpu, err, errlen); break;
+		case O_PORT_TYPE:
+			if (!strcmp(optarg, "afpacket"))
+				o->cfg.port_type = PORT_AFPACKET;
+			else if (!strcmp(optarg, "mmsg"))
+				o->cfg.port_type = PORT_AFPACKET_MMSG;
+			else {
+				snprintf(err, errlen, "--port-type '%s': expected afpacket or mmsg", optarg);
+				rc = -EINVAL;
+			}
+			break;
+		case O_BURST:
+			if ((rc = u64_parse(optarg, 1, 4096, &v, err, errlen)))
+				break;
+			o->cfg.max_burst = (unsigned int)v;
+			break;
+		case O_JSON: cli->json = true; break;
+		case O_CALIB: snprintf(o->calib_path, sizeof(o->calib_path), "%s", optarg); break;
+		case 'h':
+			fputs(usage, stdout);
+			return 1;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value", name);
+			rc = -EINVAL;
+			break;
+		default:
+			snprintf(err, errlen, "unknown option '%s' (see '--help')", name);
+			rc = -EINVAL;
+			break;
+		}
+		if (rc && c >= O_PREFIX && !strstr(err, "--")) {
+			char tmp[512];
+
+			snprintf(tmp, sizeof(tmp), "%s: %s", name, err);
+			snprintf(err, errlen, "%s", tmp);
+		}
+	}
+	if (!rc && optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		rc = -EINVAL;
+	}
+	if (!rc && !o->rate_set && default_rate) {
+		rate_parse(default_rate, &o->rate, err, errlen);
+		o->rate_set = true;
+	}
+	if (!rc && !o->rate_set) {
+		snprintf(err, errlen, "--rate is required (e.g. --rate 100kpps)");
+		rc = -EINVAL;
+	}
+	if (!rc && (!o->tx_if) != (!o->rx_if)) {
+		snprintf(err, errlen, "give both --tx and --rx, or neither for the lab");
+		rc = -EINVAL;
+	}
+	if (rc) {
+		cli_error("%s: %s", argv[0], err);
+		return -EINVAL;
+	}
+	o->lab = !o->tx_if;
+	if (!o->calib_path[0])
+		calib_default_path(o->calib_path, sizeof(o->calib_path));
+	if (!o->learn_set)
+		o->cfg.learn_frames = frame_flows_count(&o->cfg.flows);
+	o->cfg.trial_id = (uint16_t)(((unsigned int)getpid() ^ (unsigned int)time(NULL)) & 0x7fff);
+	if (!o->cfg.trial_id)
+		o->cfg.trial_id = 1;
+	return 0;
+}
+
+static int if_mac(const char *ifname, uint8_t mac[6])
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr))
+		rc = -errno;
+	else
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	close(fd);
+	return rc;
+}
+
+static void set_spec(struct frame_spec *s, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+		     const uint8_t src_ip[4], const uint8_t dst_ip[4])
+{
+	frame_spec_init(s, FRAME_IPV4);
+	memcpy(s->src_mac, src_mac, 6);
+	memcpy(s->dst_mac, dst_mac, 6);
+	memset(s->src_ip, 0, 16);
+	memset(s->dst_ip, 0, 16);
+	memcpy(s->src_ip, src_ip, 4);
+	memcpy(s->dst_ip, dst_ip, 4);
+}
+
+static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
+{
+	struct trial_cfg *c = &o->cfg;
+	const struct lab_addr *g = lab_if(LAB_GEN0), *d0 = lab_if(LAB_DUT0), *d1 = lab_if(LAB_DUT1),
+			      *s = lab_if(LAB_SINK0);
+	struct lab_status st;
+	char name[NETNS_NAME_MAX], dut[32];
+	int rc;
+
+	if ((rc = lab_status(o->prefix, &st, err, errlen)))
+		return rc;
+	if (!st.complete) {
+		snprintf(err, errlen, "the lab %s is %s: run 'wirerate lab up%s%s' (or give --tx and --rx)",
+			 o->prefix, st.exists ? "half-built" : "not up",
+			 strcmp(o->prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
+			 strcmp(o->prefix, LAB_PREFIX_DEFAULT) ? o->prefix : "");
+		return -ENOENT;
+	}
+	for (int r = 0; r < 2; r++) {
+		lab_ns_name(o->prefix, r ? LAB_SINK : LAB_GEN, name, sizeof(name));
+		if ((o->nsfd[r] = netns_open(name)) < 0) {
+			snprintf(err, errlen, "cannot open namespace %s", name);
+			return -ENOENT;
+		}
+	}
+	c->dir[0] = (struct trial_dir){ .tx_if = g->ifname, .tx_nsfd = o->nsfd[0], .rx_if = s->ifname, .rx_nsfd = o->nsfd[1]};
+	set_spec(&c->dir[0].spec, g->mac, d0->mac, g->ip, s->ip);
+	c->dir[1] = (struct trial_dir){ .tx_if = s->ifname, .tx_nsfd = o->nsfd[1], .rx_if = g->ifname, .rx_nsfd = o->nsfd[0]};
+	set_spec(&c->dir[1].spec, s->mac, d1->mac, s->ip, g->ip);
+	/* The tester stays off the DUT's CPUs. */
+	if (cpuset_count(&st.tester_cpus)) {
+		int first = cpuset_nth(&st.tester_cpus, 0), last = first;
+
+		for (int x = first; x >= 0; x = cpuset_next(&st.tester_cpus, (unsigned)x + 1))
+			last = x;
+		if (c->gen_cpu < 0)
+			c->gen_cpu = first;
+		if (c->rx_cpu < 0)
+			c->rx_cpu = last;
+	}
+	cpuset_format_list(&st.dut_cpus, dut, sizeof(dut));
+	snprintf(o->where, sizeof(o->where), "through lab %s (DUT CPU %s, placement %s, %d rules%s)",
+		 o->prefix, dut, lab_placement_name(st.placement), st.rules < 0 ? 0 : st.rules,
+		 strcmp(st.shape.kind, "tbf") ? "" : ", shaped");
+	snprintf(o->dir_label[0], sizeof(o->dir_label[0]), "gen0 -> DUT -> sink0");
+	snprintf(o->dir_label[1], sizeof(o->dir_label[1]), "sink0 -> DUT -> gen0");
+	return 0;
+}
+
+static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
+{
+	struct trial_cfg *c = &o->cfg;
+	uint8_t txmac[6], rxmac[6];
+	int rc;
+
+	if (!o->dst_mac_set && o->direct && !if_mac(o->rx_if, o->dst_mac))
+		o->dst_mac_set = true;
+	if (c->ndirs == 2 && !o->rx_dst_mac_set && o->direct && !if_mac(o->tx_if, o->rx_dst_mac))
+		o->rx_dst_mac_set = true;
+	if (!o->dst_mac_set) {
+		snprintf(err, errlen, "--dst-mac is required with --tx: the MAC of the DUT's port on %s", o->tx_if);
+		return -EINVAL;
+	}
+	if (c->ndirs == 2 && !o->rx_dst_mac_set) {
+		snprintf(err, errlen, "--bidir with --rx needs --rx-dst-mac: the MAC of the DUT's port on %s", o->rx_if);
+		return -EINVAL;
+	}
+	if ((rc = if_mac(o->tx_if, txmac))) {
+		snprintf(err, errlen, "--tx %s: no such interface", o->tx_if);
+		return -EINVAL;
+	}
+	if ((rc = if_mac(o->rx_if, rxmac))) {
+		snprintf(err, errlen, "--rx %s: no such interface", o->rx_if);
+		return -EINVAL;
+	}
+	c->dir[0] = (struct trial_dir){ .tx_if = o->tx_if, .tx_nsfd = -1, .rx_if = o->rx_if, .rx_nsfd = -1};
+	set_spec(&c->dir[0].spec, txmac, o->dst_mac, o->src_ip, o->dst_ip);
+	c->dir[1] = (struct trial_dir){ .tx_if = o->rx_if, .tx_nsfd = -1, .rx_if = o->tx_if, .rx_nsfd = -1};
+	set_spec(&c->dir[1].spec, rxmac, o->rx_dst_mac, o->dst_ip, o->src_ip);
+	if (!o->line_set) {
+		unsigned int mbps = 0;
+		int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+		if (fd >= 0) {
+			ethtool_speed(fd, o->tx_if, &mbps);
+			close(fd);
+		}
+		o->line_bps = mbps * 1e6;
+	}
+	snprintf(o->where, sizeof(o->where), "on %s -> %s", o->tx_if, o->rx_if);
+	snprintf(o->dir_label[0], sizeof(o->dir_label[0]), "%s -> DUT -> %s", o->tx_if, o->rx_if);
+	snprintf(o->dir_label[1], sizeof(o->dir_label[1]), "%s -> DUT -> %s", o->rx_if, o->tx_if);
+	return 0;
+}
+
+int trialopt_resolve(struct trialopt *o, char *err, size_t errlen)
+{
+	struct trial_cfg *c = &o->cfg;
+	double avg = 0;
+	int rc;
+
+	rc = o->lab ? resolve_lab(o, err, errlen) : resolve_ports(o, err, errlen);
+	if (rc)
+		return rc;
+	for (unsigned int i = 0; i < c->nsizes; i++)
+		avg += c->sizes[i] / (double)c->nsizes;
+	switch (o->rate.kind) {
+	case RATE_PPS:
+		c->rate_pps = o->rate.value;
+		break;
+	case RATE_BPS:
+		c->rate_pps = o->rate.value / ((avg + 20) * 8);
+		break;
+	case RATE_PCT:
+		if (o->line_bps <= 0) {
+			snprintf(err, errlen, "--rate %g%%: no line rate known here (veth has none): give --line-rate, e.g. 1G",
+				 o->rate.value);
+			return -EINVAL;
+		}
+		c->rate_pps = o->rate.value / 100.0 * o->line_bps / ((avg + 20) * 8);
+		break;
+	}
+	return trial_cfg_check(c, err, errlen);
+}
+
+void trialopt_release(struct trialopt *o)
+{
+	for (int r = 0; r < 2; r++)
+		if (o->nsfd[r] >= 0) {
+			close(o->nsfd[r]);
+			o->nsfd[r] = -1;
+		}
+}
+
+void trialopt_print_header(struct out *out, const struct trialopt *o, const struct trial_result *res)
+{
+	const struct trial_cfg *c = &o->cfg;
+	char sizes[128] = "";
+	size_t off = 0;
+
+	for (unsigned int i = 0; i < c->nsizes && off < sizeof(sizes); i++)
+		off += (size_t)snprintf(sizes + off, sizeof(sizes) - off, "%s%u", i ? "," : "", c->sizes[i]);
+	out_u64(out, "trial_id", "trial %llu: ", c->trial_id);
+	out_str(out, "sizes", c->nsizes > 1 ? "IMIX %s byte frames" : "%s-byte frames", sizes);
+	out_f64(out, "avg_frame_size", NULL, res->avg_frame_size);
+	out_u64(out, "flows", ", %llu flow(s)", frame_flows_count(&c->flows));
+	out_f64(out, "duration_s", ", %g s", c->duration_ns / 1e9);
+	out_f64(out, "rate_pps", " at %.0f frames/s", c->rate_pps);
+	out_u64(out, "directions", " x %llu direction(s)", c->ndirs);
+	out_str(out, "where", ", %s\n", o->where);
+	out_str(out, "port_type", "  tester     %s ports", port_type_name(c->port_type));
+	out_i64(out, "gen_cpu", ", generator on CPU %lld", c->gen_cpu);
+	out_i64(out, "rx_cpu", ", analyzer on CPU %lld", c->rx_cpu);
+	out_u64(out, "learn_frames", "; %llu learning frames", c->learn_frames);
+	out_f64(out, "learn_wait_s", ", %g s wait", c->learn_wait_ns / 1e9);
+	out_f64(out, "drain_s", ", %g s drain\n", c->drain_ns / 1e9);
+	if (o->line_bps > 0)
+		out_f64(out, "line_rate_bps", "  line rate  %.0f bit/s\n", o->line_bps);
+	else
+		out_null(out, "line_rate_bps");
+}
+
+double trialopt_check_ceiling(const struct trialopt *o, struct trial_result *res)
+{
+	struct calib_entry e;
+	char err[256];
+
+	if (o->cfg.nsizes != 1 ||
+	    calib_lookup(o->calib_path, port_type_name(o->cfg.port_type), o->cfg.sizes[0], &e, err, sizeof(err)))
+		return 0;
+	if (o->cfg.rate_pps <= e.pps)
+		return e.pps;
+	for (unsigned int d = 0; d < res->ndirs; d++) {
+		struct trial_dir_result *r = &res->dir[d];
+
+		if (r->tester_limited)
+			continue;
+		snprintf(r->tester_reason, sizeof(r->tester_reason),
+			 "%.0f frames/s is above the tester's calibrated ceiling of %.0f (wirerate calibrate)",
+			 o->cfg.rate_pps, e.pps);
+		r->tester_limited = true;
+		res->tester_limited = true;
+	}
+	return e.pps;
+}

@@ -1,0 +1,76 @@
+/* The options every traffic command shares (trial, calibrate, rfc2544):
+ * ports (the lab or cabled interfaces), sizes, flows, rate, timing, CPUs. */
+#ifndef WR_CLI_TRIALOPT_H
+#define WR_CLI_TRIALOPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/cli.h"
+#include "core/units.h"
+#include "engine/trial.h"
+#include "store/out.h"
+#include "sys/lab.h"
+
+#define TRIALOPT_HELP \
+	"ports (default: the lab):\n" \
+	"  --prefix P          use the lab with namespace prefix P (default wr-)\n" \
+	"  --tx IF --rx IF     cabled interfaces of a tester box instead (may be the same)\n" \
+	"  --dst-mac MAC       next hop (the DUT's port) for frames sent on --tx\n" \
+	"  --rx-dst-mac MAC    next hop for frames sent back on --rx (with --bidir)\n" \
+	"  --src-ip A --dst-ip B   test addresses (default 198.18.0.1 -> 198.19.0.2)\n" \
+	"traffic:\n" \
+	"  --rate RATE         per direction: 100kpps, 1Gbit, or 40% of --line-rate\n" \
+	"  --size N            frame size with FCS, 64..1518 (default 64)\n" \
+	"  --imix[=LIST]       mixed sizes: SIZE:WEIGHT,... (default 64:7,570:4,1518:1)\n" \
+	"  --flows N           distinct flows by UDP source port, 1..65535 (default 1)\n" \
+	"  --bidir             both directions at once, each at RATE\n" \
+	"  --line-rate RATE    link speed for %% rates and %% of line rate (default: the link's)\n" \
+	"timing (RFC 2544 section 23):\n" \
+	"  --duration T        traffic time (default 10s)\n" \
+	"  --learn-frames N    learning frames before the trial (default: one per flow; 0: none)\n" \
+	"  --learn-wait T      wait after learning (default 1s)\n" \
+	"  --drain T           wait for residual frames after the traffic (default 2s)\n" \
+	"tester:\n" \
+	"  --gen-cpu N --rx-cpu N   pin the generator and analyzer (default: off the DUT's CPUs)\n" \
+	"  --port-type TYPE    afpacket (TX ring, default) or mmsg (sendmmsg fallback)\n" \
+	"  --burst N           frames per batch at most (default 64)\n" \
+	"  --calibration FILE  the tester's ceilings (default ~/.local/state/wirerate/calibration)\n"
+
+struct trialopt {
+	struct trial_cfg cfg;
+	struct rate rate;
+	bool rate_set;
+	char prefix[LAB_PREFIX_MAX + 1];
+	bool lab;
+	const char *tx_if, *rx_if;
+	bool dst_mac_set, rx_dst_mac_set;
+	uint8_t dst_mac[6], rx_dst_mac[6];
+	uint8_t src_ip[4], dst_ip[4];
+	bool learn_set, duration_set;
+	bool direct;			/* tx cabled straight to rx: no DUT (calibrate) */
+	double line_bps;		/* 0: unknown */
+	bool line_set;
+	int nsfd[2];			/* lab: gen, sink */
+	char dir_label[2][96];
+	char where[256];
+	char calib_path[4096];		/* the tester's ceilings */		/* "through lab wr- (DUT CPU 1)" */
+};
+
+/* Parse argv into o; --rate is required unless default_rate is given. Returns 0, 1 after --help was printed, or -EINVAL
+ * after a one-line error was printed. */
+int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
+		   const char *usage, const char *default_rate, char *err, size_t errlen);
+/* Open the ports' namespaces, read link speed, turn the rate into frames/s
+ * and check the whole trial. -EINVAL: bad input; other: the host failed. */
+int trialopt_resolve(struct trialopt *o, char *err, size_t errlen);
+void trialopt_release(struct trialopt *o);
+/* Flag directions whose target is above the tester's calibrated ceiling
+ * for this port type and size; returns the ceiling (0: none known). */
+double trialopt_check_ceiling(const struct trialopt *o, struct trial_result *res);
+void trialopt_print_header(struct out *out, const struct trialopt *o, const struct trial_result *res);
+
+void trial_print_dir(struct out *o, const struct trial_dir_result *d, double frame_size,
+		     double line_bps, const char *label);
+
+#endif

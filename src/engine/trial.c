@@ -1,0 +1,509 @@
+#include "engine/trial.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+
+#include "core/pace.h"
+#include "core/seqtrack.h"
+
+#define START_DELAY_NS	 50000000ULL	/* threads up and pinned before the first frame */
+#define RX_GRACE_NS	150000000ULL	/* keep reading the ring after the deadline */
+#define LEARN_RATE_MAX	100000.0
+#define SPIN_NS		30000ULL	/* closer than this to the next frame: spin */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000ULL), .tv_nsec = (long)(t % 1000000000ULL) };
+
+	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+/* ---- shared state of one trial ---- */
+
+struct run;
+
+struct gen_ctx {
+	struct run *run;
+	unsigned int dir;
+	struct port *port;
+	uint8_t **slot;			/* frame buffer of each TX slot */
+	uint16_t *slot_len;
+	unsigned int nslots;
+	uint16_t payload_off;
+	uint64_t sent, learning_sent;	/* read by the progress loop */
+	struct pace_stats ps;
+	uint64_t tx_errors;
+	uint64_t stopped_ns;
+	int rc;
+	char err[160];
+};
+
+struct rx_ctx {
+	struct run *run;
+	struct port *port;
+	unsigned int dir;		/* stream id expected here */
+	struct seqtrack *st;
+	struct trial_dir_result *res;
+	uint64_t received;		/* read by the progress loop */
+	int rc;
+	char err[160];
+};
+
+struct run {
+	const struct trial_cfg *cfg;
+	uint64_t t_learn, t_start, t_end;	/* REALTIME ns */
+	uint64_t deadline;		/* frames after this are late */
+	uint64_t limit;			/* frames per direction */
+	volatile int stop_gen;		/* set by the caller's stop or an error */
+	volatile int stop_rx;
+	struct gen_ctx gen[2];
+	struct rx_ctx rx[2];
+};
+
+/* ---- generator ---- */
+
+static void gen_phase(struct gen_ctx *g, struct pace *pace, uint16_t trial, uint64_t *seq,
+		      uint64_t epoch, uint64_t hard_end, uint64_t *counter)
+{
+	struct run *r = g->run;
+	const unsigned int mask = g->nslots - 1;
+	struct tag tag = { .trial = trial, .stream = (uint16_t)g->dir };
+
+	for (;;) {
+		uint64_t now = now_ns();
+		unsigned int n, k, first;
+
+		if (r->stop_gen || now > hard_end)
+			break;
+		n = pace_due(pace, now);
+		if (!n) {
+			uint64_t next = pace_next_ns(pace);
+
+			if (next == UINT64_MAX)
+				break;
+			if (next > now + SPIN_NS)
+				sleep_until(next - SPIN_NS / 2);
+			continue;
+		}
+		k = port_tx_acquire(g->port, n, &first);
+		tag.ts = tag_ts(now - epoch);
+		for (unsigned int j = 0; j < k; j++) {
+			unsigned int s = (first + j) & mask;
+
+			tag.seq = (*seq)++;
+			tag_write(g->slot[s] + g->payload_off, &tag);
+			port_tx_submit(g->port, s, g->slot_len[s]);
+		}
+		if (k && port_tx_kick(g->port))
+			g->tx_errors++;
+		pace_sent(pace, k, now);
+		__atomic_store_n(counter, pace->sent, __ATOMIC_RELAXED);
+		if (k < n)
+			sched_yield();	/* ring full: the kernel is behind us */
+	}
+}
+
+static void *gen_main(void *arg)
+{
+	struct gen_ctx *g = arg;
+	struct run *r = g->run;
+	const struct trial_cfg *c = r->cfg;
+	struct pace pace;
+	uint64_t seq = 0;
+
+	pin(c->gen_cpu);
+	prctl(PR_SET_TIMERSLACK, 1000UL);
+	if (c->learn_frames) {
+		double lr = c->rate_pps < LEARN_RATE_MAX ? c->rate_pps : LEARN_RATE_MAX;
+		uint64_t lseq = 0;
+
+		sleep_until(r->t_learn);
+		if (!pace_init(&pace, lr, r->t_learn, c->max_burst, c->learn_frames, g->err, sizeof(g->err)))
+			gen_phase(g, &pace, c->trial_id ^ 0x8000, &lseq, r->t_learn, r->t_start, &g->learning_sent);
+	}
+	sleep_until(r->t_start);
+	if ((g->rc = pace_init(&pace, c->rate_pps, r->t_start, c->max_burst, r->limit, g->err, sizeof(g->err))))
+		return NULL;
+	/* Behind at the end: give up after 5% of the trial (at least 100 ms). */
+	uint64_t slack = c->duration_ns / 20 > 100000000ULL ? c->duration_ns / 20 : 100000000ULL;
+
+	gen_phase(g, &pace, c->trial_id, &seq, r->t_start, r->t_end + slack, &g->sent);
+	g->stopped_ns = now_ns();
+	pace_stats(&pace, &g->ps);
+	return NULL;
+}
+
+/* ---- analyzer ---- */
+
+static void on_frame(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
+{
+	struct rx_ctx *x = arg;
+	struct run *r = x->run;
+	struct trial_dir_result *d = x->res;
+	struct frame_info fi;
+	enum frame_verdict v = frame_parse(frame, len, &fi);
+
+	if (v != FRAME_OK) {
+		d->not_test[v]++;
+		d->not_test_total++;
+		return;
+	}
+	if (fi.tag.trial == (uint16_t)(r->cfg->trial_id ^ 0x8000)) {
+		d->learning_rx++;
+		return;
+	}
+	if (fi.tag.trial != r->cfg->trial_id || fi.tag.stream != x->dir) {
+		d->stale++;
+		return;
+	}
+	if (ts > r->deadline) {
+		d->late++;
+		return;
+	}
+	seqtrack_add(x->st, fi.tag.seq);
+	hist_add(&d->latency, tag_latency_ns(fi.tag.ts, ts - r->t_start));
+	__atomic_store_n(&x->received, x->received + 1, __ATOMIC_RELAXED);
+}
+
+static void *rx_main(void *arg)
+{
+	struct rx_ctx *x = arg;
+	struct run *r = x->run;
+
+	pin(r->cfg->rx_cpu);
+	for (;;) {
+		int n = port_rx_poll(x->port, on_frame, x, 10);
+
+		if (n < 0) {
+			x->rc = n;
+			snprintf(x->err, sizeof(x->err), "receive: %s", strerror(-n));
+			break;
+		}
+		if (n == 0 && (r->stop_rx || now_ns() > r->deadline + RX_GRACE_NS))
+			break;
+	}
+	return NULL;
+}
+
+/* ---- setup ---- */
+
+int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (cfg->ndirs < 1 || cfg->ndirs > 2 || !cfg->nsizes || cfg->nsizes > TRIAL_MAX_SIZES) {
+		snprintf(err, errlen, "a trial needs 1 or 2 directions and 1..%d frame sizes", TRIAL_MAX_SIZES);
+		return -EINVAL;
+	}
+	for (unsigned int d = 0; d < cfg->ndirs; d++) {
+		enum frame_family fam = cfg->dir[d].spec.family;
+
+		for (unsigned int i = 0; i < cfg->nsizes; i++)
+			if (cfg->sizes[i] < frame_size_min(fam, cfg->dir[d].spec.vlan) ||
+			    cfg->sizes[i] > frame_size_max(cfg->dir[d].spec.vlan)) {
+				snprintf(err, errlen, "--size %u: an IPv%d test frame is %u..%u bytes (with FCS)",
+					 cfg->sizes[i], fam, frame_size_min(fam, cfg->dir[d].spec.vlan),
+					 frame_size_max(cfg->dir[d].spec.vlan));
+				return -EINVAL;
+			}
+	}
+	if (frame_flows_check(&cfg->flows, err, errlen))
+		return -EINVAL;
+	if (!(cfg->rate_pps >= PACE_RATE_MIN && cfg->rate_pps <= PACE_RATE_MAX)) {
+		snprintf(err, errlen, "--rate: %g frames/s is outside %g..%g", cfg->rate_pps, PACE_RATE_MIN, PACE_RATE_MAX);
+		return -EINVAL;
+	}
+	if (!cfg->duration_ns) {
+		snprintf(err, errlen, "--duration must be above 0");
+		return -EINVAL;
+	}
+	if (cfg->rate_pps * (double)cfg->duration_ns / 1e9 < 1) {
+		snprintf(err, errlen, "--rate %g for --duration %gs sends no frame", cfg->rate_pps, cfg->duration_ns / 1e9);
+		return -EINVAL;
+	}
+	if ((cfg->gen_cpu >= 0 && cfg->gen_cpu >= ncpu) || (cfg->rx_cpu >= 0 && cfg->rx_cpu >= ncpu)) {
+		snprintf(err, errlen, "--gen-cpu/--rx-cpu: this host has CPUs 0..%ld", ncpu - 1);
+		return -EINVAL;
+	}
+	if (!cfg->max_burst) {
+		snprintf(err, errlen, "--burst must be at least 1");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct port_slot {
+	const char *ifname;
+	int nsfd;
+	bool tx, rx;
+	struct port *port;
+};
+
+static struct port_slot *port_find(struct port_slot *ps, unsigned int *n, const char *ifname, int nsfd)
+{
+	for (unsigned int i = 0; i < *n; i++)
+		if (!strcmp(ps[i].ifname, ifname) && ps[i].nsfd == nsfd)
+			return &ps[i];
+	ps[*n] = (struct port_slot){ .ifname = ifname, .nsfd = nsfd };
+	return &ps[(*n)++];
+}
+
+/* Build every TX slot of g's port once: slot i carries size i % nsizes and
+ * flow i % flows; only the tag changes afterwards. */
+static int gen_build(struct gen_ctx *g, const struct trial_cfg *c, char *err, size_t errlen)
+{
+	struct frame_spec spec = c->dir[g->dir].spec;
+	uint32_t nflows = frame_flows_count(&c->flows);
+
+	g->nslots = port_tx_slots(g->port);
+	g->slot = calloc(g->nslots, sizeof(*g->slot));
+	g->slot_len = calloc(g->nslots, sizeof(*g->slot_len));
+	if (!g->slot || !g->slot_len) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < g->nslots; i++) {
+		struct frame_layout lay;
+		int rc;
+
+		spec.size = c->sizes[i % c->nsizes];
+		g->slot[i] = port_tx_slot(g->port, i);
+		if ((rc = frame_build(&spec, g->slot[i], spec.size, &lay, err, errlen)))
+			return rc;
+		frame_set_flow(g->slot[i], &lay, &c->flows, i % nflows);
+		g->slot_len[i] = lay.len;
+		g->payload_off = lay.payload_off;
+	}
+	return 0;
+}
+
+static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, bool interrupted)
+{
+	const struct trial_cfg *c = r->cfg;
+	struct trial_dir_result *o = &res->dir[d];
+	struct gen_ctx *g = &r->gen[d];
+	struct seqtrack_stats ss;
+	struct port_stats st;
+	double secs = interrupted ? (double)(g->stopped_ns - r->t_start) / 1e9 : c->duration_ns / 1e9;
+
+	seqtrack_stats(r->rx[d].st, g->sent, &ss);
+	o->target_pps = c->rate_pps;
+	o->tx = g->sent;
+	o->rx = ss.distinct;
+	o->lost = ss.lost;
+	o->loss_pct = o->tx ? (double)o->lost * 100.0 / (double)o->tx : 0;
+	o->reordered = ss.reordered;
+	o->duplicate = ss.duplicate;
+	o->out_of_window = ss.late;
+	o->learning_tx = g->learning_sent;
+	o->largest_burst = g->ps.largest_burst;
+	o->max_backlog = g->ps.max_backlog;
+	o->offered_pps = secs > 0 ? (double)g->sent / secs : 0;
+	if (!port_stats(r->rx[d].port, &st))
+		o->tester_rx_drops = st.rx_drops;
+	o->tx_errors = g->tx_errors;
+	if (!port_stats(g->port, &st))
+		o->tx_errors += st.tx_errors;
+
+	if (!interrupted && (double)g->sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
+		snprintf(o->tester_reason, sizeof(o->tester_reason),
+			 "the generator offered %.0f frames/s, %.2f%% short of %.0f", o->offered_pps,
+			 100.0 * (1.0 - (double)g->sent / (double)r->limit), c->rate_pps);
+	else if (o->tester_rx_drops)
+		snprintf(o->tester_reason, sizeof(o->tester_reason),
+			 "the tester's receive ring dropped %llu frames", (unsigned long long)o->tester_rx_drops);
+	else if (o->tx_errors)
+		snprintf(o->tester_reason, sizeof(o->tester_reason),
+			 "%llu transmit errors", (unsigned long long)o->tx_errors);
+	o->tester_limited = o->tester_reason[0] != '\0';
+	res->tester_limited |= o->tester_limited;
+}
+
+int trial_run(const struct trial_cfg *c, struct trial_result *res,
+	      const volatile sig_atomic_t *stop, trial_progress_fn progress,
+	      void *pctx, char *err, size_t errlen)
+{
+	struct port_slot ps[4];
+	unsigned int nps = 0, maxsz = 0;
+	struct run *r;
+	pthread_t gt[2], rt[2];
+	unsigned int ngt = 0, nrt = 0;
+	uint64_t learn_ns = 0, next_progress;
+	int rc;
+
+	if ((rc = trial_cfg_check(c, err, errlen)))
+		return rc;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	r->cfg = c;
+	memset(res, 0, sizeof(*res));
+	res->ndirs = c->ndirs;
+	for (unsigned int i = 0; i < c->nsizes; i++) {
+		res->avg_frame_size += c->sizes[i] / (double)c->nsizes;
+		if (c->sizes[i] > maxsz)
+			maxsz = c->sizes[i];
+	}
+
+	/* One port per interface, transmitting and/or receiving. */
+	for (unsigned int d = 0; d < c->ndirs; d++) {
+		port_find(ps, &nps, c->dir[d].tx_if, c->dir[d].tx_nsfd)->tx = true;
+		port_find(ps, &nps, c->dir[d].rx_if, c->dir[d].rx_nsfd)->rx = true;
+	}
+	for (unsigned int i = 0; i < nps; i++) {
+		struct port_cfg pc = { .ifname = ps[i].ifname, .nsfd = ps[i].nsfd, .tx = ps[i].tx,
+				       .rx = ps[i].rx, .frame_max = maxsz };
+
+		if (!(ps[i].port = port_open(c->port_type, &pc, err, errlen))) {
+			rc = -EIO;
+			goto out;
+		}
+	}
+	for (unsigned int d = 0; d < c->ndirs; d++) {
+		struct gen_ctx *g = &r->gen[d];
+		struct rx_ctx *x = &r->rx[d];
+
+		g->run = r;
+		g->dir = d;
+		g->port = port_find(ps, &nps, c->dir[d].tx_if, c->dir[d].tx_nsfd)->port;
+		if ((rc = gen_build(g, c, err, errlen)))
+			goto out;
+		x->run = r;
+		x->dir = d;
+		x->res = &res->dir[d];
+		x->port = port_find(ps, &nps, c->dir[d].rx_if, c->dir[d].rx_nsfd)->port;
+		x->st = malloc(sizeof(*x->st));
+		if (!x->st) {
+			rc = -ENOMEM;
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		seqtrack_init(x->st, 0);
+		hist_reset(&res->dir[d].latency);
+	}
+
+	/* The timeline, fixed before any thread starts. */
+	if (c->learn_frames) {
+		double lr = c->rate_pps < LEARN_RATE_MAX ? c->rate_pps : LEARN_RATE_MAX;
+
+		learn_ns = (uint64_t)((double)c->learn_frames / lr * 1e9) + c->learn_wait_ns;
+	}
+	r->t_learn = now_ns() + START_DELAY_NS;
+	r->t_start = r->t_learn + learn_ns;
+	r->t_end = r->t_start + c->duration_ns;
+	r->deadline = r->t_end + c->drain_ns;
+	r->limit = (uint64_t)(c->rate_pps * (double)c->duration_ns / 1e9);
+
+	for (unsigned int d = 0; d < c->ndirs; d++) {
+		if ((rc = -pthread_create(&rt[nrt], NULL, rx_main, &r->rx[d]))) {
+			snprintf(err, errlen, "cannot start the analyzer: %s", strerror(-rc));
+			goto stop;
+		}
+		nrt++;
+	}
+	for (unsigned int d = 0; d < c->ndirs; d++) {
+		if ((rc = -pthread_create(&gt[ngt], NULL, gen_main, &r->gen[d]))) {
+			snprintf(err, errlen, "cannot start the generator: %s", strerror(-rc));
+			goto stop;
+		}
+		ngt++;
+	}
+
+	/* Wait: report progress, watch for the caller's stop. */
+	next_progress = r->t_learn + 1000000000ULL;
+	for (;;) {
+		uint64_t t = now_ns();
+		bool gens_done = t > r->t_end + 200000000ULL;
+
+		if (stop && *stop && !r->stop_gen) {
+			r->stop_gen = 1;
+			res->interrupted = true;
+			r->deadline = t + c->drain_ns;
+		}
+		if (progress && t >= next_progress) {
+			struct trial_progress p = { .duration_ns = c->duration_ns };
+
+			p.phase = t < r->t_start ? "learning" : t < r->t_end && !r->stop_gen ? "traffic" : "drain";
+			p.elapsed_ns = t > r->t_start ? t - r->t_start : 0;
+			for (unsigned int d = 0; d < c->ndirs; d++) {
+				p.tx += __atomic_load_n(&r->gen[d].sent, __ATOMIC_RELAXED);
+				p.rx += __atomic_load_n(&r->rx[d].received, __ATOMIC_RELAXED);
+			}
+			progress(pctx, &p);
+			next_progress += 1000000000ULL;
+		}
+		if (t > r->deadline + RX_GRACE_NS && (gens_done || r->stop_gen))
+			break;
+		usleep(20000);
+	}
+	rc = 0;
+stop:
+	if (rc) {
+		r->stop_gen = 1;
+		r->stop_rx = 1;
+		r->deadline = 0;
+	}
+	for (unsigned int i = 0; i < ngt; i++)
+		pthread_join(gt[i], NULL);
+	r->stop_rx = 1;
+	for (unsigned int i = 0; i < nrt; i++)
+		pthread_join(rt[i], NULL);
+	for (unsigned int d = 0; !rc && d < c->ndirs; d++) {
+		if (r->gen[d].rc) {
+			rc = r->gen[d].rc;
+			snprintf(err, errlen, "generator: %s", r->gen[d].err);
+		} else if (r->rx[d].rc) {
+			rc = r->rx[d].rc;
+			snprintf(err, errlen, "analyzer: %s", r->rx[d].err);
+		}
+	}
+	if (!rc) {
+		uint64_t stopped = 0;
+
+		for (unsigned int d = 0; d < c->ndirs; d++) {
+			finish_dir(r, d, res, res->interrupted);
+			if (r->gen[d].stopped_ns > stopped)
+				stopped = r->gen[d].stopped_ns;
+		}
+		res->elapsed_ns = stopped > r->t_start ? stopped - r->t_start : 0;
+	}
+out:
+	for (unsigned int d = 0; d < 2; d++) {
+		free(r->gen[d].slot);
+		free(r->gen[d].slot_len);
+		free(r->rx[d].st);
+	}
+	for (unsigned int i = 0; i < nps; i++)
+		port_close(ps[i].port);
+	free(r);
+	return rc;
+}

@@ -1,0 +1,97 @@
+/* A trial (RFC 2544 section 23): learning frames, a wait, traffic at a
+ * fixed rate for a fixed time, a wait for residual frames, and the count of
+ * what came out, per direction. The generator and analyzer run in threads
+ * of their own, pinned; the caller only configures, waits and reads. */
+#ifndef WR_ENGINE_TRIAL_H
+#define WR_ENGINE_TRIAL_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/frame.h"
+#include "core/hist.h"
+#include "io/port.h"
+
+#define TRIAL_MAX_SIZES 16
+#define TRIAL_TESTER_SHORTFALL 0.005	/* offered more than 0.5% short: tester-limited */
+
+/* One direction: frames built from spec leave on tx_if and are counted on
+ * rx_if. */
+struct trial_dir {
+	const char *tx_if;
+	int tx_nsfd;		/* -1: the caller's namespace */
+	const char *rx_if;
+	int rx_nsfd;
+	struct frame_spec spec;	/* addresses, ports; size comes from sizes[] */
+};
+
+struct trial_cfg {
+	struct trial_dir dir[2];
+	unsigned int ndirs;		/* 2 with --bidir */
+	unsigned int sizes[TRIAL_MAX_SIZES];	/* one size, or an IMIX pattern */
+	unsigned int nsizes;
+	struct frame_flows flows;
+	double rate_pps;		/* per direction */
+	uint64_t duration_ns;
+	uint64_t learn_frames;		/* 0: no learning phase */
+	uint64_t learn_wait_ns;
+	uint64_t drain_ns;		/* wait for residual frames */
+	uint16_t trial_id;
+	int gen_cpu, rx_cpu;		/* -1: not pinned */
+	enum port_type port_type;
+	unsigned int max_burst;		/* frames per batch at most */
+};
+
+/* What the analyzer counted for one direction. */
+struct trial_dir_result {
+	double target_pps;
+	double offered_pps;		/* achieved: frames sent / trial time */
+	uint64_t tx;			/* test frames sent */
+	uint64_t rx;			/* distinct test frames received in time */
+	uint64_t lost;
+	double loss_pct;
+	uint64_t reordered, duplicate, late, out_of_window;
+	uint64_t stale;			/* tagged by another trial: never counted */
+	uint64_t learning_tx, learning_rx;
+	uint64_t not_test[FRAME_VERDICTS];	/* frames without a valid tag, by reason */
+	uint64_t not_test_total;
+	unsigned int largest_burst;
+	uint64_t max_backlog;		/* frames due but not yet sent, at worst */
+	uint64_t tester_rx_drops;	/* dropped by our own receive ring */
+	uint64_t tx_errors;
+	struct hist latency;
+	bool tester_limited;
+	char tester_reason[160];
+};
+
+struct trial_result {
+	unsigned int ndirs;
+	struct trial_dir_result dir[2];
+	uint64_t elapsed_ns;		/* traffic time actually run */
+	bool interrupted;
+	bool tester_limited;		/* any direction */
+	double avg_frame_size;		/* with FCS */
+};
+
+/* Live figures for a progress line. */
+struct trial_progress {
+	uint64_t elapsed_ns, duration_ns;
+	uint64_t tx, rx;		/* all directions */
+	const char *phase;		/* "learning", "traffic", "drain" */
+};
+typedef void (*trial_progress_fn)(void *ctx, const struct trial_progress *p);
+
+/* Check cfg before anything is opened: sizes, rate, flows, CPUs. */
+int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen);
+
+/* Run one trial. stop (may be NULL) ends the traffic early when it becomes
+ * non-zero; the drain still happens and res->interrupted is set. progress
+ * (may be NULL) is called about once a second from the calling thread.
+ * Returns 0 with res filled, or -errno with a reason in err. */
+int trial_run(const struct trial_cfg *cfg, struct trial_result *res,
+	      const volatile sig_atomic_t *stop, trial_progress_fn progress,
+	      void *pctx, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,127 @@
+#include "store/calib.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void calib_default_path(char *buf, size_t len)
+{
+	const char *d = getenv("WIRERATE_STATE_DIR"), *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
+
+	if (d && *d)
+		snprintf(buf, len, "%s/calibration", d);
+	else if (x && *x)
+		snprintf(buf, len, "%s/wirerate/calibration", x);
+	else
+		snprintf(buf, len, "%s/.local/state/wirerate/calibration", h && *h ? h : "/root");
+}
+
+static int parse_line(const char *line, struct calib_entry *e)
+{
+	int used = 0, ok;
+	long long when;
+
+	memset(e, 0, sizeof(*e));
+	if (sscanf(line, "%23s %u %lf %d %lld %95s%n", e->port_type, &e->size, &e->pps, &ok, &when,
+		   e->kernel, &used) != 6)
+		return -EINVAL;
+	if (e->size < 1 || e->size > 65535 || !(e->pps > 0) || (ok != 0 && ok != 1))
+		return -EINVAL;
+	e->rx_ok = ok;
+	e->when = when;
+	return 0;
+}
+
+int calib_lookup(const char *path, const char *port_type, unsigned int size,
+		 struct calib_entry *e, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	char line[512];
+	int lineno = 0, rc = -ENOENT;
+
+	if (!f)
+		return errno == ENOENT ? -ENOENT : -errno;
+	while (fgets(line, sizeof(line), f)) {
+		struct calib_entry c;
+
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (parse_line(line, &c)) {
+			snprintf(err, errlen, "%s:%d: not a calibration line (delete the file and run 'wirerate calibrate')",
+				 path, lineno);
+			rc = -EINVAL;
+			break;
+		}
+		if (!strcmp(c.port_type, port_type) && c.size == size) {
+			*e = c;
+			rc = 0;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+static int mkdirs(const char *path)
+{
+	char tmp[4096];
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}
+
+int calib_store(const char *path, const struct calib_entry *e, char *err, size_t errlen)
+{
+	char tmp[4200], line[512];
+	FILE *in, *out;
+	int rc = 0;
+
+	if ((rc = mkdirs(path))) {
+		snprintf(err, errlen, "cannot create the directory of %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	out = fopen(tmp, "we");
+	if (!out) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		return -errno;
+	}
+	fprintf(out, "# wirerate calibration: port-type size frames/s receiver-ok time kernel\n");
+	in = fopen(path, "re");
+	if (in) {
+		while (fgets(line, sizeof(line), in)) {
+			struct calib_entry c;
+
+			if (line[0] == '#' || parse_line(line, &c))
+				continue;
+			if (!strcmp(c.port_type, e->port_type) && c.size == e->size)
+				continue;
+			fputs(line, out);
+		}
+		fclose(in);
+	}
+	fprintf(out, "%s %u %.1f %d %lld %s\n", e->port_type, e->size, e->pps, e->rx_ok ? 1 : 0,
+		(long long)e->when, e->kernel[0] ? e->kernel : "-");
+	if (fflush(out) || fsync(fileno(out)))
+		rc = -errno;
+	if (fclose(out) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
+		unlink(tmp);
+	}
+	return rc;
+}
