@@ -62,55 +62,51 @@ static int parse_mac(const char *s, uint8_t m[6])
 	return 0;
 }
 
-/* "64:7,570:4,1518:1" or "64,128,256" into a repeating pattern of sizes. */
+/* "64:7,570:4,1518:1" or "64,128,256" into a repeating pattern of sizes,
+ * interleaved (64,570,1518,64,570,...) rather than in runs of one size. */
 static int parse_imix(const char *s, struct trial_cfg *c, char *err, size_t errlen)
 {
 	char *list = strdup(s), *save = NULL;
-	unsigned int n = 0;
+	unsigned int size[TRIAL_MAX_SIZES], weight[TRIAL_MAX_SIZES], nent = 0, total = 0, maxw = 0;
 	int rc = 0;
 
 	if (!list)
 		return -ENOMEM;
-	for (char *t = strtok_r(list, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(t, ':');
-		uint64_t size, w = 1;
+		uint64_t sz, w = 1;
 
 		if (colon)
 			*colon = '\0';
-		if (size_parse(t, 1, FRAME_MAX, &size, err, errlen) ||
+		if (size_parse(t, 1, FRAME_MAX, &sz, err, errlen) ||
 		    (colon && u64_parse(colon + 1, 1, TRIAL_MAX_SIZES, &w, err, errlen))) {
 			rc = -EINVAL;
 			break;
 		}
-		if (n + w > TRIAL_MAX_SIZES) {
+		if (total + w > TRIAL_MAX_SIZES) {
 			snprintf(err, errlen, "the weights add up to more than %d", TRIAL_MAX_SIZES);
 			rc = -EINVAL;
 			break;
 		}
-		while (w--)
-			c->sizes[n++] = (unsigned int)size;
+		size[nent] = (unsigned int)sz;
+		weight[nent++] = (unsigned int)w;
+		total += (unsigned int)w;
+		if (w > maxw)
+			maxw = (unsigned int)w;
 	}
 	free(list);
-	if (!rc && !n) {
+	if (!rc && !nent) {
 		snprintf(err, errlen, "give SIZE:WEIGHT,... e.g. 64:7,570:4,1518:1");
 		rc = -EINVAL;
 	}
-	if (!rc) {
-		/* Spread the weights: interleave instead of 7 x 64 then 4 x 570. */
-		unsigned int tmp[TRIAL_MAX_SIZES], k = 0;
-		bool used[TRIAL_MAX_SIZES] = { false };
-
-		for (unsigned int round = 0; k < n; round++)
-			for (unsigned int i = 0; i < n; i++) {
-				if (used[i] || (i > 0 && c->sizes[i] == c->sizes[i - 1] && !used[i - 1]))
-					continue;
-				tmp[k++] = c->sizes[i];
-				used[i] = true;
-			}
-		memcpy(c->sizes, tmp, sizeof(tmp[0]) * n);
-		c->nsizes = n;
-	}
-	return rc;
+	if (rc)
+		return rc;
+	c->nsizes = 0;
+	for (unsigned int r = 0; r < maxw; r++)
+		for (unsigned int i = 0; i < nent; i++)
+			if (weight[i] > r)
+				c->sizes[c->nsizes++] = size[i];
+	return 0;
 }
 
 static int opt_cpu(const char *name, const char *v, int *cpu, char *err, size_t errlen)
@@ -200,21 +196,22 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 			o->cfg.flows.sport_first = v <= 64512 ? 1024 : 1;
 			break;
 		case O_BIDIR: o->cfg.ndirs = 2; break;
-		case O_LINE:
-			if ((rc = rate_parse(optarg, &(struct rate){ 0 }, err, errlen)))
-				break;
-			{
-				struct rate lr;
+		case O_LINE: {
+			struct rate lr;
 
-				rate_parse(optarg, &lr, err, errlen);
-				if (lr.kind != RATE_BPS) {
-					snprintf(err, errlen, "--line-rate '%s': give bits per second, e.g. 1G or 10Gbit", optarg);
-					rc = -EINVAL;
-				}
-				o->line_bps = lr.value;
-				o->line_set = true;
+			if ((rc = rate_parse(optarg, &lr, err, errlen)))
+				break;
+			/* A bare "1G" is a link speed here: bits per second. */
+			if (lr.kind == RATE_PPS && !strcasestr(optarg, "pps"))
+				lr.kind = RATE_BPS;
+			if (lr.kind != RATE_BPS) {
+				snprintf(err, errlen, "--line-rate '%s': give bits per second, e.g. 1G or 10Gbit", optarg);
+				rc = -EINVAL;
 			}
+			o->line_bps = lr.value;
+			o->line_set = true;
 			break;
+		}
 		case O_DURATION:
 			rc = duration_parse(optarg, 1000000ULL, 86400000000000ULL, &o->cfg.duration_ns, err, errlen);
 			o->duration_set = true;

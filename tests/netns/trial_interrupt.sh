@@ -1,0 +1,22 @@
+# Ctrl-C mid-trial stops traffic, drains, prints what was counted (every
+# frame sent was received), exits 130, and leaves nothing behind.
+. "$(dirname "$0")/lib.sh"
+
+"$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
+out=$(mktemp); trap 'rm -f "$out"; cleanup' EXIT
+"$WR" trial --prefix "$P" --rate 20kpps --duration 30s --learn-wait 0.2s --drain 1s --json >"$out" &
+pid=$!
+sleep 2
+kill -INT "$pid"
+rc=0; wait "$pid" || rc=$?
+[ "$rc" = 130 ] || fail "exit $rc after SIGINT, want 130"
+j=$(cat "$out")
+note "$(jq -c '{interrupted, d: .directions[0] | {tx, rx, lost}}' <<<"$j")"
+[ "$(jq -r .interrupted <<<"$j")" = true ] || fail "not marked interrupted"
+[ "$(jq -r '.directions[0] | .tx > 10000 and .tx < 600000 and .rx == .tx and .lost == 0' <<<"$j")" = true ] || fail "counts: $(jq -c .directions[0] <<<"$j")"
+# Nothing left: no wirerate process, the lab is as it was.
+sleep 0.2
+! kill -0 "$pid" 2>/dev/null || fail "trial still running"
+[ "$(labjq "$P" .state)" = up ] || fail "lab hurt"
+[ "$(labjq "$P" '[.interfaces[].xdp_prog_id] | add')" = 0 ] || fail "an XDP program is attached"
+echo ok

@@ -1,0 +1,34 @@
+# A DUT shaped to half the offered rate shows about 50% loss, counted as
+# DUT loss (not tester-limited); asking beyond the tester's calibrated
+# ceiling is flagged tester-limited.
+. "$(dirname "$0")/lib.sh"
+
+"$WR" probe --require tbf >/dev/null 2>&1 || skip "no tbf"
+"$WR" lab up --prefix "$P" --shape 10kpps >/dev/null || fail "lab up"
+T="--prefix $P --learn-wait 0.2s --drain 1s --json"
+j=$("$WR" trial $T --rate 20kpps --duration 3s) || fail "trial"
+d=$(jq -c '.directions[0]' <<<"$j")
+note "shaped to 10 kpps, offered 20 kpps: $(jq -c '{tx, rx, lost, loss_pct, tester_limited}' <<<"$d")"
+[ "$(jq -r '.loss_pct > 40 and .loss_pct < 60' <<<"$d")" = true ] || fail "loss $(jq -r .loss_pct <<<"$d")%, want about 50%"
+[ "$(jq -r '.tx == .rx + .lost' <<<"$d")" = true ] || fail "tx != rx + lost: $d"
+[ "$(jq -r .tester_limited <<<"$d")" = false ] || fail "DUT loss reported as tester-limited: $d"
+
+# Calibrate (a short run), then ask for 5x the ceiling.
+"$WR" lab up --prefix "$P" >/dev/null || fail "lab up unshaped"
+cal=$(mktemp); trap 'rm -f "$cal"; cleanup' EXIT
+c=$("$WR" calibrate --prefix "$P" --duration 1s --drain 0.5s --calibration "$cal" --json) || fail "calibrate"
+note "calibrate: $(jq -c '{ceiling_pps, receiver_ok, pacing_error_pct}' <<<"$c")"
+ceiling=$(jq -r .ceiling_pps <<<"$c")
+[ "$(jq -r '.ceiling_pps > 1000' <<<"$c")" = true ] || fail "ceiling $ceiling"
+grep -q "^afpacket 64 " "$cal" || fail "calibration not stored: $(cat "$cal")"
+[ "$(ip -n "${P}gen" -o link show | grep -c cal0)" = 0 ] || fail "calibrate left its veth pair behind"
+rate=$(jq -r '.ceiling_pps * 5 | floor' <<<"$c")
+j=$("$WR" trial $T --rate "$rate" --duration 1s --calibration "$cal") || fail "trial beyond the ceiling"
+d=$(jq -c '.directions[0]' <<<"$j")
+note "at $rate: $(jq -c '{offered_pps, tester_limited, tester_reason}' <<<"$d")"
+[ "$(jq -r .tester_limited <<<"$d")" = true ] || fail "beyond the ceiling not flagged: $d"
+[ "$(jq -r .tester_ceiling_pps <<<"$j")" != null ] || fail "ceiling not reported"
+# A corrupt calibration file is ignored for the flag but never crashes.
+echo "garbage" >"$cal"
+"$WR" trial $T --rate 1kpps --duration 0.5s --calibration "$cal" >/dev/null || fail "corrupt calibration file broke the trial"
+echo ok
