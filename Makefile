@@ -11,7 +11,7 @@ BUILD := build-san
 MESON_OPTS += -Db_sanitize=address,undefined -Db_lundef=false
 endif
 
-.PHONY: all build deps check demo install clean
+.PHONY: all build deps check demo install clean bench
 
 all: build
 
@@ -38,3 +38,8 @@ install: build
 
 clean:
 	rm -rf build build-san
+
+bench: deps
+	$(MAKE) build
+	bash scripts/deps.sh --bench
+	bash bench/gen.sh $(BUILD)/wirerate

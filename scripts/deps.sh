@@ -16,6 +16,11 @@ pkgs=(
 	nftables
 )
 
+# make bench: the peer tools it measures against.
+if [ "${1:-}" = "--bench" ]; then
+	pkgs=(netsniff-ng iperf3 bc jq ethtool)
+fi
+
 missing=()
 for p in "${pkgs[@]}"; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)

@@ -295,11 +295,17 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 	return 0;
 }
 
-static int if_mac(const char *ifname, uint8_t mac[6])
+/* MAC of ifname in the namespace behind nsfd (-1: ours). */
+static int if_mac(const char *ifname, int nsfd, uint8_t mac[6])
 {
 	struct ifreq ifr;
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = 0;
+	int saved = -1, fd, rc = 0;
 
+	if (nsfd >= 0 && (rc = netns_enter(nsfd, &saved)))
+		return rc;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (nsfd >= 0)
+		netns_leave(&saved);
 	if (fd < 0)
 		return -errno;
 	memset(&ifr, 0, sizeof(ifr));
@@ -310,6 +316,26 @@ static int if_mac(const char *ifname, uint8_t mac[6])
 		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
 	close(fd);
 	return rc;
+}
+
+/* "IF" or "IF@NETNS": split off a named namespace and open it. */
+static int split_port(char *spec, const char *opt, int *nsfd, char *err, size_t errlen)
+{
+	char *at = strchr(spec, '@');
+
+	*nsfd = -1;
+	if ((at ? (size_t)(at - spec) : strlen(spec)) >= IF_NAMESIZE) {
+		snprintf(err, errlen, "%s '%s': interface names are at most %d characters", opt, spec, IF_NAMESIZE - 1);
+		return -EINVAL;
+	}
+	if (!at)
+		return 0;
+	*at = '\0';
+	if ((*nsfd = netns_open(at + 1)) < 0) {
+		snprintf(err, errlen, "%s %s@%s: no network namespace '%s'", opt, spec, at + 1, at + 1);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static void set_spec(struct frame_spec *s, const uint8_t src_mac[6], const uint8_t dst_mac[6],
@@ -379,9 +405,14 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 	uint8_t txmac[6], rxmac[6];
 	int rc;
 
-	if (!o->dst_mac_set && o->direct && !if_mac(o->rx_if, o->dst_mac))
+	snprintf(o->tx_name, sizeof(o->tx_name), "%s", o->tx_if);
+	snprintf(o->rx_name, sizeof(o->rx_name), "%s", o->rx_if);
+	if ((rc = split_port(o->tx_name, "--tx", &o->nsfd[0], err, errlen)) ||
+	    (rc = split_port(o->rx_name, "--rx", &o->nsfd[1], err, errlen)))
+		return rc;
+	if (!o->dst_mac_set && o->direct && !if_mac(o->rx_name, o->nsfd[1], o->dst_mac))
 		o->dst_mac_set = true;
-	if (c->ndirs == 2 && !o->rx_dst_mac_set && o->direct && !if_mac(o->tx_if, o->rx_dst_mac))
+	if (c->ndirs == 2 && !o->rx_dst_mac_set && o->direct && !if_mac(o->tx_name, o->nsfd[0], o->rx_dst_mac))
 		o->rx_dst_mac_set = true;
 	if (!o->dst_mac_set) {
 		snprintf(err, errlen, "--dst-mac is required with --tx: the MAC of the DUT's port on %s", o->tx_if);
@@ -391,25 +422,30 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--bidir with --rx needs --rx-dst-mac: the MAC of the DUT's port on %s", o->rx_if);
 		return -EINVAL;
 	}
-	if ((rc = if_mac(o->tx_if, txmac))) {
+	if ((rc = if_mac(o->tx_name, o->nsfd[0], txmac))) {
 		snprintf(err, errlen, "--tx %s: no such interface", o->tx_if);
 		return -EINVAL;
 	}
-	if ((rc = if_mac(o->rx_if, rxmac))) {
+	if ((rc = if_mac(o->rx_name, o->nsfd[1], rxmac))) {
 		snprintf(err, errlen, "--rx %s: no such interface", o->rx_if);
 		return -EINVAL;
 	}
-	c->dir[0] = (struct trial_dir){ .tx_if = o->tx_if, .tx_nsfd = -1, .rx_if = o->rx_if, .rx_nsfd = -1};
+	c->dir[0] = (struct trial_dir){ .tx_if = o->tx_name, .tx_nsfd = o->nsfd[0], .rx_if = o->rx_name, .rx_nsfd = o->nsfd[1]};
 	set_spec(&c->dir[0].spec, txmac, o->dst_mac, o->src_ip, o->dst_ip);
-	c->dir[1] = (struct trial_dir){ .tx_if = o->rx_if, .tx_nsfd = -1, .rx_if = o->tx_if, .rx_nsfd = -1};
+	c->dir[1] = (struct trial_dir){ .tx_if = o->rx_name, .tx_nsfd = o->nsfd[1], .rx_if = o->tx_name, .rx_nsfd = o->nsfd[0]};
 	set_spec(&c->dir[1].spec, rxmac, o->rx_dst_mac, o->dst_ip, o->src_ip);
 	if (!o->line_set) {
 		unsigned int mbps = 0;
-		int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		int saved = -1, fd;
 
-		if (fd >= 0) {
-			ethtool_speed(fd, o->tx_if, &mbps);
-			close(fd);
+		if (o->nsfd[0] < 0 || !netns_enter(o->nsfd[0], &saved)) {
+			fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+			if (saved >= 0)
+				netns_leave(&saved);
+			if (fd >= 0) {
+				ethtool_speed(fd, o->tx_name, &mbps);
+				close(fd);
+			}
 		}
 		o->line_bps = mbps * 1e6;
 	}

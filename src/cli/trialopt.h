@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <net/if.h>
 
 #include "cli/cli.h"
 #include "core/units.h"
@@ -15,7 +16,8 @@
 #define TRIALOPT_HELP \
 	"ports (default: the lab):\n" \
 	"  --prefix P          use the lab with namespace prefix P (default wr-)\n" \
-	"  --tx IF --rx IF     cabled interfaces of a tester box instead (may be the same)\n" \
+	"  --tx IF --rx IF     cabled interfaces of a tester box instead (may be the same);\n" \
+	"                      IF@NETNS names an interface in a named network namespace\n" \
 	"  --dst-mac MAC       next hop (the DUT's port) for frames sent on --tx\n" \
 	"  --rx-dst-mac MAC    next hop for frames sent back on --rx (with --bidir)\n" \
 	"  --src-ip A --dst-ip B   test addresses (default 198.18.0.1 -> 198.19.0.2)\n" \
@@ -43,7 +45,8 @@ struct trialopt {
 	bool rate_set;
 	char prefix[LAB_PREFIX_MAX + 1];
 	bool lab;
-	const char *tx_if, *rx_if;
+	const char *tx_if, *rx_if;	/* as given: IF or IF@NETNS */
+	char tx_name[96], rx_name[96];
 	bool dst_mac_set, rx_dst_mac_set;
 	uint8_t dst_mac[6], rx_dst_mac[6];
 	uint8_t src_ip[4], dst_ip[4];

@@ -131,6 +131,16 @@ static int tx_ring_open(struct port *p, const struct port_cfg *cfg, char *err, s
 			 req.tp_frame_size, strerror(errno));
 		return -errno;
 	}
+	/* Let the whole ring be in flight: a frame stays charged to this
+	 * socket until the far end frees it, and with the default send
+	 * buffer (~270 small frames) a slow DUT would throttle the generator
+	 * instead of dropping from its receive queue as a router does. */
+	{
+		int sndbuf = (int)(p->tx_nslots > 65536 ? 65536 : p->tx_nslots) * (int)(p->tx_slot_size + 1024);
+
+		if (setsockopt(p->txfd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)))
+			setsockopt(p->txfd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+	}
 	p->tx_map_len = (size_t)req.tp_block_size * req.tp_block_nr;
 	p->tx_map = mmap(NULL, p->tx_map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, p->txfd, 0);
 	if (p->tx_map == MAP_FAILED) {
@@ -150,6 +160,12 @@ static int tx_mmsg_open(struct port *p, const struct port_cfg *cfg, char *err, s
 	p->tx_data_off = 0;
 	p->tx_slot_size = cfg->frame_max;
 	p->tx_nslots = pow2_at_least(cfg->tx_slots ? cfg->tx_slots : 4096);
+	{
+		int sndbuf = (int)p->tx_nslots * (int)(p->tx_slot_size + 1024);
+
+		if (setsockopt(p->txfd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)))
+			setsockopt(p->txfd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+	}
 	p->tx_mem = calloc(p->tx_nslots, p->tx_slot_size);
 	p->tx_len = calloc(p->tx_nslots, sizeof(*p->tx_len));
 	if (!p->tx_mem || !p->tx_len) {

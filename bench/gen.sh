@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Benchmark: wirerate's generator against trafgen (netsniff-ng) and iperf3
+# in one run, on one lab, 64-byte frames (60 bytes on veth), one core.
+# Back to back (a veth pair straight from gen to sink) and through the lab
+# DUT; medians of RUNS runs of SECS seconds; ratios. Then pacing: wirerate
+# at fixed targets against trafgen's own --rate.
+#
+#   bash bench/gen.sh [build/wirerate]      RUNS=3 SECS=5 CPU=0
+set -uo pipefail
+WR=${1:-build/wirerate}
+RUNS=${RUNS:-3}
+SECS=${SECS:-5}
+CPU=${CPU:-0}
+P=wrb-
+for t in trafgen iperf3 jq; do
+	command -v $t >/dev/null || { echo "bench: $t missing (make bench installs it)" >&2; exit 2; }
+done
+[ "$(id -u)" -eq 0 ] || { echo "bench: run as root" >&2; exit 2; }
+
+tmp=$(mktemp -d)
+# trafgen raises the socket memory limits itself (4 MiB default, 100 MiB
+# max) but cannot from inside a namespace, where they are read-only: set
+# them for it here, as it would, and put them back afterwards.
+old_wdef=$(cat /proc/sys/net/core/wmem_default) old_wmax=$(cat /proc/sys/net/core/wmem_max)
+cleanup() {
+	"$WR" lab down --prefix "$P" >/dev/null 2>&1
+	echo "$old_wdef" >/proc/sys/net/core/wmem_default
+	echo "$old_wmax" >/proc/sys/net/core/wmem_max
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+"$WR" lab up --prefix "$P" >/dev/null || exit 1
+G=${P}gen S=${P}sink
+
+# A direct pair for back to back: bb0 (gen) -- bb1 (sink), addressed from
+# the benchmarking range so iperf3 can use it too.
+ip -n "$G" link add bb0 type veth peer name bb1 netns "$S"
+ip -n "$G" addr add 198.18.1.1/24 dev bb0
+ip -n "$S" addr add 198.18.1.2/24 dev bb1
+ip -n "$G" link set bb0 up
+ip -n "$S" link set bb1 up
+# Back to back, the receiving side (kernel and analyzer) runs on the other
+# CPU, so that the generating core does nothing but generate, for every tool.
+OTHER=$(( CPU == 0 ? 1 : 0 ))
+ip netns exec "$S" sh -c "for q in /sys/class/net/bb1/queues/rx-*; do printf '%x' $((1 << OTHER)) > \$q/rps_cpus; done"
+for d in "$G bb0" "$S bb1"; do set -- $d; ip netns exec "$1" ethtool -K "$2" gro off gso off tso off 2>/dev/null; done
+BB1_MAC=$(ip -n "$S" -j link show bb1 | jq -r '.[0].address')
+DUT0_MAC=02:77:72:00:00:02
+
+rxcount() { ip -n "$1" -j -s link show "$2" | jq -r '.[0].stats64.rx.packets'; }
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# trafgen: one 60-byte UDP frame to dst MAC/IP, counted at the receiver.
+trafgen_conf() { # dst_mac dst_ip src_ip
+	local m=${1//:/, 0x}
+	cat >"$tmp/tg.cfg" <<CFG
+{
+  0x${m},  0x02, 0x77, 0x72, 0x00, 0x00, 0x01,  0x08, 0x00,
+  0x45, 0x00, 0x00, 0x2e, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11, csumip(14, 33),
+  $(echo "$3" | tr . ' ' | awk '{printf "%d, %d, %d, %d,", $1, $2, $3, $4}')
+  $(echo "$2" | tr . ' ' | awk '{printf "%d, %d, %d, %d,", $1, $2, $3, $4}')
+  0x04, 0x00, 0x00, 0x09, 0x00, 0x1a, 0x00, 0x00,
+  fill(0x00, 18)
+}
+CFG
+}
+run_trafgen() { # dev rx_ns rx_dev [extra args]: frames/s received
+	local dev=$1 rns=$2 rdev=$3; shift 3
+	local a b
+	a=$(rxcount "$rns" "$rdev")
+	echo 104857600 >/proc/sys/net/core/wmem_max
+	echo 4194304 >/proc/sys/net/core/wmem_default
+	timeout -s INT "$SECS" ip netns exec "$G" taskset -c "$CPU" trafgen --dev "$dev" --conf "$tmp/tg.cfg" --cpus 1 "$@" >/dev/null 2>&1
+	echo "$old_wdef" >/proc/sys/net/core/wmem_default
+	echo "$old_wmax" >/proc/sys/net/core/wmem_max
+	sleep 0.5
+	b=$(rxcount "$rns" "$rdev")
+	echo "($b - $a) / $SECS" | bc -l
+}
+run_iperf3() { # server_ip: datagrams/s received
+	ip netns exec "$S" iperf3 -s -1 -p 5201 -D -I "$tmp/iperf.pid" >/dev/null 2>&1
+	sleep 0.3
+	ip netns exec "$G" iperf3 -c "$1" -p 5201 -u -l 18 -b 0 -t "$SECS" -A "$CPU" -J >"$tmp/ip.json" 2>/dev/null
+	sleep 0.3
+	kill "$(cat "$tmp/iperf.pid" 2>/dev/null)" 2>/dev/null
+	jq -r '(.end.sum.packets - .end.sum.lost_packets) / .end.sum.seconds' "$tmp/ip.json" 2>/dev/null || echo 0
+}
+run_wr_dut() {
+	"$WR" trial --prefix "$P" --rate 5Mpps --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" \
+		--learn-wait 0.2s --drain 1s --json | jq -r '.directions[0] | .offered_pps * .rx / .tx'
+}
+run_wr_b2b() {
+	"$WR" trial --tx "bb0@$G" --rx "bb1@$S" --dst-mac "$BB1_MAC" --rate 5Mpps --duration "${SECS}s" \
+		--gen-cpu "$CPU" --rx-cpu "$OTHER" --learn-wait 0.2s --drain 1s --calibration "$tmp/cal" --json |
+		jq -r '.directions[0] | .offered_pps * .rx / .tx'
+}
+
+declare -A R
+for i in $(seq "$RUNS"); do
+	R[wr_b2b]+="$(run_wr_b2b) "
+	trafgen_conf "$BB1_MAC" 198.18.1.2 198.18.1.1
+	R[tg_b2b]+="$(run_trafgen bb0 "$S" bb1) "
+	R[ip_b2b]+="$(run_iperf3 198.18.1.2) "
+	R[wr_dut]+="$(run_wr_dut) "
+	trafgen_conf "$DUT0_MAC" 198.19.0.2 198.18.0.1
+	R[tg_dut]+="$(run_trafgen gen0 "$S" sink0) "
+	R[ip_dut]+="$(run_iperf3 198.19.0.2) "
+done
+med() { tr ' ' '\n' <<<"${R[$1]}" | grep . | median; }
+kpps() { printf '%8.0f kpps' "$(echo "$1 / 1000" | bc -l)"; }
+ratio() { printf '%6.2fx' "$(echo "$1 / $2" | bc -l)"; }
+
+echo "wirerate bench: 64-byte frames (60 B on veth), generator on one core (CPU $CPU), frames/s"
+echo "received, median of $RUNS runs of $SECS s each; kernel $(uname -r), $(nproc) CPUs."
+echo "Back to back the receiver (kernel and wirerate's analyzer) is on CPU $OTHER; through"
+echo "the DUT (CPU $OTHER) it shares CPU $CPU with the generator, and wirerate's analyzer"
+echo "counts every frame there while the peers are counted by interface counters."
+echo
+printf '%-34s %18s %22s\n' "" "back to back" "through the lab DUT"
+for t in "wr:wirerate (AF_PACKET TX ring)" "tg:trafgen (netsniff-ng)" "ip:iperf3 -u -l 18"; do
+	k=${t%%:*}
+	printf '%-34s %18s %22s\n' "${t#*:}" "$(kpps "$(med ${k}_b2b)")" "$(kpps "$(med ${k}_dut)")"
+done
+printf '%-34s %18s %22s\n' "wirerate / trafgen" "$(ratio "$(med wr_b2b)" "$(med tg_b2b)")" "$(ratio "$(med wr_dut)" "$(med tg_dut)")"
+printf '%-34s %18s %22s\n' "wirerate / iperf3" "$(ratio "$(med wr_b2b)" "$(med ip_b2b)")" "$(ratio "$(med wr_dut)" "$(med ip_dut)")"
+echo
+echo "runs (frames/s):"
+for k in wr_b2b tg_b2b ip_b2b wr_dut tg_dut ip_dut; do printf '  %-7s %s\n' "$k" "${R[$k]}"; done
+
+# Pacing: offered against target, wirerate through the DUT, trafgen --rate.
+ceiling=$("$WR" calibrate --prefix "$P" --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" --drain 1s \
+	--calibration "$tmp/cal" --json | jq -r .ceiling_pps)
+echo
+echo "tester ceiling (wirerate calibrate, generator and analyzer on CPU $CPU): $(kpps "$ceiling")"
+echo
+echo "pacing through the lab DUT (${SECS} s each): target, achieved, error"
+for r in 1000 10000 100000 $(printf '%.0f' "$(echo "$ceiling * 0.9" | bc -l)"); do
+	a=$("$WR" trial --prefix "$P" --rate "$r" --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" \
+		--learn-wait 0.2s --drain 1s --json | jq -r '.directions[0] | "\(.offered_pps) \(.lost) \(.tester_limited)"')
+	set -- $a
+	printf '  wirerate %9d f/s  %12.1f  %+7.3f%%  lost %s, tester-limited %s\n' "$r" "$1" \
+		"$(echo "($1 - $r) * 100 / $r" | bc -l)" "$2" "$3"
+done
+trafgen_conf "$DUT0_MAC" 198.19.0.2 198.18.0.1
+for r in 10000 100000; do
+	a=$(run_trafgen gen0 "$S" sink0 --rate "${r}pps")
+	printf '  trafgen  %9d f/s  %12.1f  %+7.3f%%  (--rate %dpps)\n' "$r" "$a" "$(echo "($a - $r) * 100 / $r" | bc -l)" "$r"
+done
