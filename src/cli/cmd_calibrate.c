@@ -47,7 +47,7 @@ static double min_offered(const struct trial_result *r)
 static bool rx_clean(const struct trial_result *r)
 {
 	for (unsigned int d = 0; d < r->ndirs; d++)
-		if (r->dir[d].lost || r->dir[d].tester_rx_drops || r->dir[d].tx_errors)
+		if (r->dir[d].lost || r->dir[d].tester_rx_drops || r->dir[d].tester_if_drops || r->dir[d].tx_errors)
 			return false;
 	return true;
 }
@@ -60,7 +60,7 @@ static void print_step(struct out *o, const char *key, const char *label, const 
 		tx += r->dir[d].tx;
 		rx += r->dir[d].rx;
 		lost += r->dir[d].lost;
-		drops += r->dir[d].tester_rx_drops;
+		drops += r->dir[d].tester_rx_drops + r->dir[d].tester_if_drops;
 	}
 	out_obj_start(o, key);
 	out_text(o, "  %-10s ", label);

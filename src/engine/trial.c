@@ -338,19 +338,29 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 	o->largest_burst = g->ps.largest_burst;
 	o->max_backlog = g->ps.max_backlog;
 	o->offered_pps = secs > 0 ? (double)g->sent / secs : 0;
-	if (!port_stats(r->rx[d].port, &st))
+	if (!port_stats(r->rx[d].port, &st)) {
 		o->tester_rx_drops = st.rx_drops;
+		o->tester_if_drops = st.rx_if_drops;
+	}
 	o->tx_errors = g->tx_errors;
-	if (!port_stats(g->port, &st))
+	if (!port_stats(g->port, &st)) {
 		o->tx_errors += st.tx_errors;
+		o->tx_refused = st.tx_if_refused;
+	}
 
 	if (!interrupted && (double)g->sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
 		snprintf(o->tester_reason, sizeof(o->tester_reason),
-			 "the generator offered %.0f frames/s, %.2f%% short of %.0f", o->offered_pps,
-			 100.0 * (1.0 - (double)g->sent / (double)r->limit), c->rate_pps);
+			 "the generator offered %.0f frames/s, %.2f%% short of %.0f%s", o->offered_pps,
+			 100.0 * (1.0 - (double)g->sent / (double)r->limit), c->rate_pps,
+			 o->tx_refused ? "; the next hop's queue was full and the kernel held frames back "
+					 "(back-pressure: the DUT may be overloaded, see docs/measurement.md)" : "");
 	else if (o->tester_rx_drops)
 		snprintf(o->tester_reason, sizeof(o->tester_reason),
 			 "the tester's receive ring dropped %llu frames", (unsigned long long)o->tester_rx_drops);
+	else if (o->tester_if_drops)
+		snprintf(o->tester_reason, sizeof(o->tester_reason),
+			 "%llu frames were dropped entering the tester's receive port (its CPU fell behind)",
+			 (unsigned long long)o->tester_if_drops);
 	else if (o->tx_errors)
 		snprintf(o->tester_reason, sizeof(o->tester_reason),
 			 "%llu transmit errors", (unsigned long long)o->tx_errors);

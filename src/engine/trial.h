@@ -60,10 +60,12 @@ struct trial_dir_result {
 	unsigned int largest_burst;
 	uint64_t max_backlog;		/* frames due but not yet sent, at worst */
 	uint64_t tester_rx_drops;	/* dropped by our own receive ring */
+	uint64_t tester_if_drops;	/* dropped into our receive interface (its backlog) */
 	uint64_t tx_errors;
+	uint64_t tx_refused;		/* refused by the next hop's queue, sent again */
 	struct hist latency;
 	bool tester_limited;
-	char tester_reason[160];
+	char tester_reason[320];
 };
 
 struct trial_result {

@@ -15,6 +15,7 @@
 
 #include "io/port.h"
 #include "sys/netns.h"
+#include "sys/nl.h"
 
 #define MMSG_BATCH 64
 
@@ -35,6 +36,9 @@ struct port {
 	uint8_t *rx_map;
 	size_t rx_map_len;
 	unsigned int rx_block_size, rx_nblocks, rx_block;
+	struct nl *nl;			/* for the interface's own drop counter */
+	char ifname[IF_NAMESIZE];
+	uint64_t if_drops0, if_txdrops0;
 	struct port_stats st;
 };
 
@@ -230,6 +234,16 @@ struct port *port_open(enum port_type type, const struct port_cfg *cfg, char *er
 		rc = type == PORT_AFPACKET ? tx_ring_open(p, cfg, err, errlen) : tx_mmsg_open(p, cfg, err, errlen);
 	if (!rc && cfg->rx)
 		rc = rx_ring_open(p, cfg, err, errlen);
+	if (!rc) {
+		struct link_info li;
+
+		snprintf(p->ifname, sizeof(p->ifname), "%s", cfg->ifname);
+		p->nl = nl_create(cfg->nsfd, err, errlen);
+		if (p->nl && !nl_link_get(p->nl, p->ifname, &li)) {
+			p->if_drops0 = li.rx_dropped;
+			p->if_txdrops0 = li.tx_dropped;
+		}
+	}
 	if (!rc)
 		return p;
 fail:
@@ -249,6 +263,7 @@ void port_close(struct port *p)
 		close(p->txfd);
 	if (p->rxfd >= 0)
 		close(p->rxfd);
+	nl_destroy(p->nl);
 	free(p->tx_mem);
 	free(p->tx_len);
 	free(p);
@@ -431,6 +446,16 @@ int port_stats(struct port *p, struct port_stats *st)
 			return -errno;
 		p->st.rx_drops += s.tp_drops;
 		p->st.rx_freezes += s.tp_freeze_q_cnt;
+	}
+	if (p->nl) {
+		struct link_info li;
+
+		if (!nl_link_get(p->nl, p->ifname, &li)) {
+			if (p->rx_map && li.rx_dropped >= p->if_drops0)
+				p->st.rx_if_drops = li.rx_dropped - p->if_drops0;
+			if ((p->tx_map || p->tx_mem) && li.tx_dropped >= p->if_txdrops0)
+				p->st.tx_if_refused = li.tx_dropped - p->if_txdrops0;
+		}
 	}
 	*st = p->st;
 	return 0;

@@ -27,8 +27,12 @@ struct port_cfg {
 struct port_stats {
 	uint64_t tx_frames;	/* handed to the kernel */
 	uint64_t tx_errors;	/* the kernel refused (TP_STATUS_WRONG_FORMAT, send errors) */
+	uint64_t tx_if_refused;	/* the next hop's queue refused a frame since open; the
+				 * TX ring then sends it again (veth back-pressure) */
 	uint64_t rx_frames;	/* seen by this socket */
 	uint64_t rx_drops;	/* dropped by this socket's ring: the tester's own loss */
+	uint64_t rx_if_drops;	/* dropped on the way into the receive interface since
+				 * open (its backlog queue on the tester's CPU) */
 	uint64_t rx_freezes;	/* times the ring was full */
 };
 
