@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <linux/virtio_net.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 
@@ -27,6 +28,7 @@ struct port {
 	uint8_t *tx_map;
 	size_t tx_map_len;
 	unsigned int tx_nslots, tx_slot_size, tx_data_off;
+	unsigned int tx_vnet;		/* bytes of virtio_net_hdr before each frame */
 	unsigned int tx_cursor;		/* next slot to hand out */
 	uint8_t *tx_mem;		/* mmsg: plain slots */
 	unsigned int *tx_len;		/* mmsg: submitted lengths */
@@ -116,7 +118,13 @@ static int tx_ring_open(struct port *p, const struct port_cfg *cfg, char *err, s
 	}
 	/* Not fatal: without it frames pass the qdisc, which costs rate. */
 	setsockopt(p->txfd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
-	p->tx_data_off = TPACKET2_HDRLEN - sizeof(struct sockaddr_ll);
+	/* With a virtio_net_hdr whose hdr_len is the whole frame, the kernel
+	 * copies the frame into the skb's linear part instead of pointing
+	 * page fragments at the ring, which veth must then copy page by page
+	 * when the frame crosses into another namespace. */
+	if (!setsockopt(p->txfd, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)))
+		p->tx_vnet = sizeof(struct virtio_net_hdr);
+	p->tx_data_off = TPACKET2_HDRLEN - sizeof(struct sockaddr_ll) + p->tx_vnet;
 	p->tx_slot_size = pow2_at_least(p->tx_data_off + cfg->frame_max);
 	if (p->tx_slot_size < 2048)
 		p->tx_slot_size = 2048;
@@ -327,7 +335,13 @@ void port_tx_submit(struct port *p, unsigned int i, unsigned int len)
 	}
 	struct tpacket2_hdr *h = tx_hdr(p, i);
 
-	h->tp_len = len;
+	if (p->tx_vnet) {
+		struct virtio_net_hdr *vh = (struct virtio_net_hdr *)((uint8_t *)h + p->tx_data_off - p->tx_vnet);
+
+		memset(vh, 0, sizeof(*vh));
+		vh->hdr_len = (uint16_t)len;	/* little-endian host: virtio 1.0 order */
+	}
+	h->tp_len = len + p->tx_vnet;
 	__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
 	p->st.tx_frames++;
 }
