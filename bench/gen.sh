@@ -87,7 +87,7 @@ run_iperf3() { # server_ip: datagrams/s received
 }
 run_wr_dut() {
 	"$WR" trial --prefix "$P" --rate 5Mpps --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" \
-		--learn-wait 0.2s --drain 1s --json | jq -r '.directions[0] | .offered_pps * .rx / .tx'
+		--learn-wait 0.2s --drain 1s --calibration "$tmp/cal" --json | jq -r '.directions[0] | .offered_pps * .rx / .tx'
 }
 run_wr_b2b() {
 	"$WR" trial --tx "bb0@$G" --rx "bb1@$S" --dst-mac "$BB1_MAC" --rate 5Mpps --duration "${SECS}s" \
@@ -136,7 +136,8 @@ echo
 echo "pacing through the lab DUT (${SECS} s each): target, achieved, error"
 for r in 1000 10000 100000 $(printf '%.0f' "$(echo "$ceiling * 0.9" | bc -l)"); do
 	a=$("$WR" trial --prefix "$P" --rate "$r" --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" \
-		--learn-wait 0.2s --drain 1s --json | jq -r '.directions[0] | "\(.offered_pps) \(.lost) \(.tester_limited)"')
+		--learn-wait 0.2s --drain 1s --calibration "$tmp/cal" --json |
+		jq -r '.directions[0] | "\(.offered_pps) \(.lost) \(.tester_limited)"')
 	set -- $a
 	printf '  wirerate %9d f/s  %12.1f  %+7.3f%%  lost %s, tester-limited %s\n' "$r" "$1" \
 		"$(echo "($1 - $r) * 100 / $r" | bc -l)" "$2" "$3"
