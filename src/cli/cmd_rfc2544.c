@@ -1,0 +1,551 @@
+/* wirerate rfc2544 [throughput|latency|loss|b2b|all] */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/trialopt.h"
+#include "engine/rfc2544.h"
+#include "store/calib.h"
+
+static const char rfc2544_usage[] =
+	"usage: wirerate rfc2544 [throughput|latency|loss|b2b|all] [OPTIONS]\n"
+	"\n"
+	"RFC 2544 benchmarks per frame size: throughput (NDR and PDR from one\n"
+	"MLRsearch-style search), latency at the throughput rate, frame loss rate\n"
+	"from the maximum load down, back-to-back bursts (RFC 9004 correction).\n"
+	"\n"
+	"  --sizes LIST        frame sizes (default 64,128,256,512,1024,1280,1518)\n"
+	"  --imix[=LIST]       one IMIX row instead of sizes\n"
+	"  --pdr RATIO         loss goal of PDR, e.g. 0.5% (default) or 0.001\n"
+	"  --precision PCT     width goal of the search, % of the maximum load (default 0.5%)\n"
+	"  --max-load RATE     the highest load to offer (default: line rate, or the\n"
+	"                      tester's calibrated ceiling, whichever is lower)\n"
+	"  --quick             short trials for the lab (printed as deviations from RFC 2544)\n"
+	"  --trial-time T      full trial length (RFC 2544: 60s; --quick: 2s)\n"
+	"  --settle T          wait between trials (RFC 2544: 5s; --quick: 0.5s)\n"
+	"  --latency-runs N    latency trials per size (RFC 2544: 20; --quick: 3)\n"
+	"  --b2b-runs N        back-to-back searches per size (RFC 2544: 50; --quick: 2)\n"
+	"\n"
+	"and the port, flow, timing and tester options of 'wirerate trial':\n\n"
+	TRIALOPT_HELP;
+
+static volatile sig_atomic_t r_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	r_stop = 1;
+}
+
+struct r_opts {
+	unsigned int tests;
+	unsigned int sizes[R2544_MAX_SIZES], nsizes;
+	double pdr, precision;
+	struct rate max_load;
+	bool max_load_set, quick;
+	uint64_t trial_ns, settle_ns;
+	bool trial_set, settle_set;
+	uint64_t lat_runs, b2b_runs;
+	bool lat_set, b2b_set;
+};
+
+/* "0.5%" or "0.005" as a ratio in [0, 1). */
+static int parse_ratio(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || !isfinite(v))
+		return -EINVAL;
+	if (!strcmp(end, "%"))
+		v /= 100;
+	else if (*end)
+		return -EINVAL;
+	if (v < 0 || v >= 1)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+static int parse_sizes(const char *s, struct r_opts *r, char *err, size_t errlen)
+{
+	char *list = strdup(s), *save = NULL;
+	int rc = 0;
+
+	r->nsizes = 0;
+	for (char *t = strtok_r(list, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+
+		if (r->nsizes == R2544_MAX_SIZES) {
+			snprintf(err, errlen, "--sizes: at most %d sizes", R2544_MAX_SIZES);
+			rc = -EINVAL;
+		} else if (size_parse(t, 1, FRAME_MAX, &v, err, errlen)) {
+			rc = -EINVAL;
+		} else {
+			r->sizes[r->nsizes++] = (unsigned int)v;
+		}
+	}
+	free(list);
+	if (!rc && !r->nsizes) {
+		snprintf(err, errlen, "--sizes: give sizes like 64,512,1518");
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
+/* Take rfc2544's own options and the test name out of argv; the rest goes
+ * to the shared trial options. Returns the new argc or -EINVAL. */
+static int take_own(int argc, char **argv, struct r_opts *r, bool *imix, char *err, size_t errlen)
+{
+	static const char *const valued[] = { "--sizes", "--pdr", "--precision", "--max-load",
+					       "--trial-time", "--settle", "--latency-runs", "--b2b-runs", NULL };
+	int out = 1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		const char *name = NULL;
+		size_t nl = 0;
+
+		if (!strncmp(a, "--imix", 6))
+			*imix = true;
+		for (int k = 0; valued[k]; k++) {
+			nl = strlen(valued[k]);
+			if (!strncmp(a, valued[k], nl) && (a[nl] == '\0' || a[nl] == '=')) {
+				name = valued[k];
+				break;
+			}
+		}
+		if (!name) {
+			if (!strcmp(a, "--quick")) {
+				r->quick = true;
+			} else if (a[0] != '-' && (!strcmp(a, "throughput") || !strcmp(a, "latency") ||
+						   !strcmp(a, "loss") || !strcmp(a, "b2b") || !strcmp(a, "all"))) {
+				r->tests |= !strcmp(a, "throughput") ? R2544_THROUGHPUT :
+					    !strcmp(a, "latency") ? R2544_LATENCY :
+					    !strcmp(a, "loss") ? R2544_LOSS :
+					    !strcmp(a, "b2b") ? R2544_B2B :
+					    R2544_THROUGHPUT | R2544_LATENCY | R2544_LOSS | R2544_B2B;
+			} else {
+				argv[out++] = argv[i];
+			}
+			continue;
+		}
+		if (a[nl] == '=')
+			v = a + nl + 1;
+		else if (i + 1 < argc)
+			v = argv[++i];
+		if (!v) {
+			snprintf(err, errlen, "option '%s' needs a value", name);
+			return -EINVAL;
+		}
+		int rc = 0;
+
+		if (!strcmp(name, "--sizes")) {
+			rc = parse_sizes(v, r, err, errlen);
+		} else if (!strcmp(name, "--pdr") || !strcmp(name, "--precision")) {
+			double *dst = name[2] == 'p' && name[3] == 'd' ? &r->pdr : &r->precision;
+
+			if (parse_ratio(v, dst) || (dst == &r->precision && *dst <= 0)) {
+				snprintf(err, errlen, "%s '%s': expected a ratio like 0.5%% or 0.005, below 100%%", name, v);
+				rc = -EINVAL;
+			}
+		} else if (!strcmp(name, "--max-load")) {
+			rc = rate_parse(v, &r->max_load, err, errlen);
+			r->max_load_set = true;
+		} else if (!strcmp(name, "--trial-time")) {
+			rc = duration_parse(v, 10000000ULL, 3600000000000ULL, &r->trial_ns, err, errlen);
+			r->trial_set = true;
+		} else if (!strcmp(name, "--settle")) {
+			rc = duration_parse(v, 0, 600000000000ULL, &r->settle_ns, err, errlen);
+			r->settle_set = true;
+		} else if (!strcmp(name, "--latency-runs")) {
+			rc = u64_parse(v, 1, 64, &r->lat_runs, err, errlen);
+			r->lat_set = true;
+		} else {
+			rc = u64_parse(v, 1, 1000, &r->b2b_runs, err, errlen);
+			r->b2b_set = true;
+		}
+		if (rc) {
+			if (!strstr(err, "--")) {
+				char tmp[400];
+
+				snprintf(tmp, sizeof(tmp), "%.399s", err);
+				snprintf(err, errlen, "%s: %.380s", name, tmp);
+			}
+			return -EINVAL;
+		}
+	}
+	argv[out] = NULL;
+	return out;
+}
+
+static void show_progress(void *arg, const struct r2544_progress *p)
+{
+	fprintf(stderr, "\r  %5u B  %-12s trial %-3u load %10.0f f/s  loss %7.3f%%", p->size, p->test,
+		p->trial, p->load, p->loss_pct);
+	if (p->bounds) {
+		const struct search_bound *n = &p->bounds->ndr, *d = &p->bounds->pdr;
+
+		fprintf(stderr, "  NDR [%.0f, %.0f]  PDR [%.0f, %.0f]",
+			n->lower_valid ? n->lower : 0, n->upper_valid ? n->upper : 0,
+			d->lower_valid ? d->lower : 0, d->upper_valid ? d->upper : 0);
+	}
+	if (p->eta_s >= 0)
+		fprintf(stderr, "  ~%.0f s left", p->eta_s);
+	fprintf(stderr, "   ");
+	(void)arg;
+}
+
+struct deviations {
+	char line[12][160];
+	unsigned int n;
+};
+
+static void dev_add(struct deviations *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void dev_add(struct deviations *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->n >= 12)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d->line[d->n++], sizeof(d->line[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void print_bound_cells(struct out *o, const char *key, const struct search_bound *b,
+			      unsigned int size, double frame, double line_bps, double max_load)
+{
+	double mbps = b->lower_valid ? b->lower * frame * 8 / 1e6 : 0;
+
+	out_obj_start(o, key);
+	if (b->lower_valid) {
+		if (line_bps > 0)
+			out_f64(o, "pct_line_rate", " %7.2f%%", b->lower * (frame + 20) * 8 * 100 / line_bps);
+		else
+			out_f64(o, "pct_max_load", " %7.2f%%", b->lower * 100 / max_load);
+		out_f64(o, "pps", " %12.0f", b->lower);
+		out_f64(o, "mbps", " %9.1f", mbps);
+	} else {
+		out_text(o, " %8s %12s %9s", "-", "-", "-");
+		out_null(o, "pps");
+	}
+	out_f64(o, "lower", NULL, b->lower_valid ? b->lower : NAN);
+	out_f64(o, "upper", NULL, b->upper_valid ? b->upper : NAN);
+	out_bool(o, "at_max", NULL, b->at_max);
+	out_bool(o, "tester_capped", NULL, b->tester_capped);
+	out_bool(o, "noisy", NULL, b->noisy);
+	if (b->noisy)
+		out_f64(o, "noisy_load", NULL, b->noisy_load);
+	out_obj_end(o);
+	(void)size;
+}
+
+static void notes(char *buf, size_t len, const struct r2544_row *row)
+{
+	const struct search_bound *n = &row->thr.ndr, *p = &row->thr.pdr;
+
+	buf[0] = '\0';
+	if (n->at_max || p->at_max)
+		snprintf(buf + strlen(buf), len - strlen(buf), " at least (passed at the max load%s)",
+			 row->max_is_ceiling ? ", the tester's ceiling" : "");
+	if (n->tester_capped || p->tester_capped)
+		snprintf(buf + strlen(buf), len - strlen(buf), " capped by the tester");
+	if (n->noisy || p->noisy)
+		snprintf(buf + strlen(buf), len - strlen(buf), " NOISY at %.0f f/s", n->noisy ? n->noisy_load : p->noisy_load);
+	if (!row->thr.done && row->thr_done)
+		snprintf(buf + strlen(buf), len - strlen(buf), " width goal not met");
+}
+
+int cmd_rfc2544(struct cli *cli, int argc, char **argv)
+{
+	struct r_opts r = { .pdr = 0.005, .precision = 0.005 };
+	struct trialopt to;
+	struct r2544_cfg *cfg = NULL;
+	struct r2544_result *res = NULL;
+	struct deviations dev = { .n = 0 };
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	bool imix = false;
+	char err[512];
+	struct out *o;
+	int rc, ret = EXIT_RUNTIME;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(rfc2544_usage, stdout);
+			return 0;
+		}
+	r.sizes[0] = 64, r.sizes[1] = 128, r.sizes[2] = 256, r.sizes[3] = 512;
+	r.sizes[4] = 1024, r.sizes[5] = 1280, r.sizes[6] = 1518;
+	r.nsizes = 7;
+	if ((argc = take_own(argc, argv, &r, &imix, err, sizeof(err))) < 0) {
+		cli_error("rfc2544: %s", err);
+		return EXIT_USAGE;
+	}
+	if (!r.tests)
+		r.tests = R2544_THROUGHPUT;
+	rc = trialopt_parse(&to, cli, argc, argv, rfc2544_usage, "1kpps", err, sizeof(err));
+	if (rc)
+		return rc > 0 ? 0 : EXIT_USAGE;
+	if (to.duration_set) {
+		cli_error("rfc2544: use --trial-time, not --duration (the search chooses trial lengths)");
+		return EXIT_USAGE;
+	}
+	/* Defaults: RFC 2544 to the letter, or the lab's quick mode. */
+	uint64_t final_ns = r.trial_set ? r.trial_ns : r.quick ? 2000000000ULL : 60000000000ULL;
+	uint64_t settle_ns = r.settle_set ? r.settle_ns : r.quick ? 500000000ULL : 5000000000ULL;
+
+	if (r.quick) {
+		to.cfg.drain_ns = to.cfg.drain_ns == 2000000000ULL ? 500000000ULL : to.cfg.drain_ns;
+		to.cfg.learn_wait_ns = to.cfg.learn_wait_ns == 1000000000ULL ? 200000000ULL : to.cfg.learn_wait_ns;
+	}
+	to.cfg.duration_ns = final_ns;
+	if ((rc = trialopt_resolve(&to, err, sizeof(err)))) {
+		cli_error("rfc2544: %s", err);
+		trialopt_release(&to);
+		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	cfg = calloc(1, sizeof(*cfg));
+	res = calloc(1, sizeof(*res));
+	if (!cfg || !res)
+		goto out;
+	cfg->base = to.cfg;
+	cfg->tests = r.tests;
+	cfg->nsizes = imix ? 0 : r.nsizes;
+	memcpy(cfg->sizes, r.sizes, sizeof(r.sizes));
+	cfg->precision = r.precision;
+	cfg->pdr_ratio = r.pdr;
+	cfg->final_ns = final_ns;
+	cfg->initial_ns = final_ns >= 1000000000ULL * 2 ? (r.quick ? 500000000ULL : 1000000000ULL) : final_ns;
+	cfg->settle_ns = settle_ns;
+	cfg->latency_runs = (unsigned int)(r.lat_set ? r.lat_runs : r.quick ? 3 : 20);
+	cfg->latency_ns = r.quick ? final_ns : 120000000000ULL;
+	cfg->b2b_runs = (unsigned int)(r.b2b_set ? r.b2b_runs : r.quick ? 2 : 50);
+	cfg->b2b_max_ns = 2000000000ULL;
+
+	/* The maximum load of each row. */
+	for (unsigned int i = 0; i < (imix ? 1u : r.nsizes); i++) {
+		double avg = 0, line = 0, ceil_pps = 0, m;
+		struct calib_entry e;
+		char e2[256];
+
+		if (imix) {
+			for (unsigned int k = 0; k < to.cfg.nsizes; k++)
+				avg += to.cfg.sizes[k] / (double)to.cfg.nsizes;
+		} else {
+			avg = r.sizes[i];
+			struct trial_cfg probe = to.cfg;
+
+			probe.sizes[0] = r.sizes[i];
+			probe.nsizes = 1;
+			if (trial_cfg_check(&probe, err, sizeof(err))) {
+				cli_error("rfc2544: --sizes: %s", err);
+				ret = EXIT_USAGE;
+				goto out;
+			}
+		}
+		if (to.line_bps > 0)
+			line = to.line_bps / ((avg + 20) * 8);
+		if (!imix && !calib_lookup(to.calib_path, port_type_name(to.cfg.port_type), r.sizes[i], &e, e2, sizeof(e2)))
+			ceil_pps = e.pps;
+		if (r.max_load_set) {
+			m = r.max_load.kind == RATE_PPS ? r.max_load.value :
+			    r.max_load.kind == RATE_BPS ? r.max_load.value / ((avg + 20) * 8) :
+			    line * r.max_load.value / 100;
+		} else {
+			m = line > 0 ? line : ceil_pps;
+			if (ceil_pps > 0 && ceil_pps < m)
+				m = ceil_pps;
+			cfg->max_is_ceiling[i] = ceil_pps > 0 && m == ceil_pps;
+		}
+		if (!(m > 0)) {
+			cli_error("rfc2544: no maximum load for %g-byte frames: no line rate here and no calibrated "
+				  "ceiling; run 'wirerate calibrate --size %g%s%s' or give --max-load",
+				  avg, avg, to.lab && strcmp(to.prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
+				  to.lab && strcmp(to.prefix, LAB_PREFIX_DEFAULT) ? to.prefix : "");
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		cfg->max_load[i] = m;
+	}
+	cfg->min_load = 100;
+
+	/* Every deviation from RFC 2544, printed with the result. */
+	if (final_ns != 60000000000ULL)
+		dev_add(&dev, "trials of %g s (RFC 2544: 60 s)", final_ns / 1e9);
+	if (cfg->initial_ns < final_ns)
+		dev_add(&dev, "the search starts with %g s trials while its bounds are wide; final bounds are from %g s trials",
+			cfg->initial_ns / 1e9, final_ns / 1e9);
+	if (settle_ns != 5000000000ULL)
+		dev_add(&dev, "%g s between trials (RFC 2544: 5 s)", settle_ns / 1e9);
+	if (to.cfg.drain_ns != 2000000000ULL)
+		dev_add(&dev, "%g s wait for residual frames (RFC 2544: 2 s)", to.cfg.drain_ns / 1e9);
+	if ((r.tests & R2544_LATENCY) && (cfg->latency_runs != 20 || cfg->latency_ns != 120000000000ULL))
+		dev_add(&dev, "latency: %u trials of %g s (RFC 2544: 20 of 120 s)", cfg->latency_runs, cfg->latency_ns / 1e9);
+	if ((r.tests & R2544_B2B) && cfg->b2b_runs != 50)
+		dev_add(&dev, "back-to-back: %u searches (RFC 2544: 50)", cfg->b2b_runs);
+	if (r.pdr > 0)
+		dev_add(&dev, "PDR: highest load losing at most %g%% (RFC 2544 reports zero loss only: NDR)", r.pdr * 100);
+	for (unsigned int i = 0; i < (imix ? 1u : r.nsizes); i++)
+		if (cfg->max_is_ceiling[i]) {
+			dev_add(&dev, "maximum load is the tester's calibrated ceiling, not line rate (%s)",
+				to.line_bps > 0 ? "it is lower" : "no line rate known");
+			break;
+		}
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = r2544_run(cfg, res, &r_stop, isatty(STDERR_FILENO) ? show_progress : NULL, NULL, err, sizeof(err));
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\r%150s\r", "");
+	if (rc) {
+		cli_error("rfc2544: %s", err);
+		goto out;
+	}
+
+	o = out_create(stdout, cli->json);
+	char tests[64];
+
+	snprintf(tests, sizeof(tests), "%s%s%s%s", r.tests & R2544_THROUGHPUT ? "throughput " : "",
+		 r.tests & R2544_LATENCY ? "latency " : "", r.tests & R2544_LOSS ? "frame-loss " : "",
+		 r.tests & R2544_B2B ? "back-to-back " : "");
+	tests[strlen(tests) - 1] = '\0';
+	out_str(o, "tests", "RFC 2544 %s", tests);
+	out_str(o, "where", ", %s", to.where);
+	out_str(o, "mode", ", %s mode\n", r.quick ? "quick" : "strict");
+	out_u64(o, "flows", "  %llu flow(s)", frame_flows_count(&to.cfg.flows));
+	out_u64(o, "directions", ", %llu direction(s)", to.cfg.ndirs);
+	out_f64(o, "pdr_ratio", ", PDR loss goal %g", r.pdr);
+	out_f64(o, "precision", ", width goal %g of the max load", r.precision);
+	out_u64(o, "trials", ", %llu trials", res->trials_run);
+	out_f64(o, "elapsed_s", " in %.0f s\n", res->elapsed_ns / 1e9);
+	if (to.line_bps > 0)
+		out_f64(o, "line_rate_bps", "  line rate %.0f bit/s\n", to.line_bps);
+	out_arr_start(o, "deviations");
+	for (unsigned int i = 0; i < dev.n; i++)
+		out_str(o, NULL, "  deviation: %s\n", dev.line[i]);
+	out_arr_end(o);
+
+	double frame_of[R2544_MAX_SIZES];
+
+	for (unsigned int i = 0; i < res->nrows; i++) {
+		frame_of[i] = res->row[i].size;
+		if (!res->row[i].size)
+			for (unsigned int k = 0; k < to.cfg.nsizes; k++)
+				frame_of[i] += to.cfg.sizes[k] / (double)to.cfg.nsizes;
+	}
+	out_arr_start(o, "rows");
+	if (r.tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)) {
+		const char *pct = to.line_bps > 0 ? "%line" : "%max";
+
+		out_text(o, "\n  throughput  %-33s  %-33s\n", "NDR (no loss)", "PDR");
+		out_text(o, "  %5s %8s %12s %9s %8s %12s %9s %12s  %s\n", "size", pct, "frames/s", "Mb/s",
+			 pct, "frames/s", "Mb/s", "max load", "notes");
+	}
+	for (unsigned int i = 0; i < res->nrows; i++) {
+		const struct r2544_row *row = &res->row[i];
+		char nb[256];
+
+		out_obj_start(o, NULL);
+		if (row->size)
+			out_u64(o, "size", "  %5llu", row->size);
+		else
+			out_str(o, "size", "  %5s", "imix");
+		out_f64(o, "avg_frame_size", NULL, frame_of[i]);
+		out_f64(o, "max_load", NULL, row->max_load);
+		out_bool(o, "max_is_ceiling", NULL, row->max_is_ceiling);
+		if (r.tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)) {
+			print_bound_cells(o, "ndr", &row->thr.ndr, row->size, frame_of[i], to.line_bps, row->max_load);
+			print_bound_cells(o, "pdr", &row->thr.pdr, row->size, frame_of[i], to.line_bps, row->max_load);
+			out_text(o, " %12.0f ", row->max_load);
+			notes(nb, sizeof(nb), row);
+			out_str(o, "notes", "%s", nb);
+			out_bool(o, "search_done", NULL, row->thr.done);
+			out_u64(o, "search_trials", NULL, row->thr.trials);
+			out_f64(o, "search_time_s", NULL, row->thr.total_ns / 1e9);
+		}
+		out_text(o, "\n");
+		if (row->lat_done || row->lat_runs) {
+			out_obj_start(o, "latency");
+			out_f64(o, "load", "         latency at %.0f f/s", row->lat_load);
+			out_u64(o, "runs", " (%llu runs, medians):", row->lat_runs);
+			out_text(o, " min %.1f us, median %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us, variation %.1f us\n",
+				 row->lat_min / 1e3, row->lat_median / 1e3, row->lat_p99 / 1e3, row->lat_p999 / 1e3,
+				 row->lat_max / 1e3, row->lat_pdv / 1e3);
+			out_u64(o, "min_ns", NULL, row->lat_min);
+			out_u64(o, "median_ns", NULL, row->lat_median);
+			out_u64(o, "p99_ns", NULL, row->lat_p99);
+			out_u64(o, "p99_9_ns", NULL, row->lat_p999);
+			out_u64(o, "max_ns", NULL, row->lat_max);
+			out_u64(o, "variation_ns", NULL, row->lat_pdv);
+			out_obj_end(o);
+		} else if (r.tests & R2544_LATENCY) {
+			out_text(o, "         latency: not measured (no throughput rate found)\n");
+		}
+		if (row->nloss) {
+			out_arr_start(o, "frame_loss");
+			out_text(o, "         frame loss:");
+			for (unsigned int k = 0; k < row->nloss; k++) {
+				const struct r2544_loss_step *st = &row->loss[k];
+
+				out_obj_start(o, NULL);
+				out_f64(o, "pct", " %.0f%%", st->pct);
+				out_f64(o, "loss_pct", " -> %.2f%%", st->loss_pct);
+				out_text(o, "%s%s", st->tester_limited ? " (tester-limited)" : "", k + 1 < row->nloss ? "," : "\n");
+				out_f64(o, "load", NULL, st->load);
+				out_u64(o, "tx", NULL, st->tx);
+				out_u64(o, "rx", NULL, st->rx);
+				out_bool(o, "tester_limited", NULL, st->tester_limited);
+				out_obj_end(o);
+			}
+			out_arr_end(o);
+		}
+		if (row->b2b_runs) {
+			out_obj_start(o, "back_to_back");
+			out_f64(o, "avg_frames", "         back-to-back: %.0f frames on average", row->b2b_avg);
+			out_f64(o, "min_frames", " (min %.0f", row->b2b_min);
+			out_f64(o, "max_frames", ", max %.0f", row->b2b_max);
+			out_u64(o, "runs", ", %llu runs)", row->b2b_runs);
+			out_f64(o, "implied_buffer_s", ", implied buffer %.6f s", row->b2b_implied_s);
+			out_f64(o, "corrected_buffer_s", ", corrected (RFC 9004) %.6f s\n", row->b2b_corrected_s);
+			out_obj_end(o);
+		}
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_arr_start(o, "trials");
+	for (unsigned int i = 0; i < res->ntrials; i++) {
+		const struct r2544_trial *t = &res->trials[i];
+
+		out_obj_start(o, NULL);
+		out_u64(o, "size", NULL, t->size);
+		out_str(o, "test", NULL, t->test == 't' ? "throughput" : t->test == 'l' ? "latency" :
+					  t->test == 'f' ? "frame_loss" : "back_to_back");
+		out_f64(o, "load", NULL, t->load);
+		out_f64(o, "duration_s", NULL, t->duration_ns / 1e9);
+		out_u64(o, "tx", NULL, t->tx);
+		out_u64(o, "rx", NULL, t->rx);
+		out_bool(o, "tester_limited", NULL, t->tester_limited);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_bool(o, "interrupted", NULL, res->interrupted);
+	if (res->interrupted)
+		out_text(o, "\n  INCOMPLETE: interrupted; the rows above are what was found before the stop\n");
+	out_destroy(o);
+	ret = res->interrupted ? 130 : 0;
+out:
+	free(cfg);
+	free(res);
+	trialopt_release(&to);
+	return ret;
+}

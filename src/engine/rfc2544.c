@@ -1,0 +1,327 @@
+#include "engine/rfc2544.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct ctx {
+	const struct r2544_cfg *cfg;
+	struct r2544_result *res;
+	struct trial_result *tr;
+	const volatile sig_atomic_t *stop;
+	r2544_progress_fn progress;
+	void *pctx;
+	uint16_t next_id;
+	unsigned int row;
+	uint64_t t0;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static bool stopped(const struct ctx *c)
+{
+	return c->stop && *c->stop;
+}
+
+/* Sleep in short steps so that a stop is seen promptly. */
+static void settle(const struct ctx *c)
+{
+	uint64_t end = mono_ns() + c->cfg->settle_ns;
+
+	while (!stopped(c) && mono_ns() < end)
+		usleep(20000);
+}
+
+/* One trial of this row's size at load for duration; fills c->tr. */
+static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char *err, size_t errlen)
+{
+	struct trial_cfg t = c->cfg->base;
+	struct r2544_row *row = &c->res->row[c->row];
+	int rc;
+
+	if (c->cfg->nsizes) {
+		t.sizes[0] = row->size;
+		t.nsizes = 1;
+	}
+	t.rate_pps = load;
+	t.duration_ns = duration_ns;
+	t.trial_id = c->next_id;
+	c->next_id = (uint16_t)((c->next_id + 1) & 0x7fff);
+	if (!c->next_id)
+		c->next_id = 1;
+	if (c->res->trials_run)
+		settle(c);
+	if (stopped(c)) {
+		c->res->interrupted = true;
+		return -EINTR;
+	}
+	rc = trial_run(&t, c->tr, c->stop, NULL, NULL, err, errlen);
+	if (rc)
+		return rc;
+	c->res->trials_run++;
+	if (c->tr->interrupted) {
+		c->res->interrupted = true;
+		return -EINTR;
+	}
+	if (c->res->ntrials < R2544_MAX_TRIALS) {
+		struct r2544_trial *rt = &c->res->trials[c->res->ntrials++];
+		uint64_t tx = 0, rx = 0;
+
+		for (unsigned int d = 0; d < c->tr->ndirs; d++) {
+			tx += c->tr->dir[d].tx;
+			rx += c->tr->dir[d].rx;
+		}
+		*rt = (struct r2544_trial){ .size = row->size, .test = test, .load = load,
+					    .duration_ns = duration_ns, .tx = tx, .rx = rx,
+					    .tester_limited = c->tr->tester_limited };
+	}
+	return 0;
+}
+
+static void totals(const struct trial_result *tr, uint64_t *tx, uint64_t *rx)
+{
+	*tx = *rx = 0;
+	for (unsigned int d = 0; d < tr->ndirs; d++) {
+		*tx += tr->dir[d].tx;
+		*rx += tr->dir[d].rx;
+	}
+}
+
+static void report(struct ctx *c, const char *test, unsigned int n, double load,
+		   const struct search_outcome *bounds)
+{
+	struct r2544_progress p = { .size = c->res->row[c->row].size, .test = test, .trial = n,
+				    .load = load, .bounds = bounds, .eta_s = -1 };
+	uint64_t tx, rx;
+
+	if (!c->progress)
+		return;
+	totals(c->tr, &tx, &rx);
+	p.loss_pct = tx ? (double)(tx - (rx < tx ? rx : tx)) * 100.0 / (double)tx : 0;
+	if (c->row > 0) {
+		double per_row = (double)(mono_ns() - c->t0) / 1e9 / c->row;
+
+		p.eta_s = per_row * (double)(c->res->nrows - c->row);
+	}
+	c->progress(c->pctx, &p);
+}
+
+static int do_throughput(struct ctx *c, char *err, size_t errlen)
+{
+	struct r2544_row *row = &c->res->row[c->row];
+	const struct r2544_cfg *cfg = c->cfg;
+	struct search_cfg sc = {
+		.min_load = cfg->min_load, .max_load = row->max_load,
+		.precision = cfg->precision * row->max_load, .pdr_ratio = cfg->pdr_ratio,
+		.final_ns = cfg->final_ns, .initial_ns = cfg->initial_ns, .max_trials = 60,
+	};
+	struct search *s;
+	double load;
+	uint64_t dur, tx, rx;
+	unsigned int n = 0;
+	int rc = 0;
+
+	if (sc.min_load >= sc.max_load)
+		sc.min_load = sc.max_load / 100;
+	if (!(s = search_create(&sc, err, errlen)))
+		return -EINVAL;
+	while (search_next(s, &load, &dur)) {
+		if ((rc = run(c, 't', load, dur, err, errlen)))
+			break;
+		totals(c->tr, &tx, &rx);
+		search_feed(s, load, dur, tx, rx, c->tr->tester_limited);
+		search_outcome(s, &row->thr);
+		report(c, "throughput", ++n, load, &row->thr);
+	}
+	search_outcome(s, &row->thr);
+	row->thr_done = !rc;
+	search_destroy(s);
+	return rc;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t median_u64(uint64_t *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return n ? v[n / 2] : 0;
+}
+
+static int do_latency(struct ctx *c, char *err, size_t errlen)
+{
+	struct r2544_row *row = &c->res->row[c->row];
+	uint64_t med[64], p99[64], p999[64];
+	unsigned int runs = c->cfg->latency_runs < 64 ? c->cfg->latency_runs : 64;
+	int rc = 0;
+
+	if (!row->thr.ndr.lower_valid || row->thr.ndr.lower <= 0)
+		return 0;	/* no throughput rate to measure at */
+	row->lat_load = row->thr.ndr.lower;
+	row->lat_min = UINT64_MAX;
+	for (unsigned int i = 0; i < runs; i++) {
+		const struct hist *h;
+
+		if ((rc = run(c, 'l', row->lat_load, c->cfg->latency_ns, err, errlen)))
+			break;
+		h = &c->tr->dir[0].latency;
+		if (!h->count)
+			continue;
+		med[row->lat_runs] = hist_quantile(h, 0.5);
+		p99[row->lat_runs] = hist_quantile(h, 0.99);
+		p999[row->lat_runs] = hist_quantile(h, 0.999);
+		if (hist_min(h) < row->lat_min)
+			row->lat_min = hist_min(h);
+		if (hist_max(h) > row->lat_max)
+			row->lat_max = hist_max(h);
+		row->lat_runs++;
+		report(c, "latency", i + 1, row->lat_load, NULL);
+	}
+	if (row->lat_runs) {
+		row->lat_median = median_u64(med, row->lat_runs);
+		row->lat_p99 = median_u64(p99, row->lat_runs);
+		row->lat_p999 = median_u64(p999, row->lat_runs);
+		row->lat_pdv = row->lat_p999 > row->lat_min ? row->lat_p999 - row->lat_min : 0;
+		row->lat_done = !rc;
+	} else {
+		row->lat_min = 0;
+	}
+	return rc;
+}
+
+/* RFC 2544 26.3: from 100% down in steps of 10% until two successive
+ * trials lose nothing. */
+static int do_loss(struct ctx *c, char *err, size_t errlen)
+{
+	struct r2544_row *row = &c->res->row[c->row];
+	unsigned int clean = 0;
+	int rc = 0;
+
+	for (int pct = 100; pct >= 10 && clean < 2 && row->nloss < R2544_MAX_STEPS; pct -= 10) {
+		struct r2544_loss_step *st = &row->loss[row->nloss];
+		double load = row->max_load * pct / 100.0;
+
+		if (load < c->cfg->min_load)
+			break;
+		if ((rc = run(c, 'f', load, c->cfg->final_ns, err, errlen)))
+			break;
+		st->pct = pct;
+		st->load = load;
+		totals(c->tr, &st->tx, &st->rx);
+		st->loss_pct = st->tx ? (double)(st->tx - (st->rx < st->tx ? st->rx : st->tx)) * 100.0 / (double)st->tx : 0;
+		st->tester_limited = c->tr->tester_limited;
+		row->nloss++;
+		clean = st->rx >= st->tx && !st->tester_limited ? clean + 1 : 0;
+		report(c, "frame loss", row->nloss, load, NULL);
+	}
+	row->loss_done = !rc;
+	return rc;
+}
+
+/* RFC 2544 26.4 with RFC 9004: the longest burst at the maximum rate that
+ * loses nothing, found by bisection on the burst length, several times. */
+static int do_b2b(struct ctx *c, char *err, size_t errlen)
+{
+	struct r2544_row *row = &c->res->row[c->row];
+	const double rate = row->max_load;
+	uint64_t top = (uint64_t)(rate * (double)c->cfg->b2b_max_ns / 1e9);
+	double sum = 0;
+	int rc = 0;
+
+	if (top < 2)
+		return 0;
+	row->b2b_min = 1e300;
+	for (unsigned int r = 0; r < c->cfg->b2b_runs && !rc; r++) {
+		uint64_t lo = 0, hi = top + 1, tx, rx, burst = top;
+		unsigned int n = 0;
+
+		/* lo passed (0: none yet), hi failed; start at the longest. */
+		while (hi - lo > 1 && hi - lo > lo / 200 && n < 24) {
+			uint64_t dur = (uint64_t)ceil((double)burst * 1e9 / rate);
+
+			if ((rc = run(c, 'b', rate, dur, err, errlen)))
+				break;
+			totals(c->tr, &tx, &rx);
+			if (rx >= tx && !c->tr->tester_limited)
+				lo = burst;
+			else
+				hi = burst;
+			burst = lo + (hi - lo) / 2;
+			report(c, "back-to-back", ++n, rate, NULL);
+		}
+		if (rc)
+			break;
+		sum += (double)lo;
+		row->b2b_min = fmin(row->b2b_min, (double)lo);
+		row->b2b_max = fmax(row->b2b_max, (double)lo);
+		row->b2b_runs++;
+	}
+	if (row->b2b_runs) {
+		row->b2b_avg = sum / row->b2b_runs;
+		row->b2b_implied_s = row->b2b_avg / rate;
+		/* RFC 9004: frames the DUT forwarded during the burst were never
+		 * buffered; take them out at the measured throughput. */
+		if (row->thr.ndr.lower_valid && row->thr.ndr.lower > 0)
+			row->b2b_corrected_s = row->b2b_implied_s -
+					       row->b2b_implied_s * row->thr.ndr.lower / rate;
+		row->b2b_done = !rc;
+	} else {
+		row->b2b_min = 0;
+	}
+	return rc;
+}
+
+int r2544_run(const struct r2544_cfg *cfg, struct r2544_result *res,
+	      const volatile sig_atomic_t *stop, r2544_progress_fn progress,
+	      void *pctx, char *err, size_t errlen)
+{
+	struct ctx c = { .cfg = cfg, .res = res, .stop = stop, .progress = progress, .pctx = pctx };
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	c.tr = calloc(1, sizeof(*c.tr));
+	if (!c.tr) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	c.next_id = (uint16_t)((cfg->base.trial_id ? cfg->base.trial_id : 1) & 0x7fff);
+	res->nrows = cfg->nsizes ? cfg->nsizes : 1;
+	for (unsigned int i = 0; i < res->nrows; i++) {
+		res->row[i].size = cfg->nsizes ? cfg->sizes[i] : 0;
+		res->row[i].max_load = cfg->max_load[i];
+		res->row[i].max_is_ceiling = cfg->max_is_ceiling[i];
+	}
+	c.t0 = mono_ns();
+	for (c.row = 0; c.row < res->nrows && !rc; c.row++) {
+		/* Latency and back-to-back need the throughput rate. */
+		if (cfg->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B))
+			rc = do_throughput(&c, err, errlen);
+		if (!rc && (cfg->tests & R2544_LATENCY))
+			rc = do_latency(&c, err, errlen);
+		if (!rc && (cfg->tests & R2544_LOSS))
+			rc = do_loss(&c, err, errlen);
+		if (!rc && (cfg->tests & R2544_B2B))
+			rc = do_b2b(&c, err, errlen);
+	}
+	res->elapsed_ns = mono_ns() - c.t0;
+	free(c.tr);
+	if (rc == -EINTR) {
+		res->interrupted = true;
+		return 0;
+	}
+	return rc;
+}

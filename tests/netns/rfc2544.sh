@@ -1,0 +1,60 @@
+# RFC 2544 on a lab DUT shaped to a known capacity (20 kpps): the search
+# finds NDR and PDR just under it, the frame loss test steps down until two
+# clean trials, latency is measured at the NDR rate, back-to-back finds a
+# burst the shaper's bucket and queue can hold; Ctrl-C leaves a marked,
+# partial result; bad input exits 2.
+. "$(dirname "$0")/lib.sh"
+
+"$WR" probe --require tbf >/dev/null 2>&1 || skip "no tbf"
+"$WR" lab up --prefix "$P" --shape 20kpps >/dev/null || fail "lab up"
+Q="--prefix $P --quick --trial-time 1s --settle 0.1s --learn-wait 0.1s --drain 0.3s --sizes 64"
+
+j=$("$WR" rfc2544 throughput $Q --max-load 40kpps --json) || fail "throughput"
+r=$(jq -c '.rows[0]' <<<"$j")
+note "throughput: $(jq -c '{ndr: .ndr | [.lower, .upper], pdr: .pdr | [.lower, .upper], trials: .search_trials, t: .search_time_s, notes}' <<<"$r")"
+[ "$(jq -r '.ndr.lower >= 16000 and .ndr.lower <= 20400' <<<"$r")" = true ] || fail "NDR $(jq -r .ndr.lower <<<"$r"), want just under 20000"
+[ "$(jq -r '.pdr.lower >= .ndr.lower and .pdr.lower <= 21000' <<<"$r")" = true ] || fail "PDR $(jq -r .pdr.lower <<<"$r")"
+[ "$(jq -r '.ndr.upper >= .ndr.lower and .pdr.upper >= .pdr.lower' <<<"$r")" = true ] || fail "bounds out of order: $r"
+[ "$(jq -r '.deviations | length > 0' <<<"$j")" = true ] || fail "quick mode deviations not listed"
+[ "$(jq -r '.trials | length > 2' <<<"$j")" = true ] || fail "trials not listed"
+
+j=$("$WR" rfc2544 loss $Q --max-load 40kpps --json) || fail "loss"
+steps=$(jq -c '[.rows[0].frame_loss[] | [.pct, (.loss_pct * 10 | round / 10)]]' <<<"$j")
+note "frame loss steps: $steps"
+[ "$(jq -r '.rows[0].frame_loss[0] | .pct == 100 and .loss_pct > 40 and .loss_pct < 60' <<<"$j")" = true ] || fail "100% step: $steps"
+[ "$(jq -r '.rows[0].frame_loss | .[-1].loss_pct == 0 and .[-2].loss_pct == 0' <<<"$j")" = true ] || fail "did not end on two clean steps: $steps"
+[ "$(jq -r '.rows[0].frame_loss | length <= 10' <<<"$j")" = true ] || fail "too many steps"
+
+j=$("$WR" rfc2544 latency $Q --max-load 40kpps --latency-runs 2 --json) || fail "latency"
+l=$(jq -c '.rows[0].latency' <<<"$j")
+note "latency: $l"
+[ "$(jq -r '.runs == 2 and .min_ns > 0 and .median_ns >= .min_ns and .p99_9_ns >= .median_ns and .max_ns >= .p99_9_ns' <<<"$l")" = true ] || fail "latency: $l"
+
+j=$("$WR" rfc2544 b2b $Q --max-load 40kpps --b2b-runs 1 --json) || fail "b2b"
+b=$(jq -c '.rows[0].back_to_back' <<<"$j")
+note "back-to-back: $b"
+[ "$(jq -r '.avg_frames >= 50 and .avg_frames < 80000' <<<"$b")" = true ] || fail "burst $(jq -r .avg_frames <<<"$b")"
+[ "$(jq -r '.corrected_buffer_s <= .implied_buffer_s' <<<"$b")" = true ] || fail "correction"
+
+# Ctrl-C mid-search: partial, marked, exit 130.
+out=$(mktemp); trap 'rm -f "$out"; cleanup' EXIT
+"$WR" rfc2544 throughput $Q --max-load 40kpps --sizes 64,128,256 --json >"$out" &
+pid=$!
+sleep 4
+kill -INT "$pid"
+rc=0; wait "$pid" || rc=$?
+[ "$rc" = 130 ] || fail "exit $rc after SIGINT, want 130"
+[ "$(jq -r .interrupted "$out")" = true ] || fail "not marked interrupted"
+
+t() { expect_exit 2 "$WR" rfc2544 --prefix "$P" "$@"; }
+t --sizes 63
+t --sizes 64,abc
+t --pdr 2
+t --pdr x
+t --precision 0
+t --max-load 0
+t --duration 5s
+t sideways
+t --trial-time 0
+t --latency-runs 0
+echo ok
