@@ -1,0 +1,106 @@
+/* Throughput search (RFC 2544 section 26.1, DESIGN rule 7): NDR (highest
+ * load with zero loss) and PDR (highest load whose loss ratio stays within a
+ * goal) found in the same search, in the style of MLRsearch
+ * (draft-ietf-bmwg-mlrsearch). A pure state machine: the caller asks
+ * search_next() for a load and a duration, runs that trial, and hands the
+ * counts back with search_feed(). No clock, no I/O, no randomness: the same
+ * trial results always give the same trials and the same outcome.
+ *
+ * Phases: the search starts at max_load with short trials (initial_ns) and a
+ * wide width goal, then runs phases whose trial durations grow
+ * geometrically toward final_ns while the width goal halves each phase, down
+ * to precision in the final phase. Every trial classifies for both goals at
+ * once (loss 0 passes NDR; loss ratio <= pdr_ratio passes PDR). Shorter
+ * trials are only hints: a reported bound is valid only if a trial at
+ * final_ns measured it.
+ *
+ * Honesty: a load that failed bounds everything above it (the conservative
+ * reading); a pass at or above a failed load at final duration marks the
+ * bound noisy and is reported, not hidden. A tester-limited trial says
+ * nothing about the DUT: loads at or above it are never asked again and the
+ * result reads "at least".
+ */
+#ifndef WR_CORE_SEARCH_H
+#define WR_CORE_SEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SEARCH_PHASE_RATIO	4	/* duration growth per phase, about */
+
+struct search_cfg {
+	double min_load, max_load;	/* frames/s; max_load = line rate or tester ceiling, whichever is lower */
+	double precision;		/* width goal: stop when upper - lower <= precision (frames/s) */
+	double pdr_ratio;		/* loss ratio goal for PDR, e.g. 0.005; 0 = NDR only */
+	uint64_t final_ns;		/* full trial duration (RFC 2544: 60 s) */
+	uint64_t initial_ns;		/* short trials while the bounds are wide (e.g. 1 s) */
+	unsigned int max_trials;	/* hard cap, e.g. 200 */
+	bool confirm;			/* measure each final lower bound twice (one more
+					 * final trial per goal) so a noisy DUT shows */
+};
+
+struct search;
+
+struct search_bound {
+	double lower;		/* highest load that passed (at final duration) */
+	double upper;		/* lowest load that failed (at final duration), or max_load */
+	bool lower_valid, upper_valid;
+	bool at_max;		/* lower == max_load: DUT passed everything we could offer ("at least") */
+	bool tester_capped;	/* the upper side was a tester limit, not a DUT failure */
+	bool noisy;		/* some load both passed and failed at final duration */
+	double noisy_load;	/* such a load, when noisy */
+};
+
+struct search_outcome {
+	struct search_bound ndr, pdr;
+	unsigned int trials;
+	uint64_t total_ns;	/* sum of trial durations asked for */
+	bool done;		/* width goals met (vs max_trials hit) */
+	double ceiling;		/* highest load the tester could measure: max_load, or below a tester limit */
+};
+
+/* Start an MLRsearch-style search. Checks cfg and says what is wrong:
+ * -EINVAL for min_load <= 0, min_load >= max_load, non-finite values,
+ * precision <= 0, pdr_ratio outside [0, 1), final_ns 0, initial_ns 0 or
+ * above final_ns, max_trials 0; -ENOMEM. NULL on error (err filled). */
+struct search *search_create(const struct search_cfg *cfg, char *err, size_t errlen);
+
+/* The reference the benchmark measures against: plain bisection at final
+ * duration only, NDR first and then PDR separately, each from max_load
+ * down to the same precision, trusting min_load without measuring it.
+ * Same cfg checks and the same next/feed/outcome calls. */
+struct search *search_create_bisect(const struct search_cfg *cfg, char *err, size_t errlen);
+
+/* Accepts NULL. */
+void search_destroy(struct search *s);
+
+/* The next trial to run; false when the search is done (or max_trials
+ * reached, or nothing below a tester limit is left to measure). Asking
+ * again before search_feed returns the same trial. The load is always in
+ * [min_load, max_load] and below any tester-limited load; the duration is
+ * one of the phase durations, between initial_ns and final_ns. */
+bool search_next(struct search *s, double *load, uint64_t *duration_ns);
+
+/* The result of the trial search_next asked for: frames offered (tx) and
+ * received (rx); rx > tx (duplicates) counts as no loss. tester_limited:
+ * the tester could not offer/count this load honestly (the trial says
+ * nothing about the DUT); the search then treats loads >= this one as
+ * unmeasurable and caps its upper bound below it, reporting the result as
+ * "at least". A trial with tx == 0 is taken as tester-limited. Trials after
+ * max_trials are ignored. */
+void search_feed(struct search *s, double load, uint64_t duration_ns,
+		 uint64_t tx, uint64_t rx, bool tester_limited);
+
+/* Where the search stands, from final-duration trials only (valid at any
+ * time, final once search_next returned false). With pdr_ratio 0 the PDR
+ * is the NDR (out->pdr = out->ndr). Invalid bounds read lower = min_load,
+ * upper = ceiling. */
+void search_outcome(const struct search *s, struct search_outcome *out);
+
+/* Number of phases and the trial duration and width goal of phase i
+ * (0-based; the last is final_ns and precision), for printing the plan. */
+unsigned int search_phases(const struct search *s);
+void search_phase(const struct search *s, unsigned int i, uint64_t *duration_ns, double *width);
+
+#endif
