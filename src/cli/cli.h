@@ -35,5 +35,8 @@ int cmd_lab(struct cli *cli, int argc, char **argv);
 int cmd_probe(struct cli *cli, int argc, char **argv);
 int cmd_trial(struct cli *cli, int argc, char **argv);
 int cmd_calibrate(struct cli *cli, int argc, char **argv);
+int cmd_cpu(struct cli *cli, int argc, char **argv);
+int cmd_soak(struct cli *cli, int argc, char **argv);
+int cmd_rfc2544(struct cli *cli, int argc, char **argv);
 
 #endif

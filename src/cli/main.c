@@ -17,6 +17,9 @@ static const struct cmd commands[] = {
 	{ "probe",   cmd_probe,   NEED_NONE, "what this host supports: root, namespaces, veth, AF_PACKET, AF_XDP, XDP, ..." },
 	{ "trial",   cmd_trial,   NEED_ROOT, "offer frames at a rate for a time and count what the DUT forwarded" },
 	{ "calibrate", cmd_calibrate, NEED_ROOT, "the tester's own ceiling, back to back with no DUT" },
+	{ "rfc2544", cmd_rfc2544, NEED_ROOT, "RFC 2544 throughput (NDR/PDR), latency, frame loss, back-to-back" },
+	{ "cpu",     cmd_cpu,     NEED_NONE, "mpstat-like per-CPU time, interrupts/s and softnet counters, every interval" },
+	{ "soak",    cmd_soak,    NEED_NONE, "cyclesoak: the CPU everything else takes, hidden interrupt time included" },
 	{ "version", cmd_version, NEED_NONE, "print the version" },
 	{ "help",    cmd_help,    NEED_NONE, "this list" },
 };

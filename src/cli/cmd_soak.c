@@ -1,0 +1,418 @@
+/* wirerate soak: cyclesoak's "System load", from SCHED_IDLE soakers
+ * against their calibrated idle rate. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/cpuset.h"
+#include "core/cpustat.h"
+#include "core/units.h"
+#include "store/out.h"
+#include "sys/procstat.h"
+#include "sys/soak.h"
+
+static const char soak_usage[] =
+	"usage: wirerate soak [--calibrate] [--interval 1s] [--duration T] [--cpus LIST]\n"
+	"                     [--per-cpu] [--calibration FILE] [--json]\n"
+	"\n"
+	"Runs a lowest-priority (SCHED_IDLE) busy loop pinned to each CPU and prints\n"
+	"how much slower it runs than on an idle machine: the CPU that everything\n"
+	"else took, interrupts and softirqs included (Andrew Morton's cyclesoak).\n"
+	"  --calibrate         measure the idle rate (the machine must be idle) and\n"
+	"                      store it; needed once per kernel and CPU model\n"
+	"  --interval T        time per reading (default 1s; 10ms..1h)\n"
+	"  --duration T        stop after T (default: until Ctrl-C)\n"
+	"  --cpus LIST         CPUs to soak (default: all online)\n"
+	"  --per-cpu           the load of each CPU too\n"
+	"  --calibration FILE  calibration file (default $WIRERATE_STATE_DIR,\n"
+	"                      $XDG_STATE_HOME/wirerate or ~/.local/state/wirerate,\n"
+	"                      then /soak-calibration)\n"
+	"  --json              machine-readable output\n"
+	"calibration only:\n"
+	"  --settle N          consecutive readings that must agree (default 5)\n"
+	"  --tolerance PCT     how closely, in percent of their mean (default 1)\n"
+	"  --timeout T         give up after T (default 60s)\n";
+
+static volatile sig_atomic_t soak_stop_flag;
+
+static void on_signal(int sig)
+{
+	soak_stop_flag = 1;
+}
+
+struct soak_opts {
+	bool calibrate, per_cpu, have_cpus;
+	uint64_t interval_ns, duration_ns;
+	struct cpuset cpus;
+	char path[4096];
+	struct soak_calib_opts cal;
+};
+
+static int parse_opts(struct soak_opts *op, struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "calibrate", no_argument, NULL, 'c' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "cpus", required_argument, NULL, 'C' },
+		{ "per-cpu", no_argument, NULL, 'p' },
+		{ "calibration", required_argument, NULL, 'f' },
+		{ "settle", required_argument, NULL, 's' },
+		{ "tolerance", required_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char err[256], *end;
+	uint64_t v;
+	int c;
+
+	memset(op, 0, sizeof(*op));
+	op->interval_ns = 1000000000ULL;
+	op->cal.settle = 5;
+	op->cal.tolerance = 0.01;
+	op->cal.timeout_ns = 60000000000ULL;
+	soak_calib_default_path(op->path, sizeof(op->path));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': op->calibrate = true; break;
+		case 'p': op->per_cpu = true; break;
+		case 'j': cli->json = true; break;
+		case 'i':
+			if (duration_parse(optarg, 10000000ULL, 3600000000000ULL, &op->interval_ns,
+					   err, sizeof(err))) {
+				cli_error("soak: --interval: %s", err);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'd':
+			if (duration_parse(optarg, 10000000ULL, 31 * 86400000000000ULL, &op->duration_ns,
+					   err, sizeof(err))) {
+				cli_error("soak: --duration: %s", err);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'T':
+			if (duration_parse(optarg, 1000000000ULL, 3600000000000ULL, &op->cal.timeout_ns,
+					   err, sizeof(err))) {
+				cli_error("soak: --timeout: %s", err);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'C':
+			if (cpuset_parse_list(optarg, &op->cpus, err, sizeof(err)) || !cpuset_count(&op->cpus)) {
+				cli_error("soak: --cpus: %s", *err ? err : "empty CPU list");
+				return EXIT_USAGE;
+			}
+			op->have_cpus = true;
+			break;
+		case 'f':
+			if (!*optarg || strlen(optarg) >= sizeof(op->path) - 32) {
+				cli_error("soak: --calibration: expected a file name");
+				return EXIT_USAGE;
+			}
+			snprintf(op->path, sizeof(op->path), "%s", optarg);
+			break;
+		case 's':
+			if (u64_parse(optarg, 2, 100, &v, err, sizeof(err))) {
+				cli_error("soak: --settle: %s", err);
+				return EXIT_USAGE;
+			}
+			op->cal.settle = (unsigned int)v;
+			break;
+		case 't':
+			errno = 0;
+			op->cal.tolerance = strtod(optarg, &end) / 100;
+			if (end == optarg || (*end && strcmp(end, "%")) || errno ||
+			    !(op->cal.tolerance >= 0.0001 && op->cal.tolerance <= 0.5)) {
+				cli_error("soak: --tolerance: '%s' is not a percentage in 0.01..50", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h': fputs(soak_usage, stdout); return -1;
+		case ':':
+			cli_error("soak: option '%s' needs a value", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			cli_error("soak: unknown option '%s' (see 'wirerate soak --help')", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		cli_error("soak: unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void calib_progress(void *ctx, unsigned int reading, const struct soak_load *l, double spread)
+{
+	struct out *o = ctx;
+
+	out_obj_start(o, NULL);
+	out_u64(o, "reading", "  reading %2llu:", reading);
+	out_arr_start(o, "cpus");
+	for (unsigned int i = 0; i < l->n; i++) {
+		out_obj_start(o, NULL);
+		out_u64(o, "cpu", " cpu%llu", l->cpu[i]);
+		out_f64(o, "loops_per_s", " %.0f/s", l->rate[i]);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_f64(o, "spread_pct", "   spread %.2f%%\n", 100 * spread);
+	out_obj_end(o);
+	fflush(stdout);
+}
+
+static int do_calibrate(struct soak_opts *op, struct cli *cli)
+{
+	struct soak_calib *c = calloc(1, sizeof(*c));
+	struct out *o = NULL;
+	char err[512], list[256];
+	int rc;
+
+	if (!c)
+		return EXIT_RUNTIME;
+	o = out_create(stdout, cli->json);
+	if (!o) {
+		free(c);
+		return EXIT_RUNTIME;
+	}
+	cpuset_format_list(&op->cpus, list, sizeof(list));
+	out_text(o, "calibrating %u CPU%s (%s): %u readings of %.2g s within %.2g%%, at most %.0f s; "
+		 "the machine must be idle\n", cpuset_count(&op->cpus),
+		 cpuset_count(&op->cpus) == 1 ? "" : "s", list, op->cal.settle,
+		 (double)op->interval_ns / 1e9, 100 * op->cal.tolerance, (double)op->cal.timeout_ns / 1e9);
+	out_arr_start(o, "readings");
+	op->cal.interval_ns = op->interval_ns;
+	rc = soak_calibrate(&op->cpus, &op->cal, &soak_stop_flag, calib_progress, o, c, err, sizeof(err));
+	out_arr_end(o);
+	if (!rc)
+		rc = soak_calib_save(op->path, c, err, sizeof(err));
+	if (rc) {
+		out_destroy(o);
+		free(c);
+		cli_error("soak: %s", err);
+		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	out_str(o, "file", "soak calibration saved to %s\n", op->path);
+	out_str(o, "kernel", "  kernel %s,", c->kernel);
+	out_str(o, "cpu_model", " CPU %s\n", c->cpu_model);
+	out_arr_start(o, "cpus");
+	for (unsigned int i = 0; i < c->n; i++) {
+		out_obj_start(o, NULL);
+		out_u64(o, "cpu", "  cpu%llu:", c->cpu[i]);
+		out_f64(o, "loops_per_s", " %.0f loops/s", c->rate[i]);
+		out_f64(o, "spread_pct", " (spread %.2f%%)\n", 100 * c->spread[i]);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_destroy(o);
+	free(c);
+	return 0;
+}
+
+/* Sleep until t_ns (CLOCK_MONOTONIC), or a signal. */
+static void wait_until(uint64_t t_ns)
+{
+	struct timespec ts = { (time_t)(t_ns / 1000000000ULL), (long)(t_ns % 1000000000ULL) };
+
+	while (!soak_stop_flag && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static void put_load(struct out *o, const char *key, const char *fmt, double frac)
+{
+	out_f64(o, key, fmt, 100 * frac);
+}
+
+static void summary(struct out *o, const struct soak_load *overall, double *hist, size_t n,
+		    unsigned int ncpu, bool per_cpu, unsigned int fast)
+{
+	double mean, min, max;
+
+	out_obj_start(o, "summary");
+	out_u64(o, "readings", "\nSummary: %llu readings", n);
+	out_f64(o, "seconds", " over %.1f s", overall->seconds);
+	put_load(o, "load", ": load %.1f%%", overall->all);
+	if (n) {
+		stat_summary(hist, n, &mean, &min, &max);
+		put_load(o, "mean", " (readings: mean %.1f%%", mean);
+		put_load(o, "min", ", min %.1f%%", min);
+		put_load(o, "max", ", max %.1f%%)", max);
+	}
+	out_u64(o, "fast_readings", NULL, fast);
+	out_text(o, "\n");
+	if (fast)
+		out_text(o, "  in %u readings a soaker ran over 2%% faster than calibrated: calibrate "
+			 "again on an idle machine ('wirerate soak --calibrate')\n", fast);
+	out_arr_start(o, "cpus");
+	for (unsigned int i = 0; (per_cpu || out_is_json(o)) && i < ncpu; i++) {
+		double *v = hist + n * (i + 1);
+
+		out_obj_start(o, NULL);
+		out_u64(o, "cpu", "  cpu%llu:", overall->cpu[i]);
+		put_load(o, "load", " load %.1f%%", overall->load[i]);
+		if (n) {
+			stat_summary(v, n, &mean, &min, &max);
+			put_load(o, "mean", " (mean %.1f%%", mean);
+			put_load(o, "min", ", min %.1f%%", min);
+			put_load(o, "max", ", max %.1f%%)", max);
+		}
+		out_f64(o, "loops_per_s", NULL, overall->rate[i]);
+		out_text(o, "\n");
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_obj_end(o);
+}
+
+static int do_soak(struct soak_opts *op, struct cli *cli)
+{
+	struct soak_calib *c = calloc(1, sizeof(*c));
+	struct soak_snap *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	struct soak_load *l = malloc(sizeof(*l));
+	struct soak *s = NULL;
+	struct out *o = NULL;
+	double *hist = NULL;	/* readings: all, then per CPU, each cap long */
+	size_t n = 0, cap = 0;
+	unsigned int ncpu, fast = 0;
+	char err[512], list[256];
+	uint64_t start, next, end;
+	int rc = EXIT_RUNTIME;
+
+	if (!c || !a || !b || !l)
+		goto out;
+	if ((rc = soak_calib_load(op->path, c, err, sizeof(err))) ||
+	    (rc = soak_calib_verify(c, err, sizeof(err))) ||
+	    (rc = soak_create(&op->cpus, c, &s, err, sizeof(err)))) {
+		cli_error("soak: %s", err);
+		rc = rc == -ENOMEM || rc == -EIO ? EXIT_RUNTIME : EXIT_USAGE;
+		goto out;
+	}
+	ncpu = soak_ncpus(s);
+	cap = op->duration_ns ? op->duration_ns / op->interval_ns + 2 : 64;
+	hist = malloc(cap * (ncpu + 1) * sizeof(double));
+	o = out_create(stdout, cli->json);
+	if (!hist || !o) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if ((rc = soak_start(s, err, sizeof(err)))) {
+		cli_error("soak: %s", err);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	cpuset_format_list(&op->cpus, list, sizeof(list));
+	out_u64(o, "ncpus", ncpu == 1 ? "using %llu CPU" : "using %llu CPUs", ncpu);
+	out_str(o, "cpus", " (%s)", list);
+	out_str(o, "calibration", ", calibration %s\n", op->path);
+	out_f64(o, "interval_s", NULL, (double)op->interval_ns / 1e9);
+	out_arr_start(o, "readings");
+	soak_snap(s, a);
+	start = next = a->t_ns;
+	end = op->duration_ns ? start + op->duration_ns : UINT64_MAX;
+	while (!soak_stop_flag && next < end) {
+		next = next + op->interval_ns < end ? next + op->interval_ns : end;
+		wait_until(next);
+		soak_snap(s, b);
+		/* A Ctrl-C cut reading shorter than a tenth is noise: drop it. */
+		if (soak_stop_flag && b->t_ns - a->t_ns < op->interval_ns / 10)
+			break;
+		soak_load_between(s, a, b, l);
+		*a = *b;
+		if (n == cap) {
+			double *nh = malloc(2 * cap * (ncpu + 1) * sizeof(double));
+
+			if (!nh)
+				break;
+			for (unsigned int k = 0; k <= ncpu; k++)
+				memcpy(nh + 2 * cap * k, hist + cap * k, n * sizeof(double));
+			free(hist);
+			hist = nh;
+			cap *= 2;
+		}
+		hist[n] = l->all;
+		for (unsigned int i = 0; i < ncpu; i++)
+			hist[cap * (i + 1) + n] = l->load[i];
+		n++;
+		/* Noise puts an idle soaker a little above its calibrated rate;
+		 * more than 2% above means the calibration is off. */
+		for (unsigned int i = 0; i < ncpu; i++)
+			if (l->raw[i] < -0.02) {
+				fast++;
+				break;
+			}
+		out_obj_start(o, NULL);
+		out_f64(o, "t", NULL, (double)(b->t_ns - start) / 1e9);
+		put_load(o, "load", "System load: %4.1f%%", l->all);
+		out_bool(o, "clamped", NULL, l->clamped);
+		out_arr_start(o, "cpus");
+		for (unsigned int i = 0; (op->per_cpu || out_is_json(o)) && i < ncpu; i++) {
+			out_obj_start(o, NULL);
+			out_u64(o, "cpu", i ? ", cpu%llu" : "   (cpu%llu", l->cpu[i]);
+			put_load(o, "load", " %.1f%%", l->load[i]);
+			put_load(o, "raw_load", NULL, l->raw[i]);
+			out_obj_end(o);
+		}
+		out_arr_end(o);
+		out_text(o, "%s\n", op->per_cpu ? ")" : "");
+		out_obj_end(o);
+		fflush(stdout);
+	}
+	out_arr_end(o);
+	soak_read(s, l);
+	soak_stop(s);
+	/* the per-CPU history sits at hist + cap * (i + 1): compact it */
+	for (unsigned int k = 1; k <= ncpu; k++)
+		memmove(hist + n * k, hist + cap * k, n * sizeof(double));
+	summary(o, l, hist, n, ncpu, op->per_cpu, fast);
+	out_bool(o, "interrupted", NULL, soak_stop_flag);
+	rc = 0;
+out:
+	out_destroy(o);
+	soak_destroy(s);
+	free(hist);
+	free(c);
+	free(a);
+	free(b);
+	free(l);
+	return rc;
+}
+
+int cmd_soak(struct cli *cli, int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct soak_opts op;
+	char err[256];
+	int rc;
+
+	if ((rc = parse_opts(&op, cli, argc, argv)))
+		return rc < 0 ? 0 : rc;
+	if (!op.have_cpus && (rc = procstat_online(NULL, &op.cpus, err, sizeof(err)))) {
+		cli_error("soak: %s", err);
+		return EXIT_RUNTIME;
+	}
+	if (op.calibrate && op.duration_ns) {
+		cli_error("soak: --duration does not apply to --calibrate (see --timeout)");
+		return EXIT_USAGE;
+	}
+	sigemptyset(&sa.sa_mask);
+	soak_stop_flag = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = op.calibrate ? do_calibrate(&op, cli) : do_soak(&op, cli);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return rc;
+}
