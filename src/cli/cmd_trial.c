@@ -145,6 +145,12 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		trialopt_release(&to);
 		return EXIT_RUNTIME;
 	}
+	if ((rc = trialopt_cpucost(&to, &to.cfg.cost, err, sizeof(err)))) {
+		cli_error("trial: %s", err);
+		free(res);
+		trialopt_release(&to);
+		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
@@ -157,9 +163,21 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		fprintf(stderr, "\r%100s\r", "");
 	if (rc) {
 		cli_error("trial: %s", err);
+		cpucost_destroy(to.cfg.cost);
 		free(res);
 		trialopt_release(&to);
 		return EXIT_RUNTIME;
+	}
+
+	struct cpucost_result cr = { 0 };
+	uint64_t fwd = 0;
+
+	for (unsigned int d = 0; d < res->ndirs; d++)
+		fwd += res->dir[d].rx;
+	if (to.cfg.cost) {
+		cpucost_result(to.cfg.cost, fwd, &cr);
+		cpucost_destroy(to.cfg.cost);
+		to.cfg.cost = NULL;
 	}
 
 	double ceiling = trialopt_check_ceiling(&to, res);
@@ -188,6 +206,8 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		out_f64(o, "loss_pct", " (%.4f%%)\n", tx ? (double)lost * 100.0 / (double)tx : 0);
 		out_obj_end(o);
 	}
+	if (cr.valid)
+		cpucost_print(o, &cr);
 	out_bool(o, "tester_limited", NULL, res->tester_limited);
 	out_bool(o, "interrupted", NULL, res->interrupted);
 	if (res->interrupted)

@@ -14,12 +14,14 @@
 
 #include "sys/ethtool.h"
 #include "store/calib.h"
+#include "sys/soak.h"
 #include "sys/netns.h"
 
 enum {
 	O_PREFIX = 256, O_TX, O_RX, O_DST_MAC, O_RX_DST_MAC, O_SRC_IP, O_DST_IP, O_RATE,
 	O_SIZE, O_IMIX, O_FLOWS, O_BIDIR, O_LINE, O_DURATION, O_LEARN, O_LEARN_WAIT,
 	O_DRAIN, O_GEN_CPU, O_RX_CPU, O_PORT_TYPE, O_BURST, O_JSON, O_CALIB,
+	O_WATCH, O_SOAK, O_SOAK_CAL,
 };
 
 static const struct option trial_opts[] = {
@@ -46,6 +48,9 @@ static const struct option trial_opts[] = {
 	{ "burst", required_argument, NULL, O_BURST },
 	{ "json", no_argument, NULL, O_JSON },
 	{ "calibration", required_argument, NULL, O_CALIB },
+	{ "watch-cpus", required_argument, NULL, O_WATCH },
+	{ "soak", no_argument, NULL, O_SOAK },
+	{ "soak-calibration", required_argument, NULL, O_SOAK_CAL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -245,6 +250,14 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 			break;
 		case O_JSON: cli->json = true; break;
 		case O_CALIB: snprintf(o->calib_path, sizeof(o->calib_path), "%s", optarg); break;
+		case O_WATCH:
+			if (cpuset_parse_list(optarg, &o->watch, err, errlen) || !cpuset_count(&o->watch)) {
+				snprintf(err, errlen, "--watch-cpus '%s': expected a CPU list like 1 or 2-3", optarg);
+				rc = -EINVAL;
+			}
+			break;
+		case O_SOAK: o->soak = true; break;
+		case O_SOAK_CAL: snprintf(o->soak_path, sizeof(o->soak_path), "%s", optarg); break;
 		case 'h':
 			fputs(usage, stdout);
 			return 1;
@@ -287,6 +300,8 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 	o->lab = !o->tx_if;
 	if (!o->calib_path[0])
 		calib_default_path(o->calib_path, sizeof(o->calib_path));
+	if (!o->soak_path[0])
+		soak_calib_default_path(o->soak_path, sizeof(o->soak_path));
 	if (!o->learn_set)
 		o->cfg.learn_frames = frame_flows_count(&o->cfg.flows);
 	o->cfg.trial_id = (uint16_t)(((unsigned int)getpid() ^ (unsigned int)time(NULL)) & 0x7fff);
@@ -391,6 +406,8 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 			c->rx_cpu = last;
 	}
 	cpuset_format_list(&st.dut_cpus, dut, sizeof(dut));
+	if (!cpuset_count(&o->watch))
+		o->watch = st.dut_cpus;
 	snprintf(o->where, sizeof(o->where), "through lab %s (DUT CPU %s, placement %s, %d rules%s)",
 		 o->prefix, dut, lab_placement_name(st.placement), st.rules < 0 ? 0 : st.rules,
 		 strcmp(st.shape.kind, "tbf") ? "" : ", shaped");
@@ -544,4 +561,87 @@ double trialopt_check_ceiling(const struct trialopt *o, struct trial_result *res
 		res->tester_limited = true;
 	}
 	return e.pps;
+}
+
+int trialopt_cpucost(const struct trialopt *o, struct cpucost **cost, char *err, size_t errlen)
+{
+	struct soak_calib *cal = NULL;
+	struct cpuset online;
+	int rc;
+
+	*cost = NULL;
+	if (!cpuset_count(&o->watch)) {
+		if (o->soak) {
+			snprintf(err, errlen, "--soak: give --watch-cpus (the DUT's CPUs) with --tx/--rx");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!host_online_cpus(&online, err, errlen) && !cpuset_subset(&o->watch, &online)) {
+		snprintf(err, errlen, "--watch-cpus: not every CPU is online");
+		return -EINVAL;
+	}
+	if (o->soak) {
+		cal = calloc(1, sizeof(*cal));
+		if (!cal)
+			return -ENOMEM;
+		if ((rc = soak_calib_load(o->soak_path, cal, err, errlen)) == -ENOENT)
+			snprintf(err, errlen, "--soak: no soak calibration in %s: run 'wirerate soak --calibrate' on an idle machine first",
+				 o->soak_path);
+		if (!rc)
+			rc = soak_calib_verify(cal, err, errlen);
+		if (rc) {
+			free(cal);
+			return rc == -ENOENT || rc == -ESTALE ? -EINVAL : rc;
+		}
+	}
+	rc = cpucost_create(&o->watch, cal, cost, err, errlen);
+	free(cal);
+	return rc;
+}
+
+void cpucost_print(struct out *out, const struct cpucost_result *r)
+{
+	out_obj_start(out, "dut_cpu");
+	if (!r->valid) {
+		out_text(out, "  DUT CPU    not measured\n");
+		out_obj_end(out);
+		return;
+	}
+	out_f64(out, "seconds", NULL, r->seconds);
+	out_arr_start(out, "cpus");
+	for (unsigned int i = 0; i < r->n; i++) {
+		const struct cpucost_cpu *c = &r->c[i];
+
+		out_obj_start(out, NULL);
+		out_u64(out, "cpu", "  DUT CPU %-2llu", c->cpu);
+		out_f64(out, "usr", " usr %.1f", c->pct.usr);
+		out_f64(out, "sys", " sys %.1f", c->pct.sys);
+		out_f64(out, "irq", " irq %.1f", c->pct.irq);
+		out_f64(out, "soft", " soft %.1f", c->pct.soft);
+		out_f64(out, "idle", " idle %.1f", c->pct.idle);
+		out_f64(out, "busy", "  busy %.1f%% (wall - idle)", c->pct.busy);
+		if (c->soak >= 0)
+			out_f64(out, "soak", ", soak %.1f%%", c->soak * 100);
+		else
+			out_null(out, "soak");
+		out_f64(out, "intr_s", "; intr/s %.0f", c->intr_s);
+		out_f64(out, "net_rx_s", ", NET_RX/s %.0f", c->net_rx_s);
+		out_u64(out, "softnet_dropped", ", backlog drops %llu\n", c->softnet_dropped);
+		out_u64(out, "softnet_squeezed", NULL, c->softnet_squeezed);
+		out_obj_end(out);
+	}
+	out_arr_end(out);
+	out_f64(out, "busy_cpu_s", NULL, r->busy_cpu_s);
+	out_f64(out, "accounted_cpu_s", NULL, r->accounted_cpu_s);
+	if (r->soak_cpu_s >= 0)
+		out_f64(out, "soak_cpu_s", NULL, r->soak_cpu_s);
+	if (r->ns_per_frame > 0) {
+		out_f64(out, "ns_per_frame", "  cost       %.0f ns of DUT CPU per forwarded frame", r->ns_per_frame);
+		out_f64(out, "frames_per_cpu_s", ", %.0f frames per CPU-second", r->frames_per_cpu_s);
+		out_str(out, "source", " (from %s)\n", r->source);
+	} else {
+		out_str(out, "source", NULL, r->source);
+	}
+	out_obj_end(out);
 }

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "core/units.h"
+#include "engine/cpucost.h"
 #include "engine/trial.h"
 #include "store/out.h"
 #include "sys/lab.h"
@@ -37,7 +38,12 @@
 	"  --gen-cpu N --rx-cpu N   pin the generator and analyzer (default: off the DUT's CPUs)\n" \
 	"  --port-type TYPE    afpacket (TX ring, default) or mmsg (sendmmsg fallback)\n" \
 	"  --burst N           frames per batch at most (default 64)\n" \
-	"  --calibration FILE  the tester's ceilings (default ~/.local/state/wirerate/calibration)\n"
+	"  --calibration FILE  the tester's ceilings (default ~/.local/state/wirerate/calibration)\n" \
+	"DUT CPU cost (lab: the DUT's CPUs are always watched through /proc/stat):\n" \
+	"  --watch-cpus LIST   CPUs to watch when the DUT is this host but not the lab\n" \
+	"  --soak              also soak them (needs 'wirerate soak --calibrate'): sees the\n" \
+	"                      interrupt time /proc/stat hides\n" \
+	"  --soak-calibration FILE   (default ~/.local/state/wirerate/soak-calibration)\n"
 
 struct trialopt {
 	struct trial_cfg cfg;
@@ -57,7 +63,10 @@ struct trialopt {
 	int nsfd[2];			/* lab: gen, sink */
 	char dir_label[2][96];
 	char where[256];
-	char calib_path[4096];		/* the tester's ceilings */		/* "through lab wr- (DUT CPU 1)" */
+	char calib_path[4096];		/* the tester's ceilings */
+	struct cpuset watch;		/* CPUs whose cost is recorded (lab: the DUT's) */
+	bool soak;			/* soak them too */
+	char soak_path[4096];		/* "through lab wr- (DUT CPU 1)" */
 };
 
 /* Parse argv into o; --rate is required unless default_rate is given. Returns 0, 1 after --help was printed, or -EINVAL
@@ -68,6 +77,11 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
  * and check the whole trial. -EINVAL: bad input; other: the host failed. */
 int trialopt_resolve(struct trialopt *o, char *err, size_t errlen);
 void trialopt_release(struct trialopt *o);
+/* The DUT's CPU watch for a trial, or NULL when there is nothing to watch;
+ * -errno with a reason (soak asked for but not calibrated, ...). */
+int trialopt_cpucost(const struct trialopt *o, struct cpucost **cost, char *err, size_t errlen);
+/* The DUT CPU block of a result. */
+void cpucost_print(struct out *out, const struct cpucost_result *r);
 /* Flag directions whose target is above the tester's calibrated ceiling
  * for this port type and size; returns the ceiling (0: none known). */
 double trialopt_check_ceiling(const struct trialopt *o, struct trial_result *res);

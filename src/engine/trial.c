@@ -12,6 +12,7 @@
 
 #include "core/pace.h"
 #include "core/seqtrack.h"
+#include "engine/cpucost.h"
 
 #define START_DELAY_NS	 50000000ULL	/* threads up and pinned before the first frame */
 #define RX_GRACE_NS	150000000ULL	/* keep reading the ring after the deadline */
@@ -466,6 +467,11 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		uint64_t t = now_ns();
 		bool gens_done = t > r->t_end + 200000000ULL;
 
+		/* The DUT's CPU figures cover the traffic window only. */
+		if (c->cost && !cpucost_started(c->cost) && t >= r->t_start)
+			cpucost_mark_start(c->cost);
+		if (c->cost && cpucost_started(c->cost) && !cpucost_ended(c->cost) && (t >= r->t_end || r->stop_gen))
+			cpucost_mark_end(c->cost);
 		if (stop && *stop && !r->stop_gen) {
 			r->stop_gen = 1;
 			res->interrupted = true;
@@ -499,6 +505,8 @@ stop:
 	r->stop_rx = 1;
 	for (unsigned int i = 0; i < nrt; i++)
 		pthread_join(rt[i], NULL);
+	if (c->cost && cpucost_started(c->cost) && !cpucost_ended(c->cost))
+		cpucost_mark_end(c->cost);
 	for (unsigned int d = 0; !rc && d < c->ndirs; d++) {
 		if (r->gen[d].rc) {
 			rc = r->gen[d].rc;

@@ -14,6 +14,8 @@
 #include "core/hist.h"
 #include "io/port.h"
 
+struct cpucost;
+
 #define TRIAL_MAX_SIZES 16
 #define TRIAL_TESTER_SHORTFALL 0.005	/* offered more than 0.5% short: tester-limited */
 
@@ -42,6 +44,7 @@ struct trial_cfg {
 	int gen_cpu, rx_cpu;		/* -1: not pinned */
 	enum port_type port_type;
 	unsigned int max_burst;		/* frames per batch at most */
+	struct cpucost *cost;		/* optional: marked at the start and end of traffic */
 };
 
 /* What the analyzer counted for one direction. */
