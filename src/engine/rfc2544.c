@@ -65,7 +65,8 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 		c->res->interrupted = true;
 		return -EINTR;
 	}
-	rc = trial_run(&t, c->tr, c->stop, NULL, NULL, err, errlen);
+	rc = c->cfg->runner ? c->cfg->runner(c->cfg->runner_ctx, &t, c->tr, c->stop, err, errlen)
+			    : trial_run(&t, c->tr, c->stop, NULL, NULL, err, errlen);
 	if (rc)
 		return rc;
 	c->res->trials_run++;

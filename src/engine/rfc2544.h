@@ -39,6 +39,11 @@ struct r2544_cfg {
 	uint64_t latency_ns;		/* RFC 2544 26.2: 120 s */
 	unsigned int b2b_runs;		/* RFC 2544: 50 */
 	uint64_t b2b_max_ns;		/* longest burst tried (RFC 2544: 2 s) */
+	/* How a trial is run: NULL is trial_run; the unit tests give a
+	 * simulated DUT here, so every procedure is tested without traffic. */
+	int (*runner)(void *ctx, const struct trial_cfg *t, struct trial_result *res,
+		      const volatile sig_atomic_t *stop, char *err, size_t errlen);
+	void *runner_ctx;
 };
 
 struct r2544_trial {

@@ -9,12 +9,16 @@
 "$WR" lab up --prefix "$P" --shape 20kpps >/dev/null || fail "lab up"
 Q="--prefix $P --quick --trial-time 1s --settle 0.1s --learn-wait 0.1s --drain 0.3s --sizes 64"
 
-j=$("$WR" rfc2544 throughput $Q --max-load 40kpps --json) || fail "throughput"
-r=$(jq -c '.rows[0]' <<<"$j")
-note "throughput: $(jq -c '{ndr: .ndr | [.lower, .upper], pdr: .pdr | [.lower, .upper], trials: .search_trials, t: .search_time_s, notes}' <<<"$r")"
-[ "$(jq -r '.ndr.lower >= 16000 and .ndr.lower <= 20400' <<<"$r")" = true ] || fail "NDR $(jq -r .ndr.lower <<<"$r"), want just under 20000"
-[ "$(jq -r '.pdr.lower >= .ndr.lower and .pdr.lower <= 21000' <<<"$r")" = true ] || fail "PDR $(jq -r .pdr.lower <<<"$r")"
-[ "$(jq -r '.ndr.upper >= .ndr.lower and .pdr.upper >= .pdr.lower' <<<"$r")" = true ] || fail "bounds out of order: $r"
+# The shaper counts every frame alike (lab --shape in frames/s), so the
+# capacity is 20000 frames/s for every size: NDR within 3% of it.
+j=$("$WR" rfc2544 throughput $Q --sizes 64,512 --max-load 40kpps --json) || fail "throughput"
+for i in 0 1; do
+	r=$(jq -c ".rows[$i]" <<<"$j")
+	note "throughput: $(jq -c '{size, ndr: .ndr | [.lower, .upper], pdr: .pdr | [.lower, .upper], trials: .search_trials, t: .search_time_s, notes}' <<<"$r")"
+	[ "$(jq -r '.ndr.lower >= 19400 and .ndr.lower <= 20600' <<<"$r")" = true ] || fail "NDR $(jq -r .ndr.lower <<<"$r"), want 20000 +- 3%"
+	[ "$(jq -r '.pdr.lower >= .ndr.lower and .pdr.lower <= 21000' <<<"$r")" = true ] || fail "PDR $(jq -r .pdr.lower <<<"$r")"
+	[ "$(jq -r '.ndr.upper >= .ndr.lower and .pdr.upper >= .pdr.lower' <<<"$r")" = true ] || fail "bounds out of order: $r"
+done
 [ "$(jq -r '.deviations | length > 0' <<<"$j")" = true ] || fail "quick mode deviations not listed"
 [ "$(jq -r '.trials | length > 2' <<<"$j")" = true ] || fail "trials not listed"
 
