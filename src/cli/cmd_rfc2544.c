@@ -12,6 +12,7 @@
 #include "cli/trialopt.h"
 #include "engine/rfc2544.h"
 #include "store/calib.h"
+#include "sys/soak.h"
 
 static const char rfc2544_usage[] =
 	"usage: wirerate rfc2544 [throughput|latency|loss|b2b|all] [OPTIONS]\n"
@@ -266,6 +267,7 @@ static void notes(char *buf, size_t len, const struct r2544_row *row)
 int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 {
 	struct r_opts r = { .pdr = 0.005, .precision = 0.005 };
+	struct soak_calib *soak_cal = NULL;
 	struct trialopt to;
 	struct r2544_cfg *cfg = NULL;
 	struct r2544_result *res = NULL;
@@ -328,6 +330,24 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	cfg->latency_ns = r.quick ? final_ns : 120000000000ULL;
 	cfg->b2b_runs = (unsigned int)(r.b2b_set ? r.b2b_runs : r.quick ? 2 : 50);
 	cfg->b2b_max_ns = 2000000000ULL;
+	/* The DUT's CPUs on every trial, soaked with --soak. */
+	{
+		struct cpucost *probe = NULL;
+
+		if ((rc = trialopt_cpucost(&to, &probe, err, sizeof(err)))) {
+			cli_error("rfc2544: %s", err);
+			ret = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+			goto out;
+		}
+		cpucost_destroy(probe);
+		cfg->watch = to.watch;
+		if (to.soak) {
+			soak_cal = calloc(1, sizeof(*soak_cal));
+			if (!soak_cal || soak_calib_load(to.soak_path, soak_cal, err, sizeof(err)))
+				goto out;
+			cfg->calib = soak_cal;
+		}
+	}
 
 	/* The maximum load of each row. */
 	for (unsigned int i = 0; i < (imix ? 1u : r.nsizes); i++) {
@@ -470,10 +490,17 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 			notes(nb, sizeof(nb), row);
 			out_str(o, "notes", "%s", nb);
 			out_bool(o, "search_done", NULL, row->thr.done);
+			if (row->ns_per_frame_ndr > 0) {
+				out_f64(o, "ns_per_frame_ndr", NULL, row->ns_per_frame_ndr);
+				out_str(o, "cpu_source", NULL, row->cpu_source);
+			}
 			out_u64(o, "search_trials", NULL, row->thr.trials);
 			out_f64(o, "search_time_s", NULL, row->thr.total_ns / 1e9);
 		}
 		out_text(o, "\n");
+		if (row->ns_per_frame_ndr > 0)
+			out_text(o, "         DUT CPU: %.0f ns per forwarded frame at %.0f frames/s (from %s)\n",
+				 row->ns_per_frame_ndr, row->ndr_cost_load, row->cpu_source);
 		if (row->lat_done || row->lat_runs) {
 			out_obj_start(o, "latency");
 			out_f64(o, "load", "         latency at %.0f f/s", row->lat_load);
@@ -535,6 +562,13 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		out_u64(o, "tx", NULL, t->tx);
 		out_u64(o, "rx", NULL, t->rx);
 		out_bool(o, "tester_limited", NULL, t->tester_limited);
+		if (t->cpu_valid) {
+			out_f64(o, "dut_cpu_busy_pct", NULL, t->cpu_busy_pct);
+			if (t->cpu_soak_pct >= 0)
+				out_f64(o, "dut_cpu_soak_pct", NULL, t->cpu_soak_pct);
+			out_f64(o, "ns_per_frame", NULL, t->ns_per_frame);
+			out_str(o, "cpu_source", NULL, t->cpu_source);
+		}
 		out_obj_end(o);
 	}
 	out_arr_end(o);
@@ -544,6 +578,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	out_destroy(o);
 	ret = res->interrupted ? 130 : 0;
 out:
+	free(soak_cal);
 	free(cfg);
 	free(res);
 	trialopt_release(&to);

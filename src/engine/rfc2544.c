@@ -65,10 +65,18 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 		c->res->interrupted = true;
 		return -EINTR;
 	}
+	struct cpucost *cost = NULL;
+
+	if (cpuset_count(&c->cfg->watch) && !c->cfg->runner &&
+	    (rc = cpucost_create(&c->cfg->watch, c->cfg->calib, &cost, err, errlen)))
+		return rc;
+	t.cost = cost;
 	rc = c->cfg->runner ? c->cfg->runner(c->cfg->runner_ctx, &t, c->tr, c->stop, err, errlen)
 			    : trial_run(&t, c->tr, c->stop, NULL, NULL, err, errlen);
-	if (rc)
+	if (rc) {
+		cpucost_destroy(cost);
 		return rc;
+	}
 	c->res->trials_run++;
 	if (c->tr->interrupted) {
 		c->res->interrupted = true;
@@ -84,8 +92,27 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 		}
 		*rt = (struct r2544_trial){ .size = row->size, .test = test, .load = load,
 					    .duration_ns = duration_ns, .tx = tx, .rx = rx,
-					    .tester_limited = c->tr->tester_limited };
+					    .tester_limited = c->tr->tester_limited, .cpu_soak_pct = -1 };
+		if (cost) {
+			struct cpucost_result cr;
+
+			cpucost_result(cost, rx, &cr);
+			if (cr.valid) {
+				rt->cpu_valid = true;
+				rt->cpu_busy_pct = cr.busy_cpu_s / cr.seconds * 100;
+				rt->cpu_soak_pct = cr.soak_cpu_s >= 0 ? cr.soak_cpu_s / cr.seconds * 100 : -1;
+				rt->ns_per_frame = cr.ns_per_frame;
+				rt->cpu_source = cr.source;
+				/* The cost at the throughput rate: a full-length clean trial. */
+				if (test != 'b' && rx >= tx && duration_ns == c->cfg->final_ns && load >= row->ndr_cost_load) {
+					row->ns_per_frame_ndr = cr.ns_per_frame;
+					row->ndr_cost_load = load;
+					row->cpu_source = cr.source;
+				}
+			}
+		}
 	}
+	cpucost_destroy(cost);
 	return 0;
 }
 

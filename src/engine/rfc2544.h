@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/search.h"
+#include "engine/cpucost.h"
 #include "engine/trial.h"
 
 #define R2544_MAX_SIZES 16
@@ -44,6 +45,9 @@ struct r2544_cfg {
 	int (*runner)(void *ctx, const struct trial_cfg *t, struct trial_result *res,
 		      const volatile sig_atomic_t *stop, char *err, size_t errlen);
 	void *runner_ctx;
+	/* DUT CPUs to watch on every trial (empty: none), soaked with calib. */
+	struct cpuset watch;
+	const struct soak_calib *calib;
 };
 
 struct r2544_trial {
@@ -53,6 +57,11 @@ struct r2544_trial {
 	uint64_t duration_ns;
 	uint64_t tx, rx;
 	bool tester_limited;
+	bool cpu_valid;
+	double cpu_busy_pct;		/* DUT CPUs, summed, /proc/stat wall - idle */
+	double cpu_soak_pct;		/* summed soak reading, -1 without */
+	double ns_per_frame;		/* DUT CPU per forwarded frame */
+	const char *cpu_source;
 };
 
 struct r2544_loss_step {
@@ -69,6 +78,9 @@ struct r2544_row {
 	bool max_is_ceiling;
 	struct search_outcome thr;
 	bool thr_done;
+	double ns_per_frame_ndr;	/* DUT CPU per frame at the highest clean full-length load, 0 unknown */
+	double ndr_cost_load;
+	const char *cpu_source;
 	/* latency at the NDR rate: medians over the runs */
 	bool lat_done;
 	double lat_load;
