@@ -15,12 +15,15 @@
 #include <sys/socket.h>
 
 #include "io/port.h"
+#include "io/port_impl.h"
 #include "sys/netns.h"
 #include "sys/nl.h"
 
 #define MMSG_BATCH 64
 
-struct port {
+static void afp_close(void *vp);
+
+struct afp {
 	enum port_type type;
 	int ifindex;
 	/* transmit */
@@ -43,11 +46,6 @@ struct port {
 	uint64_t if_drops0, if_txdrops0;
 	struct port_stats st;
 };
-
-const char *port_type_name(enum port_type type)
-{
-	return type == PORT_AFPACKET ? "afpacket" : "afpacket-mmsg";
-}
 
 static unsigned int pow2_at_least(unsigned int v)
 {
@@ -104,7 +102,7 @@ static int ifindex_in_ns(const struct port_cfg *cfg, char *err, size_t errlen)
 	return rc;
 }
 
-static int tx_ring_open(struct port *p, const struct port_cfg *cfg, char *err, size_t errlen)
+static int tx_ring_open(struct afp *p, const struct port_cfg *cfg, char *err, size_t errlen)
 {
 	struct tpacket_req req;
 	unsigned int frames_per_block, block_size;
@@ -163,7 +161,7 @@ static int tx_ring_open(struct port *p, const struct port_cfg *cfg, char *err, s
 	return bind_to(p->txfd, p->ifindex, 0, cfg->ifname, err, errlen);
 }
 
-static int tx_mmsg_open(struct port *p, const struct port_cfg *cfg, char *err, size_t errlen)
+static int tx_mmsg_open(struct afp *p, const struct port_cfg *cfg, char *err, size_t errlen)
 {
 	int rc;
 
@@ -187,7 +185,7 @@ static int tx_mmsg_open(struct port *p, const struct port_cfg *cfg, char *err, s
 	return bind_to(p->txfd, p->ifindex, 0, cfg->ifname, err, errlen);
 }
 
-static int rx_ring_open(struct port *p, const struct port_cfg *cfg, char *err, size_t errlen)
+static int rx_ring_open(struct afp *p, const struct port_cfg *cfg, char *err, size_t errlen)
 {
 	struct tpacket_req3 req;
 	int v = TPACKET_V3, one = 1, rc;
@@ -223,9 +221,9 @@ static int rx_ring_open(struct port *p, const struct port_cfg *cfg, char *err, s
 	return bind_to(p->rxfd, p->ifindex, htons(ETH_P_ALL), cfg->ifname, err, errlen);
 }
 
-struct port *port_open(enum port_type type, const struct port_cfg *cfg, char *err, size_t errlen)
+static void *afp_open(enum port_type type, const struct port_cfg *cfg, char *err, size_t errlen)
 {
-	struct port *p = calloc(1, sizeof(*p));
+	struct afp *p = calloc(1, sizeof(*p));
 	int rc = 0;
 
 	if (!p) {
@@ -255,12 +253,13 @@ struct port *port_open(enum port_type type, const struct port_cfg *cfg, char *er
 	if (!rc)
 		return p;
 fail:
-	port_close(p);
+	afp_close(p);
 	return NULL;
 }
 
-void port_close(struct port *p)
+static void afp_close(void *vp)
 {
+	struct afp *p = vp;
 	if (!p)
 		return;
 	if (p->tx_map)
@@ -277,25 +276,28 @@ void port_close(struct port *p)
 	free(p);
 }
 
-unsigned int port_tx_slots(const struct port *p)
+static unsigned int afp_tx_slots(const void *vp)
 {
+	const struct afp *p = vp;
 	return p->tx_nslots;
 }
 
-static struct tpacket2_hdr *tx_hdr(struct port *p, unsigned int i)
+static struct tpacket2_hdr *tx_hdr(struct afp *p, unsigned int i)
 {
 	return (struct tpacket2_hdr *)(p->tx_map + (size_t)i * p->tx_slot_size);
 }
 
-uint8_t *port_tx_slot(struct port *p, unsigned int i)
+static uint8_t *afp_tx_slot(void *vp, unsigned int i)
 {
+	struct afp *p = vp;
 	if (p->tx_mem)
 		return p->tx_mem + (size_t)i * p->tx_slot_size;
 	return (uint8_t *)tx_hdr(p, i) + p->tx_data_off;
 }
 
-unsigned int port_tx_acquire(struct port *p, unsigned int n, unsigned int *first)
+static unsigned int afp_tx_acquire(void *vp, unsigned int n, unsigned int *first)
 {
+	struct afp *p = vp;
 	unsigned int k = 0, mask = p->tx_nslots - 1;
 
 	*first = p->tx_cursor;
@@ -324,8 +326,9 @@ unsigned int port_tx_acquire(struct port *p, unsigned int n, unsigned int *first
 	return k;
 }
 
-void port_tx_submit(struct port *p, unsigned int i, unsigned int len)
+static void afp_tx_submit(void *vp, unsigned int i, unsigned int len)
 {
+	struct afp *p = vp;
 	if (p->tx_mem) {
 		if (!p->mmsg_n)
 			p->mmsg_first = i;
@@ -346,7 +349,7 @@ void port_tx_submit(struct port *p, unsigned int i, unsigned int len)
 	p->st.tx_frames++;
 }
 
-static int mmsg_flush(struct port *p)
+static int mmsg_flush(struct afp *p)
 {
 	struct mmsghdr msgs[MMSG_BATCH];
 	struct iovec iov[MMSG_BATCH];
@@ -359,7 +362,7 @@ static int mmsg_flush(struct port *p)
 		for (unsigned int k = 0; k < n; k++) {
 			unsigned int i = (p->mmsg_first + k) & mask;
 
-			iov[k].iov_base = port_tx_slot(p, i);
+			iov[k].iov_base = afp_tx_slot(p, i);
 			iov[k].iov_len = p->tx_len[i];
 			memset(&msgs[k], 0, sizeof(msgs[k]));
 			msgs[k].msg_hdr.msg_iov = &iov[k];
@@ -380,8 +383,9 @@ static int mmsg_flush(struct port *p)
 	return 0;
 }
 
-int port_tx_kick(struct port *p)
+static int afp_tx_kick(void *vp)
 {
+	struct afp *p = vp;
 	if (p->tx_mem)
 		return mmsg_flush(p);
 	/* MSG_DONTWAIT: hand the frames over without waiting for them to be
@@ -391,8 +395,9 @@ int port_tx_kick(struct port *p)
 	return 0;
 }
 
-unsigned int port_tx_pending(struct port *p)
+static unsigned int afp_tx_pending(void *vp)
 {
+	struct afp *p = vp;
 	unsigned int n = 0;
 
 	if (p->tx_mem)
@@ -406,8 +411,9 @@ unsigned int port_tx_pending(struct port *p)
 	return n;
 }
 
-int port_rx_poll(struct port *p, port_rx_fn fn, void *ctx, int timeout_ms)
+static int afp_rx_poll(void *vp, port_rx_fn fn, void *ctx, int timeout_ms)
 {
+	struct afp *p = vp;
 	struct tpacket_block_desc *b;
 	int delivered = 0;
 
@@ -449,8 +455,9 @@ int port_rx_poll(struct port *p, port_rx_fn fn, void *ctx, int timeout_ms)
 	return delivered;
 }
 
-int port_stats(struct port *p, struct port_stats *st)
+static int afp_stats(void *vp, struct port_stats *st)
 {
+	struct afp *p = vp;
 	if (p->rxfd >= 0) {
 		struct tpacket_stats_v3 s;
 		socklen_t len = sizeof(s);
@@ -474,3 +481,24 @@ int port_stats(struct port *p, struct port_stats *st)
 	*st = p->st;
 	return 0;
 }
+
+static void *afp_open_ring(const struct port_cfg *cfg, char *err, size_t errlen)
+{
+	return afp_open(PORT_AFPACKET, cfg, err, errlen);
+}
+
+static void *afp_open_mmsg(const struct port_cfg *cfg, char *err, size_t errlen)
+{
+	return afp_open(PORT_AFPACKET_MMSG, cfg, err, errlen);
+}
+
+#define AFP_OPS(open_fn, label) {					\
+	.name = label, .open = open_fn, .close = afp_close,		\
+	.tx_slots = afp_tx_slots, .tx_slot = afp_tx_slot,		\
+	.tx_acquire = afp_tx_acquire, .tx_submit = afp_tx_submit,	\
+	.tx_kick = afp_tx_kick, .tx_pending = afp_tx_pending,		\
+	.rx_poll = afp_rx_poll, .stats = afp_stats,			\
+}
+
+const struct port_ops afpacket_ring_ops = AFP_OPS(afp_open_ring, "afpacket");
+const struct port_ops afpacket_mmsg_ops = AFP_OPS(afp_open_mmsg, "afpacket-mmsg");

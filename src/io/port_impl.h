@@ -1,0 +1,26 @@
+/* The ops table a packet port implements (DESIGN: open, tx burst, rx
+ * burst, stats, close). port.c dispatches the public port_* calls to it;
+ * AF_XDP and UDP-socket ports add a table of their own. */
+#ifndef WR_IO_PORT_IMPL_H
+#define WR_IO_PORT_IMPL_H
+
+#include "io/port.h"
+
+struct port_ops {
+	const char *name;
+	void *(*open)(const struct port_cfg *cfg, char *err, size_t errlen);
+	void (*close)(void *impl);
+	unsigned int (*tx_slots)(const void *impl);
+	uint8_t *(*tx_slot)(void *impl, unsigned int i);
+	unsigned int (*tx_acquire)(void *impl, unsigned int n, unsigned int *first);
+	void (*tx_submit)(void *impl, unsigned int i, unsigned int len);
+	int (*tx_kick)(void *impl);
+	unsigned int (*tx_pending)(void *impl);
+	int (*rx_poll)(void *impl, port_rx_fn fn, void *ctx, int timeout_ms);
+	int (*stats)(void *impl, struct port_stats *st);
+};
+
+extern const struct port_ops afpacket_ring_ops;
+extern const struct port_ops afpacket_mmsg_ops;
+
+#endif
