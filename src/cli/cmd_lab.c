@@ -1,4 +1,5 @@
 /* wirerate lab up|down|status */
+#include <arpa/inet.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +52,9 @@ static void print_status(struct out *o, const struct lab_status *st)
 		return;
 	}
 	out_text(o, "  [gen] gen0 198.18.0.1/24 ==veth== dut0 198.18.0.2/24 [dut] "
-		    "dut1 198.19.0.1/24 ==veth== sink0 198.19.0.2/24 [sink]\n\n");
+		    "dut1 198.19.0.1/24 ==veth== sink0 198.19.0.2/24 [sink]\n"
+		    "        2001:2:0:1::1/64            2001:2:0:1::2/64       "
+		    "2001:2:0:2::1/64            2001:2:0:2::2/64\n\n");
 	out_text(o, "  %-10s %-6s %-15s %-18s %-5s %-5s %12s %10s %12s %10s  %s\n",
 		 "namespace", "if", "address", "mac", "state", "rps", "rx frames", "rx drop",
 		 "tx frames", "tx drop", "offloads");
@@ -66,6 +69,13 @@ static void print_status(struct out *o, const struct lab_status *st)
 		out_str(o, "name", "%-6s ", a->ifname);
 		snprintf(buf, sizeof(buf), "%u.%u.%u.%u/%u", a->ip[0], a->ip[1], a->ip[2], a->ip[3], a->plen);
 		out_str(o, "address", "%-15s ", buf);
+		{
+			char a6[INET6_ADDRSTRLEN];
+
+			inet_ntop(AF_INET6, a->ip6, a6, sizeof(a6));
+			snprintf(buf, sizeof(buf), "%s/64", a6);
+			out_str(o, "address6", NULL, buf);
+		}
 		out_bool(o, "present", NULL, is->present);
 		if (!is->present) {
 			out_text(o, "%-18s missing\n", "-");

@@ -16,12 +16,15 @@
 
 static const char *const role_suffix[LAB_NROLES] = { "gen", "dut", "sink" };
 
+/* 2001:2:0:<net>::<host> */
+#define V6(net, host) { 0x20, 0x01, 0, 0x02, 0, 0, 0, net, 0, 0, 0, 0, 0, 0, 0, host }
+
 /* Locally administered MACs: 02 then "wr", then pair and end. */
 static const struct lab_addr lab_ifs[LAB_NIFS] = {
-	[LAB_GEN0]  = { "gen",  "gen0",  LAB_GEN,  { 0x02, 0x77, 0x72, 0, 0, 1 }, { 198, 18, 0, 1 }, 24 },
-	[LAB_DUT0]  = { "dut",  "dut0",  LAB_DUT,  { 0x02, 0x77, 0x72, 0, 0, 2 }, { 198, 18, 0, 2 }, 24 },
-	[LAB_DUT1]  = { "dut",  "dut1",  LAB_DUT,  { 0x02, 0x77, 0x72, 0, 1, 1 }, { 198, 19, 0, 1 }, 24 },
-	[LAB_SINK0] = { "sink", "sink0", LAB_SINK, { 0x02, 0x77, 0x72, 0, 1, 2 }, { 198, 19, 0, 2 }, 24 },
+	[LAB_GEN0]  = { "gen",  "gen0",  LAB_GEN,  { 0x02, 0x77, 0x72, 0, 0, 1 }, { 198, 18, 0, 1 }, 24, V6(1, 1) },
+	[LAB_DUT0]  = { "dut",  "dut0",  LAB_DUT,  { 0x02, 0x77, 0x72, 0, 0, 2 }, { 198, 18, 0, 2 }, 24, V6(1, 2) },
+	[LAB_DUT1]  = { "dut",  "dut1",  LAB_DUT,  { 0x02, 0x77, 0x72, 0, 1, 1 }, { 198, 19, 0, 1 }, 24, V6(2, 1) },
+	[LAB_SINK0] = { "sink", "sink0", LAB_SINK, { 0x02, 0x77, 0x72, 0, 1, 2 }, { 198, 19, 0, 2 }, 24, V6(2, 2) },
 };
 
 /* Frames of a packet-rate shaper count as this many bytes each. */
@@ -199,6 +202,17 @@ static int ensure_pair(struct lab_ctx *c, enum lab_ifx a, enum lab_ifx b, char *
 	    la.peer_ifindex == lb.ifindex && lb.peer_ifindex == la.ifindex &&
 	    !memcmp(la.mac, A->mac, 6) && !memcmp(lb.mac, B->mac, 6))
 		return 0;
+	/* A link born where IPv6 forwarding is on joins the all-routers group
+	 * at once, before its multicast flag can be cleared, and reports it
+	 * with MLD ever after: create the links with forwarding off. */
+	for (int k = 0; k < 2; k++) {
+		int saved;
+
+		if (!netns_enter(c->nsfd[k ? B->role : A->role], &saved)) {
+			fs_write(NULL, "/proc/sys/net/ipv6/conf/default/forwarding", "0");
+			netns_leave(&saved);
+		}
+	}
 	if (ha && (rc = nl_link_del(na, la.ifindex)))
 		return nl_err(rc, "cannot delete stale link", A->ifname, err, errlen);
 	if (hb && (rc = nl_link_del(nb, lb.ifindex)))
@@ -286,10 +300,20 @@ static int ns_configure(void *arg, char *err, size_t errlen)
 	static const struct sysctl_kv router[] = {
 		{ "ipv4/ip_forward", "1", false },
 	};
+	/* IPv6 on the lab's links only, and quiet: no link-local address, no
+	 * DAD, no router solicitations or advertisements taken. */
 	static const struct sysctl_kv per_if[] = {
-		{ "ipv6/conf/IF/disable_ipv6", "1", true },
+		{ "ipv6/conf/IF/addr_gen_mode", "1", true },
+		{ "ipv6/conf/IF/accept_dad", "0", true },
+		{ "ipv6/conf/IF/dad_transmits", "0", true },
+		{ "ipv6/conf/IF/accept_ra", "0", true },
+		{ "ipv6/conf/IF/router_solicitations", "0", true },
+		{ "ipv6/conf/IF/disable_ipv6", "0", true },
 		{ "ipv4/conf/IF/rp_filter", "0", false },
 		{ "ipv4/conf/IF/send_redirects", "0", false },
+	};
+	static const struct sysctl_kv router6[] = {
+		{ "ipv6/conf/all/forwarding", "1", true },
 	};
 	struct ns_job *j = arg;
 	int rc;
@@ -310,6 +334,11 @@ static int ns_configure(void *arg, char *err, size_t errlen)
 		if ((rc = write_cpus(lab_ifs[i].ifname, &j->ctx->rps[i], err, errlen)))
 			return rc;
 	}
+	/* After the links lost IFF_MULTICAST, or the router would join the
+	 * all-routers groups and report them with MLD. */
+	if (j->role == LAB_DUT &&
+	    (rc = write_sysctls(router6, sizeof(router6) / sizeof(router6[0]), "", err, errlen)))
+		return rc;
 	if (j->role == LAB_DUT) {
 		rc = nft_null_rules_set(j->ctx->spec->rules, err, errlen);
 		if (rc == -EIO && !j->ctx->spec->rules)
@@ -368,6 +397,22 @@ static int offloads_off(struct lab_ctx *c, enum lab_ifx i, char *err, size_t err
 	return nl_err(rc, "cannot turn offloads off on", lab_ifs[i].ifname, err, errlen);
 }
 
+/* NOARP and no multicast: with permanent neighbours nothing needs ARP or
+ * neighbour discovery, and without multicast no MLD report is ever sent. */
+static int quiet_links(struct lab_ctx *c, char *err, size_t errlen)
+{
+	for (int i = 0; i < LAB_NIFS; i++) {
+		struct nl *nl = c->nl[lab_ifs[i].role];
+		struct link_info li;
+		int rc;
+
+		if ((rc = nl_link_get(nl, lab_ifs[i].ifname, &li)) ||
+		    (rc = nl_link_flags(nl, li.ifindex, IFF_NOARP, IFF_MULTICAST)))
+			return nl_err(rc, "cannot set the flags of", lab_ifs[i].ifname, err, errlen);
+	}
+	return 0;
+}
+
 static int configure_links(struct lab_ctx *c, char *err, size_t errlen)
 {
 	static const uint8_t net_gen[4] = { 198, 18, 0, 0 }, net_sink[4] = { 198, 19, 0, 0 };
@@ -384,7 +429,8 @@ static int configure_links(struct lab_ctx *c, char *err, size_t errlen)
 			return rc;
 		if ((rc = nl_link_mtu(nl, li[i].ifindex, 1500)))
 			return nl_err(rc, "cannot set MTU of", a->ifname, err, errlen);
-		if ((rc = nl_addr_add(nl, li[i].ifindex, AF_INET, a->ip, a->plen, false)))
+		if ((rc = nl_addr_add(nl, li[i].ifindex, AF_INET, a->ip, a->plen, false)) ||
+		    (rc = nl_addr_add(nl, li[i].ifindex, AF_INET6, a->ip6, 64, true)))
 			return nl_err(rc, "cannot add address to", a->ifname, err, errlen);
 	}
 	for (int r = 0; r < LAB_NROLES; r++)
@@ -394,9 +440,15 @@ static int configure_links(struct lab_ctx *c, char *err, size_t errlen)
 		if ((rc = nl_link_up(c->nl[lab_ifs[i].role], li[i].ifindex, true)))
 			return nl_err(rc, "cannot bring up", lab_ifs[i].ifname, err, errlen);
 	/* Static routes and permanent neighbours: no ARP during a trial. */
+	static const uint8_t net6_gen[16] = V6(1, 0), net6_sink[16] = V6(2, 0);
+
 	rc = nl_route_add(c->nl[LAB_GEN], AF_INET, net_sink, 24, lab_ifs[LAB_DUT0].ip, li[LAB_GEN0].ifindex);
 	if (!rc)
 		rc = nl_route_add(c->nl[LAB_SINK], AF_INET, net_gen, 24, lab_ifs[LAB_DUT1].ip, li[LAB_SINK0].ifindex);
+	if (!rc)
+		rc = nl_route_add(c->nl[LAB_GEN], AF_INET6, net6_sink, 64, lab_ifs[LAB_DUT0].ip6, li[LAB_GEN0].ifindex);
+	if (!rc)
+		rc = nl_route_add(c->nl[LAB_SINK], AF_INET6, net6_gen, 64, lab_ifs[LAB_DUT1].ip6, li[LAB_SINK0].ifindex);
 	if (rc)
 		return nl_err(rc, "cannot add route", "in the lab", err, errlen);
 	{
@@ -409,6 +461,8 @@ static int configure_links(struct lab_ctx *c, char *err, size_t errlen)
 			const struct lab_addr *on = &lab_ifs[neigh[k].on], *to = &lab_ifs[neigh[k].to];
 
 			rc = nl_neigh_add(c->nl[on->role], li[neigh[k].on].ifindex, AF_INET, to->ip, to->mac);
+			if (!rc)
+				rc = nl_neigh_add(c->nl[on->role], li[neigh[k].on].ifindex, AF_INET6, to->ip6, to->mac);
 			if (rc)
 				return nl_err(rc, "cannot add neighbour on", on->ifname, err, errlen);
 		}
@@ -474,6 +528,8 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 		rc = ensure_pair(&c, LAB_GEN0, LAB_DUT0, err, errlen);
 	if (!rc)
 		rc = ensure_pair(&c, LAB_DUT1, LAB_SINK0, err, errlen);
+	if (!rc)
+		rc = quiet_links(&c, err, errlen);
 	if (!rc) {
 		plan_rps(&c);
 		for (int r = 0; r < LAB_NROLES && !rc; r++) {

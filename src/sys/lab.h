@@ -3,6 +3,11 @@
  *
  *   [gen] gen0 198.18.0.1/24 ==veth== dut0 198.18.0.2/24 [dut]
  *         dut1 198.19.0.1/24 ==veth== sink0 198.19.0.2/24 [sink]
+ *
+ * and IPv6 from 2001:2::/48: gen0 2001:2:0:1::1, dut0 ::2 of that /64,
+ * dut1 2001:2:0:2::1, sink0 ::2. The lab's links are NOARP and without
+ * multicast, with permanent neighbours, so no ARP, ND, DAD, RS or MLD frame
+ * ever reaches a counter.
  */
 #ifndef WR_SYS_LAB_H
 #define WR_SYS_LAB_H
@@ -44,6 +49,7 @@ struct lab_addr {
 	uint8_t mac[6];
 	uint8_t ip[4];
 	unsigned int plen;
+	uint8_t ip6[16];		/* from 2001:2::/48 (RFC 5180), /64 */
 };
 const struct lab_addr *lab_if(enum lab_ifx i);
 void lab_ns_name(const char *prefix, enum lab_role r, char *buf, size_t len);

@@ -264,6 +264,16 @@ int nl_link_up(struct nl *nl, int ifindex, bool up)
 	return talk(nl, nlh, NULL, NULL);
 }
 
+int nl_link_flags(struct nl *nl, int ifindex, unsigned int set, unsigned int clear)
+{
+	struct nlmsghdr *nlh = link_msg(nl, RTM_NEWLINK, 0, ifindex);
+	struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+
+	ifi->ifi_change = set | clear;
+	ifi->ifi_flags = set;
+	return talk(nl, nlh, NULL, NULL);
+}
+
 int nl_link_mtu(struct nl *nl, int ifindex, unsigned int mtu)
 {
 	struct nlmsghdr *nlh = link_msg(nl, RTM_NEWLINK, 0, ifindex);

@@ -37,6 +37,8 @@ int nl_veth_add(struct nl *nl, const char *name, const uint8_t mac[6],
 int nl_link_del(struct nl *nl, int ifindex);
 int nl_link_up(struct nl *nl, int ifindex, bool up);
 int nl_link_mtu(struct nl *nl, int ifindex, unsigned int mtu);
+/* Set and clear IFF_* flags of a link. */
+int nl_link_flags(struct nl *nl, int ifindex, unsigned int set, unsigned int clear);
 
 /* Address, route and permanent neighbour; all replace what is there, so
  * that calling them again is harmless. addr points to 4 or 16 bytes. */

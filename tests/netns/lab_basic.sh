@@ -40,9 +40,21 @@ for x in "gen 198.18.0.2" "dut 198.18.0.1" "dut 198.19.0.2" "sink 198.19.0.1"; d
 	set -- $x
 	ip -n "$P$1" neigh show "$2" | grep -q PERMANENT || fail "$P$1: neighbour $2 not permanent"
 done
-# IPv6 off everywhere: no DAD, RS or MLD can reach a counter.
+# IPv6 from 2001:2::/48 on the lab's links only, quiet: no link-local
+# address (so no DAD or RS), NOARP and no multicast (no ND, no MLD),
+# permanent neighbours, the DUT forwarding.
+for x in "gen gen0 2001:2:0:1::1" "dut dut0 2001:2:0:1::2" "dut dut1 2001:2:0:2::1" "sink sink0 2001:2:0:2::2"; do
+	set -- $x
+	[ "$(ip -n "$P$1" -6 -o addr show dev "$2" | awk '{print $4}')" = "$3/64" ] || fail "$2: IPv6 addresses $(ip -n "$P$1" -6 -o addr show dev "$2")"
+	ip -n "$P$1" link show dev "$2" | grep -q 'NOARP' || fail "$2 not NOARP"
+	! ip -n "$P$1" link show dev "$2" | grep -q 'MULTICAST' || fail "$2 has multicast on"
+	! ip -n "$P$1" maddr show dev "$2" | grep -q 'ff02::2' || fail "$2 joined all-routers (MLD reports)"
+	[ "$(jq -r ".interfaces[] | select(.name == \"$2\") | .address6" <<<"$s")" = "$3/64" ] || fail "status address6 of $2"
+done
+[ "$(ip netns exec "${P}dut" cat /proc/sys/net/ipv6/conf/all/forwarding)" = 1 ] || fail "DUT does not forward IPv6"
+ip -n "${P}gen" -6 route get 2001:2:0:2::2 | grep -q "via 2001:2:0:1::2 dev gen0" || fail "gen has no IPv6 route to sink"
+ip -n "${P}dut" -6 neigh show 2001:2:0:2::2 | grep -q PERMANENT || fail "DUT IPv6 neighbour not permanent"
 for n in gen dut sink; do
-	[ "$(ip netns exec "$P$n" cat /proc/sys/net/ipv6/conf/all/disable_ipv6)" = 1 ] || fail "IPv6 on in $P$n"
-	[ -z "$(ip -n "$P$n" -6 addr show)" ] || fail "IPv6 addresses in $P$n"
+	[ -z "$(ip -n "$P$n" -6 addr show scope link)" ] || fail "link-local addresses in $P$n"
 done
 echo ok
