@@ -21,7 +21,8 @@ static const char rfc2544_usage[] =
 	"MLRsearch-style search), latency at the throughput rate, frame loss rate\n"
 	"from the maximum load down, back-to-back bursts (RFC 9004 correction).\n"
 	"\n"
-	"  --sizes LIST        frame sizes (default 64,128,256,512,1024,1280,1518)\n"
+	"  --sizes LIST        frame sizes (default 64,128,256,512,1024,1280,1518;\n"
+	"                      with --ipv6 84 instead of 64)\n"
 	"  --imix[=LIST]       one IMIX row instead of sizes\n"
 	"  --pdr RATIO         loss goal of PDR, e.g. 0.5% (default) or 0.001\n"
 	"  --precision PCT     width goal of the search, % of the maximum load (default 0.5%)\n"
@@ -286,6 +287,9 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	r.sizes[0] = 64, r.sizes[1] = 128, r.sizes[2] = 256, r.sizes[3] = 512;
 	r.sizes[4] = 1024, r.sizes[5] = 1280, r.sizes[6] = 1518;
 	r.nsizes = 7;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--ipv6"))
+			r.sizes[0] = FRAME_MIN_TAGGED_V6;	/* RFC 5180's 78 has no room for the tag */
 	if ((argc = take_own(argc, argv, &r, &imix, err, sizeof(err))) < 0) {
 		cli_error("rfc2544: %s", err);
 		return EXIT_USAGE;

@@ -21,7 +21,7 @@ enum {
 	O_PREFIX = 256, O_TX, O_RX, O_DST_MAC, O_RX_DST_MAC, O_SRC_IP, O_DST_IP, O_RATE,
 	O_SIZE, O_IMIX, O_FLOWS, O_BIDIR, O_LINE, O_DURATION, O_LEARN, O_LEARN_WAIT,
 	O_DRAIN, O_GEN_CPU, O_RX_CPU, O_PORT_TYPE, O_BURST, O_JSON, O_CALIB,
-	O_WATCH, O_SOAK, O_SOAK_CAL,
+	O_WATCH, O_SOAK, O_SOAK_CAL, O_IPV6,
 };
 
 static const struct option trial_opts[] = {
@@ -50,6 +50,7 @@ static const struct option trial_opts[] = {
 	{ "calibration", required_argument, NULL, O_CALIB },
 	{ "watch-cpus", required_argument, NULL, O_WATCH },
 	{ "soak", no_argument, NULL, O_SOAK },
+	{ "ipv6", no_argument, NULL, O_IPV6 },
 	{ "soak-calibration", required_argument, NULL, O_SOAK_CAL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -173,13 +174,22 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 			*(c == O_DST_MAC ? &o->dst_mac_set : &o->rx_dst_mac_set) = true;
 			break;
 		case O_SRC_IP:
-		case O_DST_IP:
-			if (inet_pton(AF_INET, optarg, c == O_SRC_IP ? o->src_ip : o->dst_ip) != 1) {
-				snprintf(err, errlen, "%s '%s': expected an IPv4 address",
+		case O_DST_IP: {
+			uint8_t *dst = c == O_SRC_IP ? o->src_ip : o->dst_ip;
+			bool v6 = strchr(optarg, ':') != NULL;
+
+			memset(dst, 0, 16);
+			if (inet_pton(v6 ? AF_INET6 : AF_INET, optarg, dst) != 1) {
+				snprintf(err, errlen, "%s '%s': expected an IPv4 or IPv6 address",
 					 c == O_SRC_IP ? "--src-ip" : "--dst-ip", optarg);
 				rc = -EINVAL;
 			}
+			if (v6)
+				o->ipv6 = true;
+			*(c == O_SRC_IP ? &o->src_set : &o->dst_set) = true;
 			break;
+		}
+		case O_IPV6: o->ipv6 = true; break;
 		case O_RATE:
 			if ((rc = rate_parse(optarg, &o->rate, err, errlen)))
 				break;
@@ -190,6 +200,7 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 				break;
 			o->cfg.sizes[0] = (unsigned int)v;
 			o->cfg.nsizes = 1;
+			o->size_set = true;
 			break;
 		case O_IMIX:
 			rc = parse_imix(optarg ? optarg : "64:7,570:4,1518:1", &o->cfg, err, errlen);
@@ -298,6 +309,17 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 		return -EINVAL;
 	}
 	o->lab = !o->tx_if;
+	if (o->ipv6) {
+		static const uint8_t s6[16] = { 0x20, 0x01, 0, 0x02, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1 };
+		static const uint8_t d6[16] = { 0x20, 0x01, 0, 0x02, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2 };
+
+		if (!o->src_set)
+			memcpy(o->src_ip, s6, 16);
+		if (!o->dst_set)
+			memcpy(o->dst_ip, d6, 16);
+		if (!o->size_set && o->cfg.nsizes == 1)
+			o->cfg.sizes[0] = FRAME_MIN_TAGGED_V6;
+	}
 	if (!o->calib_path[0])
 		calib_default_path(o->calib_path, sizeof(o->calib_path));
 	if (!o->soak_path[0])
@@ -353,16 +375,16 @@ static int split_port(char *spec, const char *opt, int *nsfd, char *err, size_t 
 	return 0;
 }
 
-static void set_spec(struct frame_spec *s, const uint8_t src_mac[6], const uint8_t dst_mac[6],
-		     const uint8_t src_ip[4], const uint8_t dst_ip[4])
+static void set_spec(struct frame_spec *s, bool v6, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+		     const uint8_t *src_ip, const uint8_t *dst_ip)
 {
-	frame_spec_init(s, FRAME_IPV4);
+	frame_spec_init(s, v6 ? FRAME_IPV6 : FRAME_IPV4);
 	memcpy(s->src_mac, src_mac, 6);
 	memcpy(s->dst_mac, dst_mac, 6);
 	memset(s->src_ip, 0, 16);
 	memset(s->dst_ip, 0, 16);
-	memcpy(s->src_ip, src_ip, 4);
-	memcpy(s->dst_ip, dst_ip, 4);
+	memcpy(s->src_ip, src_ip, v6 ? 16 : 4);
+	memcpy(s->dst_ip, dst_ip, v6 ? 16 : 4);
 }
 
 static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
@@ -391,9 +413,9 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 		}
 	}
 	c->dir[0] = (struct trial_dir){ .tx_if = g->ifname, .tx_nsfd = o->nsfd[0], .rx_if = s->ifname, .rx_nsfd = o->nsfd[1]};
-	set_spec(&c->dir[0].spec, g->mac, d0->mac, g->ip, s->ip);
+	set_spec(&c->dir[0].spec, o->ipv6, g->mac, d0->mac, o->ipv6 ? g->ip6 : g->ip, o->ipv6 ? s->ip6 : s->ip);
 	c->dir[1] = (struct trial_dir){ .tx_if = s->ifname, .tx_nsfd = o->nsfd[1], .rx_if = g->ifname, .rx_nsfd = o->nsfd[0]};
-	set_spec(&c->dir[1].spec, s->mac, d1->mac, s->ip, g->ip);
+	set_spec(&c->dir[1].spec, o->ipv6, s->mac, d1->mac, o->ipv6 ? s->ip6 : s->ip, o->ipv6 ? g->ip6 : g->ip);
 	/* The tester stays off the DUT's CPUs. */
 	if (cpuset_count(&st.tester_cpus)) {
 		int first = cpuset_nth(&st.tester_cpus, 0), last = first;
@@ -448,9 +470,9 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	c->dir[0] = (struct trial_dir){ .tx_if = o->tx_name, .tx_nsfd = o->nsfd[0], .rx_if = o->rx_name, .rx_nsfd = o->nsfd[1]};
-	set_spec(&c->dir[0].spec, txmac, o->dst_mac, o->src_ip, o->dst_ip);
+	set_spec(&c->dir[0].spec, o->ipv6, txmac, o->dst_mac, o->src_ip, o->dst_ip);
 	c->dir[1] = (struct trial_dir){ .tx_if = o->rx_name, .tx_nsfd = o->nsfd[1], .rx_if = o->tx_name, .rx_nsfd = o->nsfd[0]};
-	set_spec(&c->dir[1].spec, rxmac, o->rx_dst_mac, o->dst_ip, o->src_ip);
+	set_spec(&c->dir[1].spec, o->ipv6, rxmac, o->rx_dst_mac, o->dst_ip, o->src_ip);
 	if (!o->line_set) {
 		unsigned int mbps = 0;
 		int saved = -1, fd;
@@ -520,6 +542,7 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 	for (unsigned int i = 0; i < c->nsizes && off < sizeof(sizes); i++)
 		off += (size_t)snprintf(sizes + off, sizeof(sizes) - off, "%s%u", i ? "," : "", c->sizes[i]);
 	out_u64(out, "trial_id", "trial %llu: ", c->trial_id);
+	out_str(out, "family", "%s ", o->ipv6 ? "IPv6" : "IPv4");
 	out_str(out, "sizes", c->nsizes > 1 ? "IMIX %s byte frames" : "%s-byte frames", sizes);
 	out_f64(out, "avg_frame_size", NULL, res->avg_frame_size);
 	out_u64(out, "flows", ", %llu flow(s)", frame_flows_count(&c->flows));

@@ -21,7 +21,9 @@
 	"                      IF@NETNS names an interface in a named network namespace\n" \
 	"  --dst-mac MAC       next hop (the DUT's port) for frames sent on --tx\n" \
 	"  --rx-dst-mac MAC    next hop for frames sent back on --rx (with --bidir)\n" \
-	"  --src-ip A --dst-ip B   test addresses (default 198.18.0.1 -> 198.19.0.2)\n" \
+	"  --src-ip A --dst-ip B   test addresses (default 198.18.0.1 -> 198.19.0.2, or\n" \
+	"                      2001:2:0:1::1 -> 2001:2:0:2::2 with --ipv6)\n" \
+	"  --ipv6              IPv6 test frames (84..9018 bytes: 78 plus the 18-byte tag's room)\n" \
 	"traffic:\n" \
 	"  --rate RATE         per direction: 100kpps, 1Gbit, or 40% of --line-rate\n" \
 	"  --size N            frame size with FCS, 64..1518 (default 64)\n" \
@@ -55,7 +57,9 @@ struct trialopt {
 	char tx_name[96], rx_name[96];
 	bool dst_mac_set, rx_dst_mac_set;
 	uint8_t dst_mac[6], rx_dst_mac[6];
-	uint8_t src_ip[4], dst_ip[4];
+	bool ipv6, size_set;
+	uint8_t src_ip[16], dst_ip[16];	/* IPv4 in the first 4 bytes */
+	bool src_set, dst_set;
 	bool learn_set, duration_set;
 	bool direct;			/* tx cabled straight to rx: no DUT (calibrate) */
 	double line_bps;		/* 0: unknown */

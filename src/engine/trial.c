@@ -238,12 +238,17 @@ int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
 	for (unsigned int d = 0; d < cfg->ndirs; d++) {
 		enum frame_family fam = cfg->dir[d].spec.family;
 
+		/* A test frame carries the tag: IPv6 frames of 78..83 bytes
+		 * (RFC 5180's smallest) have no room for its 18 bytes. */
+		unsigned int vl = cfg->dir[d].spec.vlan ? FRAME_VLAN_LEN : 0;
+		unsigned int lo = (fam == FRAME_IPV6 ? FRAME_MIN_TAGGED_V6 : FRAME_MIN_V4) + vl;
+
 		for (unsigned int i = 0; i < cfg->nsizes; i++)
-			if (cfg->sizes[i] < frame_size_min(fam, cfg->dir[d].spec.vlan) ||
-			    cfg->sizes[i] > frame_size_max(cfg->dir[d].spec.vlan)) {
-				snprintf(err, errlen, "--size %u: an IPv%d test frame is %u..%u bytes (with FCS)",
-					 cfg->sizes[i], fam, frame_size_min(fam, cfg->dir[d].spec.vlan),
-					 frame_size_max(cfg->dir[d].spec.vlan));
+			if (cfg->sizes[i] < lo || cfg->sizes[i] > frame_size_max(cfg->dir[d].spec.vlan)) {
+				snprintf(err, errlen, "--size %u: an IPv%d test frame is %u..%u bytes (with FCS)%s",
+					 cfg->sizes[i], fam, lo, frame_size_max(cfg->dir[d].spec.vlan),
+					 fam == FRAME_IPV6 && cfg->sizes[i] >= FRAME_MIN_V6 && cfg->sizes[i] < lo ?
+					 ": below 84 there is no room for the 18-byte tag" : "");
 				return -EINVAL;
 			}
 	}
