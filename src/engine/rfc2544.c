@@ -1,5 +1,7 @@
 #include "engine/rfc2544.h"
 
+#include "sys/clock.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,14 +21,6 @@ struct ctx {
 	unsigned int row;
 	uint64_t t0;
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static bool stopped(const struct ctx *c)
 {

@@ -13,6 +13,7 @@
 #include "core/pace.h"
 #include "core/seqtrack.h"
 #include "engine/cpucost.h"
+#include "sys/clock.h"
 
 #define START_DELAY_NS	 50000000ULL	/* threads up and pinned before the first frame */
 #define RX_GRACE_NS	150000000ULL	/* keep reading the ring after the deadline */
@@ -20,12 +21,10 @@
 #define SPIN_NS		30000ULL	/* closer than this to the next frame: spin */
 #define MIN_BATCH_NS	20000ULL	/* a kick costs a system call: batch at least this much time */
 
-static uint64_t now_ns(void)
+/* The kernel stamps received frames with CLOCK_REALTIME: the tags use it too. */
+static inline uint64_t now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return clock_ns(CLOCK_REALTIME);
 }
 
 static void sleep_until(uint64_t t)

@@ -1,4 +1,5 @@
 #include "sys/soak.h"
+#include "sys/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,14 +47,6 @@ struct soak {
 	struct soak_snap start;
 	bool started;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* The last-level cache's size, from sysconf or sysfs; 32 MiB if unknown. */
 static size_t llc_bytes(void)
@@ -237,7 +230,7 @@ void soak_snap(const struct soak *s, struct soak_snap *snap)
 	snap->n = s->n;
 	for (unsigned int i = 0; i < s->n; i++)
 		snap->loops[i] = atomic_load_explicit(&s->w[i].loops, memory_order_relaxed);
-	snap->t_ns = now_ns();
+	snap->t_ns = mono_ns();
 }
 
 void soak_load_between(const struct soak *s, const struct soak_snap *a, const struct soak_snap *b,
@@ -310,7 +303,7 @@ static int host_identity(struct soak_calib *c, char *err, size_t errlen)
 static void sleep_until(uint64_t t_ns, const volatile sig_atomic_t *stop)
 {
 	/* In slices, so that a stop request is seen within 50 ms. */
-	for (uint64_t now = now_ns(); now < t_ns && !(stop && *stop); now = now_ns()) {
+	for (uint64_t now = mono_ns(); now < t_ns && !(stop && *stop); now = mono_ns()) {
 		uint64_t d = t_ns - now < 50000000ULL ? t_ns - now : 50000000ULL;
 		struct timespec ts = { (time_t)(d / 1000000000ULL), (long)(d % 1000000000ULL) };
 
@@ -349,7 +342,7 @@ int soak_calibrate(const struct cpuset *cpus, const struct soak_calib_opts *o,
 	if ((rc = soak_start(s, err, errlen)))
 		goto out;
 	/* The first reading warms caches and the CPU's clock: not counted. */
-	t0 = now_ns();
+	t0 = mono_ns();
 	sleep_until(t0 + interval / 2, stop);
 	soak_snap(s, a);
 	next = a->t_ns;

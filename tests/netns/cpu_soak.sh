@@ -2,24 +2,10 @@
 # or root: it lives here because the runner runs this folder. About 25 s.
 set -u
 WR=${WR:-$PWD/build/wirerate}
-BUILD=${WR_BUILD_DIR:-$PWD/build}
+. "$(dirname "$0")/../common.sh"
 BUSYLOAD=$BUILD/tests/busyload
 TOL=${CPU_SOAK_TOL:-5}	# percentage points
 
-skip() { echo "skip: $*"; exit 77; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-note() { echo "# $*"; }
-expect_exit() {
-	local want=$1; shift
-	local err rc
-	err=$("$@" 2>&1 >/dev/null); rc=$?
-	[ "$rc" -eq "$want" ] || fail "'$*' exited $rc, want $want (stderr: $err)"
-	if [ "$want" -ne 0 ]; then
-		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "'$*': error is not one line: $err"
-		case "$err" in wirerate:*) ;; *) fail "'$*': error does not start with 'wirerate:': $err" ;; esac
-	fi
-	note "$* -> $rc: $err"
-}
 # within A B TOL: |A - B| <= TOL
 within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; }
 

@@ -1,0 +1,22 @@
+# Shared by every shell test: skip, fail, note and expect_exit. Source it.
+set -u
+WR=${WR:-$PWD/build/wirerate}
+BUILD=${WR_BUILD_DIR:-$PWD/build}
+
+skip() { echo "skip: $*"; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+note() { echo "# $*"; }
+
+# expect_exit CODE CMD...: run CMD, check its exit status and that stderr
+# is one line starting with "wirerate:".
+expect_exit() {
+	local want=$1; shift
+	local err rc
+	err=$("$@" 2>&1 >/dev/null); rc=$?
+	[ "$rc" -eq "$want" ] || fail "'$*' exited $rc, want $want (stderr: $err)"
+	if [ "$want" -ne 0 ]; then
+		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "'$*': error is not one line: $err"
+		case "$err" in wirerate:*) ;; *) fail "'$*': error does not start with 'wirerate:': $err" ;; esac
+	fi
+	note "$* -> $rc: $err"
+}
