@@ -27,9 +27,11 @@ static const char lab_usage[] =
 	"                      free:  spread over all DUT CPUs by flow hash\n"
 	"  --rules N           N firewall rules that match nothing in the forward path\n"
 	"  --shape RATE        cap the DUT at RATE (e.g. 50kpps or 100Mbit) with a token bucket\n"
+	"  --mtu N             MTU of the lab's links, 1280..9000 (default 1500; 9000 for\n"
+	"                      frames up to 9018 bytes)\n"
 	"  --json              machine-readable output\n";
 
-enum { OPT_PREFIX = 256, OPT_DUT_CPUS, OPT_PLACEMENT, OPT_RULES, OPT_SHAPE, OPT_JSON };
+enum { OPT_PREFIX = 256, OPT_DUT_CPUS, OPT_PLACEMENT, OPT_RULES, OPT_SHAPE, OPT_MTU, OPT_JSON };
 
 static void print_mac(struct out *o, const char *key, const uint8_t m[6])
 {
@@ -150,6 +152,7 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 		{ "placement", required_argument, NULL, OPT_PLACEMENT },
 		{ "rules", required_argument, NULL, OPT_RULES },
 		{ "shape", required_argument, NULL, OPT_SHAPE },
+		{ "mtu", required_argument, NULL, OPT_MTU },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -202,6 +205,14 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 			}
 			spec.shape = true;
 			up_only = "--shape";
+			break;
+		case OPT_MTU:
+			if (u64_parse(optarg, LAB_MTU_MIN, LAB_MTU_MAX, &v, err, sizeof(err))) {
+				cli_error("--mtu: %s (9000 carries 9018-byte frames)", err);
+				return EXIT_USAGE;
+			}
+			spec.mtu = (unsigned int)v;
+			up_only = "--mtu";
 			break;
 		case OPT_JSON:
 			cli->json = true;

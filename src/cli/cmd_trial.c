@@ -166,7 +166,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		cpucost_destroy(to.cfg.cost);
 		free(res);
 		trialopt_release(&to);
-		return EXIT_RUNTIME;
+		return rc == -EMSGSIZE ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 
 	struct cpucost_result cr = { 0 };

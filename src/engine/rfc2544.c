@@ -73,6 +73,7 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 	}
 	c->res->trials_run++;
 	if (c->tr->interrupted) {
+		cpucost_destroy(cost);
 		c->res->interrupted = true;
 		return -EINTR;
 	}

@@ -13,6 +13,7 @@
 #include "core/pace.h"
 #include "core/seqtrack.h"
 #include "engine/cpucost.h"
+#include "sys/nl.h"
 #include "sys/clock.h"
 
 #define START_DELAY_NS	 50000000ULL	/* threads up and pinned before the first frame */
@@ -409,6 +410,22 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	for (unsigned int i = 0; i < nps; i++) {
 		struct port_cfg pc = { .ifname = ps[i].ifname, .nsfd = ps[i].nsfd, .tx = ps[i].tx,
 				       .rx = ps[i].rx, .frame_max = maxsz };
+		struct nl *nl;
+		struct link_info li;
+
+		/* A frame longer than the link takes would be refused one by one. */
+		if (ps[i].tx && (nl = nl_create(ps[i].nsfd, err, errlen))) {
+			int got = nl_link_get(nl, ps[i].ifname, &li);
+
+			nl_destroy(nl);
+			if (!got && li.mtu && maxsz > li.mtu + 18 + (c->dir[0].spec.vlan ? 4 : 0)) {
+				snprintf(err, errlen, "%u-byte frames need an MTU of %u on %s, which has %u "
+					 "(the lab: 'wirerate lab up --mtu %u')", maxsz, maxsz - 18, ps[i].ifname,
+					 li.mtu, maxsz - 18 < 1280 ? 1280 : maxsz - 18);
+				rc = -EMSGSIZE;
+				goto out;
+			}
+		}
 
 		if (!(ps[i].port = port_open(c->port_type, &pc, err, errlen))) {
 			rc = -EIO;

@@ -117,6 +117,11 @@ int lab_spec_check(struct lab_spec *s, char *err, size_t errlen)
 		snprintf(err, errlen, "--placement split needs two DUT CPUs, one per direction: give --dut-cpus (online: %s)", list);
 		return -EINVAL;
 	}
+	if (s->mtu && (s->mtu < LAB_MTU_MIN || s->mtu > LAB_MTU_MAX)) {
+		snprintf(err, errlen, "--mtu %u: must be %d..%d (9000 carries 9018-byte frames)", s->mtu,
+			 LAB_MTU_MIN, LAB_MTU_MAX);
+		return -EINVAL;
+	}
 	if (s->rules > NFT_RULES_MAX) {
 		snprintf(err, errlen, "--rules %u: must be 0..%d", s->rules, NFT_RULES_MAX);
 		return -EINVAL;
@@ -427,7 +432,7 @@ static int configure_links(struct lab_ctx *c, char *err, size_t errlen)
 			return nl_err(rc, "cannot find", a->ifname, err, errlen);
 		if ((rc = offloads_off(c, (enum lab_ifx)i, err, errlen)))
 			return rc;
-		if ((rc = nl_link_mtu(nl, li[i].ifindex, 1500)))
+		if ((rc = nl_link_mtu(nl, li[i].ifindex, c->spec->mtu ? c->spec->mtu : 1500)))
 			return nl_err(rc, "cannot set MTU of", a->ifname, err, errlen);
 		if ((rc = nl_addr_add(nl, li[i].ifindex, AF_INET, a->ip, a->plen, false)) ||
 		    (rc = nl_addr_add(nl, li[i].ifindex, AF_INET6, a->ip6, 64, true)))

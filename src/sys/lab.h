@@ -23,6 +23,8 @@
 
 #define LAB_PREFIX_DEFAULT "wr-"
 #define LAB_PREFIX_MAX 24
+#define LAB_MTU_MIN 1280	/* IPv6's minimum */
+#define LAB_MTU_MAX 9000	/* a 9018-byte frame */
 
 enum lab_role { LAB_GEN, LAB_DUT, LAB_SINK, LAB_NROLES };
 enum lab_ifx { LAB_GEN0, LAB_DUT0, LAB_DUT1, LAB_SINK0, LAB_NIFS };
@@ -37,6 +39,7 @@ struct lab_spec {
 	struct cpuset dut_cpus;		/* empty = default (the last online CPU) */
 	enum lab_placement placement;
 	unsigned int rules;		/* null rules in the DUT's forward path */
+	unsigned int mtu;		/* of the lab's links; 0 = 1500 */
 	bool shape;			/* cap the DUT with a token bucket */
 	struct rate shape_rate;		/* RATE_PPS or RATE_BPS */
 };
