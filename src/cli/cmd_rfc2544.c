@@ -508,7 +508,8 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		if (row->lat_done || row->lat_runs) {
 			out_obj_start(o, "latency");
 			out_f64(o, "load", "         latency at %.0f f/s", row->lat_load);
-			out_u64(o, "runs", " (%llu runs, medians):", row->lat_runs);
+			out_u64(o, "runs", " (%llu runs", row->lat_runs);
+			out_u64(o, "frames", ", %llu frames):", row->lat_frames);
 			out_text(o, " min %.1f us, median %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us, variation %.1f us\n",
 				 row->lat_min / 1e3, row->lat_median / 1e3, row->lat_p99 / 1e3, row->lat_p999 / 1e3,
 				 row->lat_max / 1e3, row->lat_pdv / 1e3);

@@ -172,57 +172,42 @@ static int do_throughput(struct ctx *c, char *err, size_t errlen)
 	return rc;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static uint64_t median_u64(uint64_t *v, unsigned int n)
-{
-	qsort(v, n, sizeof(*v), cmp_u64);
-	return n ? v[n / 2] : 0;
-}
-
+/* RFC 2544 26.2 and RFC 8219: the distribution over every tagged frame of
+ * every run at the throughput rate, so a rare slow frame in one run is not
+ * averaged away. */
 static int do_latency(struct ctx *c, char *err, size_t errlen)
 {
 	struct r2544_row *row = &c->res->row[c->row];
-	uint64_t med[64], p99[64], p999[64];
-	unsigned int runs = c->cfg->latency_runs < 64 ? c->cfg->latency_runs : 64;
+	struct hist *all;
 	int rc = 0;
 
 	if (!row->thr.ndr.lower_valid || row->thr.ndr.lower <= 0)
 		return 0;	/* no throughput rate to measure at */
+	if (!(all = malloc(sizeof(*all)))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	hist_reset(all);
 	row->lat_load = row->thr.ndr.lower;
-	row->lat_min = UINT64_MAX;
-	for (unsigned int i = 0; i < runs; i++) {
-		const struct hist *h;
-
+	for (unsigned int i = 0; i < c->cfg->latency_runs; i++) {
 		if ((rc = run(c, 'l', row->lat_load, c->cfg->latency_ns, err, errlen)))
 			break;
-		h = &c->tr->dir[0].latency;
-		if (!h->count)
-			continue;
-		med[row->lat_runs] = hist_quantile(h, 0.5);
-		p99[row->lat_runs] = hist_quantile(h, 0.99);
-		p999[row->lat_runs] = hist_quantile(h, 0.999);
-		if (hist_min(h) < row->lat_min)
-			row->lat_min = hist_min(h);
-		if (hist_max(h) > row->lat_max)
-			row->lat_max = hist_max(h);
+		for (unsigned int d = 0; d < c->tr->ndirs; d++)
+			hist_merge(all, &c->tr->dir[d].latency);
 		row->lat_runs++;
 		report(c, "latency", i + 1, row->lat_load, NULL);
 	}
-	if (row->lat_runs) {
-		row->lat_median = median_u64(med, row->lat_runs);
-		row->lat_p99 = median_u64(p99, row->lat_runs);
-		row->lat_p999 = median_u64(p999, row->lat_runs);
+	if (all->count) {
+		row->lat_frames = all->count;
+		row->lat_min = hist_min(all);
+		row->lat_median = hist_quantile(all, 0.5);
+		row->lat_p99 = hist_quantile(all, 0.99);
+		row->lat_p999 = hist_quantile(all, 0.999);
+		row->lat_max = hist_max(all);
 		row->lat_pdv = row->lat_p999 > row->lat_min ? row->lat_p999 - row->lat_min : 0;
 		row->lat_done = !rc;
-	} else {
-		row->lat_min = 0;
 	}
+	free(all);
 	return rc;
 }
 

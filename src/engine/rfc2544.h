@@ -81,10 +81,11 @@ struct r2544_row {
 	double ns_per_frame_ndr;	/* DUT CPU per frame at the highest clean full-length load, 0 unknown */
 	double ndr_cost_load;
 	const char *cpu_source;
-	/* latency at the NDR rate: medians over the runs */
+	/* latency at the NDR rate, over every frame of every run */
 	bool lat_done;
 	double lat_load;
 	unsigned int lat_runs;
+	uint64_t lat_frames;
 	uint64_t lat_min, lat_median, lat_p99, lat_p999, lat_max;
 	uint64_t lat_pdv;		/* p99.9 - min: delay variation (RFC 8219 style) */
 	struct r2544_loss_step loss[R2544_MAX_STEPS];
