@@ -28,6 +28,9 @@ struct cmd {
 
 /* One-line error on stderr, "wirerate: ..." */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The one-line error for getopt_long's ':' (missing value) or '?'
+ * (unknown option) in command cmd; returns EXIT_USAGE. */
+int cli_bad_option(const char *cmd, int c, char **argv, int optind_now);
 /* True when the process may administer networks and namespaces. */
 bool cli_have_root(void);
 

@@ -226,12 +226,8 @@ static int parse_opts(struct cpu_opts *op, struct cli *cli, int argc, char **arg
 		case 'R': op->root = optarg; break;
 		case 'j': cli->json = true; break;
 		case 'h': fputs(cpu_usage, stdout); return -1;
-		case ':':
-			cli_error("cpu: option '%s' needs a value", argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			cli_error("cpu: unknown option '%s' (see 'wirerate cpu --help')", argv[optind - 1]);
-			return EXIT_USAGE;
+			return cli_bad_option("cpu", c, argv, optind);
 		}
 	}
 	if (optind < argc) {

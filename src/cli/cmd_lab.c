@@ -220,12 +220,8 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 		case 'h':
 			fputs(lab_usage, stdout);
 			return 0;
-		case ':':
-			cli_error("lab: option '%s' needs a value", argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			cli_error("lab: unknown option '%s' (see 'wirerate lab --help')", argv[optind - 1]);
-			return EXIT_USAGE;
+			return cli_bad_option("lab", c, argv, optind);
 		}
 	}
 	if (optind != argc - 1) {

@@ -43,12 +43,8 @@ int cmd_probe(struct cli *cli, int argc, char **argv)
 		case 'R': root = optarg; break;
 		case 'j': cli->json = true; break;
 		case 'h': fputs(probe_usage, stdout); return 0;
-		case ':':
-			cli_error("probe: option '%s' needs a value", argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			cli_error("probe: unknown option '%s' (see 'wirerate probe --help')", argv[optind - 1]);
-			return EXIT_USAGE;
+			return cli_bad_option("probe", c, argv, optind);
 		}
 	}
 	if (optind < argc) {

@@ -140,12 +140,8 @@ static int parse_opts(struct soak_opts *op, struct cli *cli, int argc, char **ar
 			}
 			break;
 		case 'h': fputs(soak_usage, stdout); return -1;
-		case ':':
-			cli_error("soak: option '%s' needs a value", argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			cli_error("soak: unknown option '%s' (see 'wirerate soak --help')", argv[optind - 1]);
-			return EXIT_USAGE;
+			return cli_bad_option("soak", c, argv, optind);
 		}
 	}
 	if (optind < argc) {

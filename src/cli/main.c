@@ -36,6 +36,15 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int cli_bad_option(const char *cmd, int c, char **argv, int optind_now)
+{
+	if (c == ':')
+		cli_error("%s: option '%s' needs a value", cmd, argv[optind_now - 1]);
+	else
+		cli_error("%s: unknown option '%s' (see 'wirerate %s --help')", cmd, argv[optind_now - 1], cmd);
+	return EXIT_USAGE;
+}
+
 bool cli_have_root(void)
 {
 	char line[256];

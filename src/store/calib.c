@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sys/fsutil.h"
+
 void calib_default_path(char *buf, size_t len)
 {
 	const char *d = getenv("WIRERATE_STATE_DIR"), *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
@@ -65,29 +67,13 @@ int calib_lookup(const char *path, const char *port_type, unsigned int size,
 	return rc;
 }
 
-static int mkdirs(const char *path)
-{
-	char tmp[4096];
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
 int calib_store(const char *path, const struct calib_entry *e, char *err, size_t errlen)
 {
 	char tmp[4200], line[512];
 	FILE *in, *out;
 	int rc = 0;
 
-	if ((rc = mkdirs(path))) {
+	if ((rc = fs_mkdir_parents(path))) {
 		snprintf(err, errlen, "cannot create the directory of %s: %s", path, strerror(-rc));
 		return rc;
 	}

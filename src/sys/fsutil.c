@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 static void full_path(char *out, size_t len, const char *root, const char *path)
 {
@@ -74,4 +75,20 @@ int fs_write_err(const char *path, const char *s, char *err, size_t errlen)
 	if (rc)
 		snprintf(err, errlen, "cannot write '%s' to %s: %s", s, path, strerror(-rc));
 	return rc;
+}
+
+int fs_mkdir_parents(const char *path)
+{
+	char d[4096];
+
+	snprintf(d, sizeof(d), "%s", path);
+	for (char *p = d + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(d, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
 }

@@ -437,23 +437,6 @@ int soak_calib_load(const char *path, struct soak_calib *c, char *err, size_t er
 	return rc;
 }
 
-/* mkdir -p of path's parent directory. */
-static int make_parents(const char *path)
-{
-	char d[4096];
-
-	snprintf(d, sizeof(d), "%s", path);
-	for (char *p = d + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(d, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
 int soak_calib_save(const char *path, const struct soak_calib *c, char *err, size_t errlen)
 {
 	char text[65536], tmp[4200];
@@ -465,7 +448,7 @@ int soak_calib_save(const char *path, const struct soak_calib *c, char *err, siz
 		snprintf(err, errlen, "soak calibration too large");
 		return len;
 	}
-	if ((rc = make_parents(path))) {
+	if ((rc = fs_mkdir_parents(path))) {
 		snprintf(err, errlen, "cannot make the directory of %s: %s", path, strerror(-rc));
 		return rc;
 	}
