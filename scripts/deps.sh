@@ -7,13 +7,17 @@ set -euo pipefail
 pkgs=(
 	# build
 	gcc meson ninja-build pkg-config
-	libmnl-dev libnftables-dev zlib1g-dev
+	libmnl-dev libnftables-dev zlib1g-dev libsqlite3-dev
+	# the XDP paths: libxdp + libbpf, BPF programs built with clang
+	libxdp-dev libbpf-dev
 	# tests
 	libcmocka-dev jq iproute2
 	# the fuzz run of the frame parser (libFuzzer)
 	clang libclang-rt-14-dev
 	# the lab's firewall rules (nft command for users who look at them)
 	nftables
+	# the HTML report test renders the page in headless Chromium
+	chromium
 )
 
 # make bench: the peer tools it measures against.

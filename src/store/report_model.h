@@ -1,0 +1,96 @@
+/* What `wirerate report` shows, loaded from the store and compared: the
+ * runs side by side (seed 002: rows are frame sizes, columns are runs),
+ * each cell with the figures behind it and a verdict against the first run
+ * (the baseline). The text/JSON/CSV writers (report.c) and the HTML+SVG
+ * writer (html.c) read this one model, so they never disagree. */
+#ifndef WR_STORE_REPORT_MODEL_H
+#define WR_STORE_REPORT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RM_MAX_RUNS 16
+#define RM_MAX_SIZES 16
+#define RM_MAX_LOSS 24
+
+enum rm_verdict {
+	RM_NONE,		/* no figure in this run or in the baseline */
+	RM_BASELINE,		/* the cell is the baseline itself */
+	RM_NOISE,		/* the difference is within the runs' spread */
+	RM_BETTER,
+	RM_WORSE,
+};
+
+/* Frame loss test: loss at one offered load. */
+struct rm_loss_point {
+	double offered_pct;	/* of the maximum load */
+	double offered_pps;
+	double loss_pct;
+};
+
+/* One frame size in one run. Throughput figures are over the run's
+ * repeats (rfc2544 --repeat N): the median and the spread. */
+struct rm_cell {
+	unsigned int size;		/* bytes, with FCS */
+	bool have_thr;
+	unsigned int repeats;		/* searches that gave an NDR */
+	double ndr_med, ndr_min, ndr_max;	/* frames/s */
+	double pdr_med;			/* frames/s, 0 unknown */
+	double line_pps;		/* line rate for this size, 0 unknown */
+	bool tester_limited;		/* NDR hit the tester's ceiling: "at least" */
+	/* latency at the NDR rate, ns; have_lat false when not measured */
+	bool have_lat;
+	double lat_min, lat_median, lat_p99, lat_p999, lat_max;
+	/* frame loss test */
+	struct rm_loss_point loss[RM_MAX_LOSS];
+	unsigned int nloss;
+	/* DUT CPU per forwarded frame at the NDR, ns; 0 unknown */
+	double ns_per_frame;
+	/* back-to-back frames, 0 not measured */
+	double b2b_frames;
+	/* against the baseline's cell of the same size */
+	enum rm_verdict verdict;
+	double diff_pct;		/* (ndr_med - base) * 100 / base */
+};
+
+struct rm_run {
+	int64_t id;
+	char label[64];			/* --label, or "" */
+	char when[32];			/* ISO 8601, local time */
+	char test[32];			/* "rfc2544 throughput", "trial", ... */
+	char kernel[64];		/* kernel release */
+	char config[160];		/* the setup in a few words, seed 001 style:
+					 * "placement=bound rules=0 dut-cpus=1" */
+	bool interrupted;
+	struct rm_cell cell[RM_MAX_SIZES];
+	unsigned int ncells;
+};
+
+struct report_model {
+	char title[128];
+	struct rm_run run[RM_MAX_RUNS];	/* run[0] is the baseline */
+	unsigned int nruns;
+	unsigned int sizes[RM_MAX_SIZES];	/* union of the runs' sizes, ascending */
+	unsigned int nsizes;
+	double fail_pct;		/* --fail-on-regression, <0 not given */
+	bool regression;		/* a cell is worse by more than fail_pct */
+};
+
+/* The cell of run r for a frame size, or NULL. */
+static inline const struct rm_cell *rm_cell_of(const struct rm_run *r, unsigned int size)
+{
+	for (unsigned int i = 0; i < r->ncells; i++)
+		if (r->cell[i].size == size)
+			return &r->cell[i];
+	return (const struct rm_cell *)0;
+}
+
+/* One self-contained HTML page (inline CSS and SVG, no scripts, no
+ * fetches): the tables and the charts (throughput vs frame size per run,
+ * loss vs offered load, latency percentiles, CPU per frame). 0 or -errno
+ * with a reason in err. */
+int report_html_write(const struct report_model *m, FILE *f, char *err, size_t errlen);
+
+#endif
