@@ -19,6 +19,7 @@ struct ctx {
 	void *pctx;
 	uint16_t next_id;
 	unsigned int row;
+	unsigned int rep;		/* repeat of the throughput search in progress */
 	uint64_t t0;
 };
 
@@ -77,37 +78,40 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 		c->res->interrupted = true;
 		return -EINTR;
 	}
-	if (c->res->ntrials < R2544_MAX_TRIALS) {
-		struct r2544_trial *rt = &c->res->trials[c->res->ntrials++];
-		uint64_t tx = 0, rx = 0;
+	struct r2544_trial rt;
+	uint64_t tx = 0, rx = 0;
 
-		for (unsigned int d = 0; d < c->tr->ndirs; d++) {
-			tx += c->tr->dir[d].tx;
-			rx += c->tr->dir[d].rx;
-		}
-		*rt = (struct r2544_trial){ .size = row->size, .test = test, .load = load,
-					    .duration_ns = duration_ns, .tx = tx, .rx = rx,
-					    .tester_limited = c->tr->tester_limited, .cpu_soak_pct = -1 };
-		if (cost) {
-			struct cpucost_result cr;
+	for (unsigned int d = 0; d < c->tr->ndirs; d++) {
+		tx += c->tr->dir[d].tx;
+		rx += c->tr->dir[d].rx;
+	}
+	rt = (struct r2544_trial){ .size = row->size, .test = test, .load = load,
+				   .duration_ns = duration_ns, .tx = tx, .rx = rx,
+				   .tester_limited = c->tr->tester_limited, .cpu_soak_pct = -1,
+				   .repeat = test == 't' ? c->rep : 0 };
+	if (cost) {
+		struct cpucost_result cr;
 
-			cpucost_result(cost, rx, &cr);
-			if (cr.valid) {
-				rt->cpu_valid = true;
-				rt->cpu_busy_pct = cr.busy_cpu_s / cr.seconds * 100;
-				rt->cpu_soak_pct = cr.soak_cpu_s >= 0 ? cr.soak_cpu_s / cr.seconds * 100 : -1;
-				rt->ns_per_frame = cr.ns_per_frame;
-				rt->cpu_source = cr.source;
-				/* The cost at the throughput rate: a full-length clean trial. */
-				if (test != 'b' && rx >= tx && duration_ns == c->cfg->final_ns && load >= row->ndr_cost_load) {
-					row->ns_per_frame_ndr = cr.ns_per_frame;
-					row->ndr_cost_load = load;
-					row->cpu_source = cr.source;
-				}
+		cpucost_result(cost, rx, &cr);
+		if (cr.valid) {
+			rt.cpu_valid = true;
+			rt.cpu_busy_pct = cr.busy_cpu_s / cr.seconds * 100;
+			rt.cpu_soak_pct = cr.soak_cpu_s >= 0 ? cr.soak_cpu_s / cr.seconds * 100 : -1;
+			rt.ns_per_frame = cr.ns_per_frame;
+			rt.cpu_source = cr.source;
+			/* The cost at the throughput rate: a full-length clean trial. */
+			if (test != 'b' && rx >= tx && duration_ns == c->cfg->final_ns && load >= row->ndr_cost_load) {
+				row->ns_per_frame_ndr = cr.ns_per_frame;
+				row->ndr_cost_load = load;
+				row->cpu_source = cr.source;
 			}
 		}
 	}
 	cpucost_destroy(cost);
+	if (c->res->ntrials < R2544_MAX_TRIALS)
+		c->res->trials[c->res->ntrials++] = rt;
+	if (c->cfg->on_trial && (rc = c->cfg->on_trial(c->cfg->hook_ctx, &rt, err, errlen)))
+		return rc;
 	return 0;
 }
 
@@ -139,7 +143,7 @@ static void report(struct ctx *c, const char *test, unsigned int n, double load,
 	c->progress(c->pctx, &p);
 }
 
-static int do_throughput(struct ctx *c, char *err, size_t errlen)
+static int search_once(struct ctx *c, struct search_outcome *out, char *err, size_t errlen)
 {
 	struct r2544_row *row = &c->res->row[c->row];
 	const struct r2544_cfg *cfg = c->cfg;
@@ -163,12 +167,81 @@ static int do_throughput(struct ctx *c, char *err, size_t errlen)
 			break;
 		totals(c->tr, &tx, &rx);
 		search_feed(s, load, dur, tx, rx, c->tr->tester_limited);
-		search_outcome(s, &row->thr);
-		report(c, "throughput", ++n, load, &row->thr);
+		search_outcome(s, out);
+		row->thr = *out;
+		report(c, "throughput", ++n, load, out);
 	}
-	search_outcome(s, &row->thr);
-	row->thr_done = !rc;
+	search_outcome(s, out);
 	search_destroy(s);
+	return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median, min and max of the valid bounds of every repeat; *median_rep is
+ * the repeat holding the median (the lower middle for an even count), so
+ * the row's figures all come from one real search. */
+static unsigned int spread(const struct r2544_row *row, bool pdr, double *med, double *lo, double *hi,
+			   unsigned int *median_rep)
+{
+	double v[R2544_MAX_REPEATS];
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < row->nrep; i++) {
+		const struct search_bound *b = pdr ? &row->rep[i].pdr : &row->rep[i].ndr;
+
+		if (b->lower_valid)
+			v[n++] = b->lower;
+	}
+	*med = *lo = *hi = 0;
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(v[0]), cmp_double);
+	*lo = v[0];
+	*hi = v[n - 1];
+	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	if (median_rep) {
+		double target = v[(n - 1) / 2];
+
+		for (unsigned int i = 0; i < row->nrep; i++)
+			if (row->rep[i].ndr.lower_valid && row->rep[i].ndr.lower == target)
+				*median_rep = i;
+	}
+	return n;
+}
+
+static int do_throughput(struct ctx *c, char *err, size_t errlen)
+{
+	struct r2544_row *row = &c->res->row[c->row];
+	unsigned int reps = c->cfg->repeats ? c->cfg->repeats : 1, mid = 0;
+	double cost_load[R2544_MAX_REPEATS] = { 0 };
+	int rc = 0;
+
+	if (reps > R2544_MAX_REPEATS)
+		reps = R2544_MAX_REPEATS;
+	for (c->rep = 0; c->rep < reps; c->rep++) {
+		/* The cost is of this repeat's NDR, not the best load of any. */
+		row->ns_per_frame_ndr = row->ndr_cost_load = 0;
+		if ((rc = search_once(c, &row->rep[c->rep], err, errlen)))
+			break;
+		row->rep_ns_per_frame[c->rep] = row->ns_per_frame_ndr;
+		cost_load[c->rep] = row->ndr_cost_load;
+		row->nrep++;
+	}
+	c->rep = 0;
+	row->ndr_valid = spread(row, false, &row->ndr_med, &row->ndr_min, &row->ndr_max, &mid);
+	spread(row, true, &row->pdr_med, &row->pdr_min, &row->pdr_max, NULL);
+	if (row->nrep) {
+		row->thr = row->rep[mid];
+		row->ns_per_frame_ndr = row->rep_ns_per_frame[mid];
+		row->ndr_cost_load = cost_load[mid];
+	}
+	row->thr_done = !rc;
 	return rc;
 }
 
@@ -324,6 +397,8 @@ int r2544_run(const struct r2544_cfg *cfg, struct r2544_result *res,
 			rc = do_loss(&c, err, errlen);
 		if (!rc && (cfg->tests & R2544_B2B))
 			rc = do_b2b(&c, err, errlen);
+		if (!rc && cfg->on_row)
+			rc = cfg->on_row(cfg->hook_ctx, &res->row[c.row], err, errlen);
 	}
 	res->elapsed_ns = mono_ns() - c.t0;
 	free(c.tr);

@@ -16,6 +16,7 @@
 #define R2544_MAX_SIZES 16
 #define R2544_MAX_STEPS 24
 #define R2544_MAX_TRIALS 256
+#define R2544_MAX_REPEATS 16
 
 enum r2544_test {
 	R2544_THROUGHPUT = 1 << 0,
@@ -23,6 +24,9 @@ enum r2544_test {
 	R2544_LOSS = 1 << 2,
 	R2544_B2B = 1 << 3,
 };
+
+struct r2544_trial;
+struct r2544_row;
 
 struct r2544_cfg {
 	struct trial_cfg base;		/* ports, flows, learning, drain, CPUs */
@@ -48,6 +52,16 @@ struct r2544_cfg {
 	/* DUT CPUs to watch on every trial (empty: none), soaked with calib. */
 	struct cpuset watch;
 	const struct soak_calib *calib;
+	/* --repeat N: the throughput search runs N times per size (0 = 1), so
+	 * a comparison can tell a change from the DUT's own spread. Latency,
+	 * frame loss and back-to-back run once, at the median NDR. */
+	unsigned int repeats;
+	/* Hooks (may be NULL), called as results become final so the caller
+	 * can store them at once: a crash then loses at most the trial in
+	 * flight. A non-zero return stops the run with that error. */
+	int (*on_trial)(void *ctx, const struct r2544_trial *t, char *err, size_t errlen);
+	int (*on_row)(void *ctx, const struct r2544_row *row, char *err, size_t errlen);
+	void *hook_ctx;
 };
 
 struct r2544_trial {
@@ -62,6 +76,7 @@ struct r2544_trial {
 	double cpu_soak_pct;		/* summed soak reading, -1 without */
 	double ns_per_frame;		/* DUT CPU per forwarded frame */
 	const char *cpu_source;
+	unsigned int repeat;		/* which search of the size (0-based); 0 for the other tests */
 };
 
 struct r2544_loss_step {
@@ -76,8 +91,15 @@ struct r2544_row {
 	unsigned int size;
 	double max_load;
 	bool max_is_ceiling;
-	struct search_outcome thr;
+	struct search_outcome thr;	/* the repeat with the median NDR */
 	bool thr_done;
+	/* every repeat of the search, and NDR/PDR over them */
+	struct search_outcome rep[R2544_MAX_REPEATS];
+	double rep_ns_per_frame[R2544_MAX_REPEATS];	/* cost at that repeat's NDR, 0 unknown */
+	unsigned int nrep;		/* finished searches */
+	double ndr_med, ndr_min, ndr_max;	/* over the repeats with a valid NDR */
+	double pdr_med, pdr_min, pdr_max;
+	unsigned int ndr_valid;		/* repeats with a valid NDR */
 	double ns_per_frame_ndr;	/* DUT CPU per frame at the highest clean full-length load, 0 unknown */
 	double ndr_cost_load;
 	const char *cpu_source;

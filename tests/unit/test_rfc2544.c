@@ -1,7 +1,9 @@
 /* The RFC 2544 procedures against a simulated DUT: a capacity C frames/s
  * and a buffer of B frames. A trial at rate R for time T sends R*T frames;
  * the DUT forwards C*T plus what its buffer absorbs. */
+#include <errno.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -173,12 +175,111 @@ static void stop_marks_incomplete(void **st)
 	assert_true(res.trials_run <= 1);
 }
 
+/* A DUT whose capacity changes from one search to the next: a search
+ * starts with a short trial at the max load, and that is when it moves. */
+struct noisy {
+	struct dut d;
+	double caps[4];
+	unsigned int trials_seen, rows_seen, searches;
+	unsigned int last_repeat, started;
+	bool fail_hook;
+};
+
+static int on_trial(void *ctx, const struct r2544_trial *t, char *err, size_t errlen)
+{
+	struct noisy *n = ctx;
+
+	n->trials_seen++;
+	assert_true(t->repeat >= n->last_repeat);	/* repeats come in order */
+	if (t->repeat != n->last_repeat || n->trials_seen == 1)
+		n->searches++;
+	n->last_repeat = t->repeat;
+	if (n->fail_hook) {
+		snprintf(err, errlen, "disk full");
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+static int on_row(void *ctx, const struct r2544_row *row, char *err, size_t errlen)
+{
+	struct noisy *n = ctx;
+
+	n->rows_seen++;
+	(void)row, (void)err, (void)errlen;
+	return 0;
+}
+
+static int sim_noisy(void *ctx, const struct trial_cfg *t, struct trial_result *out,
+		     const volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	struct noisy *n = ctx;
+
+	if (t->rate_pps == 100000 && t->duration_ns == 500000000ULL)
+		n->d.capacity = n->caps[n->started++ % 4];
+	return sim(&n->d, t, out, stop, err, errlen);
+}
+
+static void repeat_median_spread(void **st)
+{
+	struct noisy n = { .caps = { 40000, 30000, 36000, 40000 } };
+	struct r2544_cfg c;
+	char err[256];
+
+	n.d.capacity = n.caps[0];
+	setup(&c, &n.d, R2544_THROUGHPUT);
+	c.runner = sim_noisy;
+	c.runner_ctx = &n;
+	c.repeats = 3;
+	c.on_trial = on_trial;
+	c.on_row = on_row;
+	c.hook_ctx = &n;
+	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	const struct r2544_row *row = &res.row[0];
+
+	assert_int_equal(row->nrep, 3);
+	assert_int_equal(row->ndr_valid, 3);
+	assert_int_equal(n.searches, 3);
+	assert_int_equal(n.trials_seen, res.trials_run);	/* every trial, once */
+	assert_int_equal(n.rows_seen, 1);
+	assert_true(row->ndr_min <= row->ndr_med && row->ndr_med <= row->ndr_max);
+	for (unsigned int i = 0; i < 3; i++) {
+		assert_true(row->rep[i].ndr.lower_valid);
+		assert_true(row->rep[i].ndr.lower >= row->ndr_min && row->rep[i].ndr.lower <= row->ndr_max);
+	}
+	/* The row's own outcome is the median search. */
+	assert_true(row->thr.ndr.lower == row->ndr_med);
+	/* 40000, 30000, 36000: each search finds its own capacity. */
+	assert_int_equal(n.started, 3);
+	assert_true(row->ndr_min >= 30000 - 500 && row->ndr_min <= 30000);
+	assert_true(row->ndr_med >= 36000 - 500 && row->ndr_med <= 36000);
+	assert_true(row->ndr_max >= 40000 - 500 && row->ndr_max <= 40000);
+}
+
+static void hook_error_stops(void **st)
+{
+	struct noisy n = { .caps = { 40000, 40000, 40000, 40000 }, .fail_hook = true };
+	struct r2544_cfg c;
+	char err[256] = "";
+
+	n.d.capacity = 40000;
+	setup(&c, &n.d, R2544_THROUGHPUT);
+	c.runner = sim_noisy;
+	c.runner_ctx = &n;
+	c.on_trial = on_trial;
+	c.hook_ctx = &n;
+	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), -ENOSPC);
+	assert_int_equal(n.trials_seen, 1);
+	assert_string_equal(err, "disk full");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(throughput), cmocka_unit_test(frame_loss_steps),
 		cmocka_unit_test(frame_loss_clean_at_once), cmocka_unit_test(back_to_back),
 		cmocka_unit_test(latency_at_ndr), cmocka_unit_test(stop_marks_incomplete),
+		cmocka_unit_test(repeat_median_spread), cmocka_unit_test(hook_error_stops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
