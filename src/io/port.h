@@ -12,6 +12,7 @@
 enum port_type {
 	PORT_AFPACKET,		/* TX_RING + QDISC_BYPASS, TPACKET_V3 RX ring */
 	PORT_AFPACKET_MMSG,	/* plain AF_PACKET socket, sendmmsg batches */
+	PORT_AFXDP,		/* AF_XDP socket: UMEM TX, RX through an XDP redirect */
 };
 
 struct port_cfg {

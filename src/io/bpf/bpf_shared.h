@@ -1,0 +1,55 @@
+/* Layouts shared by the BPF programs and user space. Fixed-width types
+ * only, so both compilers lay them out alike. */
+#ifndef WR_IO_BPF_SHARED_H
+#define WR_IO_BPF_SHARED_H
+
+#include <linux/types.h>
+
+/* ---- xdpgen.bpf.c: the live-frames generator ---- */
+
+#define XG_HDR_MAX	96	/* bytes of a frame rewritten each time: headers and tag */
+#define XG_MAX_FLOWS	65536
+#define XG_FP_SHIFT	10	/* pacing times are ns << XG_FP_SHIFT */
+
+/* One flow's frame: its first hdr_len bytes and the UDP checksum's partial
+ * sum over them with the tag zeroed (pseudo-header included, folded, in
+ * the byte order of a native load of the checksum field). */
+struct xg_tmpl {
+	__u8 hdr[XG_HDR_MAX];
+	__u32 sum;
+	__u32 pad;
+};
+
+/* The generator's settings and counters: one global in .bss, mapped by
+ * user space. User space writes the settings before each phase (learning,
+ * traffic) and reads the counters after; the program never blocks. */
+struct xg_state {
+	/* set by user space */
+	__u64 gap_fp;		/* time between frames, ns << XG_FP_SHIFT */
+	__u64 start_ns;		/* CLOCK_TAI: the first frame's slot */
+	__u64 end_ns;		/* CLOCK_TAI: no frame at or after this */
+	__u64 limit;		/* frames this phase at most */
+	__u64 epoch_ns;		/* CLOCK_TAI: the tag timestamps' zero */
+	__u32 hdr_len;		/* template bytes copied: up to the tag's end */
+	__u32 tag_off;		/* the tag's offset; the UDP checksum is 2 before */
+	__u32 nflows;
+	__u16 trial, stream;
+	__u32 stop;		/* non-zero: send nothing more */
+	__u32 pad0;
+	/* written by the program */
+	__u64 next_fp;		/* the next frame's slot */
+	__u64 sent;		/* frames sent this phase: also the next sequence number */
+	__u64 max_lag_ns;	/* how late a frame left its slot, at worst */
+	__u64 first_ns, last_ns;	/* CLOCK_TAI of the first and last frame */
+	__u64 iterations;	/* program runs, sent or not */
+};
+
+/* ---- xsk.bpf.c: test frames to an AF_XDP socket ---- */
+
+/* Metadata the receive program puts in front of each frame it redirects:
+ * the receive time (CLOCK_TAI ns), read where the frame entered. */
+struct xsk_meta {
+	__u64 rx_tai_ns;
+};
+
+#endif
