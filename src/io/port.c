@@ -18,6 +18,8 @@ static const struct port_ops *ops_of(enum port_type type)
 		return &afpacket_ring_ops;
 	case PORT_AFPACKET_MMSG:
 		return &afpacket_mmsg_ops;
+	case PORT_AFXDP:
+		return NULL;	/* afxdp_ops: being written */
 	}
 	return NULL;
 }
