@@ -1,0 +1,654 @@
+#include "store/db.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "sys/fsutil.h"
+
+struct db {
+	sqlite3 *h;
+	char path[4096];
+};
+
+/* Version 1: runs and trials, the CPU figures inline in trials. */
+const char db_schema_v1[] =
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  started INTEGER NOT NULL,"
+	"  test TEXT NOT NULL,"
+	"  sizes TEXT NOT NULL DEFAULT '',"
+	"  config TEXT NOT NULL DEFAULT '',"
+	"  status TEXT NOT NULL DEFAULT 'running');"
+	"CREATE TABLE trials ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  size INTEGER NOT NULL,"
+	"  test TEXT NOT NULL,"
+	"  load REAL NOT NULL,"
+	"  duration_s REAL NOT NULL,"
+	"  tx INTEGER NOT NULL,"
+	"  rx INTEGER NOT NULL,"
+	"  tester_limited INTEGER NOT NULL DEFAULT 0,"
+	"  cpu_busy_pct REAL,"
+	"  ns_per_frame REAL);"
+	"CREATE INDEX trials_run ON trials(run_id);";
+
+#define TRIAL_CPU_SQL \
+	"CREATE TABLE trial_cpu (" \
+	"  trial_id INTEGER PRIMARY KEY REFERENCES trials(id) ON DELETE CASCADE," \
+	"  busy_pct REAL, soak_pct REAL, ns_per_frame REAL, source TEXT);"
+
+/* Version 2 (current), from nothing. */
+static const char schema_v2[] =
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  started INTEGER NOT NULL,"
+	"  ended INTEGER,"
+	"  test TEXT NOT NULL,"
+	"  label TEXT NOT NULL DEFAULT '',"
+	"  sizes TEXT NOT NULL DEFAULT '',"
+	"  config TEXT NOT NULL DEFAULT '',"
+	"  place TEXT NOT NULL DEFAULT '',"
+	"  line_bps REAL NOT NULL DEFAULT 0,"
+	"  repeats INTEGER NOT NULL DEFAULT 1,"
+	"  precision REAL NOT NULL DEFAULT 0,"
+	"  pdr_ratio REAL NOT NULL DEFAULT 0,"
+	"  status TEXT NOT NULL DEFAULT 'running'"
+	"    CHECK (status IN ('running', 'complete', 'interrupted', 'failed')),"
+	"  pid INTEGER NOT NULL DEFAULT 0,"
+	"  boot_id TEXT NOT NULL DEFAULT '',"
+	"  headline TEXT NOT NULL DEFAULT '');"
+	"CREATE INDEX runs_label ON runs(label);"
+	"CREATE TABLE tags ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  tag TEXT NOT NULL,"
+	"  PRIMARY KEY (run_id, tag));"
+	"CREATE TABLE env ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  key TEXT NOT NULL,"
+	"  value TEXT NOT NULL,"
+	"  PRIMARY KEY (run_id, key));"
+	"CREATE TABLE trials ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  size INTEGER NOT NULL,"
+	"  test TEXT NOT NULL,"
+	"  repeat INTEGER NOT NULL DEFAULT 0,"
+	"  load REAL NOT NULL,"
+	"  duration_s REAL NOT NULL,"
+	"  tx INTEGER NOT NULL,"
+	"  rx INTEGER NOT NULL,"
+	"  tester_limited INTEGER NOT NULL DEFAULT 0,"
+	"  ended INTEGER NOT NULL DEFAULT 0);"
+	"CREATE INDEX trials_run ON trials(run_id);"
+	TRIAL_CPU_SQL
+	"CREATE TABLE results ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  size INTEGER NOT NULL,"
+	"  repeat INTEGER NOT NULL,"
+	"  max_load REAL, max_is_ceiling INTEGER NOT NULL DEFAULT 0,"
+	"  ndr_lower REAL, ndr_upper REAL, pdr_lower REAL, pdr_upper REAL,"
+	"  at_max INTEGER NOT NULL DEFAULT 0, tester_capped INTEGER NOT NULL DEFAULT 0,"
+	"  noisy INTEGER NOT NULL DEFAULT 0, search_done INTEGER NOT NULL DEFAULT 0,"
+	"  search_trials INTEGER NOT NULL DEFAULT 0, width_pps REAL, ns_per_frame REAL,"
+	"  lat_load REAL, lat_frames INTEGER, lat_min REAL, lat_median REAL,"
+	"  lat_p99 REAL, lat_p999 REAL, lat_max REAL,"
+	"  b2b_avg REAL, b2b_min REAL, b2b_max REAL, b2b_runs INTEGER,"
+	"  PRIMARY KEY (run_id, size, repeat));"
+	"CREATE TABLE loss_steps ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  size INTEGER NOT NULL,"
+	"  pct REAL NOT NULL, load REAL NOT NULL,"
+	"  tx INTEGER NOT NULL, rx INTEGER NOT NULL,"
+	"  loss_pct REAL NOT NULL, tester_limited INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (run_id, size, pct));";
+
+/* From 1 to 2: runs gain their label, place, line rate, pid and headline;
+ * the CPU figures move out of trials into trial_cpu; tags, env, results
+ * and loss_steps appear. Version 1 kept no per-size results: the NDR of
+ * each size is derived from its full-length throughput trials (the
+ * highest load that lost nothing), so old runs still show in reports. */
+static const char migrate_1_2[] =
+	"ALTER TABLE runs ADD COLUMN ended INTEGER;"
+	"ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN place TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN line_bps REAL NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN repeats INTEGER NOT NULL DEFAULT 1;"
+	"ALTER TABLE runs ADD COLUMN precision REAL NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN pdr_ratio REAL NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN boot_id TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN headline TEXT NOT NULL DEFAULT '';"
+	"CREATE INDEX runs_label ON runs(label);"
+	/* trial_cpu is made after the old table is out of the way: dropping a
+	 * parent table deletes its rows, and that would cascade. */
+	"DROP INDEX trials_run;"
+	"ALTER TABLE trials RENAME TO trials_v1;"
+	"CREATE TABLE trials ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  size INTEGER NOT NULL,"
+	"  test TEXT NOT NULL,"
+	"  repeat INTEGER NOT NULL DEFAULT 0,"
+	"  load REAL NOT NULL,"
+	"  duration_s REAL NOT NULL,"
+	"  tx INTEGER NOT NULL,"
+	"  rx INTEGER NOT NULL,"
+	"  tester_limited INTEGER NOT NULL DEFAULT 0,"
+	"  ended INTEGER NOT NULL DEFAULT 0);"
+	"INSERT INTO trials (id, run_id, size, test, load, duration_s, tx, rx, tester_limited)"
+	"  SELECT id, run_id, size, test, load, duration_s, tx, rx, tester_limited FROM trials_v1;"
+	TRIAL_CPU_SQL
+	"INSERT INTO trial_cpu (trial_id, busy_pct, ns_per_frame, source)"
+	"  SELECT id, cpu_busy_pct, ns_per_frame, '/proc/stat' FROM trials_v1"
+	"  WHERE cpu_busy_pct IS NOT NULL;"
+	"DROP TABLE trials_v1;"
+	"CREATE INDEX trials_run ON trials(run_id);"
+	"CREATE TABLE tags ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  tag TEXT NOT NULL,"
+	"  PRIMARY KEY (run_id, tag));"
+	"CREATE TABLE env ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  key TEXT NOT NULL,"
+	"  value TEXT NOT NULL,"
+	"  PRIMARY KEY (run_id, key));"
+	"CREATE TABLE results ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  size INTEGER NOT NULL,"
+	"  repeat INTEGER NOT NULL,"
+	"  max_load REAL, max_is_ceiling INTEGER NOT NULL DEFAULT 0,"
+	"  ndr_lower REAL, ndr_upper REAL, pdr_lower REAL, pdr_upper REAL,"
+	"  at_max INTEGER NOT NULL DEFAULT 0, tester_capped INTEGER NOT NULL DEFAULT 0,"
+	"  noisy INTEGER NOT NULL DEFAULT 0, search_done INTEGER NOT NULL DEFAULT 0,"
+	"  search_trials INTEGER NOT NULL DEFAULT 0, width_pps REAL, ns_per_frame REAL,"
+	"  lat_load REAL, lat_frames INTEGER, lat_min REAL, lat_median REAL,"
+	"  lat_p99 REAL, lat_p999 REAL, lat_max REAL,"
+	"  b2b_avg REAL, b2b_min REAL, b2b_max REAL, b2b_runs INTEGER,"
+	"  PRIMARY KEY (run_id, size, repeat));"
+	"CREATE TABLE loss_steps ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  size INTEGER NOT NULL,"
+	"  pct REAL NOT NULL, load REAL NOT NULL,"
+	"  tx INTEGER NOT NULL, rx INTEGER NOT NULL,"
+	"  loss_pct REAL NOT NULL, tester_limited INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (run_id, size, pct));"
+	"INSERT INTO results (run_id, size, repeat, ndr_lower, pdr_lower, search_done, search_trials)"
+	"  SELECT t.run_id, t.size, 0, MAX(CASE WHEN t.rx >= t.tx THEN t.load END),"
+	"         MAX(CASE WHEN t.rx >= t.tx THEN t.load END), 1, COUNT(*)"
+	"  FROM trials t WHERE t.test = 't' AND t.duration_s ="
+	"    (SELECT MAX(u.duration_s) FROM trials u WHERE u.run_id = t.run_id AND u.size = t.size AND u.test = 't')"
+	"  GROUP BY t.run_id, t.size;";
+
+static int sqlerr(sqlite3 *h, const char *what, char *err, size_t errlen)
+{
+	int code = sqlite3_errcode(h);
+
+	snprintf(err, errlen, "%s: %s", what, sqlite3_errmsg(h));
+	if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
+		return -EINVAL;
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+		return -EBUSY;
+	if (code == SQLITE_FULL)
+		return -ENOSPC;
+	if (code == SQLITE_READONLY || code == SQLITE_PERM || code == SQLITE_CANTOPEN)
+		return -EACCES;
+	return -EIO;
+}
+
+static int exec(sqlite3 *h, const char *sql, const char *what, char *err, size_t errlen)
+{
+	if (sqlite3_exec(h, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return sqlerr(h, what, err, errlen);
+	return 0;
+}
+
+/* Changing the journal mode takes an exclusive lock without waiting in
+ * SQLite's busy handler: two processes opening a new file at once must
+ * wait here, in small bounded steps. */
+static int exec_patient(sqlite3 *h, const char *sql, const char *what, char *err, size_t errlen)
+{
+	for (unsigned int i = 0; i < DB_BUSY_TIMEOUT_MS / 10; i++) {
+		if (sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK)
+			return 0;
+		if (sqlite3_errcode(h) != SQLITE_BUSY && sqlite3_errcode(h) != SQLITE_LOCKED)
+			break;
+		usleep(10000);
+	}
+	return sqlerr(h, what, err, errlen);
+}
+
+/* The one integer a PRAGMA or a count returns; -1 with err on failure. */
+static int64_t one_int(sqlite3 *h, const char *sql, int *rc, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
+		*rc = sqlerr(h, sql, err, errlen);
+	} else {
+		v = sqlite3_column_int64(st, 0);
+		*rc = 0;
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+int db_default_path(char *buf, size_t len, char *err, size_t errlen)
+{
+	const char *e = getenv("WIRERATE_DB"), *x = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (e && *e)
+		n = snprintf(buf, len, "%s", e);
+	else if (x && *x == '/')
+		n = snprintf(buf, len, "%s/wirerate/results.db", x);
+	else if (home && *home)
+		n = snprintf(buf, len, "%s/.local/share/wirerate/results.db", home);
+	else {
+		snprintf(err, errlen, "no database path: set WIRERATE_DB or HOME, or give --db");
+		return -EINVAL;
+	}
+	if (n < 0 || (size_t)n >= len) {
+		snprintf(err, errlen, "database path too long");
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/* Refuse, before SQLite opens it, a file that is not a SQLite database:
+ * opening one for writing could turn it into one. */
+static int check_header(const char *path, bool *exists, char *err, size_t errlen)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	*exists = false;
+	if (stat(path, &sb)) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "database %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	*exists = true;
+	if (S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "database %s is a directory", path);
+		return -EINVAL;
+	}
+	if (sb.st_size == 0)
+		return 0;	/* SQLite's own empty database */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "database %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n != (ssize_t)sizeof(head) || memcmp(head, magic, sizeof(magic))) {
+		snprintf(err, errlen, "%s is not a SQLite database (left untouched; give another --db)", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Ours, empty, or refused: read-only questions before anything is written. */
+static int check_owner(sqlite3 *h, const char *path, int64_t *version, char *err, size_t errlen)
+{
+	char e2[256];
+	int rc;
+	int64_t app = one_int(h, "PRAGMA application_id", &rc, e2, sizeof(e2));
+	int64_t ntab;
+
+	if (!rc)
+		*version = one_int(h, "PRAGMA user_version", &rc, e2, sizeof(e2));
+	if (!rc)
+		ntab = one_int(h, "SELECT count(*) FROM sqlite_master", &rc, e2, sizeof(e2));
+	if (rc) {
+		snprintf(err, errlen, "%s is not a readable SQLite database (%s); left untouched", path,
+			 sqlite3_errmsg(h));
+		return rc == -EINVAL || rc == -EIO ? -EINVAL : rc;
+	}
+	if (app != DB_APPLICATION_ID && (app != 0 || ntab > 0)) {
+		snprintf(err, errlen, "%s is a SQLite database of another program (application_id %lld, "
+			 "%lld tables); left untouched; give another --db", path, (long long)app, (long long)ntab);
+		return -EINVAL;
+	}
+	if (*version > DB_SCHEMA_VERSION) {
+		snprintf(err, errlen, "%s has schema version %lld, newer than this wirerate's %d: use a newer wirerate",
+			 path, (long long)*version, DB_SCHEMA_VERSION);
+		return -EPROTO;
+	}
+	/* Damage SQLite finds only when it reads a page. */
+	sqlite3_stmt *st = NULL;
+
+	if (ntab && (sqlite3_prepare_v2(h, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK ||
+		     sqlite3_step(st) != SQLITE_ROW ||
+		     strcmp((const char *)sqlite3_column_text(st, 0), "ok"))) {
+		snprintf(err, errlen, "%s is corrupt (%s); left untouched", path,
+			 st && sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : sqlite3_errmsg(h));
+		sqlite3_finalize(st);
+		return -EINVAL;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* Create or migrate under a write lock; another process may have done it
+ * while we waited, so look again once the lock is held. */
+static int upgrade(sqlite3 *h, char *err, size_t errlen)
+{
+	char sql[64];
+	int64_t v;
+	int rc;
+
+	if ((rc = exec(h, "BEGIN IMMEDIATE", "locking the database", err, errlen)))
+		return rc;
+	v = one_int(h, "PRAGMA user_version", &rc, err, errlen);
+	if (!rc && v == 0)
+		rc = exec(h, schema_v2, "creating the schema", err, errlen);
+	else if (!rc && v == 1)
+		rc = exec(h, migrate_1_2, "migrating the schema from version 1", err, errlen);
+	if (!rc && v < DB_SCHEMA_VERSION) {
+		snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
+			 DB_APPLICATION_ID, DB_SCHEMA_VERSION);
+		rc = exec(h, sql, "setting the schema version", err, errlen);
+	}
+	if (!rc)
+		rc = exec(h, "COMMIT", "committing the schema", err, errlen);
+	if (rc)
+		sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int db_open(const char *path, bool create, struct db **out, char *err, size_t errlen)
+{
+	struct db *db;
+	bool exists;
+	int64_t version = 0;
+	int rc, flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX;
+
+	*out = NULL;
+	if ((rc = check_header(path, &exists, err, errlen)))
+		return rc;
+	if (!exists && !create) {
+		snprintf(err, errlen, "no database at %s (nothing stored yet)", path);
+		return -ENOENT;
+	}
+	if (!exists) {
+		if ((rc = fs_mkdir_parents(path))) {
+			snprintf(err, errlen, "cannot create the directory of %s: %s", path, strerror(-rc));
+			return rc;
+		}
+		flags |= SQLITE_OPEN_CREATE;
+	}
+	if (!(db = calloc(1, sizeof(*db)))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	snprintf(db->path, sizeof(db->path), "%s", path);
+	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+		int sys = db->h ? sqlite3_system_errno(db->h) : 0;
+
+		snprintf(err, errlen, "cannot open database %s: %s", path,
+			 sys ? strerror(sys) : db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		rc = sys ? -sys : -EACCES;
+		goto fail;
+	}
+	sqlite3_extended_result_codes(db->h, 0);
+	sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
+	if ((rc = check_owner(db->h, path, &version, err, errlen)))
+		goto fail;
+	if (create && sqlite3_db_readonly(db->h, "main") == 1) {
+		snprintf(err, errlen, "database %s is read-only", path);
+		rc = -EACCES;
+		goto fail;
+	}
+	/* WAL: readers never block the writer, and a killed writer leaves a
+	 * log that the next open replays. */
+	if ((rc = exec_patient(db->h, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
+		       "setting up", err, errlen))) {
+		char e2[512];
+
+		snprintf(e2, sizeof(e2), "%s", err);
+		snprintf(err, errlen, "database %s: %s", path, e2);
+		goto fail;
+	}
+	if (version < DB_SCHEMA_VERSION && (rc = upgrade(db->h, err, errlen)))
+		goto fail;
+	*out = db;
+	return 0;
+fail:
+	sqlite3_close(db->h);
+	free(db);
+	return rc;
+}
+
+void db_close(struct db *db)
+{
+	if (!db)
+		return;
+	sqlite3_close(db->h);
+	free(db);
+}
+
+sqlite3 *db_sqlite(struct db *db)
+{
+	return db->h;
+}
+
+void db_boot_id(char *buf, size_t len)
+{
+	long n = fs_read(NULL, "/proc/sys/kernel/random/boot_id", buf, len);
+
+	if (n <= 0) {
+		buf[0] = '\0';
+		return;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+const char *db_status_shown(const char *status, int64_t pid, const char *boot_id, const char *this_boot)
+{
+	char path[64], comm[64];
+
+	if (strcmp(status, "running"))
+		return status;
+	if (boot_id && *boot_id && this_boot && *this_boot && strcmp(boot_id, this_boot))
+		return "interrupted";	/* the machine rebooted since */
+	if (pid <= 0)
+		return status;
+	if (kill((pid_t)pid, 0) && errno == ESRCH)
+		return "interrupted";
+	/* The pid may have been reused by something else. */
+	snprintf(path, sizeof(path), "/proc/%lld/comm", (long long)pid);
+	if (fs_read(NULL, path, comm, sizeof(comm)) > 0 && strncmp(comm, "wirerate", 8))
+		return "interrupted";
+	return status;
+}
+
+/* One statement with ? parameters bound by a tiny format: i (int64), d
+ * (double, NAN as NULL), s (text, NULL as NULL). An SQLite result code. */
+static int run_stmt(sqlite3 *h, const char *sql, const char *fmt, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+	int rc, i = 1;
+
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
+		return SQLITE_ERROR;
+	va_start(ap, fmt);
+	for (const char *f = fmt; *f; f++, i++) {
+		if (*f == 'i') {
+			sqlite3_bind_int64(st, i, va_arg(ap, int64_t));
+		} else if (*f == 'd') {
+			double d = va_arg(ap, double);
+
+			if (isfinite(d))
+				sqlite3_bind_double(st, i, d);
+			else
+				sqlite3_bind_null(st, i);
+		} else {
+			const char *s = va_arg(ap, const char *);
+
+			if (s)
+				sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+			else
+				sqlite3_bind_null(st, i);
+		}
+	}
+	va_end(ap);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
+}
+
+static int begin(struct db *db, char *err, size_t errlen)
+{
+	return exec(db->h, "BEGIN IMMEDIATE", "locking the database", err, errlen);
+}
+
+static int finish(struct db *db, int rc, const char *what, char *err, size_t errlen)
+{
+	if (rc == SQLITE_OK && sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
+	rc = sqlerr(db->h, what, err, errlen);
+	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int db_run_begin(struct db *db, const struct db_run_info *ri, const struct db_kv *env, size_t nenv,
+		 int64_t *id, char *err, size_t errlen)
+{
+	char boot[64];
+	int rc;
+
+	db_boot_id(boot, sizeof(boot));
+	if ((rc = begin(db, err, errlen)))
+		return rc;
+	rc = run_stmt(db->h,
+		      "INSERT INTO runs (started, test, label, sizes, config, place, line_bps, repeats,"
+		      " precision, pdr_ratio, status, pid, boot_id) VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?)",
+		      "isssssdiddis", (int64_t)time(NULL), ri->test,
+		      ri->label ? ri->label : "", ri->sizes ? ri->sizes : "", ri->config ? ri->config : "",
+		      ri->where ? ri->where : "", ri->line_bps, (int64_t)(ri->repeats ? ri->repeats : 1),
+		      ri->precision, ri->pdr_ratio, (int64_t)getpid(), boot);
+	*id = sqlite3_last_insert_rowid(db->h);
+	for (unsigned int i = 0; rc == SQLITE_OK && i < ri->ntags; i++)
+		rc = run_stmt(db->h, "INSERT OR IGNORE INTO tags (run_id, tag) VALUES (?,?)", "is", *id, ri->tags[i]);
+	for (size_t i = 0; rc == SQLITE_OK && i < nenv; i++)
+		rc = run_stmt(db->h, "INSERT OR REPLACE INTO env (run_id, key, value) VALUES (?,?,?)", "iss",
+			      *id, env[i].key, env[i].value ? env[i].value : "");
+	return finish(db, rc, "storing the run", err, errlen);
+}
+
+int db_run_end(struct db *db, int64_t id, const char *status, const char *headline, char *err, size_t errlen)
+{
+	int rc;
+
+	if ((rc = begin(db, err, errlen)))
+		return rc;
+	rc = run_stmt(db->h, "UPDATE runs SET status = ?, ended = ?, headline = ? WHERE id = ?", "sisi",
+		      status, (int64_t)time(NULL), headline ? headline : "", id);
+	return finish(db, rc, "finishing the run", err, errlen);
+}
+
+int db_trial_add(struct db *db, int64_t run, const struct db_trial *t, char *err, size_t errlen)
+{
+	char test[2] = { t->test, 0 };
+	int rc;
+
+	if ((rc = begin(db, err, errlen)))
+		return rc;
+	rc = run_stmt(db->h,
+		      "INSERT INTO trials (run_id, size, test, repeat, load, duration_s, tx, rx, tester_limited, ended)"
+		      " VALUES (?,?,?,?,?,?,?,?,?,?)",
+		      "iisiddiiii", run, (int64_t)t->size, test, (int64_t)t->repeat, t->load, t->duration_s,
+		      (int64_t)t->tx, (int64_t)t->rx, (int64_t)t->tester_limited, (int64_t)time(NULL));
+	if (rc == SQLITE_OK && t->cpu_valid)
+		rc = run_stmt(db->h, "INSERT INTO trial_cpu (trial_id, busy_pct, soak_pct, ns_per_frame, source)"
+				     " VALUES (?,?,?,?,?)", "iddds", (int64_t)sqlite3_last_insert_rowid(db->h),
+			      t->cpu_busy_pct, t->cpu_soak_pct >= 0 ? t->cpu_soak_pct : NAN, t->ns_per_frame,
+			      t->cpu_source);
+	return finish(db, rc, "storing a trial", err, errlen);
+}
+
+int db_result_add(struct db *db, int64_t run, const struct db_result *r, char *err, size_t errlen)
+{
+	int rc;
+
+	if ((rc = begin(db, err, errlen)))
+		return rc;
+	rc = run_stmt(db->h,
+		      "INSERT OR REPLACE INTO results (run_id, size, repeat, max_load, max_is_ceiling,"
+		      " ndr_lower, ndr_upper, pdr_lower, pdr_upper, at_max, tester_capped, noisy, search_done,"
+		      " search_trials, width_pps, ns_per_frame, lat_load, lat_frames, lat_min, lat_median,"
+		      " lat_p99, lat_p999, lat_max, b2b_avg, b2b_min, b2b_max, b2b_runs)"
+		      " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		      "iiididdddiiiiidddiddddddddi", run, (int64_t)r->size, (int64_t)r->repeat, r->max_load,
+		      (int64_t)r->max_is_ceiling, r->ndr_valid ? r->ndr_lower : NAN, r->ndr_upper,
+		      r->pdr_valid ? r->pdr_lower : NAN, r->pdr_upper, (int64_t)r->at_max,
+		      (int64_t)r->tester_capped, (int64_t)r->noisy, (int64_t)r->search_done,
+		      (int64_t)r->search_trials, r->width_pps, r->ns_per_frame,
+		      r->have_lat ? r->lat_load : NAN, (int64_t)(r->have_lat ? r->lat_frames : 0),
+		      r->have_lat ? r->lat_min : NAN, r->have_lat ? r->lat_median : NAN,
+		      r->have_lat ? r->lat_p99 : NAN, r->have_lat ? r->lat_p999 : NAN,
+		      r->have_lat ? r->lat_max : NAN, r->b2b_avg, r->b2b_min, r->b2b_max, (int64_t)r->b2b_runs);
+	for (unsigned int i = 0; rc == SQLITE_OK && i < r->nloss; i++) {
+		const struct db_loss_step *l = &r->loss[i];
+
+		rc = run_stmt(db->h, "INSERT OR REPLACE INTO loss_steps (run_id, size, pct, load, tx, rx, loss_pct,"
+				     " tester_limited) VALUES (?,?,?,?,?,?,?,?)", "iiddiidi",
+			      run, (int64_t)r->size, l->pct, l->load, (int64_t)l->tx, (int64_t)l->rx, l->loss_pct,
+			      (int64_t)l->tester_limited);
+	}
+	return finish(db, rc, "storing a result", err, errlen);
+}
+
+int db_run_delete(struct db *db, int64_t id, char *err, size_t errlen)
+{
+	int rc;
+
+	if ((rc = begin(db, err, errlen)))
+		return rc;
+	rc = run_stmt(db->h, "DELETE FROM runs WHERE id = ?", "i", id);
+	if (rc == SQLITE_OK && sqlite3_changes(db->h) == 0) {
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+		snprintf(err, errlen, "no run %lld", (long long)id);
+		return -ENOENT;
+	}
+	return finish(db, rc, "deleting the run", err, errlen);
+}
+
+int db_integrity(struct db *db, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = -EIO;
+
+	if (sqlite3_prepare_v2(db->h, "PRAGMA integrity_check", -1, &st, NULL) != SQLITE_OK)
+		return sqlerr(db->h, "integrity_check", err, errlen);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(st, 0);
+
+		if (v && !strcmp(v, "ok"))
+			rc = 0;
+		else
+			snprintf(err, errlen, "integrity_check: %s", v ? v : "?");
+	} else {
+		rc = sqlerr(db->h, "integrity_check", err, errlen);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}

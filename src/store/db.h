@@ -1,0 +1,127 @@
+/* The results store: one SQLite file (WAL, foreign keys, busy timeout)
+ * holding runs, their trials with the DUT CPU figures, per-size results of
+ * every repeat, the environment and tags. The schema is versioned with
+ * PRAGMA user_version and migrated forward on open; the file carries
+ * wirerate's PRAGMA application_id, and a file that is not ours is refused
+ * without being touched. Every write is its own short transaction, so a
+ * crash loses at most the trial in flight. See docs/store.md. */
+#ifndef WR_STORE_DB_H
+#define WR_STORE_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct db;
+struct sqlite3;
+
+#define DB_APPLICATION_ID 0x57527274	/* "WRrt" */
+#define DB_SCHEMA_VERSION 2
+#define DB_BUSY_TIMEOUT_MS 15000
+
+/* The first schema (user_version 1), kept so the migration from it is
+ * tested on a real file. */
+extern const char db_schema_v1[];
+
+/* The default file: $WIRERATE_DB, else $XDG_DATA_HOME/wirerate/results.db,
+ * else ~/.local/share/wirerate/results.db. */
+int db_default_path(char *buf, size_t len, char *err, size_t errlen);
+
+/* Open (and with create, create) the store at path, creating its schema
+ * or migrating an older one. -EINVAL: the file is not a SQLite database,
+ * or is one of another program, or is corrupt (never modified); -ENOENT:
+ * absent and !create; other -errno: the host failed (unwritable ...). */
+int db_open(const char *path, bool create, struct db **out, char *err, size_t errlen);
+void db_close(struct db *db);
+struct sqlite3 *db_sqlite(struct db *db);
+
+/* A run as it starts. */
+struct db_run_info {
+	const char *test;		/* "rfc2544 throughput", "trial" */
+	const char *label;		/* NULL or "" */
+	const char *const *tags;
+	unsigned int ntags;
+	const char *sizes;		/* "64,512" */
+	const char *config;		/* seed 001 style: "placement=bound rules=0 ..." */
+	const char *where;		/* "through lab wr- (...)" */
+	double line_bps;		/* 0 unknown */
+	unsigned int repeats;
+	double precision;		/* search width goal, fraction of max load */
+	double pdr_ratio;
+};
+
+struct db_kv {
+	const char *key, *value;
+};
+
+/* Insert the run (status "running", this pid) with its environment and
+ * tags in one transaction; *id is its id. */
+int db_run_begin(struct db *db, const struct db_run_info *ri, const struct db_kv *env, size_t nenv,
+		 int64_t *id, char *err, size_t errlen);
+/* status: "complete", "interrupted" or "failed"; headline: one line for
+ * 'wirerate runs' (may be NULL). */
+int db_run_end(struct db *db, int64_t id, const char *status, const char *headline,
+	       char *err, size_t errlen);
+
+struct db_trial {
+	unsigned int size;
+	char test;			/* 't', 'l', 'f', 'b', or 'x' for a plain trial */
+	unsigned int repeat;
+	double load;			/* frames/s offered (target) */
+	double duration_s;
+	uint64_t tx, rx;
+	bool tester_limited;
+	bool cpu_valid;
+	double cpu_busy_pct, cpu_soak_pct, ns_per_frame;	/* soak < 0: none */
+	const char *cpu_source;
+};
+
+/* One finished trial, committed before returning. */
+int db_trial_add(struct db *db, int64_t run, const struct db_trial *t, char *err, size_t errlen);
+
+struct db_loss_step {
+	double pct, load;
+	uint64_t tx, rx;
+	double loss_pct;
+	bool tester_limited;
+};
+
+/* One frame size, one repeat of the search. NAN for figures not measured. */
+struct db_result {
+	unsigned int size;
+	unsigned int repeat;
+	double max_load;
+	bool max_is_ceiling;
+	bool ndr_valid, pdr_valid;
+	double ndr_lower, ndr_upper, pdr_lower, pdr_upper;
+	bool at_max, tester_capped, noisy, search_done;
+	unsigned int search_trials;
+	double width_pps;		/* the search's width goal */
+	double ns_per_frame;		/* DUT CPU at the NDR, NAN unknown */
+	/* repeat 0 only: the tests run once per size */
+	bool have_lat;
+	double lat_load, lat_min, lat_median, lat_p99, lat_p999, lat_max;
+	uint64_t lat_frames;
+	double b2b_avg, b2b_min, b2b_max;	/* NAN: not measured */
+	unsigned int b2b_runs;
+	const struct db_loss_step *loss;
+	unsigned int nloss;
+};
+
+/* One size's results (one repeat), committed before returning. */
+int db_result_add(struct db *db, int64_t run, const struct db_result *r, char *err, size_t errlen);
+
+/* Delete a run and everything of it; -ENOENT when there is none. */
+int db_run_delete(struct db *db, int64_t id, char *err, size_t errlen);
+
+/* The status to show: a run still "running" whose process is gone (other
+ * boot, or no such pid) was killed: "interrupted". */
+const char *db_status_shown(const char *status, int64_t pid, const char *boot_id, const char *this_boot);
+/* This boot's id (/proc/sys/kernel/random/boot_id) into buf, "" when
+ * unreadable. */
+void db_boot_id(char *buf, size_t len);
+
+/* Check the file with PRAGMA integrity_check; 0 when "ok". */
+int db_integrity(struct db *db, char *err, size_t errlen);
+
+#endif

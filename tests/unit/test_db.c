@@ -1,0 +1,365 @@
+/* The results store on real files in a temporary directory: schema
+ * creation, migration from version 1 with its data, refusal of files that
+ * are not ours (untouched), two writers at once, cascading deletes, the
+ * status of a run whose process died. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "store/db.h"
+
+static char dir[256];
+
+static void path_of(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+}
+
+static int64_t q_int(struct db *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(db_sqlite(db), sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void q_text(struct db *db, const char *sql, char *buf, size_t len)
+{
+	sqlite3_stmt *st;
+
+	buf[0] = '\0';
+	assert_int_equal(sqlite3_prepare_v2(db_sqlite(db), sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+}
+
+static int64_t new_run(struct db *db, const char *label)
+{
+	const char *tags[] = { "ci", "veth" };
+	struct db_run_info ri = { .test = "rfc2544 throughput", .label = label, .tags = tags, .ntags = 2,
+				  .sizes = "64,512", .config = "placement=bound rules=0", .repeats = 1,
+				  .precision = 0.005 };
+	struct db_kv env[] = { { "kernel.release", "6.1.0-test" }, { "cpu.count", "2" } };
+	char err[256];
+	int64_t id = 0;
+
+	assert_int_equal(db_run_begin(db, &ri, env, 2, &id, err, sizeof(err)), 0);
+	assert_true(id > 0);
+	return id;
+}
+
+static void add_trials(struct db *db, int64_t run, unsigned int n)
+{
+	char err[256];
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct db_trial t = { .size = 64, .test = 't', .load = 1000.0 + i, .duration_s = 1,
+				      .tx = 1000 + i, .rx = 1000 + i, .cpu_valid = i % 2,
+				      .cpu_busy_pct = 30, .cpu_soak_pct = -1, .ns_per_frame = 870,
+				      .cpu_source = "/proc/stat" };
+
+		assert_int_equal(db_trial_add(db, run, &t, err, sizeof(err)), 0);
+	}
+}
+
+static void create_schema(void **st)
+{
+	char p[300], err[256], v[64];
+	struct db *db;
+
+	path_of(p, sizeof(p), "sub/dir/new.db");	/* directories are made */
+	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), 0);
+	assert_int_equal(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+	assert_int_equal(q_int(db, "PRAGMA application_id"), DB_APPLICATION_ID);
+	assert_int_equal(q_int(db, "PRAGMA foreign_keys"), 1);
+	q_text(db, "PRAGMA journal_mode", v, sizeof(v));
+	assert_string_equal(v, "wal");
+	for (const char *const *t = (const char *const[]){ "runs", "trials", "trial_cpu", "results",
+							   "loss_steps", "env", "tags", NULL }; *t; t++) {
+		char sql[128];
+
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='%s'", *t);
+		assert_int_equal(q_int(db, sql), 1);
+	}
+	int64_t id = new_run(db, "2.6.29");
+
+	add_trials(db, id, 5);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM trials"), 5);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM trial_cpu"), 2);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM tags"), 2);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM env"), 2);
+	q_text(db, "SELECT status FROM runs", v, sizeof(v));
+	assert_string_equal(v, "running");
+	assert_int_equal(db_run_end(db, id, "complete", "NDR 64:1k", err, sizeof(err)), 0);
+	q_text(db, "SELECT status FROM runs", v, sizeof(v));
+	assert_string_equal(v, "complete");
+
+	struct db_loss_step ls[2] = { { 100, 2000, 1000, 500, 50, false }, { 90, 1800, 900, 900, 0, false } };
+	struct db_result r = { .size = 64, .repeat = 0, .max_load = 2000, .ndr_valid = true, .ndr_lower = 1000,
+			       .ndr_upper = 1010, .pdr_valid = false, .width_pps = 10, .ns_per_frame = NAN,
+			       .b2b_avg = NAN, .b2b_min = NAN, .b2b_max = NAN, .loss = ls, .nloss = 2 };
+
+	assert_int_equal(db_result_add(db, id, &r, err, sizeof(err)), 0);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM results WHERE pdr_lower IS NULL AND ndr_lower = 1000"), 1);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM loss_steps"), 2);
+	assert_int_equal(db_integrity(db, err, sizeof(err)), 0);
+
+	/* A delete takes everything of the run with it. */
+	assert_int_equal(db_run_delete(db, id, err, sizeof(err)), 0);
+	for (const char *const *t = (const char *const[]){ "runs", "trials", "trial_cpu", "results",
+							   "loss_steps", "env", "tags", NULL }; *t; t++) {
+		char sql[128];
+
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", *t);
+		assert_int_equal(q_int(db, sql), 0);
+	}
+	assert_int_equal(db_run_delete(db, id, err, sizeof(err)), -ENOENT);
+	db_close(db);
+
+	/* Opened again: nothing to do, same version. */
+	assert_int_equal(db_open(p, false, &db, err, sizeof(err)), 0);
+	assert_int_equal(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+	db_close(db);
+}
+
+static void migrate_from_v1(void **st)
+{
+	char p[300], err[256], sql[256];
+	sqlite3 *h;
+	struct db *db;
+
+	path_of(p, sizeof(p), "v1.db");
+	assert_int_equal(sqlite3_open(p, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, db_schema_v1, NULL, NULL, NULL), SQLITE_OK);
+	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = 1", DB_APPLICATION_ID);
+	assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	/* One run: a search on 64 bytes; full-length trials (2 s) passed at
+	 * 30000 and 35000, failed at 40000; a short one (0.5 s) at 50000. */
+	assert_int_equal(sqlite3_exec(h,
+		"INSERT INTO runs (id, started, test, sizes, status) VALUES (7, 1700000000, 'rfc2544 throughput', '64', 'complete');"
+		"INSERT INTO trials (run_id, size, test, load, duration_s, tx, rx, cpu_busy_pct, ns_per_frame) VALUES"
+		" (7, 64, 't', 50000, 0.5, 25000, 25000, 40, 900),"
+		" (7, 64, 't', 30000, 2, 60000, 60000, 30, 880),"
+		" (7, 64, 't', 40000, 2, 80000, 70000, NULL, NULL),"
+		" (7, 64, 't', 35000, 2, 70000, 70000, 35, 870);",
+		NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+
+	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), 0);
+	assert_int_equal(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM runs WHERE id = 7 AND label = '' AND status = 'complete'"), 1);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM trials WHERE run_id = 7"), 4);
+	assert_int_equal(q_int(db, "SELECT sum(tx) FROM trials"), 235000);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM trial_cpu"), 3);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM trial_cpu c JOIN trials t ON t.id = c.trial_id"
+				   " WHERE t.load = 35000 AND c.ns_per_frame = 870"), 1);
+	/* The NDR of the size, derived from the full-length trials. */
+	assert_int_equal(q_int(db, "SELECT ndr_lower FROM results WHERE run_id = 7 AND size = 64"), 35000);
+	assert_int_equal(q_int(db, "PRAGMA foreign_key_check"), -1);	/* no rows */
+	assert_int_equal(db_integrity(db, err, sizeof(err)), 0);
+	/* And the migrated file takes new data. */
+	add_trials(db, 7, 2);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM trials WHERE run_id = 7"), 6);
+	new_run(db, "after");
+	db_close(db);
+}
+
+static void read_file(const char *p, char *buf, size_t len, size_t *n)
+{
+	FILE *f = fopen(p, "rb");
+
+	assert_non_null(f);
+	*n = fread(buf, 1, len, f);
+	fclose(f);
+}
+
+/* db_open must refuse p with -EINVAL and leave its bytes alone. */
+static void refused_untouched(const char *p, const char *want)
+{
+	static char before[1 << 16], after[1 << 16];
+	char err[512] = "";
+	size_t nb, na;
+	struct db *db = NULL;
+
+	read_file(p, before, sizeof(before), &nb);
+	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), -EINVAL);
+	assert_null(db);
+	assert_non_null(strstr(err, want));
+	read_file(p, after, sizeof(after), &na);
+	assert_int_equal(nb, na);
+	assert_memory_equal(before, after, nb);
+	char side[320];
+
+	snprintf(side, sizeof(side), "%s-wal", p);
+	assert_int_not_equal(access(side, F_OK), 0);	/* no WAL file was made */
+}
+
+static void refuse_foreign(void **st)
+{
+	char p[300];
+	sqlite3 *h;
+	FILE *f;
+
+	path_of(p, sizeof(p), "notes.txt");
+	f = fopen(p, "w");
+	fputs("these are my notes, not a database\n", f);
+	fclose(f);
+	refused_untouched(p, "not a SQLite database");
+
+	path_of(p, sizeof(p), "other.db");
+	assert_int_equal(sqlite3_open(p, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "CREATE TABLE accounts (id INTEGER, owner TEXT);"
+					 "INSERT INTO accounts VALUES (1, 'alice');", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	refused_untouched(p, "another program");
+
+	/* A SQLite header followed by garbage. */
+	path_of(p, sizeof(p), "corrupt.db");
+	f = fopen(p, "wb");
+	fwrite("SQLite format 3", 1, 16, f);
+	for (int i = 0; i < 4096; i++)
+		fputc((i * 7919) & 0xff, f);
+	fclose(f);
+	refused_untouched(p, "left untouched");
+}
+
+static void unwritable_and_absent(void **st)
+{
+	char err[512] = "", p[300];
+	struct db *db = NULL;
+	int rc;
+
+	rc = db_open("/proc/wirerate-no/results.db", true, &db, err, sizeof(err));
+	assert_true(rc < 0 && rc != -EINVAL);
+	assert_null(db);
+	assert_non_null(strstr(err, "/proc/wirerate-no"));
+	path_of(p, sizeof(p), "absent.db");
+	assert_int_equal(db_open(p, false, &db, err, sizeof(err)), -ENOENT);
+	assert_int_not_equal(access(p, F_OK), 0);	/* a reader creates nothing */
+	path_of(p, sizeof(p), "");
+	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), -EINVAL);	/* a directory */
+}
+
+/* Two processes, each its own connection and run, writing trials as fast
+ * as they can at the same time: none lost, none failed. */
+static void concurrent_writers(void **st)
+{
+	enum { N = 150 };
+	char p[300], err[256];
+	struct db *db;
+	pid_t kid[2];
+
+	path_of(p, sizeof(p), "busy.db");
+	for (int k = 0; k < 2; k++) {
+		kid[k] = fork();
+		assert_true(kid[k] >= 0);
+		if (kid[k] == 0) {
+			/* Both also race to create the schema. */
+			if (db_open(p, true, &db, err, sizeof(err))) {
+				fprintf(stderr, "child open: %s\n", err);
+				_exit(1);
+			}
+			int64_t id = new_run(db, k ? "b" : "a");
+
+			for (unsigned int i = 0; i < N; i++) {
+				struct db_trial t = { .size = 64, .test = 't', .load = i, .duration_s = 1, .tx = 1, .rx = 1 };
+
+				if (db_trial_add(db, id, &t, err, sizeof(err))) {
+					fprintf(stderr, "child %d trial %u: %s\n", k, i, err);
+					_exit(1);
+				}
+			}
+			if (db_run_end(db, id, "complete", NULL, err, sizeof(err)))
+				_exit(1);
+			db_close(db);
+			_exit(0);
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		int ws;
+
+		assert_int_equal(waitpid(kid[k], &ws, 0), kid[k]);
+		assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+	}
+	assert_int_equal(db_open(p, false, &db, err, sizeof(err)), 0);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM trials"), 2 * N);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM runs WHERE status = 'complete'"), 2);
+	assert_int_equal(q_int(db, "SELECT count(DISTINCT run_id) FROM trials"), 2);
+	assert_int_equal(db_integrity(db, err, sizeof(err)), 0);
+	db_close(db);
+}
+
+static void status_of_dead_run(void **st)
+{
+	char boot[64];
+	pid_t dead = fork();
+
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	db_boot_id(boot, sizeof(boot));
+	assert_true(strlen(boot) > 10);
+	assert_string_equal(db_status_shown("running", dead, boot, boot), "interrupted");
+	assert_string_equal(db_status_shown("running", 1 /* init, not wirerate */, boot, boot), "interrupted");
+	assert_string_equal(db_status_shown("running", getpid(), "another-boot", boot), "interrupted");
+	assert_string_equal(db_status_shown("complete", dead, boot, boot), "complete");
+	assert_string_equal(db_status_shown("interrupted", getpid(), boot, boot), "interrupted");
+}
+
+static void default_path(void **st)
+{
+	char buf[512], err[256];
+
+	setenv("WIRERATE_DB", "/tmp/x/r.db", 1);
+	assert_int_equal(db_default_path(buf, sizeof(buf), err, sizeof(err)), 0);
+	assert_string_equal(buf, "/tmp/x/r.db");
+	unsetenv("WIRERATE_DB");
+	setenv("XDG_DATA_HOME", "/data", 1);
+	assert_int_equal(db_default_path(buf, sizeof(buf), err, sizeof(err)), 0);
+	assert_string_equal(buf, "/data/wirerate/results.db");
+	unsetenv("XDG_DATA_HOME");
+	setenv("HOME", "/home/u", 1);
+	assert_int_equal(db_default_path(buf, sizeof(buf), err, sizeof(err)), 0);
+	assert_string_equal(buf, "/home/u/.local/share/wirerate/results.db");
+}
+
+static int setup_dir(void **st)
+{
+	snprintf(dir, sizeof(dir), "/tmp/wr-test-db.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **st)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(create_schema), cmocka_unit_test(migrate_from_v1),
+		cmocka_unit_test(refuse_foreign), cmocka_unit_test(unwritable_and_absent),
+		cmocka_unit_test(concurrent_writers), cmocka_unit_test(status_of_dead_run),
+		cmocka_unit_test(default_path),
+	};
+	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
+}
