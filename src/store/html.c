@@ -1,12 +1,877 @@
-/* Placeholder until the HTML+SVG writer lands (being written now). */
+/* The HTML report: one self-contained page (inline CSS, inline SVG, no
+ * script, no URL) with the runs, the seed 002 and seed 001 tables, and
+ * four charts. Self-contained because reports are mailed, archived and
+ * opened years later on machines with no network; script-free so a
+ * hostile run label can at worst show up as text (the page also carries a
+ * Content-Security-Policy that forbids scripts, in case escaping ever
+ * failed). Everything from the model goes through svgc_esc. */
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "store/report_model.h"
+#include "store/svgchart.h"
+#include "wr_config.h"
+
+#define CHART_W 1180
+#define SMALL_W 580
+
+struct page {
+	FILE *f;
+	const struct report_model *m;
+	unsigned int nruns, nsizes;
+	char name[RM_MAX_RUNS][96];		/* "#12 2.6.29": legends, tips */
+	const char *names[RM_MAX_RUNS];
+	unsigned int idx[RM_MAX_RUNS];
+	char cat[RM_MAX_SIZES][16];		/* "64 B": the x categories */
+	const char *cats[RM_MAX_SIZES];
+};
+
+static void esc(struct page *p, const char *s, size_t max)
+{
+	svgc_esc(p->f, s, max, 0);
+}
+
+/* A cell of run r, with its counts bounded: the model is filled by other
+ * code, and a bad count must not walk off an array here. */
+static const struct rm_cell *cell_of(const struct page *p, unsigned int r, unsigned int size)
+{
+	const struct rm_run *run = &p->m->run[r];
+
+	for (unsigned int i = 0; i < run->ncells && i < RM_MAX_SIZES; i++)
+		if (run->cell[i].size == size)
+			return &run->cell[i];
+	return NULL;
+}
+
+static bool ok(double v)
+{
+	return isfinite(v) && v > 0;
+}
+
+/* pps with three significant figures and the unit people quote. */
+static void fmt_pps(char *b, size_t n, double pps)
+{
+	if (!isfinite(pps))
+		snprintf(b, n, "?");
+	else if (pps >= 10e6)
+		snprintf(b, n, "%.1f Mpps", pps / 1e6);
+	else if (pps >= 1e6)
+		snprintf(b, n, "%.2f Mpps", pps / 1e6);
+	else if (pps >= 100e3)
+		snprintf(b, n, "%.0f kpps", pps / 1e3);
+	else if (pps >= 1e3)
+		snprintf(b, n, "%.1f kpps", pps / 1e3);
+	else
+		snprintf(b, n, "%.0f pps", pps);
+}
+
+static void fmt_us(char *b, size_t n, double ns)
+{
+	double us = ns / 1e3;
+
+	if (!isfinite(us))
+		snprintf(b, n, "?");
+	else
+		snprintf(b, n, us < 10 ? "%.2f µs" : us < 100 ? "%.1f µs" : "%.0f µs", us);
+}
+
+/* A throughput figure in the cell's own unit: % of line rate when the line
+ * rate is known (seed 002), pps otherwise. */
+static void fmt_thr(char *b, size_t n, const struct rm_cell *c, double pps)
+{
+	if (ok(c->line_pps))
+		snprintf(b, n, "%.1f%%", pps * 100 / c->line_pps);
+	else
+		fmt_pps(b, n, pps);
+}
+
+/* Scale pps for an axis: the unit that keeps tick labels short. */
+static double pps_scale(double max, const char **unit)
+{
+	if (max >= 1e6) {
+		*unit = "Mpps";
+		return 1e6;
+	}
+	if (max >= 1e3) {
+		*unit = "kpps";
+		return 1e3;
+	}
+	*unit = "pps";
+	return 1;
+}
+
+static const char CSS[] =
+	":root{--fg:#1d2430;--muted:#5b6575;--line:#d9dee5;--zebra:#f6f8fa;--accent:#1f4e8c;"
+	"--good:#17703a;--goodbg:#e3f4e8;--bad:#b3261e;--badbg:#fdecea;--warn:#8a5a00;--warnbg:#fff4d6}\n"
+	"*{box-sizing:border-box}\n"
+	"body{margin:0;color:var(--fg);background:#fff;font:14px/1.45 system-ui,-apple-system,"
+	"'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif}\n"
+	"main{max-width:1240px;margin:0 auto;padding:24px 28px 48px}\n"
+	"header.top{border-bottom:3px solid var(--accent);padding-bottom:12px;margin-bottom:18px}\n"
+	"h1{font-size:26px;margin:0 0 4px;letter-spacing:-.01em}\n"
+	"h2{font-size:19px;margin:0 0 6px;color:var(--accent)}\n"
+	".sub{color:var(--muted);margin:0}\n"
+	"section{margin:30px 0}\n"
+	"p.lead{color:var(--muted);margin:0 0 12px;max-width:900px}\n"
+	".wrap{overflow-x:auto}\n"
+	"table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:4px 0}\n"
+	"th,td{padding:6px 10px;border-bottom:1px solid var(--line);vertical-align:top}\n"
+	"thead th{background:#eef2f7;border-bottom:2px solid #b8c2cf;text-align:left;font-weight:600;"
+	"white-space:nowrap}\n"
+	"tbody tr:nth-child(even) td,tbody tr:nth-child(even) th{background:var(--zebra)}\n"
+	"tbody th{text-align:left;font-weight:600;white-space:nowrap}\n"
+	"td.num,th.num{text-align:right}\n"
+	".runs td{font-size:13px}\n"
+	".runs td.cfg{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;color:#333}\n"
+	".v{font-weight:600;font-size:15px;white-space:nowrap}\n"
+	".s{display:block;color:var(--muted);font-size:11.5px;white-space:nowrap}\n"
+	".best{font-weight:700;color:var(--accent)}\n"
+	".na{color:#9aa3ad}\n"
+	".badge{display:inline-block;margin-top:3px;padding:0 6px;border-radius:9px;font-size:11.5px;"
+	"font-weight:600;white-space:nowrap}\n"
+	".better{background:var(--goodbg);color:var(--good)}\n"
+	".worse{background:var(--badbg);color:var(--bad)}\n"
+	".noise{background:#eceff3;color:#4a5462}\n"
+	".base{background:#e6edf7;color:var(--accent)}\n"
+	".intr{background:var(--warnbg);color:var(--warn)}\n"
+	".sw{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:6px;"
+	"vertical-align:-1px;background:var(--c)}\n"
+	".banner{border-radius:6px;padding:10px 14px;margin:16px 0;border-left:6px solid}\n"
+	".banner.bad{background:var(--badbg);border-color:var(--bad);color:#5c120e}\n"
+	".banner.good{background:var(--goodbg);border-color:var(--good);color:#0c3d1f}\n"
+	".banner.warn{background:var(--warnbg);border-color:#d39e00;color:#4d3300}\n"
+	".banner b{font-size:15px}\n"
+	".banner ul{margin:6px 0 0;padding-left:20px}\n"
+	"figure{margin:10px 0 0}\n"
+	"figcaption{color:var(--muted);font-size:12.5px;margin-top:4px;max-width:900px}\n"
+	"svg.chart,svg.legend{max-width:100%;height:auto;display:block}\n"
+	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:10px 24px}\n"
+	".grid figure{margin:0}\n"
+	".grid h3{font-size:14px;margin:8px 0 0}\n"
+	"svg text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;fill:#1d2430}\n"
+	"svg .tick{font-size:12px;fill:#3c4552}\n"
+	"svg .tick.minor{font-size:10.5px;fill:#7a8491}\n"
+	"svg .axlabel{font-size:13px;font-weight:600}\n"
+	"svg .leg{font-size:12.5px}\n"
+	"svg .val{font-size:10.5px;fill:#3c4552}\n"
+	"svg line.grid{stroke:#e3e7ec;stroke-width:1}\n"
+	"svg line.grid.minor{stroke:#f0f2f5;stroke-dasharray:3 3}\n"
+	"svg line.axis{stroke:#5b6575;stroke-width:1.2}\n"
+	"p.note{color:var(--muted);font-style:italic}\n"
+	"footer{margin-top:36px;color:var(--muted);font-size:12px;border-top:1px solid var(--line);"
+	"padding-top:8px}\n"
+	"@page{size:A4 landscape;margin:12mm}\n"
+	"@media print{*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
+	"body{font-size:10.5pt}main{max-width:none;padding:0}"
+	"section.chapter{break-before:page}section{margin:0 0 14px}"
+	"figure,svg,.banner,tr,.grid figure{break-inside:avoid}thead{display:table-header-group}"
+	".wrap{overflow:visible}h2,h3{break-after:avoid}}\n";
+
+static void head(struct page *p, const char *title)
+{
+	FILE *f = p->f;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n", f);
+	/* No script may run and nothing may be fetched, whatever the page holds. */
+	fputs("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'\">\n", f);
+	fputs("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n", f);
+	fprintf(f, "<meta name=\"generator\" content=\"wirerate %s (%s)\">\n<title>",
+		WR_VERSION, WR_REVISION);
+	esc(p, title, sizeof(p->m->title));
+	fputs("</title>\n<style>\n", f);
+	fputs(CSS, f);
+	/* One custom property per run colour, so swatches need no style attribute. */
+	for (unsigned int i = 0; i < RM_MAX_RUNS; i++)
+		fprintf(f, ".c%u{--c:%s}", i, svgc_colour(i));
+	fputs("\n</style>\n</head>\n<body>\n<main>\n", f);
+}
+
+static void swatch(struct page *p, unsigned int r)
+{
+	fprintf(p->f, "<span class=\"sw c%u\"></span>", r);
+}
+
+/* A run's name as a person reads it: its label, else its id. */
+static void run_name(struct page *p, unsigned int r)
+{
+	const struct rm_run *run = &p->m->run[r];
+
+	if (run->label[0])
+		esc(p, run->label, sizeof(run->label));
+	else
+		fprintf(p->f, "run #%lld", (long long)run->id);
+}
+
+static void runs_table(struct page *p)
+{
+	FILE *f = p->f;
+
+	fputs("<section><h2>Runs</h2><p class=\"lead\">The first run is the baseline: every other "
+	      "run is compared with it. Colours and markers are the runs' in every chart.</p>\n"
+	      "<div class=\"wrap\"><table class=\"runs\"><thead><tr><th>Run</th><th>Label</th>"
+	      "<th>Time</th><th>Test</th><th>Kernel</th><th>Configuration</th><th>Status</th>"
+	      "</tr></thead><tbody>\n", f);
+	for (unsigned int r = 0; r < p->nruns; r++) {
+		const struct rm_run *run = &p->m->run[r];
+
+		fputs("<tr><th>", f);
+		swatch(p, r);
+		fprintf(f, "#%lld</th><td>", (long long)run->id);
+		if (run->label[0])
+			esc(p, run->label, sizeof(run->label));
+		else
+			fputs("<span class=\"na\">—</span>", f);
+		fputs("</td><td>", f);
+		esc(p, run->when, sizeof(run->when));
+		fputs("</td><td>", f);
+		esc(p, run->test, sizeof(run->test));
+		fputs("</td><td>", f);
+		esc(p, run->kernel, sizeof(run->kernel));
+		fputs("</td><td class=\"cfg\">", f);
+		esc(p, run->config, sizeof(run->config));
+		fputs("</td><td>", f);
+		if (r == 0)
+			fputs("<span class=\"badge base\">baseline</span> ", f);
+		if (run->interrupted)
+			fputs("<span class=\"badge intr\" title=\"stopped before the end: figures are "
+			      "from the trials that finished\">interrupted</span>", f);
+		else
+			fputs("complete", f);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table></div></section>\n", f);
+}
+
+/* The verdict of a cell against the baseline, as a coloured badge. */
+static void verdict(struct page *p, const struct rm_cell *c)
+{
+	static const char *const cls[] = { "", "base", "noise", "better", "worse" };
+	static const char *const word[] = { "", "baseline", "within noise", "better", "worse" };
+	unsigned int v = (unsigned int)c->verdict;
+
+	if (v == RM_NONE || v > RM_WORSE)
+		return;
+	fprintf(p->f, "<span class=\"s\"><span class=\"badge %s\">", cls[v]);
+	if (v != RM_BASELINE && isfinite(c->diff_pct))
+		/* a true minus sign: "-5%" is easy to miss in a table */
+		fprintf(p->f, "%s%.1f%% ", c->diff_pct < 0 ? "\u2212" : "+", fabs(c->diff_pct));
+	fprintf(p->f, "%s</span></span>", word[v]);
+}
+
+/* A range over repeats, in the cell's unit; empty when it shows nothing
+ * new (one repeat, or min and max round to the same figure). */
+static void fmt_range(char *b, size_t n, const struct rm_cell *c)
+{
+	char lo[32], hi[32];
+
+	b[0] = 0;
+	if (c->repeats < 2 || !isfinite(c->ndr_min) || !isfinite(c->ndr_max))
+		return;
+	fmt_thr(lo, sizeof(lo), c, c->ndr_min);
+	fmt_thr(hi, sizeof(hi), c, c->ndr_max);
+	if (strcmp(lo, hi))
+		snprintf(b, n, "%s..%s", lo, hi);
+}
+
+static void thr_cell(struct page *p, unsigned int r, unsigned int size)
+{
+	const struct rm_cell *c = cell_of(p, r, size);
+	char v[32], range[80], pps[32];
+	FILE *f = p->f;
+
+	if (!c || !c->have_thr || !isfinite(c->ndr_med)) {
+		fputs("<td class=\"num na\">—</td>", f);
+		return;
+	}
+	fmt_thr(v, sizeof(v), c, c->ndr_med);
+	fmt_pps(pps, sizeof(pps), c->ndr_med);
+	fmt_range(range, sizeof(range), c);
+	fputs("<td class=\"num\"", f);
+	if (c->tester_limited)
+		fputs(" title=\"at the tester's ceiling: the DUT forwarded at least this\"", f);
+	fprintf(f, "><span class=\"v\">%s%s</span><span class=\"s\">%s%s%s", c->tester_limited ?
+		"≥\u2009" : "", v, ok(c->line_pps) ? pps : "", ok(c->line_pps) && range[0] ? " · " : "",
+		range);
+	if (c->repeats > 1)
+		fprintf(f, " (n=%u)", c->repeats);
+	fputs("</span>", f);
+	if (r > 0)
+		verdict(p, c);
+	fputs("</td>", f);
+}
+
+static void thr_table(struct page *p)
+{
+	FILE *f = p->f;
+
+	fputs("<section><h2>Throughput by frame size</h2><p class=\"lead\">Loss-free rate (NDR) as "
+	      "a percentage of line rate, or in frames per second where the line rate is not known; "
+	      "the median over the repeats with its range (min..max) below. &ldquo;≥&rdquo;: the "
+	      "tester reached its own ceiling, so the DUT did at least this. Verdicts compare each "
+	      "run with the baseline, beyond the runs' spread.</p>\n", f);
+	if (!p->nsizes) {
+		fputs("<p class=\"note\">No run has throughput figures.</p></section>\n", f);
+		return;
+	}
+	fputs("<div class=\"wrap\"><table class=\"thr\"><thead><tr><th>Frame size</th>"
+	      "<th class=\"num\">Line rate</th>", f);
+	for (unsigned int r = 0; r < p->nruns; r++) {
+		fputs("<th class=\"num\">", f);
+		swatch(p, r);
+		run_name(p, r);
+		fputs(r ? "</th>" : "<span class=\"s\">baseline</span></th>", f);
+	}
+	fputs("</tr></thead><tbody>\n", f);
+	for (unsigned int s = 0; s < p->nsizes; s++) {
+		unsigned int size = p->m->sizes[s];
+		double line = 0;
+		char b[32];
+
+		for (unsigned int r = 0; r < p->nruns && !ok(line); r++) {
+			const struct rm_cell *c = cell_of(p, r, size);
+
+			if (c)
+				line = c->line_pps;
+		}
+		fprintf(f, "<tr><th>%u B</th>", size);
+		if (ok(line)) {
+			fmt_pps(b, sizeof(b), line);
+			fprintf(f, "<td class=\"num\">%s</td>", b);
+		} else {
+			fputs("<td class=\"num na\">—</td>", f);
+		}
+		for (unsigned int r = 0; r < p->nruns; r++)
+			thr_cell(p, r, size);
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div></section>\n", f);
+}
+
+/* Seed 001: one row per configuration, kpps per size, the best in each
+ * column picked out. */
+static void cfg_table(struct page *p)
+{
+	FILE *f = p->f;
+	double best[RM_MAX_SIZES] = { 0 }, low[RM_MAX_SIZES];
+
+	if (!p->nsizes)
+		return;
+	for (unsigned int s = 0; s < p->nsizes; s++) {
+		low[s] = INFINITY;
+		for (unsigned int r = 0; r < p->nruns; r++) {
+			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+
+			if (c && c->have_thr && isfinite(c->ndr_med)) {
+				best[s] = fmax(best[s], c->ndr_med);
+				low[s] = fmin(low[s], c->ndr_med);
+			}
+		}
+	}
+	fputs("<section><h2>Forwarding rate by configuration (kpps)</h2><p class=\"lead\">One row "
+	      "per run and its setup; loss-free rate in thousands of frames per second. The "
+	      "highest in each column, where they differ, is in bold.</p>\n<div class=\"wrap\"><table class=\"cfg\">"
+	      "<thead><tr><th>Run</th><th>Configuration</th>", f);
+	for (unsigned int s = 0; s < p->nsizes; s++)
+		fprintf(f, "<th class=\"num\">%u B</th>", p->m->sizes[s]);
+	fputs("</tr></thead><tbody>\n", f);
+	for (unsigned int r = 0; r < p->nruns; r++) {
+		const struct rm_run *run = &p->m->run[r];
+
+		fputs("<tr><th>", f);
+		swatch(p, r);
+		run_name(p, r);
+		fputs("</th><td class=\"cfg\"><span class=\"s\">", f);
+		esc(p, run->config[0] ? run->config : "—", sizeof(run->config));
+		if (run->kernel[0]) {
+			fputs(" · ", f);
+			esc(p, run->kernel, sizeof(run->kernel));
+		}
+		fputs("</span></td>", f);
+		for (unsigned int s = 0; s < p->nsizes; s++) {
+			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+			double k;
+
+			if (!c || !c->have_thr || !isfinite(c->ndr_med)) {
+				fputs("<td class=\"num na\">—</td>", f);
+				continue;
+			}
+			k = c->ndr_med / 1e3;
+			fprintf(f, "<td class=\"num%s\">%s%.*f</td>",
+				/* a column where all are equal has no best */
+				best[s] > low[s] && c->ndr_med >= best[s] ? " best" : "",
+				c->tester_limited ? "≥\u2009" : "", k < 100 ? 1 : 0, k);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div></section>\n", f);
+}
+
+/* The regression banner: the cells worse than the baseline (by more than
+ * --fail-on-regression when given), so a CI failure reads at a glance. */
+static void banner(struct page *p)
+{
+	const struct report_model *m = p->m;
+	bool limit = isfinite(m->fail_pct) && m->fail_pct >= 0;
+	unsigned int nworse = 0;
+	FILE *f = p->f;
+
+	if (p->nruns < 2)
+		return;
+	for (unsigned int r = 1; r < p->nruns; r++)
+		for (unsigned int s = 0; s < p->nsizes; s++) {
+			const struct rm_cell *c = cell_of(p, r, m->sizes[s]);
+
+			if (c && c->verdict == RM_WORSE &&
+			    (!limit || !m->regression || -c->diff_pct > m->fail_pct))
+				nworse++;
+		}
+	if (m->regression)
+		fprintf(f, "<div class=\"banner bad\"><b>Regression</b>: %u cell%s worse than the "
+			"baseline by more than %.1f%%, beyond noise.", nworse, nworse == 1 ? "" : "s",
+			limit ? m->fail_pct : 0.0);
+	else if (nworse && limit)
+		fprintf(f, "<div class=\"banner warn\"><b>No regression beyond %.1f%%</b>, but %u "
+			"cell%s worse than the baseline beyond noise.", m->fail_pct, nworse,
+			nworse == 1 ? " is" : "s are");
+	else if (nworse)
+		fprintf(f, "<div class=\"banner warn\"><b>%u cell%s worse than the baseline</b> beyond "
+			"noise (no regression limit was given).", nworse, nworse == 1 ? " is" : "s are");
+	else if (limit)
+		fprintf(f, "<div class=\"banner good\"><b>No regression</b>: no cell is worse than the "
+			"baseline by more than %.1f%%.", m->fail_pct);
+	else
+		fputs("<div class=\"banner good\"><b>No cell is worse than the baseline</b> beyond "
+		      "noise.", f);
+	if (nworse) {
+		fputs("<ul>", f);
+		for (unsigned int r = 1; r < p->nruns; r++)
+			for (unsigned int s = 0; s < p->nsizes; s++) {
+				const struct rm_cell *c = cell_of(p, r, m->sizes[s]);
+
+				if (!c || c->verdict != RM_WORSE ||
+				    (limit && m->regression && -c->diff_pct <= m->fail_pct))
+					continue;
+				fputs("<li>", f);
+				run_name(p, r);
+				fprintf(f, ", %u B: \u2212%.1f%%</li>", c->size,
+					isfinite(c->diff_pct) ? fabs(c->diff_pct) : 0.0);
+			}
+		fputs("</ul>", f);
+	}
+	fputs("</div>\n", f);
+}
+
+static void no_data(struct page *p, const char *what)
+{
+	fprintf(p->f, "<p class=\"note\">%s</p></section>\n", what);
+}
+
+/* (a) Throughput against frame size: a line per run, error bars over the
+ * repeats, hollow markers where the tester was the limit. */
+static void chart_thr(struct page *p)
+{
+	bool pct = true, any = false;
+	double max = 0, scale = 1;
+	const char *unit = "pps";
+	char ylabel[64], tip[256], v[32], lo[32], hi[32];
+	struct svgc c;
+
+	fputs("<section class=\"chapter\"><h2>Throughput against frame size</h2>\n", p->f);
+	for (unsigned int r = 0; r < p->nruns; r++)
+		for (unsigned int s = 0; s < p->nsizes; s++) {
+			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
+
+			if (!cl || !cl->have_thr || !isfinite(cl->ndr_med))
+				continue;
+			any = true;
+			if (!ok(cl->line_pps))
+				pct = false;
+		}
+	if (!any)
+		return no_data(p, "No run has throughput figures: nothing to chart.");
+	for (unsigned int r = 0; r < p->nruns; r++)
+		for (unsigned int s = 0; s < p->nsizes; s++) {
+			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
+			double top;
+
+			if (!cl || !cl->have_thr || !isfinite(cl->ndr_med))
+				continue;
+			top = cl->repeats > 1 && isfinite(cl->ndr_max) ? fmax(cl->ndr_max, cl->ndr_med)
+								      : cl->ndr_med;
+			top = pct ? top * 100 / cl->line_pps : top;
+			if (isfinite(top) && top > max)
+				max = top;
+		}
+	if (pct) {
+		snprintf(ylabel, sizeof(ylabel), "Throughput (%% of line rate)");
+	} else {
+		scale = pps_scale(max, &unit);
+		max /= scale;
+		snprintf(ylabel, sizeof(ylabel), "Throughput (%s)", unit);
+	}
+	fputs("<figure>", p->f);
+	svgc_begin(&c, p->f, "chart", CHART_W, 340, p->names, p->nruns, "Throughput against frame size");
+	svgc_axis_linear(&c.y, 0, pct ? fmax(max, 10) : fmax(max, 1e-3), 6);
+	c.y.label = ylabel;
+	c.x.label = "Frame size (bytes, with FCS)";
+	svgc_axes(&c, p->cats, p->nsizes);
+	for (unsigned int r = 0; r < p->nruns; r++) {
+		double xs[RM_MAX_SIZES], ys[RM_MAX_SIZES];
+		const char *col = svgc_colour(r);
+
+		for (unsigned int s = 0; s < p->nsizes; s++) {
+			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
+			double k = 0;
+
+			xs[s] = ys[s] = NAN;
+			if (!cl || !cl->have_thr || !isfinite(cl->ndr_med))
+				continue;
+			k = pct ? 100 / cl->line_pps : 1 / scale;
+			/* runs side by side, a few units apart, so equal figures
+			 * (every run at 100%) do not hide each other */
+			xs[s] = svgc_xcat(&c, s) + (r - (p->nruns - 1) / 2.0) *
+				fmin(4, svgc_catw(&c) * 0.3 / p->nruns);
+			ys[s] = svgc_yv(&c, cl->ndr_med * k);
+			if (cl->repeats > 1)
+				svgc_errbar(&c, xs[s], svgc_yv(&c, cl->ndr_min * k),
+					    svgc_yv(&c, cl->ndr_max * k), col);
+		}
+		svgc_line(&c, xs, ys, p->nsizes, col, false);
+		for (unsigned int s = 0; s < p->nsizes; s++) {
+			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
+
+			if (!isfinite(ys[s]))
+				continue;
+			fmt_thr(v, sizeof(v), cl, cl->ndr_med);
+			if (cl->repeats > 1) {
+				fmt_thr(lo, sizeof(lo), cl, cl->ndr_min);
+				fmt_thr(hi, sizeof(hi), cl, cl->ndr_max);
+				snprintf(tip, sizeof(tip), "%s, %u B: %s%s (%s..%s over %u repeats)",
+					 p->name[r], cl->size, cl->tester_limited ? "≥ " : "", v, lo, hi,
+					 cl->repeats);
+			} else {
+				snprintf(tip, sizeof(tip), "%s, %u B: %s%s", p->name[r], cl->size,
+					 cl->tester_limited ? "≥ " : "", v);
+			}
+			svgc_marker(&c, xs[s], ys[s], svgc_shape_of(r), col, cl->tester_limited, tip);
+		}
+	}
+	svgc_legend(&c, p->names, p->idx, p->nruns, true);
+	svgc_end(&c);
+	fprintf(p->f, "<figcaption>Loss-free rate (NDR, median of the repeats) per frame size, "
+		"%s. Bars: the range over repeats. A hollow marker: the tester's own ceiling, the "
+		"DUT did at least this. Hover a marker for its figures.</figcaption></figure>"
+		"</section>\n", pct ? "as a percentage of line rate" : "in frames per second");
+}
+
+/* (b) Loss against offered load, one small chart per frame size. */
+static int cmp_pps(const void *a, const void *b)
+{
+	const struct rm_loss_point *x = a, *y = b;
+
+	return (x->offered_pps > y->offered_pps) - (x->offered_pps < y->offered_pps);
+}
+
+static int cmp_pct(const void *a, const void *b)
+{
+	const struct rm_loss_point *x = a, *y = b;
+
+	return (x->offered_pct > y->offered_pct) - (x->offered_pct < y->offered_pct);
+}
+
+static void chart_loss_one(struct page *p, unsigned int size)
+{
+	bool pct = true;
+	double xmax = 0, xmin = INFINITY, ymax = 0, scale = 1;
+	const char *unit = "pps";
+	char xlabel[64], title[64], tip[200];
+	struct svgc c;
+
+	for (unsigned int r = 0; r < p->nruns; r++) {
+		const struct rm_cell *cl = cell_of(p, r, size);
+
+		for (unsigned int i = 0; cl && i < cl->nloss && i < RM_MAX_LOSS; i++)
+			if (!ok(cl->loss[i].offered_pct))
+				pct = false;
+	}
+	for (unsigned int r = 0; r < p->nruns; r++) {
+		const struct rm_cell *cl = cell_of(p, r, size);
+
+		for (unsigned int i = 0; cl && i < cl->nloss && i < RM_MAX_LOSS; i++) {
+			const struct rm_loss_point *l = &cl->loss[i];
+			double x = pct ? l->offered_pct : l->offered_pps;
+
+			if (isfinite(x)) {
+				xmax = fmax(xmax, x);
+				xmin = fmin(xmin, x);
+			}
+			if (isfinite(l->loss_pct))
+				ymax = fmax(ymax, l->loss_pct);
+		}
+	}
+	if (!pct) {
+		scale = pps_scale(xmax, &unit);
+		xmax /= scale;
+		xmin /= scale;
+	}
+	snprintf(xlabel, sizeof(xlabel), pct ? "Offered load (%% of maximum)" : "Offered load (%s)",
+		 unit);
+	snprintf(title, sizeof(title), "Frame loss against offered load, %u-byte frames", size);
+	fprintf(p->f, "<figure><h3>%u-byte frames</h3>", size);
+	svgc_begin(&c, p->f, "chart", SMALL_W, 230, NULL, 0, title);
+	svgc_axis_linear(&c.x, isfinite(xmin) && xmin < xmax ? xmin : 0, xmax, 5);
+	svgc_axis_linear(&c.y, 0, ymax > 0 ? ymax : 1, 5);
+	c.x.label = xlabel;
+	c.y.label = "Frame loss (%)";
+	svgc_axes(&c, NULL, 0);
+	for (unsigned int r = 0; r < p->nruns; r++) {
+		const struct rm_cell *cl = cell_of(p, r, size);
+		struct rm_loss_point pts[RM_MAX_LOSS];
+		double xs[RM_MAX_LOSS], ys[RM_MAX_LOSS];
+		unsigned int n = 0;
+
+		for (unsigned int i = 0; cl && i < cl->nloss && i < RM_MAX_LOSS; i++) {
+			const struct rm_loss_point *l = &cl->loss[i];
+
+			if (isfinite(l->offered_pct) && isfinite(l->offered_pps) && isfinite(l->loss_pct))
+				pts[n++] = *l;
+		}
+		if (!n)
+			continue;
+		/* the test steps down from the maximum; a line reads left to right */
+		qsort(pts, n, sizeof(pts[0]), pct ? cmp_pct : cmp_pps);
+		for (unsigned int i = 0; i < n; i++) {
+			xs[i] = svgc_xv(&c, pct ? pts[i].offered_pct : pts[i].offered_pps / scale);
+			ys[i] = svgc_yv(&c, pts[i].loss_pct);
+		}
+		svgc_line(&c, xs, ys, n, svgc_colour(r), false);
+		for (unsigned int i = 0; i < n; i++) {
+			char pps[32];
+
+			fmt_pps(pps, sizeof(pps), pts[i].offered_pps);
+			snprintf(tip, sizeof(tip), "%s, %u B: %.3g%% loss at %.0f%% load (%s)",
+				 p->name[r], size, pts[i].loss_pct, pts[i].offered_pct, pps);
+			svgc_marker(&c, xs[i], ys[i], svgc_shape_of(r), svgc_colour(r), false, tip);
+		}
+	}
+	svgc_end(&c);
+	fputs("</figure>\n", p->f);
+}
+
+static void chart_loss(struct page *p)
+{
+	unsigned int with[RM_MAX_SIZES], n = 0;
+	struct svgc c;
+
+	fputs("<section class=\"chapter\"><h2>Frame loss against offered load</h2>\n", p->f);
+	for (unsigned int s = 0; s < p->nsizes; s++)
+		for (unsigned int r = 0; r < p->nruns; r++) {
+			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
+
+			if (cl && cl->nloss) {
+				with[n++] = p->m->sizes[s];
+				break;
+			}
+		}
+	if (!n)
+		return no_data(p, "No run has a frame loss test (rfc2544 loss): nothing to chart.");
+	svgc_begin(&c, p->f, "legend", CHART_W, 0, p->names, p->nruns, "Runs");
+	svgc_legend(&c, p->names, p->idx, p->nruns, true);
+	svgc_end(&c);
+	fputs("<div class=\"grid\">\n", p->f);
+	for (unsigned int i = 0; i < n; i++)
+		chart_loss_one(p, with[i]);
+	fputs("</div><figcaption>RFC 2544 frame loss rate test: the share of frames lost at each "
+	      "offered load, one chart per frame size, one line per run. Lower is better; a line "
+	      "that stays at 0 up to 100% is a DUT that keeps up.</figcaption></section>\n", p->f);
+}
+
+/* (c) Latency percentiles: one mark per run and size on a log scale. */
+static void chart_lat(struct page *p)
+{
+	double lo = INFINITY, hi = 0;
+	struct svgc c;
+
+	fputs("<section class=\"chapter\"><h2>Latency percentiles</h2>\n", p->f);
+	for (unsigned int r = 0; r < p->nruns; r++)
+		for (unsigned int s = 0; s < p->nsizes; s++) {
+			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
+			const double *v;
+
+			if (!cl || !cl->have_lat)
+				continue;
+			v = &cl->lat_min;
+			for (int k = 0; k < 5; k++)
+				if (ok(v[k])) {
+					lo = fmin(lo, v[k] / 1e3);
+					hi = fmax(hi, v[k] / 1e3);
+				}
+		}
+	if (!(hi > 0))
+		return no_data(p, "No run has latency figures (rfc2544 latency): nothing to chart.");
+	fputs("<figure>", p->f);
+	svgc_begin(&c, p->f, "chart", CHART_W, 360, p->names, p->nruns, "Latency percentiles by frame size");
+	svgc_axis_log(&c.y, lo, hi);
+	c.y.label = "Latency (µs, log scale)";
+	c.x.label = "Frame size (bytes, with FCS)";
+	svgc_axes(&c, p->cats, p->nsizes);
+	for (unsigned int s = 0; s < p->nsizes; s++) {
+		double slot = svgc_catw(&c) * 0.84 / p->nruns;
+		double bw = fmin(slot * 0.7, 16);
+
+		for (unsigned int r = 0; r < p->nruns; r++) {
+			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
+			const char *col = svgc_colour(r);
+			double x = svgc_xcat(&c, s) - svgc_catw(&c) * 0.42 + (r + 0.5) * slot;
+			double ymin, ymed, y99, y999, ymax;
+			char a[24], b[24], d[24], e[24], g[24], tip[256];
+
+			if (!cl || !cl->have_lat || !ok(cl->lat_median))
+				continue;
+			ymed = svgc_yv(&c, cl->lat_median / 1e3);
+			ymin = ok(cl->lat_min) ? svgc_yv(&c, cl->lat_min / 1e3) : ymed;
+			y99 = ok(cl->lat_p99) ? svgc_yv(&c, cl->lat_p99 / 1e3) : ymed;
+			y999 = ok(cl->lat_p999) ? svgc_yv(&c, cl->lat_p999 / 1e3) : y99;
+			ymax = ok(cl->lat_max) ? svgc_yv(&c, cl->lat_max / 1e3) : y999;
+			fmt_us(a, sizeof(a), cl->lat_min);
+			fmt_us(b, sizeof(b), cl->lat_median);
+			fmt_us(d, sizeof(d), cl->lat_p99);
+			fmt_us(e, sizeof(e), cl->lat_p999);
+			fmt_us(g, sizeof(g), cl->lat_max);
+			snprintf(tip, sizeof(tip), "%s, %u B: min %s, median %s, p99 %s, p99.9 %s, max %s",
+				 p->name[r], cl->size, a, b, d, e, g);
+			/* whisker min..max, box median..p99, ticks at p99.9 and the median */
+			svgc_seg(&c, x, ymin, x, ymax, col, 1.2);
+			svgc_seg(&c, x - bw / 4, ymin, x + bw / 4, ymin, col, 1.2);
+			svgc_seg(&c, x - bw / 4, ymax, x + bw / 4, ymax, col, 1.2);
+			svgc_rect(&c, x - bw / 2, y99, bw, ymed - y99, col, 0.35, tip);
+			svgc_seg(&c, x - bw / 2, y999, x + bw / 2, y999, col, 2);
+			svgc_seg(&c, x - bw / 2 - 1, ymed, x + bw / 2 + 1, ymed, col, 3);
+		}
+	}
+	svgc_legend(&c, p->names, p->idx, p->nruns, false);
+	svgc_end(&c);
+	fputs("<figcaption>Latency at the loss-free rate, per frame size and run. Each mark: the "
+	      "thin line spans min to max, the box the median (thick bar) to p99, the thin bar "
+	      "is p99.9. Log scale: equal distances are equal ratios. Hover a box for its "
+	      "figures.</figcaption></figure></section>\n", p->f);
+}
+
+/* (d) DUT CPU per forwarded frame: grouped bars. */
+static void chart_cpu(struct page *p)
+{
+	double max = 0;
+	struct svgc c;
+
+	fputs("<section class=\"chapter\"><h2>DUT CPU per frame</h2>\n", p->f);
+	for (unsigned int r = 0; r < p->nruns; r++)
+		for (unsigned int s = 0; s < p->nsizes; s++) {
+			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
+
+			if (cl && ok(cl->ns_per_frame))
+				max = fmax(max, cl->ns_per_frame);
+		}
+	if (!(max > 0))
+		return no_data(p, "No run has DUT CPU figures: nothing to chart.");
+	fputs("<figure>", p->f);
+	svgc_begin(&c, p->f, "chart", CHART_W, 300, p->names, p->nruns, "DUT CPU time per forwarded frame");
+	svgc_axis_linear(&c.y, 0, max * 1.08, 6);
+	c.y.label = "CPU per frame (ns)";
+	c.x.label = "Frame size (bytes, with FCS)";
+	svgc_axes(&c, p->cats, p->nsizes);
+	for (unsigned int s = 0; s < p->nsizes; s++) {
+		double slot = svgc_catw(&c) * 0.84 / p->nruns;
+		double bw = fmin(slot * 0.86, 30);
+
+		for (unsigned int r = 0; r < p->nruns; r++) {
+			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
+			double x = svgc_xcat(&c, s) - svgc_catw(&c) * 0.42 + (r + 0.5) * slot;
+			double y;
+			char tip[160], v[24];
+
+			if (!cl || !ok(cl->ns_per_frame))
+				continue;
+			y = svgc_yv(&c, cl->ns_per_frame);
+			snprintf(v, sizeof(v), "%.0f", cl->ns_per_frame);
+			snprintf(tip, sizeof(tip), "%s, %u B: %s ns of DUT CPU per frame", p->name[r],
+				 cl->size, v);
+			svgc_rect(&c, x - bw / 2, y, bw, c.py1 - y, svgc_colour(r), 0.9, tip);
+			/* numbers on the bars only while they fit */
+			if (p->nruns <= 4)
+				svgc_text(&c, x, y - 4, "val", v);
+		}
+	}
+	svgc_legend(&c, p->names, p->idx, p->nruns, false);
+	svgc_end(&c);
+	fputs("<figcaption>CPU time the DUT spent per forwarded frame at the loss-free rate "
+	      "(busy time including interrupts and softirqs, over frames forwarded). Lower is "
+	      "better; when the cost is per frame, the bars are level across sizes."
+	      "</figcaption></figure></section>\n", p->f);
+}
 
 int report_html_write(const struct report_model *m, FILE *f, char *err, size_t errlen)
 {
-	(void)m;
-	(void)f;
-	snprintf(err, errlen, "the HTML report is not built yet");
-	return -ENOSYS;
+	struct page p = { .f = f, .m = m };
+	const char *title;
+
+	if (!m || !f) {
+		snprintf(err, errlen, "no report or no file to write it to");
+		return -EINVAL;
+	}
+	p.nruns = m->nruns < RM_MAX_RUNS ? m->nruns : RM_MAX_RUNS;
+	p.nsizes = m->nsizes < RM_MAX_SIZES ? m->nsizes : RM_MAX_SIZES;
+	for (unsigned int r = 0; r < p.nruns; r++) {
+		const struct rm_run *run = &m->run[r];
+
+		snprintf(p.name[r], sizeof(p.name[r]), "#%lld%s%.*s", (long long)run->id,
+			 run->label[0] ? " " : "", (int)sizeof(run->label), run->label);
+		p.names[r] = p.name[r];
+		p.idx[r] = r;
+	}
+	for (unsigned int s = 0; s < p.nsizes; s++) {
+		snprintf(p.cat[s], sizeof(p.cat[s]), "%u", m->sizes[s]);
+		p.cats[s] = p.cat[s];
+	}
+	errno = 0;
+	title = m->title[0] ? m->title : "wirerate report";
+	head(&p, title);
+	fputs("<header class=\"top\"><h1>", f);
+	esc(&p, title, sizeof(m->title));
+	fputs("</h1><p class=\"sub\">", f);
+	if (!p.nruns) {
+		fputs("wirerate report</p></header>\n<section><h2>No runs</h2><p class=\"note\">This "
+		      "report holds no runs: there is nothing to show. Choose runs with "
+		      "<code>wirerate runs</code> and name them to <code>wirerate report</code>."
+		      "</p></section>\n", f);
+	} else {
+		fprintf(f, "%u run%s compared with the baseline, run #%lld", p.nruns,
+			p.nruns == 1 ? "" : "s", (long long)m->run[0].id);
+		if (m->run[0].label[0]) {
+			fputs(" (", f);
+			esc(&p, m->run[0].label, sizeof(m->run[0].label));
+			fputc(')', f);
+		}
+		fprintf(f, "; %u frame size%s.</p></header>\n", p.nsizes, p.nsizes == 1 ? "" : "s");
+		banner(&p);
+		runs_table(&p);
+		thr_table(&p);
+		cfg_table(&p);
+		chart_thr(&p);
+		chart_loss(&p);
+		chart_lat(&p);
+		chart_cpu(&p);
+	}
+	fprintf(f, "<footer>Generated by wirerate %s (%s). Frame sizes include the FCS; line rate "
+		"counts 20 bytes of preamble and inter-frame gap per frame (RFC 2544).</footer>\n"
+		"</main>\n</body>\n</html>\n", WR_VERSION, WR_REVISION);
+	if (fflush(f) || ferror(f)) {
+		int e = errno ? errno : EIO;
+
+		snprintf(err, errlen, "writing the HTML report: %s", strerror(e));
+		return -e;
+	}
+	return 0;
 }
