@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/storeopt.h"
 #include "cli/trialopt.h"
 #include "engine/rfc2544.h"
 #include "store/calib.h"
@@ -33,6 +34,10 @@ static const char rfc2544_usage[] =
 	"  --settle T          wait between trials (RFC 2544: 5s; --quick: 0.5s)\n"
 	"  --latency-runs N    latency trials per size (RFC 2544: 20; --quick: 3)\n"
 	"  --b2b-runs N        back-to-back searches per size (RFC 2544: 50; --quick: 2)\n"
+	"  --repeat N          run the throughput search N times per size (1..16): the\n"
+	"                      median and the spread, which 'wirerate report' compares\n"
+	"\n"
+	STOREOPT_HELP
 	"\n"
 	"and the port, flow, timing and tester options of 'wirerate trial':\n\n"
 	TRIALOPT_HELP;
@@ -53,7 +58,7 @@ struct r_opts {
 	bool max_load_set, quick;
 	uint64_t trial_ns, settle_ns;
 	bool trial_set, settle_set;
-	uint64_t lat_runs, b2b_runs;
+	uint64_t lat_runs, b2b_runs, repeat;
 	bool lat_set, b2b_set;
 };
 
@@ -106,7 +111,7 @@ static int parse_sizes(const char *s, struct r_opts *r, char *err, size_t errlen
 static int take_own(int argc, char **argv, struct r_opts *r, bool *imix, char *err, size_t errlen)
 {
 	static const char *const valued[] = { "--sizes", "--pdr", "--precision", "--max-load",
-					       "--trial-time", "--settle", "--latency-runs", "--b2b-runs", NULL };
+					       "--trial-time", "--settle", "--latency-runs", "--b2b-runs", "--repeat", NULL };
 	int out = 1;
 
 	for (int i = 1; i < argc; i++) {
@@ -166,6 +171,8 @@ static int take_own(int argc, char **argv, struct r_opts *r, bool *imix, char *e
 		} else if (!strcmp(name, "--settle")) {
 			rc = duration_parse(v, 0, 600000000000ULL, &r->settle_ns, err, errlen);
 			r->settle_set = true;
+		} else if (!strcmp(name, "--repeat")) {
+			rc = u64_parse(v, 1, R2544_MAX_REPEATS, &r->repeat, err, errlen);
 		} else if (!strcmp(name, "--latency-runs")) {
 			rc = u64_parse(v, 1, 64, &r->lat_runs, err, errlen);
 			r->lat_set = true;
@@ -267,7 +274,9 @@ static void notes(char *buf, size_t len, const struct r2544_row *row)
 
 int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 {
-	struct r_opts r = { .pdr = 0.005, .precision = 0.005 };
+	struct r_opts r = { .pdr = 0.005, .precision = 0.005, .repeat = 1 };
+	struct storeopt so;
+	char headline[512];
 	struct soak_calib *soak_cal = NULL;
 	struct trialopt to;
 	struct r2544_cfg *cfg = NULL;
@@ -290,7 +299,8 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--ipv6"))
 			r.sizes[0] = FRAME_MIN_TAGGED_V6;	/* RFC 5180's 78 has no room for the tag */
-	if ((argc = take_own(argc, argv, &r, &imix, err, sizeof(err))) < 0) {
+	if ((argc = storeopt_take(&so, argc, argv, err, sizeof(err))) < 0 ||
+	    (argc = take_own(argc, argv, &r, &imix, err, sizeof(err))) < 0) {
 		cli_error("rfc2544: %s", err);
 		return EXIT_USAGE;
 	}
@@ -334,6 +344,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	cfg->latency_ns = r.quick ? final_ns : 120000000000ULL;
 	cfg->b2b_runs = (unsigned int)(r.b2b_set ? r.b2b_runs : r.quick ? 2 : 50);
 	cfg->b2b_max_ns = 2000000000ULL;
+	cfg->repeats = (unsigned int)r.repeat;
 	/* The DUT's CPUs on every trial, soaked with --soak. */
 	{
 		struct cpucost *probe = NULL;
@@ -376,7 +387,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		}
 		if (to.line_bps > 0)
 			line = to.line_bps / ((avg + 20) * 8);
-		if (!imix && !calib_lookup(to.calib_path, port_type_name(to.cfg.port_type), r.sizes[i], &e, e2, sizeof(e2)))
+		if (!imix && !calib_lookup(to.calib_path, trialopt_path(&to), r.sizes[i], &e, e2, sizeof(e2)))
 			ceil_pps = e.pps;
 		if (r.max_load_set) {
 			m = r.max_load.kind == RATE_PPS ? r.max_load.value :
@@ -423,6 +434,39 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 			break;
 		}
 
+	if (r.repeat > 1)
+		dev_add(&dev, "the throughput search ran %llu times per size: NDR and PDR are the median",
+			(unsigned long long)r.repeat);
+
+	/* The run is stored as it goes: opened now so that a bad --db fails
+	 * before any traffic, each trial committed as it ends. */
+	if ((rc = storeopt_open(&so, err, sizeof(err)))) {
+		cli_error("rfc2544: %s", err);
+		ret = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	{
+		char sizes[160] = "imix", test[64];
+		size_t off = 0;
+
+		for (unsigned int i = 0; !imix && i < r.nsizes && off < sizeof(sizes); i++)
+			off += (size_t)snprintf(sizes + off, sizeof(sizes) - off, "%s%u", i ? "," : "", r.sizes[i]);
+		snprintf(test, sizeof(test), "rfc2544%s%s%s%s", r.tests & R2544_THROUGHPUT ? " throughput" : "",
+			 r.tests & R2544_LATENCY ? " latency" : "", r.tests & R2544_LOSS ? " loss" : "",
+			 r.tests & R2544_B2B ? " b2b" : "");
+		struct db_run_info ri = { .test = test, .sizes = sizes, .repeats = (unsigned int)r.repeat,
+					  .precision = r.precision, .pdr_ratio = r.pdr };
+
+		so.precision = r.precision;
+		if ((rc = storeopt_begin(&so, &to, &ri, err, sizeof(err)))) {
+			cli_error("rfc2544: %s: %s", so.path, err);
+			goto out;
+		}
+		cfg->on_trial = storeopt_r2544_trial;
+		cfg->on_row = storeopt_r2544_row;
+		cfg->hook_ctx = &so;
+	}
+
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
@@ -433,8 +477,12 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		fprintf(stderr, "\r%150s\r", "");
 	if (rc) {
 		cli_error("rfc2544: %s", err);
+		storeopt_end(&so, "failed", NULL);
 		goto out;
 	}
+	if ((rc = storeopt_r2544_finish(&so, res, headline, sizeof(headline), err, sizeof(err))))
+		cli_error("warning: rfc2544: storing the last rows in %s: %s", so.path, err);
+	storeopt_end(&so, res->interrupted ? "interrupted" : "complete", headline);
 
 	o = out_create(stdout, cli->json);
 	char tests[64];
@@ -451,6 +499,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	out_f64(o, "pdr_ratio", ", PDR loss goal %g", r.pdr);
 	out_f64(o, "precision", ", width goal %g of the max load", r.precision);
 	out_u64(o, "trials", ", %llu trials", res->trials_run);
+	out_u64(o, "repeat", NULL, r.repeat);
 	out_f64(o, "elapsed_s", " in %.0f s\n", res->elapsed_ns / 1e9);
 	if (to.line_bps > 0)
 		out_f64(o, "line_rate_bps", "  line rate %.0f bit/s\n", to.line_bps);
@@ -505,6 +554,23 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		if (row->ns_per_frame_ndr > 0)
 			out_text(o, "         DUT CPU: %.0f ns per forwarded frame at %.0f frames/s (from %s)\n",
 				 row->ns_per_frame_ndr, row->ndr_cost_load, row->cpu_source);
+		if (row->nrep > 1) {
+			out_obj_start(o, "repeats");
+			out_u64(o, "searches", "         %llu searches:", row->nrep);
+			out_f64(o, "ndr_median", " NDR median %.0f", row->ndr_med);
+			out_f64(o, "ndr_min", " (min %.0f", row->ndr_min);
+			out_f64(o, "ndr_max", ", max %.0f", row->ndr_max);
+			out_text(o, ", spread %.2f%%)", row->ndr_med > 0 ? (row->ndr_max - row->ndr_min) * 100 / row->ndr_med : 0);
+			out_f64(o, "pdr_median", ", PDR median %.0f", row->pdr_med);
+			out_f64(o, "pdr_min", " (min %.0f", row->pdr_min);
+			out_f64(o, "pdr_max", ", max %.0f) frames/s\n", row->pdr_max);
+			out_arr_start(o, "ndr");
+			for (unsigned int k = 0; k < row->nrep; k++)
+				if (row->rep[k].ndr.lower_valid)
+					out_f64(o, NULL, NULL, row->rep[k].ndr.lower);
+			out_arr_end(o);
+			out_obj_end(o);
+		}
 		if (row->lat_done || row->lat_runs) {
 			out_obj_start(o, "latency");
 			out_f64(o, "load", "         latency at %.0f f/s", row->lat_load);
@@ -578,11 +644,16 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	}
 	out_arr_end(o);
 	out_bool(o, "interrupted", NULL, res->interrupted);
+	if (so.run_id) {
+		out_i64(o, "run_id", "\n  stored as run %lld", so.run_id);
+		out_str(o, "db", " in %s\n", so.path);
+	}
 	if (res->interrupted)
 		out_text(o, "\n  INCOMPLETE: interrupted; the rows above are what was found before the stop\n");
 	out_destroy(o);
 	ret = res->interrupted ? 130 : 0;
 out:
+	storeopt_end(&so, "failed", NULL);
 	free(soak_cal);
 	free(cfg);
 	free(res);

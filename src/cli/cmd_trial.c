@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "cli/cli.h"
+#include "cli/storeopt.h"
 #include "cli/trialopt.h"
 #include "engine/trial.h"
 #include "store/out.h"
@@ -22,6 +23,7 @@ static const char trial_usage[] =
 	"Offers UDP frames at RATE for a time and counts what came out of the DUT.\n"
 	"\n"
 	TRIALOPT_HELP
+	STOREOPT_HELP
 	"  --json              machine-readable result\n";
 
 static volatile sig_atomic_t stop_flag;
@@ -125,6 +127,7 @@ void trial_print_dir(struct out *o, const struct trial_dir_result *d, double fra
 int cmd_trial(struct cli *cli, int argc, char **argv)
 {
 	struct trialopt to;
+	struct storeopt so;
 	struct trial_result *res = NULL;
 	struct progress_ctx pc = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
@@ -132,6 +135,10 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	struct out *o;
 	int rc;
 
+	if ((argc = storeopt_take(&so, argc, argv, err, sizeof(err))) < 0) {
+		cli_error("trial: %s", err);
+		return EXIT_USAGE;
+	}
 	rc = trialopt_parse(&to, cli, argc, argv, trial_usage, NULL, err, sizeof(err));
 	if (rc)
 		return rc > 0 ? 0 : EXIT_USAGE;
@@ -151,6 +158,25 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		trialopt_release(&to);
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
+	/* Stored as a run of one trial; a bad --db fails before the traffic. */
+	{
+		char sizes[160];
+		size_t off = 0;
+		struct db_run_info ri = { .test = "trial", .sizes = sizes, .repeats = 1 };
+
+		sizes[0] = '\0';
+		for (unsigned int i = 0; i < to.cfg.nsizes && off < sizeof(sizes); i++)
+			off += (size_t)snprintf(sizes + off, sizeof(sizes) - off, "%s%u", i ? "," : "", to.cfg.sizes[i]);
+		if ((rc = storeopt_open(&so, err, sizeof(err))) ||
+		    (rc = storeopt_begin(&so, &to, &ri, err, sizeof(err)))) {
+			cli_error("trial: %s", err);
+			storeopt_end(&so, "failed", NULL);
+			cpucost_destroy(to.cfg.cost);
+			free(res);
+			trialopt_release(&to);
+			return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		}
+	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
@@ -163,6 +189,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		fprintf(stderr, "\r%100s\r", "");
 	if (rc) {
 		cli_error("trial: %s", err);
+		storeopt_end(&so, "failed", NULL);
 		cpucost_destroy(to.cfg.cost);
 		free(res);
 		trialopt_release(&to);
@@ -181,6 +208,27 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	}
 
 	double ceiling = trialopt_check_ceiling(&to, res);
+	{
+		uint64_t tx = 0;
+		char headline[160];
+		struct db_trial t = { .size = (unsigned int)(res->avg_frame_size + 0.5), .test = 'x',
+				      .load = to.cfg.rate_pps * res->ndirs, .duration_s = res->elapsed_ns / 1e9,
+				      .rx = fwd, .tester_limited = res->tester_limited, .cpu_valid = cr.valid,
+				      .cpu_busy_pct = cr.valid ? cr.busy_cpu_s / cr.seconds * 100 : 0,
+				      .cpu_soak_pct = cr.valid && cr.soak_cpu_s >= 0 ? cr.soak_cpu_s / cr.seconds * 100 : -1,
+				      .ns_per_frame = cr.ns_per_frame, .cpu_source = cr.source };
+
+		for (unsigned int d = 0; d < res->ndirs; d++)
+			tx += res->dir[d].tx;
+		t.tx = tx;
+		snprintf(headline, sizeof(headline), "rx %.4gk f/s of %.4gk offered, loss %.3f%%%s",
+			 res->elapsed_ns ? fwd / (res->elapsed_ns / 1e9) / 1e3 : 0, t.load / 1e3,
+			 tx ? (double)(tx - (fwd < tx ? fwd : tx)) * 100 / (double)tx : 0,
+			 res->tester_limited ? ", tester-limited" : "");
+		if ((rc = storeopt_trial(&so, &t, err, sizeof(err))))
+			cli_error("warning: trial: not stored in %s: %s", so.path, err);
+		storeopt_end(&so, res->interrupted ? "interrupted" : rc ? "failed" : "complete", headline);
+	}
 
 	o = out_create(stdout, cli->json);
 	trialopt_print_header(o, &to, res);
@@ -210,6 +258,8 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		cpucost_print(o, &cr);
 	out_bool(o, "tester_limited", NULL, res->tester_limited);
 	out_bool(o, "interrupted", NULL, res->interrupted);
+	if (so.run_id)
+		out_i64(o, "run_id", "  stored as run %lld\n", so.run_id);
 	if (res->interrupted)
 		out_text(o, "  INTERRUPTED after %.2f s: the counts above cover the frames sent until then\n",
 			 res->elapsed_ns / 1e9);
