@@ -53,6 +53,9 @@ struct rm_cell {
 	/* against the baseline's cell of the same size */
 	enum rm_verdict verdict;
 	double diff_pct;		/* (ndr_med - base) * 100 / base */
+	/* the search's width goal (precision) in frames/s: how exactly one
+	 * search places the NDR; the least noise at one repeat */
+	double width_pps;
 };
 
 struct rm_run {
