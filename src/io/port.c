@@ -19,7 +19,7 @@ static const struct port_ops *ops_of(enum port_type type)
 	case PORT_AFPACKET_MMSG:
 		return &afpacket_mmsg_ops;
 	case PORT_AFXDP:
-		return NULL;	/* afxdp_ops: being written */
+		return &afxdp_ops;
 	}
 	return NULL;
 }

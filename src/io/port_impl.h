@@ -22,5 +22,6 @@ struct port_ops {
 
 extern const struct port_ops afpacket_ring_ops;
 extern const struct port_ops afpacket_mmsg_ops;
+extern const struct port_ops afxdp_ops;
 
 #endif

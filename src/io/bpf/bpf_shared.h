@@ -46,10 +46,18 @@ struct xg_state {
 
 /* ---- xsk.bpf.c: test frames to an AF_XDP socket ---- */
 
+#define XSK_MAX_QUEUES	64	/* XSKMAP entries: one per receive queue */
+#define XSK_META_MAGIC	0x57B1A5D7u
+
 /* Metadata the receive program puts in front of each frame it redirects:
- * the receive time (CLOCK_TAI ns), read where the frame entered. */
+ * the receive time (CLOCK_TAI ns), read where the frame entered. The magic
+ * tells user space the bytes were written for this frame: a driver or mode
+ * that does not carry metadata leaves whatever the buffer held before, and
+ * user space clears the magic before giving a buffer back to the kernel. */
 struct xsk_meta {
 	__u64 rx_tai_ns;
+	__u32 magic;
+	__u32 pad;
 };
 
 #endif
