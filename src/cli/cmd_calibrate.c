@@ -150,7 +150,7 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 	/* The ceiling: flat out when the analyzer counted all of it, else the
 	 * paced rate when that was clean. */
 	e.size = to.cfg.sizes[0];
-	snprintf(e.port_type, sizeof(e.port_type), "%s", port_type_name(to.cfg.port_type));
+	snprintf(e.port_type, sizeof(e.port_type), "%s", trialopt_path(&to));
 	e.rx_ok = rx_clean(flat) || rx_clean(paced);
 	e.pps = rx_clean(flat) ? min_offered(flat) : min_offered(paced);
 	e.when = (int64_t)time(NULL);

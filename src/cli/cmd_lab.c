@@ -29,9 +29,12 @@ static const char lab_usage[] =
 	"  --shape RATE        cap the DUT at RATE (e.g. 50kpps or 100Mbit) with a token bucket\n"
 	"  --mtu N             MTU of the lab's links, 1280..9000 (default 1500; 9000 for\n"
 	"                      frames up to 9018 bytes)\n"
+	"  --no-xdp            leave the DUT's ports in skb mode (by default they run an XDP\n"
+	"                      pass-through with threaded NAPI on the DUT CPUs, so an\n"
+	"                      overloaded DUT drops from its receive ring like a NIC)\n"
 	"  --json              machine-readable output\n";
 
-enum { OPT_PREFIX = 256, OPT_DUT_CPUS, OPT_PLACEMENT, OPT_RULES, OPT_SHAPE, OPT_MTU, OPT_JSON };
+enum { OPT_PREFIX = 256, OPT_DUT_CPUS, OPT_PLACEMENT, OPT_RULES, OPT_SHAPE, OPT_MTU, OPT_NO_XDP, OPT_JSON };
 
 static void print_mac(struct out *o, const char *key, const uint8_t m[6])
 {
@@ -119,6 +122,15 @@ static void print_status(struct out *o, const struct lab_status *st)
 	out_str(o, "dut1_cpus", ", dut1 -> %s)", buf);
 	cpuset_format_list(&st->tester_cpus, buf, sizeof(buf));
 	out_str(o, "tester_cpus", "; tester CPUs %s\n", cpuset_count(&st->tester_cpus) ? buf : "none (shared with the DUT)");
+	{
+		bool x0 = st->ifs[LAB_DUT0].link.xdp_prog_id, x1 = st->ifs[LAB_DUT1].link.xdp_prog_id;
+
+		out_bool(o, "napi_mode", NULL, x0 && x1);
+		out_str(o, "ingress", "  ingress: %s\n", x0 && x1 ?
+			"NAPI mode (XDP pass-through on dut0 and dut1, threaded NAPI on the DUT CPUs): "
+			"an overloaded DUT drops from its receive ring" :
+			"skb mode (no XDP on the DUT's ports: 'lab up --no-xdp', or the kernel could not)");
+	}
 	if (st->rules >= 0)
 		out_i64(o, "rules", "  rules: %lld null rules in the forward path (nft table inet wirerate)\n", st->rules);
 	else
@@ -153,6 +165,7 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 		{ "rules", required_argument, NULL, OPT_RULES },
 		{ "shape", required_argument, NULL, OPT_SHAPE },
 		{ "mtu", required_argument, NULL, OPT_MTU },
+		{ "no-xdp", no_argument, NULL, OPT_NO_XDP },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -189,6 +202,10 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			up_only = "--placement";
+			break;
+		case OPT_NO_XDP:
+			spec.no_xdp = true;
+			up_only = "--no-xdp";
 			break;
 		case OPT_RULES:
 			if (u64_parse(optarg, 0, 100000, &v, err, sizeof(err))) {

@@ -92,6 +92,10 @@ void trial_print_dir(struct out *o, const struct trial_dir_result *d, double fra
 	out_u64(o, "reordered", ", reordered %llu", d->reordered);
 	out_u64(o, "duplicated", ", duplicated %llu", d->duplicate);
 	out_u64(o, "late", ", late %llu\n", d->late + d->out_of_window);
+	out_u64(o, "ring_drops", NULL, d->ring_drops);
+	if (d->ring_drops && !d->tester_limited)
+		out_text(o, "  where      %llu of the lost frames were refused by the DUT's receive ring (its input queue was full)\n",
+			 (unsigned long long)d->ring_drops);
 	out_u64(o, "learning_tx", NULL, d->learning_tx);
 	out_u64(o, "learning_rx", NULL, d->learning_rx);
 	out_u64(o, "stale", NULL, d->stale);

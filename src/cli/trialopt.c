@@ -1,4 +1,5 @@
 #include "cli/trialopt.h"
+#include "io/xdpgen.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -145,6 +146,7 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 	o->cfg.drain_ns = 2000000000ULL;
 	o->cfg.gen_cpu = o->cfg.rx_cpu = -1;
 	o->cfg.port_type = PORT_AFPACKET;
+	o->path = TRIALOPT_AUTO;
 	o->cfg.max_burst = 64;
 	memcpy(o->src_ip, (uint8_t[]){ 198, 18, 0, 1 }, 4);
 	memcpy(o->dst_ip, (uint8_t[]){ 198, 19, 0, 2 }, 4);
@@ -244,16 +246,19 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 			break;
 		case O_GEN_CPU: rc = opt_cpu("--gen-cpu", optarg, &o->cfg.gen_cpu, err, errlen); break;
 		case O_RX_CPU: rc = opt_cpu("--rx-cpu", optarg, &o->cfg.rx_cpu, err, errlen); break;
-		case O_PORT_TYPE:
-			if (!strcmp(optarg, "afpacket"))
-				o->cfg.port_type = PORT_AFPACKET;
-			else if (!strcmp(optarg, "mmsg"))
-				o->cfg.port_type = PORT_AFPACKET_MMSG;
-			else {
-				snprintf(err, errlen, "--port-type '%s': expected afpacket or mmsg", optarg);
+		case O_PORT_TYPE: {
+			static const char *const names[] = { "auto", "xdp", "afxdp", "afpacket", "mmsg" };
+
+			o->path = -1;
+			for (int i = 0; i < 5; i++)
+				if (!strcmp(optarg, names[i]))
+					o->path = i;
+			if (o->path < 0) {
+				snprintf(err, errlen, "--port-type '%s': expected auto, xdp, afxdp, afpacket or mmsg", optarg);
 				rc = -EINVAL;
 			}
 			break;
+		}
 		case O_BURST:
 			if ((rc = u64_parse(optarg, 1, 4096, &v, err, errlen)))
 				break;
@@ -427,6 +432,7 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 		if (c->rx_cpu < 0)
 			c->rx_cpu = last;
 	}
+	o->lab_napi = st.ifs[LAB_DUT0].link.xdp_prog_id && st.ifs[LAB_DUT1].link.xdp_prog_id;
 	cpuset_format_list(&st.dut_cpus, dut, sizeof(dut));
 	if (!cpuset_count(&o->watch))
 		o->watch = st.dut_cpus;
@@ -469,9 +475,11 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--rx %s: no such interface", o->rx_if);
 		return -EINVAL;
 	}
-	c->dir[0] = (struct trial_dir){ .tx_if = o->tx_name, .tx_nsfd = o->nsfd[0], .rx_if = o->rx_name, .rx_nsfd = o->nsfd[1]};
+	c->dir[0] = (struct trial_dir){ .tx_if = o->tx_name, .tx_nsfd = o->nsfd[0], .rx_if = o->rx_name,
+					.rx_nsfd = o->nsfd[1], .direct = o->direct };
 	set_spec(&c->dir[0].spec, o->ipv6, txmac, o->dst_mac, o->src_ip, o->dst_ip);
-	c->dir[1] = (struct trial_dir){ .tx_if = o->rx_name, .tx_nsfd = o->nsfd[1], .rx_if = o->tx_name, .rx_nsfd = o->nsfd[0]};
+	c->dir[1] = (struct trial_dir){ .tx_if = o->rx_name, .tx_nsfd = o->nsfd[1], .rx_if = o->tx_name,
+					.rx_nsfd = o->nsfd[0], .direct = o->direct };
 	set_spec(&c->dir[1].spec, o->ipv6, rxmac, o->rx_dst_mac, o->dst_ip, o->src_ip);
 	if (!o->line_set) {
 		unsigned int mbps = 0;
@@ -491,6 +499,44 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 	snprintf(o->where, sizeof(o->where), "on %s -> %s", o->tx_if, o->rx_if);
 	snprintf(o->dir_label[0], sizeof(o->dir_label[0]), "%s -> DUT -> %s", o->tx_if, o->rx_if);
 	snprintf(o->dir_label[1], sizeof(o->dir_label[1]), "%s -> DUT -> %s", o->rx_if, o->tx_if);
+	return 0;
+}
+
+/* The ports: by hand, or the fastest that works here. The XDP generator
+ * needs XDP on the far end of its port (the lab DUT in NAPI mode, or our
+ * own AF_XDP receive port when cabled straight), one frame size, and frames
+ * that fit a page; anywhere else auto keeps AF_PACKET. */
+static int choose_path(struct trialopt *o, char *err, size_t errlen)
+{
+	struct trial_cfg *c = &o->cfg;
+	bool fits = c->nsizes == 1 && c->sizes[0] <= XDPGEN_FRAME_MAX + FRAME_FCS_LEN;
+	char why[256];
+	int rc;
+
+	switch (o->path) {
+	case TRIALOPT_XDP:
+		if ((rc = xdpgen_probe(why, sizeof(why)))) {
+			snprintf(err, errlen, "--port-type xdp: %s", why);
+			return rc;
+		}
+		c->xdp_gen = true;
+		c->port_type = o->direct ? PORT_AFXDP : PORT_AFPACKET;
+		return 0;
+	case TRIALOPT_AFXDP:
+		c->port_type = PORT_AFXDP;
+		return 0;
+	case TRIALOPT_AFPACKET:
+		c->port_type = PORT_AFPACKET;
+		return 0;
+	case TRIALOPT_MMSG:
+		c->port_type = PORT_AFPACKET_MMSG;
+		return 0;
+	}
+	c->port_type = PORT_AFPACKET;
+	if (fits && ((o->lab && o->lab_napi) || o->direct) && !xdpgen_probe(why, sizeof(why))) {
+		c->xdp_gen = true;
+		c->port_type = o->direct ? PORT_AFXDP : PORT_AFPACKET;
+	}
 	return 0;
 }
 
@@ -521,7 +567,14 @@ int trialopt_resolve(struct trialopt *o, char *err, size_t errlen)
 		c->rate_pps = o->rate.value / 100.0 * o->line_bps / ((avg + 20) * 8);
 		break;
 	}
+	if ((rc = choose_path(o, err, errlen)))
+		return rc;
 	return trial_cfg_check(c, err, errlen);
+}
+
+const char *trialopt_path(const struct trialopt *o)
+{
+	return o->cfg.xdp_gen ? "xdp" : port_type_name(o->cfg.port_type);
 }
 
 void trialopt_release(struct trialopt *o)
@@ -550,7 +603,8 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 	out_f64(out, "rate_pps", " at %.0f frames/s", c->rate_pps);
 	out_u64(out, "directions", " x %llu direction(s)", c->ndirs);
 	out_str(out, "where", ", %s\n", o->where);
-	out_str(out, "port_type", "  tester     %s ports", port_type_name(c->port_type));
+	out_str(out, "path", "  tester     %s generator", trialopt_path(o));
+	out_str(out, "port_type", ", %s analyzer", port_type_name(c->port_type));
 	out_i64(out, "gen_cpu", ", generator on CPU %lld", c->gen_cpu);
 	out_i64(out, "rx_cpu", ", analyzer on CPU %lld", c->rx_cpu);
 	out_u64(out, "learn_frames", "; %llu learning frames", c->learn_frames);
@@ -568,7 +622,7 @@ double trialopt_check_ceiling(const struct trialopt *o, struct trial_result *res
 	char err[256];
 
 	if (o->cfg.nsizes != 1 ||
-	    calib_lookup(o->calib_path, port_type_name(o->cfg.port_type), o->cfg.sizes[0], &e, err, sizeof(err)))
+	    calib_lookup(o->calib_path, trialopt_path(o), o->cfg.sizes[0], &e, err, sizeof(err)))
 		return 0;
 	if (o->cfg.rate_pps <= e.pps)
 		return e.pps;

@@ -38,7 +38,10 @@
 	"  --drain T           wait for residual frames after the traffic (default 2s)\n" \
 	"tester:\n" \
 	"  --gen-cpu N --rx-cpu N   pin the generator and analyzer (default: off the DUT's CPUs)\n" \
-	"  --port-type TYPE    afpacket (TX ring, default) or mmsg (sendmmsg fallback)\n" \
+	"  --port-type TYPE    auto (default): xdp where it works, else afpacket;\n" \
+	"                      xdp: XDP live frames, no skb (analyzer on AF_PACKET, or AF_XDP\n" \
+	"                      when cabled straight); afxdp: AF_XDP sockets both ends;\n" \
+	"                      afpacket: TX ring + TPACKET_V3; mmsg: sendmmsg fallback\n" \
 	"  --burst N           frames per batch at most (default 64)\n" \
 	"  --calibration FILE  the tester's ceilings (default ~/.local/state/wirerate/calibration)\n" \
 	"DUT CPU cost (lab: the DUT's CPUs are always watched through /proc/stat):\n" \
@@ -47,8 +50,12 @@
 	"                      interrupt time /proc/stat hides\n" \
 	"  --soak-calibration FILE   (default ~/.local/state/wirerate/soak-calibration)\n"
 
+enum { TRIALOPT_AUTO, TRIALOPT_XDP, TRIALOPT_AFXDP, TRIALOPT_AFPACKET, TRIALOPT_MMSG };
+
 struct trialopt {
 	struct trial_cfg cfg;
+	int path;			/* --port-type: TRIALOPT_* */
+	bool lab_napi;			/* the lab DUT's ports run XDP (NAPI mode) */
 	struct rate rate;
 	bool rate_set;
 	char prefix[LAB_PREFIX_MAX + 1];
@@ -81,6 +88,8 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
  * and check the whole trial. -EINVAL: bad input; other: the host failed. */
 int trialopt_resolve(struct trialopt *o, char *err, size_t errlen);
 void trialopt_release(struct trialopt *o);
+/* The generator's path: "xdp", "afxdp", "afpacket" or "mmsg". */
+const char *trialopt_path(const struct trialopt *o);
 /* The DUT's CPU watch for a trial, or NULL when there is nothing to watch;
  * -errno with a reason (soak asked for but not calibrated, ...). */
 int trialopt_cpucost(const struct trialopt *o, struct cpucost **cost, char *err, size_t errlen);

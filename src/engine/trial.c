@@ -13,6 +13,7 @@
 #include "core/pace.h"
 #include "core/seqtrack.h"
 #include "engine/cpucost.h"
+#include "io/xdpgen.h"
 #include "sys/nl.h"
 #include "sys/clock.h"
 
@@ -55,6 +56,8 @@ struct gen_ctx {
 	struct run *run;
 	unsigned int dir;
 	struct port *port;
+	struct xdpgen *xg;		/* instead of port, with cfg->xdp_gen */
+	uint64_t ring_drops;
 	uint8_t **slot;			/* frame buffer of each TX slot */
 	uint16_t *slot_len;
 	unsigned int nslots;
@@ -143,6 +146,49 @@ static void gen_phase(struct gen_ctx *g, struct pace *pace, uint16_t trial, uint
 	}
 }
 
+/* The same phases as gen_main, each spent in one BPF_PROG_RUN loop that
+ * paces and tags in the kernel. */
+static void gen_xdp(struct gen_ctx *g)
+{
+	struct run *r = g->run;
+	const struct trial_cfg *c = r->cfg;
+	uint64_t slack = c->duration_ns / 20 > 100000000ULL ? c->duration_ns / 20 : 100000000ULL;
+	struct xdpgen_stats st;
+	uint64_t refused0 = 0, refused1 = 0;
+
+	if (c->learn_frames) {
+		double lr = c->rate_pps < LEARN_RATE_MAX ? c->rate_pps : LEARN_RATE_MAX;
+		/* End the call when the learning frames are out, so the traffic
+		 * call is set up (about 20 ms) before its first slot. */
+		uint64_t lend = r->t_learn + (uint64_t)((double)c->learn_frames / lr * 1e9) + 10000000ULL;
+		struct xdpgen_phase ph = { .rate_pps = lr, .start_ns = r->t_learn,
+					   .end_ns = lend < r->t_start ? lend : r->t_start,
+					   .limit = c->learn_frames, .epoch_ns = r->t_learn, .max_burst = c->max_burst,
+					   .trial = c->trial_id ^ 0x8000, .stream = (uint16_t)g->dir };
+
+		if ((g->rc = xdpgen_run(g->xg, &ph, g->err, sizeof(g->err))))
+			return;
+		xdpgen_stats(g->xg, &st);
+		__atomic_store_n(&g->learning_sent, st.sent, __ATOMIC_RELAXED);
+	}
+	xdpgen_ring_refused(g->xg, &refused0);
+	struct xdpgen_phase ph = { .rate_pps = c->rate_pps, .start_ns = r->t_start,
+				   .end_ns = r->t_end + slack, .limit = r->limit, .epoch_ns = r->t_start,
+				   .max_burst = c->max_burst,
+				   .trial = c->trial_id, .stream = (uint16_t)g->dir };
+
+	g->rc = xdpgen_run(g->xg, &ph, g->err, sizeof(g->err));
+	g->stopped_ns = now_ns();
+	xdpgen_stats(g->xg, &st);
+	xdpgen_ring_refused(g->xg, &refused1);
+	g->ring_drops = refused1 - refused0;
+	__atomic_store_n(&g->sent, st.sent, __ATOMIC_RELAXED);
+	/* A frame that leaves late goes out right behind the one before:
+	 * the worst lag in frames is the largest burst. */
+	g->ps.max_backlog = (uint64_t)((double)st.max_lag_ns * c->rate_pps / 1e9);
+	g->ps.largest_burst = (unsigned int)g->ps.max_backlog + 1;
+}
+
 static void *gen_main(void *arg)
 {
 	struct gen_ctx *g = arg;
@@ -152,6 +198,10 @@ static void *gen_main(void *arg)
 	uint64_t seq = 0;
 
 	pin(c->gen_cpu);
+	if (g->xg) {
+		gen_xdp(g);
+		return NULL;
+	}
 	prctl(PR_SET_TIMERSLACK, 1000UL);
 	if (c->learn_frames) {
 		double lr = c->rate_pps < LEARN_RATE_MAX ? c->rate_pps : LEARN_RATE_MAX;
@@ -254,6 +304,15 @@ int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
 	}
 	if (frame_flows_check(&cfg->flows, err, errlen))
 		return -EINVAL;
+	if (cfg->xdp_gen && cfg->nsizes > 1) {
+		snprintf(err, errlen, "the XDP generator sends one frame size per trial: a size mix needs --port-type afpacket");
+		return -EINVAL;
+	}
+	if (cfg->xdp_gen && cfg->sizes[0] > XDPGEN_FRAME_MAX + FRAME_FCS_LEN) {
+		snprintf(err, errlen, "the XDP generator sends frames up to %u bytes (one page each): --size %u needs --port-type afpacket",
+			 XDPGEN_FRAME_MAX + FRAME_FCS_LEN, cfg->sizes[0]);
+		return -EINVAL;
+	}
 	if (!(cfg->rate_pps >= PACE_RATE_MIN && cfg->rate_pps <= PACE_RATE_MAX)) {
 		snprintf(err, errlen, "--rate: %g frames/s is outside %g..%g", cfg->rate_pps, PACE_RATE_MIN, PACE_RATE_MAX);
 		return -EINVAL;
@@ -349,10 +408,12 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 		o->tester_if_drops = st.rx_if_drops;
 	}
 	o->tx_errors = g->tx_errors;
-	if (!port_stats(g->port, &st)) {
+	if (g->port && !port_stats(g->port, &st)) {
 		o->tx_errors += st.tx_errors;
 		o->tx_refused = st.tx_if_refused;
 	}
+	o->ring_drops = g->ring_drops;
+	o->gen_path = g->xg ? "xdp" : port_type_name(c->port_type);
 
 	if (!interrupted && (double)g->sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
 		snprintf(o->tester_reason, sizeof(o->tester_reason),
@@ -363,6 +424,15 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 	else if (o->tester_rx_drops)
 		snprintf(o->tester_reason, sizeof(o->tester_reason),
 			 "the tester's receive ring dropped %llu frames", (unsigned long long)o->tester_rx_drops);
+	else if (c->dir[d].direct && o->ring_drops)
+		snprintf(o->tester_reason, sizeof(o->tester_reason),
+			 "the tester's receive port refused %llu XDP frames (its ring was full)",
+			 (unsigned long long)o->ring_drops);
+	else if (g->xg && o->learning_tx && !o->learning_rx)
+		snprintf(o->tester_reason, sizeof(o->tester_reason),
+			 "none of the %llu learning frames arrived: XDP frames vanish without a counter "
+			 "when the far end of %s runs no XDP program ('wirerate lab up' attaches one to the DUT)",
+			 (unsigned long long)o->learning_tx, c->dir[d].tx_if);
 	else if (o->tester_if_drops)
 		snprintf(o->tester_reason, sizeof(o->tester_reason),
 			 "%llu frames were dropped entering the tester's receive port (its CPU fell behind)",
@@ -404,7 +474,8 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 
 	/* One port per interface, transmitting and/or receiving. */
 	for (unsigned int d = 0; d < c->ndirs; d++) {
-		port_find(ps, &nps, c->dir[d].tx_if, c->dir[d].tx_nsfd)->tx = true;
+		if (!c->xdp_gen)
+			port_find(ps, &nps, c->dir[d].tx_if, c->dir[d].tx_nsfd)->tx = true;
 		port_find(ps, &nps, c->dir[d].rx_if, c->dir[d].rx_nsfd)->rx = true;
 	}
 	for (unsigned int i = 0; i < nps; i++) {
@@ -438,9 +509,21 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 
 		g->run = r;
 		g->dir = d;
-		g->port = port_find(ps, &nps, c->dir[d].tx_if, c->dir[d].tx_nsfd)->port;
-		if ((rc = gen_build(g, c, err, errlen)))
-			goto out;
+		if (c->xdp_gen) {
+			struct frame_spec spec = c->dir[d].spec;
+			struct xdpgen_cfg xc = { .ifname = c->dir[d].tx_if, .nsfd = c->dir[d].tx_nsfd,
+						 .spec = &spec, .flows = &c->flows };
+
+			spec.size = c->sizes[0];
+			if (!(g->xg = xdpgen_open(&xc, err, errlen))) {
+				rc = -EIO;
+				goto out;
+			}
+		} else {
+			g->port = port_find(ps, &nps, c->dir[d].tx_if, c->dir[d].tx_nsfd)->port;
+			if ((rc = gen_build(g, c, err, errlen)))
+				goto out;
+		}
 		x->run = r;
 		x->dir = d;
 		x->res = &res->dir[d];
@@ -497,6 +580,9 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 			r->stop_gen = 1;
 			res->interrupted = true;
 			r->deadline = t + c->drain_ns;
+			for (unsigned int d = 0; d < c->ndirs; d++)
+				if (r->gen[d].xg)
+					xdpgen_stop(r->gen[d].xg);
 		}
 		if (progress && t >= next_progress) {
 			struct trial_progress p = { .duration_ns = c->duration_ns };
@@ -504,7 +590,10 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 			p.phase = t < r->t_start ? "learning" : t < r->t_end && !r->stop_gen ? "traffic" : "drain";
 			p.elapsed_ns = t > r->t_start ? t - r->t_start : 0;
 			for (unsigned int d = 0; d < c->ndirs; d++) {
-				p.tx += __atomic_load_n(&r->gen[d].sent, __ATOMIC_RELAXED);
+				if (r->gen[d].xg && t >= r->t_start)
+					p.tx += xdpgen_sent(r->gen[d].xg);
+				else
+					p.tx += __atomic_load_n(&r->gen[d].sent, __ATOMIC_RELAXED);
 				p.rx += __atomic_load_n(&r->rx[d].received, __ATOMIC_RELAXED);
 			}
 			progress(pctx, &p);
@@ -520,6 +609,9 @@ stop:
 		r->stop_gen = 1;
 		r->stop_rx = 1;
 		r->deadline = 0;
+		for (unsigned int d = 0; d < c->ndirs; d++)
+			if (r->gen[d].xg)
+				xdpgen_stop(r->gen[d].xg);
 	}
 	for (unsigned int i = 0; i < ngt; i++)
 		pthread_join(gt[i], NULL);
@@ -549,6 +641,7 @@ stop:
 	}
 out:
 	for (unsigned int d = 0; d < 2; d++) {
+		xdpgen_close(r->gen[d].xg);
 		free(r->gen[d].slot);
 		free(r->gen[d].slot_len);
 		free(r->rx[d].st);

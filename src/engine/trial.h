@@ -27,6 +27,8 @@ struct trial_dir {
 	const char *rx_if;
 	int rx_nsfd;
 	struct frame_spec spec;	/* addresses, ports; size comes from sizes[] */
+	bool direct;		/* tx_if is cabled straight to rx_if (calibration):
+				 * what the far end's ring refuses is the tester's loss */
 };
 
 struct trial_cfg {
@@ -42,7 +44,9 @@ struct trial_cfg {
 	uint64_t drain_ns;		/* wait for residual frames */
 	uint16_t trial_id;
 	int gen_cpu, rx_cpu;		/* -1: not pinned */
-	enum port_type port_type;
+	enum port_type port_type;	/* the receive ports, and the transmit ones unless xdp_gen */
+	bool xdp_gen;			/* transmit XDP live frames (io/xdpgen.h): no skb, no
+					 * back-pressure; one frame size per trial */
 	unsigned int max_burst;		/* frames per batch at most */
 	struct cpucost *cost;		/* optional: marked at the start and end of traffic */
 };
@@ -66,6 +70,9 @@ struct trial_dir_result {
 	uint64_t tester_if_drops;	/* dropped into our receive interface (its backlog) */
 	uint64_t tx_errors;
 	uint64_t tx_refused;		/* refused by the next hop's queue, sent again */
+	uint64_t ring_drops;		/* XDP frames the next hop's receive ring refused: the
+					 * DUT's input drops (the tester's when direct) */
+	const char *gen_path;		/* "xdp", or the transmit port's type */
 	struct hist latency;
 	bool tester_limited;
 	char tester_reason[320];

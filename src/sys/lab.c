@@ -1,4 +1,5 @@
 #include "sys/lab.h"
+#include "sys/labxdp.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -502,6 +503,24 @@ static int configure_shape(struct lab_ctx *c, char *err, size_t errlen)
 	return nl_err(nl_qdisc_tbf(nl, li.ifindex, &p), "cannot add token bucket to", "dut1", err, errlen);
 }
 
+/* Runs inside the DUT's namespace: both ports in NAPI mode (labxdp.h).
+ * A kernel that cannot leaves them as they were: the lab still works, in
+ * skb mode, and 'lab status' says which. */
+static int dut_xdp(void *arg, char *err, size_t errlen)
+{
+	const struct cpuset *rps = arg;	/* per lab port */
+	struct nl *nl = nl_create(-1, err, errlen);
+	int rc;
+
+	if (!nl)
+		return -EIO;
+	rc = labxdp_setup(nl, lab_ifs[LAB_DUT0].ifname, &rps[LAB_DUT0], err, errlen);
+	if (!rc)
+		rc = labxdp_setup(nl, lab_ifs[LAB_DUT1].ifname, &rps[LAB_DUT1], err, errlen);
+	nl_destroy(nl);
+	return rc;
+}
+
 static void block_signals(sigset_t *old)
 {
 	sigset_t all;
@@ -548,6 +567,12 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 		rc = configure_links(&c, err, errlen);
 	if (!rc)
 		rc = configure_shape(&c, err, errlen);
+	if (!rc && !s->no_xdp) {
+		char e3[256];
+
+		lab_ns_name(s->prefix, LAB_DUT, name, sizeof(name));
+		netns_run(name, dut_xdp, c.rps, e3, sizeof(e3));
+	}
 	ctx_close(&c);
 	if (rc)
 		lab_down(s->prefix, e2, sizeof(e2));

@@ -40,6 +40,7 @@ struct lab_spec {
 	enum lab_placement placement;
 	unsigned int rules;		/* null rules in the DUT's forward path */
 	unsigned int mtu;		/* of the lab's links; 0 = 1500 */
+	bool no_xdp;			/* leave the DUT's ingress in plain (skb) mode */
 	bool shape;			/* cap the DUT with a token bucket */
 	struct rate shape_rate;		/* RATE_PPS or RATE_BPS */
 };

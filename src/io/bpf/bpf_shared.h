@@ -36,12 +36,15 @@ struct xg_state {
 	__u16 trial, stream;
 	__u32 stop;		/* non-zero: send nothing more */
 	__u32 pad0;
+	__u64 burst_fp;		/* catch up at most this far behind (max burst x gap):
+				 * slots missed beyond it are given up, not sent in a burst */
 	/* written by the program */
 	__u64 next_fp;		/* the next frame's slot */
 	__u64 sent;		/* frames sent this phase: also the next sequence number */
 	__u64 max_lag_ns;	/* how late a frame left its slot, at worst */
 	__u64 first_ns, last_ns;	/* CLOCK_TAI of the first and last frame */
 	__u64 iterations;	/* program runs, sent or not */
+	__u64 skipped;		/* slots given up after the generator was held up */
 };
 
 /* ---- xsk.bpf.c: test frames to an AF_XDP socket ---- */

@@ -1,0 +1,446 @@
+/* The live-frames generator: user space side. See xdpgen.h and
+ * bpf/xdpgen.bpf.c for the method. */
+#include <errno.h>
+#include <net/if.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "io/bpf/bpf_objs.h"
+#include "io/bpf/bpf_shared.h"
+#include "io/xdpgen.h"
+#include "sys/clock.h"
+#include "sys/netns.h"
+
+/* Frames handed to the driver per flush; 256 is the kernel's limit and
+ * the size makes no difference to the rate (docs/xdp-experiment). */
+#define XDPGEN_BATCH 64
+/* The phase's end interrupts the call with this signal (see arm_timer). */
+#define XDPGEN_SIG (SIGRTMIN + 3)
+
+struct xdpgen {
+	struct bpf_object *obj;
+	int prog_fd;
+	volatile struct xg_state *st;	/* the program's .bss, mapped */
+	int nsfd;
+	int ifindex;
+	char ifname[IF_NAMESIZE];
+	uint8_t frame[XDPGEN_FRAME_MAX];	/* flow 0, for data_in */
+	unsigned int len;
+	pthread_t runner;
+	volatile int running;
+	volatile int stopped;
+	uint64_t calls;
+	int64_t tai_off;		/* CLOCK_TAI - CLOCK_REALTIME */
+};
+
+static int quiet_print(enum libbpf_print_level l, const char *f, va_list ap)
+{
+	(void)l;
+	(void)f;
+	(void)ap;
+	return 0;
+}
+
+static void on_sig(int s)
+{
+	(void)s;	/* only to make the kernel end the call with EINTR */
+}
+
+static void handler_init(void)
+{
+	struct sigaction sa = { .sa_handler = on_sig };	/* no SA_RESTART */
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(XDPGEN_SIG, &sa, NULL);
+}
+
+static void install_handler(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, handler_init);
+}
+
+static int64_t tai_offset(void)
+{
+	uint64_t a = clock_ns(CLOCK_REALTIME), t = clock_ns(CLOCK_TAI), b = clock_ns(CLOCK_REALTIME);
+
+	return (int64_t)(t - (a + (b - a) / 2));
+}
+
+/* The embedded object, opened and loaded with only its generator program. */
+static struct bpf_object *load_obj(struct xdpgen *g, char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "wr_xdpgen");
+	struct bpf_object *obj;
+	struct bpf_program *prog;
+	struct bpf_map *m;
+	size_t sz = 0;
+	int rc;
+
+	libbpf_set_print(quiet_print);
+	obj = bpf_object__open_mem(wr_bpf_xdpgen, wr_bpf_xdpgen_len, &oo);
+	if (!obj) {
+		snprintf(err, errlen, "the XDP generator program: %s", strerror(errno));
+		return NULL;
+	}
+	if ((rc = bpf_object__load(obj))) {
+		snprintf(err, errlen, "loading the XDP generator program: %s", strerror(-rc));
+		bpf_object__close(obj);
+		return NULL;
+	}
+	prog = bpf_object__find_program_by_name(obj, "wr_gen");
+	m = NULL;
+	bpf_object__for_each_map(m, obj) {
+		const char *n = bpf_map__name(m);
+		size_t l = strlen(n);
+
+		if (l >= 4 && !strcmp(n + l - 4, ".bss"))
+			break;
+	}
+	/* The state lives in the map: map it (libbpf 1.1 does so only for
+	 * skeletons), one page per process, unmapped in xdpgen_close. */
+	sz = m ? bpf_map__value_size(m) : 0;
+	g->st = NULL;
+	if (prog && sz >= sizeof(struct xg_state) && sz <= 4096) {
+		void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(m), 0);
+
+		g->st = p == MAP_FAILED ? NULL : p;
+	}
+	if (!g->st) {
+		snprintf(err, errlen, "the XDP generator program has no state to map: %s", strerror(errno));
+		bpf_object__close(obj);
+		return NULL;
+	}
+	g->prog_fd = bpf_program__fd(prog);
+	return obj;
+}
+
+/* Each flow's template: the frame up to the tag's end, and the UDP
+ * checksum's sum over the rest with the tag zero (frame_build zeroes the
+ * payload, so it is the complement of the checksum it wrote). */
+static int load_templates(struct xdpgen *g, const struct xdpgen_cfg *cfg, struct frame_layout *lay,
+			  char *err, size_t errlen)
+{
+	uint32_t nflows = frame_flows_count(cfg->flows);
+	int fd = bpf_map__fd(bpf_object__find_map_by_name(g->obj, "xg_tmpl"));
+	uint8_t *buf = malloc(FRAME_MAX);
+	int rc = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	if ((rc = frame_build(cfg->spec, buf, FRAME_MAX, lay, err, errlen)))
+		goto out;
+	if (lay->len > XDPGEN_FRAME_MAX) {
+		snprintf(err, errlen, "the XDP generator sends frames up to %u bytes (one page each); %u needs --port-type afpacket",
+			 XDPGEN_FRAME_MAX + FRAME_FCS_LEN, cfg->spec->size);
+		rc = -EMSGSIZE;
+		goto out;
+	}
+	if (lay->payload_off + FRAME_TAG_LEN > XG_HDR_MAX || (lay->payload_off + FRAME_TAG_LEN) % 4) {
+		snprintf(err, errlen, "the XDP generator cannot rewrite a tag at offset %u", lay->payload_off);
+		rc = -EINVAL;
+		goto out;
+	}
+	if (nflows > XG_MAX_FLOWS) {
+		snprintf(err, errlen, "the XDP generator holds up to %u flows, not %u", XG_MAX_FLOWS, nflows);
+		rc = -E2BIG;
+		goto out;
+	}
+	memcpy(g->frame, buf, lay->len);
+	g->len = lay->len;
+	for (uint32_t i = 0; i < nflows; i++) {
+		struct xg_tmpl t = { 0 };
+		uint16_t c;
+
+		frame_set_flow(buf, lay, cfg->flows, i);
+		memcpy(t.hdr, buf, lay->payload_off + FRAME_TAG_LEN);
+		memcpy(&c, buf + lay->payload_off - 2, 2);
+		t.sum = (uint16_t)~c;
+		if (bpf_map_update_elem(fd, &i, &t, 0)) {
+			rc = -errno;
+			snprintf(err, errlen, "the XDP generator's flow table: %s", strerror(errno));
+			goto out;
+		}
+	}
+	g->st->nflows = nflows;
+	g->st->hdr_len = lay->payload_off + FRAME_TAG_LEN;
+	g->st->tag_off = lay->payload_off;
+out:
+	free(buf);
+	return rc;
+}
+
+struct xdpgen *xdpgen_open(const struct xdpgen_cfg *cfg, char *err, size_t errlen)
+{
+	struct xdpgen *g = calloc(1, sizeof(*g));
+	struct frame_layout lay;
+	int saved = -1;
+
+	if (!g) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	g->nsfd = cfg->nsfd;
+	snprintf(g->ifname, sizeof(g->ifname), "%s", cfg->ifname);
+	if (cfg->nsfd >= 0 && netns_enter(cfg->nsfd, &saved)) {
+		snprintf(err, errlen, "cannot enter the namespace of %s", cfg->ifname);
+		free(g);
+		return NULL;
+	}
+	g->ifindex = (int)if_nametoindex(cfg->ifname);
+	if (saved >= 0)
+		netns_leave(&saved);
+	if (!g->ifindex) {
+		snprintf(err, errlen, "no interface '%s'%s", cfg->ifname, cfg->nsfd >= 0 ? " in that namespace" : "");
+		free(g);
+		return NULL;
+	}
+	if (!(g->obj = load_obj(g, err, errlen)) || load_templates(g, cfg, &lay, err, errlen)) {
+		xdpgen_close(g);
+		return NULL;
+	}
+	install_handler();
+	g->tai_off = tai_offset();
+	return g;
+}
+
+void xdpgen_close(struct xdpgen *g)
+{
+	if (!g)
+		return;
+	if (g->st)
+		munmap((void *)g->st, 4096);
+	bpf_object__close(g->obj);
+	free(g);
+}
+
+/* A one-shot timer that interrupts this thread's call at the phase's end:
+ * without it a call runs all its repeats, sending nothing. */
+static int arm_timer(timer_t *tid, uint64_t at_realtime_ns)
+{
+	struct sigevent sev = { .sigev_notify = SIGEV_THREAD_ID, .sigev_signo = XDPGEN_SIG };
+	struct itimerspec its = { 0 };
+
+	sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+	if (timer_create(CLOCK_REALTIME, &sev, tid))
+		return -errno;
+	its.it_value.tv_sec = (time_t)(at_realtime_ns / 1000000000ULL);
+	its.it_value.tv_nsec = (long)(at_realtime_ns % 1000000000ULL);
+	/* and again every 100 ms, in case a stop came between two checks */
+	its.it_interval.tv_nsec = 100000000L;
+	if (timer_settime(*tid, TIMER_ABSTIME, &its, NULL)) {
+		int rc = -errno;
+
+		timer_delete(*tid);
+		return rc;
+	}
+	return 0;
+}
+
+int xdpgen_run(struct xdpgen *g, const struct xdpgen_phase *ph, char *err, size_t errlen)
+{
+	volatile struct xg_state *st = g->st;
+	struct xdp_md ctx = { .data_end = g->len, .ingress_ifindex = (uint32_t)g->ifindex };
+	LIBBPF_OPTS(bpf_test_run_opts, opts,
+		    .data_in = g->frame, .data_size_in = g->len,
+		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
+		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = XDPGEN_BATCH);
+	timer_t tid;
+	int saved = -1, rc = 0;
+
+	if (!(ph->rate_pps > 0)) {
+		snprintf(err, errlen, "the XDP generator needs a rate above 0");
+		return -EINVAL;
+	}
+	st->stop = 0;
+	st->sent = 0;
+	st->next_fp = 0;
+	st->max_lag_ns = 0;
+	st->first_ns = st->last_ns = 0;
+	st->iterations = 0;
+	st->skipped = 0;
+	st->gap_fp = (uint64_t)((double)(1ULL << XG_FP_SHIFT) * 1e9 / ph->rate_pps);
+	st->start_ns = ph->start_ns + (uint64_t)g->tai_off;
+	st->end_ns = ph->end_ns + (uint64_t)g->tai_off;
+	st->epoch_ns = ph->epoch_ns + (uint64_t)g->tai_off;
+	st->limit = ph->limit;
+	st->burst_fp = st->gap_fp * (ph->max_burst ? ph->max_burst : 1);
+	st->trial = ph->trial;
+	st->stream = ph->stream;
+	g->calls = 0;
+
+	if (g->nsfd >= 0 && netns_enter(g->nsfd, &saved)) {
+		snprintf(err, errlen, "cannot enter the generator's namespace");
+		return -EPERM;
+	}
+	g->runner = pthread_self();
+	__atomic_store_n(&g->running, 1, __ATOMIC_SEQ_CST);
+	if (g->stopped)
+		st->stop = 1;
+	if ((rc = arm_timer(&tid, ph->end_ns))) {
+		snprintf(err, errlen, "timer: %s", strerror(-rc));
+		goto out;
+	}
+	for (;;) {
+		uint64_t now = clock_ns(CLOCK_REALTIME);
+		uint64_t left = ph->end_ns > now ? ph->end_ns - now : 0;
+		/* Enough runs to last to the end even at 20 ns each (a run that
+		 * drops costs about that); the timer ends the call sooner. */
+		uint64_t rep = left / 20 + 4096;
+
+		if (st->stop || st->sent >= ph->limit || !left)
+			break;
+		opts.repeat = rep > 0xffffffffULL ? 0xffffffffU : (uint32_t)rep;
+		rc = bpf_prog_test_run_opts(g->prog_fd, &opts);
+		g->calls++;
+		if (rc && rc != -EINTR && errno != EINTR) {
+			rc = -errno;
+			snprintf(err, errlen, "BPF_PROG_RUN live frames on ifindex %d: %s", g->ifindex, strerror(errno));
+			break;
+		}
+		rc = 0;
+	}
+	timer_delete(tid);
+out:
+	__atomic_store_n(&g->running, 0, __ATOMIC_SEQ_CST);
+	if (saved >= 0)
+		netns_leave(&saved);
+	return rc;
+}
+
+void xdpgen_stop(struct xdpgen *g)
+{
+	g->stopped = 1;
+	g->st->stop = 1;
+	if (__atomic_load_n(&g->running, __ATOMIC_SEQ_CST))
+		pthread_kill(g->runner, XDPGEN_SIG);
+}
+
+uint64_t xdpgen_sent(const struct xdpgen *g)
+{
+	return g->st->sent;
+}
+
+void xdpgen_stats(const struct xdpgen *g, struct xdpgen_stats *s)
+{
+	const volatile struct xg_state *st = g->st;
+
+	s->sent = st->sent;
+	s->max_lag_ns = st->max_lag_ns;
+	s->first_ns = st->first_ns ? st->first_ns - (uint64_t)g->tai_off : 0;
+	s->last_ns = st->last_ns ? st->last_ns - (uint64_t)g->tai_off : 0;
+	s->iterations = st->iterations;
+	s->calls = g->calls;
+	s->skipped = st->skipped;
+}
+
+int xdpgen_probe(char *err, size_t errlen)
+{
+	struct xdpgen g = { .nsfd = -1, .len = 60 };
+	struct xdp_md ctx = { .data_end = 60 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts,
+		    .data_in = g.frame, .data_size_in = 60,
+		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
+		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = XDPGEN_BATCH, .repeat = 1024);
+	int rc = 0;
+
+	if (!(g.obj = load_obj(&g, err, errlen)))
+		return -ENOTSUP;
+	/* limit 0: every run drops, nothing leaves */
+	g.st->limit = 0;
+	if (bpf_prog_test_run_opts(g.prog_fd, &opts)) {
+		rc = -errno;
+		snprintf(err, errlen, "BPF_PROG_RUN live frames: %s", strerror(errno));
+	} else if (g.st->iterations != 1024) {
+		rc = -ENOTSUP;
+		snprintf(err, errlen, "BPF_PROG_RUN live frames ran the program %llu times, not 1024",
+			 (unsigned long long)g.st->iterations);
+	}
+	munmap((void *)g.st, 4096);
+	bpf_object__close(g.obj);
+	return rc;
+}
+
+/* The sum of the interface's ethtool counters whose name ends in
+ * "xdp_xmit_errors", read in its namespace. */
+int xdpgen_ring_refused(const struct xdpgen *g, uint64_t *n)
+{
+	struct {
+		struct ethtool_sset_info hdr;
+		uint32_t len;
+	} ss = { .hdr = { .cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ULL << ETH_SS_STATS } };
+	struct ethtool_gstrings *names = NULL;
+	struct ethtool_stats *vals = NULL;
+	struct ifreq ifr = { 0 };
+	int saved = -1, fd = -1, rc = 0;
+	uint32_t count;
+
+	*n = 0;
+	if (g->nsfd >= 0 && netns_enter(g->nsfd, &saved))
+		return -EPERM;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (saved >= 0)
+		netns_leave(&saved);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", g->ifname);
+	ifr.ifr_data = (void *)&ss;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) || !ss.hdr.sset_mask) {
+		rc = -EOPNOTSUPP;
+		goto out;
+	}
+	count = ss.len;
+	names = calloc(1, sizeof(*names) + (size_t)count * ETH_GSTRING_LEN);
+	vals = calloc(1, sizeof(*vals) + (size_t)count * sizeof(uint64_t));
+	if (!names || !vals) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	names->cmd = ETHTOOL_GSTRINGS;
+	names->string_set = ETH_SS_STATS;
+	names->len = count;
+	ifr.ifr_data = (void *)names;
+	if (ioctl(fd, SIOCETHTOOL, &ifr)) {
+		rc = -errno;
+		goto out;
+	}
+	vals->cmd = ETHTOOL_GSTATS;
+	vals->n_stats = count;
+	ifr.ifr_data = (void *)vals;
+	if (ioctl(fd, SIOCETHTOOL, &ifr)) {
+		rc = -errno;
+		goto out;
+	}
+	for (uint32_t i = 0; i < count && i < vals->n_stats; i++) {
+		char nm[ETH_GSTRING_LEN + 1];
+		size_t l;
+
+		memcpy(nm, names->data + (size_t)i * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
+		nm[ETH_GSTRING_LEN] = '\0';
+		l = strlen(nm);
+		if (l >= 15 && !strcmp(nm + l - 15, "xdp_xmit_errors"))
+			*n += vals->data[i];
+	}
+out:
+	free(names);
+	free(vals);
+	close(fd);
+	return rc;
+}

@@ -1,0 +1,73 @@
+/* The generator path without an skb: frames are XDP frames made by the
+ * kernel's BPF_PROG_RUN "live frames" mode and transmitted out of the port
+ * by our program (src/io/bpf/xdpgen.bpf.c), which also paces and tags them.
+ * The thread that runs a phase spends it inside one system call; the
+ * receiving side of the port must run XDP (the lab DUT's ingress does), or
+ * the kernel drops the frames without a counter. */
+#ifndef WR_IO_XDPGEN_H
+#define WR_IO_XDPGEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/frame.h"
+
+/* Live frames are one page each: larger frames need another path. */
+#define XDPGEN_FRAME_MAX 3500
+
+struct xdpgen_cfg {
+	const char *ifname;
+	int nsfd;			/* namespace of ifname, -1: the caller's */
+	const struct frame_spec *spec;	/* one frame size (spec->size) */
+	const struct frame_flows *flows;
+};
+
+/* One phase: learning frames, or the trial's traffic. Times are
+ * CLOCK_REALTIME ns, like the rest of the trial. */
+struct xdpgen_phase {
+	double rate_pps;
+	uint64_t start_ns;		/* the first frame's slot */
+	uint64_t end_ns;		/* nothing is sent from here on */
+	uint64_t limit;			/* frames at most */
+	uint64_t epoch_ns;		/* zero of the tag timestamps */
+	unsigned int max_burst;		/* frames back to back at most after a hold-up */
+	uint16_t trial, stream;
+};
+
+struct xdpgen_stats {
+	uint64_t sent;			/* frames transmitted in the last phase */
+	uint64_t max_lag_ns;		/* latest a frame left after its slot */
+	uint64_t first_ns, last_ns;	/* REALTIME of the first and last frame */
+	uint64_t iterations;		/* program runs: chances to send */
+	uint64_t calls;			/* BPF_PROG_RUN calls */
+	uint64_t skipped;		/* slots given up after a hold-up */
+};
+
+struct xdpgen;
+
+/* Load the program and the flows' templates. -errno with a reason. */
+struct xdpgen *xdpgen_open(const struct xdpgen_cfg *cfg, char *err, size_t errlen);
+void xdpgen_close(struct xdpgen *g);
+
+/* Run a phase in the calling thread; returns when limit frames are sent,
+ * end_ns has passed or xdpgen_stop was called. 0 or -errno. */
+int xdpgen_run(struct xdpgen *g, const struct xdpgen_phase *ph, char *err, size_t errlen);
+
+/* End the running phase soon; safe from any thread. */
+void xdpgen_stop(struct xdpgen *g);
+
+/* Frames sent so far in this phase; safe from any thread. */
+uint64_t xdpgen_sent(const struct xdpgen *g);
+
+void xdpgen_stats(const struct xdpgen *g, struct xdpgen_stats *st);
+
+/* Frames the far end's receive ring refused since the port came up (veth:
+ * the tx_queue_N_xdp_xmit_errors counters). 0 or -errno (no such counter:
+ * *n is 0). */
+int xdpgen_ring_refused(const struct xdpgen *g, uint64_t *n);
+
+/* Check that this kernel runs the generator: load the program and run it
+ * once on an XDP frame (no interface needed). 0, or -errno with a reason. */
+int xdpgen_probe(char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,140 @@
+/* The lab DUT's ingress in NAPI mode; see labxdp.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+#include <linux/if_link.h>
+
+#include "io/bpf/bpf_objs.h"
+#include "sys/fsutil.h"
+#include "sys/labxdp.h"
+#include "sys/nl.h"
+
+#define MAX_NAPI 64
+
+static int quiet_print(enum libbpf_print_level l, const char *f, va_list ap)
+{
+	(void)l;
+	(void)f;
+	(void)ap;
+	return 0;
+}
+
+/* PIDs of the kernel threads named "napi/<ifname>-<id>". */
+static unsigned int napi_threads(const char *ifname, pid_t *pids, unsigned int max)
+{
+	char want[32], path[300], comm[64];
+	unsigned int n = 0;
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+	size_t wl;
+
+	snprintf(want, sizeof(want), "napi/%s-", ifname);
+	wl = strlen(want);
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max) {
+		FILE *f;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		if (!(f = fopen(path, "re")))
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, want, wl))
+			pids[n++] = (pid_t)atoi(e->d_name);
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+static int attach_pass(struct nl *nl, int ifindex, char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "wr_pass");
+	struct bpf_object *obj;
+	struct bpf_program *prog;
+	int rc;
+
+	libbpf_set_print(quiet_print);
+	if (!(obj = bpf_object__open_mem(wr_bpf_pass, wr_bpf_pass_len, &oo))) {
+		snprintf(err, errlen, "the XDP pass-through program: %s", strerror(errno));
+		return -errno;
+	}
+	if ((rc = bpf_object__load(obj))) {
+		snprintf(err, errlen, "loading the XDP pass-through program: %s", strerror(-rc));
+		goto out;
+	}
+	prog = bpf_object__find_program_by_name(obj, "wr_pass");
+	/* Netlink-attached: the program stays after we exit, until lab down
+	 * deletes the namespace and its links. */
+	if ((rc = nl_xdp_set(nl, ifindex, bpf_program__fd(prog), XDP_FLAGS_DRV_MODE)))
+		snprintf(err, errlen, "attaching XDP (native) to ifindex %d: %s", ifindex, strerror(-rc));
+out:
+	bpf_object__close(obj);
+	return rc;
+}
+
+int labxdp_setup(struct nl *nl, const char *ifname, const struct cpuset *cpus, char *err, size_t errlen)
+{
+	pid_t before[MAX_NAPI], after[MAX_NAPI];
+	unsigned int nb, na, pinned = 0;
+	struct link_info li;
+	char path[128];
+	cpu_set_t set;
+	int rc;
+
+	if ((rc = nl_link_get(nl, ifname, &li))) {
+		snprintf(err, errlen, "cannot find %s: %s", ifname, strerror(-rc));
+		return rc;
+	}
+	if (!li.xdp_prog_id && (rc = attach_pass(nl, li.ifindex, err, errlen)))
+		return rc;
+	/* Threaded NAPI: the kernel makes a thread per NAPI instance when
+	 * the switch goes on. Threads already there may belong to another
+	 * lab's port of the same name, so turn it off and on and pin only the
+	 * threads that appeared. */
+	snprintf(path, sizeof(path), "/sys/class/net/%s/threaded", ifname);
+	fs_write(NULL, path, "0");
+	nb = napi_threads(ifname, before, MAX_NAPI);
+	if ((rc = fs_write(NULL, path, "1"))) {
+		snprintf(err, errlen, "cannot turn on threaded NAPI on %s: %s", ifname, strerror(-rc));
+		return rc;
+	}
+	if (!cpuset_count(cpus))
+		return 0;	/* placement free: the scheduler decides */
+	CPU_ZERO(&set);
+	for (int c = cpuset_nth(cpus, 0); c >= 0; c = cpuset_next(cpus, (unsigned int)c + 1))
+		CPU_SET(c, &set);
+	/* The threads start asynchronously: look for a while (bounded). */
+	for (int tries = 0; tries < 50 && !pinned; tries++) {
+		na = napi_threads(ifname, after, MAX_NAPI);
+		for (unsigned int i = 0; i < na; i++) {
+			bool old = false;
+
+			for (unsigned int k = 0; k < nb; k++)
+				old |= after[i] == before[k];
+			/* A NIC's NAPI runs in softirq, ahead of any task; a
+			 * threaded NAPI at normal priority would wait behind
+			 * whatever else runs on the DUT's CPU and drop. */
+			struct sched_param sp = { .sched_priority = 50 };
+
+			if (old || sched_setaffinity(after[i], sizeof(set), &set))
+				continue;
+			sched_setscheduler(after[i], SCHED_FIFO, &sp);
+			pinned++;
+		}
+		if (!pinned)
+			usleep(10000);
+	}
+	if (!pinned) {
+		snprintf(err, errlen, "threaded NAPI on %s started no thread to pin", ifname);
+		return -ESRCH;
+	}
+	return 0;
+}
