@@ -1,0 +1,184 @@
+/* wirerate report RUN... [--json] [--csv] [--html FILE] [--fail-on-regression PCT] [--db FILE] */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "store/db.h"
+#include "store/out.h"
+#include "store/report.h"
+
+#define EXIT_REGRESSION 3
+
+static const char report_usage[] =
+	"usage: wirerate report RUN... [--json] [--csv] [--html FILE] [--fail-on-regression PCT] [--db FILE]\n"
+	"\n"
+	"Compares stored runs side by side (seed 002's table: rows are frame sizes,\n"
+	"columns are runs), each cell against the first run (the baseline): better,\n"
+	"worse, or within noise, from the spread of repeated searches (rfc2544\n"
+	"--repeat N) and the search's width goal. RUN is a run id or a label (the\n"
+	"latest run with that label).\n"
+	"\n"
+	"  --json              every figure behind the tables\n"
+	"  --csv               one line per run and frame size\n"
+	"  --html FILE         one self-contained HTML page with the tables and charts\n"
+	"  --fail-on-regression PCT   exit 3 when any cell is worse than the baseline by\n"
+	"                      more than PCT percent beyond noise (for CI)\n"
+	"  --db FILE           the results database (default $WIRERATE_DB, else\n"
+	"                      $XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db)\n"
+	"\n"
+	"exit status: 0, 1 runtime failure, 2 bad input, 3 regression (with --fail-on-regression)\n";
+
+/* Write the page to a temporary file next to path and rename it into
+ * place, so a failure never leaves half a file under the name asked for. */
+static int write_html(const struct report_model *m, const char *path, char *err, size_t errlen)
+{
+	char tmp[4200];
+	FILE *f;
+	int fd, rc;
+
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	if ((fd = mkstemp(tmp)) < 0) {
+		snprintf(err, errlen, "--html %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (!(f = fdopen(fd, "w"))) {
+		rc = -errno;
+		close(fd);
+		unlink(tmp);
+		snprintf(err, errlen, "--html %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = report_html_write(m, f, err, errlen);
+	if (fchmod(fd, 0644) && !rc)
+		rc = -errno;
+	if (fclose(f) && !rc) {
+		rc = -errno;
+		snprintf(err, errlen, "--html %s: %s", path, strerror(-rc));
+	}
+	if (!rc && rename(tmp, path)) {
+		rc = -errno;
+		snprintf(err, errlen, "--html %s: %s", path, strerror(-rc));
+	}
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+int cmd_report(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' }, { "csv", no_argument, NULL, 'c' },
+		{ "html", required_argument, NULL, 'H' }, { "fail-on-regression", required_argument, NULL, 'f' },
+		{ "db", required_argument, NULL, 'd' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db_path = NULL, *html = NULL;
+	bool csv = false;
+	double fail_pct = -1;
+	char path[4096], err[512], note[256];
+	int64_t ids[RM_MAX_RUNS];
+	struct report_model *m = NULL;
+	struct db *db = NULL;
+	int c, rc, ret = EXIT_RUNTIME;
+
+	optind = 1;
+	opterr = 0;
+	/* Options and run names in any order. */
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': cli->json = true; break;
+		case 'c': csv = true; break;
+		case 'H': html = optarg; break;
+		case 'd': db_path = optarg; break;
+		case 'f': {
+			char *end;
+
+			fail_pct = strtod(optarg, &end);
+			if (end != optarg && !strcmp(end, "%"))
+				end++;
+			if (end == optarg || *end || !isfinite(fail_pct) || fail_pct < 0 || fail_pct > 100) {
+				cli_error("report: --fail-on-regression '%s': give a percentage from 0 to 100, e.g. 5", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		}
+		case 'h': fputs(report_usage, stdout); return 0;
+		default: return cli_bad_option("report", c, argv, optind);
+		}
+	}
+	int nruns = argc - optind;
+
+	if (nruns < 1) {
+		cli_error("report: give one or more runs (ids or labels; see 'wirerate runs')");
+		return EXIT_USAGE;
+	}
+	if (nruns > RM_MAX_RUNS) {
+		cli_error("report: at most %d runs in one report", RM_MAX_RUNS);
+		return EXIT_USAGE;
+	}
+	if (csv && cli->json) {
+		cli_error("report: --csv or --json, not both");
+		return EXIT_USAGE;
+	}
+	if (db_path)
+		snprintf(path, sizeof(path), "%s", db_path);
+	else if ((rc = db_default_path(path, sizeof(path), err, sizeof(err)))) {
+		cli_error("report: %s", err);
+		return EXIT_USAGE;
+	}
+	if ((rc = db_open(path, false, &db, err, sizeof(err)))) {
+		if (rc == -ENOENT)
+			cli_error("report: no run '%s' (no database at %s)", argv[optind], path);
+		else
+			cli_error("report: %s", err);
+		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	for (int i = 0; i < nruns; i++) {
+		if ((rc = report_resolve(db, argv[optind + i], &ids[i], note, sizeof(note), err, sizeof(err)))) {
+			cli_error("report: %s", err);
+			ret = rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+			goto out;
+		}
+		if (note[0])
+			fprintf(stderr, "wirerate: report: %s\n", note);
+	}
+	if (!(m = calloc(1, sizeof(*m)))) {
+		cli_error("report: out of memory");
+		goto out;
+	}
+	if ((rc = report_load(db, ids, (unsigned int)nruns, m, err, sizeof(err)))) {
+		cli_error("report: %s", err);
+		ret = rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	report_compare(m, fail_pct);
+	if (html && (rc = write_html(m, html, err, sizeof(err)))) {
+		cli_error("report: %s", rc == -ENOSYS ? "--html: this build cannot write HTML yet" : err);
+		goto out;
+	}
+	if (csv) {
+		report_csv(m, stdout);
+	} else {
+		struct out *o = out_create(stdout, cli->json);
+
+		report_print(o, m);
+		if (html)
+			out_str(o, "html", "  HTML report: %s\n", html);
+		out_destroy(o);
+	}
+	if (fflush(stdout)) {
+		cli_error("report: writing the report: %s", strerror(errno));
+		goto out;
+	}
+	ret = fail_pct >= 0 && m->regression ? EXIT_REGRESSION : 0;
+out:
+	free(m);
+	db_close(db);
+	return ret;
+}

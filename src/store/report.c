@@ -1,0 +1,567 @@
+#include "store/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+static int fail_sql(sqlite3 *h, const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s", what, sqlite3_errmsg(h));
+	return -EIO;
+}
+
+int report_resolve(struct db *db, const char *arg, int64_t *id, char *note, size_t notelen,
+		   char *err, size_t errlen)
+{
+	sqlite3 *h = db_sqlite(db);
+	sqlite3_stmt *st;
+	char *end;
+	long long v = strtoll(arg, &end, 10);
+	int n = 0;
+
+	note[0] = '\0';
+	if (*arg && !*end) {
+		if (sqlite3_prepare_v2(h, "SELECT id FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+			return fail_sql(h, "looking up the run", err, errlen);
+		sqlite3_bind_int64(st, 1, v);
+		n = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+		if (n) {
+			*id = v;
+			return 0;
+		}
+		/* A label may be all digits too: fall through. */
+	}
+	if (sqlite3_prepare_v2(h, "SELECT id, (SELECT count(*) FROM runs WHERE label = ?1) FROM runs"
+				  " WHERE label = ?1 ORDER BY started DESC, id DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return fail_sql(h, "looking up the label", err, errlen);
+	sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		n = sqlite3_column_int(st, 1);
+		if (n > 1)
+			snprintf(note, notelen, "label '%s' names %d runs; using the latest, run %lld", arg, n,
+				 (long long)*id);
+		sqlite3_finalize(st);
+		return 0;
+	}
+	sqlite3_finalize(st);
+	snprintf(err, errlen, "no run '%s' (neither a run id nor a label; see 'wirerate runs')", arg);
+	return -ENOENT;
+}
+
+static double col_d(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+static void col_s(sqlite3_stmt *st, int i, char *buf, size_t len)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	snprintf(buf, len, "%s", t ? (const char *)t : "");
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, unsigned int n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_d);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The cells of one run from its per-repeat results. */
+static int load_cells(sqlite3 *h, struct rm_run *r, double line_bps, char *err, size_t errlen)
+{
+	enum { MAXR = 64 };
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(h,
+			       "SELECT size, max_load, max_is_ceiling, ndr_lower, pdr_lower, at_max, tester_capped,"
+			       " width_pps, ns_per_frame, lat_min, lat_median, lat_p99, lat_p999, lat_max, b2b_avg"
+			       " FROM results WHERE run_id = ? ORDER BY size, repeat", -1, &st, NULL) != SQLITE_OK)
+		return fail_sql(h, "reading results", err, errlen);
+	sqlite3_bind_int64(st, 1, r->id);
+	double ndr[MAXR], pdr[MAXR], cost[MAXR];
+	unsigned int nn = 0, np = 0, nc = 0;
+	struct rm_cell *c = NULL;
+
+	for (int s = sqlite3_step(st);; s = sqlite3_step(st)) {
+		unsigned int size = s == SQLITE_ROW ? (unsigned int)sqlite3_column_int(st, 0) : 0;
+
+		/* A new size (or the end): finish the cell before. */
+		if (c && (s != SQLITE_ROW || size != c->size)) {
+			c->repeats = nn;
+			c->have_thr = nn > 0;
+			c->pdr_med = np ? median(pdr, np) : 0;
+			c->ns_per_frame = nc ? median(cost, nc) : 0;
+			if (nn) {
+				c->ndr_med = median(ndr, nn);
+				c->ndr_min = ndr[0];
+				c->ndr_max = ndr[nn - 1];
+			}
+			c = NULL;
+		}
+		if (s != SQLITE_ROW) {
+			if (s != SQLITE_DONE)
+				rc = fail_sql(h, "reading results", err, errlen);
+			break;
+		}
+		if (!c) {
+			if (r->ncells == RM_MAX_SIZES)
+				continue;
+			c = &r->cell[r->ncells++];
+			memset(c, 0, sizeof(*c));
+			c->size = size;
+			nn = np = nc = 0;
+			if (line_bps > 0 && size)
+				c->line_pps = line_bps / ((size + 20.0) * 8);
+		}
+		double v = col_d(st, 3), w = col_d(st, 7), cpu = col_d(st, 8);
+
+		if (isfinite(v) && nn < MAXR)
+			ndr[nn++] = v;
+		if (isfinite(v = col_d(st, 4)) && np < MAXR)
+			pdr[np++] = v;
+		if (isfinite(cpu) && cpu > 0 && nc < MAXR)
+			cost[nc++] = cpu;
+		if (isfinite(w) && w > c->width_pps)
+			c->width_pps = w;
+		/* "At least": the NDR is the highest load the tester could offer. */
+		if ((sqlite3_column_int(st, 5) && sqlite3_column_int(st, 2)) || sqlite3_column_int(st, 6))
+			c->tester_limited = true;
+		if (!c->have_lat && isfinite(col_d(st, 9))) {
+			c->have_lat = true;
+			c->lat_min = col_d(st, 9);
+			c->lat_median = col_d(st, 10);
+			c->lat_p99 = col_d(st, 11);
+			c->lat_p999 = col_d(st, 12);
+			c->lat_max = col_d(st, 13);
+		}
+		if (isfinite(col_d(st, 14)))
+			c->b2b_frames = col_d(st, 14);
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	if (sqlite3_prepare_v2(h, "SELECT size, pct, load, loss_pct FROM loss_steps WHERE run_id = ?"
+				  " ORDER BY size, pct DESC", -1, &st, NULL) != SQLITE_OK)
+		return fail_sql(h, "reading frame loss", err, errlen);
+	sqlite3_bind_int64(st, 1, r->id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct rm_cell *lc = (struct rm_cell *)rm_cell_of(r, (unsigned int)sqlite3_column_int(st, 0));
+
+		if (lc && lc->nloss < RM_MAX_LOSS)
+			lc->loss[lc->nloss++] = (struct rm_loss_point){ col_d(st, 1), col_d(st, 2), col_d(st, 3) };
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int add_size(struct report_model *m, unsigned int size)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nsizes; i++)
+		if (m->sizes[i] == size)
+			return 0;
+	if (m->nsizes == RM_MAX_SIZES)
+		return -E2BIG;
+	for (i = m->nsizes; i > 0 && m->sizes[i - 1] > size; i--)
+		m->sizes[i] = m->sizes[i - 1];
+	m->sizes[i] = size;
+	m->nsizes++;
+	return 0;
+}
+
+int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report_model *m,
+		char *err, size_t errlen)
+{
+	sqlite3 *h = db_sqlite(db);
+	char boot[64];
+	int rc = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->fail_pct = -1;
+	if (n > RM_MAX_RUNS) {
+		snprintf(err, errlen, "at most %d runs in one report", RM_MAX_RUNS);
+		return -EINVAL;
+	}
+	db_boot_id(boot, sizeof(boot));
+	for (unsigned int i = 0; i < n && !rc; i++) {
+		struct rm_run *r = &m->run[m->nruns];
+		sqlite3_stmt *st;
+		char status[32], runboot[64];
+		double line_bps;
+
+		memset(r, 0, sizeof(*r));
+		if (sqlite3_prepare_v2(h, "SELECT id, started, test, label, config, status, pid, boot_id, line_bps,"
+					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'kernel.release')"
+					  " FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+			return fail_sql(h, "reading runs", err, errlen);
+		sqlite3_bind_int64(st, 1, ids[i]);
+		if (sqlite3_step(st) != SQLITE_ROW) {
+			sqlite3_finalize(st);
+			snprintf(err, errlen, "no run %lld", (long long)ids[i]);
+			return -ENOENT;
+		}
+		time_t t = (time_t)sqlite3_column_int64(st, 1);
+		struct tm tm;
+
+		r->id = sqlite3_column_int64(st, 0);
+		strftime(r->when, sizeof(r->when), "%Y-%m-%dT%H:%M:%S", localtime_r(&t, &tm));
+		col_s(st, 2, r->test, sizeof(r->test));
+		col_s(st, 3, r->label, sizeof(r->label));
+		col_s(st, 4, r->config, sizeof(r->config));
+		col_s(st, 5, status, sizeof(status));
+		col_s(st, 7, runboot, sizeof(runboot));
+		r->interrupted = strcmp(db_status_shown(status, sqlite3_column_int64(st, 6), runboot, boot), "complete") != 0;
+		line_bps = sqlite3_column_double(st, 8);
+		col_s(st, 9, r->kernel, sizeof(r->kernel));
+		sqlite3_finalize(st);
+		if ((rc = load_cells(h, r, line_bps, err, errlen)))
+			break;
+		for (unsigned int k = 0; k < r->ncells && !rc; k++)
+			if ((rc = add_size(m, r->cell[k].size)))
+				snprintf(err, errlen, "more than %d frame sizes in these runs", RM_MAX_SIZES);
+		m->nruns++;
+	}
+	if (!rc)
+		snprintf(m->title, sizeof(m->title), "wirerate report: %u run%s against run %lld", m->nruns,
+			 m->nruns == 1 ? "" : "s", m->nruns ? (long long)m->run[0].id : 0LL);
+	return rc;
+}
+
+void report_band(const struct rm_cell *c, double *lo, double *hi)
+{
+	double w = c->width_pps > 0 ? c->width_pps : 0;
+
+	*lo = c->ndr_min - w;
+	*hi = c->ndr_max + w;
+}
+
+const char *report_verdict_name(enum rm_verdict v)
+{
+	switch (v) {
+	case RM_BASELINE: return "baseline";
+	case RM_NOISE: return "noise";
+	case RM_BETTER: return "better";
+	case RM_WORSE: return "worse";
+	default: return "none";
+	}
+}
+
+void report_compare(struct report_model *m, double fail_pct)
+{
+	m->fail_pct = fail_pct;
+	m->regression = false;
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		for (unsigned int k = 0; k < m->run[r].ncells; k++) {
+			struct rm_cell *c = &m->run[r].cell[k];
+			const struct rm_cell *b = rm_cell_of(&m->run[0], c->size);
+			double blo, bhi, clo, chi;
+
+			c->diff_pct = 0;
+			if (!c->have_thr || !b || !b->have_thr || !(b->ndr_med > 0)) {
+				c->verdict = r == 0 && c->have_thr ? RM_BASELINE : RM_NONE;
+				continue;
+			}
+			if (r == 0) {
+				c->verdict = RM_BASELINE;
+				continue;
+			}
+			c->diff_pct = (c->ndr_med - b->ndr_med) * 100 / b->ndr_med;
+			report_band(b, &blo, &bhi);
+			report_band(c, &clo, &chi);
+			/* Disjoint bands are a change; overlapping ones are noise.
+			 * An "at least" figure is a lower bound: it cannot be worse,
+			 * and nothing is better than it. */
+			if (clo > bhi && !b->tester_limited)
+				c->verdict = RM_BETTER;
+			else if (chi < blo && !c->tester_limited)
+				c->verdict = RM_WORSE;
+			else
+				c->verdict = RM_NOISE;
+			if (c->verdict == RM_WORSE && fail_pct >= 0 && (blo - chi) * 100 / b->ndr_med > fail_pct)
+				m->regression = true;
+		}
+	}
+}
+
+/* "19.99k" or "49.7%" of line rate; the cell's figure as the table shows it. */
+static void fmt_thr(const struct rm_cell *c, char *buf, size_t len)
+{
+	if (!c || !c->have_thr)
+		snprintf(buf, len, "-");
+	else if (c->line_pps > 0)
+		snprintf(buf, len, "%s%.1f%%", c->tester_limited ? ">=" : "", c->ndr_med * 100 / c->line_pps);
+	else
+		snprintf(buf, len, "%s%.2fk", c->tester_limited ? ">=" : "", c->ndr_med / 1e3);
+}
+
+static void run_name(const struct rm_run *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "#%lld%s%.20s", (long long)r->id, r->label[0] ? " " : "", r->label);
+}
+
+static void print_tables(struct out *o, const struct report_model *m)
+{
+	char name[64], v[64];
+	bool pct = false, cfg_differ = false;
+
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		const struct rm_run *run = &m->run[r];
+
+		run_name(run, name, sizeof(name));
+		out_text(o, "  %-24s %s, %s%s%s, %s%s\n", name, run->test, run->when,
+			 run->kernel[0] ? ", kernel " : "", run->kernel, run->config[0] ? run->config : "-",
+			 run->interrupted ? "  [INCOMPLETE]" : "");
+		for (unsigned int k = 0; k < run->ncells; k++)
+			pct |= run->cell[k].line_pps > 0;
+		cfg_differ |= strcmp(run->config, m->run[0].config) != 0;
+	}
+	/* Seed 002: rows are frame sizes, columns are runs. */
+	out_text(o, "\n  throughput (NDR, %s; median of repeats +- half their spread),"
+		 " verdict against %s\n\n  %5s", pct ? "% of line rate" : "frames/s", "the first run", "size");
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		run_name(&m->run[r], name, sizeof(name));
+		out_text(o, "  %-26s", name);
+	}
+	out_text(o, "\n");
+	for (unsigned int s = 0; s < m->nsizes; s++) {
+		out_text(o, "  %5u", m->sizes[s]);
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+			char cell[96];
+
+			fmt_thr(c, v, sizeof(v));
+			if (c && c->have_thr && c->repeats > 1 && c->ndr_med > 0)
+				snprintf(cell, sizeof(cell), "%s +-%.1f%%", v, (c->ndr_max - c->ndr_min) * 50 / c->ndr_med);
+			else
+				snprintf(cell, sizeof(cell), "%s", v);
+			if (c && (c->verdict == RM_BETTER || c->verdict == RM_WORSE || c->verdict == RM_NOISE))
+				snprintf(cell + strlen(cell), sizeof(cell) - strlen(cell), " %+.1f%% %s", c->diff_pct,
+					 report_verdict_name(c->verdict));
+			out_text(o, "  %-26s", cell);
+		}
+		out_text(o, "\n");
+	}
+	/* Seed 001: rows are configurations, kpps per size. */
+	if (cfg_differ) {
+		out_text(o, "\n  by configuration (kpps, NDR median)\n  %-60s", "run  configuration");
+		for (unsigned int s = 0; s < m->nsizes; s++)
+			out_text(o, " %8u", m->sizes[s]);
+		out_text(o, "\n");
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			char line[128];
+
+			run_name(&m->run[r], name, sizeof(name));
+			snprintf(line, sizeof(line), "%s  %s", name, m->run[r].config[0] ? m->run[r].config : "-");
+			out_text(o, "  %-60.60s", line);
+			for (unsigned int s = 0; s < m->nsizes; s++) {
+				const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+
+				if (c && c->have_thr)
+					out_text(o, " %8.1f", c->ndr_med / 1e3);
+				else
+					out_text(o, " %8s", "-");
+			}
+			out_text(o, "\n");
+		}
+	}
+	/* The cost per frame, where it was measured. */
+	bool cost = false;
+
+	for (unsigned int r = 0; r < m->nruns; r++)
+		for (unsigned int k = 0; k < m->run[r].ncells; k++)
+			cost |= m->run[r].cell[k].ns_per_frame > 0;
+	if (cost) {
+		out_text(o, "\n  DUT CPU per forwarded frame at the NDR (ns)\n  %5s", "size");
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			run_name(&m->run[r], name, sizeof(name));
+			out_text(o, "  %-12s", name);
+		}
+		out_text(o, "\n");
+		for (unsigned int s = 0; s < m->nsizes; s++) {
+			out_text(o, "  %5u", m->sizes[s]);
+			for (unsigned int r = 0; r < m->nruns; r++) {
+				const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+
+				if (c && c->ns_per_frame > 0)
+					out_text(o, "  %-12.0f", c->ns_per_frame);
+				else
+					out_text(o, "  %-12s", "-");
+			}
+			out_text(o, "\n");
+		}
+	}
+}
+
+static void json_cell(struct out *o, const struct rm_cell *c)
+{
+	out_obj_start(o, NULL);
+	out_u64(o, "size", NULL, c->size);
+	out_bool(o, "have_throughput", NULL, c->have_thr);
+	out_u64(o, "repeats", NULL, c->repeats);
+	if (c->have_thr) {
+		out_f64(o, "ndr_median_pps", NULL, c->ndr_med);
+		out_f64(o, "ndr_min_pps", NULL, c->ndr_min);
+		out_f64(o, "ndr_max_pps", NULL, c->ndr_max);
+		out_f64(o, "width_pps", NULL, c->width_pps);
+		double lo, hi;
+
+		report_band(c, &lo, &hi);
+		out_f64(o, "band_lo_pps", NULL, lo);
+		out_f64(o, "band_hi_pps", NULL, hi);
+	}
+	if (c->pdr_med > 0)
+		out_f64(o, "pdr_median_pps", NULL, c->pdr_med);
+	if (c->line_pps > 0) {
+		out_f64(o, "line_pps", NULL, c->line_pps);
+		if (c->have_thr)
+			out_f64(o, "ndr_pct_line_rate", NULL, c->ndr_med * 100 / c->line_pps);
+	}
+	out_bool(o, "at_least", NULL, c->tester_limited);
+	if (c->have_lat) {
+		out_obj_start(o, "latency_ns");
+		out_f64(o, "min", NULL, c->lat_min);
+		out_f64(o, "median", NULL, c->lat_median);
+		out_f64(o, "p99", NULL, c->lat_p99);
+		out_f64(o, "p99_9", NULL, c->lat_p999);
+		out_f64(o, "max", NULL, c->lat_max);
+		out_obj_end(o);
+	}
+	out_arr_start(o, "frame_loss");
+	for (unsigned int i = 0; i < c->nloss; i++) {
+		out_obj_start(o, NULL);
+		out_f64(o, "offered_pct", NULL, c->loss[i].offered_pct);
+		out_f64(o, "offered_pps", NULL, c->loss[i].offered_pps);
+		out_f64(o, "loss_pct", NULL, c->loss[i].loss_pct);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	if (c->ns_per_frame > 0)
+		out_f64(o, "ns_per_frame", NULL, c->ns_per_frame);
+	if (c->b2b_frames > 0)
+		out_f64(o, "b2b_frames", NULL, c->b2b_frames);
+	out_str(o, "verdict", NULL, report_verdict_name(c->verdict));
+	out_f64(o, "diff_pct", NULL, c->diff_pct);
+	out_obj_end(o);
+}
+
+void report_print(struct out *o, const struct report_model *m)
+{
+	out_str(o, "title", "%s\n\n", m->title);
+	if (!out_is_json(o))
+		print_tables(o, m);
+	out_arr_start(o, "sizes");
+	for (unsigned int s = 0; s < m->nsizes; s++)
+		out_u64(o, NULL, NULL, m->sizes[s]);
+	out_arr_end(o);
+	out_arr_start(o, "runs");
+	for (unsigned int r = 0; r < m->nruns && out_is_json(o); r++) {
+		const struct rm_run *run = &m->run[r];
+
+		out_obj_start(o, NULL);
+		out_i64(o, "id", NULL, run->id);
+		out_str(o, "label", NULL, run->label);
+		out_str(o, "when", NULL, run->when);
+		out_str(o, "test", NULL, run->test);
+		out_str(o, "kernel", NULL, run->kernel);
+		out_str(o, "config", NULL, run->config);
+		out_bool(o, "interrupted", NULL, run->interrupted);
+		out_bool(o, "baseline", NULL, r == 0);
+		out_arr_start(o, "cells");
+		for (unsigned int k = 0; k < run->ncells; k++)
+			json_cell(o, &run->cell[k]);
+		out_arr_end(o);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	if (m->fail_pct >= 0) {
+		out_f64(o, "fail_on_regression_pct", "\n  --fail-on-regression %g%%: ", m->fail_pct);
+		out_bool(o, "regression", NULL, m->regression);
+		out_text(o, "%s\n", m->regression ? "REGRESSION: a cell is worse than the baseline by more than that beyond noise"
+						  : "no regression beyond noise");
+	} else {
+		out_null(o, "fail_on_regression_pct");
+		out_bool(o, "regression", NULL, m->regression);
+	}
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v, bool have)
+{
+	if (have && isfinite(v))
+		fprintf(f, ",%.6g", v);
+	else
+		fputs(",", f);
+}
+
+void report_csv(const struct report_model *m, FILE *f)
+{
+	fputs("run_id,label,when,test,kernel,config,interrupted,size,repeats,ndr_median_pps,ndr_min_pps,"
+	      "ndr_max_pps,width_pps,pdr_median_pps,line_pps,ndr_pct_line_rate,at_least,lat_min_ns,"
+	      "lat_median_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns,ns_per_frame,b2b_frames,verdict,diff_pct\n", f);
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		const struct rm_run *run = &m->run[r];
+
+		for (unsigned int k = 0; k < run->ncells; k++) {
+			const struct rm_cell *c = &run->cell[k];
+
+			fprintf(f, "%lld,", (long long)run->id);
+			csv_str(f, run->label);
+			fprintf(f, ",%s,", run->when);
+			csv_str(f, run->test);
+			fputc(',', f);
+			csv_str(f, run->kernel);
+			fputc(',', f);
+			csv_str(f, run->config);
+			fprintf(f, ",%d,%u,%u", run->interrupted, c->size, c->repeats);
+			csv_num(f, c->ndr_med, c->have_thr);
+			csv_num(f, c->ndr_min, c->have_thr);
+			csv_num(f, c->ndr_max, c->have_thr);
+			csv_num(f, c->width_pps, c->have_thr);
+			csv_num(f, c->pdr_med, c->pdr_med > 0);
+			csv_num(f, c->line_pps, c->line_pps > 0);
+			csv_num(f, c->line_pps > 0 ? c->ndr_med * 100 / c->line_pps : 0, c->have_thr && c->line_pps > 0);
+			fprintf(f, ",%d", c->tester_limited);
+			csv_num(f, c->lat_min, c->have_lat);
+			csv_num(f, c->lat_median, c->have_lat);
+			csv_num(f, c->lat_p99, c->have_lat);
+			csv_num(f, c->lat_p999, c->have_lat);
+			csv_num(f, c->lat_max, c->have_lat);
+			csv_num(f, c->ns_per_frame, c->ns_per_frame > 0);
+			csv_num(f, c->b2b_frames, c->b2b_frames > 0);
+			fprintf(f, ",%s", report_verdict_name(c->verdict));
+			csv_num(f, c->diff_pct, c->verdict >= RM_NOISE);
+			fputc('\n', f);
+		}
+	}
+}

@@ -1,0 +1,41 @@
+/* wirerate report: runs loaded from the store into a report_model, each
+ * cell compared with the baseline's (the first run), and the model written
+ * as text (the seed 002 and seed 001 tables), JSON or CSV. The HTML writer
+ * (html.c) reads the same model. The verdict rule is in docs/store.md. */
+#ifndef WR_STORE_REPORT_H
+#define WR_STORE_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "store/db.h"
+#include "store/out.h"
+#include "store/report_model.h"
+
+/* RUN as given on the command line: a run id, or a label (the latest run
+ * with it; note says so when the label matched more than one). -ENOENT
+ * with err when there is no such run. */
+int report_resolve(struct db *db, const char *arg, int64_t *id, char *note, size_t notelen,
+		   char *err, size_t errlen);
+
+/* Load the runs (ids[0] is the baseline) into m, sizes ascending. */
+int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report_model *m,
+		char *err, size_t errlen);
+
+/* The verdict and difference of every cell against the baseline, and
+ * m->regression against fail_pct (< 0: no threshold). */
+void report_compare(struct report_model *m, double fail_pct);
+
+/* The noise band of a cell, in frames/s: [lo, hi] around its median,
+ * from the spread of its repeats widened by the search's width goal. */
+void report_band(const struct rm_cell *c, double *lo, double *hi);
+
+const char *report_verdict_name(enum rm_verdict v);
+
+/* Text (the tables) or JSON (every figure), from the same calls. */
+void report_print(struct out *o, const struct report_model *m);
+/* One line per run and frame size, with a header. */
+void report_csv(const struct report_model *m, FILE *f);
+
+#endif
