@@ -45,36 +45,17 @@ static const struct rm_cell *cell_of(const struct page *p, unsigned int r, unsig
 	return NULL;
 }
 
+/* The cell of run r for the s-th size, when it has a throughput figure. */
+static const struct rm_cell *thr_at(const struct page *p, unsigned int r, unsigned int s)
+{
+	const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+
+	return c && c->have_thr && isfinite(c->ndr_med) ? c : NULL;
+}
+
 static bool ok(double v)
 {
 	return isfinite(v) && v > 0;
-}
-
-/* pps with three significant figures and the unit people quote. */
-static void fmt_pps(char *b, size_t n, double pps)
-{
-	if (!isfinite(pps))
-		snprintf(b, n, "?");
-	else if (pps >= 10e6)
-		snprintf(b, n, "%.1f Mpps", pps / 1e6);
-	else if (pps >= 1e6)
-		snprintf(b, n, "%.2f Mpps", pps / 1e6);
-	else if (pps >= 100e3)
-		snprintf(b, n, "%.0f kpps", pps / 1e3);
-	else if (pps >= 1e3)
-		snprintf(b, n, "%.1f kpps", pps / 1e3);
-	else
-		snprintf(b, n, "%.0f pps", pps);
-}
-
-static void fmt_us(char *b, size_t n, double ns)
-{
-	double us = ns / 1e3;
-
-	if (!isfinite(us))
-		snprintf(b, n, "?");
-	else
-		snprintf(b, n, us < 10 ? "%.2f µs" : us < 100 ? "%.1f µs" : "%.0f µs", us);
 }
 
 /* A throughput figure in the cell's own unit: % of line rate when the line
@@ -84,90 +65,58 @@ static void fmt_thr(char *b, size_t n, const struct rm_cell *c, double pps)
 	if (ok(c->line_pps))
 		snprintf(b, n, "%.1f%%", pps * 100 / c->line_pps);
 	else
-		fmt_pps(b, n, pps);
-}
-
-/* Scale pps for an axis: the unit that keeps tick labels short. */
-static double pps_scale(double max, const char **unit)
-{
-	if (max >= 1e6) {
-		*unit = "Mpps";
-		return 1e6;
-	}
-	if (max >= 1e3) {
-		*unit = "kpps";
-		return 1e3;
-	}
-	*unit = "pps";
-	return 1;
+		svgc_fmt_pps(b, n, pps);
 }
 
 static const char CSS[] =
-	":root{--fg:#1d2430;--muted:#5b6575;--line:#d9dee5;--zebra:#f6f8fa;--accent:#1f4e8c;"
-	"--good:#17703a;--goodbg:#e3f4e8;--bad:#b3261e;--badbg:#fdecea;--warn:#8a5a00;--warnbg:#fff4d6}\n"
-	"*{box-sizing:border-box}\n"
-	"body{margin:0;color:var(--fg);background:#fff;font:14px/1.45 system-ui,-apple-system,"
-	"'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif}\n"
-	"main{max-width:1240px;margin:0 auto;padding:24px 28px 48px}\n"
+	":root{--fg:#1d2430;--muted:#5b6575;--line:#d9dee5;--zebra:#f6f8fa;--accent:#1f4e8c;--good:#17703a;"
+	"--goodbg:#e3f4e8;--bad:#b3261e;--badbg:#fdecea;--warn:#8a5a00;--warnbg:#fff4d6}\n*{box-sizing:border-box}\n"
+	"body{margin:0;color:var(--fg);background:#fff;font:14px/1.45 system-ui,-apple-system,'Segoe UI',"
+	"Roboto,'Helvetica Neue',Arial,sans-serif}\nmain{max-width:1240px;margin:0 auto;padding:24px 28px 48px}\n"
 	"header.top{border-bottom:3px solid var(--accent);padding-bottom:12px;margin-bottom:18px}\n"
-	"h1{font-size:26px;margin:0 0 4px;letter-spacing:-.01em}\n"
-	"h2{font-size:19px;margin:0 0 6px;color:var(--accent)}\n"
-	".sub{color:var(--muted);margin:0}\n"
-	"section{margin:30px 0}\n"
-	"p.lead{color:var(--muted);margin:0 0 12px;max-width:900px}\n"
-	".wrap{overflow-x:auto}\n"
+	"h1{font-size:26px;margin:0 0 4px;letter-spacing:-.01em}h2{font-size:19px;margin:0 0 6px;color:var(--accent)}\n"
+	".sub{color:var(--muted);margin:0}section{margin:30px 0}.wrap{overflow-x:auto}\n"
+	"p.lead{color:var(--muted);margin:0 0 12px;max-width:900px}p.note{color:var(--muted);font-style:italic}\n"
 	"table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:4px 0}\n"
 	"th,td{padding:6px 10px;border-bottom:1px solid var(--line);vertical-align:top}\n"
-	"thead th{background:#eef2f7;border-bottom:2px solid #b8c2cf;text-align:left;font-weight:600;"
-	"white-space:nowrap}\n"
+	"thead th{background:#eef2f7;border-bottom:2px solid #b8c2cf;text-align:left;font-weight:600;white-space:nowrap}\n"
 	"tbody tr:nth-child(even) td,tbody tr:nth-child(even) th{background:var(--zebra)}\n"
-	"tbody th{text-align:left;font-weight:600;white-space:nowrap}\n"
-	"td.num,th.num{text-align:right}\n"
-	".runs td{font-size:13px}\n"
-	".runs td.cfg{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;color:#333}\n"
-	".v{font-weight:600;font-size:15px;white-space:nowrap}\n"
-	".s{display:block;color:var(--muted);font-size:11.5px;white-space:nowrap}\n"
-	".best{font-weight:700;color:var(--accent)}\n"
-	".na{color:#9aa3ad}\n"
+	"tbody th{text-align:left;font-weight:600;white-space:nowrap}td.num,th.num{text-align:right}"
+	"td.num{white-space:nowrap}\n"
+	/* long labels wrap in headers; many runs get a denser table */
+	"table.thr thead th{white-space:normal;max-width:190px}table.cfg tbody th{white-space:normal;"
+	"min-width:140px;max-width:300px}table.dense th,table.dense td{padding:4px 6px;font-size:12px}"
+	"table.dense .v{font-size:13px}table.dense .s{white-space:normal}\n"
+	"table.cfg td,table.cfg th{vertical-align:middle}.runs td{font-size:13px}\n"
+	"td.cfg{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;color:#333}\n"
+	".v{font-weight:600;font-size:15px;white-space:nowrap}.s{display:block;color:var(--muted);font-size:11.5px;"
+	"white-space:nowrap}\n.best{font-weight:700;color:var(--accent)}.na{color:#9aa3ad}\n"
 	".badge{display:inline-block;margin-top:3px;padding:0 6px;border-radius:9px;font-size:11.5px;"
-	"font-weight:600;white-space:nowrap}\n"
-	".better{background:var(--goodbg);color:var(--good)}\n"
-	".worse{background:var(--badbg);color:var(--bad)}\n"
-	".noise{background:#eceff3;color:#4a5462}\n"
-	".base{background:#e6edf7;color:var(--accent)}\n"
-	".intr{background:var(--warnbg);color:var(--warn)}\n"
-	".sw{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:6px;"
-	"vertical-align:-1px;background:var(--c)}\n"
-	".banner{border-radius:6px;padding:10px 14px;margin:16px 0;border-left:6px solid}\n"
-	".banner.bad{background:var(--badbg);border-color:var(--bad);color:#5c120e}\n"
-	".banner.good{background:var(--goodbg);border-color:var(--good);color:#0c3d1f}\n"
+	"font-weight:600;white-space:nowrap}\n.better{background:var(--goodbg);color:var(--good)}"
+	".worse{background:var(--badbg);color:var(--bad)}.noise{background:#eceff3;color:#4a5462}"
+	".base{background:#e6edf7;color:var(--accent)}.intr{background:var(--warnbg);color:var(--warn)}\n"
+	".sw{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:6px;vertical-align:-1px;"
+	"background:var(--c)}\n.banner{border-radius:6px;padding:10px 14px;margin:16px 0;border-left:6px solid}\n"
+	".banner.bad{background:var(--badbg);border-color:var(--bad);color:#5c120e}"
+	".banner.good{background:var(--goodbg);border-color:var(--good);color:#0c3d1f}"
 	".banner.warn{background:var(--warnbg);border-color:#d39e00;color:#4d3300}\n"
-	".banner b{font-size:15px}\n"
-	".banner ul{margin:6px 0 0;padding-left:20px}\n"
-	"figure{margin:10px 0 0}\n"
-	"figcaption{color:var(--muted);font-size:12.5px;margin-top:4px;max-width:900px}\n"
+	".banner b{font-size:15px}.banner ul{margin:6px 0 0;padding-left:20px}\n"
+	"figure{margin:10px 0 0}figcaption{color:var(--muted);font-size:12.5px;margin-top:4px;max-width:900px}\n"
 	"svg.chart,svg.legend{max-width:100%;height:auto;display:block}\n"
-	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:10px 24px}\n"
-	".grid figure{margin:0}\n"
-	".grid h3{font-size:14px;margin:8px 0 0}\n"
+	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:10px 24px}"
+	".grid figure{margin:0}.grid h3{font-size:14px;margin:8px 0 0}\n"
 	"svg text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;fill:#1d2430}\n"
-	"svg .tick{font-size:12px;fill:#3c4552}\n"
-	"svg .tick.minor{font-size:10.5px;fill:#7a8491}\n"
-	"svg .axlabel{font-size:13px;font-weight:600}\n"
-	"svg .leg{font-size:12.5px}\n"
-	"svg .val{font-size:10.5px;fill:#3c4552}\n"
-	"svg line.grid{stroke:#e3e7ec;stroke-width:1}\n"
-	"svg line.grid.minor{stroke:#f0f2f5;stroke-dasharray:3 3}\n"
+	"svg .tick{font-size:12px;fill:#3c4552}svg .tick.minor{font-size:10.5px;fill:#7a8491}"
+	"svg .axlabel{font-size:13px;font-weight:600}svg .leg{font-size:12.5px}svg .val{font-size:10.5px;fill:#3c4552}\n"
+	"svg line.grid{stroke:#e3e7ec;stroke-width:1}svg line.grid.minor{stroke:#f0f2f5;stroke-dasharray:3 3}"
 	"svg line.axis{stroke:#5b6575;stroke-width:1.2}\n"
-	"p.note{color:var(--muted);font-style:italic}\n"
-	"footer{margin-top:36px;color:var(--muted);font-size:12px;border-top:1px solid var(--line);"
-	"padding-top:8px}\n"
+	"footer{margin-top:36px;color:var(--muted);font-size:12px;border-top:1px solid var(--line);padding-top:8px}\n"
+	/* print: landscape pages, colours kept, a chapter per page, no chart cut in two */
 	"@page{size:A4 landscape;margin:12mm}\n"
-	"@media print{*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
-	"body{font-size:10.5pt}main{max-width:none;padding:0}"
-	"section.chapter{break-before:page}section{margin:0 0 14px}"
-	"figure,svg,.banner,tr,.grid figure{break-inside:avoid}thead{display:table-header-group}"
-	".wrap{overflow:visible}h2,h3{break-after:avoid}}\n";
+	"@media print{*{-webkit-print-color-adjust:exact;print-color-adjust:exact}body{font-size:10.5pt}"
+	"main{max-width:none;padding:0}section.chapter{break-before:page}section{margin:0 0 14px}"
+	"figure,svg,.banner,tr{break-inside:avoid}thead{display:table-header-group}.wrap{overflow:visible}"
+	"h2,h3{break-after:avoid}}\n";
 
 static void head(struct page *p, const char *title)
 {
@@ -287,7 +236,7 @@ static void thr_cell(struct page *p, unsigned int r, unsigned int size)
 		return;
 	}
 	fmt_thr(v, sizeof(v), c, c->ndr_med);
-	fmt_pps(pps, sizeof(pps), c->ndr_med);
+	svgc_fmt_pps(pps, sizeof(pps), c->ndr_med);
 	fmt_range(range, sizeof(range), c);
 	fputs("<td class=\"num\"", f);
 	if (c->tester_limited)
@@ -316,7 +265,8 @@ static void thr_table(struct page *p)
 		fputs("<p class=\"note\">No run has throughput figures.</p></section>\n", f);
 		return;
 	}
-	fputs("<div class=\"wrap\"><table class=\"thr\"><thead><tr><th>Frame size</th>"
+	fprintf(f, "<div class=\"wrap\"><table class=\"thr%s\"><thead>", p->nruns > 6 ? " dense" : "");
+	fputs("<tr><th>Frame size</th>"
 	      "<th class=\"num\">Line rate</th>", f);
 	for (unsigned int r = 0; r < p->nruns; r++) {
 		fputs("<th class=\"num\">", f);
@@ -338,7 +288,7 @@ static void thr_table(struct page *p)
 		}
 		fprintf(f, "<tr><th>%u B</th>", size);
 		if (ok(line)) {
-			fmt_pps(b, sizeof(b), line);
+			svgc_fmt_pps(b, sizeof(b), line);
 			fprintf(f, "<td class=\"num\">%s</td>", b);
 		} else {
 			fputs("<td class=\"num na\">—</td>", f);
@@ -362,9 +312,9 @@ static void cfg_table(struct page *p)
 	for (unsigned int s = 0; s < p->nsizes; s++) {
 		low[s] = INFINITY;
 		for (unsigned int r = 0; r < p->nruns; r++) {
-			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+			const struct rm_cell *c = thr_at(p, r, s);
 
-			if (c && c->have_thr && isfinite(c->ndr_med)) {
+			if (c) {
 				best[s] = fmax(best[s], c->ndr_med);
 				low[s] = fmin(low[s], c->ndr_med);
 			}
@@ -383,18 +333,18 @@ static void cfg_table(struct page *p)
 		fputs("<tr><th>", f);
 		swatch(p, r);
 		run_name(p, r);
-		fputs("</th><td class=\"cfg\"><span class=\"s\">", f);
+		fputs("</th><td class=\"cfg\">", f);
 		esc(p, run->config[0] ? run->config : "—", sizeof(run->config));
 		if (run->kernel[0]) {
 			fputs(" · ", f);
 			esc(p, run->kernel, sizeof(run->kernel));
 		}
-		fputs("</span></td>", f);
+		fputs("</td>", f);
 		for (unsigned int s = 0; s < p->nsizes; s++) {
-			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+			const struct rm_cell *c = thr_at(p, r, s);
 			double k;
 
-			if (!c || !c->have_thr || !isfinite(c->ndr_med)) {
+			if (!c) {
 				fputs("<td class=\"num na\">—</td>", f);
 				continue;
 			}
@@ -409,55 +359,54 @@ static void cfg_table(struct page *p)
 	fputs("</tbody></table></div></section>\n", f);
 }
 
-/* The regression banner: the cells worse than the baseline (by more than
- * --fail-on-regression when given), so a CI failure reads at a glance. */
+/* Whether the banner lists a cell: worse than the baseline, and by more
+ * than --fail-on-regression when that made a regression. */
+static bool listed(const struct page *p, const struct rm_cell *c)
+{
+	const struct report_model *m = p->m;
+
+	return c && c->verdict == RM_WORSE &&
+	       !(m->regression && m->fail_pct >= 0 && -c->diff_pct <= m->fail_pct);
+}
+
+/* The regression banner, so a CI failure reads at a glance. */
 static void banner(struct page *p)
 {
 	const struct report_model *m = p->m;
 	bool limit = isfinite(m->fail_pct) && m->fail_pct >= 0;
-	unsigned int nworse = 0;
+	unsigned int n = 0;
 	FILE *f = p->f;
 
 	if (p->nruns < 2)
 		return;
 	for (unsigned int r = 1; r < p->nruns; r++)
-		for (unsigned int s = 0; s < p->nsizes; s++) {
-			const struct rm_cell *c = cell_of(p, r, m->sizes[s]);
-
-			if (c && c->verdict == RM_WORSE &&
-			    (!limit || !m->regression || -c->diff_pct > m->fail_pct))
-				nworse++;
-		}
+		for (unsigned int s = 0; s < p->nsizes; s++)
+			n += listed(p, cell_of(p, r, m->sizes[s]));
 	if (m->regression)
 		fprintf(f, "<div class=\"banner bad\"><b>Regression</b>: %u cell%s worse than the "
-			"baseline by more than %.1f%%, beyond noise.", nworse, nworse == 1 ? "" : "s",
+			"baseline by more than %.1f%%, beyond noise.", n, n == 1 ? "" : "s",
 			limit ? m->fail_pct : 0.0);
-	else if (nworse && limit)
-		fprintf(f, "<div class=\"banner warn\"><b>No regression beyond %.1f%%</b>, but %u "
-			"cell%s worse than the baseline beyond noise.", m->fail_pct, nworse,
-			nworse == 1 ? " is" : "s are");
-	else if (nworse)
+	else if (n)
 		fprintf(f, "<div class=\"banner warn\"><b>%u cell%s worse than the baseline</b> beyond "
-			"noise (no regression limit was given).", nworse, nworse == 1 ? " is" : "s are");
-	else if (limit)
-		fprintf(f, "<div class=\"banner good\"><b>No regression</b>: no cell is worse than the "
-			"baseline by more than %.1f%%.", m->fail_pct);
+			"noise%s", n, n == 1 ? " is" : "s are",
+			limit ? ", but none by more than the regression limit." : " (no regression limit).");
 	else
-		fputs("<div class=\"banner good\"><b>No cell is worse than the baseline</b> beyond "
-		      "noise.", f);
-	if (nworse) {
+		fputs("<div class=\"banner good\"><b>No regression</b>: no cell is worse than the "
+		      "baseline beyond noise.", f);
+	if (n) {
 		fputs("<ul>", f);
 		for (unsigned int r = 1; r < p->nruns; r++)
 			for (unsigned int s = 0; s < p->nsizes; s++) {
 				const struct rm_cell *c = cell_of(p, r, m->sizes[s]);
 
-				if (!c || c->verdict != RM_WORSE ||
-				    (limit && m->regression && -c->diff_pct <= m->fail_pct))
+				if (!listed(p, c))
 					continue;
 				fputs("<li>", f);
 				run_name(p, r);
-				fprintf(f, ", %u B: \u2212%.1f%%</li>", c->size,
-					isfinite(c->diff_pct) ? fabs(c->diff_pct) : 0.0);
+				fprintf(f, ", %u B", c->size);
+				if (isfinite(c->diff_pct))
+					fprintf(f, ": \u2212%.1f%%", fabs(c->diff_pct));
+				fputs("</li>", f);
 			}
 		fputs("</ul>", f);
 	}
@@ -474,47 +423,34 @@ static void no_data(struct page *p, const char *what)
 static void chart_thr(struct page *p)
 {
 	bool pct = true, any = false;
-	double max = 0, scale = 1;
+	double maxpct = 0, maxpps = 0, scale = 1;
 	const char *unit = "pps";
-	char ylabel[64], tip[256], v[32], lo[32], hi[32];
+	char ylabel[64], tip[256], v[32], range[80];
 	struct svgc c;
 
 	fputs("<section class=\"chapter\"><h2>Throughput against frame size</h2>\n", p->f);
 	for (unsigned int r = 0; r < p->nruns; r++)
 		for (unsigned int s = 0; s < p->nsizes; s++) {
-			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
+			const struct rm_cell *cl = thr_at(p, r, s);
+			double top;
 
-			if (!cl || !cl->have_thr || !isfinite(cl->ndr_med))
+			if (!cl)
 				continue;
 			any = true;
-			if (!ok(cl->line_pps))
-				pct = false;
+			pct = pct && ok(cl->line_pps);
+			top = cl->repeats > 1 && isfinite(cl->ndr_max) ? fmax(cl->ndr_max, cl->ndr_med)
+								      : cl->ndr_med;
+			maxpps = fmax(maxpps, top);
+			maxpct = ok(cl->line_pps) ? fmax(maxpct, top * 100 / cl->line_pps) : maxpct;
 		}
 	if (!any)
 		return no_data(p, "No run has throughput figures: nothing to chart.");
-	for (unsigned int r = 0; r < p->nruns; r++)
-		for (unsigned int s = 0; s < p->nsizes; s++) {
-			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
-			double top;
-
-			if (!cl || !cl->have_thr || !isfinite(cl->ndr_med))
-				continue;
-			top = cl->repeats > 1 && isfinite(cl->ndr_max) ? fmax(cl->ndr_max, cl->ndr_med)
-								      : cl->ndr_med;
-			top = pct ? top * 100 / cl->line_pps : top;
-			if (isfinite(top) && top > max)
-				max = top;
-		}
-	if (pct) {
-		snprintf(ylabel, sizeof(ylabel), "Throughput (%% of line rate)");
-	} else {
-		scale = pps_scale(max, &unit);
-		max /= scale;
-		snprintf(ylabel, sizeof(ylabel), "Throughput (%s)", unit);
-	}
+	scale = svgc_pps_unit(maxpps, &unit);
+	snprintf(ylabel, sizeof(ylabel), pct ? "Throughput (%% of line rate)" : "Throughput (%s)",
+		 unit);
 	fputs("<figure>", p->f);
 	svgc_begin(&c, p->f, "chart", CHART_W, 340, p->names, p->nruns, "Throughput against frame size");
-	svgc_axis_linear(&c.y, 0, pct ? fmax(max, 10) : fmax(max, 1e-3), 6);
+	svgc_axis_linear(&c.y, 0, pct ? fmax(maxpct, 10) : fmax(maxpps / scale, 1e-3), 6);
 	c.y.label = ylabel;
 	c.x.label = "Frame size (bytes, with FCS)";
 	svgc_axes(&c, p->cats, p->nsizes);
@@ -523,11 +459,11 @@ static void chart_thr(struct page *p)
 		const char *col = svgc_colour(r);
 
 		for (unsigned int s = 0; s < p->nsizes; s++) {
-			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
-			double k = 0;
+			const struct rm_cell *cl = thr_at(p, r, s);
+			double k;
 
 			xs[s] = ys[s] = NAN;
-			if (!cl || !cl->have_thr || !isfinite(cl->ndr_med))
+			if (!cl)
 				continue;
 			k = pct ? 100 / cl->line_pps : 1 / scale;
 			/* runs side by side, a few units apart, so equal figures
@@ -541,21 +477,15 @@ static void chart_thr(struct page *p)
 		}
 		svgc_line(&c, xs, ys, p->nsizes, col, false);
 		for (unsigned int s = 0; s < p->nsizes; s++) {
-			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
+			const struct rm_cell *cl = thr_at(p, r, s);
 
-			if (!isfinite(ys[s]))
+			if (!cl || !isfinite(ys[s]))
 				continue;
 			fmt_thr(v, sizeof(v), cl, cl->ndr_med);
-			if (cl->repeats > 1) {
-				fmt_thr(lo, sizeof(lo), cl, cl->ndr_min);
-				fmt_thr(hi, sizeof(hi), cl, cl->ndr_max);
-				snprintf(tip, sizeof(tip), "%s, %u B: %s%s (%s..%s over %u repeats)",
-					 p->name[r], cl->size, cl->tester_limited ? "≥ " : "", v, lo, hi,
-					 cl->repeats);
-			} else {
-				snprintf(tip, sizeof(tip), "%s, %u B: %s%s", p->name[r], cl->size,
-					 cl->tester_limited ? "≥ " : "", v);
-			}
+			fmt_range(range, sizeof(range), cl);
+			snprintf(tip, sizeof(tip), "%s, %u B: %s%s%s%s%s", p->name[r], cl->size,
+				 cl->tester_limited ? "≥ " : "", v, range[0] ? " (" : "", range,
+				 range[0] ? ")" : "");
 			svgc_marker(&c, xs[s], ys[s], svgc_shape_of(r), col, cl->tester_limited, tip);
 		}
 	}
@@ -568,18 +498,13 @@ static void chart_thr(struct page *p)
 }
 
 /* (b) Loss against offered load, one small chart per frame size. */
-static int cmp_pps(const void *a, const void *b)
+static int cmp_load(const void *a, const void *b)
 {
 	const struct rm_loss_point *x = a, *y = b;
 
+	if (x->offered_pct != y->offered_pct)
+		return (x->offered_pct > y->offered_pct) - (x->offered_pct < y->offered_pct);
 	return (x->offered_pps > y->offered_pps) - (x->offered_pps < y->offered_pps);
-}
-
-static int cmp_pct(const void *a, const void *b)
-{
-	const struct rm_loss_point *x = a, *y = b;
-
-	return (x->offered_pct > y->offered_pct) - (x->offered_pct < y->offered_pct);
 }
 
 static void chart_loss_one(struct page *p, unsigned int size)
@@ -613,7 +538,7 @@ static void chart_loss_one(struct page *p, unsigned int size)
 		}
 	}
 	if (!pct) {
-		scale = pps_scale(xmax, &unit);
+		scale = svgc_pps_unit(xmax, &unit);
 		xmax /= scale;
 		xmin /= scale;
 	}
@@ -642,7 +567,7 @@ static void chart_loss_one(struct page *p, unsigned int size)
 		if (!n)
 			continue;
 		/* the test steps down from the maximum; a line reads left to right */
-		qsort(pts, n, sizeof(pts[0]), pct ? cmp_pct : cmp_pps);
+		qsort(pts, n, sizeof(pts[0]), cmp_load);
 		for (unsigned int i = 0; i < n; i++) {
 			xs[i] = svgc_xv(&c, pct ? pts[i].offered_pct : pts[i].offered_pps / scale);
 			ys[i] = svgc_yv(&c, pts[i].loss_pct);
@@ -651,7 +576,7 @@ static void chart_loss_one(struct page *p, unsigned int size)
 		for (unsigned int i = 0; i < n; i++) {
 			char pps[32];
 
-			fmt_pps(pps, sizeof(pps), pts[i].offered_pps);
+			svgc_fmt_pps(pps, sizeof(pps), pts[i].offered_pps);
 			snprintf(tip, sizeof(tip), "%s, %u B: %.3g%% loss at %.0f%% load (%s)",
 				 p->name[r], size, pts[i].loss_pct, pts[i].offered_pct, pps);
 			svgc_marker(&c, xs[i], ys[i], svgc_shape_of(r), svgc_colour(r), false, tip);
@@ -690,26 +615,37 @@ static void chart_loss(struct page *p)
 }
 
 /* (c) Latency percentiles: one mark per run and size on a log scale. */
+static const char *const lat_name[5] = { "min", "median", "p99", "p99.9", "max" };
+
+/* The cell's percentiles in µs, or NULL when it has no latency. */
+static const struct rm_cell *lat_at(const struct page *p, unsigned int r, unsigned int s,
+				    double us[5])
+{
+	const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+
+	if (!c || !c->have_lat || !ok(c->lat_median))
+		return NULL;
+	us[0] = c->lat_min / 1e3;
+	us[1] = c->lat_median / 1e3;
+	us[2] = c->lat_p99 / 1e3;
+	us[3] = c->lat_p999 / 1e3;
+	us[4] = c->lat_max / 1e3;
+	return c;
+}
+
 static void chart_lat(struct page *p)
 {
-	double lo = INFINITY, hi = 0;
+	double lo = INFINITY, hi = 0, us[5];
 	struct svgc c;
 
 	fputs("<section class=\"chapter\"><h2>Latency percentiles</h2>\n", p->f);
 	for (unsigned int r = 0; r < p->nruns; r++)
-		for (unsigned int s = 0; s < p->nsizes; s++) {
-			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
-			const double *v;
-
-			if (!cl || !cl->have_lat)
-				continue;
-			v = &cl->lat_min;
-			for (int k = 0; k < 5; k++)
-				if (ok(v[k])) {
-					lo = fmin(lo, v[k] / 1e3);
-					hi = fmax(hi, v[k] / 1e3);
+		for (unsigned int s = 0; s < p->nsizes; s++)
+			for (int k = 0; lat_at(p, r, s, us) && k < 5; k++)
+				if (ok(us[k])) {
+					lo = fmin(lo, us[k]);
+					hi = fmax(hi, us[k]);
 				}
-		}
 	if (!(hi > 0))
 		return no_data(p, "No run has latency figures (rfc2544 latency): nothing to chart.");
 	fputs("<figure>", p->f);
@@ -719,37 +655,36 @@ static void chart_lat(struct page *p)
 	c.x.label = "Frame size (bytes, with FCS)";
 	svgc_axes(&c, p->cats, p->nsizes);
 	for (unsigned int s = 0; s < p->nsizes; s++) {
-		double slot = svgc_catw(&c) * 0.84 / p->nruns;
-		double bw = fmin(slot * 0.7, 16);
+		double slot = svgc_catw(&c) * 0.84 / p->nruns, bw = fmin(slot * 0.7, 16);
 
 		for (unsigned int r = 0; r < p->nruns; r++) {
-			const struct rm_cell *cl = cell_of(p, r, p->m->sizes[s]);
+			const struct rm_cell *cl = lat_at(p, r, s, us);
 			const char *col = svgc_colour(r);
-			double x = svgc_xcat(&c, s) - svgc_catw(&c) * 0.42 + (r + 0.5) * slot;
-			double ymin, ymed, y99, y999, ymax;
-			char a[24], b[24], d[24], e[24], g[24], tip[256];
+			double x = svgc_xcat(&c, s) - svgc_catw(&c) * 0.42 + (r + 0.5) * slot, y[5];
+			char tip[256], b[24];
+			int o;
 
-			if (!cl || !cl->have_lat || !ok(cl->lat_median))
+			if (!cl)
 				continue;
-			ymed = svgc_yv(&c, cl->lat_median / 1e3);
-			ymin = ok(cl->lat_min) ? svgc_yv(&c, cl->lat_min / 1e3) : ymed;
-			y99 = ok(cl->lat_p99) ? svgc_yv(&c, cl->lat_p99 / 1e3) : ymed;
-			y999 = ok(cl->lat_p999) ? svgc_yv(&c, cl->lat_p999 / 1e3) : y99;
-			ymax = ok(cl->lat_max) ? svgc_yv(&c, cl->lat_max / 1e3) : y999;
-			fmt_us(a, sizeof(a), cl->lat_min);
-			fmt_us(b, sizeof(b), cl->lat_median);
-			fmt_us(d, sizeof(d), cl->lat_p99);
-			fmt_us(e, sizeof(e), cl->lat_p999);
-			fmt_us(g, sizeof(g), cl->lat_max);
-			snprintf(tip, sizeof(tip), "%s, %u B: min %s, median %s, p99 %s, p99.9 %s, max %s",
-				 p->name[r], cl->size, a, b, d, e, g);
-			/* whisker min..max, box median..p99, ticks at p99.9 and the median */
-			svgc_seg(&c, x, ymin, x, ymax, col, 1.2);
-			svgc_seg(&c, x - bw / 4, ymin, x + bw / 4, ymin, col, 1.2);
-			svgc_seg(&c, x - bw / 4, ymax, x + bw / 4, ymax, col, 1.2);
-			svgc_rect(&c, x - bw / 2, y99, bw, ymed - y99, col, 0.35, tip);
-			svgc_seg(&c, x - bw / 2, y999, x + bw / 2, y999, col, 2);
-			svgc_seg(&c, x - bw / 2 - 1, ymed, x + bw / 2 + 1, ymed, col, 3);
+			o = snprintf(tip, sizeof(tip), "%s, %u B:", p->name[r], cl->size);
+			for (int k = 0; k < 5 && o > 0 && (size_t)o < sizeof(tip); k++) {
+				svgc_fmt_us(b, sizeof(b), us[k] * 1e3);
+				o += snprintf(tip + o, sizeof(tip) - o, "%s %s %s", k ? "," : "",
+					      lat_name[k], b);
+			}
+			/* a missing percentile takes its neighbour's place */
+			y[1] = svgc_yv(&c, us[1]);
+			y[0] = ok(us[0]) ? svgc_yv(&c, us[0]) : y[1];
+			y[2] = ok(us[2]) ? svgc_yv(&c, us[2]) : y[1];
+			y[3] = ok(us[3]) ? svgc_yv(&c, us[3]) : y[2];
+			y[4] = ok(us[4]) ? svgc_yv(&c, us[4]) : y[3];
+			/* whisker min..max, box median..p99, bars at p99.9 and the median */
+			svgc_seg(&c, x, y[0], x, y[4], col, 1.2);
+			svgc_seg(&c, x - bw / 4, y[0], x + bw / 4, y[0], col, 1.2);
+			svgc_seg(&c, x - bw / 4, y[4], x + bw / 4, y[4], col, 1.2);
+			svgc_rect(&c, x - bw / 2, y[2], bw, y[1] - y[2], col, 0.35, tip);
+			svgc_seg(&c, x - bw / 2, y[3], x + bw / 2, y[3], col, 2);
+			svgc_seg(&c, x - bw / 2 - 1, y[1], x + bw / 2 + 1, y[1], col, 3);
 		}
 	}
 	svgc_legend(&c, p->names, p->idx, p->nruns, false);

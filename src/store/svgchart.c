@@ -20,7 +20,7 @@
 static const char *const palette[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
 	"#e377c2", "#4d4d4d", "#a6a21c", "#17becf", "#393b79", "#ad494a",
-	"#637939", "#b8860b", "#7b4173", "#3182bd",
+	"#637939", "#b8860b", "#7b4173", "#000000",
 };
 
 const char *svgc_colour(unsigned int i)
@@ -566,4 +566,44 @@ void svgc_legend(struct svgc *c, const char *const *labels, const unsigned int *
 		fputs("</text>", c->f);
 	}
 	fputs("</g>\n", c->f);
+}
+
+void svgc_fmt_pps(char *b, size_t n, double pps)
+{
+	if (!isfinite(pps))
+		snprintf(b, n, "?");
+	else if (pps >= 10e6)
+		snprintf(b, n, "%.1f Mpps", pps / 1e6);
+	else if (pps >= 1e6)
+		snprintf(b, n, "%.2f Mpps", pps / 1e6);
+	else if (pps >= 100e3)
+		snprintf(b, n, "%.0f kpps", pps / 1e3);
+	else if (pps >= 1e3)
+		snprintf(b, n, "%.1f kpps", pps / 1e3);
+	else
+		snprintf(b, n, "%.0f pps", pps);
+}
+
+void svgc_fmt_us(char *b, size_t n, double ns)
+{
+	double us = ns / 1e3;
+
+	if (!isfinite(us))
+		snprintf(b, n, "?");
+	else
+		snprintf(b, n, us < 10 ? "%.2f µs" : us < 100 ? "%.1f µs" : "%.0f µs", us);
+}
+
+double svgc_pps_unit(double max, const char **unit)
+{
+	if (max >= 1e6) {
+		*unit = "Mpps";
+		return 1e6;
+	}
+	if (max >= 1e3) {
+		*unit = "kpps";
+		return 1e3;
+	}
+	*unit = "pps";
+	return 1;
 }

@@ -89,4 +89,12 @@ void svgc_text(struct svgc *c, double x, double y, const char *cls, const char *
 void svgc_legend(struct svgc *c, const char *const *labels, const unsigned int *idx,
 		 unsigned int n, bool markers);
 
+/* Frames per second with three significant figures and the unit people
+ * quote ("312 kpps", "1.49 Mpps"); latency in µs from ns. */
+void svgc_fmt_pps(char *b, size_t n, double pps);
+void svgc_fmt_us(char *b, size_t n, double ns);
+/* The divisor and unit (pps, kpps, Mpps) that keep an axis' tick labels
+ * short for values up to max. */
+double svgc_pps_unit(double max, const char **unit);
+
 #endif
