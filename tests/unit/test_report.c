@@ -1,0 +1,213 @@
+/* The comparison behind 'wirerate report' on synthetic runs: a clear
+ * regression, a clear improvement, noise, "at least" figures, the
+ * --fail-on-regression decision; and the model loaded from a real store
+ * (median, min, max over repeats). */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "store/db.h"
+#include "store/report.h"
+
+static struct report_model m;
+
+/* A run whose 64-byte cell has these repeats (frames/s). */
+static void cell(struct rm_run *r, unsigned int size, const double *v, unsigned int n, double width)
+{
+	struct rm_cell *c = &r->cell[r->ncells++];
+	double s[16];
+
+	memset(c, 0, sizeof(*c));
+	memcpy(s, v, n * sizeof(*v));
+	for (unsigned int i = 0; i < n; i++)	/* sort, tiny */
+		for (unsigned int k = i + 1; k < n; k++)
+			if (s[k] < s[i]) {
+				double t = s[i];
+
+				s[i] = s[k];
+				s[k] = t;
+			}
+	c->size = size;
+	c->have_thr = n > 0;
+	c->repeats = n;
+	c->ndr_min = s[0];
+	c->ndr_max = s[n - 1];
+	c->ndr_med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	c->width_pps = width;
+}
+
+static void two_runs(const double *a, unsigned int na, const double *b, unsigned int nb, double width)
+{
+	memset(&m, 0, sizeof(m));
+	m.nruns = 2;
+	m.run[0].id = 1;
+	m.run[1].id = 2;
+	cell(&m.run[0], 64, a, na, width);
+	cell(&m.run[1], 64, b, nb, width);
+	m.sizes[0] = 64;
+	m.nsizes = 1;
+}
+
+static void clear_regression(void **st)
+{
+	const double base[] = { 20000, 20100, 19950 }, now[] = { 17000, 17100, 16950 };
+
+	two_runs(base, 3, now, 3, 100);
+	report_compare(&m, 5);
+	assert_int_equal(m.run[0].cell[0].verdict, RM_BASELINE);
+	assert_int_equal(m.run[1].cell[0].verdict, RM_WORSE);
+	assert_true(fabs(m.run[1].cell[0].diff_pct - (-15.0)) < 0.01);
+	/* (19950 - 100) - (17100 + 100) = 2650 frames/s beyond noise: 13.2% */
+	assert_true(m.regression);
+	report_compare(&m, 13);
+	assert_true(m.regression);
+	report_compare(&m, 14);
+	assert_false(m.regression);	/* worse, but not by 14% beyond noise */
+	assert_int_equal(m.run[1].cell[0].verdict, RM_WORSE);
+	report_compare(&m, -1);
+	assert_false(m.regression);	/* no threshold, no regression flag */
+}
+
+static void clear_improvement(void **st)
+{
+	const double base[] = { 20000, 20100, 19950 }, now[] = { 32000, 31900, 32100 };
+
+	two_runs(base, 3, now, 3, 100);
+	report_compare(&m, 0);
+	assert_int_equal(m.run[1].cell[0].verdict, RM_BETTER);
+	assert_true(m.run[1].cell[0].diff_pct > 59 && m.run[1].cell[0].diff_pct < 61);
+	assert_false(m.regression);
+}
+
+static void noise(void **st)
+{
+	/* Medians 3% apart, but the repeats overlap: noise, not a change. */
+	const double base[] = { 20000, 19000, 21000 }, now[] = { 19400, 18500, 20500 };
+
+	two_runs(base, 3, now, 3, 100);
+	report_compare(&m, 0);
+	assert_int_equal(m.run[1].cell[0].verdict, RM_NOISE);
+	assert_true(m.run[1].cell[0].diff_pct < -2.9);
+	assert_false(m.regression);
+	/* One repeat each: the width goal alone is the band. */
+	const double one_a[] = { 20000 }, one_b[] = { 19850 }, one_c[] = { 19700 };
+
+	two_runs(one_a, 1, one_b, 1, 100);
+	report_compare(&m, 0);
+	assert_int_equal(m.run[1].cell[0].verdict, RM_NOISE);	/* 150 apart, bands +-100 overlap */
+	two_runs(one_a, 1, one_c, 1, 100);
+	report_compare(&m, 0);
+	assert_int_equal(m.run[1].cell[0].verdict, RM_WORSE);	/* 300 apart: 19800 > 19700 + 100 */
+	assert_true(m.regression);	/* any amount beyond noise at 0% */
+	report_compare(&m, 1);
+	assert_false(m.regression);	/* (19900 - 19800) / 20000 = 0.5% < 1% */
+}
+
+static void at_least_and_missing(void **st)
+{
+	const double base[] = { 20000 }, now[] = { 15000 };
+
+	two_runs(base, 1, now, 1, 100);
+	m.run[1].cell[0].tester_limited = true;	/* "at least 15000": cannot be worse */
+	report_compare(&m, 0);
+	assert_int_equal(m.run[1].cell[0].verdict, RM_NOISE);
+	assert_false(m.regression);
+	/* A size only one run has: no verdict. */
+	two_runs(base, 1, now, 1, 100);
+	m.run[1].cell[0].size = 512;
+	report_compare(&m, 0);
+	assert_int_equal(m.run[1].cell[0].verdict, RM_NONE);
+	assert_false(m.regression);
+}
+
+/* Runs stored through db.h, loaded back into the model. */
+static void load_from_store(void **st)
+{
+	char dir[] = "/tmp/wr-test-report.XXXXXX", p[128], err[256], note[128];
+	struct db *db;
+	int64_t id[2], got;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/r.db", dir);
+	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), 0);
+	for (int r = 0; r < 2; r++) {
+		struct db_run_info ri = { .test = "rfc2544 throughput", .label = "k", .sizes = "64,512",
+					  .config = r ? "rules=1000" : "rules=0", .repeats = 3 };
+
+		assert_int_equal(db_run_begin(db, &ri, NULL, 0, &id[r], err, sizeof(err)), 0);
+		for (unsigned int rep = 0; rep < 3; rep++) {
+			double v64 = r ? 10000 + rep * 100 : 20000 + rep * 100;
+			struct db_result res = { .size = 64, .repeat = rep, .max_load = 40000, .ndr_valid = true,
+						 .ndr_lower = v64, .ndr_upper = v64 + 200, .pdr_valid = true,
+						 .pdr_lower = v64 + 50, .pdr_upper = v64 + 250, .width_pps = 200,
+						 .ns_per_frame = 900, .b2b_avg = NAN, .b2b_min = NAN, .b2b_max = NAN };
+
+			assert_int_equal(db_result_add(db, id[r], &res, err, sizeof(err)), 0);
+			res.size = 512;
+			res.ndr_lower = 20000 - rep;
+			assert_int_equal(db_result_add(db, id[r], &res, err, sizeof(err)), 0);
+		}
+		assert_int_equal(db_run_end(db, id[r], "complete", NULL, err, sizeof(err)), 0);
+	}
+	/* A label names the latest run; an id is an id. */
+	assert_int_equal(report_resolve(db, "k", &got, note, sizeof(note), err, sizeof(err)), 0);
+	assert_int_equal(got, id[1]);
+	assert_non_null(strstr(note, "2 runs"));
+	assert_int_equal(report_resolve(db, "1", &got, note, sizeof(note), err, sizeof(err)), 0);
+	assert_int_equal(got, id[0]);
+	assert_int_equal(report_resolve(db, "nope", &got, note, sizeof(note), err, sizeof(err)), -ENOENT);
+	assert_int_equal(report_resolve(db, "99", &got, note, sizeof(note), err, sizeof(err)), -ENOENT);
+
+	assert_int_equal(report_load(db, id, 2, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.nruns, 2);
+	assert_int_equal(m.nsizes, 2);
+	assert_int_equal(m.sizes[0], 64);
+	assert_int_equal(m.sizes[1], 512);
+	const struct rm_cell *c = rm_cell_of(&m.run[0], 64);
+
+	assert_non_null(c);
+	assert_int_equal(c->repeats, 3);
+	assert_true(c->ndr_med == 20100 && c->ndr_min == 20000 && c->ndr_max == 20200);
+	assert_true(c->pdr_med == 20150);
+	assert_true(c->width_pps == 200 && c->ns_per_frame == 900);
+	assert_string_equal(m.run[1].config, "rules=1000");
+	report_compare(&m, 10);
+	assert_int_equal(rm_cell_of(&m.run[1], 64)->verdict, RM_WORSE);
+	assert_int_equal(rm_cell_of(&m.run[1], 512)->verdict, RM_NOISE);
+	assert_true(m.regression);
+
+	/* CSV: a header and one line per run and size. */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	report_csv(&m, f);
+	fclose(f);
+	int lines = 0;
+
+	for (char *q = buf; *q; q++)
+		lines += *q == '\n';
+	assert_int_equal(lines, 1 + 4);
+	assert_non_null(strstr(buf, ",worse,"));
+	free(buf);
+	db_close(db);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(clear_regression), cmocka_unit_test(clear_improvement), cmocka_unit_test(noise),
+		cmocka_unit_test(at_least_and_missing), cmocka_unit_test(load_from_store),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
