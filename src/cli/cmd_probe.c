@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "store/out.h"
+#include "io/xdpgen.h"
 #include "sys/probe.h"
 
 static const char probe_usage[] =
@@ -64,6 +65,18 @@ int cmd_probe(struct cli *cli, int argc, char **argv)
 	}
 
 	probe_run(&r, root, cli_have_root());
+	{
+		char why[200], line[256];
+
+		if (!cli_have_root())
+			probe_set(&r, PR_XDP_LIVE, PROBE_UNKNOWN, "needs root to try");
+		else if (xdpgen_probe(why, sizeof(why))) {
+			snprintf(line, sizeof(line), "%s: the generator uses AF_PACKET", why);
+			probe_set(&r, PR_XDP_LIVE, PROBE_NO, line);
+		} else
+			probe_set(&r, PR_XDP_LIVE, PROBE_YES,
+				  "BPF_PROG_RUN live frames: the XDP generator (no skb, paced in BPF)");
+	}
 
 	if (require) {
 		char *list = strdup(require), *save = NULL;

@@ -33,8 +33,15 @@ static const char *const names[PR_COUNT] = {
 	[PR_QDISC_BYPASS] = "qdisc_bypass", [PR_AF_XDP] = "af_xdp", [PR_BPF] = "bpf",
 	[PR_XDP_VETH] = "xdp_native_veth", [PR_NFTABLES] = "nftables",
 	[PR_IPTABLES] = "iptables", [PR_TBF] = "tbf", [PR_RPS] = "rps",
-	[PR_IRQ_TIME] = "irq_time_accounting",
+	[PR_IRQ_TIME] = "irq_time_accounting", [PR_XDP_LIVE] = "xdp_live_frames",
 };
+
+void probe_set(struct probe_report *r, enum probe_id id, enum probe_state s, const char *detail)
+{
+	r->item[id].name = names[id];
+	r->item[id].state = s;
+	snprintf(r->item[id].detail, sizeof(r->item[id].detail), "%s", detail);
+}
 
 int probe_find(const char *name)
 {
