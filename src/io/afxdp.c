@@ -38,6 +38,8 @@
 #define RX_BATCH	256		/* descriptors taken from a ring at once */
 #define RX_MAX_CALL	4096		/* frames one rx_poll delivers at most */
 #define XDP_HEADROOM	256		/* XDP_PACKET_HEADROOM: the kernel's, before received data */
+#define BIND_TRIES	100		/* a busy queue: retries, BIND_WAIT_US apart */
+#define BIND_WAIT_US	10000
 
 static void afx_close(void *vp);
 
@@ -243,7 +245,7 @@ static int prog_attach(struct afx *p, char *err, size_t errlen)
  * links resolve the ifindex in the caller's. */
 static int open_in_ns(struct afx *p, char *err, size_t errlen)
 {
-	int rc;
+	int rc, zc_rc;
 
 	p->ifindex = (int)if_nametoindex(p->ifname);
 	if (!p->ifindex) {
@@ -261,18 +263,27 @@ static int open_in_ns(struct afx *p, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot map a %zu MiB UMEM: %s", p->area_len >> 20, strerror(errno));
 		return -ENOMEM;
 	}
-	/* Zero-copy where the driver has it; veth has not (EOPNOTSUPP). */
-	rc = sockets_create(p, XDP_ZEROCOPY | XDP_USE_NEED_WAKEUP);
-	if (!rc) {
-		p->zerocopy = true;
-	} else {
-		int zc_rc = rc;
-
-		if ((rc = sockets_create(p, XDP_COPY | XDP_USE_NEED_WAKEUP))) {
-			snprintf(err, errlen, "cannot bind an AF_XDP socket to %s: %s (zero-copy: %s)",
-				 p->ifname, strerror(-rc), strerror(-zc_rc));
+	/* Zero-copy where the driver has it; veth has not (EOPNOTSUPP).
+	 * EBUSY: the queue still has the buffer pool of a socket closed
+	 * just now (the kernel frees it from a work queue, so a trial that
+	 * follows another one finds it busy for a moment), or a live socket
+	 * of someone else holds it: wait a bounded time, then say so. */
+	for (unsigned int tries = 0;; tries++) {
+		rc = sockets_create(p, XDP_ZEROCOPY | XDP_USE_NEED_WAKEUP);
+		if (!rc) {
+			p->zerocopy = true;
+			break;
+		}
+		zc_rc = rc;
+		if (!(rc = sockets_create(p, XDP_COPY | XDP_USE_NEED_WAKEUP)))
+			break;
+		if (rc != -EBUSY || tries >= BIND_TRIES) {
+			snprintf(err, errlen, "cannot bind an AF_XDP socket to %s: %s (zero-copy: %s)%s",
+				 p->ifname, strerror(-rc), strerror(-zc_rc),
+				 rc == -EBUSY ? "; another AF_XDP socket holds its queue" : "");
 			return rc;
 		}
+		usleep(BIND_WAIT_US);
 	}
 	if (p->want_tx) {
 		/* Let every slot be in flight: in copy mode each frame is an skb

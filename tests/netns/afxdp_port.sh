@@ -1,0 +1,112 @@
+# The AF_XDP port between two namespaces joined by a veth pair (copy mode):
+# every tagged frame reaches the socket with no tester drop, IPv4 and IPv6;
+# other traffic (ARP, a UDP echo) still reaches the stack while the port is open; the
+# port refuses an interface that already has someone's XDP program; and
+# neither a clean exit nor a kill -9 mid-run leaves an XDP program or an
+# AF_XDP socket behind.
+. "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
+XSK=$BUILD/tests/xskcheck
+PASS_OBJ=$BUILD/src/io/bpf/pass.bpf.o
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, AF_XDP)"
+[ -x "$XSK" ] || skip "no $XSK (build first)"
+grep -q '^XDP ' /proc/net/protocols || skip "the kernel has no AF_XDP sockets (CONFIG_XDP_SOCKETS)"
+command -v jq >/dev/null || skip "needs jq"
+
+A="t$$-xa" B="t$$-xb"
+cleanup() {
+	[ -n "${bg:-}" ] && kill -9 "$bg" 2>/dev/null
+	ip netns del "$A" 2>/dev/null
+	ip netns del "$B" 2>/dev/null
+}
+trap cleanup EXIT
+
+ip netns add "$A" && ip netns add "$B" || fail "netns add"
+ip link add xa netns "$A" type veth peer name xb netns "$B" || fail "veth add"
+ip -n "$A" addr add 198.18.0.1/30 dev xa && ip -n "$B" addr add 198.18.0.2/30 dev xb || fail "addresses"
+ip -n "$A" link set xa up && ip -n "$B" link set xb up || fail "link up"
+
+# The first open tells whether AF_XDP works here at all.
+out=$(timeout 20 "$XSK" --tx xa --tx-ns "$A" --rx xb --rx-ns "$B" -n 10 --rate 1000 2>&1) ||
+	skip "AF_XDP unavailable: $out"
+
+xdp_on() { ip -n "$1" -d link show "$2" | grep -Eq '(^| )(xdp|xdpgeneric|xdpdrv|prog/xdp)( |$)'; }
+xsk_sockets() { ip netns exec "$1" awk '$1 == "XDP" { print $3 }' /proc/net/protocols; }
+no_leftovers() {	# bounded: the kernel releases a closed socket's pool from a work queue
+	for _ in $(seq 50); do
+		! xdp_on "$B" xb && [ "$(xsk_sockets "$A")" = 0 ] && [ "$(xsk_sockets "$B")" = 0 ] && return 0
+		sleep 0.1
+	done
+	fail "$1: left behind: xdp on xb: $(xdp_on "$B" xb && echo yes || echo no), AF_XDP sockets: $(xsk_sockets "$A") + $(xsk_sockets "$B")"
+}
+wait_attached() {
+	for _ in $(seq 50); do
+		xdp_on "$B" xb && [ "$(xsk_sockets "$B")" -gt 0 ] && return 0
+		sleep 0.1
+	done
+	fail "the receive program never attached"
+}
+check() {	# json, n: every frame received once, no tester drop
+	local j=$1 n=$2
+	note "$(jq -c '{sent, received, duplicates, not_test, bad_tag, latency_us, rx: .rx_stats | {rx_drops, rx_if_drops, rx_freezes}, tx_refused: .tx_stats.tx_if_refused}' <<<"$j")"
+	[ "$(jq -r "
+		.sent == $n and .received == $n and .duplicates == 0 and .bad_tag == 0 and .other_trial == 0 and
+		.rx_stats.rx_drops == 0 and .rx_stats.rx_frames == $n and .tx_stats.tx_errors == 0 and
+		.latency_bad == 0" <<<"$j")" = true ] || fail "not clean: $j"
+}
+
+# 1. 40000 frames at 20 kpps while a UDP echo crosses the pair.
+tmp=$(mktemp); trap 'rm -f "$tmp"; cleanup' EXIT
+timeout 30 "$XSK" --tx xa --tx-ns "$A" --rx xb --rx-ns "$B" -n 40000 --rate 20000 >"$tmp" &
+bg=$!
+wait_attached
+# Plain UDP (ARP first) both ways through the stack: an echo in B. No ping
+# here (iputils is not a dependency), so python3's sockets.
+echo_out=$(ip netns exec "$B" timeout 10 python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("198.18.0.2", 7777)); s.settimeout(5)
+for _ in range(3):
+    d, a = s.recvfrom(100); s.sendto(d, a)
+' 2>&1 & sleep 0.3
+ip netns exec "$A" timeout 10 python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.settimeout(2)
+for i in range(3):
+    s.sendto(b"hello %d" % i, ("198.18.0.2", 7777)); print(s.recvfrom(100)[0].decode())
+' 2>&1) || fail "UDP echo across the pair while the port is open: $echo_out"
+note "echo through the stack: $(tr '\n' ' ' <<<"$echo_out")"
+wait "$bg" || fail "xskcheck exited $?"
+bg=
+j=$(cat "$tmp")
+check "$j" 40000
+# ARP and the echo went to the stack, not to the socket.
+[ "$(jq -r .not_test <<<"$j")" = 0 ] || fail "non-test frames reached the socket: $j"
+[ "$(jq -r '.ts_changes == .frames' <<<"$j")" = true ] || note "timestamps per batch, not per frame: $(jq -c '{ts_changes, frames}' <<<"$j")"
+no_leftovers "after a clean exit"
+
+# 2. IPv6, 84-byte frames (the smallest that carry a tag).
+j=$(timeout 30 "$XSK" --tx xa --tx-ns "$A" --rx xb --rx-ns "$B" --ipv6 --size 84 -n 10000 --rate 20000) || fail "ipv6 run"
+check "$j" 10000
+no_leftovers "after the IPv6 run"
+
+# 3. Someone else's program on the interface: refused, named, left in place.
+ip -n "$B" link set xb xdp obj "$PASS_OBJ" sec xdp || fail "attach a foreign program"
+err=$(timeout 20 "$XSK" --tx xa --tx-ns "$A" --rx xb --rx-ns "$B" -n 10 --rate 1000 2>&1 >/dev/null) && fail "opened over a foreign program"
+note "refused: $err"
+grep -q "already has an XDP program attached ('wr_pass'" <<<"$err" || fail "refusal does not name the program: $err"
+ip -n "$B" -d link show xb | grep -q 'name wr_pass' || fail "the foreign program was touched"
+ip -n "$B" link set xb xdp off || fail "detach the foreign program"
+no_leftovers "after the refusal"
+
+# 4. kill -9 mid-run: the kernel drops the link and the sockets with the fds.
+timeout 60 "$XSK" --tx xa --tx-ns "$A" --rx xb --rx-ns "$B" -n 1000000 --rate 20000 >/dev/null &
+bg=$!
+wait_attached
+sleep 0.5
+pid=$(pgrep -P "$bg" -x xskcheck) || fail "no xskcheck under timeout $bg"
+kill -9 "$pid"
+wait "$bg" 2>/dev/null
+bg=
+no_leftovers "after kill -9"
+echo ok

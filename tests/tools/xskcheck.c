@@ -1,0 +1,391 @@
+/* Test helper for the AF_XDP port: sends N tagged frames at a bounded rate
+ * from an afxdp TX port on one interface and counts them on an afxdp RX
+ * port on another, then prints one JSON object: frames sent, test frames
+ * received (valid tag of this run, each sequence number once), frames that
+ * were not, duplicates, timestamp checks and both ports' stats.
+ *
+ * Either side can be left out to measure one direction alone: --tx only
+ * sends (as fast as it can with --rate 0), --rx only counts every valid
+ * tagged frame for --duration seconds. Every loop is bounded in time. */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/frame.h"
+#include "io/port.h"
+#include "sys/clock.h"
+#include "sys/netns.h"
+#include "sys/nl.h"
+
+#define TX_BURST 256
+
+struct side {
+	const char *ifname, *ns;
+	int nsfd;
+	struct port *port;
+	struct link_info li;
+	int cpu;
+};
+
+struct rxstate {
+	struct port *port;
+	volatile int stop;
+	uint16_t trial;
+	bool any_trial;		/* rx-only: every valid tag counts */
+	uint64_t n;		/* sequence numbers expected: 0..n-1 */
+	uint8_t *seen;		/* bitmap of n bits, or NULL */
+	uint64_t epoch;		/* CLOCK_REALTIME of the first frame's tag */
+	/* counts */
+	uint64_t frames, valid, dup, other_trial, not_test, bad_tag;
+	uint64_t ts_changes, last_ts, lat_bad, lat_min, lat_max, lat_sum;
+	uint64_t first_ns, last_ns;	/* monotonic, first and last valid frame */
+	int cpu;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+static void on_frame(void *vctx, const uint8_t *frame, uint32_t len, uint64_t ts_ns)
+{
+	struct rxstate *r = vctx;
+	struct frame_info fi;
+	enum frame_verdict v = frame_parse(frame, len, &fi);
+	uint64_t lat;
+
+	r->frames++;
+	if (ts_ns != r->last_ts)
+		r->ts_changes++;
+	r->last_ts = ts_ns;
+	if (v == FRAME_BAD_TAG) {
+		r->bad_tag++;
+		return;
+	}
+	if (v != FRAME_OK) {
+		r->not_test++;
+		return;
+	}
+	if (!r->any_trial && fi.tag.trial != r->trial) {
+		r->other_trial++;
+		return;
+	}
+	if (r->seen) {
+		if (fi.tag.seq >= r->n) {
+			r->other_trial++;
+			return;
+		}
+		if (r->seen[fi.tag.seq >> 3] & (1u << (fi.tag.seq & 7))) {
+			r->dup++;
+			return;
+		}
+		r->seen[fi.tag.seq >> 3] |= (uint8_t)(1u << (fi.tag.seq & 7));
+	}
+	if (!r->valid)
+		r->first_ns = mono_ns();
+	r->last_ns = mono_ns();
+	r->valid++;
+	if (r->epoch) {
+		/* Receive time is the port's (kernel metadata or batch clock),
+		 * transmit time the sender's, both CLOCK_REALTIME. */
+		lat = tag_latency_ns(fi.tag.ts, ts_ns - r->epoch);
+		if (lat > 1000000000ULL) {
+			r->lat_bad++;
+		} else {
+			if (!r->lat_min || lat < r->lat_min)
+				r->lat_min = lat;
+			if (lat > r->lat_max)
+				r->lat_max = lat;
+			r->lat_sum += lat;
+		}
+	}
+}
+
+static void *rx_main(void *arg)
+{
+	struct rxstate *r = arg;
+
+	pin(r->cpu);
+	while (!r->stop) {
+		int n = port_rx_poll(r->port, on_frame, r, 10);
+
+		if (n < 0) {
+			fprintf(stderr, "xskcheck: rx: %s\n", strerror(-n));
+			break;
+		}
+	}
+	return NULL;
+}
+
+static int side_open(struct side *s, bool tx, unsigned int size, char *err, size_t errlen)
+{
+	struct port_cfg pc = { .ifname = s->ifname, .nsfd = -1, .tx = tx, .rx = !tx,
+			       .tx_slots = 4096, .frame_max = size - FRAME_FCS_LEN };
+	struct nl *nl;
+	int rc;
+
+	if (s->ns && (s->nsfd = netns_open(s->ns)) < 0) {
+		snprintf(err, errlen, "no namespace %s", s->ns);
+		return -ENOENT;
+	}
+	pc.nsfd = s->nsfd;
+	if (!(nl = nl_create(s->nsfd, err, errlen)))
+		return -EIO;
+	rc = nl_link_get(nl, s->ifname, &s->li);
+	nl_destroy(nl);
+	if (rc) {
+		snprintf(err, errlen, "no interface %s", s->ifname);
+		return rc;
+	}
+	if (!(s->port = port_open(PORT_AFXDP, &pc, err, errlen)))
+		return -EIO;
+	return 0;
+}
+
+static void print_stats(const char *name, struct port *p)
+{
+	struct port_stats st;
+
+	if (!p || port_stats(p, &st)) {
+		printf(",\"%s\":null", name);
+		return;
+	}
+	printf(",\"%s\":{\"tx_frames\":%lu,\"tx_errors\":%lu,\"tx_if_refused\":%lu,\"rx_frames\":%lu,"
+	       "\"rx_drops\":%lu,\"rx_if_drops\":%lu,\"rx_freezes\":%lu}", name,
+	       (unsigned long)st.tx_frames, (unsigned long)st.tx_errors, (unsigned long)st.tx_if_refused,
+	       (unsigned long)st.rx_frames, (unsigned long)st.rx_drops, (unsigned long)st.rx_if_drops,
+	       (unsigned long)st.rx_freezes);
+}
+
+/* Send n frames at rate pps (0: as fast as the port takes them) until
+ * deadline (monotonic ns); returns frames sent. */
+static uint64_t send_frames(struct port *p, uint64_t n, uint64_t pps, uint64_t deadline, uint16_t trial,
+			    uint64_t epoch, const unsigned int *payload_off, const uint16_t *len)
+{
+	unsigned int mask = port_tx_slots(p) - 1;
+	struct tag tag = { .trial = trial, .stream = 0 };
+	uint64_t sent = 0, start = mono_ns();
+
+	while (sent < n && !interrupted) {
+		uint64_t now = mono_ns(), due = n - sent;
+		unsigned int k, first;
+
+		if (now > deadline)
+			break;
+		if (pps) {
+			uint64_t want = (now - start) * pps / 1000000000ULL + 1;
+
+			if (want > n)
+				want = n;
+			due = want > sent ? want - sent : 0;
+			if (!due) {
+				uint64_t next = start + (sent * 1000000000ULL) / pps;
+				struct timespec ts = { 0, (long)(next > now ? next - now : 0) };
+
+				if (ts.tv_nsec > 1000000)
+					ts.tv_nsec = 1000000;
+				nanosleep(&ts, NULL);
+				continue;
+			}
+		}
+		k = port_tx_acquire(p, due < TX_BURST ? (unsigned int)due : TX_BURST, &first);
+		tag.ts = tag_ts(clock_ns(CLOCK_REALTIME) - epoch);
+		for (unsigned int j = 0; j < k; j++) {
+			unsigned int s = (first + j) & mask;
+
+			tag.seq = sent + j;
+			tag_write(port_tx_slot(p, s) + payload_off[s], &tag);
+			port_tx_submit(p, s, len[s]);
+		}
+		if (port_tx_kick(p))
+			break;
+		sent += k;
+		if (!k)
+			sched_yield();
+	}
+	return sent;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: xskcheck [--tx IF --tx-ns NS] [--rx IF --rx-ns NS] [-n N] [--rate PPS]\n"
+		"                [--size BYTES] [--ipv6] [--duration S] [--drain-ms MS] [--tx-cpu C] [--rx-cpu C]\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "tx", required_argument, NULL, 't' }, { "tx-ns", required_argument, NULL, 'T' },
+		{ "rx", required_argument, NULL, 'r' }, { "rx-ns", required_argument, NULL, 'R' },
+		{ "count", required_argument, NULL, 'n' }, { "rate", required_argument, NULL, 'p' },
+		{ "size", required_argument, NULL, 's' }, { "ipv6", no_argument, NULL, '6' },
+		{ "duration", required_argument, NULL, 'd' }, { "drain-ms", required_argument, NULL, 'w' },
+		{ "tx-cpu", required_argument, NULL, 'c' }, { "rx-cpu", required_argument, NULL, 'C' },
+		{ 0 }
+	};
+	struct side tx = { .nsfd = -1, .cpu = -1 }, rx = { .nsfd = -1, .cpu = -1 };
+	struct rxstate rs = { .cpu = -1 };
+	uint64_t n = 10000, pps = 10000, sent = 0, t0, t1 = 0, tx_end = 0;
+	unsigned int size = 64, drain_ms = 1000;
+	double duration = 10;
+	bool v6 = false;
+	char err[256] = "";
+	unsigned int *payload_off = NULL;
+	uint16_t *lens = NULL;
+	pthread_t th;
+	bool th_started = false;
+	int c, rc = 1;
+
+	while ((c = getopt_long(argc, argv, "n:", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': tx.ifname = optarg; break;
+		case 'T': tx.ns = optarg; break;
+		case 'r': rx.ifname = optarg; break;
+		case 'R': rx.ns = optarg; break;
+		case 'n': n = strtoull(optarg, NULL, 10); break;
+		case 'p': pps = strtoull(optarg, NULL, 10); break;
+		case 's': size = (unsigned int)atoi(optarg); break;
+		case '6': v6 = true; break;
+		case 'd': duration = atof(optarg); break;
+		case 'w': drain_ms = (unsigned int)atoi(optarg); break;
+		case 'c': tx.cpu = atoi(optarg); break;
+		case 'C': rx.cpu = atoi(optarg); break;
+		default: usage(); return 2;
+		}
+	}
+	if ((!tx.ifname && !rx.ifname) || n < 1 || n > 1000000000ULL || duration <= 0 || duration > 600 ||
+	    size < 64 || size > 1518 || drain_ms > 60000) {
+		usage();
+		return 2;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (tx.ifname && side_open(&tx, true, size, err, sizeof(err)))
+		goto out;
+	if (rx.ifname && side_open(&rx, false, size, err, sizeof(err)))
+		goto out;
+
+	rs.trial = (uint16_t)(getpid() ^ (time(NULL) << 4));
+	rs.cpu = rx.cpu;
+	if (rx.port) {
+		rs.port = rx.port;
+		rs.any_trial = !tx.port;
+		if (tx.port) {
+			rs.n = n;
+			if (!(rs.seen = calloc((size_t)(n + 7) / 8, 1))) {
+				snprintf(err, sizeof(err), "out of memory");
+				goto out;
+			}
+		}
+		if (pthread_create(&th, NULL, rx_main, &rs)) {
+			snprintf(err, sizeof(err), "cannot start the receive thread");
+			goto out;
+		}
+		th_started = true;
+	}
+	t0 = mono_ns();
+	if (tx.port) {
+		struct frame_spec spec;
+		struct frame_layout lay;
+		unsigned int ns = port_tx_slots(tx.port);
+		uint64_t epoch = clock_ns(CLOCK_REALTIME), deadline;
+
+		frame_spec_init(&spec, v6 ? FRAME_IPV6 : FRAME_IPV4);
+		memcpy(spec.src_mac, tx.li.mac, 6);
+		if (rx.port)
+			memcpy(spec.dst_mac, rx.li.mac, 6);
+		spec.size = size;
+		payload_off = calloc(ns, sizeof(*payload_off));
+		lens = calloc(ns, sizeof(*lens));
+		if (!payload_off || !lens) {
+			snprintf(err, sizeof(err), "out of memory");
+			goto out;
+		}
+		for (unsigned int i = 0; i < ns; i++) {
+			if (frame_build(&spec, port_tx_slot(tx.port, i), spec.size, &lay, err, sizeof(err)))
+				goto out;
+			payload_off[i] = lay.payload_off;
+			lens[i] = lay.len;
+		}
+		rs.epoch = epoch;
+		/* The run's time bound: the frames at the rate, plus slack. */
+		deadline = t0 + (uint64_t)(duration * 1e9);
+		if (pps && n * 1000000000ULL / pps + 5000000000ULL > (uint64_t)(duration * 1e9))
+			deadline = t0 + n * 1000000000ULL / pps + 5000000000ULL;
+		pin(tx.cpu);
+		sent = send_frames(tx.port, n, pps, deadline, rs.trial, epoch, payload_off, lens);
+		tx_end = mono_ns();
+		/* Every frame completed, boundedly. */
+		for (int i = 0; i < 2000 && port_tx_pending(tx.port); i++)
+			usleep(1000);
+		if (rx.port) {
+			uint64_t until = mono_ns() + (uint64_t)drain_ms * 1000000ULL;
+
+			while (__atomic_load_n(&rs.valid, __ATOMIC_RELAXED) < sent && mono_ns() < until && !interrupted)
+				usleep(1000);
+		}
+	} else {
+		uint64_t until = t0 + (uint64_t)(duration * 1e9);
+
+		while (mono_ns() < until && !interrupted)
+			usleep(10000);
+	}
+	t1 = mono_ns();
+	rc = 0;
+out:
+	if (th_started) {
+		rs.stop = 1;
+		pthread_join(th, NULL);
+	}
+	if (!rc) {
+		double tx_s = tx_end > t0 ? (double)(tx_end - t0) / 1e9 : 0;
+		double rx_s = rs.last_ns > rs.first_ns ? (double)(rs.last_ns - rs.first_ns) / 1e9 : 0;
+
+		printf("{\"sent\":%lu,\"received\":%lu,\"frames\":%lu,\"duplicates\":%lu,\"other_trial\":%lu,"
+		       "\"not_test\":%lu,\"bad_tag\":%lu,\"ts_changes\":%lu,\"latency_bad\":%lu",
+		       (unsigned long)sent, (unsigned long)rs.valid, (unsigned long)rs.frames,
+		       (unsigned long)rs.dup, (unsigned long)rs.other_trial, (unsigned long)rs.not_test,
+		       (unsigned long)rs.bad_tag, (unsigned long)rs.ts_changes, (unsigned long)rs.lat_bad);
+		if (rs.valid > rs.lat_bad && rs.epoch)
+			printf(",\"latency_us\":{\"min\":%.1f,\"avg\":%.1f,\"max\":%.1f}", rs.lat_min / 1e3,
+			       (double)rs.lat_sum / (double)(rs.valid - rs.lat_bad) / 1e3, rs.lat_max / 1e3);
+		printf(",\"tx_pps\":%.0f,\"rx_pps\":%.0f,\"elapsed_s\":%.3f", tx_s > 0 ? sent / tx_s : 0,
+		       rx_s > 0 ? (rs.valid - 1) / rx_s : 0, (double)(t1 - t0) / 1e9);
+		print_stats("tx_stats", tx.port);
+		print_stats("rx_stats", rx.port);
+		printf("}\n");
+	} else {
+		fprintf(stderr, "xskcheck: %s\n", err);
+	}
+	port_close(tx.port);
+	port_close(rx.port);
+	if (tx.nsfd >= 0)
+		close(tx.nsfd);
+	if (rx.nsfd >= 0)
+		close(rx.nsfd);
+	free(rs.seen);
+	free(payload_off);
+	free(lens);
+	return rc;
+}
