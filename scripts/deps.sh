@@ -12,6 +12,8 @@ pkgs=(
 	libxdp-dev libbpf-dev
 	# tests
 	libcmocka-dev jq iproute2
+	# the store tests look into the database with the sqlite3 shell
+	sqlite3
 	# the fuzz run of the frame parser (libFuzzer)
 	clang libclang-rt-14-dev
 	# the lab's firewall rules (nft command for users who look at them)
