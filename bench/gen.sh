@@ -85,23 +85,25 @@ run_iperf3() { # server_ip: datagrams/s received
 	kill "$(cat "$tmp/iperf.pid" 2>/dev/null)" 2>/dev/null
 	jq -r '(.end.sum.packets - .end.sum.lost_packets) / .end.sum.seconds' "$tmp/ip.json" 2>/dev/null || echo 0
 }
-run_wr_dut() {
-	"$WR" trial --prefix "$P" --rate 5Mpps --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" \
+run_wr_dut() { # [--port-type T]
+	"$WR" trial --prefix "$P" "$@" --no-store --rate 20Mpps --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" \
 		--learn-wait 0.2s --drain 1s --calibration "$tmp/cal" --json | jq -r '.directions[0] | .offered_pps * .rx / .tx'
 }
-run_wr_b2b() {
-	"$WR" trial --tx "bb0@$G" --rx "bb1@$S" --dst-mac "$BB1_MAC" --rate 5Mpps --duration "${SECS}s" \
+run_wr_b2b() { # [--port-type T]
+	"$WR" trial --tx "bb0@$G" --rx "bb1@$S" --dst-mac "$BB1_MAC" "$@" --no-store --rate 20Mpps --duration "${SECS}s" \
 		--gen-cpu "$CPU" --rx-cpu "$OTHER" --learn-wait 0.2s --drain 1s --calibration "$tmp/cal" --json |
 		jq -r '.directions[0] | .offered_pps * .rx / .tx'
 }
 
 declare -A R
 for i in $(seq "$RUNS"); do
-	R[wr_b2b]+="$(run_wr_b2b) "
+	R[wx_b2b]+="$(run_wr_b2b --port-type xdp) "
+	R[wr_b2b]+="$(run_wr_b2b --port-type afpacket) "
 	trafgen_conf "$BB1_MAC" 198.18.1.2 198.18.1.1
 	R[tg_b2b]+="$(run_trafgen bb0 "$S" bb1) "
 	R[ip_b2b]+="$(run_iperf3 198.18.1.2) "
-	R[wr_dut]+="$(run_wr_dut) "
+	R[wx_dut]+="$(run_wr_dut --port-type xdp) "
+	R[wr_dut]+="$(run_wr_dut --port-type afpacket) "
 	trafgen_conf "$DUT0_MAC" 198.19.0.2 198.18.0.1
 	R[tg_dut]+="$(run_trafgen gen0 "$S" sink0) "
 	R[ip_dut]+="$(run_iperf3 198.19.0.2) "
@@ -117,25 +119,29 @@ echo "the DUT (CPU $OTHER) it shares CPU $CPU with the generator, and wirerate's
 echo "counts every frame there while the peers are counted by interface counters."
 echo
 printf '%-34s %18s %22s\n' "" "back to back" "through the lab DUT"
-for t in "wr:wirerate (AF_PACKET TX ring)" "tg:trafgen (netsniff-ng)" "ip:iperf3 -u -l 18"; do
+for t in "wx:wirerate (XDP live frames)" "wr:wirerate (AF_PACKET TX ring)" "tg:trafgen (netsniff-ng)" "ip:iperf3 -u -l 18"; do
 	k=${t%%:*}
 	printf '%-34s %18s %22s\n' "${t#*:}" "$(kpps "$(med ${k}_b2b)")" "$(kpps "$(med ${k}_dut)")"
 done
-printf '%-34s %18s %22s\n' "wirerate / trafgen" "$(ratio "$(med wr_b2b)" "$(med tg_b2b)")" "$(ratio "$(med wr_dut)" "$(med tg_dut)")"
-printf '%-34s %18s %22s\n' "wirerate / iperf3" "$(ratio "$(med wr_b2b)" "$(med ip_b2b)")" "$(ratio "$(med wr_dut)" "$(med ip_dut)")"
+printf '%-34s %18s %22s\n' "wirerate XDP / trafgen" "$(ratio "$(med wx_b2b)" "$(med tg_b2b)")" "$(ratio "$(med wx_dut)" "$(med tg_dut)")"
+printf '%-34s %18s %22s\n' "wirerate XDP / iperf3" "$(ratio "$(med wx_b2b)" "$(med ip_b2b)")" "$(ratio "$(med wx_dut)" "$(med ip_dut)")"
+printf '%-34s %18s %22s\n' "wirerate XDP / AF_PACKET" "$(ratio "$(med wx_b2b)" "$(med wr_b2b)")" "$(ratio "$(med wx_dut)" "$(med wr_dut)")"
+printf '%-34s %18s %22s\n' "wirerate AF_PACKET / trafgen" "$(ratio "$(med wr_b2b)" "$(med tg_b2b)")" "$(ratio "$(med wr_dut)" "$(med tg_dut)")"
+printf '%-34s %15.0f ns\n' "XDP generator CPU per frame" "$(echo "1000000000 / $(med wx_b2b)" | bc -l)"
+echo "  (one core spent on the generator at its b2b rate: 1 s / frames per second)"
 echo
 echo "runs (frames/s):"
-for k in wr_b2b tg_b2b ip_b2b wr_dut tg_dut ip_dut; do printf '  %-7s %s\n' "$k" "${R[$k]}"; done
+for k in wx_b2b wr_b2b tg_b2b ip_b2b wx_dut wr_dut tg_dut ip_dut; do printf '  %-7s %s\n' "$k" "${R[$k]}"; done
 
 # Pacing: offered against target, wirerate through the DUT, trafgen --rate.
-ceiling=$("$WR" calibrate --prefix "$P" --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" --drain 1s \
+ceiling=$("$WR" calibrate --prefix "$P" --port-type xdp --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" --drain 1s \
 	--calibration "$tmp/cal" --json | jq -r .ceiling_pps)
 echo
 echo "tester ceiling (wirerate calibrate, generator and analyzer on CPU $CPU): $(kpps "$ceiling")"
 echo
 echo "pacing through the lab DUT (${SECS} s each): target, achieved, error"
-for r in 1000 10000 100000 $(printf '%.0f' "$(echo "$ceiling * 0.9" | bc -l)"); do
-	a=$("$WR" trial --prefix "$P" --rate "$r" --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" \
+for r in 1000 10000 100000 $(for f in 0.1 0.5 0.9; do printf '%.0f ' "$(echo "$ceiling * $f" | bc -l)"; done); do
+	a=$("$WR" trial --prefix "$P" --no-store --rate "$r" --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" \
 		--learn-wait 0.2s --drain 1s --calibration "$tmp/cal" --json |
 		jq -r '.directions[0] | "\(.offered_pps) \(.lost) \(.tester_limited)"')
 	set -- $a

@@ -520,7 +520,10 @@ static int choose_path(struct trialopt *o, char *err, size_t errlen)
 			return rc;
 		}
 		c->xdp_gen = true;
-		c->port_type = o->direct ? PORT_AFXDP : PORT_AFPACKET;
+		/* In the lab the sink's AF_PACKET port keeps its receive work
+		 * on the tester's CPUs (RPS); on cabled ports the analyzer is
+		 * ours alone, and AF_XDP is the fastest. */
+		c->port_type = o->lab ? PORT_AFPACKET : PORT_AFXDP;
 		return 0;
 	case TRIALOPT_AFXDP:
 		c->port_type = PORT_AFXDP;

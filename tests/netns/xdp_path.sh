@@ -1,0 +1,70 @@
+# The XDP path (issue 7): the live-frames generator through the lab DUT in
+# NAPI mode; an overloaded DUT drops at its receive ring and the generator
+# keeps its rate; AF_PACKET by hand or when the lab has no XDP; a trial
+# killed mid-run leaves no XDP program and no AF_XDP socket behind.
+. "$(dirname "$0")/lib.sh"
+
+need="af_xdp,xdp_native_veth,xdp_live_frames"
+"$WR" probe --require "$need" >/dev/null 2>&1 || skip "$("$WR" probe --require "$need" 2>&1)"
+"$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
+"$WR" lab status --prefix "$P" --json | jq -e '.dut.napi_mode == true' >/dev/null || fail "the lab's DUT is not in NAPI mode"
+T="--prefix $P --learn-wait 0.2s --drain 1s --no-store --json"
+
+# 1. 100 kpps for 3 s on the XDP path: every frame, at the rate.
+j=$("$WR" trial $T --rate 100kpps --duration 3s --port-type xdp) || fail "xdp trial"
+d=$(jq -c '.directions[0]' <<<"$j")
+note "xdp: $(jq -c '{tx, rx, lost, ring_drops, offered_pps, largest_burst}' <<<"$d")"
+[ "$(jq -r .path <<<"$j")" = xdp ] || fail "path $(jq -r .path <<<"$j"), want xdp"
+[ "$(jq -r '.tx == 300000 and .rx == .tx and .lost == 0 and .duplicated == 0' <<<"$d")" = true ] || fail "not clean: $d"
+[ "$(jq -r '(.offered_pps - 100000 | fabs) / 100000 <= 0.005 and .tester_limited == false' <<<"$d")" = true ] ||
+	fail "offered not within 0.5% of 100000: $d"
+# auto picks it too
+[ "$("$WR" trial $T --rate 5kpps --duration 1s | jq -r .path)" = xdp ] || fail "auto did not pick xdp"
+
+# 2. Twice what the DUT can forward: 1000 null rules hold it near 60 kpps
+# on one CPU; offer 200 kpps. The loss is the DUT's, counted where it
+# happened (its receive ring, = dut0 rx_dropped), and the generator holds.
+"$WR" lab up --prefix "$P" --rules 1000 >/dev/null || fail "lab up --rules 1000"
+d0=$(ifc "$P" dut0 rx_dropped)
+j=$("$WR" trial $T --rate 200kpps --duration 3s --port-type xdp) || fail "overload trial"
+d=$(jq -c '.directions[0]' <<<"$j")
+dropped=$(( $(ifc "$P" dut0 rx_dropped) - d0 ))
+note "overload: $(jq -c '{tx, rx, lost, ring_drops, offered_pps, tester_limited}' <<<"$d"), dut0 rx_dropped +$dropped"
+[ "$(jq -r '.tx == 600000 and .tester_limited == false and .lost > 150000' <<<"$d")" = true ] ||
+	fail "want 600000 sent, >25% DUT loss, not tester-limited: $d"
+[ "$(jq -r '(.offered_pps - 200000 | fabs) / 200000 <= 0.005' <<<"$d")" = true ] || fail "generator slowed: $d"
+[ "$(jq -r '.rx + .lost == .tx' <<<"$d")" = true ] || fail "rx + lost != tx: $d"
+[ "$(jq -r .ring_drops <<<"$d")" -le "$(jq -r .lost <<<"$d")" ] || fail "more ring drops than lost: $d"
+[ "$dropped" -ge "$(jq -r .ring_drops <<<"$d")" ] || fail "dut0 rx_dropped +$dropped < ring_drops: $d"
+"$WR" lab up --prefix "$P" --rules 0 >/dev/null || fail "lab up --rules 0"
+
+# 3. Fallback: AF_PACKET by hand, and by default on a lab without XDP.
+j=$("$WR" trial $T --rate 20kpps --duration 1s --port-type afpacket) || fail "afpacket trial"
+[ "$(jq -r '.path + " " + (.directions[0] | (.rx == .tx and .lost == 0) | tostring)' <<<"$j")" = "afpacket true" ] ||
+	fail "afpacket by hand: $(jq -c '{path, d: .directions[0]}' <<<"$j")"
+"$WR" lab down --prefix "$P" >/dev/null && "$WR" lab up --prefix "$P" --no-xdp >/dev/null || fail "lab up --no-xdp"
+"$WR" lab status --prefix "$P" --json | jq -e '.dut.napi_mode == false' >/dev/null || fail "--no-xdp lab in NAPI mode"
+j=$("$WR" trial $T --rate 20kpps --duration 1s) || fail "auto trial on a lab without XDP"
+[ "$(jq -r '.path + " " + (.directions[0] | (.rx == .tx and .lost == 0) | tostring)' <<<"$j")" = "afpacket true" ] ||
+	fail "auto without XDP: $(jq -c '{path, d: .directions[0]}' <<<"$j")"
+
+# 4. Killed mid-run (AF_XDP sockets and programs on both lab ends): nothing stays.
+"$WR" trial --prefix "$P" --no-store --rate 20kpps --duration 20s --port-type afxdp >/dev/null 2>&1 &
+pid=$!
+attached=0
+for _ in $(seq 50); do
+	if ip -n "${P}sink" -d link show sink0 | grep -q prog/xdp; then attached=1; break; fi
+	sleep 0.1
+done
+[ $attached = 1 ] || { kill -9 $pid; fail "the AF_XDP port never attached its program"; }
+sleep 1
+kill -9 $pid
+wait $pid 2>/dev/null
+sleep 0.5
+for x in gen:gen0 sink:sink0; do
+	ns=${P}${x%%:*} ifn=${x#*:}
+	! ip -n "$ns" -d link show "$ifn" | grep -q prog/xdp || fail "XDP program left on $ifn after kill -9"
+	[ "$(ip netns exec "$ns" ss -H --xdp 2>/dev/null | wc -l)" = 0 ] || fail "AF_XDP socket left in $ns"
+done
+"$WR" lab status --prefix "$P" --json | jq -e '.state == "up"' >/dev/null || fail "lab not clean after the kill"
+echo ok
