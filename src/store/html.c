@@ -23,7 +23,6 @@ struct page {
 	unsigned int nruns, nsizes;
 	char name[RM_MAX_RUNS][96];		/* "#12 2.6.29": legends, tips */
 	const char *names[RM_MAX_RUNS];
-	unsigned int idx[RM_MAX_RUNS];
 	char cat[RM_MAX_SIZES][16];		/* "64 B": the x categories */
 	const char *cats[RM_MAX_SIZES];
 };
@@ -154,6 +153,13 @@ static void run_name(struct page *p, unsigned int r)
 		fprintf(p->f, "run #%lld", (long long)run->id);
 }
 
+static void td(struct page *p, const char *attr, const char *s, size_t max)
+{
+	fprintf(p->f, "<td%s>", attr);
+	esc(p, s, max);
+	fputs("</td>", p->f);
+}
+
 static void runs_table(struct page *p)
 {
 	FILE *f = p->f;
@@ -173,15 +179,12 @@ static void runs_table(struct page *p)
 			esc(p, run->label, sizeof(run->label));
 		else
 			fputs("<span class=\"na\">—</span>", f);
-		fputs("</td><td>", f);
-		esc(p, run->when, sizeof(run->when));
-		fputs("</td><td>", f);
-		esc(p, run->test, sizeof(run->test));
-		fputs("</td><td>", f);
-		esc(p, run->kernel, sizeof(run->kernel));
-		fputs("</td><td class=\"cfg\">", f);
-		esc(p, run->config, sizeof(run->config));
-		fputs("</td><td>", f);
+		fputs("</td>", f);
+		td(p, "", run->when, sizeof(run->when));
+		td(p, "", run->test, sizeof(run->test));
+		td(p, "", run->kernel, sizeof(run->kernel));
+		td(p, " class=\"cfg\"", run->config, sizeof(run->config));
+		fputs("<td>", f);
 		if (r == 0)
 			fputs("<span class=\"badge base\">baseline</span> ", f);
 		if (run->interrupted)
@@ -413,9 +416,12 @@ static void banner(struct page *p)
 	fputs("</div>\n", f);
 }
 
-static void no_data(struct page *p, const char *what)
+/* A chart's section with no data says so in a note and ends: true. */
+static bool none(struct page *p, bool nodata, const char *what)
 {
-	fprintf(p->f, "<p class=\"note\">%s</p></section>\n", what);
+	if (nodata)
+		fprintf(p->f, "<p class=\"note\">%s</p></section>\n", what);
+	return nodata;
 }
 
 /* (a) Throughput against frame size: a line per run, error bars over the
@@ -443,8 +449,8 @@ static void chart_thr(struct page *p)
 			maxpps = fmax(maxpps, top);
 			maxpct = ok(cl->line_pps) ? fmax(maxpct, top * 100 / cl->line_pps) : maxpct;
 		}
-	if (!any)
-		return no_data(p, "No run has throughput figures: nothing to chart.");
+	if (none(p, !any, "No run has throughput figures: nothing to chart."))
+		return;
 	scale = svgc_pps_unit(maxpps, &unit);
 	snprintf(ylabel, sizeof(ylabel), pct ? "Throughput (%% of line rate)" : "Throughput (%s)",
 		 unit);
@@ -489,7 +495,7 @@ static void chart_thr(struct page *p)
 			svgc_marker(&c, xs[s], ys[s], svgc_shape_of(r), col, cl->tester_limited, tip);
 		}
 	}
-	svgc_legend(&c, p->names, p->idx, p->nruns, true);
+	svgc_legend(&c, p->names, p->nruns, true);
 	svgc_end(&c);
 	fprintf(p->f, "<figcaption>Loss-free rate (NDR, median of the repeats) per frame size, "
 		"%s. Bars: the range over repeats. A hollow marker: the tester's own ceiling, the "
@@ -601,10 +607,10 @@ static void chart_loss(struct page *p)
 				break;
 			}
 		}
-	if (!n)
-		return no_data(p, "No run has a frame loss test (rfc2544 loss): nothing to chart.");
+	if (none(p, !n, "No run has a frame loss test (rfc2544 loss): nothing to chart."))
+		return;
 	svgc_begin(&c, p->f, "legend", CHART_W, 0, p->names, p->nruns, "Runs");
-	svgc_legend(&c, p->names, p->idx, p->nruns, true);
+	svgc_legend(&c, p->names, p->nruns, true);
 	svgc_end(&c);
 	fputs("<div class=\"grid\">\n", p->f);
 	for (unsigned int i = 0; i < n; i++)
@@ -646,8 +652,8 @@ static void chart_lat(struct page *p)
 					lo = fmin(lo, us[k]);
 					hi = fmax(hi, us[k]);
 				}
-	if (!(hi > 0))
-		return no_data(p, "No run has latency figures (rfc2544 latency): nothing to chart.");
+	if (none(p, !(hi > 0), "No run has latency figures (rfc2544 latency): nothing to chart."))
+		return;
 	fputs("<figure>", p->f);
 	svgc_begin(&c, p->f, "chart", CHART_W, 360, p->names, p->nruns, "Latency percentiles by frame size");
 	svgc_axis_log(&c.y, lo, hi);
@@ -687,7 +693,7 @@ static void chart_lat(struct page *p)
 			svgc_seg(&c, x - bw / 2 - 1, y[1], x + bw / 2 + 1, y[1], col, 3);
 		}
 	}
-	svgc_legend(&c, p->names, p->idx, p->nruns, false);
+	svgc_legend(&c, p->names, p->nruns, false);
 	svgc_end(&c);
 	fputs("<figcaption>Latency at the loss-free rate, per frame size and run. Each mark: the "
 	      "thin line spans min to max, the box the median (thick bar) to p99, the thin bar "
@@ -709,8 +715,8 @@ static void chart_cpu(struct page *p)
 			if (cl && ok(cl->ns_per_frame))
 				max = fmax(max, cl->ns_per_frame);
 		}
-	if (!(max > 0))
-		return no_data(p, "No run has DUT CPU figures: nothing to chart.");
+	if (none(p, !(max > 0), "No run has DUT CPU figures: nothing to chart."))
+		return;
 	fputs("<figure>", p->f);
 	svgc_begin(&c, p->f, "chart", CHART_W, 300, p->names, p->nruns, "DUT CPU time per forwarded frame");
 	svgc_axis_linear(&c.y, 0, max * 1.08, 6);
@@ -739,7 +745,7 @@ static void chart_cpu(struct page *p)
 				svgc_text(&c, x, y - 4, "val", v);
 		}
 	}
-	svgc_legend(&c, p->names, p->idx, p->nruns, false);
+	svgc_legend(&c, p->names, p->nruns, false);
 	svgc_end(&c);
 	fputs("<figcaption>CPU time the DUT spent per forwarded frame at the loss-free rate "
 	      "(busy time including interrupts and softirqs, over frames forwarded). Lower is "
@@ -764,7 +770,6 @@ int report_html_write(const struct report_model *m, FILE *f, char *err, size_t e
 		snprintf(p.name[r], sizeof(p.name[r]), "#%lld%s%.*s", (long long)run->id,
 			 run->label[0] ? " " : "", (int)sizeof(run->label), run->label);
 		p.names[r] = p.name[r];
-		p.idx[r] = r;
 	}
 	for (unsigned int s = 0; s < p.nsizes; s++) {
 		snprintf(p.cat[s], sizeof(p.cat[s]), "%u", m->sizes[s]);
@@ -782,8 +787,8 @@ int report_html_write(const struct report_model *m, FILE *f, char *err, size_t e
 		      "<code>wirerate runs</code> and name them to <code>wirerate report</code>."
 		      "</p></section>\n", f);
 	} else {
-		fprintf(f, "%u run%s compared with the baseline, run #%lld", p.nruns,
-			p.nruns == 1 ? "" : "s", (long long)m->run[0].id);
+		fprintf(f, "%u run%s; baseline: run #%lld", p.nruns, p.nruns == 1 ? "" : "s",
+			(long long)m->run[0].id);
 		if (m->run[0].label[0]) {
 			fputs(" (", f);
 			esc(&p, m->run[0].label, sizeof(m->run[0].label));

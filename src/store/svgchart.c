@@ -537,8 +537,7 @@ void svgc_rect(struct svgc *c, double x, double y, double w, double h,
 	fputs("\"/></g>", f);
 }
 
-void svgc_legend(struct svgc *c, const char *const *labels, const unsigned int *idx,
-		 unsigned int n, bool markers)
+void svgc_legend(struct svgc *c, const char *const *labels, unsigned int n, bool markers)
 {
 	double colw = c->legend_colw;
 	size_t maxchars = (size_t)((colw - 36) / LEGEND_CHARW);
@@ -547,11 +546,11 @@ void svgc_legend(struct svgc *c, const char *const *labels, const unsigned int *
 	for (unsigned int i = 0; i < n; i++) {
 		double x = c->px0 + (i % c->legend_cols) * colw;
 		double y = c->legend_y + (i / c->legend_cols) * LEGEND_ROW;
-		const char *col = svgc_colour(idx[i]);
+		const char *col = svgc_colour(i);
 
 		if (markers) {
 			svgc_seg(c, x, y, x + 22, y, col, 2);
-			svgc_marker(c, x + 11, y, svgc_shape_of(idx[i]), col, false, NULL);
+			svgc_marker(c, x + 11, y, svgc_shape_of(i), col, false, NULL);
 		} else {
 			svgc_rect(c, x + 4, y - 6, 14, 12, col, 0.9, NULL);
 		}

@@ -85,9 +85,9 @@ void svgc_seg(struct svgc *c, double x0, double y0, double x1, double y1,
 	      const char *colour, double width);
 /* A small text label centred at x, with its baseline at y. */
 void svgc_text(struct svgc *c, double x, double y, const char *cls, const char *s);
-/* The legend below the plot: entry i in svgc_colour(idx[i]) and its shape. */
-void svgc_legend(struct svgc *c, const char *const *labels, const unsigned int *idx,
-		 unsigned int n, bool markers);
+/* The legend below the plot: entry i in svgc_colour(i), with a line and
+ * svgc_shape_of(i) when markers, else a filled square (bars). */
+void svgc_legend(struct svgc *c, const char *const *labels, unsigned int n, bool markers);
 
 /* Frames per second with three significant figures and the unit people
  * quote ("312 kpps", "1.49 Mpps"); latency in µs from ns. */

@@ -15,6 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$HTMLGEN" "$tmp/basic.html" || fail "htmlgen (3 runs)"
 "$HTMLGEN" --many "$tmp/many.html" || fail "htmlgen --many (16 runs, NaN figures)"
 "$HTMLGEN" --empty "$tmp/empty.html" || fail "htmlgen --empty"
+"$HTMLGEN" --one "$tmp/one.html" || fail "htmlgen --one (the baseline alone)"
 # A write error is reported, not swallowed.
 if [ -w /dev/full ]; then
 	err=$("$HTMLGEN" /dev/full 2>&1) && fail "writing to /dev/full succeeded"
@@ -25,7 +26,7 @@ fi
 # count PATTERN FILE: occurrences (not lines) of an extended regex
 count() { grep -oiE -- "$1" "$2" | wc -l; }
 
-for f in basic many empty; do
+for f in basic one many empty; do
 	h=$tmp/$f.html
 	for bad in 'https?://' '<script' '[[:space:]]src=' '[[:space:]]href=' 'url\(' '@import' '<link' '<iframe' '<object' '<embed' '[[:space:]]on[a-z]+='; do
 		[ "$(count "$bad" "$h")" -eq 0 ] || fail "$f.html is not self-contained: $(grep -oiE -- "$bad.{0,40}" "$h" | head -1)"
@@ -79,6 +80,9 @@ check_page basic 8 7 3
 grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/basic.html.dom" || fail "the label is not text in the DOM"
 grep -q 'Regression' "$tmp/basic.html.dom" || fail "no regression banner"
 grep -q '—' "$tmp/basic.html.dom" || fail "the missing cell is not marked"
+# the baseline alone: the same charts, no verdicts, no banner
+check_page one 8 7 1
+! grep -qE 'class="badge (better|worse|noise)|class="banner' "$tmp/one.html.dom" || fail "one run: a verdict against itself"
 # 16 runs, loss at every size: 1 + 7 + 1 + 1
 check_page many 10 7 16
 render "$tmp/empty.html"

@@ -1,9 +1,9 @@
 /* htmlgen: writes the HTML report of a synthetic report model, for the
  * test that renders it in a browser (tests/netns/report_html.sh).
- *   htmlgen [--empty | --many] FILE
+ *   htmlgen [--empty | --one | --many] FILE
  * default: 3 runs (one labelled with a script tag), 7 frame sizes 64..1518
  * with repeats, loss curves, latency, CPU, a regression and one missing
- * cell; --empty: no runs; --many: 16 runs with zero, NaN and infinite
+ * cell; --empty: no runs; --one: the baseline alone; --many: 16 runs with zero, NaN and infinite
  * figures sprinkled in, which must never reach the SVG. Exit 0, or 1 with
  * the writer's error. */
 #include <math.h>
@@ -88,7 +88,7 @@ static void compare(struct report_model *m)
 		}
 }
 
-static void basic(struct report_model *m)
+static void basic(struct report_model *m, unsigned int nruns)
 {
 	static const char *const label[] = { "2.6.26", "<script>alert(1)</script>",
 					     "2.6.30 & \"quoted\" 'label'" };
@@ -97,9 +97,9 @@ static void basic(struct report_model *m)
 					      "placement=split rules=1000 dut-cpus=2" };
 
 	snprintf(m->title, sizeof(m->title), "Kernel forwarding: 2.6.26 vs 2.6.29 vs 2.6.30");
-	m->nruns = 3;
+	m->nruns = nruns;
 	m->fail_pct = 5;
-	for (unsigned int r = 0; r < 3; r++) {
+	for (unsigned int r = 0; r < nruns; r++) {
 		struct rm_run *run = &m->run[r];
 
 		run->id = 12 + r * 3;
@@ -172,7 +172,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: htmlgen [--empty | --many] FILE\n");
+		fprintf(stderr, "usage: htmlgen [--empty | --one | --many] FILE\n");
 		return 2;
 	}
 	m.fail_pct = -1;
@@ -180,8 +180,10 @@ int main(int argc, char **argv)
 		snprintf(m.title, sizeof(m.title), "Nothing to compare");
 	else if (argc == 3 && !strcmp(argv[1], "--many"))
 		many(&m);
+	else if (argc == 3 && !strcmp(argv[1], "--one"))
+		basic(&m, 1);
 	else if (argc == 2)
-		basic(&m);
+		basic(&m, 3);
 	else {
 		fprintf(stderr, "htmlgen: unknown option %s\n", argv[1]);
 		return 2;
