@@ -1,0 +1,83 @@
+# The store end to end: a real RFC 2544 search (twice per size) on a lab
+# shaped to 20 kpps, stored as it runs; 'runs' lists it, 'report' shows it
+# as JSON and CSV that parse, with the figures the search found; synthetic
+# runs derived from it (30% worse, 30% better) give the verdicts and the
+# exit status of --fail-on-regression; --html writes a page with charts.
+. "$(dirname "$0")/lib.sh"
+
+command -v sqlite3 >/dev/null || skip "no sqlite3 shell (scripts/deps.sh installs it)"
+"$WR" probe --require tbf >/dev/null 2>&1 || skip "no tbf"
+"$WR" lab up --prefix "$P" --shape 20kpps >/dev/null || fail "lab up"
+D=$(mktemp -d); trap 'rm -rf "$D"; cleanup' EXIT
+DB=$D/results.db
+Q="--prefix $P --quick --trial-time 1s --settle 0.1s --learn-wait 0.1s --drain 0.3s --max-load 40kpps"
+
+j=$("$WR" rfc2544 throughput $Q --sizes 64 --repeat 2 --db "$DB" --label base --tag ci --tag "two words" --json) || fail "rfc2544"
+id=$(jq -r .run_id <<<"$j")
+[ "$id" -ge 1 ] 2>/dev/null || fail "no run id in the output: $(jq -c '{run_id, db}' <<<"$j")"
+ntrials=$(jq '.trials | length' <<<"$j")
+note "run $id, $ntrials trials, NDR $(jq -c '.rows[0].repeats' <<<"$j")"
+
+# Every trial the command reported is in the file, with its CPU figures.
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM trials WHERE run_id = $id")" = "$ntrials" ] || fail "trials stored != trials run"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM trial_cpu c JOIN trials t ON t.id = c.trial_id WHERE t.run_id = $id")" = "$ntrials" ] || fail "CPU figures missing"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM results WHERE run_id = $id AND size = 64")" = 2 ] || fail "not two repeats stored"
+[ "$(sqlite3 "$DB" "SELECT value FROM env WHERE run_id = $id AND key = 'lab.placement'")" = bound ] || fail "environment not captured"
+[ -n "$(sqlite3 "$DB" "SELECT value FROM env WHERE run_id = $id AND key = 'kernel.release'")" ] || fail "no kernel release"
+[ "$(sqlite3 "$DB" "PRAGMA integrity_check")" = ok ] || fail "integrity"
+
+r=$("$WR" runs --db "$DB" --json) || fail "runs"
+note "runs: $(jq -c '.runs[0] | {id, label, test, sizes, status, headline, tags}' <<<"$r")"
+[ "$(jq -r --argjson id "$id" '.runs[] | select(.id == $id) | .status == "complete" and .label == "base" and .sizes == "64" and (.tags | index("ci") != null) and (.tags | index("two words") != null)' <<<"$r")" = true ] || fail "runs: $r"
+[ "$("$WR" runs --db "$DB" --json --tag nope | jq '.runs | length')" = 0 ] || fail "runs --tag filter"
+[ "$("$WR" runs --db "$DB" --json --label base --since 1h | jq '.runs | length')" = 1 ] || fail "runs --label/--since filter"
+[ "$("$WR" runs --db "$DB" --json --since 2999-01-01 | jq '.runs | length')" = 0 ] || fail "runs --since in the future"
+"$WR" runs --db "$DB" | grep -q "base" || fail "runs text"
+
+# The report's figures are the search's own.
+rep=$("$WR" report base --db "$DB" --json) || fail "report --json"
+c=$(jq -c '.runs[0].cells[0]' <<<"$rep")
+note "report cell: $c"
+med=$(jq -r '.rows[0].repeats.ndr_median' <<<"$j")
+[ "$(jq -r --argjson med "$med" '.size == 64 and .repeats == 2 and .ndr_median_pps == $med and .ndr_median_pps >= 19400 and .ndr_median_pps <= 20600 and .ndr_min_pps <= .ndr_max_pps and .width_pps == 200 and .verdict == "baseline"' <<<"$c")" = true ] || fail "report cell: $c (search median $med)"
+"$WR" report base --db "$DB" --csv >"$D/r.csv" || fail "report --csv"
+python3 - "$D/r.csv" "$med" <<'PY' || fail "CSV does not parse to the same figures"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 1, rows
+assert rows[0]["size"] == "64" and float(rows[0]["ndr_median_pps"]) == float(sys.argv[2]), rows
+assert rows[0]["label"] == "base" and rows[0]["verdict"] == "baseline", rows
+PY
+
+# Synthetic runs from the real one: the same environment, NDR scaled.
+derive() { # label factor
+	sqlite3 "$DB" "PRAGMA foreign_keys = ON;
+	INSERT INTO runs (started, ended, test, label, sizes, config, place, line_bps, repeats, precision, pdr_ratio, status, pid, boot_id, headline)
+	  SELECT started + 1, ended + 1, test, '$1', sizes, config, place, line_bps, repeats, precision, pdr_ratio, status, 0, boot_id, 'synthetic' FROM runs WHERE id = $id;
+	INSERT INTO results (run_id, size, repeat, max_load, ndr_lower, ndr_upper, pdr_lower, pdr_upper, width_pps, search_done)
+	  SELECT last_insert_rowid(), size, repeat, max_load, ndr_lower * $2, ndr_upper * $2, pdr_lower * $2, pdr_upper * $2, width_pps, 1 FROM results WHERE run_id = $id;"
+}
+derive worse 0.7
+derive better 1.3
+rc=0; out=$("$WR" report base worse better --db "$DB" --fail-on-regression 5) || rc=$?
+echo "$out"
+[ "$rc" = 3 ] || fail "--fail-on-regression 5 on a 30% drop exited $rc, want 3"
+echo "$out" | grep -q "worse" && echo "$out" | grep -q "better" || fail "verdicts not in the table"
+j2=$("$WR" report base worse better --db "$DB" --json) || fail "report --json (no threshold) exited $?"
+[ "$(jq -r '[.runs[].cells[0].verdict] == ["baseline", "worse", "better"] and .regression == false' <<<"$j2")" = true ] || fail "verdicts: $(jq -c '[.runs[].cells[0] | {verdict, diff_pct}]' <<<"$j2")"
+[ "$(jq -r '.runs[1].cells[0].diff_pct | . > -30.5 and . < -29.5' <<<"$j2")" = true ] || fail "diff"
+"$WR" report base better --db "$DB" --fail-on-regression 5 >/dev/null || fail "an improvement failed the regression check"
+"$WR" report base base --db "$DB" --fail-on-regression 0 >/dev/null || fail "a run against itself failed the regression check"
+"$WR" report base worse --db "$DB" --fail-on-regression 40 >/dev/null || fail "a 30% drop failed a 40% threshold"
+
+# The HTML page: one file, with charts, and no half file on failure.
+"$WR" report base worse better --db "$DB" --html "$D/r.html" >/dev/null || fail "report --html"
+[ -s "$D/r.html" ] && grep -q "<svg" "$D/r.html" || fail "no chart in the HTML"
+expect_exit 1 "$WR" report base --db "$DB" --html "$D/no/such/dir/r.html"
+[ -z "$(ls "$D" | grep 'r.html.')" ] || fail "a temporary HTML file was left: $(ls "$D")"
+
+# runs rm takes everything of the run.
+"$WR" runs rm 3 --db "$DB" >/dev/null || fail "runs rm"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM results WHERE run_id = 3")" = 0 ] || fail "results of a deleted run left"
+expect_exit 2 "$WR" runs rm 3 --db "$DB"
+echo ok
