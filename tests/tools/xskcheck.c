@@ -46,6 +46,7 @@ struct rxstate {
 	uint64_t frames, valid, dup, other_trial, not_test, bad_tag;
 	uint64_t ts_changes, last_ts, lat_bad, lat_min, lat_max, lat_sum;
 	uint64_t first_ns, last_ns;	/* monotonic, first and last valid frame */
+	uint64_t cpu_ns;		/* the receive thread's CPU time */
 	int cpu;
 };
 
@@ -135,6 +136,7 @@ static void *rx_main(void *arg)
 			break;
 		}
 	}
+	r->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	return NULL;
 }
 
@@ -246,7 +248,7 @@ int main(int argc, char **argv)
 	};
 	struct side tx = { .nsfd = -1, .cpu = -1 }, rx = { .nsfd = -1, .cpu = -1 };
 	struct rxstate rs = { .cpu = -1 };
-	uint64_t n = 10000, pps = 10000, sent = 0, t0, t1 = 0, tx_end = 0;
+	uint64_t n = 10000, pps = 10000, sent = 0, t0, t1 = 0, tx_end = 0, tx_cpu = 0;
 	unsigned int size = 64, drain_ms = 1000;
 	double duration = 10;
 	bool v6 = false;
@@ -334,8 +336,10 @@ int main(int argc, char **argv)
 		if (pps && n * 1000000000ULL / pps + 5000000000ULL > (uint64_t)(duration * 1e9))
 			deadline = t0 + n * 1000000000ULL / pps + 5000000000ULL;
 		pin(tx.cpu);
+		tx_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		sent = send_frames(tx.port, n, pps, deadline, rs.trial, epoch, payload_off, lens);
 		tx_end = mono_ns();
+		tx_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - tx_cpu;
 		/* Every frame completed, boundedly. */
 		for (int i = 0; i < 2000 && port_tx_pending(tx.port); i++)
 			usleep(1000);
@@ -372,6 +376,9 @@ out:
 			       (double)rs.lat_sum / (double)(rs.valid - rs.lat_bad) / 1e3, rs.lat_max / 1e3);
 		printf(",\"tx_pps\":%.0f,\"rx_pps\":%.0f,\"elapsed_s\":%.3f", tx_s > 0 ? sent / tx_s : 0,
 		       rx_s > 0 ? (rs.valid - 1) / rx_s : 0, (double)(t1 - t0) / 1e9);
+		/* CPU time of the sending and receiving threads (user + system),
+		 * for cost per frame on a machine shared with other work. */
+		printf(",\"tx_cpu_s\":%.3f,\"rx_cpu_s\":%.3f", tx_cpu / 1e9, rs.cpu_ns / 1e9);
 		print_stats("tx_stats", tx.port);
 		print_stats("rx_stats", rx.port);
 		printf("}\n");
