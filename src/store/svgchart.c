@@ -114,9 +114,9 @@ void svgc_num(FILE *f, double v, int decimals)
 
 static int decimals_of(double step)
 {
-	int d = (int)-floor(log10(step) + 1e-9);
+	double d = -floor(log10(step) + 1e-9);
 
-	return d > 0 ? d : 0;
+	return d > 0 ? (d < 9 ? (int)d : 9) : 0;
 }
 
 void svgc_axis_linear(struct svgc_axis *a, double lo, double hi, int maxticks)
@@ -141,6 +141,11 @@ void svgc_axis_linear(struct svgc_axis *a, double lo, double hi, int maxticks)
 	base = pow(10, floor(log10(raw)));
 	m = raw / base;
 	step = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * base;
+	if (!isfinite(step) || step <= 0 || !isfinite((hi - lo) / step)) {
+		/* figures beyond any sense (the model holds garbage): an axis
+		 * that still draws, rather than a division by zero */
+		lo = 0, hi = 1, step = 0.2;
+	}
 	a->lo = floor(lo / step + 1e-9) * step;
 	a->hi = ceil(hi / step - 1e-9) * step;
 	a->step = step;
@@ -172,6 +177,10 @@ void svgc_axis_log(struct svgc_axis *a, double lo, double hi)
 		hi = 1;
 	if (!isfinite(lo) || lo <= 0 || lo > hi)
 		lo = hi / 10;
+	if (hi > 1e300)
+		hi = 1e300;
+	if (lo < hi * 1e-12)
+		lo = hi * 1e-12;	/* twelve decades are enough for latency */
 	/* bounds on 1-2-5 values, not whole decades: a latency range of 8 µs
 	 * to 2 ms then fills the plot instead of a third of it */
 	a->lo = step125(lo, true);

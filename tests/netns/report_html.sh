@@ -38,6 +38,12 @@ for f in basic one many empty; do
 	tail -1 "$h" | grep -q '</html>' || fail "$f.html: not finished"
 done
 grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/basic.html" || fail "the label is not escaped"
+# Models of random bytes (unterminated strings, counts past the arrays,
+# NaN): written without a crash (with the sanitizers in build-san) and
+# without a non-finite number in the SVG.
+"$HTMLGEN" --garbage "$tmp/garbage.html" || fail "htmlgen --garbage"
+[ "$(count '="[^"]*(nan|inf)[^"]*"' "$tmp/garbage.html")" -eq 0 ] || fail "garbage: NaN or inf in an attribute"
+[ "$(count '<script' "$tmp/garbage.html")" -eq 0 ] || fail "garbage: a script tag"
 grep -q 'No runs' "$tmp/empty.html" || fail "the empty report does not say so"
 [ "$(count '<svg' "$tmp/empty.html")" -eq 0 ] || fail "the empty report has charts"
 

@@ -1,12 +1,13 @@
 /* htmlgen: writes the HTML report of a synthetic report model, for the
  * test that renders it in a browser (tests/netns/report_html.sh).
- *   htmlgen [--empty | --one | --many | --example] FILE
+ *   htmlgen [--empty | --one | --many | --example | --garbage] FILE
  * default: 3 runs (one labelled with a script tag), 7 frame sizes 64..1518
  * with repeats, loss curves, latency, CPU, a regression and one missing
  * cell; --example: the same with plain labels (docs/report-example.png);
  * --empty: no runs; --one: the baseline alone; --many: 16 runs with zero,
- * NaN and infinite figures sprinkled in, which must never reach the SVG.
- * Exit 0, or 1 with the writer's error. */
+ * NaN and infinite figures sprinkled in, which must never reach the SVG;
+ * --garbage: 200 models of random bytes written in turn (for the
+ * sanitizer build). Exit 0, or 1 with the writer's error. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -166,22 +167,79 @@ static void many(struct report_model *m)
 	compare(m);
 }
 
+/* Random bytes where the model's figures and strings are (strings not
+ * terminated, counts past the arrays, NaN, denormals), with valid bools
+ * since a bool's bytes are the filler's promise. */
+static void garbage(struct report_model *m, unsigned int seed)
+{
+	unsigned char *b = (unsigned char *)m;
+
+	srand(seed);
+	for (size_t i = 0; i < sizeof(*m); i++)
+		b[i] = (unsigned char)rand();
+	m->regression = rand() & 1;
+	for (unsigned int r = 0; r < RM_MAX_RUNS; r++) {
+		m->run[r].interrupted = rand() & 1;
+		for (unsigned int c = 0; c < RM_MAX_SIZES; c++) {
+			struct rm_cell *x = &m->run[r].cell[c];
+
+			x->have_thr = rand() & 1;
+			x->have_lat = rand() & 1;
+			x->tester_limited = rand() & 1;
+			if (seed % 2) {	/* sizes that match, so cells are drawn */
+				x->size = m->sizes[c] = 64u << (c % 5);
+				m->run[r].ncells = RM_MAX_SIZES;
+			}
+		}
+	}
+	if (seed % 3 == 0) {
+		m->nruns %= RM_MAX_RUNS + 1;
+		m->nsizes %= RM_MAX_SIZES + 1;
+	}
+}
+
+static int write_one(const struct report_model *m, const char *path)
+{
+	char err[256] = "";
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	rc = report_html_write(m, f, err, sizeof(err));
+	if (fclose(f) && !rc) {
+		perror(path);
+		return 1;
+	}
+	if (rc) {
+		fprintf(stderr, "htmlgen: %s (%d)\n", err, rc);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct report_model m;
 	const char *path = argv[argc - 1];
-	char err[256] = "";
-	FILE *f;
-	int rc;
 
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: htmlgen [--empty | --one | --many | --example] FILE\n");
+		fprintf(stderr, "usage: htmlgen [--empty | --one | --many | --example | --garbage] FILE\n");
 		return 2;
 	}
 	m.fail_pct = -1;
 	if (argc == 3 && !strcmp(argv[1], "--empty"))
 		snprintf(m.title, sizeof(m.title), "Nothing to compare");
-	else if (argc == 3 && !strcmp(argv[1], "--many"))
+	else if (argc == 3 && !strcmp(argv[1], "--garbage")) {
+		for (unsigned int seed = 0; seed < 200; seed++) {
+			garbage(&m, seed);
+			if (write_one(&m, path))
+				return 1;
+		}
+		return 0;
+	} else if (argc == 3 && !strcmp(argv[1], "--many"))
 		many(&m);
 	else if (argc == 3 && !strcmp(argv[1], "--one"))
 		basic(&m, 1, true);
@@ -193,19 +251,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "htmlgen: unknown option %s\n", argv[1]);
 		return 2;
 	}
-	f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		return 1;
-	}
-	rc = report_html_write(&m, f, err, sizeof(err));
-	if (fclose(f) && !rc) {
-		perror(path);
-		return 1;
-	}
-	if (rc) {
-		fprintf(stderr, "htmlgen: %s (%d)\n", err, rc);
-		return 1;
-	}
-	return 0;
+	return write_one(&m, path);
 }
