@@ -316,6 +316,38 @@ static void run_name(const struct rm_run *r, char *buf, size_t len)
 	snprintf(buf, len, "#%lld%s%.20s", (long long)r->id, r->label[0] ? " " : "", r->label);
 }
 
+/* The words of a run's config ("placement=bound rules=0 ...") that not
+ * every run shares: what the seed 001 table's rows differ by. */
+static void config_diff(const struct report_model *m, unsigned int r, char *buf, size_t len)
+{
+	char cfg[sizeof(m->run[0].config)], *save = NULL;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	snprintf(cfg, sizeof(cfg), "%s", m->run[r].config);
+	for (char *w = strtok_r(cfg, " ", &save); w && off < len; w = strtok_r(NULL, " ", &save)) {
+		bool everywhere = true;
+		size_t wl = strlen(w);
+
+		for (unsigned int k = 0; k < m->nruns && everywhere; k++) {
+			const char *c = m->run[k].config, *p = c;
+
+			everywhere = false;
+			while ((p = strstr(p, w))) {
+				if ((p == c || p[-1] == ' ') && (p[wl] == ' ' || !p[wl])) {
+					everywhere = true;
+					break;
+				}
+				p += wl;
+			}
+		}
+		if (!everywhere)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? " " : "", w);
+	}
+	if (!buf[0])
+		snprintf(buf, len, "%s", "(same)");
+}
+
 static void print_tables(struct out *o, const struct report_model *m)
 {
 	char name[64], v[64];
@@ -360,7 +392,8 @@ static void print_tables(struct out *o, const struct report_model *m)
 	}
 	/* Seed 001: rows are configurations, kpps per size. */
 	if (cfg_differ) {
-		out_text(o, "\n  by configuration (kpps, NDR median)\n  %-60s", "run  configuration");
+		out_text(o, "\n  by configuration (kpps, NDR median; what differs between the runs)\n  %-44s",
+			 "run  configuration");
 		for (unsigned int s = 0; s < m->nsizes; s++)
 			out_text(o, " %8u", m->sizes[s]);
 		out_text(o, "\n");
@@ -368,8 +401,11 @@ static void print_tables(struct out *o, const struct report_model *m)
 			char line[128];
 
 			run_name(&m->run[r], name, sizeof(name));
-			snprintf(line, sizeof(line), "%s  %s", name, m->run[r].config[0] ? m->run[r].config : "-");
-			out_text(o, "  %-60.60s", line);
+			char diff[96];
+
+			config_diff(m, r, diff, sizeof(diff));
+			snprintf(line, sizeof(line), "%s  %s", name, diff);
+			out_text(o, "  %-44.44s", line);
 			for (unsigned int s = 0; s < m->nsizes; s++) {
 				const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
 
