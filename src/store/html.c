@@ -231,7 +231,7 @@ static void fmt_range(char *b, size_t n, const struct rm_cell *c)
 static void thr_cell(struct page *p, unsigned int r, unsigned int size)
 {
 	const struct rm_cell *c = cell_of(p, r, size);
-	char v[32], range[80], pps[32];
+	char v[32], range[80], pps[32], pdr[32];
 	FILE *f = p->f;
 
 	if (!c || !c->have_thr || !isfinite(c->ndr_med)) {
@@ -241,10 +241,14 @@ static void thr_cell(struct page *p, unsigned int r, unsigned int size)
 	fmt_thr(v, sizeof(v), c, c->ndr_med);
 	svgc_fmt_pps(pps, sizeof(pps), c->ndr_med);
 	fmt_range(range, sizeof(range), c);
-	fputs("<td class=\"num\"", f);
-	if (c->tester_limited)
-		fputs(" title=\"at the tester's ceiling: the DUT forwarded at least this\"", f);
-	fprintf(f, "><span class=\"v\">%s%s</span><span class=\"s\">%s%s%s", c->tester_limited ?
+	/* the figures the cell has no room for, as its tooltip */
+	svgc_fmt_pps(pdr, sizeof(pdr), c->pdr_med);
+	fprintf(f, "<td class=\"num\" title=\"NDR %s%s%s", pps, ok(c->pdr_med) ? ", PDR " : "",
+		ok(c->pdr_med) ? pdr : "");
+	if (ok(c->b2b_frames))
+		fprintf(f, ", back-to-back %.0f frames", c->b2b_frames);
+	fprintf(f, "%s\"><span class=\"v\">%s%s</span><span class=\"s\">%s%s%s", c->tester_limited ?
+		"; at the tester's ceiling: the DUT did at least this" : "", c->tester_limited ?
 		"≥\u2009" : "", v, ok(c->line_pps) ? pps : "", ok(c->line_pps) && range[0] ? " · " : "",
 		range);
 	if (c->repeats > 1)
