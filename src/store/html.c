@@ -86,7 +86,7 @@ static const char CSS[] =
 	"table.thr thead th{white-space:normal;max-width:190px}table.cfg tbody th{white-space:normal;"
 	"min-width:140px;max-width:300px}table.dense th,table.dense td{padding:4px 6px;font-size:12px}"
 	"table.dense .v{font-size:13px}table.dense .s{white-space:normal}\n"
-	"table.cfg td,table.cfg th{vertical-align:middle}.runs td{font-size:13px}\n"
+	"table.cfg td,table.cfg th{vertical-align:middle}.runs td{font-size:13px}.runs td:not(.cfg){white-space:nowrap}\n"
 	"td.cfg{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;color:#333}\n"
 	".v{font-weight:600;font-size:15px;white-space:nowrap}.s{display:block;color:var(--muted);font-size:11.5px;"
 	"white-space:nowrap}\n.best{font-weight:700;color:var(--accent)}.na{color:#9aa3ad}\n"
@@ -381,14 +381,19 @@ static void banner(struct page *p)
 {
 	const struct report_model *m = p->m;
 	bool limit = isfinite(m->fail_pct) && m->fail_pct >= 0;
-	unsigned int n = 0;
+	unsigned int n = 0, compared = 0;
 	FILE *f = p->f;
 
-	if (p->nruns < 2)
-		return;
 	for (unsigned int r = 1; r < p->nruns; r++)
-		for (unsigned int s = 0; s < p->nsizes; s++)
-			n += listed(p, cell_of(p, r, m->sizes[s]));
+		for (unsigned int s = 0; s < p->nsizes; s++) {
+			const struct rm_cell *c = cell_of(p, r, m->sizes[s]);
+
+			n += listed(p, c);
+			compared += c && c->verdict >= RM_NOISE && c->verdict <= RM_WORSE;
+		}
+	/* nothing compared: no verdict to give, not even "no regression" */
+	if (!compared && !m->regression)
+		return;
 	if (m->regression)
 		fprintf(f, "<div class=\"banner bad\"><b>Regression</b>: %u cell%s worse than the "
 			"baseline by more than %.1f%%, beyond noise.", n, n == 1 ? "" : "s",
