@@ -369,7 +369,7 @@ static void print_tables(struct out *o, const struct report_model *m)
 		 " verdict against %s\n\n  %5s", pct ? "% of line rate" : "frames/s", "the first run", "size");
 	for (unsigned int r = 0; r < m->nruns; r++) {
 		run_name(&m->run[r], name, sizeof(name));
-		out_text(o, "  %-26s", name);
+		out_text(o, r + 1 < m->nruns ? "  %-26s" : "  %s", name);
 	}
 	out_text(o, "\n");
 	for (unsigned int s = 0; s < m->nsizes; s++) {
@@ -386,7 +386,7 @@ static void print_tables(struct out *o, const struct report_model *m)
 			if (c && (c->verdict == RM_BETTER || c->verdict == RM_WORSE || c->verdict == RM_NOISE))
 				snprintf(cell + strlen(cell), sizeof(cell) - strlen(cell), " %+.1f%% %s", c->diff_pct,
 					 report_verdict_name(c->verdict));
-			out_text(o, "  %-26s", cell);
+			out_text(o, r + 1 < m->nruns ? "  %-26s" : "  %s", cell);
 		}
 		out_text(o, "\n");
 	}
@@ -427,7 +427,7 @@ static void print_tables(struct out *o, const struct report_model *m)
 		out_text(o, "\n  DUT CPU per forwarded frame at the NDR (ns)\n  %5s", "size");
 		for (unsigned int r = 0; r < m->nruns; r++) {
 			run_name(&m->run[r], name, sizeof(name));
-			out_text(o, "  %-12s", name);
+			out_text(o, r + 1 < m->nruns ? "  %-12s" : "  %s", name);
 		}
 		out_text(o, "\n");
 		for (unsigned int s = 0; s < m->nsizes; s++) {
@@ -436,9 +436,9 @@ static void print_tables(struct out *o, const struct report_model *m)
 				const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
 
 				if (c && c->ns_per_frame > 0)
-					out_text(o, "  %-12.0f", c->ns_per_frame);
+					out_text(o, r + 1 < m->nruns ? "  %-12.0f" : "  %.0f", c->ns_per_frame);
 				else
-					out_text(o, "  %-12s", "-");
+					out_text(o, r + 1 < m->nruns ? "  %-12s" : "  %s", "-");
 			}
 			out_text(o, "\n");
 		}
