@@ -1,4 +1,5 @@
 #include "cli/trialopt.h"
+#include "io/xdpcount.h"
 #include "io/xdpgen.h"
 
 #include <errno.h>
@@ -502,10 +503,11 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 	return 0;
 }
 
-/* The ports: by hand, or the fastest that works here. The XDP generator
- * needs XDP on the far end of its port (the lab DUT in NAPI mode, or our
- * own AF_XDP receive port when cabled straight), one frame size, and frames
- * that fit a page; anywhere else auto keeps AF_PACKET. */
+/* The ports: by hand, or the fastest that works here. The XDP path (the
+ * generator and the analyzer in XDP) needs XDP on the far end of the
+ * generator's port (the lab DUT in NAPI mode, or our own analyzer when
+ * cabled straight), one frame size, and frames that fit a page; anywhere
+ * else auto keeps AF_PACKET. */
 static int choose_path(struct trialopt *o, char *err, size_t errlen)
 {
 	struct trial_cfg *c = &o->cfg;
@@ -519,11 +521,7 @@ static int choose_path(struct trialopt *o, char *err, size_t errlen)
 			snprintf(err, errlen, "--port-type xdp: %s", why);
 			return rc;
 		}
-		c->xdp_gen = true;
-		/* In the lab the sink's AF_PACKET port keeps its receive work
-		 * on the tester's CPUs (RPS); on cabled ports the analyzer is
-		 * ours alone, and AF_XDP is the fastest. */
-		c->port_type = o->lab ? PORT_AFPACKET : PORT_AFXDP;
+		c->xdp_gen = c->xdp_rx = true;
 		return 0;
 	case TRIALOPT_AFXDP:
 		c->port_type = PORT_AFXDP;
@@ -536,10 +534,8 @@ static int choose_path(struct trialopt *o, char *err, size_t errlen)
 		return 0;
 	}
 	c->port_type = PORT_AFPACKET;
-	if (fits && ((o->lab && o->lab_napi) || o->direct) && !xdpgen_probe(why, sizeof(why))) {
-		c->xdp_gen = true;
-		c->port_type = o->direct ? PORT_AFXDP : PORT_AFPACKET;
-	}
+	if (fits && ((o->lab && o->lab_napi) || o->direct) && !xdpgen_probe(why, sizeof(why)))
+		c->xdp_gen = c->xdp_rx = true;
 	return 0;
 }
 
@@ -572,6 +568,10 @@ int trialopt_resolve(struct trialopt *o, char *err, size_t errlen)
 	}
 	if ((rc = choose_path(o, err, errlen)))
 		return rc;
+	/* Calibrating flat out on the XDP path: as many frames as its
+	 * analyzer's bitmap holds, still far above what a core sends. */
+	if (o->direct && c->xdp_rx && c->rate_pps * (double)c->duration_ns / 1e9 > (double)XDPCOUNT_MAX_FRAMES)
+		c->rate_pps = (double)(uint64_t)((double)XDPCOUNT_MAX_FRAMES / ((double)c->duration_ns / 1e9));
 	return trial_cfg_check(c, err, errlen);
 }
 
@@ -607,7 +607,8 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 	out_u64(out, "directions", " x %llu direction(s)", c->ndirs);
 	out_str(out, "where", ", %s\n", o->where);
 	out_str(out, "path", "  tester     %s generator", trialopt_path(o));
-	out_str(out, "port_type", ", %s analyzer", port_type_name(c->port_type));
+	out_str(out, "analyzer", ", %s analyzer", c->xdp_rx ? "xdp" : port_type_name(c->port_type));
+	out_str(out, "port_type", NULL, port_type_name(c->port_type));
 	out_i64(out, "gen_cpu", ", generator on CPU %lld", c->gen_cpu);
 	out_i64(out, "rx_cpu", ", analyzer on CPU %lld", c->rx_cpu);
 	out_u64(out, "learn_frames", "; %llu learning frames", c->learn_frames);

@@ -39,8 +39,8 @@
 	"tester:\n" \
 	"  --gen-cpu N --rx-cpu N   pin the generator and analyzer (default: off the DUT's CPUs)\n" \
 	"  --port-type TYPE    auto (default): xdp where it works, else afpacket;\n" \
-	"                      xdp: XDP live frames, no skb (analyzer on AF_PACKET, or AF_XDP\n" \
-	"                      when cabled straight); afxdp: AF_XDP sockets both ends;\n" \
+	"                      xdp: generator and analyzer in XDP (live frames, no skb);\n" \
+	"                      afxdp: AF_XDP sockets both ends;\n" \
 	"                      afpacket: TX ring + TPACKET_V3; mmsg: sendmmsg fallback\n" \
 	"  --burst N           frames per batch at most (default 64)\n" \
 	"  --calibration FILE  the tester's ceilings (default ~/.local/state/wirerate/calibration)\n" \

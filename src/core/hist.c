@@ -36,6 +36,22 @@ void hist_bucket_range(unsigned int idx, uint64_t *lo, uint64_t *hi)
 	*hi = *lo + (1ULL << shift) - 1;
 }
 
+void hist_add_bucket(struct hist *h, unsigned int idx, uint64_t n)
+{
+	if (idx >= HIST_BUCKETS || !n)
+		return;
+	h->count += n;
+	h->b[idx] += n;
+}
+
+void hist_set_exact(struct hist *h, uint64_t min, uint64_t max, uint64_t sum)
+{
+	h->min = min;
+	h->max = max;
+	h->sum_lo = sum;
+	h->sum_hi = 0;
+}
+
 void hist_add_n(struct hist *h, uint64_t ns, uint64_t n)
 {
 	uint64_t lo, hi;

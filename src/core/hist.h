@@ -41,6 +41,12 @@ void hist_add(struct hist *h, uint64_t ns);
 /* Count n occurrences of one value, for merging pre-binned data or tests. */
 void hist_add_n(struct hist *h, uint64_t ns, uint64_t n);
 
+/* For counts binned elsewhere in this layout (the XDP analyzer): add n to
+ * bucket idx, then give the exact min, max and sum of the values, which the
+ * buckets alone do not know. */
+void hist_add_bucket(struct hist *h, unsigned int idx, uint64_t n);
+void hist_set_exact(struct hist *h, uint64_t min, uint64_t max, uint64_t sum);
+
 /* dst += src: counts, sums, min and max, so per-thread histograms can be
  * combined at the end of a trial. */
 void hist_merge(struct hist *dst, const struct hist *src);

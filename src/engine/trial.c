@@ -13,6 +13,7 @@
 #include "core/pace.h"
 #include "core/seqtrack.h"
 #include "engine/cpucost.h"
+#include "io/xdpcount.h"
 #include "io/xdpgen.h"
 #include "sys/nl.h"
 #include "sys/clock.h"
@@ -73,6 +74,7 @@ struct gen_ctx {
 struct rx_ctx {
 	struct run *run;
 	struct port *port;
+	struct xdpcount *xc;		/* instead of port, with cfg->xdp_rx */
 	unsigned int dir;		/* stream id expected here */
 	struct seqtrack *st;
 	struct trial_dir_result *res;
@@ -261,6 +263,13 @@ static void *rx_main(void *arg)
 	struct run *r = x->run;
 
 	pin(r->cfg->rx_cpu);
+	/* Counted in the kernel: only follow the count for the progress line. */
+	while (x->xc) {
+		__atomic_store_n(&x->received, xdpcount_received(x->xc), __ATOMIC_RELAXED);
+		if (r->stop_rx || now_ns() > r->deadline + RX_GRACE_NS)
+			return NULL;
+		usleep(20000);
+	}
 	for (;;) {
 		int n = port_rx_poll(x->port, on_frame, x, 10);
 
@@ -304,6 +313,11 @@ int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
 	}
 	if (frame_flows_check(&cfg->flows, err, errlen))
 		return -EINVAL;
+	if (cfg->xdp_rx && cfg->rate_pps * (double)cfg->duration_ns / 1e9 > (double)XDPCOUNT_MAX_FRAMES) {
+		snprintf(err, errlen, "the XDP analyzer counts up to %llu frames a trial: lower --rate or --duration, "
+			 "or use --port-type afxdp", (unsigned long long)XDPCOUNT_MAX_FRAMES);
+		return -EINVAL;
+	}
 	if (cfg->xdp_gen && cfg->nsizes > 1) {
 		snprintf(err, errlen, "the XDP generator sends one frame size per trial: a size mix needs --port-type afpacket");
 		return -EINVAL;
@@ -390,7 +404,24 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 	struct port_stats st;
 	double secs = interrupted ? (double)(g->stopped_ns - r->t_start) / 1e9 : c->duration_ns / 1e9;
 
-	seqtrack_stats(r->rx[d].st, g->sent, &ss);
+	if (r->rx[d].xc) {
+		struct xdpcount_result xr;
+
+		if (!xdpcount_read(r->rx[d].xc, g->sent, &xr, &o->latency)) {
+			ss = xr.seq;
+			o->late = xr.late;
+			o->learning_rx = xr.learning;
+			o->stale = xr.stale;
+			memcpy(o->not_test, xr.not_test, sizeof(o->not_test));
+			o->not_test_total = xr.not_test_total;
+			o->tester_if_drops = xr.if_drops;
+		} else {
+			memset(&ss, 0, sizeof(ss));
+			ss.lost = g->sent;
+		}
+	} else {
+		seqtrack_stats(r->rx[d].st, g->sent, &ss);
+	}
 	o->target_pps = c->rate_pps;
 	o->tx = g->sent;
 	o->rx = ss.distinct;
@@ -403,7 +434,7 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 	o->largest_burst = g->ps.largest_burst;
 	o->max_backlog = g->ps.max_backlog;
 	o->offered_pps = secs > 0 ? (double)g->sent / secs : 0;
-	if (!port_stats(r->rx[d].port, &st)) {
+	if (r->rx[d].port && !port_stats(r->rx[d].port, &st)) {
 		o->tester_rx_drops = st.rx_drops;
 		o->tester_if_drops = st.rx_if_drops;
 	}
@@ -414,6 +445,7 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 	}
 	o->ring_drops = g->ring_drops;
 	o->gen_path = g->xg ? "xdp" : port_type_name(c->port_type);
+	o->rx_path = r->rx[d].xc ? "xdp" : port_type_name(c->port_type);
 
 	if (!interrupted && (double)g->sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
 		snprintf(o->tester_reason, sizeof(o->tester_reason),
@@ -476,7 +508,8 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	for (unsigned int d = 0; d < c->ndirs; d++) {
 		if (!c->xdp_gen)
 			port_find(ps, &nps, c->dir[d].tx_if, c->dir[d].tx_nsfd)->tx = true;
-		port_find(ps, &nps, c->dir[d].rx_if, c->dir[d].rx_nsfd)->rx = true;
+		if (!c->xdp_rx)
+			port_find(ps, &nps, c->dir[d].rx_if, c->dir[d].rx_nsfd)->rx = true;
 	}
 	for (unsigned int i = 0; i < nps; i++) {
 		struct port_cfg pc = { .ifname = ps[i].ifname, .nsfd = ps[i].nsfd, .tx = ps[i].tx,
@@ -527,7 +560,18 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		x->run = r;
 		x->dir = d;
 		x->res = &res->dir[d];
-		x->port = port_find(ps, &nps, c->dir[d].rx_if, c->dir[d].rx_nsfd)->port;
+		if (c->xdp_rx) {
+			struct xdpcount_cfg xc = { .ifname = c->dir[d].rx_if, .nsfd = c->dir[d].rx_nsfd,
+						   .frames = (uint64_t)(c->rate_pps * (double)c->duration_ns / 1e9),
+						   .cpu = c->rx_cpu };
+
+			if (!(x->xc = xdpcount_open(&xc, err, errlen))) {
+				rc = -EIO;
+				goto out;
+			}
+		} else {
+			x->port = port_find(ps, &nps, c->dir[d].rx_if, c->dir[d].rx_nsfd)->port;
+		}
 		x->st = malloc(sizeof(*x->st));
 		if (!x->st) {
 			rc = -ENOMEM;
@@ -549,6 +593,14 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	r->t_end = r->t_start + c->duration_ns;
 	r->deadline = r->t_end + c->drain_ns;
 	r->limit = (uint64_t)(c->rate_pps * (double)c->duration_ns / 1e9);
+	for (unsigned int d = 0; d < c->ndirs; d++)
+		if (r->rx[d].xc) {
+			struct xdpcount_arm a = { .trial = c->trial_id, .learn_trial = c->trial_id ^ 0x8000,
+						  .stream = (uint16_t)d, .epoch_ns = r->t_start,
+						  .deadline_ns = r->deadline };
+
+			xdpcount_set(r->rx[d].xc, &a);
+		}
 
 	for (unsigned int d = 0; d < c->ndirs; d++) {
 		if ((rc = -pthread_create(&rt[nrt], NULL, rx_main, &r->rx[d]))) {
@@ -642,6 +694,7 @@ stop:
 out:
 	for (unsigned int d = 0; d < 2; d++) {
 		xdpgen_close(r->gen[d].xg);
+		xdpcount_close(r->rx[d].xc);
 		free(r->gen[d].slot);
 		free(r->gen[d].slot_len);
 		free(r->rx[d].st);

@@ -47,6 +47,8 @@ struct trial_cfg {
 	enum port_type port_type;	/* the receive ports, and the transmit ones unless xdp_gen */
 	bool xdp_gen;			/* transmit XDP live frames (io/xdpgen.h): no skb, no
 					 * back-pressure; one frame size per trial */
+	bool xdp_rx;			/* count in an XDP program at the receive port
+					 * (io/xdpcount.h) instead of through a port */
 	unsigned int max_burst;		/* frames per batch at most */
 	struct cpucost *cost;		/* optional: marked at the start and end of traffic */
 };
@@ -73,6 +75,7 @@ struct trial_dir_result {
 	uint64_t ring_drops;		/* XDP frames the next hop's receive ring refused: the
 					 * DUT's input drops (the tester's when direct) */
 	const char *gen_path;		/* "xdp", or the transmit port's type */
+	const char *rx_path;		/* "xdp", or the receive port's type */
 	struct hist latency;
 	bool tester_limited;
 	char tester_reason[320];

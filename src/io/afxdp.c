@@ -369,11 +369,7 @@ static void *afx_open(const struct port_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory for %u TX slots", p->tx_n);
 		goto fail;
 	}
-	{
-		uint64_t r0 = clock_ns(CLOCK_REALTIME), tai = clock_ns(CLOCK_TAI), r1 = clock_ns(CLOCK_REALTIME);
-
-		p->tai_off = (int64_t)(tai - (r0 + (r1 - r0) / 2));
-	}
+	p->tai_off = clock_tai_offset();
 	if (cfg->nsfd >= 0 && (rc = netns_enter(cfg->nsfd, &saved))) {
 		snprintf(err, errlen, "cannot enter the namespace of %s: %s", cfg->ifname, strerror(-rc));
 		goto fail;

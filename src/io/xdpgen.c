@@ -77,13 +77,6 @@ static void install_handler(void)
 	pthread_once(&once, handler_init);
 }
 
-static int64_t tai_offset(void)
-{
-	uint64_t a = clock_ns(CLOCK_REALTIME), t = clock_ns(CLOCK_TAI), b = clock_ns(CLOCK_REALTIME);
-
-	return (int64_t)(t - (a + (b - a) / 2));
-}
-
 /* The embedded object, opened and loaded with only its generator program. */
 static struct bpf_object *load_obj(struct xdpgen *g, char *err, size_t errlen)
 {
@@ -217,7 +210,7 @@ struct xdpgen *xdpgen_open(const struct xdpgen_cfg *cfg, char *err, size_t errle
 		return NULL;
 	}
 	install_handler();
-	g->tai_off = tai_offset();
+	g->tai_off = clock_tai_offset();
 	return g;
 }
 

@@ -82,11 +82,7 @@ out:
 
 int labxdp_setup(struct nl *nl, const char *ifname, const struct cpuset *cpus, char *err, size_t errlen)
 {
-	pid_t before[MAX_NAPI], after[MAX_NAPI];
-	unsigned int nb, na, pinned = 0;
 	struct link_info li;
-	char path[128];
-	cpu_set_t set;
 	int rc;
 
 	if ((rc = nl_link_get(nl, ifname, &li))) {
@@ -95,6 +91,17 @@ int labxdp_setup(struct nl *nl, const char *ifname, const struct cpuset *cpus, c
 	}
 	if (!li.xdp_prog_id && (rc = attach_pass(nl, li.ifindex, err, errlen)))
 		return rc;
+	return labxdp_napi_pin(ifname, cpus, err, errlen);
+}
+
+int labxdp_napi_pin(const char *ifname, const struct cpuset *cpus, char *err, size_t errlen)
+{
+	pid_t before[MAX_NAPI], after[MAX_NAPI];
+	unsigned int nb, na, pinned = 0;
+	char path[128];
+	cpu_set_t set;
+	int rc;
+
 	/* Threaded NAPI: the kernel makes a thread per NAPI instance when
 	 * the switch goes on. Threads already there may belong to another
 	 * lab's port of the same name, so turn it off and on and pin only the

@@ -19,4 +19,9 @@ struct nl;
  * 0 or -errno with a reason. */
 int labxdp_setup(struct nl *nl, const char *ifname, const struct cpuset *cpus, char *err, size_t errlen);
 
+/* Turn on threaded NAPI on ifname (it must have NAPI: XDP attached) and
+ * pin the threads that appear to cpus at SCHED_FIFO; empty cpus: threaded,
+ * not pinned. Inside the interface's namespace (netns_run). */
+int labxdp_napi_pin(const char *ifname, const struct cpuset *cpus, char *err, size_t errlen);
+
 #endif

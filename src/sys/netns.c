@@ -164,15 +164,27 @@ void netns_leave(int *saved)
 
 int netns_run(const char *name, netns_fn fn, void *arg, char *err, size_t errlen)
 {
+	int fd = netns_open(name), rc;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "network namespace %s does not exist", name);
+		return fd;
+	}
+	rc = netns_run_fd(fd, name, fn, arg, err, errlen);
+	return rc;
+}
+
+int netns_run_fd(int nsfd, const char *name, netns_fn fn, void *arg, char *err, size_t errlen)
+{
 	int pipefd[2], status, rc = 0, fd;
 	char msg[256] = "";
 	pid_t pid;
 	ssize_t n;
 
-	fd = netns_open(name);
+	fd = fcntl(nsfd, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0) {
-		snprintf(err, errlen, "network namespace %s does not exist", name);
-		return fd;
+		snprintf(err, errlen, "network namespace %s: %s", name, strerror(errno));
+		return -errno;
 	}
 	if (pipe2(pipefd, O_CLOEXEC)) {
 		rc = -errno;

@@ -33,6 +33,9 @@ void netns_leave(int *saved);
  * success), which is passed back in err. */
 typedef int (*netns_fn)(void *arg, char *err, size_t errlen);
 int netns_run(const char *name, netns_fn fn, void *arg, char *err, size_t errlen);
+/* The same for a namespace given by an open descriptor (not consumed);
+ * name is only for messages. */
+int netns_run_fd(int nsfd, const char *name, netns_fn fn, void *arg, char *err, size_t errlen);
 
 /* Names of namespaces in /run/netns that start with prefix; returns count
  * (at most max), or -errno. */

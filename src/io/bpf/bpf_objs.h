@@ -8,6 +8,8 @@ extern const unsigned char wr_bpf_xdpgen[];	/* the live-frames generator */
 extern const size_t wr_bpf_xdpgen_len;
 extern const unsigned char wr_bpf_xsk[];	/* test frames to an AF_XDP socket */
 extern const size_t wr_bpf_xsk_len;
+extern const unsigned char wr_bpf_count[];	/* the analyzer inside XDP */
+extern const size_t wr_bpf_count_len;
 extern const unsigned char wr_bpf_pass[];	/* the lab DUT's ingress: XDP_PASS */
 extern const size_t wr_bpf_pass_len;
 

@@ -63,4 +63,42 @@ struct xsk_meta {
 	__u32 pad;
 };
 
+/* ---- count.bpf.c: the analyzer inside XDP ---- */
+
+/* Counters, one set per CPU in a per-CPU array (key 0). */
+enum xc_counter {
+	XC_DISTINCT,		/* test frames of the trial, first copy */
+	XC_DUPLICATE,
+	XC_REORDERED,		/* arrived after a higher sequence number */
+	XC_LATE,		/* after the deadline: not counted as received */
+	XC_LEARNING,
+	XC_STALE,		/* another trial or stream, or beyond the frames sent */
+	XC_NO_TAG,		/* not a test frame: passed on to the stack */
+	XC_BAD_TAG,		/* magic right, check wrong */
+	XC_BAD_IP_CSUM,
+	XC_TRUNCATED,
+	XC_MAX_SEQ,		/* highest sequence number seen, plus one */
+	XC_LAT_MIN,		/* ns; 0 while nothing was seen */
+	XC_LAT_MAX,
+	XC_LAT_SUM,
+	XC_NCOUNTERS
+};
+
+struct xc_counters {
+	__u64 c[XC_NCOUNTERS];
+};
+
+/* Latency buckets: the layout of src/core/hist.c for values below 2^32 ns
+ * (the tag's timestamp is 32 bits). */
+#define XC_HIST_BUCKETS	1728
+
+/* Set by user space before the first frame. */
+struct xc_state {
+	__u64 epoch_ns;		/* CLOCK_TAI: the tag timestamps' zero */
+	__u64 deadline_ns;	/* CLOCK_TAI: later frames are late */
+	__u64 nbits;		/* sequence numbers the bitmap holds */
+	__u16 trial, learn_trial, stream;
+	__u16 armed;		/* 0: count nothing as the trial's yet */
+};
+
 #endif

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The analyzer inside XDP, for rates a socket cannot take: every frame is
+ * parsed, its tag checked and counted where it arrives, and dropped there;
+ * nothing is copied to user space. A bitmap with one bit per sequence
+ * number sent tells first copies from duplicates exactly (no window), and
+ * the latency goes into the same log-linear buckets as src/core/hist.c.
+ *
+ * What it checks: Ethernet (one 802.1Q tag at most), IPv4 (header checksum)
+ * or IPv6, UDP, the tag's magic and check. Unlike the socket analyzers it
+ * does not verify the UDP checksum: the tag's own check covers the bytes
+ * that are counted. Frames that are not test frames go to the stack. */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+#include "bpf_shared.h"
+
+struct xc_state xc;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xc_counters);
+} xc_cnt SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XC_HIST_BUCKETS);
+	__type(key, __u32);
+	__type(value, __u64);
+} xc_hist SEC(".maps");
+
+/* One bit per sequence number; sized by user space before loading. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} xc_seen SEC(".maps");
+
+struct vlan_hdr {
+	__be16 tci;
+	__be16 proto;
+};
+
+/* wirerate's tag check (src/core/frame.c tag_check). */
+static __always_inline __u16 tag_check(__u64 a, __u64 b)
+{
+	__u64 h = a * 0x9E3779B97F4A7C15ULL ^ b;
+
+	h *= 0xC2B2AE3D27D4EB4FULL;
+	h ^= h >> 29;
+	h *= 0x165667B19E3779F9ULL;
+	return (__u16)(h >> 48);
+}
+
+/* hist_bucket() for a 32-bit value: the exact value below 128, else 64
+ * buckets per power of two. */
+static __always_inline __u32 bucket(__u32 v)
+{
+	__u32 msb = 0, x = v;
+
+	if (v < 128)
+		return v;
+	if (x >> 16) { msb += 16; x >>= 16; }
+	if (x >> 8) { msb += 8; x >>= 8; }
+	if (x >> 4) { msb += 4; x >>= 4; }
+	if (x >> 2) { msb += 2; x >>= 2; }
+	if (x >> 1) msb += 1;
+	return ((msb - 6) << 6) + (v >> (msb - 6));
+}
+
+static __always_inline int verdict(struct xc_counters *k, int which, int action)
+{
+	k->c[which]++;
+	return action;
+}
+
+SEC("xdp")
+int wr_count(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
+	__u64 now = bpf_ktime_get_tai_ns();
+	struct ethhdr *eth = data;
+	struct xc_counters *k;
+	__u32 zero = 0, off = sizeof(*eth), b;
+	__u16 proto;
+	__u8 *t;
+
+	k = bpf_map_lookup_elem(&xc_cnt, &zero);
+	if (!k)
+		return XDP_PASS;
+	if ((void *)(eth + 1) > end)
+		return verdict(k, XC_NO_TAG, XDP_PASS);
+	proto = eth->h_proto;
+	if (proto == bpf_htons(ETH_P_8021Q)) {
+		struct vlan_hdr *vh = data + off;
+
+		if ((void *)(vh + 1) > end)
+			return verdict(k, XC_NO_TAG, XDP_PASS);
+		proto = vh->proto;
+		off += sizeof(*vh);
+	}
+	if (proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr *ip = data + off;
+		__u32 s;
+
+		if ((void *)(ip + 1) > end)
+			return verdict(k, XC_NO_TAG, XDP_PASS);
+		/* our frames have no options and are never fragments */
+		if (ip->ihl != 5 || ip->protocol != IPPROTO_UDP || (ip->frag_off & bpf_htons(0x3fff)))
+			return verdict(k, XC_NO_TAG, XDP_PASS);
+		s = (__u32)bpf_csum_diff(0, 0, (__be32 *)ip, sizeof(*ip), 0);
+		s = (s & 0xffff) + (s >> 16);
+		s = (s & 0xffff) + (s >> 16);
+		if ((__u16)s != 0xffff) {
+			/* only a frame that carries the magic is ours to count */
+			t = (void *)(ip + 1) + sizeof(struct udphdr);
+			if ((void *)(t + 2) <= end && t[0] == 0x57 && t[1] == 0xB1)
+				return verdict(k, XC_BAD_IP_CSUM, XDP_DROP);
+			return verdict(k, XC_NO_TAG, XDP_PASS);
+		}
+		off += sizeof(*ip);
+	} else if (proto == bpf_htons(ETH_P_IPV6)) {
+		struct ipv6hdr *ip6 = data + off;
+
+		if ((void *)(ip6 + 1) > end)
+			return verdict(k, XC_NO_TAG, XDP_PASS);
+		if (ip6->nexthdr != IPPROTO_UDP)
+			return verdict(k, XC_NO_TAG, XDP_PASS);
+		off += sizeof(*ip6);
+	} else {
+		return verdict(k, XC_NO_TAG, XDP_PASS);
+	}
+	off += sizeof(struct udphdr);
+	t = data + (off & 0xff);
+	if ((void *)(t + 2) > end || t[0] != 0x57 || t[1] != 0xB1)
+		return verdict(k, XC_NO_TAG, XDP_PASS);
+	if ((void *)(t + 18) > end)
+		return verdict(k, XC_TRUNCATED, XDP_DROP);
+
+	__u64 a, c;
+	__builtin_memcpy(&a, t, 8);
+	__builtin_memcpy(&c, t + 8, 8);
+	if (tag_check(a, c) != (__u16)(t[16] << 8 | t[17]))
+		return verdict(k, XC_BAD_TAG, XDP_DROP);
+	if (!xc.armed)
+		return verdict(k, XC_STALE, XDP_DROP);
+
+	__u16 trial = (__u16)(t[2] << 8 | t[3]), stream = (__u16)(t[4] << 8 | t[5]);
+	__u64 seq = (__u64)t[6] << 40 | (__u64)t[7] << 32 | (__u64)t[8] << 24 |
+		    (__u64)t[9] << 16 | (__u64)t[10] << 8 | t[11];
+	__u32 ts = (__u32)t[12] << 24 | (__u32)t[13] << 16 | (__u32)t[14] << 8 | t[15];
+
+	if (trial == xc.learn_trial && stream == xc.stream)
+		return verdict(k, XC_LEARNING, XDP_DROP);
+	if (trial != xc.trial || stream != xc.stream || seq >= xc.nbits)
+		return verdict(k, XC_STALE, XDP_DROP);
+	if (now > xc.deadline_ns)
+		return verdict(k, XC_LATE, XDP_DROP);
+
+	__u32 w = (__u32)(seq >> 6);
+	__u64 bit = 1ULL << (seq & 63), *word = bpf_map_lookup_elem(&xc_seen, &w);
+
+	if (!word)
+		return verdict(k, XC_STALE, XDP_DROP);
+	if (__sync_fetch_and_or(word, bit) & bit)
+		return verdict(k, XC_DUPLICATE, XDP_DROP);
+	k->c[XC_DISTINCT]++;
+	if (seq + 1 <= k->c[XC_MAX_SEQ])
+		k->c[XC_REORDERED]++;
+	else
+		k->c[XC_MAX_SEQ] = seq + 1;
+
+	__u32 lat = (__u32)(now - xc.epoch_ns) - ts;
+
+	if (!k->c[XC_LAT_MIN] || lat < k->c[XC_LAT_MIN])
+		k->c[XC_LAT_MIN] = lat ? lat : 1;
+	if (lat > k->c[XC_LAT_MAX])
+		k->c[XC_LAT_MAX] = lat;
+	k->c[XC_LAT_SUM] += lat;
+	b = bucket(lat);
+	__u64 *h = bpf_map_lookup_elem(&xc_hist, &b);
+
+	if (h)
+		(*h)++;
+	return XDP_DROP;
+}
+
+char LICENSE[] SEC("license") = "GPL";

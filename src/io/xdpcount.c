@@ -1,0 +1,288 @@
+/* The analyzer inside XDP: user space side; see xdpcount.h. */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/if_link.h>
+
+#include "io/bpf/bpf_objs.h"
+#include "io/bpf/bpf_shared.h"
+#include "io/xdpcount.h"
+#include "sys/clock.h"
+#include "sys/labxdp.h"
+#include "sys/netns.h"
+#include "sys/nl.h"
+
+struct xdpcount {
+	struct bpf_object *obj;
+	struct bpf_link *link;
+	volatile struct xc_state *st;	/* the program's .bss, mapped */
+	int cnt_fd, hist_fd;
+	int ncpu;
+	int64_t tai_off;
+	int nsfd;
+	char ifname[IF_NAMESIZE];
+	uint64_t if_drops0;
+	uint64_t nbits;
+};
+
+static int quiet_print(enum libbpf_print_level l, const char *f, va_list ap)
+{
+	(void)l;
+	(void)f;
+	(void)ap;
+	return 0;
+}
+
+static int if_drops(const struct xdpcount *x, uint64_t *n)
+{
+	char e[128];
+	struct nl *nl = nl_create(x->nsfd, e, sizeof(e));
+	struct link_info li;
+	int rc;
+
+	if (!nl)
+		return -EIO;
+	rc = nl_link_get(nl, x->ifname, &li);
+	nl_destroy(nl);
+	if (!rc)
+		*n = li.rx_dropped;
+	return rc;
+}
+
+struct napi_job {
+	const char *ifname;
+	struct cpuset cpus;
+};
+
+static int napi_job(void *arg, char *err, size_t errlen)
+{
+	struct napi_job *j = arg;
+
+	return labxdp_napi_pin(j->ifname, &j->cpus, err, errlen);
+}
+
+struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "wr_count");
+	struct xdpcount *x = calloc(1, sizeof(*x));
+	struct bpf_program *prog;
+	struct bpf_map *m;
+	struct link_info li;
+	struct nl *nl = NULL;
+	int saved = -1, rc;
+	uint64_t words;
+
+	if (!x) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	x->nsfd = cfg->nsfd;
+	snprintf(x->ifname, sizeof(x->ifname), "%s", cfg->ifname);
+	if (cfg->frames > XDPCOUNT_MAX_FRAMES) {
+		snprintf(err, errlen, "the XDP analyzer counts up to %llu frames a trial, not %llu: use --port-type afxdp",
+			 (unsigned long long)XDPCOUNT_MAX_FRAMES, (unsigned long long)cfg->frames);
+		goto fail;
+	}
+	x->nbits = cfg->frames ? cfg->frames : 1;
+	words = (x->nbits + 63) / 64;
+	x->ncpu = libbpf_num_possible_cpus();
+	x->tai_off = clock_tai_offset();
+	libbpf_set_print(quiet_print);
+	if (!(x->obj = bpf_object__open_mem(wr_bpf_count, wr_bpf_count_len, &oo))) {
+		snprintf(err, errlen, "the XDP analyzer program: %s", strerror(errno));
+		goto fail;
+	}
+	if ((rc = bpf_map__set_max_entries(bpf_object__find_map_by_name(x->obj, "xc_seen"), (uint32_t)words)) ||
+	    (rc = bpf_object__load(x->obj))) {
+		snprintf(err, errlen, "loading the XDP analyzer program: %s", strerror(-rc));
+		goto fail;
+	}
+	prog = bpf_object__find_program_by_name(x->obj, "wr_count");
+	x->cnt_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_cnt"));
+	x->hist_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_hist"));
+	m = NULL;
+	bpf_object__for_each_map(m, x->obj) {
+		const char *n = bpf_map__name(m);
+		size_t l = strlen(n);
+
+		if (l >= 4 && !strcmp(n + l - 4, ".bss"))
+			break;
+	}
+	if (m && bpf_map__value_size(m) >= sizeof(struct xc_state)) {
+		void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(m), 0);
+
+		x->st = p == MAP_FAILED ? NULL : p;
+	}
+	if (!prog || !x->st) {
+		snprintf(err, errlen, "the XDP analyzer program has no state to map: %s", strerror(errno));
+		goto fail;
+	}
+	x->st->nbits = x->nbits;
+
+	/* Attach in the interface's namespace, by a link that dies with us. */
+	if (cfg->nsfd >= 0 && netns_enter(cfg->nsfd, &saved)) {
+		snprintf(err, errlen, "cannot enter the namespace of %s", cfg->ifname);
+		goto fail;
+	}
+	if (!(nl = nl_create(-1, err, errlen)))
+		goto leave;
+	if ((rc = nl_link_get(nl, cfg->ifname, &li))) {
+		snprintf(err, errlen, "no interface '%s'%s", cfg->ifname, cfg->nsfd >= 0 ? " in that namespace" : "");
+		goto leave;
+	}
+	if (li.xdp_prog_id) {
+		snprintf(err, errlen, "%s already has an XDP program attached (id %u); wirerate does not replace it "
+			 "(use --port-type afpacket, or detach it: ip link set dev %s xdp off)",
+			 cfg->ifname, li.xdp_prog_id, cfg->ifname);
+		goto leave;
+	}
+	x->if_drops0 = li.rx_dropped;
+	x->link = bpf_program__attach_xdp(prog, li.ifindex);
+	if (!x->link) {
+		snprintf(err, errlen, "attaching the XDP analyzer to %s: %s", cfg->ifname, strerror(errno));
+		goto leave;
+	}
+	nl_destroy(nl);
+	netns_leave(&saved);
+	/* Attaching gave the port a NAPI instance. Run it in a thread on the
+	 * analyzer's CPU: otherwise the kernel runs it on whichever CPU sent
+	 * the frame, which in the lab is the DUT's. */
+	if (cfg->cpu >= 0) {
+		struct napi_job j = { .ifname = cfg->ifname };
+		char e2[256];
+
+		cpuset_add(&j.cpus, (unsigned int)cfg->cpu);
+		if ((cfg->nsfd >= 0 ? netns_run_fd(cfg->nsfd, cfg->ifname, napi_job, &j, e2, sizeof(e2)) :
+		     napi_job(&j, e2, sizeof(e2)))) {
+			snprintf(err, errlen, "the XDP analyzer's receive thread on %s: %s", cfg->ifname, e2);
+			xdpcount_close(x);
+			return NULL;
+		}
+	}
+	return x;
+leave:
+	nl_destroy(nl);
+	if (saved >= 0)
+		netns_leave(&saved);
+fail:
+	xdpcount_close(x);
+	return NULL;
+}
+
+void xdpcount_close(struct xdpcount *x)
+{
+	if (!x)
+		return;
+	bpf_link__destroy(x->link);
+	if (x->st)
+		munmap((void *)x->st, 4096);
+	bpf_object__close(x->obj);
+	free(x);
+}
+
+void xdpcount_set(struct xdpcount *x, const struct xdpcount_arm *a)
+{
+	volatile struct xc_state *st = x->st;
+
+	st->armed = 0;
+	st->trial = a->trial;
+	st->learn_trial = a->learn_trial;
+	st->stream = a->stream;
+	st->epoch_ns = a->epoch_ns + (uint64_t)x->tai_off;
+	st->deadline_ns = a->deadline_ns + (uint64_t)x->tai_off;
+	__atomic_store_n(&st->armed, 1, __ATOMIC_SEQ_CST);
+}
+
+static int counters(struct xdpcount *x, struct xc_counters *sum)
+{
+	struct xc_counters *per = calloc((size_t)x->ncpu, sizeof(*per));
+	uint32_t zero = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	if (!per)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(x->cnt_fd, &zero, per)) {
+		int rc = -errno;
+
+		free(per);
+		return rc;
+	}
+	for (int c = 0; c < x->ncpu; c++)
+		for (int i = 0; i < XC_NCOUNTERS; i++) {
+			uint64_t v = per[c].c[i];
+
+			if (i == XC_MAX_SEQ || i == XC_LAT_MAX)
+				sum->c[i] = v > sum->c[i] ? v : sum->c[i];
+			else if (i == XC_LAT_MIN)
+				sum->c[i] = v && (!sum->c[i] || v < sum->c[i]) ? v : sum->c[i];
+			else
+				sum->c[i] += v;
+		}
+	free(per);
+	return 0;
+}
+
+uint64_t xdpcount_received(struct xdpcount *x)
+{
+	struct xc_counters s;
+
+	return counters(x, &s) ? 0 : s.c[XC_DISTINCT];
+}
+
+int xdpcount_read(struct xdpcount *x, uint64_t sent, struct xdpcount_result *r, struct hist *h)
+{
+	uint64_t *per = calloc((size_t)x->ncpu, sizeof(uint64_t));
+	struct xc_counters s;
+	uint64_t now_drops = 0;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	hist_reset(h);
+	if (!per)
+		return -ENOMEM;
+	if ((rc = counters(x, &s)))
+		goto out;
+	r->seq.received = s.c[XC_DISTINCT] + s.c[XC_DUPLICATE];
+	r->seq.distinct = s.c[XC_DISTINCT];
+	r->seq.duplicate = s.c[XC_DUPLICATE];
+	r->seq.reordered = s.c[XC_REORDERED];
+	r->seq.lost = sent > s.c[XC_DISTINCT] ? sent - s.c[XC_DISTINCT] : 0;
+	r->seq.highest = s.c[XC_MAX_SEQ] ? s.c[XC_MAX_SEQ] - 1 : 0;
+	r->late = s.c[XC_LATE];
+	r->learning = s.c[XC_LEARNING];
+	r->stale = s.c[XC_STALE];
+	r->not_test[FRAME_NO_TAG] = s.c[XC_NO_TAG];
+	r->not_test[FRAME_BAD_TAG] = s.c[XC_BAD_TAG];
+	r->not_test[FRAME_BAD_IP_CSUM] = s.c[XC_BAD_IP_CSUM];
+	r->not_test[FRAME_TRUNCATED] = s.c[XC_TRUNCATED];
+	for (int v = 0; v < FRAME_VERDICTS; v++)
+		r->not_test_total += r->not_test[v];
+	/* The buckets have hist.c's layout: add them, then put the exact
+	 * min, max and sum the program kept. */
+	for (uint32_t b = 0; b < XC_HIST_BUCKETS; b++) {
+		uint64_t n = 0;
+
+		if (bpf_map_lookup_elem(x->hist_fd, &b, per)) {
+			rc = -errno;
+			goto out;
+		}
+		for (int c = 0; c < x->ncpu; c++)
+			n += per[c];
+		if (n)
+			hist_add_bucket(h, b, n);
+	}
+	if (h->count)
+		hist_set_exact(h, s.c[XC_LAT_MIN], s.c[XC_LAT_MAX], s.c[XC_LAT_SUM]);
+	if (!if_drops(x, &now_drops) && now_drops >= x->if_drops0)
+		r->if_drops = now_drops - x->if_drops0;
+out:
+	free(per);
+	return rc;
+}

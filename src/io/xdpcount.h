@@ -1,0 +1,51 @@
+/* The analyzer inside XDP (src/io/bpf/count.bpf.c): test frames are
+ * counted and dropped where they arrive, so the analyzer keeps up with the
+ * XDP generator. The program is held by a bpf_link: it goes away with the
+ * last descriptor, also when the process is killed. */
+#ifndef WR_IO_XDPCOUNT_H
+#define WR_IO_XDPCOUNT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/frame.h"
+#include "core/hist.h"
+#include "core/seqtrack.h"
+
+/* Sequence numbers one trial can count: the bitmap is one bit each
+ * (2^30 frames: 128 MiB, e.g. 60 s at 17 Mpps). */
+#define XDPCOUNT_MAX_FRAMES (1ULL << 30)
+
+struct xdpcount_cfg {
+	const char *ifname;
+	int nsfd;			/* namespace of ifname, -1: the caller's */
+	uint64_t frames;		/* the most the trial sends */
+	int cpu;			/* run the port's receive (NAPI) here, -1: anywhere */
+};
+
+/* What a trial counts as its own; times CLOCK_REALTIME ns. */
+struct xdpcount_arm {
+	uint16_t trial, learn_trial, stream;
+	uint64_t epoch_ns;		/* the tags' timestamp zero */
+	uint64_t deadline_ns;		/* frames after it are late */
+};
+
+struct xdpcount_result {
+	struct seqtrack_stats seq;	/* distinct, lost (against sent), reordered, duplicate */
+	uint64_t late, learning, stale;
+	uint64_t not_test[FRAME_VERDICTS];
+	uint64_t not_test_total;
+	uint64_t if_drops;		/* dropped entering the interface since open */
+};
+
+struct xdpcount;
+
+struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t errlen);
+void xdpcount_close(struct xdpcount *x);
+void xdpcount_set(struct xdpcount *x, const struct xdpcount_arm *a);
+/* Distinct test frames so far (for progress). */
+uint64_t xdpcount_received(struct xdpcount *x);
+/* The counts, with lost computed against sent; latency into h (reset). */
+int xdpcount_read(struct xdpcount *x, uint64_t sent, struct xdpcount_result *r, struct hist *h);
+
+#endif
