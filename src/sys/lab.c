@@ -563,6 +563,14 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 			rc = netns_run(name, ns_configure, &j, err, errlen);
 		}
 	}
+	/* The DUT's XDP programs come off while the links are set (an older
+	 * program may not allow the MTU asked for) and go back on after. */
+	for (int i = LAB_DUT0; !rc && i <= LAB_DUT1; i++) {
+		struct link_info li;
+
+		if (!nl_link_get(c.nl[LAB_DUT], lab_ifs[i].ifname, &li) && li.xdp_prog_id)
+			nl_xdp_set(c.nl[LAB_DUT], li.ifindex, -1, 0);
+	}
 	if (!rc)
 		rc = configure_links(&c, err, errlen);
 	if (!rc)

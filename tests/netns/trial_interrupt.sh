@@ -18,5 +18,8 @@ note "$(jq -c '{interrupted, d: .directions[0] | {tx, rx, lost}}' <<<"$j")"
 sleep 0.2
 ! kill -0 "$pid" 2>/dev/null || fail "trial still running"
 [ "$(labjq "$P" .state)" = up ] || fail "lab hurt"
-[ "$(labjq "$P" '[.interfaces[].xdp_prog_id] | add')" = 0 ] || fail "an XDP program is attached"
+# The tester's ends carry no XDP program (the DUT's ports keep the lab's own).
+[ "$(labjq "$P" '[.interfaces[] | select(.name == "gen0" or .name == "sink0") | .xdp_prog_id] | add')" = 0 ] ||
+	fail "an XDP program is left on the tester's ports"
+[ "$(labjq "$P" '.dut.napi_mode')" = true ] || fail "the lab's DUT lost its NAPI mode"
 echo ok

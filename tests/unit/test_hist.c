@@ -232,12 +232,47 @@ static void big_values(void **st)
 	assert_memory_equal(&H, &H2, sizeof(H));
 }
 
+/* Pre-binned counts (the XDP analyzer's) give the same quantiles as the
+ * values added one by one, and the exact min, max and mean given. */
+static void prebinned(void **state)
+{
+	static struct hist a, b;
+	uint64_t x = 88172645463325252ULL, sum = 0, mn = UINT64_MAX, mx = 0;
+
+	(void)state;
+	hist_reset(&a);
+	hist_reset(&b);
+	for (int i = 0; i < 100000; i++) {
+		uint64_t v;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = 1000 + x % 4000000;		/* 1 us .. 4 ms */
+		hist_add(&a, v);
+		hist_add_bucket(&b, hist_bucket(v), 1);
+		sum += v;
+		mn = v < mn ? v : mn;
+		mx = v > mx ? v : mx;
+	}
+	hist_set_exact(&b, mn, mx, sum);
+	assert_int_equal(b.count, a.count);
+	for (double q = 0; q <= 1.0; q += 0.125)
+		assert_int_equal(hist_quantile(&b, q), hist_quantile(&a, q));
+	assert_int_equal(hist_min(&b), hist_min(&a));
+	assert_int_equal(hist_max(&b), hist_max(&a));
+	assert_true(hist_mean(&b) == hist_mean(&a));
+	/* out of range bucket indexes are ignored */
+	hist_add_bucket(&b, HIST_BUCKETS, 5);
+	assert_int_equal(b.count, a.count);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(buckets),	cmocka_unit_test(small_exact),
 		cmocka_unit_test(random_dists), cmocka_unit_test(merge_reset),
-		cmocka_unit_test(big_values),
+		cmocka_unit_test(big_values),	cmocka_unit_test(prebinned),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -81,7 +81,7 @@ static __always_inline int verdict(struct xc_counters *k, int which, int action)
 	return action;
 }
 
-SEC("xdp")
+SEC("xdp.frags")
 int wr_count(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
