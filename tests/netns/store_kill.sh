@@ -43,10 +43,14 @@ rc=0; wait "$pid" || rc=$?
 [ "$(sqlite3 "$DB" "SELECT status FROM runs WHERE label = 'stopped'")" = interrupted ] || fail "Ctrl-C not marked in the file"
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM trials t JOIN runs r ON r.id = t.run_id WHERE r.label = 'stopped'")" -ge 1 ] || fail "no trial kept after Ctrl-C"
 
-# Two writers at once (a trial each, same lab, same file).
+# Two writers at once: a trial each, on labs of their own (two trials on
+# one lab's ports would be a test of the ports, not of the store), one file.
+P2="t$$b-"
+LABS+=("$P2")
+"$WR" lab up --prefix "$P2" --shape 20kpps >/dev/null || fail "second lab up"
 "$WR" trial --prefix "$P" --rate 5kpps --duration 1s --drain 0.2s --learn-wait 0.1s --db "$DB" --label twin >/dev/null &
 a=$!
-"$WR" trial --prefix "$P" --rate 5kpps --duration 1s --drain 0.2s --learn-wait 0.1s --db "$DB" --label twin >/dev/null &
+"$WR" trial --prefix "$P2" --rate 5kpps --duration 1s --drain 0.2s --learn-wait 0.1s --db "$DB" --label twin >/dev/null &
 b=$!
 wait "$a" || fail "first concurrent writer failed"
 wait "$b" || fail "second concurrent writer failed"
