@@ -9,6 +9,7 @@ need="af_xdp,xdp_native_veth,xdp_live_frames"
 "$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
 "$WR" lab status --prefix "$P" --json | jq -e '.dut.napi_mode == true' >/dev/null || fail "the lab's DUT is not in NAPI mode"
 T="--prefix $P --learn-wait 0.2s --drain 1s --no-store --json"
+TMPD=$(mktemp -d); trap 'rm -rf "$TMPD"; cleanup' EXIT
 
 # 1. 100 kpps for 3 s on the XDP path: every frame, at the rate.
 j=$("$WR" trial $T --rate 100kpps --duration 3s --port-type xdp) || fail "xdp trial"
@@ -18,6 +19,24 @@ note "xdp: $(jq -c '{tx, rx, lost, ring_drops, offered_pps, largest_burst}' <<<"
 [ "$(jq -r '.tx == 300000 and .rx == .tx and .lost == 0 and .duplicated == 0' <<<"$d")" = true ] || fail "not clean: $d"
 [ "$(jq -r '(.offered_pps - 100000 | fabs) / 100000 <= 0.005 and .tester_limited == false' <<<"$d")" = true ] ||
 	fail "offered not within 0.5% of 100000: $d"
+# Frames that are not the trial's, sent into the XDP analyzer mid-trial: 100
+# with the magic and a wrong check, 100 without a tag. Counted apart, never
+# as test frames; the test frames still all counted.
+"$WR" trial $T --rate 20kpps --duration 2s --port-type xdp >"$TMPD/j" &
+tpid=$!
+sleep 1.2
+ip netns exec "${P}dut" python3 -c '
+import os, socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(100):
+    s.sendto(b"\x57\xb1" + os.urandom(16) + b"junk", ("198.19.0.2", 9))
+    s.sendto(bytes(30), ("198.19.0.2", 9))
+' || fail "sending junk"
+wait $tpid || fail "trial with junk"
+d=$(jq -c '.directions[0]' "$TMPD/j")
+note "junk: $(jq -c '{tx, rx, lost, not_test, stale}' <<<"$d")"
+[ "$(jq -r '.rx == .tx and .lost == 0 and .not_test >= 200' <<<"$d")" = true ] || fail "junk miscounted: $d"
+
 # auto picks it too
 [ "$("$WR" trial $T --rate 5kpps --duration 1s | jq -r .path)" = xdp ] || fail "auto did not pick xdp"
 
