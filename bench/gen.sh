@@ -133,20 +133,30 @@ echo
 echo "runs (frames/s):"
 for k in wx_b2b wr_b2b tg_b2b ip_b2b wx_dut wr_dut tg_dut ip_dut; do printf '  %-7s %s\n' "$k" "${R[$k]}"; done
 
-# Pacing: offered against target, wirerate through the DUT, trafgen --rate.
-ceiling=$("$WR" calibrate --prefix "$P" --port-type xdp --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" --drain 1s \
-	--calibration "$tmp/cal" --json | jq -r .ceiling_pps)
+# Pacing, XDP path: back to back (where the ceiling is measured), at 10%,
+# 50% and 90% of the calibrated ceiling; the analyzer counts every frame.
+ceiling=$("$WR" calibrate --tx "bb0@$G" --rx "bb1@$S" --port-type xdp --duration "${SECS}s" \
+	--gen-cpu "$CPU" --rx-cpu "$OTHER" --drain 1s --calibration "$tmp/cal" --json | jq -r .ceiling_pps)
 echo
-echo "tester ceiling (wirerate calibrate, generator and analyzer on CPU $CPU): $(kpps "$ceiling")"
+echo "tester ceiling, XDP path (wirerate calibrate back to back, generator on CPU $CPU): $(kpps "$ceiling")"
+pace_line() { # label rate json
+	set -- "$1" "$2" $(jq -r '.directions[0] | "\(.offered_pps) \(.lost) \(.tester_limited)"' <<<"$3")
+	printf '  %-9s %9d f/s  %12.1f  %+7.3f%%  lost %s, tester-limited %s\n' "$1" "$2" "$3" \
+		"$(echo "($3 - $2) * 100 / $2" | bc -l)" "$4" "$5"
+}
 echo
-echo "pacing through the lab DUT (${SECS} s each): target, achieved, error"
-for r in 1000 10000 100000 $(for f in 0.1 0.5 0.9; do printf '%.0f ' "$(echo "$ceiling * $f" | bc -l)"; done); do
-	a=$("$WR" trial --prefix "$P" --no-store --rate "$r" --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" \
-		--learn-wait 0.2s --drain 1s --calibration "$tmp/cal" --json |
-		jq -r '.directions[0] | "\(.offered_pps) \(.lost) \(.tester_limited)"')
-	set -- $a
-	printf '  wirerate %9d f/s  %12.1f  %+7.3f%%  lost %s, tester-limited %s\n' "$r" "$1" \
-		"$(echo "($1 - $r) * 100 / $r" | bc -l)" "$2" "$3"
+echo "pacing back to back, XDP path (${SECS} s each): target, achieved, error"
+for f in 0.1 0.5 0.9; do
+	r=$(printf '%.0f' "$(echo "$ceiling * $f" | bc -l)")
+	pace_line "$f" "$r" "$("$WR" trial --tx "bb0@$G" --rx "bb1@$S" --dst-mac "$BB1_MAC" --port-type xdp --no-store \
+		--rate "$r" --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$OTHER" --learn-wait 0.2s --drain 1s \
+		--calibration "$tmp/cal" --json)"
+done
+echo
+echo "pacing through the lab DUT (${SECS} s each; default path): target, achieved, error"
+for r in 1000 10000 100000; do
+	pace_line wirerate "$r" "$("$WR" trial --prefix "$P" --no-store --rate "$r" --duration "${SECS}s" \
+		--gen-cpu "$CPU" --rx-cpu "$CPU" --learn-wait 0.2s --drain 1s --calibration "$tmp/cal" --json)"
 done
 trafgen_conf "$DUT0_MAC" 198.19.0.2 198.18.0.1
 for r in 10000 100000; do

@@ -113,7 +113,8 @@ int storeopt_begin(struct storeopt *s, const struct trialopt *to, struct db_run_
 	}
 	envcap_set(e, "run.flows", "%u", frame_flows_count(&to->cfg.flows));
 	envcap_set(e, "run.directions", "%u", to->cfg.ndirs);
-	envcap_set(e, "run.port_type", "%s", port_type_name(to->cfg.port_type));
+	envcap_set(e, "run.port_type", "%s", trialopt_path(to));
+	envcap_set(e, "run.analyzer", "%s", to->cfg.xdp_rx ? "xdp" : port_type_name(to->cfg.port_type));
 	envcap_set(e, "run.family", "%s", to->ipv6 ? "ipv6" : "ipv4");
 	if (to->line_bps > 0)
 		envcap_set(e, "run.line_bps", "%.0f", to->line_bps);

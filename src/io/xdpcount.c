@@ -22,6 +22,7 @@
 struct xdpcount {
 	struct bpf_object *obj;
 	struct bpf_link *link;
+	int prog_fd;
 	volatile struct xc_state *st;	/* the program's .bss, mapped */
 	int cnt_fd, hist_fd;
 	int ncpu;
@@ -84,7 +85,7 @@ struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t
 		return NULL;
 	}
 	x->nsfd = cfg->nsfd;
-	snprintf(x->ifname, sizeof(x->ifname), "%s", cfg->ifname);
+	snprintf(x->ifname, sizeof(x->ifname), "%s", cfg->ifname ? cfg->ifname : "");
 	if (cfg->frames > XDPCOUNT_MAX_FRAMES) {
 		snprintf(err, errlen, "the XDP analyzer counts up to %llu frames a trial, not %llu: use --port-type afxdp",
 			 (unsigned long long)XDPCOUNT_MAX_FRAMES, (unsigned long long)cfg->frames);
@@ -125,6 +126,9 @@ struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t
 		goto fail;
 	}
 	x->st->nbits = x->nbits;
+	x->prog_fd = bpf_program__fd(prog);
+	if (!cfg->ifname)
+		return x;
 
 	/* Attach in the interface's namespace, by a link that dies with us. */
 	if (cfg->nsfd >= 0 && netns_enter(cfg->nsfd, &saved)) {
@@ -284,5 +288,25 @@ int xdpcount_read(struct xdpcount *x, uint64_t sent, struct xdpcount_result *r, 
 		r->if_drops = now_drops - x->if_drops0;
 out:
 	free(per);
+	return rc;
+}
+
+int xdpcount_feed(struct xdpcount *x, const uint8_t *frame, uint32_t len, uint32_t *action)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = len, .repeat = 1);
+
+	if (bpf_prog_test_run_opts(x->prog_fd, &opts))
+		return -errno;
+	*action = opts.retval;
+	return 0;
+}
+
+int xdpcount_counters(struct xdpcount *x, uint64_t *c, unsigned int n)
+{
+	struct xc_counters s;
+	int rc = counters(x, &s);
+
+	for (unsigned int i = 0; i < n && i < XC_NCOUNTERS; i++)
+		c[i] = rc ? 0 : s.c[i];
 	return rc;
 }

@@ -40,6 +40,9 @@ struct xdpcount_result {
 
 struct xdpcount;
 
+/* With cfg->ifname NULL the program is loaded but attached nowhere: frames
+ * are fed to it one by one with xdpcount_feed (the fuzz test does). */
+
 struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t errlen);
 void xdpcount_close(struct xdpcount *x);
 void xdpcount_set(struct xdpcount *x, const struct xdpcount_arm *a);
@@ -47,5 +50,11 @@ void xdpcount_set(struct xdpcount *x, const struct xdpcount_arm *a);
 uint64_t xdpcount_received(struct xdpcount *x);
 /* The counts, with lost computed against sent; latency into h (reset). */
 int xdpcount_read(struct xdpcount *x, uint64_t sent, struct xdpcount_result *r, struct hist *h);
+
+/* Run the program once on frame (BPF_PROG_RUN, not live): *action gets
+ * its verdict (XDP_PASS, XDP_DROP). 0 or -errno. */
+int xdpcount_feed(struct xdpcount *x, const uint8_t *frame, uint32_t len, uint32_t *action);
+/* The raw counters summed over CPUs (enum xc_counter in bpf_shared.h). */
+int xdpcount_counters(struct xdpcount *x, uint64_t *c, unsigned int n);
 
 #endif

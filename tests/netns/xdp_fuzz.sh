@@ -1,0 +1,18 @@
+# The XDP analyzer (count.bpf.c) against frame_parse on valid, mutated,
+# truncated and random frames (tests/tools/xdpfuzz.c): every frame lands in
+# exactly one counter, a valid test frame is always counted, and nothing
+# without a valid tag is. Runs the program with BPF_PROG_RUN, attached
+# nowhere: no namespace needed, but root for BPF.
+. "$(dirname "$0")/../common.sh"
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (BPF programs)"
+"$WR" probe --require bpf >/dev/null 2>&1 || skip "$("$WR" probe --require bpf 2>&1)"
+FUZZ=$BUILD/tests/xdpfuzz
+[ -x "$FUZZ" ] || skip "no $FUZZ (build first)"
+for seed in 1 2 3; do
+	out=$(timeout 90 "$FUZZ" 30000 "$seed") || { rc=$?; [ $rc = 77 ] && skip "BPF_PROG_RUN unavailable"; fail "seed $seed: exit $rc"; }
+	note "seed $seed: $out"
+	[ "$(jq -r '.parse_ok > 1000 and .counted >= .parse_ok and .passed > 100 and .bad_tag > 100' <<<"$out")" = true ] ||
+		fail "seed $seed did not exercise every path: $out"
+done
+echo ok
