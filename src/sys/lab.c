@@ -563,12 +563,15 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 			rc = netns_run(name, ns_configure, &j, err, errlen);
 		}
 	}
-	/* The DUT's XDP programs come off while the links are set (an older
-	 * program may not allow the MTU asked for) and go back on after. */
+	/* The DUT's XDP programs come off for --no-xdp, and while the MTU
+	 * changes (an older program may not allow the new one); they go back
+	 * on after. Otherwise a second 'lab up' leaves them as they are. */
 	for (int i = LAB_DUT0; !rc && i <= LAB_DUT1; i++) {
+		unsigned int mtu = s->mtu ? s->mtu : 1500;
 		struct link_info li;
 
-		if (!nl_link_get(c.nl[LAB_DUT], lab_ifs[i].ifname, &li) && li.xdp_prog_id)
+		if (!nl_link_get(c.nl[LAB_DUT], lab_ifs[i].ifname, &li) && li.xdp_prog_id &&
+		    (s->no_xdp || li.mtu != mtu))
 			nl_xdp_set(c.nl[LAB_DUT], li.ifindex, -1, 0);
 	}
 	if (!rc)

@@ -91,7 +91,7 @@ check "$j" 10000
 no_leftovers "after the IPv6 run"
 
 # 3. Someone else's program on the interface: refused, named, left in place.
-ip -n "$B" link set xb xdp obj "$PASS_OBJ" sec xdp || fail "attach a foreign program"
+ip -n "$B" link set xb xdp obj "$PASS_OBJ" sec xdp.frags || fail "attach a foreign program"
 err=$(timeout 20 "$XSK" --tx xa --tx-ns "$A" --rx xb --rx-ns "$B" -n 10 --rate 1000 2>&1 >/dev/null) && fail "opened over a foreign program"
 note "refused: $err"
 grep -q "already has an XDP program attached ('wr_pass'" <<<"$err" || fail "refusal does not name the program: $err"

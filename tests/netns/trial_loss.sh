@@ -20,7 +20,7 @@ c=$("$WR" calibrate --prefix "$P" --duration 1s --drain 0.5s --calibration "$cal
 note "calibrate: $(jq -c '{ceiling_pps, receiver_ok, pacing_error_pct}' <<<"$c")"
 ceiling=$(jq -r .ceiling_pps <<<"$c")
 [ "$(jq -r '.ceiling_pps > 1000' <<<"$c")" = true ] || fail "ceiling $ceiling"
-grep -q "^afpacket 64 " "$cal" || fail "calibration not stored: $(cat "$cal")"
+grep -q "^$(jq -r .port_type <<<"$c") 64 " "$cal" || fail "calibration not stored: $(cat "$cal")"
 [ "$(ip -n "${P}gen" -o link show | grep -c cal0)" = 0 ] || fail "calibrate left its veth pair behind"
 rate=$(jq -r '.ceiling_pps * 5 | floor' <<<"$c")
 j=$("$WR" trial $T --rate "$rate" --duration 1s --calibration "$cal") || fail "trial beyond the ceiling"
