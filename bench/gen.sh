@@ -89,16 +89,18 @@ run_wr_dut() { # [--port-type T]
 	"$WR" trial --prefix "$P" "$@" --no-store --rate 20Mpps --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" \
 		--learn-wait 0.2s --drain 1s --calibration "$tmp/cal" --json | jq -r '.directions[0] | .offered_pps * .rx / .tx'
 }
-run_wr_b2b() { # [--port-type T]
+run_wr_b2b() { # RXCPU [--port-type T]
+	local rxcpu=$1; shift
 	"$WR" trial --tx "bb0@$G" --rx "bb1@$S" --dst-mac "$BB1_MAC" "$@" --no-store --rate 20Mpps --duration "${SECS}s" \
-		--gen-cpu "$CPU" --rx-cpu "$OTHER" --learn-wait 0.2s --drain 1s --calibration "$tmp/cal" --json |
-		jq -r '.directions[0] | .offered_pps * .rx / .tx'
+		--gen-cpu "$CPU" --rx-cpu "$rxcpu" --learn-wait 0.2s --drain 1s --calibration "$tmp/cal" --json |
+		jq -r '.directions[0] | "\(.offered_pps * .rx / .tx) \(.offered_pps)"'
 }
 
 declare -A R
 for i in $(seq "$RUNS"); do
-	R[wx_b2b]+="$(run_wr_b2b --port-type xdp) "
-	R[wr_b2b]+="$(run_wr_b2b --port-type afpacket) "
+	set -- $(run_wr_b2b "$OTHER" --port-type xdp); R[wx_b2b]+="$1 "; R[wx_sent]+="$2 "
+	set -- $(run_wr_b2b "$CPU" --port-type xdp); R[w1_b2b]+="$1 "
+	set -- $(run_wr_b2b "$OTHER" --port-type afpacket); R[wr_b2b]+="$1 "
 	trafgen_conf "$BB1_MAC" 198.18.1.2 198.18.1.1
 	R[tg_b2b]+="$(run_trafgen bb0 "$S" bb1) "
 	R[ip_b2b]+="$(run_iperf3 198.18.1.2) "
@@ -119,26 +121,30 @@ echo "the DUT (CPU $OTHER) it shares CPU $CPU with the generator, and wirerate's
 echo "counts every frame there while the peers are counted by interface counters."
 echo
 printf '%-34s %18s %22s\n' "" "back to back" "through the lab DUT"
-for t in "wx:wirerate (XDP live frames)" "wr:wirerate (AF_PACKET TX ring)" "tg:trafgen (netsniff-ng)" "ip:iperf3 -u -l 18"; do
+for t in "wx:wirerate XDP" "wr:wirerate AF_PACKET" "tg:trafgen (netsniff-ng)" "ip:iperf3 -u -l 18"; do
 	k=${t%%:*}
 	printf '%-34s %18s %22s\n' "${t#*:}" "$(kpps "$(med ${k}_b2b)")" "$(kpps "$(med ${k}_dut)")"
 done
+printf '%-34s %18s\n' "wirerate XDP, analyzer on CPU $CPU" "$(kpps "$(med w1_b2b)")"
 printf '%-34s %18s %22s\n' "wirerate XDP / trafgen" "$(ratio "$(med wx_b2b)" "$(med tg_b2b)")" "$(ratio "$(med wx_dut)" "$(med tg_dut)")"
+printf '%-34s %18s\n' "  with the analyzer on CPU $CPU" "$(ratio "$(med w1_b2b)" "$(med tg_b2b)")"
 printf '%-34s %18s %22s\n' "wirerate XDP / iperf3" "$(ratio "$(med wx_b2b)" "$(med ip_b2b)")" "$(ratio "$(med wx_dut)" "$(med ip_dut)")"
 printf '%-34s %18s %22s\n' "wirerate XDP / AF_PACKET" "$(ratio "$(med wx_b2b)" "$(med wr_b2b)")" "$(ratio "$(med wx_dut)" "$(med wr_dut)")"
 printf '%-34s %18s %22s\n' "wirerate AF_PACKET / trafgen" "$(ratio "$(med wr_b2b)" "$(med tg_b2b)")" "$(ratio "$(med wr_dut)" "$(med tg_dut)")"
-printf '%-34s %15.0f ns\n' "XDP generator CPU per frame" "$(echo "1000000000 / $(med wx_b2b)" | bc -l)"
-echo "  (one core spent on the generator at its b2b rate: 1 s / frames per second)"
+printf '%-34s %18s\n' "wirerate XDP sent, back to back" "$(kpps "$(med wx_sent)")"
+printf '%-34s %15.0f ns\n' "XDP generator CPU per frame" "$(echo "1000000000 / $(med wx_sent)" | bc -l)"
+echo "  (its core does nothing else: 1 s / frames sent per second)"
 echo
 echo "runs (frames/s):"
-for k in wx_b2b wr_b2b tg_b2b ip_b2b wx_dut wr_dut tg_dut ip_dut; do printf '  %-7s %s\n' "$k" "${R[$k]}"; done
+for k in wx_b2b wx_sent w1_b2b wr_b2b tg_b2b ip_b2b wx_dut wr_dut tg_dut ip_dut; do printf '  %-7s %s\n' "$k" "${R[$k]}"; done
 
 # Pacing, XDP path: back to back (where the ceiling is measured), at 10%,
 # 50% and 90% of the calibrated ceiling; the analyzer counts every frame.
 ceiling=$("$WR" calibrate --tx "bb0@$G" --rx "bb1@$S" --port-type xdp --duration "${SECS}s" \
-	--gen-cpu "$CPU" --rx-cpu "$OTHER" --drain 1s --calibration "$tmp/cal" --json | jq -r .ceiling_pps)
+	--gen-cpu "$CPU" --rx-cpu "$CPU" --drain 1s --calibration "$tmp/cal" --json | jq -r .ceiling_pps)
 echo
-echo "tester ceiling, XDP path (wirerate calibrate back to back, generator on CPU $CPU): $(kpps "$ceiling")"
+echo "tester ceiling, XDP path (wirerate calibrate back to back, generator and analyzer on CPU $CPU,"
+echo "every frame counted): $(kpps "$ceiling")"
 pace_line() { # label rate json
 	set -- "$1" "$2" $(jq -r '.directions[0] | "\(.offered_pps) \(.lost) \(.tester_limited)"' <<<"$3")
 	printf '  %-9s %9d f/s  %12.1f  %+7.3f%%  lost %s, tester-limited %s\n' "$1" "$2" "$3" \
@@ -149,7 +155,7 @@ echo "pacing back to back, XDP path (${SECS} s each): target, achieved, error"
 for f in 0.1 0.5 0.9; do
 	r=$(printf '%.0f' "$(echo "$ceiling * $f" | bc -l)")
 	pace_line "$f" "$r" "$("$WR" trial --tx "bb0@$G" --rx "bb1@$S" --dst-mac "$BB1_MAC" --port-type xdp --no-store \
-		--rate "$r" --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$OTHER" --learn-wait 0.2s --drain 1s \
+		--rate "$r" --duration "${SECS}s" --gen-cpu "$CPU" --rx-cpu "$CPU" --learn-wait 0.2s --drain 1s \
 		--calibration "$tmp/cal" --json)"
 done
 echo

@@ -263,12 +263,28 @@ static void *rx_main(void *arg)
 	struct run *r = x->run;
 
 	pin(r->cfg->rx_cpu);
-	/* Counted in the kernel: only follow the count for the progress line. */
-	while (x->xc) {
-		__atomic_store_n(&x->received, xdpcount_received(x->xc), __ATOMIC_RELAXED);
-		if (r->stop_rx || now_ns() > r->deadline + RX_GRACE_NS)
-			return NULL;
-		usleep(20000);
+	/* Counted in the kernel: only follow the count for the progress line,
+	 * and keep the analyzer's CPU awake. Its receive thread (NAPI) is
+	 * woken for every batch of frames; a CPU that went idle takes long to
+	 * wake in a VM (tens of microseconds and more), and the port's ring
+	 * (256 frames on veth) overflows meanwhile. So this thread spins at
+	 * SCHED_IDLE: it never delays anything else on that CPU. */
+	if (x->xc) {
+		struct sched_param sp = { 0 };
+		uint64_t next = 0;
+
+		pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
+		for (;;) {
+			uint64_t t = now_ns();
+
+			if (r->stop_rx || t > r->deadline + RX_GRACE_NS)
+				return NULL;
+			if (t >= next) {
+				__atomic_store_n(&x->received, xdpcount_received(x->xc), __ATOMIC_RELAXED);
+				next = t + 20000000ULL;
+			}
+			__builtin_ia32_pause();
+		}
 	}
 	for (;;) {
 		int n = port_rx_poll(x->port, on_frame, x, 10);

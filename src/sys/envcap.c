@@ -252,6 +252,10 @@ int envcap_lab(struct envcap *e, const char *prefix, char *err, size_t errlen)
 	envcap_set(e, "lab.dut_cpu_count", "%u", cpuset_count(&st->dut_cpus));
 	if (st->ifs[LAB_DUT0].present)
 		envcap_set(e, "lab.mtu", "%u", st->ifs[LAB_DUT0].link.mtu);
+	/* NAPI mode (XDP on the DUT's ports) or plain skb mode: where an
+	 * overloaded DUT drops, so it belongs with the configuration. */
+	envcap_set(e, "lab.ingress", "%s",
+		   st->ifs[LAB_DUT0].link.xdp_prog_id && st->ifs[LAB_DUT1].link.xdp_prog_id ? "napi" : "skb");
 	if (!strcmp(st->shape.kind, "tbf")) {
 		if (st->shape.pkt_size)
 			envcap_set(e, "lab.shape", "%.0fpps", (double)st->shape.rate / st->shape.pkt_size);
