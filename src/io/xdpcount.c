@@ -14,6 +14,7 @@
 #include "io/bpf/bpf_objs.h"
 #include "io/bpf/bpf_shared.h"
 #include "io/xdpcount.h"
+#include "sys/bpfobj.h"
 #include "sys/clock.h"
 #include "sys/labxdp.h"
 #include "sys/netns.h"
@@ -32,14 +33,6 @@ struct xdpcount {
 	uint64_t if_drops0;
 	uint64_t nbits;
 };
-
-static int quiet_print(enum libbpf_print_level l, const char *f, va_list ap)
-{
-	(void)l;
-	(void)f;
-	(void)ap;
-	return 0;
-}
 
 static int if_drops(const struct xdpcount *x, uint64_t *n)
 {
@@ -71,10 +64,8 @@ static int napi_job(void *arg, char *err, size_t errlen)
 
 struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t errlen)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "wr_count");
 	struct xdpcount *x = calloc(1, sizeof(*x));
 	struct bpf_program *prog;
-	struct bpf_map *m;
 	struct link_info li;
 	struct nl *nl = NULL;
 	int saved = -1, rc;
@@ -95,33 +86,18 @@ struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t
 	words = (x->nbits + 63) / 64;
 	x->ncpu = libbpf_num_possible_cpus();
 	x->tai_off = clock_tai_offset();
-	libbpf_set_print(quiet_print);
-	if (!(x->obj = bpf_object__open_mem(wr_bpf_count, wr_bpf_count_len, &oo))) {
-		snprintf(err, errlen, "the XDP analyzer program: %s", strerror(errno));
+	if (!(x->obj = bpfobj_open("wr_count", wr_bpf_count, wr_bpf_count_len, err, errlen)))
+		goto fail;
+	if ((rc = bpf_map__set_max_entries(bpf_object__find_map_by_name(x->obj, "xc_seen"), (uint32_t)words))) {
+		snprintf(err, errlen, "the XDP analyzer's bitmap: %s", strerror(-rc));
 		goto fail;
 	}
-	if ((rc = bpf_map__set_max_entries(bpf_object__find_map_by_name(x->obj, "xc_seen"), (uint32_t)words)) ||
-	    (rc = bpf_object__load(x->obj))) {
-		snprintf(err, errlen, "loading the XDP analyzer program: %s", strerror(-rc));
+	if (bpfobj_load(x->obj, "the XDP analyzer program", err, errlen))
 		goto fail;
-	}
 	prog = bpf_object__find_program_by_name(x->obj, "wr_count");
 	x->cnt_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_cnt"));
 	x->hist_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_hist"));
-	m = NULL;
-	bpf_object__for_each_map(m, x->obj) {
-		const char *n = bpf_map__name(m);
-		size_t l = strlen(n);
-
-		if (l >= 4 && !strcmp(n + l - 4, ".bss"))
-			break;
-	}
-	if (m && bpf_map__value_size(m) >= sizeof(struct xc_state)) {
-		void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(m), 0);
-
-		x->st = p == MAP_FAILED ? NULL : p;
-	}
-	if (!prog || !x->st) {
+	if (!prog || !(x->st = bpfobj_map_bss(x->obj, sizeof(struct xc_state)))) {
 		snprintf(err, errlen, "the XDP analyzer program has no state to map: %s", strerror(errno));
 		goto fail;
 	}
@@ -185,8 +161,7 @@ void xdpcount_close(struct xdpcount *x)
 	if (!x)
 		return;
 	bpf_link__destroy(x->link);
-	if (x->st)
-		munmap((void *)x->st, 4096);
+	bpfobj_unmap_bss((void *)x->st);
 	bpf_object__close(x->obj);
 	free(x);
 }

@@ -24,6 +24,7 @@
 #include "io/bpf/bpf_objs.h"
 #include "io/bpf/bpf_shared.h"
 #include "io/xdpgen.h"
+#include "sys/bpfobj.h"
 #include "sys/clock.h"
 #include "sys/netns.h"
 
@@ -49,14 +50,6 @@ struct xdpgen {
 	int64_t tai_off;		/* CLOCK_TAI - CLOCK_REALTIME */
 };
 
-static int quiet_print(enum libbpf_print_level l, const char *f, va_list ap)
-{
-	(void)l;
-	(void)f;
-	(void)ap;
-	return 0;
-}
-
 static void on_sig(int s)
 {
 	(void)s;	/* only to make the kernel end the call with EINTR */
@@ -77,52 +70,24 @@ static void install_handler(void)
 	pthread_once(&once, handler_init);
 }
 
-/* The embedded object, opened and loaded with only its generator program. */
+/* The embedded object, loaded, with its state mapped. */
 static struct bpf_object *load_obj(struct xdpgen *g, char *err, size_t errlen)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "wr_xdpgen");
-	struct bpf_object *obj;
+	struct bpf_object *obj = bpfobj_open("wr_xdpgen", wr_bpf_xdpgen, wr_bpf_xdpgen_len, err, errlen);
 	struct bpf_program *prog;
-	struct bpf_map *m;
-	size_t sz = 0;
-	int rc;
 
-	libbpf_set_print(quiet_print);
-	obj = bpf_object__open_mem(wr_bpf_xdpgen, wr_bpf_xdpgen_len, &oo);
-	if (!obj) {
-		snprintf(err, errlen, "the XDP generator program: %s", strerror(errno));
-		return NULL;
-	}
-	if ((rc = bpf_object__load(obj))) {
-		snprintf(err, errlen, "loading the XDP generator program: %s", strerror(-rc));
-		bpf_object__close(obj);
-		return NULL;
-	}
+	if (!obj || bpfobj_load(obj, "the XDP generator program", err, errlen))
+		goto fail;
 	prog = bpf_object__find_program_by_name(obj, "wr_gen");
-	m = NULL;
-	bpf_object__for_each_map(m, obj) {
-		const char *n = bpf_map__name(m);
-		size_t l = strlen(n);
-
-		if (l >= 4 && !strcmp(n + l - 4, ".bss"))
-			break;
-	}
-	/* The state lives in the map: map it (libbpf 1.1 does so only for
-	 * skeletons), one page per process, unmapped in xdpgen_close. */
-	sz = m ? bpf_map__value_size(m) : 0;
-	g->st = NULL;
-	if (prog && sz >= sizeof(struct xg_state) && sz <= 4096) {
-		void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(m), 0);
-
-		g->st = p == MAP_FAILED ? NULL : p;
-	}
-	if (!g->st) {
+	if (!prog || !(g->st = bpfobj_map_bss(obj, sizeof(struct xg_state)))) {
 		snprintf(err, errlen, "the XDP generator program has no state to map: %s", strerror(errno));
-		bpf_object__close(obj);
-		return NULL;
+		goto fail;
 	}
 	g->prog_fd = bpf_program__fd(prog);
 	return obj;
+fail:
+	bpf_object__close(obj);
+	return NULL;
 }
 
 /* Each flow's template: the frame up to the tag's end, and the UDP
@@ -218,8 +183,7 @@ void xdpgen_close(struct xdpgen *g)
 {
 	if (!g)
 		return;
-	if (g->st)
-		munmap((void *)g->st, 4096);
+	bpfobj_unmap_bss((void *)g->st);
 	bpf_object__close(g->obj);
 	free(g);
 }
@@ -366,7 +330,7 @@ int xdpgen_probe(char *err, size_t errlen)
 		snprintf(err, errlen, "BPF_PROG_RUN live frames ran the program %llu times, not 1024",
 			 (unsigned long long)g.st->iterations);
 	}
-	munmap((void *)g.st, 4096);
+	bpfobj_unmap_bss((void *)g.st);
 	bpf_object__close(g.obj);
 	return rc;
 }

@@ -11,19 +11,12 @@
 #include <linux/if_link.h>
 
 #include "io/bpf/bpf_objs.h"
+#include "sys/bpfobj.h"
 #include "sys/fsutil.h"
 #include "sys/labxdp.h"
 #include "sys/nl.h"
 
 #define MAX_NAPI 64
-
-static int quiet_print(enum libbpf_print_level l, const char *f, va_list ap)
-{
-	(void)l;
-	(void)f;
-	(void)ap;
-	return 0;
-}
 
 /* PIDs of the kernel threads named "napi/<ifname>-<id>". */
 static unsigned int napi_threads(const char *ifname, pid_t *pids, unsigned int max)
@@ -56,26 +49,19 @@ static unsigned int napi_threads(const char *ifname, pid_t *pids, unsigned int m
 
 static int attach_pass(struct nl *nl, int ifindex, char *err, size_t errlen)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "wr_pass");
-	struct bpf_object *obj;
-	struct bpf_program *prog;
+	struct bpf_object *obj = bpfobj_open("wr_pass", wr_bpf_pass, wr_bpf_pass_len, err, errlen);
 	int rc;
 
-	libbpf_set_print(quiet_print);
-	if (!(obj = bpf_object__open_mem(wr_bpf_pass, wr_bpf_pass_len, &oo))) {
-		snprintf(err, errlen, "the XDP pass-through program: %s", strerror(errno));
-		return -errno;
+	if (!obj)
+		return -EINVAL;
+	if (!(rc = bpfobj_load(obj, "the XDP pass-through program", err, errlen))) {
+		struct bpf_program *prog = bpf_object__find_program_by_name(obj, "wr_pass");
+
+		/* Netlink-attached: the program stays after we exit, until lab
+		 * down deletes the namespace and its links. */
+		if ((rc = nl_xdp_set(nl, ifindex, bpf_program__fd(prog), XDP_FLAGS_DRV_MODE)))
+			snprintf(err, errlen, "attaching XDP (native) to ifindex %d: %s", ifindex, strerror(-rc));
 	}
-	if ((rc = bpf_object__load(obj))) {
-		snprintf(err, errlen, "loading the XDP pass-through program: %s", strerror(-rc));
-		goto out;
-	}
-	prog = bpf_object__find_program_by_name(obj, "wr_pass");
-	/* Netlink-attached: the program stays after we exit, until lab down
-	 * deletes the namespace and its links. */
-	if ((rc = nl_xdp_set(nl, ifindex, bpf_program__fd(prog), XDP_FLAGS_DRV_MODE)))
-		snprintf(err, errlen, "attaching XDP (native) to ifindex %d: %s", ifindex, strerror(-rc));
-out:
 	bpf_object__close(obj);
 	return rc;
 }
