@@ -21,12 +21,17 @@ for s in ${SIZES//,/ }; do
 done
 echo
 echo "== wirerate rfc2544 throughput --quick: the kernel's forwarding path"
-"$WR" rfc2544 throughput $Q
+"$WR" rfc2544 throughput $Q --label demo-kernel
 echo
 echo "== the same DUT shaped to 100 kpps (wirerate lab up --shape 100kpps)"
 "$WR" lab up --prefix "$P" --shape 100kpps >/dev/null
-"$WR" rfc2544 throughput $Q
+"$WR" rfc2544 throughput $Q --label demo-shaped-100k
 "$WR" lab up --prefix "$P" >/dev/null
+echo
+echo "== wirerate report: the two runs side by side, from the results store"
+HTML=${WR_DEMO_HTML:-/tmp/wirerate-demo.html}
+"$WR" report demo-kernel demo-shaped-100k --html "$HTML"
+echo "  (the same with charts: $HTML)"
 echo
 echo "The lab stays up for you to try: 'wirerate lab status', 'wirerate trial --rate 100kpps',"
 echo "'wirerate lab down'."

@@ -392,20 +392,28 @@ static void print_tables(struct out *o, const struct report_model *m)
 	}
 	/* Seed 001: rows are configurations, kpps per size. */
 	if (cfg_differ) {
-		out_text(o, "\n  by configuration (kpps, NDR median; what differs between the runs)\n  %-44s",
-			 "run  configuration");
+		/* Columns as wide as their longest entry: run, configuration. */
+		int wn = 3, wc = 13;
+
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			char diff[96];
+
+			run_name(&m->run[r], name, sizeof(name));
+			config_diff(m, r, diff, sizeof(diff));
+			wn = (int)strlen(name) > wn ? (int)strlen(name) : wn;
+			wc = (int)strlen(diff) > wc ? (int)strlen(diff) : wc;
+		}
+		out_text(o, "\n  by configuration (kpps, NDR median; what differs between the runs)\n  %-*s  %-*s",
+			 wn, "run", wc, "configuration");
 		for (unsigned int s = 0; s < m->nsizes; s++)
 			out_text(o, " %8u", m->sizes[s]);
 		out_text(o, "\n");
 		for (unsigned int r = 0; r < m->nruns; r++) {
-			char line[128];
-
-			run_name(&m->run[r], name, sizeof(name));
 			char diff[96];
 
+			run_name(&m->run[r], name, sizeof(name));
 			config_diff(m, r, diff, sizeof(diff));
-			snprintf(line, sizeof(line), "%s  %s", name, diff);
-			out_text(o, "  %-44.44s", line);
+			out_text(o, "  %-*s  %-*s", wn, name, wc, diff);
 			for (unsigned int s = 0; s < m->nsizes; s++) {
 				const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
 

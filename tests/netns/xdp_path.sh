@@ -95,4 +95,35 @@ for _ in $(seq 50); do
 done
 [ -z "$left" ] || fail "left behind after kill -9:$left"
 "$WR" lab status --prefix "$P" --json | jq -e '.state == "up"' >/dev/null || fail "lab not clean after the kill"
+
+# 5. The same for the XDP path, both directions (an analyzer on each end).
+"$WR" lab down --prefix "$P" >/dev/null && "$WR" lab up --prefix "$P" >/dev/null || fail "lab up again"
+"$WR" trial --prefix "$P" --no-store --rate 20kpps --duration 20s --bidir --port-type xdp >/dev/null 2>&1 &
+pid=$!
+attached=0
+for _ in $(seq 50); do
+	if ip -n "${P}sink" -d link show sink0 | grep -q prog/xdp && ip -n "${P}gen" -d link show gen0 | grep -q prog/xdp; then
+		attached=1
+		break
+	fi
+	sleep 0.1
+done
+[ $attached = 1 ] || { kill -9 $pid; fail "the XDP analyzers never attached"; }
+sleep 1
+kill -9 $pid
+wait $pid 2>/dev/null
+for _ in $(seq 50); do
+	left=""
+	for x in gen:gen0 sink:sink0; do
+		ip -n "${P}${x%%:*}" -d link show "${x#*:}" | grep -q prog/xdp && left+=" XDP program on ${x#*:}"
+	done
+	[ -z "$left" ] && break
+	sleep 0.1
+done
+[ -z "$left" ] || fail "left behind after kill -9 on the XDP path:$left"
+"$WR" lab status --prefix "$P" --json | jq -e '.state == "up" and .dut.napi_mode' >/dev/null ||
+	fail "lab not clean after the kill on the XDP path"
+# and the next trial runs as if nothing happened
+j=$("$WR" trial $T --rate 20kpps --duration 1s --port-type xdp) || fail "trial after the kill"
+[ "$(jq -r '.directions[0] | .rx == .tx and .lost == 0' <<<"$j")" = true ] || fail "after the kill: $(jq -c .directions[0] <<<"$j")"
 echo ok
