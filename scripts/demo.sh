@@ -31,7 +31,6 @@ echo
 echo "== wirerate report: the two runs side by side, from the results store"
 HTML=${WR_DEMO_HTML:-/tmp/wirerate-demo.html}
 "$WR" report demo-kernel demo-shaped-100k --html "$HTML"
-echo "  (the same with charts: $HTML)"
 echo
 echo "The lab stays up for you to try: 'wirerate lab status', 'wirerate trial --rate 100kpps',"
 echo "'wirerate lab down'."
