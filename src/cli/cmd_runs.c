@@ -154,6 +154,7 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		if (rc != -ENOENT)
 			return ret;
 		db = NULL;	/* nothing stored yet: an empty list */
+		ret = 0;
 	}
 
 	struct out *o = out_create(stdout, cli->json);
