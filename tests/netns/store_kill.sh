@@ -70,6 +70,9 @@ expect_exit 2 "$WR" report --db "$DB"
 expect_exit 2 "$WR" report 1 --db "$D/notes.txt"
 expect_exit 2 "$WR" runs --db "$D/notes.txt"
 expect_exit 2 "$WR" runs --db "$DB" --since yesterday
+# nothing stored yet is an empty list, not an error (and creates nothing)
+[ "$("$WR" runs --db "$D/none.db" --json | jq -c .runs)" = "[]" ] || fail "runs on a missing database"
+[ ! -e "$D/none.db" ] || fail "runs created a database"
 expect_exit 2 "$WR" runs rm x --db "$DB"
 expect_exit 2 "$WR" trial --prefix "$P" --rate 1kpps --duration 0.1s --db "$D/notes.txt"
 expect_exit 2 "$WR" rfc2544 $Q --repeat 0 --db "$DB"
