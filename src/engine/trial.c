@@ -432,8 +432,10 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 			o->not_test_total = xr.not_test_total;
 			o->tester_if_drops = xr.if_drops;
 		} else {
+			/* Nothing known: not a DUT result (marked below). */
 			memset(&ss, 0, sizeof(ss));
 			ss.lost = g->sent;
+			snprintf(o->tester_reason, sizeof(o->tester_reason), "the XDP analyzer's counters could not be read");
 		}
 	} else {
 		seqtrack_stats(r->rx[d].st, g->sent, &ss);
@@ -463,7 +465,9 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 	o->gen_path = g->xg ? "xdp" : port_type_name(c->port_type);
 	o->rx_path = r->rx[d].xc ? "xdp" : port_type_name(c->port_type);
 
-	if (!interrupted && (double)g->sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
+	if (o->tester_reason[0])
+		;	/* already known */
+	else if (!interrupted && (double)g->sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
 		snprintf(o->tester_reason, sizeof(o->tester_reason),
 			 "the generator offered %.0f frames/s, %.2f%% short of %.0f%s", o->offered_pps,
 			 100.0 * (1.0 - (double)g->sent / (double)r->limit), c->rate_pps,
@@ -648,9 +652,12 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 			r->stop_gen = 1;
 			res->interrupted = true;
 			r->deadline = t + c->drain_ns;
-			for (unsigned int d = 0; d < c->ndirs; d++)
+			for (unsigned int d = 0; d < c->ndirs; d++) {
 				if (r->gen[d].xg)
 					xdpgen_stop(r->gen[d].xg);
+				if (r->rx[d].xc)
+					xdpcount_set_deadline(r->rx[d].xc, r->deadline);
+			}
 		}
 		if (progress && t >= next_progress) {
 			struct trial_progress p = { .duration_ns = c->duration_ns };

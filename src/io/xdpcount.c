@@ -178,6 +178,11 @@ void xdpcount_set(struct xdpcount *x, const struct xdpcount_arm *a)
 	__atomic_store_n(&st->armed, 1, __ATOMIC_SEQ_CST);
 }
 
+void xdpcount_set_deadline(struct xdpcount *x, uint64_t deadline_ns)
+{
+	x->st->deadline_ns = deadline_ns + (uint64_t)x->tai_off;
+}
+
 static int counters(struct xdpcount *x, struct xc_counters *sum)
 {
 	struct xc_counters *per = calloc((size_t)x->ncpu, sizeof(*per));

@@ -46,6 +46,8 @@ struct xdpcount;
 struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t errlen);
 void xdpcount_close(struct xdpcount *x);
 void xdpcount_set(struct xdpcount *x, const struct xdpcount_arm *a);
+/* Move the deadline (a trial stopped early drains from the stop). */
+void xdpcount_set_deadline(struct xdpcount *x, uint64_t deadline_ns);
 /* Distinct test frames so far (for progress). */
 uint64_t xdpcount_received(struct xdpcount *x);
 /* The counts, with lost computed against sent; latency into h (reset). */
