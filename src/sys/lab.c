@@ -1,4 +1,5 @@
 #include "sys/lab.h"
+#include "sys/lab_impl.h"
 #include "sys/labxdp.h"
 
 #include <arpa/inet.h>
@@ -145,14 +146,7 @@ int lab_spec_check(struct lab_spec *s, char *err, size_t errlen)
 
 /* ---- building ---- */
 
-struct lab_ctx {
-	const struct lab_spec *spec;
-	int nsfd[LAB_NROLES];
-	struct nl *nl[LAB_NROLES];
-	struct cpuset rps[LAB_NIFS];
-};
-
-static void ctx_close(struct lab_ctx *c)
+void lab_ctx_close(struct lab_ctx *c)
 {
 	for (int r = 0; r < LAB_NROLES; r++) {
 		nl_destroy(c->nl[r]);
@@ -163,7 +157,7 @@ static void ctx_close(struct lab_ctx *c)
 	}
 }
 
-static int ctx_open(struct lab_ctx *c, const char *prefix, bool all, char *err, size_t errlen)
+int lab_ctx_open(struct lab_ctx *c, const char *prefix, bool all, char *err, size_t errlen)
 {
 	char name[NETNS_NAME_MAX];
 
@@ -187,7 +181,7 @@ static int ctx_open(struct lab_ctx *c, const char *prefix, bool all, char *err, 
 	return 0;
 }
 
-static int nl_err(int rc, const char *what, const char *ifname, char *err, size_t errlen)
+int lab_nl_err(int rc, const char *what, const char *ifname, char *err, size_t errlen)
 {
 	if (rc)
 		snprintf(err, errlen, "%s %s: %s", what, ifname, strerror(-rc));
@@ -220,14 +214,14 @@ static int ensure_pair(struct lab_ctx *c, enum lab_ifx a, enum lab_ifx b, char *
 		}
 	}
 	if (ha && (rc = nl_link_del(na, la.ifindex)))
-		return nl_err(rc, "cannot delete stale link", A->ifname, err, errlen);
+		return lab_nl_err(rc, "cannot delete stale link", A->ifname, err, errlen);
 	if (hb && (rc = nl_link_del(nb, lb.ifindex)))
-		return nl_err(rc, "cannot delete stale link", B->ifname, err, errlen);
+		return lab_nl_err(rc, "cannot delete stale link", B->ifname, err, errlen);
 	rc = nl_veth_add(na, A->ifname, A->mac, B->ifname, B->mac, c->nsfd[B->role]);
-	return nl_err(rc, "cannot create veth pair", A->ifname, err, errlen);
+	return lab_nl_err(rc, "cannot create veth pair", A->ifname, err, errlen);
 }
 
-static int write_cpus(const char *ifname, const struct cpuset *cpus, char *err, size_t errlen)
+int lab_write_cpus(const char *ifname, const struct cpuset *cpus, char *err, size_t errlen)
 {
 	char dirpath[256], path[600], mask[300];
 	struct dirent *e;
@@ -251,14 +245,8 @@ static int write_cpus(const char *ifname, const struct cpuset *cpus, char *err, 
 	return rc;
 }
 
-struct sysctl_kv {
-	const char *path;
-	const char *value;
-	bool optional;		/* absent on older kernels: skip */
-};
-
 /* Each path is "<path>", with "IF" replaced by ifname. */
-static int write_sysctls(const struct sysctl_kv *kv, size_t n, const char *ifname, char *err, size_t errlen)
+int lab_write_sysctls(const struct sysctl_kv *kv, size_t n, const char *ifname, char *err, size_t errlen)
 {
 	char path[256];
 	int rc;
@@ -324,26 +312,26 @@ static int ns_configure(void *arg, char *err, size_t errlen)
 	struct ns_job *j = arg;
 	int rc;
 
-	if ((rc = write_sysctls(common, sizeof(common) / sizeof(common[0]), "", err, errlen)))
+	if ((rc = lab_write_sysctls(common, sizeof(common) / sizeof(common[0]), "", err, errlen)))
 		return rc;
 	if (j->role == LAB_DUT)
-		rc = write_sysctls(router, sizeof(router) / sizeof(router[0]), "", err, errlen);
+		rc = lab_write_sysctls(router, sizeof(router) / sizeof(router[0]), "", err, errlen);
 	else
-		rc = write_sysctls(endpoint, sizeof(endpoint) / sizeof(endpoint[0]), "", err, errlen);
+		rc = lab_write_sysctls(endpoint, sizeof(endpoint) / sizeof(endpoint[0]), "", err, errlen);
 	if (rc)
 		return rc;
 	for (int i = 0; i < LAB_NIFS; i++) {
 		if (lab_ifs[i].role != j->role)
 			continue;
-		if ((rc = write_sysctls(per_if, sizeof(per_if) / sizeof(per_if[0]), lab_ifs[i].ifname, err, errlen)))
+		if ((rc = lab_write_sysctls(per_if, sizeof(per_if) / sizeof(per_if[0]), lab_ifs[i].ifname, err, errlen)))
 			return rc;
-		if ((rc = write_cpus(lab_ifs[i].ifname, &j->ctx->rps[i], err, errlen)))
+		if ((rc = lab_write_cpus(lab_ifs[i].ifname, &j->ctx->rps[i], err, errlen)))
 			return rc;
 	}
 	/* After the links lost IFF_MULTICAST, or the router would join the
 	 * all-routers groups and report them with MLD. */
 	if (j->role == LAB_DUT &&
-	    (rc = write_sysctls(router6, sizeof(router6) / sizeof(router6[0]), "", err, errlen)))
+	    (rc = lab_write_sysctls(router6, sizeof(router6) / sizeof(router6[0]), "", err, errlen)))
 		return rc;
 	if (j->role == LAB_DUT) {
 		rc = nft_null_rules_set(j->ctx->spec->rules, err, errlen);
@@ -393,14 +381,14 @@ static int offloads_off(struct lab_ctx *c, enum lab_ifx i, char *err, size_t err
 	int saved, sock, rc;
 
 	if ((rc = netns_enter(c->nsfd[lab_ifs[i].role], &saved)))
-		return nl_err(rc, "cannot enter namespace of", lab_ifs[i].ifname, err, errlen);
+		return lab_nl_err(rc, "cannot enter namespace of", lab_ifs[i].ifname, err, errlen);
 	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	netns_leave(&saved);
 	if (sock < 0)
-		return nl_err(-errno, "cannot open socket for", lab_ifs[i].ifname, err, errlen);
+		return lab_nl_err(-errno, "cannot open socket for", lab_ifs[i].ifname, err, errlen);
 	rc = ethtool_offloads_off(sock, lab_ifs[i].ifname);
 	close(sock);
-	return nl_err(rc, "cannot turn offloads off on", lab_ifs[i].ifname, err, errlen);
+	return lab_nl_err(rc, "cannot turn offloads off on", lab_ifs[i].ifname, err, errlen);
 }
 
 /* NOARP and no multicast: with permanent neighbours nothing needs ARP or
@@ -414,7 +402,7 @@ static int quiet_links(struct lab_ctx *c, char *err, size_t errlen)
 
 		if ((rc = nl_link_get(nl, lab_ifs[i].ifname, &li)) ||
 		    (rc = nl_link_flags(nl, li.ifindex, IFF_NOARP, IFF_MULTICAST)))
-			return nl_err(rc, "cannot set the flags of", lab_ifs[i].ifname, err, errlen);
+			return lab_nl_err(rc, "cannot set the flags of", lab_ifs[i].ifname, err, errlen);
 	}
 	return 0;
 }
@@ -430,21 +418,21 @@ static int configure_links(struct lab_ctx *c, char *err, size_t errlen)
 		struct nl *nl = c->nl[a->role];
 
 		if ((rc = nl_link_get(nl, a->ifname, &li[i])))
-			return nl_err(rc, "cannot find", a->ifname, err, errlen);
+			return lab_nl_err(rc, "cannot find", a->ifname, err, errlen);
 		if ((rc = offloads_off(c, (enum lab_ifx)i, err, errlen)))
 			return rc;
 		if ((rc = nl_link_mtu(nl, li[i].ifindex, c->spec->mtu ? c->spec->mtu : 1500)))
-			return nl_err(rc, "cannot set MTU of", a->ifname, err, errlen);
+			return lab_nl_err(rc, "cannot set MTU of", a->ifname, err, errlen);
 		if ((rc = nl_addr_add(nl, li[i].ifindex, AF_INET, a->ip, a->plen, false)) ||
 		    (rc = nl_addr_add(nl, li[i].ifindex, AF_INET6, a->ip6, 64, true)))
-			return nl_err(rc, "cannot add address to", a->ifname, err, errlen);
+			return lab_nl_err(rc, "cannot add address to", a->ifname, err, errlen);
 	}
 	for (int r = 0; r < LAB_NROLES; r++)
 		if ((rc = nl_link_up(c->nl[r], 1, true)))
-			return nl_err(rc, "cannot bring up", "lo", err, errlen);
+			return lab_nl_err(rc, "cannot bring up", "lo", err, errlen);
 	for (int i = 0; i < LAB_NIFS; i++)
 		if ((rc = nl_link_up(c->nl[lab_ifs[i].role], li[i].ifindex, true)))
-			return nl_err(rc, "cannot bring up", lab_ifs[i].ifname, err, errlen);
+			return lab_nl_err(rc, "cannot bring up", lab_ifs[i].ifname, err, errlen);
 	/* Static routes and permanent neighbours: no ARP during a trial. */
 	static const uint8_t net6_gen[16] = V6(1, 0), net6_sink[16] = V6(2, 0);
 
@@ -456,7 +444,7 @@ static int configure_links(struct lab_ctx *c, char *err, size_t errlen)
 	if (!rc)
 		rc = nl_route_add(c->nl[LAB_SINK], AF_INET6, net6_gen, 64, lab_ifs[LAB_DUT1].ip6, li[LAB_SINK0].ifindex);
 	if (rc)
-		return nl_err(rc, "cannot add route", "in the lab", err, errlen);
+		return lab_nl_err(rc, "cannot add route", "in the lab", err, errlen);
 	{
 		static const struct { enum lab_ifx on, to; } neigh[] = {
 			{ LAB_GEN0, LAB_DUT0 }, { LAB_DUT0, LAB_GEN0 },
@@ -470,7 +458,7 @@ static int configure_links(struct lab_ctx *c, char *err, size_t errlen)
 			if (!rc)
 				rc = nl_neigh_add(c->nl[on->role], li[neigh[k].on].ifindex, AF_INET6, to->ip6, to->mac);
 			if (rc)
-				return nl_err(rc, "cannot add neighbour on", on->ifname, err, errlen);
+				return lab_nl_err(rc, "cannot add neighbour on", on->ifname, err, errlen);
 		}
 	}
 	return 0;
@@ -485,9 +473,9 @@ static int configure_shape(struct lab_ctx *c, char *err, size_t errlen)
 	int rc;
 
 	if ((rc = nl_link_get(nl, "dut1", &li)))
-		return nl_err(rc, "cannot find", "dut1", err, errlen);
+		return lab_nl_err(rc, "cannot find", "dut1", err, errlen);
 	if (!s->shape)
-		return nl_err(nl_qdisc_del_root(nl, li.ifindex), "cannot remove shaper from", "dut1", err, errlen);
+		return lab_nl_err(nl_qdisc_del_root(nl, li.ifindex), "cannot remove shaper from", "dut1", err, errlen);
 	if (s->shape_rate.kind == RATE_PPS) {
 		p.pkt_size = SHAPE_PKT_BYTES;
 		p.rate = (uint64_t)(s->shape_rate.value * SHAPE_PKT_BYTES + 0.5);
@@ -500,7 +488,7 @@ static int configure_shape(struct lab_ctx *c, char *err, size_t errlen)
 		p.burst = SHAPE_BURST_FRAMES * SHAPE_MAX_FRAME;
 		p.limit = SHAPE_LIMIT_FRAMES * SHAPE_MAX_FRAME;
 	}
-	return nl_err(nl_qdisc_tbf(nl, li.ifindex, &p), "cannot add token bucket to", "dut1", err, errlen);
+	return lab_nl_err(nl_qdisc_tbf(nl, li.ifindex, &p), "cannot add token bucket to", "dut1", err, errlen);
 }
 
 /* Runs inside the DUT's namespace: both ports in NAPI mode (labxdp.h).
@@ -521,7 +509,7 @@ static int dut_xdp(void *arg, char *err, size_t errlen)
 	return rc;
 }
 
-static void block_signals(sigset_t *old)
+void lab_block_signals(sigset_t *old)
 {
 	sigset_t all;
 
@@ -541,13 +529,13 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 	int rc = 0;
 
 	/* Building is short; finish it rather than leave half a lab. */
-	block_signals(&old);
+	lab_block_signals(&old);
 	for (int r = 0; r < LAB_NROLES && !rc; r++) {
 		lab_ns_name(s->prefix, (enum lab_role)r, name, sizeof(name));
 		rc = netns_add(name, err, errlen);
 	}
 	if (!rc)
-		rc = ctx_open(&c, s->prefix, true, err, errlen);
+		rc = lab_ctx_open(&c, s->prefix, true, err, errlen);
 	if (!rc)
 		rc = ensure_pair(&c, LAB_GEN0, LAB_DUT0, err, errlen);
 	if (!rc)
@@ -584,7 +572,7 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 		lab_ns_name(s->prefix, LAB_DUT, name, sizeof(name));
 		netns_run(name, dut_xdp, c.rps, e3, sizeof(e3));
 	}
-	ctx_close(&c);
+	lab_ctx_close(&c);
 	if (rc)
 		lab_down(s->prefix, e2, sizeof(e2));
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -598,10 +586,10 @@ int lab_down(const char *prefix, char *err, size_t errlen)
 	sigset_t old;
 	int rc = 0;
 
-	block_signals(&old);
+	lab_block_signals(&old);
 	/* Delete the links first so that nothing lingers while a namespace
 	 * is kept alive by a process still inside it. */
-	ctx_open(&c, prefix, false, err, errlen);
+	lab_ctx_open(&c, prefix, false, err, errlen);
 	for (int i = 0; i < LAB_NIFS; i++) {
 		struct nl *nl = c.nl[lab_ifs[i].role];
 		struct link_info li;
@@ -609,7 +597,7 @@ int lab_down(const char *prefix, char *err, size_t errlen)
 		if (nl && nl_link_get(nl, lab_ifs[i].ifname, &li) == 0)
 			nl_link_del(nl, li.ifindex);
 	}
-	ctx_close(&c);
+	lab_ctx_close(&c);
 	for (int r = 0; r < LAB_NROLES; r++) {
 		int e;
 
@@ -680,8 +668,8 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 	memset(st, 0, sizeof(*st));
 	snprintf(st->prefix, sizeof(st->prefix), "%s", prefix);
 	st->rules = -1;
-	if ((rc = ctx_open(&c, prefix, false, err, errlen))) {
-		ctx_close(&c);
+	if ((rc = lab_ctx_open(&c, prefix, false, err, errlen))) {
+		lab_ctx_close(&c);
 		return rc;
 	}
 	st->complete = true;
@@ -735,7 +723,7 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 				nl_qdisc_get_root(c.nl[r], st->ifs[LAB_DUT1].link.ifindex, &st->shape);
 		}
 	}
-	ctx_close(&c);
+	lab_ctx_close(&c);
 
 	{
 		const struct lab_if_status *d0 = &st->ifs[LAB_DUT0], *d1 = &st->ifs[LAB_DUT1];
@@ -758,103 +746,5 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 		cpuset_diff(&st->tester_cpus, &online, &st->dut_cpus);
 	if (!st->forwarding)
 		st->complete = false;
-	return 0;
-}
-
-/* ---- the direct pair for calibration ---- */
-
-static const uint8_t direct_mac[2][6] = {
-	{ 0x02, 0x77, 0x72, 0, 2, 1 }, { 0x02, 0x77, 0x72, 0, 2, 2 },
-};
-
-struct direct_job {
-	struct cpuset rps;
-};
-
-static int direct_configure(void *arg, char *err, size_t errlen)
-{
-	static const struct sysctl_kv per_if[] = {
-		{ "ipv6/conf/IF/disable_ipv6", "1", true },
-		{ "ipv4/conf/IF/rp_filter", "0", false },
-	};
-	struct direct_job *j = arg;
-	int rc = write_sysctls(per_if, sizeof(per_if) / sizeof(per_if[0]), LAB_DIRECT_RX, err, errlen);
-
-	return rc ? rc : write_cpus(LAB_DIRECT_RX, &j->rps, err, errlen);
-}
-
-int lab_direct_add(const char *prefix, uint8_t tx_mac[6], uint8_t rx_mac[6], char *err, size_t errlen)
-{
-	struct lab_ctx c;
-	struct lab_status st;
-	struct direct_job j;
-	struct link_info a, b;
-	char name[NETNS_NAME_MAX];
-	sigset_t old;
-	int rc;
-
-	if ((rc = lab_status(prefix, &st, err, errlen)))
-		return rc;
-	if (!st.complete) {
-		snprintf(err, errlen, "the lab %s is not up: run 'wirerate lab up'", prefix);
-		return -ENOENT;
-	}
-	j.rps = st.ifs[LAB_SINK0].rps;
-	block_signals(&old);
-	if ((rc = ctx_open(&c, prefix, true, err, errlen)))
-		goto out;
-	if (nl_link_get(c.nl[LAB_GEN], LAB_DIRECT_TX, &a) == 0)
-		nl_link_del(c.nl[LAB_GEN], a.ifindex);
-	if (nl_link_get(c.nl[LAB_SINK], LAB_DIRECT_RX, &b) == 0)
-		nl_link_del(c.nl[LAB_SINK], b.ifindex);
-	rc = nl_veth_add(c.nl[LAB_GEN], LAB_DIRECT_TX, direct_mac[0], LAB_DIRECT_RX, direct_mac[1],
-			 c.nsfd[LAB_SINK]);
-	if (rc) {
-		nl_err(rc, "cannot create veth pair", LAB_DIRECT_TX, err, errlen);
-		goto out;
-	}
-	lab_ns_name(prefix, LAB_SINK, name, sizeof(name));
-	if ((rc = netns_run(name, direct_configure, &j, err, errlen)))
-		goto out;
-	for (int k = 0; k < 2 && !rc; k++) {
-		enum lab_role r = k ? LAB_SINK : LAB_GEN;
-		const char *ifn = k ? LAB_DIRECT_RX : LAB_DIRECT_TX;
-		int saved, sock;
-
-		if ((rc = nl_link_get(c.nl[r], ifn, &a)))
-			break;
-		if (!netns_enter(c.nsfd[r], &saved)) {
-			sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-			netns_leave(&saved);
-			if (sock >= 0) {
-				ethtool_offloads_off(sock, ifn);
-				close(sock);
-			}
-		}
-		rc = nl_link_up(c.nl[r], a.ifindex, true);
-	}
-	if (rc)
-		nl_err(rc, "cannot bring up", "the direct pair", err, errlen);
-	else {
-		memcpy(tx_mac, direct_mac[0], 6);
-		memcpy(rx_mac, direct_mac[1], 6);
-	}
-out:
-	ctx_close(&c);
-	if (rc)
-		lab_direct_del(prefix, name, sizeof(name));
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return rc;
-}
-
-int lab_direct_del(const char *prefix, char *err, size_t errlen)
-{
-	struct lab_ctx c;
-	struct link_info a;
-
-	ctx_open(&c, prefix, false, err, errlen);
-	if (c.nl[LAB_GEN] && nl_link_get(c.nl[LAB_GEN], LAB_DIRECT_TX, &a) == 0)
-		nl_link_del(c.nl[LAB_GEN], a.ifindex);
-	ctx_close(&c);
 	return 0;
 }
