@@ -117,18 +117,13 @@ static int take_own(int argc, char **argv, struct r_opts *r, bool *imix, char *e
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
 		const char *name = NULL;
-		size_t nl = 0;
+		int got;
 
 		if (!strncmp(a, "--imix", 6))
 			*imix = true;
-		for (int k = 0; valued[k]; k++) {
-			nl = strlen(valued[k]);
-			if (!strncmp(a, valued[k], nl) && (a[nl] == '\0' || a[nl] == '=')) {
-				name = valued[k];
-				break;
-			}
-		}
-		if (!name) {
+		if ((got = cli_take_valued(argc, argv, &i, valued, &name, &v, err, errlen)) < 0)
+			return got;
+		if (!got) {
 			if (!strcmp(a, "--quick")) {
 				r->quick = true;
 			} else if (a[0] != '-' && (!strcmp(a, "throughput") || !strcmp(a, "latency") ||
@@ -142,14 +137,6 @@ static int take_own(int argc, char **argv, struct r_opts *r, bool *imix, char *e
 				argv[out++] = argv[i];
 			}
 			continue;
-		}
-		if (a[nl] == '=')
-			v = a + nl + 1;
-		else if (i + 1 < argc)
-			v = argv[++i];
-		if (!v) {
-			snprintf(err, errlen, "option '%s' needs a value", name);
-			return -EINVAL;
 		}
 		int rc = 0;
 

@@ -18,7 +18,7 @@ int storeopt_take(struct storeopt *s, int argc, char **argv, char *err, size_t e
 	memset(s, 0, sizeof(*s));
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *name = NULL, *v = NULL;
-		size_t nl = 0;
+		int got;
 
 		if (!strcmp(a, "--no-store")) {
 			s->no_store = true;
@@ -29,24 +29,11 @@ int storeopt_take(struct storeopt *s, int argc, char **argv, char *err, size_t e
 				argv[out++] = argv[i++];
 			break;
 		}
-		for (int k = 0; valued[k]; k++) {
-			nl = strlen(valued[k]);
-			if (!strncmp(a, valued[k], nl) && (a[nl] == '\0' || a[nl] == '=')) {
-				name = valued[k];
-				break;
-			}
-		}
-		if (!name) {
+		if ((got = cli_take_valued(argc, argv, &i, valued, &name, &v, err, errlen)) < 0)
+			return got;
+		if (!got) {
 			argv[out++] = argv[i];
 			continue;
-		}
-		if (a[nl] == '=')
-			v = a + nl + 1;
-		else if (i + 1 < argc)
-			v = argv[++i];
-		if (!v) {
-			snprintf(err, errlen, "option '%s' needs a value", name);
-			return -EINVAL;
 		}
 		if (!strcmp(name, "--db")) {
 			if (!*v || strlen(v) >= sizeof(s->path)) {
