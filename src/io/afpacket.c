@@ -47,15 +47,6 @@ struct afp {
 	struct port_stats st;
 };
 
-static unsigned int pow2_at_least(unsigned int v)
-{
-	unsigned int p = 1;
-
-	while (p < v)
-		p <<= 1;
-	return p;
-}
-
 static int open_socket(const struct port_cfg *cfg, int *fd, char *err, size_t errlen)
 {
 	int saved = -1, rc;
@@ -123,12 +114,12 @@ static int tx_ring_open(struct afp *p, const struct port_cfg *cfg, char *err, si
 	if (!setsockopt(p->txfd, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)))
 		p->tx_vnet = sizeof(struct virtio_net_hdr);
 	p->tx_data_off = TPACKET2_HDRLEN - sizeof(struct sockaddr_ll) + p->tx_vnet;
-	p->tx_slot_size = pow2_at_least(p->tx_data_off + cfg->frame_max);
+	p->tx_slot_size = port_pow2_at_least(p->tx_data_off + cfg->frame_max);
 	if (p->tx_slot_size < 2048)
 		p->tx_slot_size = 2048;
 	block_size = p->tx_slot_size * 32;
 	frames_per_block = block_size / p->tx_slot_size;
-	p->tx_nslots = pow2_at_least(cfg->tx_slots ? cfg->tx_slots : 4096);
+	p->tx_nslots = port_pow2_at_least(cfg->tx_slots ? cfg->tx_slots : 4096);
 	if (p->tx_nslots < frames_per_block)
 		p->tx_nslots = frames_per_block;
 	memset(&req, 0, sizeof(req));
@@ -169,7 +160,7 @@ static int tx_mmsg_open(struct afp *p, const struct port_cfg *cfg, char *err, si
 		return rc;
 	p->tx_data_off = 0;
 	p->tx_slot_size = cfg->frame_max;
-	p->tx_nslots = pow2_at_least(cfg->tx_slots ? cfg->tx_slots : 4096);
+	p->tx_nslots = port_pow2_at_least(cfg->tx_slots ? cfg->tx_slots : 4096);
 	{
 		int sndbuf = (int)p->tx_nslots * (int)(p->tx_slot_size + 1024);
 

@@ -80,15 +80,6 @@ struct afx {
 	struct port_stats st;
 };
 
-static unsigned int pow2_at_least(unsigned int v)
-{
-	unsigned int p = 1;
-
-	while (p < v)
-		p <<= 1;
-	return p;
-}
-
 /* Receive queues of the device (combined + rx-only channels); 1 when the
  * driver does not say. Called inside the device's namespace. */
 static unsigned int rx_queues(const char *ifname)
@@ -354,7 +345,7 @@ static void *afx_open(const struct port_cfg *cfg, char *err, size_t errlen)
 			 p->ifname, cfg->frame_max, li.mtu);
 		goto fail;
 	}
-	p->tx_n = p->want_tx ? pow2_at_least(cfg->tx_slots ? cfg->tx_slots : 4096) : 0;
+	p->tx_n = p->want_tx ? port_pow2_at_least(cfg->tx_slots ? cfg->tx_slots : 4096) : 0;
 	/* Receive buffers per queue: what an AF_PACKET ring of the same
 	 * configuration would hold, within 2k..64k frames. */
 	p->rx_n = 0;
@@ -363,7 +354,7 @@ static void *afx_open(const struct port_cfg *cfg, char *err, size_t errlen)
 				      (cfg->rx_blocks ? cfg->rx_blocks : 16);
 		unsigned long frames = bytes / p->chunk;
 
-		p->rx_n = pow2_at_least(frames < 2048 ? 2048 : frames > 65536 ? 65536 : (unsigned int)frames);
+		p->rx_n = port_pow2_at_least(frames < 2048 ? 2048 : frames > 65536 ? 65536 : (unsigned int)frames);
 	}
 	if (p->tx_n && !(p->tx_busy = calloc(p->tx_n, 1))) {
 		snprintf(err, errlen, "out of memory for %u TX slots", p->tx_n);

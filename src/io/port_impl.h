@@ -20,6 +20,16 @@ struct port_ops {
 	int (*stats)(void *impl, struct port_stats *st);
 };
 
+/* Ring sizes are powers of two: the smallest one at least v. */
+static inline unsigned int port_pow2_at_least(unsigned int v)
+{
+	unsigned int p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
 extern const struct port_ops afpacket_ring_ops;
 extern const struct port_ops afpacket_mmsg_ops;
 extern const struct port_ops afxdp_ops;
