@@ -49,6 +49,55 @@ const char db_schema_v1[] =
 	"  trial_id INTEGER PRIMARY KEY REFERENCES trials(id) ON DELETE CASCADE," \
 	"  busy_pct REAL, soak_pct REAL, ns_per_frame REAL, source TEXT);"
 
+/* Tables of version 2 that the fresh schema and the migration from 1
+ * both create: one definition, so the two cannot drift apart. */
+#define TAGS_ENV_SQL \
+	"CREATE TABLE tags (" \
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
+	"  tag TEXT NOT NULL," \
+	"  PRIMARY KEY (run_id, tag));" \
+	"CREATE TABLE env (" \
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
+	"  key TEXT NOT NULL," \
+	"  value TEXT NOT NULL," \
+	"  PRIMARY KEY (run_id, key));"
+
+#define TRIALS_V2_SQL \
+	"CREATE TABLE trials (" \
+	"  id INTEGER PRIMARY KEY," \
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
+	"  size INTEGER NOT NULL," \
+	"  test TEXT NOT NULL," \
+	"  repeat INTEGER NOT NULL DEFAULT 0," \
+	"  load REAL NOT NULL," \
+	"  duration_s REAL NOT NULL," \
+	"  tx INTEGER NOT NULL," \
+	"  rx INTEGER NOT NULL," \
+	"  tester_limited INTEGER NOT NULL DEFAULT 0," \
+	"  ended INTEGER NOT NULL DEFAULT 0);"
+
+#define RESULTS_LOSS_SQL \
+	"CREATE TABLE results (" \
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
+	"  size INTEGER NOT NULL," \
+	"  repeat INTEGER NOT NULL," \
+	"  max_load REAL, max_is_ceiling INTEGER NOT NULL DEFAULT 0," \
+	"  ndr_lower REAL, ndr_upper REAL, pdr_lower REAL, pdr_upper REAL," \
+	"  at_max INTEGER NOT NULL DEFAULT 0, tester_capped INTEGER NOT NULL DEFAULT 0," \
+	"  noisy INTEGER NOT NULL DEFAULT 0, search_done INTEGER NOT NULL DEFAULT 0," \
+	"  search_trials INTEGER NOT NULL DEFAULT 0, width_pps REAL, ns_per_frame REAL," \
+	"  lat_load REAL, lat_frames INTEGER, lat_min REAL, lat_median REAL," \
+	"  lat_p99 REAL, lat_p999 REAL, lat_max REAL," \
+	"  b2b_avg REAL, b2b_min REAL, b2b_max REAL, b2b_runs INTEGER," \
+	"  PRIMARY KEY (run_id, size, repeat));" \
+	"CREATE TABLE loss_steps (" \
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
+	"  size INTEGER NOT NULL," \
+	"  pct REAL NOT NULL, load REAL NOT NULL," \
+	"  tx INTEGER NOT NULL, rx INTEGER NOT NULL," \
+	"  loss_pct REAL NOT NULL, tester_limited INTEGER NOT NULL DEFAULT 0," \
+	"  PRIMARY KEY (run_id, size, pct));"
+
 /* Version 2 (current), from nothing. */
 static const char schema_v2[] =
 	"CREATE TABLE runs ("
@@ -70,49 +119,11 @@ static const char schema_v2[] =
 	"  boot_id TEXT NOT NULL DEFAULT '',"
 	"  headline TEXT NOT NULL DEFAULT '');"
 	"CREATE INDEX runs_label ON runs(label);"
-	"CREATE TABLE tags ("
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  tag TEXT NOT NULL,"
-	"  PRIMARY KEY (run_id, tag));"
-	"CREATE TABLE env ("
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  key TEXT NOT NULL,"
-	"  value TEXT NOT NULL,"
-	"  PRIMARY KEY (run_id, key));"
-	"CREATE TABLE trials ("
-	"  id INTEGER PRIMARY KEY,"
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  size INTEGER NOT NULL,"
-	"  test TEXT NOT NULL,"
-	"  repeat INTEGER NOT NULL DEFAULT 0,"
-	"  load REAL NOT NULL,"
-	"  duration_s REAL NOT NULL,"
-	"  tx INTEGER NOT NULL,"
-	"  rx INTEGER NOT NULL,"
-	"  tester_limited INTEGER NOT NULL DEFAULT 0,"
-	"  ended INTEGER NOT NULL DEFAULT 0);"
+	TAGS_ENV_SQL
+	TRIALS_V2_SQL
 	"CREATE INDEX trials_run ON trials(run_id);"
 	TRIAL_CPU_SQL
-	"CREATE TABLE results ("
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  size INTEGER NOT NULL,"
-	"  repeat INTEGER NOT NULL,"
-	"  max_load REAL, max_is_ceiling INTEGER NOT NULL DEFAULT 0,"
-	"  ndr_lower REAL, ndr_upper REAL, pdr_lower REAL, pdr_upper REAL,"
-	"  at_max INTEGER NOT NULL DEFAULT 0, tester_capped INTEGER NOT NULL DEFAULT 0,"
-	"  noisy INTEGER NOT NULL DEFAULT 0, search_done INTEGER NOT NULL DEFAULT 0,"
-	"  search_trials INTEGER NOT NULL DEFAULT 0, width_pps REAL, ns_per_frame REAL,"
-	"  lat_load REAL, lat_frames INTEGER, lat_min REAL, lat_median REAL,"
-	"  lat_p99 REAL, lat_p999 REAL, lat_max REAL,"
-	"  b2b_avg REAL, b2b_min REAL, b2b_max REAL, b2b_runs INTEGER,"
-	"  PRIMARY KEY (run_id, size, repeat));"
-	"CREATE TABLE loss_steps ("
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  size INTEGER NOT NULL,"
-	"  pct REAL NOT NULL, load REAL NOT NULL,"
-	"  tx INTEGER NOT NULL, rx INTEGER NOT NULL,"
-	"  loss_pct REAL NOT NULL, tester_limited INTEGER NOT NULL DEFAULT 0,"
-	"  PRIMARY KEY (run_id, size, pct));";
+	RESULTS_LOSS_SQL;
 
 /* From 1 to 2: runs gain their label, place, line rate, pid and headline;
  * the CPU figures move out of trials into trial_cpu; tags, env, results
@@ -135,18 +146,7 @@ static const char migrate_1_2[] =
 	 * parent table deletes its rows, and that would cascade. */
 	"DROP INDEX trials_run;"
 	"ALTER TABLE trials RENAME TO trials_v1;"
-	"CREATE TABLE trials ("
-	"  id INTEGER PRIMARY KEY,"
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  size INTEGER NOT NULL,"
-	"  test TEXT NOT NULL,"
-	"  repeat INTEGER NOT NULL DEFAULT 0,"
-	"  load REAL NOT NULL,"
-	"  duration_s REAL NOT NULL,"
-	"  tx INTEGER NOT NULL,"
-	"  rx INTEGER NOT NULL,"
-	"  tester_limited INTEGER NOT NULL DEFAULT 0,"
-	"  ended INTEGER NOT NULL DEFAULT 0);"
+	TRIALS_V2_SQL
 	"INSERT INTO trials (id, run_id, size, test, load, duration_s, tx, rx, tester_limited)"
 	"  SELECT id, run_id, size, test, load, duration_s, tx, rx, tester_limited FROM trials_v1;"
 	TRIAL_CPU_SQL
@@ -155,35 +155,8 @@ static const char migrate_1_2[] =
 	"  WHERE cpu_busy_pct IS NOT NULL;"
 	"DROP TABLE trials_v1;"
 	"CREATE INDEX trials_run ON trials(run_id);"
-	"CREATE TABLE tags ("
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  tag TEXT NOT NULL,"
-	"  PRIMARY KEY (run_id, tag));"
-	"CREATE TABLE env ("
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  key TEXT NOT NULL,"
-	"  value TEXT NOT NULL,"
-	"  PRIMARY KEY (run_id, key));"
-	"CREATE TABLE results ("
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  size INTEGER NOT NULL,"
-	"  repeat INTEGER NOT NULL,"
-	"  max_load REAL, max_is_ceiling INTEGER NOT NULL DEFAULT 0,"
-	"  ndr_lower REAL, ndr_upper REAL, pdr_lower REAL, pdr_upper REAL,"
-	"  at_max INTEGER NOT NULL DEFAULT 0, tester_capped INTEGER NOT NULL DEFAULT 0,"
-	"  noisy INTEGER NOT NULL DEFAULT 0, search_done INTEGER NOT NULL DEFAULT 0,"
-	"  search_trials INTEGER NOT NULL DEFAULT 0, width_pps REAL, ns_per_frame REAL,"
-	"  lat_load REAL, lat_frames INTEGER, lat_min REAL, lat_median REAL,"
-	"  lat_p99 REAL, lat_p999 REAL, lat_max REAL,"
-	"  b2b_avg REAL, b2b_min REAL, b2b_max REAL, b2b_runs INTEGER,"
-	"  PRIMARY KEY (run_id, size, repeat));"
-	"CREATE TABLE loss_steps ("
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  size INTEGER NOT NULL,"
-	"  pct REAL NOT NULL, load REAL NOT NULL,"
-	"  tx INTEGER NOT NULL, rx INTEGER NOT NULL,"
-	"  loss_pct REAL NOT NULL, tester_limited INTEGER NOT NULL DEFAULT 0,"
-	"  PRIMARY KEY (run_id, size, pct));"
+	TAGS_ENV_SQL
+	RESULTS_LOSS_SQL
 	"INSERT INTO results (run_id, size, repeat, ndr_lower, pdr_lower, search_done, search_trials)"
 	"  SELECT t.run_id, t.size, 0, MAX(CASE WHEN t.rx >= t.tx THEN t.load END),"
 	"         MAX(CASE WHEN t.rx >= t.tx THEN t.load END), 1, COUNT(*)"
@@ -409,7 +382,13 @@ int db_open(const char *path, bool create, struct db **out, char *err, size_t er
 	}
 	sqlite3_extended_result_codes(db->h, 0);
 	sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
-	if ((rc = check_owner(db->h, path, &version, err, errlen)))
+	/* One read transaction, so that the questions see one snapshot:
+	 * otherwise another process creating the schema between two of them
+	 * makes our fresh file look like a foreign one. */
+	sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL);
+	rc = check_owner(db->h, path, &version, err, errlen);
+	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	if (rc)
 		goto fail;
 	if (create && sqlite3_db_readonly(db->h, "main") == 1) {
 		snprintf(err, errlen, "database %s is read-only", path);
