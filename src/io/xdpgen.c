@@ -110,6 +110,11 @@ static int load_templates(struct xdpgen *g, const struct xdpgen_cfg *cfg, struct
 		rc = -EMSGSIZE;
 		goto out;
 	}
+	if (lay->payload_len < FRAME_TAG_LEN) {
+		snprintf(err, errlen, "a %u-byte frame has no room for the tag", cfg->spec->size);
+		rc = -EINVAL;
+		goto out;
+	}
 	if (lay->payload_off + FRAME_TAG_LEN > XG_HDR_MAX || (lay->payload_off + FRAME_TAG_LEN) % 4) {
 		snprintf(err, errlen, "the XDP generator cannot rewrite a tag at offset %u", lay->payload_off);
 		rc = -EINVAL;

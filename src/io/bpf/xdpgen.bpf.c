@@ -11,8 +11,10 @@
  * Buffers come back from the page pool with whatever the stack wrote into
  * them (forwarding rewrites MACs and TTL), so every frame is rewritten from
  * its flow's template up to the end of the tag, and the UDP checksum is
- * computed from the template's partial sum plus the new tag. */
+ * computed from the template's partial sum plus the new tag, inline (the
+ * csum helper cost a seventh of the generator's time). */
 #include <linux/bpf.h>
+#include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 #include "bpf_shared.h"
 
@@ -27,9 +29,9 @@ struct {
 
 /* wirerate's tag check (src/core/frame.c tag_check): little-endian loads
  * of bytes 0..7 and 8..15. */
-static __always_inline __u16 tag_check(const __u64 *w)
+static __always_inline __u16 tag_check(__u64 a, __u64 b)
 {
-	__u64 h = w[0] * 0x9E3779B97F4A7C15ULL ^ w[1];
+	__u64 h = a * 0x9E3779B97F4A7C15ULL ^ b;
 
 	h *= 0xC2B2AE3D27D4EB4FULL;
 	h ^= h >> 29;
@@ -41,12 +43,10 @@ SEC("xdp")
 int wr_gen(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
-	__u64 now = bpf_ktime_get_tai_ns(), rel, seq, ts, lag;
-	__u64 tw[3] = {};
-	__u8 *t = (__u8 *)tw;
+	__u64 now = bpf_ktime_get_tai_ns(), rel, seq, ts, lag, w0, w1, acc;
 	struct xg_tmpl *tp;
-	__u32 flow, off, s;
-	__u16 c;
+	__u32 flow, off, hdr_len;
+	__u16 c, cw;
 
 	xg.iterations++;
 	if (xg.stop || xg.sent >= xg.limit || now >= xg.end_ns || now < xg.start_ns)
@@ -72,36 +72,42 @@ int wr_gen(struct xdp_md *ctx)
 	tp = bpf_map_lookup_elem(&xg_tmpl, &flow);
 	if (!tp)
 		return XDP_ABORTED;
-	/* the template, 4 bytes at a time, up to the end of the tag */
+	/* the template, 8 bytes at a time, up to the end of the tag (a
+	 * multiple of 4 bytes: the last 4 are copied on their own) */
+	hdr_len = xg.hdr_len;
 #pragma unroll
-	for (int i = 0; i < XG_HDR_MAX / 4; i++) {
-		if (i * 4 >= xg.hdr_len)
+	for (int i = 0; i < XG_HDR_MAX / 8; i++) {
+		if (i * 8 + 8 > hdr_len)
 			break;
-		if (data + i * 4 + 4 > end)
+		if (data + i * 8 + 8 > end)
 			return XDP_ABORTED;
-		((__u32 *)data)[i] = ((__u32 *)tp->hdr)[i];
+		((__u64 *)data)[i] = ((__u64 *)tp->hdr)[i];
+	}
+	if (hdr_len & 4) {
+		off = hdr_len - 4;
+		if (off > XG_HDR_MAX - 4 || data + off + 4 > end)
+			return XDP_ABORTED;
+		*(__u32 *)(data + off) = *(__u32 *)(tp->hdr + off);
 	}
 
+	/* The tag (src/core/frame.h) as two 64-bit words in the order a
+	 * native load of its bytes gives, plus the 16-bit check. */
 	ts = now - xg.epoch_ns;
-	t[0] = 0x57;
-	t[1] = 0xB1;
-	t[2] = xg.trial >> 8;
-	t[3] = xg.trial;
-	t[4] = xg.stream >> 8;
-	t[5] = xg.stream;
-	t[6] = seq >> 40;
-	t[7] = seq >> 32;
-	t[8] = seq >> 24;
-	t[9] = seq >> 16;
-	t[10] = seq >> 8;
-	t[11] = seq;
-	t[12] = ts >> 24;
-	t[13] = ts >> 16;
-	t[14] = ts >> 8;
-	t[15] = ts;
-	c = tag_check(tw);
-	t[16] = c >> 8;
-	t[17] = c;
+	w0 = bpf_cpu_to_be64(0x57B1ULL << 48 | (__u64)xg.trial << 32 | (__u64)xg.stream << 16 |
+			     ((seq >> 32) & 0xffff));
+	w1 = bpf_cpu_to_be64(seq << 32 | (ts & 0xffffffff));
+	c = tag_check(w0, w1);
+	cw = bpf_htons(c);
+
+	/* The UDP checksum: the template's sum plus the tag's, in the same
+	 * native order (one's complement sums do not care about byte order
+	 * as long as the sum and the field are loaded alike). */
+	acc = (__u64)tp->sum + (w0 & 0xffffffff) + (w0 >> 32) + (w1 & 0xffffffff) + (w1 >> 32) + cw;
+	acc = (acc & 0xffffffff) + (acc >> 32);
+	acc = (acc & 0xffffffff) + (acc >> 32);
+	acc = (acc & 0xffff) + (acc >> 16);
+	acc = (acc & 0xffff) + (acc >> 16);
+	c = (__u16)~acc;
 
 	/* from the UDP checksum (2 bytes before the tag) to the tag's end */
 	off = xg.tag_off - 2;
@@ -111,13 +117,10 @@ int wr_gen(struct xdp_md *ctx)
 
 	if ((void *)(p + 20) > end)
 		return XDP_ABORTED;
-	/* bytes 18..19 of tw are zero: they add nothing to the sum */
-	s = (__u32)bpf_csum_diff(0, 0, (__be32 *)tw, 20, tp->sum);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	c = (__u16)~s;
 	*(__u16 *)p = c ? c : 0xffff;
-	__builtin_memcpy(p + 2, t, 18);
+	*(__u64 *)(p + 2) = w0;
+	*(__u64 *)(p + 10) = w1;
+	*(__u16 *)(p + 18) = cw;
 
 	xg.sent = seq + 1;
 	if (!seq)
