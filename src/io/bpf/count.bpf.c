@@ -75,6 +75,20 @@ static __always_inline __u32 bucket(__u32 v)
 	return ((msb - 6) << 6) + (v >> (msb - 6));
 }
 
+/* The one's complement sum of a 20-byte IPv4 header, folded: 0xffff when
+ * the checksum is right. Inline: the csum helper call cost more than the
+ * sum itself. */
+static __always_inline __u16 ip_sum(const __u32 *w)
+{
+	__u64 s = (__u64)w[0] + w[1] + w[2] + w[3] + w[4];
+
+	s = (s & 0xffffffff) + (s >> 32);
+	s = (s & 0xffffffff) + (s >> 32);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (__u16)s;
+}
+
 static __always_inline int verdict(struct xc_counters *k, int which, int action)
 {
 	k->c[which]++;
@@ -115,9 +129,7 @@ int wr_count(struct xdp_md *ctx)
 		/* our frames have no options and are never fragments */
 		if (ip->ihl != 5 || ip->protocol != IPPROTO_UDP || (ip->frag_off & bpf_htons(0x3fff)))
 			return verdict(k, XC_NO_TAG, XDP_PASS);
-		s = (__u32)bpf_csum_diff(0, 0, (__be32 *)ip, sizeof(*ip), 0);
-		s = (s & 0xffff) + (s >> 16);
-		s = (s & 0xffff) + (s >> 16);
+		s = ip_sum((__u32 *)ip);
 		if ((__u16)s != 0xffff) {
 			/* only a frame that carries the magic is ours to count */
 			t = (void *)(ip + 1) + sizeof(struct udphdr);
@@ -144,6 +156,7 @@ int wr_count(struct xdp_md *ctx)
 	if ((void *)(t + 18) > end)
 		return verdict(k, XC_TRUNCATED, XDP_DROP);
 
+	/* the tag's first 16 bytes as two big-endian words */
 	__u64 a, c;
 	__builtin_memcpy(&a, t, 8);
 	__builtin_memcpy(&c, t + 8, 8);
@@ -152,10 +165,11 @@ int wr_count(struct xdp_md *ctx)
 	if (!xc.armed)
 		return verdict(k, XC_STALE, XDP_DROP);
 
-	__u16 trial = (__u16)(t[2] << 8 | t[3]), stream = (__u16)(t[4] << 8 | t[5]);
-	__u64 seq = (__u64)t[6] << 40 | (__u64)t[7] << 32 | (__u64)t[8] << 24 |
-		    (__u64)t[9] << 16 | (__u64)t[10] << 8 | t[11];
-	__u32 ts = (__u32)t[12] << 24 | (__u32)t[13] << 16 | (__u32)t[14] << 8 | t[15];
+	a = bpf_be64_to_cpu(a);
+	c = bpf_be64_to_cpu(c);
+	__u16 trial = (__u16)(a >> 32), stream = (__u16)(a >> 16);
+	__u64 seq = (a & 0xffff) << 32 | c >> 32;
+	__u32 ts = (__u32)c;
 
 	if (trial == xc.learn_trial && stream == xc.stream)
 		return verdict(k, XC_LEARNING, XDP_DROP);
