@@ -1,7 +1,8 @@
 # The AF_XDP port between two namespaces joined by a veth pair (copy mode):
 # every tagged frame reaches the socket with no tester drop, IPv4 and IPv6;
 # other traffic (ARP, a UDP echo) still reaches the stack while the port is open; the
-# port refuses an interface that already has someone's XDP program; and
+# port refuses an interface that already has someone's XDP program; every
+# frame the XDP generator builds passes frame_parse's checks; and
 # neither a clean exit nor a kill -9 mid-run leaves an XDP program or an
 # AF_XDP socket behind.
 . "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
@@ -90,7 +91,27 @@ j=$(timeout 30 "$XSK" --tx xa --tx-ns "$A" --rx xb --rx-ns "$B" --ipv6 --size 84
 check "$j" 10000
 no_leftovers "after the IPv6 run"
 
-# 3. Someone else's program on the interface: refused, named, left in place.
+# 3. The XDP live-frames generator's frames, checked one by one by
+# frame_parse on the AF_XDP side (headers, IPv4 and UDP checksums, tag):
+# the XDP analyzer leaves the UDP checksum to this test.
+if "$BUILD/wirerate" probe --require xdp_live_frames >/dev/null 2>&1; then
+	for a in "--size 64 --flows 16" "--ipv6 --size 84" "--vlan --size 68 --flows 100" "--ipv6 --vlan --size 1518 --flows 7"; do
+		j=$(timeout 30 "$XSK" --xdpgen --tx xa --tx-ns "$A" --rx xb --rx-ns "$B" $a -n 20000 --rate 50000) ||
+			fail "xdpgen $a"
+		note "xdpgen $a: $(jq -c '{sent, received, not_test, bad_tag}' <<<"$j")"
+		[ "$(jq -r '.sent == 20000 and .received == 20000 and .frames == 20000 and .not_test == 0 and
+			.bad_tag == 0 and .duplicates == 0 and .latency_bad == 0' <<<"$j")" = true ] ||
+			fail "xdpgen $a: not every frame valid: $j"
+	done
+	no_leftovers "after the XDP generator runs"
+	err=$(timeout 20 "$XSK" --xdpgen --tx xa --tx-ns "$A" --rx xb --rx-ns "$B" --ipv6 --size 78 -n 10 2>&1) &&
+		fail "xdpgen sent a 78-byte IPv6 frame, which has no room for the tag"
+	grep -q "no room for the tag" <<<"$err" || fail "xdpgen, 78-byte IPv6: $err"
+else
+	note "XDP generator part skipped: $("$BUILD/wirerate" probe --require xdp_live_frames 2>&1 | tail -1)"
+fi
+
+# 4. Someone else's program on the interface: refused, named, left in place.
 ip -n "$B" link set xb xdp obj "$PASS_OBJ" sec xdp.frags || fail "attach a foreign program"
 err=$(timeout 20 "$XSK" --tx xa --tx-ns "$A" --rx xb --rx-ns "$B" -n 10 --rate 1000 2>&1 >/dev/null) && fail "opened over a foreign program"
 note "refused: $err"
@@ -99,7 +120,7 @@ ip -n "$B" -d link show xb | grep -q 'name wr_pass' || fail "the foreign program
 ip -n "$B" link set xb xdp off || fail "detach the foreign program"
 no_leftovers "after the refusal"
 
-# 4. kill -9 mid-run: the kernel drops the link and the sockets with the fds.
+# 5. kill -9 mid-run: the kernel drops the link and the sockets with the fds.
 timeout 60 "$XSK" --tx xa --tx-ns "$A" --rx xb --rx-ns "$B" -n 1000000 --rate 20000 >/dev/null &
 bg=$!
 wait_attached

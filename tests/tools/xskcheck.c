@@ -4,6 +4,11 @@
  * received (valid tag of this run, each sequence number once), frames that
  * were not, duplicates, timestamp checks and both ports' stats.
  *
+ * With --xdpgen the frames come from the XDP live-frames generator
+ * (src/io/xdpgen.c) instead of an AF_XDP port, so every frame it builds is
+ * checked by frame_parse on the way in: headers, IPv4 and UDP checksums,
+ * tag; --flows and --vlan vary what it builds.
+ *
  * Either side can be left out to measure one direction alone: --tx only
  * sends (as fast as it can with --rate 0), --rx only counts every valid
  * tagged frame for --duration seconds. Every loop is bounded in time. */
@@ -20,6 +25,7 @@
 
 #include "core/frame.h"
 #include "io/port.h"
+#include "io/xdpgen.h"
 #include "sys/clock.h"
 #include "sys/netns.h"
 #include "sys/nl.h"
@@ -229,10 +235,33 @@ static uint64_t send_frames(struct port *p, uint64_t n, uint64_t pps, uint64_t d
 	return sent;
 }
 
+/* The same with the XDP generator: one BPF_PROG_RUN phase of n frames
+ * at pps, ending by deadline (monotonic ns) at the latest. 0 or -errno. */
+static int send_xdpgen(struct side *s, const struct frame_spec *spec, const struct frame_flows *flows,
+		       uint64_t n, uint64_t pps, uint64_t deadline, uint16_t trial, uint64_t epoch,
+		       uint64_t *sent, char *err, size_t errlen)
+{
+	struct xdpgen_cfg gc = { .ifname = s->ifname, .nsfd = s->nsfd, .spec = spec, .flows = flows };
+	uint64_t now = clock_ns(CLOCK_REALTIME), mono = mono_ns();
+	struct xdpgen_phase ph = { .rate_pps = (double)(pps ? pps : 20000000), .start_ns = now + 10000000ULL,
+				   .end_ns = now + (deadline > mono ? deadline - mono : 0), .limit = n,
+				   .epoch_ns = epoch, .max_burst = 32, .trial = trial };
+	struct xdpgen *g = xdpgen_open(&gc, err, errlen);
+	int rc;
+
+	if (!g)
+		return -EINVAL;
+	rc = xdpgen_run(g, &ph, err, errlen);
+	*sent = xdpgen_sent(g);
+	xdpgen_close(g);
+	return rc;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: xskcheck [--tx IF --tx-ns NS] [--rx IF --rx-ns NS] [-n N] [--rate PPS]\n"
-		"                [--size BYTES] [--ipv6] [--duration S] [--drain-ms MS] [--tx-cpu C] [--rx-cpu C]\n");
+		"                [--size BYTES] [--ipv6] [--duration S] [--drain-ms MS] [--tx-cpu C] [--rx-cpu C]\n"
+		"                [--xdpgen [--flows N] [--vlan]]\n");
 }
 
 int main(int argc, char **argv)
@@ -244,6 +273,8 @@ int main(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' }, { "ipv6", no_argument, NULL, '6' },
 		{ "duration", required_argument, NULL, 'd' }, { "drain-ms", required_argument, NULL, 'w' },
 		{ "tx-cpu", required_argument, NULL, 'c' }, { "rx-cpu", required_argument, NULL, 'C' },
+		{ "xdpgen", no_argument, NULL, 'x' }, { "flows", required_argument, NULL, 'f' },
+		{ "vlan", no_argument, NULL, 'v' },
 		{ 0 }
 	};
 	struct side tx = { .nsfd = -1, .cpu = -1 }, rx = { .nsfd = -1, .cpu = -1 };
@@ -251,7 +282,8 @@ int main(int argc, char **argv)
 	uint64_t n = 10000, pps = 10000, sent = 0, t0, t1 = 0, tx_end = 0, tx_cpu = 0;
 	unsigned int size = 64, drain_ms = 1000;
 	double duration = 10;
-	bool v6 = false;
+	bool v6 = false, use_xdpgen = false, vlan = false;
+	struct frame_flows flows = { .sport_first = 1024, .sport_count = 1 };
 	char err[256] = "";
 	unsigned int *payload_off = NULL;
 	uint16_t *lens = NULL;
@@ -273,18 +305,38 @@ int main(int argc, char **argv)
 		case 'w': drain_ms = (unsigned int)atoi(optarg); break;
 		case 'c': tx.cpu = atoi(optarg); break;
 		case 'C': rx.cpu = atoi(optarg); break;
+		case 'x': use_xdpgen = true; break;
+		case 'f': flows.sport_count = (uint16_t)atoi(optarg); break;
+		case 'v': vlan = true; break;
 		default: usage(); return 2;
 		}
 	}
 	if ((!tx.ifname && !rx.ifname) || n < 1 || n > 1000000000ULL || duration <= 0 || duration > 600 ||
-	    size < 64 || size > 1518 || drain_ms > 60000) {
+	    size < 64 || size > 1518 || drain_ms > 60000 || flows.sport_count < 1 ||
+	    ((use_xdpgen || vlan || flows.sport_count > 1) && (!tx.ifname || !rx.ifname))) {
 		usage();
 		return 2;
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (tx.ifname && side_open(&tx, true, size, err, sizeof(err)))
+	if (tx.ifname && use_xdpgen) {
+		struct nl *nl;
+
+		if (tx.ns && (tx.nsfd = netns_open(tx.ns)) < 0) {
+			snprintf(err, sizeof(err), "no namespace %s", tx.ns);
+			goto out;
+		}
+		if (!(nl = nl_create(tx.nsfd, err, sizeof(err))))
+			goto out;
+		c = nl_link_get(nl, tx.ifname, &tx.li);
+		nl_destroy(nl);
+		if (c) {
+			snprintf(err, sizeof(err), "no interface %s", tx.ifname);
+			goto out;
+		}
+	} else if (tx.ifname && side_open(&tx, true, size, err, sizeof(err))) {
 		goto out;
+	}
 	if (rx.ifname && side_open(&rx, false, size, err, sizeof(err)))
 		goto out;
 
@@ -292,8 +344,8 @@ int main(int argc, char **argv)
 	rs.cpu = rx.cpu;
 	if (rx.port) {
 		rs.port = rx.port;
-		rs.any_trial = !tx.port;
-		if (tx.port) {
+		rs.any_trial = !tx.ifname;
+		if (tx.ifname) {
 			rs.n = n;
 			if (!(rs.seen = calloc((size_t)(n + 7) / 8, 1))) {
 				snprintf(err, sizeof(err), "out of memory");
@@ -307,10 +359,9 @@ int main(int argc, char **argv)
 		th_started = true;
 	}
 	t0 = mono_ns();
-	if (tx.port) {
+	if (tx.ifname) {
 		struct frame_spec spec;
 		struct frame_layout lay;
-		unsigned int ns = port_tx_slots(tx.port);
 		uint64_t epoch = clock_ns(CLOCK_REALTIME), deadline;
 
 		frame_spec_init(&spec, v6 ? FRAME_IPV6 : FRAME_IPV4);
@@ -318,6 +369,24 @@ int main(int argc, char **argv)
 		if (rx.port)
 			memcpy(spec.dst_mac, rx.li.mac, 6);
 		spec.size = size;
+		spec.vlan = vlan;
+		spec.vlan_tci = 7;
+		rs.epoch = epoch;
+		/* The run's time bound: the frames at the rate, plus slack. */
+		deadline = t0 + (uint64_t)(duration * 1e9);
+		if (pps && n * 1000000000ULL / pps + 5000000000ULL > (uint64_t)(duration * 1e9))
+			deadline = t0 + n * 1000000000ULL / pps + 5000000000ULL;
+		if (use_xdpgen) {
+			pin(tx.cpu);
+			tx_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+			if (send_xdpgen(&tx, &spec, &flows, n, pps, deadline, rs.trial, epoch, &sent, err, sizeof(err)))
+				goto out;
+			tx_end = mono_ns();
+			tx_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - tx_cpu;
+			goto drain;
+		}
+		unsigned int ns = port_tx_slots(tx.port);
+
 		payload_off = calloc(ns, sizeof(*payload_off));
 		lens = calloc(ns, sizeof(*lens));
 		if (!payload_off || !lens) {
@@ -330,11 +399,6 @@ int main(int argc, char **argv)
 			payload_off[i] = lay.payload_off;
 			lens[i] = lay.len;
 		}
-		rs.epoch = epoch;
-		/* The run's time bound: the frames at the rate, plus slack. */
-		deadline = t0 + (uint64_t)(duration * 1e9);
-		if (pps && n * 1000000000ULL / pps + 5000000000ULL > (uint64_t)(duration * 1e9))
-			deadline = t0 + n * 1000000000ULL / pps + 5000000000ULL;
 		pin(tx.cpu);
 		tx_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		sent = send_frames(tx.port, n, pps, deadline, rs.trial, epoch, payload_off, lens);
@@ -343,6 +407,7 @@ int main(int argc, char **argv)
 		/* Every frame completed, boundedly. */
 		for (int i = 0; i < 2000 && port_tx_pending(tx.port); i++)
 			usleep(1000);
+drain:
 		if (rx.port) {
 			uint64_t until = mono_ns() + (uint64_t)drain_ms * 1000000ULL;
 
