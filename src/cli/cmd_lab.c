@@ -90,7 +90,8 @@ static void print_status(struct out *o, const struct lab_status *st)
 		print_mac(o, "mac", is->link.mac);
 		out_str(o, "state", "%-5s ", is->link.up ? "up" : "down");
 		cpuset_format_list(&is->rps, buf, sizeof(buf));
-		out_str(o, "rps_cpus", "%-5s ", is->rps_known ? buf : "?");
+		out_str(o, "rps_cpus", NULL, is->rps_known ? buf : "?");
+		out_text(o, "%-5s ", is->rps_known ? (buf[0] ? buf : "-") : "?");
 		out_u64(o, "rx_packets", "%12llu ", is->link.rx_packets);
 		out_u64(o, "rx_dropped", "%10llu ", is->link.rx_dropped);
 		out_u64(o, "tx_packets", "%12llu ", is->link.tx_packets);
@@ -116,9 +117,9 @@ static void print_status(struct out *o, const struct lab_status *st)
 	cpuset_format_list(&st->dut_cpus, buf, sizeof(buf));
 	out_str(o, "cpus", ", receive work on CPU %s", buf);
 	out_str(o, "placement", " (placement %s", lab_placement_name(st->placement));
-	cpuset_format_list(&st->ifs[LAB_DUT0].rps, buf, sizeof(buf));
+	cpuset_format_list(&st->ifs[LAB_DUT0].cpus, buf, sizeof(buf));
 	out_str(o, "dut0_cpus", ": dut0 -> %s", buf);
-	cpuset_format_list(&st->ifs[LAB_DUT1].rps, buf, sizeof(buf));
+	cpuset_format_list(&st->ifs[LAB_DUT1].cpus, buf, sizeof(buf));
 	out_str(o, "dut1_cpus", ", dut1 -> %s)", buf);
 	cpuset_format_list(&st->tester_cpus, buf, sizeof(buf));
 	out_str(o, "tester_cpus", "; tester CPUs %s\n", cpuset_count(&st->tester_cpus) ? buf : "none (shared with the DUT)");

@@ -245,6 +245,20 @@ int lab_write_cpus(const char *ifname, const struct cpuset *cpus, char *err, siz
 	return rc;
 }
 
+#define NAPI_ALIAS "wirerate: receive on CPUs "
+
+int lab_write_napi_cpus(const char *ifname, const struct cpuset *cpus, char *err, size_t errlen)
+{
+	char path[256], alias[300] = "";
+
+	if (cpus) {
+		snprintf(alias, sizeof(alias), NAPI_ALIAS);
+		cpuset_format_mask(cpus, alias + strlen(alias), sizeof(alias) - strlen(alias));
+	}
+	snprintf(path, sizeof(path), "/sys/class/net/%s/ifalias", ifname);
+	return fs_write_err(path, cpus ? alias : "\n", err, errlen);
+}
+
 /* Each path is "<path>", with "IF" replaced by ifname. */
 int lab_write_sysctls(const struct sysctl_kv *kv, size_t n, const char *ifname, char *err, size_t errlen)
 {
@@ -326,6 +340,9 @@ static int ns_configure(void *arg, char *err, size_t errlen)
 		if ((rc = lab_write_sysctls(per_if, sizeof(per_if) / sizeof(per_if[0]), lab_ifs[i].ifname, err, errlen)))
 			return rc;
 		if ((rc = lab_write_cpus(lab_ifs[i].ifname, &j->ctx->rps[i], err, errlen)))
+			return rc;
+		/* skb mode until dut_xdp says otherwise */
+		if (j->role == LAB_DUT && (rc = lab_write_napi_cpus(lab_ifs[i].ifname, NULL, err, errlen)))
 			return rc;
 	}
 	/* After the links lost IFF_MULTICAST, or the router would join the
@@ -493,18 +510,27 @@ static int configure_shape(struct lab_ctx *c, char *err, size_t errlen)
 
 /* Runs inside the DUT's namespace: both ports in NAPI mode (labxdp.h).
  * A kernel that cannot leaves them as they were: the lab still works, in
- * skb mode, and 'lab status' says which. */
+ * skb mode, and 'lab status' says which. A port whose NAPI thread is
+ * pinned to one CPU then needs no RPS: its receive work runs on that CPU
+ * already, and RPS would only add a hop through the backlog queue (about
+ * 100 ns of DUT CPU a frame at 200 kpps, 3.85 against 3.75 us). The
+ * port's alias records the CPUs for 'lab status'. */
 static int dut_xdp(void *arg, char *err, size_t errlen)
 {
 	const struct cpuset *rps = arg;	/* per lab port */
 	struct nl *nl = nl_create(-1, err, errlen);
-	int rc;
+	struct cpuset none;
+	int rc = 0;
 
 	if (!nl)
 		return -EIO;
-	rc = labxdp_setup(nl, lab_ifs[LAB_DUT0].ifname, &rps[LAB_DUT0], err, errlen);
-	if (!rc)
-		rc = labxdp_setup(nl, lab_ifs[LAB_DUT1].ifname, &rps[LAB_DUT1], err, errlen);
+	cpuset_zero(&none);
+	for (int i = LAB_DUT0; i <= LAB_DUT1 && !rc; i++)
+		rc = labxdp_setup(nl, lab_ifs[i].ifname, &rps[i], err, errlen);
+	for (int i = LAB_DUT0; i <= LAB_DUT1 && !rc; i++) {
+		if (!(rc = lab_write_napi_cpus(lab_ifs[i].ifname, &rps[i], err, errlen)) && cpuset_count(&rps[i]) == 1)
+			rc = lab_write_cpus(lab_ifs[i].ifname, &none, err, errlen);
+	}
 	nl_destroy(nl);
 	return rc;
 }
@@ -627,6 +653,13 @@ static int ns_report(void *arg, char *out, size_t outlen)
 			off += (size_t)snprintf(out + off, outlen - off, "rps.%s=%s", lab_ifs[i].ifname, buf);
 		if (off >= outlen)
 			return 0;
+		snprintf(path, sizeof(path), "/sys/class/net/%s/ifalias", lab_ifs[i].ifname);
+		if (fs_read(NULL, path, buf, sizeof(buf)) > (int)strlen(NAPI_ALIAS) &&
+		    !strncmp(buf, NAPI_ALIAS, strlen(NAPI_ALIAS)))
+			off += (size_t)snprintf(out + off, outlen - off, "napi.%s=%s", lab_ifs[i].ifname,
+						buf + strlen(NAPI_ALIAS));
+		if (off >= outlen)
+			return 0;
 	}
 	if (*role == LAB_DUT) {
 		char e[128];
@@ -701,6 +734,12 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 			if (report_get(rep, key, val, sizeof(val)) &&
 			    !cpuset_parse_mask(val, &is->rps, e, sizeof(e)))
 				is->rps_known = true;
+			is->cpus = is->rps;
+			is->cpus_known = is->rps_known;
+			snprintf(key, sizeof(key), "napi.%s", lab_ifs[i].ifname);
+			if (report_get(rep, key, val, sizeof(val)) &&
+			    !cpuset_parse_mask(val, &is->cpus, e, sizeof(e)))
+				is->cpus_known = is->napi_pinned = true;
 			{
 				int saved, sock;
 
@@ -729,16 +768,16 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 		const struct lab_if_status *d0 = &st->ifs[LAB_DUT0], *d1 = &st->ifs[LAB_DUT1];
 
 		for (size_t w = 0; w < CPUSET_MAX / 64; w++)
-			st->dut_cpus.bits[w] = d0->rps.bits[w] | d1->rps.bits[w];
+			st->dut_cpus.bits[w] = d0->cpus.bits[w] | d1->cpus.bits[w];
 		st->placement = PLACE_OTHER;
-		if (d0->rps_known && d1->rps_known) {
-			unsigned n0 = cpuset_count(&d0->rps), n1 = cpuset_count(&d1->rps);
+		if (d0->cpus_known && d1->cpus_known) {
+			unsigned n0 = cpuset_count(&d0->cpus), n1 = cpuset_count(&d1->cpus);
 
-			if (cpuset_equal(&d0->rps, &d1->rps) && n0 == 1)
+			if (cpuset_equal(&d0->cpus, &d1->cpus) && n0 == 1)
 				st->placement = PLACE_BOUND;
 			else if (n0 == 1 && n1 == 1)
 				st->placement = PLACE_SPLIT;
-			else if (cpuset_equal(&d0->rps, &d1->rps) && n0 > 1)
+			else if (cpuset_equal(&d0->cpus, &d1->cpus) && n0 > 1)
 				st->placement = PLACE_FREE;
 		}
 	}

@@ -78,6 +78,10 @@ struct lab_if_status {
 	bool offl_known;
 	struct cpuset rps;
 	bool rps_known;
+	/* The CPUs that take the port's receive work: its NAPI threads'
+	 * (NAPI mode, napi_pinned) or else its RPS mask. */
+	struct cpuset cpus;
+	bool cpus_known, napi_pinned;
 };
 
 struct lab_status {
@@ -89,7 +93,7 @@ struct lab_status {
 	bool forwarding;
 	int rules;			/* -1 unknown */
 	struct qdisc_info shape;	/* on dut1 */
-	struct cpuset dut_cpus;		/* union of the DUT's RPS masks */
+	struct cpuset dut_cpus;		/* union of the DUT ports' cpus */
 	struct cpuset tester_cpus;	/* online CPUs not in dut_cpus */
 	enum lab_placement placement;
 };

@@ -30,6 +30,10 @@ int lab_nl_err(int rc, const char *what, const char *ifname, char *err, size_t e
 /* The RPS mask of every receive queue of ifname (inside its namespace). */
 int lab_write_cpus(const char *ifname, const struct cpuset *cpus, char *err, size_t errlen);
 
+/* Record in ifname's alias the CPUs its pinned NAPI threads run on, or
+ * clear it (cpus NULL): 'lab status' reads it (inside its namespace). */
+int lab_write_napi_cpus(const char *ifname, const struct cpuset *cpus, char *err, size_t errlen);
+
 struct sysctl_kv {
 	const char *path;
 	const char *value;
