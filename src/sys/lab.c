@@ -739,7 +739,7 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 			snprintf(key, sizeof(key), "napi.%s", lab_ifs[i].ifname);
 			if (report_get(rep, key, val, sizeof(val)) &&
 			    !cpuset_parse_mask(val, &is->cpus, e, sizeof(e)))
-				is->cpus_known = is->napi_pinned = true;
+				is->cpus_known = true;
 			{
 				int saved, sock;
 

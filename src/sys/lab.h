@@ -79,9 +79,9 @@ struct lab_if_status {
 	struct cpuset rps;
 	bool rps_known;
 	/* The CPUs that take the port's receive work: its NAPI threads'
-	 * (NAPI mode, napi_pinned) or else its RPS mask. */
+	 * (NAPI mode, from the port's alias) or else its RPS mask. */
 	struct cpuset cpus;
-	bool cpus_known, napi_pinned;
+	bool cpus_known;
 };
 
 struct lab_status {

@@ -146,10 +146,9 @@ static void *rx_main(void *arg)
 	return NULL;
 }
 
-static int side_open(struct side *s, bool tx, unsigned int size, char *err, size_t errlen)
+/* The side's namespace and interface (MAC, index). */
+static int side_lookup(struct side *s, char *err, size_t errlen)
 {
-	struct port_cfg pc = { .ifname = s->ifname, .nsfd = -1, .tx = tx, .rx = !tx,
-			       .tx_slots = 4096, .frame_max = size - FRAME_FCS_LEN };
 	struct nl *nl;
 	int rc;
 
@@ -157,15 +156,24 @@ static int side_open(struct side *s, bool tx, unsigned int size, char *err, size
 		snprintf(err, errlen, "no namespace %s", s->ns);
 		return -ENOENT;
 	}
-	pc.nsfd = s->nsfd;
 	if (!(nl = nl_create(s->nsfd, err, errlen)))
 		return -EIO;
 	rc = nl_link_get(nl, s->ifname, &s->li);
 	nl_destroy(nl);
-	if (rc) {
+	if (rc)
 		snprintf(err, errlen, "no interface %s", s->ifname);
+	return rc;
+}
+
+static int side_open(struct side *s, bool tx, unsigned int size, char *err, size_t errlen)
+{
+	struct port_cfg pc = { .ifname = s->ifname, .nsfd = -1, .tx = tx, .rx = !tx,
+			       .tx_slots = 4096, .frame_max = size - FRAME_FCS_LEN };
+	int rc;
+
+	if ((rc = side_lookup(s, err, errlen)))
 		return rc;
-	}
+	pc.nsfd = s->nsfd;
 	if (!(s->port = port_open(PORT_AFXDP, &pc, err, errlen)))
 		return -EIO;
 	return 0;
@@ -319,24 +327,8 @@ int main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (tx.ifname && use_xdpgen) {
-		struct nl *nl;
-
-		if (tx.ns && (tx.nsfd = netns_open(tx.ns)) < 0) {
-			snprintf(err, sizeof(err), "no namespace %s", tx.ns);
-			goto out;
-		}
-		if (!(nl = nl_create(tx.nsfd, err, sizeof(err))))
-			goto out;
-		c = nl_link_get(nl, tx.ifname, &tx.li);
-		nl_destroy(nl);
-		if (c) {
-			snprintf(err, sizeof(err), "no interface %s", tx.ifname);
-			goto out;
-		}
-	} else if (tx.ifname && side_open(&tx, true, size, err, sizeof(err))) {
+	if (tx.ifname && (use_xdpgen ? side_lookup(&tx, err, sizeof(err)) : side_open(&tx, true, size, err, sizeof(err))))
 		goto out;
-	}
 	if (rx.ifname && side_open(&rx, false, size, err, sizeof(err)))
 		goto out;
 

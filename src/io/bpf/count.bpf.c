@@ -17,6 +17,7 @@
 #include <linux/udp.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
+#include "bpf_inline.h"
 #include "bpf_shared.h"
 
 struct xc_state xc;
@@ -48,17 +49,6 @@ struct vlan_hdr {
 	__be16 proto;
 };
 
-/* wirerate's tag check (src/core/frame.c tag_check). */
-static __always_inline __u16 tag_check(__u64 a, __u64 b)
-{
-	__u64 h = a * 0x9E3779B97F4A7C15ULL ^ b;
-
-	h *= 0xC2B2AE3D27D4EB4FULL;
-	h ^= h >> 29;
-	h *= 0x165667B19E3779F9ULL;
-	return (__u16)(h >> 48);
-}
-
 /* hist_bucket() for a 32-bit value: the exact value below 128, else 64
  * buckets per power of two. */
 static __always_inline __u32 bucket(__u32 v)
@@ -73,20 +63,6 @@ static __always_inline __u32 bucket(__u32 v)
 	if (x >> 2) { msb += 2; x >>= 2; }
 	if (x >> 1) msb += 1;
 	return ((msb - 6) << 6) + (v >> (msb - 6));
-}
-
-/* The one's complement sum of a 20-byte IPv4 header, folded: 0xffff when
- * the checksum is right. Inline: the csum helper call cost more than the
- * sum itself. */
-static __always_inline __u16 ip_sum(const __u32 *w)
-{
-	__u64 s = (__u64)w[0] + w[1] + w[2] + w[3] + w[4];
-
-	s = (s & 0xffffffff) + (s >> 32);
-	s = (s & 0xffffffff) + (s >> 32);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	return (__u16)s;
 }
 
 static __always_inline int verdict(struct xc_counters *k, int which, int action)
@@ -122,15 +98,18 @@ int wr_count(struct xdp_md *ctx)
 	}
 	if (proto == bpf_htons(ETH_P_IP)) {
 		struct iphdr *ip = data + off;
-		__u32 s;
+		const __u32 *w;
+		__u16 s;
 
 		if ((void *)(ip + 1) > end)
 			return verdict(k, XC_NO_TAG, XDP_PASS);
 		/* our frames have no options and are never fragments */
 		if (ip->ihl != 5 || ip->protocol != IPPROTO_UDP || (ip->frag_off & bpf_htons(0x3fff)))
 			return verdict(k, XC_NO_TAG, XDP_PASS);
-		s = ip_sum((__u32 *)ip);
-		if ((__u16)s != 0xffff) {
+		/* 0xffff when the header checksum is right */
+		w = (const __u32 *)ip;
+		s = csum_fold64((__u64)w[0] + w[1] + w[2] + w[3] + w[4]);
+		if (s != 0xffff) {
 			/* only a frame that carries the magic is ours to count */
 			t = (void *)(ip + 1) + sizeof(struct udphdr);
 			if ((void *)(t + 2) <= end && t[0] == 0x57 && t[1] == 0xB1)

@@ -16,6 +16,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
+#include "bpf_inline.h"
 #include "bpf_shared.h"
 
 struct xg_state xg;
@@ -27,23 +28,11 @@ struct {
 	__type(value, struct xg_tmpl);
 } xg_tmpl SEC(".maps");
 
-/* wirerate's tag check (src/core/frame.c tag_check): little-endian loads
- * of bytes 0..7 and 8..15. */
-static __always_inline __u16 tag_check(__u64 a, __u64 b)
-{
-	__u64 h = a * 0x9E3779B97F4A7C15ULL ^ b;
-
-	h *= 0xC2B2AE3D27D4EB4FULL;
-	h ^= h >> 29;
-	h *= 0x165667B19E3779F9ULL;
-	return (__u16)(h >> 48);
-}
-
 SEC("xdp")
 int wr_gen(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
-	__u64 now = bpf_ktime_get_tai_ns(), rel, seq, ts, lag, w0, w1, acc;
+	__u64 now = bpf_ktime_get_tai_ns(), rel, seq, ts, lag, w0, w1;
 	struct xg_tmpl *tp;
 	__u32 flow, off, hdr_len;
 	__u16 c, cw;
@@ -102,12 +91,8 @@ int wr_gen(struct xdp_md *ctx)
 	/* The UDP checksum: the template's sum plus the tag's, in the same
 	 * native order (one's complement sums do not care about byte order
 	 * as long as the sum and the field are loaded alike). */
-	acc = (__u64)tp->sum + (w0 & 0xffffffff) + (w0 >> 32) + (w1 & 0xffffffff) + (w1 >> 32) + cw;
-	acc = (acc & 0xffffffff) + (acc >> 32);
-	acc = (acc & 0xffffffff) + (acc >> 32);
-	acc = (acc & 0xffff) + (acc >> 16);
-	acc = (acc & 0xffff) + (acc >> 16);
-	c = (__u16)~acc;
+	c = (__u16)~csum_fold64((__u64)tp->sum + (w0 & 0xffffffff) + (w0 >> 32) +
+				(w1 & 0xffffffff) + (w1 >> 32) + cw);
 
 	/* from the UDP checksum (2 bytes before the tag) to the tag's end */
 	off = xg.tag_off - 2;
