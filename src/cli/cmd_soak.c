@@ -26,7 +26,8 @@ static const char soak_usage[] =
 	"how much slower it runs than on an idle machine: the CPU that everything\n"
 	"else took, interrupts and softirqs included (Andrew Morton's cyclesoak).\n"
 	"  --calibrate         measure the idle rate (the machine must be idle) and\n"
-	"                      store it; needed once per kernel and CPU model\n"
+	"                      store it; needed once per kernel and CPU model (the\n"
+	"                      file keeps the CPUs not calibrated this time)\n"
 	"  --interval T        time per reading (default 1s; 10ms..1h)\n"
 	"  --duration T        stop after T (default: until Ctrl-C)\n"
 	"  --cpus LIST         CPUs to soak (default: all online)\n"
@@ -175,6 +176,7 @@ static int do_calibrate(struct soak_opts *op, struct cli *cli)
 	struct soak_calib *c = calloc(1, sizeof(*c));
 	struct out *o = NULL;
 	char err[512], list[256];
+	unsigned int kept = 0;
 	int rc;
 
 	if (!c)
@@ -193,15 +195,25 @@ static int do_calibrate(struct soak_opts *op, struct cli *cli)
 	op->cal.interval_ns = op->interval_ns;
 	rc = soak_calibrate(&op->cpus, &op->cal, &soak_stop_flag, calib_progress, o, c, err, sizeof(err));
 	out_arr_end(o);
-	if (!rc)
+	if (!rc) {
+		/* Calibrating some CPUs keeps the others the file already has
+		 * (same kernel, CPU model and loop); anything else is replaced. */
+		struct soak_calib *old = calloc(1, sizeof(*old));
+		char e2[512];
+
+		if (old && !soak_calib_load(op->path, old, e2, sizeof(e2)))
+			kept = soak_calib_merge(c, old);
+		free(old);
 		rc = soak_calib_save(op->path, c, err, sizeof(err));
+	}
 	if (rc) {
 		out_destroy(o);
 		free(c);
 		cli_error("soak: %s", err);
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	out_str(o, "file", "soak calibration saved to %s\n", op->path);
+	out_str(o, "file", "soak calibration saved to %s", op->path);
+	out_u64(o, "kept_cpus", kept ? " (with %llu CPU(s) kept from before)\n" : "\n", kept);
 	out_str(o, "kernel", "  kernel %s,", c->kernel);
 	out_str(o, "cpu_model", " CPU %s\n", c->cpu_model);
 	out_arr_start(o, "cpus");

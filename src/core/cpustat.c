@@ -525,6 +525,33 @@ double soak_calib_rate(const struct soak_calib *c, unsigned int cpu)
 	return -1;
 }
 
+unsigned int soak_calib_merge(struct soak_calib *c, const struct soak_calib *old)
+{
+	unsigned int added = 0;
+
+	if (strcmp(c->kernel, old->kernel) || strcmp(c->cpu_model, old->cpu_model) || strcmp(c->work, old->work))
+		return 0;
+	for (unsigned int i = 0; i < old->n && c->n < SOAK_MAX_CPUS; i++) {
+		unsigned int at = c->n;
+
+		if (soak_calib_rate(c, old->cpu[i]) >= 0)
+			continue;
+		/* Keep the CPUs in order: insert before the first larger one. */
+		while (at > 0 && c->cpu[at - 1] > old->cpu[i]) {
+			c->cpu[at] = c->cpu[at - 1];
+			c->rate[at] = c->rate[at - 1];
+			c->spread[at] = c->spread[at - 1];
+			at--;
+		}
+		c->cpu[at] = old->cpu[i];
+		c->rate[at] = old->rate[i];
+		c->spread[at] = old->spread[i];
+		c->n++;
+		added++;
+	}
+	return added;
+}
+
 int soak_calib_check(const struct soak_calib *c, const char *kernel, const char *cpu_model,
 		     const char *work, char *err, size_t errlen)
 {

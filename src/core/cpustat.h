@@ -148,6 +148,10 @@ int soak_calib_parse(const char *text, struct soak_calib *c, char *err, size_t e
 int soak_calib_format(const struct soak_calib *c, char *buf, size_t len);
 /* Loops per second calibrated for cpu, or a negative value when absent. */
 double soak_calib_rate(const struct soak_calib *c, unsigned int cpu);
+/* Adds to c the CPUs of old that c lacks, when both were made on the same
+ * kernel, CPU model and loop (a calibration of some CPUs keeps the rest);
+ * returns how many it added. */
+unsigned int soak_calib_merge(struct soak_calib *c, const struct soak_calib *old);
 /* 0 when c was made on this kernel, CPU model and loop; -ESTALE with a
  * message naming what differs otherwise. */
 int soak_calib_check(const struct soak_calib *c, const char *kernel, const char *cpu_model,

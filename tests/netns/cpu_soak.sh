@@ -51,6 +51,14 @@ fi
 note "$(tail -1 <<<"$out")"
 grep -q '^kernel ' "$cal" || fail "calibration file has no kernel"
 
+# --- calibrating one CPU keeps the other CPUs of the file ---
+{ cat "$cal"; echo "cpu 7 1234.000 0.00100"; } >"$tmp/merge"
+out=$("$WR" soak --calibrate --cpus 1 --interval 500ms --settle 3 --tolerance 5 --timeout 15s \
+	--calibration "$tmp/merge" 2>&1) || fail "calibrate over a file with CPU 7: $out"
+grep -q '^cpu 7 1234.000 ' "$tmp/merge" || fail "CPU 7's calibration was lost: $(cat "$tmp/merge")"
+[ "$(grep -c '^cpu 1 ' "$tmp/merge")" = 1 ] || fail "CPU 1 not replaced once: $(cat "$tmp/merge")"
+grep -q 'kept from before' <<<"$out" || fail "calibrate does not say it kept CPU 7: $out"
+
 # --- refused calibrations ---
 sed 's/^kernel .*/kernel 2.6.26-other/' "$cal" >"$tmp/other-kernel"
 expect_exit 2 "$WR" soak --cpus 1 --duration 1s --calibration "$tmp/other-kernel"

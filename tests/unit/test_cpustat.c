@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/cpuset.h"
@@ -347,6 +348,38 @@ static void calib_parse(void **st)
 	free(d);
 }
 
+/* A calibration of some CPUs keeps the others of the file it replaces, in
+ * CPU order, and only when made on the same kernel, CPU model and loop. */
+static void calib_merge(void **st)
+{
+	struct soak_calib *old = malloc(sizeof(*old)), *c = malloc(sizeof(*c));
+
+	assert_int_equal(soak_calib_parse(calib_text, old, err, sizeof(err)), 0);
+	assert_int_equal(soak_calib_parse(calib_text, c, err, sizeof(err)), 0);
+	/* c: a new calibration of CPU 1 only, and of CPU 3 */
+	c->n = 2;
+	c->cpu[0] = 1, c->rate[0] = 1000, c->spread[0] = 0.002;
+	c->cpu[1] = 3, c->rate[1] = 3000, c->spread[1] = 0.003;
+	old->cpu[old->n] = 2, old->rate[old->n] = 2000, old->spread[old->n] = 0.001, old->n++;
+	assert_int_equal(soak_calib_merge(c, old), 2);		/* CPUs 0 and 2 */
+	assert_int_equal(c->n, 4);
+	for (unsigned int i = 0; i < 4; i++)
+		assert_int_equal(c->cpu[i], i);
+	assert_float_equal(soak_calib_rate(c, 0), 3346175.5, 1e-6);	/* kept */
+	assert_float_equal(soak_calib_rate(c, 1), 1000, 1e-9);		/* the new one wins */
+	assert_float_equal(soak_calib_rate(c, 2), 2000, 1e-9);
+	assert_float_equal(c->spread[2], 0.001, 1e-9);
+	assert_float_equal(soak_calib_rate(c, 3), 3000, 1e-9);
+	assert_int_equal(soak_calib_merge(c, old), 0);		/* nothing left to add */
+	/* another kernel: nothing kept */
+	c->n = 1;
+	snprintf(c->kernel, sizeof(c->kernel), "6.1.0-13-amd64");
+	assert_int_equal(soak_calib_merge(c, old), 0);
+	assert_int_equal(c->n, 1);
+	free(old);
+	free(c);
+}
+
 static void calib_corrupt(void **st)
 {
 	struct soak_calib *c = malloc(sizeof(*c));
@@ -394,6 +427,7 @@ int main(void)
 		cmocka_unit_test(soak_arith),
 		cmocka_unit_test(summary),
 		cmocka_unit_test(calib_parse),
+		cmocka_unit_test(calib_merge),
 		cmocka_unit_test(calib_corrupt),
 	};
 
