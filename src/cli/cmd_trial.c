@@ -222,11 +222,17 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 				      .cpu_soak_pct = cr.valid && cr.soak_cpu_s >= 0 ? cr.soak_cpu_s / cr.seconds * 100 : -1,
 				      .ns_per_frame = cr.ns_per_frame, .cpu_source = cr.source };
 
-		for (unsigned int d = 0; d < res->ndirs; d++)
+		double rx_pps = 0;
+
+		/* As the result's forwarded_pps: the offered rate times rx/tx. */
+		for (unsigned int d = 0; d < res->ndirs; d++) {
 			tx += res->dir[d].tx;
+			if (res->dir[d].tx)
+				rx_pps += res->dir[d].offered_pps * (double)res->dir[d].rx / (double)res->dir[d].tx;
+		}
 		t.tx = tx;
 		snprintf(headline, sizeof(headline), "rx %.4gk f/s of %.4gk offered, loss %.3f%%%s",
-			 res->elapsed_ns ? fwd / (res->elapsed_ns / 1e9) / 1e3 : 0, t.load / 1e3,
+			 rx_pps / 1e3, t.load / 1e3,
 			 tx ? (double)(tx - (fwd < tx ? fwd : tx)) * 100 / (double)tx : 0,
 			 res->tester_limited ? ", tester-limited" : "");
 		if ((rc = storeopt_trial(&so, &t, err, sizeof(err))))

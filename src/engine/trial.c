@@ -182,6 +182,10 @@ static void gen_xdp(struct gen_ctx *g)
 	g->rc = xdpgen_run(g->xg, &ph, g->err, sizeof(g->err));
 	g->stopped_ns = now_ns();
 	xdpgen_stats(g->xg, &st);
+	/* The call outlasts the traffic (the trial stops it once every frame
+	 * is out, or the slack ends it): the traffic ended with the last frame. */
+	if (st.sent && st.last_ns > r->t_start && st.last_ns < g->stopped_ns)
+		g->stopped_ns = st.last_ns;
 	xdpgen_ring_refused(g->xg, &refused1);
 	g->ring_drops = refused1 - refused0;
 	__atomic_store_n(&g->sent, st.sent, __ATOMIC_RELAXED);
@@ -654,6 +658,11 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 					xdpcount_set_deadline(r->rx[d].xc, r->deadline);
 			}
 		}
+		/* An XDP generator's call runs on, dropping, until its slack is
+		 * over: end it once every frame is out. */
+		for (unsigned int d = 0; d < c->ndirs && t >= r->t_end; d++)
+			if (r->gen[d].xg && xdpgen_sent(r->gen[d].xg) >= r->limit)
+				xdpgen_stop(r->gen[d].xg);
 		if (progress && t >= next_progress) {
 			struct trial_progress p = { .duration_ns = c->duration_ns };
 

@@ -28,6 +28,19 @@ for attempt in 1 2 3; do
 	[ "$(jq -r '.rx == .tx and .lost == 0' <<<"$d")" = true ] && break
 	[ $attempt -lt 3 ] || fail "not clean in three trials: $d"
 done
+# Stored: the traffic time is the last frame's, not the end of the
+# generator's call (which would run on, dropping, until its slack of at
+# least 100 ms was over), and the headline's rate is the result's.
+j=$("$WR" trial --prefix "$P" --learn-wait 0.2s --drain 1s --json --label xdp-stored --rate 20kpps --duration 2s \
+	--port-type xdp) || fail "stored xdp trial"
+run=$("$WR" runs --json | jq -c '[.runs[] | select(.label == "xdp-stored")] | last')
+dur=$(sqlite3 "$WIRERATE_DB" "SELECT duration_s FROM trials WHERE run_id = $(jq .id <<<"$run")")
+note "stored: $(jq -r .headline <<<"$run"); traffic time $dur s"
+awk -v d="$dur" 'BEGIN { exit !(d >= 1.99 && d <= 2.01) }' || fail "stored traffic time $dur s for a 2 s trial"
+want=$(jq -r '.directions[0].forwarded_pps / 1000' <<<"$j")
+got=$(jq -r .headline <<<"$run" | sed -n 's/^rx \([0-9.]*\)k f\/s of 20k offered.*/\1/p')
+awk -v a="$got" -v b="$want" 'BEGIN { exit !(a != "" && (a - b) ^ 2 <= (b / 1000) ^ 2) }' ||
+	fail "headline $(jq -r .headline <<<"$run") against forwarded ${want}k f/s"
 # Frames that are not the trial's, sent into the XDP analyzer mid-trial: 100
 # with the magic and a wrong check, 100 without a tag. Counted apart, never
 # as test frames; the test frames still all counted.
