@@ -44,6 +44,22 @@ static const struct rm_cell *cell_of(const struct page *p, unsigned int r, unsig
 	return NULL;
 }
 
+/* The rate a run's configuration table shows: the NDR, or what a plain
+ * trial forwarded; false when the cell has neither. */
+static bool rate_at(const struct page *p, unsigned int r, unsigned int s, double *v, bool *at_least)
+{
+	const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+
+	if (c && c->have_thr && isfinite(c->ndr_med))
+		*v = c->ndr_med;
+	else if (c && c->have_trial && isfinite(c->trial_fwd_pps))
+		*v = c->trial_fwd_pps;
+	else
+		return false;
+	*at_least = c->have_thr && c->tester_limited;
+	return true;
+}
+
 /* The cell of run r for the s-th size, when it has a throughput figure. */
 static const struct rm_cell *thr_at(const struct page *p, unsigned int r, unsigned int s)
 {
@@ -228,6 +244,18 @@ static void fmt_range(char *b, size_t n, const struct rm_cell *c)
 		snprintf(b, n, "%s..%s", lo, hi);
 }
 
+/* A column head per run, the baseline marked, and the end of the head. */
+static void run_heads(struct page *p)
+{
+	for (unsigned int r = 0; r < p->nruns; r++) {
+		fputs("<th class=\"num\">", p->f);
+		swatch(p, r);
+		run_name(p, r);
+		fputs(r ? "</th>" : "<span class=\"s\">baseline</span></th>", p->f);
+	}
+	fputs("</tr></thead><tbody>\n", p->f);
+}
+
 static void thr_cell(struct page *p, unsigned int r, unsigned int size)
 {
 	const struct rm_cell *c = cell_of(p, r, size);
@@ -268,20 +296,19 @@ static void thr_table(struct page *p)
 	      "the median over the repeats with its range (min..max) below. &ldquo;≥&rdquo;: the "
 	      "tester reached its own ceiling, so the DUT did at least this. Verdicts compare each "
 	      "run with the baseline, beyond the runs' spread.</p>\n", f);
-	if (!p->nsizes) {
+	bool any = false;
+
+	for (unsigned int r = 0; r < p->nruns; r++)
+		for (unsigned int s = 0; s < p->nsizes; s++)
+			any |= thr_at(p, r, s) != NULL;
+	if (!any) {
 		fputs("<p class=\"note\">No run has throughput figures.</p></section>\n", f);
 		return;
 	}
 	fprintf(f, "<div class=\"wrap\"><table class=\"thr%s\"><thead>", p->nruns > 6 ? " dense" : "");
 	fputs("<tr><th>Frame size</th>"
 	      "<th class=\"num\">Line rate</th>", f);
-	for (unsigned int r = 0; r < p->nruns; r++) {
-		fputs("<th class=\"num\">", f);
-		swatch(p, r);
-		run_name(p, r);
-		fputs(r ? "</th>" : "<span class=\"s\">baseline</span></th>", f);
-	}
-	fputs("</tr></thead><tbody>\n", f);
+	run_heads(p);
 	for (unsigned int s = 0; s < p->nsizes; s++) {
 		unsigned int size = p->m->sizes[s];
 		double line = 0;
@@ -307,6 +334,52 @@ static void thr_table(struct page *p)
 	fputs("</tbody></table></div></section>\n", f);
 }
 
+/* Plain trials (`wirerate trial`): what the DUT forwarded of the load
+ * offered, and the loss; verdicts only against a trial at the same load. */
+static void trial_table(struct page *p)
+{
+	FILE *f = p->f;
+	bool any = false;
+
+	for (unsigned int r = 0; r < p->nruns; r++)
+		for (unsigned int s = 0; s < p->nsizes; s++) {
+			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+
+			any |= c && c->have_trial;
+		}
+	if (!any)
+		return;
+	fputs("<section><h2>Trials by frame size</h2><p class=\"lead\">Plain trials: frames per second "
+	      "the DUT forwarded of those offered, and the loss. Verdicts compare each run with the "
+	      "baseline's trial at the same offered load, beyond 0.5% of that load.</p>\n", f);
+	fprintf(f, "<div class=\"wrap\"><table class=\"trl thr%s\"><thead><tr><th>Frame size</th>",
+		p->nruns > 6 ? " dense" : "");
+	run_heads(p);
+	for (unsigned int s = 0; s < p->nsizes; s++) {
+		fprintf(f, "<tr><th>%u B</th>", p->m->sizes[s]);
+		for (unsigned int r = 0; r < p->nruns; r++) {
+			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+			char fwd[32], off[32];
+
+			if (!c || !c->have_trial || !isfinite(c->trial_fwd_pps) || !isfinite(c->trial_offered_pps) ||
+			    !isfinite(c->trial_loss_pct)) {
+				fputs("<td class=\"num na\">—</td>", f);
+				continue;
+			}
+			svgc_fmt_pps(fwd, sizeof(fwd), c->trial_fwd_pps);
+			svgc_fmt_pps(off, sizeof(off), c->trial_offered_pps);
+			fprintf(f, "<td class=\"num\"><span class=\"v\">%s</span><span class=\"s\">of %s, "
+				"loss %.3f%%%s</span>", fwd, off, c->trial_loss_pct,
+				c->tester_limited ? "; the tester fell short" : "");
+			if (r > 0)
+				verdict(p, c);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div></section>\n", f);
+}
+
 /* Seed 001: one row per configuration, kpps per size, the best in each
  * column picked out. */
 static void cfg_table(struct page *p)
@@ -319,16 +392,18 @@ static void cfg_table(struct page *p)
 	for (unsigned int s = 0; s < p->nsizes; s++) {
 		low[s] = INFINITY;
 		for (unsigned int r = 0; r < p->nruns; r++) {
-			const struct rm_cell *c = thr_at(p, r, s);
+			double v;
+			bool al;
 
-			if (c) {
-				best[s] = fmax(best[s], c->ndr_med);
-				low[s] = fmin(low[s], c->ndr_med);
+			if (rate_at(p, r, s, &v, &al)) {
+				best[s] = fmax(best[s], v);
+				low[s] = fmin(low[s], v);
 			}
 		}
 	}
 	fputs("<section><h2>Forwarding rate by configuration (kpps)</h2><p class=\"lead\">One row "
-	      "per run and its setup; loss-free rate in thousands of frames per second. The "
+	      "per run and its setup; loss-free rate (for a plain trial, the rate forwarded) in "
+	      "thousands of frames per second. The "
 	      "highest in each column, where they differ, is in bold.</p>\n<div class=\"wrap\"><table class=\"cfg\">"
 	      "<thead><tr><th>Run</th><th>Configuration</th>", f);
 	for (unsigned int s = 0; s < p->nsizes; s++)
@@ -348,18 +423,18 @@ static void cfg_table(struct page *p)
 		}
 		fputs("</td>", f);
 		for (unsigned int s = 0; s < p->nsizes; s++) {
-			const struct rm_cell *c = thr_at(p, r, s);
-			double k;
+			double v, k;
+			bool al;
 
-			if (!c) {
+			if (!rate_at(p, r, s, &v, &al)) {
 				fputs("<td class=\"num na\">—</td>", f);
 				continue;
 			}
-			k = c->ndr_med / 1e3;
+			k = v / 1e3;
 			fprintf(f, "<td class=\"num%s\">%s%.*f</td>",
 				/* a column where all are equal has no best */
-				best[s] > low[s] && c->ndr_med >= best[s] ? " best" : "",
-				c->tester_limited ? "≥\u2009" : "", k < 100 ? 1 : 0, k);
+				best[s] > low[s] && v >= best[s] ? " best" : "",
+				al ? "≥\u2009" : "", k < 100 ? 1 : 0, k);
 		}
 		fputs("</tr>\n", f);
 	}
@@ -756,7 +831,8 @@ static void chart_cpu(struct page *p)
 	}
 	svgc_legend(&c, p->names, p->nruns, false);
 	svgc_end(&c);
-	fputs("<figcaption>CPU time the DUT spent per forwarded frame at the loss-free rate "
+	fputs("<figcaption>CPU time the DUT spent per forwarded frame at the loss-free rate (or at a plain "
+	      "trial's load) "
 	      "(busy time including interrupts and softirqs, over frames forwarded). Lower is "
 	      "better; when the cost is per frame, the bars are level across sizes."
 	      "</figcaption></figure></section>\n", p->f);
@@ -807,6 +883,7 @@ int report_html_write(const struct report_model *m, FILE *f, char *err, size_t e
 		banner(&p);
 		runs_table(&p);
 		thr_table(&p);
+		trial_table(&p);
 		cfg_table(&p);
 		chart_thr(&p);
 		chart_loss(&p);

@@ -81,6 +81,53 @@ static double median(double *v, unsigned int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* A run's next cell, for a frame size; NULL when the run has them all. */
+static struct rm_cell *new_cell(struct rm_run *r, unsigned int size, double line_bps)
+{
+	struct rm_cell *c;
+
+	if (r->ncells == RM_MAX_SIZES)
+		return NULL;
+	c = &r->cell[r->ncells++];
+	memset(c, 0, sizeof(*c));
+	c->size = size;
+	if (line_bps > 0 && size)
+		c->line_pps = line_bps / ((size + 20.0) * 8);
+	return c;
+}
+
+/* The plain trials of a run (`wirerate trial`, test 'x'): one cell per
+ * frame size, the last trial of a size if there are several. */
+static int load_trials(sqlite3 *h, struct rm_run *r, double line_bps, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(h, "SELECT size, load, tx, rx, tester_limited,"
+				  " (SELECT ns_per_frame FROM trial_cpu WHERE trial_id = trials.id)"
+				  " FROM trials WHERE run_id = ? AND test = 'x' ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		return fail_sql(h, "reading trials", err, errlen);
+	sqlite3_bind_int64(st, 1, r->id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		unsigned int size = (unsigned int)sqlite3_column_int(st, 0);
+		struct rm_cell *c = (struct rm_cell *)rm_cell_of(r, size);
+		double load = col_d(st, 1), tx = col_d(st, 2), rx = col_d(st, 3), cpu = col_d(st, 5);
+
+		if (!c && !(c = new_cell(r, size, line_bps)))
+			continue;
+		if (!isfinite(load) || !(tx > 0) || !isfinite(rx))
+			continue;
+		c->have_trial = true;
+		c->trial_offered_pps = load;
+		c->trial_fwd_pps = load * rx / tx;
+		c->trial_loss_pct = rx < tx ? (tx - rx) * 100 / tx : 0;
+		c->tester_limited = sqlite3_column_int(st, 4) != 0;
+		if (isfinite(cpu) && cpu > 0)
+			c->ns_per_frame = cpu;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
 /* The cells of one run from its per-repeat results. */
 static int load_cells(sqlite3 *h, struct rm_run *r, double line_bps, char *err, size_t errlen)
 {
@@ -120,14 +167,9 @@ static int load_cells(sqlite3 *h, struct rm_run *r, double line_bps, char *err, 
 			break;
 		}
 		if (!c) {
-			if (r->ncells == RM_MAX_SIZES)
+			if (!(c = new_cell(r, size, line_bps)))
 				continue;
-			c = &r->cell[r->ncells++];
-			memset(c, 0, sizeof(*c));
-			c->size = size;
 			nn = np = nc = 0;
-			if (line_bps > 0 && size)
-				c->line_pps = line_bps / ((size + 20.0) * 8);
 		}
 		double v = col_d(st, 3), w = col_d(st, 7), cpu = col_d(st, 8);
 
@@ -167,7 +209,7 @@ static int load_cells(sqlite3 *h, struct rm_run *r, double line_bps, char *err, 
 			lc->loss[lc->nloss++] = (struct rm_loss_point){ col_d(st, 1), col_d(st, 2), col_d(st, 3) };
 	}
 	sqlite3_finalize(st);
-	return 0;
+	return load_trials(h, r, line_bps, err, errlen);
 }
 
 static int add_size(struct report_model *m, unsigned int size)
@@ -263,6 +305,39 @@ const char *report_verdict_name(enum rm_verdict v)
 	}
 }
 
+/* Plain trials compare by what the DUT forwarded, and only at the same
+ * offered load (within the search's default width goal, 0.5%, which is
+ * also the band: one trial has no spread of its own). A trial that the
+ * tester fell short in says nothing about the DUT. */
+#define TRIAL_BAND 0.005
+
+static void compare_trial(struct report_model *m, unsigned int r, struct rm_cell *c, const struct rm_cell *b,
+			  double fail_pct)
+{
+	double w;
+
+	if (r == 0) {
+		c->verdict = RM_BASELINE;
+		return;
+	}
+	c->verdict = RM_NONE;
+	if (!b || !b->have_trial || !(b->trial_fwd_pps > 0) || !(b->trial_offered_pps > 0) ||
+	    fabs(c->trial_offered_pps - b->trial_offered_pps) > TRIAL_BAND * b->trial_offered_pps ||
+	    c->tester_limited || b->tester_limited)
+		return;
+	w = TRIAL_BAND * b->trial_offered_pps;
+	c->diff_pct = (c->trial_fwd_pps - b->trial_fwd_pps) * 100 / b->trial_fwd_pps;
+	if (c->trial_fwd_pps > b->trial_fwd_pps + w)
+		c->verdict = RM_BETTER;
+	else if (c->trial_fwd_pps < b->trial_fwd_pps - w)
+		c->verdict = RM_WORSE;
+	else
+		c->verdict = RM_NOISE;
+	if (c->verdict == RM_WORSE && fail_pct >= 0 &&
+	    (b->trial_fwd_pps - w - c->trial_fwd_pps) * 100 / b->trial_fwd_pps > fail_pct)
+		m->regression = true;
+}
+
 void report_compare(struct report_model *m, double fail_pct)
 {
 	m->fail_pct = fail_pct;
@@ -274,6 +349,10 @@ void report_compare(struct report_model *m, double fail_pct)
 			double blo, bhi, clo, chi;
 
 			c->diff_pct = 0;
+			if (!c->have_thr && c->have_trial) {
+				compare_trial(m, r, c, b, fail_pct);
+				continue;
+			}
 			if (!c->have_thr || !b || !b->have_thr || !(b->ndr_med > 0)) {
 				c->verdict = r == 0 && c->have_thr ? RM_BASELINE : RM_NONE;
 				continue;
@@ -348,10 +427,69 @@ static void config_diff(const struct report_model *m, unsigned int r, char *buf,
 		snprintf(buf, len, "%s", "(same)");
 }
 
+/* One column of run r's: w wide, but the last one ends the line as it is. */
+static void runs_col(struct out *o, const struct report_model *m, unsigned int r, int w, const char *s)
+{
+	if (r + 1 < m->nruns)
+		out_text(o, "  %-*s", w, s);
+	else
+		out_text(o, "  %s", s);
+}
+
+/* The head of a table with a column per run, each w wide but the last. */
+static void runs_header(struct out *o, const struct report_model *m, int w)
+{
+	char name[64];
+
+	out_text(o, "  %5s", "size");
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		run_name(&m->run[r], name, sizeof(name));
+		runs_col(o, m, r, w, name);
+	}
+	out_text(o, "\n");
+}
+
+/* After a cell's figure: its difference and verdict against the baseline,
+ * when it has one. */
+static void verdict_suffix(char *cell, size_t len, const struct rm_cell *c)
+{
+	size_t n = strlen(cell);
+
+	if (c && (c->verdict == RM_BETTER || c->verdict == RM_WORSE || c->verdict == RM_NOISE) && n < len)
+		snprintf(cell + n, len - n, " %+.1f%% %s", c->diff_pct, report_verdict_name(c->verdict));
+}
+
+/* Plain trials: rows are frame sizes, columns are runs; a cell is what the
+ * DUT forwarded at the offered load, and the loss. */
+static void print_trials(struct out *o, const struct report_model *m)
+{
+	out_text(o, "\n  trial (frames/s forwarded of those offered, and the loss), verdict against the first"
+		 " run at the same offered load\n\n");
+	runs_header(o, m, 34);
+	for (unsigned int s = 0; s < m->nsizes; s++) {
+		out_text(o, "  %5u", m->sizes[s]);
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+			char cell[112];
+
+			if (!c || !c->have_trial) {
+				snprintf(cell, sizeof(cell), "-");
+			} else {
+				snprintf(cell, sizeof(cell), "%.2fk of %.4gk, loss %.3f%%%s", c->trial_fwd_pps / 1e3,
+					 c->trial_offered_pps / 1e3, c->trial_loss_pct,
+					 c->tester_limited ? " (tester-limited)" : "");
+				verdict_suffix(cell, sizeof(cell), c);
+			}
+			runs_col(o, m, r, 34, cell);
+		}
+		out_text(o, "\n");
+	}
+}
+
 static void print_tables(struct out *o, const struct report_model *m)
 {
 	char name[64], v[64];
-	bool pct = false, cfg_differ = false;
+	bool pct = false, cfg_differ = false, any_thr = false, any_trial = false;
 
 	for (unsigned int r = 0; r < m->nruns; r++) {
 		const struct rm_run *run = &m->run[r];
@@ -360,18 +498,21 @@ static void print_tables(struct out *o, const struct report_model *m)
 		out_text(o, "  %-24s %s, %s%s%s, %s%s\n", name, run->test, run->when,
 			 run->kernel[0] ? ", kernel " : "", run->kernel, run->config[0] ? run->config : "-",
 			 run->interrupted ? "  [INCOMPLETE]" : "");
-		for (unsigned int k = 0; k < run->ncells; k++)
+		for (unsigned int k = 0; k < run->ncells; k++) {
 			pct |= run->cell[k].line_pps > 0;
+			any_thr |= run->cell[k].have_thr;
+			any_trial |= run->cell[k].have_trial;
+		}
 		cfg_differ |= strcmp(run->config, m->run[0].config) != 0;
 	}
+	if (any_trial)
+		print_trials(o, m);
+	if (any_trial && !any_thr)
+		goto by_config;
 	/* Seed 002: rows are frame sizes, columns are runs. */
 	out_text(o, "\n  throughput (NDR, %s; median of repeats +- half their spread),"
-		 " verdict against %s\n\n  %5s", pct ? "% of line rate" : "frames/s", "the first run", "size");
-	for (unsigned int r = 0; r < m->nruns; r++) {
-		run_name(&m->run[r], name, sizeof(name));
-		out_text(o, r + 1 < m->nruns ? "  %-26s" : "  %s", name);
-	}
-	out_text(o, "\n");
+		 " verdict against %s\n\n", pct ? "% of line rate" : "frames/s", "the first run");
+	runs_header(o, m, 26);
 	for (unsigned int s = 0; s < m->nsizes; s++) {
 		out_text(o, "  %5u", m->sizes[s]);
 		for (unsigned int r = 0; r < m->nruns; r++) {
@@ -383,13 +524,12 @@ static void print_tables(struct out *o, const struct report_model *m)
 				snprintf(cell, sizeof(cell), "%s +-%.1f%%", v, (c->ndr_max - c->ndr_min) * 50 / c->ndr_med);
 			else
 				snprintf(cell, sizeof(cell), "%s", v);
-			if (c && (c->verdict == RM_BETTER || c->verdict == RM_WORSE || c->verdict == RM_NOISE))
-				snprintf(cell + strlen(cell), sizeof(cell) - strlen(cell), " %+.1f%% %s", c->diff_pct,
-					 report_verdict_name(c->verdict));
-			out_text(o, r + 1 < m->nruns ? "  %-26s" : "  %s", cell);
+			verdict_suffix(cell, sizeof(cell), c);
+			runs_col(o, m, r, 26, cell);
 		}
 		out_text(o, "\n");
 	}
+by_config:
 	/* Seed 001: rows are configurations, kpps per size. */
 	if (cfg_differ) {
 		/* Columns as wide as their longest entry: run, configuration. */
@@ -403,8 +543,8 @@ static void print_tables(struct out *o, const struct report_model *m)
 			wn = (int)strlen(name) > wn ? (int)strlen(name) : wn;
 			wc = (int)strlen(diff) > wc ? (int)strlen(diff) : wc;
 		}
-		out_text(o, "\n  by configuration (kpps, NDR median; what differs between the runs)\n  %-*s  %-*s",
-			 wn, "run", wc, "configuration");
+		out_text(o, "\n  by configuration (kpps, NDR median%s; what differs between the runs)\n  %-*s  %-*s",
+			 any_trial ? ", or forwarded in a plain trial" : "", wn, "run", wc, "configuration");
 		for (unsigned int s = 0; s < m->nsizes; s++)
 			out_text(o, " %8u", m->sizes[s]);
 		out_text(o, "\n");
@@ -419,6 +559,8 @@ static void print_tables(struct out *o, const struct report_model *m)
 
 				if (c && c->have_thr)
 					out_text(o, " %8.1f", c->ndr_med / 1e3);
+				else if (c && c->have_trial)
+					out_text(o, " %8.1f", c->trial_fwd_pps / 1e3);
 				else
 					out_text(o, " %8s", "-");
 			}
@@ -432,7 +574,8 @@ static void print_tables(struct out *o, const struct report_model *m)
 		for (unsigned int k = 0; k < m->run[r].ncells; k++)
 			cost |= m->run[r].cell[k].ns_per_frame > 0;
 	if (cost) {
-		out_text(o, "\n  DUT CPU per forwarded frame at the NDR (ns)\n  %5s", "size");
+		out_text(o, "\n  DUT CPU per forwarded frame at the NDR%s (ns)\n  %5s",
+			 any_trial ? " or at a plain trial's load" : "", "size");
 		for (unsigned int r = 0; r < m->nruns; r++) {
 			run_name(&m->run[r], name, sizeof(name));
 			out_text(o, r + 1 < m->nruns ? "  %-12s" : "  %s", name);
@@ -500,6 +643,13 @@ static void json_cell(struct out *o, const struct rm_cell *c)
 		out_f64(o, "ns_per_frame", NULL, c->ns_per_frame);
 	if (c->b2b_frames > 0)
 		out_f64(o, "b2b_frames", NULL, c->b2b_frames);
+	if (c->have_trial) {
+		out_obj_start(o, "trial");
+		out_f64(o, "offered_pps", NULL, c->trial_offered_pps);
+		out_f64(o, "forwarded_pps", NULL, c->trial_fwd_pps);
+		out_f64(o, "loss_pct", NULL, c->trial_loss_pct);
+		out_obj_end(o);
+	}
 	out_str(o, "verdict", NULL, report_verdict_name(c->verdict));
 	out_f64(o, "diff_pct", NULL, c->diff_pct);
 	out_obj_end(o);
@@ -572,7 +722,8 @@ void report_csv(const struct report_model *m, FILE *f)
 {
 	fputs("run_id,label,when,test,kernel,config,interrupted,size,repeats,ndr_median_pps,ndr_min_pps,"
 	      "ndr_max_pps,width_pps,pdr_median_pps,line_pps,ndr_pct_line_rate,at_least,lat_min_ns,"
-	      "lat_median_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns,ns_per_frame,b2b_frames,verdict,diff_pct\n", f);
+	      "lat_median_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns,ns_per_frame,b2b_frames,verdict,diff_pct,"
+	      "trial_offered_pps,trial_forwarded_pps,trial_loss_pct\n", f);
 	for (unsigned int r = 0; r < m->nruns; r++) {
 		const struct rm_run *run = &m->run[r];
 
@@ -605,6 +756,9 @@ void report_csv(const struct report_model *m, FILE *f)
 			csv_num(f, c->b2b_frames, c->b2b_frames > 0);
 			fprintf(f, ",%s", report_verdict_name(c->verdict));
 			csv_num(f, c->diff_pct, c->verdict >= RM_NOISE);
+			csv_num(f, c->trial_offered_pps, c->have_trial);
+			csv_num(f, c->trial_fwd_pps, c->have_trial);
+			csv_num(f, c->trial_loss_pct, c->have_trial);
 			fputc('\n', f);
 		}
 	}

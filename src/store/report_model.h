@@ -50,7 +50,13 @@ struct rm_cell {
 	double ns_per_frame;
 	/* back-to-back frames, 0 not measured */
 	double b2b_frames;
-	/* against the baseline's cell of the same size */
+	/* a plain trial (wirerate trial): the load it offered (all directions),
+	 * what came out of the DUT (the offered rate times rx/tx) and the loss;
+	 * tester_limited when the tester fell short */
+	bool have_trial;
+	double trial_offered_pps, trial_fwd_pps, trial_loss_pct;
+	/* against the baseline's cell of the same size: the NDR, or for plain
+	 * trials at the same offered load the forwarded rate */
 	enum rm_verdict verdict;
 	double diff_pct;		/* (ndr_med - base) * 100 / base */
 	/* the search's width goal (precision) in frames/s: how exactly one

@@ -16,6 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$HTMLGEN" --many "$tmp/many.html" || fail "htmlgen --many (16 runs, NaN figures)"
 "$HTMLGEN" --empty "$tmp/empty.html" || fail "htmlgen --empty"
 "$HTMLGEN" --one "$tmp/one.html" || fail "htmlgen --one (the baseline alone)"
+"$HTMLGEN" --trials "$tmp/trials.html" || fail "htmlgen --trials (plain trials only)"
 # A write error is reported, not swallowed.
 if [ -w /dev/full ]; then
 	err=$("$HTMLGEN" /dev/full 2>&1) && fail "writing to /dev/full succeeded"
@@ -26,7 +27,7 @@ fi
 # count PATTERN FILE: occurrences (not lines) of an extended regex
 count() { grep -oiE -- "$1" "$2" | wc -l; }
 
-for f in basic one many empty; do
+for f in basic one many empty trials; do
 	h=$tmp/$f.html
 	for bad in 'https?://' '<script' '[[:space:]]src=' '[[:space:]]href=' 'url\(' '@import' '<link' '<iframe' '<object' '<embed' '[[:space:]]on[a-z]+='; do
 		[ "$(count "$bad" "$h")" -eq 0 ] || fail "$f.html is not self-contained: $(grep -oiE -- "$bad.{0,40}" "$h" | head -1)"
@@ -45,6 +46,11 @@ grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/basic.html" || fail "the l
 [ "$(count '="[^"]*(nan|inf)[^"]*"' "$tmp/garbage.html")" -eq 0 ] || fail "garbage: NaN or inf in an attribute"
 [ "$(count '<script' "$tmp/garbage.html")" -eq 0 ] || fail "garbage: a script tag"
 grep -q 'No runs' "$tmp/empty.html" || fail "the empty report does not say so"
+# Plain trials: their own table, no empty throughput table, the worse trial
+# in the banner.
+grep -q 'Trials by frame size' "$tmp/trials.html" || fail "trials: no trial table"
+grep -q 'No run has throughput figures.</p>' "$tmp/trials.html" || fail "trials: an empty throughput table"
+grep -q '<li>.*k1, 64 B: ' "$tmp/trials.html" || fail "trials: the worse cell is not in the banner"
 [ "$(count '<svg' "$tmp/empty.html")" -eq 0 ] || fail "the empty report has charts"
 
 command -v chromium >/dev/null || skip "chromium is not installed (Debian package chromium): the page was checked as text only"
@@ -91,6 +97,10 @@ check_page one 8 7 1
 ! grep -qE 'class="badge (better|worse|noise)|class="banner' "$tmp/one.html.dom" || fail "one run: a verdict against itself"
 # 16 runs, loss at every size: 1 + 7 + 1 + 1
 check_page many 10 7 16
+# plain trials: no charts but the CPU one, 2 rows in the trials table and
+# in the configuration table's 3 runs
+check_page trials 1 0 3
+[ "$(rows trl "$tmp/trials.html.dom")" -eq 2 ] || fail "trials: $(rows trl "$tmp/trials.html.dom") rows in the trials table, want 2"
 render "$tmp/empty.html"
 ! grep -E 'CONSOLE' "$tmp/empty.html.log" || fail "empty: console messages"
 grep -q 'No runs' "$tmp/empty.html.dom" || fail "empty: not rendered"

@@ -41,6 +41,16 @@ want=$(jq -r '.directions[0].forwarded_pps / 1000' <<<"$j")
 got=$(jq -r .headline <<<"$run" | sed -n 's/^rx \([0-9.]*\)k f\/s of 20k offered.*/\1/p')
 awk -v a="$got" -v b="$want" 'BEGIN { exit !(a != "" && (a - b) ^ 2 <= (b / 1000) ^ 2) }' ||
 	fail "headline $(jq -r .headline <<<"$run") against forwarded ${want}k f/s"
+# Two stored trials at one load compare in the report, cell by cell.
+"$WR" trial --prefix "$P" --learn-wait 0.2s --drain 1s --label xdp-stored-2 --rate 20kpps --duration 1s \
+	--port-type xdp >/dev/null || fail "second stored xdp trial"
+rep=$("$WR" report xdp-stored xdp-stored-2 --fail-on-regression 50) || fail "report of two trials: $rep"
+note "$(grep -A3 '^  trial (' <<<"$rep" | tail -1)"
+grep -q '^  trial (frames/s forwarded' <<<"$rep" || fail "report: no trial table: $rep"
+[ "$(grep -cE '^     64  [0-9.]+k of 20k, loss [0-9.]+%  +[0-9.]+k of 20k, loss [0-9.]+% [-+][0-9.]+% (noise|better|worse)$' <<<"$rep")" = 1 ] ||
+	fail "report: the 64-byte row is not two trials and a verdict: $rep"
+"$WR" report xdp-stored xdp-stored-2 --json | jq -e '.runs[1].cells[0].trial.offered_pps == 20000' >/dev/null ||
+	fail "report --json: no trial figures"
 # Frames that are not the trial's, sent into the XDP analyzer mid-trial: 100
 # with the magic and a wrong check, 100 without a tag. Counted apart, never
 # as test frames; the test frames still all counted.

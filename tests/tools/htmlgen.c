@@ -1,11 +1,13 @@
 /* htmlgen: writes the HTML report of a synthetic report model, for the
  * test that renders it in a browser (tests/netns/report_html.sh).
- *   htmlgen [--empty | --one | --many | --example | --garbage] FILE
+ *   htmlgen [--empty | --one | --many | --example | --trials | --garbage] FILE
  * default: 3 runs (one labelled with a script tag), 7 frame sizes 64..1518
  * with repeats, loss curves, latency, CPU, a regression and one missing
  * cell; --example: the same with plain labels (docs/report-example.png);
  * --empty: no runs; --one: the baseline alone; --many: 16 runs with zero,
  * NaN and infinite figures sprinkled in, which must never reach the SVG;
+ * --trials: 3 runs of plain trials only (a baseline, one 41% worse, one
+ * at another load), 2 sizes, one of them missing in a run;
  * --garbage: 200 models of random bytes written in turn (for the
  * sanitizer build). Exit 0, or 1 with the writer's error. */
 #include <math.h>
@@ -167,6 +169,51 @@ static void many(struct report_model *m)
 	compare(m);
 }
 
+/* Plain trials only: what `wirerate trial --label` runs compare by. */
+static void trials(struct report_model *m)
+{
+	static const unsigned int tsz[2] = { 64, 1518 };
+	/* offered, forwarded per run and size; 0: no trial of that size */
+	static const double tr[3][2][2] = {
+		{ { 100000, 100000 }, { 50000, 50000 } },
+		{ { 100000, 59000 }, { 0, 0 } },
+		{ { 200000, 150000 }, { 50000, 50000 } },
+	};
+
+	m->nruns = 3;
+	for (unsigned int r = 0; r < 3; r++) {
+		struct rm_run *run = &m->run[r];
+
+		run->id = 20 + r;
+		snprintf(run->label, sizeof(run->label), "k%u", r);
+		snprintf(run->test, sizeof(run->test), "trial");
+		snprintf(run->config, sizeof(run->config), "placement=bound rules=%u", r * 1000);
+		for (unsigned int s = 0; s < 2; s++) {
+			struct rm_cell *c;
+
+			if (!tr[r][s][0])
+				continue;
+			c = &run->cell[run->ncells++];
+			c->size = tsz[s];
+			c->have_trial = true;
+			c->trial_offered_pps = tr[r][s][0];
+			c->trial_fwd_pps = tr[r][s][1];
+			c->trial_loss_pct = (tr[r][s][0] - tr[r][s][1]) * 100 / tr[r][s][0];
+			c->ns_per_frame = 3000 + 100 * r;
+		}
+	}
+	m->nsizes = 2;
+	memcpy(m->sizes, tsz, sizeof(tsz));
+	/* the verdicts report.c gives these (tests/unit/test_report.c checks
+	 * that): run 2's 64-byte trial is at another load, so it has none */
+	m->run[0].cell[0].verdict = m->run[0].cell[1].verdict = RM_BASELINE;
+	m->run[1].cell[0].verdict = RM_WORSE;
+	m->run[1].cell[0].diff_pct = -41;
+	m->run[2].cell[1].verdict = RM_NOISE;
+	m->fail_pct = 5;
+	m->regression = true;
+}
+
 /* Random bytes where the model's figures and strings are (strings not
  * terminated, counts past the arrays, NaN, denormals), with valid bools
  * since a bool's bytes are the filler's promise. */
@@ -185,6 +232,7 @@ static void garbage(struct report_model *m, unsigned int seed)
 
 			x->have_thr = rand() & 1;
 			x->have_lat = rand() & 1;
+			x->have_trial = rand() & 1;
 			x->tester_limited = rand() & 1;
 			if (seed % 2) {	/* sizes that match, so cells are drawn */
 				x->size = m->sizes[c] = 64u << (c % 5);
@@ -226,7 +274,7 @@ int main(int argc, char **argv)
 	const char *path = argv[argc - 1];
 
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: htmlgen [--empty | --one | --many | --example | --garbage] FILE\n");
+		fprintf(stderr, "usage: htmlgen [--empty | --one | --many | --example | --trials | --garbage] FILE\n");
 		return 2;
 	}
 	m.fail_pct = -1;
@@ -243,6 +291,8 @@ int main(int argc, char **argv)
 		many(&m);
 	else if (argc == 3 && !strcmp(argv[1], "--one"))
 		basic(&m, 1, true);
+	else if (argc == 3 && !strcmp(argv[1], "--trials"))
+		trials(&m);
 	else if (argc == 3 && !strcmp(argv[1], "--example"))
 		basic(&m, 3, false);
 	else if (argc == 2)
