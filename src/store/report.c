@@ -112,9 +112,9 @@ static int load_trials(sqlite3 *h, struct rm_run *r, double line_bps, char *err,
 		struct rm_cell *c = (struct rm_cell *)rm_cell_of(r, size);
 		double load = col_d(st, 1), tx = col_d(st, 2), rx = col_d(st, 3), cpu = col_d(st, 5);
 
-		if (!c && !(c = new_cell(r, size, line_bps)))
-			continue;
 		if (!isfinite(load) || !(tx > 0) || !isfinite(rx))
+			continue;
+		if (!c && !(c = new_cell(r, size, line_bps)))
 			continue;
 		c->have_trial = true;
 		c->trial_offered_pps = load;
