@@ -10,6 +10,7 @@ need="af_xdp,xdp_native_veth,xdp_live_frames"
 "$WR" lab status --prefix "$P" --json | jq -e '.dut.napi_mode == true' >/dev/null || fail "the lab's DUT is not in NAPI mode"
 T="--prefix $P --learn-wait 0.2s --drain 1s --no-store --json"
 TMPD=$(mktemp -d); trap 'rm -rf "$TMPD"; cleanup' EXIT
+export WIRERATE_DB=${WIRERATE_DB:-$TMPD/results.db}	# tests/run sets its own
 
 # 1. 100 kpps for 3 s on the XDP path: every frame, at the rate. The DUT's
 # receive ring holds 256 frames, 2.5 ms at this rate, and this VM's vCPUs
