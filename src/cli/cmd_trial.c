@@ -15,6 +15,7 @@
 #include "cli/storeopt.h"
 #include "cli/trialopt.h"
 #include "engine/trial.h"
+#include "core/units.h"
 #include "store/out.h"
 
 static const char trial_usage[] =
@@ -22,6 +23,8 @@ static const char trial_usage[] =
 	"\n"
 	"Offers UDP frames at RATE for a time and counts what came out of the DUT.\n"
 	"\n"
+	"  --repeat N          run the trial N times in a row (1..16), each stored;\n"
+	"                      'report' compares the runs over their spread\n"
 	TRIALOPT_HELP
 	STOREOPT_HELP
 	"  --json              machine-readable result\n";
@@ -128,18 +131,158 @@ void trial_print_dir(struct out *o, const struct trial_dir_result *d, double fra
 	out_f64(o, "forwarded_pps", NULL, rx_pps);
 }
 
+#define TRIAL_MAX_REPEATS 16
+
+/* Take --repeat N out of argv; the rest goes to the shared trial options.
+ * Returns the new argc or -EINVAL. */
+static int take_repeat(int argc, char **argv, uint64_t *repeat, char *err, size_t errlen)
+{
+	static const char *const valued[] = { "--repeat", NULL };
+	int out = 1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *name = NULL, *v = NULL;
+		int got = cli_take_valued(argc, argv, &i, valued, &name, &v, err, errlen);
+
+		if (got < 0)
+			return got;
+		if (!got) {
+			argv[out++] = argv[i];
+			continue;
+		}
+		if (u64_parse(v, 1, TRIAL_MAX_REPEATS, repeat, err, errlen)) {
+			char tmp[400];
+
+			snprintf(tmp, sizeof(tmp), "%.399s", err);
+			snprintf(err, errlen, "--repeat: %.380s", tmp);
+			return -EINVAL;
+		}
+	}
+	argv[out] = NULL;
+	return out;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One trial of the run: the traffic, the DUT's CPU and the stored trial.
+ * Returns 0, or an exit status after a one-line error. */
+static int run_one(struct trialopt *to, struct storeopt *so, struct trial_result *res, unsigned int rep,
+		   struct cpucost_result *cr, double *ceiling, double *fwd_pps)
+{
+	struct progress_ctx pc = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	char err[512];
+	uint64_t fwd = 0, tx = 0;
+	int rc;
+
+	memset(cr, 0, sizeof(*cr));
+	if (!to->cfg.cost && (rc = trialopt_cpucost(to, &to->cfg.cost, err, sizeof(err)))) {
+		cli_error("trial: %s", err);
+		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = trial_run(&to->cfg, res, &stop_flag,
+		       isatty(STDERR_FILENO) && to->cfg.duration_ns > 2000000000ULL ? show_progress : NULL,
+		       &pc, err, sizeof(err));
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (pc.shown)
+		fprintf(stderr, "\r%100s\r", "");
+	if (rc) {
+		cli_error("trial: %s", err);
+		cpucost_destroy(to->cfg.cost);
+		to->cfg.cost = NULL;
+		return rc == -EMSGSIZE ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	*fwd_pps = 0;
+	for (unsigned int d = 0; d < res->ndirs; d++) {
+		fwd += res->dir[d].rx;
+		tx += res->dir[d].tx;
+		/* As the result's forwarded_pps: the offered rate times rx/tx. */
+		if (res->dir[d].tx)
+			*fwd_pps += res->dir[d].offered_pps * (double)res->dir[d].rx / (double)res->dir[d].tx;
+	}
+	if (to->cfg.cost) {
+		cpucost_result(to->cfg.cost, fwd, cr);
+		cpucost_destroy(to->cfg.cost);
+		to->cfg.cost = NULL;
+	}
+
+	/* Before it is stored: a rate above the tester's ceiling marks it. */
+	*ceiling = trialopt_check_ceiling(to, res);
+
+	struct db_trial t = { .size = (unsigned int)(res->avg_frame_size + 0.5), .test = 'x', .repeat = rep,
+			      .load = to->cfg.rate_pps * res->ndirs, .duration_s = res->elapsed_ns / 1e9,
+			      .tx = tx, .rx = fwd, .tester_limited = res->tester_limited, .cpu_valid = cr->valid,
+			      .cpu_busy_pct = cr->valid ? cr->busy_cpu_s / cr->seconds * 100 : 0,
+			      .cpu_soak_pct = cr->valid && cr->soak_cpu_s >= 0 ? cr->soak_cpu_s / cr->seconds * 100 : -1,
+			      .ns_per_frame = cr->ns_per_frame, .cpu_source = cr->source };
+
+	if (storeopt_trial(so, &t, err, sizeof(err)))
+		cli_error("warning: trial: not stored in %s: %s", so->path, err);
+	return 0;
+}
+
+/* A trial's result block, text or JSON. */
+static void print_one(struct out *o, const struct trialopt *to, const struct trial_result *res,
+		      const struct cpucost_result *cr, double ceiling)
+{
+	trialopt_print_header(o, to, res);
+	if (ceiling > 0)
+		out_f64(o, "tester_ceiling_pps", "  ceiling    %.0f frames/s (calibrated back to back)\n", ceiling);
+	else
+		out_null(o, "tester_ceiling_pps");
+	out_arr_start(o, "directions");
+	for (unsigned int d = 0; d < res->ndirs; d++) {
+		out_obj_start(o, NULL);
+		trial_print_dir(o, &res->dir[d], res->avg_frame_size, to->line_bps, to->dir_label[d]);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	if (res->ndirs == 2) {
+		const struct trial_dir_result *a = &res->dir[0], *b = &res->dir[1];
+		uint64_t tx = a->tx + b->tx, rx = a->rx + b->rx, lost = a->lost + b->lost;
+
+		out_obj_start(o, "total");
+		out_u64(o, "tx", "  total      sent %llu", tx);
+		out_u64(o, "rx", ", received %llu", rx);
+		out_u64(o, "lost", ", lost %llu", lost);
+		out_f64(o, "loss_pct", " (%.4f%%)\n", tx ? (double)lost * 100.0 / (double)tx : 0);
+		out_obj_end(o);
+	}
+	if (cr->valid)
+		cpucost_print(o, cr);
+	out_bool(o, "tester_limited", NULL, res->tester_limited);
+	out_bool(o, "interrupted", NULL, res->interrupted);
+	if (res->interrupted)
+		out_text(o, "  INTERRUPTED after %.2f s: the counts above cover the frames sent until then\n",
+			 res->elapsed_ns / 1e9);
+}
+
 int cmd_trial(struct cli *cli, int argc, char **argv)
 {
 	struct trialopt to;
 	struct storeopt so;
 	struct trial_result *res = NULL;
-	struct progress_ctx pc = { 0 };
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct cpucost_result cr;
+	double ceiling = 0;
+	uint64_t repeat = 1;
+	double fwd[TRIAL_MAX_REPEATS], loss_sum = 0;
+	unsigned int done = 0;
+	bool interrupted = false, tester_limited = false;
 	char err[512];
-	struct out *o;
+	struct out *o = NULL;
 	int rc;
 
-	if ((argc = storeopt_take(&so, argc, argv, err, sizeof(err))) < 0) {
+	if ((argc = storeopt_take(&so, argc, argv, err, sizeof(err))) < 0 ||
+	    (argc = take_repeat(argc, argv, &repeat, err, sizeof(err))) < 0) {
 		cli_error("trial: %s", err);
 		return EXIT_USAGE;
 	}
@@ -156,17 +299,19 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		trialopt_release(&to);
 		return EXIT_RUNTIME;
 	}
+	/* The first trial's CPU watch before anything is stored: a soak asked
+	 * for but not calibrated is bad input, not a failed run. */
 	if ((rc = trialopt_cpucost(&to, &to.cfg.cost, err, sizeof(err)))) {
 		cli_error("trial: %s", err);
 		free(res);
 		trialopt_release(&to);
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	/* Stored as a run of one trial; a bad --db fails before the traffic. */
+	/* Stored as a run of its trials; a bad --db fails before the traffic. */
 	{
 		char sizes[160];
 		size_t off = 0;
-		struct db_run_info ri = { .test = "trial", .sizes = sizes, .repeats = 1 };
+		struct db_run_info ri = { .test = "trial", .sizes = sizes, .repeats = (unsigned int)repeat };
 
 		sizes[0] = '\0';
 		for (unsigned int i = 0; i < to.cfg.nsizes && off < sizeof(sizes); i++)
@@ -181,101 +326,84 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 			return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 		}
 	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	rc = trial_run(&to.cfg, res, &stop_flag,
-		       isatty(STDERR_FILENO) && to.cfg.duration_ns > 2000000000ULL ? show_progress : NULL,
-		       &pc, err, sizeof(err));
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	if (pc.shown)
-		fprintf(stderr, "\r%100s\r", "");
-	if (rc) {
-		cli_error("trial: %s", err);
-		storeopt_end(&so, "failed", NULL);
-		cpucost_destroy(to.cfg.cost);
-		free(res);
-		trialopt_release(&to);
-		return rc == -EMSGSIZE ? EXIT_USAGE : EXIT_RUNTIME;
-	}
+	/* One trial prints as it always did; several print each in turn (in
+	 * JSON, in "repeats"), then what they forwarded over all. */
+	for (unsigned int i = 0; i < repeat && !interrupted; i++) {
+		if (i) {
+			/* A fresh trial id: a late frame of the trial before is
+			 * stale here, never counted. */
+			to.cfg.trial_id = (uint16_t)((to.cfg.trial_id + 1) & 0x7fff);
+			if (!to.cfg.trial_id)
+				to.cfg.trial_id = 1;
+			memset(res, 0, sizeof(*res));
+		}
+		if ((rc = run_one(&to, &so, res, i, &cr, &ceiling, &fwd[done])))
+			break;
+		if (!o) {
+			if (!(o = out_create(stdout, cli->json))) {
+				rc = EXIT_RUNTIME;
+				break;
+			}
+			if (repeat > 1)
+				out_arr_start(o, "repeats");
+		}
+		if (repeat > 1) {
+			out_text(o, "%srepeat %u of %llu\n", i ? "\n" : "", i + 1, (unsigned long long)repeat);
+			out_obj_start(o, NULL);
+		}
+		print_one(o, &to, res, &cr, ceiling);
+		if (repeat > 1)
+			out_obj_end(o);
 
-	struct cpucost_result cr = { 0 };
-	uint64_t fwd = 0;
+		uint64_t tx = 0, rx = 0;
 
-	for (unsigned int d = 0; d < res->ndirs; d++)
-		fwd += res->dir[d].rx;
-	if (to.cfg.cost) {
-		cpucost_result(to.cfg.cost, fwd, &cr);
-		cpucost_destroy(to.cfg.cost);
-		to.cfg.cost = NULL;
-	}
-
-	double ceiling = trialopt_check_ceiling(&to, res);
-	{
-		uint64_t tx = 0;
-		char headline[160];
-		struct db_trial t = { .size = (unsigned int)(res->avg_frame_size + 0.5), .test = 'x',
-				      .load = to.cfg.rate_pps * res->ndirs, .duration_s = res->elapsed_ns / 1e9,
-				      .rx = fwd, .tester_limited = res->tester_limited, .cpu_valid = cr.valid,
-				      .cpu_busy_pct = cr.valid ? cr.busy_cpu_s / cr.seconds * 100 : 0,
-				      .cpu_soak_pct = cr.valid && cr.soak_cpu_s >= 0 ? cr.soak_cpu_s / cr.seconds * 100 : -1,
-				      .ns_per_frame = cr.ns_per_frame, .cpu_source = cr.source };
-
-		double rx_pps = 0;
-
-		/* As the result's forwarded_pps: the offered rate times rx/tx. */
 		for (unsigned int d = 0; d < res->ndirs; d++) {
 			tx += res->dir[d].tx;
-			if (res->dir[d].tx)
-				rx_pps += res->dir[d].offered_pps * (double)res->dir[d].rx / (double)res->dir[d].tx;
+			rx += res->dir[d].rx;
 		}
-		t.tx = tx;
-		snprintf(headline, sizeof(headline), "rx %.4gk f/s of %.4gk offered, loss %.3f%%%s",
-			 rx_pps / 1e3, t.load / 1e3,
-			 tx ? (double)(tx - (fwd < tx ? fwd : tx)) * 100 / (double)tx : 0,
-			 res->tester_limited ? ", tester-limited" : "");
-		if ((rc = storeopt_trial(&so, &t, err, sizeof(err))))
-			cli_error("warning: trial: not stored in %s: %s", so.path, err);
-		storeopt_end(&so, res->interrupted ? "interrupted" : rc ? "failed" : "complete", headline);
+		loss_sum += tx ? (double)(tx - (rx < tx ? rx : tx)) * 100 / (double)tx : 0;
+		done++;
+		interrupted = res->interrupted;
+		tester_limited |= res->tester_limited;
 	}
+	cpucost_destroy(to.cfg.cost);
+	to.cfg.cost = NULL;
 
-	o = out_create(stdout, cli->json);
-	trialopt_print_header(o, &to, res);
-	if (ceiling > 0)
-		out_f64(o, "tester_ceiling_pps", "  ceiling    %.0f frames/s (calibrated back to back)\n", ceiling);
+	/* The run's headline: what came out, the median over the trials. */
+	double load = to.cfg.rate_pps * to.cfg.ndirs, med = 0, lo = 0, hi = 0;
+	char headline[160];
+
+	if (done) {
+		qsort(fwd, done, sizeof(*fwd), cmp_d);
+		med = done % 2 ? fwd[done / 2] : (fwd[done / 2 - 1] + fwd[done / 2]) / 2;
+		lo = fwd[0];
+		hi = fwd[done - 1];
+	}
+	if (done > 1)
+		snprintf(headline, sizeof(headline), "rx %.4gk f/s of %.4gk offered (median of %u, %.4gk..%.4gk), "
+			 "loss %.3f%% (mean)%s", med / 1e3, load / 1e3, done, lo / 1e3, hi / 1e3, loss_sum / done,
+			 tester_limited ? ", tester-limited" : "");
 	else
-		out_null(o, "tester_ceiling_pps");
-	out_arr_start(o, "directions");
-	for (unsigned int d = 0; d < res->ndirs; d++) {
-		out_obj_start(o, NULL);
-		trial_print_dir(o, &res->dir[d], res->avg_frame_size, to.line_bps, to.dir_label[d]);
-		out_obj_end(o);
+		snprintf(headline, sizeof(headline), "rx %.4gk f/s of %.4gk offered, loss %.3f%%%s",
+			 med / 1e3, load / 1e3, loss_sum, tester_limited ? ", tester-limited" : "");
+	storeopt_end(&so, !done ? "failed" : interrupted ? "interrupted" : rc ? "failed" : "complete",
+		     done ? headline : NULL);
+	if (o) {
+		if (repeat > 1) {
+			out_arr_end(o);
+			out_u64(o, "trials", "\n  over %llu trials", done);
+			out_f64(o, "forwarded_pps_median", ": forwarded %.0f frames/s (median", med);
+			out_f64(o, "forwarded_pps_min", ", %.0f", lo);
+			out_f64(o, "forwarded_pps_max", "..%.0f)", hi);
+			out_f64(o, "loss_pct_mean", ", loss %.4f%% (mean)\n", loss_sum / done);
+			out_bool(o, "tester_limited", NULL, tester_limited);
+			out_bool(o, "interrupted", NULL, interrupted);
+		}
+		if (so.run_id)
+			out_i64(o, "run_id", "  stored as run %lld\n", so.run_id);
+		out_destroy(o);
 	}
-	out_arr_end(o);
-	if (res->ndirs == 2) {
-		const struct trial_dir_result *a = &res->dir[0], *b = &res->dir[1];
-		uint64_t tx = a->tx + b->tx, rx = a->rx + b->rx, lost = a->lost + b->lost;
-
-		out_obj_start(o, "total");
-		out_u64(o, "tx", "  total      sent %llu", tx);
-		out_u64(o, "rx", ", received %llu", rx);
-		out_u64(o, "lost", ", lost %llu", lost);
-		out_f64(o, "loss_pct", " (%.4f%%)\n", tx ? (double)lost * 100.0 / (double)tx : 0);
-		out_obj_end(o);
-	}
-	if (cr.valid)
-		cpucost_print(o, &cr);
-	out_bool(o, "tester_limited", NULL, res->tester_limited);
-	out_bool(o, "interrupted", NULL, res->interrupted);
-	if (so.run_id)
-		out_i64(o, "run_id", "  stored as run %lld\n", so.run_id);
-	if (res->interrupted)
-		out_text(o, "  INTERRUPTED after %.2f s: the counts above cover the frames sent until then\n",
-			 res->elapsed_ns / 1e9);
-	out_destroy(o);
-	rc = res->interrupted ? 130 : 0;
 	free(res);
 	trialopt_release(&to);
-	return rc;
+	return rc ? rc : interrupted ? 130 : 0;
 }

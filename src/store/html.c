@@ -350,8 +350,9 @@ static void trial_table(struct page *p)
 	if (!any)
 		return;
 	fputs("<section><h2>Trials by frame size</h2><p class=\"lead\">Plain trials: frames per second "
-	      "the DUT forwarded of those offered, and the loss. Verdicts compare each run with the "
-	      "baseline's trial at the same offered load, beyond 0.5% of that load.</p>\n", f);
+	      "the DUT forwarded of those offered (the median over repeated trials, with their range "
+	      "below), and the loss. Verdicts compare each run with the baseline's trials at the same "
+	      "offered load, beyond their ranges widened by 0.5% of that load.</p>\n", f);
 	fprintf(f, "<div class=\"wrap\"><table class=\"trl thr%s\"><thead><tr><th>Frame size</th>",
 		p->nruns > 6 ? " dense" : "");
 	run_heads(p);
@@ -369,8 +370,16 @@ static void trial_table(struct page *p)
 			svgc_fmt_pps(fwd, sizeof(fwd), c->trial_fwd_pps);
 			svgc_fmt_pps(off, sizeof(off), c->trial_offered_pps);
 			fprintf(f, "<td class=\"num\"><span class=\"v\">%s</span><span class=\"s\">of %s, "
-				"loss %.3f%%%s</span>", fwd, off, c->trial_loss_pct,
+				"loss %.3f%%%s", fwd, off, c->trial_loss_pct,
 				c->tester_limited ? "; the tester fell short" : "");
+			if (c->trials > 1 && isfinite(c->trial_fwd_min) && isfinite(c->trial_fwd_max)) {
+				char lo[32], hi[32];
+
+				svgc_fmt_pps(lo, sizeof(lo), c->trial_fwd_min);
+				svgc_fmt_pps(hi, sizeof(hi), c->trial_fwd_max);
+				fprintf(f, " · %s..%s (n=%u)", lo, hi, c->trials);
+			}
+			fputs("</span>", f);
 			if (r > 0)
 				verdict(p, c);
 			fputs("</td>", f);

@@ -96,33 +96,60 @@ static struct rm_cell *new_cell(struct rm_run *r, unsigned int size, double line
 	return c;
 }
 
-/* The plain trials of a run (`wirerate trial`, test 'x'): one cell per
- * frame size, the last trial of a size if there are several. */
+/* The plain trials of a run (`wirerate trial [--repeat N]`, test 'x'):
+ * per frame size the median of what they forwarded, their range and the
+ * mean loss. */
 static int load_trials(sqlite3 *h, struct rm_run *r, double line_bps, char *err, size_t errlen)
 {
+	enum { MAXT = 64 };
+	double fwd[MAXT], cost[MAXT], loss = 0;
+	unsigned int nf = 0, nc = 0;
+	struct rm_cell *c = NULL;
 	sqlite3_stmt *st;
 
 	if (sqlite3_prepare_v2(h, "SELECT size, load, tx, rx, tester_limited,"
 				  " (SELECT ns_per_frame FROM trial_cpu WHERE trial_id = trials.id)"
-				  " FROM trials WHERE run_id = ? AND test = 'x' ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+				  " FROM trials WHERE run_id = ? AND test = 'x' AND tx > 0 ORDER BY size, id",
+				  -1, &st, NULL) != SQLITE_OK)
 		return fail_sql(h, "reading trials", err, errlen);
 	sqlite3_bind_int64(st, 1, r->id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		unsigned int size = (unsigned int)sqlite3_column_int(st, 0);
-		struct rm_cell *c = (struct rm_cell *)rm_cell_of(r, size);
+	for (int s = sqlite3_step(st);; s = sqlite3_step(st)) {
+		unsigned int size = s == SQLITE_ROW ? (unsigned int)sqlite3_column_int(st, 0) : 0;
+
+		/* A new size (or the end): finish the cell before. */
+		if (c && (s != SQLITE_ROW || size != c->size)) {
+			c->have_trial = nf > 0;
+			c->trials = nf;
+			if (nf) {
+				c->trial_fwd_pps = median(fwd, nf);
+				c->trial_fwd_min = fwd[0];
+				c->trial_fwd_max = fwd[nf - 1];
+				c->trial_loss_pct = loss / nf;
+			}
+			if (nc && !(c->ns_per_frame > 0))
+				c->ns_per_frame = median(cost, nc);
+			c = NULL;
+		}
+		if (s != SQLITE_ROW)
+			break;
 		double load = col_d(st, 1), tx = col_d(st, 2), rx = col_d(st, 3), cpu = col_d(st, 5);
 
 		if (!isfinite(load) || !(tx > 0) || !isfinite(rx))
 			continue;
-		if (!c && !(c = new_cell(r, size, line_bps)))
-			continue;
-		c->have_trial = true;
+		if (!c) {
+			if (!(c = (struct rm_cell *)rm_cell_of(r, size)) && !(c = new_cell(r, size, line_bps)))
+				continue;
+			nf = nc = 0;
+			loss = 0;
+		}
+		if (nf < MAXT) {
+			fwd[nf++] = load * rx / tx;
+			loss += rx < tx ? (tx - rx) * 100 / tx : 0;
+		}
 		c->trial_offered_pps = load;
-		c->trial_fwd_pps = load * rx / tx;
-		c->trial_loss_pct = rx < tx ? (tx - rx) * 100 / tx : 0;
-		c->tester_limited = sqlite3_column_int(st, 4) != 0;
-		if (isfinite(cpu) && cpu > 0)
-			c->ns_per_frame = cpu;
+		c->tester_limited |= sqlite3_column_int(st, 4) != 0;
+		if (isfinite(cpu) && cpu > 0 && nc < MAXT)
+			cost[nc++] = cpu;
 	}
 	sqlite3_finalize(st);
 	return 0;
@@ -306,15 +333,17 @@ const char *report_verdict_name(enum rm_verdict v)
 }
 
 /* Plain trials compare by what the DUT forwarded, and only at the same
- * offered load (within the search's default width goal, 0.5%, which is
- * also the band: one trial has no spread of its own). A trial that the
- * tester fell short in says nothing about the DUT. */
+ * offered load (within the search's default width goal, 0.5%). As with
+ * the NDR, a cell's band is its trials' range widened by that goal (0.5%
+ * of its offered load, how exactly one trial places the rate) and only
+ * bands apart are better or worse. A trial in which the tester fell short
+ * says nothing about the DUT: no verdict. */
 #define TRIAL_BAND 0.005
 
 static void compare_trial(struct report_model *m, unsigned int r, struct rm_cell *c, const struct rm_cell *b,
 			  double fail_pct)
 {
-	double w;
+	double blo, bhi, clo, chi;
 
 	if (r == 0) {
 		c->verdict = RM_BASELINE;
@@ -325,16 +354,13 @@ static void compare_trial(struct report_model *m, unsigned int r, struct rm_cell
 	    fabs(c->trial_offered_pps - b->trial_offered_pps) > TRIAL_BAND * b->trial_offered_pps ||
 	    c->tester_limited || b->tester_limited)
 		return;
-	w = TRIAL_BAND * b->trial_offered_pps;
+	blo = b->trial_fwd_min - TRIAL_BAND * b->trial_offered_pps;
+	bhi = b->trial_fwd_max + TRIAL_BAND * b->trial_offered_pps;
+	clo = c->trial_fwd_min - TRIAL_BAND * c->trial_offered_pps;
+	chi = c->trial_fwd_max + TRIAL_BAND * c->trial_offered_pps;
 	c->diff_pct = (c->trial_fwd_pps - b->trial_fwd_pps) * 100 / b->trial_fwd_pps;
-	if (c->trial_fwd_pps > b->trial_fwd_pps + w)
-		c->verdict = RM_BETTER;
-	else if (c->trial_fwd_pps < b->trial_fwd_pps - w)
-		c->verdict = RM_WORSE;
-	else
-		c->verdict = RM_NOISE;
-	if (c->verdict == RM_WORSE && fail_pct >= 0 &&
-	    (b->trial_fwd_pps - w - c->trial_fwd_pps) * 100 / b->trial_fwd_pps > fail_pct)
+	c->verdict = clo > bhi ? RM_BETTER : chi < blo ? RM_WORSE : RM_NOISE;
+	if (c->verdict == RM_WORSE && fail_pct >= 0 && (blo - chi) * 100 / b->trial_fwd_pps > fail_pct)
 		m->regression = true;
 }
 
@@ -463,8 +489,8 @@ static void verdict_suffix(char *cell, size_t len, const struct rm_cell *c)
  * DUT forwarded at the offered load, and the loss. */
 static void print_trials(struct out *o, const struct report_model *m)
 {
-	out_text(o, "\n  trial (frames/s forwarded of those offered, and the loss), verdict against the first"
-		 " run at the same offered load\n\n");
+	out_text(o, "\n  trial (frames/s forwarded, median of repeats +- half their spread, of those offered,"
+		 " and the loss), verdict against the first run at the same offered load\n\n");
 	runs_header(o, m, 34);
 	for (unsigned int s = 0; s < m->nsizes; s++) {
 		out_text(o, "  %5u", m->sizes[s]);
@@ -475,9 +501,15 @@ static void print_trials(struct out *o, const struct report_model *m)
 			if (!c || !c->have_trial) {
 				snprintf(cell, sizeof(cell), "-");
 			} else {
-				snprintf(cell, sizeof(cell), "%.2fk of %.4gk, loss %.3f%%%s", c->trial_fwd_pps / 1e3,
-					 c->trial_offered_pps / 1e3, c->trial_loss_pct,
-					 c->tester_limited ? " (tester-limited)" : "");
+				int n = snprintf(cell, sizeof(cell), "%.2fk", c->trial_fwd_pps / 1e3);
+
+				if (c->trials > 1 && c->trial_fwd_pps > 0 && n > 0 && (size_t)n < sizeof(cell))
+					n += snprintf(cell + n, sizeof(cell) - (size_t)n, " +-%.1f%%",
+						      (c->trial_fwd_max - c->trial_fwd_min) * 50 / c->trial_fwd_pps);
+				if (n > 0 && (size_t)n < sizeof(cell))
+					snprintf(cell + n, sizeof(cell) - (size_t)n, " of %.4gk, loss %.3f%%%s",
+						 c->trial_offered_pps / 1e3, c->trial_loss_pct,
+						 c->tester_limited ? " (tester-limited)" : "");
 				verdict_suffix(cell, sizeof(cell), c);
 			}
 			runs_col(o, m, r, 34, cell);
@@ -645,8 +677,11 @@ static void json_cell(struct out *o, const struct rm_cell *c)
 		out_f64(o, "b2b_frames", NULL, c->b2b_frames);
 	if (c->have_trial) {
 		out_obj_start(o, "trial");
+		out_u64(o, "trials", NULL, c->trials);
 		out_f64(o, "offered_pps", NULL, c->trial_offered_pps);
 		out_f64(o, "forwarded_pps", NULL, c->trial_fwd_pps);
+		out_f64(o, "forwarded_min_pps", NULL, c->trial_fwd_min);
+		out_f64(o, "forwarded_max_pps", NULL, c->trial_fwd_max);
 		out_f64(o, "loss_pct", NULL, c->trial_loss_pct);
 		out_obj_end(o);
 	}
@@ -723,7 +758,8 @@ void report_csv(const struct report_model *m, FILE *f)
 	fputs("run_id,label,when,test,kernel,config,interrupted,size,repeats,ndr_median_pps,ndr_min_pps,"
 	      "ndr_max_pps,width_pps,pdr_median_pps,line_pps,ndr_pct_line_rate,at_least,lat_min_ns,"
 	      "lat_median_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns,ns_per_frame,b2b_frames,verdict,diff_pct,"
-	      "trial_offered_pps,trial_forwarded_pps,trial_loss_pct\n", f);
+	      "trials,trial_offered_pps,trial_forwarded_pps,trial_forwarded_min_pps,trial_forwarded_max_pps,"
+	      "trial_loss_pct\n", f);
 	for (unsigned int r = 0; r < m->nruns; r++) {
 		const struct rm_run *run = &m->run[r];
 
@@ -756,8 +792,11 @@ void report_csv(const struct report_model *m, FILE *f)
 			csv_num(f, c->b2b_frames, c->b2b_frames > 0);
 			fprintf(f, ",%s", report_verdict_name(c->verdict));
 			csv_num(f, c->diff_pct, c->verdict >= RM_NOISE);
+			csv_num(f, c->trials, c->have_trial);
 			csv_num(f, c->trial_offered_pps, c->have_trial);
 			csv_num(f, c->trial_fwd_pps, c->have_trial);
+			csv_num(f, c->trial_fwd_min, c->have_trial);
+			csv_num(f, c->trial_fwd_max, c->have_trial);
 			csv_num(f, c->trial_loss_pct, c->have_trial);
 			fputc('\n', f);
 		}

@@ -50,11 +50,13 @@ struct rm_cell {
 	double ns_per_frame;
 	/* back-to-back frames, 0 not measured */
 	double b2b_frames;
-	/* a plain trial (wirerate trial): the load it offered (all directions),
-	 * what came out of the DUT (the offered rate times rx/tx) and the loss;
-	 * tester_limited when the tester fell short */
+	/* plain trials (wirerate trial [--repeat N]): the load offered (all
+	 * directions), what came out of the DUT (the offered rate times rx/tx:
+	 * the median over the trials, and their range) and the mean loss;
+	 * tester_limited when the tester fell short in one */
 	bool have_trial;
-	double trial_offered_pps, trial_fwd_pps, trial_loss_pct;
+	unsigned int trials;
+	double trial_offered_pps, trial_fwd_pps, trial_fwd_min, trial_fwd_max, trial_loss_pct;
 	/* against the baseline's cell of the same size: the NDR, or for plain
 	 * trials at the same offered load the forwarded rate */
 	enum rm_verdict verdict;

@@ -25,6 +25,17 @@ d=$(jq -c '.directions[0]' <<<"$j")
 [ "$(jq -r '.tx == 20000 and .rx == .tx and .lost == 0 and .learning_tx == 16' <<<"$d")" = true ] || fail "imix/flows/mmsg: $d"
 [ "$(jq -r .port_type <<<"$j")" = afpacket-mmsg ] || fail "port type"
 
+# --repeat 2: two whole trials with their own ids, then the median.
+j=$("$WR" trial $T --rate 10kpps --duration 1s --repeat 2 --label basic-repeat) || fail "--repeat 2"
+note "--repeat 2: $(jq -c '{trials, forwarded_pps_median, ids: [.repeats[].trial_id]}' <<<"$j")"
+[ "$(jq -r '.trials == 2 and (.repeats | length) == 2 and .repeats[0].trial_id != .repeats[1].trial_id
+	and all(.repeats[]; .directions[0].tx == 10000 and .directions[0].rx == 10000)
+	and .forwarded_pps_median == 10000' <<<"$j")" = true ] || fail "--repeat 2: $j"
+"$WR" report basic-repeat --json | jq -e '.runs[0].cells[0].trial | .trials == 2 and .forwarded_pps == 10000' \
+	>/dev/null || fail "report of --repeat 2: $("$WR" report basic-repeat --json)"
+expect_exit 2 "$WR" trial --prefix "$P" --rate 10kpps --repeat 0
+expect_exit 2 "$WR" trial --prefix "$P" --rate 10kpps --repeat 17
+
 # The human-readable block.
 out=$("$WR" trial --prefix "$P" --learn-wait 0.2s --drain 1s --rate 5kpps --duration 1s) || fail "text trial"
 grep -q '^  Result: [0-9]*pps [0-9]*Mb/sec' <<<"$out" || fail "no pktgen-style result line: $out"

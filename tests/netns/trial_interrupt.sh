@@ -22,4 +22,21 @@ sleep 0.2
 [ "$(labjq "$P" '[.interfaces[] | select(.name == "gen0" or .name == "sink0") | .xdp_prog_id] | add')" = 0 ] ||
 	fail "an XDP program is left on the tester's ports"
 [ "$(labjq "$P" '.dut.napi_mode')" = true ] || fail "the lab's DUT lost its NAPI mode"
+
+# --repeat: Ctrl-C in the second of three trials ends the run there; the
+# first is whole, both are printed and stored, the run is interrupted.
+"$WR" trial --prefix "$P" --rate 20kpps --duration 2s --learn-wait 0.2s --drain 0.5s --repeat 3 --json \
+	--label int-repeat >"$out" &
+pid=$!
+sleep 4.3
+kill -INT "$pid"
+rc=0; wait "$pid" || rc=$?
+[ "$rc" = 130 ] || fail "--repeat: exit $rc after SIGINT, want 130"
+j=$(cat "$out")
+note "--repeat: $(jq -c '{trials, interrupted, r: [.repeats[] | {interrupted, tx: .directions[0].tx}]}' <<<"$j")"
+[ "$(jq -r '.trials == 2 and .interrupted and (.repeats | length) == 2 and (.repeats[0].interrupted | not)
+	and .repeats[0].directions[0].tx == 40000 and .repeats[1].interrupted' <<<"$j")" = true ] ||
+	fail "--repeat interrupted: $j"
+[ "$("$WR" runs --label int-repeat --json | jq -r '.runs[0] | "\(.status) \(.trials)"')" = "interrupted 2" ] ||
+	fail "--repeat: stored $("$WR" runs --label int-repeat --json | jq -c .runs)"
 echo ok

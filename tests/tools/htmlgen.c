@@ -197,11 +197,15 @@ static void trials(struct report_model *m)
 			c->size = tsz[s];
 			c->have_trial = true;
 			c->trial_offered_pps = tr[r][s][0];
-			c->trial_fwd_pps = tr[r][s][1];
+			c->trial_fwd_pps = c->trial_fwd_min = c->trial_fwd_max = tr[r][s][1];
+			c->trials = 1;
 			c->trial_loss_pct = (tr[r][s][0] - tr[r][s][1]) * 100 / tr[r][s][0];
 			c->ns_per_frame = 3000 + 100 * r;
 		}
 	}
+	m->run[0].cell[0].trials = 3;
+	m->run[0].cell[0].trial_fwd_min = 99000;
+	m->run[0].cell[0].trial_fwd_max = 100000;
 	m->nsizes = 2;
 	memcpy(m->sizes, tsz, sizeof(tsz));
 	/* the verdicts report.c gives these (tests/unit/test_report.c checks

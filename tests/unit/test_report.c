@@ -203,55 +203,69 @@ static void load_from_store(void **st)
 	assert_int_equal(system(p), 0);
 }
 
-/* Plain trials (wirerate trial): a cell is the rate forwarded of the load
- * offered; compared only at the same load, beyond 0.5% of it, never when
- * the tester fell short. */
+/* Plain trials (wirerate trial [--repeat N]): a cell is the median rate
+ * forwarded of the load offered, with the trials' range; compared only at
+ * the same load, band against band (each widened by 0.5% of the load),
+ * never when the tester fell short. */
 static void trials_from_store(void **st)
 {
 	char dir[] = "/tmp/wr-test-report.XXXXXX", p[128], err[256];
 	struct db *db;
-	/* offered, tx, rx, tester-limited: baseline, 0.2% less (noise), 41%
-	 * lost (worse), another load (no verdict), the tester short (none),
-	 * 1% more than the baseline (better) */
-	static const struct { double load; uint64_t tx, rx; bool tl; } t[6] = {
-		{ 100000, 200000, 199000, false }, { 100000, 200000, 198600, false },
-		{ 100000, 200000, 118000, false }, { 200000, 400000, 400000, false },
-		{ 100000, 150000, 100000, true }, { 100200, 200000, 200000, false },
+	/* per run, its trials: offered, tx, rx, tester-limited */
+	static const struct { double load; uint64_t tx, rx; bool tl; } t[7][3] = {
+		{ { 100000, 200000, 198000, false } },				/* baseline: 99000 */
+		{ { 100000, 200000, 198600, false } },				/* 99300: noise */
+		{ { 100000, 200000, 118000, false } },				/* 59000: worse */
+		{ { 200000, 400000, 400000, false } },				/* another load */
+		{ { 100000, 150000, 100000, true } },				/* tester short */
+		{ { 100200, 200000, 200000, false } },				/* 100200: better */
+		{ { 100000, 200000, 190000, false }, { 100000, 200000, 191000, false },
+		  { 100000, 200000, 189000, false } },				/* 3 trials: worse */
 	};
-	static const enum rm_verdict want[6] = { RM_BASELINE, RM_NOISE, RM_WORSE, RM_NONE, RM_NONE, RM_BETTER };
-	int64_t id[6];
+	static const enum rm_verdict want[7] = { RM_BASELINE, RM_NOISE, RM_WORSE, RM_NONE, RM_NONE, RM_BETTER,
+						 RM_WORSE };
+	int64_t id[7];
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(p, sizeof(p), "%s/r.db", dir);
 	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), 0);
-	for (int r = 0; r < 6; r++) {
+	for (int r = 0; r < 7; r++) {
 		struct db_run_info ri = { .test = "trial", .sizes = "64", .config = "rules=0", .repeats = 1 };
-		struct db_trial tr = { .size = 64, .test = 'x', .load = t[r].load, .duration_s = 2, .tx = t[r].tx,
-				       .rx = t[r].rx, .tester_limited = t[r].tl, .cpu_valid = true,
-				       .cpu_busy_pct = 50, .cpu_soak_pct = -1, .ns_per_frame = 3000 + r,
-				       .cpu_source = "proc" };
 
 		assert_int_equal(db_run_begin(db, &ri, NULL, 0, &id[r], err, sizeof(err)), 0);
-		assert_int_equal(db_trial_add(db, id[r], &tr, err, sizeof(err)), 0);
+		for (unsigned int k = 0; k < 3 && t[r][k].tx; k++) {
+			struct db_trial tr = { .size = 64, .test = 'x', .repeat = k, .load = t[r][k].load,
+					       .duration_s = 2, .tx = t[r][k].tx, .rx = t[r][k].rx,
+					       .tester_limited = t[r][k].tl, .cpu_valid = true, .cpu_busy_pct = 50,
+					       .cpu_soak_pct = -1, .ns_per_frame = 3000 + r, .cpu_source = "proc" };
+
+			assert_int_equal(db_trial_add(db, id[r], &tr, err, sizeof(err)), 0);
+		}
 		assert_int_equal(db_run_end(db, id[r], "complete", NULL, err, sizeof(err)), 0);
 	}
-	assert_int_equal(report_load(db, id, 6, &m, err, sizeof(err)), 0);
+	assert_int_equal(report_load(db, id, 7, &m, err, sizeof(err)), 0);
 	assert_int_equal(m.nsizes, 1);
 	report_compare(&m, 5);
 	for (int r = 0; r < 6; r++) {
 		const struct rm_cell *c = rm_cell_of(&m.run[r], 64);
 
 		assert_non_null(c);
-		assert_true(c->have_trial && !c->have_thr);
-		assert_true(fabs(c->trial_fwd_pps - t[r].load * (double)t[r].rx / (double)t[r].tx) < 1e-6);
+		assert_true(c->have_trial && !c->have_thr && c->trials == 1);
+		assert_true(fabs(c->trial_fwd_pps - t[r][0].load * (double)t[r][0].rx / (double)t[r][0].tx) < 1e-6);
 		assert_true(c->ns_per_frame == 3000 + r);
 		assert_int_equal(c->verdict, want[r]);
 	}
+	const struct rm_cell *c3 = rm_cell_of(&m.run[6], 64);
+
+	assert_true(c3->trials == 3 && c3->trial_fwd_pps == 95000 && c3->trial_fwd_min == 94500 &&
+		    c3->trial_fwd_max == 95500);
+	assert_true(fabs(c3->trial_loss_pct - 5) < 1e-9);
+	assert_int_equal(c3->verdict, want[6]);
 	assert_true(fabs(rm_cell_of(&m.run[2], 64)->trial_loss_pct - 41) < 1e-9);
-	assert_true(fabs(rm_cell_of(&m.run[2], 64)->diff_pct - (59000 - 99500) * 100.0 / 99500) < 1e-9);
-	assert_true(m.regression);		/* 41% worse, limit 5% */
+	assert_true(fabs(rm_cell_of(&m.run[2], 64)->diff_pct - (59000 - 99000) * 100.0 / 99000) < 1e-9);
+	assert_true(m.regression);		/* 59000 against 99000, limit 5% */
 	report_compare(&m, 50);
-	assert_false(m.regression);
+	assert_false(m.regression);		/* the gap is (98500 - 59500) / 99000: 39% */
 
 	char *buf = NULL;
 	size_t len = 0;
@@ -259,8 +273,10 @@ static void trials_from_store(void **st)
 
 	report_csv(&m, f);
 	fclose(f);
-	assert_non_null(strstr(buf, "trial_offered_pps,trial_forwarded_pps,trial_loss_pct\n"));
-	assert_non_null(strstr(buf, ",worse,-40.7035,100000,59000,41\n"));
+	assert_non_null(strstr(buf, ",trials,trial_offered_pps,trial_forwarded_pps,trial_forwarded_min_pps,"
+				    "trial_forwarded_max_pps,trial_loss_pct\n"));
+	assert_non_null(strstr(buf, ",worse,-40.404,1,100000,59000,59000,59000,41\n"));
+	assert_non_null(strstr(buf, ",3,100000,95000,94500,95500,5\n"));
 	free(buf);
 	db_close(db);
 	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
