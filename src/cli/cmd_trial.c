@@ -15,6 +15,7 @@
 #include "cli/storeopt.h"
 #include "cli/trialopt.h"
 #include "engine/trial.h"
+#include "core/cpustat.h"
 #include "core/units.h"
 #include "store/out.h"
 
@@ -160,13 +161,6 @@ static int take_repeat(int argc, char **argv, uint64_t *repeat, char *err, size_
 	}
 	argv[out] = NULL;
 	return out;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* One trial of the run: the traffic, the DUT's CPU and the stored trial.
@@ -373,12 +367,8 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	double load = to.cfg.rate_pps * to.cfg.ndirs, med = 0, lo = 0, hi = 0;
 	char headline[160];
 
-	if (done) {
-		qsort(fwd, done, sizeof(*fwd), cmp_d);
-		med = done % 2 ? fwd[done / 2] : (fwd[done / 2 - 1] + fwd[done / 2]) / 2;
-		lo = fwd[0];
-		hi = fwd[done - 1];
-	}
+	if (done)
+		med = stat_median(fwd, done, &lo, &hi);
 	if (done > 1)
 		snprintf(headline, sizeof(headline), "rx %.4gk f/s of %.4gk offered (median of %u, %.4gk..%.4gk), "
 			 "loss %.3f%% (mean)%s", med / 1e3, load / 1e3, done, lo / 1e3, hi / 1e3, loss_sum / done,

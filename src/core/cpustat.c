@@ -584,3 +584,20 @@ void stat_summary(const double *v, size_t n, double *mean, double *min, double *
 	if (n)
 		*mean = s / (double)n;
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double stat_median(double *v, size_t n, double *min, double *max)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	if (min)
+		*min = v[0];
+	if (max)
+		*max = v[n - 1];
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}

@@ -159,5 +159,8 @@ int soak_calib_check(const struct soak_calib *c, const char *kernel, const char 
 
 /* mean, min, max of n values (n > 0). */
 void stat_summary(const double *v, size_t n, double *mean, double *min, double *max);
+/* The median of n values (n > 0), with their min and max (either may be
+ * NULL); sorts v in place. */
+double stat_median(double *v, size_t n, double *min, double *max);
 
 #endif

@@ -1,5 +1,6 @@
 #include "engine/rfc2544.h"
 
+#include "core/cpustat.h"
 #include "sys/clock.h"
 
 #include <errno.h>
@@ -176,13 +177,6 @@ static int search_once(struct ctx *c, struct search_outcome *out, char *err, siz
 	return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Median, min and max of the valid bounds of every repeat; *median_rep is
  * the repeat holding the median (the lower middle for an even count), so
  * the row's figures all come from one real search. */
@@ -201,10 +195,7 @@ static unsigned int spread(const struct r2544_row *row, bool pdr, double *med, d
 	*med = *lo = *hi = 0;
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(v[0]), cmp_double);
-	*lo = v[0];
-	*hi = v[n - 1];
-	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	*med = stat_median(v, n, lo, hi);
 	if (median_rep) {
 		double target = v[(n - 1) / 2];
 

@@ -8,6 +8,8 @@
 
 #include <sqlite3.h>
 
+#include "core/cpustat.h"
+
 static int fail_sql(sqlite3 *h, const char *what, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "%s: %s", what, sqlite3_errmsg(h));
@@ -66,19 +68,9 @@ static void col_s(sqlite3_stmt *st, int i, char *buf, size_t len)
 	snprintf(buf, len, "%s", t ? (const char *)t : "");
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static double median(double *v, unsigned int n)
 {
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_d);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return n ? stat_median(v, n, NULL, NULL) : NAN;
 }
 
 /* A run's next cell, for a frame size; NULL when the run has them all. */
