@@ -29,12 +29,15 @@ static const char lab_usage[] =
 	"  --shape RATE        cap the DUT at RATE (e.g. 50kpps or 100Mbit) with a token bucket\n"
 	"  --mtu N             MTU of the lab's links, 1280..9000 (default 1500; 9000 for\n"
 	"                      frames up to 9018 bytes)\n"
+	"  --queues N          transmit and receive queues of every lab port, 1..8 (default 1):\n"
+	"                      a generator thread each ('trial --gen-cpu LIST'), and the DUT's\n"
+	"                      receive spread over its CPUs queue by queue, like a NIC's RSS\n"
 	"  --no-xdp            leave the DUT's ports in skb mode (by default they run an XDP\n"
 	"                      pass-through with threaded NAPI on the DUT CPUs, so an\n"
 	"                      overloaded DUT drops from its receive ring like a NIC)\n"
 	"  --json              machine-readable output\n";
 
-enum { OPT_PREFIX = 256, OPT_DUT_CPUS, OPT_PLACEMENT, OPT_RULES, OPT_SHAPE, OPT_MTU, OPT_NO_XDP, OPT_JSON };
+enum { OPT_PREFIX = 256, OPT_DUT_CPUS, OPT_PLACEMENT, OPT_RULES, OPT_SHAPE, OPT_MTU, OPT_QUEUES, OPT_NO_XDP, OPT_JSON };
 
 static void print_mac(struct out *o, const char *key, const uint8_t m[6])
 {
@@ -123,6 +126,7 @@ static void print_status(struct out *o, const struct lab_status *st)
 	out_str(o, "dut1_cpus", ", dut1 -> %s)", buf);
 	cpuset_format_list(&st->tester_cpus, buf, sizeof(buf));
 	out_str(o, "tester_cpus", "; tester CPUs %s\n", cpuset_count(&st->tester_cpus) ? buf : "none (shared with the DUT)");
+	out_u64(o, "queues", "  queues: %llu transmit and receive queue(s) a port\n", st->queues);
 	{
 		bool x0 = st->ifs[LAB_DUT0].link.xdp_prog_id, x1 = st->ifs[LAB_DUT1].link.xdp_prog_id;
 
@@ -166,6 +170,7 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 		{ "rules", required_argument, NULL, OPT_RULES },
 		{ "shape", required_argument, NULL, OPT_SHAPE },
 		{ "mtu", required_argument, NULL, OPT_MTU },
+		{ "queues", required_argument, NULL, OPT_QUEUES },
 		{ "no-xdp", no_argument, NULL, OPT_NO_XDP },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
@@ -223,6 +228,14 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 			}
 			spec.shape = true;
 			up_only = "--shape";
+			break;
+		case OPT_QUEUES:
+			if (u64_parse(optarg, 1, LAB_QUEUES_MAX, &v, err, sizeof(err))) {
+				cli_error("--queues: %s", err);
+				return EXIT_USAGE;
+			}
+			spec.queues = (unsigned int)v;
+			up_only = "--queues";
 			break;
 		case OPT_MTU:
 			if (u64_parse(optarg, LAB_MTU_MIN, LAB_MTU_MAX, &v, err, sizeof(err))) {

@@ -69,3 +69,15 @@ int ethtool_speed(int sock, const char *ifname, unsigned int *mbps)
 		*mbps = s;
 	return 0;
 }
+
+int ethtool_queues(int sock, const char *ifname, unsigned int *rx, unsigned int *tx)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	int rc = eth_ioctl(sock, ifname, &ch);
+
+	if (rc)
+		return rc;
+	*rx = ch.combined_count + ch.rx_count;
+	*tx = ch.combined_count + ch.tx_count;
+	return 0;
+}

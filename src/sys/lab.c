@@ -124,6 +124,10 @@ int lab_spec_check(struct lab_spec *s, char *err, size_t errlen)
 			 LAB_MTU_MIN, LAB_MTU_MAX);
 		return -EINVAL;
 	}
+	if (s->queues > LAB_QUEUES_MAX) {
+		snprintf(err, errlen, "--queues %u: must be 1..%d", s->queues, LAB_QUEUES_MAX);
+		return -EINVAL;
+	}
 	if (s->rules > NFT_RULES_MAX) {
 		snprintf(err, errlen, "--rules %u: must be 0..%d", s->rules, NFT_RULES_MAX);
 		return -EINVAL;
@@ -194,13 +198,16 @@ static int ensure_pair(struct lab_ctx *c, enum lab_ifx a, enum lab_ifx b, char *
 	const struct lab_addr *A = &lab_ifs[a], *B = &lab_ifs[b];
 	struct nl *na = c->nl[A->role], *nb = c->nl[B->role];
 	struct link_info la, lb;
+	unsigned int queues = c->spec->queues ? c->spec->queues : 1;
 	bool ha = nl_link_get(na, A->ifname, &la) == 0;
 	bool hb = nl_link_get(nb, B->ifname, &lb) == 0;
 	int rc;
 
 	if (ha && hb && !strcmp(la.kind, "veth") && !strcmp(lb.kind, "veth") &&
 	    la.peer_ifindex == lb.ifindex && lb.peer_ifindex == la.ifindex &&
-	    !memcmp(la.mac, A->mac, 6) && !memcmp(lb.mac, B->mac, 6))
+	    !memcmp(la.mac, A->mac, 6) && !memcmp(lb.mac, B->mac, 6) &&
+	    la.num_rx_queues == queues && lb.num_rx_queues == queues &&
+	    la.num_tx_queues == queues && lb.num_tx_queues == queues)
 		return 0;
 	/* A link born where IPv6 forwarding is on joins the all-routers group
 	 * at once, before its multicast flag can be cleared, and reports it
@@ -217,7 +224,7 @@ static int ensure_pair(struct lab_ctx *c, enum lab_ifx a, enum lab_ifx b, char *
 		return lab_nl_err(rc, "cannot delete stale link", A->ifname, err, errlen);
 	if (hb && (rc = nl_link_del(nb, lb.ifindex)))
 		return lab_nl_err(rc, "cannot delete stale link", B->ifname, err, errlen);
-	rc = nl_veth_add(na, A->ifname, A->mac, B->ifname, B->mac, c->nsfd[B->role]);
+	rc = nl_veth_add(na, A->ifname, A->mac, B->ifname, B->mac, c->nsfd[B->role], queues);
 	return lab_nl_err(rc, "cannot create veth pair", A->ifname, err, errlen);
 }
 
@@ -747,7 +754,11 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 					sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 					netns_leave(&saved);
 					if (sock >= 0) {
+						unsigned int rxq, txq;
+
 						is->offl_known = !ethtool_offloads_get(sock, lab_ifs[i].ifname, &is->offl);
+						if (i == LAB_GEN0 && !ethtool_queues(sock, lab_ifs[i].ifname, &rxq, &txq))
+							st->queues = rxq;
 						close(sock);
 					}
 				}
@@ -783,6 +794,8 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 	}
 	if (!host_online_cpus(&online, err, errlen))
 		cpuset_diff(&st->tester_cpus, &online, &st->dut_cpus);
+	if (!st->queues)
+		st->queues = 1;
 	if (!st->forwarding)
 		st->complete = false;
 	return 0;

@@ -25,6 +25,7 @@
 #define LAB_PREFIX_MAX 24
 #define LAB_MTU_MIN 1280	/* IPv6's minimum */
 #define LAB_MTU_MAX 9000	/* a 9018-byte frame */
+#define LAB_QUEUES_MAX 8	/* a generator thread each, at most (TRIAL_MAX_THREADS) */
 
 enum lab_role { LAB_GEN, LAB_DUT, LAB_SINK, LAB_NROLES };
 enum lab_ifx { LAB_GEN0, LAB_DUT0, LAB_DUT1, LAB_SINK0, LAB_NIFS };
@@ -40,6 +41,7 @@ struct lab_spec {
 	enum lab_placement placement;
 	unsigned int rules;		/* null rules in the DUT's forward path */
 	unsigned int mtu;		/* of the lab's links; 0 = 1500 */
+	unsigned int queues;		/* transmit and receive queues of every lab port; 0 = 1 */
 	bool no_xdp;			/* leave the DUT's ingress in plain (skb) mode */
 	bool shape;			/* cap the DUT with a token bucket */
 	struct rate shape_rate;		/* RATE_PPS or RATE_BPS */
@@ -96,6 +98,7 @@ struct lab_status {
 	struct cpuset dut_cpus;		/* union of the DUT ports' cpus */
 	struct cpuset tester_cpus;	/* online CPUs not in dut_cpus */
 	enum lab_placement placement;
+	unsigned int queues;		/* of the lab's ports (gen0's receive queues) */
 };
 
 int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errlen);

@@ -58,7 +58,7 @@ int lab_direct_add(const char *prefix, uint8_t tx_mac[6], uint8_t rx_mac[6], cha
 	if (nl_link_get(c.nl[LAB_SINK], LAB_DIRECT_RX, &b) == 0)
 		nl_link_del(c.nl[LAB_SINK], b.ifindex);
 	rc = nl_veth_add(c.nl[LAB_GEN], LAB_DIRECT_TX, direct_mac[0], LAB_DIRECT_RX, direct_mac[1],
-			 c.nsfd[LAB_SINK]);
+			 c.nsfd[LAB_SINK], st.queues);
 	if (rc) {
 		lab_nl_err(rc, "cannot create veth pair", LAB_DIRECT_TX, err, errlen);
 		goto out;

@@ -47,6 +47,13 @@ static unsigned int napi_threads(const char *ifname, pid_t *pids, unsigned int m
 	return n;
 }
 
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 static int attach_pass(struct nl *nl, int ifindex, char *err, size_t errlen)
 {
 	struct bpf_object *obj = bpfobj_open("wr_pass", wr_bpf_pass, wr_bpf_pass_len, err, errlen);
@@ -101,25 +108,39 @@ int labxdp_napi_pin(const char *ifname, const struct cpuset *cpus, char *err, si
 	}
 	if (!cpuset_count(cpus))
 		return 0;	/* placement free: the scheduler decides */
-	CPU_ZERO(&set);
-	for (int c = cpuset_nth(cpus, 0); c >= 0; c = cpuset_next(cpus, (unsigned int)c + 1))
-		CPU_SET(c, &set);
 	/* The threads start asynchronously: look for a while (bounded). */
 	for (int tries = 0; tries < 50 && !pinned; tries++) {
+		pid_t fresh[MAX_NAPI];
+		unsigned int nf = 0, ncpu = cpuset_count(cpus);
+
 		na = napi_threads(ifname, after, MAX_NAPI);
 		for (unsigned int i = 0; i < na; i++) {
 			bool old = false;
 
 			for (unsigned int k = 0; k < nb; k++)
 				old |= after[i] == before[k];
+			if (!old)
+				fresh[nf++] = after[i];
+		}
+		/* One thread per receive queue, made in queue order: with several
+		 * queues and CPUs, queue i goes to the i-th CPU (round robin),
+		 * as a NIC's queues have an interrupt each on a CPU of its own. */
+		qsort(fresh, nf, sizeof(fresh[0]), pid_cmp);
+		for (unsigned int i = 0; i < nf; i++) {
 			/* A NIC's NAPI runs in softirq, ahead of any task; a
 			 * threaded NAPI at normal priority would wait behind
 			 * whatever else runs on the DUT's CPU and drop. */
 			struct sched_param sp = { .sched_priority = 50 };
 
-			if (old || sched_setaffinity(after[i], sizeof(set), &set))
+			CPU_ZERO(&set);
+			if (nf > 1 && ncpu > 1)
+				CPU_SET(cpuset_nth(cpus, i % ncpu), &set);
+			else
+				for (int c = cpuset_nth(cpus, 0); c >= 0; c = cpuset_next(cpus, (unsigned int)c + 1))
+					CPU_SET(c, &set);
+			if (sched_setaffinity(fresh[i], sizeof(set), &set))
 				continue;
-			sched_setscheduler(after[i], SCHED_FIFO, &sp);
+			sched_setscheduler(fresh[i], SCHED_FIFO, &sp);
 			pinned++;
 		}
 		if (!pinned)

@@ -145,6 +145,14 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 			if (mnl_attr_get_payload_len(a) == 6)
 				memcpy(li.mac, mnl_attr_get_payload(a), 6);
 			break;
+		case IFLA_NUM_TX_QUEUES:
+			if (mnl_attr_validate(a, MNL_TYPE_U32) >= 0)
+				li.num_tx_queues = mnl_attr_get_u32(a);
+			break;
+		case IFLA_NUM_RX_QUEUES:
+			if (mnl_attr_validate(a, MNL_TYPE_U32) >= 0)
+				li.num_rx_queues = mnl_attr_get_u32(a);
+			break;
 		case IFLA_MTU:
 			li.mtu = mnl_attr_get_u32(a);
 			break;
@@ -222,7 +230,7 @@ static struct nlmsghdr *link_msg(struct nl *nl, uint16_t type, uint16_t flags, i
 }
 
 int nl_veth_add(struct nl *nl, const char *name, const uint8_t mac[6],
-		const char *peer, const uint8_t peer_mac[6], int peer_nsfd)
+		const char *peer, const uint8_t peer_mac[6], int peer_nsfd, unsigned int queues)
 {
 	struct nlmsghdr *nlh = link_msg(nl, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
 	struct nlattr *linkinfo, *data, *peerinfo;
@@ -230,6 +238,10 @@ int nl_veth_add(struct nl *nl, const char *name, const uint8_t mac[6],
 
 	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
 	mnl_attr_put(nlh, IFLA_ADDRESS, 6, mac);
+	/* Always said: veth otherwise allocates a queue per possible CPU and
+	 * uses one. */
+	mnl_attr_put_u32(nlh, IFLA_NUM_TX_QUEUES, queues ? queues : 1);
+	mnl_attr_put_u32(nlh, IFLA_NUM_RX_QUEUES, queues ? queues : 1);
 	linkinfo = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "veth");
 	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
@@ -239,6 +251,8 @@ int nl_veth_add(struct nl *nl, const char *name, const uint8_t mac[6],
 	nlh->nlmsg_len += MNL_ALIGN(sizeof(*pifi));
 	mnl_attr_put_strz(nlh, IFLA_IFNAME, peer);
 	mnl_attr_put(nlh, IFLA_ADDRESS, 6, peer_mac);
+	mnl_attr_put_u32(nlh, IFLA_NUM_TX_QUEUES, queues ? queues : 1);
+	mnl_attr_put_u32(nlh, IFLA_NUM_RX_QUEUES, queues ? queues : 1);
 	if (peer_nsfd >= 0)
 		mnl_attr_put_u32(nlh, IFLA_NET_NS_FD, (uint32_t)peer_nsfd);
 	mnl_attr_nest_end(nlh, peerinfo);

@@ -23,6 +23,7 @@ struct link_info {
 	bool up;		/* IFF_UP */
 	bool running;		/* carrier */
 	unsigned int mtu;
+	unsigned int num_tx_queues, num_rx_queues;	/* allocated (not the number in use); 0: not said */
 	uint32_t xdp_prog_id;	/* attached XDP program, 0 = none */
 	uint8_t xdp_mode;	/* XDP_ATTACHED_* */
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
@@ -31,9 +32,10 @@ struct link_info {
 
 /* Fill *li for the link called name; -ENODEV when there is none. */
 int nl_link_get(struct nl *nl, const char *name, struct link_info *li);
-/* Create a veth pair: name here, peer in the namespace behind peer_nsfd. */
+/* Create a veth pair: name here, peer in the namespace behind peer_nsfd,
+ * each end with queues transmit and receive queues (0 or 1: one). */
 int nl_veth_add(struct nl *nl, const char *name, const uint8_t mac[6],
-		const char *peer, const uint8_t peer_mac[6], int peer_nsfd);
+		const char *peer, const uint8_t peer_mac[6], int peer_nsfd, unsigned int queues);
 int nl_link_del(struct nl *nl, int ifindex);
 int nl_link_up(struct nl *nl, int ifindex, bool up);
 int nl_link_mtu(struct nl *nl, int ifindex, unsigned int mtu);

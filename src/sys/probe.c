@@ -146,7 +146,7 @@ static void check_in_netns(struct probe_report *r)
 		set(r, PR_VETH, PROBE_NO, "%s", err);
 		return;
 	}
-	rc = nl_veth_add(nl, "wrprobe0", m0, "wrprobe1", m1, -1);
+	rc = nl_veth_add(nl, "wrprobe0", m0, "wrprobe1", m1, -1, 1);
 	if (rc || nl_link_get(nl, "wrprobe0", &li)) {
 		set(r, PR_VETH, PROBE_NO, "cannot create a veth pair (%s): no lab here", strerror(-rc));
 		nl_destroy(nl);

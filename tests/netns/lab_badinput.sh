@@ -20,6 +20,9 @@ expect_exit 2 "$WR" lab up --prefix "$P" --shape 50%
 expect_exit 2 "$WR" lab up --prefix "$P" --shape fast
 expect_exit 2 "$WR" lab up --prefix "$P" --mtu 100
 expect_exit 2 "$WR" lab up --prefix "$P" --mtu 9001
+expect_exit 2 "$WR" lab up --prefix "$P" --queues 0
+expect_exit 2 "$WR" lab up --prefix "$P" --queues 9
+expect_exit 2 "$WR" lab up --prefix "$P" --queues many
 expect_exit 2 "$WR" lab up --prefix 'bad/prefix'
 expect_exit 2 "$WR" lab up --prefix 'a-prefix-that-is-far-too-long-'
 expect_exit 2 "$WR" lab status --prefix "$P" --rules 5
