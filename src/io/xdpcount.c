@@ -30,7 +30,8 @@ struct xdpcount {
 	int nsfd;
 	char ifname[IF_NAMESIZE];
 	uint64_t if_drops0;
-	uint64_t nbits;
+	uint64_t per_stream;
+	unsigned int nstreams;
 };
 
 static int if_drops(const struct xdpcount *x, uint64_t *n)
@@ -81,8 +82,15 @@ struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t
 			 (unsigned long long)XDPCOUNT_MAX_FRAMES, (unsigned long long)cfg->frames);
 		goto fail;
 	}
-	x->nbits = cfg->frames ? cfg->frames : 1;
-	words = (x->nbits + 63) / 64;
+	x->nstreams = cfg->streams ? cfg->streams : 1;
+	_Static_assert(XDPCOUNT_MAX_STREAMS == XC_MAX_STREAMS, "one stream limit");
+	if (x->nstreams > XDPCOUNT_MAX_STREAMS) {
+		snprintf(err, errlen, "the XDP analyzer counts up to %d streams a direction, not %u",
+			 XC_MAX_STREAMS, x->nstreams);
+		goto fail;
+	}
+	x->per_stream = cfg->frames ? (cfg->frames + x->nstreams - 1) / x->nstreams : 1;
+	words = (x->per_stream * x->nstreams + 63) / 64;
 	x->ncpu = libbpf_num_possible_cpus();
 	x->tai_off = clock_tai_offset();
 	if (!(x->obj = bpfobj_open("wr_count", wr_bpf_count, wr_bpf_count_len, err, errlen)))
@@ -100,7 +108,8 @@ struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t
 		snprintf(err, errlen, "the XDP analyzer program has no state to map: %s", strerror(errno));
 		goto fail;
 	}
-	x->st->nbits = x->nbits;
+	x->st->per_stream = x->per_stream;
+	x->st->nstreams = (uint16_t)x->nstreams;
 	x->prog_fd = bpf_program__fd(prog);
 	if (!cfg->ifname)
 		return x;
@@ -173,6 +182,7 @@ void xdpcount_set(struct xdpcount *x, const struct xdpcount_arm *a)
 	st->trial = a->trial;
 	st->learn_trial = a->learn_trial;
 	st->stream = a->stream;
+	st->nstreams = (uint16_t)x->nstreams;
 	st->epoch_ns = a->epoch_ns + (uint64_t)x->tai_off;
 	st->deadline_ns = a->deadline_ns + (uint64_t)x->tai_off;
 	__atomic_store_n(&st->armed, 1, __ATOMIC_SEQ_CST);
@@ -197,17 +207,21 @@ static int counters(struct xdpcount *x, struct xc_counters *sum)
 		free(per);
 		return rc;
 	}
-	for (int c = 0; c < x->ncpu; c++)
+	for (int c = 0; c < x->ncpu; c++) {
 		for (int i = 0; i < XC_NCOUNTERS; i++) {
 			uint64_t v = per[c].c[i];
 
-			if (i == XC_MAX_SEQ || i == XC_LAT_MAX)
+			if (i == XC_LAT_MAX)
 				sum->c[i] = v > sum->c[i] ? v : sum->c[i];
 			else if (i == XC_LAT_MIN)
 				sum->c[i] = v && (!sum->c[i] || v < sum->c[i]) ? v : sum->c[i];
 			else
 				sum->c[i] += v;
 		}
+		for (int k = 0; k < XC_MAX_STREAMS; k++)
+			if (per[c].max_seq[k] > sum->max_seq[k])
+				sum->max_seq[k] = per[c].max_seq[k];
+	}
 	free(per);
 	return 0;
 }
@@ -237,7 +251,9 @@ int xdpcount_read(struct xdpcount *x, uint64_t sent, struct xdpcount_result *r, 
 	r->seq.duplicate = s.c[XC_DUPLICATE];
 	r->seq.reordered = s.c[XC_REORDERED];
 	r->seq.lost = sent > s.c[XC_DISTINCT] ? sent - s.c[XC_DISTINCT] : 0;
-	r->seq.highest = s.c[XC_MAX_SEQ] ? s.c[XC_MAX_SEQ] - 1 : 0;
+	for (int k = 0; k < XC_MAX_STREAMS; k++)
+		if (s.max_seq[k] && s.max_seq[k] - 1 > r->seq.highest)
+			r->seq.highest = s.max_seq[k] - 1;
 	r->late = s.c[XC_LATE];
 	r->learning = s.c[XC_LEARNING];
 	r->stale = s.c[XC_STALE];

@@ -15,17 +15,22 @@
 /* Sequence numbers one trial can count: the bitmap is one bit each
  * (2^30 frames: 128 MiB, e.g. 60 s at 17 Mpps). */
 #define XDPCOUNT_MAX_FRAMES (1ULL << 30)
+#define XDPCOUNT_MAX_STREAMS 8
 
 struct xdpcount_cfg {
 	const char *ifname;
 	int nsfd;			/* namespace of ifname, -1: the caller's */
-	uint64_t frames;		/* the most the trial sends */
+	uint64_t frames;		/* the most the trial sends, all streams */
+	unsigned int streams;		/* generator threads of the direction, 1..XDPCOUNT_MAX_STREAMS
+					 * (0 counts as 1): thread k sends stream arm.stream + 2k and
+					 * at most ceil(frames / streams) frames */
 	int cpu;			/* run the port's receive (NAPI) here, -1: anywhere */
 };
 
 /* What a trial counts as its own; times CLOCK_REALTIME ns. */
 struct xdpcount_arm {
-	uint16_t trial, learn_trial, stream;
+	uint16_t trial, learn_trial;
+	uint16_t stream;		/* the first stream; learning frames come on it */
 	uint64_t epoch_ns;		/* the tags' timestamp zero */
 	uint64_t deadline_ns;		/* frames after it are late */
 };

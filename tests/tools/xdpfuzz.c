@@ -4,10 +4,14 @@
  * BPF_PROG_RUN (attached nowhere). For every frame:
  *   - exactly one verdict counter moves, and the verdict is XDP_PASS exactly when
  *     the frame was not taken as carrying a tag;
- *   - a frame frame_parse accepts as a valid test frame is counted as one
- *     (first copy, or duplicate when seen before);
+ *   - a frame frame_parse accepts as a valid test frame is counted as one:
+ *     of the trial's streams, as a first copy or a duplicate exactly as a
+ *     shadow bitmap per stream says; of another stream, as stale;
  *   - a frame the program counts as a test frame carries a valid tag
  *     (tag_decode) right after a UDP header.
+ * The analyzer is armed for three streams (0, 2, 4: three generator
+ * threads of direction 0); frames also come on streams 1 and 6, which are
+ * not the trial's.
  * Usage: xdpfuzz ITERATIONS SEED. Prints one JSON line; exit 0 when every
  * check held, 1 with the first failing frame in hex, 2 on bad usage,
  * 77 when BPF programs cannot run here. Bounded: at most 60 s. */
@@ -23,7 +27,9 @@
 #include "io/bpf/bpf_shared.h"
 #include "io/xdpcount.h"
 
-#define NFRAMES 4096	/* sequence numbers the analyzer is set up for */
+#define NFRAMES 4096	/* sequence numbers the analyzer is set up for, all streams */
+#define NSTREAMS 3	/* the trial's streams: 0, 2 and 4 */
+#define PER_STREAM ((NFRAMES + NSTREAMS - 1) / NSTREAMS)
 
 static uint64_t rng = 88172645463325252ULL;
 
@@ -41,7 +47,7 @@ static void dump(const char *why, const uint8_t *f, uint32_t len, const uint64_t
 	for (uint32_t i = 0; i < len; i++)
 		fprintf(stderr, "%s%02x", i % 32 ? "" : "\n  ", f[i]);
 	fprintf(stderr, "\n  counter deltas:");
-	for (int i = 0; i < XC_MAX_SEQ; i++)
+	for (int i = 0; i < XC_LAT_MIN; i++)
 		fprintf(stderr, " %llu", (unsigned long long)d[i]);
 	fprintf(stderr, "\n");
 }
@@ -51,7 +57,8 @@ static uint32_t valid_frame(uint8_t *buf, size_t cap, uint64_t seq)
 {
 	struct frame_spec s;
 	struct frame_layout lay;
-	struct tag t = { .trial = 7, .stream = 0, .seq = seq, .ts = (uint32_t)rnd() };
+	static const uint16_t streams[] = { 0, 2, 4, 0, 2, 4, 1, 6 };
+	struct tag t = { .trial = 7, .stream = streams[rnd() % 8], .seq = seq, .ts = (uint32_t)rnd() };
 	enum frame_family fam = rnd() & 1 ? FRAME_IPV6 : FRAME_IPV4;
 	char err[128];
 
@@ -66,10 +73,10 @@ static uint32_t valid_frame(uint8_t *buf, size_t cap, uint64_t seq)
 
 int main(int argc, char **argv)
 {
-	struct xdpcount_cfg cfg = { .ifname = NULL, .nsfd = -1, .frames = NFRAMES, .cpu = -1 };
+	struct xdpcount_cfg cfg = { .ifname = NULL, .nsfd = -1, .frames = NFRAMES, .streams = NSTREAMS, .cpu = -1 };
 	struct xdpcount_arm arm = { .trial = 7, .learn_trial = 7 ^ 0x8000, .stream = 0,
 				    .epoch_ns = 0, .deadline_ns = UINT64_MAX / 4 };
-	static uint8_t frame[2048], orig[2048];
+	static uint8_t frame[2048], orig[2048], seen[NSTREAMS][PER_STREAM];
 	uint64_t before[XC_NCOUNTERS], after[XC_NCOUNTERS], d[XC_NCOUNTERS];
 	uint64_t counted = 0, passed = 0, parse_ok = 0;
 	char err[256];
@@ -102,7 +109,7 @@ int main(int argc, char **argv)
 			for (uint32_t i = 0; i < len; i++)
 				frame[i] = (uint8_t)rnd();
 		} else {
-			len = valid_frame(orig, sizeof(orig), rnd() % (NFRAMES + 64));
+			len = valid_frame(orig, sizeof(orig), rnd() % (PER_STREAM + 64));
 			memcpy(frame, orig, len);
 			if (kind >= 3) {	/* flip bytes */
 				for (int k = 1 + (int)(rnd() % 3); k > 0; k--)
@@ -119,7 +126,7 @@ int main(int argc, char **argv)
 			return 77;
 		}
 		xdpcount_counters(x, after, XC_NCOUNTERS);
-		for (int i = 0; i < XC_MAX_SEQ; i++) {
+		for (int i = 0; i < XC_LAT_MIN; i++) {
 			d[i] = after[i] - before[i];
 			/* reordered qualifies a first copy; it is not a verdict */
 			if (i != XC_REORDERED)
@@ -141,9 +148,20 @@ int main(int argc, char **argv)
 				dump("a valid test frame was not counted as one", frame, len, d);
 				return 1;
 			}
-			if (fi.tag.trial == 7 && fi.tag.stream == 0 && fi.tag.seq < NFRAMES &&
-			    !d[XC_DISTINCT] && !d[XC_DUPLICATE]) {
-				dump("a valid frame of the trial was not counted as received", frame, len, d);
+			if (fi.tag.trial == 7 && fi.tag.stream % 2 == 0 && fi.tag.stream < 2 * NSTREAMS &&
+			    fi.tag.seq < PER_STREAM) {
+				/* each stream has its own numbers: a first copy on one
+				 * is not a duplicate of the same number on another */
+				uint8_t *s = &seen[fi.tag.stream / 2][fi.tag.seq];
+
+				if (d[XC_DISTINCT] != !*s || d[XC_DUPLICATE] != *s) {
+					dump(*s ? "a second copy was not counted as a duplicate"
+						: "a first copy of the trial's frame was not counted as distinct",
+					     frame, len, d);
+					return 1;
+				}
+			} else if (fi.tag.trial == 7 && !d[XC_STALE]) {
+				dump("a frame of another stream or beyond the frames sent was not stale", frame, len, d);
 				return 1;
 			}
 		}
@@ -154,9 +172,13 @@ int main(int argc, char **argv)
 			int ok = 0;
 			struct tag t;
 
-			for (int i = 0; i < 4; i++)
+			for (int i = 0; i < 4 && !ok; i++)
 				if (offs[i] + FRAME_TAG_LEN <= len && tag_decode(frame + offs[i], &t) == FRAME_OK)
 					ok = 1;
+			/* a first copy, whether or not frame_parse took the
+			 * frame (the program does not check the UDP checksum) */
+			if (ok && d[XC_DISTINCT] && t.stream / 2 < NSTREAMS && t.seq < PER_STREAM)
+				seen[t.stream / 2][t.seq] = 1;
 			if (!ok) {
 				dump("counted as a test frame without a valid tag", frame, len, d);
 				return 1;

@@ -77,15 +77,19 @@ enum xc_counter {
 	XC_BAD_TAG,		/* magic right, check wrong */
 	XC_BAD_IP_CSUM,
 	XC_TRUNCATED,
-	XC_MAX_SEQ,		/* highest sequence number seen, plus one */
 	XC_LAT_MIN,		/* ns; 0 while nothing was seen */
 	XC_LAT_MAX,
 	XC_LAT_SUM,
 	XC_NCOUNTERS
 };
 
+/* Streams one analyzer counts: a direction sent by up to this many
+ * generator threads, thread k with stream id base + 2k. */
+#define XC_MAX_STREAMS	8
+
 struct xc_counters {
 	__u64 c[XC_NCOUNTERS];
+	__u64 max_seq[XC_MAX_STREAMS];	/* highest sequence number seen, plus one */
 };
 
 /* Latency buckets: the layout of src/core/hist.c for values below 2^32 ns
@@ -96,9 +100,12 @@ struct xc_counters {
 struct xc_state {
 	__u64 epoch_ns;		/* CLOCK_TAI: the tag timestamps' zero */
 	__u64 deadline_ns;	/* CLOCK_TAI: later frames are late */
-	__u64 nbits;		/* sequence numbers the bitmap holds */
-	__u16 trial, learn_trial, stream;
+	__u64 per_stream;	/* sequence numbers each stream's part of the bitmap holds */
+	__u16 trial, learn_trial;
+	__u16 stream;		/* the first stream's id; stream k is stream + 2k */
+	__u16 nstreams;		/* 1..XC_MAX_STREAMS */
 	__u16 armed;		/* 0: count nothing as the trial's yet */
+	__u16 pad[3];
 };
 
 #endif

@@ -150,25 +150,32 @@ int wr_count(struct xdp_md *ctx)
 	__u64 seq = (a & 0xffff) << 32 | c >> 32;
 	__u32 ts = (__u32)c;
 
+	/* stream k of the direction: its own numbers, its own part of the
+	 * bitmap, its own order */
+	__u16 rel = stream - xc.stream;
+	__u32 sk = rel >> 1;
+
 	if (trial == xc.learn_trial && stream == xc.stream)
 		return verdict(k, XC_LEARNING, XDP_DROP);
-	if (trial != xc.trial || stream != xc.stream || seq >= xc.nbits)
+	if (trial != xc.trial || (rel & 1) || sk >= xc.nstreams || sk >= XC_MAX_STREAMS ||
+	    seq >= xc.per_stream)
 		return verdict(k, XC_STALE, XDP_DROP);
 	if (now > xc.deadline_ns)
 		return verdict(k, XC_LATE, XDP_DROP);
 
-	__u32 w = (__u32)(seq >> 6);
-	__u64 bit = 1ULL << (seq & 63), *word = bpf_map_lookup_elem(&xc_seen, &w);
+	__u64 bi = sk * xc.per_stream + seq;
+	__u32 w = (__u32)(bi >> 6);
+	__u64 bit = 1ULL << (bi & 63), *word = bpf_map_lookup_elem(&xc_seen, &w);
 
 	if (!word)
 		return verdict(k, XC_STALE, XDP_DROP);
 	if (__sync_fetch_and_or(word, bit) & bit)
 		return verdict(k, XC_DUPLICATE, XDP_DROP);
 	k->c[XC_DISTINCT]++;
-	if (seq + 1 <= k->c[XC_MAX_SEQ])
+	if (seq + 1 <= k->max_seq[sk & (XC_MAX_STREAMS - 1)])
 		k->c[XC_REORDERED]++;
 	else
-		k->c[XC_MAX_SEQ] = seq + 1;
+		k->max_seq[sk & (XC_MAX_STREAMS - 1)] = seq + 1;
 
 	__u32 lat = (__u32)(now - xc.epoch_ns) - ts;
 
