@@ -45,6 +45,19 @@ OTHER=$(( CPU == 0 ? 1 : 0 ))
 ip netns exec "$S" sh -c "for q in /sys/class/net/bb1/queues/rx-*; do printf '%x' $((1 << OTHER)) > \$q/rps_cpus; done"
 for d in "$G bb0" "$S bb1"; do set -- $d; ip netns exec "$1" ethtool -K "$2" gro off gso off tso off 2>/dev/null; done
 BB1_MAC=$(ip -n "$S" -j link show bb1 | jq -r '.[0].address')
+# Two cores: a pair with two queues each side (mq0 -- mq1), a generator
+# thread or process on each CPU. Each CPU's frames land in its own queue,
+# and with no receive thread pinned, that CPU counts them too.
+NCPU=$(nproc)
+if [ "$NCPU" -ge 2 ]; then
+	ip -n "$G" link add mq0 numtxqueues 2 numrxqueues 2 type veth peer name mq1 netns "$S" numtxqueues 2 numrxqueues 2
+	ip -n "$G" addr add 198.18.2.1/24 dev mq0
+	ip -n "$S" addr add 198.18.2.2/24 dev mq1
+	ip -n "$G" link set mq0 up
+	ip -n "$S" link set mq1 up
+	for d in "$G mq0" "$S mq1"; do set -- $d; ip netns exec "$1" ethtool -K "$2" gro off gso off tso off 2>/dev/null; done
+	MQ1_MAC=$(ip -n "$S" -j link show mq1 | jq -r '.[0].address')
+fi
 DUT0_MAC=02:77:72:00:00:02
 
 rxcount() { ip -n "$1" -j -s link show "$2" | jq -r '.[0].stats64.rx.packets'; }
@@ -70,7 +83,8 @@ run_trafgen() { # dev rx_ns rx_dev [extra args]: frames/s received
 	a=$(rxcount "$rns" "$rdev")
 	echo 104857600 >/proc/sys/net/core/wmem_max
 	echo 4194304 >/proc/sys/net/core/wmem_default
-	timeout -s INT "$SECS" ip netns exec "$G" taskset -c "$CPU" trafgen --dev "$dev" --conf "$tmp/tg.cfg" --cpus 1 "$@" >/dev/null 2>&1
+	timeout -s INT "$SECS" ip netns exec "$G" taskset -c "${TG_CPUS:-$CPU}" trafgen --dev "$dev" --conf "$tmp/tg.cfg" \
+		--cpus "${TG_N:-1}" "$@" >/dev/null 2>&1
 	echo "$old_wdef" >/proc/sys/net/core/wmem_default
 	echo "$old_wmax" >/proc/sys/net/core/wmem_max
 	sleep 0.5
@@ -96,8 +110,19 @@ run_wr_b2b() { # RXCPU [--port-type T]
 		jq -r '.directions[0] | "\(.offered_pps * .rx / .tx) \(.offered_pps)"'
 }
 
+run_wr_mq() { # generator threads on CPUs 0 and 1, each counting its own frames
+	"$WR" trial --tx "mq0@$G" --rx "mq1@$S" --dst-mac "$MQ1_MAC" --src-ip 198.18.2.1 --dst-ip 198.18.2.2 \
+		--port-type xdp --no-store --rate 30Mpps --duration "${SECS}s" --gen-cpu 0,1 --learn-wait 0.2s --drain 1s \
+		--calibration "$tmp/cal" --json | jq -r '.directions[0] | "\(.offered_pps * .rx / .tx) \(.lost)"'
+}
+
 declare -A R
 for i in $(seq "$RUNS"); do
+	if [ "$NCPU" -ge 2 ]; then
+		set -- $(run_wr_mq); R[wx2_b2b]+="$1 "; R[wx2_lost]+="$2 "
+		trafgen_conf "$MQ1_MAC" 198.18.2.2 198.18.2.1
+		R[tg2_b2b]+="$(TG_CPUS=0,1 TG_N=2 run_trafgen mq0 "$S" mq1) "
+	fi
 	set -- $(run_wr_b2b "$OTHER" --port-type xdp); R[wx_b2b]+="$1 "; R[wx_sent]+="$2 "
 	set -- $(run_wr_b2b "$CPU" --port-type xdp); R[w1_b2b]+="$1 "
 	set -- $(run_wr_b2b "$OTHER" --port-type afpacket); R[wr_b2b]+="$1 "
@@ -134,9 +159,20 @@ printf '%-34s %18s %22s\n' "wirerate AF_PACKET / trafgen" "$(ratio "$(med wr_b2b
 printf '%-34s %18s\n' "wirerate XDP sent, back to back" "$(kpps "$(med wx_sent)")"
 printf '%-34s %15.0f ns\n' "XDP generator CPU per frame" "$(echo "1000000000 / $(med wx_sent)" | bc -l)"
 echo "  (its core does nothing else: 1 s / frames sent per second)"
+if [ "$NCPU" -ge 2 ]; then
+	echo
+	echo "two cores, back to back on a pair with two queues a side (CPUs 0 and 1 each generate, and"
+	echo "each counts its own queue's frames; nothing else runs there):"
+	printf '%-34s %18s\n' "wirerate XDP, --gen-cpu 0,1" "$(kpps "$(med wx2_b2b)")"
+	printf '%-34s %18s\n' "trafgen --cpus 2" "$(kpps "$(med tg2_b2b)")"
+	printf '%-34s %18s\n' "wirerate XDP / trafgen, two cores" "$(ratio "$(med wx2_b2b)" "$(med tg2_b2b)")"
+	printf '%-34s %18s\n' "wirerate XDP lost (frames, median)" "$(med wx2_lost)"
+fi
 echo
 echo "runs (frames/s):"
-for k in wx_b2b wx_sent w1_b2b wr_b2b tg_b2b ip_b2b wx_dut wr_dut tg_dut ip_dut; do printf '  %-7s %s\n' "$k" "${R[$k]}"; done
+for k in wx_b2b wx_sent w1_b2b wr_b2b tg_b2b ip_b2b wx_dut wr_dut tg_dut ip_dut wx2_b2b wx2_lost tg2_b2b; do
+	printf '  %-7s %s\n' "$k" "${R[$k]:-}"
+done
 
 # Pacing, XDP path: back to back (where the ceiling is measured), at 10%,
 # 50% and 90% of the calibrated ceiling; the analyzer counts every frame.

@@ -88,6 +88,7 @@ void trial_print_dir(struct out *o, const struct trial_dir_result *d, double fra
 	out_f64(o, "offered_pps", ", %.1f achieved", d->offered_pps);
 	out_text(o, " (%.2f%%)", d->target_pps > 0 ? d->offered_pps * 100.0 / d->target_pps : 0);
 	out_u64(o, "tx", ", %llu frames", d->tx);
+	out_u64(o, "streams", d->streams > 1 ? " in %llu streams" : NULL, d->streams ? d->streams : 1);
 	out_u64(o, "largest_burst", ", largest burst %llu\n", d->largest_burst);
 	out_u64(o, "max_backlog", NULL, d->max_backlog);
 	out_u64(o, "rx", "  received   %llu frames", d->rx);

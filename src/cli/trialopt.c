@@ -129,6 +129,29 @@ static int opt_cpu(const char *name, const char *v, int *cpu, char *err, size_t 
 	return 0;
 }
 
+/* --gen-cpu N, or a list: one generator thread per CPU. */
+static int opt_gen_cpus(const char *v, struct trial_cfg *c, char *err, size_t errlen)
+{
+	struct cpuset set;
+	char e2[160];
+	unsigned int n;
+
+	cpuset_zero(&set);
+	if (cpuset_parse_list(v, &set, e2, sizeof(e2)) || !(n = cpuset_count(&set))) {
+		snprintf(err, errlen, "--gen-cpu '%s': expected a CPU number or a list such as 0,2 or 0-3", v);
+		return -EINVAL;
+	}
+	if (n > TRIAL_MAX_THREADS) {
+		snprintf(err, errlen, "--gen-cpu '%s': %u CPUs, and a direction has %d generator threads at most",
+			 v, n, TRIAL_MAX_THREADS);
+		return -EINVAL;
+	}
+	c->threads = n;
+	for (unsigned int k = 0; k < n; k++)
+		c->gen_cpu[k] = cpuset_nth(&set, k);
+	return 0;
+}
+
 int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 		   const char *usage, const char *default_rate, char *err, size_t errlen)
 {
@@ -145,7 +168,9 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 	o->cfg.duration_ns = 10000000000ULL;
 	o->cfg.learn_wait_ns = 1000000000ULL;
 	o->cfg.drain_ns = 2000000000ULL;
-	o->cfg.gen_cpu = o->cfg.rx_cpu = -1;
+	for (int k = 0; k < TRIAL_MAX_THREADS; k++)
+		o->cfg.gen_cpu[k] = -1;
+	o->cfg.rx_cpu = -1;
 	o->cfg.port_type = PORT_AFPACKET;
 	o->path = TRIALOPT_AUTO;
 	o->cfg.max_burst = 64;
@@ -245,7 +270,7 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 		case O_DRAIN:
 			rc = duration_parse(optarg, 0, 600000000000ULL, &o->cfg.drain_ns, err, errlen);
 			break;
-		case O_GEN_CPU: rc = opt_cpu("--gen-cpu", optarg, &o->cfg.gen_cpu, err, errlen); break;
+		case O_GEN_CPU: rc = opt_gen_cpus(optarg, &o->cfg, err, errlen); break;
 		case O_RX_CPU: rc = opt_cpu("--rx-cpu", optarg, &o->cfg.rx_cpu, err, errlen); break;
 		case O_PORT_TYPE: {
 			static const char *const names[] = { "auto", "xdp", "afxdp", "afpacket", "mmsg" };
@@ -428,12 +453,13 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 
 		for (int x = first; x >= 0; x = cpuset_next(&st.tester_cpus, (unsigned)x + 1))
 			last = x;
-		if (c->gen_cpu < 0)
-			c->gen_cpu = first;
+		if (c->gen_cpu[0] < 0)
+			c->gen_cpu[0] = first;
 		if (c->rx_cpu < 0)
 			c->rx_cpu = last;
 	}
 	o->lab_napi = st.ifs[LAB_DUT0].link.xdp_prog_id && st.ifs[LAB_DUT1].link.xdp_prog_id;
+	o->lab_queues = st.queues;
 	cpuset_format_list(&st.dut_cpus, dut, sizeof(dut));
 	if (!cpuset_count(&o->watch))
 		o->watch = st.dut_cpus;
@@ -568,6 +594,14 @@ int trialopt_resolve(struct trialopt *o, char *err, size_t errlen)
 	}
 	if ((rc = choose_path(o, err, errlen)))
 		return rc;
+	/* An AF_XDP generator thread binds a transmit queue of its own. */
+	if (o->lab && c->port_type == PORT_AFXDP && !c->xdp_gen && trial_threads(c) > o->lab_queues) {
+		snprintf(err, errlen, "--gen-cpu: %u generator threads on AF_XDP need a transmit queue each, and the "
+			 "lab's ports have %u: 'wirerate lab up%s%s --queues %u'", trial_threads(c), o->lab_queues,
+			 strcmp(o->prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
+			 strcmp(o->prefix, LAB_PREFIX_DEFAULT) ? o->prefix : "", trial_threads(c));
+		return -EINVAL;
+	}
 	/* Calibrating flat out on the XDP path: as many frames as its
 	 * analyzer's bitmap holds, still far above what a core sends. */
 	if (o->direct && c->xdp_rx && c->rate_pps * (double)c->duration_ns / 1e9 > (double)XDPCOUNT_MAX_FRAMES)
@@ -609,7 +643,17 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 	out_str(out, "path", "  tester     %s generator", trialopt_path(o));
 	out_str(out, "analyzer", ", %s analyzer", c->xdp_rx ? "xdp" : port_type_name(c->port_type));
 	out_str(out, "port_type", NULL, port_type_name(c->port_type));
-	out_i64(out, "gen_cpu", ", generator on CPU %lld", c->gen_cpu);
+	{
+		char cpus[96] = "";
+		size_t n = 0;
+		unsigned int nt = trial_threads(c);
+
+		for (unsigned int k = 0; k < nt && n < sizeof(cpus); k++)
+			n += (size_t)snprintf(cpus + n, sizeof(cpus) - n, "%s%d", k ? "," : "", c->gen_cpu[k]);
+		out_i64(out, "gen_cpu", nt > 1 ? NULL : ", generator on CPU %lld", c->gen_cpu[0]);
+		out_u64(out, "gen_threads", nt > 1 ? ", %llu generator threads" : NULL, nt);
+		out_str(out, "gen_cpus", nt > 1 ? " on CPUs %s" : NULL, cpus);
+	}
 	out_i64(out, "rx_cpu", ", analyzer on CPU %lld", c->rx_cpu);
 	out_u64(out, "learn_frames", "; %llu learning frames", c->learn_frames);
 	out_f64(out, "learn_wait_s", ", %g s wait", c->learn_wait_ns / 1e9);

@@ -38,6 +38,8 @@
 	"  --drain T           wait for residual frames after the traffic (default 2s)\n" \
 	"tester:\n" \
 	"  --gen-cpu N --rx-cpu N   pin the generator and analyzer (default: off the DUT's CPUs)\n" \
+	"  --gen-cpu LIST      one generator thread per CPU (\"0,2\", \"0-3\"; at most 8) per\n" \
+	"                      direction, each its own stream and transmit queue\n" \
 	"  --port-type TYPE    auto (default): xdp where it works, else afpacket;\n" \
 	"                      xdp: generator and analyzer in XDP (live frames, no skb);\n" \
 	"                      afxdp: AF_XDP sockets both ends;\n" \
@@ -56,6 +58,7 @@ struct trialopt {
 	struct trial_cfg cfg;
 	int path;			/* --port-type: TRIALOPT_* */
 	bool lab_napi;			/* the lab DUT's ports run XDP (NAPI mode) */
+	unsigned int lab_queues;	/* queues of the lab's ports */
 	struct rate rate;
 	bool rate_set;
 	char prefix[LAB_PREFIX_MAX + 1];

@@ -56,9 +56,15 @@ struct run;
 struct gen_ctx {
 	struct run *run;
 	unsigned int dir;
+	unsigned int k;			/* thread of the direction */
+	uint16_t stream;		/* dir + 2k */
+	double rate;			/* this thread's share: every threads-th slot */
+	uint64_t start_ns;		/* its first slot */
+	uint64_t limit;			/* its frames */
 	struct port *port;
+	struct port *own_port;		/* opened for this thread alone (k > 0): closed with it */
 	struct xdpgen *xg;		/* instead of port, with cfg->xdp_gen */
-	uint64_t ring_drops;
+	uint64_t refused0, refused1;	/* the port's refused counter around the traffic */
 	uint8_t **slot;			/* frame buffer of each TX slot */
 	uint16_t *slot_len;
 	unsigned int nslots;
@@ -75,8 +81,9 @@ struct rx_ctx {
 	struct run *run;
 	struct port *port;
 	struct xdpcount *xc;		/* instead of port, with cfg->xdp_rx */
-	unsigned int dir;		/* stream id expected here */
-	struct seqtrack *st;
+	unsigned int dir;		/* the first stream id expected here */
+	unsigned int nst;		/* streams: dir + 2k for k < nst */
+	struct seqtrack *st;		/* one per stream */
 	struct trial_dir_result *res;
 	uint64_t received;		/* read by the progress loop */
 	int rc;
@@ -88,9 +95,10 @@ struct run {
 	uint64_t t_learn, t_start, t_end;	/* REALTIME ns */
 	uint64_t deadline;		/* frames after this are late */
 	uint64_t limit;			/* frames per direction */
+	unsigned int nthreads;		/* generator threads per direction */
 	volatile int stop_gen;		/* set by the caller's stop or an error */
 	volatile int stop_rx;
-	struct gen_ctx gen[2];
+	struct gen_ctx gen[2][TRIAL_MAX_THREADS];
 	struct rx_ctx rx[2];
 };
 
@@ -101,7 +109,7 @@ static void gen_phase(struct gen_ctx *g, struct pace *pace, uint16_t trial, uint
 {
 	struct run *r = g->run;
 	const unsigned int mask = g->nslots - 1;
-	struct tag tag = { .trial = trial, .stream = (uint16_t)g->dir };
+	struct tag tag = { .trial = trial, .stream = g->stream };
 	/* Batch only as much as the rate needs: one frame at a time at low
 	 * rates, at high rates as many as fall due in MIN_BATCH_NS, since
 	 * each kick is a system call. */
@@ -156,9 +164,12 @@ static void gen_xdp(struct gen_ctx *g)
 	const struct trial_cfg *c = r->cfg;
 	uint64_t slack = c->duration_ns / 20 > 100000000ULL ? c->duration_ns / 20 : 100000000ULL;
 	struct xdpgen_stats st;
-	uint64_t refused0 = 0, refused1 = 0;
 
-	if (c->learn_frames) {
+	/* The other threads wait out the learning frames, so that the
+	 * refused counter's window is the traffic's. */
+	if (g->k)
+		sleep_until(r->t_start - START_DELAY_NS / 2);
+	if (c->learn_frames && !g->k) {
 		double lr = c->rate_pps < LEARN_RATE_MAX ? c->rate_pps : LEARN_RATE_MAX;
 		/* End the call when the learning frames are out, so the traffic
 		 * call is set up (about 20 ms) before its first slot. */
@@ -173,11 +184,11 @@ static void gen_xdp(struct gen_ctx *g)
 		xdpgen_stats(g->xg, &st);
 		__atomic_store_n(&g->learning_sent, st.sent, __ATOMIC_RELAXED);
 	}
-	xdpgen_ring_refused(g->xg, &refused0);
-	struct xdpgen_phase ph = { .rate_pps = c->rate_pps, .start_ns = r->t_start,
-				   .end_ns = r->t_end + slack, .limit = r->limit, .epoch_ns = r->t_start,
+	xdpgen_ring_refused(g->xg, &g->refused0);
+	struct xdpgen_phase ph = { .rate_pps = g->rate, .start_ns = g->start_ns,
+				   .end_ns = r->t_end + slack, .limit = g->limit, .epoch_ns = r->t_start,
 				   .max_burst = c->max_burst,
-				   .trial = c->trial_id, .stream = (uint16_t)g->dir };
+				   .trial = c->trial_id, .stream = g->stream };
 
 	g->rc = xdpgen_run(g->xg, &ph, g->err, sizeof(g->err));
 	g->stopped_ns = now_ns();
@@ -186,12 +197,11 @@ static void gen_xdp(struct gen_ctx *g)
 	 * is out, or the slack ends it): the traffic ended with the last frame. */
 	if (st.sent && st.last_ns > r->t_start && st.last_ns < g->stopped_ns)
 		g->stopped_ns = st.last_ns;
-	xdpgen_ring_refused(g->xg, &refused1);
-	g->ring_drops = refused1 - refused0;
+	xdpgen_ring_refused(g->xg, &g->refused1);
 	__atomic_store_n(&g->sent, st.sent, __ATOMIC_RELAXED);
 	/* A frame that leaves late goes out right behind the one before:
 	 * the worst lag in frames is the largest burst. */
-	g->ps.max_backlog = (uint64_t)((double)st.max_lag_ns * c->rate_pps / 1e9);
+	g->ps.max_backlog = (uint64_t)((double)st.max_lag_ns * g->rate / 1e9);
 	g->ps.largest_burst = (unsigned int)g->ps.max_backlog + 1;
 }
 
@@ -203,13 +213,13 @@ static void *gen_main(void *arg)
 	struct pace pace;
 	uint64_t seq = 0;
 
-	pin(c->gen_cpu);
+	pin(c->gen_cpu[g->k]);
 	if (g->xg) {
 		gen_xdp(g);
 		return NULL;
 	}
 	prctl(PR_SET_TIMERSLACK, 1000UL);
-	if (c->learn_frames) {
+	if (c->learn_frames && !g->k) {
 		double lr = c->rate_pps < LEARN_RATE_MAX ? c->rate_pps : LEARN_RATE_MAX;
 		uint64_t lseq = 0;
 
@@ -217,8 +227,8 @@ static void *gen_main(void *arg)
 		if (!pace_init(&pace, lr, r->t_learn, c->max_burst, c->learn_frames, g->err, sizeof(g->err)))
 			gen_phase(g, &pace, c->trial_id ^ 0x8000, &lseq, r->t_learn, r->t_start, &g->learning_sent);
 	}
-	sleep_until(r->t_start);
-	if ((g->rc = pace_init(&pace, c->rate_pps, r->t_start, c->max_burst, r->limit, g->err, sizeof(g->err))))
+	sleep_until(g->start_ns);
+	if ((g->rc = pace_init(&pace, g->rate, g->start_ns, c->max_burst, g->limit, g->err, sizeof(g->err))))
 		return NULL;
 	/* Behind at the end: give up after 5% of the trial (at least 100 ms). */
 	uint64_t slack = c->duration_ns / 20 > 100000000ULL ? c->duration_ns / 20 : 100000000ULL;
@@ -248,7 +258,10 @@ static void on_frame(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
 		d->learning_rx++;
 		return;
 	}
-	if (fi.tag.trial != r->cfg->trial_id || fi.tag.stream != x->dir) {
+	/* stream k of this direction is dir + 2k */
+	uint16_t rel = (uint16_t)(fi.tag.stream - x->dir);
+
+	if (fi.tag.trial != r->cfg->trial_id || (rel & 1) || rel / 2 >= x->nst) {
 		d->stale++;
 		return;
 	}
@@ -256,7 +269,7 @@ static void on_frame(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
 		d->late++;
 		return;
 	}
-	seqtrack_add(x->st, fi.tag.seq);
+	seqtrack_add(&x->st[rel / 2], fi.tag.seq);
 	hist_add(&d->latency, tag_latency_ns(fi.tag.ts, ts - r->t_start));
 	__atomic_store_n(&x->received, x->received + 1, __ATOMIC_RELAXED);
 }
@@ -354,8 +367,30 @@ int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "--rate %g for --duration %gs sends no frame", cfg->rate_pps, cfg->duration_ns / 1e9);
 		return -EINVAL;
 	}
-	if ((cfg->gen_cpu >= 0 && cfg->gen_cpu >= ncpu) || (cfg->rx_cpu >= 0 && cfg->rx_cpu >= ncpu)) {
-		snprintf(err, errlen, "--gen-cpu/--rx-cpu: this host has CPUs 0..%ld", ncpu - 1);
+	if (cfg->threads > TRIAL_MAX_THREADS) {
+		snprintf(err, errlen, "--gen-cpu: %u generator threads a direction at most, not %u",
+			 TRIAL_MAX_THREADS, cfg->threads);
+		return -EINVAL;
+	}
+	for (unsigned int k = 0; k < trial_threads(cfg); k++)
+		if (cfg->gen_cpu[k] >= 0 && cfg->gen_cpu[k] >= ncpu) {
+			snprintf(err, errlen, "--gen-cpu: this host has CPUs 0..%ld", ncpu - 1);
+			return -EINVAL;
+		}
+	if (cfg->rx_cpu >= 0 && cfg->rx_cpu >= ncpu) {
+		snprintf(err, errlen, "--rx-cpu: this host has CPUs 0..%ld", ncpu - 1);
+		return -EINVAL;
+	}
+	if (trial_threads(cfg) > 1 && cfg->rate_pps * (double)cfg->duration_ns / 1e9 < trial_threads(cfg)) {
+		snprintf(err, errlen, "--rate %g for --duration %gs sends fewer frames than the %u generator threads",
+			 cfg->rate_pps, cfg->duration_ns / 1e9, trial_threads(cfg));
+		return -EINVAL;
+	}
+	/* Thread k > 0 transmits from its own AF_XDP socket on queue k, which
+	 * the port receiving the other direction on the same interface holds. */
+	if (trial_threads(cfg) > 1 && cfg->ndirs > 1 && !cfg->xdp_gen && cfg->port_type == PORT_AFXDP) {
+		snprintf(err, errlen, "--port-type afxdp sends from one thread a direction with --bidir: "
+			 "use --port-type xdp or afpacket for several generator threads");
 		return -EINVAL;
 	}
 	if (!cfg->max_burst) {
@@ -410,19 +445,57 @@ static int gen_build(struct gen_ctx *g, const struct trial_cfg *c, char *err, si
 	return 0;
 }
 
+/* The direction's generator figures: its threads added up. */
+struct gen_sum {
+	uint64_t sent, learning_sent, tx_errors, stopped_ns, max_backlog;
+	uint64_t refused0, refused1;
+	unsigned int largest_burst;
+};
+
+static void gen_sum(const struct run *r, unsigned int d, struct gen_sum *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->refused0 = UINT64_MAX;
+	for (unsigned int k = 0; k < r->nthreads; k++) {
+		const struct gen_ctx *g = &r->gen[d][k];
+
+		o->sent += g->sent;
+		o->learning_sent += g->learning_sent;
+		o->tx_errors += g->tx_errors;
+		if (g->stopped_ns > o->stopped_ns)
+			o->stopped_ns = g->stopped_ns;
+		/* threads at rate/N that are each behind by b frames leave the
+		 * direction behind by about N x b */
+		o->max_backlog += g->ps.max_backlog;
+		if (g->ps.largest_burst > o->largest_burst)
+			o->largest_burst = g->ps.largest_burst;
+		/* one counter for the whole port, read by every thread: the
+		 * traffic's window runs from the first read to the last */
+		if (g->refused0 < o->refused0)
+			o->refused0 = g->refused0;
+		if (g->refused1 > o->refused1)
+			o->refused1 = g->refused1;
+	}
+	if (o->refused1 < o->refused0)
+		o->refused0 = o->refused1;
+}
+
 static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, bool interrupted)
 {
 	const struct trial_cfg *c = r->cfg;
 	struct trial_dir_result *o = &res->dir[d];
-	struct gen_ctx *g = &r->gen[d];
+	struct gen_ctx *g = &r->gen[d][0];
+	struct gen_sum gs;
 	struct seqtrack_stats ss;
 	struct port_stats st;
-	double secs = interrupted ? (double)(g->stopped_ns - r->t_start) / 1e9 : c->duration_ns / 1e9;
+	double secs;
 
+	gen_sum(r, d, &gs);
+	secs = interrupted ? (double)(gs.stopped_ns - r->t_start) / 1e9 : c->duration_ns / 1e9;
 	if (r->rx[d].xc) {
 		struct xdpcount_result xr;
 
-		if (!xdpcount_read(r->rx[d].xc, g->sent, &xr, &o->latency)) {
+		if (!xdpcount_read(r->rx[d].xc, gs.sent, &xr, &o->latency)) {
 			ss = xr.seq;
 			o->late = xr.late;
 			o->learning_rx = xr.learning;
@@ -433,43 +506,59 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 		} else {
 			/* Nothing known: not a DUT result (marked below). */
 			memset(&ss, 0, sizeof(ss));
-			ss.lost = g->sent;
+			ss.lost = gs.sent;
 			snprintf(o->tester_reason, sizeof(o->tester_reason), "the XDP analyzer's counters could not be read");
 		}
 	} else {
-		seqtrack_stats(r->rx[d].st, g->sent, &ss);
+		/* each stream's loss against what its own thread sent */
+		memset(&ss, 0, sizeof(ss));
+		for (unsigned int k = 0; k < r->nthreads; k++) {
+			struct seqtrack_stats one;
+
+			seqtrack_stats(&r->rx[d].st[k], r->gen[d][k].sent, &one);
+			ss.received += one.received;
+			ss.distinct += one.distinct;
+			ss.lost += one.lost;
+			ss.reordered += one.reordered;
+			ss.duplicate += one.duplicate;
+			ss.late += one.late;
+			if (one.max_extent > ss.max_extent)
+				ss.max_extent = one.max_extent;
+		}
 	}
 	o->target_pps = c->rate_pps;
-	o->tx = g->sent;
+	o->streams = r->nthreads;
+	o->tx = gs.sent;
 	o->rx = ss.distinct;
 	o->lost = ss.lost;
 	o->loss_pct = o->tx ? (double)o->lost * 100.0 / (double)o->tx : 0;
 	o->reordered = ss.reordered;
 	o->duplicate = ss.duplicate;
 	o->out_of_window = ss.late;
-	o->learning_tx = g->learning_sent;
-	o->largest_burst = g->ps.largest_burst;
-	o->max_backlog = g->ps.max_backlog;
-	o->offered_pps = secs > 0 ? (double)g->sent / secs : 0;
+	o->learning_tx = gs.learning_sent;
+	o->largest_burst = gs.largest_burst;
+	o->max_backlog = gs.max_backlog;
+	o->offered_pps = secs > 0 ? (double)gs.sent / secs : 0;
 	if (r->rx[d].port && !port_stats(r->rx[d].port, &st)) {
 		o->tester_rx_drops = st.rx_drops;
 		o->tester_if_drops = st.rx_if_drops;
 	}
-	o->tx_errors = g->tx_errors;
-	if (g->port && !port_stats(g->port, &st)) {
-		o->tx_errors += st.tx_errors;
-		o->tx_refused = st.tx_if_refused;
-	}
-	o->ring_drops = g->ring_drops;
+	o->tx_errors = gs.tx_errors;
+	for (unsigned int k = 0; k < r->nthreads; k++)
+		if (r->gen[d][k].port && !port_stats(r->gen[d][k].port, &st)) {
+			o->tx_errors += st.tx_errors;
+			o->tx_refused += st.tx_if_refused;
+		}
+	o->ring_drops = gs.refused1 - gs.refused0;
 	o->gen_path = g->xg ? "xdp" : port_type_name(c->port_type);
 	o->rx_path = r->rx[d].xc ? "xdp" : port_type_name(c->port_type);
 
 	if (o->tester_reason[0])
 		;	/* already known */
-	else if (!interrupted && (double)g->sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
+	else if (!interrupted && (double)gs.sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
 		snprintf(o->tester_reason, sizeof(o->tester_reason),
 			 "the generator offered %.0f frames/s, %.2f%% short of %.0f%s", o->offered_pps,
-			 100.0 * (1.0 - (double)g->sent / (double)r->limit), c->rate_pps,
+			 100.0 * (1.0 - (double)gs.sent / (double)r->limit), c->rate_pps,
 			 o->tx_refused ? "; the next hop's queue was full and the kernel held frames back "
 					 "(back-pressure: the DUT may be overloaded, see docs/measurement.md)" : "");
 	else if (o->tester_rx_drops)
@@ -502,7 +591,7 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	struct port_slot ps[4];
 	unsigned int nps = 0, maxsz = 0;
 	struct run *r;
-	pthread_t gt[2], rt[2];
+	pthread_t gt[2 * TRIAL_MAX_THREADS], rt[2];
 	unsigned int ngt = 0, nrt = 0;
 	uint64_t learn_ns = 0, next_progress;
 	int rc;
@@ -515,6 +604,7 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		return -ENOMEM;
 	}
 	r->cfg = c;
+	r->nthreads = trial_threads(c);
 	memset(res, 0, sizeof(*res));
 	res->ndirs = c->ndirs;
 	for (unsigned int i = 0; i < c->nsizes; i++) {
@@ -556,33 +646,50 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		}
 	}
 	for (unsigned int d = 0; d < c->ndirs; d++) {
-		struct gen_ctx *g = &r->gen[d];
 		struct rx_ctx *x = &r->rx[d];
 
-		g->run = r;
-		g->dir = d;
-		if (c->xdp_gen) {
-			struct frame_spec spec = c->dir[d].spec;
-			struct xdpgen_cfg xc = { .ifname = c->dir[d].tx_if, .nsfd = c->dir[d].tx_nsfd,
-						 .spec = &spec, .flows = &c->flows };
+		for (unsigned int k = 0; k < r->nthreads; k++) {
+			struct gen_ctx *g = &r->gen[d][k];
 
-			spec.size = c->sizes[0];
-			if (!(g->xg = xdpgen_open(&xc, err, errlen))) {
-				rc = -EIO;
-				goto out;
+			g->run = r;
+			g->dir = d;
+			g->k = k;
+			g->stream = (uint16_t)(d + 2 * k);
+			if (c->xdp_gen) {
+				struct frame_spec spec = c->dir[d].spec;
+				struct xdpgen_cfg xc = { .ifname = c->dir[d].tx_if, .nsfd = c->dir[d].tx_nsfd,
+							 .spec = &spec, .flows = &c->flows };
+
+				spec.size = c->sizes[0];
+				if (!(g->xg = xdpgen_open(&xc, err, errlen))) {
+					rc = -EIO;
+					goto out;
+				}
+			} else {
+				if (!k) {
+					g->port = port_find(ps, &nps, c->dir[d].tx_if, c->dir[d].tx_nsfd)->port;
+				} else {
+					/* a socket of its own, on queue k where queues are chosen */
+					struct port_cfg pc = { .ifname = c->dir[d].tx_if, .nsfd = c->dir[d].tx_nsfd,
+							       .tx = true, .frame_max = maxsz, .tx_queue = k };
+
+					if (!(g->port = g->own_port = port_open(c->port_type, &pc, err, errlen))) {
+						rc = -EIO;
+						goto out;
+					}
+				}
+				if ((rc = gen_build(g, c, err, errlen)))
+					goto out;
 			}
-		} else {
-			g->port = port_find(ps, &nps, c->dir[d].tx_if, c->dir[d].tx_nsfd)->port;
-			if ((rc = gen_build(g, c, err, errlen)))
-				goto out;
 		}
 		x->run = r;
 		x->dir = d;
+		x->nst = r->nthreads;
 		x->res = &res->dir[d];
 		if (c->xdp_rx) {
 			struct xdpcount_cfg xc = { .ifname = c->dir[d].rx_if, .nsfd = c->dir[d].rx_nsfd,
 						   .frames = (uint64_t)(c->rate_pps * (double)c->duration_ns / 1e9),
-						   .cpu = c->rx_cpu };
+						   .streams = r->nthreads, .cpu = c->rx_cpu };
 
 			if (!(x->xc = xdpcount_open(&xc, err, errlen))) {
 				rc = -EIO;
@@ -591,13 +698,14 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		} else {
 			x->port = port_find(ps, &nps, c->dir[d].rx_if, c->dir[d].rx_nsfd)->port;
 		}
-		x->st = malloc(sizeof(*x->st));
+		x->st = malloc(r->nthreads * sizeof(*x->st));
 		if (!x->st) {
 			rc = -ENOMEM;
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
-		seqtrack_init(x->st, 0);
+		for (unsigned int k = 0; k < r->nthreads; k++)
+			seqtrack_init(&x->st[k], 0);
 		hist_reset(&res->dir[d].latency);
 	}
 
@@ -612,6 +720,15 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	r->t_end = r->t_start + c->duration_ns;
 	r->deadline = r->t_end + c->drain_ns;
 	r->limit = (uint64_t)(c->rate_pps * (double)c->duration_ns / 1e9);
+	/* Thread k takes slots k, k + N, k + 2N...: rate/N from its own start. */
+	for (unsigned int d = 0; d < c->ndirs; d++)
+		for (unsigned int k = 0; k < r->nthreads; k++) {
+			struct gen_ctx *g = &r->gen[d][k];
+
+			g->rate = c->rate_pps / r->nthreads;
+			g->start_ns = r->t_start + (uint64_t)((double)k * 1e9 / c->rate_pps);
+			g->limit = r->limit / r->nthreads + (k < r->limit % r->nthreads);
+		}
 	for (unsigned int d = 0; d < c->ndirs; d++)
 		if (r->rx[d].xc) {
 			struct xdpcount_arm a = { .trial = c->trial_id, .learn_trial = c->trial_id ^ 0x8000,
@@ -628,13 +745,14 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		}
 		nrt++;
 	}
-	for (unsigned int d = 0; d < c->ndirs; d++) {
-		if ((rc = -pthread_create(&gt[ngt], NULL, gen_main, &r->gen[d]))) {
-			snprintf(err, errlen, "cannot start the generator: %s", strerror(-rc));
-			goto stop;
+	for (unsigned int d = 0; d < c->ndirs; d++)
+		for (unsigned int k = 0; k < r->nthreads; k++) {
+			if ((rc = -pthread_create(&gt[ngt], NULL, gen_main, &r->gen[d][k]))) {
+				snprintf(err, errlen, "cannot start the generator: %s", strerror(-rc));
+				goto stop;
+			}
+			ngt++;
 		}
-		ngt++;
-	}
 
 	/* Wait: report progress, watch for the caller's stop. */
 	next_progress = r->t_learn + 1000000000ULL;
@@ -652,8 +770,9 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 			res->interrupted = true;
 			r->deadline = t + c->drain_ns;
 			for (unsigned int d = 0; d < c->ndirs; d++) {
-				if (r->gen[d].xg)
-					xdpgen_stop(r->gen[d].xg);
+				for (unsigned int k = 0; k < r->nthreads; k++)
+					if (r->gen[d][k].xg)
+						xdpgen_stop(r->gen[d][k].xg);
 				if (r->rx[d].xc)
 					xdpcount_set_deadline(r->rx[d].xc, r->deadline);
 			}
@@ -661,18 +780,23 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		/* An XDP generator's call runs on, dropping, until its slack is
 		 * over: end it once every frame is out. */
 		for (unsigned int d = 0; d < c->ndirs && t >= r->t_end; d++)
-			if (r->gen[d].xg && xdpgen_sent(r->gen[d].xg) >= r->limit)
-				xdpgen_stop(r->gen[d].xg);
+			for (unsigned int k = 0; k < r->nthreads; k++)
+				if (r->gen[d][k].xg && xdpgen_sent(r->gen[d][k].xg) >= r->gen[d][k].limit)
+					xdpgen_stop(r->gen[d][k].xg);
 		if (progress && t >= next_progress) {
 			struct trial_progress p = { .duration_ns = c->duration_ns };
 
 			p.phase = t < r->t_start ? "learning" : t < r->t_end && !r->stop_gen ? "traffic" : "drain";
 			p.elapsed_ns = t > r->t_start ? t - r->t_start : 0;
 			for (unsigned int d = 0; d < c->ndirs; d++) {
-				if (r->gen[d].xg && t >= r->t_start)
-					p.tx += xdpgen_sent(r->gen[d].xg);
-				else
-					p.tx += __atomic_load_n(&r->gen[d].sent, __ATOMIC_RELAXED);
+				for (unsigned int k = 0; k < r->nthreads; k++) {
+					struct gen_ctx *g = &r->gen[d][k];
+
+					if (g->xg && t >= r->t_start)
+						p.tx += xdpgen_sent(g->xg);
+					else
+						p.tx += __atomic_load_n(&g->sent, __ATOMIC_RELAXED);
+				}
 				p.rx += __atomic_load_n(&r->rx[d].received, __ATOMIC_RELAXED);
 			}
 			progress(pctx, &p);
@@ -689,8 +813,9 @@ stop:
 		r->stop_rx = 1;
 		r->deadline = 0;
 		for (unsigned int d = 0; d < c->ndirs; d++)
-			if (r->gen[d].xg)
-				xdpgen_stop(r->gen[d].xg);
+			for (unsigned int k = 0; k < r->nthreads; k++)
+				if (r->gen[d][k].xg)
+					xdpgen_stop(r->gen[d][k].xg);
 	}
 	for (unsigned int i = 0; i < ngt; i++)
 		pthread_join(gt[i], NULL);
@@ -700,10 +825,14 @@ stop:
 	if (c->cost && cpucost_started(c->cost) && !cpucost_ended(c->cost))
 		cpucost_mark_end(c->cost);
 	for (unsigned int d = 0; !rc && d < c->ndirs; d++) {
-		if (r->gen[d].rc) {
-			rc = r->gen[d].rc;
-			snprintf(err, errlen, "generator: %s", r->gen[d].err);
-		} else if (r->rx[d].rc) {
+		for (unsigned int k = 0; !rc && k < r->nthreads; k++)
+			if (r->gen[d][k].rc) {
+				rc = r->gen[d][k].rc;
+				snprintf(err, errlen, "generator: %s", r->gen[d][k].err);
+			}
+		if (rc)
+			break;
+		if (r->rx[d].rc) {
 			rc = r->rx[d].rc;
 			snprintf(err, errlen, "analyzer: %s", r->rx[d].err);
 		}
@@ -713,17 +842,23 @@ stop:
 
 		for (unsigned int d = 0; d < c->ndirs; d++) {
 			finish_dir(r, d, res, res->interrupted);
-			if (r->gen[d].stopped_ns > stopped)
-				stopped = r->gen[d].stopped_ns;
+			for (unsigned int k = 0; k < r->nthreads; k++)
+				if (r->gen[d][k].stopped_ns > stopped)
+					stopped = r->gen[d][k].stopped_ns;
 		}
 		res->elapsed_ns = stopped > r->t_start ? stopped - r->t_start : 0;
 	}
 out:
 	for (unsigned int d = 0; d < 2; d++) {
-		xdpgen_close(r->gen[d].xg);
+		for (unsigned int k = 0; k < TRIAL_MAX_THREADS; k++) {
+			struct gen_ctx *g = &r->gen[d][k];
+
+			xdpgen_close(g->xg);
+			free(g->slot);
+			free(g->slot_len);
+			port_close(g->own_port);
+		}
 		xdpcount_close(r->rx[d].xc);
-		free(r->gen[d].slot);
-		free(r->gen[d].slot_len);
 		free(r->rx[d].st);
 	}
 	for (unsigned int i = 0; i < nps; i++)

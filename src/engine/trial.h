@@ -17,10 +17,13 @@
 struct cpucost;
 
 #define TRIAL_MAX_SIZES 16
+#define TRIAL_MAX_THREADS 8
 #define TRIAL_TESTER_SHORTFALL 0.005	/* offered more than 0.5% short: tester-limited */
 
 /* One direction: frames built from spec leave on tx_if and are counted on
- * rx_if. */
+ * rx_if. With several generator threads, each thread is a stream of its
+ * own (its own sequence numbers, loss and order); the direction's result
+ * adds them up. */
 struct trial_dir {
 	const char *tx_if;
 	int tx_nsfd;		/* -1: the caller's namespace */
@@ -43,7 +46,12 @@ struct trial_cfg {
 	uint64_t learn_wait_ns;
 	uint64_t drain_ns;		/* wait for residual frames */
 	uint16_t trial_id;
-	int gen_cpu, rx_cpu;		/* -1: not pinned */
+	unsigned int threads;		/* generator threads per direction, 1..TRIAL_MAX_THREADS
+					 * (0 counts as 1): thread k sends every threads-th slot of
+					 * the rate as its own stream (id direction + 2k), from its
+					 * own port or program, and so from its own queue */
+	int gen_cpu[TRIAL_MAX_THREADS];	/* thread k runs here; -1: not pinned */
+	int rx_cpu;			/* -1: not pinned */
 	enum port_type port_type;	/* the receive ports, and the transmit ones unless xdp_gen */
 	bool xdp_gen;			/* transmit XDP live frames (io/xdpgen.h): no skb, no
 					 * back-pressure; one frame size per trial */
@@ -61,6 +69,7 @@ struct trial_dir_result {
 	uint64_t rx;			/* distinct test frames received in time */
 	uint64_t lost;
 	double loss_pct;
+	unsigned int streams;		/* generator threads, each a stream of its own */
 	uint64_t reordered, duplicate, late, out_of_window;
 	uint64_t stale;			/* tagged by another trial: never counted */
 	uint64_t learning_tx, learning_rx;
@@ -97,6 +106,12 @@ struct trial_progress {
 	const char *phase;		/* "learning", "traffic", "drain" */
 };
 typedef void (*trial_progress_fn)(void *ctx, const struct trial_progress *p);
+
+/* Generator threads per direction (cfg->threads, at least 1). */
+static inline unsigned int trial_threads(const struct trial_cfg *cfg)
+{
+	return cfg->threads ? cfg->threads : 1;
+}
 
 /* Check cfg before anything is opened: sizes, rate, flows, CPUs. */
 int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen);

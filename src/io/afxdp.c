@@ -32,6 +32,7 @@
 #include "io/bpf/bpf_objs.h"
 #include "io/bpf/bpf_shared.h"
 #include "sys/clock.h"
+#include "sys/ethtool.h"
 #include "sys/netns.h"
 #include "sys/nl.h"
 
@@ -62,8 +63,9 @@ struct afx {
 	struct xsk_umem *umem;
 	unsigned int chunk, chunk_shift;
 	bool zerocopy;
-	/* sockets: queue 0 also transmits */
-	unsigned int nq;
+	/* sockets: queue 0 also transmits; a port that only transmits has
+	 * one socket, on tx_queue */
+	unsigned int nq, tx_queue;
 	struct afx_queue q[XSK_MAX_QUEUES];
 	/* transmit */
 	struct xsk_ring_prod tx;
@@ -80,22 +82,18 @@ struct afx {
 	struct port_stats st;
 };
 
-/* Receive queues of the device (combined + rx-only channels); 1 when the
- * driver does not say. Called inside the device's namespace. */
-static unsigned int rx_queues(const char *ifname)
+/* Receive (or transmit) queues of the device: combined + rx-only (tx-only)
+ * channels; 1 when the driver does not say. Called inside the device's
+ * namespace. */
+static unsigned int dev_queues(const char *ifname, bool tx)
 {
-	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
-	struct ifreq ifr;
-	unsigned int n = 1;
+	unsigned int n = 1, rxq, txq;
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0)
 		return 1;
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_data = (void *)&ch;
-	if (!ioctl(fd, SIOCETHTOOL, &ifr) && ch.combined_count + ch.rx_count > 0)
-		n = ch.combined_count + ch.rx_count;
+	if (!ethtool_queues(fd, ifname, &rxq, &txq) && (tx ? txq : rxq) > 0)
+		n = tx ? txq : rxq;
 	close(fd);
 	return n > XSK_MAX_QUEUES ? XSK_MAX_QUEUES : n;
 }
@@ -156,7 +154,7 @@ static int sockets_create(struct afx *p, uint16_t bind_flags)
 			.bind_flags = bind_flags,
 		};
 
-		rc = xsk_socket__create_shared(&q->xsk, p->ifname, i, p->umem,
+		rc = xsk_socket__create_shared(&q->xsk, p->ifname, p->want_rx ? i : p->tx_queue, p->umem,
 					       p->want_rx ? &q->rx : NULL, tx ? &p->tx : NULL,
 					       &q->fill, &q->comp, &sc);
 		if (rc) {
@@ -244,7 +242,13 @@ static int open_in_ns(struct afx *p, char *err, size_t errlen)
 		snprintf(err, errlen, "no interface '%s'", p->ifname);
 		return -ENODEV;
 	}
-	p->nq = p->want_rx ? rx_queues(p->ifname) : 1;
+	p->nq = p->want_rx ? dev_queues(p->ifname, false) : 1;
+	if (p->tx_queue && p->tx_queue >= dev_queues(p->ifname, true)) {
+		snprintf(err, errlen, "AF_XDP on %s: generator thread %u transmits on queue %u, and %s has %u "
+			 "transmit queue(s) (the lab: 'wirerate lab up --queues N')", p->ifname, p->tx_queue,
+			 p->tx_queue, p->ifname, dev_queues(p->ifname, true));
+		return -EINVAL;
+	}
 	/* The kernel pins the whole UMEM, so it is sized for the queues the
 	 * device has, known only here. */
 	p->area_len = ((size_t)p->tx_n + (size_t)p->rx_n * p->nq) << p->chunk_shift;
@@ -311,6 +315,13 @@ static void *afx_open(const struct port_cfg *cfg, char *err, size_t errlen)
 	p->link_fd = -1;
 	p->want_tx = cfg->tx;
 	p->want_rx = cfg->rx;
+	p->tx_queue = cfg->tx_queue;
+	if (p->tx_queue && (p->want_rx || p->tx_queue >= XSK_MAX_QUEUES)) {
+		snprintf(err, errlen, "AF_XDP on %s: only a port that transmits alone takes a queue other than 0",
+			 cfg->ifname);
+		free(p);
+		return NULL;
+	}
 	snprintf(p->ifname, sizeof(p->ifname), "%s", cfg->ifname);
 	if (!(p->nl = nl_create(cfg->nsfd, err, errlen)))
 		goto fail;

@@ -21,6 +21,8 @@ struct port_cfg {
 	bool tx, rx;
 	unsigned int tx_slots;	/* frames in flight at most (power of 2) */
 	unsigned int frame_max;	/* largest frame written, bytes without FCS */
+	unsigned int tx_queue;	/* AF_XDP, transmitting only: the queue to bind (a
+				 * generator's thread k takes queue k) */
 	unsigned int rx_block_kib;	/* TPACKET_V3 block size */
 	unsigned int rx_blocks;
 };

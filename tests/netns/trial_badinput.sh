@@ -22,6 +22,10 @@ t --rate 1kpps --tx nosuch0 --rx nosuch1 --dst-mac 02:00:00:00:00:01
 t --rate 1kpps --dst-mac 02:00:00:00:00 --tx a --rx b
 t --rate 1kpps --gen-cpu 4096
 t --rate 1kpps --gen-cpu 999
+t --rate 1kpps --gen-cpu 0-8
+t --rate 1kpps --gen-cpu x
+t --rate 1kpps --gen-cpu 0,
+t --rate 1kpps --port-type afxdp --gen-cpu 0,1
 t --rate 1kpps --port-type carrier-pigeon
 t --rate 1kpps --imix=64:20
 t --rate 1kpps --imix=:3
