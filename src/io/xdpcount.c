@@ -19,6 +19,8 @@
 #include "sys/netns.h"
 #include "sys/nl.h"
 
+_Static_assert(XDPCOUNT_MAX_STREAMS == XC_MAX_STREAMS, "one stream limit, in the header and the program");
+
 struct xdpcount {
 	struct bpf_object *obj;
 	struct bpf_link *link;
@@ -83,7 +85,6 @@ struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t
 		goto fail;
 	}
 	x->nstreams = cfg->streams ? cfg->streams : 1;
-	_Static_assert(XDPCOUNT_MAX_STREAMS == XC_MAX_STREAMS, "one stream limit");
 	if (x->nstreams > XDPCOUNT_MAX_STREAMS) {
 		snprintf(err, errlen, "the XDP analyzer counts up to %d streams a direction, not %u",
 			 XC_MAX_STREAMS, x->nstreams);
