@@ -110,7 +110,8 @@ void trial_print_dir(struct out *o, const struct trial_dir_result *d, double fra
 			 (unsigned long long)d->not_test_total, (unsigned long long)d->stale);
 	print_latency(o, &d->latency);
 	out_u64(o, "tester_rx_drops", "  tester     receive drops %llu", d->tester_rx_drops);
-	out_u64(o, "tester_if_drops", " (+%llu entering the port)", d->tester_if_drops);
+	out_u64(o, "tester_if_drops", " (+%llu entering the port", d->tester_if_drops);
+	out_u64(o, "tester_refused", ", +%llu refused by its ring)", d->tester_refused);
 	out_u64(o, "tx_errors", ", transmit errors %llu", d->tx_errors);
 	out_u64(o, "tx_refused", ", held back by the next hop %llu", d->tx_refused);
 	out_bool(o, "tester_limited", NULL, d->tester_limited);

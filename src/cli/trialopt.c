@@ -160,7 +160,7 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 
 	memset(o, 0, sizeof(*o));
 	snprintf(o->prefix, sizeof(o->prefix), "%s", LAB_PREFIX_DEFAULT);
-	o->nsfd[0] = o->nsfd[1] = -1;
+	o->nsfd[0] = o->nsfd[1] = o->nsfd[2] = -1;
 	o->cfg.ndirs = 1;
 	o->cfg.sizes[0] = 64;
 	o->cfg.nsizes = 1;
@@ -436,16 +436,20 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 			 strcmp(o->prefix, LAB_PREFIX_DEFAULT) ? o->prefix : "");
 		return -ENOENT;
 	}
-	for (int r = 0; r < 2; r++) {
-		lab_ns_name(o->prefix, r ? LAB_SINK : LAB_GEN, name, sizeof(name));
+	for (int r = 0; r < 3; r++) {
+		lab_ns_name(o->prefix, r == 2 ? LAB_DUT : r ? LAB_SINK : LAB_GEN, name, sizeof(name));
 		if ((o->nsfd[r] = netns_open(name)) < 0) {
 			snprintf(err, errlen, "cannot open namespace %s", name);
 			return -ENOENT;
 		}
 	}
-	c->dir[0] = (struct trial_dir){ .tx_if = g->ifname, .tx_nsfd = o->nsfd[0], .rx_if = s->ifname, .rx_nsfd = o->nsfd[1]};
+	/* What the tester's receive ring refuses, veth counts at the DUT's
+	 * transmit: the DUT's port on the other end tells the tester's loss. */
+	c->dir[0] = (struct trial_dir){ .tx_if = g->ifname, .tx_nsfd = o->nsfd[0], .rx_if = s->ifname,
+					.rx_nsfd = o->nsfd[1], .rx_peer_if = d1->ifname, .rx_peer_nsfd = o->nsfd[2] };
 	set_spec(&c->dir[0].spec, o->ipv6, g->mac, d0->mac, o->ipv6 ? g->ip6 : g->ip, o->ipv6 ? s->ip6 : s->ip);
-	c->dir[1] = (struct trial_dir){ .tx_if = s->ifname, .tx_nsfd = o->nsfd[1], .rx_if = g->ifname, .rx_nsfd = o->nsfd[0]};
+	c->dir[1] = (struct trial_dir){ .tx_if = s->ifname, .tx_nsfd = o->nsfd[1], .rx_if = g->ifname,
+					.rx_nsfd = o->nsfd[0], .rx_peer_if = d0->ifname, .rx_peer_nsfd = o->nsfd[2] };
 	set_spec(&c->dir[1].spec, o->ipv6, s->mac, d1->mac, o->ipv6 ? s->ip6 : s->ip, o->ipv6 ? g->ip6 : g->ip);
 	/* The tester stays off the DUT's CPUs. */
 	if (cpuset_count(&st.tester_cpus)) {
@@ -616,7 +620,7 @@ const char *trialopt_path(const struct trialopt *o)
 
 void trialopt_release(struct trialopt *o)
 {
-	for (int r = 0; r < 2; r++)
+	for (int r = 0; r < 3; r++)
 		if (o->nsfd[r] >= 0) {
 			close(o->nsfd[r]);
 			o->nsfd[r] = -1;

@@ -74,7 +74,7 @@ struct trialopt {
 	bool direct;			/* tx cabled straight to rx: no DUT (calibrate) */
 	double line_bps;		/* 0: unknown */
 	bool line_set;
-	int nsfd[2];			/* lab: gen, sink */
+	int nsfd[3];			/* lab: gen, sink, DUT */
 	char dir_label[2][96];
 	char where[256];
 	char calib_path[4096];		/* the tester's ceilings */

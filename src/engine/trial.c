@@ -100,7 +100,22 @@ struct run {
 	volatile int stop_rx;
 	struct gen_ctx gen[2][TRIAL_MAX_THREADS];
 	struct rx_ctx rx[2];
+	bool peer_read[2];		/* rx_peer_if's transmit drops read at the start */
+	uint64_t peer_drops0[2];
 };
+
+/* The far end of a direction's receive port: what its full ring refused. */
+static int peer_drops(const struct trial_dir *t, uint64_t *n)
+{
+	struct link_info li;
+	int rc;
+
+	if (!t->rx_peer_if)
+		return -ENOENT;
+	if (!(rc = nl_link_get_in(t->rx_peer_nsfd, t->rx_peer_if, &li)))
+		*n = li.tx_dropped;
+	return rc;
+}
 
 /* ---- generator ---- */
 
@@ -488,6 +503,7 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 	struct gen_sum gs;
 	struct seqtrack_stats ss;
 	struct port_stats st;
+	uint64_t now;
 	double secs;
 
 	gen_sum(r, d, &gs);
@@ -550,6 +566,12 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 			o->tx_refused += st.tx_if_refused;
 		}
 	o->ring_drops = gs.refused1 - gs.refused0;
+	/* The far end counts every frame it could not hand over; those our
+	 * port counted itself (the backlog's drops, on a socket path) are in
+	 * tester_if_drops already. */
+	if (r->peer_read[d] && !peer_drops(&c->dir[d], &now) && now - r->peer_drops0[d] > o->tester_if_drops &&
+	    now >= r->peer_drops0[d])
+		o->tester_refused = now - r->peer_drops0[d] - o->tester_if_drops;
 	o->gen_path = g->xg ? "xdp" : port_type_name(c->port_type);
 	o->rx_path = r->rx[d].xc ? "xdp" : port_type_name(c->port_type);
 
@@ -564,6 +586,11 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 	else if (o->tester_rx_drops)
 		snprintf(o->tester_reason, sizeof(o->tester_reason),
 			 "the tester's receive ring dropped %llu frames", (unsigned long long)o->tester_rx_drops);
+	else if (o->tester_refused)
+		snprintf(o->tester_reason, sizeof(o->tester_reason),
+			 "the tester's receive port %s refused %llu frames (its ring was full: the "
+			 "tester's CPU fell behind; %s counts them as transmit drops)",
+			 c->dir[d].rx_if, (unsigned long long)o->tester_refused, c->dir[d].rx_peer_if);
 	else if (c->dir[d].direct && o->ring_drops)
 		snprintf(o->tester_reason, sizeof(o->tester_reason),
 			 "the tester's receive port refused %llu XDP frames (its ring was full)",
@@ -623,15 +650,11 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	for (unsigned int i = 0; i < nps; i++) {
 		struct port_cfg pc = { .ifname = ps[i].ifname, .nsfd = ps[i].nsfd, .tx = ps[i].tx,
 				       .rx = ps[i].rx, .frame_max = maxsz };
-		struct nl *nl;
 		struct link_info li;
 
 		/* A frame longer than the link takes would be refused one by one. */
-		if (ps[i].tx && (nl = nl_create(ps[i].nsfd, err, errlen))) {
-			int got = nl_link_get(nl, ps[i].ifname, &li);
-
-			nl_destroy(nl);
-			if (!got && li.mtu && maxsz > li.mtu + 18 + (c->dir[0].spec.vlan ? 4 : 0)) {
+		if (ps[i].tx && !nl_link_get_in(ps[i].nsfd, ps[i].ifname, &li)) {
+			if (li.mtu && maxsz > li.mtu + 18 + (c->dir[0].spec.vlan ? 4 : 0)) {
 				snprintf(err, errlen, "%u-byte frames need an MTU of %u on %s, which has %u "
 					 "(the lab: 'wirerate lab up --mtu %u')", maxsz, maxsz - 18, ps[i].ifname,
 					 li.mtu, maxsz - 18 < 1280 ? 1280 : maxsz - 18);
@@ -737,6 +760,9 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 
 			xdpcount_set(r->rx[d].xc, &a);
 		}
+
+	for (unsigned int d = 0; d < c->ndirs; d++)
+		r->peer_read[d] = !peer_drops(&c->dir[d], &r->peer_drops0[d]);
 
 	for (unsigned int d = 0; d < c->ndirs; d++) {
 		if ((rc = -pthread_create(&rt[nrt], NULL, rx_main, &r->rx[d]))) {

@@ -32,6 +32,10 @@ struct trial_dir {
 	struct frame_spec spec;	/* addresses, ports; size comes from sizes[] */
 	bool direct;		/* tx_if is cabled straight to rx_if (calibration):
 				 * what the far end's ring refuses is the tester's loss */
+	const char *rx_peer_if;	/* or NULL: the far end of rx_if's cable, a veth (the
+				 * lab's dut1), whose tx_dropped counts the frames
+				 * rx_if's full ring refused: the tester's loss */
+	int rx_peer_nsfd;
 };
 
 struct trial_cfg {
@@ -79,6 +83,8 @@ struct trial_dir_result {
 	uint64_t max_backlog;		/* frames due but not yet sent, at worst */
 	uint64_t tester_rx_drops;	/* dropped by our own receive ring */
 	uint64_t tester_if_drops;	/* dropped into our receive interface (its backlog) */
+	uint64_t tester_refused;	/* refused by our receive port's full ring, as the far
+					 * end counted them (rx_peer_if's transmit drops) */
 	uint64_t tx_errors;
 	uint64_t tx_refused;		/* refused by the next hop's queue, sent again */
 	uint64_t ring_drops;		/* XDP frames the next hop's receive ring refused: the

@@ -38,15 +38,9 @@ struct xdpcount {
 
 static int if_drops(const struct xdpcount *x, uint64_t *n)
 {
-	char e[128];
-	struct nl *nl = nl_create(x->nsfd, e, sizeof(e));
 	struct link_info li;
-	int rc;
+	int rc = nl_link_get_in(x->nsfd, x->ifname, &li);
 
-	if (!nl)
-		return -EIO;
-	rc = nl_link_get(nl, x->ifname, &li);
-	nl_destroy(nl);
 	if (!rc)
 		*n = li.rx_dropped;
 	return rc;

@@ -219,6 +219,19 @@ int nl_link_get(struct nl *nl, const char *name, struct link_info *li)
 	return q.found ? 0 : -ENODEV;
 }
 
+int nl_link_get_in(int nsfd, const char *name, struct link_info *li)
+{
+	char e[128];
+	struct nl *nl = nl_create(nsfd, e, sizeof(e));
+	int rc;
+
+	if (!nl)
+		return -EIO;
+	rc = nl_link_get(nl, name, li);
+	nl_destroy(nl);
+	return rc;
+}
+
 static struct nlmsghdr *link_msg(struct nl *nl, uint16_t type, uint16_t flags, int ifindex)
 {
 	struct nlmsghdr *nlh = msg_start(nl, type, flags);

@@ -32,6 +32,9 @@ struct link_info {
 
 /* Fill *li for the link called name; -ENODEV when there is none. */
 int nl_link_get(struct nl *nl, const char *name, struct link_info *li);
+/* The same, once, in the namespace behind nsfd (-1: ours): for counters
+ * read now and then. */
+int nl_link_get_in(int nsfd, const char *name, struct link_info *li);
 /* Create a veth pair: name here, peer in the namespace behind peer_nsfd,
  * each end with queues transmit and receive queues (0 or 1: one). */
 int nl_veth_add(struct nl *nl, const char *name, const uint8_t mac[6],
