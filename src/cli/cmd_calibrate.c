@@ -150,7 +150,7 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 	/* The ceiling: flat out when the analyzer counted all of it, else the
 	 * paced rate when that was clean. */
 	e.size = to.cfg.sizes[0];
-	snprintf(e.port_type, sizeof(e.port_type), "%s", trialopt_path(&to));
+	trialopt_calib_key(&to, e.port_type, sizeof(e.port_type));
 	e.rx_ok = rx_clean(flat) || rx_clean(paced);
 	e.pps = rx_clean(flat) ? min_offered(flat) : min_offered(paced);
 	e.when = (int64_t)time(NULL);
@@ -173,7 +173,10 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 	out_text(o, "%s\n", pace_err <= 0.5 ? " (within 0.5%)" : " (MORE THAN 0.5%: the tester cannot pace this rate)");
 	out_f64(o, "ceiling_pps", "  ceiling    %.0f frames/s", e.pps);
 	out_u64(o, "size", " for %llu-byte frames", e.size);
-	out_str(o, "port_type", " on %s ports", e.port_type);
+	out_str(o, "port_type", " on %s ports", trialopt_path(&to));
+	out_u64(o, "gen_threads", trial_threads(&to.cfg) > 1 ? ", %llu generator threads" : NULL,
+		trial_threads(&to.cfg));
+	out_str(o, "key", NULL, e.port_type);
 	out_bool(o, "receiver_ok", NULL, e.rx_ok);
 	out_text(o, e.rx_ok ? "; the analyzer counted every frame\n"
 			    : "; the analyzer LOST frames even at 90%%: results near this rate are tester-limited\n");

@@ -355,7 +355,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	for (unsigned int i = 0; i < (imix ? 1u : r.nsizes); i++) {
 		double avg = 0, line = 0, ceil_pps = 0, m;
 		struct calib_entry e;
-		char e2[256];
+		char e2[256], key[sizeof(e.port_type)];
 
 		if (imix) {
 			for (unsigned int k = 0; k < to.cfg.nsizes; k++)
@@ -374,7 +374,8 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		}
 		if (to.line_bps > 0)
 			line = to.line_bps / ((avg + 20) * 8);
-		if (!imix && !calib_lookup(to.calib_path, trialopt_path(&to), r.sizes[i], &e, e2, sizeof(e2)))
+		trialopt_calib_key(&to, key, sizeof(key));
+		if (!imix && !calib_lookup(to.calib_path, key, r.sizes[i], &e, e2, sizeof(e2)))
 			ceil_pps = e.pps;
 		if (r.max_load_set) {
 			m = r.max_load.kind == RATE_PPS ? r.max_load.value :

@@ -618,6 +618,16 @@ const char *trialopt_path(const struct trialopt *o)
 	return o->cfg.xdp_gen ? "xdp" : port_type_name(o->cfg.port_type);
 }
 
+void trialopt_calib_key(const struct trialopt *o, char *buf, size_t len)
+{
+	unsigned int n = trial_threads(&o->cfg);
+
+	if (n > 1)
+		snprintf(buf, len, "%s*%u", trialopt_path(o), n);
+	else
+		snprintf(buf, len, "%s", trialopt_path(o));
+}
+
 void trialopt_release(struct trialopt *o)
 {
 	for (int r = 0; r < 3; r++)
@@ -671,10 +681,10 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 double trialopt_check_ceiling(const struct trialopt *o, struct trial_result *res)
 {
 	struct calib_entry e;
-	char err[256];
+	char err[256], key[sizeof(e.port_type)];
 
-	if (o->cfg.nsizes != 1 ||
-	    calib_lookup(o->calib_path, trialopt_path(o), o->cfg.sizes[0], &e, err, sizeof(err)))
+	trialopt_calib_key(o, key, sizeof(key));
+	if (o->cfg.nsizes != 1 || calib_lookup(o->calib_path, key, o->cfg.sizes[0], &e, err, sizeof(err)))
 		return 0;
 	if (o->cfg.rate_pps <= e.pps)
 		return e.pps;

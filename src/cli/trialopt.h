@@ -93,6 +93,10 @@ int trialopt_resolve(struct trialopt *o, char *err, size_t errlen);
 void trialopt_release(struct trialopt *o);
 /* The generator's path: "xdp", "afxdp", "afpacket" or "mmsg". */
 const char *trialopt_path(const struct trialopt *o);
+/* The calibration file's key for this tester: the path, with the number
+ * of generator threads after a '*' when there are several ("xdp*2"):
+ * two threads reach a ceiling one does not. */
+void trialopt_calib_key(const struct trialopt *o, char *buf, size_t len);
 /* The DUT's CPU watch for a trial, or NULL when there is nothing to watch;
  * -errno with a reason (soak asked for but not calibrated, ...). */
 int trialopt_cpucost(const struct trialopt *o, struct cpucost **cost, char *err, size_t errlen);

@@ -2,6 +2,7 @@
  * back by 'wirerate calibrate' and kept in a small text file so that later
  * trials above it say so. One line per (port type, size):
  *   <port-type> <size> <frames/s> <receiver-kept-up 0|1> <unix-time> <kernel>
+ * where <port-type> is the path, with "*N" for N generator threads ("xdp*2").
  */
 #ifndef WR_STORE_CALIB_H
 #define WR_STORE_CALIB_H

@@ -28,6 +28,21 @@ d=$(jq -c '.directions[0]' <<<"$j")
 note "at $rate: $(jq -c '{offered_pps, tester_limited, tester_reason}' <<<"$d")"
 [ "$(jq -r .tester_limited <<<"$d")" = true ] || fail "beyond the ceiling not flagged: $d"
 [ "$(jq -r .tester_ceiling_pps <<<"$j")" != null ] || fail "ceiling not reported"
+# The ceiling is per number of generator threads: a two-thread trial is
+# not judged by the one-thread ceiling, and has one of its own once
+# calibrated with two.
+pt=$(jq -r .port_type <<<"$c")
+[ "$("$WR" trial $T --rate 1kpps --duration 0.5s --calibration "$cal" | jq -r .tester_ceiling_pps)" = "$ceiling" ] ||
+	fail "one thread: not checked against the ceiling $ceiling"
+[ "$("$WR" trial $T --rate 1kpps --duration 0.5s --calibration "$cal" --gen-cpu 0,1 | jq -r .tester_ceiling_pps)" = null ] ||
+	fail "two threads checked against the one-thread ceiling"
+c2=$("$WR" calibrate --prefix "$P" --duration 1s --drain 0.5s --calibration "$cal" --gen-cpu 0,1 --json) ||
+	fail "calibrate with two threads"
+note "calibrate, two threads: $(jq -c '{ceiling_pps, gen_threads, key, receiver_ok}' <<<"$c2")"
+[ "$(jq -r .key <<<"$c2")" = "$pt*2" ] && grep -q "^$pt\*2 64 " "$cal" && grep -q "^$pt 64 " "$cal" ||
+	fail "two-thread ceiling not stored beside the one-thread one: $(cat "$cal")"
+[ "$("$WR" trial $T --rate 1kpps --duration 0.5s --calibration "$cal" --gen-cpu 0,1 | jq -r .tester_ceiling_pps)" = \
+	"$(jq -r .ceiling_pps <<<"$c2")" ] || fail "two threads: not checked against their own ceiling"
 # A corrupt calibration file is ignored for the flag but never crashes.
 echo "garbage" >"$cal"
 "$WR" trial $T --rate 1kpps --duration 0.5s --calibration "$cal" >/dev/null || fail "corrupt calibration file broke the trial"
