@@ -110,6 +110,13 @@ run_wr_b2b() { # RXCPU [--port-type T]
 		jq -r '.directions[0] | "\(.offered_pps * .rx / .tx) \(.offered_pps)"'
 }
 
+run_wr_cal() { # back to back flat out (calibrate's first step), analyzer on the other CPU [extra]:
+	# counted/s, sent/s, lost
+	"$WR" calibrate --tx "bb0@$G" --rx "bb1@$S" --port-type xdp "$@" --duration "${SECS}s" --gen-cpu "$CPU" \
+		--rx-cpu "$OTHER" --drain 1s --calibration "$tmp/cal-bb" --json |
+		jq -r '.flat_out | "\(.offered_pps * .rx / .tx) \(.offered_pps) \(.lost)"'
+}
+
 run_wr_mq() { # generator threads on CPUs 0 and 1, each counting its own frames
 	"$WR" trial --tx "mq0@$G" --rx "mq1@$S" --dst-mac "$MQ1_MAC" --src-ip 198.18.2.1 --dst-ip 198.18.2.2 \
 		--port-type xdp --no-store --rate 30Mpps --duration "${SECS}s" --gen-cpu 0,1 --learn-wait 0.2s --drain 1s \
@@ -123,7 +130,8 @@ for i in $(seq "$RUNS"); do
 		trafgen_conf "$MQ1_MAC" 198.18.2.2 198.18.2.1
 		R[tg2_b2b]+="$(TG_CPUS=0,1 TG_N=2 run_trafgen mq0 "$S" mq1) "
 	fi
-	set -- $(run_wr_b2b "$OTHER" --port-type xdp); R[wx_b2b]+="$1 "; R[wx_sent]+="$2 "
+	set -- $(run_wr_cal); R[wx_b2b]+="$1 "; R[wx_lost]+="$3 "
+	set -- $(run_wr_cal --no-flow-control); R[wn_b2b]+="$1 "; R[wx_sent]+="$2 "; R[wn_lost]+="$3 "
 	set -- $(run_wr_b2b "$CPU" --port-type xdp); R[w1_b2b]+="$1 "
 	set -- $(run_wr_b2b "$OTHER" --port-type afpacket); R[wr_b2b]+="$1 "
 	trafgen_conf "$BB1_MAC" 198.18.1.2 198.18.1.1
@@ -141,9 +149,11 @@ ratio() { printf '%6.2fx' "$(echo "$1 / $2" | bc -l)"; }
 
 echo "wirerate bench: 64-byte frames (60 B on veth), generator on one core (CPU $CPU), frames/s"
 echo "received, median of $RUNS runs of $SECS s each; kernel $(uname -r), $(nproc) CPUs."
-echo "Back to back the receiver (kernel and wirerate's analyzer) is on CPU $OTHER; through"
-echo "the DUT (CPU $OTHER) it shares CPU $CPU with the generator, and wirerate's analyzer"
-echo "counts every frame there while the peers are counted by interface counters."
+echo "Back to back the receiver (kernel and wirerate's analyzer) is on CPU $OTHER, and"
+echo "wirerate XDP is 'calibrate' flat out: the generator keeps a window of frames to the"
+echo "analyzer (flow control), so every frame sent is counted; through the DUT (CPU $OTHER)"
+echo "the analyzer shares CPU $CPU with the generator and counts every frame, while the"
+echo "peers are counted by interface counters."
 echo
 printf '%-34s %18s %22s\n' "" "back to back" "through the lab DUT"
 for t in "wx:wirerate XDP" "wr:wirerate AF_PACKET" "tg:trafgen (netsniff-ng)" "ip:iperf3 -u -l 18"; do
@@ -151,12 +161,14 @@ for t in "wx:wirerate XDP" "wr:wirerate AF_PACKET" "tg:trafgen (netsniff-ng)" "i
 	printf '%-34s %18s %22s\n' "${t#*:}" "$(kpps "$(med ${k}_b2b)")" "$(kpps "$(med ${k}_dut)")"
 done
 printf '%-34s %18s\n' "wirerate XDP, analyzer on CPU $CPU" "$(kpps "$(med w1_b2b)")"
+printf '%-34s %18s  (lost %s, median)\n' "wirerate XDP, no flow control" "$(kpps "$(med wn_b2b)")" "$(med wn_lost)"
 printf '%-34s %18s %22s\n' "wirerate XDP / trafgen" "$(ratio "$(med wx_b2b)" "$(med tg_b2b)")" "$(ratio "$(med wx_dut)" "$(med tg_dut)")"
+printf '%-34s %18s\n' "wirerate XDP lost (flow control)" "$(med wx_lost)"
 printf '%-34s %18s\n' "  with the analyzer on CPU $CPU" "$(ratio "$(med w1_b2b)" "$(med tg_b2b)")"
 printf '%-34s %18s %22s\n' "wirerate XDP / iperf3" "$(ratio "$(med wx_b2b)" "$(med ip_b2b)")" "$(ratio "$(med wx_dut)" "$(med ip_dut)")"
 printf '%-34s %18s %22s\n' "wirerate XDP / AF_PACKET" "$(ratio "$(med wx_b2b)" "$(med wr_b2b)")" "$(ratio "$(med wx_dut)" "$(med wr_dut)")"
 printf '%-34s %18s %22s\n' "wirerate AF_PACKET / trafgen" "$(ratio "$(med wr_b2b)" "$(med tg_b2b)")" "$(ratio "$(med wr_dut)" "$(med tg_dut)")"
-printf '%-34s %18s\n' "wirerate XDP sent, back to back" "$(kpps "$(med wx_sent)")"
+printf '%-34s %18s\n' "wirerate XDP sent, no flow control" "$(kpps "$(med wx_sent)")"
 printf '%-34s %15.0f ns\n' "XDP generator CPU per frame" "$(echo "1000000000 / $(med wx_sent)" | bc -l)"
 echo "  (its core does nothing else: 1 s / frames sent per second)"
 if [ "$NCPU" -ge 2 ]; then
@@ -170,7 +182,7 @@ if [ "$NCPU" -ge 2 ]; then
 fi
 echo
 echo "runs (frames/s):"
-for k in wx_b2b wx_sent w1_b2b wr_b2b tg_b2b ip_b2b wx_dut wr_dut tg_dut ip_dut wx2_b2b wx2_lost tg2_b2b; do
+for k in wx_b2b wx_lost wn_b2b wn_lost wx_sent w1_b2b wr_b2b tg_b2b ip_b2b wx_dut wr_dut tg_dut ip_dut wx2_b2b wx2_lost tg2_b2b; do
 	printf '  %-7s %s\n' "$k" "${R[$k]:-}"
 done
 

@@ -15,6 +15,7 @@
 #include "cli/storeopt.h"
 #include "cli/trialopt.h"
 #include "engine/trial.h"
+#include "io/xdpgen.h"
 #include "core/cpustat.h"
 #include "core/units.h"
 #include "store/out.h"
@@ -60,15 +61,19 @@ static void show_progress(void *arg, const struct trial_progress *p)
 	pc->shown = true;
 }
 
-static void print_latency(struct out *o, const struct hist *h)
+static void print_latency(struct out *o, const struct hist *h, unsigned int every)
 {
 	out_obj_start(o, "latency_ns");
 	if (!h->count) {
 		out_text(o, "  latency    none measured\n");
 	} else {
-		out_text(o, "  latency    min %.1f us, median %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us, mean %.1f us\n",
+		out_text(o, "  latency    min %.1f us, median %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us, mean %.1f us",
 			 hist_min(h) / 1e3, hist_quantile(h, 0.5) / 1e3, hist_quantile(h, 0.99) / 1e3,
 			 hist_quantile(h, 0.999) / 1e3, hist_max(h) / 1e3, hist_mean(h) / 1e3);
+		if (every > 1)
+			out_text(o, " (%llu frames: 1 in %u)", (unsigned long long)h->count, every);
+		out_text(o, "\n");
+		out_u64(o, "every", NULL, every);
 		out_u64(o, "min", NULL, hist_min(h));
 		out_u64(o, "median", NULL, hist_quantile(h, 0.5));
 		out_u64(o, "p99", NULL, hist_quantile(h, 0.99));
@@ -101,6 +106,14 @@ void trial_print_dir(struct out *o, const struct trial_dir_result *d, double fra
 	if (d->ring_drops && !d->tester_limited)
 		out_text(o, "  where      %llu of the lost frames were refused by the DUT's receive ring (its input queue was full)\n",
 			 (unsigned long long)d->ring_drops);
+	out_bool(o, "flow_control", NULL, d->flow_control);
+	out_u64(o, "flow_waits", NULL, d->flow_waits);
+	out_bool(o, "flow_gave_up", NULL, d->flow_gave_up);
+	if (d->flow_control)
+		out_text(o, "  flow       back to back: the generator kept at most %u frames ahead of the analyzer, "
+			 "held %llu times%s\n", XDPGEN_FLOW_WINDOW / (d->streams ? d->streams : 1),
+			 (unsigned long long)d->flow_waits,
+			 d->flow_gave_up ? " (then gave up: the analyzer saw nothing for 200 ms)" : "");
 	out_u64(o, "learning_tx", NULL, d->learning_tx);
 	out_u64(o, "learning_rx", NULL, d->learning_rx);
 	out_u64(o, "stale", NULL, d->stale);
@@ -108,7 +121,7 @@ void trial_print_dir(struct out *o, const struct trial_dir_result *d, double fra
 	if (d->not_test_total || d->stale)
 		out_text(o, "  other      %llu frames without a valid tag, %llu from another trial (never counted)\n",
 			 (unsigned long long)d->not_test_total, (unsigned long long)d->stale);
-	print_latency(o, &d->latency);
+	print_latency(o, &d->latency, d->latency_every ? d->latency_every : 1);
 	out_u64(o, "tester_rx_drops", "  tester     receive drops %llu", d->tester_rx_drops);
 	out_u64(o, "tester_if_drops", " (+%llu entering the port", d->tester_if_drops);
 	out_u64(o, "tester_refused", ", +%llu refused by its ring)", d->tester_refused);

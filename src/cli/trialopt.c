@@ -23,7 +23,7 @@ enum {
 	O_PREFIX = 256, O_TX, O_RX, O_DST_MAC, O_RX_DST_MAC, O_SRC_IP, O_DST_IP, O_RATE,
 	O_SIZE, O_IMIX, O_FLOWS, O_BIDIR, O_LINE, O_DURATION, O_LEARN, O_LEARN_WAIT,
 	O_DRAIN, O_GEN_CPU, O_RX_CPU, O_PORT_TYPE, O_BURST, O_JSON, O_CALIB,
-	O_WATCH, O_SOAK, O_SOAK_CAL, O_IPV6,
+	O_WATCH, O_SOAK, O_SOAK_CAL, O_IPV6, O_NO_FLOW, O_LAT_EVERY,
 };
 
 static const struct option trial_opts[] = {
@@ -48,6 +48,8 @@ static const struct option trial_opts[] = {
 	{ "rx-cpu", required_argument, NULL, O_RX_CPU },
 	{ "port-type", required_argument, NULL, O_PORT_TYPE },
 	{ "burst", required_argument, NULL, O_BURST },
+	{ "no-flow-control", no_argument, NULL, O_NO_FLOW },
+	{ "latency-every", required_argument, NULL, O_LAT_EVERY },
 	{ "json", no_argument, NULL, O_JSON },
 	{ "calibration", required_argument, NULL, O_CALIB },
 	{ "watch-cpus", required_argument, NULL, O_WATCH },
@@ -289,6 +291,20 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 			if ((rc = u64_parse(optarg, 1, 4096, &v, err, errlen)))
 				break;
 			o->cfg.max_burst = (unsigned int)v;
+			break;
+		case O_NO_FLOW: o->cfg.no_flow_control = true; break;
+		case O_LAT_EVERY:
+			if (!strcmp(optarg, "auto")) {
+				o->cfg.latency_every = 0;
+				break;
+			}
+			if ((rc = u64_parse(optarg, 1, 65536, &v, err, errlen)) || (v & (v - 1))) {
+				snprintf(err, errlen, "--latency-every '%s': expected auto or a power of two from 1 to 65536",
+					 optarg);
+				rc = -EINVAL;
+				break;
+			}
+			o->cfg.latency_every = (unsigned int)v;
 			break;
 		case O_JSON: cli->json = true; break;
 		case O_CALIB: snprintf(o->calib_path, sizeof(o->calib_path), "%s", optarg); break;

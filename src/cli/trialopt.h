@@ -45,6 +45,11 @@
 	"                      afxdp: AF_XDP sockets both ends;\n" \
 	"                      afpacket: TX ring + TPACKET_V3; mmsg: sendmmsg fallback\n" \
 	"  --burst N           frames per batch at most (default 64)\n" \
+	"  --latency-every N   the XDP analyzer times 1 frame in N (a power of two; 1: every\n" \
+	"                      frame); auto (default): every frame up to 1 Mpps a stream,\n" \
+	"                      above that the power of two that brings it below\n" \
+	"  --no-flow-control   back to back on the XDP path, do not hold the generator\n" \
+	"                      when the analyzer falls behind (its ring overflows instead)\n" \
 	"  --calibration FILE  the tester's ceilings (default ~/.local/state/wirerate/calibration)\n" \
 	"DUT CPU cost (lab: the DUT's CPUs are always watched through /proc/stat):\n" \
 	"  --watch-cpus LIST   CPUs to watch when the DUT is this host but not the lab\n" \

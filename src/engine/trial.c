@@ -73,6 +73,9 @@ struct gen_ctx {
 	struct pace_stats ps;
 	uint64_t tx_errors;
 	uint64_t stopped_ns;
+	bool flow;			/* flow control: the analyzer's counts are shared */
+	uint64_t flow_waits;
+	bool flow_gave_up;
 	int rc;
 	char err[160];
 };
@@ -100,6 +103,7 @@ struct run {
 	volatile int stop_rx;
 	struct gen_ctx gen[2][TRIAL_MAX_THREADS];
 	struct rx_ctx rx[2];
+	unsigned int latency_every[2];	/* the XDP analyzer times 1 frame in this many */
 	bool peer_read[2];		/* rx_peer_if's transmit drops read at the start */
 	uint64_t peer_drops0[2];
 };
@@ -203,7 +207,10 @@ static void gen_xdp(struct gen_ctx *g)
 	struct xdpgen_phase ph = { .rate_pps = g->rate, .start_ns = g->start_ns,
 				   .end_ns = r->t_end + slack, .limit = g->limit, .epoch_ns = r->t_start,
 				   .max_burst = c->max_burst,
-				   .trial = c->trial_id, .stream = g->stream };
+				   .trial = c->trial_id, .stream = g->stream,
+				   .flow_slot = g->k, .latency_every = r->latency_every[g->dir],
+				   /* the threads may share a ring: each a part of the window */
+				   .window = g->flow ? XDPGEN_FLOW_WINDOW / r->nthreads : 0 };
 
 	g->rc = xdpgen_run(g->xg, &ph, g->err, sizeof(g->err));
 	g->stopped_ns = now_ns();
@@ -213,6 +220,8 @@ static void gen_xdp(struct gen_ctx *g)
 	if (st.sent && st.last_ns > r->t_start && st.last_ns < g->stopped_ns)
 		g->stopped_ns = st.last_ns;
 	xdpgen_ring_refused(g->xg, &g->refused1);
+	g->flow_waits = st.flow_waits;
+	g->flow_gave_up = st.flow_gave_up;
 	__atomic_store_n(&g->sent, st.sent, __ATOMIC_RELAXED);
 	/* A frame that leaves late goes out right behind the one before:
 	 * the worst lag in frames is the largest burst. */
@@ -465,6 +474,8 @@ struct gen_sum {
 	uint64_t sent, learning_sent, tx_errors, stopped_ns, max_backlog;
 	uint64_t refused0, refused1;
 	unsigned int largest_burst;
+	uint64_t flow_waits;
+	bool flow, flow_gave_up;
 };
 
 static void gen_sum(const struct run *r, unsigned int d, struct gen_sum *o)
@@ -477,6 +488,9 @@ static void gen_sum(const struct run *r, unsigned int d, struct gen_sum *o)
 		o->sent += g->sent;
 		o->learning_sent += g->learning_sent;
 		o->tx_errors += g->tx_errors;
+		o->flow |= g->flow;
+		o->flow_waits += g->flow_waits;
+		o->flow_gave_up |= g->flow_gave_up;
 		if (g->stopped_ns > o->stopped_ns)
 			o->stopped_ns = g->stopped_ns;
 		/* threads at rate/N that are each behind by b frames leave the
@@ -566,6 +580,9 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 			o->tx_refused += st.tx_if_refused;
 		}
 	o->ring_drops = gs.refused1 - gs.refused0;
+	o->flow_control = gs.flow;
+	o->flow_waits = gs.flow_waits;
+	o->flow_gave_up = gs.flow_gave_up;
 	/* The far end counts every frame it could not hand over; those our
 	 * port counted itself (the backlog's drops, on a socket path) are in
 	 * tester_if_drops already. */
@@ -621,6 +638,7 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	pthread_t gt[2 * TRIAL_MAX_THREADS], rt[2];
 	unsigned int ngt = 0, nrt = 0;
 	uint64_t learn_ns = 0, next_progress;
+	bool closed = false;
 	int rc;
 
 	if ((rc = trial_cfg_check(c, err, errlen)))
@@ -670,7 +688,20 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	}
 	for (unsigned int d = 0; d < c->ndirs; d++) {
 		struct rx_ctx *x = &r->rx[d];
+		/* Cabled back to back, the far end's ring is the tester's own:
+		 * the XDP generator keeps a window of frames to the analyzer. */
+		bool flow = c->dir[d].direct && c->xdp_gen && c->xdp_rx && !c->no_flow_control;
 
+		if (c->xdp_rx) {
+			struct xdpcount_cfg xc = { .ifname = c->dir[d].rx_if, .nsfd = c->dir[d].rx_nsfd,
+						   .frames = (uint64_t)(c->rate_pps * (double)c->duration_ns / 1e9),
+						   .streams = r->nthreads, .cpu = c->rx_cpu };
+
+			if (!(x->xc = xdpcount_open(&xc, err, errlen))) {
+				rc = -EIO;
+				goto out;
+			}
+		}
 		for (unsigned int k = 0; k < r->nthreads; k++) {
 			struct gen_ctx *g = &r->gen[d][k];
 
@@ -681,9 +712,11 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 			if (c->xdp_gen) {
 				struct frame_spec spec = c->dir[d].spec;
 				struct xdpgen_cfg xc = { .ifname = c->dir[d].tx_if, .nsfd = c->dir[d].tx_nsfd,
-							 .spec = &spec, .flows = &c->flows };
+							 .spec = &spec, .flows = &c->flows,
+							 .flow_fd = flow ? xdpcount_flow_fd(x->xc) : 0 };
 
 				spec.size = c->sizes[0];
+				g->flow = flow;
 				if (!(g->xg = xdpgen_open(&xc, err, errlen))) {
 					rc = -EIO;
 					goto out;
@@ -709,18 +742,8 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		x->dir = d;
 		x->nst = r->nthreads;
 		x->res = &res->dir[d];
-		if (c->xdp_rx) {
-			struct xdpcount_cfg xc = { .ifname = c->dir[d].rx_if, .nsfd = c->dir[d].rx_nsfd,
-						   .frames = (uint64_t)(c->rate_pps * (double)c->duration_ns / 1e9),
-						   .streams = r->nthreads, .cpu = c->rx_cpu };
-
-			if (!(x->xc = xdpcount_open(&xc, err, errlen))) {
-				rc = -EIO;
-				goto out;
-			}
-		} else {
+		if (!c->xdp_rx)
 			x->port = port_find(ps, &nps, c->dir[d].rx_if, c->dir[d].rx_nsfd)->port;
-		}
 		x->st = malloc(r->nthreads * sizeof(*x->st));
 		if (!x->st) {
 			rc = -ENOMEM;
@@ -756,7 +779,11 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		if (r->rx[d].xc) {
 			struct xdpcount_arm a = { .trial = c->trial_id, .learn_trial = c->trial_id ^ 0x8000,
 						  .stream = (uint16_t)d, .epoch_ns = r->t_start,
-						  .deadline_ns = r->deadline };
+						  .deadline_ns = r->deadline,
+						  .latency_every = c->latency_every ? c->latency_every :
+							  xdpcount_latency_every(c->rate_pps / r->nthreads) };
+
+			res->dir[d].latency_every = r->latency_every[d] = a.latency_every;
 
 			xdpcount_set(r->rx[d].xc, &a);
 		}
@@ -827,6 +854,12 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 			}
 			progress(pctx, &p);
 			next_progress += 1000000000ULL;
+		}
+		if (t > r->deadline && !closed) {
+			for (unsigned int d = 0; d < c->ndirs; d++)
+				if (r->rx[d].xc)
+					xdpcount_close_window(r->rx[d].xc);
+			closed = true;
 		}
 		if (t > r->deadline + RX_GRACE_NS && (gens_done || r->stop_gen))
 			break;

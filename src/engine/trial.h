@@ -62,6 +62,11 @@ struct trial_cfg {
 	bool xdp_rx;			/* count in an XDP program at the receive port
 					 * (io/xdpcount.h) instead of through a port */
 	unsigned int max_burst;		/* frames per batch at most */
+	unsigned int latency_every;	/* the XDP analyzer times 1 frame in this many a stream
+					 * (a power of two); 0: xdpcount_latency_every */
+	bool no_flow_control;		/* back to back on the XDP path, let the generator
+					 * overrun the analyzer's ring instead of keeping a
+					 * window of frames to it */
 	struct cpucost *cost;		/* optional: marked at the start and end of traffic */
 };
 
@@ -89,9 +94,14 @@ struct trial_dir_result {
 	uint64_t tx_refused;		/* refused by the next hop's queue, sent again */
 	uint64_t ring_drops;		/* XDP frames the next hop's receive ring refused: the
 					 * DUT's input drops (the tester's when direct) */
+	bool flow_control;		/* back to back: the generator kept a window to the analyzer */
+	uint64_t flow_waits;		/* times the window was full */
+	bool flow_gave_up;		/* the analyzer saw nothing for 200 ms: window opened */
 	const char *gen_path;		/* "xdp", or the transmit port's type */
 	const char *rx_path;		/* "xdp", or the receive port's type */
 	struct hist latency;
+	unsigned int latency_every;	/* latency from 1 frame in this many (XDP analyzer at
+					 * high rates); 0 or 1: every frame */
 	bool tester_limited;
 	char tester_reason[320];
 };

@@ -26,7 +26,7 @@ struct xdpcount {
 	struct bpf_link *link;
 	int prog_fd;
 	volatile struct xc_state *st;	/* the program's .bss, mapped */
-	int cnt_fd, hist_fd;
+	int cnt_fd, hist_fd, flow_fd;
 	int ncpu;
 	int64_t tai_off;
 	int nsfd;
@@ -99,6 +99,7 @@ struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t
 	prog = bpf_object__find_program_by_name(x->obj, "wr_count");
 	x->cnt_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_cnt"));
 	x->hist_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_hist"));
+	x->flow_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_flow"));
 	if (!prog || !(x->st = bpfobj_map_bss(x->obj, sizeof(struct xc_state)))) {
 		snprintf(err, errlen, "the XDP analyzer program has no state to map: %s", strerror(errno));
 		goto fail;
@@ -180,12 +181,28 @@ void xdpcount_set(struct xdpcount *x, const struct xdpcount_arm *a)
 	st->nstreams = (uint16_t)x->nstreams;
 	st->epoch_ns = a->epoch_ns + (uint64_t)x->tai_off;
 	st->deadline_ns = a->deadline_ns + (uint64_t)x->tai_off;
+	st->lat_mask = a->latency_every > 1 ? a->latency_every - 1 : 0;
+	st->closed = 0;
 	__atomic_store_n(&st->armed, 1, __ATOMIC_SEQ_CST);
 }
 
 void xdpcount_set_deadline(struct xdpcount *x, uint64_t deadline_ns)
 {
 	x->st->deadline_ns = deadline_ns + (uint64_t)x->tai_off;
+}
+
+void xdpcount_close_window(struct xdpcount *x)
+{
+	__atomic_store_n(&x->st->closed, 1, __ATOMIC_SEQ_CST);
+}
+
+unsigned int xdpcount_latency_every(double stream_pps)
+{
+	unsigned int k = 1;
+
+	while (stream_pps / k > XDPCOUNT_LAT_ALL_PPS && k < (1u << 20))
+		k <<= 1;
+	return k;
 }
 
 static int counters(struct xdpcount *x, struct xc_counters *sum)
@@ -299,4 +316,9 @@ int xdpcount_counters(struct xdpcount *x, uint64_t *c, unsigned int n)
 	for (unsigned int i = 0; i < n && i < XC_NCOUNTERS; i++)
 		c[i] = rc ? 0 : s.c[i];
 	return rc;
+}
+
+int xdpcount_flow_fd(const struct xdpcount *x)
+{
+	return x->flow_fd;
 }

@@ -33,7 +33,15 @@ struct xdpcount_arm {
 	uint16_t stream;		/* the first stream; learning frames come on it */
 	uint64_t epoch_ns;		/* the tags' timestamp zero */
 	uint64_t deadline_ns;		/* frames after it are late */
+	unsigned int latency_every;	/* latency from 1 frame in this many a stream (a power
+					 * of two: xdpcount_latency_every); 0 or 1: every frame */
 };
+
+/* Up to this rate a stream, latency is measured on every frame. */
+#define XDPCOUNT_LAT_ALL_PPS 1e6
+/* 1 frame in how many to time at this rate a stream: 1 up to
+ * XDPCOUNT_LAT_ALL_PPS, else the power of two that brings it below. */
+unsigned int xdpcount_latency_every(double stream_pps);
 
 struct xdpcount_result {
 	struct seqtrack_stats seq;	/* distinct, lost (against sent), reordered, duplicate */
@@ -53,6 +61,9 @@ void xdpcount_close(struct xdpcount *x);
 void xdpcount_set(struct xdpcount *x, const struct xdpcount_arm *a);
 /* Move the deadline (a trial stopped early drains from the stop). */
 void xdpcount_set_deadline(struct xdpcount *x, uint64_t deadline_ns);
+/* The deadline has passed: every frame from now on is late (the frames
+ * not timed are not checked against the deadline themselves). */
+void xdpcount_close_window(struct xdpcount *x);
 /* Distinct test frames so far (for progress). */
 uint64_t xdpcount_received(struct xdpcount *x);
 /* The counts, with lost computed against sent; latency into h (reset). */
@@ -63,5 +74,8 @@ int xdpcount_read(struct xdpcount *x, uint64_t sent, struct xdpcount_result *r, 
 int xdpcount_feed(struct xdpcount *x, const uint8_t *frame, uint32_t len, uint32_t *action);
 /* The raw counters summed over CPUs (enum xc_counter in bpf_shared.h). */
 int xdpcount_counters(struct xdpcount *x, uint64_t *c, unsigned int n);
+/* The map of each stream's frames seen so far, for the generator's flow
+ * control back to back (xdpgen_cfg.flow_fd); valid while x is open. */
+int xdpcount_flow_fd(const struct xdpcount *x);
 
 #endif

@@ -33,6 +33,8 @@
 /* The phase's end interrupts the call with this signal (see arm_timer). */
 #define XDPGEN_SIG (SIGRTMIN + 3)
 
+_Static_assert(XDPGEN_FLOW_WINDOW == XG_FLOW_WINDOW, "one window");
+
 struct xdpgen {
 	struct bpf_object *obj;
 	int prog_fd;
@@ -47,6 +49,7 @@ struct xdpgen {
 	volatile int stopped;
 	uint64_t calls;
 	int64_t tai_off;		/* CLOCK_TAI - CLOCK_REALTIME */
+	int flow_fd;			/* the analyzer's xc_flow, shared; -1: none */
 };
 
 static void on_sig(int s)
@@ -70,12 +73,19 @@ static void install_handler(void)
 }
 
 /* The embedded object, loaded, with its state mapped. */
-static struct bpf_object *load_obj(struct xdpgen *g, char *err, size_t errlen)
+static struct bpf_object *load_obj(struct xdpgen *g, int flow_fd, char *err, size_t errlen)
 {
 	struct bpf_object *obj = bpfobj_open("wr_xdpgen", wr_bpf_xdpgen, wr_bpf_xdpgen_len, err, errlen);
 	struct bpf_program *prog;
 
-	if (!obj || bpfobj_load(obj, "the XDP generator program", err, errlen))
+	if (!obj)
+		goto fail;
+	/* the analyzer's counts in place of our own map */
+	if (flow_fd > 0 && bpf_map__reuse_fd(bpf_object__find_map_by_name(obj, "xc_flow"), flow_fd)) {
+		snprintf(err, errlen, "sharing the XDP analyzer's counts with the generator: %s", strerror(errno));
+		goto fail;
+	}
+	if (bpfobj_load(obj, "the XDP generator program", err, errlen))
 		goto fail;
 	prog = bpf_object__find_program_by_name(obj, "wr_gen");
 	if (!prog || !(g->st = bpfobj_map_bss(obj, sizeof(struct xg_state)))) {
@@ -174,10 +184,13 @@ struct xdpgen *xdpgen_open(const struct xdpgen_cfg *cfg, char *err, size_t errle
 		free(g);
 		return NULL;
 	}
-	if (!(g->obj = load_obj(g, err, errlen)) || load_templates(g, cfg, &lay, err, errlen)) {
+	g->flow_fd = -1;
+	if (!(g->obj = load_obj(g, cfg->flow_fd, err, errlen)) || load_templates(g, cfg, &lay, err, errlen)) {
 		xdpgen_close(g);
 		return NULL;
 	}
+	if (cfg->flow_fd > 0)
+		g->flow_fd = bpf_map__fd(bpf_object__find_map_by_name(g->obj, "xc_flow"));
 	install_handler();
 	g->tai_off = clock_tai_offset();
 	return g;
@@ -245,6 +258,27 @@ int xdpgen_run(struct xdpgen *g, const struct xdpgen_phase *ph, char *err, size_
 	st->burst_fp = st->gap_fp * (ph->max_burst ? ph->max_burst : 1);
 	st->trial = ph->trial;
 	st->stream = ph->stream;
+	st->window = 0;
+	st->lat_mask = ph->latency_every > 1 ? ph->latency_every - 1 : 0;
+	st->clock_ns = 0;
+	st->clock_rel_fp = 0;
+	st->clock_reads = 0;
+	st->flow_waiting = 0;
+	st->flow_waits = 0;
+	st->flow_gave_up = 0;
+	if (ph->window && g->flow_fd >= 0) {
+		struct xc_flow f;
+		uint32_t slot = ph->flow_slot;
+
+		if (bpf_map_lookup_elem(g->flow_fd, &slot, &f)) {
+			snprintf(err, errlen, "reading the XDP analyzer's counts: %s", strerror(errno));
+			return -errno;
+		}
+		st->flow_slot = slot;
+		st->seen_base = f.seen;
+		st->credit_end = ph->window < XG_FLOW_WINDOW ? ph->window : XG_FLOW_WINDOW;
+		st->window = st->credit_end;
+	}
 	g->calls = 0;
 
 	if (g->nsfd >= 0 && netns_enter(g->nsfd, &saved)) {
@@ -310,6 +344,9 @@ void xdpgen_stats(const struct xdpgen *g, struct xdpgen_stats *s)
 	s->iterations = st->iterations;
 	s->calls = g->calls;
 	s->skipped = st->skipped;
+	s->flow_waits = st->flow_waits;
+	s->clock_reads = st->clock_reads;
+	s->flow_gave_up = st->flow_gave_up != 0;
 }
 
 int xdpgen_probe(char *err, size_t errlen)
@@ -322,7 +359,7 @@ int xdpgen_probe(char *err, size_t errlen)
 		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = XDPGEN_BATCH, .repeat = 1024);
 	int rc = 0;
 
-	if (!(g.obj = load_obj(&g, err, errlen)))
+	if (!(g.obj = load_obj(&g, 0, err, errlen)))
 		return -ENOTSUP;
 	/* limit 0: every run drops, nothing leaves */
 	g.st->limit = 0;

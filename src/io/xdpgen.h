@@ -7,6 +7,7 @@
 #ifndef WR_IO_XDPGEN_H
 #define WR_IO_XDPGEN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,12 +15,16 @@
 
 /* Live frames are one page each: larger frames need another path. */
 #define XDPGEN_FRAME_MAX 3500
+/* Flow control back to back: frames sent but not yet seen, at most. */
+#define XDPGEN_FLOW_WINDOW 192
 
 struct xdpgen_cfg {
 	const char *ifname;
 	int nsfd;			/* namespace of ifname, -1: the caller's */
 	const struct frame_spec *spec;	/* one frame size (spec->size) */
 	const struct frame_flows *flows;
+	int flow_fd;			/* the analyzer's per-stream counts (xdpcount_flow_fd),
+					 * for flow control back to back; 0: none */
 };
 
 /* One phase: learning frames, or the trial's traffic. Times are
@@ -32,6 +37,14 @@ struct xdpgen_phase {
 	uint64_t epoch_ns;		/* zero of the tag timestamps */
 	unsigned int max_burst;		/* frames back to back at most after a hold-up */
 	uint16_t trial, stream;
+	unsigned int window;		/* flow control (needs cfg.flow_fd): at most this many
+					 * frames sent but not yet seen by the analyzer, 1 to
+					 * XDPGEN_FLOW_WINDOW (the streams sharing a ring share
+					 * that); 0: off */
+	unsigned int flow_slot;		/* the stream's entry in the analyzer's counts */
+	unsigned int latency_every;	/* the analyzer times 1 frame in this many (a power of
+					 * two, xdpcount_arm.latency_every; 0 or 1: every frame):
+					 * the others may leave with the last clock read's time */
 };
 
 struct xdpgen_stats {
@@ -41,6 +54,10 @@ struct xdpgen_stats {
 	uint64_t iterations;		/* program runs: chances to send */
 	uint64_t calls;			/* BPF_PROG_RUN calls */
 	uint64_t skipped;		/* slots given up after a hold-up */
+	uint64_t flow_waits;		/* times the window was full (flow control) */
+	uint64_t clock_reads;		/* runs that read the clock */
+	bool flow_gave_up;		/* the analyzer saw nothing for 200 ms with the
+					 * window full: flow control was turned off */
 };
 
 struct xdpgen;

@@ -25,6 +25,11 @@ t --rate 1kpps --gen-cpu 999
 t --rate 1kpps --gen-cpu 0-8
 t --rate 1kpps --gen-cpu x
 t --rate 1kpps --gen-cpu 0,
+t --rate 1kpps --latency-every 3
+t --rate 1kpps --latency-every 0
+t --rate 1kpps --latency-every x
+t --rate 1kpps --latency-every 131072
+t --rate 1kpps --no-flow-control=1
 t --rate 1kpps --port-type afxdp --gen-cpu 0,1
 t --rate 1kpps --port-type carrier-pigeon
 t --rate 1kpps --imix=64:20

@@ -45,6 +45,37 @@ struct xg_state {
 	__u64 first_ns, last_ns;	/* CLOCK_TAI of the first and last frame */
 	__u64 iterations;	/* program runs, sent or not */
 	__u64 skipped;		/* slots given up after the generator was held up */
+	/* flow control (back to back only), set by user space; window 0: off */
+	__u64 window;		/* frames sent but not yet seen by the analyzer, at most */
+	__u64 seen_base;	/* the stream's xc_flow count when the phase began */
+	__u32 flow_slot;	/* the stream's xc_flow entry */
+	__u32 flow_waiting;	/* program: the window is full */
+	__u64 credit_end;	/* program: frames may be sent while sent < credit_end */
+	__u64 flow_waits;	/* program: times the window filled */
+	__u64 flow_gave_up;	/* program: nothing was seen for XG_FLOW_GIVEUP_NS with the
+				 * window full (frames lost out of sight): window off */
+	__u64 lat_mask;		/* set by user space: the analyzer times the frames whose
+				 * sequence number has these bits 0 (xc_state.lat_mask);
+				 * the others, when their slot is already past at the
+				 * last clock read, go without reading the clock again */
+	__u64 clock_ns;		/* program: the last clock read */
+	__u64 clock_rel_fp;	/* program: the same, since start_ns, ns << XG_FP_SHIFT */
+	__u64 clock_reads;	/* program: runs that read the clock */
+};
+
+/* Back to back, the far end's ring is the tester's own: the generator
+ * keeps at most a window of frames between itself and the analyzer, so
+ * an analyzer held up costs rate (a shortfall) instead of frames. The
+ * analyzer counts each stream's frames as it sees them in xc_flow, one
+ * cache line a stream, which the generator reads when its window is full.
+ * The veth ring holds 256 frames; the window leaves room for frames from
+ * the stack and for a bulk queue's flush. */
+#define XG_FLOW_WINDOW		192
+#define XG_FLOW_GIVEUP_NS	200000000ULL
+
+struct xc_flow {
+	__u64 seen;		/* the stream's frames of this trial the analyzer saw */
+	__u64 pad[7];
 };
 
 /* ---- xsk.bpf.c: test frames to an AF_XDP socket ---- */
@@ -105,7 +136,12 @@ struct xc_state {
 	__u16 stream;		/* the first stream's id; stream k is stream + 2k */
 	__u16 nstreams;		/* 1..XC_MAX_STREAMS */
 	__u16 armed;		/* 0: count nothing as the trial's yet */
-	__u16 pad[3];
+	__u16 closed;		/* set at the deadline: every frame from now on is late */
+	__u16 pad[2];
+	__u64 lat_mask;		/* the clock is read, for the latency and the deadline, for
+				 * sequence numbers with these bits 0: every frame (0), or
+				 * 1 in lat_mask + 1 at high rates (a clock read costs a
+				 * sixth of the analyzer's time in a VM) */
 };
 
 #endif

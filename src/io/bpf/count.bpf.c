@@ -3,7 +3,9 @@
  * parsed, its tag checked and counted where it arrives, and dropped there;
  * nothing is copied to user space. A bitmap with one bit per sequence
  * number sent tells first copies from duplicates exactly (no window), and
- * the latency goes into the same log-linear buckets as src/core/hist.c.
+ * the latency goes into the same log-linear buckets as src/core/hist.c
+ * (from every frame, or above XDPCOUNT_LAT_ALL_PPS a stream, from every
+ * frame whose sequence number is a multiple of a power of two).
  *
  * What it checks: Ethernet (one 802.1Q tag at most), IPv4 (header checksum)
  * or IPv6, UDP, the tag's magic and check. Unlike the socket analyzers it
@@ -19,6 +21,7 @@
 #include <bpf/bpf_helpers.h>
 #include "bpf_inline.h"
 #include "bpf_shared.h"
+#include "bpf_flow.h"
 
 struct xc_state xc;
 
@@ -75,7 +78,6 @@ SEC("xdp.frags")
 int wr_count(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
-	__u64 now = bpf_ktime_get_tai_ns();
 	struct ethhdr *eth = data;
 	struct xc_counters *k;
 	__u32 zero = 0, off = sizeof(*eth), b;
@@ -160,7 +162,16 @@ int wr_count(struct xdp_md *ctx)
 	if (trial != xc.trial || (rel & 1) || sk >= xc.nstreams || sk >= XC_MAX_STREAMS ||
 	    seq >= xc.per_stream)
 		return verdict(k, XC_STALE, XDP_DROP);
-	if (now > xc.deadline_ns)
+	struct xc_flow *fl = bpf_map_lookup_elem(&xc_flow, &sk);
+
+	if (fl)
+		fl->seen++;
+	/* the clock for every frame, or for 1 in lat_mask + 1 at high rates;
+	 * user space closes the window at the deadline for the others */
+	int timed = !(seq & xc.lat_mask);
+	__u64 now = timed ? bpf_ktime_get_tai_ns() : 0;
+
+	if (xc.closed || now > xc.deadline_ns)
 		return verdict(k, XC_LATE, XDP_DROP);
 
 	__u64 bi = sk * xc.per_stream + seq;
@@ -176,6 +187,8 @@ int wr_count(struct xdp_md *ctx)
 		k->c[XC_REORDERED]++;
 	else
 		k->max_seq[sk & (XC_MAX_STREAMS - 1)] = seq + 1;
+	if (!timed)
+		return XDP_DROP;
 
 	__u32 lat = (__u32)(now - xc.epoch_ns) - ts;
 
