@@ -672,7 +672,7 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 	out_str(out, "where", ", %s\n", o->where);
 	out_str(out, "path", "  tester     %s generator", trialopt_path(o));
 	out_str(out, "analyzer", ", %s analyzer", c->xdp_rx ? "xdp" : port_type_name(c->port_type));
-	out_str(out, "port_type", NULL, port_type_name(c->port_type));
+	out_str(out, "port_type", NULL, trialopt_path(o));
 	{
 		char cpus[96] = "";
 		size_t n = 0;
