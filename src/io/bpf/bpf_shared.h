@@ -71,6 +71,11 @@ struct xg_state {
  * The veth ring holds 256 frames; the window leaves room for frames from
  * the stack and for a bulk queue's flush. */
 #define XG_FLOW_WINDOW		192
+/* While the window is full, each run first idles this many bpf_loop
+ * steps (about 1 us) before it reads the analyzer's count again: a run
+ * takes a page from the pool and gives it back, and runs as fast as they
+ * go would fight the analyzer for the pool's ring, whose lock both take. */
+#define XG_FLOW_SPIN		256
 #define XG_FLOW_GIVEUP_NS	200000000ULL
 
 struct xc_flow {

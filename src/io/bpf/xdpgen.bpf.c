@@ -29,9 +29,15 @@ struct {
 	__type(value, struct xg_tmpl);
 } xg_tmpl SEC(".maps");
 
+static long spin_cb(__u32 i, void *ctx)
+{
+	return 0;
+}
+
 /* Room in the window? Read the analyzer's count when the credit is used
- * up, and while waiting only every 16th run (the analyzer writes that
- * line with every frame). */
+ * up; while waiting, idle about a microsecond first (XG_FLOW_SPIN), so
+ * that the waiting runs neither churn the page pool nor pull the line
+ * the analyzer writes with every frame. */
 static __always_inline int flow_blocked(void)
 {
 	struct xc_flow *f;
@@ -39,8 +45,8 @@ static __always_inline int flow_blocked(void)
 
 	if (xg.sent < xg.credit_end)
 		return 0;
-	if (xg.flow_waiting && (xg.iterations & 15))
-		return 1;
+	if (xg.flow_waiting)
+		bpf_loop(XG_FLOW_SPIN, spin_cb, NULL, 0);
 	slot = xg.flow_slot;
 	f = bpf_map_lookup_elem(&xc_flow, &slot);
 	if (!f)
@@ -81,7 +87,7 @@ int wr_gen(struct xdp_md *ctx)
 	/* A frame the analyzer will time needs the time it leaves; one it
 	 * will not, whose slot had come by the last clock read, is due
 	 * without reading the clock again (flat out, that is most frames:
-	 * a read costs a seventh of a frame here). */
+	 * a read costs a fifth of a frame here). */
 	if (!(seq & xg.lat_mask) || xg.next_fp > xg.clock_rel_fp) {
 		now = bpf_ktime_get_tai_ns();
 		xg.clock_reads++;
