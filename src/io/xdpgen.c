@@ -271,8 +271,10 @@ int xdpgen_run(struct xdpgen *g, const struct xdpgen_phase *ph, char *err, size_
 		uint32_t slot = ph->flow_slot;
 
 		if (bpf_map_lookup_elem(g->flow_fd, &slot, &f)) {
-			snprintf(err, errlen, "reading the XDP analyzer's counts: %s", strerror(errno));
-			return -errno;
+			int e = errno;
+
+			snprintf(err, errlen, "reading the XDP analyzer's counts: %s", strerror(e));
+			return -e;
 		}
 		st->flow_slot = slot;
 		st->seen_base = f.seen;
