@@ -103,7 +103,6 @@ struct run {
 	volatile int stop_rx;
 	struct gen_ctx gen[2][TRIAL_MAX_THREADS];
 	struct rx_ctx rx[2];
-	unsigned int latency_every[2];	/* the XDP analyzer times 1 frame in this many */
 	bool peer_read[2];		/* rx_peer_if's transmit drops read at the start */
 	uint64_t peer_drops0[2];
 };
@@ -208,7 +207,7 @@ static void gen_xdp(struct gen_ctx *g)
 				   .end_ns = r->t_end + slack, .limit = g->limit, .epoch_ns = r->t_start,
 				   .max_burst = c->max_burst,
 				   .trial = c->trial_id, .stream = g->stream,
-				   .flow_slot = g->k, .latency_every = r->latency_every[g->dir],
+				   .flow_slot = g->k, .latency_every = r->rx[g->dir].res->latency_every,
 				   /* the threads may share a ring: each a part of the window */
 				   .window = g->flow ? XDPGEN_FLOW_WINDOW / r->nthreads : 0 };
 
@@ -586,8 +585,8 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 	/* The far end counts every frame it could not hand over; those our
 	 * port counted itself (the backlog's drops, on a socket path) are in
 	 * tester_if_drops already. */
-	if (r->peer_read[d] && !peer_drops(&c->dir[d], &now) && now - r->peer_drops0[d] > o->tester_if_drops &&
-	    now >= r->peer_drops0[d])
+	if (r->peer_read[d] && !peer_drops(&c->dir[d], &now) && now >= r->peer_drops0[d] &&
+	    now - r->peer_drops0[d] > o->tester_if_drops)
 		o->tester_refused = now - r->peer_drops0[d] - o->tester_if_drops;
 	o->gen_path = g->xg ? "xdp" : port_type_name(c->port_type);
 	o->rx_path = r->rx[d].xc ? "xdp" : port_type_name(c->port_type);
@@ -783,7 +782,7 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 						  .latency_every = c->latency_every ? c->latency_every :
 							  xdpcount_latency_every(c->rate_pps / r->nthreads) };
 
-			res->dir[d].latency_every = r->latency_every[d] = a.latency_every;
+			res->dir[d].latency_every = a.latency_every;
 
 			xdpcount_set(r->rx[d].xc, &a);
 		}

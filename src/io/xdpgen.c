@@ -269,7 +269,6 @@ int xdpgen_run(struct xdpgen *g, const struct xdpgen_phase *ph, char *err, size_
 	st->lat_mask = ph->latency_every > 1 ? ph->latency_every - 1 : 0;
 	st->clock_ns = 0;
 	st->clock_rel_fp = 0;
-	st->clock_reads = 0;
 	st->flow_waiting = 0;
 	st->flow_waits = 0;
 	st->flow_gave_up = 0;
@@ -354,7 +353,6 @@ void xdpgen_stats(const struct xdpgen *g, struct xdpgen_stats *s)
 	s->calls = g->calls;
 	s->skipped = st->skipped;
 	s->flow_waits = st->flow_waits;
-	s->clock_reads = st->clock_reads;
 	s->flow_gave_up = st->flow_gave_up != 0;
 }
 

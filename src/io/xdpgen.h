@@ -55,7 +55,6 @@ struct xdpgen_stats {
 	uint64_t calls;			/* BPF_PROG_RUN calls */
 	uint64_t skipped;		/* slots given up after a hold-up */
 	uint64_t flow_waits;		/* times the window was full (flow control) */
-	uint64_t clock_reads;		/* runs that read the clock */
 	bool flow_gave_up;		/* the analyzer saw nothing for 200 ms with the
 					 * window full: flow control was turned off */
 };

@@ -60,7 +60,6 @@ struct xg_state {
 				 * last clock read, go without reading the clock again */
 	__u64 clock_ns;		/* program: the last clock read */
 	__u64 clock_rel_fp;	/* program: the same, since start_ns, ns << XG_FP_SHIFT */
-	__u64 clock_reads;	/* program: runs that read the clock */
 };
 
 /* Back to back, the far end's ring is the tester's own: the generator

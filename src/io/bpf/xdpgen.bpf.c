@@ -90,7 +90,6 @@ int wr_gen(struct xdp_md *ctx)
 	 * a read costs a fifth of a frame here). */
 	if (!(seq & xg.lat_mask) || xg.next_fp > xg.clock_rel_fp) {
 		now = bpf_ktime_get_tai_ns();
-		xg.clock_reads++;
 		if (now >= xg.end_ns || now < xg.start_ns)
 			return XDP_DROP;
 		xg.clock_ns = now;
