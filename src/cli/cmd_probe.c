@@ -1,5 +1,6 @@
 /* wirerate probe [--require NAME,...] [--json] */
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "cli/cli.h"
 #include "store/out.h"
 #include "io/xdpgen.h"
+#include "sys/cpulat.h"
 #include "sys/probe.h"
 
 static const char probe_usage[] =
@@ -15,7 +17,53 @@ static const char probe_usage[] =
 	"Tries what wirerate needs on this host and says what each answer means.\n"
 	"  --require NAMES   exit 1 with the reason unless every named feature is\n"
 	"                    present (tests use it to skip), e.g. --require af_xdp,veth\n"
-	"  --root DIR        read kernel config, CPUs and clocksource under DIR (fixtures)\n";
+	"  --root DIR        read kernel config, CPUs and clocksource under DIR (fixtures)\n"
+	"It ends with the time a cache line written on the first CPU takes to reach\n"
+	"each other one (up to %d): the XDP path hands every frame across, so its\n"
+	"ceiling moves with this; a VM's host may move its vCPUs between runs.\n";
+
+/* Pairs the cache-line figure is measured for: the first CPU wirerate may
+ * use and each other one, at most this many. */
+#define PROBE_LINE_PAIRS 16
+
+/* The first usable CPU to each other one; a pair that cannot be measured
+ * shows its reason instead. */
+static void print_cpu_lines(struct out *o)
+{
+	cpu_set_t s;
+	int first = -1, n = 0;
+
+	out_obj_start(o, "cpu_line_ns");
+	if (sched_getaffinity(0, sizeof(s), &s)) {
+		out_obj_end(o);
+		return;
+	}
+	for (int c = 0; c < CPU_SETSIZE && n < PROBE_LINE_PAIRS; c++) {
+		char key[32], err[256];
+		double ns;
+
+		if (!CPU_ISSET(c, &s))
+			continue;
+		if (first < 0) {
+			first = c;
+			continue;
+		}
+		if (!n++)
+			out_text(o, "\n  one cache line from CPU %d to:", first);
+		snprintf(key, sizeof(key), "%d-%d", first, c);
+		if (cpulat_measure(first, c, &ns, err, sizeof(err))) {
+			out_null(o, key);
+			out_text(o, " CPU %d ?", c);
+			cli_error("probe: %s", err);
+			continue;
+		}
+		out_text(o, "%s CPU %d", n > 1 ? "," : "", c);
+		out_f64(o, key, " %.0f ns", ns);
+	}
+	if (n)
+		out_text(o, "\n");
+	out_obj_end(o);
+}
 
 static const char *state_word(enum probe_state s)
 {
@@ -43,7 +91,7 @@ int cmd_probe(struct cli *cli, int argc, char **argv)
 		case 'r': require = optarg; break;
 		case 'R': root = optarg; break;
 		case 'j': cli->json = true; break;
-		case 'h': fputs(probe_usage, stdout); return 0;
+		case 'h': printf(probe_usage, PROBE_LINE_PAIRS); return 0;
 		default:
 			return cli_bad_option("probe", c, argv, optind);
 		}
@@ -115,6 +163,8 @@ int cmd_probe(struct cli *cli, int argc, char **argv)
 		out_obj_end(o);
 	}
 	out_obj_end(o);
+	if (!strcmp(root, "/"))
+		print_cpu_lines(o);
 	out_destroy(o);
 	return 0;
 }

@@ -8,6 +8,13 @@ for k in root netns veth af_packet_tx_ring af_packet_rx_ring qdisc_bypass af_xdp
 done
 [ "$(jq -r .features.root.ok <<<"$j")" = true ] || fail "root not seen"
 [ "$(jq -r .cpus <<<"$j")" = "$(nproc)" ] || fail "cpus $(jq -r .cpus <<<"$j") vs nproc $(nproc)"
+# One cache line from the first CPU to each other one, measured here.
+if [ "$(nproc)" -ge 2 ]; then
+	note "cpu_line_ns: $(jq -c .cpu_line_ns <<<"$j")"
+	[ "$(jq -r '.cpu_line_ns["0-1"] > 0 and .cpu_line_ns["0-1"] < 100000' <<<"$j")" = true ] ||
+		fail "no cache-line figure for CPUs 0 and 1: $(jq -c .cpu_line_ns <<<"$j")"
+	"$WR" probe | grep -q 'one cache line from CPU 0 to: CPU 1 [0-9]* ns' || fail "text: no cache-line figure"
+fi
 "$WR" probe | grep -q 'irq_time_accounting' || fail "text output"
 "$WR" probe --require netns,veth || fail "--require present"
 expect_exit 2 "$WR" probe --require warp_drive
@@ -22,6 +29,7 @@ j=$("$WR" probe --json --root "$fx")
 [ "$(jq -r .features.irq_time_accounting.ok <<<"$j")" = true ] || fail "fixture: irq time"
 [ "$(jq -r .cpus <<<"$j")" = 4 ] || fail "fixture: cpus"
 [ "$(jq -r .clocksource <<<"$j")" = hpet ] || fail "fixture: clocksource"
+[ "$(jq -r 'has("cpu_line_ns")' <<<"$j")" = false ] || fail "fixture: measured this host's CPUs"
 printf '# CONFIG_IRQ_TIME_ACCOUNTING is not set\n' | gzip >"$fx/proc/config.gz"
 [ "$("$WR" probe --json --root "$fx" | jq -r .features.irq_time_accounting.ok)" = false ] || fail "fixture: no irq time"
 rm "$fx/proc/config.gz"
