@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/trialopt.h"
 #include "store/calib.h"
+#include "sys/cpulat.h"
 
 static const char calibrate_usage[] =
 	"usage: wirerate calibrate [OPTIONS]\n"
@@ -162,7 +163,29 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 	 * generator held 90% of it paced; else what the paced run reached. */
 	double pace_err = fabs(min_offered(paced) - paced->dir[0].target_pps) * 100.0 / paced->dir[0].target_pps;
 
+	/* Where the host had the generator's and the analyzer's CPUs: before
+	 * each step (the trial measures it) and now. A ceiling measured while
+	 * the host moved them holds for neither placement. */
+	double line_after = 0, lo = 0, hi = 0;
+	bool line = flat->cpu_line_ns > 0;
+
+	if (line && cpulat_measure(to.cfg.gen_cpu[0], to.cfg.rx_cpu, &line_after, e2, sizeof(e2)))
+		line_after = 0;
+	for (int i = 0; i < 3; i++) {
+		double v = i == 0 ? flat->cpu_line_ns : i == 1 ? paced->cpu_line_ns : line_after;
+
+		if (v > 0) {
+			lo = lo > 0 && lo < v ? lo : v;
+			hi = hi > v ? hi : v;
+		}
+	}
+	bool moved = cpulat_moved(lo, hi);
+
 	e.size = to.cfg.sizes[0];
+	if (line && !moved) {
+		snprintf(e.line_cpus, sizeof(e.line_cpus), "%d-%d", to.cfg.gen_cpu[0], to.cfg.rx_cpu);
+		e.line_ns = flat->cpu_line_ns;
+	}
 	trialopt_calib_key(&to, e.port_type, sizeof(e.port_type));
 	e.rx_ok = rx_clean(flat) || rx_clean(paced);
 	e.pps = rx_clean(flat) && pace_err <= 0.5 ? min_offered(flat) : min_offered(paced);
@@ -180,6 +203,27 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 	trialopt_print_header(o, &to, flat);
 	print_step(o, "flat_out", "flat out", flat);
 	print_step(o, "paced", "at 90%", paced);
+	if (line) {
+		out_obj_start(o, "cpu_line");
+		out_text(o, "  cpu line  ");
+		out_f64(o, "before_ns", " %.0f ns from CPU", flat->cpu_line_ns);
+		out_i64(o, "gen_cpu", " %lld", to.cfg.gen_cpu[0]);
+		out_i64(o, "rx_cpu", " to CPU %lld before", to.cfg.rx_cpu);
+		if (paced->cpu_line_ns > 0)
+			out_f64(o, "between_ns", ", %.0f ns between the steps", paced->cpu_line_ns);
+		else
+			out_null(o, "between_ns");
+		if (line_after > 0)
+			out_f64(o, "after_ns", ", %.0f ns after", line_after);
+		else
+			out_null(o, "after_ns");
+		out_bool(o, "moved", NULL, moved);
+		out_text(o, moved ? ": THE HOST MOVED THESE CPUS during the calibration, and the ceiling holds "
+				    "for neither placement: run it again\n" : "\n");
+		out_obj_end(o);
+	} else {
+		out_null(o, "cpu_line");
+	}
 	out_f64(o, "pacing_error_pct", "  pacing     %.3f%% off target at 90%%", pace_err);
 	out_text(o, "%s\n", pace_err <= 0.5 ? " (within 0.5%)" : " (MORE THAN 0.5%: the tester cannot pace this rate; "
 							 "the ceiling is what it reached)");

@@ -19,6 +19,7 @@
 #include "core/cpustat.h"
 #include "core/units.h"
 #include "store/out.h"
+#include "sys/cpulat.h"
 
 static const char trial_usage[] =
 	"usage: wirerate trial --rate RATE [OPTIONS]\n"
@@ -244,10 +245,23 @@ static void print_one(struct out *o, const struct trialopt *to, const struct tri
 		      const struct cpucost_result *cr, double ceiling)
 {
 	trialopt_print_header(o, to, res);
-	if (ceiling > 0)
-		out_f64(o, "tester_ceiling_pps", "  ceiling    %.0f frames/s (calibrated back to back)\n", ceiling);
-	else
+	if (ceiling > 0) {
+		/* the host moved the tester's CPUs since: the ceiling is another's */
+		bool moved = cpulat_moved(res->ceiling_line_ns, res->cpu_line_ns);
+
+		out_f64(o, "tester_ceiling_pps", "  ceiling    %.0f frames/s (calibrated back to back)", ceiling);
+		if (res->ceiling_line_ns > 0)
+			out_f64(o, "ceiling_line_ns", NULL, res->ceiling_line_ns);
+		else
+			out_null(o, "ceiling_line_ns");
+		out_bool(o, "ceiling_placement_moved", NULL, moved);
+		if (moved)
+			out_text(o, ", NOT FOR THESE CPUS NOW: %.0f ns a cache line apart then, %.0f now (the host "
+				 "moved them): calibrate again", res->ceiling_line_ns, res->cpu_line_ns);
+		out_text(o, "\n");
+	} else {
 		out_null(o, "tester_ceiling_pps");
+	}
 	out_arr_start(o, "directions");
 	for (unsigned int d = 0; d < res->ndirs; d++) {
 		out_obj_start(o, NULL);

@@ -685,6 +685,10 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 		out_str(out, "gen_cpus", nt > 1 ? " on CPUs %s" : NULL, cpus);
 	}
 	out_i64(out, "rx_cpu", ", analyzer on CPU %lld", c->rx_cpu);
+	if (res->cpu_line_ns > 0)
+		out_f64(out, "cpu_line_ns", " (%.0f ns a cache line away)", res->cpu_line_ns);
+	else
+		out_null(out, "cpu_line_ns");
 	out_u64(out, "learn_frames", "; %llu learning frames", c->learn_frames);
 	out_f64(out, "learn_wait_s", ", %g s wait", c->learn_wait_ns / 1e9);
 	out_f64(out, "drain_s", ", %g s drain\n", c->drain_ns / 1e9);
@@ -702,6 +706,14 @@ double trialopt_check_ceiling(const struct trialopt *o, struct trial_result *res
 	trialopt_calib_key(o, key, sizeof(key));
 	if (o->cfg.nsizes != 1 || calib_lookup(o->calib_path, key, o->cfg.sizes[0], &e, err, sizeof(err)))
 		return 0;
+	/* calibrated on the same pair of CPUs: how far apart they were then */
+	if (e.line_ns > 0 && res->cpu_line_ns > 0) {
+		char pair[sizeof(e.line_cpus)];
+
+		snprintf(pair, sizeof(pair), "%d-%d", o->cfg.gen_cpu[0], o->cfg.rx_cpu);
+		if (!strcmp(pair, e.line_cpus))
+			res->ceiling_line_ns = e.line_ns;
+	}
 	if (o->cfg.rate_pps <= e.pps)
 		return e.pps;
 	for (unsigned int d = 0; d < res->ndirs; d++) {

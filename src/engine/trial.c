@@ -17,6 +17,7 @@
 #include "io/xdpgen.h"
 #include "sys/nl.h"
 #include "sys/clock.h"
+#include "sys/cpulat.h"
 
 #define START_DELAY_NS	 50000000ULL	/* threads up and pinned before the first frame */
 #define RX_GRACE_NS	150000000ULL	/* keep reading the ring after the deadline */
@@ -752,6 +753,15 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		for (unsigned int k = 0; k < r->nthreads; k++)
 			seqtrack_init(&x->st[k], 0);
 		hist_reset(&res->dir[d].latency);
+	}
+
+	/* How far apart the host has the generator's and the analyzer's CPUs
+	 * now: the XDP path's ceiling moves with it (docs/measurement.md). */
+	if (r->nthreads == 1 && c->gen_cpu[0] >= 0 && c->rx_cpu >= 0 && c->gen_cpu[0] != c->rx_cpu) {
+		char e2[256];
+
+		if (cpulat_measure(c->gen_cpu[0], c->rx_cpu, &res->cpu_line_ns, e2, sizeof(e2)))
+			res->cpu_line_ns = 0;
 	}
 
 	/* The timeline, fixed before any thread starts. */

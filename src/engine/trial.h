@@ -113,6 +113,13 @@ struct trial_result {
 	bool interrupted;
 	bool tester_limited;		/* any direction */
 	double avg_frame_size;		/* with FCS */
+	/* One cache line from the generator's CPU to the analyzer's (sys/
+	 * cpulat.h), measured before the traffic when one generator thread and
+	 * the analyzer are pinned to different CPUs; 0: not measured. */
+	double cpu_line_ns;
+	/* The same when the tester's ceiling was calibrated on these CPUs
+	 * (set by the caller that checks the ceiling); 0: unknown. */
+	double ceiling_line_ns;
 };
 
 /* Live figures for a progress line. */

@@ -34,6 +34,11 @@ static int parse_line(const char *line, struct calib_entry *e)
 		return -EINVAL;
 	e->rx_ok = ok;
 	e->when = when;
+	/* optional (older files lack it): where the tester's CPUs were */
+	if (sscanf(line + used, " line=%23[0-9-]:%lf", e->line_cpus, &e->line_ns) != 2 || !(e->line_ns > 0)) {
+		e->line_cpus[0] = '\0';
+		e->line_ns = 0;
+	}
 	return 0;
 }
 
@@ -83,7 +88,7 @@ int calib_store(const char *path, const struct calib_entry *e, char *err, size_t
 		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		return -errno;
 	}
-	fprintf(out, "# wirerate calibration: port-type size frames/s receiver-ok time kernel\n");
+	fprintf(out, "# wirerate calibration: port-type size frames/s receiver-ok time kernel [line=cpus:ns]\n");
 	in = fopen(path, "re");
 	if (in) {
 		while (fgets(line, sizeof(line), in)) {
@@ -97,8 +102,11 @@ int calib_store(const char *path, const struct calib_entry *e, char *err, size_t
 		}
 		fclose(in);
 	}
-	fprintf(out, "%s %u %.1f %d %lld %s\n", e->port_type, e->size, e->pps, e->rx_ok ? 1 : 0,
+	fprintf(out, "%s %u %.1f %d %lld %s", e->port_type, e->size, e->pps, e->rx_ok ? 1 : 0,
 		(long long)e->when, e->kernel[0] ? e->kernel : "-");
+	if (e->line_cpus[0] && e->line_ns > 0)
+		fprintf(out, " line=%s:%.1f", e->line_cpus, e->line_ns);
+	fputc('\n', out);
 	if (fflush(out) || fsync(fileno(out)))
 		rc = -errno;
 	if (fclose(out) && !rc)

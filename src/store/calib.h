@@ -1,8 +1,10 @@
 /* The tester's own ceiling per port type and frame size, measured back to
  * back by 'wirerate calibrate' and kept in a small text file so that later
  * trials above it say so. One line per (port type, size):
- *   <port-type> <size> <frames/s> <receiver-kept-up 0|1> <unix-time> <kernel>
- * where <port-type> is the path, with "*N" for N generator threads ("xdp*2").
+ *   <port-type> <size> <frames/s> <receiver-kept-up 0|1> <unix-time> <kernel> [line=A-B:NS]
+ * where <port-type> is the path, with "*N" for N generator threads ("xdp*2"),
+ * and the optional last field is one cache line's time from the generator's
+ * CPU A to the analyzer's CPU B when the ceiling was measured (sys/cpulat.h).
  */
 #ifndef WR_STORE_CALIB_H
 #define WR_STORE_CALIB_H
@@ -18,6 +20,8 @@ struct calib_entry {
 	bool rx_ok;
 	int64_t when;
 	char kernel[96];
+	char line_cpus[24];	/* "0-1": the generator's and the analyzer's CPU; "" unknown */
+	double line_ns;		/* one cache line between them; 0: unknown */
 };
 
 /* The default file: $WIRERATE_STATE_DIR, $XDG_STATE_HOME/wirerate or
