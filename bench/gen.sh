@@ -10,6 +10,7 @@ set -uo pipefail
 WR=${1:-build/wirerate}
 RUNS=${RUNS:-3}
 SECS=${SECS:-5}
+[ "$(echo "$SECS >= 2" | bc -l)" = 1 ] || { echo "bench/gen.sh: SECS must be 2 or more (trafgen is counted over SECS - 1)" >&2; exit 2; }
 CPU=${CPU:-0}
 P=wrb-
 for t in trafgen iperf3 jq; do
@@ -61,7 +62,14 @@ fi
 DUT0_MAC=02:77:72:00:00:02
 
 rxcount() { ip -n "$1" -j -s link show "$2" | jq -r '.[0].stats64.rx.packets'; }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# Frames received and when (the middle of the read, in s): the counter
+# read alone, so that the time is known to a few ms.
+rxcount_at() {
+	local t0=$EPOCHREALTIME v
+	v=$(ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets")
+	echo "$v $(echo "($t0 + $EPOCHREALTIME) / 2" | bc -l)"
+}
+median() { sort -g | awk '{a[NR]=$1} END {if (NR) print NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 # trafgen: one 60-byte UDP frame to dst MAC/IP, counted at the receiver.
 trafgen_conf() { # dst_mac dst_ip src_ip
@@ -77,19 +85,34 @@ trafgen_conf() { # dst_mac dst_ip src_ip
 }
 CFG
 }
-run_trafgen() { # dev rx_ns rx_dev [extra args]: frames/s received
+run_trafgen() { # dev rx_ns rx_dev [extra args]: frames/s received while it runs
+	# Flat out, counted from 0.5 s after the start to 0.5 s before the end,
+	# so that trafgen's start (its ring and threads) is not charged to its
+	# rate, as wirerate's and iperf3's are not. With TG_WHOLE=1 (its
+	# --rate), the frames of the whole run over SECS: it keeps to its
+	# schedule from its first frame, and the count is exact where the
+	# window's ends are known to a few ms only.
 	local dev=$1 rns=$2 rdev=$3; shift 3
-	local a b
-	a=$(rxcount "$rns" "$rdev")
+	local a b ta tb pid a0
+	a0=$(rxcount "$rns" "$rdev")
 	echo 104857600 >/proc/sys/net/core/wmem_max
 	echo 4194304 >/proc/sys/net/core/wmem_default
 	timeout -s INT "$SECS" ip netns exec "$G" taskset -c "${TG_CPUS:-$CPU}" trafgen --dev "$dev" --conf "$tmp/tg.cfg" \
-		--cpus "${TG_N:-1}" "$@" >/dev/null 2>&1
+		--cpus "${TG_N:-1}" "$@" >/dev/null 2>&1 &
+	pid=$!
+	sleep 0.5
+	read -r a ta < <(rxcount_at "$rns" "$rdev")
+	sleep "$(echo "$SECS - 1" | bc -l)"
+	read -r b tb < <(rxcount_at "$rns" "$rdev")
+	wait "$pid"
 	echo "$old_wdef" >/proc/sys/net/core/wmem_default
 	echo "$old_wmax" >/proc/sys/net/core/wmem_max
-	sleep 0.5
-	b=$(rxcount "$rns" "$rdev")
-	echo "($b - $a) / $SECS" | bc -l
+	if [ "${TG_WHOLE:-0}" = 1 ]; then
+		sleep 0.5
+		echo "($(rxcount "$rns" "$rdev") - $a0) / $SECS" | bc -l
+	else
+		echo "($b - $a) / ($tb - $ta)" | bc -l
+	fi
 }
 run_iperf3() { # server_ip: datagrams/s received
 	ip netns exec "$S" iperf3 -s -1 -p 5201 -D -I "$tmp/iperf.pid" >/dev/null 2>&1
@@ -111,11 +134,16 @@ run_wr_b2b() { # RXCPU [--port-type T]
 }
 
 run_wr_cal() { # back to back flat out (calibrate's first step), analyzer on the other CPU [extra]:
-	# counted/s, sent/s, lost
+	# counted/s, sent/s, lost, one cache line from CPU to OTHER before:after the step (ns)
 	"$WR" calibrate --tx "bb0@$G" --rx "bb1@$S" --port-type xdp "$@" --duration "${SECS}s" --gen-cpu "$CPU" \
 		--rx-cpu "$OTHER" --drain 1s --calibration "$tmp/cal-bb" --json |
-		jq -r '.flat_out | "\(.offered_pps * .rx / .tx) \(.offered_pps) \(.lost)"'
+		jq -r '"\(.flat_out | .offered_pps * .rx / .tx) \(.flat_out.offered_pps) \(.flat_out.lost)" +
+			" \(.cpu_line.before_ns // 0):\(.cpu_line.between_ns // 0)"'
 }
+# One cache line from the first CPU to the other of the pair (wirerate
+# probe measures from the first CPU): where the host has the two now.
+LK="0-$(( CPU > OTHER ? CPU : OTHER ))"
+line_ns() { "$WR" probe --json 2>/dev/null | jq -r --arg k "$LK" '.cpu_line_ns[$k] // 0'; }
 
 run_wr_mq() { # generator threads on CPUs 0 and 1, each counting its own frames
 	"$WR" trial --tx "mq0@$G" --rx "mq1@$S" --dst-mac "$MQ1_MAC" --src-ip 198.18.2.1 --dst-ip 198.18.2.2 \
@@ -130,12 +158,14 @@ for i in $(seq "$RUNS"); do
 		trafgen_conf "$MQ1_MAC" 198.18.2.2 198.18.2.1
 		R[tg2_b2b]+="$(TG_CPUS=0,1 TG_N=2 run_trafgen mq0 "$S" mq1) "
 	fi
-	set -- $(run_wr_cal); R[wx_b2b]+="$1 "; R[wx_lost]+="$3 "
+	set -- $(run_wr_cal); R[wx_b2b]+="$1 "; R[wx_lost]+="$3 "; R[wx_line]+="$4 "
 	set -- $(run_wr_cal --no-flow-control); R[wn_b2b]+="$1 "; R[wx_sent]+="$2 "; R[wn_lost]+="$3 "
 	set -- $(run_wr_b2b "$CPU" --port-type xdp); R[w1_b2b]+="$1 "
 	set -- $(run_wr_b2b "$OTHER" --port-type afpacket); R[wr_b2b]+="$1 "
 	trafgen_conf "$BB1_MAC" 198.18.1.2 198.18.1.1
+	a=$(line_ns)
 	R[tg_b2b]+="$(run_trafgen bb0 "$S" bb1) "
+	R[tg_line]+="$a:$(line_ns) "
 	R[ip_b2b]+="$(run_iperf3 198.18.1.2) "
 	R[wx_dut]+="$(run_wr_dut --port-type xdp) "
 	R[wr_dut]+="$(run_wr_dut --port-type afpacket) "
@@ -180,9 +210,48 @@ if [ "$NCPU" -ge 2 ]; then
 	printf '%-34s %18s\n' "wirerate XDP / trafgen, two cores" "$(ratio "$(med wx2_b2b)" "$(med tg2_b2b)")"
 	printf '%-34s %18s\n' "wirerate XDP lost (frames, median)" "$(med wx2_lost)"
 fi
+
+# The same back-to-back figures by where the host had the two CPUs: on a
+# VM it may place them close (tens of ns for a cache line) or far apart
+# (hundreds), and move them between runs; the XDP path hands every frame
+# across and slows down far more than trafgen does (docs/measurement.md).
+# near: before and after the run under twice the lowest figure seen; far:
+# both at or above it; a run during which they moved is left out.
+place() { # before:after lowest -> near|far|moved
+	awk -v s="$1" -v l="$2" 'BEGIN { split(s, a, ":"); n = f = 0
+		for (i = 1; i <= 2; i++) { if (a[i] > 0 && a[i] < 2 * l) n++; if (a[i] >= 2 * l) f++ }
+		print n == 2 ? "near" : f == 2 ? "far" : "moved" }'
+}
+sel() { # values-key lines-key placement: the values of the runs placed so
+	local v=(${R[$1]}) l=(${R[$2]}) i
+	for i in "${!v[@]}"; do [ "$(place "${l[$i]}" "$L0")" = "$3" ] && echo "${v[$i]}"; done
+}
+L0=$(tr ' :' '\n\n' <<<"${R[wx_line]} ${R[tg_line]}" | awk '$1 > 0' | sort -g | head -1)
+if [ -n "$L0" ]; then
+	echo
+	printf 'back to back by where the host had CPUs %s and %s (one cache line between them, measured\n' "$CPU" "$OTHER"
+	printf 'before and after each run; near: under %.0f ns, twice the lowest seen; runs that moved left out):\n' \
+		"$(echo "2 * $L0" | bc -l)"
+	printf '%-34s %18s %22s\n' "" "near" "far"
+	for t in "wx:wirerate XDP (flow control)" "tg:trafgen (netsniff-ng)"; do
+		k=${t%%:*} cells=()
+		for pl in near far; do
+			v=$(sel "${k}_b2b" "${k}_line" $pl)
+			n=$(grep -c . <<<"$v")
+			cells+=("$( [ "$n" -gt 0 ] && printf '%s (%d)' "$(kpps "$(median <<<"$v")")" "$n" || echo -)")
+		done
+		printf '%-34s %18s %22s\n' "${t#*:}" "${cells[0]}" "${cells[1]}"
+	done
+	cells=()
+	for pl in near far; do
+		a=$(sel wx_b2b wx_line $pl | median) b=$(sel tg_b2b tg_line $pl | median)
+		cells+=("$( [ -n "$a" ] && [ -n "$b" ] && ratio "$a" "$b" || echo -)")
+	done
+	printf '%-34s %18s %22s\n' "wirerate XDP / trafgen" "${cells[0]}" "${cells[1]}"
+fi
 echo
 echo "runs (frames/s):"
-for k in wx_b2b wx_lost wn_b2b wn_lost wx_sent w1_b2b wr_b2b tg_b2b ip_b2b wx_dut wr_dut tg_dut ip_dut wx2_b2b wx2_lost tg2_b2b; do
+for k in wx_b2b wx_lost wx_line wn_b2b wn_lost wx_sent w1_b2b wr_b2b tg_b2b tg_line ip_b2b wx_dut wr_dut tg_dut ip_dut wx2_b2b wx2_lost tg2_b2b; do
 	printf '  %-7s %s\n' "$k" "${R[$k]:-}"
 done
 
@@ -214,6 +283,6 @@ for r in 1000 10000 100000; do
 done
 trafgen_conf "$DUT0_MAC" 198.19.0.2 198.18.0.1
 for r in 10000 100000; do
-	a=$(run_trafgen gen0 "$S" sink0 --rate "${r}pps")
+	a=$(TG_WHOLE=1 run_trafgen gen0 "$S" sink0 --rate "${r}pps")
 	printf '  trafgen  %9d f/s  %12.1f  %+7.3f%%  (--rate %dpps)\n' "$r" "$a" "$(echo "($a - $r) * 100 / $r" | bc -l)" "$r"
 done
