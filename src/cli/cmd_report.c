@@ -1,4 +1,4 @@
-/* wirerate report RUN... [--json] [--csv] [--html FILE] [--fail-on-regression PCT] [--db FILE] */
+/* wirerate report RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE] */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -16,7 +16,7 @@
 #define EXIT_REGRESSION 3
 
 static const char report_usage[] =
-	"usage: wirerate report RUN... [--json] [--csv] [--html FILE] [--fail-on-regression PCT] [--db FILE]\n"
+	"usage: wirerate report RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE]\n"
 	"\n"
 	"Compares stored runs side by side (seed 002's table: rows are frame sizes,\n"
 	"columns are runs), each cell against the first run (the baseline): better,\n"
@@ -26,6 +26,8 @@ static const char report_usage[] =
 	"\n"
 	"  --json              every figure behind the tables\n"
 	"  --csv               one line per run and frame size\n"
+	"  --csv-loss          the frame loss test's steps: one line per run, frame size\n"
+	"                      and offered load\n"
 	"  --html FILE         one self-contained HTML page with the tables and charts\n"
 	"  --fail-on-regression PCT   exit 3 when any cell is worse than the baseline by\n"
 	"                      more than PCT percent beyond noise (for CI)\n"
@@ -74,12 +76,13 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' }, { "csv", no_argument, NULL, 'c' },
+		{ "csv-loss", no_argument, NULL, 'L' },
 		{ "html", required_argument, NULL, 'H' }, { "fail-on-regression", required_argument, NULL, 'f' },
 		{ "db", required_argument, NULL, 'd' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *db_path = NULL, *html = NULL;
-	bool csv = false;
+	bool csv = false, csv_loss = false;
 	double fail_pct = -1;
 	char path[4096], err[512], note[256];
 	int64_t ids[RM_MAX_RUNS];
@@ -94,6 +97,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		switch (c) {
 		case 'j': cli->json = true; break;
 		case 'c': csv = true; break;
+		case 'L': csv_loss = true; break;
 		case 'H': html = optarg; break;
 		case 'd': db_path = optarg; break;
 		case 'f': {
@@ -122,8 +126,8 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		cli_error("report: at most %d runs in one report", RM_MAX_RUNS);
 		return EXIT_USAGE;
 	}
-	if (csv && cli->json) {
-		cli_error("report: --csv or --json, not both");
+	if (csv + csv_loss + cli->json > 1) {
+		cli_error("report: one of --csv, --csv-loss and --json");
 		return EXIT_USAGE;
 	}
 	if (db_path)
@@ -164,6 +168,8 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 	}
 	if (csv) {
 		report_csv(m, stdout);
+	} else if (csv_loss) {
+		report_csv_loss(m, stdout);
 	} else {
 		struct out *o = out_create(stdout, cli->json);
 

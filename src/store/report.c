@@ -745,9 +745,25 @@ static void csv_num(FILE *f, double v, bool have)
 		fputs(",", f);
 }
 
+/* The columns that say which run a line is from. */
+#define CSV_RUN_HEADER "run_id,label,when,test,kernel,config,interrupted"
+
+static void csv_run(FILE *f, const struct rm_run *run)
+{
+	fprintf(f, "%lld,", (long long)run->id);
+	csv_str(f, run->label);
+	fprintf(f, ",%s,", run->when);
+	csv_str(f, run->test);
+	fputc(',', f);
+	csv_str(f, run->kernel);
+	fputc(',', f);
+	csv_str(f, run->config);
+	fprintf(f, ",%d", run->interrupted);
+}
+
 void report_csv(const struct report_model *m, FILE *f)
 {
-	fputs("run_id,label,when,test,kernel,config,interrupted,size,repeats,ndr_median_pps,ndr_min_pps,"
+	fputs(CSV_RUN_HEADER ",size,repeats,ndr_median_pps,ndr_min_pps,"
 	      "ndr_max_pps,width_pps,pdr_median_pps,line_pps,ndr_pct_line_rate,at_least,lat_min_ns,"
 	      "lat_median_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns,ns_per_frame,b2b_frames,verdict,diff_pct,"
 	      "trials,trial_offered_pps,trial_forwarded_pps,trial_forwarded_min_pps,trial_forwarded_max_pps,"
@@ -758,15 +774,8 @@ void report_csv(const struct report_model *m, FILE *f)
 		for (unsigned int k = 0; k < run->ncells; k++) {
 			const struct rm_cell *c = &run->cell[k];
 
-			fprintf(f, "%lld,", (long long)run->id);
-			csv_str(f, run->label);
-			fprintf(f, ",%s,", run->when);
-			csv_str(f, run->test);
-			fputc(',', f);
-			csv_str(f, run->kernel);
-			fputc(',', f);
-			csv_str(f, run->config);
-			fprintf(f, ",%d,%u,%u", run->interrupted, c->size, c->repeats);
+			csv_run(f, run);
+			fprintf(f, ",%u,%u", c->size, c->repeats);
 			csv_num(f, c->ndr_med, c->have_thr);
 			csv_num(f, c->ndr_min, c->have_thr);
 			csv_num(f, c->ndr_max, c->have_thr);
@@ -791,6 +800,27 @@ void report_csv(const struct report_model *m, FILE *f)
 			csv_num(f, c->trial_fwd_max, c->have_trial);
 			csv_num(f, c->trial_loss_pct, c->have_trial);
 			fputc('\n', f);
+		}
+	}
+}
+
+void report_csv_loss(const struct report_model *m, FILE *f)
+{
+	fputs(CSV_RUN_HEADER ",size,step,offered_pct,offered_pps,loss_pct\n", f);
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		const struct rm_run *run = &m->run[r];
+
+		for (unsigned int k = 0; k < run->ncells; k++) {
+			const struct rm_cell *c = &run->cell[k];
+
+			for (unsigned int i = 0; i < c->nloss; i++) {
+				csv_run(f, run);
+				fprintf(f, ",%u,%u", c->size, i + 1);
+				csv_num(f, c->loss[i].offered_pct, true);
+				csv_num(f, c->loss[i].offered_pps, true);
+				csv_num(f, c->loss[i].loss_pct, true);
+				fputc('\n', f);
+			}
 		}
 	}
 }

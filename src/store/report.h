@@ -37,5 +37,8 @@ const char *report_verdict_name(enum rm_verdict v);
 void report_print(struct out *o, const struct report_model *m);
 /* One line per run and frame size, with a header. */
 void report_csv(const struct report_model *m, FILE *f);
+/* The frame loss test's steps: one line per run, frame size and offered
+ * load (from the maximum load down, step 1 first), with a header. */
+void report_csv_loss(const struct report_model *m, FILE *f);
 
 #endif

@@ -76,6 +76,24 @@ j2=$("$WR" report base worse better --db "$DB" --json) || fail "report --json (n
 expect_exit 1 "$WR" report base --db "$DB" --html "$D/no/such/dir/r.html"
 [ -z "$(ls "$D" | grep 'r.html.')" ] || fail "a temporary HTML file was left: $(ls "$D")"
 
+# The frame loss test's steps as CSV, one line per step, with the figures
+# the run printed.
+jl=$("$WR" rfc2544 loss $Q --sizes 64 --db "$DB" --label lossrun --json) || fail "rfc2544 loss, stored"
+"$WR" report lossrun --db "$DB" --csv-loss >"$D/loss.csv" || fail "report --csv-loss"
+jq -c '[.rows[0].frame_loss[] | [.pct, .loss_pct]]' <<<"$jl" >"$D/loss.json"
+python3 - "$D/loss.csv" "$D/loss.json" <<'PY' || fail "loss CSV: $(cat "$D/loss.csv")"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+want = json.load(open(sys.argv[2]))
+assert len(rows) == len(want) >= 2, (rows, want)
+for i, (r, (pct, loss)) in enumerate(zip(rows, want)):
+    assert r["label"] == "lossrun" and r["size"] == "64" and r["step"] == str(i + 1), r
+    assert abs(float(r["offered_pct"]) - pct) < 1e-6 and abs(float(r["loss_pct"]) - loss) < 1e-4, (r, pct, loss)
+    assert float(r["offered_pps"]) > 0, r
+PY
+note "loss CSV: $(tr '\n' ' ' <"$D/loss.csv" | cut -c1-300)"
+expect_exit 2 "$WR" report lossrun --db "$DB" --csv --csv-loss
+
 # runs rm takes everything of the run.
 "$WR" runs rm 3 --db "$DB" >/dev/null || fail "runs rm"
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM results WHERE run_id = 3")" = 0 ] || fail "results of a deleted run left"

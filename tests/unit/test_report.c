@@ -150,7 +150,20 @@ static void load_from_store(void **st)
 						 .pdr_lower = v64 + 50, .pdr_upper = v64 + 250, .width_pps = 200,
 						 .ns_per_frame = 900, .b2b_avg = NAN, .b2b_min = NAN, .b2b_max = NAN };
 
+			/* the frame loss test, run 0 at 64 bytes: 100%, 90%, 80% */
+			static const struct db_loss_step loss[] = {
+				{ .pct = 100, .load = 40000, .tx = 200000, .rx = 100000, .loss_pct = 50 },
+				{ .pct = 90, .load = 36000, .tx = 180000, .rx = 126000, .loss_pct = 30 },
+				{ .pct = 80, .load = 32000, .tx = 160000, .rx = 160000, .loss_pct = 0 },
+			};
+
+			if (!r && !rep) {
+				res.loss = loss;
+				res.nloss = 3;
+			}
 			assert_int_equal(db_result_add(db, id[r], &res, err, sizeof(err)), 0);
+			res.loss = NULL;
+			res.nloss = 0;
 			res.size = 512;
 			res.ndr_lower = 20000 - rep;
 			assert_int_equal(db_result_add(db, id[r], &res, err, sizeof(err)), 0);
@@ -197,6 +210,22 @@ static void load_from_store(void **st)
 		lines += *q == '\n';
 	assert_int_equal(lines, 1 + 4);
 	assert_non_null(strstr(buf, ",worse,"));
+	free(buf);
+
+	/* The loss CSV: a header and one line per step, from 100% down. */
+	f = open_memstream(&buf, &len);
+	report_csv_loss(&m, f);
+	fclose(f);
+	lines = 0;
+	for (char *q = buf; *q; q++)
+		lines += *q == '\n';
+	assert_int_equal(lines, 1 + 3);
+	assert_non_null(strstr(buf, "run_id,label,when,test,kernel,config,interrupted,size,step,offered_pct,"
+				    "offered_pps,loss_pct\n"));
+	assert_non_null(strstr(buf, ",rules=0,0,64,1,100,40000,50\n"));
+	assert_non_null(strstr(buf, ",rules=0,0,64,2,90,36000,30\n"));
+	assert_non_null(strstr(buf, ",rules=0,0,64,3,80,32000,0\n"));
+	assert_null(strstr(buf, "rules=1000"));
 	free(buf);
 	db_close(db);
 	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
