@@ -69,7 +69,7 @@ rxcount_at() {
 	v=$(ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets")
 	echo "$v $(echo "($t0 + $EPOCHREALTIME) / 2" | bc -l)"
 }
-median() { sort -g | awk '{a[NR]=$1} END {if (NR) printf "%.1f\n", NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+median() { sort -g | awk '{a[NR]=$1} END {if (NR) printf "%.15g\n", NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 # trafgen: one 60-byte UDP frame to dst MAC/IP, counted at the receiver.
 trafgen_conf() { # dst_mac dst_ip src_ip
