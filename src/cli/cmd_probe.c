@@ -1,6 +1,5 @@
 /* wirerate probe [--require NAME,...] [--json] */
 #include <getopt.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,35 +29,24 @@ static const char probe_usage[] =
  * shows its reason instead. */
 static void print_cpu_lines(struct out *o)
 {
-	cpu_set_t s;
-	int first = -1, n = 0;
+	struct cpulat_pair p[PROBE_LINE_PAIRS];
+	int n = cpulat_from_first(p, PROBE_LINE_PAIRS);
 
 	out_obj_start(o, "cpu_line_ns");
-	if (sched_getaffinity(0, sizeof(s), &s)) {
-		out_obj_end(o);
-		return;
-	}
-	for (int c = 0; c < CPU_SETSIZE && n < PROBE_LINE_PAIRS; c++) {
-		char key[32], err[256];
-		double ns;
+	if (n)
+		out_text(o, "\n  one cache line from CPU %d to:", p[0].a);
+	for (int i = 0; i < n; i++) {
+		char key[32];
 
-		if (!CPU_ISSET(c, &s))
-			continue;
-		if (first < 0) {
-			first = c;
-			continue;
-		}
-		if (!n++)
-			out_text(o, "\n  one cache line from CPU %d to:", first);
-		snprintf(key, sizeof(key), "%d-%d", first, c);
-		if (cpulat_measure(first, c, &ns, err, sizeof(err))) {
+		snprintf(key, sizeof(key), "%d-%d", p[i].a, p[i].b);
+		out_text(o, "%s CPU %d", i ? "," : "", p[i].b);
+		if (p[i].ns > 0) {
+			out_f64(o, key, " %.0f ns", p[i].ns);
+		} else {
 			out_null(o, key);
-			out_text(o, " CPU %d ?", c);
-			cli_error("probe: %s", err);
-			continue;
+			out_text(o, " ?");
+			cli_error("probe: %s", p[i].err);
 		}
-		out_text(o, "%s CPU %d", n > 1 ? "," : "", c);
-		out_f64(o, key, " %.0f ns", ns);
 	}
 	if (n)
 		out_text(o, "\n");

@@ -144,3 +144,66 @@ int cpulat_moved(double ns_then, double ns_now)
 {
 	return ns_then > 0 && ns_now > 0 && (ns_now >= 2 * ns_then || ns_then >= 2 * ns_now);
 }
+
+int cpulat_from_first(struct cpulat_pair *out, int max)
+{
+	cpu_set_t s;
+	int first = -1, n = 0;
+
+	if (sched_getaffinity(0, sizeof(s), &s))
+		return 0;
+	for (int c = 0; c < CPU_SETSIZE && n < max; c++) {
+		if (!CPU_ISSET(c, &s))
+			continue;
+		if (first < 0) {
+			first = c;
+			continue;
+		}
+		out[n] = (struct cpulat_pair){ .a = first, .b = c };
+		if (cpulat_measure(first, c, &out[n].ns, out[n].err, sizeof(out[n].err)))
+			out[n].ns = 0;
+		n++;
+	}
+	return n;
+}
+
+void cpulat_format(const struct cpulat_pair *p, int n, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && off < len; i++)
+		if (p[i].ns > 0)
+			off += (size_t)snprintf(buf + off, len - off, "%s%d-%d:%.1f", off ? " " : "", p[i].a, p[i].b,
+						p[i].ns);
+}
+
+/* The figure for pair a-b in a text of cpulat_format, or 0. */
+static double text_find(const char *t, int a, int b)
+{
+	int x, y, used;
+	double ns;
+
+	while (t && sscanf(t, " %d-%d:%lf%n", &x, &y, &ns, &used) == 3) {
+		if (x == a && y == b)
+			return ns;
+		t += used;
+	}
+	return 0;
+}
+
+int cpulat_text_moved(const char *then, const char *now, const char *then_name, char *note, size_t len)
+{
+	int a, b, used;
+	double ns;
+
+	for (const char *t = then; t && sscanf(t, " %d-%d:%lf%n", &a, &b, &ns, &used) == 3; t += used) {
+		double n2 = text_find(now, a, b);
+
+		if (cpulat_moved(ns, n2)) {
+			snprintf(note, len, "CPUs %d and %d %.0f ns a cache line apart (%.0f %s)", a, b, n2, ns, then_name);
+			return 1;
+		}
+	}
+	return 0;
+}

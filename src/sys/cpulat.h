@@ -28,4 +28,23 @@ int cpulat_measure(int a, int b, double *ns, char *err, size_t errlen);
  * (one at least twice the other): the tester's ceiling is not the same. */
 int cpulat_moved(double ns_then, double ns_now);
 
+struct cpulat_pair {
+	int a, b;
+	double ns;		/* 0: not measured, err says why */
+	char err[160];
+};
+
+/* From the first CPU this process may run on to each other one, up to max
+ * pairs; the number of pairs. */
+int cpulat_from_first(struct cpulat_pair *out, int max);
+
+/* Pairs as text, "0-1:43.2 0-2:51.0" (measured ones only), into buf. */
+void cpulat_format(const struct cpulat_pair *p, int n, char *buf, size_t len);
+
+/* Two such texts (runs stored apart): 1 when a pair both measured moved
+ * (cpulat_moved), with what moved in note, e.g. "CPUs 0 and 1 170 ns a
+ * cache line apart (43 in the baseline)" for then_name "in the baseline";
+ * else 0. */
+int cpulat_text_moved(const char *then, const char *now, const char *then_name, char *note, size_t len);
+
 #endif

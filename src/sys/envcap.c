@@ -13,6 +13,7 @@
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 
+#include "sys/cpulat.h"
 #include "sys/ethtool.h"
 #include "sys/fsutil.h"
 #include "sys/lab.h"
@@ -100,6 +101,16 @@ void envcap_host(struct envcap *e, const char *root)
 		fclose(f);
 		if (cpus)
 			envcap_set(e, "cpu.count", "%u", cpus);
+	}
+	/* How far apart the host has the CPUs now (this host only, never a
+	 * fixture's): on a VM it moves them, and the figures with them. */
+	if (!root || !*root || !strcmp(root, "/")) {
+		struct cpulat_pair p[ENVCAP_LINE_PAIRS];
+		int np = cpulat_from_first(p, ENVCAP_LINE_PAIRS);
+
+		cpulat_format(p, np, buf, sizeof(buf));
+		if (buf[0])
+			envcap_set(e, "cpu.line_ns", "%s", buf);
 	}
 	envcap_set(e, "wirerate.version", "%s", WR_VERSION);
 	envcap_set(e, "wirerate.revision", "%s", WR_REVISION);

@@ -28,7 +28,10 @@ void envcap_set(struct envcap *e, const char *key, const char *fmt, ...) __attri
 const char *envcap_get(const struct envcap *e, const char *key);
 
 /* kernel.release, kernel.cmdline, cpu.model, cpu.count, cpu.online,
- * wirerate.version, wirerate.revision. root NULL is "/". */
+ * wirerate.version, wirerate.revision; on this host (root NULL or "/")
+ * also cpu.line_ns, one cache line's time from the first CPU to each
+ * other one (sys/cpulat.h, up to ENVCAP_LINE_PAIRS: "0-1:43.2 0-2:51.0"). */
+#define ENVCAP_LINE_PAIRS 8
 void envcap_host(struct envcap *e, const char *root);
 
 /* port.<name>.*: driver, speed, offloads and rings through ethtool ioctls

@@ -85,12 +85,52 @@ static void moved(void **st)
 	assert_false(cpulat_moved(48, 0));
 }
 
+static void texts(void **st)
+{
+	struct cpulat_pair p[3] = { { 0, 1, 43.24, "" }, { 0, 2, 0, "no" }, { 0, 3, 170.06, "" } };
+	char buf[128], note[160];
+
+	/* measured pairs only */
+	cpulat_format(p, 3, buf, sizeof(buf));
+	assert_string_equal(buf, "0-1:43.2 0-3:170.1");
+	cpulat_format(p + 1, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	/* a pair in both that moved, named with its figures */
+	assert_true(cpulat_text_moved("0-1:43.2 0-3:170.1", "0-1:172.0 0-3:170.0", "in the baseline", note, sizeof(note)));
+	assert_string_equal(note, "CPUs 0 and 1 172 ns a cache line apart (43 in the baseline)");
+	assert_true(cpulat_text_moved("0-1:43.2 0-3:170.1", "0-3:60", "then", note, sizeof(note)));
+	assert_string_equal(note, "CPUs 0 and 3 60 ns a cache line apart (170 then)");
+	/* within 2x, in one text only, or unknown: nothing moved */
+	assert_false(cpulat_text_moved("0-1:43.2", "0-1:60.0", "x", note, sizeof(note)));
+	assert_false(cpulat_text_moved("0-1:43.2", "0-2:170.0", "x", note, sizeof(note)));
+	assert_false(cpulat_text_moved("", "0-1:170.0", "x", note, sizeof(note)));
+	assert_false(cpulat_text_moved("0-1:43.2", "", "x", note, sizeof(note)));
+	assert_false(cpulat_text_moved("garbage", "0-1:170.0", "x", note, sizeof(note)));
+}
+
+static void from_first(void **st)
+{
+	struct cpulat_pair p[4];
+	int a, b, n;
+
+	two_cpus(&a, &b);
+	n = cpulat_from_first(p, 4);
+	assert_true(n >= 1 && n <= 4);
+	assert_int_equal(p[0].a, a);
+	assert_int_equal(p[0].b, b);
+	assert_true(p[0].ns > 1 && p[0].ns < 100000);
+	/* at most max pairs */
+	assert_int_equal(cpulat_from_first(p, 1), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(measures_both_ways),
 		cmocka_unit_test(refuses_bad_pairs),
 		cmocka_unit_test(moved),
+		cmocka_unit_test(texts),
+		cmocka_unit_test(from_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

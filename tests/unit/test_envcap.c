@@ -6,6 +6,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sys/envcap.h"
 
@@ -23,6 +24,27 @@ static void host(void **st)
 	assert_non_null(envcap_get(&e, "wirerate.version"));
 	assert_non_null(envcap_get(&e, "wirerate.revision"));
 	assert_null(envcap_get(&e, "no.such.key"));
+	/* a fixture tree is not this host: no CPUs measured */
+	assert_null(envcap_get(&e, "cpu.line_ns"));
+}
+
+/* This host: how far apart its CPUs are, measured. */
+static void host_live(void **st)
+{
+	const char *v;
+	int a, b;
+	double ns;
+
+	memset(&e, 0, sizeof(e));
+	envcap_host(&e, NULL);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		assert_null(envcap_get(&e, "cpu.line_ns"));
+		return;
+	}
+	v = envcap_get(&e, "cpu.line_ns");
+	assert_non_null(v);
+	assert_int_equal(sscanf(v, "%d-%d:%lf", &a, &b, &ns), 3);
+	assert_true(a != b && ns > 1 && ns < 100000);
 }
 
 static void port_irqs_and_rps(void **st)
@@ -65,7 +87,7 @@ static void set_replace_config(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(host), cmocka_unit_test(port_irqs_and_rps), cmocka_unit_test(set_replace_config),
+		cmocka_unit_test(host), cmocka_unit_test(host_live), cmocka_unit_test(port_irqs_and_rps), cmocka_unit_test(set_replace_config),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
