@@ -208,6 +208,12 @@ static void runs_table(struct page *p)
 			      "from the trials that finished\">interrupted</span>", f);
 		else
 			fputs("complete", f);
+		if (run->placement_moved) {
+			/* the host had the CPUs at another distance than for the baseline */
+			fputs(" <span class=\"badge intr\" title=\"the host had ", f);
+			esc(p, run->placement_note, sizeof(run->placement_note));
+			fputs(": its figures move with that\">CPUs moved</span>", f);
+		}
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table></div></section>\n", f);

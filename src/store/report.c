@@ -1,4 +1,5 @@
 #include "store/report.h"
+#include "sys/cpulat.h"
 
 #include <errno.h>
 #include <math.h>
@@ -269,7 +270,8 @@ int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report
 
 		memset(r, 0, sizeof(*r));
 		if (sqlite3_prepare_v2(h, "SELECT id, started, test, label, config, status, pid, boot_id, line_bps,"
-					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'kernel.release')"
+					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'kernel.release'),"
+					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'cpu.line_ns')"
 					  " FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
 			return fail_sql(h, "reading runs", err, errlen);
 		sqlite3_bind_int64(st, 1, ids[i]);
@@ -291,6 +293,7 @@ int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report
 		r->interrupted = strcmp(db_status_shown(status, sqlite3_column_int64(st, 6), runboot, boot), "complete") != 0;
 		line_bps = sqlite3_column_double(st, 8);
 		col_s(st, 9, r->kernel, sizeof(r->kernel));
+		col_s(st, 10, r->cpu_line, sizeof(r->cpu_line));
 		sqlite3_finalize(st);
 		if ((rc = load_cells(h, r, line_bps, err, errlen)))
 			break;
@@ -360,6 +363,14 @@ void report_compare(struct report_model *m, double fail_pct)
 {
 	m->fail_pct = fail_pct;
 	m->regression = false;
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		struct rm_run *run = &m->run[r];
+
+		run->placement_moved = r && cpulat_text_moved(m->run[0].cpu_line, run->cpu_line, "in the baseline",
+							      run->placement_note, sizeof(run->placement_note));
+		if (!run->placement_moved)
+			run->placement_note[0] = '\0';
+	}
 	for (unsigned int r = 0; r < m->nruns; r++) {
 		for (unsigned int k = 0; k < m->run[r].ncells; k++) {
 			struct rm_cell *c = &m->run[r].cell[k];
@@ -522,6 +533,9 @@ static void print_tables(struct out *o, const struct report_model *m)
 		out_text(o, "  %-24s %s, %s%s%s, %s%s\n", name, run->test, run->when,
 			 run->kernel[0] ? ", kernel " : "", run->kernel, run->config[0] ? run->config : "-",
 			 run->interrupted ? "  [INCOMPLETE]" : "");
+		if (run->placement_moved)
+			out_text(o, "  %-24s the host had %s: its figures move with that (docs/measurement.md)\n", "",
+				 run->placement_note);
 		for (unsigned int k = 0; k < run->ncells; k++) {
 			pct |= run->cell[k].line_pps > 0;
 			any_thr |= run->cell[k].have_thr;
@@ -702,6 +716,11 @@ void report_print(struct out *o, const struct report_model *m)
 		out_str(o, "test", NULL, run->test);
 		out_str(o, "kernel", NULL, run->kernel);
 		out_str(o, "config", NULL, run->config);
+		if (run->cpu_line[0])
+			out_str(o, "cpu_line_ns", NULL, run->cpu_line);
+		else
+			out_null(o, "cpu_line_ns");
+		out_bool(o, "placement_moved", NULL, run->placement_moved);
 		out_bool(o, "interrupted", NULL, run->interrupted);
 		out_bool(o, "baseline", NULL, r == 0);
 		out_arr_start(o, "cells");

@@ -75,6 +75,11 @@ struct rm_run {
 	char config[160];		/* the setup in a few words, seed 001 style:
 					 * "placement=bound rules=0 dut-cpus=1" */
 	bool interrupted;
+	char cpu_line[128];		/* env cpu.line_ns: "0-1:43.2 ..."; "" unknown */
+	/* set by report_compare: the host had the CPUs at another distance
+	 * than in the baseline (sys/cpulat.h), and what moved */
+	bool placement_moved;
+	char placement_note[160];
 	struct rm_cell cell[RM_MAX_SIZES];
 	unsigned int ncells;
 };

@@ -34,6 +34,14 @@ note "runs: $(jq -c '.runs[0] | {id, label, test, sizes, status, headline, tags}
 [ "$("$WR" runs --db "$DB" --json --since 2999-01-01 | jq '.runs | length')" = 0 ] || fail "runs --since in the future"
 "$WR" runs --db "$DB" | grep -q "base" || fail "runs text"
 
+# Where the host had the CPUs when the run began, kept with it and shown.
+if [ "$(nproc)" -ge 2 ]; then
+	line=$(sqlite3 "$DB" "SELECT value FROM env WHERE run_id = $id AND key = 'cpu.line_ns'")
+	note "cpu.line_ns: $line"
+	grep -Eq '^0-1:[0-9]+\.[0-9]( |$)' <<<"$line" || fail "no cache-line figure stored with the run: '$line'"
+	[ "$("$WR" report base --db "$DB" --json | jq -r '.runs[0].cpu_line_ns')" = "$line" ] || fail "report: cpu_line_ns"
+fi
+
 # The report's figures are the search's own.
 rep=$("$WR" report base --db "$DB" --json) || fail "report --json"
 c=$(jq -c '.runs[0].cells[0]' <<<"$rep")

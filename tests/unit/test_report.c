@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "store/db.h"
+#include "store/out.h"
 #include "store/report.h"
 
 static struct report_model m;
@@ -142,7 +143,10 @@ static void load_from_store(void **st)
 		struct db_run_info ri = { .test = "rfc2544 throughput", .label = "k", .sizes = "64,512",
 					  .config = r ? "rules=1000" : "rules=0", .repeats = 3 };
 
-		assert_int_equal(db_run_begin(db, &ri, NULL, 0, &id[r], err, sizeof(err)), 0);
+		/* the host had CPUs 0 and 1 close for run 0, far for run 1 */
+		struct db_kv env[] = { { "cpu.line_ns", r ? "0-1:171.5" : "0-1:42.0" } };
+
+		assert_int_equal(db_run_begin(db, &ri, env, 1, &id[r], err, sizeof(err)), 0);
 		for (unsigned int rep = 0; rep < 3; rep++) {
 			double v64 = r ? 10000 + rep * 100 : 20000 + rep * 100;
 			struct db_result res = { .size = 64, .repeat = rep, .max_load = 40000, .ndr_valid = true,
@@ -193,6 +197,40 @@ static void load_from_store(void **st)
 	assert_true(c->width_pps == 200 && c->ns_per_frame == 900);
 	assert_string_equal(m.run[1].config, "rules=1000");
 	report_compare(&m, 10);
+	assert_string_equal(m.run[0].cpu_line, "0-1:42.0");
+	assert_false(m.run[0].placement_moved);
+	assert_true(m.run[1].placement_moved);
+	assert_string_equal(m.run[1].placement_note, "CPUs 0 and 1 172 ns a cache line apart (42 in the baseline)");
+	/* said under the run in text, and in JSON */
+	for (int json = 0; json < 2; json++) {
+		char *txt = NULL;
+		size_t tlen = 0;
+		FILE *tf = open_memstream(&txt, &tlen);
+		struct out *o = out_create(tf, json);
+
+		report_print(o, &m);
+		out_destroy(o);
+		fclose(tf);
+		if (json) {
+			assert_non_null(strstr(txt, "\"cpu_line_ns\":\"0-1:171.5\",\"placement_moved\":true"));
+			assert_non_null(strstr(txt, "\"cpu_line_ns\":\"0-1:42.0\",\"placement_moved\":false"));
+		} else {
+			assert_non_null(strstr(txt, "the host had CPUs 0 and 1 172 ns a cache line apart (42 in the baseline)"));
+		}
+		free(txt);
+	}
+	/* and on the HTML page, as a badge on the run */
+	{
+		char *page = NULL, e2[128];
+		size_t plen = 0;
+		FILE *pf = open_memstream(&page, &plen);
+
+		assert_int_equal(report_html_write(&m, pf, e2, sizeof(e2)), 0);
+		fclose(pf);
+		assert_non_null(strstr(page, "title=\"the host had CPUs 0 and 1 172 ns a cache line apart (42 in the "
+					     "baseline): its figures move with that\">CPUs moved</span>"));
+		free(page);
+	}
 	assert_int_equal(rm_cell_of(&m.run[1], 64)->verdict, RM_WORSE);
 	assert_int_equal(rm_cell_of(&m.run[1], 512)->verdict, RM_NOISE);
 	assert_true(m.regression);
