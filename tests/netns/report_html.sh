@@ -39,6 +39,8 @@ for f in basic one many empty trials; do
 	tail -1 "$h" | grep -q '</html>' || fail "$f.html: not finished"
 done
 grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/basic.html" || fail "the label is not escaped"
+grep -q 'title="the host had CPUs 0 and 1 &lt;b&gt;172&lt;/b&gt; ns &amp; &quot;apart&quot; (42 in the baseline): its figures move with that">CPUs moved</span>' "$tmp/basic.html" ||
+	fail "the moved CPUs' note is not on the run, escaped: $(grep -o '.\{60\}CPUs moved.\{10\}' "$tmp/basic.html")"
 # Models of random bytes (unterminated strings, counts past the arrays,
 # NaN): written without a crash (with the sanitizers in build-san) and
 # without a non-finite number in the SVG.

@@ -115,6 +115,13 @@ static void basic(struct report_model *m, unsigned int nruns, bool hostile)
 		snprintf(run->kernel, sizeof(run->kernel), "6.1.0-%u-amd64", 18 + r);
 		snprintf(run->config, sizeof(run->config), "%s", config[r]);
 		run->interrupted = r == 1;
+		/* the host moved the CPUs for the last run (a hostile note) */
+		if (r == 2) {
+			run->placement_moved = true;
+			snprintf(run->placement_note, sizeof(run->placement_note), "%s",
+				 hostile ? "CPUs 0 and 1 <b>172</b> ns & \"apart\" (42 in the baseline)"
+					 : "CPUs 0 and 1 172 ns a cache line apart (42 in the baseline)");
+		}
 		for (unsigned int s = 0; s < NSIZES; s++) {
 			if (r == 2 && sizes[s] == 1280)
 				continue;	/* the missing cell */
@@ -231,6 +238,7 @@ static void garbage(struct report_model *m, unsigned int seed)
 	m->regression = rand() & 1;
 	for (unsigned int r = 0; r < RM_MAX_RUNS; r++) {
 		m->run[r].interrupted = rand() & 1;
+		m->run[r].placement_moved = rand() & 1;
 		for (unsigned int c = 0; c < RM_MAX_SIZES; c++) {
 			struct rm_cell *x = &m->run[r].cell[c];
 
