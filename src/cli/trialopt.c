@@ -667,7 +667,10 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 	out_f64(out, "avg_frame_size", NULL, res->avg_frame_size);
 	out_u64(out, "flows", ", %llu flow(s)", frame_flows_count(&c->flows));
 	out_f64(out, "duration_s", ", %g s", c->duration_ns / 1e9);
-	out_f64(out, "rate_pps", " at %.0f frames/s", c->rate_pps);
+	/* calibrate: two steps, and the rate kept is the second's */
+	if (o->direct)
+		out_text(out, " flat out, then %g s", c->duration_ns / 1e9);
+	out_f64(out, "rate_pps", o->direct ? " at %.0f frames/s (90%% of that)" : " at %.0f frames/s", c->rate_pps);
 	out_u64(out, "directions", " x %llu direction(s)", c->ndirs);
 	out_str(out, "where", ", %s\n", o->where);
 	out_str(out, "path", "  tester     %s generator", trialopt_path(o));
