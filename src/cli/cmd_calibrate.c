@@ -171,14 +171,13 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 
 	if (line && cpulat_measure(to.cfg.gen_cpu[0], to.cfg.rx_cpu, &line_after, e2, sizeof(e2)))
 		line_after = 0;
-	for (int i = 0; i < 3; i++) {
-		double v = i == 0 ? flat->cpu_line_ns : i == 1 ? paced->cpu_line_ns : line_after;
+	const double lines[] = { flat->cpu_line_ns, paced->cpu_line_ns, line_after };
 
-		if (v > 0) {
-			lo = lo > 0 && lo < v ? lo : v;
-			hi = hi > v ? hi : v;
+	for (int i = 0; i < 3; i++)
+		if (lines[i] > 0) {
+			lo = lo > 0 && lo < lines[i] ? lo : lines[i];
+			hi = hi > lines[i] ? hi : lines[i];
 		}
-	}
 	bool moved = cpulat_moved(lo, hi);
 
 	e.size = to.cfg.sizes[0];

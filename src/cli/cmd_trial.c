@@ -15,7 +15,6 @@
 #include "cli/storeopt.h"
 #include "cli/trialopt.h"
 #include "engine/trial.h"
-#include "io/xdpgen.h"
 #include "core/cpustat.h"
 #include "core/units.h"
 #include "store/out.h"
@@ -112,7 +111,7 @@ void trial_print_dir(struct out *o, const struct trial_dir_result *d, double fra
 	out_bool(o, "flow_gave_up", NULL, d->flow_gave_up);
 	if (d->flow_control)
 		out_text(o, "  flow       back to back: the generator kept at most %u frames ahead of the analyzer, "
-			 "held %llu times%s\n", XDPGEN_FLOW_WINDOW / (d->streams ? d->streams : 1),
+			 "held %llu times%s\n", d->flow_window,
 			 (unsigned long long)d->flow_waits,
 			 d->flow_gave_up ? " (then gave up: the analyzer saw nothing for 200 ms)" : "");
 	out_u64(o, "learning_tx", NULL, d->learning_tx);

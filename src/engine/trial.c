@@ -74,7 +74,8 @@ struct gen_ctx {
 	struct pace_stats ps;
 	uint64_t tx_errors;
 	uint64_t stopped_ns;
-	bool flow;			/* flow control: the analyzer's counts are shared */
+	unsigned int window;		/* flow control: frames at most ahead of the analyzer,
+					 * whose counts are shared; 0: none */
 	uint64_t flow_waits;
 	bool flow_gave_up;
 	int rc;
@@ -209,8 +210,7 @@ static void gen_xdp(struct gen_ctx *g)
 				   .max_burst = c->max_burst,
 				   .trial = c->trial_id, .stream = g->stream,
 				   .flow_slot = g->k, .latency_every = r->rx[g->dir].res->latency_every,
-				   /* the threads may share a ring: each a part of the window */
-				   .window = g->flow ? XDPGEN_FLOW_WINDOW / r->nthreads : 0 };
+				   .window = g->window };
 
 	g->rc = xdpgen_run(g->xg, &ph, g->err, sizeof(g->err));
 	g->stopped_ns = now_ns();
@@ -475,7 +475,8 @@ struct gen_sum {
 	uint64_t refused0, refused1;
 	unsigned int largest_burst;
 	uint64_t flow_waits;
-	bool flow, flow_gave_up;
+	unsigned int window;
+	bool flow_gave_up;
 };
 
 static void gen_sum(const struct run *r, unsigned int d, struct gen_sum *o)
@@ -488,7 +489,7 @@ static void gen_sum(const struct run *r, unsigned int d, struct gen_sum *o)
 		o->sent += g->sent;
 		o->learning_sent += g->learning_sent;
 		o->tx_errors += g->tx_errors;
-		o->flow |= g->flow;
+		o->window = g->window;
 		o->flow_waits += g->flow_waits;
 		o->flow_gave_up |= g->flow_gave_up;
 		if (g->stopped_ns > o->stopped_ns)
@@ -580,7 +581,8 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 			o->tx_refused += st.tx_if_refused;
 		}
 	o->ring_drops = gs.refused1 - gs.refused0;
-	o->flow_control = gs.flow;
+	o->flow_control = gs.window > 0;
+	o->flow_window = gs.window;
 	o->flow_waits = gs.flow_waits;
 	o->flow_gave_up = gs.flow_gave_up;
 	/* The far end counts every frame it could not hand over; those our
@@ -716,7 +718,8 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 							 .flow_fd = flow ? xdpcount_flow_fd(x->xc) : 0 };
 
 				spec.size = c->sizes[0];
-				g->flow = flow;
+				/* the threads may share a ring: each a part of the window */
+				g->window = flow ? XDPGEN_FLOW_WINDOW / r->nthreads : 0;
 				if (!(g->xg = xdpgen_open(&xc, err, errlen))) {
 					rc = -EIO;
 					goto out;

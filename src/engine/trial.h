@@ -95,6 +95,7 @@ struct trial_dir_result {
 	uint64_t ring_drops;		/* XDP frames the next hop's receive ring refused: the
 					 * DUT's input drops (the tester's when direct) */
 	bool flow_control;		/* back to back: the generator kept a window to the analyzer */
+	unsigned int flow_window;	/* frames each generator thread kept at most ahead of it */
 	uint64_t flow_waits;		/* times the window was full */
 	bool flow_gave_up;		/* the analyzer saw nothing for 200 ms: window opened */
 	const char *gen_path;		/* "xdp", or the transmit port's type */
