@@ -94,10 +94,17 @@ note "junk: $(jq -c '{tx, rx, lost, not_test, stale}' <<<"$d")"
 # on one CPU; offer 200 kpps. The loss is the DUT's, counted where it
 # happened (its receive ring, = dut0 rx_dropped), and the generator holds.
 "$WR" lab up --prefix "$P" --rules 1000 >/dev/null || fail "lab up --rules 1000"
-d0=$(ifc "$P" dut0 rx_dropped)
-j=$("$WR" trial $T --rate 200kpps --duration 3s --port-type xdp) || fail "overload trial"
-d=$(jq -c '.directions[0]' <<<"$j")
-dropped=$(( $(ifc "$P" dut0 rx_dropped) - d0 ))
+# This VM sometimes holds a vCPU for tens of ms; when that makes the
+# tester's own ring refuse frames (tester_refused, reported as such), the
+# trial says so rightly, and is run once more for the DUT's figures.
+for try in 1 2; do
+	d0=$(ifc "$P" dut0 rx_dropped)
+	j=$("$WR" trial $T --rate 200kpps --duration 3s --port-type xdp) || fail "overload trial"
+	d=$(jq -c '.directions[0]' <<<"$j")
+	dropped=$(( $(ifc "$P" dut0 rx_dropped) - d0 ))
+	[ "$(jq -r .tester_refused <<<"$d")" = 0 ] && break
+	note "try $try: the tester's ring refused $(jq -r .tester_refused <<<"$d") frames (a stalled vCPU): once more"
+done
 note "overload: $(jq -c '{tx, rx, lost, ring_drops, offered_pps, tester_limited}' <<<"$d"), dut0 rx_dropped +$dropped"
 [ "$(jq -r '.tx == 600000 and .tester_limited == false and .lost > 150000' <<<"$d")" = true ] ||
 	fail "want 600000 sent, >25% DUT loss, not tester-limited: $d"
