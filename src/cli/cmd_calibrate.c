@@ -77,6 +77,7 @@ static void print_step(struct out *o, const char *key, const char *label, const 
 	out_u64(o, "largest_burst", ", largest burst %llu", r->dir[0].largest_burst);
 	out_bool(o, "flow_control", NULL, flow);
 	out_u64(o, "flow_waits", flow ? ", held for the analyzer %llu times" : NULL, waits);
+	out_u64(o, "xdp_batch", NULL, r->dir[0].xdp_batch);
 	out_text(o, "\n");
 	out_obj_end(o);
 }

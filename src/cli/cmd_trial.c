@@ -109,6 +109,8 @@ void trial_print_dir(struct out *o, const struct trial_dir_result *d, double fra
 	out_bool(o, "flow_control", NULL, d->flow_control);
 	out_u64(o, "flow_waits", NULL, d->flow_waits);
 	out_bool(o, "flow_gave_up", NULL, d->flow_gave_up);
+	if (d->xdp_batch)
+		out_u64(o, "xdp_batch", NULL, d->xdp_batch);
 	if (d->flow_control)
 		out_text(o, "  flow       back to back: the generator kept at most %u frames ahead of the analyzer, "
 			 "held %llu times%s\n", d->flow_window,

@@ -78,6 +78,7 @@ struct gen_ctx {
 					 * whose counts are shared; 0: none */
 	uint64_t flow_waits;
 	bool flow_gave_up;
+	unsigned int xdp_batch;		/* the XDP generator's runs per batch */
 	int rc;
 	char err[160];
 };
@@ -222,6 +223,7 @@ static void gen_xdp(struct gen_ctx *g)
 	xdpgen_ring_refused(g->xg, &g->refused1);
 	g->flow_waits = st.flow_waits;
 	g->flow_gave_up = st.flow_gave_up;
+	g->xdp_batch = st.batch;
 	__atomic_store_n(&g->sent, st.sent, __ATOMIC_RELAXED);
 	/* A frame that leaves late goes out right behind the one before:
 	 * the worst lag in frames is the largest burst. */
@@ -475,7 +477,7 @@ struct gen_sum {
 	uint64_t refused0, refused1;
 	unsigned int largest_burst;
 	uint64_t flow_waits;
-	unsigned int window;
+	unsigned int window, xdp_batch;
 	bool flow_gave_up;
 };
 
@@ -490,6 +492,7 @@ static void gen_sum(const struct run *r, unsigned int d, struct gen_sum *o)
 		o->learning_sent += g->learning_sent;
 		o->tx_errors += g->tx_errors;
 		o->window = g->window;
+		o->xdp_batch = g->xdp_batch;
 		o->flow_waits += g->flow_waits;
 		o->flow_gave_up |= g->flow_gave_up;
 		if (g->stopped_ns > o->stopped_ns)
@@ -583,6 +586,7 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 	o->ring_drops = gs.refused1 - gs.refused0;
 	o->flow_control = gs.window > 0;
 	o->flow_window = gs.window;
+	o->xdp_batch = gs.xdp_batch;
 	o->flow_waits = gs.flow_waits;
 	o->flow_gave_up = gs.flow_gave_up;
 	/* The far end counts every frame it could not hand over; those our

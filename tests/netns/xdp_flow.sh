@@ -33,11 +33,16 @@ for attempt in 1 2; do
 done
 [ "$(jq -r '.flow_waits > 0' <<<"$f")" = true ] || fail "an analyzer sharing its CPU never held the generator: $f"
 [ "$(jq -r .receiver_ok <<<"$c")" = true ] || fail "receiver not ok: $c"
+# under flow control the generator's batches (and its page pool's ring) are
+# 256 runs, enough for the window's pages; otherwise 64, or 16 below 1 Mpps
+[ "$(jq -r '.flat_out.xdp_batch == 256 and .paced.xdp_batch == 256' <<<"$c")" = true ] ||
+	fail "not 256 runs a batch under flow control: $c"
 
 c=$("$WR" calibrate $C --no-flow-control) || fail "calibrate --no-flow-control"
 f=$(jq -c .flat_out <<<"$c")
 note "no flow control: $(jq -c '{tx, rx, lost, flow_control, flow_waits, offered_pps}' <<<"$f")"
-[ "$(jq -r '.flow_control == false and .flow_waits == 0' <<<"$f")" = true ] || fail "--no-flow-control held the generator: $f"
+[ "$(jq -r '.flow_control == false and .flow_waits == 0 and .xdp_batch == 64' <<<"$f")" = true ] ||
+	fail "--no-flow-control held the generator, or its batch was not 64: $f"
 [ "$(jq -r '.lost > 0 and .rx + .lost == .tx' <<<"$f")" = true ] ||
 	fail "no frame lost flat out without flow control, the analyzer sharing its CPU: $f"
 kill "$hog" 2>/dev/null; wait "$hog" 2>/dev/null; hog=
@@ -45,13 +50,16 @@ kill "$hog" 2>/dev/null; wait "$hog" 2>/dev/null; hog=
 # Above 1 Mpps a stream the analyzer reads the clock for 1 frame in a power
 # of two (a clock read is a sixth of its time here): at 4 Mpps, 1 in 4,
 # and the latency covers the received frames with a sequence number that
-# is a multiple of 4, about a quarter. At 100 kpps, every frame.
+# is a multiple of 4, about a quarter. At 100 kpps, every frame. The
+# generator's batches, paced through a DUT: 64 runs, 16 below 1 Mpps.
 T="--prefix $P --port-type xdp --learn-wait 0.2s --drain 1s --no-store --json"
 d=$("$WR" trial $T --rate 4Mpps --duration 1s | jq -c .directions[0]) || fail "trial at 4 Mpps"
 note "4 Mpps through the DUT: $(jq -c '{tx, rx, lost, latency_frames: .latency_ns.frames, every: .latency_ns.every}' <<<"$d")"
 [ "$(jq -r '.latency_ns.every == 4 and .rx > 1000 and
 	(.latency_ns.frames * 4 - .rx | fabs) <= .rx * 0.05 + 8' <<<"$d")" = true ] || fail "latency not from 1 frame in 4: $d"
+[ "$(jq -r .xdp_batch <<<"$d")" = 64 ] || fail "not 64 runs a batch at 4 Mpps: $d"
 d=$("$WR" trial $T --rate 100kpps --duration 1s | jq -c .directions[0]) || fail "trial at 100 kpps"
 [ "$(jq -r '.latency_ns.every == 1 and .latency_ns.frames == .rx and .rx > 0' <<<"$d")" = true ] ||
 	fail "latency not from every frame at 100 kpps: $d"
+[ "$(jq -r .xdp_batch <<<"$d")" = 16 ] || fail "not 16 runs a batch at 100 kpps: $d"
 echo ok
