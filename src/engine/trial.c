@@ -211,7 +211,9 @@ static void gen_xdp(struct gen_ctx *g)
 				   .max_burst = c->max_burst,
 				   .trial = c->trial_id, .stream = g->stream,
 				   .flow_slot = g->k, .latency_every = r->rx[g->dir].res->latency_every,
-				   .window = g->window };
+				   .window = g->window,
+				   .analyzer_apart = c->gen_cpu[g->k] >= 0 && c->rx_cpu >= 0 &&
+						     c->gen_cpu[g->k] != c->rx_cpu };
 
 	g->rc = xdpgen_run(g->xg, &ph, g->err, sizeof(g->err));
 	g->stopped_ns = now_ns();

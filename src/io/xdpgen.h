@@ -42,6 +42,8 @@ struct xdpgen_phase {
 					 * XDPGEN_FLOW_WINDOW (the streams sharing a ring share
 					 * that); 0: off */
 	unsigned int flow_slot;		/* the stream's entry in the analyzer's counts */
+	bool analyzer_apart;		/* the analyzer is pinned to another CPU than this
+					 * thread: it empties the far ring while a batch runs */
 	unsigned int latency_every;	/* the analyzer times 1 frame in this many (a power of
 					 * two, xdpcount_arm.latency_every; 0 or 1: every frame):
 					 * the others may leave with the last clock read's time */
@@ -67,8 +69,9 @@ struct xdpgen *xdpgen_open(const struct xdpgen_cfg *cfg, char *err, size_t errle
 void xdpgen_close(struct xdpgen *g);
 
 /* Program runs per BPF_PROG_RUN batch for a phase at this rate, with a
- * flow-control window (0: none): the size of the batch's page pool too. */
-unsigned int xdpgen_batch(double rate_pps, unsigned int window);
+ * flow-control window (0: none), the analyzer on another CPU or not: the
+ * size of the batch's page pool too. */
+unsigned int xdpgen_batch(double rate_pps, unsigned int window, bool analyzer_apart);
 
 /* Run a phase in the calling thread; returns when limit frames are sent,
  * end_ns has passed or xdpgen_stop was called. 0 or -errno. */

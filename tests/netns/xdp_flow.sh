@@ -33,8 +33,9 @@ for attempt in 1 2; do
 done
 [ "$(jq -r '.flow_waits > 0' <<<"$f")" = true ] || fail "an analyzer sharing its CPU never held the generator: $f"
 [ "$(jq -r .receiver_ok <<<"$c")" = true ] || fail "receiver not ok: $c"
-# under flow control the generator's batches (and its page pool's ring) are
-# 256 runs, enough for the window's pages; otherwise 64, or 16 below 1 Mpps
+# under flow control, the analyzer on another CPU, the generator's batches
+# (and its page pool's ring) are 256 runs, enough for the window's pages;
+# otherwise 64, or 16 below 1 Mpps
 [ "$(jq -r '.flat_out.xdp_batch == 256 and .paced.xdp_batch == 256' <<<"$c")" = true ] ||
 	fail "not 256 runs a batch under flow control: $c"
 
@@ -46,6 +47,12 @@ note "no flow control: $(jq -c '{tx, rx, lost, flow_control, flow_waits, offered
 [ "$(jq -r '.lost > 0 and .rx + .lost == .tx' <<<"$f")" = true ] ||
 	fail "no frame lost flat out without flow control, the analyzer sharing its CPU: $f"
 kill "$hog" 2>/dev/null; wait "$hog" 2>/dev/null; hog=
+
+# the analyzer on the generator's CPU runs between its batches: 64 runs
+f=$("$WR" calibrate ${C/--rx-cpu 1/--rx-cpu 0} | jq -c .flat_out) || fail "calibrate on one CPU"
+note "one CPU: $(jq -c '{tx, rx, lost, flow_waits, xdp_batch, offered_pps}' <<<"$f")"
+[ "$(jq -r '.flow_control and .xdp_batch == 64 and .tx > 0' <<<"$f")" = true ] ||
+	fail "not 64 runs a batch with the analyzer on the generator's CPU: $f"
 
 # Above 1 Mpps a stream the analyzer reads the clock for 1 frame in a power
 # of two (a clock read is a sixth of its time here): at 4 Mpps, 1 in 4,
