@@ -494,7 +494,8 @@ static void gen_sum(const struct run *r, unsigned int d, struct gen_sum *o)
 		o->learning_sent += g->learning_sent;
 		o->tx_errors += g->tx_errors;
 		o->window = g->window;
-		o->xdp_batch = g->xdp_batch;
+		if (g->xdp_batch > o->xdp_batch)
+			o->xdp_batch = g->xdp_batch;
 		o->flow_waits += g->flow_waits;
 		o->flow_gave_up |= g->flow_gave_up;
 		if (g->stopped_ns > o->stopped_ns)
