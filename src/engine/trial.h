@@ -98,7 +98,7 @@ struct trial_dir_result {
 	unsigned int flow_window;	/* frames each generator thread kept at most ahead of it */
 	uint64_t flow_waits;		/* times the window was full */
 	bool flow_gave_up;		/* the analyzer saw nothing for 200 ms: window opened */
-	unsigned int xdp_batch;		/* the XDP generator's runs per batch (xdpgen_batch), the
+	unsigned int xdp_batch;		/* the XDP generator's runs per batch (xdpgen.c), the
 					 * largest of its threads'; 0: another generator */
 	const char *gen_path;		/* "xdp", or the transmit port's type */
 	const char *rx_path;		/* "xdp", or the receive port's type */

@@ -249,7 +249,9 @@ static int arm_timer(timer_t *tid, uint64_t at_realtime_ns)
 	return 0;
 }
 
-unsigned int xdpgen_batch(double rate_pps, unsigned int window, bool analyzer_apart)
+/* Program runs per batch for a phase at this rate, with a flow-control
+ * window (0: none), the analyzer on another CPU or not. */
+static unsigned int xdpgen_batch(double rate_pps, unsigned int window, bool analyzer_apart)
 {
 	if (rate_pps < XDPGEN_SMALL_BATCH_PPS)
 		return XDPGEN_SMALL_BATCH;

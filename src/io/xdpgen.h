@@ -55,7 +55,8 @@ struct xdpgen_stats {
 	uint64_t first_ns, last_ns;	/* REALTIME of the first and last frame */
 	uint64_t iterations;		/* program runs: chances to send */
 	uint64_t calls;			/* BPF_PROG_RUN calls */
-	unsigned int batch;		/* runs per batch (xdpgen_batch) */
+	unsigned int batch;		/* program runs per batch, which is also the size of
+					 * the ring of the call's page pool */
 	uint64_t skipped;		/* slots given up after a hold-up */
 	uint64_t flow_waits;		/* times the window was full (flow control) */
 	bool flow_gave_up;		/* the analyzer saw nothing for 200 ms with the
@@ -67,11 +68,6 @@ struct xdpgen;
 /* Load the program and the flows' templates. -errno with a reason. */
 struct xdpgen *xdpgen_open(const struct xdpgen_cfg *cfg, char *err, size_t errlen);
 void xdpgen_close(struct xdpgen *g);
-
-/* Program runs per BPF_PROG_RUN batch for a phase at this rate, with a
- * flow-control window (0: none), the analyzer on another CPU or not: the
- * size of the batch's page pool too. */
-unsigned int xdpgen_batch(double rate_pps, unsigned int window, bool analyzer_apart);
 
 /* Run a phase in the calling thread; returns when limit frames are sent,
  * end_ns has passed or xdpgen_stop was called. 0 or -errno. */
