@@ -183,7 +183,7 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 
 	e.size = to.cfg.sizes[0];
 	if (line && !moved) {
-		snprintf(e.line_cpus, sizeof(e.line_cpus), "%d-%d", to.cfg.gen_cpu[0], to.cfg.rx_cpu);
+		cpulat_pair_name(to.cfg.gen_cpu[0], to.cfg.rx_cpu, e.line_cpus, sizeof(e.line_cpus));
 		e.line_ns = flat->cpu_line_ns;
 	}
 	trialopt_calib_key(&to, e.port_type, sizeof(e.port_type));

@@ -38,7 +38,7 @@ static void print_cpu_lines(struct out *o)
 	for (int i = 0; i < n; i++) {
 		char key[32];
 
-		snprintf(key, sizeof(key), "%d-%d", p[i].a, p[i].b);
+		cpulat_pair_name(p[i].a, p[i].b, key, sizeof(key));
 		out_text(o, "%s CPU %d", i ? "," : "", p[i].b);
 		if (p[i].ns > 0) {
 			out_f64(o, key, " %.0f ns", p[i].ns);

@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include "sys/cpulat.h"
 #include "sys/ethtool.h"
 #include "store/calib.h"
 #include "sys/soak.h"
@@ -713,7 +714,7 @@ double trialopt_check_ceiling(const struct trialopt *o, struct trial_result *res
 	if (e.line_ns > 0 && res->cpu_line_ns > 0) {
 		char pair[sizeof(e.line_cpus)];
 
-		snprintf(pair, sizeof(pair), "%d-%d", o->cfg.gen_cpu[0], o->cfg.rx_cpu);
+		cpulat_pair_name(o->cfg.gen_cpu[0], o->cfg.rx_cpu, pair, sizeof(pair));
 		if (!strcmp(pair, e.line_cpus))
 			res->ceiling_line_ns = e.line_ns;
 	}

@@ -262,11 +262,13 @@ int xdpgen_run(struct xdpgen *g, const struct xdpgen_phase *ph, char *err, size_
 {
 	volatile struct xg_state *st = g->st;
 	struct xdp_md ctx = { .data_end = g->len, .ingress_ifindex = (uint32_t)g->ifindex };
+	/* flow control needs the analyzer's counts */
+	const unsigned int window = g->flow_fd >= 0 ? ph->window : 0;
 	LIBBPF_OPTS(bpf_test_run_opts, opts,
 		    .data_in = g->frame, .data_size_in = g->len,
 		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
 		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES,
-		    .batch_size = xdpgen_batch(ph->rate_pps, g->flow_fd >= 0 ? ph->window : 0, ph->analyzer_apart));
+		    .batch_size = xdpgen_batch(ph->rate_pps, window, ph->analyzer_apart));
 	timer_t tid;
 	int saved = -1, rc = 0;
 
@@ -296,7 +298,7 @@ int xdpgen_run(struct xdpgen *g, const struct xdpgen_phase *ph, char *err, size_
 	st->flow_waiting = 0;
 	st->flow_waits = 0;
 	st->flow_gave_up = 0;
-	if (ph->window && g->flow_fd >= 0) {
+	if (window) {
 		struct xc_flow f;
 		uint32_t slot = ph->flow_slot;
 
@@ -308,7 +310,7 @@ int xdpgen_run(struct xdpgen *g, const struct xdpgen_phase *ph, char *err, size_
 		}
 		st->flow_slot = slot;
 		st->seen_base = f.seen;
-		st->credit_end = ph->window < XG_FLOW_WINDOW ? ph->window : XG_FLOW_WINDOW;
+		st->credit_end = window < XG_FLOW_WINDOW ? window : XG_FLOW_WINDOW;
 		st->window = st->credit_end;
 	}
 	g->calls = 0;

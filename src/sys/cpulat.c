@@ -167,6 +167,11 @@ int cpulat_from_first(struct cpulat_pair *out, int max)
 	return n;
 }
 
+void cpulat_pair_name(int a, int b, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d-%d", a, b);
+}
+
 void cpulat_format(const struct cpulat_pair *p, int n, char *buf, size_t len)
 {
 	size_t off = 0;

@@ -38,6 +38,10 @@ struct cpulat_pair {
  * pairs; the number of pairs. */
 int cpulat_from_first(struct cpulat_pair *out, int max);
 
+/* A pair's name, "0-1": the key the probe shows, the calibration file
+ * stores and a trial looks its ceiling's figure up by. */
+void cpulat_pair_name(int a, int b, char *buf, size_t len);
+
 /* Pairs as text, "0-1:43.2 0-2:51.0" (measured ones only), into buf. */
 void cpulat_format(const struct cpulat_pair *p, int n, char *buf, size_t len);
 
