@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "wr_config.h"
+#include "wr_revision.h"
 
 static int cmd_help(struct cli *cli, int argc, char **argv);
 static int cmd_version(struct cli *cli, int argc, char **argv);

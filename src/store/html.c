@@ -13,6 +13,7 @@
 #include "store/report_model.h"
 #include "store/svgchart.h"
 #include "wr_config.h"
+#include "wr_revision.h"
 
 #define CHART_W 1180
 #define SMALL_W 580

@@ -19,6 +19,7 @@
 #include "sys/lab.h"
 #include "sys/netns.h"
 #include "wr_config.h"
+#include "wr_revision.h"
 
 void envcap_set(struct envcap *e, const char *key, const char *fmt, ...)
 {
