@@ -42,6 +42,12 @@ int cli_take_valued(int argc, char **argv, int *i, const char *const *names,
 bool cli_have_root(void);
 
 int cmd_lab(struct cli *cli, int argc, char **argv);
+struct lab_spec;
+/* 'lab' and its options as cmd_lab takes them (argv[0] is "lab"), checked
+ * as 'lab up' would check them, without acting: 0 with *spec and *action
+ * set; EXIT_USAGE after printing the error; -1 after printing the help. */
+int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *spec, const char **action);
+int cmd_matrix(struct cli *cli, int argc, char **argv);
 int cmd_probe(struct cli *cli, int argc, char **argv);
 int cmd_trial(struct cli *cli, int argc, char **argv);
 int cmd_calibrate(struct cli *cli, int argc, char **argv);

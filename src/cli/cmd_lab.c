@@ -161,7 +161,7 @@ static void print_status(struct out *o, const struct lab_status *st)
 	out_obj_end(o);
 }
 
-int cmd_lab(struct cli *cli, int argc, char **argv)
+int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action)
 {
 	static const struct option opts[] = {
 		{ "prefix", required_argument, NULL, OPT_PREFIX },
@@ -180,7 +180,7 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 	const char *up_only = NULL;
 	char err[512];
 	uint64_t v;
-	int c, rc;
+	int c;
 
 	snprintf(spec.prefix, sizeof(spec.prefix), "%s", LAB_PREFIX_DEFAULT);
 	optind = 1;
@@ -195,9 +195,12 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 			snprintf(spec.prefix, sizeof(spec.prefix), "%s", optarg);
 			break;
 		case OPT_DUT_CPUS:
-			if (cpuset_parse_list(optarg, &spec.dut_cpus, err, sizeof(err)) ||
-			    !cpuset_count(&spec.dut_cpus)) {
-				cli_error("--dut-cpus: %s", cpuset_count(&spec.dut_cpus) ? err : "give at least one CPU, e.g. 1 or 1-3");
+			if (cpuset_parse_list(optarg, &spec.dut_cpus, err, sizeof(err))) {
+				cli_error("--dut-cpus: %s", err);
+				return EXIT_USAGE;
+			}
+			if (!cpuset_count(&spec.dut_cpus)) {
+				cli_error("--dut-cpus: give at least one CPU, e.g. 1 or 1-3");
 				return EXIT_USAGE;
 			}
 			up_only = "--dut-cpus";
@@ -250,7 +253,7 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 			break;
 		case 'h':
 			fputs(lab_usage, stdout);
-			return 0;
+			return -1;
 		default:
 			return cli_bad_option("lab", c, argv, optind);
 		}
@@ -261,36 +264,48 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 			  optind < argc - 1 ? argv[optind + 1] : "", argv[optind < argc ? optind : 0]);
 		return EXIT_USAGE;
 	}
-	const char *action = argv[optind];
+	*action = argv[optind];
+	if (strcmp(*action, "up") && strcmp(*action, "down") && strcmp(*action, "status")) {
+		cli_error("lab: unknown action '%s': expected up, down or status", *action);
+		return EXIT_USAGE;
+	}
+	if (strcmp(*action, "up") && up_only) {
+		cli_error("lab %s: %s applies to 'lab up' only", *action, up_only);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(*action, "up") && lab_spec_check(&spec, err, sizeof(err))) {
+		cli_error("lab up: %s", err);
+		return EXIT_USAGE;
+	}
+	*out = spec;
+	return 0;
+}
+
+int cmd_lab(struct cli *cli, int argc, char **argv)
+{
+	struct lab_spec spec;
+	const char *action;
+	char err[512];
+	int rc;
+
+	if ((rc = lab_args_parse(cli, argc, argv, &spec, &action)))
+		return rc < 0 ? 0 : rc;
 
 	if (!strcmp(action, "up")) {
-		if (lab_spec_check(&spec, err, sizeof(err))) {
-			cli_error("lab up: %s", err);
-			return EXIT_USAGE;
-		}
 		if ((rc = lab_up(&spec, err, sizeof(err)))) {
 			cli_error("lab up: %s (nothing was left behind)", err);
 			return EXIT_RUNTIME;
 		}
-	} else if (!strcmp(action, "down") || !strcmp(action, "status")) {
-		if (up_only) {
-			cli_error("lab %s: %s applies to 'lab up' only", action, up_only);
-			return EXIT_USAGE;
+	} else if (!strcmp(action, "down")) {
+		if ((rc = lab_down(spec.prefix, err, sizeof(err)))) {
+			cli_error("lab down: %s", err);
+			return EXIT_RUNTIME;
 		}
-		if (!strcmp(action, "down")) {
-			if ((rc = lab_down(spec.prefix, err, sizeof(err)))) {
-				cli_error("lab down: %s", err);
-				return EXIT_RUNTIME;
-			}
-			if (!cli->json)
-				printf("lab %s: removed\n", spec.prefix);
-			else
-				printf("{\"prefix\":\"%s\",\"state\":\"absent\"}\n", spec.prefix);
-			return 0;
-		}
-	} else {
-		cli_error("lab: unknown action '%s': expected up, down or status", action);
-		return EXIT_USAGE;
+		if (!cli->json)
+			printf("lab %s: removed\n", spec.prefix);
+		else
+			printf("{\"prefix\":\"%s\",\"state\":\"absent\"}\n", spec.prefix);
+		return 0;
 	}
 
 	/* up and status both end with the status of the lab. */
