@@ -1,0 +1,78 @@
+# wirerate matrix: bad input is refused before any lab is built or run
+# stored; two configurations (null rules 0 and 1) each get a lab of their
+# own, a stored run labelled with the configuration and the matrix's tag,
+# and the report's by-configuration table; --json carries the runs and the
+# report; a lab that was up is rebuilt and none is left at the end; a stop
+# (SIGINT to the matrix) ends the running test, keeps its run, starts no
+# further configuration and takes the lab down.
+. "$(dirname "$0")/lib.sh"
+
+D=$(mktemp -d); trap 'rm -rf "$D"; cleanup' EXIT
+DB=$D/results.db
+T="trial --rate 20kpps --duration 1s --learn-wait 0.1s --drain 0.3s"
+
+# Bad input: one line, exit 2, no lab, no database.
+expect_exit 2 "$WR" matrix --prefix "$P" -- $T
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1 -- iperf3 -c x
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1 -- $T --prefix other
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1 -- $T --no-store
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1x -- $T
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,,1 -- $T
+expect_exit 2 "$WR" matrix --prefix "$P" --placement bound,sideways -- $T
+expect_exit 2 "$WR" matrix --prefix "$P" --dut-cpus 0 --dut-cpus 4096 -- $T
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1,2,3,4,5,6,7 --mtu 1500,1600,1700,1800,1900,2000,2100,2200,2300 -- $T
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1 stray -- $T
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1 --frobnicate -- $T
+no_namespaces_left "$P"
+[ ! -e "$DB" ] || fail "bad input created the database"
+# The test's own options are the test's to check: the first configuration's
+# lab is built, the test refuses, the lab goes.
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1 --db "$DB" -- trial --rate 12parsecs
+no_namespaces_left "$P"
+
+# Two configurations; a lab already up with the prefix is rebuilt.
+"$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
+out=$("$WR" matrix --prefix "$P" --rules 0,1 --label m --tag mine --db "$DB" -- $T 2>&1) || fail "matrix: $out"
+note "$(printf '%s\n' "$out" | grep -A4 'by configuration')"
+no_namespaces_left "$P"
+printf '%s\n' "$out" | grep -q '^matrix 1/2: m rules=0$' || fail "no header for configuration 1"
+printf '%s\n' "$out" | grep -q '^matrix 2/2: m rules=1$' || fail "no header for configuration 2"
+printf '%s\n' "$out" | grep -q 'through lab '"$P"' (.* 1 rules' || fail "configuration 2 did not run with 1 rule"
+printf '%s\n' "$out" | grep -A3 'by configuration' | grep -q 'rules=1 ' || fail "no by-configuration table"
+runs=$("$WR" runs --db "$DB" --json --tag mine)
+[ "$(jq '.runs | length' <<<"$runs")" = 2 ] || fail "want 2 runs: $runs"
+[ "$(jq -r '[.runs[].label] | sort | join("/")' <<<"$runs")" = "m rules=0/m rules=1" ] || fail "labels: $runs"
+[ "$(jq -r '[.runs[].status] | unique | join(",")' <<<"$runs")" = complete ] || fail "status: $runs"
+jq -e '[.runs[].tags | any(test("^matrix-"))] | all' <<<"$runs" >/dev/null || fail "no matrix tag: $runs"
+
+# --json: the configurations with their runs, and the report.
+j=$("$WR" matrix --json --prefix "$P" --rules 0,2 --db "$DB" -- $T 2>/dev/null) || fail "matrix --json"
+jq -e . >/dev/null <<<"$j" || fail "not JSON: $j"
+[ "$(jq '.configurations | length' <<<"$j")" = 2 ] || fail "configurations: $j"
+[ "$(jq -r '.configurations[1].lab.rules' <<<"$j")" = 2 ] || fail "lab of configuration 2: $j"
+[ "$(jq -r '[.configurations[].run_id] | map(tostring) | join(",")' <<<"$j")" = \
+  "$(jq -r '[.report.runs[].id] | map(tostring) | join(",")' <<<"$j")" ] || fail "report's runs are not the matrix's: $j"
+no_namespaces_left "$P"
+
+# A stop while the first configuration's test runs.
+"$WR" matrix --prefix "$P" --rules 0,1,2 --label stop --db "$DB" -- \
+	trial --rate 20kpps --duration 4s --learn-wait 0.1s --drain 0.3s >"$D/stop.out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do	# until the first configuration has begun (at most 10 s)
+	grep -q '^matrix 1/3' "$D/stop.out" && break
+	sleep 0.1
+done
+sleep 2	# its lab built, its 4 s trial under way
+kill -INT "$pid"
+wait "$pid"; rc=$?
+note "$(tail -1 "$D/stop.out")"
+[ "$rc" = 130 ] || fail "a stopped matrix exited $rc, want 130: $(cat "$D/stop.out")"
+grep -q 'stopped in configuration 1 of 3' "$D/stop.out" || fail "no stop message: $(cat "$D/stop.out")"
+! grep -q '^matrix 2/3' "$D/stop.out" || fail "a configuration started after the stop"
+no_namespaces_left "$P"
+n=$("$WR" runs --db "$DB" --json --label "stop rules=1" | jq '.runs | length')
+[ "$n" = 0 ] || fail "configuration 2 ran after the stop"
+s=$("$WR" runs --db "$DB" --json --label "stop rules=0" | jq -r '.runs[0].status')
+[ "$s" = interrupted ] || fail "the stopped test's run shows as '$s', want interrupted"
+echo ok
