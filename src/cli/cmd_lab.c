@@ -188,8 +188,8 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out,
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_PREFIX:
-			if (strlen(optarg) > LAB_PREFIX_MAX) {
-				cli_error("--prefix '%s': at most %d characters", optarg, LAB_PREFIX_MAX);
+			if (lab_prefix_check(optarg, err, sizeof(err))) {
+				cli_error("%s", err);
 				return EXIT_USAGE;
 			}
 			snprintf(spec.prefix, sizeof(spec.prefix), "%s", optarg);

@@ -74,17 +74,19 @@ int host_online_cpus(struct cpuset *s, char *err, size_t errlen)
 	return cpuset_parse_list(buf, s, err, errlen);
 }
 
-static bool prefix_ok(const char *p)
+int lab_prefix_check(const char *prefix, char *err, size_t errlen)
 {
-	size_t n = strlen(p);
+	size_t n = strlen(prefix);
+	const char *p = prefix;
 
-	if (!n || n > LAB_PREFIX_MAX)
-		return false;
-	for (; *p; p++)
+	for (; n && n <= LAB_PREFIX_MAX && *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		      (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.'))
-			return false;
-	return true;
+			break;
+	if (n && n <= LAB_PREFIX_MAX && !*p)
+		return 0;
+	snprintf(err, errlen, "--prefix '%.40s': use 1 to %d letters, digits, '-', '_' or '.'", prefix, LAB_PREFIX_MAX);
+	return -EINVAL;
 }
 
 int lab_spec_check(struct lab_spec *s, char *err, size_t errlen)
@@ -93,11 +95,8 @@ int lab_spec_check(struct lab_spec *s, char *err, size_t errlen)
 	char list[256];
 	int rc;
 
-	if (!prefix_ok(s->prefix)) {
-		snprintf(err, errlen, "--prefix '%s': use 1 to %d letters, digits, '-', '_' or '.'",
-			 s->prefix, LAB_PREFIX_MAX);
-		return -EINVAL;
-	}
+	if ((rc = lab_prefix_check(s->prefix, err, errlen)))
+		return rc;
 	if ((rc = host_online_cpus(&online, err, errlen)))
 		return rc;
 	cpuset_format_list(&online, list, sizeof(list));
@@ -619,6 +618,9 @@ int lab_down(const char *prefix, char *err, size_t errlen)
 	sigset_t old;
 	int rc = 0;
 
+	/* never a name outside the lab's own (a prefix is not a path) */
+	if ((rc = lab_prefix_check(prefix, err, errlen)))
+		return rc;
 	lab_block_signals(&old);
 	/* Delete the links first so that nothing lingers while a namespace
 	 * is kept alive by a process still inside it. */

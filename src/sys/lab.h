@@ -66,6 +66,9 @@ int lab_placement_parse(const char *s, enum lab_placement *p);
  * enough DUT CPUs for the placement, ranges). Changes nothing; -EINVAL
  * with a one-line reason for bad input. */
 int lab_spec_check(struct lab_spec *s, char *err, size_t errlen);
+/* A prefix that names namespaces and nothing else: 1..LAB_PREFIX_MAX of
+ * letters, digits, '-', '_', '.' (so never a path). */
+int lab_prefix_check(const char *prefix, char *err, size_t errlen);
 
 /* Build or repair the lab so that it matches spec; idempotent. On failure
  * nothing is left half-built: the lab is removed and err says why. */
