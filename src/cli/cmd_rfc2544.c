@@ -293,6 +293,13 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	}
 	if (!r.tests)
 		r.tests = R2544_THROUGHPUT;
+	/* the search chooses the loads; a --rate would be ignored */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--rate") || !strncmp(argv[i], "--rate=", 7)) {
+			cli_error("rfc2544: --rate is not an option here: the search chooses the loads up to --max-load");
+			return EXIT_USAGE;
+		}
+	}
 	rc = trialopt_parse(&to, cli, argc, argv, rfc2544_usage, "1kpps", err, sizeof(err));
 	if (rc)
 		return rc > 0 ? 0 : EXIT_USAGE;
@@ -313,6 +320,24 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		cli_error("rfc2544: %s", err);
 		trialopt_release(&to);
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	/* every size the search will offer fits the links, before anything
+	 * is stored or sent */
+	for (unsigned int i = 0; !imix && i < r.nsizes; i++) {
+		struct trial_cfg *t = malloc(sizeof(*t));
+
+		if (!t)
+			goto out;
+		*t = to.cfg;
+		t->sizes[0] = r.sizes[i];
+		t->nsizes = 1;
+		rc = trial_mtu_check(t, err, sizeof(err));
+		free(t);
+		if (rc) {
+			cli_error("rfc2544: %s", err);
+			trialopt_release(&to);
+			return EXIT_USAGE;
+		}
 	}
 	cfg = calloc(1, sizeof(*cfg));
 	res = calloc(1, sizeof(*res));
@@ -386,6 +411,12 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 			if (ceil_pps > 0 && ceil_pps < m)
 				m = ceil_pps;
 			cfg->max_is_ceiling[i] = ceil_pps > 0 && m == ceil_pps;
+		}
+		if (!(m > 0) && r.max_load_set && r.max_load.kind == RATE_PCT) {
+			cli_error("rfc2544: --max-load %g%%: no line rate known here (veth has none): give --line-rate, "
+				  "e.g. 1G, or --max-load in frames/s", r.max_load.value);
+			ret = EXIT_USAGE;
+			goto out;
 		}
 		if (!(m > 0)) {
 			cli_error("rfc2544: no maximum load for %g-byte frames: no line rate here and no calibrated "

@@ -58,6 +58,7 @@ struct soak_opts {
 
 static int parse_opts(struct soak_opts *op, struct cli *cli, int argc, char **argv)
 {
+	const char *cal_only = NULL;	/* an option of --calibrate's */
 	static const struct option opts[] = {
 		{ "calibrate", no_argument, NULL, 'c' },
 		{ "interval", required_argument, NULL, 'i' },
@@ -130,6 +131,7 @@ static int parse_opts(struct soak_opts *op, struct cli *cli, int argc, char **ar
 				return EXIT_USAGE;
 			}
 			op->cal.settle = (unsigned int)v;
+			cal_only = "--settle";
 			break;
 		case 't':
 			errno = 0;
@@ -139,6 +141,7 @@ static int parse_opts(struct soak_opts *op, struct cli *cli, int argc, char **ar
 				cli_error("soak: --tolerance: '%s' is not a percentage in 0.01..50", optarg);
 				return EXIT_USAGE;
 			}
+			cal_only = "--tolerance";
 			break;
 		case 'h': fputs(soak_usage, stdout); return -1;
 		default:
@@ -147,6 +150,10 @@ static int parse_opts(struct soak_opts *op, struct cli *cli, int argc, char **ar
 	}
 	if (optind < argc) {
 		cli_error("soak: unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (cal_only && !op->calibrate) {
+		cli_error("soak: %s applies to --calibrate only", cal_only);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -181,6 +188,15 @@ static int do_calibrate(struct soak_opts *op, struct cli *cli)
 
 	if (!c)
 		return EXIT_RUNTIME;
+	/* never over a file that is not a soak calibration: said before the
+	 * minutes of measuring, not after */
+	rc = soak_calib_load(op->path, c, err, sizeof(err));
+	if (rc && rc != -ENOENT) {
+		free(c);
+		cli_error("soak: --calibration %s (give another file, or delete it)", err);
+		return EXIT_USAGE;
+	}
+	memset(c, 0, sizeof(*c));
 	o = out_create(stdout, cli->json);
 	if (!o) {
 		free(c);

@@ -2,6 +2,7 @@
 #include "io/xdpcount.h"
 #include "io/xdpgen.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -61,16 +62,35 @@ static const struct option trial_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* Six groups of one or two hex digits split by ':', and a unicast
+ * address: a DUT's port, never a group or none. */
 static int parse_mac(const char *s, uint8_t m[6])
 {
-	unsigned int b[6];
-	char extra;
+	for (int i = 0; i < 6; i++) {
+		int n = 0, v = 0;
 
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &extra) != 6)
+		for (; n < 2 && isxdigit((unsigned char)*s); n++, s++)
+			v = v * 16 + (isdigit((unsigned char)*s) ? *s - '0' : tolower((unsigned char)*s) - 'a' + 10);
+		if (!n || *s != (i < 5 ? ':' : '\0'))
+			return -EINVAL;
+		if (i < 5)
+			s++;
+		m[i] = (uint8_t)v;
+	}
+	if ((m[0] & 1) || !(m[0] | m[1] | m[2] | m[3] | m[4] | m[5]))
 		return -EINVAL;
-	for (int i = 0; i < 6; i++)
-		m[i] = (uint8_t)b[i];
 	return 0;
+}
+
+/* Not unspecified, limited broadcast or multicast: an address a test
+ * frame can come from and go to. */
+static bool unicast_ip(const uint8_t *a, bool v6)
+{
+	static const uint8_t zero[16];
+
+	if (v6)
+		return a[0] != 0xff && memcmp(a, zero, 16);
+	return (a[0] & 0xf0) != 0xe0 && memcmp(a, zero, 4) && memcmp(a, "\xff\xff\xff\xff", 4);
 }
 
 /* "64:7,570:4,1518:1" or "64,128,256" into a repeating pattern of sizes,
@@ -159,7 +179,8 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 		   const char *usage, const char *default_rate, char *err, size_t errlen)
 {
 	uint64_t v;
-	int c, rc = 0;
+	int c, li, rc = 0;
+	bool src_v6 = false, dst_v6 = false, ipv6_flag = false, imix_set = false;
 
 	memset(o, 0, sizeof(*o));
 	snprintf(o->prefix, sizeof(o->prefix), "%s", LAB_PREFIX_DEFAULT);
@@ -182,23 +203,27 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 
 	optind = 1;
 	opterr = 0;
-	while (!rc && (c = getopt_long(argc, argv, ":h", trial_opts, NULL)) != -1) {
-		const char *name = argv[optind - 1];
+	while (!rc && (li = -1, c = getopt_long(argc, argv, ":h", trial_opts, &li)) != -1) {
+		/* the option's own name: argv[optind - 1] is its value when
+		 * given as "--opt VALUE" */
+		char name[40];
+
+		if (li >= 0)
+			snprintf(name, sizeof(name), "--%s", trial_opts[li].name);
+		else
+			snprintf(name, sizeof(name), "%s", argv[optind - 1]);
 
 		switch (c) {
 		case O_PREFIX:
 			snprintf(o->prefix, sizeof(o->prefix), "%s", optarg);
-			if (strlen(optarg) > LAB_PREFIX_MAX) {
-				snprintf(err, errlen, "--prefix: at most %d characters", LAB_PREFIX_MAX);
-				rc = -EINVAL;
-			}
+			rc = lab_prefix_check(optarg, err, errlen);
 			break;
 		case O_TX: o->tx_if = optarg; break;
 		case O_RX: o->rx_if = optarg; break;
 		case O_DST_MAC:
 		case O_RX_DST_MAC:
 			if (parse_mac(optarg, c == O_DST_MAC ? o->dst_mac : o->rx_dst_mac)) {
-				snprintf(err, errlen, "%s '%s': expected a MAC like 02:00:00:00:00:01",
+				snprintf(err, errlen, "%s '%s': expected a unicast MAC like 02:00:00:00:00:01",
 					 c == O_DST_MAC ? "--dst-mac" : "--rx-dst-mac", optarg);
 				rc = -EINVAL;
 			}
@@ -214,20 +239,25 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 				snprintf(err, errlen, "%s '%s': expected an IPv4 or IPv6 address",
 					 c == O_SRC_IP ? "--src-ip" : "--dst-ip", optarg);
 				rc = -EINVAL;
+			} else if (!unicast_ip(dst, v6)) {
+				snprintf(err, errlen, "%s '%s': expected a unicast address (not unspecified, broadcast "
+					 "or multicast)", c == O_SRC_IP ? "--src-ip" : "--dst-ip", optarg);
+				rc = -EINVAL;
 			}
 			if (v6)
 				o->ipv6 = true;
 			*(c == O_SRC_IP ? &o->src_set : &o->dst_set) = true;
+			*(c == O_SRC_IP ? &src_v6 : &dst_v6) = v6;
 			break;
 		}
-		case O_IPV6: o->ipv6 = true; break;
+		case O_IPV6: o->ipv6 = ipv6_flag = true; break;
 		case O_RATE:
 			if ((rc = rate_parse(optarg, &o->rate, err, errlen)))
 				break;
 			o->rate_set = true;
 			break;
 		case O_SIZE:
-			if ((rc = size_parse(optarg, 1, FRAME_MAX, &v, err, errlen)))
+			if ((rc = size_parse(optarg, FRAME_MIN_V4, FRAME_MAX, &v, err, errlen)))
 				break;
 			o->cfg.sizes[0] = (unsigned int)v;
 			o->cfg.nsizes = 1;
@@ -235,6 +265,7 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 			break;
 		case O_IMIX:
 			rc = parse_imix(optarg ? optarg : "64:7,570:4,1518:1", &o->cfg, err, errlen);
+			imix_set = true;
 			break;
 		case O_FLOWS:
 			if ((rc = u64_parse(optarg, 1, 65535, &v, err, errlen)))
@@ -308,7 +339,15 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 			o->cfg.latency_every = (unsigned int)v;
 			break;
 		case O_JSON: cli->json = true; break;
-		case O_CALIB: snprintf(o->calib_path, sizeof(o->calib_path), "%s", optarg); break;
+		case O_CALIB:
+		case O_SOAK_CAL:
+			if (!*optarg || strlen(optarg) >= sizeof(o->calib_path)) {
+				snprintf(err, errlen, "%s: give a file name", name);
+				rc = -EINVAL;
+				break;
+			}
+			snprintf(c == O_CALIB ? o->calib_path : o->soak_path, sizeof(o->calib_path), "%s", optarg);
+			break;
 		case O_WATCH:
 			if (cpuset_parse_list(optarg, &o->watch, err, errlen) || !cpuset_count(&o->watch)) {
 				snprintf(err, errlen, "--watch-cpus '%s': expected a CPU list like 1 or 2-3", optarg);
@@ -316,7 +355,6 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 			}
 			break;
 		case O_SOAK: o->soak = true; break;
-		case O_SOAK_CAL: snprintf(o->soak_path, sizeof(o->soak_path), "%s", optarg); break;
 		case 'h':
 			fputs(usage, stdout);
 			return 1;
@@ -325,7 +363,7 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 			rc = -EINVAL;
 			break;
 		default:
-			snprintf(err, errlen, "unknown option '%s' (see '--help')", name);
+			snprintf(err, errlen, "unknown option '%s' (see 'wirerate %s --help')", name, argv[0]);
 			rc = -EINVAL;
 			break;
 		}
@@ -352,6 +390,24 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 		snprintf(err, errlen, "give both --tx and --rx, or neither for the lab");
 		rc = -EINVAL;
 	}
+	if (!rc && o->size_set && imix_set) {
+		snprintf(err, errlen, "--size and --imix: one frame size or a mix, not both");
+		rc = -EINVAL;
+	}
+	/* The lab's addresses are its own: these name a cabled DUT's. */
+	if (!rc && !o->tx_if && (o->src_set || o->dst_set || o->dst_mac_set || o->rx_dst_mac_set)) {
+		snprintf(err, errlen, "%s applies to --tx/--rx ports only (the lab's addresses and MACs are fixed)",
+			 o->src_set ? "--src-ip" : o->dst_set ? "--dst-ip" : o->dst_mac_set ? "--dst-mac" : "--rx-dst-mac");
+		rc = -EINVAL;
+	}
+	if (!rc && o->src_set && o->dst_set && src_v6 != dst_v6) {
+		snprintf(err, errlen, "--src-ip and --dst-ip are of different families (one IPv4, one IPv6)");
+		rc = -EINVAL;
+	}
+	if (!rc && ipv6_flag && ((o->src_set && !src_v6) || (o->dst_set && !dst_v6))) {
+		snprintf(err, errlen, "--ipv6 with an IPv4 %s", o->src_set && !src_v6 ? "--src-ip" : "--dst-ip");
+		rc = -EINVAL;
+	}
 	if (rc) {
 		cli_error("%s: %s", argv[0], err);
 		return -EINVAL;
@@ -370,6 +426,10 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 	}
 	if (!o->calib_path[0])
 		calib_default_path(o->calib_path, sizeof(o->calib_path));
+	if (calib_check(o->calib_path, err, errlen)) {
+		cli_error("%s: --calibration %s", argv[0], err);
+		return -EINVAL;
+	}
 	if (!o->soak_path[0])
 		soak_calib_default_path(o->soak_path, sizeof(o->soak_path));
 	if (!o->learn_set)
@@ -615,6 +675,8 @@ int trialopt_resolve(struct trialopt *o, char *err, size_t errlen)
 	}
 	if ((rc = choose_path(o, err, errlen)))
 		return rc;
+	if (trial_mtu_check(c, err, errlen))
+		return -EINVAL;
 	/* An AF_XDP generator thread binds a transmit queue of its own. */
 	if (o->lab && c->port_type == PORT_AFXDP && !c->xdp_gen && trial_threads(c) > o->lab_queues) {
 		snprintf(err, errlen, "--gen-cpu: %u generator threads on AF_XDP need a transmit queue each, and the "
@@ -684,11 +746,21 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 
 		for (unsigned int k = 0; k < nt && n < sizeof(cpus); k++)
 			n += (size_t)snprintf(cpus + n, sizeof(cpus) - n, "%s%d", k ? "," : "", c->gen_cpu[k]);
-		out_i64(out, "gen_cpu", nt > 1 ? NULL : ", generator on CPU %lld", c->gen_cpu[0]);
+		if (c->gen_cpu[0] >= 0) {
+			out_i64(out, "gen_cpu", nt > 1 ? NULL : ", generator on CPU %lld", c->gen_cpu[0]);
+		} else {
+			out_null(out, "gen_cpu");
+			out_text(out, ", generator not pinned");
+		}
 		out_u64(out, "gen_threads", nt > 1 ? ", %llu generator threads" : NULL, nt);
 		out_str(out, "gen_cpus", nt > 1 ? " on CPUs %s" : NULL, cpus);
 	}
-	out_i64(out, "rx_cpu", ", analyzer on CPU %lld", c->rx_cpu);
+	if (c->rx_cpu >= 0) {
+		out_i64(out, "rx_cpu", ", analyzer on CPU %lld", c->rx_cpu);
+	} else {
+		out_null(out, "rx_cpu");
+		out_text(out, ", analyzer not pinned");
+	}
 	if (res->cpu_line_ns > 0)
 		out_f64(out, "cpu_line_ns", " (%.0f ns a cache line away)", res->cpu_line_ns);
 	else

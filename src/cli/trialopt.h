@@ -26,11 +26,12 @@
 	"  --ipv6              IPv6 test frames (84..9018 bytes: 78 plus the 18-byte tag's room)\n" \
 	"traffic:\n" \
 	"  --rate RATE         per direction: 100kpps, 1Gbit, or 40% of --line-rate\n" \
-	"  --size N            frame size with FCS, 64..1518 (default 64)\n" \
+	"  --size N            frame size with FCS, 64..9018 (default 64; above 1518 the\n" \
+	"                      link needs the MTU: 'lab up --mtu')\n" \
 	"  --imix[=LIST]       mixed sizes: SIZE:WEIGHT,... (default 64:7,570:4,1518:1)\n" \
 	"  --flows N           distinct flows by UDP source port, 1..65535 (default 1)\n" \
 	"  --bidir             both directions at once, each at RATE\n" \
-	"  --line-rate RATE    link speed for %% rates and %% of line rate (default: the link's)\n" \
+	"  --line-rate RATE    link speed for % rates and % of line rate (default: the link's)\n" \
 	"timing (RFC 2544 section 23):\n" \
 	"  --duration T        traffic time (default 10s)\n" \
 	"  --learn-frames N    learning frames before the trial (default: one per flow; 0: none)\n" \

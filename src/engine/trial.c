@@ -360,7 +360,7 @@ int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
 
 		for (unsigned int i = 0; i < cfg->nsizes; i++)
 			if (cfg->sizes[i] < lo || cfg->sizes[i] > frame_size_max(cfg->dir[d].spec.vlan)) {
-				snprintf(err, errlen, "--size %u: an IPv%d test frame is %u..%u bytes (with FCS)%s",
+				snprintf(err, errlen, "frame size %u: an IPv%d test frame is %u..%u bytes (with FCS)%s",
 					 cfg->sizes[i], fam, lo, frame_size_max(cfg->dir[d].spec.vlan),
 					 fam == FRAME_IPV6 && cfg->sizes[i] >= FRAME_MIN_V6 && cfg->sizes[i] < lo ?
 					 ": below 84 there is no room for the 18-byte tag" : "");
@@ -637,6 +637,30 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 	res->tester_limited |= o->tester_limited;
 }
 
+int trial_mtu_check(const struct trial_cfg *c, char *err, size_t errlen)
+{
+	unsigned int maxsz = 0;
+
+	for (unsigned int i = 0; i < c->nsizes; i++)
+		if (c->sizes[i] > maxsz)
+			maxsz = c->sizes[i];
+	/* A frame longer than the link takes would be refused one by one
+	 * (a socket port) or dropped unseen (the XDP generator). */
+	for (unsigned int d = 0; d < c->ndirs; d++) {
+		struct link_info li;
+
+		if (!c->dir[d].tx_if || nl_link_get_in(c->dir[d].tx_nsfd, c->dir[d].tx_if, &li) || !li.mtu)
+			continue;
+		if (maxsz > li.mtu + 18 + (c->dir[d].spec.vlan ? 4 : 0)) {
+			snprintf(err, errlen, "%u-byte frames need an MTU of %u on %s, which has %u "
+				 "(the lab: 'wirerate lab up --mtu %u')", maxsz, maxsz - 18, c->dir[d].tx_if,
+				 li.mtu, maxsz - 18 < 1280 ? 1280 : maxsz - 18);
+			return -EMSGSIZE;
+		}
+	}
+	return 0;
+}
+
 int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	      const volatile sig_atomic_t *stop, trial_progress_fn progress,
 	      void *pctx, char *err, size_t errlen)
@@ -667,6 +691,8 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 			maxsz = c->sizes[i];
 	}
 
+	if ((rc = trial_mtu_check(c, err, errlen)))
+		goto out;
 	/* One port per interface, transmitting and/or receiving. */
 	for (unsigned int d = 0; d < c->ndirs; d++) {
 		if (!c->xdp_gen)
@@ -677,18 +703,6 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	for (unsigned int i = 0; i < nps; i++) {
 		struct port_cfg pc = { .ifname = ps[i].ifname, .nsfd = ps[i].nsfd, .tx = ps[i].tx,
 				       .rx = ps[i].rx, .frame_max = maxsz };
-		struct link_info li;
-
-		/* A frame longer than the link takes would be refused one by one. */
-		if (ps[i].tx && !nl_link_get_in(ps[i].nsfd, ps[i].ifname, &li)) {
-			if (li.mtu && maxsz > li.mtu + 18 + (c->dir[0].spec.vlan ? 4 : 0)) {
-				snprintf(err, errlen, "%u-byte frames need an MTU of %u on %s, which has %u "
-					 "(the lab: 'wirerate lab up --mtu %u')", maxsz, maxsz - 18, ps[i].ifname,
-					 li.mtu, maxsz - 18 < 1280 ? 1280 : maxsz - 18);
-				rc = -EMSGSIZE;
-				goto out;
-			}
-		}
 
 		if (!(ps[i].port = port_open(c->port_type, &pc, err, errlen))) {
 			rc = -EIO;

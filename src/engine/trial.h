@@ -142,6 +142,10 @@ static inline unsigned int trial_threads(const struct trial_cfg *cfg)
 /* Check cfg before anything is opened: sizes, rate, flows, CPUs. */
 int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen);
 
+/* Every direction's transmit link takes the largest frame: -EMSGSIZE with
+ * err naming the MTU needed otherwise. */
+int trial_mtu_check(const struct trial_cfg *c, char *err, size_t errlen);
+
 /* Run one trial. stop (may be NULL) ends the traffic early when it becomes
  * non-zero; the drain still happens and res->interrupted is set. progress
  * (may be NULL) is called about once a second from the calling thread.

@@ -42,6 +42,40 @@ static int parse_line(const char *line, struct calib_entry *e)
 	return 0;
 }
 
+int calib_check(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	char line[512];
+	struct stat sb;
+	int lineno = 0, rc = 0;
+
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		fclose(f);
+		return -EINVAL;
+	}
+	while (!rc && fgets(line, sizeof(line), f)) {
+		struct calib_entry c;
+
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (parse_line(line, &c)) {
+			snprintf(err, errlen, "%s:%d: not a wirerate calibration file (give another, or delete it)",
+				 path, lineno);
+			rc = -EINVAL;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
 int calib_lookup(const char *path, const char *port_type, unsigned int size,
 		 struct calib_entry *e, char *err, size_t errlen)
 {
@@ -78,6 +112,9 @@ int calib_store(const char *path, const struct calib_entry *e, char *err, size_t
 	FILE *in, *out;
 	int rc = 0;
 
+	/* never over a file that is not one of ours */
+	if ((rc = calib_check(path, err, errlen)))
+		return rc;
 	if ((rc = fs_mkdir_parents(path))) {
 		snprintf(err, errlen, "cannot create the directory of %s: %s", path, strerror(-rc));
 		return rc;

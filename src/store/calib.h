@@ -29,6 +29,9 @@ struct calib_entry {
 void calib_default_path(char *buf, size_t len);
 /* Find the entry for (port_type, size); -ENOENT when there is none. A
  * malformed file is -EINVAL with a reason. */
+/* 0 when path is absent or a calibration file; else -errno or -EINVAL
+ * with err saying why (a file that is not one is never written over). */
+int calib_check(const char *path, char *err, size_t errlen);
 int calib_lookup(const char *path, const char *port_type, unsigned int size,
 		 struct calib_entry *e, char *err, size_t errlen);
 /* Add or replace e's line, writing a new file and renaming it over the old
