@@ -1,5 +1,6 @@
 /* wirerate lab up|down|status */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,6 +162,8 @@ static void print_status(struct out *o, const struct lab_status *st)
 	out_obj_end(o);
 }
 
+static int lab_act(struct cli *cli, struct lab_spec *spec, const char *action);
+
 int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action)
 {
 	static const struct option opts[] = {
@@ -290,6 +293,26 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 
 	if ((rc = lab_args_parse(cli, argc, argv, &spec, &action)))
 		return rc < 0 ? 0 : rc;
+	if (strcmp(action, "status")) {
+		int lock;
+
+		if ((rc = lab_lock(spec.prefix, !strcmp(action, "up") ? "lab up" : "lab down", &lock, err, sizeof(err)))) {
+			cli_error("lab %s: %s", action, err);
+			return EXIT_RUNTIME;
+		}
+		rc = lab_act(cli, &spec, action);
+		lab_unlock(&lock, !strcmp(action, "down") && !rc ? spec.prefix : NULL);
+		return rc;
+	}
+	return lab_act(cli, &spec, action);
+}
+
+/* up, down or status, the lab's lock held for the first two */
+static int lab_act(struct cli *cli, struct lab_spec *spec_in, const char *action)
+{
+	struct lab_spec spec = *spec_in;
+	char err[512];
+	int rc;
 
 	if (!strcmp(action, "up")) {
 		if ((rc = lab_up(&spec, err, sizeof(err)))) {

@@ -201,6 +201,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	const char *tags[STOREOPT_MAX_TAGS - 1];	/* and the matrix's own */
 	int ntags = 0, test_at = -1, rc = 0, nconf = 1, at = 0;
 	bool no_xdp = false, between = false;
+	int lock = -1;
 	char err[512], db_path[4096], mtag[64];
 	struct lab_spec specs[MATRIX_MAX];
 	char labels[MATRIX_MAX][64];
@@ -359,6 +360,12 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	snprintf(mtag, sizeof(mtag), "matrix-%lld-%d", (long long)time(NULL), (int)getpid());
+	/* the lab is the matrix's until the end; its tests run under its lock */
+	if ((rc = lab_lock(prefix, "matrix", &lock, err, sizeof(err)))) {
+		cli_error("matrix: %s", err);
+		return EXIT_RUNTIME;
+	}
+	setenv(LAB_LOCK_ENV, prefix, 1);
 
 	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO }, old_int, old_term;
 
@@ -528,6 +535,8 @@ out:
 		}
 	}
 restore:
+	unsetenv(LAB_LOCK_ENV);
+	lab_unlock(&lock, prefix);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	return rc;

@@ -185,6 +185,7 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 	memset(o, 0, sizeof(*o));
 	snprintf(o->prefix, sizeof(o->prefix), "%s", LAB_PREFIX_DEFAULT);
 	o->nsfd[0] = o->nsfd[1] = o->nsfd[2] = -1;
+	o->lab_lock = -1;
 	o->cfg.ndirs = 1;
 	o->cfg.sizes[0] = 64;
 	o->cfg.nsizes = 1;
@@ -504,6 +505,9 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 	char name[NETNS_NAME_MAX], dut[32];
 	int rc;
 
+	/* the lab is this run's alone until trialopt_release */
+	if ((rc = lab_lock(o->prefix, o->direct ? "calibrate" : "a trial or search", &o->lab_lock, err, errlen)))
+		return rc == -EBUSY ? -EBUSY : rc;
 	if ((rc = lab_status(o->prefix, &st, err, errlen)))
 		return rc;
 	if (!st.complete) {
@@ -709,6 +713,7 @@ void trialopt_calib_key(const struct trialopt *o, char *buf, size_t len)
 
 void trialopt_release(struct trialopt *o)
 {
+	lab_unlock(&o->lab_lock, NULL);
 	for (int r = 0; r < 3; r++)
 		if (o->nsfd[r] >= 0) {
 			close(o->nsfd[r]);

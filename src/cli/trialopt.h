@@ -81,6 +81,7 @@ struct trialopt {
 	double line_bps;		/* 0: unknown */
 	bool line_set;
 	int nsfd[3];			/* lab: gen, sink, DUT */
+	int lab_lock;			/* lab: its lock (lab_lock), -1 when not held here */
 	char dir_label[2][96];
 	char where[256];
 	char calib_path[4096];		/* the tester's ceilings */

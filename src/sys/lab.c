@@ -5,11 +5,14 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 
 #include "sys/fsutil.h"
@@ -87,6 +90,78 @@ int lab_prefix_check(const char *prefix, char *err, size_t errlen)
 		return 0;
 	snprintf(err, errlen, "--prefix '%.40s': use 1 to %d letters, digits, '-', '_' or '.'", prefix, LAB_PREFIX_MAX);
 	return -EINVAL;
+}
+
+int lab_lock(const char *prefix, const char *what, int *fd, char *err, size_t errlen)
+{
+	const char *held = getenv(LAB_LOCK_ENV);
+	char path[128], who[128] = "";
+	int rc, tries = 0;
+
+	*fd = -1;
+	if ((rc = lab_prefix_check(prefix, err, errlen)))
+		return rc;
+	if (held && !strcmp(held, prefix))
+		return 0;
+	if (mkdir(LAB_LOCK_DIR, 0755) && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", LAB_LOCK_DIR, strerror(errno));
+		return -errno;
+	}
+	snprintf(path, sizeof(path), "%s/lab-%s.lock", LAB_LOCK_DIR, prefix);
+again:
+	if ((*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (!flock(*fd, LOCK_EX | LOCK_NB)) {
+		struct stat a, b;
+
+		/* lab down removes the file under its lock: one locked after
+		 * that removal holds a name no longer there */
+		if (fstat(*fd, &a) || stat(path, &b) || a.st_ino != b.st_ino || a.st_dev != b.st_dev) {
+			close(*fd);
+			if (++tries < 5)
+				goto again;
+			snprintf(err, errlen, "cannot lock %s: it keeps being replaced", path);
+			*fd = -1;
+			return -EBUSY;
+		}
+	} else {
+		int e = errno;
+		ssize_t n = e == EWOULDBLOCK ? pread(*fd, who, sizeof(who) - 1, 0) : -1;
+
+		rc = e == EWOULDBLOCK ? -EBUSY : -e;
+		who[n > 0 ? n : 0] = '\0';
+		who[strcspn(who, "\n")] = '\0';
+		if (rc == -EBUSY)
+			snprintf(err, errlen, "lab %s is in use (%s): wait for it to end, or stop it", prefix,
+				 who[0] ? who : "by another process");
+		else
+			snprintf(err, errlen, "cannot lock %s: %s", path, strerror(-rc));
+		close(*fd);
+		*fd = -1;
+		return rc;
+	}
+	int len = snprintf(who, sizeof(who), "pid %d, %s\n", (int)getpid(), what);
+
+	if (ftruncate(*fd, 0) || pwrite(*fd, who, (size_t)len, 0) != len) {
+		/* the lock holds all the same; only the message would lack the holder */
+	}
+	return 0;
+}
+
+void lab_unlock(int *fd, const char *remove_prefix)
+{
+	char path[128];
+
+	if (*fd < 0)
+		return;
+	if (remove_prefix) {
+		snprintf(path, sizeof(path), "%s/lab-%s.lock", LAB_LOCK_DIR, remove_prefix);
+		unlink(path);
+	}
+	close(*fd);
+	*fd = -1;
 }
 
 int lab_spec_check(struct lab_spec *s, char *err, size_t errlen)
@@ -568,6 +643,10 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 	}
 	if (!rc)
 		rc = lab_ctx_open(&c, s->prefix, true, err, errlen);
+	/* a calibration's pair left by a killed calibrate (its user holds
+	 * the lab's lock, so none runs now) */
+	if (!rc)
+		lab_direct_del(s->prefix, e2, sizeof(e2));
 	if (!rc)
 		rc = ensure_pair(&c, LAB_GEN0, LAB_DUT0, err, errlen);
 	if (!rc)

@@ -70,6 +70,19 @@ int lab_spec_check(struct lab_spec *s, char *err, size_t errlen);
  * letters, digits, '-', '_', '.' (so never a path). */
 int lab_prefix_check(const char *prefix, char *err, size_t errlen);
 
+/* One user of a lab at a time: lab up and down, and every trial,
+ * calibration, search or matrix on it, hold the lab's lock
+ * (/run/wirerate/lab-PREFIX.lock, an flock, so a killed holder frees it).
+ * A second user is refused with err naming the holder: two trials on one
+ * DUT would each count the other's load as theirs. 0 with *fd set (-1
+ * when a parent process holds the lock for this one: LAB_LOCK_ENV names
+ * the prefix); -EBUSY or -errno otherwise. */
+#define LAB_LOCK_DIR "/run/wirerate"
+#define LAB_LOCK_ENV "WIRERATE_LAB_HELD"
+int lab_lock(const char *prefix, const char *what, int *fd, char *err, size_t errlen);
+/* remove_prefix: the lab is gone, its lock file goes too (else NULL) */
+void lab_unlock(int *fd, const char *remove_prefix);
+
 /* Build or repair the lab so that it matches spec; idempotent. On failure
  * nothing is left half-built: the lab is removed and err says why. */
 int lab_up(const struct lab_spec *s, char *err, size_t errlen);

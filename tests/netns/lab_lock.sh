@@ -1,0 +1,48 @@
+# One user of a lab at a time: while a trial runs on it, a second trial, a
+# calibration, 'lab up' and 'lab down' are refused with one line naming the
+# holder (exit 1), and the running trial ends complete and alone; after it,
+# all work again. A killed holder frees the lab. lab down removes the lock
+# file. Two 'lab up' at once on an absent lab leave one whole lab.
+. "$(dirname "$0")/lib.sh"
+
+D=$(mktemp -d); trap 'rm -rf "$D"; cleanup' EXIT
+LOCK=/run/wirerate/lab-$P.lock
+"$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
+"$WR" trial --prefix "$P" --rate 20kpps --duration 3s --learn-wait 0.1s --drain 0.3s --no-store --json >"$D/first.json" 2>"$D/first.err" &
+pid=$!
+for _ in $(seq 50); do	# until the trial holds the lab (at most 5 s)
+	grep -q "pid $pid" "$LOCK" 2>/dev/null && break
+	sleep 0.1
+done
+grep -q "pid $pid" "$LOCK" || fail "the trial does not hold the lab's lock: $(cat "$LOCK" 2>&1)"
+expect_exit 1 "$WR" trial --prefix "$P" --rate 20kpps --duration 1s --no-store
+expect_exit 1 "$WR" calibrate --prefix "$P" --duration 1s
+expect_exit 1 "$WR" lab down --prefix "$P"
+expect_exit 1 "$WR" lab up --prefix "$P"
+err=$("$WR" lab down --prefix "$P" 2>&1)
+case "$err" in *"in use (pid $pid"*) ;; *) fail "the refusal does not name the holder: $err" ;; esac
+wait "$pid" || fail "the first trial failed: $(cat "$D/first.err")"
+[ "$(jq -r '.directions[0].lost' "$D/first.json")" = 0 ] || fail "the first trial lost frames: $(cat "$D/first.json")"
+[ "$(labjq "$P" .state)" = up ] || fail "the lab did not survive"
+
+# Free again; a killed holder frees it too.
+"$WR" trial --prefix "$P" --rate 20kpps --duration 1s --no-store >/dev/null || fail "a trial after the first"
+"$WR" trial --prefix "$P" --rate 20kpps --duration 5s --no-store >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 50); do grep -q "pid $pid" "$LOCK" 2>/dev/null && break; sleep 0.1; done
+kill -KILL "$pid"; wait "$pid" 2>/dev/null
+"$WR" trial --prefix "$P" --rate 20kpps --duration 1s --no-store >/dev/null || fail "the lab stayed locked after its holder was killed"
+"$WR" lab down --prefix "$P" >/dev/null || fail "lab down"
+[ ! -e "$LOCK" ] || fail "lab down left $LOCK"
+
+# Two lab up at once on an absent lab: one builds it, the other is refused
+# or finds it built; never a half lab.
+"$WR" lab up --prefix "$P" >/dev/null 2>&1 & a=$!
+"$WR" lab up --prefix "$P" >/dev/null 2>&1 & b=$!
+wait "$a"; ra=$?; wait "$b"; rb=$?
+note "two lab up at once: exit $ra and $rb"
+[ "$ra" = 0 ] || [ "$rb" = 0 ] || fail "neither lab up succeeded"
+[ "$(labjq "$P" .state)" = up ] || fail "two lab up at once left the lab $(labjq "$P" .state)"
+"$WR" lab down --prefix "$P" >/dev/null
+no_namespaces_left "$P"
+echo ok
