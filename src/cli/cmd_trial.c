@@ -353,6 +353,11 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	/* One trial prints as it always did; several print each in turn (in
 	 * JSON, in "repeats"), then what they forwarded over all. */
 	for (unsigned int i = 0; i < repeat && !interrupted; i++) {
+		/* a stop in the last one's drain: that one was whole, no more */
+		if (i && stop_flag) {
+			interrupted = true;
+			break;
+		}
 		if (i) {
 			/* A fresh trial id: a late frame of the trial before is
 			 * stale here, never counted. */

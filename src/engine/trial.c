@@ -851,7 +851,9 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 			cpucost_mark_start(c->cost);
 		if (c->cost && cpucost_started(c->cost) && !cpucost_ended(c->cost) && (t >= r->t_end || r->stop_gen))
 			cpucost_mark_end(c->cost);
-		if (stop && *stop && !r->stop_gen) {
+		/* A stop after the traffic's end changes nothing: the trial is
+		 * whole, and its drain (at most drain_ns) ends as planned. */
+		if (stop && *stop && !r->stop_gen && t < r->t_end) {
 			r->stop_gen = 1;
 			res->interrupted = true;
 			r->deadline = t + c->drain_ns;

@@ -39,4 +39,20 @@ note "--repeat: $(jq -c '{trials, interrupted, r: [.repeats[] | {interrupted, tx
 	fail "--repeat interrupted: $j"
 [ "$("$WR" runs --label int-repeat --json | jq -r '.runs[0] | "\(.status) \(.trials)"')" = "interrupted 2" ] ||
 	fail "--repeat: stored $("$WR" runs --label int-repeat --json | jq -c .runs)"
+
+# Ctrl-C in the drain, after every frame was sent: the trial is whole, not
+# interrupted, and ends when its drain was due to (not a drain later).
+"$WR" trial --prefix "$P" --rate 20kpps --duration 1s --learn-wait 0.2s --drain 3s --no-store --json >"$out" &
+pid=$!
+t0=$EPOCHREALTIME
+sleep 4
+kill -INT "$pid"
+rc=0; wait "$pid" || rc=$?
+took=$(echo "$EPOCHREALTIME - $t0" | bc -l)
+j=$(cat "$out")
+note "drain: exit $rc after $took s: $(jq -c '{interrupted, d: .directions[0] | {tx, rx, lost, offered_pps}}' <<<"$j")"
+[ "$rc" = 0 ] || fail "a stop in the drain: exit $rc, want 0"
+[ "$(jq -r '.interrupted == false and (.directions[0] | .tx == 20000 and .rx == 20000 and .offered_pps == 20000)' <<<"$j")" = true ] ||
+	fail "a stop in the drain: $(jq -c '{interrupted, d: .directions[0]}' <<<"$j")"
+[ "$(echo "$took < 6.5" | bc -l)" = 1 ] || fail "a stop in the drain restarted it: $took s"
 echo ok
