@@ -23,8 +23,8 @@ static const char calibrate_usage[] =
 	"holds and the analyzer counts every frame. The ceiling is stored and later\n"
 	"trials above it are marked tester-limited.\n"
 	"\n"
-	"Takes the options of 'wirerate trial'; --rate defaults to as fast as possible,\n"
-	"--duration to 5s, --learn-frames to 0.\n"
+	"Takes the options of 'wirerate trial', with other defaults: --rate as fast as\n"
+	"possible, --duration 5s (not 10s), --learn-frames 0.\n"
 	"\n"
 	TRIALOPT_HELP;
 

@@ -55,7 +55,7 @@ struct r_opts {
 	unsigned int sizes[R2544_MAX_SIZES], nsizes;
 	double pdr, precision;
 	struct rate max_load;
-	bool max_load_set, quick;
+	bool max_load_set, quick, sizes_given;
 	uint64_t trial_ns, settle_ns;
 	bool trial_set, settle_set;
 	uint64_t lat_runs, b2b_runs, repeat;
@@ -142,6 +142,7 @@ static int take_own(int argc, char **argv, struct r_opts *r, bool *imix, char *e
 
 		if (!strcmp(name, "--sizes")) {
 			rc = parse_sizes(v, r, err, errlen);
+			r->sizes_given = true;
 		} else if (!strcmp(name, "--pdr") || !strcmp(name, "--precision")) {
 			double *dst = name[2] == 'p' && name[3] == 'd' ? &r->pdr : &r->precision;
 
@@ -293,6 +294,10 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	}
 	if (!r.tests)
 		r.tests = R2544_THROUGHPUT;
+	if (imix && r.sizes_given) {
+		cli_error("rfc2544: --sizes and --imix: a list of sizes or one IMIX row, not both");
+		return EXIT_USAGE;
+	}
 	/* the search chooses the loads; a --rate would be ignored */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--rate") || !strncmp(argv[i], "--rate=", 7)) {

@@ -13,8 +13,11 @@
 
 #include "core/frame.h"
 
-/* Live frames are one page each: larger frames need another path. */
-#define XDPGEN_FRAME_MAX 3500
+/* Live frames are one page each, with the kernel's head (xdp_page_head),
+ * XDP_PACKET_HEADROOM and skb_shared_info's room in it: 3408 bytes without
+ * FCS on 4 KiB pages (measured: 3409 and up fail with EINVAL); larger
+ * frames need another path. */
+#define XDPGEN_FRAME_MAX 3408
 /* Flow control back to back: frames sent but not yet seen, at most. */
 #define XDPGEN_FLOW_WINDOW 192
 

@@ -38,5 +38,33 @@ t --rate 1kpps --burst 0
 t --rate 1kpps --bogus
 t --rate 1kpps extra
 t --rate 1 --duration 0.5s
+t --rate 1kpps --size 128 --imix
+t --rate 1kpps --calibration ''
+t --rate 1kpps --calibration /etc/passwd
+t --rate 1kpps --calibration /tmp
+# addresses are the lab's own; on cabled ports, one family, unicast only
+t --rate 1kpps --src-ip 198.18.0.9
+t --rate 1kpps --dst-mac 02:00:00:00:00:01
+M=$(ip -n "${P}dut" -j link show dut0 | jq -r '.[0].address')
+c() { t --rate 1kpps --tx "gen0@${P}gen" --rx "sink0@${P}sink" "$@"; }
+c --dst-mac "$M" --src-ip 198.18.0.1 --dst-ip 2001:2:0:2::2
+c --dst-mac "$M" --ipv6 --src-ip 198.18.0.1
+c --dst-mac "$M" --dst-ip 224.0.0.1
+c --dst-mac "$M" --dst-ip 255.255.255.255
+c --dst-mac "$M" --src-ip 0.0.0.0
+c --dst-mac ff:ff:ff:ff:ff:ff
+c --dst-mac 01:00:5e:00:00:01
+c --dst-mac " 2:77:72:0:0:2"
+# frames over the link's MTU, on every path, before anything is stored
+D=$(mktemp -d); trap 'rm -rf "$D"; cleanup' EXIT
+for pt in xdp afpacket; do
+	expect_exit 2 "$WR" trial --prefix "$P" --rate 1kpps --duration 1s --size 1600 --port-type $pt --db "$D/r.db"
+done
+expect_exit 2 "$WR" rfc2544 --prefix "$P" --quick --sizes 64,1600 --max-load 10kpps --db "$D/r.db"
+[ ! -e "$D/r.db" ] || [ "$(sqlite3 "$D/r.db" 'SELECT count(*) FROM runs' 2>/dev/null || echo 0)" = 0 ] ||
+	fail "bad input stored a run"
 expect_exit 2 "$WR" calibrate --prefix "$P" --size 10
+expect_exit 2 "$WR" calibrate --prefix "$P" --size 1600
+expect_exit 2 "$WR" rfc2544 --prefix "$P" --rate 5kpps
+expect_exit 2 "$WR" rfc2544 --prefix "$P" --imix --sizes 64
 echo ok
