@@ -2,6 +2,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,7 +295,14 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 	if ((rc = lab_args_parse(cli, argc, argv, &spec, &action)))
 		return rc < 0 ? 0 : rc;
 	if (strcmp(action, "status")) {
+		/* Building or removing takes a second or two and is finished
+		 * rather than left half done (lab_up, lab_down): a Ctrl-C then
+		 * would only kill the report of a job that completed. */
+		struct sigaction ign = { .sa_handler = SIG_IGN };
 		int lock;
+
+		sigaction(SIGINT, &ign, NULL);
+		sigaction(SIGTERM, &ign, NULL);
 
 		if ((rc = lab_lock(spec.prefix, !strcmp(action, "up") ? "lab up" : "lab down", &lock, err, sizeof(err)))) {
 			cli_error("lab %s: %s", action, err);

@@ -226,7 +226,7 @@ static int do_calibrate(struct soak_opts *op, struct cli *cli)
 		out_destroy(o);
 		free(c);
 		cli_error("soak: %s", err);
-		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		return soak_stop_flag ? 130 : rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	out_str(o, "file", "soak calibration saved to %s", op->path);
 	out_u64(o, "kept_cpus", kept ? " (with %llu CPU(s) kept from before)\n" : "\n", kept);
@@ -261,11 +261,24 @@ static void put_load(struct out *o, const char *key, const char *fmt, double fra
 }
 
 static void summary(struct out *o, const struct soak_load *overall, double *hist, size_t n,
-		    unsigned int ncpu, bool per_cpu, unsigned int fast)
+		    unsigned int ncpu, bool per_cpu, unsigned int fast, bool interrupted)
 {
 	double mean, min, max;
 
 	out_obj_start(o, "summary");
+	if (!n) {
+		/* stopped before the first reading: no figure is better than
+		 * one from a few microseconds */
+		out_u64(o, "readings", "\nSummary: no reading", 0);
+		out_text(o, "%s\n", interrupted ? " (interrupted before the first)" : "");
+		out_null(o, "seconds");
+		out_null(o, "load");
+		out_u64(o, "fast_readings", NULL, 0);
+		out_arr_start(o, "cpus");
+		out_arr_end(o);
+		out_obj_end(o);
+		return;
+	}
 	out_u64(o, "readings", "\nSummary: %llu readings", n);
 	out_f64(o, "seconds", " over %.1f s", overall->seconds);
 	put_load(o, "load", ": load %.1f%%", overall->all);
@@ -276,7 +289,7 @@ static void summary(struct out *o, const struct soak_load *overall, double *hist
 		put_load(o, "max", ", max %.1f%%)", max);
 	}
 	out_u64(o, "fast_readings", NULL, fast);
-	out_text(o, "\n");
+	out_text(o, "%s\n", interrupted ? " (interrupted)" : "");
 	if (fast)
 		out_text(o, "  in %u readings a soaker ran over 2%% faster than calibrated: calibrate "
 			 "again on an idle machine ('wirerate soak --calibrate')\n", fast);
@@ -400,7 +413,7 @@ static int do_soak(struct soak_opts *op, struct cli *cli)
 	/* the per-CPU history sits at hist + cap * (i + 1): compact it */
 	for (unsigned int k = 1; k <= ncpu; k++)
 		memmove(hist + n * k, hist + cap * k, n * sizeof(double));
-	summary(o, l, hist, n, ncpu, op->per_cpu, fast);
+	summary(o, l, hist, n, ncpu, op->per_cpu, fast, soak_stop_flag);
 	out_bool(o, "interrupted", NULL, soak_stop_flag);
 	rc = 0;
 out:
