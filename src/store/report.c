@@ -335,6 +335,14 @@ const char *report_verdict_name(enum rm_verdict v)
  * says nothing about the DUT: no verdict. */
 #define TRIAL_BAND 0.005
 
+/* An incomplete run (stopped, or its process died) is compared and shown,
+ * but a CI gate does not fail on it, nor on a baseline that is one: its
+ * figures may stop short of what the search would have found. */
+static bool counts(const struct report_model *m, unsigned int r)
+{
+	return !m->run[r].interrupted && !m->run[0].interrupted;
+}
+
 static void compare_trial(struct report_model *m, unsigned int r, struct rm_cell *c, const struct rm_cell *b,
 			  double fail_pct)
 {
@@ -355,7 +363,7 @@ static void compare_trial(struct report_model *m, unsigned int r, struct rm_cell
 	chi = c->trial_fwd_max + TRIAL_BAND * c->trial_offered_pps;
 	c->diff_pct = (c->trial_fwd_pps - b->trial_fwd_pps) * 100 / b->trial_fwd_pps;
 	c->verdict = clo > bhi ? RM_BETTER : chi < blo ? RM_WORSE : RM_NOISE;
-	if (c->verdict == RM_WORSE && fail_pct >= 0 && (blo - chi) * 100 / b->trial_fwd_pps > fail_pct)
+	if (c->verdict == RM_WORSE && fail_pct >= 0 && counts(m, r) && (blo - chi) * 100 / b->trial_fwd_pps > fail_pct)
 		m->regression = true;
 }
 
@@ -402,7 +410,7 @@ void report_compare(struct report_model *m, double fail_pct)
 				c->verdict = RM_WORSE;
 			else
 				c->verdict = RM_NOISE;
-			if (c->verdict == RM_WORSE && fail_pct >= 0 && (blo - chi) * 100 / b->ndr_med > fail_pct)
+			if (c->verdict == RM_WORSE && fail_pct >= 0 && counts(m, r) && (blo - chi) * 100 / b->ndr_med > fail_pct)
 				m->regression = true;
 		}
 	}
@@ -733,8 +741,14 @@ void report_print(struct out *o, const struct report_model *m)
 	if (m->fail_pct >= 0) {
 		out_f64(o, "fail_on_regression_pct", "\n  --fail-on-regression %g%%: ", m->fail_pct);
 		out_bool(o, "regression", NULL, m->regression);
-		out_text(o, "%s\n", m->regression ? "REGRESSION: a cell is worse than the baseline by more than that beyond noise"
-						  : "no regression beyond noise");
+		out_text(o, "%s", m->regression ? "REGRESSION: a cell is worse than the baseline by more than that beyond noise"
+						: "no regression beyond noise");
+		for (unsigned int r = 0; r < m->nruns; r++)
+			if (m->run[r].interrupted) {
+				out_text(o, " (incomplete runs not counted)");
+				break;
+			}
+		out_text(o, "\n");
 	} else {
 		out_null(o, "fail_on_regression_pct");
 		out_bool(o, "regression", NULL, m->regression);

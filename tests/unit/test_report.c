@@ -75,6 +75,15 @@ static void clear_regression(void **st)
 	assert_int_equal(m.run[1].cell[0].verdict, RM_WORSE);
 	report_compare(&m, -1);
 	assert_false(m.regression);	/* no threshold, no regression flag */
+	/* the same runs, one of them incomplete: shown worse, not a CI failure */
+	m.run[1].interrupted = true;
+	report_compare(&m, 5);
+	assert_int_equal(m.run[1].cell[0].verdict, RM_WORSE);
+	assert_false(m.regression);
+	m.run[1].interrupted = false;
+	m.run[0].interrupted = true;
+	report_compare(&m, 5);
+	assert_false(m.regression);
 }
 
 static void clear_improvement(void **st)
