@@ -117,10 +117,12 @@ int u64_parse(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 	unsigned long long v;
 	char *end;
 
-	if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
+	/* Decimal digits only: strtoull would also take a sign, spaces, and
+	 * with base 0 read "010" as 8 and "0x10" as 16. */
+	if (!s || !*s || s[strspn(s, "0123456789")])
 		goto bad;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, 10);
 	if (*end || errno == ERANGE)
 		goto bad;
 	if (v < min || v > max) {
@@ -131,7 +133,7 @@ int u64_parse(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 	*out = v;
 	return 0;
 bad:
-	snprintf(err, errlen, "'%s' is not a whole number (%llu..%llu)", s ? s : "",
+	snprintf(err, errlen, "'%s' is not a decimal whole number (%llu..%llu)", s ? s : "",
 		 (unsigned long long)min, (unsigned long long)max);
 	return -EINVAL;
 }

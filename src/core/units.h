@@ -25,7 +25,8 @@ int rate_parse(const char *s, struct rate *r, char *err, size_t errlen);
 /* A rate written back the way a user would, e.g. "100 kpps". */
 void rate_format(const struct rate *r, char *buf, size_t len);
 
-/* Unsigned integer in [min, max]; accepts decimal and 0x hex. */
+/* Unsigned integer in [min, max], decimal digits only: "010" is ten, and
+ * "0x10", "+1", " 1" and "1e3" are refused. */
 int u64_parse(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 	      char *err, size_t errlen);
 

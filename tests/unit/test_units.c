@@ -67,8 +67,17 @@ static void ints(void **st)
 
 	assert_int_equal(u64_parse("1000", 0, 65535, &v, err, sizeof(err)), 0);
 	assert_int_equal(v, 1000);
-	assert_int_equal(u64_parse("0x10", 0, 65535, &v, err, sizeof(err)), 0);
-	assert_int_equal(v, 16);
+	/* Decimal only: a leading zero is not octal, and no hex. */
+	assert_int_equal(u64_parse("010", 0, 65535, &v, err, sizeof(err)), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(u64_parse("0", 0, 65535, &v, err, sizeof(err)), 0);
+	assert_int_equal(v, 0);
+	for (const char *const *b = (const char *const[]){ "0x10", "0X10", "+1", " 1", "1 ", "1e3", "1.0",
+							   "0b1", "\t1", NULL }; *b; b++) {
+		err[0] = 0;
+		assert_int_equal(u64_parse(*b, 0, 65535, &v, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "decimal"));
+	}
 	assert_int_equal(u64_parse("65536", 0, 65535, &v, err, sizeof(err)), -ERANGE);
 	assert_int_equal(u64_parse("-1", 0, 65535, &v, err, sizeof(err)), -EINVAL);
 	assert_int_equal(u64_parse("1x", 0, 65535, &v, err, sizeof(err)), -EINVAL);
