@@ -28,20 +28,37 @@ static const char runs_usage[] =
 	"  --db FILE           the results database (default $WIRERATE_DB, else\n"
 	"                      $XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db)\n";
 
+/* An age such as 30m, 12h or 7d (decimal: strtod would also take inf,
+ * nan and hex), as Unix time; -ERANGE when it reaches back before 1970,
+ * which could also overflow the subtraction. */
+static int parse_age(const char *s, int64_t *out)
+{
+	size_t n = strspn(s, "0123456789.eE");
+	int64_t now = (int64_t)time(NULL);
+	double v, mul;
+	char *end;
+
+	if (!n || !s[n] || s[n + 1] || !strchr("smhd", s[n]))
+		return -EINVAL;
+	v = strtod(s, &end);
+	if (end != s + n)
+		return -EINVAL;
+	mul = s[n] == 's' ? 1 : s[n] == 'm' ? 60 : s[n] == 'h' ? 3600 : 86400;
+	if (!(v * mul <= (double)now))
+		return -ERANGE;
+	*out = now - (int64_t)(v * mul);
+	return 0;
+}
+
 /* An absolute date or an age, as Unix time. */
 static int parse_since(const char *s, int64_t *out)
 {
 	static const char *const fmts[] = { "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M",
 					     "%Y-%m-%dT%H:%M", "%Y-%m-%d", NULL };
-	char *end;
-	double v = strtod(s, &end);
+	int rc = parse_age(s, out);
 
-	if (end != s && *end && !end[1] && v >= 0 && strchr("smhd", *end) && !strchr(s, '-')) {
-		double mul = *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : 86400;
-
-		*out = (int64_t)time(NULL) - (int64_t)(v * mul);
-		return 0;
-	}
+	if (rc != -EINVAL)
+		return rc;
 	for (int i = 0; fmts[i]; i++) {
 		struct tm tm;
 		const char *e;
@@ -134,7 +151,10 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		case 'j': cli->json = true; break;
 		case 'd': db_path = optarg; break;
 		case 's':
-			if (parse_since(optarg, &since)) {
+			if ((rc = parse_since(optarg, &since)) == -ERANGE) {
+				cli_error("runs: --since '%s' out of range: an age must not reach back before 1970", optarg);
+				return EXIT_USAGE;
+			} else if (rc) {
 				cli_error("runs: --since '%s': give a date (2024-05-01, '2024-05-01 13:00') or an age (30m, 12h, 7d)",
 					  optarg);
 				return EXIT_USAGE;
