@@ -1,5 +1,5 @@
 /* wirerate runs [--label L] [--tag T] [--since TIME] [--json] [--db F]
- * wirerate runs rm ID... */
+ * wirerate runs rm ID... [--json] [--db F] */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -10,15 +10,17 @@
 #include <sqlite3.h>
 
 #include "cli/cli.h"
+#include "core/units.h"
 #include "store/db.h"
 #include "store/out.h"
 
 static const char runs_usage[] =
 	"usage: wirerate runs [--label L] [--tag T] [--since TIME] [--json] [--db FILE]\n"
-	"       wirerate runs rm ID... [--db FILE]\n"
+	"       wirerate runs rm ID... [--json] [--db FILE]\n"
 	"\n"
 	"Lists the stored runs: id, time, label, test, sizes, headline result, status.\n"
 	"A run whose process died (SIGKILL, power loss) shows as interrupted.\n"
+	"'runs rm' deletes the runs given, all of them or, when one is not stored, none.\n"
 	"\n"
 	"  --label L           only runs labelled L\n"
 	"  --tag T             only runs tagged T\n"
@@ -93,38 +95,68 @@ static int open_db(const char *path_opt, bool create, struct db **db, char *path
 	return rc;
 }
 
-static int runs_rm(int argc, char **argv, const char *db_path)
+/* The ids to delete, each once; EXIT_USAGE after the error. */
+static int rm_ids(int argc, char **argv, int64_t *ids, size_t *n)
+{
+	char err[128];
+
+	*n = 0;
+	for (int i = 0; i < argc; i++) {
+		uint64_t v;
+		size_t k;
+
+		if (u64_parse(argv[i], 1, INT64_MAX, &v, err, sizeof(err))) {
+			cli_error("runs rm: '%s' is not a valid run id (see 'wirerate runs')", argv[i]);
+			return EXIT_USAGE;
+		}
+		for (k = 0; k < *n && ids[k] != (int64_t)v; k++)
+			;
+		if (k == *n)
+			ids[(*n)++] = (int64_t)v;
+	}
+	return 0;
+}
+
+/* All the runs or, when one id is not stored, none of them. */
+static int runs_rm(struct cli *cli, int argc, char **argv, const char *db_path)
 {
 	char path[4096], err[512];
-	struct db *db;
+	struct db *db = NULL;
+	struct out *o;
+	int64_t *ids;
+	size_t n;
 	int rc, ret = 0;
 
 	if (argc < 1) {
 		cli_error("runs rm: give the ids of the runs to delete");
 		return EXIT_USAGE;
 	}
-	for (int i = 0; i < argc; i++) {
-		char *end;
-
-		if (strtoll(argv[i], &end, 10) <= 0 || *end) {
-			cli_error("runs rm: '%s' is not a run id (see 'wirerate runs')", argv[i]);
-			return EXIT_USAGE;
-		}
+	if (!(ids = calloc((size_t)argc, sizeof(*ids)))) {
+		cli_error("runs rm: out of memory");
+		return EXIT_RUNTIME;
 	}
+	if ((ret = rm_ids(argc, argv, ids, &n)))
+		goto out;
 	if ((rc = open_db(db_path, false, &db, path, sizeof(path), &ret))) {
 		if (rc == -ENOENT)
 			cli_error("runs rm: no run %s (no database at %s)", argv[0], path);
-		return EXIT_USAGE;
+		ret = rc == -ENOENT ? EXIT_USAGE : ret;
+		goto out;
 	}
-	for (int i = 0; i < argc; i++) {
-		if ((rc = db_run_delete(db, strtoll(argv[i], NULL, 10), err, sizeof(err)))) {
-			cli_error("runs rm: %s", err);
-			ret = rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-			break;
-		}
-		printf("deleted run %s\n", argv[i]);
+	if ((rc = db_runs_delete(db, ids, n, err, sizeof(err)))) {
+		cli_error("runs rm: %s%s", err, rc == -ENOENT ? ": nothing deleted" : "");
+		ret = rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
 	}
+	o = out_create(stdout, cli->json);
+	out_arr_start(o, "removed");
+	for (size_t i = 0; i < n; i++)
+		out_i64(o, NULL, "deleted run %lld\n", ids[i]);
+	out_arr_end(o);
+	out_destroy(o);
+out:
 	db_close(db);
+	free(ids);
 	return ret;
 }
 
@@ -136,7 +168,7 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *label = NULL, *tag = NULL, *db_path = NULL;
+	const char *label = NULL, *tag = NULL, *db_path = NULL, *filter = NULL;
 	int64_t since = 0;
 	char path[4096], boot[64];
 	struct db *db;
@@ -146,8 +178,8 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'l': label = optarg; break;
-		case 't': tag = optarg; break;
+		case 'l': label = optarg; filter = "--label"; break;
+		case 't': tag = optarg; filter = "--tag"; break;
 		case 'j': cli->json = true; break;
 		case 'd': db_path = optarg; break;
 		case 's':
@@ -159,13 +191,19 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 					  optarg);
 				return EXIT_USAGE;
 			}
+			filter = "--since";
 			break;
 		case 'h': fputs(runs_usage, stdout); return 0;
 		default: return cli_bad_option("runs", c, argv, optind);
 		}
 	}
-	if (optind < argc && !strcmp(argv[optind], "rm"))
-		return runs_rm(argc - optind - 1, argv + optind + 1, db_path);
+	if (optind < argc && !strcmp(argv[optind], "rm")) {
+		if (filter) {
+			cli_error("runs rm: %s does not apply: rm deletes the runs named by id", filter);
+			return EXIT_USAGE;
+		}
+		return runs_rm(cli, argc - optind - 1, argv + optind + 1, db_path);
+	}
 	if (optind < argc) {
 		cli_error("runs: unexpected '%s' (see 'wirerate runs --help')", argv[optind]);
 		return EXIT_USAGE;

@@ -598,19 +598,46 @@ int db_result_add(struct db *db, int64_t run, const struct db_result *r, char *e
 	return finish(db, rc, "storing a result", err, errlen);
 }
 
-int db_run_delete(struct db *db, int64_t id, char *err, size_t errlen)
+/* 1 when run id is stored, 0 when not, -1 when SQLite failed. */
+static int run_exists(sqlite3 *h, int64_t id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(h, "SELECT 1 FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+int db_runs_delete(struct db *db, const int64_t *ids, size_t n, char *err, size_t errlen)
 {
 	int rc;
 
 	if ((rc = begin(db, err, errlen)))
 		return rc;
-	rc = run_stmt(db->h, "DELETE FROM runs WHERE id = ?", "i", id);
-	if (rc == SQLITE_OK && sqlite3_changes(db->h) == 0) {
-		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-		snprintf(err, errlen, "no run %lld", (long long)id);
-		return -ENOENT;
+	/* Every id is looked up before any is deleted, so that a bad one
+	 * leaves all of them; an id given twice is no error. */
+	for (size_t i = 0; i < n && rc == SQLITE_OK; i++) {
+		int e = run_exists(db->h, ids[i]);
+
+		if (e == 0) {
+			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+			snprintf(err, errlen, "no run %lld", (long long)ids[i]);
+			return -ENOENT;
+		}
+		rc = e < 0 ? SQLITE_ERROR : SQLITE_OK;
 	}
-	return finish(db, rc, "deleting the run", err, errlen);
+	for (size_t i = 0; i < n && rc == SQLITE_OK; i++)
+		rc = run_stmt(db->h, "DELETE FROM runs WHERE id = ?", "i", ids[i]);
+	return finish(db, rc, "deleting the runs", err, errlen);
+}
+
+int db_run_delete(struct db *db, int64_t id, char *err, size_t errlen)
+{
+	return db_runs_delete(db, &id, 1, err, errlen);
 }
 
 int db_integrity(struct db *db, char *err, size_t errlen)

@@ -113,6 +113,9 @@ int db_result_add(struct db *db, int64_t run, const struct db_result *r, char *e
 
 /* Delete a run and everything of it; -ENOENT when there is none. */
 int db_run_delete(struct db *db, int64_t id, char *err, size_t errlen);
+/* Delete the n runs in one transaction: all of them, or with -ENOENT
+ * (err names the first missing id) none. */
+int db_runs_delete(struct db *db, const int64_t *ids, size_t n, char *err, size_t errlen);
 
 /* The status to show: a run still "running" whose process is gone (other
  * boot, or no such pid) was killed: "interrupted". */

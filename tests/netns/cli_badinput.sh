@@ -22,4 +22,32 @@ expect_exit 2 "$WR" runs --since infs
 expect_exit 2 "$WR" runs --since 0x10s
 "$WR" runs --since 7d >/dev/null || fail "runs --since 7d"
 
+# Stored runs without a lab: an empty file gets wirerate's schema when it
+# is first opened; the rows are made with the sqlite3 shell.
+: >"$WIRERATE_DB"
+"$WR" runs >/dev/null || fail "runs on an empty file"
+for i in 1 2 3 4 5; do
+	sqlite3 "$WIRERATE_DB" "INSERT INTO runs (started, test, label, status) VALUES (strftime('%s','now'), 'trial', 'l$i', 'complete')" ||
+		fail "sqlite3 insert"
+done
+ids() { "$WR" runs --json | jq -c '[.runs[].id]'; }
+[ "$(ids)" = "[1,2,3,4,5]" ] || fail "stored runs: $(ids)"
+
+# runs rm: all the runs or none; ids that cannot be runs; options of the
+# listing refused; --json honoured.
+expect_exit 2 "$WR" runs rm 3 999
+[ "$(ids)" = "[1,2,3,4,5]" ] || fail "runs rm 3 999 deleted something: $(ids)"
+err=$("$WR" runs rm 99999999999999999999 2>&1 >/dev/null)
+case "$err" in *"not a valid run id"*) ;; *) fail "runs rm 99999999999999999999: $err" ;; esac
+expect_exit 2 "$WR" runs rm 99999999999999999999
+expect_exit 2 "$WR" runs rm 0x2
+expect_exit 2 "$WR" runs rm 0
+expect_exit 2 "$WR" runs rm 2 --label l2
+expect_exit 2 "$WR" runs rm 2 --tag x
+expect_exit 2 "$WR" runs --since 1d rm 2
+[ "$(ids)" = "[1,2,3,4,5]" ] || fail "a refused runs rm deleted something: $(ids)"
+[ "$("$WR" runs rm 1 --json | jq -c .)" = '{"removed":[1]}' ] || fail "runs rm --json"
+[ "$("$WR" runs rm 2 02)" = "deleted run 2" ] || fail "runs rm 2 02"
+[ "$(ids)" = "[3,4,5]" ] || fail "after runs rm: $(ids)"
+
 echo ok

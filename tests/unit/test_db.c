@@ -180,6 +180,39 @@ static void migrate_from_v1(void **st)
 	db_close(db);
 }
 
+/* Several runs at once: a missing id among them deletes none; an id
+ * given twice is no error. */
+static void delete_all_or_none(void **st)
+{
+	char p[300], err[256];
+	struct db *db;
+
+	path_of(p, sizeof(p), "rm.db");
+	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), 0);
+	int64_t a = new_run(db, "a"), b = new_run(db, "b"), c = new_run(db, "c");
+
+	add_trials(db, a, 3);
+	int64_t bad[] = { a, b + 1000, c };
+
+	assert_int_equal(db_runs_delete(db, bad, 3, err, sizeof(err)), -ENOENT);
+	char want[64];
+
+	snprintf(want, sizeof(want), "no run %lld", (long long)(b + 1000));
+	assert_string_equal(err, want);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM runs"), 3);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM trials"), 3);
+	/* and the connection is not left inside a transaction */
+	assert_int_equal(sqlite3_get_autocommit(db_sqlite(db)), 1);
+
+	int64_t twice[] = { a, c, a };
+
+	assert_int_equal(db_runs_delete(db, twice, 3, err, sizeof(err)), 0);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM runs"), 1);
+	assert_int_equal(q_int(db, "SELECT id FROM runs"), b);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM trials"), 0);
+	db_close(db);
+}
+
 static void read_file(const char *p, char *buf, size_t len, size_t *n)
 {
 	FILE *f = fopen(p, "rb");
@@ -359,7 +392,7 @@ int main(void)
 		cmocka_unit_test(create_schema), cmocka_unit_test(migrate_from_v1),
 		cmocka_unit_test(refuse_foreign), cmocka_unit_test(unwritable_and_absent),
 		cmocka_unit_test(concurrent_writers), cmocka_unit_test(status_of_dead_run),
-		cmocka_unit_test(default_path),
+		cmocka_unit_test(default_path), cmocka_unit_test(delete_all_or_none),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }
