@@ -53,6 +53,32 @@ static void print_cpu_lines(struct out *o)
 	out_obj_end(o);
 }
 
+/* Every name in the --require list is a feature; an empty list or name
+ * ("", "veth,,bpf") is refused, not taken as nothing required. */
+static int check_required(const char *list)
+{
+	const char *p = list;
+	char name[64];
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		if (!n) {
+			cli_error("probe --require: %s'%s': give feature names, e.g. af_xdp,veth",
+				  *list ? "an empty name in " : "", list);
+			return -1;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		if (n >= sizeof(name) || probe_find(name) < 0) {
+			cli_error("probe --require: unknown feature '%.*s' (see 'wirerate probe' for names)", (int)n, p);
+			return -1;
+		}
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
 static const char *state_word(enum probe_state s)
 {
 	return s == PROBE_YES ? "yes" : s == PROBE_NO ? "no" : "?";
@@ -88,17 +114,12 @@ int cmd_probe(struct cli *cli, int argc, char **argv)
 		cli_error("probe: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (require) {
-		char *list = strdup(require), *save = NULL;
-
-		for (char *n = strtok_r(list, ",", &save); n; n = strtok_r(NULL, ",", &save))
-			if (probe_find(n) < 0) {
-				cli_error("probe --require: unknown feature '%s' (see 'wirerate probe' for names)", n);
-				free(list);
-				return EXIT_USAGE;
-			}
-		free(list);
+	if (!*root) {
+		cli_error("probe --root: give a directory");
+		return EXIT_USAGE;
 	}
+	if (require && check_required(require))
+		return EXIT_USAGE;
 
 	probe_run(&r, root, cli_have_root());
 	{

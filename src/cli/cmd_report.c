@@ -99,7 +99,13 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		case 'c': csv = true; break;
 		case 'L': csv_loss = true; break;
 		case 'H': html = optarg; break;
-		case 'd': db_path = optarg; break;
+		case 'd':
+			if (!*optarg) {
+				cli_error("report: --db: give a file name");
+				return EXIT_USAGE;
+			}
+			db_path = optarg;
+			break;
 		case 'f': {
 			char *end;
 
@@ -126,6 +132,11 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		cli_error("report: at most %d runs in one report", RM_MAX_RUNS);
 		return EXIT_USAGE;
 	}
+	for (int i = 0; i < nruns; i++)
+		if (!argv[optind + i][0]) {
+			cli_error("report: an empty run name: give a run id or a label (see 'wirerate runs')");
+			return EXIT_USAGE;
+		}
 	if (csv + csv_loss + cli->json > 1) {
 		cli_error("report: one of --csv, --csv-loss and --json");
 		return EXIT_USAGE;

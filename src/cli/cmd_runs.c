@@ -181,7 +181,13 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		case 'l': label = optarg; filter = "--label"; break;
 		case 't': tag = optarg; filter = "--tag"; break;
 		case 'j': cli->json = true; break;
-		case 'd': db_path = optarg; break;
+		case 'd':
+			if (!*optarg) {
+				cli_error("runs: --db: give a file name");
+				return EXIT_USAGE;
+			}
+			db_path = optarg;
+			break;
 		case 's':
 			if ((rc = parse_since(optarg, &since)) == -ERANGE) {
 				cli_error("runs: --since '%s' out of range: an age must not reach back before 1970", optarg);

@@ -50,4 +50,14 @@ expect_exit 2 "$WR" runs --since 1d rm 2
 [ "$("$WR" runs rm 2 02)" = "deleted run 2" ] || fail "runs rm 2 02"
 [ "$(ids)" = "[3,4,5]" ] || fail "after runs rm: $(ids)"
 
+# Empty values are refused, not taken as nothing.
+expect_exit 2 "$WR" runs --db ""
+expect_exit 2 "$WR" report --db "" 3
+expect_exit 2 "$WR" report ""
+expect_exit 2 "$WR" report 3 ""
+expect_exit 2 "$WR" probe --require ""
+expect_exit 2 "$WR" probe --require veth,
+expect_exit 2 "$WR" probe --require veth,,netns
+expect_exit 2 "$WR" probe --root ""
+
 echo ok
