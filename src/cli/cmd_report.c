@@ -36,6 +36,37 @@ static const char report_usage[] =
 	"\n"
 	"exit status: 0, 1 runtime failure, 2 bad input, 3 regression (with --fail-on-regression)\n";
 
+/* The page's path, checked before any work: a name, not a directory or a
+ * device (the page is renamed over it), in a directory that exists. */
+static int check_html_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	struct stat sb;
+
+	if (!*path) {
+		cli_error("report: --html: give a file name");
+		return -EINVAL;
+	}
+	if (strlen(path) >= sizeof(dir)) {
+		cli_error("report: --html: the path is too long");
+		return -EINVAL;
+	}
+	if (!stat(path, &sb) && !S_ISREG(sb.st_mode)) {
+		cli_error("report: --html %s is %s", path, S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+		return -EINVAL;
+	}
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
+		cli_error("report: --html %s: no directory %s", path, dir);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Write the page to a temporary file next to path and rename it into
  * place, so a failure never leaves half a file under the name asked for. */
 static int write_html(const struct report_model *m, const char *path, char *err, size_t errlen)
@@ -141,6 +172,8 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		cli_error("report: one of --csv, --csv-loss and --json");
 		return EXIT_USAGE;
 	}
+	if (html && check_html_path(html))
+		return EXIT_USAGE;
 	if (db_path)
 		snprintf(path, sizeof(path), "%s", db_path);
 	else if ((rc = db_default_path(path, sizeof(path), err, sizeof(err)))) {

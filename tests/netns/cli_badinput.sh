@@ -60,4 +60,16 @@ expect_exit 2 "$WR" probe --require veth,
 expect_exit 2 "$WR" probe --require veth,,netns
 expect_exit 2 "$WR" probe --root ""
 
+# report --html: the path is checked before the report is worked out.
+expect_exit 2 "$WR" report 3 --html ""
+expect_exit 2 "$WR" report 3 --html "$D"
+expect_exit 2 "$WR" report 3 --html "$D/nonexistent/x.html"
+mkfifo "$D/fifo"
+expect_exit 2 "$WR" report 3 --html "$D/fifo"
+[ -p "$D/fifo" ] || fail "report --html replaced a fifo"
+out=$("$WR" report 3 --html "$D/nonexistent/x.html" 2>/dev/null)
+[ -z "$out" ] || fail "report printed a report before refusing --html: $out"
+"$WR" report 3 --html "$D/r.html" >/dev/null || fail "report --html"
+[ -s "$D/r.html" ] || fail "no page written"
+
 echo ok
