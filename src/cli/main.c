@@ -105,14 +105,45 @@ static void usage(FILE *f)
 	fprintf(f, "\n'wirerate COMMAND --help' shows a command's options.\n");
 }
 
+/* version and help take no arguments; --json may follow the command as
+ * it may precede it (help has no JSON form and ignores it, either side).
+ * -1 after printing the usage for --help. */
+static int no_arguments(struct cli *cli, const char *cmd, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--json") || !strcmp(a, "-j")) {
+			cli->json = true;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return -1;
+		} else if (a[0] == '-') {
+			return cli_bad_option(cmd, '?', argv, i + 1);
+		} else {
+			cli_error("%s: unexpected '%s': it takes no arguments", cmd, a);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 static int cmd_help(struct cli *cli, int argc, char **argv)
 {
+	int rc = no_arguments(cli, "help", argc, argv);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
 	usage(stdout);
 	return 0;
 }
 
 static int cmd_version(struct cli *cli, int argc, char **argv)
 {
+	int rc = no_arguments(cli, "version", argc, argv);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
 	if (cli->json)
 		printf("{\"version\":\"%s\",\"revision\":\"%s\"}\n", WR_VERSION, WR_REVISION);
 	else
@@ -129,10 +160,9 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
 			cli.json = true;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return 0;
+			return cmd_help(&cli, argc - i, argv + i);
 		} else if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
-			return cmd_version(&cli, 0, NULL);
+			return cmd_version(&cli, argc - i, argv + i);
 		} else {
 			cli_error("unknown option '%s' (see 'wirerate --help')", argv[i]);
 			return EXIT_USAGE;

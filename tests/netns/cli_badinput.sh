@@ -72,4 +72,15 @@ out=$("$WR" report 3 --html "$D/nonexistent/x.html" 2>/dev/null)
 "$WR" report 3 --html "$D/r.html" >/dev/null || fail "report --html"
 [ -s "$D/r.html" ] || fail "no page written"
 
+# version and help take no arguments; --json after the command counts.
+expect_exit 2 "$WR" version extra
+expect_exit 2 "$WR" version --bogus
+expect_exit 2 "$WR" --version extra
+expect_exit 2 "$WR" help extra
+expect_exit 2 "$WR" --help extra
+[ "$("$WR" version --json | jq -r 'has("version")')" = true ] || fail "version --json: $("$WR" version --json)"
+[ "$("$WR" --version --json | jq -r 'has("version")')" = true ] || fail "--version --json"
+"$WR" help >/dev/null || fail "help"
+"$WR" version >/dev/null || fail "version"
+
 echo ok
