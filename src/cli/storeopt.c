@@ -1,5 +1,6 @@
 #include "cli/storeopt.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,16 @@
 #include "cli/cli.h"
 #include "engine/rfc2544.h"
 #include "sys/envcap.h"
+
+/* A label or tag is shown in text tables, one run a line: a newline, tab
+ * or escape in it would break or forge them. */
+static bool has_control(const char *v)
+{
+	for (; *v; v++)
+		if (iscntrl((unsigned char)*v))
+			return true;
+	return false;
+}
 
 int storeopt_take(struct storeopt *s, int argc, char **argv, char *err, size_t errlen)
 {
@@ -42,6 +53,9 @@ int storeopt_take(struct storeopt *s, int argc, char **argv, char *err, size_t e
 			}
 			snprintf(s->path, sizeof(s->path), "%s", v);
 			s->path_set = true;
+		} else if (has_control(v)) {
+			snprintf(err, errlen, "%s: no control characters (newline, tab, escape ...)", name);
+			return -EINVAL;
 		} else if (strlen(v) > 63 || (!*v && name[2] == 't')) {
 			snprintf(err, errlen, "%s '%.80s': 1 to 63 characters", name, v);
 			return -EINVAL;

@@ -83,4 +83,15 @@ expect_exit 2 "$WR" --help extra
 "$WR" help >/dev/null || fail "help"
 "$WR" version >/dev/null || fail "version"
 
+# Labels and tags with control characters would break the text tables;
+# refused before anything else (no lab is needed to see it).
+if [ "$(id -u)" -eq 0 ]; then
+	expect_exit 2 "$WR" trial --prefix "nolab$$-" --rate 1kpps --label $'a\nb'
+	expect_exit 2 "$WR" trial --prefix "nolab$$-" --rate 1kpps --tag $'a\tb'
+	expect_exit 2 "$WR" trial --prefix "nolab$$-" --rate 1kpps --label=$'\e[31mred'
+	expect_exit 2 "$WR" rfc2544 --prefix "nolab$$-" --tag $'x\ry'
+else
+	note "not root: trial and rfc2544 are refused before their --label is read"
+fi
+
 echo ok
