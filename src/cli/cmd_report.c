@@ -180,7 +180,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		cli_error("report: %s", err);
 		return EXIT_USAGE;
 	}
-	if ((rc = db_open(path, false, &db, err, sizeof(err)))) {
+	if ((rc = db_open_read(path, &db, err, sizeof(err)))) {
 		if (rc == -ENOENT)
 			cli_error("report: no run '%s' (no database at %s)", argv[optind], path);
 		else

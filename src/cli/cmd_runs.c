@@ -75,7 +75,8 @@ static int parse_since(const char *s, int64_t *out)
 	return -EINVAL;
 }
 
-static int open_db(const char *path_opt, bool create, struct db **db, char *path, size_t len, int *exit_rc)
+/* The store named or the default one, to write (rm) or only to read. */
+static int open_db(const char *path_opt, bool write, struct db **db, char *path, size_t len, int *exit_rc)
 {
 	char err[512];
 	int rc;
@@ -87,7 +88,11 @@ static int open_db(const char *path_opt, bool create, struct db **db, char *path
 		*exit_rc = EXIT_USAGE;
 		return rc;
 	}
-	if ((rc = db_open(path, create, db, err, sizeof(err)))) {
+	if (write)
+		rc = db_open(path, false, db, err, sizeof(err));
+	else
+		rc = db_open_read(path, db, err, sizeof(err));
+	if (rc) {
 		*exit_rc = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 		if (rc != -ENOENT)
 			cli_error("%s", err);
@@ -137,7 +142,7 @@ static int runs_rm(struct cli *cli, int argc, char **argv, const char *db_path)
 	}
 	if ((ret = rm_ids(argc, argv, ids, &n)))
 		goto out;
-	if ((rc = open_db(db_path, false, &db, path, sizeof(path), &ret))) {
+	if ((rc = open_db(db_path, true, &db, path, sizeof(path), &ret))) {
 		if (rc == -ENOENT)
 			cli_error("runs rm: no run %s (no database at %s)", argv[0], path);
 		ret = rc == -ENOENT ? EXIT_USAGE : ret;

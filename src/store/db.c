@@ -1,5 +1,6 @@
 #include "store/db.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -346,6 +347,69 @@ static int upgrade(sqlite3 *h, char *err, size_t errlen)
 	return rc;
 }
 
+/* The directory path is in, "." for a bare name. */
+static void dir_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(buf, len, ".");
+	else
+		snprintf(buf, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+}
+
+/* A writer needs the file and its directory, where SQLite makes the -wal
+ * and -shm files: say "read-only" before SQLite fails on it mid-way with
+ * "unable to open database file". Other errors are SQLite's to report. */
+static int check_writable(const char *path, char *err, size_t errlen)
+{
+	char dir[4096];
+
+	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS)) {
+		if (errno != EACCES && errno != EROFS && errno != EPERM)
+			return 0;
+		snprintf(err, errlen, "database %s is read-only (%s)", path, strerror(errno));
+		return -EACCES;
+	}
+	dir_of(path, dir, sizeof(dir));
+	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS)) {
+		if (errno != EACCES && errno != EROFS && errno != EPERM)
+			return 0;
+		snprintf(err, errlen, "database %s is read-only: its directory %s cannot be written (%s)", path, dir,
+			 strerror(errno));
+		return -EACCES;
+	}
+	return 0;
+}
+
+/* sqlite3_open_v2 of name (the path or a URI of it) with our settings. */
+static int open_handle(struct db *db, const char *name, int flags, char *err, size_t errlen)
+{
+	if (sqlite3_open_v2(name, &db->h, flags, NULL) != SQLITE_OK) {
+		int sys = db->h ? sqlite3_system_errno(db->h) : 0;
+
+		snprintf(err, errlen, "cannot open database %s: %s", db->path,
+			 sys ? strerror(sys) : db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		return sys ? -sys : -EACCES;
+	}
+	sqlite3_extended_result_codes(db->h, 0);
+	sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
+	return 0;
+}
+
+/* One read transaction, so that the questions see one snapshot:
+ * otherwise another process creating the schema between two of them
+ * makes our fresh file look like a foreign one. */
+static int check_owner_once(struct db *db, int64_t *version, char *err, size_t errlen)
+{
+	int rc;
+
+	sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL);
+	rc = check_owner(db->h, db->path, version, err, errlen);
+	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
 int db_open(const char *path, bool create, struct db **out, char *err, size_t errlen)
 {
 	struct db *db;
@@ -360,6 +424,8 @@ int db_open(const char *path, bool create, struct db **out, char *err, size_t er
 		snprintf(err, errlen, "no database at %s (nothing stored yet)", path);
 		return -ENOENT;
 	}
+	if (exists && (rc = check_writable(path, err, errlen)))
+		return rc;
 	if (!exists) {
 		if ((rc = fs_mkdir_parents(path))) {
 			snprintf(err, errlen, "cannot create the directory of %s: %s", path, strerror(-rc));
@@ -372,25 +438,10 @@ int db_open(const char *path, bool create, struct db **out, char *err, size_t er
 		return -ENOMEM;
 	}
 	snprintf(db->path, sizeof(db->path), "%s", path);
-	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
-		int sys = db->h ? sqlite3_system_errno(db->h) : 0;
-
-		snprintf(err, errlen, "cannot open database %s: %s", path,
-			 sys ? strerror(sys) : db->h ? sqlite3_errmsg(db->h) : "out of memory");
-		rc = sys ? -sys : -EACCES;
+	if ((rc = open_handle(db, path, flags, err, errlen)) ||
+	    (rc = check_owner_once(db, &version, err, errlen)))
 		goto fail;
-	}
-	sqlite3_extended_result_codes(db->h, 0);
-	sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
-	/* One read transaction, so that the questions see one snapshot:
-	 * otherwise another process creating the schema between two of them
-	 * makes our fresh file look like a foreign one. */
-	sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL);
-	rc = check_owner(db->h, path, &version, err, errlen);
-	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-	if (rc)
-		goto fail;
-	if (create && sqlite3_db_readonly(db->h, "main") == 1) {
+	if (sqlite3_db_readonly(db->h, "main") == 1) {
 		snprintf(err, errlen, "database %s is read-only", path);
 		rc = -EACCES;
 		goto fail;
@@ -415,6 +466,75 @@ fail:
 	sqlite3_close(db->h);
 	free(db);
 	return rc;
+}
+
+/* path as an SQLite URI of an immutable file: read without locks and
+ * without the -shm file. */
+static void immutable_uri(const char *path, char *buf, size_t len)
+{
+	size_t o = (size_t)snprintf(buf, len, path[0] == '/' ? "file://" : "file:");
+
+	for (const unsigned char *p = (const unsigned char *)path; *p && o + 4 < len; p++)
+		o += (size_t)snprintf(buf + o, len - o, isalnum(*p) || strchr("/._-~", *p) ? "%c" : "%%%02X", *p);
+	snprintf(buf + o, len - o, "?immutable=1");
+}
+
+/* SQLite reads a WAL file through its -shm file, which it must create
+ * when it is absent: in a directory we cannot write, the file is read as
+ * immutable instead, which is right only while no -wal file holds commits
+ * that the main file lacks. */
+static int open_read(struct db *db, char *err, size_t errlen)
+{
+	char uri[3 * sizeof(db->path) + 32];
+	int rc, flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX;
+
+	if ((rc = open_handle(db, db->path, flags, err, errlen)))
+		return rc;
+	if (sqlite3_exec(db->h, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) == SQLITE_OK ||
+	    (sqlite3_errcode(db->h) != SQLITE_READONLY && sqlite3_errcode(db->h) != SQLITE_CANTOPEN))
+		return 0;	/* any other failure is check_owner's to report */
+	snprintf(uri, sizeof(uri), "%s-wal", db->path);
+	if (!access(uri, F_OK)) {
+		snprintf(err, errlen, "database %s cannot be read here: its directory is read-only and it has "
+			 "a write-ahead log (%s) that only a writer can fold in", db->path, uri);
+		return -EACCES;
+	}
+	sqlite3_close(db->h);
+	db->h = NULL;
+	immutable_uri(db->path, uri, sizeof(uri));
+	return open_handle(db, uri, flags | SQLITE_OPEN_URI, err, errlen);
+}
+
+int db_open_read(const char *path, struct db **out, char *err, size_t errlen)
+{
+	struct db *db;
+	bool exists;
+	int64_t version = 0;
+	int rc;
+
+	*out = NULL;
+	if ((rc = check_header(path, &exists, err, errlen)))
+		return rc;
+	if (!exists) {
+		snprintf(err, errlen, "no database at %s (nothing stored yet)", path);
+		return -ENOENT;
+	}
+	if (!(db = calloc(1, sizeof(*db)))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	snprintf(db->path, sizeof(db->path), "%s", path);
+	if ((rc = open_read(db, err, errlen)) || (rc = check_owner_once(db, &version, err, errlen))) {
+		db_close(db);
+		return rc;
+	}
+	if (version < DB_SCHEMA_VERSION) {
+		/* An empty file or an older schema: made current first, a write. */
+		db_close(db);
+		return db_open(path, false, out, err, errlen);
+	}
+	*out = db;
+	return 0;
 }
 
 void db_close(struct db *db)

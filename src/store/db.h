@@ -27,11 +27,16 @@ extern const char db_schema_v1[];
  * else ~/.local/share/wirerate/results.db. */
 int db_default_path(char *buf, size_t len, char *err, size_t errlen);
 
-/* Open (and with create, create) the store at path, creating its schema
- * or migrating an older one. -EINVAL: the file is not a SQLite database,
- * or is one of another program, or is corrupt (never modified); -ENOENT:
- * absent and !create; other -errno: the host failed (unwritable ...). */
+/* Open for writing (and with create, create) the store at path, creating
+ * its schema or migrating an older one. -EINVAL: the file is not a SQLite
+ * database, or is one of another program, or is corrupt (never modified);
+ * -ENOENT: absent and !create; -EACCES: read-only (the file or its
+ * directory); other -errno: the host failed. */
 int db_open(const char *path, bool create, struct db **out, char *err, size_t errlen);
+/* Open only to read, as db_open's errors; works on a file in a read-only
+ * place. An empty file or an older schema goes through db_open, as
+ * making it current is a write. */
+int db_open_read(const char *path, struct db **out, char *err, size_t errlen);
 void db_close(struct db *db);
 struct sqlite3 *db_sqlite(struct db *db);
 

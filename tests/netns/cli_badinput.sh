@@ -83,6 +83,22 @@ expect_exit 2 "$WR" --help extra
 "$WR" help >/dev/null || fail "help"
 "$WR" version >/dev/null || fail "version"
 
+# A store in a place this user cannot write: listed and reported from as
+# it is; deleting says read-only (a host failure: exit 1).
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	mkdir "$D/ro" && cp "$WIRERATE_DB" "$D/ro/r.db" && chmod 711 "$D" && chmod 755 "$D/ro" && chmod 644 "$D/ro/r.db"
+	n=$(nobody "$WR" runs --db "$D/ro/r.db" --json | jq '.runs | length')
+	[ "$n" = 3 ] || fail "runs on a read-only store: $n runs, want 3 ($(nobody "$WR" runs --db "$D/ro/r.db" 2>&1))"
+	nobody "$WR" report 3 --db "$D/ro/r.db" >/dev/null || fail "report on a read-only store"
+	expect_exit 1 nobody "$WR" runs rm 3 --db "$D/ro/r.db"
+	err=$(nobody "$WR" runs rm 3 --db "$D/ro/r.db" 2>&1)
+	case "$err" in *read-only*) ;; *) fail "runs rm on a read-only store: $err" ;; esac
+	[ "$(ls "$D/ro")" = r.db ] || fail "files made in the read-only place: $(ls "$D/ro")"
+else
+	note "not root or no setpriv: the read-only store is not tried"
+fi
+
 # Labels and tags with control characters would break the text tables;
 # refused before anything else (no lab is needed to see it).
 if [ "$(id -u)" -eq 0 ]; then

@@ -213,6 +213,67 @@ static void delete_all_or_none(void **st)
 	db_close(db);
 }
 
+/* In the child: read the store in a place it cannot write, and be told
+ * "read-only" when asking to write. The exit status says what failed. */
+static int read_only_child(const char *p)
+{
+	char err[512] = "";
+	sqlite3_stmt *st;
+	struct db *db;
+	int n = -1;
+
+	if (setgid(65534) || setuid(65534))
+		return 10;
+	if (db_open_read(p, &db, err, sizeof(err))) {
+		fprintf(stderr, "db_open_read: %s\n", err);
+		return 1;
+	}
+	if (sqlite3_prepare_v2(db_sqlite(db), "SELECT count(*) FROM runs", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	db_close(db);
+	if (n != 1)
+		return 2;
+	if (db_open(p, false, &db, err, sizeof(err)) != -EACCES || !strstr(err, "read-only")) {
+		fprintf(stderr, "db_open: %s\n", err);
+		return 3;
+	}
+	return 0;
+}
+
+/* A store in a directory nobody may write (WAL needs its -shm file there):
+ * read as it is, nothing created, and a writer told it is read-only. */
+static void read_only_place(void **st)
+{
+	char d[300], p[320], side[330], err[256];
+	struct db *db;
+	pid_t kid;
+	int ws;
+
+	if (geteuid() != 0)
+		skip();	/* needs to become another user */
+	path_of(d, sizeof(d), "ro");
+	assert_int_equal(mkdir(d, 0755), 0);
+	assert_int_equal(chmod(dir, 0711), 0);
+	snprintf(p, sizeof(p), "%s/r.db", d);
+	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), 0);
+	new_run(db, "ro");
+	db_close(db);
+	assert_int_equal(chmod(p, 0644), 0);
+	kid = fork();
+	assert_true(kid >= 0);
+	if (kid == 0)
+		_exit(read_only_child(p));
+	assert_int_equal(waitpid(kid, &ws, 0), kid);
+	assert_true(WIFEXITED(ws));
+	assert_int_equal(WEXITSTATUS(ws), 0);
+	snprintf(side, sizeof(side), "%s-shm", p);
+	assert_int_not_equal(access(side, F_OK), 0);
+	snprintf(side, sizeof(side), "%s-wal", p);
+	assert_int_not_equal(access(side, F_OK), 0);
+}
+
 static void read_file(const char *p, char *buf, size_t len, size_t *n)
 {
 	FILE *f = fopen(p, "rb");
@@ -393,6 +454,7 @@ int main(void)
 		cmocka_unit_test(refuse_foreign), cmocka_unit_test(unwritable_and_absent),
 		cmocka_unit_test(concurrent_writers), cmocka_unit_test(status_of_dead_run),
 		cmocka_unit_test(default_path), cmocka_unit_test(delete_all_or_none),
+		cmocka_unit_test(read_only_place),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }
