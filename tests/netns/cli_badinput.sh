@@ -26,8 +26,8 @@ expect_exit 2 "$WR" runs --since 0x10s
 # is first opened; the rows are made with the sqlite3 shell.
 : >"$WIRERATE_DB"
 "$WR" runs >/dev/null || fail "runs on an empty file"
-for i in 1 2 3 4 5; do
-	sqlite3 "$WIRERATE_DB" "INSERT INTO runs (started, test, label, status) VALUES (strftime('%s','now'), 'trial', 'l$i', 'complete')" ||
+for l in l1 l2 l3 l4 ''; do	# the last one unlabelled
+	sqlite3 "$WIRERATE_DB" "INSERT INTO runs (started, test, label, status) VALUES (strftime('%s','now'), 'trial', '$l', 'complete')" ||
 		fail "sqlite3 insert"
 done
 ids() { "$WR" runs --json | jq -c '[.runs[].id]'; }
@@ -52,24 +52,24 @@ expect_exit 2 "$WR" runs --since 1d rm 2
 
 # Empty values are refused, not taken as nothing.
 expect_exit 2 "$WR" runs --db ""
-expect_exit 2 "$WR" report --db "" 3
-expect_exit 2 "$WR" report ""
-expect_exit 2 "$WR" report 3 ""
+expect_exit 2 "$WR" report --db "" 4
+expect_exit 2 "$WR" report ""	# not the label of the unlabelled runs
+expect_exit 2 "$WR" report 4 ""
 expect_exit 2 "$WR" probe --require ""
 expect_exit 2 "$WR" probe --require veth,
 expect_exit 2 "$WR" probe --require veth,,netns
 expect_exit 2 "$WR" probe --root ""
 
 # report --html: the path is checked before the report is worked out.
-expect_exit 2 "$WR" report 3 --html ""
-expect_exit 2 "$WR" report 3 --html "$D"
-expect_exit 2 "$WR" report 3 --html "$D/nonexistent/x.html"
+expect_exit 2 "$WR" report 4 --html ""
+expect_exit 2 "$WR" report 4 --html "$D"
+expect_exit 2 "$WR" report 4 --html "$D/nonexistent/x.html"
 mkfifo "$D/fifo"
-expect_exit 2 "$WR" report 3 --html "$D/fifo"
+expect_exit 2 "$WR" report 4 --html "$D/fifo"
 [ -p "$D/fifo" ] || fail "report --html replaced a fifo"
-out=$("$WR" report 3 --html "$D/nonexistent/x.html" 2>/dev/null)
+out=$("$WR" report 4 --html "$D/nonexistent/x.html" 2>/dev/null)
 [ -z "$out" ] || fail "report printed a report before refusing --html: $out"
-"$WR" report 3 --html "$D/r.html" >/dev/null || fail "report --html"
+"$WR" report 4 --html "$D/r.html" >/dev/null || fail "report --html"
 [ -s "$D/r.html" ] || fail "no page written"
 
 # version and help take no arguments; --json after the command counts.
@@ -90,9 +90,9 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	mkdir "$D/ro" && cp "$WIRERATE_DB" "$D/ro/r.db" && chmod 711 "$D" && chmod 755 "$D/ro" && chmod 644 "$D/ro/r.db"
 	n=$(nobody "$WR" runs --db "$D/ro/r.db" --json | jq '.runs | length')
 	[ "$n" = 3 ] || fail "runs on a read-only store: $n runs, want 3 ($(nobody "$WR" runs --db "$D/ro/r.db" 2>&1))"
-	nobody "$WR" report 3 --db "$D/ro/r.db" >/dev/null || fail "report on a read-only store"
-	expect_exit 1 nobody "$WR" runs rm 3 --db "$D/ro/r.db"
-	err=$(nobody "$WR" runs rm 3 --db "$D/ro/r.db" 2>&1)
+	nobody "$WR" report 4 --db "$D/ro/r.db" >/dev/null || fail "report on a read-only store"
+	expect_exit 1 nobody "$WR" runs rm 4 --db "$D/ro/r.db"
+	err=$(nobody "$WR" runs rm 4 --db "$D/ro/r.db" 2>&1)
 	case "$err" in *read-only*) ;; *) fail "runs rm on a read-only store: $err" ;; esac
 	[ "$(ls "$D/ro")" = r.db ] || fail "files made in the read-only place: $(ls "$D/ro")"
 else
