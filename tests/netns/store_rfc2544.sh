@@ -27,7 +27,7 @@ note "run $id, $ntrials trials, NDR $(jq -c '.rows[0].repeats' <<<"$j")"
 [ "$(sqlite3 "$DB" "PRAGMA integrity_check")" = ok ] || fail "integrity"
 
 r=$("$WR" runs --db "$DB" --json) || fail "runs"
-note "runs: $(jq -c '.runs[0] | {id, label, test, sizes, status, headline, tags}' <<<"$r")"
+note "runs: $(jq -c '.runs[0] | {id, "label": .label, test, sizes, status, headline, tags}' <<<"$r")"
 [ "$(jq -r --argjson id "$id" '.runs[] | select(.id == $id) | .status == "complete" and .label == "base" and .sizes == "64" and (.tags | index("ci") != null) and (.tags | index("two words") != null)' <<<"$r")" = true ] || fail "runs: $r"
 [ "$("$WR" runs --db "$DB" --json --tag nope | jq '.runs | length')" = 0 ] || fail "runs --tag filter"
 [ "$("$WR" runs --db "$DB" --json --label base --since 1h | jq '.runs | length')" = 1 ] || fail "runs --label/--since filter"
@@ -81,7 +81,7 @@ j2=$("$WR" report base worse better --db "$DB" --json) || fail "report --json (n
 # The HTML page: one file, with charts, and no half file on failure.
 "$WR" report base worse better --db "$DB" --html "$D/r.html" >/dev/null || fail "report --html"
 [ -s "$D/r.html" ] && grep -q "<svg" "$D/r.html" || fail "no chart in the HTML"
-expect_exit 1 "$WR" report base --db "$DB" --html "$D/no/such/dir/r.html"
+expect_exit 2 "$WR" report base --db "$DB" --html "$D/no/such/dir/r.html"
 [ -z "$(ls "$D" | grep 'r.html.')" ] || fail "a temporary HTML file was left: $(ls "$D")"
 
 # The frame loss test's steps as CSV, one line per step, with the figures
