@@ -601,38 +601,39 @@ static void finish_dir(struct run *r, unsigned int d, struct trial_result *res, 
 	o->gen_path = g->xg ? "xdp" : port_type_name(c->port_type);
 	o->rx_path = r->rx[d].xc ? "xdp" : port_type_name(c->port_type);
 
-	if (o->tester_reason[0])
-		;	/* already known */
-	else if (!interrupted && (double)gs.sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
-		snprintf(o->tester_reason, sizeof(o->tester_reason),
-			 "the generator offered %.0f frames/s, %.2f%% short of %.0f%s", o->offered_pps,
-			 100.0 * (1.0 - (double)gs.sent / (double)r->limit), c->rate_pps,
-			 o->tx_refused ? "; the next hop's queue was full and the kernel held frames back "
-					 "(back-pressure: the DUT may be overloaded, see docs/measurement.md)" : "");
-	else if (o->tester_rx_drops)
-		snprintf(o->tester_reason, sizeof(o->tester_reason),
-			 "the tester's receive ring dropped %llu frames", (unsigned long long)o->tester_rx_drops);
-	else if (o->tester_refused)
-		snprintf(o->tester_reason, sizeof(o->tester_reason),
-			 "the tester's receive port %s refused %llu frames (its ring was full: the "
-			 "tester's CPU fell behind; %s counts them as transmit drops)",
-			 c->dir[d].rx_if, (unsigned long long)o->tester_refused, c->dir[d].rx_peer_if);
-	else if (c->dir[d].direct && o->ring_drops)
-		snprintf(o->tester_reason, sizeof(o->tester_reason),
-			 "the tester's receive port refused %llu XDP frames (its ring was full)",
-			 (unsigned long long)o->ring_drops);
-	else if (g->xg && o->learning_tx && !o->learning_rx)
-		snprintf(o->tester_reason, sizeof(o->tester_reason),
-			 "none of the %llu learning frames arrived: XDP frames vanish without a counter "
-			 "when the far end of %s runs no XDP program ('wirerate lab up' attaches one to the DUT)",
-			 (unsigned long long)o->learning_tx, c->dir[d].tx_if);
-	else if (o->tester_if_drops)
-		snprintf(o->tester_reason, sizeof(o->tester_reason),
-			 "%llu frames were dropped entering the tester's receive port (its CPU fell behind)",
-			 (unsigned long long)o->tester_if_drops);
-	else if (o->tx_errors)
-		snprintf(o->tester_reason, sizeof(o->tester_reason),
-			 "%llu transmit errors", (unsigned long long)o->tx_errors);
+	/* Every cause that holds, the generator's first: a generator that
+	 * fell short and a receive port that refused are both the tester's. */
+	if (!o->tester_reason[0]) {
+		char *rs = o->tester_reason;
+		size_t n = 0, cap = sizeof(o->tester_reason);
+
+#define REASON(...) (n += (size_t)snprintf(rs + n, n < cap ? cap - n : 0, "%s", n ? "; " : ""), \
+		     n += (size_t)snprintf(rs + n, n < cap ? cap - n : 0, __VA_ARGS__))
+		if (!interrupted && (double)gs.sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
+			REASON("the generator offered %.0f frames/s, %.2f%% short of %.0f%s", o->offered_pps,
+			       100.0 * (1.0 - (double)gs.sent / (double)r->limit), c->rate_pps,
+			       o->tx_refused ? "; the next hop's queue was full and the kernel held frames back "
+					       "(back-pressure: the DUT may be overloaded, see docs/measurement.md)" : "");
+		if (o->tester_rx_drops)
+			REASON("the tester's receive ring dropped %llu frames", (unsigned long long)o->tester_rx_drops);
+		else if (o->tester_refused)
+			REASON("the tester's receive port %s refused %llu frames (its ring was full: the "
+			       "tester's CPU fell behind; %s counts them as transmit drops)",
+			       c->dir[d].rx_if, (unsigned long long)o->tester_refused, c->dir[d].rx_peer_if);
+		else if (c->dir[d].direct && o->ring_drops)
+			REASON("the tester's receive port refused %llu XDP frames (its ring was full)",
+			       (unsigned long long)o->ring_drops);
+		else if (g->xg && o->learning_tx && !o->learning_rx)
+			REASON("none of the %llu learning frames arrived: XDP frames vanish without a counter "
+			       "when the far end of %s runs no XDP program ('wirerate lab up' attaches one to the DUT)",
+			       (unsigned long long)o->learning_tx, c->dir[d].tx_if);
+		else if (o->tester_if_drops)
+			REASON("%llu frames were dropped entering the tester's receive port (its CPU fell behind)",
+			       (unsigned long long)o->tester_if_drops);
+		else if (o->tx_errors)
+			REASON("%llu transmit errors", (unsigned long long)o->tx_errors);
+#undef REASON
+	}
 	o->tester_limited = o->tester_reason[0] != '\0';
 	res->tester_limited |= o->tester_limited;
 }

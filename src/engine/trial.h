@@ -106,7 +106,7 @@ struct trial_dir_result {
 	unsigned int latency_every;	/* latency from 1 frame in this many (XDP analyzer at
 					 * high rates); 0 or 1: every frame */
 	bool tester_limited;
-	char tester_reason[320];
+	char tester_reason[512];
 };
 
 struct trial_result {
