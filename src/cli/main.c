@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "store/out.h"
 #include "wr_config.h"
 #include "wr_revision.h"
 
@@ -134,7 +135,19 @@ static int cmd_help(struct cli *cli, int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	usage(stdout);
+	if (!cli->json) {
+		usage(stdout);
+		return 0;
+	}
+	printf("{\"commands\":[");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		printf("%s{\"name\":", i ? "," : "");
+		json_put_string(stdout, commands[i].name);
+		printf(",\"summary\":");
+		json_put_string(stdout, commands[i].summary);
+		printf(",\"needs_root\":%s}", commands[i].needs & NEED_ROOT ? "true" : "false");
+	}
+	printf("]}\n");
 	return 0;
 }
 
