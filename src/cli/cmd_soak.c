@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "core/cpuset.h"
@@ -184,13 +185,14 @@ static int do_calibrate(struct soak_opts *op, struct cli *cli)
 	struct out *o = NULL;
 	char err[512], list[256];
 	unsigned int kept = 0;
+	struct stat sb;
 	int rc;
 
 	if (!c)
 		return EXIT_RUNTIME;
 	/* never over a file that is not a soak calibration: said before the
 	 * minutes of measuring, not after */
-	rc = soak_calib_load(op->path, c, err, sizeof(err));
+	rc = stat(op->path, &sb) == 0 && sb.st_size == 0 ? -ENOENT : soak_calib_load(op->path, c, err, sizeof(err));
 	if (rc && rc != -ENOENT) {
 		free(c);
 		cli_error("soak: --calibration %s (give another file, or delete it)", err);

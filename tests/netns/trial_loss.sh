@@ -43,7 +43,11 @@ note "calibrate, two threads: $(jq -c '{ceiling_pps, gen_threads, key, receiver_
 	fail "two-thread ceiling not stored beside the one-thread one: $(cat "$cal")"
 [ "$("$WR" trial $T --rate 1kpps --duration 0.5s --calibration "$cal" --gen-cpu 0,1 | jq -r .tester_ceiling_pps)" = \
 	"$(jq -r .ceiling_pps <<<"$c2")" ] || fail "two threads: not checked against their own ceiling"
-# A corrupt calibration file is ignored for the flag but never crashes.
+# A file that is not a calibration is refused before anything runs (a trial
+# without its ceiling could take the tester's limit for the DUT's loss),
+# and calibrate never writes over it.
 echo "garbage" >"$cal"
-"$WR" trial $T --rate 1kpps --duration 0.5s --calibration "$cal" >/dev/null || fail "corrupt calibration file broke the trial"
+expect_exit 2 "$WR" trial $T --rate 1kpps --duration 0.5s --calibration "$cal"
+expect_exit 2 "$WR" calibrate --prefix "$P" --duration 0.5s --calibration "$cal"
+[ "$(cat "$cal")" = garbage ] || fail "calibrate wrote over a file that is not a calibration"
 echo ok
