@@ -248,11 +248,18 @@ static void notes(char *buf, size_t len, const struct r2544_row *row)
 {
 	const struct search_bound *n = &row->thr.ndr, *p = &row->thr.pdr;
 
+	bool capped = n->tester_capped || p->tester_capped;
+
 	buf[0] = '\0';
-	if (n->at_max || p->at_max)
+	/* A tester that fell short in this search lowered what it could
+	 * offer below the max load column: "at least" is then against that. */
+	if ((n->at_max || p->at_max) && capped)
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 " at least (passed at the most the tester offered in this search)");
+	else if (n->at_max || p->at_max)
 		snprintf(buf + strlen(buf), len - strlen(buf), " at least (passed at the max load%s)",
 			 row->max_is_ceiling ? ", the tester's ceiling" : "");
-	if (n->tester_capped || p->tester_capped)
+	else if (capped)
 		snprintf(buf + strlen(buf), len - strlen(buf), " capped by the tester");
 	if (n->noisy || p->noisy)
 		snprintf(buf + strlen(buf), len - strlen(buf), " NOISY at %.0f f/s", n->noisy ? n->noisy_load : p->noisy_load);
