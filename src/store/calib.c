@@ -44,35 +44,26 @@ static int parse_line(const char *line, struct calib_entry *e)
 
 int calib_check(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	char line[512];
+	struct calib_entry e;
 	struct stat sb;
-	int lineno = 0, rc = 0;
+	int rc;
 
-	if (!f) {
+	if (stat(path, &sb)) {
 		if (errno == ENOENT)
 			return 0;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -errno;
 	}
-	if (fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode)) {
+	if (!S_ISREG(sb.st_mode)) {
 		snprintf(err, errlen, "%s: not a regular file", path);
-		fclose(f);
 		return -EINVAL;
 	}
-	while (!rc && fgets(line, sizeof(line), f)) {
-		struct calib_entry c;
-
-		lineno++;
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		if (parse_line(line, &c)) {
-			snprintf(err, errlen, "%s:%d: not a wirerate calibration file (give another, or delete it)",
-				 path, lineno);
-			rc = -EINVAL;
-		}
-	}
-	fclose(f);
+	/* every line read as an entry; size 0 matches none */
+	rc = calib_lookup(path, "", 0, &e, err, errlen);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc != -EINVAL)
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 	return rc;
 }
 
@@ -92,7 +83,7 @@ int calib_lookup(const char *path, const char *port_type, unsigned int size,
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		if (parse_line(line, &c)) {
-			snprintf(err, errlen, "%s:%d: not a calibration line (delete the file and run 'wirerate calibrate')",
+			snprintf(err, errlen, "%s:%d: not a wirerate calibration line (give another file, or delete it)",
 				 path, lineno);
 			rc = -EINVAL;
 			break;
