@@ -92,6 +92,8 @@ static struct rm_cell *new_cell(struct rm_run *r, unsigned int size, double line
 /* The plain trials of a run (`wirerate trial [--repeat N]`, test 'x'):
  * per frame size the median of what they forwarded, their range and the
  * mean loss. */
+#define TRIAL_OFFER_SLACK 0.005	/* the generator within this of its load: the load */
+
 static int load_trials(sqlite3 *h, struct rm_run *r, double line_bps, char *err, size_t errlen)
 {
 	enum { MAXT = 64 };
@@ -101,7 +103,7 @@ static int load_trials(sqlite3 *h, struct rm_run *r, double line_bps, char *err,
 	sqlite3_stmt *st;
 
 	if (sqlite3_prepare_v2(h, "SELECT size, load, tx, rx, tester_limited,"
-				  " (SELECT ns_per_frame FROM trial_cpu WHERE trial_id = trials.id)"
+				  " (SELECT ns_per_frame FROM trial_cpu WHERE trial_id = trials.id), duration_s"
 				  " FROM trials WHERE run_id = ? AND test = 'x' AND tx > 0 ORDER BY size, id",
 				  -1, &st, NULL) != SQLITE_OK)
 		return fail_sql(h, "reading trials", err, errlen);
@@ -135,8 +137,15 @@ static int load_trials(sqlite3 *h, struct rm_run *r, double line_bps, char *err,
 			nf = nc = 0;
 			loss = 0;
 		}
+		/* What was offered: the load asked for, or what the generator
+		 * sent when it fell short of that (a tester-limited trial), so
+		 * that a trial offered 59k of 100k never reads 100k forwarded. */
+		double dur = col_d(st, 6), offered = load;
+
+		if (isfinite(dur) && dur > 0 && tx / dur < load * (1 - TRIAL_OFFER_SLACK))
+			offered = tx / dur;
 		if (nf < MAXT) {
-			fwd[nf++] = load * rx / tx;
+			fwd[nf++] = offered * rx / tx;
 			loss += rx < tx ? (tx - rx) * 100 / tx : 0;
 		}
 		c->trial_offered_pps = load;
