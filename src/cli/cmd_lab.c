@@ -56,6 +56,13 @@ static void print_status(struct out *o, const struct lab_status *st)
 
 	out_str(o, "prefix", "lab %s: ", st->prefix);
 	out_str(o, "state", "%s\n", state);
+	if (st->holder[0])
+		out_str(o, "in_use_by", "  in use: %s\n", st->holder);
+	else
+		out_null(o, "in_use_by");
+	out_bool(o, "interrupted_build", st->build_died && st->exists ?
+		 "  a lab up, lab down or matrix was killed before it finished: 'wirerate lab up' repairs the lab\n" : NULL,
+		 st->build_died);
 	if (!st->exists) {
 		out_text(o, "  no namespace %sgen, %sdut or %ssink: run 'wirerate lab up'\n",
 			 st->prefix, st->prefix, st->prefix);
@@ -304,7 +311,7 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 		sigaction(SIGINT, &ign, NULL);
 		sigaction(SIGTERM, &ign, NULL);
 
-		if ((rc = lab_lock(spec.prefix, !strcmp(action, "up") ? "lab up" : "lab down", &lock, err, sizeof(err)))) {
+		if ((rc = lab_lock(spec.prefix, !strcmp(action, "up") ? "lab up" : "lab down", true, &lock, err, sizeof(err)))) {
 			cli_error("lab %s: %s", action, err);
 			return EXIT_RUNTIME;
 		}

@@ -361,7 +361,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	}
 	snprintf(mtag, sizeof(mtag), "matrix-%lld-%d", (long long)time(NULL), (int)getpid());
 	/* the lab is the matrix's until the end; its tests run under its lock */
-	if ((rc = lab_lock(prefix, "matrix", &lock, err, sizeof(err)))) {
+	if ((rc = lab_lock(prefix, "matrix", true, &lock, err, sizeof(err)))) {
 		cli_error("matrix: %s", err);
 		return EXIT_RUNTIME;
 	}

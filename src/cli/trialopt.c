@@ -506,7 +506,7 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 	int rc;
 
 	/* the lab is this run's alone until trialopt_release */
-	if ((rc = lab_lock(o->prefix, o->direct ? "calibrate" : "a trial or search", &o->lab_lock, err, errlen)))
+	if ((rc = lab_lock(o->prefix, o->direct ? "calibrate" : "a trial or search", false, &o->lab_lock, err, errlen)))
 		return rc == -EBUSY ? -EBUSY : rc;
 	if ((rc = lab_status(o->prefix, &st, err, errlen)))
 		return rc;

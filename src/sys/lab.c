@@ -92,7 +92,15 @@ int lab_prefix_check(const char *prefix, char *err, size_t errlen)
 	return -EINVAL;
 }
 
-int lab_lock(const char *prefix, const char *what, int *fd, char *err, size_t errlen)
+/* The lock file names its holder; one that died leaves its name in the
+ * free file. A lab up, lab down or matrix that died may have left the lab
+ * half built: only a rebuilder may take such a lab. */
+static bool died_mid_build(const char *who)
+{
+	return strstr(who, ", lab up") || strstr(who, ", lab down") || strstr(who, ", matrix");
+}
+
+int lab_lock(const char *prefix, const char *what, bool rebuilds, int *fd, char *err, size_t errlen)
 {
 	const char *held = getenv(LAB_LOCK_ENV);
 	char path[128], who[128] = "";
@@ -142,6 +150,19 @@ again:
 		*fd = -1;
 		return rc;
 	}
+	ssize_t n = pread(*fd, who, sizeof(who) - 1, 0);
+
+	who[n > 0 ? n : 0] = '\0';
+	who[strcspn(who, "\n")] = '\0';
+	if (!rebuilds && died_mid_build(who)) {
+		snprintf(err, errlen, "lab %s may be half built (%s was killed before it finished): "
+			 "run 'wirerate lab up%s%s' first", prefix, who,
+			 strcmp(prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
+			 strcmp(prefix, LAB_PREFIX_DEFAULT) ? prefix : "");
+		close(*fd);	/* the name stays for lab status and the next user */
+		*fd = -1;
+		return -EBUSY;
+	}
 	int len = snprintf(who, sizeof(who), "pid %d, %s\n", (int)getpid(), what);
 
 	if (ftruncate(*fd, 0) || pwrite(*fd, who, (size_t)len, 0) != len) {
@@ -156,6 +177,10 @@ void lab_unlock(int *fd, const char *remove_prefix)
 
 	if (*fd < 0)
 		return;
+	/* an empty file: its last holder ended (one killed leaves its name) */
+	if (ftruncate(*fd, 0)) {
+		/* the lock goes all the same */
+	}
 	if (remove_prefix) {
 		snprintf(path, sizeof(path), "%s/lab-%s.lock", LAB_LOCK_DIR, remove_prefix);
 		unlink(path);
@@ -779,6 +804,32 @@ static const char *report_get(const char *rep, const char *key, char *val, size_
 	return NULL;
 }
 
+/* The lock file's word on the lab: who holds it now, or whether its last
+ * holder was a lab up or down that died before it finished. */
+static void lock_report(const char *prefix, struct lab_status *st)
+{
+	char path[128], who[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/lab-%s.lock", LAB_LOCK_DIR, prefix);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	n = pread(fd, who, sizeof(who) - 1, 0);
+	who[n > 0 ? n : 0] = '\0';
+	who[strcspn(who, "\n")] = '\0';
+	if (flock(fd, LOCK_SH | LOCK_NB)) {
+		int pid = 0;
+
+		/* not this process itself (lab up reports the lab it built) */
+		if (sscanf(who, "pid %d", &pid) != 1 || pid != (int)getpid())
+			snprintf(st->holder, sizeof(st->holder), "%s", who[0] ? who : "another process");
+	}
+	else if (died_mid_build(who))
+		st->build_died = true;
+	close(fd);
+}
+
 int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errlen)
 {
 	struct lab_ctx c;
@@ -873,6 +924,9 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 				st->placement = PLACE_FREE;
 		}
 	}
+	lock_report(prefix, st);
+	if (st->build_died)
+		st->complete = false;
 	if (!host_online_cpus(&online, err, errlen))
 		cpuset_diff(&st->tester_cpus, &online, &st->dut_cpus);
 	if (!st->queues)

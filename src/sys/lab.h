@@ -76,10 +76,12 @@ int lab_prefix_check(const char *prefix, char *err, size_t errlen);
  * A second user is refused with err naming the holder: two trials on one
  * DUT would each count the other's load as theirs. 0 with *fd set (-1
  * when a parent process holds the lock for this one: LAB_LOCK_ENV names
- * the prefix); -EBUSY or -errno otherwise. */
+ * the prefix); -EBUSY or -errno otherwise. A lab whose last lab up, lab
+ * down or matrix was killed mid-way is refused too, except to those that
+ * rebuild it (rebuilds). */
 #define LAB_LOCK_DIR "/run/wirerate"
 #define LAB_LOCK_ENV "WIRERATE_LAB_HELD"
-int lab_lock(const char *prefix, const char *what, int *fd, char *err, size_t errlen);
+int lab_lock(const char *prefix, const char *what, bool rebuilds, int *fd, char *err, size_t errlen);
 /* remove_prefix: the lab is gone, its lock file goes too (else NULL) */
 void lab_unlock(int *fd, const char *remove_prefix);
 
@@ -115,6 +117,8 @@ struct lab_status {
 	struct cpuset tester_cpus;	/* online CPUs not in dut_cpus */
 	enum lab_placement placement;
 	unsigned int queues;		/* of the lab's ports (gen0's receive queues) */
+	char holder[128];		/* who holds the lab's lock now ("" none) */
+	bool build_died;		/* a lab up or down was killed mid-way: repair with lab up */
 };
 
 int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errlen);
