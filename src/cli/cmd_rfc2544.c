@@ -576,6 +576,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 			out_bool(o, "search_done", NULL, row->thr.done);
 			if (row->ns_per_frame_ndr > 0) {
 				out_f64(o, "ns_per_frame_ndr", NULL, row->ns_per_frame_ndr);
+				out_f64(o, "ns_per_frame_load", NULL, row->ndr_cost_load);
 				out_str(o, "cpu_source", NULL, row->cpu_source);
 			}
 			out_u64(o, "search_trials", NULL, row->thr.trials);
