@@ -8,6 +8,8 @@
  * matrix. Then the runs go to 'wirerate report': seed 002's table and seed
  * 001's table by configuration, with verdicts against the first. */
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sqlite3.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "cli/cli.h"
@@ -126,6 +130,12 @@ static int run_child(char **argv, int out_fd)
 
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+		/* a matrix killed outright stops its test (which keeps the lab's
+		 * lock, inherited, until it has stopped) */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() == 1)
+			_exit(EXIT_RUNTIME);
 		if (out_fd >= 0)
 			dup2(out_fd, STDOUT_FILENO);
 		execv("/proc/self/exe", argv);
@@ -174,13 +184,109 @@ static bool is_set_by_matrix(const char *a)
 	static const char *const taken[] = { "--prefix", "--tx", "--rx", "--label", "--db", "--no-store",
 					     "--json", "-j", "--dst-mac", NULL };
 
+	size_t len = strcspn(a, "=");
+
 	for (int k = 0; taken[k]; k++) {
 		size_t n = strlen(taken[k]);
 
 		if (!strncmp(a, taken[k], n) && (!a[n] || a[n] == '='))
 			return true;
+		/* getopt_long takes an abbreviation: --js for --json */
+		if (a[0] == '-' && a[1] == '-' && len >= 3 && len < n && !strncmp(a, taken[k], len))
+			return true;
 	}
 	return false;
+}
+
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/* What the matrix hands to its tests and to the report, checked as they
+ * would check it, so that no lab is built for a run that would refuse. */
+static int check_own(const char *label, const char *const *tags, int ntags, const char *db, const char *html,
+		     const char *fail_pct)
+{
+	struct stat sb;
+
+	if (label && has_control(label)) {
+		cli_error("matrix: --label: no control characters");
+		return EXIT_USAGE;
+	}
+	for (int t = 0; t < ntags; t++) {
+		if (!*tags[t] || strlen(tags[t]) > 63 || has_control(tags[t])) {
+			cli_error("matrix: --tag '%.70s': 1 to 63 characters, no control characters", tags[t]);
+			return EXIT_USAGE;
+		}
+	}
+	if (db && !*db) {
+		cli_error("matrix: --db: give a file name");
+		return EXIT_USAGE;
+	}
+	if (html) {
+		const char *slash = strrchr(html, '/');
+		char dir[4096];
+
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			snprintf(dir, sizeof(dir), "%.*s", slash == html ? 1 : (int)(slash - html), html);
+		if (!*html || (slash && !slash[1]) || (!stat(html, &sb) && !S_ISREG(sb.st_mode)) ||
+		    stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
+			cli_error("matrix: --html '%.70s': give a file in a directory that exists", html);
+			return EXIT_USAGE;
+		}
+	}
+	if (fail_pct) {
+		char *end;
+		double v = strtod(fail_pct, &end);
+
+		if (end == fail_pct || *end || !isfinite(v) || v < 0) {
+			cli_error("matrix: --fail-on-regression '%.40s': give a percentage, 0 or more", fail_pct);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* The test's command line: its own options and the matrix's. */
+static void test_argv(char **targv, char **test, int ntest, const char *prefix, const char *label, const char *mtag,
+		      const char *const *tags, int ntags, const char *db_path)
+{
+	int ta = 0;
+
+	targv[ta++] = "wirerate";
+	for (int i = 0; i < ntest; i++)
+		targv[ta++] = test[i];
+	targv[ta++] = "--prefix";
+	targv[ta++] = (char *)prefix;
+	targv[ta++] = "--label";
+	targv[ta++] = (char *)label;
+	targv[ta++] = "--tag";
+	targv[ta++] = (char *)mtag;
+	for (int t = 0; t < ntags; t++) {
+		targv[ta++] = "--tag";
+		targv[ta++] = (char *)tags[t];
+	}
+	targv[ta++] = "--db";
+	targv[ta++] = (char *)db_path;
+	targv[ta] = NULL;
+}
+
+/* The test's own options, checked by the test itself with nothing built:
+ * WIRERATE_PARSE_ONLY makes trial and rfc2544 stop after parsing. */
+static int check_test(char **targv)
+{
+	int st;
+
+	setenv("WIRERATE_PARSE_ONLY", "1", 1);
+	st = run_child(targv, -1);
+	unsetenv("WIRERATE_PARSE_ONLY");
+	return st;
 }
 
 int cmd_matrix(struct cli *cli, int argc, char **argv)
@@ -201,10 +307,12 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	const char *tags[STOREOPT_MAX_TAGS - 1];	/* and the matrix's own */
 	int ntags = 0, test_at = -1, rc = 0, nconf = 1, at = 0;
 	bool no_xdp = false, between = false;
+	char *targv[ARGV_MAX];
+	int started = 0;
 	int lock = -1;
 	char err[512], db_path[4096], mtag[64];
 	struct lab_spec specs[MATRIX_MAX];
-	char labels[MATRIX_MAX][64];
+	char labels[MATRIX_MAX][128];
 	int64_t run_ids[MATRIX_MAX];
 
 	for (int i = 1; i < argc; i++) {
@@ -276,7 +384,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - test_at + 16 > ARGV_MAX) {
+	if (argc - test_at + 2 * ntags + 12 > ARGV_MAX) {
 		cli_error("matrix: too many test options");
 		return EXIT_USAGE;
 	}
@@ -296,10 +404,13 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		cli_error("matrix: give at least one axis (--placement, --rules, --dut-cpus, --shape, --mtu or --queues)");
 		return EXIT_USAGE;
 	}
-	if (label && strlen(label) > 40) {
-		cli_error("matrix: --label '%.60s': at most 40 characters (the configuration follows it)", label);
+	if (label && (!*label || strlen(label) > 40)) {
+		cli_error("matrix: --label '%.60s': 1 to 40 characters (the configuration follows it)", label);
 		return EXIT_USAGE;
 	}
+	/* the matrix's own options, before anything is built or stored */
+	if ((rc = check_own(label, tags, ntags, db_opt, html, fail_pct)))
+		return rc;
 
 	/* Every configuration checked as 'lab up' would check it, before any
 	 * lab is built or test run. */
@@ -352,6 +463,12 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 			labels[c][strlen(labels[c]) - 1] = 0;
 		if (!labels[c][0])
 			snprintf(labels[c], sizeof(labels[c]), "%s", label ? label : "matrix");
+		/* a run's label holds 63 characters: never two runs cut alike */
+		if (strlen(labels[c]) > 63) {
+			cli_error("matrix: the label of configuration %d would be longer than 63 characters ('%.70s'): "
+				  "shorten --label or use fewer axes", c + 1, labels[c]);
+			return EXIT_USAGE;
+		}
 	}
 	if (db_opt) {
 		snprintf(db_path, sizeof(db_path), "%s", db_opt);
@@ -360,18 +477,32 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	snprintf(mtag, sizeof(mtag), "matrix-%lld-%d", (long long)time(NULL), (int)getpid());
-	/* the lab is the matrix's until the end; its tests run under its lock */
+	/* the test's own options, parsed by the test with nothing built */
+	test_argv(targv, argv + test_at, argc - test_at, prefix, labels[0], mtag, tags, ntags, db_path);
+	if ((rc = check_test(targv)))
+		return rc < 0 ? EXIT_RUNTIME : rc;
+	/* the lab is the matrix's until the end; its tests share its lock
+	 * (inherited: it lasts while a test runs, even if the matrix dies) */
 	if ((rc = lab_lock(prefix, "matrix", true, &lock, err, sizeof(err)))) {
 		cli_error("matrix: %s", err);
 		return EXIT_RUNTIME;
 	}
-	setenv(LAB_LOCK_ENV, prefix, 1);
+	{
+		char held[64];
 
-	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO }, old_int, old_term;
+		fcntl(lock, F_SETFD, 0);
+		snprintf(held, sizeof(held), "%s:%d", prefix, lock);
+		setenv(LAB_LOCK_ENV, held, 1);
+	}
+
+	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO }, old_int, old_term, old_hup;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	if (!cli->json)
+		printf("matrix: %d configuration(s) in lab %s, runs tagged %s\n", nconf, prefix, mtag);
 
 	if (lab_down(prefix, err, sizeof(err))) {
 		cli_error("matrix: lab down: %s", err);
@@ -379,10 +510,10 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	for (int c = 0; c < nconf && !stop_sig; c++) {
-		char *targv[ARGV_MAX];
-		int ta = 0, st;
+		int st;
 
 		at = c;
+		started = c + 1;
 
 		if (!cli->json) {
 			printf("matrix %d/%d: %s\n", c + 1, nconf, labels[c]);
@@ -397,22 +528,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 			rc = 130;
 			goto out;
 		}
-		targv[ta++] = "wirerate";
-		for (int i = test_at; i < argc; i++)
-			targv[ta++] = argv[i];
-		targv[ta++] = "--prefix";
-		targv[ta++] = (char *)prefix;
-		targv[ta++] = "--label";
-		targv[ta++] = labels[c];
-		targv[ta++] = "--tag";
-		targv[ta++] = mtag;
-		for (int t = 0; t < ntags; t++) {
-			targv[ta++] = "--tag";
-			targv[ta++] = (char *)tags[t];
-		}
-		targv[ta++] = "--db";
-		targv[ta++] = db_path;
-		targv[ta] = NULL;
+		test_argv(targv, argv + test_at, argc - test_at, prefix, labels[c], mtag, tags, ntags, db_path);
 		if (cli->json) {
 			FILE *null = fopen("/dev/null", "w");
 
@@ -431,6 +547,9 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		if (st) {
 			/* the test said why; a stop keeps the runs so far */
 			rc = st == 130 || stop_sig ? 130 : st;
+			if (rc != 130)
+				cli_error("matrix: configuration %d (%s): the test failed (exit %d); the runs so far "
+					  "are stored, tagged %s", c + 1, labels[c], st, mtag);
 			goto out;
 		}
 		if (run_ids[c] <= (c ? run_ids[c - 1] : 0)) {
@@ -443,7 +562,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	}
 	if (stop_sig) {
 		rc = 130;
-		between = true;
+		between = started > 0;
 	}
 out:
 	if (lab_down(prefix, err, sizeof(err))) {
@@ -453,8 +572,12 @@ out:
 	}
 	if (rc) {
 		if (rc == 130) {
-			fprintf(stderr, "wirerate: matrix: stopped %s configuration %d of %d; the runs so far are stored, "
-				"tagged %s\n", between ? "after" : "in", at + 1, nconf, mtag);
+			if (!started)
+				fprintf(stderr, "wirerate: matrix: stopped before configuration 1 of %d; nothing was run\n",
+					nconf);
+			else
+				fprintf(stderr, "wirerate: matrix: stopped %s configuration %d of %d; the runs so far "
+					"are stored, tagged %s\n", between ? "after" : "in", at + 1, nconf, mtag);
 		}
 		goto restore;
 	}
@@ -539,5 +662,6 @@ restore:
 	lab_unlock(&lock, prefix);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	return rc;
 }

@@ -328,6 +328,8 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		to.cfg.learn_wait_ns = to.cfg.learn_wait_ns == 1000000000ULL ? 200000000ULL : to.cfg.learn_wait_ns;
 	}
 	to.cfg.duration_ns = final_ns;
+	if (trialopt_parse_only())
+		return 0;
 	if ((rc = trialopt_resolve(&to, err, sizeof(err)))) {
 		cli_error("rfc2544: %s", err);
 		trialopt_release(&to);

@@ -515,6 +515,9 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 			 o->prefix, st.exists ? "half-built" : "not up",
 			 strcmp(o->prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
 			 strcmp(o->prefix, LAB_PREFIX_DEFAULT) ? o->prefix : "");
+		/* no lab, no lock file left for it */
+		if (!st.exists)
+			lab_unlock(&o->lab_lock, o->prefix);
 		return -ENOENT;
 	}
 	for (int r = 0; r < 3; r++) {

@@ -109,13 +109,25 @@ int lab_lock(const char *prefix, const char *what, bool rebuilds, int *fd, char 
 	*fd = -1;
 	if ((rc = lab_prefix_check(prefix, err, errlen)))
 		return rc;
-	if (held && !strcmp(held, prefix))
-		return 0;
+	snprintf(path, sizeof(path), "%s/lab-%s.lock", LAB_LOCK_DIR, prefix);
+	/* "PREFIX:FD" from a parent (the matrix) that holds the lock: this
+	 * process shares it when FD is an open description of the lock file
+	 * itself, so the lock lasts while either lives */
+	if (held) {
+		char hp[LAB_PREFIX_MAX + 1];
+		struct stat a, b;
+		int hfd;
+
+		if (sscanf(held, "%24[^:]:%d", hp, &hfd) == 2 && !strcmp(hp, prefix) && hfd > 2 &&
+		    !fstat(hfd, &a) && !stat(path, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+			fcntl(hfd, F_SETFD, FD_CLOEXEC);
+			return 0;
+		}
+	}
 	if (mkdir(LAB_LOCK_DIR, 0755) && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s: %s", LAB_LOCK_DIR, strerror(errno));
 		return -errno;
 	}
-	snprintf(path, sizeof(path), "%s/lab-%s.lock", LAB_LOCK_DIR, prefix);
 again:
 	if ((*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0) {
 		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
@@ -212,6 +224,11 @@ int lab_spec_check(struct lab_spec *s, char *err, size_t errlen)
 		cpuset_diff(&bad, &s->dut_cpus, &online);
 		snprintf(err, errlen, "--dut-cpus: CPU %d is not online (online: %s)",
 			 cpuset_next(&bad, 0), list);
+		return -EINVAL;
+	}
+	if (s->placement == PLACE_FREE && cpuset_count(&s->dut_cpus) < 2) {
+		snprintf(err, errlen, "--placement free spreads over several DUT CPUs: give --dut-cpus with two or more "
+			 "(online: %s); on one it is bound", list);
 		return -EINVAL;
 	}
 	if (s->placement == PLACE_SPLIT && cpuset_count(&s->dut_cpus) < 2) {

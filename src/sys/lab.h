@@ -75,8 +75,9 @@ int lab_prefix_check(const char *prefix, char *err, size_t errlen);
  * (/run/wirerate/lab-PREFIX.lock, an flock, so a killed holder frees it).
  * A second user is refused with err naming the holder: two trials on one
  * DUT would each count the other's load as theirs. 0 with *fd set (-1
- * when a parent process holds the lock for this one: LAB_LOCK_ENV names
- * the prefix); -EBUSY or -errno otherwise. A lab whose last lab up, lab
+ * when a parent process holds the lock for this one: LAB_LOCK_ENV is
+ * "PREFIX:FD", FD an inherited descriptor of the lock file, checked); -EBUSY
+ * or -errno otherwise. A lab whose last lab up, lab
  * down or matrix was killed mid-way is refused too, except to those that
  * rebuild it (rebuilds). */
 #define LAB_LOCK_DIR "/run/wirerate"

@@ -26,9 +26,19 @@ expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1 stray -- $T
 expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1 --frobnicate -- $T
 no_namespaces_left "$P"
 [ ! -e "$DB" ] || fail "bad input created the database"
-# The test's own options are the test's to check: the first configuration's
-# lab is built, the test refuses, the lab goes.
+expect_exit 2 "$WR" matrix --prefix "$P" --placement bound,free -- $T
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1 -- $T --js
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1 --tag '' -- $T
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1 --fail-on-regression abc -- $T
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1 --html "$D/no/such/r.html" -- $T
+expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1,2 --label aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa \
+	--shape 50kpps,100kpps --mtu 1500,1600 -- $T
+# The test's own options are checked by the test, parsing only, before any
+# lab is built: a lab already up is left as it was.
+"$WR" lab up --prefix "$P" --rules 3 >/dev/null || fail "lab up"
 expect_exit 2 "$WR" matrix --prefix "$P" --rules 0,1 --db "$DB" -- trial --rate 12parsecs
+[ "$(labjq "$P" '.state + " " + (.dut.rules | tostring)')" = "up 3" ] || fail "a bad test option touched the lab"
+"$WR" lab down --prefix "$P" >/dev/null
 no_namespaces_left "$P"
 
 # Two configurations; a lab already up with the prefix is rebuilt.
@@ -75,4 +85,28 @@ n=$("$WR" runs --db "$DB" --json --label "stop rules=1" | jq '.runs | length')
 [ "$n" = 0 ] || fail "configuration 2 ran after the stop"
 s=$("$WR" runs --db "$DB" --json --label "stop rules=0" | jq -r '.runs[0].status')
 [ "$s" = interrupted ] || fail "the stopped test's run shows as '$s', want interrupted"
+
+# A matrix killed outright: its test stops (and is stored interrupted), and
+# keeps the lab's lock until it has: lab down is refused meanwhile; then the
+# lab reads partial (its builder died) until lab up repairs it.
+"$WR" matrix --prefix "$P" --rules 0,1 --label killed --db "$DB" -- \
+	trial --rate 20kpps --duration 4s --learn-wait 0.1s --drain 0.3s >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do	# until the first test runs (at most 10 s)
+	[ "$("$WR" runs --db "$DB" --json --label "killed rules=0" 2>/dev/null | jq '.runs | length')" = 1 ] && break
+	sleep 0.1
+done
+kill -KILL "$pid"; wait "$pid" 2>/dev/null
+expect_exit 1 "$WR" lab down --prefix "$P"
+for _ in $(seq 100); do	# until the orphaned test has stopped (at most 10 s)
+	[ "$(labjq "$P" .in_use_by)" = null ] && break
+	sleep 0.1
+done
+s=$("$WR" runs --db "$DB" --json --label "killed rules=0" | jq -r '.runs[0].status')
+[ "$s" = interrupted ] || fail "the killed matrix's test shows as '$s'"
+[ "$(labjq "$P" '.state + " " + (.interrupted_build | tostring)')" = "partial true" ] ||
+	fail "after a killed matrix: $(labjq "$P" '{state, interrupted_build}')"
+"$WR" lab up --prefix "$P" >/dev/null || fail "repair"
+"$WR" lab down --prefix "$P" >/dev/null
+no_namespaces_left "$P"
 echo ok
