@@ -268,6 +268,7 @@ int envcap_lab(struct envcap *e, const char *prefix, char *err, size_t errlen)
 	 * overloaded DUT drops, so it belongs with the configuration. */
 	envcap_set(e, "lab.ingress", "%s",
 		   st->ifs[LAB_DUT0].link.xdp_prog_id && st->ifs[LAB_DUT1].link.xdp_prog_id ? "napi" : "skb");
+	envcap_set(e, "lab.queues", "%u", st->queues);
 	if (!strcmp(st->shape.kind, "tbf")) {
 		if (st->shape.pkt_size)
 			envcap_set(e, "lab.shape", "%.0fpps", (double)st->shape.rate / st->shape.pkt_size);
@@ -301,12 +302,15 @@ out:
 
 void envcap_config(const struct envcap *e, char *buf, size_t len)
 {
+	/* dflt: a value left out, so that runs stored before the part was
+	 * recorded (when it could only be that) read the same */
 	static const struct {
-		const char *key, *name;
+		const char *key, *name, *dflt;
 	} parts[] = {
-		{ "lab.placement", "placement" }, { "lab.rules", "rules" }, { "lab.dut_cpu_count", "dut-cpus" },
-		{ "lab.mtu", "mtu" }, { "lab.shape", "shape" }, { "run.flows", "flows" },
-		{ "run.directions", "dirs" }, { "run.port_type", "port" },
+		{ "lab.placement", "placement", NULL }, { "lab.rules", "rules", NULL },
+		{ "lab.dut_cpu_count", "dut-cpus", NULL }, { "lab.mtu", "mtu", NULL }, { "lab.shape", "shape", NULL },
+		{ "lab.queues", "queues", "1" }, { "lab.ingress", "ingress", "napi" }, { "run.flows", "flows", NULL },
+		{ "run.directions", "dirs", NULL }, { "run.port_type", "port", NULL },
 	};
 	size_t off = 0;
 
@@ -314,6 +318,8 @@ void envcap_config(const struct envcap *e, char *buf, size_t len)
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && off < len; i++) {
 		const char *v = envcap_get(e, parts[i].key);
 
+		if (v && parts[i].dflt && !strcmp(v, parts[i].dflt))
+			continue;
 		if (v && *v)
 			off += (size_t)snprintf(buf + off, len - off, "%s%s=%s", off ? " " : "", parts[i].name, v);
 	}

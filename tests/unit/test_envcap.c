@@ -75,6 +75,16 @@ static void set_replace_config(void **st)
 	assert_int_equal(e.n, 4);
 	envcap_config(&e, cfg, sizeof(cfg));
 	assert_string_equal(cfg, "placement=bound rules=10 dut-cpus=1 flows=16");
+	/* the default queues and ingress are left out (runs stored before
+	 * they were recorded read the same); others are shown */
+	envcap_set(&e, "lab.queues", "%u", 1u);
+	envcap_set(&e, "lab.ingress", "%s", "napi");
+	envcap_config(&e, cfg, sizeof(cfg));
+	assert_string_equal(cfg, "placement=bound rules=10 dut-cpus=1 flows=16");
+	envcap_set(&e, "lab.queues", "%u", 2u);
+	envcap_set(&e, "lab.ingress", "%s", "skb");
+	envcap_config(&e, cfg, sizeof(cfg));
+	assert_string_equal(cfg, "placement=bound rules=10 dut-cpus=1 queues=2 ingress=skb flows=16");
 	for (unsigned int i = 0; i < ENVCAP_MAX + 10; i++) {
 		char k[32];
 
