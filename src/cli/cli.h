@@ -53,6 +53,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv);
 int cmd_calibrate(struct cli *cli, int argc, char **argv);
 int cmd_cpu(struct cli *cli, int argc, char **argv);
 int cmd_soak(struct cli *cli, int argc, char **argv);
+int cmd_stream(struct cli *cli, int argc, char **argv);
 int cmd_rfc2544(struct cli *cli, int argc, char **argv);
 int cmd_runs(struct cli *cli, int argc, char **argv);
 int cmd_report(struct cli *cli, int argc, char **argv);

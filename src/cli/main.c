@@ -26,6 +26,7 @@ static const struct cmd commands[] = {
 	{ "report",  cmd_report,  NEED_NONE, "compare stored runs: tables, verdicts against the first, JSON, CSV, HTML" },
 	{ "cpu",     cmd_cpu,     NEED_NONE, "mpstat-like per-CPU time, interrupts/s and softnet counters, every interval" },
 	{ "soak",    cmd_soak,    NEED_NONE, "cyclesoak: the CPU everything else takes, hidden interrupt time included" },
+	{ "stream",  cmd_stream,  NEED_NONE, "netperf-style UDP_STREAM: socket throughput between two hosts, or through the lab" },
 	{ "version", cmd_version, NEED_NONE, "print the version" },
 	{ "help",    cmd_help,    NEED_NONE, "this list" },
 };
