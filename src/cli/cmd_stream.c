@@ -154,8 +154,7 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 			break;
 		case 'm':
 			if (size_parse(optarg, 1, STREAM_MSG_MAX, &op->size, err, sizeof(err))) {
-				cli_error("stream: --message-size: %s (a UDP payload is 1..%d bytes)", err,
-					  STREAM_MSG_MAX);
+				cli_error("stream: --message-size: %s", err);
 				return EXIT_USAGE;
 			}
 			op->have_size = true;
@@ -170,7 +169,7 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 			break;
 		case 'P':
 			if (lab_prefix_check(optarg, err, sizeof(err))) {
-				cli_error("stream: --prefix: %s", err);
+				cli_error("stream: %s", err);
 				return EXIT_USAGE;
 			}
 			snprintf(op->prefix, sizeof(op->prefix), "%s", optarg);
