@@ -25,6 +25,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <linux/sock_diag.h>
 
 #include "cli/cli.h"
 #include "core/units.h"
@@ -103,6 +104,7 @@ struct stream_result {
 	uint64_t recv, recv_bytes, recv_ns;
 	int rcvbuf;
 	uint64_t size;			/* the message size asked for (server side) */
+	uint64_t drops;			/* the receiving socket's own (full buffer) */
 	bool interrupted;
 };
 
@@ -388,9 +390,17 @@ static int server_session(int cfd, volatile sig_atomic_t *quit, struct stream_re
 	if ((rc = server_count(cfd, ufd, dur_ms * 1000000ULL, quit, r, &sent, err, errlen)))
 		goto out;
 	r->sent = sent;
-	r->send_ns = 0;
-	snprintf(line, sizeof(line), "RESULT msgs=%" PRIu64 " bytes=%" PRIu64 " elapsed_ns=%" PRIu64 " rcvbuf=%d\n",
-		 r->recv, r->recv_bytes, r->recv_ns, r->rcvbuf);
+	/* What the receiving socket itself dropped (its buffer full) tells
+	 * the tester's loss from the path's. */
+	{
+		uint32_t mi[SK_MEMINFO_VARS] = { 0 };
+		socklen_t ml = sizeof(mi);
+
+		if (!getsockopt(ufd, SOL_SOCKET, SO_MEMINFO, mi, &ml) && ml > SK_MEMINFO_DROPS * sizeof(mi[0]))
+			r->drops = mi[SK_MEMINFO_DROPS];
+	}
+	snprintf(line, sizeof(line), "RESULT msgs=%" PRIu64 " bytes=%" PRIu64 " elapsed_ns=%" PRIu64
+		 " rcvbuf=%d drops=%" PRIu64 "\n", r->recv, r->recv_bytes, r->recv_ns, r->rcvbuf, r->drops);
 	if ((rc = ctl_send(cfd, line)))
 		snprintf(err, errlen, "control connection: %s", strerror(-rc));
 	goto out;
@@ -459,7 +469,8 @@ static void *server_run(void *arg)
 				out_u64(s->o, "messages", "%llu messages", r->recv);
 				out_u64(s->o, "message_size", " of %llu bytes", r->size);
 				out_u64(s->o, "bytes", NULL, r->recv_bytes);
-				out_u64(s->o, "client_sent", " (client sent %llu)", r->sent);
+				out_u64(s->o, "client_sent", " (client sent %llu", r->sent);
+				out_u64(s->o, "socket_drops", ", socket dropped %llu)", r->drops);
 				out_f64(s->o, "elapsed_s", " in %.2f s", secs);
 				out_f64(s->o, "throughput_mbps", ", %.2f 10^6bits/sec",
 					secs > 0 ? (double)r->recv_bytes * 8 / secs / 1e6 : 0);
@@ -668,8 +679,8 @@ static int client_session(struct client_socks *cs, const struct stream_opts *op,
 	snprintf(line, sizeof(line), "END sent=%" PRIu64 "\n", r->sent);
 	if (ctl_send(cs->cfd, line) ||
 	    ctl_recv(cs->cfd, line, sizeof(line), STREAM_CTL_MS + STREAM_GRACE_NS / 1000000ULL) ||
-	    sscanf(line, "RESULT msgs=%" SCNu64 " bytes=%" SCNu64 " elapsed_ns=%" SCNu64 " rcvbuf=%d",
-		   &r->recv, &r->recv_bytes, &r->recv_ns, &r->rcvbuf) != 4) {
+	    sscanf(line, "RESULT msgs=%" SCNu64 " bytes=%" SCNu64 " elapsed_ns=%" SCNu64 " rcvbuf=%d drops=%" SCNu64,
+		   &r->recv, &r->recv_bytes, &r->recv_ns, &r->rcvbuf, &r->drops) != 5) {
 		if (!rc)
 			snprintf(err, errlen, "no counts from the server after the run");
 		return rc ? rc : -EPROTO;
@@ -720,11 +731,12 @@ static void print_block(struct out *o, const struct stream_opts *op, const char 
 	out_u64(o, "messages", "%13llu", r->recv);
 	out_u64(o, "bytes", NULL, r->recv_bytes);
 	out_f64(o, "throughput_mbps", "%19.2f\n\n", mbps(r->recv_bytes, r->recv_ns));
+	out_u64(o, "socket_drops", NULL, r->drops);
 	out_obj_end(o);
 	out_u64(o, "lost", "lost %llu", lost);
 	out_f64(o, "lost_pct", " (%.2f%%)", r->sent ? 100.0 * (double)lost / (double)r->sent : 0);
-	out_text(o, " of the messages sent okay%s\n",
-		 r->recv > r->sent ? " (the server counted more than were sent)" : "");
+	out_text(o, " of the messages sent okay%s", r->recv > r->sent ? " (the server counted more than were sent)" : "");
+	out_text(o, "; the receiving socket dropped %llu (its buffer full)\n", (unsigned long long)r->drops);
 	out_bool(o, "interrupted", NULL, r->interrupted);
 	if (r->interrupted)
 		out_text(o, "interrupted after %.2f s of %.2f s\n", (double)r->send_ns / 1e9,

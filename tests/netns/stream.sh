@@ -56,7 +56,7 @@ ok=$(jq -r '
 	and (.send.elapsed_s > 1.9 and .send.elapsed_s < 2.2) and .receive.elapsed_s > 1.5
 	and near(.send.throughput_mbps; .send.okay * 1025 * 8 / .send.elapsed_s / 1e6)
 	and near(.receive.throughput_mbps; .receive.messages * 1025 * 8 / .receive.elapsed_s / 1e6)
-	and .lost == .send.okay - .receive.messages and .interrupted == false
+	and .lost == .send.okay - .receive.messages and .receive.socket_drops <= .lost and .interrupted == false
 	and .lab == "'"$P"'" and .address == "198.19.0.2"' <<<"$j")
 [ "$ok" = true ] || fail "lab mode figures: $j"
 timeout 10 "$WR" stream --prefix "$P" -l 1 -m 200 >"$D/t" || fail "lab mode (text) exit $?"
@@ -66,7 +66,7 @@ grep -q '^Socket  Message  Elapsed      Messages$' "$D/t" || fail "header 1"
 grep -q '^Size    Size     Time         Okay Errors   Throughput$' "$D/t" || fail "header 2"
 grep -q '^bytes   bytes    secs            #      #   10^6bits/sec$' "$D/t" || fail "header 3"
 grep -Eq '^ *[0-9]+ +200 +1\.0[0-9] +[0-9]+ +[0-9]+ +[0-9.]+$' "$D/t" || fail "the sender's line"
-grep -Eq '^lost [0-9]+ \([0-9.]+%\)' "$D/t" || fail "the lost line"
+grep -Eq '^lost [0-9]+ \([0-9.]+%\) of the messages sent okay; the receiving socket dropped [0-9]+ ' "$D/t" || fail "the lost line"
 # The lab is held during the run: a second user is refused.
 timeout 10 "$WR" stream --prefix "$P" -l 2 >/dev/null &
 lp=$!
@@ -110,8 +110,8 @@ kill -INT $cp
 rc=0; wait_bounded $cp 3 || rc=$?
 cat "$D/cli"
 [ $rc = 130 ] || fail "client exit $rc after SIGINT, want 130"
-grep -q '^interrupted after 1\.[0-9]* s of 30\.00 s$' "$D/cli" || fail "not marked interrupted"
-grep -Eq '^ *[0-9]+ +1025 +1\.[0-9]+ +[1-9][0-9]* +[0-9]+ +[0-9.]+$' "$D/cli" || fail "no sender's line"
+grep -Eq '^interrupted after [01]\.[0-9]+ s of 30\.00 s$' "$D/cli" || fail "not marked interrupted"
+grep -Eq '^ *[0-9]+ +1025 +[01]\.[0-9]+ +[1-9][0-9]* +[0-9]+ +[0-9.]+$' "$D/cli" || fail "no sender's line"
 wait_bounded $sp 3 || fail "server exit $? after the client's Ctrl-C"
 
 # Ctrl-C in lab mode: the same, with --json.
