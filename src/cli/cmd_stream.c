@@ -28,6 +28,7 @@
 #include <linux/sock_diag.h>
 
 #include "cli/cli.h"
+#include "core/cpuset.h"
 #include "core/units.h"
 #include "store/out.h"
 #include "sys/lab.h"
@@ -845,6 +846,16 @@ static int do_lab(struct stream_opts *op, struct cli *cli)
 			  st.exists ? "half-built" : "not up", strcmp(op->prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
 			  strcmp(op->prefix, LAB_PREFIX_DEFAULT) ? op->prefix : "");
 		goto out;
+	}
+	/* Both ends on the tester's CPUs (the server's thread inherits this
+	 * one's), off the DUT's, as a trial's generator and analyzer are. */
+	if (cpuset_count(&st.tester_cpus)) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		for (int c = cpuset_next(&st.tester_cpus, 0); c >= 0; c = cpuset_next(&st.tester_cpus, (unsigned)c + 1))
+			CPU_SET(c, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
 	lab_ns_name(op->prefix, LAB_GEN, name, sizeof(name));
 	gen = netns_open(name);
