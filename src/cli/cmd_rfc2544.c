@@ -433,10 +433,11 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 			goto out;
 		}
 		if (!(m > 0)) {
+			char pa[LAB_PREFIX_MAX + 12];
+
 			cli_error("rfc2544: no maximum load for %g-byte frames: no line rate here and no calibrated "
-				  "ceiling; run 'wirerate calibrate --size %g%s%s' or give --max-load",
-				  avg, avg, to.lab && strcmp(to.prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
-				  to.lab && strcmp(to.prefix, LAB_PREFIX_DEFAULT) ? to.prefix : "");
+				  "ceiling; run 'wirerate calibrate --size %g%s' or give --max-load",
+				  avg, avg, to.lab ? lab_prefix_arg(to.prefix, pa, sizeof(pa)) : "");
 			ret = EXIT_USAGE;
 			goto out;
 		}

@@ -226,6 +226,25 @@ static int ctl_send(int fd, const char *line)
 	return 0;
 }
 
+/* Wait until fd is ready for events or the clock reaches end (ns):
+ * 0, -ETIMEDOUT or -errno. */
+static int poll_until(int fd, short events, uint64_t end)
+{
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = events };
+		uint64_t t = now_ns();
+		int n;
+
+		if (t >= end)
+			return -ETIMEDOUT;
+		n = poll(&p, 1, (int)((end - t) / 1000000ULL) + 1);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n > 0)
+			return 0;
+	}
+}
+
 /* Read one line (without its '\n') within timeout_ms; a byte at a time, as
  * the lines are few and short and the peer sends nothing past one before
  * an answer. 0, -ETIMEDOUT, -ECONNRESET (closed) or -errno. */
@@ -235,20 +254,12 @@ static int ctl_recv(int fd, char *buf, size_t len, int timeout_ms)
 	size_t n = 0;
 
 	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		uint64_t t = now_ns();
 		ssize_t r;
 		char ch;
+		int rc;
 
-		if (t >= end)
-			return -ETIMEDOUT;
-		r = poll(&p, 1, (int)((end - t) / 1000000ULL) + 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (!r)
-			continue;
+		if ((rc = poll_until(fd, POLLIN, end)))
+			return rc;
 		r = recv(fd, &ch, 1, 0);
 		if (r < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
@@ -565,29 +576,16 @@ struct client_socks {
 /* Connect the control socket within STREAM_CTL_MS; 0 or -errno. */
 static int connect_bounded(int fd, const struct sockaddr *a, socklen_t alen)
 {
-	struct pollfd p = { .fd = fd, .events = POLLOUT };
 	uint64_t end = now_ns() + STREAM_CTL_MS * 1000000ULL;
-	int soerr = 0;
+	int soerr = 0, rc;
 	socklen_t sl = sizeof(soerr);
 
 	if (!connect(fd, a, alen))
 		return 0;
 	if (errno != EINPROGRESS)
 		return -errno;
-	for (;;) {
-		uint64_t t = now_ns();
-		int n;
-
-		if (t >= end)
-			return -ETIMEDOUT;
-		n = poll(&p, 1, (int)((end - t) / 1000000ULL) + 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n)
-			break;
-	}
+	if ((rc = poll_until(fd, POLLOUT, end)))
+		return rc;
 	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl))
 		return -errno;
 	return -soerr;
@@ -842,9 +840,10 @@ static int do_lab(struct stream_opts *op, struct cli *cli)
 		goto out;
 	}
 	if (!st.complete) {
-		cli_error("stream: the lab %s is %s: run 'wirerate lab up%s%s'", op->prefix,
-			  st.exists ? "half-built" : "not up", strcmp(op->prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
-			  strcmp(op->prefix, LAB_PREFIX_DEFAULT) ? op->prefix : "");
+		char pa[LAB_PREFIX_MAX + 12];
+
+		cli_error("stream: the lab %s is %s: run 'wirerate lab up%s'", op->prefix,
+			  st.exists ? "half-built" : "not up", lab_prefix_arg(op->prefix, pa, sizeof(pa)));
 		goto out;
 	}
 	/* Both ends on the tester's CPUs (the server's thread inherits this

@@ -511,10 +511,10 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 	if ((rc = lab_status(o->prefix, &st, err, errlen)))
 		return rc;
 	if (!st.complete) {
-		snprintf(err, errlen, "the lab %s is %s: run 'wirerate lab up%s%s' (or give --tx and --rx)",
-			 o->prefix, st.exists ? "half-built" : "not up",
-			 strcmp(o->prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
-			 strcmp(o->prefix, LAB_PREFIX_DEFAULT) ? o->prefix : "");
+		char pa[LAB_PREFIX_MAX + 12];
+
+		snprintf(err, errlen, "the lab %s is %s: run 'wirerate lab up%s' (or give --tx and --rx)",
+			 o->prefix, st.exists ? "half-built" : "not up", lab_prefix_arg(o->prefix, pa, sizeof(pa)));
 		/* no lab, no lock file left for it */
 		if (!st.exists)
 			lab_unlock(&o->lab_lock, o->prefix);
@@ -686,10 +686,11 @@ int trialopt_resolve(struct trialopt *o, char *err, size_t errlen)
 		return -EINVAL;
 	/* An AF_XDP generator thread binds a transmit queue of its own. */
 	if (o->lab && c->port_type == PORT_AFXDP && !c->xdp_gen && trial_threads(c) > o->lab_queues) {
+		char pa[LAB_PREFIX_MAX + 12];
+
 		snprintf(err, errlen, "--gen-cpu: %u generator threads on AF_XDP need a transmit queue each, and the "
-			 "lab's ports have %u: 'wirerate lab up%s%s --queues %u'", trial_threads(c), o->lab_queues,
-			 strcmp(o->prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
-			 strcmp(o->prefix, LAB_PREFIX_DEFAULT) ? o->prefix : "", trial_threads(c));
+			 "lab's ports have %u: 'wirerate lab up%s --queues %u'", trial_threads(c), o->lab_queues,
+			 lab_prefix_arg(o->prefix, pa, sizeof(pa)), trial_threads(c));
 		return -EINVAL;
 	}
 	/* Calibrating flat out on the XDP path: as many frames as its

@@ -92,6 +92,14 @@ int lab_prefix_check(const char *prefix, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+const char *lab_prefix_arg(const char *prefix, char *buf, size_t len)
+{
+	if (!strcmp(prefix, LAB_PREFIX_DEFAULT))
+		return "";
+	snprintf(buf, len, " --prefix %s", prefix);
+	return buf;
+}
+
 /* The lock file names its holder; one that died leaves its name in the
  * free file. A lab up, lab down or matrix that died may have left the lab
  * half built: only a rebuilder may take such a lab. */
@@ -103,7 +111,7 @@ static bool died_mid_build(const char *who)
 int lab_lock(const char *prefix, const char *what, bool rebuilds, int *fd, char *err, size_t errlen)
 {
 	const char *held = getenv(LAB_LOCK_ENV);
-	char path[128], who[128] = "";
+	char path[128], who[128] = "", pa[LAB_PREFIX_MAX + 12];
 	int rc, tries = 0;
 
 	*fd = -1;
@@ -168,9 +176,7 @@ again:
 	who[strcspn(who, "\n")] = '\0';
 	if (!rebuilds && died_mid_build(who)) {
 		snprintf(err, errlen, "lab %s may be half built (%s was killed before it finished): "
-			 "run 'wirerate lab up%s%s' first", prefix, who,
-			 strcmp(prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
-			 strcmp(prefix, LAB_PREFIX_DEFAULT) ? prefix : "");
+			 "run 'wirerate lab up%s' first", prefix, who, lab_prefix_arg(prefix, pa, sizeof(pa)));
 		close(*fd);	/* the name stays for lab status and the next user */
 		*fd = -1;
 		return -EBUSY;

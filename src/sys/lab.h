@@ -69,6 +69,9 @@ int lab_spec_check(struct lab_spec *s, char *err, size_t errlen);
 /* A prefix that names namespaces and nothing else: 1..LAB_PREFIX_MAX of
  * letters, digits, '-', '_', '.' (so never a path). */
 int lab_prefix_check(const char *prefix, char *err, size_t errlen);
+/* The option a command needs to name this lab in a hint: "" for the
+ * default lab, else " --prefix P" (in buf, at least LAB_PREFIX_MAX + 12). */
+const char *lab_prefix_arg(const char *prefix, char *buf, size_t len);
 
 /* One user of a lab at a time: lab up and down, and every trial,
  * calibration, search or matrix on it, hold the lab's lock
