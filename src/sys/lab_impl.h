@@ -1,6 +1,6 @@
-/* Pieces of the lab shared by its files (lab.c builds, inspects and
- * removes the lab; labdirect.c adds the calibration pair): not for use
- * outside src/sys/lab*.c. */
+/* Pieces of the lab shared by its files (lab.c builds and removes the
+ * lab; labstatus.c locks and inspects it; labdirect.c adds the calibration
+ * pair): not for use outside src/sys/lab*.c. */
 #ifndef WR_SYS_LAB_IMPL_H
 #define WR_SYS_LAB_IMPL_H
 
@@ -29,6 +29,8 @@ int lab_nl_err(int rc, const char *what, const char *ifname, char *err, size_t e
 
 /* The RPS mask of every receive queue of ifname (inside its namespace). */
 int lab_write_cpus(const char *ifname, const struct cpuset *cpus, char *err, size_t errlen);
+
+#define NAPI_ALIAS "wirerate: receive on CPUs "
 
 /* Record in ifname's alias the CPUs its pinned NAPI threads run on, or
  * clear it (cpus NULL): 'lab status' reads it (inside its namespace). */
