@@ -1,0 +1,93 @@
+/* The state of one running trial, shared by trial.c (which runs it) and
+ * trialresult.c (which reads its result): not for use outside
+ * src/engine/trial*.c. */
+#ifndef WR_ENGINE_TRIAL_IMPL_H
+#define WR_ENGINE_TRIAL_IMPL_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/pace.h"
+#include "core/seqtrack.h"
+#include "engine/trial.h"
+#include "io/xdpcount.h"
+#include "io/xdpgen.h"
+#include "sys/nl.h"
+
+struct run;
+
+struct gen_ctx {
+	struct run *run;
+	unsigned int dir;
+	unsigned int k;			/* thread of the direction */
+	uint16_t stream;		/* dir + 2k */
+	double rate;			/* this thread's share: every threads-th slot */
+	uint64_t start_ns;		/* its first slot */
+	uint64_t limit;			/* its frames */
+	struct port *port;
+	struct port *own_port;		/* opened for this thread alone (k > 0): closed with it */
+	struct xdpgen *xg;		/* instead of port, with cfg->xdp_gen */
+	uint64_t refused0, refused1;	/* the port's refused counter around the traffic */
+	uint8_t **slot;			/* frame buffer of each TX slot */
+	uint16_t *slot_len;
+	unsigned int nslots;
+	uint16_t payload_off;
+	uint64_t sent, learning_sent;	/* read by the progress loop */
+	struct pace_stats ps;
+	uint64_t tx_errors;
+	uint64_t stopped_ns;
+	unsigned int window;		/* flow control: frames at most ahead of the analyzer,
+					 * whose counts are shared; 0: none */
+	uint64_t flow_waits;
+	bool flow_gave_up;
+	unsigned int xdp_batch;		/* the XDP generator's runs per batch */
+	int rc;
+	char err[160];
+};
+
+struct rx_ctx {
+	struct run *run;
+	struct port *port;
+	struct xdpcount *xc;		/* instead of port, with cfg->xdp_rx */
+	unsigned int dir;		/* the first stream id expected here */
+	unsigned int nst;		/* streams: dir + 2k for k < nst */
+	struct seqtrack *st;		/* one per stream */
+	struct trial_dir_result *res;
+	uint64_t received;		/* read by the progress loop */
+	int rc;
+	char err[160];
+};
+
+struct run {
+	const struct trial_cfg *cfg;
+	uint64_t t_learn, t_start, t_end;	/* REALTIME ns */
+	uint64_t deadline;		/* frames after this are late */
+	uint64_t limit;			/* frames per direction */
+	unsigned int nthreads;		/* generator threads per direction */
+	volatile int stop_gen;		/* set by the caller's stop or an error */
+	volatile int stop_rx;
+	struct gen_ctx gen[2][TRIAL_MAX_THREADS];
+	struct rx_ctx rx[2];
+	bool peer_read[2];		/* rx_peer_if's transmit drops read at the start */
+	uint64_t peer_drops0[2];
+};
+
+/* The far end of a direction's receive port: what its full ring refused. */
+static inline int peer_drops(const struct trial_dir *t, uint64_t *n)
+{
+	struct link_info li;
+	int rc;
+
+	if (!t->rx_peer_if)
+		return -ENOENT;
+	if (!(rc = nl_link_get_in(t->rx_peer_nsfd, t->rx_peer_if, &li)))
+		*n = li.tx_dropped;
+	return rc;
+}
+
+/* Direction d's figures and verdict into res->dir[d], after the trial's
+ * threads have ended. */
+void trial_finish_dir(struct run *r, unsigned int d, struct trial_result *res, bool interrupted);
+
+#endif
