@@ -1,6 +1,7 @@
 /* The state of one running trial, shared by trial.c (which runs it) and
  * trialresult.c (which reads its result): not for use outside
- * src/engine/trial*.c. */
+ * src/engine/trial*.c. (trialcheck.c checks a configuration and needs
+ * none of it.) */
 #ifndef WR_ENGINE_TRIAL_IMPL_H
 #define WR_ENGINE_TRIAL_IMPL_H
 
