@@ -1,0 +1,303 @@
+/* The parsed options resolved against the host: the lab's namespaces and
+ * lock, or cabled interfaces (IF@NETNS); the ports' addresses, the link
+ * speed, the frames/s of the rate, the generator's path; then the whole
+ * trial checked. trialopt.c parses the options, and holds a trial's
+ * header, its ceiling check and its DUT CPU watch. */
+#include "cli/trialopt.h"
+#include "io/xdpcount.h"
+#include "io/xdpgen.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include "sys/ethtool.h"
+#include "sys/netns.h"
+
+/* MAC of ifname in the namespace behind nsfd (-1: ours). */
+static int if_mac(const char *ifname, int nsfd, uint8_t mac[6])
+{
+	struct ifreq ifr;
+	int saved = -1, fd, rc = 0;
+
+	if (nsfd >= 0 && (rc = netns_enter(nsfd, &saved)))
+		return rc;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (nsfd >= 0)
+		netns_leave(&saved);
+	if (fd < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr))
+		rc = -errno;
+	else
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	close(fd);
+	return rc;
+}
+
+/* "IF" or "IF@NETNS": split off a named namespace and open it. */
+static int split_port(char *spec, const char *opt, int *nsfd, char *err, size_t errlen)
+{
+	char *at = strchr(spec, '@');
+
+	*nsfd = -1;
+	if ((at ? (size_t)(at - spec) : strlen(spec)) >= IF_NAMESIZE) {
+		snprintf(err, errlen, "%s '%s': interface names are at most %d characters", opt, spec, IF_NAMESIZE - 1);
+		return -EINVAL;
+	}
+	if (!at)
+		return 0;
+	*at = '\0';
+	if ((*nsfd = netns_open(at + 1)) < 0) {
+		snprintf(err, errlen, "%s %s@%s: no network namespace '%s'", opt, spec, at + 1, at + 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void set_spec(struct frame_spec *s, bool v6, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+		     const uint8_t *src_ip, const uint8_t *dst_ip)
+{
+	frame_spec_init(s, v6 ? FRAME_IPV6 : FRAME_IPV4);
+	memcpy(s->src_mac, src_mac, 6);
+	memcpy(s->dst_mac, dst_mac, 6);
+	memset(s->src_ip, 0, 16);
+	memset(s->dst_ip, 0, 16);
+	memcpy(s->src_ip, src_ip, v6 ? 16 : 4);
+	memcpy(s->dst_ip, dst_ip, v6 ? 16 : 4);
+}
+
+static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
+{
+	struct trial_cfg *c = &o->cfg;
+	const struct lab_addr *g = lab_if(LAB_GEN0), *d0 = lab_if(LAB_DUT0), *d1 = lab_if(LAB_DUT1),
+			      *s = lab_if(LAB_SINK0);
+	struct lab_status st;
+	char name[NETNS_NAME_MAX], dut[32];
+	int rc;
+
+	/* the lab is this run's alone until trialopt_release */
+	if ((rc = lab_lock(o->prefix, o->direct ? "calibrate" : "a trial or search", false, &o->lab_lock, err, errlen)))
+		return rc == -EBUSY ? -EBUSY : rc;
+	if ((rc = lab_status(o->prefix, &st, err, errlen)))
+		return rc;
+	if (!st.complete) {
+		char pa[LAB_PREFIX_MAX + 12];
+
+		snprintf(err, errlen, "the lab %s is %s: run 'wirerate lab up%s' (or give --tx and --rx)",
+			 o->prefix, st.exists ? "half-built" : "not up", lab_prefix_arg(o->prefix, pa, sizeof(pa)));
+		/* no lab, no lock file left for it */
+		if (!st.exists)
+			lab_unlock(&o->lab_lock, o->prefix);
+		return -ENOENT;
+	}
+	for (int r = 0; r < 3; r++) {
+		lab_ns_name(o->prefix, r == 2 ? LAB_DUT : r ? LAB_SINK : LAB_GEN, name, sizeof(name));
+		if ((o->nsfd[r] = netns_open(name)) < 0) {
+			snprintf(err, errlen, "cannot open namespace %s", name);
+			return -ENOENT;
+		}
+	}
+	/* What the tester's receive ring refuses, veth counts at the DUT's
+	 * transmit: the DUT's port on the other end tells the tester's loss. */
+	c->dir[0] = (struct trial_dir){ .tx_if = g->ifname, .tx_nsfd = o->nsfd[0], .rx_if = s->ifname,
+					.rx_nsfd = o->nsfd[1], .rx_peer_if = d1->ifname, .rx_peer_nsfd = o->nsfd[2] };
+	set_spec(&c->dir[0].spec, o->ipv6, g->mac, d0->mac, o->ipv6 ? g->ip6 : g->ip, o->ipv6 ? s->ip6 : s->ip);
+	c->dir[1] = (struct trial_dir){ .tx_if = s->ifname, .tx_nsfd = o->nsfd[1], .rx_if = g->ifname,
+					.rx_nsfd = o->nsfd[0], .rx_peer_if = d0->ifname, .rx_peer_nsfd = o->nsfd[2] };
+	set_spec(&c->dir[1].spec, o->ipv6, s->mac, d1->mac, o->ipv6 ? s->ip6 : s->ip, o->ipv6 ? g->ip6 : g->ip);
+	/* The tester stays off the DUT's CPUs. */
+	if (cpuset_count(&st.tester_cpus)) {
+		int first = cpuset_nth(&st.tester_cpus, 0), last = first;
+
+		for (int x = first; x >= 0; x = cpuset_next(&st.tester_cpus, (unsigned)x + 1))
+			last = x;
+		if (c->gen_cpu[0] < 0)
+			c->gen_cpu[0] = first;
+		if (c->rx_cpu < 0)
+			c->rx_cpu = last;
+	}
+	o->lab_napi = st.ifs[LAB_DUT0].link.xdp_prog_id && st.ifs[LAB_DUT1].link.xdp_prog_id;
+	o->lab_queues = st.queues;
+	cpuset_format_list(&st.dut_cpus, dut, sizeof(dut));
+	if (!cpuset_count(&o->watch))
+		o->watch = st.dut_cpus;
+	snprintf(o->where, sizeof(o->where), "through lab %s (DUT CPU %s, placement %s, %d rules%s)",
+		 o->prefix, dut, lab_placement_name(st.placement), st.rules < 0 ? 0 : st.rules,
+		 strcmp(st.shape.kind, "tbf") ? "" : ", shaped");
+	snprintf(o->dir_label[0], sizeof(o->dir_label[0]), "gen0 -> DUT -> sink0");
+	snprintf(o->dir_label[1], sizeof(o->dir_label[1]), "sink0 -> DUT -> gen0");
+	return 0;
+}
+
+static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
+{
+	struct trial_cfg *c = &o->cfg;
+	uint8_t txmac[6], rxmac[6];
+	int rc;
+
+	snprintf(o->tx_name, sizeof(o->tx_name), "%s", o->tx_if);
+	snprintf(o->rx_name, sizeof(o->rx_name), "%s", o->rx_if);
+	if ((rc = split_port(o->tx_name, "--tx", &o->nsfd[0], err, errlen)) ||
+	    (rc = split_port(o->rx_name, "--rx", &o->nsfd[1], err, errlen)))
+		return rc;
+	if (!o->dst_mac_set && o->direct && !if_mac(o->rx_name, o->nsfd[1], o->dst_mac))
+		o->dst_mac_set = true;
+	if (c->ndirs == 2 && !o->rx_dst_mac_set && o->direct && !if_mac(o->tx_name, o->nsfd[0], o->rx_dst_mac))
+		o->rx_dst_mac_set = true;
+	if (!o->dst_mac_set) {
+		snprintf(err, errlen, "--dst-mac is required with --tx: the MAC of the DUT's port on %s", o->tx_if);
+		return -EINVAL;
+	}
+	if (c->ndirs == 2 && !o->rx_dst_mac_set) {
+		snprintf(err, errlen, "--bidir with --rx needs --rx-dst-mac: the MAC of the DUT's port on %s", o->rx_if);
+		return -EINVAL;
+	}
+	if ((rc = if_mac(o->tx_name, o->nsfd[0], txmac))) {
+		snprintf(err, errlen, "--tx %s: no such interface", o->tx_if);
+		return -EINVAL;
+	}
+	if ((rc = if_mac(o->rx_name, o->nsfd[1], rxmac))) {
+		snprintf(err, errlen, "--rx %s: no such interface", o->rx_if);
+		return -EINVAL;
+	}
+	c->dir[0] = (struct trial_dir){ .tx_if = o->tx_name, .tx_nsfd = o->nsfd[0], .rx_if = o->rx_name,
+					.rx_nsfd = o->nsfd[1], .direct = o->direct };
+	set_spec(&c->dir[0].spec, o->ipv6, txmac, o->dst_mac, o->src_ip, o->dst_ip);
+	c->dir[1] = (struct trial_dir){ .tx_if = o->rx_name, .tx_nsfd = o->nsfd[1], .rx_if = o->tx_name,
+					.rx_nsfd = o->nsfd[0], .direct = o->direct };
+	set_spec(&c->dir[1].spec, o->ipv6, rxmac, o->rx_dst_mac, o->dst_ip, o->src_ip);
+	if (!o->line_set) {
+		unsigned int mbps = 0;
+		int saved = -1, fd;
+
+		if (o->nsfd[0] < 0 || !netns_enter(o->nsfd[0], &saved)) {
+			fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+			if (saved >= 0)
+				netns_leave(&saved);
+			if (fd >= 0) {
+				ethtool_speed(fd, o->tx_name, &mbps);
+				close(fd);
+			}
+		}
+		o->line_bps = mbps * 1e6;
+	}
+	snprintf(o->where, sizeof(o->where), "on %s -> %s", o->tx_if, o->rx_if);
+	snprintf(o->dir_label[0], sizeof(o->dir_label[0]), "%s -> DUT -> %s", o->tx_if, o->rx_if);
+	snprintf(o->dir_label[1], sizeof(o->dir_label[1]), "%s -> DUT -> %s", o->rx_if, o->tx_if);
+	return 0;
+}
+
+/* The ports: by hand, or the fastest that works here. The XDP path (the
+ * generator and the analyzer in XDP) needs XDP on the far end of the
+ * generator's port (the lab DUT in NAPI mode, or our own analyzer when
+ * cabled straight), one frame size, and frames that fit a page; anywhere
+ * else auto keeps AF_PACKET. */
+static int choose_path(struct trialopt *o, char *err, size_t errlen)
+{
+	struct trial_cfg *c = &o->cfg;
+	bool fits = c->nsizes == 1 && c->sizes[0] <= XDPGEN_FRAME_MAX + FRAME_FCS_LEN;
+	char why[256];
+	int rc;
+
+	switch (o->path) {
+	case TRIALOPT_XDP:
+		if ((rc = xdpgen_probe(why, sizeof(why)))) {
+			snprintf(err, errlen, "--port-type xdp: %s", why);
+			return rc;
+		}
+		c->xdp_gen = c->xdp_rx = true;
+		return 0;
+	case TRIALOPT_AFXDP:
+		c->port_type = PORT_AFXDP;
+		return 0;
+	case TRIALOPT_AFPACKET:
+		c->port_type = PORT_AFPACKET;
+		return 0;
+	case TRIALOPT_MMSG:
+		c->port_type = PORT_AFPACKET_MMSG;
+		return 0;
+	}
+	c->port_type = PORT_AFPACKET;
+	if (fits && ((o->lab && o->lab_napi) || o->direct) && !xdpgen_probe(why, sizeof(why)))
+		c->xdp_gen = c->xdp_rx = true;
+	return 0;
+}
+
+int trialopt_resolve(struct trialopt *o, char *err, size_t errlen)
+{
+	struct trial_cfg *c = &o->cfg;
+	double avg = 0;
+	int rc;
+
+	rc = o->lab ? resolve_lab(o, err, errlen) : resolve_ports(o, err, errlen);
+	if (rc)
+		return rc;
+	for (unsigned int i = 0; i < c->nsizes; i++)
+		avg += c->sizes[i] / (double)c->nsizes;
+	switch (o->rate.kind) {
+	case RATE_PPS:
+		c->rate_pps = o->rate.value;
+		break;
+	case RATE_BPS:
+		c->rate_pps = o->rate.value / ((avg + 20) * 8);
+		break;
+	case RATE_PCT:
+		if (o->line_bps <= 0) {
+			snprintf(err, errlen, "--rate %g%%: no line rate known here (veth has none): give --line-rate, e.g. 1G",
+				 o->rate.value);
+			return -EINVAL;
+		}
+		c->rate_pps = o->rate.value / 100.0 * o->line_bps / ((avg + 20) * 8);
+		break;
+	}
+	if ((rc = choose_path(o, err, errlen)))
+		return rc;
+	if (trial_mtu_check(c, err, errlen))
+		return -EINVAL;
+	/* An AF_XDP generator thread binds a transmit queue of its own. */
+	if (o->lab && c->port_type == PORT_AFXDP && !c->xdp_gen && trial_threads(c) > o->lab_queues) {
+		char pa[LAB_PREFIX_MAX + 12];
+
+		snprintf(err, errlen, "--gen-cpu: %u generator threads on AF_XDP need a transmit queue each, and the "
+			 "lab's ports have %u: 'wirerate lab up%s --queues %u'", trial_threads(c), o->lab_queues,
+			 lab_prefix_arg(o->prefix, pa, sizeof(pa)), trial_threads(c));
+		return -EINVAL;
+	}
+	/* Calibrating flat out on the XDP path: as many frames as its
+	 * analyzer's bitmap holds, still far above what a core sends. */
+	if (o->direct && c->xdp_rx && c->rate_pps * (double)c->duration_ns / 1e9 > (double)XDPCOUNT_MAX_FRAMES)
+		c->rate_pps = (double)(uint64_t)((double)XDPCOUNT_MAX_FRAMES / ((double)c->duration_ns / 1e9));
+	return trial_cfg_check(c, err, errlen);
+}
+
+const char *trialopt_path(const struct trialopt *o)
+{
+	return o->cfg.xdp_gen ? "xdp" : port_type_name(o->cfg.port_type);
+}
+
+void trialopt_calib_key(const struct trialopt *o, char *buf, size_t len)
+{
+	unsigned int n = trial_threads(&o->cfg);
+
+	if (n > 1)
+		snprintf(buf, len, "%s*%u", trialopt_path(o), n);
+	else
+		snprintf(buf, len, "%s", trialopt_path(o));
+}
+
+void trialopt_release(struct trialopt *o)
+{
+	lab_unlock(&o->lab_lock, NULL);
+	for (int r = 0; r < 3; r++)
+		if (o->nsfd[r] >= 0) {
+			close(o->nsfd[r]);
+			o->nsfd[r] = -1;
+		}
+}
