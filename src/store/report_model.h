@@ -1,8 +1,9 @@
 /* What `wirerate report` shows, loaded from the store and compared: the
  * runs side by side (seed 002: rows are frame sizes, columns are runs),
  * each cell with the figures behind it and a verdict against the first run
- * (the baseline). The text/JSON/CSV writers (report.c) and the HTML+SVG
- * writer (html.c) read this one model, so they never disagree. */
+ * (the baseline). The text/JSON/CSV writers (reportprint.c) and the
+ * HTML+SVG writer (html.c, htmlchart.c) read this one model, so they never
+ * disagree. */
 #ifndef WR_STORE_REPORT_MODEL_H
 #define WR_STORE_REPORT_MODEL_H
 
