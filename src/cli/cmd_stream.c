@@ -1,48 +1,32 @@
-/* wirerate stream: netperf's UDP_STREAM. A server (netserver's part)
- * counts the datagrams a client sends it as fast as it can; the client
- * prints netperf's block with both ends' figures, and the loss between
- * them. Lab mode runs both ends itself, the server in the lab's sink
- * namespace and the client in its gen namespace, through the DUT.
- *
- * The control connection (TCP) carries one line each way per step:
- *   client: HELLO size=S duration_ms=D      server: OK port=P rcvbuf=B
- *   client: END sent=N                      server: RESULT msgs=M bytes=Y elapsed_ns=E rcvbuf=B
- * (or ERR reason). The server counts on a fresh UDP port per session, so
- * no datagram of an earlier session is ever counted in a later one. */
+/* wirerate stream: netperf's UDP_STREAM (engine/stream.h has the
+ * protocol and both ends). A server (netserver's part) counts the datagrams
+ * a client sends it as fast as it can; the client prints netperf's block
+ * with both ends' figures, and the loss between them. Lab mode runs both
+ * ends itself, the server in the lab's sink namespace and the client in
+ * its gen namespace, through the DUT. This file parses, prints and picks
+ * the exit status. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <netdb.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
-#include <linux/sock_diag.h>
 
 #include "cli/cli.h"
 #include "core/cpuset.h"
 #include "core/units.h"
+#include "engine/stream.h"
 #include "store/out.h"
 #include "sys/lab.h"
 #include "sys/netns.h"
 
-#define STREAM_PORT 12866		/* netperf's */
-#define STREAM_MSG_MAX 65507		/* the largest UDP payload over IPv4 */
-#define STREAM_BATCH 64
-#define STREAM_GRACE_NS 500000000ULL	/* late datagrams counted after END */
-#define STREAM_CTL_MS 5000		/* any control step but the run itself */
-#define STREAM_DUR_MAX (24 * 3600000000000ULL)
-
 static const char stream_usage[] =
-	"usage: wirerate stream --server [--port N] [--once] [--json]\n"
+	"usage: wirerate stream --server [--port N] [--once | --max-sessions N] [--json]\n"
 	"       wirerate stream --client HOST [-m SIZE] [-l T] [--port N] [--json]\n"
 	"       wirerate stream [--prefix P] [-m SIZE] [-l T] [--json]\n"
 	"\n"
@@ -51,7 +35,10 @@ static const char stream_usage[] =
 	"netperf's block (socket size, message size, elapsed time, messages okay and\n"
 	"errors, throughput in 10^6 bits/s; the sender's line, then the receiver's)\n"
 	"and the loss between them.\n"
-	"  --server            serve sessions one at a time until Ctrl-C (exit 0)\n"
+	"  --server            serve sessions until Ctrl-C (exit 0), each in a process\n"
+	"                      of its own, several at once\n"
+	"  --max-sessions N    with --server: serve at most N sessions at once (1..256,\n"
+	"                      default 16); a client beyond them is refused as busy\n"
 	"  --once              with --server: end after one session (exit 1 if it failed)\n"
 	"  --client HOST       run against the server on HOST (name or address)\n"
 	"  -p, --port N        the server's control port (TCP; default 12866, netperf's);\n"
@@ -79,14 +66,6 @@ static void on_signal(int sig)
 	stream_stop = 1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 enum stream_mode { MODE_LAB, MODE_SERVER, MODE_CLIENT };
 
 struct stream_opts {
@@ -95,18 +74,8 @@ struct stream_opts {
 	const char *host;
 	uint16_t port;
 	uint64_t size, duration_ns;
+	unsigned int max_sessions;	/* 0: not given */
 	char prefix[LAB_PREFIX_MAX + 1];
-};
-
-/* What a session measured, at both ends. */
-struct stream_result {
-	uint64_t sent, errors, sent_bytes, send_ns;
-	int sndbuf;
-	uint64_t recv, recv_bytes, recv_ns;
-	int rcvbuf;
-	uint64_t size;			/* the message size asked for (server side) */
-	uint64_t drops;			/* the receiving socket's own (full buffer) */
-	bool interrupted;
 };
 
 static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **argv)
@@ -115,6 +84,7 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 		{ "server", no_argument, NULL, 'S' },
 		{ "client", required_argument, NULL, 'C' },
 		{ "once", no_argument, NULL, 'o' },
+		{ "max-sessions", required_argument, NULL, 'M' },
 		{ "port", required_argument, NULL, 'p' },
 		{ "message-size", required_argument, NULL, 'm' },
 		{ "duration", required_argument, NULL, 'l' },
@@ -146,6 +116,13 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 				return EXIT_USAGE;
 			}
 			op->host = optarg;
+			break;
+		case 'M':
+			if (u64_parse(optarg, 1, STREAM_SESSIONS_MAX, &v, err, sizeof(err))) {
+				cli_error("stream: --max-sessions: %s", err);
+				return EXIT_USAGE;
+			}
+			op->max_sessions = (unsigned int)v;
 			break;
 		case 'p':
 			if (u64_parse(optarg, 1, 65535, &v, err, sizeof(err))) {
@@ -196,6 +173,10 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 		cli_error("stream: --once applies to --server only");
 		return EXIT_USAGE;
 	}
+	if (op->max_sessions && (op->mode != MODE_SERVER || op->once)) {
+		cli_error("stream: --max-sessions applies to --server without --once");
+		return EXIT_USAGE;
+	}
 	if (op->have_prefix && op->mode != MODE_LAB) {
 		cli_error("stream: --prefix is for lab mode (neither --server nor --client)");
 		return EXIT_USAGE;
@@ -206,486 +187,66 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 	}
 	return 0;
 }
-
-/* ---- the control connection ---- */
-
-/* Send one line; 0 or -errno. */
-static int ctl_send(int fd, const char *line)
-{
-	size_t len = strlen(line), done = 0;
-
-	while (done < len) {
-		ssize_t n = send(fd, line + done, len - done, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EPIPE;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
-/* Wait until fd is ready for events or the clock reaches end (ns):
- * 0, -ETIMEDOUT or -errno. */
-static int poll_until(int fd, short events, uint64_t end)
-{
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = events };
-		uint64_t t = now_ns();
-		int n;
-
-		if (t >= end)
-			return -ETIMEDOUT;
-		n = poll(&p, 1, (int)((end - t) / 1000000ULL) + 1);
-		if (n < 0 && errno != EINTR)
-			return -errno;
-		if (n > 0)
-			return 0;
-	}
-}
-
-/* Read one line (without its '\n') within timeout_ms; a byte at a time, as
- * the lines are few and short and the peer sends nothing past one before
- * an answer. 0, -ETIMEDOUT, -ECONNRESET (closed) or -errno. */
-static int ctl_recv(int fd, char *buf, size_t len, int timeout_ms)
-{
-	uint64_t end = now_ns() + (uint64_t)timeout_ms * 1000000ULL;
-	size_t n = 0;
-
-	for (;;) {
-		ssize_t r;
-		char ch;
-		int rc;
-
-		if ((rc = poll_until(fd, POLLIN, end)))
-			return rc;
-		r = recv(fd, &ch, 1, 0);
-		if (r < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (r < 0)
-			return -errno;
-		if (!r)
-			return -ECONNRESET;
-		if (ch == '\n') {
-			buf[n] = '\0';
-			return 0;
-		}
-		if (n + 1 >= len)
-			return -EPROTO;
-		buf[n++] = ch;
-	}
-}
-
 /* ---- the server ---- */
 
-struct server_ctx {
-	int lfd;			/* the listening socket */
-	int nsfd;			/* the namespace to serve in (-1: this one) */
-	volatile sig_atomic_t *quit;	/* stop waiting for sessions */
-	bool once;
-	struct out *o;			/* session lines; NULL = silent (lab mode) */
-	/* the last session's, for lab mode */
-	struct stream_result res;
-	int rc;				/* 0, or -errno of the last session */
-	char err[256];
-};
-
-/* Count what arrives on ufd until the control socket says END (or the
- * run's time plus a margin passes), then a grace period for the datagrams
- * still on their way. */
-static int server_count(int cfd, int ufd, uint64_t duration_ns, volatile sig_atomic_t *quit,
-			struct stream_result *r, uint64_t *sent, char *err, size_t errlen)
+/* A session's line (an element of "sessions"), as each one ends. */
+static void print_session(void *arg, const struct stream_session *s)
 {
-	static char bufs[STREAM_BATCH][2048];
-	struct mmsghdr msgs[STREAM_BATCH];
-	struct iovec iov[STREAM_BATCH];
-	uint64_t start = now_ns(), deadline = start + duration_ns + 30000000000ULL, end = 0;
-	char line[128];
-	int rc;
+	struct out *o = arg;
+	const struct stream_result *r = &s->res;
+	double secs = (double)r->recv_ns / 1e9;
 
-	/* The bytes counted are those the datagram carried, also past the
-	 * part kept (MSG_TRUNC returns the whole length). */
-	for (int i = 0; i < STREAM_BATCH; i++) {
-		iov[i] = (struct iovec){ bufs[i], sizeof(bufs[i]) };
-		msgs[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i], .msg_iovlen = 1 } };
+	out_obj_start(o, NULL);
+	out_str(o, "client", "session from %s: ", s->peer);
+	out_bool(o, "ok", NULL, !s->rc);
+	if (s->rc) {
+		out_str(o, "error", "%s\n", s->err);
+	} else {
+		out_u64(o, "messages", "%llu messages", r->recv);
+		out_u64(o, "message_size", " of %llu bytes", r->size);
+		out_u64(o, "bytes", NULL, r->recv_bytes);
+		out_u64(o, "client_sent", " (client sent %llu", r->sent);
+		out_u64(o, "socket_drops", ", socket dropped %llu)", r->drops);
+		out_f64(o, "elapsed_s", " in %.2f s", secs);
+		out_f64(o, "throughput_mbps", ", %.2f 10^6bits/sec",
+			secs > 0 ? (double)r->recv_bytes * 8 / secs / 1e6 : 0);
+		out_u64(o, "socket_size", ", socket %llu bytes\n", (uint64_t)r->rcvbuf);
 	}
-	for (;;) {
-		struct pollfd p[2] = { { .fd = ufd, .events = POLLIN }, { .fd = cfd, .events = POLLIN } };
-		uint64_t t = now_ns();
-		int n;
-
-		if (end && t >= end)
-			break;
-		if (*quit) {
-			snprintf(err, errlen, "the server was stopped mid-session");
-			ctl_send(cfd, "ERR the server was stopped\n");
-			return -EINTR;
-		}
-		if (!end && t >= deadline) {
-			snprintf(err, errlen, "no end of the run from the client in time");
-			return -ETIMEDOUT;
-		}
-		n = poll(p, end ? 1 : 2, 100);
-		if (n < 0 && errno != EINTR)
-			return -errno;
-		if (n <= 0)
-			continue;
-		if (p[0].revents & POLLIN) {
-			n = recvmmsg(ufd, msgs, STREAM_BATCH, MSG_DONTWAIT | MSG_TRUNC, NULL);
-			for (int i = 0; i < n; i++) {
-				r->recv++;
-				r->recv_bytes += msgs[i].msg_len;
-			}
-		}
-		if (!end && (p[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-			if ((rc = ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS))) {
-				snprintf(err, errlen, "control connection: %s", strerror(-rc));
-				return rc;
-			}
-			if (sscanf(line, "END sent=%" SCNu64, sent) != 1) {
-				snprintf(err, errlen, "unexpected from the client: '%.60s'", line);
-				return -EPROTO;
-			}
-			r->recv_ns = now_ns() - start;
-			end = now_ns() + STREAM_GRACE_NS;
-		}
-	}
-	return 0;
-}
-
-/* One session on an accepted control connection. */
-static int server_session(int cfd, volatile sig_atomic_t *quit, struct stream_result *r, char *err,
-			  size_t errlen)
-{
-	struct sockaddr_storage local;
-	socklen_t sl = sizeof(local);
-	uint64_t size, dur_ms, sent = 0;
-	char line[160];
-	int ufd = -1, rc;
-
-	memset(r, 0, sizeof(*r));
-	if ((rc = ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS))) {
-		snprintf(err, errlen, "no request from the client: %s", strerror(-rc));
-		return rc;
-	}
-	if (sscanf(line, "HELLO size=%" SCNu64 " duration_ms=%" SCNu64, &size, &dur_ms) != 2 ||
-	    !size || size > STREAM_MSG_MAX || dur_ms > STREAM_DUR_MAX / 1000000ULL) {
-		snprintf(err, errlen, "bad request from the client: '%.60s'", line);
-		ctl_send(cfd, "ERR bad request\n");
-		return -EPROTO;
-	}
-	r->size = size;
-	/* The data port is on the address the client reached us on. */
-	if (getsockname(cfd, (struct sockaddr *)&local, &sl) ||
-	    (ufd = socket(local.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0) {
-		rc = -errno;
-		goto fail;
-	}
-	if (local.ss_family == AF_INET)
-		((struct sockaddr_in *)&local)->sin_port = 0;
-	else
-		((struct sockaddr_in6 *)&local)->sin6_port = 0;
-	if (bind(ufd, (struct sockaddr *)&local, sl) || getsockname(ufd, (struct sockaddr *)&local, &sl)) {
-		rc = -errno;
-		goto fail;
-	}
-	sl = sizeof(r->rcvbuf);
-	getsockopt(ufd, SOL_SOCKET, SO_RCVBUF, &r->rcvbuf, &sl);
-	snprintf(line, sizeof(line), "OK port=%u rcvbuf=%d\n",
-		 ntohs(local.ss_family == AF_INET ? ((struct sockaddr_in *)&local)->sin_port
-						  : ((struct sockaddr_in6 *)&local)->sin6_port), r->rcvbuf);
-	if ((rc = ctl_send(cfd, line))) {
-		snprintf(err, errlen, "control connection: %s", strerror(-rc));
-		goto out;
-	}
-	if ((rc = server_count(cfd, ufd, dur_ms * 1000000ULL, quit, r, &sent, err, errlen)))
-		goto out;
-	r->sent = sent;
-	/* What the receiving socket itself dropped (its buffer full) tells
-	 * the tester's loss from the path's. */
-	{
-		uint32_t mi[SK_MEMINFO_VARS] = { 0 };
-		socklen_t ml = sizeof(mi);
-
-		if (!getsockopt(ufd, SOL_SOCKET, SO_MEMINFO, mi, &ml) && ml > SK_MEMINFO_DROPS * sizeof(mi[0]))
-			r->drops = mi[SK_MEMINFO_DROPS];
-	}
-	snprintf(line, sizeof(line), "RESULT msgs=%" PRIu64 " bytes=%" PRIu64 " elapsed_ns=%" PRIu64
-		 " rcvbuf=%d drops=%" PRIu64 "\n", r->recv, r->recv_bytes, r->recv_ns, r->rcvbuf, r->drops);
-	if ((rc = ctl_send(cfd, line)))
-		snprintf(err, errlen, "control connection: %s", strerror(-rc));
-	goto out;
-fail:
-	snprintf(err, errlen, "data socket: %s", strerror(-rc));
-	ctl_send(cfd, "ERR cannot open a data socket\n");
-out:
-	if (ufd >= 0)
-		close(ufd);
-	return rc;
-}
-
-static void peer_name(int fd, char *buf, size_t len)
-{
-	struct sockaddr_storage a;
-	socklen_t sl = sizeof(a);
-
-	if (getpeername(fd, (struct sockaddr *)&a, &sl) ||
-	    getnameinfo((struct sockaddr *)&a, sl, buf, (socklen_t)len, NULL, 0, NI_NUMERICHOST))
-		snprintf(buf, len, "?");
-	else if (!strncmp(buf, "::ffff:", 7) && strchr(buf, '.'))
-		memmove(buf, buf + 7, strlen(buf + 7) + 1);	/* IPv4, mapped */
-}
-
-/* Serve sessions one at a time until *quit (or one, with once). */
-static void *server_run(void *arg)
-{
-	struct server_ctx *s = arg;
-	struct timeval tv = { STREAM_CTL_MS / 1000, 0 };
-
-	int saved = -1;
-
-	s->rc = -ETIMEDOUT;
-	snprintf(s->err, sizeof(s->err), "no session");
-	/* each session's data socket is made in the server's namespace */
-	if (s->nsfd >= 0 && (s->rc = netns_enter(s->nsfd, &saved))) {
-		snprintf(s->err, sizeof(s->err), "cannot enter the server's namespace: %s", strerror(-s->rc));
-		return NULL;
-	}
-	while (!*s->quit) {
-		struct pollfd p = { .fd = s->lfd, .events = POLLIN };
-		char peer[64];
-		int cfd;
-
-		if (poll(&p, 1, 100) <= 0)
-			continue;
-		cfd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (cfd < 0)
-			continue;
-		/* a session cannot hang the server on a stalled send either */
-		setsockopt(cfd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-		peer_name(cfd, peer, sizeof(peer));
-		s->err[0] = '\0';
-		s->rc = server_session(cfd, s->quit, &s->res, s->err, sizeof(s->err));
-		close(cfd);
-		if (s->o) {
-			struct stream_result *r = &s->res;
-			double secs = (double)r->recv_ns / 1e9;
-
-			out_obj_start(s->o, NULL);
-			out_str(s->o, "client", "session from %s: ", peer);
-			out_bool(s->o, "ok", NULL, !s->rc);
-			if (s->rc) {
-				out_str(s->o, "error", "%s\n", s->err);
-			} else {
-				out_u64(s->o, "messages", "%llu messages", r->recv);
-				out_u64(s->o, "message_size", " of %llu bytes", r->size);
-				out_u64(s->o, "bytes", NULL, r->recv_bytes);
-				out_u64(s->o, "client_sent", " (client sent %llu", r->sent);
-				out_u64(s->o, "socket_drops", ", socket dropped %llu)", r->drops);
-				out_f64(s->o, "elapsed_s", " in %.2f s", secs);
-				out_f64(s->o, "throughput_mbps", ", %.2f 10^6bits/sec",
-					secs > 0 ? (double)r->recv_bytes * 8 / secs / 1e6 : 0);
-				out_u64(s->o, "socket_size", ", socket %llu bytes\n", (uint64_t)r->rcvbuf);
-			}
-			out_obj_end(s->o);
-			fflush(stdout);
-		}
-		if (s->once)
-			break;
-	}
-	netns_leave(&saved);
-	return NULL;
-}
-
-/* A listening socket on port (0: any), on all addresses of the namespace
- * the calling thread is in: IPv6 with IPv4 mapped, else IPv4. */
-static int listen_on(uint16_t port, char *err, size_t errlen)
-{
-	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons(port), .sin6_addr = IN6ADDR_ANY_INIT };
-	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons(port) };
-	int one = 1, zero = 0, fd, rc;
-
-	fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0) {
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		if (!bind(fd, (struct sockaddr *)&a6, sizeof(a6)) && !listen(fd, 8))
-			return fd;
-		close(fd);
-	}
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		goto fail;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (!bind(fd, (struct sockaddr *)&a4, sizeof(a4)) && !listen(fd, 8))
-		return fd;
-fail:
-	rc = -errno;
-	snprintf(err, errlen, "cannot listen on port %u: %s", port, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	return rc;
-}
-
-static uint16_t local_port(int fd)
-{
-	struct sockaddr_storage a;
-	socklen_t sl = sizeof(a);
-
-	if (getsockname(fd, (struct sockaddr *)&a, &sl))
-		return 0;
-	return ntohs(a.ss_family == AF_INET ? ((struct sockaddr_in *)&a)->sin_port
-					    : ((struct sockaddr_in6 *)&a)->sin6_port);
+	out_obj_end(o);
+	fflush(stdout);
 }
 
 static int do_server(struct stream_opts *op, struct cli *cli)
 {
-	struct server_ctx s = { .nsfd = -1, .quit = &stream_stop, .once = op->once };
+	struct stream_server s = { .nsfd = -1, .quit = &stream_stop, .once = op->once,
+				   .max_sessions = op->max_sessions, .on_session = print_session };
+	struct out *o;
 	char err[256];
+	int rc;
 
-	if ((s.lfd = listen_on(op->port, err, sizeof(err))) < 0) {
+	if ((s.lfd = stream_listen(op->port, err, sizeof(err))) < 0) {
 		cli_error("stream: %s", err);
 		return s.lfd == -EADDRINUSE || s.lfd == -EACCES ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	s.o = out_create(stdout, cli->json);
-	if (!s.o) {
+	o = out_create(stdout, cli->json);
+	if (!o) {
 		close(s.lfd);
 		return EXIT_RUNTIME;
 	}
-	out_u64(s.o, "port", "wirerate stream server on port %llu", op->port);
-	out_text(s.o, "%s\n", op->once ? ", for one session" : " (Ctrl-C ends it)");
+	s.arg = o;
+	out_u64(o, "port", "wirerate stream server on port %llu", op->port);
+	out_text(o, "%s\n", op->once ? ", for one session" : " (Ctrl-C ends it)");
 	fflush(stdout);
-	out_arr_start(s.o, "sessions");
-	server_run(&s);
-	out_arr_end(s.o);
-	out_bool(s.o, "interrupted", NULL, stream_stop);
-	out_destroy(s.o);
+	out_arr_start(o, "sessions");
+	rc = stream_serve(&s, err, sizeof(err));
+	out_arr_end(o);
+	out_bool(o, "interrupted", NULL, stream_stop);
+	out_destroy(o);
 	close(s.lfd);
-	return op->once && s.rc ? EXIT_RUNTIME : 0;
+	return op->once && rc ? EXIT_RUNTIME : 0;
 }
 
 /* ---- the client ---- */
-
-struct client_socks {
-	int cfd, ufd;
-	struct sockaddr_storage addr;	/* the server's, control port */
-	socklen_t alen;
-};
-
-/* Connect the control socket within STREAM_CTL_MS; 0 or -errno. */
-static int connect_bounded(int fd, const struct sockaddr *a, socklen_t alen)
-{
-	uint64_t end = now_ns() + STREAM_CTL_MS * 1000000ULL;
-	int soerr = 0, rc;
-	socklen_t sl = sizeof(soerr);
-
-	if (!connect(fd, a, alen))
-		return 0;
-	if (errno != EINPROGRESS)
-		return -errno;
-	if ((rc = poll_until(fd, POLLOUT, end)))
-		return rc;
-	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl))
-		return -errno;
-	return -soerr;
-}
-
-/* Open both sockets in the calling thread's namespace and connect the
- * control one. */
-static int client_open(struct client_socks *cs, char *err, size_t errlen)
-{
-	int rc;
-
-	cs->cfd = socket(cs->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	cs->ufd = socket(cs->addr.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (cs->cfd < 0 || cs->ufd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "socket: %s", strerror(errno));
-		return rc;
-	}
-	if ((rc = connect_bounded(cs->cfd, (struct sockaddr *)&cs->addr, cs->alen))) {
-		snprintf(err, errlen, "cannot reach the server: %s", strerror(-rc));
-		return rc;
-	}
-	return 0;
-}
-
-/* Send for duration_ns (or until Ctrl-C), sendmmsg in batches, the clock
- * read once per batch. */
-static int client_blast(int ufd, size_t size, uint64_t duration_ns, struct stream_result *r,
-			char *err, size_t errlen)
-{
-	static char payload[STREAM_MSG_MAX];
-	struct mmsghdr msgs[STREAM_BATCH];
-	struct iovec iov = { payload, size };
-	uint64_t start, t;
-
-	for (int i = 0; i < STREAM_BATCH; i++)
-		msgs[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov, .msg_iovlen = 1 } };
-	start = t = now_ns();
-	while (!stream_stop && t - start < duration_ns) {
-		int n = sendmmsg(ufd, msgs, STREAM_BATCH, 0);
-
-		if (n > 0) {
-			r->sent += (uint64_t)n;
-		} else if (n < 0 && (errno == ENOBUFS || errno == EAGAIN || errno == ECONNREFUSED)) {
-			/* the one message refused; the rest of the batch is tried again */
-			r->errors++;
-		} else if (n < 0 && errno != EINTR) {
-			snprintf(err, errlen, "send: %s", strerror(errno));
-			r->send_ns = now_ns() - start;
-			return -errno;
-		}
-		t = now_ns();
-	}
-	r->sent_bytes = r->sent * size;
-	r->send_ns = t - start;
-	r->interrupted = stream_stop;
-	return 0;
-}
-
-/* A session on open sockets: HELLO, data, END, RESULT. */
-static int client_session(struct client_socks *cs, const struct stream_opts *op, struct stream_result *r,
-			  char *err, size_t errlen)
-{
-	char line[160];
-	unsigned int dport;
-	int rc;
-	socklen_t sl = sizeof(r->sndbuf);
-
-	snprintf(line, sizeof(line), "HELLO size=%" PRIu64 " duration_ms=%" PRIu64 "\n", op->size,
-		 (uint64_t)(op->duration_ns / 1000000U));
-	if ((rc = ctl_send(cs->cfd, line)) || (rc = ctl_recv(cs->cfd, line, sizeof(line), STREAM_CTL_MS))) {
-		snprintf(err, errlen, "the server did not answer: %s", strerror(-rc));
-		return rc;
-	}
-	if (sscanf(line, "OK port=%u rcvbuf=%d", &dport, &r->rcvbuf) != 2 || !dport || dport > 65535) {
-		snprintf(err, errlen, "the server refused: '%.60s'", line);
-		return -EPROTO;
-	}
-	if (cs->addr.ss_family == AF_INET)
-		((struct sockaddr_in *)&cs->addr)->sin_port = htons((uint16_t)dport);
-	else
-		((struct sockaddr_in6 *)&cs->addr)->sin6_port = htons((uint16_t)dport);
-	if (connect(cs->ufd, (struct sockaddr *)&cs->addr, cs->alen)) {
-		snprintf(err, errlen, "data socket: %s", strerror(errno));
-		return -errno;
-	}
-	getsockopt(cs->ufd, SOL_SOCKET, SO_SNDBUF, &r->sndbuf, &sl);
-	rc = client_blast(cs->ufd, op->size, op->duration_ns, r, err, errlen);
-	/* the server's counts are collected whatever stopped the sending */
-	snprintf(line, sizeof(line), "END sent=%" PRIu64 "\n", r->sent);
-	if (ctl_send(cs->cfd, line) ||
-	    ctl_recv(cs->cfd, line, sizeof(line), STREAM_CTL_MS + STREAM_GRACE_NS / 1000000ULL) ||
-	    sscanf(line, "RESULT msgs=%" SCNu64 " bytes=%" SCNu64 " elapsed_ns=%" SCNu64 " rcvbuf=%d drops=%" SCNu64,
-		   &r->recv, &r->recv_bytes, &r->recv_ns, &r->rcvbuf, &r->drops) != 5) {
-		if (!rc)
-			snprintf(err, errlen, "no counts from the server after the run");
-		return rc ? rc : -EPROTO;
-	}
-	return rc;
-}
 
 static double mbps(uint64_t bytes, uint64_t ns)
 {
@@ -748,27 +309,6 @@ static void print_block(struct out *o, const struct stream_opts *op, const char 
 	}
 }
 
-/* Resolve host to the server's control address; -EINVAL with a message. */
-static int resolve(const char *host, uint16_t port, struct client_socks *cs, char *addr, size_t alen,
-		   char *err, size_t errlen)
-{
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res = NULL;
-	char ps[8];
-	int rc;
-
-	snprintf(ps, sizeof(ps), "%u", port);
-	if ((rc = getaddrinfo(host, ps, &hints, &res)) || !res) {
-		snprintf(err, errlen, "--client: cannot resolve '%s': %s", host, gai_strerror(rc));
-		return -EINVAL;
-	}
-	memcpy(&cs->addr, res->ai_addr, res->ai_addrlen);
-	cs->alen = res->ai_addrlen;
-	freeaddrinfo(res);
-	if (getnameinfo((struct sockaddr *)&cs->addr, cs->alen, addr, (socklen_t)alen, NULL, 0, NI_NUMERICHOST))
-		snprintf(addr, alen, "%s", host);
-	return 0;
-}
-
 static int finish(struct cli *cli, const struct stream_opts *op, const char *addr, const char *lab,
 		  const struct stream_result *r)
 {
@@ -781,33 +321,20 @@ static int finish(struct cli *cli, const struct stream_opts *op, const char *add
 	return r->interrupted ? 130 : 0;
 }
 
-static void close_socks(struct client_socks *cs)
-{
-	if (cs->cfd >= 0)
-		close(cs->cfd);
-	if (cs->ufd >= 0)
-		close(cs->ufd);
-	cs->cfd = cs->ufd = -1;
-}
-
 static int do_client(struct stream_opts *op, struct cli *cli)
 {
-	struct client_socks cs = { .cfd = -1, .ufd = -1 };
+	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .stop = &stream_stop };
 	struct stream_result r = { 0 };
 	char err[256], addr[INET6_ADDRSTRLEN];
-	int rc;
 
-	if (resolve(op->host, op->port, &cs, addr, sizeof(addr), err, sizeof(err))) {
-		cli_error("stream: %s", err);
+	if (stream_resolve(&c, op->host, op->port, addr, sizeof(addr), err, sizeof(err))) {
+		cli_error("stream: --client: %s", err);
 		return EXIT_USAGE;
 	}
-	if ((rc = client_open(&cs, err, sizeof(err))) ||
-	    (rc = client_session(&cs, op, &r, err, sizeof(err)))) {
-		close_socks(&cs);
+	if (stream_client_run(&c, -1, &r, err, sizeof(err))) {
 		cli_error("stream: %s (%s port %u)", err, addr, op->port);
 		return stream_stop ? 130 : EXIT_RUNTIME;
 	}
-	close_socks(&cs);
 	return finish(cli, op, addr, NULL, &r);
 }
 
@@ -815,25 +342,19 @@ static int do_client(struct stream_opts *op, struct cli *cli)
 
 static int do_lab(struct stream_opts *op, struct cli *cli)
 {
-	static volatile sig_atomic_t server_quit;
-	struct client_socks cs = { .cfd = -1, .ufd = -1 };
-	struct server_ctx s = { .lfd = -1, .nsfd = -1, .quit = &server_quit, .once = true };
 	struct stream_result r = { 0 };
 	struct lab_status st;
 	char err[256], name[NETNS_NAME_MAX], addr[INET_ADDRSTRLEN];
-	int lock = -1, gen = -1, sink = -1, saved = -1, rc = EXIT_RUNTIME;
+	int lock = -1, gen = -1, sink = -1, rc = EXIT_RUNTIME;
 	const struct lab_addr *dst = lab_if(LAB_SINK0);
-	struct sockaddr_in *a4 = (struct sockaddr_in *)&cs.addr;
-	sigset_t block, old;
-	pthread_t th;
-	bool started = false;
+	uint16_t port = op->have_port ? op->port : 0;
+	bool in_session;
 
 	if (!cli_have_root()) {
 		cli_error("stream: lab mode needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN): run it as root, "
 			  "or give --server or --client");
 		return EXIT_USAGE;
 	}
-	server_quit = 0;
 	if (lab_lock(op->prefix, "a stream", false, &lock, err, sizeof(err)) ||
 	    lab_status(op->prefix, &st, err, sizeof(err))) {
 		cli_error("stream: %s", err);
@@ -864,67 +385,20 @@ static int do_lab(struct stream_opts *op, struct cli *cli)
 		cli_error("stream: cannot open the lab's namespaces (%s)", strerror(-(gen < 0 ? gen : sink)));
 		goto out;
 	}
-	/* The server's listener in sink (an ephemeral port unless --port, so
-	 * that it never meets a server already there), the client's sockets
-	 * in gen; sockets stay in the namespace they were made in. */
-	if ((rc = netns_enter(sink, &saved))) {
-		cli_error("stream: cannot enter the sink namespace: %s", strerror(-rc));
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	s.lfd = listen_on(op->have_port ? op->port : 0, err, sizeof(err));
-	netns_leave(&saved);
-	if (s.lfd < 0) {
-		cli_error("stream: in the sink namespace: %s", err);
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	op->port = local_port(s.lfd);
-	s.nsfd = sink;
 	inet_ntop(AF_INET, dst->ip, addr, sizeof(addr));
 	op->host = addr;
-	a4->sin_family = AF_INET;
-	a4->sin_port = htons(op->port);
-	memcpy(&a4->sin_addr, dst->ip, 4);
-	cs.alen = sizeof(*a4);
-	/* Signals go to this thread, not the server's. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	rc = pthread_create(&th, NULL, server_run, &s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc) {
-		cli_error("stream: cannot start the server thread: %s", strerror(rc));
-		rc = EXIT_RUNTIME;
+	if (stream_lab_run(gen, sink, dst->ip, &port, op->size, op->duration_ns, &stream_stop, &r, &in_session,
+			   err, sizeof(err))) {
+		if (in_session)
+			cli_error("stream: %s (lab %s, %s port %u)", err, op->prefix, addr, port);
+		else
+			cli_error("stream: %s", err);
+		rc = in_session && stream_stop ? 130 : EXIT_RUNTIME;
 		goto out;
 	}
-	started = true;
-	if ((rc = netns_enter(gen, &saved))) {
-		cli_error("stream: cannot enter the gen namespace: %s", strerror(-rc));
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	rc = client_open(&cs, err, sizeof(err));
-	netns_leave(&saved);
-	if (rc || (rc = client_session(&cs, op, &r, err, sizeof(err)))) {
-		cli_error("stream: %s (lab %s, %s port %u)", err, op->prefix, addr, op->port);
-		rc = stream_stop ? 130 : EXIT_RUNTIME;
-		goto out;
-	}
-	close_socks(&cs);
-	server_quit = 1;
-	pthread_join(th, NULL);
-	started = false;
+	op->port = port;
 	rc = finish(cli, op, addr, op->prefix, &r);
 out:
-	close_socks(&cs);
-	if (started) {
-		server_quit = 1;
-		pthread_join(th, NULL);
-	}
-	if (s.lfd >= 0)
-		close(s.lfd);
 	if (gen >= 0)
 		close(gen);
 	if (sink >= 0)

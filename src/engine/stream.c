@@ -1,0 +1,529 @@
+/* netperf's UDP_STREAM, both ends: the control protocol, a session at the
+ * server and at the client, and lab mode's pairing of the two (stream.h
+ * has the protocol). The server's loop, with its child processes, is in
+ * stream_server.c. */
+#include <errno.h>
+#include <inttypes.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <linux/sock_diag.h>
+
+#include "engine/stream.h"
+#include "engine/stream_impl.h"
+#include "sys/netns.h"
+
+uint64_t stream_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- the control connection ---- */
+
+int stream_ctl_send(int fd, const char *line)
+{
+	size_t len = strlen(line), done = 0;
+
+	while (done < len) {
+		ssize_t n = send(fd, line + done, len - done, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EPIPE;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* Wait until fd is ready for events or the clock reaches end (ns):
+ * 0, -ETIMEDOUT or -errno. */
+static int poll_until(int fd, short events, uint64_t end)
+{
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = events };
+		uint64_t t = stream_now_ns();
+		int n;
+
+		if (t >= end)
+			return -ETIMEDOUT;
+		n = poll(&p, 1, (int)((end - t) / 1000000ULL) + 1);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n > 0)
+			return 0;
+	}
+}
+
+/* A byte at a time, as the lines are few and short and the peer sends
+ * nothing past one before an answer. */
+int stream_ctl_recv(int fd, char *buf, size_t len, int timeout_ms)
+{
+	uint64_t end = stream_now_ns() + (uint64_t)timeout_ms * 1000000ULL;
+	size_t n = 0;
+
+	for (;;) {
+		ssize_t r;
+		char ch;
+		int rc;
+
+		if ((rc = poll_until(fd, POLLIN, end)))
+			return rc;
+		r = recv(fd, &ch, 1, 0);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r < 0)
+			return -errno;
+		if (!r)
+			return -ECONNRESET;
+		if (ch == '\n') {
+			buf[n] = '\0';
+			return 0;
+		}
+		if (n + 1 >= len)
+			return -EPROTO;
+		buf[n++] = ch;
+	}
+}
+
+/* ---- the server's session ---- */
+
+/* Count what arrives on ufd until the control socket says END (or the
+ * run's time plus a margin passes), then a grace period for the datagrams
+ * still on their way. */
+static int server_count(int cfd, int ufd, uint64_t duration_ns, volatile sig_atomic_t *quit,
+			struct stream_result *r, uint64_t *sent, char *err, size_t errlen)
+{
+	struct mmsghdr msgs[STREAM_BATCH];
+	struct iovec iov[STREAM_BATCH];
+	uint64_t start = stream_now_ns(), deadline = start + duration_ns + 30000000000ULL, end = 0;
+	char line[128], (*bufs)[2048] = malloc(STREAM_BATCH * sizeof(*bufs));
+	int rc = 0;
+
+	if (!bufs) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	/* The bytes counted are those the datagram carried, also past the
+	 * part kept (MSG_TRUNC returns the whole length). */
+	for (int i = 0; i < STREAM_BATCH; i++) {
+		iov[i] = (struct iovec){ bufs[i], sizeof(bufs[i]) };
+		msgs[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i], .msg_iovlen = 1 } };
+	}
+	for (;;) {
+		struct pollfd p[2] = { { .fd = ufd, .events = POLLIN }, { .fd = cfd, .events = POLLIN } };
+		uint64_t t = stream_now_ns();
+		int n;
+
+		if (end && t >= end)
+			break;
+		if (*quit) {
+			snprintf(err, errlen, "the server was stopped mid-session");
+			stream_ctl_send(cfd, "ERR the server was stopped\n");
+			rc = -EINTR;
+			goto out;
+		}
+		if (!end && t >= deadline) {
+			snprintf(err, errlen, "no end of the run from the client in time");
+			rc = -ETIMEDOUT;
+			goto out;
+		}
+		n = poll(p, end ? 1 : 2, 100);
+		if (n < 0 && errno != EINTR) {
+			rc = -errno;
+			goto out;
+		}
+		if (n <= 0)
+			continue;
+		if (p[0].revents & POLLIN) {
+			n = recvmmsg(ufd, msgs, STREAM_BATCH, MSG_DONTWAIT | MSG_TRUNC, NULL);
+			for (int i = 0; i < n; i++) {
+				r->recv++;
+				r->recv_bytes += msgs[i].msg_len;
+			}
+		}
+		if (!end && (p[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+			if ((rc = stream_ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS))) {
+				snprintf(err, errlen, "control connection: %s", strerror(-rc));
+				goto out;
+			}
+			if (sscanf(line, "END sent=%" SCNu64, sent) != 1) {
+				snprintf(err, errlen, "unexpected from the client: '%.60s'", line);
+				rc = -EPROTO;
+				goto out;
+			}
+			r->recv_ns = stream_now_ns() - start;
+			end = stream_now_ns() + STREAM_GRACE_NS;
+		}
+	}
+out:
+	free(bufs);
+	return rc;
+}
+
+static uint16_t *sa_port(struct sockaddr_storage *a)
+{
+	return a->ss_family == AF_INET ? &((struct sockaddr_in *)a)->sin_port
+				       : &((struct sockaddr_in6 *)a)->sin6_port;
+}
+
+int stream_server_session(int cfd, volatile sig_atomic_t *quit, struct stream_result *r, char *err,
+			  size_t errlen)
+{
+	struct sockaddr_storage local;
+	socklen_t sl = sizeof(local);
+	uint64_t size, dur_ms, sent = 0;
+	char line[160];
+	int ufd = -1, rc;
+
+	memset(r, 0, sizeof(*r));
+	if ((rc = stream_ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS))) {
+		snprintf(err, errlen, "no request from the client: %s", strerror(-rc));
+		return rc;
+	}
+	if (sscanf(line, "HELLO size=%" SCNu64 " duration_ms=%" SCNu64, &size, &dur_ms) != 2 ||
+	    !size || size > STREAM_MSG_MAX || dur_ms > STREAM_DUR_MAX / 1000000ULL) {
+		snprintf(err, errlen, "bad request from the client: '%.60s'", line);
+		stream_ctl_send(cfd, "ERR bad request\n");
+		return -EPROTO;
+	}
+	r->size = size;
+	/* The data port is on the address the client reached us on. */
+	if (getsockname(cfd, (struct sockaddr *)&local, &sl) ||
+	    (ufd = socket(local.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0) {
+		rc = -errno;
+		goto fail;
+	}
+	*sa_port(&local) = 0;
+	if (bind(ufd, (struct sockaddr *)&local, sl) || getsockname(ufd, (struct sockaddr *)&local, &sl)) {
+		rc = -errno;
+		goto fail;
+	}
+	sl = sizeof(r->rcvbuf);
+	getsockopt(ufd, SOL_SOCKET, SO_RCVBUF, &r->rcvbuf, &sl);
+	snprintf(line, sizeof(line), "OK port=%u rcvbuf=%d\n", ntohs(*sa_port(&local)), r->rcvbuf);
+	if ((rc = stream_ctl_send(cfd, line))) {
+		snprintf(err, errlen, "control connection: %s", strerror(-rc));
+		goto out;
+	}
+	if ((rc = server_count(cfd, ufd, dur_ms * 1000000ULL, quit, r, &sent, err, errlen)))
+		goto out;
+	r->sent = sent;
+	/* What the receiving socket itself dropped (its buffer full) tells
+	 * the tester's loss from the path's. */
+	{
+		uint32_t mi[SK_MEMINFO_VARS] = { 0 };
+		socklen_t ml = sizeof(mi);
+
+		if (!getsockopt(ufd, SOL_SOCKET, SO_MEMINFO, mi, &ml) && ml > SK_MEMINFO_DROPS * sizeof(mi[0]))
+			r->drops = mi[SK_MEMINFO_DROPS];
+	}
+	snprintf(line, sizeof(line), "RESULT msgs=%" PRIu64 " bytes=%" PRIu64 " elapsed_ns=%" PRIu64
+		 " rcvbuf=%d drops=%" PRIu64 "\n", r->recv, r->recv_bytes, r->recv_ns, r->rcvbuf, r->drops);
+	if ((rc = stream_ctl_send(cfd, line)))
+		snprintf(err, errlen, "control connection: %s", strerror(-rc));
+	goto out;
+fail:
+	snprintf(err, errlen, "data socket: %s", strerror(-rc));
+	stream_ctl_send(cfd, "ERR cannot open a data socket\n");
+out:
+	if (ufd >= 0)
+		close(ufd);
+	return rc;
+}
+
+int stream_listen(uint16_t port, char *err, size_t errlen)
+{
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons(port), .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons(port) };
+	int one = 1, zero = 0, fd, rc;
+
+	fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		if (!bind(fd, (struct sockaddr *)&a6, sizeof(a6)) && !listen(fd, 8))
+			return fd;
+		close(fd);
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		goto fail;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (!bind(fd, (struct sockaddr *)&a4, sizeof(a4)) && !listen(fd, 8))
+		return fd;
+fail:
+	rc = -errno;
+	snprintf(err, errlen, "cannot listen on port %u: %s", port, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+uint16_t stream_local_port(int fd)
+{
+	struct sockaddr_storage a;
+	socklen_t sl = sizeof(a);
+
+	if (getsockname(fd, (struct sockaddr *)&a, &sl))
+		return 0;
+	return ntohs(*sa_port(&a));
+}
+
+/* ---- the client ---- */
+
+/* Connect the control socket within STREAM_CTL_MS; 0 or -errno. */
+static int connect_bounded(int fd, const struct sockaddr *a, socklen_t alen)
+{
+	uint64_t end = stream_now_ns() + STREAM_CTL_MS * 1000000ULL;
+	int soerr = 0, rc;
+	socklen_t sl = sizeof(soerr);
+
+	if (!connect(fd, a, alen))
+		return 0;
+	if (errno != EINPROGRESS)
+		return -errno;
+	if ((rc = poll_until(fd, POLLOUT, end)))
+		return rc;
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl))
+		return -errno;
+	return -soerr;
+}
+
+/* Both sockets, in the calling thread's namespace, the control one
+ * connected. */
+static int client_open(const struct stream_client *c, int *cfd, int *ufd, char *err, size_t errlen)
+{
+	int rc;
+
+	*cfd = socket(c->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	*ufd = socket(c->addr.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (*cfd < 0 || *ufd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return rc;
+	}
+	if ((rc = connect_bounded(*cfd, (const struct sockaddr *)&c->addr, c->alen))) {
+		snprintf(err, errlen, "cannot reach the server: %s", strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
+
+/* Send for the duration (or until *stop), sendmmsg in batches, the clock
+ * read once per batch. */
+static int client_blast(int ufd, const struct stream_client *c, struct stream_result *r, char *err,
+			size_t errlen)
+{
+	struct mmsghdr msgs[STREAM_BATCH];
+	struct iovec iov = { calloc(1, c->size), c->size };
+	uint64_t start, t;
+	int rc = 0;
+
+	if (!iov.iov_base) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (int i = 0; i < STREAM_BATCH; i++)
+		msgs[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov, .msg_iovlen = 1 } };
+	start = t = stream_now_ns();
+	while (!*c->stop && t - start < c->duration_ns) {
+		int n = sendmmsg(ufd, msgs, STREAM_BATCH, 0);
+
+		if (n > 0) {
+			r->sent += (uint64_t)n;
+		} else if (n < 0 && (errno == ENOBUFS || errno == EAGAIN || errno == ECONNREFUSED)) {
+			/* the one message refused; the rest of the batch is tried again */
+			r->errors++;
+		} else if (n < 0 && errno != EINTR) {
+			rc = -errno;
+			snprintf(err, errlen, "send: %s", strerror(errno));
+			t = stream_now_ns();
+			goto out;
+		}
+		t = stream_now_ns();
+	}
+	r->sent_bytes = r->sent * c->size;
+	r->interrupted = *c->stop;
+out:
+	r->send_ns = t - start;
+	free(iov.iov_base);
+	return rc;
+}
+
+/* A session on open sockets: HELLO, data, END, RESULT. */
+static int client_session(int cfd, int ufd, const struct stream_client *c, struct stream_result *r,
+			  char *err, size_t errlen)
+{
+	struct sockaddr_storage data = c->addr;
+	char line[160];
+	unsigned int dport, max;
+	int rc;
+	socklen_t sl = sizeof(r->sndbuf);
+
+	snprintf(line, sizeof(line), "HELLO size=%" PRIu64 " duration_ms=%" PRIu64 "\n", c->size,
+		 (uint64_t)(c->duration_ns / 1000000U));
+	if ((rc = stream_ctl_send(cfd, line)) || (rc = stream_ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS))) {
+		snprintf(err, errlen, "the server did not answer: %s", strerror(-rc));
+		return rc;
+	}
+	if (sscanf(line, "ERR busy max_sessions=%u", &max) == 1) {
+		snprintf(err, errlen, "the server is busy: it serves at most %u session%s at once; try again later",
+			 max, max == 1 ? "" : "s");
+		return -EBUSY;
+	}
+	if (sscanf(line, "OK port=%u rcvbuf=%d", &dport, &r->rcvbuf) != 2 || !dport || dport > 65535) {
+		snprintf(err, errlen, "the server refused: '%.60s'", line);
+		return -EPROTO;
+	}
+	*sa_port(&data) = htons((uint16_t)dport);
+	if (connect(ufd, (struct sockaddr *)&data, c->alen)) {
+		snprintf(err, errlen, "data socket: %s", strerror(errno));
+		return -errno;
+	}
+	getsockopt(ufd, SOL_SOCKET, SO_SNDBUF, &r->sndbuf, &sl);
+	rc = client_blast(ufd, c, r, err, errlen);
+	/* the server's counts are collected whatever stopped the sending */
+	snprintf(line, sizeof(line), "END sent=%" PRIu64 "\n", r->sent);
+	if (stream_ctl_send(cfd, line) ||
+	    stream_ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS + STREAM_GRACE_NS / 1000000ULL) ||
+	    sscanf(line, "RESULT msgs=%" SCNu64 " bytes=%" SCNu64 " elapsed_ns=%" SCNu64 " rcvbuf=%d drops=%" SCNu64,
+		   &r->recv, &r->recv_bytes, &r->recv_ns, &r->rcvbuf, &r->drops) != 5) {
+		if (!rc)
+			snprintf(err, errlen, "no counts from the server after the run");
+		return rc ? rc : -EPROTO;
+	}
+	return rc;
+}
+
+int stream_resolve(struct stream_client *c, const char *host, uint16_t port, char *addr, size_t addrlen,
+		   char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res = NULL;
+	char ps[8];
+	int rc;
+
+	snprintf(ps, sizeof(ps), "%u", port);
+	if ((rc = getaddrinfo(host, ps, &hints, &res)) || !res) {
+		snprintf(err, errlen, "cannot resolve '%s': %s", host, gai_strerror(rc));
+		return -EINVAL;
+	}
+	memcpy(&c->addr, res->ai_addr, res->ai_addrlen);
+	c->alen = res->ai_addrlen;
+	freeaddrinfo(res);
+	if (getnameinfo((struct sockaddr *)&c->addr, c->alen, addr, (socklen_t)addrlen, NULL, 0, NI_NUMERICHOST))
+		snprintf(addr, addrlen, "%s", host);
+	return 0;
+}
+
+int stream_client_run(const struct stream_client *c, int nsfd, struct stream_result *r, char *err,
+		      size_t errlen)
+{
+	int cfd = -1, ufd = -1, saved = -1, rc;
+
+	/* sockets stay in the namespace they were made in */
+	if (nsfd >= 0 && (rc = netns_enter(nsfd, &saved))) {
+		snprintf(err, errlen, "cannot enter the client's namespace: %s", strerror(-rc));
+		return rc;
+	}
+	rc = client_open(c, &cfd, &ufd, err, errlen);
+	if (nsfd >= 0)
+		netns_leave(&saved);
+	if (!rc)
+		rc = client_session(cfd, ufd, c, r, err, errlen);
+	if (cfd >= 0)
+		close(cfd);
+	if (ufd >= 0)
+		close(ufd);
+	return rc;
+}
+
+/* ---- lab mode ---- */
+
+struct lab_server {
+	struct stream_server s;
+	char err[256];
+};
+
+static void *lab_server_run(void *arg)
+{
+	struct lab_server *ls = arg;
+
+	stream_serve(&ls->s, ls->err, sizeof(ls->err));
+	return NULL;
+}
+
+int stream_lab_run(int gen_nsfd, int sink_nsfd, const uint8_t ip[4], uint16_t *port, uint64_t size,
+		   uint64_t duration_ns, volatile sig_atomic_t *stop, struct stream_result *r,
+		   bool *in_session, char *err, size_t errlen)
+{
+	volatile sig_atomic_t server_quit = 0;
+	struct lab_server ls = { .s = { .lfd = -1, .nsfd = sink_nsfd, .quit = &server_quit, .once = true } };
+	struct stream_client c = { .size = size, .duration_ns = duration_ns, .stop = stop };
+	struct sockaddr_in *a4 = (struct sockaddr_in *)&c.addr;
+	sigset_t block, old;
+	pthread_t th;
+	bool started = false;
+	int saved = -1, rc;
+	char e[256];
+
+	*in_session = false;
+	/* The server's listener in sink (an ephemeral port unless asked, so
+	 * that it never meets a server already there). */
+	if ((rc = netns_enter(sink_nsfd, &saved))) {
+		snprintf(err, errlen, "cannot enter the sink namespace: %s", strerror(-rc));
+		goto out;
+	}
+	ls.s.lfd = stream_listen(*port, e, sizeof(e));
+	netns_leave(&saved);
+	if (ls.s.lfd < 0) {
+		rc = ls.s.lfd;
+		snprintf(err, errlen, "in the sink namespace: %s", e);
+		goto out;
+	}
+	*port = stream_local_port(ls.s.lfd);
+	a4->sin_family = AF_INET;
+	a4->sin_port = htons(*port);
+	memcpy(&a4->sin_addr, ip, 4);
+	c.alen = sizeof(*a4);
+	/* Signals go to the caller's thread, not the server's. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	rc = pthread_create(&th, NULL, lab_server_run, &ls);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		snprintf(err, errlen, "cannot start the server thread: %s", strerror(rc));
+		rc = -rc;
+		goto out;
+	}
+	started = true;
+	/* tried here first so that a namespace that cannot be entered is
+	 * told as the lab's failure, not the session's */
+	if ((rc = netns_enter(gen_nsfd, &saved))) {
+		snprintf(err, errlen, "cannot enter the gen namespace: %s", strerror(-rc));
+		goto out;
+	}
+	netns_leave(&saved);
+	*in_session = true;
+	rc = stream_client_run(&c, gen_nsfd, r, err, errlen);
+out:
+	if (started) {
+		server_quit = 1;
+		pthread_join(th, NULL);
+	}
+	if (ls.s.lfd >= 0)
+		close(ls.s.lfd);
+	return rc;
+}

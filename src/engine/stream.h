@@ -1,0 +1,104 @@
+/* netperf's UDP_STREAM: a server (netserver's part) counts the datagrams a
+ * client sends it as fast as it can; both ends' figures come back to the
+ * client. The caller (src/cli) parses, prints and picks the exit status;
+ * this module owns the protocol, the sockets and the server's sessions.
+ *
+ * The control connection (TCP) carries one line each way per step:
+ *   client: HELLO size=S duration_ms=D      server: OK port=P rcvbuf=B
+ *   client: END sent=N                      server: RESULT msgs=M bytes=Y elapsed_ns=E rcvbuf=B drops=D
+ * (or ERR reason; "ERR busy max_sessions=N" when the server is serving
+ * as many sessions as it may). The server counts on a fresh UDP port per
+ * session, so no datagram of an earlier session is ever counted in a later
+ * one. */
+#ifndef WR_ENGINE_STREAM_H
+#define WR_ENGINE_STREAM_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#define STREAM_PORT 12866		/* netperf's */
+#define STREAM_MSG_MAX 65507		/* the largest UDP payload over IPv4 */
+#define STREAM_DUR_MAX (24 * 3600000000000ULL)
+#define STREAM_SESSIONS_DEFAULT 16	/* sessions a server serves at once */
+#define STREAM_SESSIONS_MAX 256
+
+/* What a session measured, at both ends. */
+struct stream_result {
+	uint64_t sent, errors, sent_bytes, send_ns;
+	int sndbuf;
+	uint64_t recv, recv_bytes, recv_ns;
+	int rcvbuf;
+	uint64_t size;			/* the message size asked for (server side) */
+	uint64_t drops;			/* the receiving socket's own (full buffer) */
+	bool interrupted;
+};
+
+/* A session as the server saw it, for its caller to report. */
+struct stream_session {
+	char peer[64];			/* the client's address, numeric */
+	int rc;				/* 0, or -errno (-EBUSY: refused, too many) */
+	char err[256];			/* why, when rc */
+	struct stream_result res;
+};
+
+typedef void (*stream_session_fn)(void *arg, const struct stream_session *s);
+
+struct stream_server {
+	int lfd;			/* listening, from stream_listen() */
+	int nsfd;			/* the namespace to serve in (-1: this one) */
+	volatile sig_atomic_t *quit;	/* set (by the caller's SIGINT/SIGTERM handler)
+					 * to stop; it ends the sessions in progress too */
+	bool once;			/* serve one session, in this process */
+	unsigned int max_sessions;	/* at once, each in a child process (0: the default) */
+	stream_session_fn on_session;	/* each finished session, in the serving
+					 * thread; may be NULL */
+	void *arg;
+};
+
+/* A client's run: the server's control address and what to send. */
+struct stream_client {
+	struct sockaddr_storage addr;
+	socklen_t alen;
+	uint64_t size, duration_ns;
+	volatile sig_atomic_t *stop;	/* ends the sending early (Ctrl-C) */
+};
+
+/* A listening socket on port (0: any) on all addresses of the calling
+ * thread's namespace: IPv6 with IPv4 mapped, else IPv4. The fd or -errno
+ * (-EADDRINUSE, -EACCES: the port is not to be had). */
+int stream_listen(uint16_t port, char *err, size_t errlen);
+/* The port a socket is bound to; 0 when unknown. */
+uint16_t stream_local_port(int fd);
+
+/* Serve sessions until *quit, or one with once. Concurrent sessions run in
+ * child processes of their own (netserver's way), at most max_sessions;
+ * one beyond gets "ERR busy" and is reported with -EBUSY. On quit the
+ * children are stopped (SIGTERM, then SIGKILL past a bound) and reaped
+ * before this returns. With once, the session's 0 or -errno (with err);
+ * else 0, or -errno when the server could not start. */
+int stream_serve(const struct stream_server *s, char *err, size_t errlen);
+
+/* Resolve host (name or address) and port into c's control address; addr
+ * gets it numeric. 0, or -EINVAL with a message. */
+int stream_resolve(struct stream_client *c, const char *host, uint16_t port, char *addr, size_t addrlen,
+		   char *err, size_t errlen);
+/* One session against the server at c->addr, the sockets made in the
+ * namespace nsfd (-1: this one): connect, HELLO, send for the duration (or
+ * until *stop, r->interrupted set), END, the server's RESULT. 0 or -errno
+ * with err; r holds what was measured either way. */
+int stream_client_run(const struct stream_client *c, int nsfd, struct stream_result *r, char *err,
+		      size_t errlen);
+
+/* Lab mode: a server on 'ip' (IPv4) in namespace sink_nsfd, served by a
+ * thread of its own for one session, and the client in gen_nsfd; *port is
+ * the control port asked for (0: any) and comes back as the one used.
+ * 0 or -errno with err; *in_session tells a failure of the session itself
+ * from one of setting it up. */
+int stream_lab_run(int gen_nsfd, int sink_nsfd, const uint8_t ip[4], uint16_t *port, uint64_t size,
+		   uint64_t duration_ns, volatile sig_atomic_t *stop, struct stream_result *r,
+		   bool *in_session, char *err, size_t errlen);
+
+#endif

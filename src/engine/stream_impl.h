@@ -1,0 +1,26 @@
+/* What stream.c and stream_server.c share; not for outside src/engine. */
+#ifndef WR_ENGINE_STREAM_IMPL_H
+#define WR_ENGINE_STREAM_IMPL_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/stream.h"
+
+#define STREAM_BATCH 64
+#define STREAM_GRACE_NS 500000000ULL	/* late datagrams counted after END */
+#define STREAM_CTL_MS 5000		/* any control step but the run itself */
+
+uint64_t stream_now_ns(void);
+/* Send one line; 0 or -errno. */
+int stream_ctl_send(int fd, const char *line);
+/* Read one line (without its '\n') within timeout_ms: 0, -ETIMEDOUT,
+ * -ECONNRESET (closed) or -errno. */
+int stream_ctl_recv(int fd, char *buf, size_t len, int timeout_ms);
+/* One session on an accepted control connection, until it ends or *quit:
+ * 0 or -errno with err; r holds what was counted. */
+int stream_server_session(int cfd, volatile sig_atomic_t *quit, struct stream_result *r, char *err,
+			  size_t errlen);
+
+#endif
