@@ -1,6 +1,8 @@
 # wirerate stream (netperf's UDP_STREAM): lab mode through the DUT, a
-# server and a client in the lab's namespaces, bad input, and Ctrl-C on the
-# client. Traffic only inside the lab (to 198.19.0.2) or on loopback.
+# server and a client in the lab's namespaces, bad input, Ctrl-C on the
+# client, sessions at once and their bound, and Ctrl-C on a server with a
+# session in progress. Traffic only inside the lab (to 198.19.0.2) or on
+# loopback.
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip "no jq"
 
@@ -34,6 +36,12 @@ t --client 127.0.0.1 extra
 t --client ''
 t --once
 t --server -m 100
+t --server --max-sessions 0
+t --server --max-sessions 257
+t --server --max-sessions x
+t --server --once --max-sessions 2
+t --client 127.0.0.1 --max-sessions 2
+t --max-sessions 2
 t --client 127.0.0.1 --prefix "$P"
 t --prefix bad/x
 t -m
@@ -113,6 +121,79 @@ cat "$D/cli"
 grep -Eq '^interrupted after [01]\.[0-9]+ s of 30\.00 s$' "$D/cli" || fail "not marked interrupted"
 grep -Eq '^ *[0-9]+ +1025 +[01]\.[0-9]+ +[1-9][0-9]* +[0-9]+ +[0-9.]+$' "$D/cli" || fail "no sender's line"
 wait_bounded $sp 3 || fail "server exit $? after the client's Ctrl-C"
+
+# Sessions at once: two clients started together both complete, each with
+# counts of its own, in about the time of one; the server then serves a
+# third.
+srv_procs() { pgrep -f "wirerate stream --server --port $PORT" | wc -l; }
+ip netns exec "${P}sink" "$WR" stream --server --port $PORT --json >"$D/srv" 2>&1 &
+sp=$!
+sleep 0.3
+t0=$(date +%s%N)
+ip netns exec "${P}gen" "$WR" stream --client 198.19.0.2 --port $PORT -l 2 -m 500 --json >"$D/c1" 2>&1 &
+c1=$!
+ip netns exec "${P}gen" "$WR" stream --client 198.19.0.2 --port $PORT -l 2 -m 500 --json >"$D/c2" 2>&1 &
+c2=$!
+wait_bounded $c1 10 || fail "first client at once: exit $?: $(cat "$D/c1")"
+wait_bounded $c2 10 || fail "second client at once: exit $?: $(cat "$D/c2")"
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+note "two clients at once: done in $ms ms"
+[ $ms -lt 4000 ] || fail "two 2-second clients took $ms ms: served one after the other?"
+for c in c1 c2; do
+	note "$c: $(jq -c '{send: .send.okay, recv: .receive.messages}' "$D/$c")"
+	[ "$(jq -r '.send.okay > 0 and .receive.messages > 0 and .receive.messages <= .send.okay' "$D/$c")" = true ] ||
+		fail "$c figures: $(cat "$D/$c")"
+done
+timeout 10 ip netns exec "${P}gen" "$WR" stream --client 198.19.0.2 --port $PORT -l 0.5 --json >"$D/c3" ||
+	fail "third client exit $?"
+kill -0 $sp 2>/dev/null || fail "the server died: $(cat "$D/srv")"
+kill -INT $sp
+wait_bounded $sp 3 || fail "server exit $? after Ctrl-C"
+note "server: $(jq -c '[.sessions[] | {ok, messages, client_sent}]' "$D/srv")"
+[ "$(jq -r --slurpfile a "$D/c1" --slurpfile b "$D/c2" --slurpfile c "$D/c3" '
+	.sessions | length == 3 and all(.ok)
+	and ([.[0].messages, .[1].messages] | sort) == ([$a[0].receive.messages, $b[0].receive.messages] | sort)
+	and ([.[0].client_sent, .[1].client_sent] | sort) == ([$a[0].send.okay, $b[0].send.okay] | sort)
+	and .[2].messages == $c[0].receive.messages' "$D/srv")" = true ] ||
+	fail "server's sessions: $(cat "$D/srv")"
+[ "$(srv_procs)" = 0 ] || fail "server processes left: $(pgrep -af "stream --server --port $PORT")"
+
+# The bound: with --max-sessions 1, a second client while one is served is
+# refused with one line, exit 1; the first is not disturbed.
+ip netns exec "${P}sink" "$WR" stream --server --port $PORT --max-sessions 1 >"$D/srv" 2>&1 &
+sp=$!
+sleep 0.3
+ip netns exec "${P}gen" "$WR" stream --client 198.19.0.2 --port $PORT -l 2 >"$D/c1" 2>&1 &
+c1=$!
+sleep 0.5
+err=$(timeout 10 ip netns exec "${P}gen" "$WR" stream --client 198.19.0.2 --port $PORT -l 1 2>&1 >/dev/null)
+rc=$?
+note "beyond the bound -> $rc: $err"
+[ $rc = 1 ] || fail "client beyond the bound exit $rc, want 1: $err"
+[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] || fail "refusal not one line: $err"
+grep -q '^wirerate: stream: the server is busy: it serves at most 1 session at once' <<<"$err" ||
+	fail "refusal message: $err"
+wait_bounded $c1 6 || fail "the client served beside a refusal: exit $?: $(cat "$D/c1")"
+grep -q '^session from 198.18.0.1: refused: already serving 1 session, the most at once$' "$D/srv" ||
+	fail "server's refusal line: $(cat "$D/srv")"
+
+# Ctrl-C on the server with a session in progress: the session's process
+# ends too, nothing is left listening or counting, the server exits 0.
+ip netns exec "${P}gen" "$WR" stream --client 198.19.0.2 --port $PORT -l 3 >"$D/c1" 2>&1 &
+c1=$!
+n=30
+while [ "$(srv_procs)" -lt 2 ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
+[ "$(srv_procs)" = 2 ] || fail "no session's process beside the server: $(pgrep -af "stream --server --port $PORT")"
+kill -INT $sp
+rc=0; wait_bounded $sp 8 || rc=$?
+cat "$D/srv"
+[ $rc = 0 ] || fail "server exit $rc after Ctrl-C mid-session, want 0"
+[ "$(srv_procs)" = 0 ] || fail "left after the server's Ctrl-C: $(pgrep -af "stream --server --port $PORT")"
+grep -q '^session from 198.18.0.1: the server was stopped mid-session$' "$D/srv" || fail "no stopped session line"
+[ -z "$(ip netns exec "${P}sink" ss -Hlnt "sport = :$PORT")" ] || fail "still listening on $PORT"
+[ -z "$(ip netns exec "${P}sink" ss -Huan)" ] || fail "UDP sockets left in sink: $(ip netns exec "${P}sink" ss -Huan)"
+rc=0; wait_bounded $c1 6 || rc=$?
+[ $rc = 1 ] || fail "client of a stopped server exit $rc, want 1: $(cat "$D/c1")"
 
 # Ctrl-C in lab mode: the same, with --json.
 "$WR" stream --prefix "$P" -l 30 --json >"$D/j" &
