@@ -243,7 +243,10 @@ static int do_server(struct stream_opts *op, struct cli *cli)
 	out_bool(o, "interrupted", NULL, stream_stop);
 	out_destroy(o);
 	close(s.lfd);
-	return op->once && rc ? EXIT_RUNTIME : 0;
+	/* with --once, the session's failure, already on its line */
+	if (rc && !op->once)
+		cli_error("stream: %s", err);
+	return rc ? EXIT_RUNTIME : 0;
 }
 
 /* ---- the client ---- */

@@ -163,6 +163,7 @@ static void spawn(struct server_state *st, struct child *k, int cfd)
 	close(cfd);
 	k->rfd = pfd[0];
 	k->reaped = k->reported = false;
+	k->status = 0;
 	return;
 fail:
 	snprintf(k->s.err, sizeof(k->s.err), "cannot start the session: %s", strerror(-k->s.rc));
@@ -196,10 +197,13 @@ static unsigned int reap(struct server_state *st, bool block)
 
 	for (unsigned int i = 0; i < st->max; i++) {
 		struct child *k = &st->kids[i];
+		pid_t w;
 
 		if (!k->pid)
 			continue;
-		if (!k->reaped && waitpid(k->pid, &k->status, block ? 0 : WNOHANG) == k->pid)
+		/* ECHILD: reaped already, as where SIGCHLD is ignored */
+		if (!k->reaped && ((w = waitpid(k->pid, &k->status, block ? 0 : WNOHANG)) == k->pid ||
+				   (w < 0 && errno == ECHILD)))
 			k->reaped = true;
 		if (k->reaped && k->rfd >= 0 && block)
 			child_read(st, k);
