@@ -11,7 +11,10 @@
 enum { G_NDR, G_PDR, G_N };
 
 /* Why a trial was asked for: decides what its result teaches the goal. */
-enum kind { K_NONE, K_START, K_MID, K_UP, K_DOWN, K_HINT, K_CONFIRM };
+enum kind { K_NONE, K_START, K_MID, K_UP, K_DOWN, K_HINT, K_CONFIRM, K_REPEAT };
+
+/* A load's class for one goal (the draft's load classification). */
+enum cls { C_NONE, C_LOWER, C_UPPER, C_UNDECIDED };
 
 struct trial {
 	double load;
@@ -33,6 +36,7 @@ struct search {
 	bool bisect;
 	int ngoals;
 	double eps;		/* loads closer than this are the same load */
+	double sum_per_ns;	/* goal duration sum per ns of final trial (>= 1) */
 	double cap;		/* lowest tester-limited load; INFINITY if none */
 	double ceiling;		/* highest load we may ask for */
 	bool stuck;		/* tester-limited at min_load: nothing to measure */
@@ -91,6 +95,16 @@ static int check_cfg(const struct search_cfg *c, char *err, size_t errlen)
 			 (unsigned long long)c->initial_ns, (unsigned long long)c->final_ns);
 		return -EINVAL;
 	}
+	if (!(c->exceed_ratio >= 0 && c->exceed_ratio < 1)) {
+		snprintf(err, errlen, "search: goal exceed ratio %g must be in [0, 1)", c->exceed_ratio);
+		return -EINVAL;
+	}
+	if (c->duration_sum_ns && c->duration_sum_ns < c->final_ns) {
+		snprintf(err, errlen,
+			 "search: goal duration sum %llu ns must be at least the final trial duration %llu ns",
+			 (unsigned long long)c->duration_sum_ns, (unsigned long long)c->final_ns);
+		return -EINVAL;
+	}
 	if (!c->max_trials) {
 		snprintf(err, errlen, "search: max_trials must be at least 1");
 		return -EINVAL;
@@ -143,6 +157,11 @@ static struct search *create(const struct search_cfg *cfg, bool bisect,
 		return NULL;
 	}
 	s->cfg = *cfg;
+	if (!s->cfg.duration_sum_ns || bisect)
+		s->cfg.duration_sum_ns = cfg->final_ns;
+	if (bisect)
+		s->cfg.exceed_ratio = 0;
+	s->sum_per_ns = (double)s->cfg.duration_sum_ns / (double)cfg->final_ns;
 	s->bisect = bisect;
 	s->ngoals = cfg->pdr_ratio > 0 ? 2 : 1;
 	s->eps = 1e-9 * cfg->max_load;
@@ -202,42 +221,125 @@ static bool usable(const struct search *s, const struct trial *t, uint64_t min_d
 	return !t->limited && t->dur >= min_dur && t->load < s->cap;
 }
 
-/* The conservative reading: the upper bound is the lowest load that failed;
- * the lower bound the highest load that passed below it. A pass at or
- * above the upper bound contradicts it: that is noise (or a non-monotonic
- * DUT), reported with the lowest such load. */
+/* The load x for one goal, from its usable trials of at least min_dur
+ * (see search.h): the goal duration sum scales with min_dur, so every
+ * phase asks for as many trials' worth as the final one. *good is the
+ * good time (ns). With E = 0 and G = the trial duration, one trial
+ * decides, the bad trial first: RFC 2544's reading. */
+static enum cls classify(const struct search *s, int goal, double x, uint64_t min_dur, double *good)
+{
+	double g = 0, b = 0, whole, miss, sum = s->sum_per_ns * (double)min_dur;
+	double e = s->cfg.exceed_ratio;
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++) {
+		const struct trial *t = &s->t[i];
+
+		if (!usable(s, t, min_dur) || fabs(t->load - x) > s->eps)
+			continue;
+		if (passes(s, t, goal))
+			g += (double)t->dur;
+		else
+			b += (double)t->dur;
+	}
+	*good = g;
+	if (g + b <= 0)
+		return C_NONE;
+	whole = fmax(sum, g + b);
+	miss = fmax(0, sum - g - b);
+	if (b / whole > e)
+		return C_UPPER;		/* even if the missing time were good */
+	if ((b + miss) / whole <= e)
+		return C_LOWER;		/* even if the missing time were bad */
+	return C_UNDECIDED;
+}
+
+/* Trial i is the first usable one (of at least min_dur) at its load: each
+ * load is classified once. */
+static bool first_at(const struct search *s, unsigned int i, uint64_t min_dur)
+{
+	unsigned int j;
+
+	if (!usable(s, &s->t[i], min_dur))
+		return false;
+	for (j = 0; j < i; j++)
+		if (usable(s, &s->t[j], min_dur) && fabs(s->t[j].load - s->t[i].load) <= s->eps)
+			return false;
+	return true;
+}
+
+/* The relevant bounds: the upper is the lowest load classified upper, the
+ * lower the highest load classified lower below it (the conservative
+ * reading). A lower bound at or above the upper one contradicts it: that
+ * is noise (or a non-monotonic DUT), reported with the lowest such load.
+ * With E = 0 any pass there does: the same load passing and failing is
+ * then a contradiction, while a non-zero E allows for it. */
 static void eval(const struct search *s, int goal, uint64_t min_dur, struct view *v)
 {
 	unsigned int i;
+	double good;
 
 	memset(v, 0, sizeof(*v));
 	for (i = 0; i < s->n; i++) {
 		const struct trial *t = &s->t[i];
 
-		if (!usable(s, t, min_dur) || passes(s, t, goal))
+		if (!first_at(s, i, min_dur) || (v->uv && t->load >= v->u) ||
+		    classify(s, goal, t->load, min_dur, &good) != C_UPPER)
 			continue;
-		if (!v->uv || t->load < v->u) {
-			v->uv = true;
-			v->u = t->load;
+		v->uv = true;
+		v->u = t->load;
+	}
+	for (i = 0; v->uv && i < s->n; i++) {
+		const struct trial *t = &s->t[i];
+
+		/* MLRsearch's use of the receive rate: the first failure's */
+		if (usable(s, t, min_dur) && fabs(t->load - v->u) <= s->eps && !passes(s, t, goal)) {
 			v->fr_u = (double)t->rx * 1e9 / (double)t->dur;
+			break;
 		}
 	}
 	for (i = 0; i < s->n; i++) {
 		const struct trial *t = &s->t[i];
+		enum cls c;
 
-		if (!usable(s, t, min_dur) || !passes(s, t, goal))
+		if (!first_at(s, i, min_dur))
 			continue;
+		c = classify(s, goal, t->load, min_dur, &good);
 		if (v->uv && t->load >= v->u - s->eps) {
-			if (!v->noisy || t->load < v->noisy_load)
+			if (good > 0 && (c == C_LOWER || s->cfg.exceed_ratio == 0) &&
+			    (!v->noisy || t->load < v->noisy_load)) {
 				v->noisy_load = t->load;
-			v->noisy = true;
+				v->noisy = true;
+			}
 			continue;
 		}
-		if (!v->lv || t->load > v->l) {
+		if (c == C_LOWER && (!v->lv || t->load > v->l)) {
 			v->lv = true;
 			v->l = t->load;
 		}
 	}
+}
+
+/* The lowest load strictly between lo and hi, and askable, that its
+ * trials of at least min_dur leave undecided: it needs another trial. */
+static bool undecided_in(const struct search *s, int goal, double lo, double hi,
+			 uint64_t min_dur, double *out)
+{
+	bool found = false;
+	unsigned int i;
+	double good;
+
+	for (i = 0; i < s->n; i++) {
+		const struct trial *t = &s->t[i];
+
+		if (!first_at(s, i, min_dur) || t->load <= lo + s->eps || t->load >= hi - s->eps ||
+		    t->load > s->ceiling + s->eps || (found && t->load >= *out) ||
+		    classify(s, goal, t->load, min_dur, &good) != C_UNDECIDED)
+			continue;
+		*out = t->load;
+		found = true;
+	}
+	return found;
 }
 
 /* Hints from trials of at least min_dur: the lowest failure and the
@@ -347,7 +449,7 @@ static double settled(const struct search *s, const struct view *v)
 static bool goal_next(struct search *s, int goal, double *load, enum kind *kind)
 {
 	uint64_t d = s->dur[s->phase];
-	double w = s->width[s->phase], lo, hi, l, u, c, h;
+	double w = s->width[s->phase], lo, hi, l, u, c = 0, h;
 	struct goal *g = &s->g[goal];
 	bool hint_l, hint_u;
 	struct view v;
@@ -366,6 +468,12 @@ static bool goal_next(struct search *s, int goal, double *load, enum kind *kind)
 	}
 	lo = v.lv ? v.l : -INFINITY;
 	hi = v.uv ? v.u : INFINITY;
+	/* An undecided load first: it is where the bounds are in question. */
+	if (undecided_in(s, goal, lo, hi, d, &c)) {
+		*load = c;
+		*kind = K_REPEAT;
+		return true;
+	}
 	hint_u = hint_fail(s, goal, lo, hi, &h);
 	u = hint_u ? h : hi;
 	hint_l = hint_pass(s, goal, lo, u, &h);
@@ -573,6 +681,41 @@ void search_feed(struct search *s, double load, uint64_t duration_ns,
 	s->pending = false;
 }
 
+static double loss_ratio(const struct trial *t)
+{
+	return t->tx > t->rx ? (double)(t->tx - t->rx) / (double)t->tx : 0;
+}
+
+/* The draft's conditional throughput at load x: the smallest loss ratio r
+ * such that the full-length trials losing at most r fill (1 - E) of the
+ * whole time (G, or more when more was measured), as a forwarding rate.
+ * Time missing from G counts as total loss, so a lower bound, whose good
+ * time alone fills (1 - E), never reads worse than its loss goal. */
+static double cond_tput(const struct search *s, double x)
+{
+	double total = 0, need, q = 1;
+	unsigned int i, k;
+
+	for (i = 0; i < s->n; i++)
+		if (usable(s, &s->t[i], s->cfg.final_ns) && fabs(s->t[i].load - x) <= s->eps)
+			total += (double)s->t[i].dur;
+	need = fmax((double)s->cfg.duration_sum_ns, total) * (1 - s->cfg.exceed_ratio);
+	for (i = 0; i < s->n; i++) {
+		const struct trial *t = &s->t[i];
+		double r, d = 0;
+
+		if (!usable(s, t, s->cfg.final_ns) || fabs(t->load - x) > s->eps || (r = loss_ratio(t)) >= q)
+			continue;
+		for (k = 0; k < s->n; k++)
+			if (usable(s, &s->t[k], s->cfg.final_ns) && fabs(s->t[k].load - x) <= s->eps &&
+			    loss_ratio(&s->t[k]) <= r)
+				d += (double)s->t[k].dur;
+		if (d >= need * (1 - 1e-12))
+			q = r;
+	}
+	return x * (1 - q);
+}
+
 static void bound(const struct search *s, int goal, struct search_bound *b)
 {
 	struct view v;
@@ -587,6 +730,8 @@ static void bound(const struct search *s, int goal, struct search_bound *b)
 	b->tester_capped = isfinite(s->cap) && !v.uv;
 	b->noisy = v.noisy;
 	b->noisy_load = v.noisy_load;
+	b->cond_valid = v.lv;
+	b->cond_tput = v.lv ? cond_tput(s, v.l) : 0;
 }
 
 void search_outcome(const struct search *s, struct search_outcome *out)

@@ -14,11 +14,23 @@
  * trials are only hints: a reported bound is valid only if a trial at
  * final_ns measured it.
  *
- * Honesty: a load that failed bounds everything above it (the conservative
- * reading); a pass at or above a failed load at final duration marks the
- * bound noisy and is reported, not hidden. A tester-limited trial says
- * nothing about the DUT: loads at or above it are never asked again and the
- * result reads "at least".
+ * Classification (the draft's goal exceed ratio E and goal duration sum
+ * G): a load is judged for a goal from the summed durations of its trials
+ * at the phase's duration or longer, good (loss within the goal) g and bad
+ * b, against G scaled to the phase (G * phase duration / final_ns, the same
+ * number of trials' worth in every phase). With m = max(0, G - g - b)
+ * still missing, it is an upper bound when even counting the missing time
+ * as good the bad share b / max(G, g + b) exceeds E, a lower bound when
+ * even counting it as bad (b + m) / max(G, g + b) stays within E, and
+ * otherwise undecided: the search measures it again before anything else.
+ * The defaults E = 0, G = final_ns are RFC 2544's single-trial reading:
+ * one failed trial bounds everything above it.
+ *
+ * Honesty: the relevant upper bound is the lowest load classified upper
+ * (the conservative reading); a load classified lower at or above it (with
+ * E = 0: any pass there) marks the bound noisy and is reported, not
+ * hidden. A tester-limited trial says nothing about the DUT: loads at or
+ * above it are never asked again and the result reads "at least".
  */
 #ifndef WR_CORE_SEARCH_H
 #define WR_CORE_SEARCH_H
@@ -38,6 +50,10 @@ struct search_cfg {
 	unsigned int max_trials;	/* hard cap, e.g. 200 */
 	bool confirm;			/* measure each final lower bound twice (one more
 					 * final trial per goal) so a noisy DUT shows */
+	double exceed_ratio;		/* goal exceed ratio E in [0, 1): the share of a
+					 * load's trial time that may exceed the loss goal */
+	uint64_t duration_sum_ns;	/* goal duration sum G: trial time that decides a
+					 * load; 0 = final_ns (one trial) */
 };
 
 struct search;
@@ -50,6 +66,12 @@ struct search_bound {
 	bool tester_capped;	/* the upper side was a tester limit, not a DUT failure */
 	bool noisy;		/* some load both passed and failed at final duration */
 	double noisy_load;	/* such a load, when noisy */
+	/* The draft's conditional throughput at the lower bound: lower times
+	 * (1 - the loss ratio that the duration-weighted 1 - E quantile of
+	 * its full-length trials reaches; time missing from G counts as total
+	 * loss). With E = 0 the worst trial's forwarding; NDR: lower itself. */
+	double cond_tput;
+	bool cond_valid;
 };
 
 struct search_outcome {
@@ -62,13 +84,15 @@ struct search_outcome {
 
 /* Start an MLRsearch-style search. Checks cfg and says what is wrong:
  * -EINVAL for min_load <= 0, min_load >= max_load, non-finite values,
- * precision <= 0, pdr_ratio outside [0, 1), final_ns 0, initial_ns 0 or
- * above final_ns, max_trials 0; -ENOMEM. NULL on error (err filled). */
+ * precision <= 0, pdr_ratio or exceed_ratio outside [0, 1), final_ns 0,
+ * initial_ns 0 or above final_ns, duration_sum_ns below final_ns (but 0),
+ * max_trials 0; -ENOMEM. NULL on error (err filled). */
 struct search *search_create(const struct search_cfg *cfg, char *err, size_t errlen);
 
 /* The reference the benchmark measures against: plain bisection at final
  * duration only, NDR first and then PDR separately, each from max_load
  * down to the same precision, trusting min_load without measuring it.
+ * One trial decides a load (exceed_ratio and duration_sum_ns are ignored).
  * Same cfg checks and the same next/feed/outcome calls. */
 struct search *search_create_bisect(const struct search_cfg *cfg, char *err, size_t errlen);
 
@@ -79,7 +103,8 @@ void search_destroy(struct search *s);
  * reached, or nothing below a tester limit is left to measure). Asking
  * again before search_feed returns the same trial. The load is always in
  * [min_load, max_load] and below any tester-limited load; the duration is
- * one of the phase durations, between initial_ns and final_ns. */
+ * one of the phase durations, between initial_ns and final_ns. An
+ * undecided load is asked again, each trial counting against max_trials. */
 bool search_next(struct search *s, double *load, uint64_t *duration_ns);
 
 /* The result of the trial search_next asked for: frames offered (tx) and
