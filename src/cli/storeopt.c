@@ -119,6 +119,13 @@ int storeopt_begin(struct storeopt *s, const struct trialopt *to, struct db_run_
 	envcap_set(e, "run.family", "%s", to->ipv6 ? "ipv6" : "ipv4");
 	if (to->line_bps > 0)
 		envcap_set(e, "run.line_bps", "%.0f", to->line_bps);
+	/* rfc2544's load classification: in the config (so reports tell
+	 * the runs apart) only when it is not one trial per load. */
+	if (s->trial_ns) {
+		envcap_set(e, "run.exceed_ratio", "%g", s->exceed_ratio);
+		if (s->duration_sum_ns > s->trial_ns)
+			envcap_set(e, "run.duration_sum", "%gs", s->duration_sum_ns / 1e9);
+	}
 	envcap_config(e, config, sizeof(config));
 	for (unsigned int i = 0; i < e->n; i++)
 		kv[i] = (struct db_kv){ e->kv[i].key, e->kv[i].value };

@@ -32,6 +32,9 @@ struct storeopt {
 	int64_t run_id;			/* 0: no run stored */
 	unsigned int rows_stored;	/* rfc2544 rows stored so far */
 	double precision;		/* rfc2544: the search's width goal, fraction of max load */
+	double exceed_ratio;		/* rfc2544: the search's goal exceed ratio */
+	uint64_t duration_sum_ns;	/* rfc2544: its goal duration sum */
+	uint64_t trial_ns;		/* rfc2544: its full trial time; 0: not rfc2544 */
 };
 
 /* Take the store options out of argv (the rest is left for the command's

@@ -156,13 +156,21 @@ static int search_once(struct ctx *c, struct search_outcome *out, char *err, siz
 	struct search_cfg sc = {
 		.min_load = cfg->min_load, .max_load = row->max_load,
 		.precision = cfg->precision * row->max_load, .pdr_ratio = cfg->pdr_ratio,
-		.final_ns = cfg->final_ns, .initial_ns = cfg->initial_ns, .max_trials = 60,
+		.final_ns = cfg->final_ns, .initial_ns = cfg->initial_ns,
+		.exceed_ratio = cfg->exceed_ratio, .duration_sum_ns = cfg->duration_sum_ns,
 	};
+	uint64_t per_load = 1;
 	struct search *s;
 	double load;
 	uint64_t dur, tx, rx;
 	unsigned int n = 0;
 	int rc = 0;
+
+	/* 60 trials when one trial decides a load; as many times more as a
+	 * load may need trials (each counts), up to 600. */
+	if (cfg->final_ns && cfg->duration_sum_ns > cfg->final_ns)
+		per_load = (cfg->duration_sum_ns + cfg->final_ns - 1) / cfg->final_ns;
+	sc.max_trials = per_load >= 10 ? 600 : 60 * (unsigned int)per_load;
 
 	if (sc.min_load >= sc.max_load)
 		sc.min_load = sc.max_load / 100;

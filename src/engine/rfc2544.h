@@ -38,6 +38,8 @@ struct r2544_cfg {
 	double min_load;		/* frames/s */
 	double precision;		/* fraction of max load, e.g. 0.005 */
 	double pdr_ratio;
+	double exceed_ratio;		/* the search's goal exceed ratio (0: one trial decides) */
+	uint64_t duration_sum_ns;	/* its goal duration sum; 0 = final_ns */
 	uint64_t final_ns, initial_ns;
 	uint64_t settle_ns;		/* between trials (RFC 2544: 5 s) */
 	unsigned int latency_runs;	/* RFC 2544: 20 */

@@ -311,6 +311,7 @@ void envcap_config(const struct envcap *e, char *buf, size_t len)
 		{ "lab.dut_cpu_count", "dut-cpus", NULL }, { "lab.mtu", "mtu", NULL }, { "lab.shape", "shape", NULL },
 		{ "lab.queues", "queues", "1" }, { "lab.ingress", "ingress", "napi" }, { "run.flows", "flows", NULL },
 		{ "run.directions", "dirs", NULL }, { "run.port_type", "port", NULL },
+		{ "run.exceed_ratio", "exceed", "0" }, { "run.duration_sum", "duration-sum", NULL },
 	};
 	size_t off = 0;
 
