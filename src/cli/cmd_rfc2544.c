@@ -623,8 +623,9 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 			out_f64(o, "search_time_s", NULL, row->thr.total_ns / 1e9);
 		}
 		out_text(o, "\n");
-		/* The draft's figure for comparing searches; with one trial per
-		 * load it is the NDR itself, so it is printed only with goals. */
+		/* The draft's figure for comparing searches. With one trial per
+		 * load it is the NDR itself and the PDR trial's forwarding rate:
+		 * printed only with goals, so the default table stays as it was. */
 		if (goals && (row->thr.ndr.cond_valid || row->thr.pdr.cond_valid))
 			out_text(o, "         conditional throughput: NDR %.0f, PDR %.0f frames/s\n",
 				 row->thr.ndr.cond_valid ? row->thr.ndr.cond_tput : 0,
