@@ -620,6 +620,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 				out_str(o, "cpu_source", NULL, row->cpu_source);
 			}
 			out_u64(o, "search_trials", NULL, row->thr.trials);
+			out_u64(o, "search_tester_retries", NULL, row->thr.tester_retries);
 			out_f64(o, "search_time_s", NULL, row->thr.total_ns / 1e9);
 		}
 		out_text(o, "\n");
@@ -633,6 +634,9 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		if (row->ns_per_frame_ndr > 0)
 			out_text(o, "         DUT CPU: %.0f ns per forwarded frame at %.0f frames/s (from %s)\n",
 				 row->ns_per_frame_ndr, row->ndr_cost_load, row->cpu_source);
+		if (row->thr.tester_retries)
+			out_text(o, "         the tester fell short in %u trial(s) of the search shown: each was run again before it could cap the search\n",
+				 row->thr.tester_retries);
 		if (row->nrep > 1) {
 			out_obj_start(o, "repeats");
 			out_u64(o, "searches", "         %llu searches:", row->nrep);

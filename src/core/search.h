@@ -29,8 +29,9 @@
  * Honesty: the relevant upper bound is the lowest load classified upper
  * (the conservative reading); a load classified lower at or above it (with
  * E = 0: any pass there) marks the bound noisy and is reported, not
- * hidden. A tester-limited trial says nothing about the DUT: loads at or
- * above it are never asked again and the result reads "at least".
+ * hidden. A tester-limited trial says nothing about the DUT: it is run
+ * once more, and limited again, loads at or above it are never asked again
+ * and the result reads "at least".
  */
 #ifndef WR_CORE_SEARCH_H
 #define WR_CORE_SEARCH_H
@@ -40,6 +41,7 @@
 #include <stdint.h>
 
 #define SEARCH_PHASE_RATIO	4	/* duration growth per phase, about */
+#define SEARCH_TESTER_RETRIES	1	/* a tester-limited trial is run again this often */
 
 struct search_cfg {
 	double min_load, max_load;	/* frames/s; max_load = line rate or tester ceiling, whichever is lower */
@@ -77,6 +79,7 @@ struct search_bound {
 struct search_outcome {
 	struct search_bound ndr, pdr;
 	unsigned int trials;
+	unsigned int tester_retries;	/* tester-limited trials that were run again */
 	uint64_t total_ns;	/* sum of trial durations asked for */
 	bool done;		/* width goals met (vs max_trials hit) */
 	double ceiling;		/* highest load the tester could measure: max_load, or below a tester limit */
@@ -110,10 +113,12 @@ bool search_next(struct search *s, double *load, uint64_t *duration_ns);
 /* The result of the trial search_next asked for: frames offered (tx) and
  * received (rx); rx > tx (duplicates) counts as no loss. tester_limited:
  * the tester could not offer/count this load honestly (the trial says
- * nothing about the DUT); the search then treats loads >= this one as
- * unmeasurable and caps its upper bound below it, reporting the result as
- * "at least". A trial with tx == 0 is taken as tester-limited. Trials after
- * max_trials are ignored. */
+ * nothing about the DUT). The MLRsearch asks for the same trial again, up
+ * to SEARCH_TESTER_RETRIES times (a moment's hold-up of the generator is
+ * not its limit); limited once more, the search treats loads >= this one
+ * as unmeasurable and caps its upper bound below it, reporting the result
+ * as "at least". A trial with tx == 0 is taken as tester-limited. Trials
+ * after max_trials are ignored. */
 void search_feed(struct search *s, double load, uint64_t duration_ns,
 		 uint64_t tx, uint64_t rx, bool tester_limited);
 

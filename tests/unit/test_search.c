@@ -36,6 +36,8 @@ struct dut {
 	double lo, hi;		/* NOISY/DIP band */
 	double fr;		/* DIP: forwarding rate under overload */
 	double tester;		/* loads >= this are tester-limited; 0 = none */
+	unsigned int hiccup;	/* this trial (1-based) alone is held up: 0 = none */
+	unsigned int calls;
 	uint64_t rng;
 };
 
@@ -50,6 +52,7 @@ struct run {
 	struct logent log[MAXLOG];
 	unsigned int n;
 	unsigned int phases;
+	double cap;		/* lowest load the search took as a tester limit */
 };
 
 static uint64_t rnd(struct dut *d)
@@ -70,6 +73,13 @@ static void dut_trial(struct dut *d, double x, uint64_t dur,
 {
 	uint64_t lost = 0;
 
+	if (d->hiccup && ++d->calls == d->hiccup) {
+		/* The generator's CPU was taken for most of this trial. */
+		*limited = true;
+		*tx = frames(x, dur) / 100;
+		*rx = *tx;
+		return;
+	}
 	*limited = d->tester > 0 && x >= d->tester;
 	if (*limited) {
 		/* The generator fell short: it managed 90% of the tester limit. */
@@ -134,9 +144,7 @@ static void check_honest(const struct run *r, const struct search_cfg *c,
 	bool noisy = false;
 	unsigned int i;
 
-	for (i = 0; i < r->n; i++)
-		if (r->log[i].limited && r->log[i].load < cap)
-			cap = r->log[i].load;
+	cap = r->cap;
 	for (i = 0; i < r->n; i++) {
 		const struct logent *e = &r->log[i];
 
@@ -175,10 +183,10 @@ static void check_honest(const struct run *r, const struct search_cfg *c,
  * request: loads in [min, max] and below any tester limit seen, durations
  * in [initial, final], never more than max_trials. */
 static void drive_with(struct search *s, struct dut *d, const struct search_cfg *c,
-		       struct run *r)
+		       bool bisect, struct run *r)
 {
-	double load, load2, cap = INFINITY;
-	uint64_t dur, dur2;
+	double load, load2, cap = INFINITY, again = -1;
+	uint64_t dur, dur2, again_dur = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->phases = search_phases(s);
@@ -192,14 +200,31 @@ static void drive_with(struct search *s, struct dut *d, const struct search_cfg 
 		assert_true(load >= c->min_load && load <= c->max_load);
 		assert_true(load < cap);
 		assert_true(dur >= c->initial_ns && dur <= c->final_ns);
+		/* A tester-limited trial is asked again, as it was. */
+		if (again >= 0)
+			assert_true(load == again && dur == again_dur);
+		again = -1;
 		e = &r->log[r->n++];
 		e->load = load;
 		e->dur = dur;
 		dut_trial(d, load, dur, &e->tx, &e->rx, &e->limited);
-		if (e->limited && load < cap)
-			cap = load;
+		if (e->limited || !e->tx) {
+			unsigned int k = 0;
+
+			for (unsigned int i = 0; i < r->n; i++)
+				if ((r->log[i].limited || !r->log[i].tx) && r->log[i].load == load)
+					k++;
+			if (bisect || k > SEARCH_TESTER_RETRIES || r->n >= c->max_trials) {
+				if (load < cap)
+					cap = load;
+			} else {
+				again = load;
+				again_dur = dur;
+			}
+		}
 		search_feed(s, load, dur, e->tx, e->rx, e->limited);
 	}
+	r->cap = cap;
 	search_outcome(s, &r->o);
 	assert_int_equal(r->o.trials, r->n);
 	assert_true(r->o.trials <= c->max_trials);
@@ -214,7 +239,7 @@ static void drive(struct dut *d, const struct search_cfg *c, bool bisect, struct
 				  : search_create(c, err, sizeof(err));
 
 	assert_non_null(s);
-	drive_with(s, d, c, r);
+	drive_with(s, d, c, bisect, r);
 	search_destroy(s);
 }
 
@@ -421,7 +446,30 @@ static void tester_limited(void **st)
 		assert_false(r.o.done);
 		assert_false(r.o.ndr.lower_valid || r.o.ndr.upper_valid);
 		assert_true(r.o.ndr.tester_capped);
-		assert_true(r.n <= 3);
+		assert_true(r.n <= 2 * (1 + SEARCH_TESTER_RETRIES));
+	}
+}
+
+/* One trial held up (the generator sent 1% of its frames, as when the
+ * host takes its CPU) is run again, not taken as the tester's limit: the
+ * search still brackets the DUT, and the ceiling stays where it was. A
+ * hold-up anywhere in the search, NDR and PDR alike. */
+static void tester_hiccup(void **st)
+{
+	static struct run r;
+
+	for (unsigned int h = 1; h <= 12; h++) {
+		struct search_cfg c = cfg_std();
+		struct dut d = { .kind = SOFT, .c = 0.4 * MAXL, .k = 0.05, .hiccup = h };
+
+		drive(&d, &c, false, &r);
+		assert_true(r.o.done);
+		assert_int_equal(r.o.tester_retries, 1);
+		assert_true(r.log[h - 1].limited);
+		assert_true(r.log[h].load == r.log[h - 1].load && r.log[h].dur == r.log[h - 1].dur);
+		assert_brackets(&r.o.ndr, d.c, PREC);
+		assert_false(r.o.ndr.tester_capped || r.o.pdr.tester_capped);
+		assert_true(r.o.ceiling == c.max_load);
 	}
 }
 
@@ -563,7 +611,7 @@ static void trial_cap(void **st)
 
 	c.max_trials = 4;
 	s = search_create(&c, err, sizeof(err));
-	drive_with(s, &d, &c, &r);
+	drive_with(s, &d, &c, false, &r);
 	assert_false(r.o.done);
 	assert_int_equal(r.n, 4);
 	/* Four short trials: nothing is valid at final duration yet. */
@@ -583,6 +631,7 @@ int main(void)
 		cmocka_unit_test(non_monotonic),
 		cmocka_unit_test(at_max),
 		cmocka_unit_test(tester_limited),
+		cmocka_unit_test(tester_hiccup),
 		cmocka_unit_test(bad_cfg),
 		cmocka_unit_test(phases),
 		cmocka_unit_test(bounds_and_caps),
