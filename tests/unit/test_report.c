@@ -257,6 +257,10 @@ static void load_from_store(void **st)
 		lines += *q == '\n';
 	assert_int_equal(lines, 1 + 4);
 	assert_non_null(strstr(buf, ",worse,"));
+	/* Numbers exact, as in the JSON, never rounded to six digits
+	 * (-49.7512) or put in exponent form. */
+	assert_non_null(strstr(buf, ",worse,-49.7512437810945"));
+	assert_null(strstr(buf, "e+"));
 	free(buf);
 
 	/* The loss CSV: a header and one line per step, from 100% down. */
@@ -355,7 +359,7 @@ static void trials_from_store(void **st)
 	fclose(f);
 	assert_non_null(strstr(buf, ",trials,trial_offered_pps,trial_forwarded_pps,trial_forwarded_min_pps,"
 				    "trial_forwarded_max_pps,trial_loss_pct\n"));
-	assert_non_null(strstr(buf, ",worse,-40.404,1,100000,59000,59000,59000,41\n"));
+	assert_non_null(strstr(buf, ",worse,-40.4040404040404,1,100000,59000,59000,59000,41\n"));
 	assert_non_null(strstr(buf, ",3,100000,95000,94500,95500,5\n"));
 	free(buf);
 	db_close(db);
