@@ -222,6 +222,17 @@ static bool usable(const struct search *s, const struct trial *t, uint64_t min_d
 	return !t->limited && t->dur >= min_dur && t->load < s->cap;
 }
 
+static bool same_load(const struct search *s, double a, double b)
+{
+	return fabs(a - b) <= s->eps;
+}
+
+/* A usable trial (of at least min_dur) at load x. */
+static bool usable_at(const struct search *s, const struct trial *t, uint64_t min_dur, double x)
+{
+	return usable(s, t, min_dur) && same_load(s, t->load, x);
+}
+
 /* The load x for one goal, from its usable trials of at least min_dur
  * (see search.h): the goal duration sum scales with min_dur, so every
  * phase asks for as many trials' worth as the final one. *good is the
@@ -236,7 +247,7 @@ static enum cls classify(const struct search *s, int goal, double x, uint64_t mi
 	for (i = 0; i < s->n; i++) {
 		const struct trial *t = &s->t[i];
 
-		if (!usable(s, t, min_dur) || fabs(t->load - x) > s->eps)
+		if (!usable_at(s, t, min_dur, x))
 			continue;
 		if (passes(s, t, goal))
 			g += (double)t->dur;
@@ -264,7 +275,7 @@ static bool first_at(const struct search *s, unsigned int i, uint64_t min_dur)
 	if (!usable(s, &s->t[i], min_dur))
 		return false;
 	for (j = 0; j < i; j++)
-		if (usable(s, &s->t[j], min_dur) && fabs(s->t[j].load - s->t[i].load) <= s->eps)
+		if (usable_at(s, &s->t[j], min_dur, s->t[i].load))
 			return false;
 	return true;
 }
@@ -294,7 +305,7 @@ static void eval(const struct search *s, int goal, uint64_t min_dur, struct view
 		const struct trial *t = &s->t[i];
 
 		/* MLRsearch's use of the receive rate: the first failure's */
-		if (usable(s, t, min_dur) && fabs(t->load - v->u) <= s->eps && !passes(s, t, goal)) {
+		if (usable_at(s, t, min_dur, v->u) && !passes(s, t, goal)) {
 			v->fr_u = (double)t->rx * 1e9 / (double)t->dur;
 			break;
 		}
@@ -403,7 +414,7 @@ static unsigned int measured(const struct search *s, double x, uint64_t min_dur)
 	unsigned int i, k = 0;
 
 	for (i = 0; i < s->n; i++)
-		if (usable(s, &s->t[i], min_dur) && fabs(s->t[i].load - x) <= s->eps)
+		if (usable_at(s, &s->t[i], min_dur, x))
 			k++;
 	return k;
 }
@@ -648,7 +659,7 @@ static bool retry_limited(const struct search *s, const struct trial *t)
 	if (s->bisect || s->n >= s->cfg.max_trials)
 		return false;
 	for (i = 0; i < s->n; i++)
-		if (s->t[i].limited && fabs(s->t[i].load - t->load) <= s->eps)
+		if (s->t[i].limited && same_load(s, s->t[i].load, t->load))
 			k++;
 	return k <= SEARCH_TESTER_RETRIES;
 }
@@ -722,18 +733,17 @@ static double cond_tput(const struct search *s, double x)
 	unsigned int i, k;
 
 	for (i = 0; i < s->n; i++)
-		if (usable(s, &s->t[i], s->cfg.final_ns) && fabs(s->t[i].load - x) <= s->eps)
+		if (usable_at(s, &s->t[i], s->cfg.final_ns, x))
 			total += (double)s->t[i].dur;
 	need = fmax((double)s->cfg.duration_sum_ns, total) * (1 - s->cfg.exceed_ratio);
 	for (i = 0; i < s->n; i++) {
 		const struct trial *t = &s->t[i];
 		double r, d = 0;
 
-		if (!usable(s, t, s->cfg.final_ns) || fabs(t->load - x) > s->eps || (r = loss_ratio(t)) >= q)
+		if (!usable_at(s, t, s->cfg.final_ns, x) || (r = loss_ratio(t)) >= q)
 			continue;
 		for (k = 0; k < s->n; k++)
-			if (usable(s, &s->t[k], s->cfg.final_ns) && fabs(s->t[k].load - x) <= s->eps &&
-			    loss_ratio(&s->t[k]) <= r)
+			if (usable_at(s, &s->t[k], s->cfg.final_ns, x) && loss_ratio(&s->t[k]) <= r)
 				d += (double)s->t[k].dur;
 		if (d >= need * (1 - 1e-12))
 			q = r;
