@@ -5,13 +5,16 @@
 set -euo pipefail
 
 pkgs=(
-	# build
-	gcc meson ninja-build pkg-config
+	# build (make for the Makefile, git for the revision stamp, python3
+	# for the BPF objects' embedding)
+	gcc make meson ninja-build pkgconf git python3
 	libmnl-dev libnftables-dev zlib1g-dev libsqlite3-dev
 	# the XDP paths: libxdp + libbpf, BPF programs built with clang
 	libxdp-dev libbpf-dev
-	# tests
-	libcmocka-dev jq iproute2
+	# tests; ethtool (channels, offloads), procps (ps, pgrep), bc for the
+	# scripts' arithmetic. tests/deps_check.sh fails when a script runs a
+	# program whose package is not in this list.
+	libcmocka-dev jq iproute2 ethtool procps bc
 	# the store tests look into the database with the sqlite3 shell
 	sqlite3
 	# the fuzz run of the frame parser (libFuzzer)
@@ -25,6 +28,13 @@ pkgs=(
 # make bench: the peer tools it measures against.
 if [ "${1:-}" = "--bench" ]; then
 	pkgs=(netsniff-ng iperf3 bc jq ethtool)
+fi
+
+# WR_DEPS_LIST=1: print the list and install nothing (tests/deps_check.sh
+# checks every program the scripts run against it).
+if [ -n "${WR_DEPS_LIST:-}" ]; then
+	printf '%s\n' "${pkgs[@]}"
+	exit 0
 fi
 
 missing=()
