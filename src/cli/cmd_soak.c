@@ -170,7 +170,11 @@ static void calib_progress(void *ctx, unsigned int reading, const struct soak_lo
 	for (unsigned int i = 0; i < l->n; i++) {
 		out_obj_start(o, NULL);
 		out_u64(o, "cpu", " cpu%llu", l->cpu[i]);
-		out_f64(o, "loops_per_s", " %.0f/s", l->rate[i]);
+		out_f64(o, "loops_per_s", " %.0f/s", l->run_rate[i]);
+		/* Below 100%, something else ran on the CPU: the reading is the
+		 * loop's speed per second it ran, so it still counts. */
+		if (l->share[i] < 0.98)
+			out_f64(o, "ran_pct", " (ran %.0f%%)", 100 * l->share[i]);
 		out_obj_end(o);
 	}
 	out_arr_end(o);
@@ -309,6 +313,9 @@ static void summary(struct out *o, const struct soak_load *overall, double *hist
 			put_load(o, "max", ", max %.1f%%)", max);
 		}
 		out_f64(o, "loops_per_s", NULL, overall->rate[i]);
+		/* the CPU time the soaker itself got: what /proc/stat shows
+		 * busy on the CPU less this is everything else that ran */
+		put_load(o, "soaker_ran", NULL, overall->share[i]);
 		out_text(o, "\n");
 		out_obj_end(o);
 	}

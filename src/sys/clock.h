@@ -5,6 +5,10 @@
 #include <stdint.h>
 #include <time.h>
 
+#define NSEC_PER_USEC 1000ULL
+#define NSEC_PER_MSEC 1000000ULL
+#define NSEC_PER_SEC 1000000000ULL
+
 static inline uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;

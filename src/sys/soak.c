@@ -35,6 +35,8 @@ struct soaker {
 	size_t nwords;
 	size_t first;			/* where this soaker starts in buf */
 	pthread_t tid;
+	clockid_t clk;			/* the thread's CPU-time clock */
+	bool have_clk;
 	bool running;
 } __attribute__((aligned(64)));
 
@@ -195,6 +197,7 @@ int soak_start(struct soak *s, char *err, size_t errlen)
 			return -rc;
 		}
 		w->running = true;
+		w->have_clk = !pthread_getcpuclockid(w->tid, &w->clk);
 	}
 	/* Wait until each soaker is SCHED_IDLE: a soaker that could not drop
 	 * its priority would take the CPU from what it is meant to measure. */
@@ -228,8 +231,13 @@ unsigned int soak_cpu(const struct soak *s, unsigned int i)
 void soak_snap(const struct soak *s, struct soak_snap *snap)
 {
 	snap->n = s->n;
-	for (unsigned int i = 0; i < s->n; i++)
+	for (unsigned int i = 0; i < s->n; i++) {
+		struct timespec ts;
+
 		snap->loops[i] = atomic_load_explicit(&s->w[i].loops, memory_order_relaxed);
+		snap->cpu_ns[i] = s->w[i].have_clk && !clock_gettime(s->w[i].clk, &ts)
+				  ? (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec : 0;
+	}
 	snap->t_ns = mono_ns();
 }
 
@@ -244,8 +252,12 @@ void soak_load_between(const struct soak *s, const struct soak_snap *a, const st
 	for (unsigned int i = 0; i < s->n; i++) {
 		double loops = (double)cpustat_delta(a->loops[i], b->loops[i], NULL);
 
+		double ran = b->cpu_ns[i] > a->cpu_ns[i] ? (double)(b->cpu_ns[i] - a->cpu_ns[i]) / 1e9 : 0;
+
 		out->cpu[i] = s->w[i].cpu;
 		out->rate[i] = sec > 0 ? loops / sec : 0;
+		out->share[i] = sec > 0 ? ran / sec : 0;
+		out->run_rate[i] = ran > 0 ? loops / ran : out->rate[i];
 		if (s->calib[i] > 0) {
 			out->load[i] = soak_load(loops, sec, s->calib[i], &out->clamped);
 			out->raw[i] = sec > 0 ? 1 - out->rate[i] / s->calib[i] : 0;
@@ -360,7 +372,7 @@ int soak_calibrate(const struct cpuset *cpus, const struct soak_calib_opts *o,
 		soak_load_between(s, a, b, l);
 		*a = *b;
 		for (unsigned int i = 0; i < s->n; i++)
-			hist[(size_t)i * settle + reading % settle] = l->rate[i];
+			hist[(size_t)i * settle + reading % settle] = l->run_rate[i];
 		reading++;
 		stable = reading >= settle;
 		worst = 0;

@@ -38,6 +38,7 @@ struct soak_snap {
 	uint64_t t_ns;			/* CLOCK_MONOTONIC */
 	unsigned int n;
 	uint64_t loops[SOAK_MAX_CPUS];
+	uint64_t cpu_ns[SOAK_MAX_CPUS];	/* each soaker's CPU time; 0 if unknown */
 };
 
 /* Load over an interval, per soaked CPU, as fractions 0..1. */
@@ -49,6 +50,10 @@ struct soak_load {
 	double load[SOAK_MAX_CPUS];	/* clamped to [0, 1] */
 	double raw[SOAK_MAX_CPUS];	/* 1 - rate / calibrated, unclamped */
 	double rate[SOAK_MAX_CPUS];	/* loops per second in the interval */
+	/* Loops per second of CPU time the soaker got, and the part of the
+	 * interval it got: its speed whatever else ran on the CPU. */
+	double run_rate[SOAK_MAX_CPUS];
+	double share[SOAK_MAX_CPUS];
 	bool clamped;			/* some CPU was outside [0, 1] */
 };
 

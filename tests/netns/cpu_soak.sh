@@ -43,9 +43,14 @@ jq -e '.average.all.idle + .average.all.usr + .average.all.sys + .average.all.so
 "$WR" cpu --interval 100ms --count 1 --cpus 1 | grep -q '^Average: *1 ' || fail "cpu: text Average row"
 
 # --- calibration (short stable mode) ---
-if ! out=$("$WR" soak --calibrate --cpus 1 --interval 500ms --settle 3 --tolerance 2 --timeout 15s \
+# The calibration counts loops per second of CPU time the soaker got, so
+# another process on CPU 1 (a light background load) does not move it;
+# what it cannot hide is the host changing speed. 3 readings within 3%
+# (a 3% error is at most 3 points of an idle reading, 1.5 of a 50% one)
+# and 30 s to find them: on this VM readings settle within 2% in 3-10 s
+# quiet, within 4% in 5-15 s with a 20% load beside them.
+if ! out=$("$WR" soak --calibrate --cpus 1 --interval 500ms --settle 3 --tolerance 3 --timeout 30s \
 		--calibration "$cal" 2>&1); then
-	case "$out" in *"did not settle"*) skip "machine too busy to calibrate: $out" ;; esac
 	fail "calibrate: $out"
 fi
 note "$(tail -1 <<<"$out")"
@@ -72,36 +77,37 @@ head -c 300 /dev/urandom >"$tmp/random"
 expect_exit 2 "$WR" soak --cpus 1 --duration 1s --calibration "$tmp/random"
 expect_exit 2 "$WR" soak --cpus 0 --duration 1s --calibration "$cal"	# CPU 0 not calibrated
 
-# soak_reading FILE-PREFIX: overall load of CPU 1 over 4 s, in percent.
+# What a soak reading is held against: the part of the same seconds that
+# the soaker did not run, from the scheduler's own account of its CPU time
+# (the summary's soaker_ran; /proc/stat is no help here: on this VM its
+# columns for a soaked CPU add up to 1.6 times the wall time). The reading
+# is loops counted against the calibrated speed, so the two agree when the
+# calibration holds: within its spread (3%) and the reading's own noise;
+# TOL (5 points) covers both. A background load on CPU 1 counts in both,
+# so the check holds on a busy host as on a quiet one; the known load
+# below is what makes it a measurement.
+# soak_reading NAME: "soak% not-soaker%" of CPU 1 over 4 s
 soak_reading() {
 	"$WR" soak --cpus 1 --duration 4s --json --calibration "$cal" >"$tmp/$1.json" || fail "soak $1"
-	jq -r '.summary.load' "$tmp/$1.json"
+	jq -r '"\(.summary.load) \(100 - .summary.cpus[0].soaker_ran)"' "$tmp/$1.json"
 }
 
-# --- idle: within TOL of 0 (one retry: the machine is shared) ---
-idle=$(soak_reading idle)
-if ! within "$idle" 0 "$TOL"; then
-	note "idle reading $idle% looks disturbed; again"
-	idle=$(soak_reading idle)
-fi
-note "idle: $(printf %.2f "$idle")%"
-within "$idle" 0 "$TOL" || fail "idle soak read $idle%, want 0 +- $TOL"
+# --- idle (whatever else runs on CPU 1) ---
+read -r idle others < <(soak_reading idle)
+note "idle: soak $(printf %.2f "$idle")%, the soaker did not run $(printf %.2f "$others")%"
+within "$idle" "$others" "$TOL" || fail "idle soak read $idle%, the soaker did not run $others%; want +- $TOL"
 
-# --- a known 50% load on CPU 1: within TOL of 50 ---
-known() {
-	"$BUSYLOAD" --cpu 1 --fraction 0.5 --period 10ms --duration 5s >"$tmp/busyload.out" &
-	bl_pid=$!
-	sleep 0.3
-	soak_reading known
-	wait "$bl_pid"; bl_pid=
-}
-load=$(known)
-if ! within "$load" 50 "$TOL"; then
-	note "known-load reading $load% looks disturbed; again"
-	load=$(known)
-fi
-note "busyload 50%: soak $(printf %.2f "$load")% ($(cat "$tmp/busyload.out"))"
-within "$load" 50 "$TOL" || fail "soak read $load% under a 50% load, want 50 +- $TOL"
+# --- a known 50% load on CPU 1: the soak sees at least what busyload got ---
+"$BUSYLOAD" --cpu 1 --fraction 0.5 --period 10ms --duration 5s >"$tmp/busyload.out" &
+bl_pid=$!
+sleep 0.3
+read -r load lothers < <(soak_reading known)
+wait "$bl_pid"; bl_pid=
+got=$(sed -n 's/.*: got \([0-9.]*\) of the CPU.*/\1/p' "$tmp/busyload.out")
+note "busyload 50%: soak $(printf %.2f "$load")%, the soaker did not run $(printf %.2f "$lothers")% ($(cat "$tmp/busyload.out"))"
+within "$load" "$lothers" "$TOL" || fail "soak read $load% under a 50% load, the soaker did not run $lothers%; want +- $TOL"
+awk -v l="$load" -v g="$got" -v t="$TOL" 'BEGIN { exit !(l >= 100 * g - t) }' ||
+	fail "soak read $load%, below the $got of the CPU busyload had"
 [ "$(jq '.readings | length' "$tmp/known.json")" -ge 3 ] || fail "soak: readings missing"
 jq -e '.readings[0].cpus[0].cpu == 1' "$tmp/known.json" >/dev/null || fail "soak: per-CPU reading"
 

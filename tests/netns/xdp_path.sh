@@ -94,16 +94,22 @@ note "junk: $(jq -c '{tx, rx, lost, not_test, stale}' <<<"$d")"
 # on one CPU; offer 200 kpps. The loss is the DUT's, counted where it
 # happened (its receive ring, = dut0 rx_dropped), and the generator holds.
 "$WR" lab up --prefix "$P" --rules 1000 >/dev/null || fail "lab up --rules 1000"
-# This VM sometimes holds a vCPU for tens of ms; when that makes the
-# tester's own ring refuse frames (tester_refused, reported as such), the
-# trial says so rightly, and is run once more for the DUT's figures.
-for try in 1 2; do
+# This VM sometimes holds a vCPU for tens of ms, and a background load
+# can take the generator's CPU for long enough to leave it over 0.5% short
+# (5.8% was seen with another process on its CPU). Either way the trial
+# says so rightly (each try checks that a shortfall or a refusal is
+# marked tester-limited) and is run again for the DUT's figures: one clean
+# trial in three. The DUT's CPU is saturated throughout, so the loss
+# checks below hold on any clean try.
+for try in 1 2 3; do
 	d0=$(ifc "$P" dut0 rx_dropped)
 	j=$("$WR" trial $T --rate 200kpps --duration 3s --port-type xdp) || fail "overload trial"
 	d=$(jq -c '.directions[0]' <<<"$j")
 	dropped=$(( $(ifc "$P" dut0 rx_dropped) - d0 ))
-	[ "$(jq -r .tester_refused <<<"$d")" = 0 ] && break
-	note "try $try: the tester's ring refused $(jq -r .tester_refused <<<"$d") frames (a stalled vCPU): once more"
+	[ "$(jq -r '.tester_limited or ((.offered_pps - 200000 | fabs) / 200000 <= 0.005 and .tester_refused == 0)' <<<"$d")" = true ] ||
+		fail "the generator fell short or the tester's ring refused, and the trial is not tester-limited: $d"
+	[ "$(jq -r .tester_limited <<<"$d")" = false ] && break
+	note "try $try: tester-limited ($(jq -r .tester_reason <<<"$d")): once more"
 done
 note "overload: $(jq -c '{tx, rx, lost, ring_drops, offered_pps, tester_limited}' <<<"$d"), dut0 rx_dropped +$dropped"
 [ "$(jq -r '.tx == 600000 and .tester_limited == false and .lost > 150000' <<<"$d")" = true ] ||
