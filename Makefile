@@ -11,7 +11,7 @@ BUILD := build-san
 MESON_OPTS += -Db_sanitize=address,undefined -Db_lundef=false
 endif
 
-.PHONY: all build deps check demo install clean bench
+.PHONY: all build deps check check-loaded demo install clean bench
 
 all: build
 
@@ -28,6 +28,11 @@ deps:
 check: deps
 	$(MAKE) build
 	WR_BUILD=$(BUILD) bash tests/run
+
+# The suite under a light background load (tests/loaded.sh).
+check-loaded: deps
+	$(MAKE) build
+	WR_BUILD=$(BUILD) bash tests/loaded.sh
 
 demo: deps
 	$(MAKE) build
