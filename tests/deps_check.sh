@@ -122,6 +122,9 @@ bench_scripts=(bench/*.sh)
 funcs=$(grep -ohE '^[[:space:]]*(function[[:space:]]+)?[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(\)' \
 	"${scripts[@]}" "${bench_scripts[@]}" | sed -E 's/^[[:space:]]*(function[[:space:]]+)?//; s/[[:space:]]*\(\)//' | sort -u)
 
+declare -A FUNCS
+for f in $funcs; do FUNCS[$f]=1; done
+
 programs() { # files...
 	local f
 	for f in "$@"; do [ -f "$f" ] && command_words "$f" | sed "s|\$| $f|"; done
@@ -132,37 +135,47 @@ programs() { # files...
 	printf '%s\n' "meson Makefile" "ninja Makefile" "cc meson.build" "pkg-config meson.build"
 }
 
+# Which package installed each file under a bin directory, read once from
+# dpkg's own file lists (one dpkg -S per program took most of a minute).
+declare -A OWNER
+while read -r path pkg; do OWNER[$path]=$pkg; done < <(
+	awk '$0 ~ /^(\/usr)?\/s?bin\/[^\/]+$/ { f = FILENAME; sub(/.*\//, "", f); sub(/\.list$/, "", f);
+		sub(/:.*/, "", f); print $0, f }' /var/lib/dpkg/info/*.list)
+
 # The Debian package that owns program $1, or nothing. /bin and /usr/bin
-# are one directory on a merged-/usr system, so both names are asked.
+# are one directory on a merged-/usr system, so both names are asked, and
+# for an alternatives link (cc, awk) the file it leads to.
 owner() {
-	local p d path
+	local d path p
 	for d in /usr/sbin /usr/bin /sbin /bin; do
 		[ -x "$d/$1" ] || continue
-		for path in "$d/$1" "$(readlink -f "$d/$1")"; do
+		path=$d/$1
+		[ -L "$path" ] && path="$path $(readlink -f "$path")"
+		for path in $path; do
 			for p in "$path" "${path#/usr}" "/usr${path}"; do
-				dpkg -S "$p" 2>/dev/null | grep -v '^diversion ' | sed -n '1s/:.*//p' | sed 's/,.*//' | grep . && return 0
+				[ -n "${OWNER[$p]:-}" ] && { echo "${OWNER[$p]}"; return 0; }
 			done
 		done
-		# An alternatives link (cc, awk): the package of its target.
-		p=$(readlink -f "$d/$1")
-		dpkg -S "$p" 2>/dev/null | grep -v '^diversion ' | sed -n '1s/:.*//p' | sed 's/,.*//' | grep . && return 0
 	done
 	return 1
 }
 
-base_pkg() { # Essential or Priority required: on every Debian system
-	local st
-	st=$(dpkg-query -W -f='${Essential} ${Priority}' "$1" 2>/dev/null) || return 1
-	case "$st" in yes*|*required) return 0 ;; esac
-	return 1
-}
+# Every installed package once: Essential, Priority, Status and Depends.
+declare -A BASE DEPENDS INSTALLED
+while IFS=$'\t' read -r pkg ess prio st dep; do
+	case "$ess $prio" in yes*|*required) BASE[$pkg]=1 ;; esac
+	[ "$st" = "install ok installed" ] && INSTALLED[$pkg]=1
+	DEPENDS[$pkg]=$dep
+done < <(dpkg-query -W -f='${Package}\t${Essential}\t${Priority}\t${Status}\t${Depends},${Pre-Depends}\n')
+
+base_pkg() { [ -n "${BASE[$1]:-}" ]; }	# Essential or Priority required: on every Debian system
 
 check() { # label, allowed packages (space-separated), program-file pairs on stdin
 	local label=$1 allowed=" $2 " prog file pkg bad=0 seen=" "
 	while read -r prog file; do
 		case "$seen" in *" $prog "*) continue ;; esac
 		seen="$seen$prog "
-		printf '%s\n' "$funcs" | grep -qx "$prog" && continue
+		[ -n "${FUNCS[$prog]:-}" ] && continue
 		[ "$(type -t "$prog")" = builtin ] && continue
 		if ! pkg=$(owner "$prog"); then
 			if [ "$label" = "make bench" ] && [ -z "${BENCH_INSTALLED:-}" ]; then
@@ -186,8 +199,7 @@ with_depends() {
 	local p
 	for p in $1; do
 		echo "$p"
-		dpkg-query -W -f='${Depends},${Pre-Depends}' "$p" 2>/dev/null |
-			tr ',|' '\n\n' | sed -E 's/\(.*\)//; s/:any//; s/[[:space:]]//g' | grep .
+		printf '%s\n' "${DEPENDS[$p]:-}" | tr ',|' '\n\n' | sed -E 's/\(.*\)//; s/:any//; s/[[:space:]]//g' | grep .
 	done | sort -u | tr '\n' ' '
 }
 
@@ -197,12 +209,14 @@ bench_pkgs=$(deps_pkgs --bench) || { echo "FAIL: cannot list scripts/deps.sh --b
 
 BENCH_INSTALLED=1
 for p in $bench_pkgs; do
-	[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || BENCH_INSTALLED=
+	[ -n "${INSTALLED[$p]:-}" ] || BENCH_INSTALLED=
 done
 main_pkgs=$(with_depends "$main_pkgs") bench_pkgs=$(with_depends "$bench_pkgs")
 rc=0
-programs "${scripts[@]}" | sort -u -k1,1 | check "make check/demo" "$main_pkgs" || rc=1
-programs "${bench_scripts[@]}" | sort -u -k1,1 | check "make bench" "$main_pkgs $bench_pkgs" || rc=1
-n=$(programs "${scripts[@]}" "${bench_scripts[@]}" | awk '{print $1}' | sort -u | wc -l)
+main_progs=$(programs "${scripts[@]}" | sort -u -k1,1)
+bench_progs=$(programs "${bench_scripts[@]}" | sort -u -k1,1)
+check "make check/demo" "$main_pkgs" <<<"$main_progs" || rc=1
+check "make bench" "$main_pkgs $bench_pkgs" <<<"$bench_progs" || rc=1
+n=$(printf '%s\n%s\n' "$main_progs" "$bench_progs" | awk '{print $1}' | sort -u | wc -l)
 [ $rc -eq 0 ] && echo "deps: the $n programs the scripts and the build run all come from packages scripts/deps.sh installs or every Debian system has"
 exit $rc
