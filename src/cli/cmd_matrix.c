@@ -5,8 +5,8 @@
  * values is one configuration; for each the lab is built afresh with it and
  * the test runs in a process of its own (the wirerate binary again), its run
  * stored with the configuration as its label and a tag shared by the whole
- * matrix. Then the runs go to 'wirerate report': seed 002's table and seed
- * 001's table by configuration, with verdicts against the first. */
+ * matrix. Then the runs go to 'wirerate report': the table by frame size
+ * and the table by configuration, with verdicts against the first. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -37,13 +37,13 @@ static const char matrix_usage[] =
 	"Runs the same test once per lab configuration: every combination of the\n"
 	"axes' values. For each, the lab is built afresh with that configuration\n"
 	"and the test runs and is stored (label: the configuration; one tag for the\n"
-	"whole matrix). Then 'wirerate report' compares the runs: seed 002's table\n"
-	"(rows are frame sizes, columns are configurations) and seed 001's (rows\n"
+	"whole matrix). Then 'wirerate report' compares the runs: a table by size\n"
+	"(rows are frame sizes, columns are configurations) and one by setup (rows\n"
 	"are configurations, kpps), each against the first configuration.\n"
 	"\n"
 	"axes ('lab up' options, each a comma-separated list of values, or repeated):\n"
-	"  --placement LIST    e.g. bound,split,free (seed 001)\n"
-	"  --rules LIST        e.g. 0,100,1000 (seed 002's null firewall rules)\n"
+	"  --placement LIST    e.g. bound,split,free (the DUT's IRQ placement)\n"
+	"  --rules LIST        e.g. 0,100,1000 (null firewall rules in the DUT)\n"
 	"  --dut-cpus CPUS     one CPU list per occurrence: --dut-cpus 1 --dut-cpus 0-1\n"
 	"  --shape LIST        e.g. 50kpps,100kpps\n"
 	"  --mtu LIST          e.g. 1500,9000\n"
@@ -437,7 +437,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 			return rc < 0 ? EXIT_USAGE : rc;
 	}
 	/* label: name=value for every axis with more than one value (just the
-	 * value for placement: bound, split, free read as in seed 001) */
+	 * value for placement: bound, split, free read on their own) */
 	for (int c = 0; c < nconf; c++) {
 		int idx = c;
 		size_t len = 0;

@@ -1,7 +1,7 @@
 /* What a trial cost the DUT's CPUs: the per-CPU /proc/stat breakdown over
  * the traffic window, interrupts and NET_RX softirqs per second, softnet
  * drops, and with a soak calibration the soak reading, which also sees the
- * interrupt time /proc/stat hides (seed 000). From these, CPU time per
+ * interrupt time /proc/stat hides. From these, CPU time per
  * forwarded frame, saying which source it came from. */
 #ifndef WR_ENGINE_CPUCOST_H
 #define WR_ENGINE_CPUCOST_H

@@ -45,7 +45,7 @@ void envcap_port(struct envcap *e, const char *name, int nsfd, const char *ifnam
  * RPS masks of the DUT's ports, and each lab port as envcap_port does. */
 int envcap_lab(struct envcap *e, const char *prefix, char *err, size_t errlen);
 
-/* The configuration in a few words, seed 001 style, from what was
+/* The configuration in a few words, one key=value per axis, from what was
  * captured: "placement=bound rules=0 dut-cpus=1 mtu=1500 shape=20kpps". */
 void envcap_config(const struct envcap *e, char *buf, size_t len);
 

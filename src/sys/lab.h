@@ -30,7 +30,7 @@
 enum lab_role { LAB_GEN, LAB_DUT, LAB_SINK, LAB_NROLES };
 enum lab_ifx { LAB_GEN0, LAB_DUT0, LAB_DUT1, LAB_SINK0, LAB_NIFS };
 
-/* Where the DUT's receive work runs (seed 001's three IRQ placements,
+/* Where the DUT's receive work runs (the three IRQ placements,
  * done with RPS on veth): both directions on one CPU, each direction on a
  * CPU of its own, or spread over all DUT CPUs by flow hash. */
 enum lab_placement { PLACE_BOUND, PLACE_SPLIT, PLACE_FREE, PLACE_OTHER };

@@ -1,6 +1,6 @@
-/* Null firewall rules in a forward path (seed 002: "the system loads
- * iptables but does not use it, so each packet sees the overhead of null
- * rules"), through libnftables. Call from inside the target namespace. */
+/* Null firewall rules in a forward path (a firewall loaded but matching
+ * nothing: each packet pays for every rule it is tested against), through
+ * libnftables. Call from inside the target namespace. */
 #ifndef WR_SYS_NFT_H
 #define WR_SYS_NFT_H
 

@@ -1,6 +1,6 @@
 # Cabled ports instead of the lab: a veth pair in a namespace of the
 # test's own, --tx on one end, --rx on the other, back to back; and the
-# same interface for both (seed 002's "output device = input device").
+# same interface for both (output device = input device).
 . "$(dirname "$0")/lib.sh"
 
 N="${P}ports"

@@ -21,7 +21,7 @@
 static const unsigned int sizes[] = { 64, 128, 256, 512, 1024, 1280, 1518 };
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
 
-/* % of line rate per size, seed 002's kernels 2.6.26, 2.6.29, 2.6.30 */
+/* % of line rate per size for three kernels, 2.6.26, 2.6.29, 2.6.30 */
 static const double seed002[3][NSIZES] = {
 	{ 21, 34, 58, 83, 100, 100, 100 },
 	{ 17, 28, 49, 85, 100, 100, 100 },
