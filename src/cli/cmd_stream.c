@@ -318,7 +318,7 @@ static int do_server(struct stream_opts *op, struct cli *cli)
 		goto out;
 	}
 	if ((s.lfd = stream_listen(op->bind ? &ba : NULL, bl, op->port, err, sizeof(err))) < 0) {
-		cli_error("stream: %s%s%s", err, op->bind ? " on " : "", op->bind ? op->bind : "");
+		cli_error("stream: %s", err);
 		rc = s.lfd == -EADDRINUSE || s.lfd == -EACCES || s.lfd == -EADDRNOTAVAIL ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}

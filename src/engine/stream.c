@@ -305,6 +305,7 @@ int stream_listen(const struct sockaddr_storage *a, socklen_t alen, uint16_t por
 	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons(port), .sin6_addr = IN6ADDR_ANY_INIT };
 	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons(port) };
 	int one = 1, zero = 0, fd = -1, rc;
+	char host[INET6_ADDRSTRLEN + 16];
 
 	if (a) {
 		/* the address given and no other: an IPv6 one without the
@@ -335,7 +336,10 @@ int stream_listen(const struct sockaddr_storage *a, socklen_t alen, uint16_t por
 		return fd;
 fail:
 	rc = -errno;
-	snprintf(err, errlen, "cannot listen on port %u: %s", port, strerror(errno));
+	if (a && !getnameinfo((const struct sockaddr *)a, alen, host, sizeof(host), NULL, 0, NI_NUMERICHOST))
+		snprintf(err, errlen, "cannot listen on %s port %u: %s", host, port, strerror(-rc));
+	else
+		snprintf(err, errlen, "cannot listen on port %u: %s", port, strerror(-rc));
 	if (fd >= 0)
 		close(fd);
 	return rc;
@@ -457,7 +461,7 @@ static int client_refused(const struct stream_reply *rep, char *err, size_t errl
 			 "one address; try again later", rep->limit, rep->limit == 1 ? "" : "s");
 		return -EBUSY;
 	case STREAM_REPLY_DURATION:
-		snprintf(err, errlen, "the server allows runs of at most %.3g s (its --max-duration): "
+		snprintf(err, errlen, "the server allows runs of at most %g s (its --max-duration): "
 			 "ask for that or less with -l", (double)rep->limit / 1e3);
 		return -EPERM;
 	case STREAM_REPLY_AUTH:

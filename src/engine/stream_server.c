@@ -252,7 +252,7 @@ static void decide(struct server_state *st, struct pending *pw)
 	}
 	if (h.duration_ms > st->max_dur_ns / 1000000ULL) {
 		snprintf(line, sizeof(line), "ERR duration max_ms=%" PRIu64 "\n", st->max_dur_ns / UINT64_C(1000000));
-		pending_end(st, pw, line, -EPERM, "refused: a run of %.3g s asked for, longer than the %.3g s allowed",
+		pending_end(st, pw, line, -EPERM, "refused: a run of %g s asked for, longer than the %g s allowed",
 			    (double)h.duration_ms / 1e3, (double)st->max_dur_ns / 1e9);
 		goto out;
 	}
