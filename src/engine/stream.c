@@ -490,9 +490,12 @@ static int client_session(int cfd, int ufd, const struct stream_client *c, struc
 	if (c->token)
 		snprintf(h.token, sizeof(h.token), "%s", c->token);
 	rc = stream_hello_format(&h, line, sizeof(line));
+	if (rc >= 0)
+		rc = stream_ctl_send(cfd, line);
+	/* the token, gone from memory once sent */
 	explicit_bzero(&h, sizeof(h));
-	if (rc < 0 || (rc = stream_ctl_send(cfd, line)) || (rc = stream_ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS))) {
-		explicit_bzero(line, sizeof(line));
+	explicit_bzero(line, sizeof(line));
+	if (rc || (rc = stream_ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS))) {
 		snprintf(err, errlen, "the server did not answer: %s", strerror(-rc));
 		return rc;
 	}

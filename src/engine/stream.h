@@ -92,11 +92,14 @@ int stream_listen(const struct sockaddr_storage *a, socklen_t alen, uint16_t por
 uint16_t stream_local_port(int fd);
 
 /* Serve sessions until *quit, or one with once. Concurrent sessions run in
- * child processes of their own (netserver's way), at most max_sessions;
- * one beyond gets "ERR busy" and is reported with -EBUSY. On quit the
- * children are stopped (SIGTERM, then SIGKILL past a bound) and reaped
- * before this returns. With once, the session's 0 or -errno (with err);
- * else 0, or -errno when the server could not start. */
+ * child processes of their own (netserver's way), at most max_sessions,
+ * max_per_peer from one address; a client beyond, or one whose request
+ * is bad, late, too long or without the token, is told so in one line and
+ * reported with its -errno (-EBUSY, -EPROTO, -ETIMEDOUT, -EPERM, -EACCES).
+ * On quit the children are stopped (SIGTERM, then SIGKILL past a bound)
+ * and reaped before this returns. With once, the 0 or -errno (with err)
+ * of the first session allowed (those turned away do not end it); else
+ * 0, or -errno when the server could not start. */
 int stream_serve(const struct stream_server *s, char *err, size_t errlen);
 
 /* Give up root for the user named (its uid and gid, no supplementary

@@ -84,13 +84,13 @@ static void report(const struct stream_server *cfg, const struct stream_session 
 
 /* A line to a client the loop is done with, never blocking: a fresh
  * socket's send buffer takes it whole. What the client sent is read out
- * first, as closing on unread bytes would reset the connection before it
- * reads the answer. */
+ * first (a bounded amount, as a client may keep sending), as closing on
+ * unread bytes would reset the connection before it reads the answer. */
 static void say_and_close(int fd, const char *line)
 {
 	char sink[512];
 
-	while (recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
+	for (int i = 0; i < 8 && recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; i++)
 		;
 	if (line)
 		send(fd, line, strlen(line), MSG_DONTWAIT | MSG_NOSIGNAL);
@@ -283,6 +283,7 @@ static void decide(struct server_state *st, struct pending *pw)
 	}
 out:
 	explicit_bzero(&h, sizeof(h));
+	explicit_bzero(pw->buf, sizeof(pw->buf));
 }
 
 /* What pw's client sent since the last look; its request when whole. */

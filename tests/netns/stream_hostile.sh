@@ -134,16 +134,18 @@ err=$(timeout 10 ip netns exec "$C" "$WR" stream --client $SRV --port $PORT -l 2
 rc=$? ms=$(ms_since $t0)
 note "24 h asked for -> $rc in $ms ms: $err"
 [ $rc = 1 ] && grep -q 'allows runs of at most 60 s' <<<"$err" || fail "a 24 h run: exit $rc: $err"
-[ $ms -lt 1000 ] || fail "the 24 h refusal took $ms ms"
+[ $ms -lt 2000 ] || fail "the 24 h refusal took $ms ms"	# at once: ~0.1 s, the rest slack for load
 t0=$(date +%s%N)
 client $SRV --port $PORT -l 0.5 --json >"$D/real" || fail "the real client among hostile ones: exit $?"
 ms=$(ms_since $t0)
 note "the real client's 0.5 s run among hostile ones: $ms ms"
 [ $ms -lt 3000 ] || fail "the real client took $ms ms among hostile ones"
 [ "$(jq -r '.receive.messages > 0' "$D/real")" = true ] || fail "real client's counts: $(cat "$D/real")"
+# cut 2 s after its connect; the helper reads the answer after its next
+# byte (0.3 s on), so 2-4 s allows for a loaded host
 wait_bounded $slp 15
 note "slow request: $(cat "$D/slow")"
-grep -Eq '^ERR no request in time [12]\.[0-9]$' "$D/slow" || fail "the slow request was not cut at 2 s: $(cat "$D/slow")"
+grep -Eq '^ERR no request in time [23]\.[0-9]$' "$D/slow" || fail "the slow request was not cut at 2 s: $(cat "$D/slow")"
 kill $hp $ip 2>/dev/null; wait $hp $ip 2>/dev/null
 stop_server
 note "server: $(jq -c '[.sessions[] | .error // "ok"] | group_by(.) | map({(.[0]): length}) | add' "$D/srv")"
