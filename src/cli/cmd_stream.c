@@ -21,13 +21,16 @@
 #include "core/cpuset.h"
 #include "core/units.h"
 #include "engine/stream.h"
+#include "engine/stream_proto.h"
 #include "store/out.h"
 #include "sys/lab.h"
 #include "sys/netns.h"
 
 static const char stream_usage[] =
-	"usage: wirerate stream --server [--port N] [--once | --max-sessions N] [--json]\n"
-	"       wirerate stream --client HOST [-m SIZE] [-l T] [--port N] [--json]\n"
+	"usage: wirerate stream --server [--bind ADDR] [--port N] [--once | --max-sessions N]\n"
+	"                              [--max-per-peer N] [--max-duration T] [--token-file FILE]\n"
+	"                              [--user NAME] [--json]\n"
+	"       wirerate stream --client HOST [-m SIZE] [-l T] [--port N] [--token-file FILE] [--json]\n"
 	"       wirerate stream [--prefix P] [-m SIZE] [-l T] [--json]\n"
 	"\n"
 	"netperf's UDP_STREAM: the client sends UDP datagrams of one size as fast as\n"
@@ -39,7 +42,21 @@ static const char stream_usage[] =
 	"                      of its own, several at once\n"
 	"  --max-sessions N    with --server: serve at most N sessions at once (1..256,\n"
 	"                      default 16); a client beyond them is refused as busy\n"
-	"  --once              with --server: end after one session (exit 1 if it failed)\n"
+	"  --once              with --server: end after one session (exit 1 if it failed;\n"
+	"                      a client turned away before its session does not count)\n"
+	"  --bind ADDR         with --server: listen on this IPv4 or IPv6 address only\n"
+	"                      (default: every address)\n"
+	"  --max-per-peer N    with --server: at most N sessions at once from one\n"
+	"                      address, and N connections awaiting their request\n"
+	"                      (1..256, default 2)\n"
+	"  --max-duration T    with --server: the longest run a client may ask for\n"
+	"                      (100ms..24h, default 60s); a session is cut 5 s past\n"
+	"                      its run without the client's end\n"
+	"  --token-file FILE   a shared token (one line, 1..128 printable characters,\n"
+	"                      the file not open to others): the server serves only\n"
+	"                      clients that send it; the client sends it\n"
+	"  --user NAME         with --server started as root: the user to run as once\n"
+	"                      listening (default nobody)\n"
 	"  --client HOST       run against the server on HOST (name or address)\n"
 	"  -p, --port N        the server's control port (TCP; default 12866, netperf's);\n"
 	"                      the data port (UDP) is one the server picks per session\n"
@@ -56,6 +73,8 @@ static const char stream_usage[] =
 	"A send refused with ENOBUFS, EAGAIN or ECONNREFUSED counts as an error, as\n"
 	"netperf's do. Ctrl-C on the client stops sending, still collects the\n"
 	"server's counts, prints the block marked interrupted and exits 130.\n"
+	"A client must send its request within 2 s of connecting. docs/stream.md has\n"
+	"the server's security model.\n"
 	"Exit: 0 done, 1 the server or the lab failed it, 2 bad input, 130 Ctrl-C.\n";
 
 static volatile sig_atomic_t stream_stop;
@@ -75,6 +94,9 @@ struct stream_opts {
 	uint16_t port;
 	uint64_t size, duration_ns;
 	unsigned int max_sessions;	/* 0: not given */
+	unsigned int max_per_peer;	/* 0: not given */
+	uint64_t max_duration_ns;	/* 0: not given */
+	const char *bind, *token_file, *user;
 	char prefix[LAB_PREFIX_MAX + 1];
 };
 
@@ -85,6 +107,11 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 		{ "client", required_argument, NULL, 'C' },
 		{ "once", no_argument, NULL, 'o' },
 		{ "max-sessions", required_argument, NULL, 'M' },
+		{ "max-per-peer", required_argument, NULL, 'E' },
+		{ "max-duration", required_argument, NULL, 'D' },
+		{ "bind", required_argument, NULL, 'B' },
+		{ "token-file", required_argument, NULL, 'T' },
+		{ "user", required_argument, NULL, 'U' },
 		{ "port", required_argument, NULL, 'p' },
 		{ "message-size", required_argument, NULL, 'm' },
 		{ "duration", required_argument, NULL, 'l' },
@@ -123,6 +150,30 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 				return EXIT_USAGE;
 			}
 			op->max_sessions = (unsigned int)v;
+			break;
+		case 'E':
+			if (u64_parse(optarg, 1, STREAM_SESSIONS_MAX, &v, err, sizeof(err))) {
+				cli_error("stream: --max-per-peer: %s", err);
+				return EXIT_USAGE;
+			}
+			op->max_per_peer = (unsigned int)v;
+			break;
+		case 'D':
+			if (duration_parse(optarg, 100000000ULL, STREAM_DUR_MAX, &op->max_duration_ns, err,
+					   sizeof(err))) {
+				cli_error("stream: --max-duration: %s", err);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'B':
+		case 'T':
+		case 'U':
+			if (!*optarg) {
+				cli_error("stream: --%s: expected %s", c == 'B' ? "bind" : c == 'T' ? "token-file" : "user",
+					  c == 'B' ? "an IPv4 or IPv6 address" : c == 'T' ? "a file name" : "a user name");
+				return EXIT_USAGE;
+			}
+			*(c == 'B' ? &op->bind : c == 'T' ? &op->token_file : &op->user) = optarg;
 			break;
 		case 'p':
 			if (u64_parse(optarg, 1, 65535, &v, err, sizeof(err))) {
@@ -177,6 +228,14 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 		cli_error("stream: --max-sessions applies to --server without --once");
 		return EXIT_USAGE;
 	}
+	if ((op->bind || op->max_per_peer || op->max_duration_ns || op->user) && op->mode != MODE_SERVER) {
+		cli_error("stream: --bind, --max-per-peer, --max-duration and --user apply to --server only");
+		return EXIT_USAGE;
+	}
+	if (op->token_file && op->mode == MODE_LAB) {
+		cli_error("stream: --token-file applies to --server and --client");
+		return EXIT_USAGE;
+	}
 	if (op->have_prefix && op->mode != MODE_LAB) {
 		cli_error("stream: --prefix is for lab mode (neither --server nor --client)");
 		return EXIT_USAGE;
@@ -216,37 +275,98 @@ static void print_session(void *arg, const struct stream_session *s)
 	fflush(stdout);
 }
 
+/* The token of --token-file into tok (bad input: exit 2); 0 without one. */
+static int load_token(const struct stream_opts *op, char *tok, size_t len)
+{
+	char err[512];
+
+	if (!op->token_file)
+		return 0;
+	if (stream_token_load(op->token_file, tok, len, err, sizeof(err))) {
+		cli_error("stream: --token-file: %s", err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int do_server(struct stream_opts *op, struct cli *cli)
 {
-	struct stream_server s = { .nsfd = -1, .quit = &stream_stop, .once = op->once,
-				   .max_sessions = op->max_sessions, .on_session = print_session };
-	struct out *o;
-	char err[256];
+	struct stream_server s = { .lfd = -1, .nsfd = -1, .quit = &stream_stop, .once = op->once,
+				   .max_sessions = op->max_sessions, .max_per_peer = op->max_per_peer,
+				   .max_duration_ns = op->max_duration_ns ? op->max_duration_ns
+									   : STREAM_MAX_DURATION_DEFAULT,
+				   .on_session = print_session };
+	struct sockaddr_storage ba;
+	socklen_t bl = 0;
+	const char *user = op->user ? op->user : "nobody";
+	bool root = geteuid() == 0;
+	struct out *o = NULL;
+	char err[256], tok[STREAM_TOKEN_MAX + 1] = "";
 	int rc;
 
-	if ((s.lfd = stream_listen(op->port, err, sizeof(err))) < 0) {
-		cli_error("stream: %s", err);
-		return s.lfd == -EADDRINUSE || s.lfd == -EACCES ? EXIT_USAGE : EXIT_RUNTIME;
+	if ((rc = load_token(op, tok, sizeof(tok))))
+		goto out;
+	if (op->bind && stream_addr_parse(op->bind, op->port, &ba, &bl, err, sizeof(err))) {
+		cli_error("stream: --bind: %s", err);
+		rc = EXIT_USAGE;
+		goto out;
 	}
+	if (op->user && !root) {
+		cli_error("stream: --user: only root can run as another user (running as uid %u)",
+			  (unsigned int)geteuid());
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if ((s.lfd = stream_listen(op->bind ? &ba : NULL, bl, op->port, err, sizeof(err))) < 0) {
+		cli_error("stream: %s", err);
+		rc = s.lfd == -EADDRINUSE || s.lfd == -EACCES || s.lfd == -EADDRNOTAVAIL ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	/* Root was for the port alone (one below 1024): the sessions need
+	 * none, so a client reaches only an unprivileged process. */
+	if (root && (rc = stream_drop_root(user, err, sizeof(err)))) {
+		cli_error("stream: --user: %s", err);
+		rc = rc == -ENOENT && op->user ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	s.token = *tok ? tok : NULL;
 	o = out_create(stdout, cli->json);
 	if (!o) {
-		close(s.lfd);
-		return EXIT_RUNTIME;
+		rc = EXIT_RUNTIME;
+		goto out;
 	}
 	s.arg = o;
-	out_u64(o, "port", "wirerate stream server on port %llu", op->port);
+	out_text(o, "wirerate stream server on ");
+	if (op->bind)
+		out_str(o, "bind", "%s ", op->bind);
+	else
+		out_null(o, "bind");
+	out_u64(o, "port", "port %llu", op->port);
+	out_f64(o, "max_duration_s", ", runs of up to %g s", (double)s.max_duration_ns / 1e9);
+	out_u64(o, "max_per_peer", ", %llu at once from one address", op->max_per_peer ? op->max_per_peer
+										  : STREAM_PER_PEER_DEFAULT);
+	out_bool(o, "token", NULL, s.token != NULL);
+	out_text(o, "%s", s.token ? ", a token asked for" : "");
+	if (root)
+		out_str(o, "user", ", as user %s", user);
+	else
+		out_null(o, "user");
 	out_text(o, "%s\n", op->once ? ", for one session" : " (Ctrl-C ends it)");
 	fflush(stdout);
 	out_arr_start(o, "sessions");
 	rc = stream_serve(&s, err, sizeof(err));
 	out_arr_end(o);
 	out_bool(o, "interrupted", NULL, stream_stop);
-	out_destroy(o);
-	close(s.lfd);
 	/* with --once, the session's failure, already on its line */
 	if (rc && !op->once)
 		cli_error("stream: %s", err);
-	return rc ? EXIT_RUNTIME : 0;
+	rc = rc ? EXIT_RUNTIME : 0;
+out:
+	out_destroy(o);
+	if (s.lfd >= 0)
+		close(s.lfd);
+	explicit_bzero(tok, sizeof(tok));
+	return rc;
 }
 
 /* ---- the client ---- */
@@ -328,17 +448,26 @@ static int do_client(struct stream_opts *op, struct cli *cli)
 {
 	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .stop = &stream_stop };
 	struct stream_result r = { 0 };
-	char err[256], addr[INET6_ADDRSTRLEN];
+	char err[256], addr[INET6_ADDRSTRLEN], tok[STREAM_TOKEN_MAX + 1] = "";
+	int rc;
 
+	if ((rc = load_token(op, tok, sizeof(tok))))
+		goto out;
+	c.token = *tok ? tok : NULL;
 	if (stream_resolve(&c, op->host, op->port, addr, sizeof(addr), err, sizeof(err))) {
 		cli_error("stream: --client: %s", err);
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	if (stream_client_run(&c, -1, &r, err, sizeof(err))) {
 		cli_error("stream: %s (%s port %u)", err, addr, op->port);
-		return stream_stop ? 130 : EXIT_RUNTIME;
+		rc = stream_stop ? 130 : EXIT_RUNTIME;
+		goto out;
 	}
-	return finish(cli, op, addr, NULL, &r);
+	rc = finish(cli, op, addr, NULL, &r);
+out:
+	explicit_bzero(tok, sizeof(tok));
+	return rc;
 }
 
 /* ---- lab mode ---- */

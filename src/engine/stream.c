@@ -18,6 +18,7 @@
 
 #include "engine/stream.h"
 #include "engine/stream_impl.h"
+#include "engine/stream_proto.h"
 #include "sys/netns.h"
 
 uint64_t stream_now_ns(void)
@@ -98,28 +99,40 @@ int stream_ctl_recv(int fd, char *buf, size_t len, int timeout_ms)
 
 /* ---- the server's session ---- */
 
+void stream_addr_key(const struct sockaddr_storage *a, uint8_t key[16])
+{
+	memset(key, 0, 16);
+	if (a->ss_family == AF_INET) {
+		key[10] = key[11] = 0xff;
+		memcpy(key + 12, &((const struct sockaddr_in *)a)->sin_addr, 4);
+	} else if (a->ss_family == AF_INET6) {
+		memcpy(key, &((const struct sockaddr_in6 *)a)->sin6_addr, 16);
+	}
+}
+
 /* Count what arrives on ufd until the control socket says END (or the
- * run's time plus a margin passes), then a grace period for the datagrams
- * still on their way. */
-static int server_count(int cfd, int ufd, uint64_t duration_ns, volatile sig_atomic_t *quit,
-			struct stream_result *r, uint64_t *sent, char *err, size_t errlen)
+ * run's time plus STREAM_END_NS passes), then a grace period for the
+ * datagrams still on their way. With a peer (ufd not connected: a
+ * version 1 client, whose port is not known), only datagrams from its
+ * address count. */
+static int server_count(int cfd, int ufd, uint64_t duration_ns, const struct sockaddr_storage *peer,
+			volatile sig_atomic_t *quit, struct stream_result *r, uint64_t *sent, char *err,
+			size_t errlen)
 {
 	struct mmsghdr msgs[STREAM_BATCH];
 	struct iovec iov[STREAM_BATCH];
-	uint64_t start = stream_now_ns(), deadline = start + duration_ns + 30000000000ULL, end = 0;
-	char line[128], (*bufs)[2048] = malloc(STREAM_BATCH * sizeof(*bufs));
+	struct sockaddr_storage from[STREAM_BATCH];
+	uint64_t start = stream_now_ns(), deadline = start + duration_ns + STREAM_END_NS, end = 0;
+	char line[STREAM_LINE_MAX], q[4 * STREAM_QUOTE_MAX + 8], (*bufs)[2048] = malloc(STREAM_BATCH * sizeof(*bufs));
+	uint8_t want[16], got[16];
 	int rc = 0;
 
 	if (!bufs) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	/* The bytes counted are those the datagram carried, also past the
-	 * part kept (MSG_TRUNC returns the whole length). */
-	for (int i = 0; i < STREAM_BATCH; i++) {
-		iov[i] = (struct iovec){ bufs[i], sizeof(bufs[i]) };
-		msgs[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i], .msg_iovlen = 1 } };
-	}
+	if (peer)
+		stream_addr_key(peer, want);
 	for (;;) {
 		struct pollfd p[2] = { { .fd = ufd, .events = POLLIN }, { .fd = cfd, .events = POLLIN } };
 		uint64_t t = stream_now_ns();
@@ -135,6 +148,7 @@ static int server_count(int cfd, int ufd, uint64_t duration_ns, volatile sig_ato
 		}
 		if (!end && t >= deadline) {
 			snprintf(err, errlen, "no end of the run from the client in time");
+			stream_ctl_send(cfd, "ERR no end of the run in time\n");
 			rc = -ETIMEDOUT;
 			goto out;
 		}
@@ -145,9 +159,23 @@ static int server_count(int cfd, int ufd, uint64_t duration_ns, volatile sig_ato
 		}
 		if (n <= 0)
 			continue;
-		if (p[0].revents & POLLIN) {
+		/* an error queued on the socket (ICMP unreachable from the
+		 * client's port) is read out by recvmmsg, or poll spins on it */
+		if (p[0].revents & (POLLIN | POLLERR)) {
+			/* The bytes counted are those the datagram carried, also
+			 * past the part kept (MSG_TRUNC returns the whole length). */
+			for (int i = 0; i < STREAM_BATCH; i++) {
+				iov[i] = (struct iovec){ bufs[i], sizeof(bufs[i]) };
+				msgs[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i], .msg_iovlen = 1,
+									 .msg_name = &from[i], .msg_namelen = sizeof(from[i]) } };
+			}
 			n = recvmmsg(ufd, msgs, STREAM_BATCH, MSG_DONTWAIT | MSG_TRUNC, NULL);
 			for (int i = 0; i < n; i++) {
+				if (peer) {
+					stream_addr_key(&from[i], got);
+					if (memcmp(got, want, 16))
+						continue;
+				}
 				r->recv++;
 				r->recv_bytes += msgs[i].msg_len;
 			}
@@ -157,8 +185,9 @@ static int server_count(int cfd, int ufd, uint64_t duration_ns, volatile sig_ato
 				snprintf(err, errlen, "control connection: %s", strerror(-rc));
 				goto out;
 			}
-			if (sscanf(line, "END sent=%" SCNu64, sent) != 1) {
-				snprintf(err, errlen, "unexpected from the client: '%.60s'", line);
+			if (stream_end_parse(line, sent)) {
+				stream_quote(line, q, sizeof(q));
+				snprintf(err, errlen, "unexpected from the client: '%s'", q);
 				rc = -EPROTO;
 				goto out;
 			}
@@ -177,46 +206,58 @@ static uint16_t *sa_port(struct sockaddr_storage *a)
 				       : &((struct sockaddr_in6 *)a)->sin6_port;
 }
 
-int stream_server_session(int cfd, volatile sig_atomic_t *quit, struct stream_result *r, char *err,
-			  size_t errlen)
+/* The session's data socket, on the address the client reached us on;
+ * connected to the client's data port where it said which. */
+static int data_socket(int cfd, const struct stream_hello *h, const struct sockaddr_storage *peer, uint16_t *port)
 {
-	struct sockaddr_storage local;
+	struct sockaddr_storage local, to = *peer;
 	socklen_t sl = sizeof(local);
-	uint64_t size, dur_ms, sent = 0;
-	char line[160];
-	int ufd = -1, rc;
+	int ufd, rc;
 
-	memset(r, 0, sizeof(*r));
-	if ((rc = stream_ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS))) {
-		snprintf(err, errlen, "no request from the client: %s", strerror(-rc));
+	if (getsockname(cfd, (struct sockaddr *)&local, &sl))
+		return -errno;
+	if ((ufd = socket(local.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+		return -errno;
+	*sa_port(&local) = 0;
+	*sa_port(&to) = htons(h->data_port);
+	if (bind(ufd, (struct sockaddr *)&local, sl) ||
+	    (h->data_port && connect(ufd, (struct sockaddr *)&to, sl)) ||
+	    getsockname(ufd, (struct sockaddr *)&local, &sl)) {
+		rc = -errno;
+		close(ufd);
 		return rc;
 	}
-	if (sscanf(line, "HELLO size=%" SCNu64 " duration_ms=%" SCNu64, &size, &dur_ms) != 2 ||
-	    !size || size > STREAM_MSG_MAX || dur_ms > STREAM_DUR_MAX / 1000000ULL) {
-		snprintf(err, errlen, "bad request from the client: '%.60s'", line);
-		stream_ctl_send(cfd, "ERR bad request\n");
-		return -EPROTO;
-	}
-	r->size = size;
-	/* The data port is on the address the client reached us on. */
-	if (getsockname(cfd, (struct sockaddr *)&local, &sl) ||
-	    (ufd = socket(local.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0) {
-		rc = -errno;
-		goto fail;
-	}
-	*sa_port(&local) = 0;
-	if (bind(ufd, (struct sockaddr *)&local, sl) || getsockname(ufd, (struct sockaddr *)&local, &sl)) {
-		rc = -errno;
-		goto fail;
+	*port = ntohs(*sa_port(&local));
+	return ufd;
+}
+
+int stream_server_session(int cfd, const struct stream_hello *h, const struct sockaddr_storage *peer,
+			  volatile sig_atomic_t *quit, struct stream_result *r, char *err, size_t errlen)
+{
+	struct stream_counts c;
+	socklen_t sl;
+	uint64_t sent = 0;
+	uint16_t port = 0;
+	char line[STREAM_LINE_MAX];
+	int ufd, rc;
+
+	memset(r, 0, sizeof(*r));
+	r->size = h->size;
+	if ((ufd = data_socket(cfd, h, peer, &port)) < 0) {
+		rc = ufd;
+		snprintf(err, errlen, "data socket: %s", strerror(-rc));
+		stream_ctl_send(cfd, "ERR cannot open a data socket\n");
+		return rc;
 	}
 	sl = sizeof(r->rcvbuf);
 	getsockopt(ufd, SOL_SOCKET, SO_RCVBUF, &r->rcvbuf, &sl);
-	snprintf(line, sizeof(line), "OK port=%u rcvbuf=%d\n", ntohs(*sa_port(&local)), r->rcvbuf);
+	snprintf(line, sizeof(line), "OK port=%u rcvbuf=%d version=%d\n", port, r->rcvbuf, STREAM_PROTO_VERSION);
 	if ((rc = stream_ctl_send(cfd, line))) {
 		snprintf(err, errlen, "control connection: %s", strerror(-rc));
 		goto out;
 	}
-	if ((rc = server_count(cfd, ufd, dur_ms * 1000000ULL, quit, r, &sent, err, errlen)))
+	if ((rc = server_count(cfd, ufd, h->duration_ms * 1000000ULL, h->data_port ? NULL : peer, quit, r, &sent,
+			       err, errlen)))
 		goto out;
 	r->sent = sent;
 	/* What the receiving socket itself dropped (its buffer full) tells
@@ -228,31 +269,62 @@ int stream_server_session(int cfd, volatile sig_atomic_t *quit, struct stream_re
 		if (!getsockopt(ufd, SOL_SOCKET, SO_MEMINFO, mi, &ml) && ml > SK_MEMINFO_DROPS * sizeof(mi[0]))
 			r->drops = mi[SK_MEMINFO_DROPS];
 	}
-	snprintf(line, sizeof(line), "RESULT msgs=%" PRIu64 " bytes=%" PRIu64 " elapsed_ns=%" PRIu64
-		 " rcvbuf=%d drops=%" PRIu64 "\n", r->recv, r->recv_bytes, r->recv_ns, r->rcvbuf, r->drops);
+	c = (struct stream_counts){ .msgs = r->recv, .bytes = r->recv_bytes, .elapsed_ns = r->recv_ns,
+				    .rcvbuf = r->rcvbuf, .drops = r->drops };
+	stream_result_format(&c, line, sizeof(line));
 	if ((rc = stream_ctl_send(cfd, line)))
 		snprintf(err, errlen, "control connection: %s", strerror(-rc));
-	goto out;
-fail:
-	snprintf(err, errlen, "data socket: %s", strerror(-rc));
-	stream_ctl_send(cfd, "ERR cannot open a data socket\n");
 out:
-	if (ufd >= 0)
-		close(ufd);
+	close(ufd);
 	return rc;
 }
 
-int stream_listen(uint16_t port, char *err, size_t errlen)
+int stream_addr_parse(const char *s, uint16_t port, struct sockaddr_storage *a, socklen_t *alen, char *err,
+		      size_t errlen)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE }, *res = NULL;
+	char ps[8];
+
+	snprintf(ps, sizeof(ps), "%u", port);
+	if (!*s || getaddrinfo(s, ps, &hints, &res) || !res || res->ai_addrlen > sizeof(*a)) {
+		if (res)
+			freeaddrinfo(res);
+		snprintf(err, errlen, "expected an IPv4 or IPv6 address in numbers (e.g. 192.0.2.1, 2001:db8::1)");
+		return -EINVAL;
+	}
+	memset(a, 0, sizeof(*a));
+	memcpy(a, res->ai_addr, res->ai_addrlen);
+	*alen = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+int stream_listen(const struct sockaddr_storage *a, socklen_t alen, uint16_t port, char *err, size_t errlen)
 {
 	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons(port), .sin6_addr = IN6ADDR_ANY_INIT };
 	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons(port) };
-	int one = 1, zero = 0, fd, rc;
+	int one = 1, zero = 0, fd = -1, rc;
+	char host[INET6_ADDRSTRLEN + 16];
 
+	if (a) {
+		/* the address given and no other: an IPv6 one without the
+		 * IPv4 addresses mapped */
+		fd = socket(a->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			goto fail;
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (a->ss_family == AF_INET6)
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+		if (!bind(fd, (const struct sockaddr *)a, alen) && !listen(fd, 64))
+			return fd;
+		goto fail;
+	}
 	fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd >= 0) {
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		if (!bind(fd, (struct sockaddr *)&a6, sizeof(a6)) && !listen(fd, 8))
+		if (!bind(fd, (struct sockaddr *)&a6, sizeof(a6)) && !listen(fd, 64))
 			return fd;
 		close(fd);
 	}
@@ -260,11 +332,14 @@ int stream_listen(uint16_t port, char *err, size_t errlen)
 	if (fd < 0)
 		goto fail;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (!bind(fd, (struct sockaddr *)&a4, sizeof(a4)) && !listen(fd, 8))
+	if (!bind(fd, (struct sockaddr *)&a4, sizeof(a4)) && !listen(fd, 64))
 		return fd;
 fail:
 	rc = -errno;
-	snprintf(err, errlen, "cannot listen on port %u: %s", port, strerror(errno));
+	if (a && !getnameinfo((const struct sockaddr *)a, alen, host, sizeof(host), NULL, 0, NI_NUMERICHOST))
+		snprintf(err, errlen, "cannot listen on %s port %u: %s", host, port, strerror(-rc));
+	else
+		snprintf(err, errlen, "cannot listen on port %u: %s", port, strerror(-rc));
 	if (fd >= 0)
 		close(fd);
 	return rc;
@@ -301,9 +376,12 @@ static int connect_bounded(int fd, const struct sockaddr *a, socklen_t alen)
 }
 
 /* Both sockets, in the calling thread's namespace, the control one
- * connected. */
+ * connected and the data one bound to the same local address (the server
+ * connects its data socket to that address and the port in HELLO). */
 static int client_open(const struct stream_client *c, int *cfd, int *ufd, char *err, size_t errlen)
 {
+	struct sockaddr_storage local;
+	socklen_t sl = sizeof(local);
 	int rc;
 
 	*cfd = socket(c->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -315,6 +393,15 @@ static int client_open(const struct stream_client *c, int *cfd, int *ufd, char *
 	}
 	if ((rc = connect_bounded(*cfd, (const struct sockaddr *)&c->addr, c->alen))) {
 		snprintf(err, errlen, "cannot reach the server: %s", strerror(-rc));
+		return rc;
+	}
+	if (!getsockname(*cfd, (struct sockaddr *)&local, &sl))
+		*sa_port(&local) = 0;
+	else
+		sl = 0;
+	if (!sl || bind(*ufd, (struct sockaddr *)&local, sl)) {
+		rc = -errno;
+		snprintf(err, errlen, "data socket: %s", strerror(errno));
 		return rc;
 	}
 	return 0;
@@ -361,32 +448,66 @@ out:
 	return rc;
 }
 
+/* The server's answer to HELLO, as a message for the user. */
+static int client_refused(const struct stream_reply *rep, char *err, size_t errlen)
+{
+	switch (rep->kind) {
+	case STREAM_REPLY_BUSY:
+		snprintf(err, errlen, "the server is busy: it serves at most %" PRIu64 " session%s at once; "
+			 "try again later", rep->limit, rep->limit == 1 ? "" : "s");
+		return -EBUSY;
+	case STREAM_REPLY_PER_PEER:
+		snprintf(err, errlen, "the server is busy: it serves at most %" PRIu64 " session%s at once from "
+			 "one address; try again later", rep->limit, rep->limit == 1 ? "" : "s");
+		return -EBUSY;
+	case STREAM_REPLY_DURATION:
+		snprintf(err, errlen, "the server allows runs of at most %g s (its --max-duration): "
+			 "ask for that or less with -l", (double)rep->limit / 1e3);
+		return -EPERM;
+	case STREAM_REPLY_AUTH:
+		snprintf(err, errlen, "the server refused the token: give the server's with --token-file");
+		return -EACCES;
+	default:
+		snprintf(err, errlen, "the server refused: '%s'", rep->text);
+		return -EPROTO;
+	}
+}
+
 /* A session on open sockets: HELLO, data, END, RESULT. */
 static int client_session(int cfd, int ufd, const struct stream_client *c, struct stream_result *r,
 			  char *err, size_t errlen)
 {
 	struct sockaddr_storage data = c->addr;
-	char line[160];
-	unsigned int dport, max;
+	struct stream_hello h = { .version = STREAM_PROTO_VERSION, .size = c->size,
+				  .duration_ms = c->duration_ns / 1000000U };
+	struct stream_reply rep;
+	struct stream_counts counts;
+	char line[STREAM_LINE_MAX], q[4 * STREAM_QUOTE_MAX + 8];
 	int rc;
 	socklen_t sl = sizeof(r->sndbuf);
 
-	snprintf(line, sizeof(line), "HELLO size=%" PRIu64 " duration_ms=%" PRIu64 "\n", c->size,
-		 (uint64_t)(c->duration_ns / 1000000U));
-	if ((rc = stream_ctl_send(cfd, line)) || (rc = stream_ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS))) {
+	h.data_port = stream_local_port(ufd);
+	if (c->token)
+		snprintf(h.token, sizeof(h.token), "%s", c->token);
+	rc = stream_hello_format(&h, line, sizeof(line));
+	if (rc >= 0)
+		rc = stream_ctl_send(cfd, line);
+	/* the token, gone from memory once sent */
+	explicit_bzero(&h, sizeof(h));
+	explicit_bzero(line, sizeof(line));
+	if (rc || (rc = stream_ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS))) {
 		snprintf(err, errlen, "the server did not answer: %s", strerror(-rc));
 		return rc;
 	}
-	if (sscanf(line, "ERR busy max_sessions=%u", &max) == 1) {
-		snprintf(err, errlen, "the server is busy: it serves at most %u session%s at once; try again later",
-			 max, max == 1 ? "" : "s");
-		return -EBUSY;
-	}
-	if (sscanf(line, "OK port=%u rcvbuf=%d", &dport, &r->rcvbuf) != 2 || !dport || dport > 65535) {
-		snprintf(err, errlen, "the server refused: '%.60s'", line);
+	if (stream_reply_parse(line, &rep)) {
+		stream_quote(line, q, sizeof(q));
+		snprintf(err, errlen, "not an answer from a stream server: '%s'", q);
 		return -EPROTO;
 	}
-	*sa_port(&data) = htons((uint16_t)dport);
+	if (rep.kind != STREAM_REPLY_OK)
+		return client_refused(&rep, err, errlen);
+	r->rcvbuf = rep.rcvbuf;
+	*sa_port(&data) = htons(rep.port);
 	if (connect(ufd, (struct sockaddr *)&data, c->alen)) {
 		snprintf(err, errlen, "data socket: %s", strerror(errno));
 		return -errno;
@@ -397,12 +518,16 @@ static int client_session(int cfd, int ufd, const struct stream_client *c, struc
 	snprintf(line, sizeof(line), "END sent=%" PRIu64 "\n", r->sent);
 	if (stream_ctl_send(cfd, line) ||
 	    stream_ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS + STREAM_GRACE_NS / 1000000ULL) ||
-	    sscanf(line, "RESULT msgs=%" SCNu64 " bytes=%" SCNu64 " elapsed_ns=%" SCNu64 " rcvbuf=%d drops=%" SCNu64,
-		   &r->recv, &r->recv_bytes, &r->recv_ns, &r->rcvbuf, &r->drops) != 5) {
+	    stream_result_parse(line, &counts)) {
 		if (!rc)
 			snprintf(err, errlen, "no counts from the server after the run");
 		return rc ? rc : -EPROTO;
 	}
+	r->recv = counts.msgs;
+	r->recv_bytes = counts.bytes;
+	r->recv_ns = counts.elapsed_ns;
+	r->rcvbuf = counts.rcvbuf;
+	r->drops = counts.drops;
 	return rc;
 }
 
@@ -468,7 +593,10 @@ int stream_lab_run(int gen_nsfd, int sink_nsfd, const uint8_t ip[4], uint16_t *p
 		   bool *in_session, char *err, size_t errlen)
 {
 	volatile sig_atomic_t server_quit = 0;
-	struct lab_server ls = { .s = { .lfd = -1, .nsfd = sink_nsfd, .quit = &server_quit, .once = true } };
+	/* the run asked for is the longest the server allows: the lab's
+	 * server serves only this client */
+	struct lab_server ls = { .s = { .lfd = -1, .nsfd = sink_nsfd, .quit = &server_quit, .once = true,
+				       .max_duration_ns = duration_ns } };
 	struct stream_client c = { .size = size, .duration_ns = duration_ns, .stop = stop };
 	struct sockaddr_in *a4 = (struct sockaddr_in *)&c.addr;
 	sigset_t block, old;
@@ -484,7 +612,7 @@ int stream_lab_run(int gen_nsfd, int sink_nsfd, const uint8_t ip[4], uint16_t *p
 		snprintf(err, errlen, "cannot enter the sink namespace: %s", strerror(-rc));
 		goto out;
 	}
-	ls.s.lfd = stream_listen(*port, e, sizeof(e));
+	ls.s.lfd = stream_listen(NULL, 0, *port, e, sizeof(e));
 	netns_leave(&saved);
 	if (ls.s.lfd < 0) {
 		rc = ls.s.lfd;

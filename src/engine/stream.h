@@ -1,15 +1,18 @@
 /* netperf's UDP_STREAM: a server (netserver's part) counts the datagrams a
  * client sends it as fast as it can; both ends' figures come back to the
  * client. The caller (src/cli) parses, prints and picks the exit status;
- * this module owns the protocol, the sockets and the server's sessions.
+ * this module owns the protocol (stream_proto.h has its lines), the
+ * sockets and the server's sessions.
  *
- * The control connection (TCP) carries one line each way per step:
- *   client: HELLO size=S duration_ms=D      server: OK port=P rcvbuf=B
- *   client: END sent=N                      server: RESULT msgs=M bytes=Y elapsed_ns=E rcvbuf=B drops=D
- * (or ERR reason; "ERR busy max_sessions=N" when the server is serving
- * as many sessions as it may). The server counts on a fresh UDP port per
- * session, so no datagram of an earlier session is ever counted in a later
- * one. */
+ * The control connection (TCP) carries one line each way per step: the
+ * client's HELLO (message size, duration, its data port, a token), the
+ * server's OK (its data port) or ERR; then the client's END, the server's
+ * RESULT. The server counts on a fresh UDP port per session, connected to
+ * the client's, so no datagram of an earlier session, or of anyone but the
+ * client, is ever counted. It is network-facing: it reads each client's
+ * request without blocking its loop and within STREAM_HELLO_MS, bounds the
+ * sessions at once, those from one address and the longest run, and asks
+ * for a shared token where given one. */
 #ifndef WR_ENGINE_STREAM_H
 #define WR_ENGINE_STREAM_H
 
@@ -24,6 +27,10 @@
 #define STREAM_DUR_MAX (24 * 3600000000000ULL)
 #define STREAM_SESSIONS_DEFAULT 16	/* sessions a server serves at once */
 #define STREAM_SESSIONS_MAX 256
+#define STREAM_PER_PEER_DEFAULT 2	/* sessions from one address at once */
+#define STREAM_MAX_DURATION_DEFAULT (60 * 1000000000ULL)
+#define STREAM_HELLO_MS 2000		/* for a client's request, from its connect */
+#define STREAM_PENDING_MAX 64		/* connections whose request is awaited */
 
 /* What a session measured, at both ends. */
 struct stream_result {
@@ -53,6 +60,11 @@ struct stream_server {
 					 * to stop; it ends the sessions in progress too */
 	bool once;			/* serve one session, in this process */
 	unsigned int max_sessions;	/* at once, each in a child process (0: the default) */
+	unsigned int max_per_peer;	/* from one address, at once, sessions and
+					 * requests awaited each (0: the default) */
+	uint64_t max_duration_ns;	/* the longest run a client may ask for
+					 * (0: STREAM_MAX_DURATION_DEFAULT) */
+	const char *token;		/* a client must send this one (NULL: any client) */
 	stream_session_fn on_session;	/* each finished session, in the serving
 					 * thread; may be NULL */
 	void *arg;
@@ -63,23 +75,38 @@ struct stream_client {
 	struct sockaddr_storage addr;
 	socklen_t alen;
 	uint64_t size, duration_ns;
+	const char *token;		/* sent in HELLO (NULL: none) */
 	volatile sig_atomic_t *stop;	/* ends the sending early (Ctrl-C) */
 };
 
-/* A listening socket on port (0: any) on all addresses of the calling
- * thread's namespace: IPv6 with IPv4 mapped, else IPv4. The fd or -errno
- * (-EADDRINUSE, -EACCES: the port is not to be had). */
-int stream_listen(uint16_t port, char *err, size_t errlen);
+/* An IPv4 or IPv6 address written as numbers (an IPv6 one may have a
+ * %scope) into a, with port. 0, or -EINVAL with a message. */
+int stream_addr_parse(const char *s, uint16_t port, struct sockaddr_storage *a, socklen_t *alen, char *err,
+		      size_t errlen);
+/* A listening socket in the calling thread's namespace, on a (port
+ * included), or with a NULL on port (0: any) of every address: IPv6 with
+ * IPv4 mapped, else IPv4. The fd or -errno (-EADDRINUSE, -EACCES,
+ * -EADDRNOTAVAIL: the address or port is not to be had). */
+int stream_listen(const struct sockaddr_storage *a, socklen_t alen, uint16_t port, char *err, size_t errlen);
 /* The port a socket is bound to; 0 when unknown. */
 uint16_t stream_local_port(int fd);
 
 /* Serve sessions until *quit, or one with once. Concurrent sessions run in
- * child processes of their own (netserver's way), at most max_sessions;
- * one beyond gets "ERR busy" and is reported with -EBUSY. On quit the
- * children are stopped (SIGTERM, then SIGKILL past a bound) and reaped
- * before this returns. With once, the session's 0 or -errno (with err);
- * else 0, or -errno when the server could not start. */
+ * child processes of their own (netserver's way), at most max_sessions,
+ * max_per_peer from one address; a client beyond, or one whose request
+ * is bad, late, too long or without the token, is told so in one line and
+ * reported with its -errno (-EBUSY, -EPROTO, -ETIMEDOUT, -EPERM, -EACCES).
+ * On quit the children are stopped (SIGTERM, then SIGKILL past a bound)
+ * and reaped before this returns. With once, the 0 or -errno (with err)
+ * of the first session allowed (those turned away do not end it); else
+ * 0, or -errno when the server could not start. */
 int stream_serve(const struct stream_server *s, char *err, size_t errlen);
+
+/* Give up root for the user named (its uid and gid, no supplementary
+ * groups, no new privileges), once every socket that needed root is
+ * made. 0, or -errno: -ENOENT no such user, -EINVAL the user is root,
+ * -EPERM not root. */
+int stream_drop_root(const char *user, char *err, size_t errlen);
 
 /* Resolve host (name or address) and port into c's control address; addr
  * gets it numeric. 0, or -EINVAL with a message. */

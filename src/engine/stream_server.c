@@ -1,11 +1,18 @@
-/* The stream server's loop. With once (--once, lab mode) the one session
- * runs in the serving thread. Otherwise each session runs in a child
- * process of its own, as netserver's do, so that concurrent clients are
- * each counted on their own socket and a session that fails or hangs takes
- * only itself down. A child hands its result back over a pipe of its own
- * and the serving thread alone reports sessions, so the caller's output
- * (one JSON array) is never written from two processes. */
+/* The stream server's loop. It reads each client's request (HELLO) itself,
+ * on a non-blocking socket among the others it awaits, each within
+ * STREAM_HELLO_MS of its connect, so that no client, idle, slow or refused,
+ * holds up the next one; it then decides: the token, the size, the run's
+ * length, the sessions from that address and in all. With once (--once,
+ * lab mode) the one session allowed runs in the serving thread. Otherwise
+ * each session runs in a child process of its own, as netserver's do, so
+ * that concurrent clients are each counted on their own socket and a
+ * session that fails or hangs takes only itself down. A child hands its
+ * result back over a pipe of its own and the serving thread alone reports
+ * sessions, so the caller's output (one JSON array) is never written from
+ * two processes. */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
@@ -14,6 +21,8 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -23,7 +32,6 @@
 #include "engine/stream_impl.h"
 #include "sys/netns.h"
 
-#define REFUSE_MS 1000				/* for a refused client's HELLO */
 #define STOP_MS (STREAM_CTL_MS + 1000)		/* for children to end after SIGTERM */
 
 /* A child's result is one write, so that it arrives whole or not at all. */
@@ -34,23 +42,35 @@ struct child {
 	int rfd;			/* the result's pipe; -1 once at its end */
 	bool reaped, reported;
 	int status;			/* waitpid's */
+	uint8_t key[16];		/* the client's address (stream_addr_key) */
+	struct stream_session s;
+};
+
+/* A connection whose request is awaited. */
+struct pending {
+	int fd;				/* -1: a free slot */
+	uint64_t deadline;
+	size_t n;
+	char buf[STREAM_LINE_MAX];
+	struct sockaddr_storage peer;
+	uint8_t key[16];
 	struct stream_session s;
 };
 
 struct server_state {
 	const struct stream_server *cfg;
 	struct child *kids;
-	unsigned int max;
+	struct pending wait[STREAM_PENDING_MAX];
+	unsigned int max, per_peer;
+	uint64_t max_dur_ns;
 	pid_t self;
+	bool done;			/* once: the session was served */
+	int rc;				/* once: its 0 or -errno */
 };
 
-static void peer_name(int fd, char *buf, size_t len)
+static void peer_name(const struct sockaddr_storage *a, socklen_t sl, char *buf, size_t len)
 {
-	struct sockaddr_storage a;
-	socklen_t sl = sizeof(a);
-
-	if (getpeername(fd, (struct sockaddr *)&a, &sl) ||
-	    getnameinfo((struct sockaddr *)&a, sl, buf, (socklen_t)len, NULL, 0, NI_NUMERICHOST))
+	if (getnameinfo((const struct sockaddr *)a, sl, buf, (socklen_t)len, NULL, 0, NI_NUMERICHOST))
 		snprintf(buf, len, "?");
 	else if (!strncmp(buf, "::ffff:", 7) && strchr(buf, '.'))
 		memmove(buf, buf + 7, strlen(buf + 7) + 1);	/* IPv4, mapped */
@@ -62,60 +82,67 @@ static void report(const struct stream_server *cfg, const struct stream_session 
 		cfg->on_session(cfg->arg, s);
 }
 
-/* Accept one control connection, made so that a session cannot hang on a
- * stalled send either; -1 when there was none. */
-static int accept_one(int lfd, struct stream_session *s)
+/* A line to a client the loop is done with, never blocking: a fresh
+ * socket's send buffer takes it whole. What the client sent is read out
+ * first (a bounded amount, as a client may keep sending), as closing on
+ * unread bytes would reset the connection before it reads the answer. */
+static void say_and_close(int fd, const char *line)
+{
+	char sink[512];
+
+	for (int i = 0; i < 8 && recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; i++)
+		;
+	if (line)
+		send(fd, line, strlen(line), MSG_DONTWAIT | MSG_NOSIGNAL);
+	shutdown(fd, SHUT_WR);
+	close(fd);
+}
+
+/* End an awaited connection with line, its report (rc, the why) unless
+ * rc is 0. */
+static void pending_end(struct server_state *st, struct pending *pw, const char *line, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void pending_end(struct server_state *st, struct pending *pw, const char *line, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	say_and_close(pw->fd, line);
+	explicit_bzero(pw->buf, sizeof(pw->buf));
+	pw->fd = -1;
+	if (!rc)
+		return;
+	pw->s.rc = rc;
+	va_start(ap, fmt);
+	vsnprintf(pw->s.err, sizeof(pw->s.err), fmt, ap);
+	va_end(ap);
+	report(st->cfg, &pw->s);
+}
+
+/* Connections from key: awaited, and in session. */
+static void peer_count(const struct server_state *st, const uint8_t key[16], unsigned int *waiting,
+		       unsigned int *serving)
+{
+	*waiting = *serving = 0;
+	for (unsigned int i = 0; i < STREAM_PENDING_MAX; i++)
+		if (st->wait[i].fd >= 0 && !memcmp(st->wait[i].key, key, 16))
+			(*waiting)++;
+	for (unsigned int i = 0; i < st->max; i++)
+		if (st->kids[i].pid && !memcmp(st->kids[i].key, key, 16))
+			(*serving)++;
+}
+
+/* The session's socket as a session wants it: blocking, a stalled send
+ * bounded too. */
+static void session_socket(int fd)
 {
 	struct timeval tv = { STREAM_CTL_MS / 1000, 0 };
-	int cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 
-	if (cfd < 0)
-		return -1;
-	setsockopt(cfd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	memset(s, 0, sizeof(*s));
-	peer_name(cfd, s->peer, sizeof(s->peer));
-	return cfd;
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 }
 
-/* Wait for one session and serve it here; its 0 or -errno. */
-static int serve_once(const struct stream_server *cfg, char *err, size_t errlen)
-{
-	struct stream_session s;
-	int rc = -ETIMEDOUT;
-
-	snprintf(err, errlen, "no session");
-	while (!*cfg->quit) {
-		struct pollfd p = { .fd = cfg->lfd, .events = POLLIN };
-		int cfd;
-
-		if (poll(&p, 1, 100) <= 0 || (cfd = accept_one(cfg->lfd, &s)) < 0)
-			continue;
-		s.rc = rc = stream_server_session(cfd, cfg->quit, &s.res, s.err, sizeof(s.err));
-		close(cfd);
-		snprintf(err, errlen, "%s", s.err);
-		report(cfg, &s);
-		break;
-	}
-	return rc;
-}
-
-/* A client beyond the bound: its HELLO read (so that closing does not
- * reset the connection before it reads the answer), then the refusal. */
-static void refuse(struct server_state *st, int cfd, struct stream_session *s)
-{
-	char line[160];
-
-	stream_ctl_recv(cfd, line, sizeof(line), REFUSE_MS);
-	snprintf(line, sizeof(line), "ERR busy max_sessions=%u\n", st->max);
-	stream_ctl_send(cfd, line);
-	close(cfd);
-	s->rc = -EBUSY;
-	snprintf(s->err, sizeof(s->err), "refused: already serving %u session%s, the most at once", st->max,
-		 st->max == 1 ? "" : "s");
-	report(st->cfg, s);
-}
-
-static void child_main(struct server_state *st, int cfd, int wfd, struct stream_session *s)
+static void child_main(struct server_state *st, struct pending *pw, const struct stream_hello *h, int wfd,
+		       struct stream_session *s)
 {
 	sigset_t set;
 
@@ -131,18 +158,24 @@ static void child_main(struct server_state *st, int cfd, int wfd, struct stream_
 	for (unsigned int i = 0; i < st->max; i++)
 		if (st->kids[i].pid && st->kids[i].rfd >= 0)
 			close(st->kids[i].rfd);
-	s->rc = stream_server_session(cfd, st->cfg->quit, &s->res, s->err, sizeof(s->err));
-	close(cfd);
+	for (unsigned int i = 0; i < STREAM_PENDING_MAX; i++)
+		if (st->wait[i].fd >= 0 && &st->wait[i] != pw)
+			close(st->wait[i].fd);
+	session_socket(pw->fd);
+	s->rc = stream_server_session(pw->fd, h, &pw->peer, st->cfg->quit, &s->res, s->err, sizeof(s->err));
+	close(pw->fd);
 	/* _exit: the caller's stdio buffers are the parent's to flush */
 	_exit(write(wfd, s, sizeof(*s)) == (ssize_t)sizeof(*s) ? 0 : 1);
 }
 
-/* Start a child for the session on cfd in slot k; on failure the session
+/* Start a child in slot k for the session of pw; on failure the session
  * is reported failed here. */
-static void spawn(struct server_state *st, struct child *k, int cfd)
+static void spawn(struct server_state *st, struct child *k, struct pending *pw, const struct stream_hello *h)
 {
 	int pfd[2];
 
+	k->s = pw->s;
+	memcpy(k->key, pw->key, 16);
 	if (pipe2(pfd, O_CLOEXEC)) {
 		k->s.rc = -errno;
 		goto fail;
@@ -157,19 +190,168 @@ static void spawn(struct server_state *st, struct child *k, int cfd)
 	}
 	if (!k->pid) {
 		close(pfd[0]);
-		child_main(st, cfd, pfd[1], &k->s);
+		child_main(st, pw, h, pfd[1], &k->s);
 	}
 	close(pfd[1]);
-	close(cfd);
+	close(pw->fd);
+	pw->fd = -1;
 	k->rfd = pfd[0];
 	k->reaped = k->reported = false;
 	k->status = 0;
 	return;
 fail:
+	say_and_close(pw->fd, "ERR the server cannot start a session\n");
+	pw->fd = -1;
 	snprintf(k->s.err, sizeof(k->s.err), "cannot start the session: %s", strerror(-k->s.rc));
-	stream_ctl_send(cfd, "ERR the server cannot start a session\n");
-	close(cfd);
 	report(st->cfg, &k->s);
+}
+
+/* The session of pw, in this thread (once): the others awaited are
+ * turned away, as the server ends after it. */
+static void serve_here(struct server_state *st, struct pending *pw, const struct stream_hello *h)
+{
+	char line[64];
+
+	snprintf(line, sizeof(line), "ERR busy max_sessions=1\n");
+	for (unsigned int i = 0; i < STREAM_PENDING_MAX; i++)
+		if (st->wait[i].fd >= 0 && &st->wait[i] != pw)
+			pending_end(st, &st->wait[i], line, -EBUSY, "refused: already serving 1 session, the most at once");
+	session_socket(pw->fd);
+	pw->s.rc = st->rc = stream_server_session(pw->fd, h, &pw->peer, st->cfg->quit, &pw->s.res, pw->s.err,
+						  sizeof(pw->s.err));
+	close(pw->fd);
+	pw->fd = -1;
+	st->done = true;
+	report(st->cfg, &pw->s);
+}
+
+/* A whole request from pw: allowed, it becomes a session; else the
+ * client is told why, and so is the caller. The client's line is never
+ * quoted (a token may be in it); what was wrong with it is. */
+static void decide(struct server_state *st, struct pending *pw)
+{
+	const char *tok = st->cfg->token;
+	struct stream_hello h;
+	unsigned int waiting, serving, busy = 0;
+	char why[128], line[64];
+
+	if (stream_hello_parse(pw->buf, &h, why, sizeof(why))) {
+		pending_end(st, pw, "ERR bad request\n", -EPROTO, "bad request from the client: %s", why);
+		goto out;
+	}
+	/* before any limit is told, so that a client without the token
+	 * learns nothing of the server */
+	if (tok && !stream_token_equal(h.token, tok)) {
+		pending_end(st, pw, "ERR auth\n", -EACCES, "refused: %s", *h.token ? "not the server's token" : "no token");
+		goto out;
+	}
+	if (!h.size || h.size > STREAM_MSG_MAX) {
+		pending_end(st, pw, "ERR bad request\n", -EPROTO,
+			    "bad request from the client: size %" PRIu64 " not in 1..%d", h.size, STREAM_MSG_MAX);
+		goto out;
+	}
+	if (h.duration_ms > st->max_dur_ns / 1000000ULL) {
+		snprintf(line, sizeof(line), "ERR duration max_ms=%" PRIu64 "\n", st->max_dur_ns / UINT64_C(1000000));
+		pending_end(st, pw, line, -EPERM, "refused: a run of %g s asked for, longer than the %g s allowed",
+			    (double)h.duration_ms / 1e3, (double)st->max_dur_ns / 1e9);
+		goto out;
+	}
+	peer_count(st, pw->key, &waiting, &serving);
+	if (serving >= st->per_peer) {
+		snprintf(line, sizeof(line), "ERR busy per_peer=%u\n", st->per_peer);
+		pending_end(st, pw, line, -EBUSY, "refused: already serving %u session%s from this address, the most at once",
+			    st->per_peer, st->per_peer == 1 ? "" : "s");
+		goto out;
+	}
+	if (st->cfg->once) {
+		serve_here(st, pw, &h);
+		goto out;
+	}
+	for (unsigned int i = 0; i < st->max; i++)
+		busy += st->kids[i].pid != 0;
+	if (busy >= st->max) {
+		snprintf(line, sizeof(line), "ERR busy max_sessions=%u\n", st->max);
+		pending_end(st, pw, line, -EBUSY, "refused: already serving %u session%s, the most at once", st->max,
+			    st->max == 1 ? "" : "s");
+		goto out;
+	}
+	for (unsigned int i = 0; i < st->max; i++) {
+		if (!st->kids[i].pid) {
+			spawn(st, &st->kids[i], pw, &h);
+			break;
+		}
+	}
+out:
+	explicit_bzero(&h, sizeof(h));
+	explicit_bzero(pw->buf, sizeof(pw->buf));
+}
+
+/* What pw's client sent since the last look; its request when whole. */
+static void pending_read(struct server_state *st, struct pending *pw)
+{
+	ssize_t n = recv(pw->fd, pw->buf + pw->n, sizeof(pw->buf) - 1 - pw->n, MSG_DONTWAIT);
+	char *nl;
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		pending_end(st, pw, NULL, n ? -errno : -ECONNRESET, "no request from the client: %s",
+			    n ? strerror(errno) : "it closed the connection");
+		return;
+	}
+	pw->buf[pw->n + (size_t)n] = '\0';
+	nl = memchr(pw->buf + pw->n, '\n', (size_t)n);
+	pw->n += (size_t)n;
+	if (nl) {
+		*nl = '\0';
+		decide(st, pw);
+	} else if (pw->n == sizeof(pw->buf) - 1) {
+		pending_end(st, pw, "ERR bad request\n", -EPROTO, "bad request from the client: longer than %d bytes",
+			    STREAM_LINE_MAX - 1);
+	}
+}
+
+/* Take the connections waiting on the listener into the awaited ones;
+ * those beyond the bounds are turned away at once. */
+static void accept_new(struct server_state *st)
+{
+	/* a bounded batch, so that a flood of connections still leaves
+	 * time for the rest of the loop */
+	for (int b = 0; b < 16; b++) {
+		struct pending *pw = NULL;
+		struct sockaddr_storage peer;
+		socklen_t sl = sizeof(peer);
+		struct stream_session s = { 0 };
+		unsigned int waiting, serving;
+		uint8_t key[16];
+		char line[64];
+		int fd = accept4(st->cfg->lfd, (struct sockaddr *)&peer, &sl, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+		if (fd < 0)
+			return;
+		peer_name(&peer, sl, s.peer, sizeof(s.peer));
+		stream_addr_key(&peer, key);
+		peer_count(st, key, &waiting, &serving);
+		for (unsigned int i = 0; i < STREAM_PENDING_MAX && !pw; i++)
+			if (st->wait[i].fd < 0)
+				pw = &st->wait[i];
+		if (waiting >= st->per_peer || !pw) {
+			snprintf(line, sizeof(line), waiting >= st->per_peer ? "ERR busy per_peer=%u\n"
+					: "ERR busy too many connections\n", st->per_peer);
+			say_and_close(fd, line);
+			s.rc = -EBUSY;
+			if (waiting >= st->per_peer)
+				snprintf(s.err, sizeof(s.err), "refused: %u connections from this address awaited already",
+					 waiting);
+			else
+				snprintf(s.err, sizeof(s.err), "refused: %d connections awaited already", STREAM_PENDING_MAX);
+			report(st->cfg, &s);
+			continue;
+		}
+		*pw = (struct pending){ .fd = fd, .deadline = stream_now_ns() + STREAM_HELLO_MS * 1000000ULL,
+					.peer = peer, .s = s };
+		memcpy(pw->key, key, 16);
+	}
 }
 
 /* The child's result, when its pipe has something (or its end). */
@@ -228,29 +410,56 @@ static unsigned int reap(struct server_state *st, bool block)
 	return busy;
 }
 
-/* Wait up to timeout_ms for the listener (lfd, or -1) and the children's
- * results, reading those that came; *listener_ready when a client waits. */
-static void poll_children(struct server_state *st, int lfd, int timeout_ms, bool *listener_ready)
+/* Wait up to timeout_ms for the listener (with_lfd), the requests
+ * awaited and the children's results, and handle what came. */
+static void poll_all(struct server_state *st, bool with_lfd, int timeout_ms)
 {
-	struct pollfd p[STREAM_SESSIONS_MAX + 1];
-	struct child *who[STREAM_SESSIONS_MAX + 1];
+	struct pollfd p[1 + STREAM_PENDING_MAX + STREAM_SESSIONS_MAX];
+	struct child *kid[1 + STREAM_PENDING_MAX + STREAM_SESSIONS_MAX];
+	struct pending *pw[1 + STREAM_PENDING_MAX + STREAM_SESSIONS_MAX];
+	uint64_t now = stream_now_ns();
 	nfds_t n = 0;
 
-	if (lfd >= 0)
-		p[n++] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+	if (with_lfd)
+		p[n++] = (struct pollfd){ .fd = st->cfg->lfd, .events = POLLIN };
+	for (unsigned int i = 0; with_lfd && i < STREAM_PENDING_MAX; i++) {
+		struct pending *w = &st->wait[i];
+
+		if (w->fd < 0)
+			continue;
+		if (w->deadline <= now)
+			timeout_ms = 0;
+		else if ((w->deadline - now) / 1000000ULL < (uint64_t)timeout_ms)
+			timeout_ms = (int)((w->deadline - now) / 1000000ULL) + 1;
+		pw[n] = w;
+		kid[n] = NULL;
+		p[n++] = (struct pollfd){ .fd = w->fd, .events = POLLIN };
+	}
 	for (unsigned int i = 0; i < st->max; i++) {
 		if (st->kids[i].pid && st->kids[i].rfd >= 0) {
-			who[n] = &st->kids[i];
+			kid[n] = &st->kids[i];
+			pw[n] = NULL;
 			p[n++] = (struct pollfd){ .fd = st->kids[i].rfd, .events = POLLIN };
 		}
 	}
-	*listener_ready = false;
-	if (poll(p, n, timeout_ms) <= 0)
+	if (poll(p, n, timeout_ms) < 0)
 		return;
-	for (nfds_t i = lfd >= 0 ? 1 : 0; i < n; i++)
-		if (p[i].revents)
-			child_read(st, who[i]);
-	*listener_ready = lfd >= 0 && (p[0].revents & POLLIN);
+	for (nfds_t i = with_lfd ? 1 : 0; i < n; i++) {
+		if (!p[i].revents)
+			continue;
+		if (kid[i])
+			child_read(st, kid[i]);
+		else if (pw[i]->fd >= 0 && !st->done)
+			pending_read(st, pw[i]);
+	}
+	/* the slow: past their time, whatever they sent */
+	now = stream_now_ns();
+	for (unsigned int i = 0; with_lfd && !st->done && i < STREAM_PENDING_MAX; i++)
+		if (st->wait[i].fd >= 0 && st->wait[i].deadline <= now)
+			pending_end(st, &st->wait[i], "ERR no request in time\n", -ETIMEDOUT,
+				    "no request from the client in %d ms", STREAM_HELLO_MS);
+	if (with_lfd && !st->done && (p[0].revents & POLLIN))
+		accept_new(st);
 }
 
 /* Stop the children still serving: SIGTERM (each then tells its client
@@ -258,56 +467,59 @@ static void poll_children(struct server_state *st, int lfd, int timeout_ms, bool
 static void stop_children(struct server_state *st)
 {
 	uint64_t end = stream_now_ns() + STOP_MS * 1000000ULL;
-	bool unused;
 
 	for (unsigned int i = 0; i < st->max; i++)
 		if (st->kids[i].pid && !st->kids[i].reaped)
 			kill(st->kids[i].pid, SIGTERM);
 	while (reap(st, false) && stream_now_ns() < end)
-		poll_children(st, -1, 100, &unused);
+		poll_all(st, false, 100);
 	for (unsigned int i = 0; i < st->max; i++)
 		if (st->kids[i].pid && !st->kids[i].reaped)
 			kill(st->kids[i].pid, SIGKILL);
 	reap(st, true);
 }
 
-static int serve_many(const struct stream_server *cfg, char *err, size_t errlen)
+static int serve(const struct stream_server *cfg, char *err, size_t errlen)
 {
-	struct server_state st = { .cfg = cfg, .self = getpid(),
-				   .max = cfg->max_sessions ? cfg->max_sessions : STREAM_SESSIONS_DEFAULT };
+	struct server_state *st = calloc(1, sizeof(*st));
+	int rc = 0;
 
-	if (st.max > STREAM_SESSIONS_MAX)
-		st.max = STREAM_SESSIONS_MAX;
-	st.kids = calloc(st.max, sizeof(*st.kids));
-	if (!st.kids) {
+	if (!st) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	while (!*cfg->quit) {
-		struct stream_session s;
-		unsigned int busy;
-		bool ready;
-		int cfd;
-
-		poll_children(&st, cfg->lfd, 100, &ready);
-		busy = reap(&st, false);
-		if (!ready || (cfd = accept_one(cfg->lfd, &s)) < 0)
-			continue;
-		if (busy >= st.max) {
-			refuse(&st, cfd, &s);
-			continue;
-		}
-		for (unsigned int i = 0; i < st.max; i++) {
-			if (!st.kids[i].pid) {
-				st.kids[i].s = s;
-				spawn(&st, &st.kids[i], cfd);
-				break;
-			}
-		}
+	*st = (struct server_state){ .cfg = cfg, .self = getpid(), .rc = -ETIMEDOUT,
+				     .max = cfg->once ? 1 : cfg->max_sessions ? cfg->max_sessions : STREAM_SESSIONS_DEFAULT,
+				     .per_peer = cfg->max_per_peer ? cfg->max_per_peer : STREAM_PER_PEER_DEFAULT,
+				     .max_dur_ns = cfg->max_duration_ns ? cfg->max_duration_ns : STREAM_MAX_DURATION_DEFAULT };
+	if (st->max > STREAM_SESSIONS_MAX)
+		st->max = STREAM_SESSIONS_MAX;
+	for (unsigned int i = 0; i < STREAM_PENDING_MAX; i++)
+		st->wait[i].fd = -1;
+	st->kids = calloc(st->max, sizeof(*st->kids));
+	if (!st->kids || fcntl(cfg->lfd, F_SETFL, fcntl(cfg->lfd, F_GETFL) | O_NONBLOCK)) {
+		rc = st->kids ? -errno : -ENOMEM;
+		snprintf(err, errlen, "cannot start serving: %s", strerror(-rc));
+		goto out;
 	}
-	stop_children(&st);
-	free(st.kids);
-	return 0;
+	while (!*cfg->quit && !st->done) {
+		poll_all(st, true, 100);
+		reap(st, false);
+	}
+	if (cfg->once) {
+		rc = st->rc;
+		snprintf(err, errlen, "%s", st->done ? "" : "no session");
+	}
+out:
+	for (unsigned int i = 0; i < STREAM_PENDING_MAX; i++)
+		if (st->wait[i].fd >= 0)
+			say_and_close(st->wait[i].fd, "ERR the server was stopped\n");
+	if (st->kids)
+		stop_children(st);
+	free(st->kids);
+	explicit_bzero(st, sizeof(*st));
+	free(st);
+	return rc;
 }
 
 int stream_serve(const struct stream_server *s, char *err, size_t errlen)
@@ -319,8 +531,41 @@ int stream_serve(const struct stream_server *s, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot enter the server's namespace: %s", strerror(-rc));
 		return rc;
 	}
-	rc = s->once ? serve_once(s, err, errlen) : serve_many(s, err, errlen);
+	rc = serve(s, err, errlen);
 	if (s->nsfd >= 0)
 		netns_leave(&saved);
 	return rc;
+}
+
+int stream_drop_root(const char *user, char *err, size_t errlen)
+{
+	struct passwd *pw;
+
+	if (geteuid()) {
+		snprintf(err, errlen, "only root can change to another user (running as uid %u)", (unsigned int)geteuid());
+		return -EPERM;
+	}
+	errno = 0;
+	if (!(pw = getpwnam(user))) {
+		snprintf(err, errlen, "no user '%s' here", user);
+		return -ENOENT;
+	}
+	if (!pw->pw_uid || !pw->pw_gid) {
+		snprintf(err, errlen, "user '%s' has uid or gid 0: that would keep root", user);
+		return -EINVAL;
+	}
+	/* groups first: setgroups and setgid need root, which setuid ends */
+	if (setgroups(0, NULL) || setgid(pw->pw_gid) || setuid(pw->pw_uid)) {
+		int rc = -errno;
+
+		snprintf(err, errlen, "cannot become user '%s': %s", user, strerror(errno));
+		return rc;
+	}
+	/* a drop that can be undone is none */
+	if (!setuid(0) || !geteuid() || !getegid()) {
+		snprintf(err, errlen, "still able to regain root after becoming '%s'", user);
+		return -EPERM;
+	}
+	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	return 0;
 }

@@ -1,17 +1,22 @@
 #!/bin/sh
-# Build the frame_parse fuzzer with clang's libFuzzer and run it for a
-# bounded time on a copy of the seed corpus. Exit 0: no crash; 77: skipped
-# (clang or libFuzzer missing: on Debian, libFuzzer is in libclang-rt-14-dev);
-# anything else: a crash, with the reproducer kept and its path printed.
+# Build each libFuzzer target with clang and run it for a bounded time on a
+# copy of its seed corpus: frame_parse (frames from the wire) and
+# stream_proto (the stream server's control lines, from the network).
+# FUZZ_SECONDS (default 20) is split between the targets, at least 5 s
+# each. Exit 0: no crash; 77: skipped (clang or libFuzzer missing: on
+# Debian, libFuzzer is in libclang-rt-14-dev); anything else: a crash or a
+# failed build, the reproducer kept and its path printed.
 set -u
 
 cd "$(dirname "$0")/../.." || exit 1
 CLANG=${CLANG:-clang}
-SECONDS_=${FUZZ_SECONDS:-20}
+TARGETS="frame_parse stream_proto"
+per=$(( ${FUZZ_SECONDS:-20} / 2 ))
+[ "$per" -ge 5 ] || per=5
 FLAGS="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -I. -Isrc -D_GNU_SOURCE -Wall -Wextra"
 
 if ! "$CLANG" --version >/dev/null 2>&1; then
-	echo "fuzz frame_parse: skipped: $CLANG not found (install clang)"
+	echo "fuzz: skipped: $CLANG not found (install clang)"
 	exit 77
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wr-fuzz.XXXXXX") || exit 1
@@ -25,34 +30,49 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; retur
 PROBE
 # shellcheck disable=SC2086
 if ! "$CLANG" $FLAGS "$tmp/probe.c" -o "$tmp/probe" >"$tmp/probe.log" 2>&1; then
-	echo "fuzz frame_parse: skipped: clang cannot link a libFuzzer target (install libclang-rt-14-dev)"
+	echo "fuzz: skipped: clang cannot link a libFuzzer target (install libclang-rt-14-dev)"
 	exit 77
 fi
 
-# shellcheck disable=SC2086
-if ! "$CLANG" $FLAGS tests/fuzz/fuzz_frame.c src/core/frame.c -o "$tmp/fuzz_frame" 2>"$tmp/build.log"; then
-	cat "$tmp/build.log" >&2
-	echo "fuzz frame_parse: build failed" >&2
-	exit 2
-fi
-if [ -s "$tmp/build.log" ]; then
-	cat "$tmp/build.log" >&2
-	echo "fuzz frame_parse: build warnings" >&2
-	exit 2
-fi
+# fuzz_one NAME CORPUS SOURCES...: build, run, say; 0, or 1 on a crash or
+# a failed build
+fuzz_one() {
+	name=$1 corpus=$2
+	shift 2
+	d="$tmp/$name"
+	mkdir "$d" "$d/corpus" "$d/art"
+	# shellcheck disable=SC2086
+	if ! "$CLANG" $FLAGS "$@" -o "$d/fuzz" 2>"$d/build.log"; then
+		cat "$d/build.log" >&2
+		echo "fuzz $name: build failed" >&2
+		return 1
+	fi
+	if [ -s "$d/build.log" ]; then
+		cat "$d/build.log" >&2
+		echo "fuzz $name: build warnings" >&2
+		return 1
+	fi
+	cp "tests/fuzz/corpus/$corpus"/* "$d/corpus/"
+	"$d/fuzz" -max_total_time="$per" -rss_limit_mb=1024 \
+		-artifact_prefix="$d/art/" "$d/corpus" >"$d/run.log" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		keep=$(mktemp -d "${TMPDIR:-/tmp}/wr-fuzz-crash.XXXXXX")
+		cp "$d"/art/* "$d/run.log" "$keep/" 2>/dev/null
+		tail -n 40 "$d/run.log" >&2
+		echo "fuzz $name: CRASH (exit $rc); reproducer and log in $keep" >&2
+		return 1
+	fi
+	runs=$(sed -n 's/^Done \([0-9][0-9]*\) runs.*/\1/p' "$d/run.log" | tail -n 1)
+	echo "fuzz $name: ${runs:-?} runs in ${per}s, no crash"
+	return 0
+}
 
-mkdir "$tmp/corpus" "$tmp/art"
-cp tests/fuzz/corpus/frame/* "$tmp/corpus/"
-"$tmp/fuzz_frame" -max_total_time="$SECONDS_" -rss_limit_mb=1024 \
-	-artifact_prefix="$tmp/art/" "$tmp/corpus" >"$tmp/run.log" 2>&1
-rc=$?
-if [ $rc -ne 0 ]; then
-	keep=$(mktemp -d "${TMPDIR:-/tmp}/wr-fuzz-crash.XXXXXX")
-	cp "$tmp"/art/* "$tmp/run.log" "$keep/" 2>/dev/null
-	tail -n 40 "$tmp/run.log" >&2
-	echo "fuzz frame_parse: CRASH (exit $rc); reproducer and log in $keep" >&2
-	exit 1
-fi
-runs=$(sed -n 's/^Done \([0-9][0-9]*\) runs.*/\1/p' "$tmp/run.log" | tail -n 1)
-echo "fuzz frame_parse: ${runs:-?} runs, no crash"
-exit 0
+failed=0
+for t in $TARGETS; do
+	case $t in
+	frame_parse) fuzz_one frame_parse frame tests/fuzz/fuzz_frame.c src/core/frame.c || failed=1 ;;
+	stream_proto) fuzz_one stream_proto stream tests/fuzz/fuzz_stream.c src/engine/stream_proto.c || failed=1 ;;
+	esac
+done
+exit $failed
