@@ -56,7 +56,7 @@ command_words() {
 		if (x ~ /^[a-z][a-z0-9_.+-]*$/) print x
 	}
 	# A command substitution: its own command, the outer one resumes after.
-	function enter(kind) { ctx[++depth] = kind; cur[depth] = "" }
+	function enter(kind) { ctx[++depth] = kind; cur[depth] = ""; paren[depth] = 0 }
 	function leave() { flush(); depth--; cur[depth] = cur[depth] "Q" }
 	{
 		line = $0
@@ -105,8 +105,14 @@ command_words() {
 				j = index(substr(line, i), ")"); if (j) { i += j - 1; cur[depth] = cur[depth] "Q"; continue }
 			}
 			if (c == "`") { if (st == "b") leave(); else enter("b"); continue }
-			if (c == ")" && depth > 0 && st == "n") { leave(); continue }
-			if (c == ";" || c == "|" || c == "&" || c == "(" || c == ")" || c == "{" || c == "}") { flush(); continue }
+			if (c == ")" && depth > 0 && st == "n" && !paren[depth]) { leave(); continue }
+			if (c == "(") { flush(); paren[depth]++; continue }
+			if (c == ")") {
+				# closes a subshell, or ends the pattern of a case arm
+				if (paren[depth]) { flush(); paren[depth]--; } else cur[depth] = ""
+				continue
+			}
+			if (c == ";" || c == "|" || c == "&" || c == "{" || c == "}") { flush(); continue }
 			cur[depth] = cur[depth] c
 		}
 		if (!cont && (ctx[depth] == "n" || ctx[depth] == "b")) flush()
