@@ -194,7 +194,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 			goto out;
 		}
 		if (note[0])
-			fprintf(stderr, "wirerate: report: %s\n", note);
+			cli_error("report: %s", note);
 	}
 	if (!(m = calloc(1, sizeof(*m)))) {
 		cli_error("report: out of memory");

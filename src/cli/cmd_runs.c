@@ -252,14 +252,13 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		sqlite3_bind_int64(st, 3, since);
 	}
 	while (st && sqlite3_step(st) == SQLITE_ROW) {
-		time_t t = (time_t)sqlite3_column_int64(st, 1);
+		int64_t t = sqlite3_column_int64(st, 1);
 		char when[32], head[320];
-		struct tm tm;
 		const char *txt[13];
+		bool when_known = !out_time(when, sizeof(when), t, "%Y-%m-%d %H:%M:%S");
 
 		for (int i = 0; i < 13; i++)
 			txt[i] = sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "";
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
 		const char *status = db_status_shown(txt[5], sqlite3_column_int64(st, 6), txt[7], boot);
 
 		if (txt[8][0])
@@ -268,8 +267,13 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 			snprintf(head, sizeof(head), "%lld trial(s) stored", (long long)sqlite3_column_int64(st, 12));
 		out_obj_start(o, NULL);
 		out_i64(o, "id", "%5lld", sqlite3_column_int64(st, 0));
-		out_i64(o, "started", NULL, (int64_t)t);
-		out_str(o, "time", "  %-19s", when);
+		out_i64(o, "started", NULL, t);
+		if (when_known) {
+			out_str(o, "time", "  %-19s", when);
+		} else {
+			out_null(o, "time");
+			out_text(o, "  %-19s", when);
+		}
 		out_str(o, "label", "  %-14s", txt[2][0] ? txt[2] : "-");
 		out_str(o, "test", "  %-22s", txt[3]);
 		out_str(o, "sizes", "  %-14s", txt[4]);

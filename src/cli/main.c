@@ -33,14 +33,25 @@ static const struct cmd commands[] = {
 
 void cli_error(const char *fmt, ...)
 {
+	char small[1024], *big = NULL;
 	va_list ap;
+	int n;
 
 	fflush(stdout);
-	fputs("wirerate: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(small) && (big = malloc((size_t)n + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	/* Errors carry names and text from the command line, the store and
+	 * the host: one line, and nothing in it may drive the terminal. */
+	fputs("wirerate: ", stderr);
+	out_put_text(stderr, n < 0 ? fmt : big ? big : small, false);
 	fputc('\n', stderr);
+	free(big);
 }
 
 int cli_take_valued(int argc, char **argv, int *i, const char *const *names,
