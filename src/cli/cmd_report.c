@@ -182,7 +182,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 	}
 	if ((rc = db_open_read(path, &db, err, sizeof(err)))) {
 		if (rc == -ENOENT)
-			cli_error("report: no run '%s' (no database at %s)", argv[optind], path);
+			cli_error("report: no run '%s': %s", argv[optind], err);
 		else
 			cli_error("report: %s", err);
 		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
