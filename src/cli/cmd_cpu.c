@@ -344,7 +344,7 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 			goto restore;
 		}
 		now = time(NULL);
-		strftime(label, sizeof(label), "%H:%M:%S", localtime(&now));
+		out_time(label, sizeof(label), (int64_t)now, "%H:%M:%S");
 		out_obj_start(o, NULL);
 		out_str(o, "time", NULL, label);
 		print_block(o, &op, label, prev, cur);

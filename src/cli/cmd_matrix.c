@@ -501,8 +501,12 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGHUP, &sa, &old_hup);
-	if (!cli->json)
-		printf("matrix: %d configuration(s) in lab %s, runs tagged %s\n", nconf, prefix, mtag);
+	if (!cli->json) {
+		char t[4 * sizeof(mtag)];
+
+		printf("matrix: %d configuration(s) in lab %s, runs tagged %s\n", nconf, prefix,
+		       out_escape_text(t, sizeof(t), mtag));
+	}
 
 	if (lab_down(prefix, err, sizeof(err))) {
 		cli_error("matrix: lab down: %s", err);
@@ -516,7 +520,9 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		started = c + 1;
 
 		if (!cli->json) {
-			printf("matrix %d/%d: %s\n", c + 1, nconf, labels[c]);
+			char l[4 * sizeof(labels[0])];
+
+			printf("matrix %d/%d: %s\n", c + 1, nconf, out_escape_text(l, sizeof(l), labels[c]));
 			fflush(stdout);
 		}
 		if (lab_down(prefix, err, sizeof(err)) || lab_up(&specs[c], err, sizeof(err))) {
@@ -576,8 +582,8 @@ out:
 				fprintf(stderr, "wirerate: matrix: stopped before configuration 1 of %d; nothing was run\n",
 					nconf);
 			else
-				fprintf(stderr, "wirerate: matrix: stopped %s configuration %d of %d; the runs so far "
-					"are stored, tagged %s\n", between ? "after" : "in", at + 1, nconf, mtag);
+				cli_error("matrix: stopped %s configuration %d of %d; the runs so far are stored, tagged %s",
+					  between ? "after" : "in", at + 1, nconf, mtag);
 		}
 		goto restore;
 	}

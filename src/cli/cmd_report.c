@@ -22,7 +22,8 @@ static const char report_usage[] =
 	"columns are runs), each cell against the first run (the baseline): better,\n"
 	"worse, or within noise, from the spread of repeated searches (rfc2544\n"
 	"--repeat N) and the search's width goal. RUN is a run id or a label (the\n"
-	"latest run with that label).\n"
+	"latest run with that label). It only reads the database: one in an older\n"
+	"format is refused until 'wirerate runs upgrade' brings it up to date.\n"
 	"\n"
 	"  --json              every figure behind the tables\n"
 	"  --csv               one line per run and frame size\n"
@@ -182,7 +183,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 	}
 	if ((rc = db_open_read(path, &db, err, sizeof(err)))) {
 		if (rc == -ENOENT)
-			cli_error("report: no run '%s' (no database at %s)", argv[optind], path);
+			cli_error("report: no run '%s': %s", argv[optind], err);
 		else
 			cli_error("report: %s", err);
 		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
@@ -194,7 +195,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 			goto out;
 		}
 		if (note[0])
-			fprintf(stderr, "wirerate: report: %s\n", note);
+			cli_error("report: %s", note);
 	}
 	if (!(m = calloc(1, sizeof(*m)))) {
 		cli_error("report: out of memory");

@@ -1,5 +1,6 @@
 /* wirerate runs [--label L] [--tag T] [--since TIME] [--json] [--db F]
- * wirerate runs rm ID... [--json] [--db F] */
+ * wirerate runs rm ID... [--json] [--db F]
+ * wirerate runs upgrade [--json] [--db F] */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -17,9 +18,12 @@
 static const char runs_usage[] =
 	"usage: wirerate runs [--label L] [--tag T] [--since TIME] [--json] [--db FILE]\n"
 	"       wirerate runs rm ID... [--json] [--db FILE]\n"
+	"       wirerate runs upgrade [--json] [--db FILE]\n"
 	"\n"
 	"Lists the stored runs: id, time, label, test, sizes, headline result, status.\n"
 	"A run whose process died (SIGKILL, power loss) shows as interrupted.\n"
+	"Listing only reads the database; one in an older format is refused until\n"
+	"'runs upgrade' (or any command that stores a run) brings it up to date.\n"
 	"'runs rm' deletes the runs given, all of them or, when one is not stored, none.\n"
 	"\n"
 	"  --label L           only runs labelled L\n"
@@ -93,11 +97,47 @@ static int open_db(const char *path_opt, bool write, struct db **db, char *path,
 	else
 		rc = db_open_read(path, db, err, sizeof(err));
 	if (rc) {
+		/* a file not ours, or planted with triggers: bad input; an
+		 * older or newer schema: the host's state, as a failure */
 		*exit_rc = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 		if (rc != -ENOENT)
 			cli_error("%s", err);
 	}
 	return rc;
+}
+
+/* Make the file's schema current: the one write 'runs' itself does. */
+static int runs_upgrade(struct cli *cli, int argc, char **argv, const char *db_path)
+{
+	char path[4096];
+	struct db *db = NULL;
+	struct out *o;
+	int64_t was;
+	int rc, ret = 0;
+
+	if (argc > 0) {
+		cli_error("runs upgrade: unexpected '%s': it takes no arguments", argv[0]);
+		return EXIT_USAGE;
+	}
+	if ((rc = open_db(db_path, true, &db, path, sizeof(path), &ret))) {
+		if (rc == -ENOENT)
+			cli_error("runs upgrade: no database at %s", path);
+		return rc == -ENOENT ? EXIT_USAGE : ret;
+	}
+	was = db_found_version(db);
+	o = out_create(stdout, cli->json);
+	out_str(o, "db", "database %s: ", path);
+	out_i64(o, "schema_version", "schema version %lld", DB_SCHEMA_VERSION);
+	out_i64(o, "was", NULL, was);
+	if (was == DB_SCHEMA_VERSION)
+		out_text(o, ", already current\n");
+	else if (was == 0)
+		out_text(o, ", created in the empty file\n");
+	else
+		out_text(o, ", upgraded from %lld\n", (long long)was);
+	out_destroy(o);
+	db_close(db);
+	return 0;
 }
 
 /* The ids to delete, each once; EXIT_USAGE after the error. */
@@ -215,6 +255,13 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		}
 		return runs_rm(cli, argc - optind - 1, argv + optind + 1, db_path);
 	}
+	if (optind < argc && !strcmp(argv[optind], "upgrade")) {
+		if (filter) {
+			cli_error("runs upgrade: %s does not apply: upgrade acts on the whole file", filter);
+			return EXIT_USAGE;
+		}
+		return runs_upgrade(cli, argc - optind - 1, argv + optind + 1, db_path);
+	}
 	if (optind < argc) {
 		cli_error("runs: unexpected '%s' (see 'wirerate runs --help')", argv[optind]);
 		return EXIT_USAGE;
@@ -252,14 +299,13 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		sqlite3_bind_int64(st, 3, since);
 	}
 	while (st && sqlite3_step(st) == SQLITE_ROW) {
-		time_t t = (time_t)sqlite3_column_int64(st, 1);
+		int64_t t = sqlite3_column_int64(st, 1);
 		char when[32], head[320];
-		struct tm tm;
 		const char *txt[13];
+		bool when_known = !out_time(when, sizeof(when), t, "%Y-%m-%d %H:%M:%S");
 
 		for (int i = 0; i < 13; i++)
 			txt[i] = sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "";
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
 		const char *status = db_status_shown(txt[5], sqlite3_column_int64(st, 6), txt[7], boot);
 
 		if (txt[8][0])
@@ -268,8 +314,13 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 			snprintf(head, sizeof(head), "%lld trial(s) stored", (long long)sqlite3_column_int64(st, 12));
 		out_obj_start(o, NULL);
 		out_i64(o, "id", "%5lld", sqlite3_column_int64(st, 0));
-		out_i64(o, "started", NULL, (int64_t)t);
-		out_str(o, "time", "  %-19s", when);
+		out_i64(o, "started", NULL, t);
+		if (when_known) {
+			out_str(o, "time", "  %-19s", when);
+		} else {
+			out_null(o, "time");
+			out_text(o, "  %-19s", when);
+		}
 		out_str(o, "label", "  %-14s", txt[2][0] ? txt[2] : "-");
 		out_str(o, "test", "  %-22s", txt[3]);
 		out_str(o, "sizes", "  %-14s", txt[4]);

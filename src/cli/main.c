@@ -22,7 +22,7 @@ static const struct cmd commands[] = {
 	{ "calibrate", cmd_calibrate, NEED_ROOT, "the tester's own ceiling, back to back with no DUT" },
 	{ "rfc2544", cmd_rfc2544, NEED_ROOT, "RFC 2544 throughput (NDR/PDR), latency, frame loss, back-to-back" },
 	{ "matrix",  cmd_matrix,  NEED_ROOT, "the same trial or rfc2544 across lab configurations, compared side by side" },
-	{ "runs",    cmd_runs,    NEED_NONE, "list the stored runs (filter by label, tag, time); 'runs rm ID' deletes" },
+	{ "runs",    cmd_runs,    NEED_NONE, "list the stored runs (filter by label, tag, time); 'runs rm ID' deletes, 'runs upgrade' migrates" },
 	{ "report",  cmd_report,  NEED_NONE, "compare stored runs: tables, verdicts against the first, JSON, CSV, HTML" },
 	{ "cpu",     cmd_cpu,     NEED_NONE, "mpstat-like per-CPU time, interrupts/s and softnet counters, every interval" },
 	{ "soak",    cmd_soak,    NEED_NONE, "cyclesoak: the CPU everything else takes, hidden interrupt time included" },
@@ -33,14 +33,25 @@ static const struct cmd commands[] = {
 
 void cli_error(const char *fmt, ...)
 {
+	char small[1024], *big = NULL;
 	va_list ap;
+	int n;
 
 	fflush(stdout);
-	fputs("wirerate: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(small) && (big = malloc((size_t)n + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	/* Errors carry names and text from the command line, the store and
+	 * the host: one line, and nothing in it may drive the terminal. */
+	fputs("wirerate: ", stderr);
+	out_put_text(stderr, n < 0 ? fmt : big ? big : small, false);
 	fputc('\n', stderr);
+	free(big);
 }
 
 int cli_take_valued(int argc, char **argv, int *i, const char *const *names,

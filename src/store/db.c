@@ -15,155 +15,14 @@
 
 #include <sqlite3.h>
 
+#include "store/dbschema.h"
 #include "sys/fsutil.h"
 
 struct db {
 	sqlite3 *h;
+	int64_t found_version;	/* the file's schema version as opened */
 	char path[4096];
 };
-
-/* Version 1: runs and trials, the CPU figures inline in trials. */
-const char db_schema_v1[] =
-	"CREATE TABLE runs ("
-	"  id INTEGER PRIMARY KEY,"
-	"  started INTEGER NOT NULL,"
-	"  test TEXT NOT NULL,"
-	"  sizes TEXT NOT NULL DEFAULT '',"
-	"  config TEXT NOT NULL DEFAULT '',"
-	"  status TEXT NOT NULL DEFAULT 'running');"
-	"CREATE TABLE trials ("
-	"  id INTEGER PRIMARY KEY,"
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  size INTEGER NOT NULL,"
-	"  test TEXT NOT NULL,"
-	"  load REAL NOT NULL,"
-	"  duration_s REAL NOT NULL,"
-	"  tx INTEGER NOT NULL,"
-	"  rx INTEGER NOT NULL,"
-	"  tester_limited INTEGER NOT NULL DEFAULT 0,"
-	"  cpu_busy_pct REAL,"
-	"  ns_per_frame REAL);"
-	"CREATE INDEX trials_run ON trials(run_id);";
-
-#define TRIAL_CPU_SQL \
-	"CREATE TABLE trial_cpu (" \
-	"  trial_id INTEGER PRIMARY KEY REFERENCES trials(id) ON DELETE CASCADE," \
-	"  busy_pct REAL, soak_pct REAL, ns_per_frame REAL, source TEXT);"
-
-/* Tables of version 2 that the fresh schema and the migration from 1
- * both create: one definition, so the two cannot drift apart. */
-#define TAGS_ENV_SQL \
-	"CREATE TABLE tags (" \
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
-	"  tag TEXT NOT NULL," \
-	"  PRIMARY KEY (run_id, tag));" \
-	"CREATE TABLE env (" \
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
-	"  key TEXT NOT NULL," \
-	"  value TEXT NOT NULL," \
-	"  PRIMARY KEY (run_id, key));"
-
-#define TRIALS_V2_SQL \
-	"CREATE TABLE trials (" \
-	"  id INTEGER PRIMARY KEY," \
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
-	"  size INTEGER NOT NULL," \
-	"  test TEXT NOT NULL," \
-	"  repeat INTEGER NOT NULL DEFAULT 0," \
-	"  load REAL NOT NULL," \
-	"  duration_s REAL NOT NULL," \
-	"  tx INTEGER NOT NULL," \
-	"  rx INTEGER NOT NULL," \
-	"  tester_limited INTEGER NOT NULL DEFAULT 0," \
-	"  ended INTEGER NOT NULL DEFAULT 0);"
-
-#define RESULTS_LOSS_SQL \
-	"CREATE TABLE results (" \
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
-	"  size INTEGER NOT NULL," \
-	"  repeat INTEGER NOT NULL," \
-	"  max_load REAL, max_is_ceiling INTEGER NOT NULL DEFAULT 0," \
-	"  ndr_lower REAL, ndr_upper REAL, pdr_lower REAL, pdr_upper REAL," \
-	"  at_max INTEGER NOT NULL DEFAULT 0, tester_capped INTEGER NOT NULL DEFAULT 0," \
-	"  noisy INTEGER NOT NULL DEFAULT 0, search_done INTEGER NOT NULL DEFAULT 0," \
-	"  search_trials INTEGER NOT NULL DEFAULT 0, width_pps REAL, ns_per_frame REAL," \
-	"  lat_load REAL, lat_frames INTEGER, lat_min REAL, lat_median REAL," \
-	"  lat_p99 REAL, lat_p999 REAL, lat_max REAL," \
-	"  b2b_avg REAL, b2b_min REAL, b2b_max REAL, b2b_runs INTEGER," \
-	"  PRIMARY KEY (run_id, size, repeat));" \
-	"CREATE TABLE loss_steps (" \
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
-	"  size INTEGER NOT NULL," \
-	"  pct REAL NOT NULL, load REAL NOT NULL," \
-	"  tx INTEGER NOT NULL, rx INTEGER NOT NULL," \
-	"  loss_pct REAL NOT NULL, tester_limited INTEGER NOT NULL DEFAULT 0," \
-	"  PRIMARY KEY (run_id, size, pct));"
-
-/* Version 2 (current), from nothing. */
-static const char schema_v2[] =
-	"CREATE TABLE runs ("
-	"  id INTEGER PRIMARY KEY,"
-	"  started INTEGER NOT NULL,"
-	"  ended INTEGER,"
-	"  test TEXT NOT NULL,"
-	"  label TEXT NOT NULL DEFAULT '',"
-	"  sizes TEXT NOT NULL DEFAULT '',"
-	"  config TEXT NOT NULL DEFAULT '',"
-	"  place TEXT NOT NULL DEFAULT '',"
-	"  line_bps REAL NOT NULL DEFAULT 0,"
-	"  repeats INTEGER NOT NULL DEFAULT 1,"
-	"  precision REAL NOT NULL DEFAULT 0,"
-	"  pdr_ratio REAL NOT NULL DEFAULT 0,"
-	"  status TEXT NOT NULL DEFAULT 'running'"
-	"    CHECK (status IN ('running', 'complete', 'interrupted', 'failed')),"
-	"  pid INTEGER NOT NULL DEFAULT 0,"
-	"  boot_id TEXT NOT NULL DEFAULT '',"
-	"  headline TEXT NOT NULL DEFAULT '');"
-	"CREATE INDEX runs_label ON runs(label);"
-	TAGS_ENV_SQL
-	TRIALS_V2_SQL
-	"CREATE INDEX trials_run ON trials(run_id);"
-	TRIAL_CPU_SQL
-	RESULTS_LOSS_SQL;
-
-/* From 1 to 2: runs gain their label, place, line rate, pid and headline;
- * the CPU figures move out of trials into trial_cpu; tags, env, results
- * and loss_steps appear. Version 1 kept no per-size results: the NDR of
- * each size is derived from its full-length throughput trials (the
- * highest load that lost nothing), so old runs still show in reports. */
-static const char migrate_1_2[] =
-	"ALTER TABLE runs ADD COLUMN ended INTEGER;"
-	"ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE runs ADD COLUMN place TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE runs ADD COLUMN line_bps REAL NOT NULL DEFAULT 0;"
-	"ALTER TABLE runs ADD COLUMN repeats INTEGER NOT NULL DEFAULT 1;"
-	"ALTER TABLE runs ADD COLUMN precision REAL NOT NULL DEFAULT 0;"
-	"ALTER TABLE runs ADD COLUMN pdr_ratio REAL NOT NULL DEFAULT 0;"
-	"ALTER TABLE runs ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE runs ADD COLUMN boot_id TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE runs ADD COLUMN headline TEXT NOT NULL DEFAULT '';"
-	"CREATE INDEX runs_label ON runs(label);"
-	/* trial_cpu is made after the old table is out of the way: dropping a
-	 * parent table deletes its rows, and that would cascade. */
-	"DROP INDEX trials_run;"
-	"ALTER TABLE trials RENAME TO trials_v1;"
-	TRIALS_V2_SQL
-	"INSERT INTO trials (id, run_id, size, test, load, duration_s, tx, rx, tester_limited)"
-	"  SELECT id, run_id, size, test, load, duration_s, tx, rx, tester_limited FROM trials_v1;"
-	TRIAL_CPU_SQL
-	"INSERT INTO trial_cpu (trial_id, busy_pct, ns_per_frame, source)"
-	"  SELECT id, cpu_busy_pct, ns_per_frame, '/proc/stat' FROM trials_v1"
-	"  WHERE cpu_busy_pct IS NOT NULL;"
-	"DROP TABLE trials_v1;"
-	"CREATE INDEX trials_run ON trials(run_id);"
-	TAGS_ENV_SQL
-	RESULTS_LOSS_SQL
-	"INSERT INTO results (run_id, size, repeat, ndr_lower, pdr_lower, search_done, search_trials)"
-	"  SELECT t.run_id, t.size, 0, MAX(CASE WHEN t.rx >= t.tx THEN t.load END),"
-	"         MAX(CASE WHEN t.rx >= t.tx THEN t.load END), 1, COUNT(*)"
-	"  FROM trials t WHERE t.test = 't' AND t.duration_s ="
-	"    (SELECT MAX(u.duration_s) FROM trials u WHERE u.run_id = t.run_id AND u.size = t.size AND u.test = 't')"
-	"  GROUP BY t.run_id, t.size;";
 
 static int sqlerr(sqlite3 *h, const char *what, char *err, size_t errlen)
 {
@@ -278,26 +137,26 @@ static int check_header(const char *path, bool *exists, char *err, size_t errlen
 	return 0;
 }
 
-/* Ours, empty, or refused: read-only questions before anything is written. */
-static int check_owner(sqlite3 *h, const char *path, int64_t *version, char *err, size_t errlen)
+/* Ours, empty, or refused: read-only questions before anything is written.
+ * *ntab: the objects in the file, 0 when it is empty. */
+static int check_owner(sqlite3 *h, const char *path, int64_t *version, int64_t *ntab, char *err, size_t errlen)
 {
 	char e2[256];
 	int rc;
 	int64_t app = one_int(h, "PRAGMA application_id", &rc, e2, sizeof(e2));
-	int64_t ntab;
 
 	if (!rc)
 		*version = one_int(h, "PRAGMA user_version", &rc, e2, sizeof(e2));
 	if (!rc)
-		ntab = one_int(h, "SELECT count(*) FROM sqlite_master", &rc, e2, sizeof(e2));
+		*ntab = one_int(h, "SELECT count(*) FROM sqlite_master", &rc, e2, sizeof(e2));
 	if (rc) {
 		snprintf(err, errlen, "%s is not a readable SQLite database (%s); left untouched", path,
 			 sqlite3_errmsg(h));
 		return rc == -EINVAL || rc == -EIO ? -EINVAL : rc;
 	}
-	if (app != DB_APPLICATION_ID && (app != 0 || ntab > 0)) {
+	if (app != DB_APPLICATION_ID && (app != 0 || *ntab > 0)) {
 		snprintf(err, errlen, "%s is a SQLite database of another program (application_id %lld, "
-			 "%lld tables); left untouched; give another --db", path, (long long)app, (long long)ntab);
+			 "%lld tables); left untouched; give another --db", path, (long long)app, (long long)*ntab);
 		return -EINVAL;
 	}
 	if (*version > DB_SCHEMA_VERSION) {
@@ -305,10 +164,12 @@ static int check_owner(sqlite3 *h, const char *path, int64_t *version, char *err
 			 path, (long long)*version, DB_SCHEMA_VERSION);
 		return -EPROTO;
 	}
+	if (*ntab && (rc = db_schema_check(h, path, *version, err, errlen)))
+		return rc;
 	/* Damage SQLite finds only when it reads a page. */
 	sqlite3_stmt *st = NULL;
 
-	if (ntab && (sqlite3_prepare_v2(h, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK ||
+	if (*ntab && (sqlite3_prepare_v2(h, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK ||
 		     sqlite3_step(st) != SQLITE_ROW ||
 		     strcmp((const char *)sqlite3_column_text(st, 0), "ok"))) {
 		snprintf(err, errlen, "%s is corrupt (%s); left untouched", path,
@@ -332,9 +193,9 @@ static int upgrade(sqlite3 *h, char *err, size_t errlen)
 		return rc;
 	v = one_int(h, "PRAGMA user_version", &rc, err, errlen);
 	if (!rc && v == 0)
-		rc = exec(h, schema_v2, "creating the schema", err, errlen);
+		rc = exec(h, db_schema_sql(DB_SCHEMA_VERSION), "creating the schema", err, errlen);
 	else if (!rc && v == 1)
-		rc = exec(h, migrate_1_2, "migrating the schema from version 1", err, errlen);
+		rc = exec(h, db_migrate_1_2, "migrating the schema from version 1", err, errlen);
 	if (!rc && v < DB_SCHEMA_VERSION) {
 		snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
 			 DB_APPLICATION_ID, DB_SCHEMA_VERSION);
@@ -394,18 +255,31 @@ static int open_handle(struct db *db, const char *name, int flags, char *err, si
 	}
 	sqlite3_extended_result_codes(db->h, 0);
 	sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
+	/* The file is data that anyone may have written, not code: no
+	 * writes to the schema by hand (DEFENSIVE), no function with side
+	 * effects from the schema's own SQL (trusted_schema), and triggers
+	 * and views ignored; check_owner refuses a file that has any. */
+	if (sqlite3_db_config(db->h, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL) != SQLITE_OK ||
+	    sqlite3_db_config(db->h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL) != SQLITE_OK ||
+	    sqlite3_db_config(db->h, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL) != SQLITE_OK ||
+	    sqlite3_db_config(db->h, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db->h, "PRAGMA trusted_schema = OFF", NULL, NULL, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "database %s: this SQLite (%s) cannot open files defensively", db->path,
+			 sqlite3_libversion());
+		return -ENOSYS;
+	}
 	return 0;
 }
 
 /* One read transaction, so that the questions see one snapshot:
  * otherwise another process creating the schema between two of them
  * makes our fresh file look like a foreign one. */
-static int check_owner_once(struct db *db, int64_t *version, char *err, size_t errlen)
+static int check_owner_once(struct db *db, int64_t *version, int64_t *ntab, char *err, size_t errlen)
 {
 	int rc;
 
 	sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL);
-	rc = check_owner(db->h, db->path, version, err, errlen);
+	rc = check_owner(db->h, db->path, version, ntab, err, errlen);
 	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
 }
@@ -414,7 +288,7 @@ int db_open(const char *path, bool create, struct db **out, char *err, size_t er
 {
 	struct db *db;
 	bool exists;
-	int64_t version = 0;
+	int64_t version = 0, ntab = 0;
 	int rc, flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX;
 
 	*out = NULL;
@@ -439,8 +313,9 @@ int db_open(const char *path, bool create, struct db **out, char *err, size_t er
 	}
 	snprintf(db->path, sizeof(db->path), "%s", path);
 	if ((rc = open_handle(db, path, flags, err, errlen)) ||
-	    (rc = check_owner_once(db, &version, err, errlen)))
+	    (rc = check_owner_once(db, &version, &ntab, err, errlen)))
 		goto fail;
+	db->found_version = version;
 	if (sqlite3_db_readonly(db->h, "main") == 1) {
 		snprintf(err, errlen, "database %s is read-only", path);
 		rc = -EACCES;
@@ -509,7 +384,7 @@ int db_open_read(const char *path, struct db **out, char *err, size_t errlen)
 {
 	struct db *db;
 	bool exists;
-	int64_t version = 0;
+	int64_t version = 0, ntab = 0;
 	int rc;
 
 	*out = NULL;
@@ -524,17 +399,33 @@ int db_open_read(const char *path, struct db **out, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	snprintf(db->path, sizeof(db->path), "%s", path);
-	if ((rc = open_read(db, err, errlen)) || (rc = check_owner_once(db, &version, err, errlen))) {
-		db_close(db);
-		return rc;
+	if ((rc = open_read(db, err, errlen)) || (rc = check_owner_once(db, &version, &ntab, err, errlen)))
+		goto fail;
+	db->found_version = version;
+	/* Making an empty file or an older schema current is a write, which
+	 * a reader never does: the file stays as it is. */
+	if (!ntab) {
+		snprintf(err, errlen, "database %s is empty (nothing stored yet)", path);
+		rc = -ENOENT;
+		goto fail;
 	}
 	if (version < DB_SCHEMA_VERSION) {
-		/* An empty file or an older schema: made current first, a write. */
-		db_close(db);
-		return db_open(path, false, out, err, errlen);
+		snprintf(err, errlen, "database %s has schema version %lld, older than this wirerate's %d, and this "
+			 "command only reads: upgrade it with 'wirerate runs upgrade --db %s'", path,
+			 (long long)version, DB_SCHEMA_VERSION, path);
+		rc = -ESTALE;
+		goto fail;
 	}
 	*out = db;
 	return 0;
+fail:
+	db_close(db);
+	return rc;
+}
+
+int64_t db_found_version(const struct db *db)
+{
+	return db->found_version;
 }
 
 void db_close(struct db *db)

@@ -1,9 +1,11 @@
 /* The results store: one SQLite file (WAL, foreign keys, busy timeout)
  * holding runs, their trials with the DUT CPU figures, per-size results of
  * every repeat, the environment and tags. The schema is versioned with
- * PRAGMA user_version and migrated forward on open; the file carries
- * wirerate's PRAGMA application_id, and a file that is not ours is refused
- * without being touched. Every write is its own short transaction, so a
+ * PRAGMA user_version and migrated forward when a writer opens it; readers
+ * never write. The file carries wirerate's PRAGMA application_id, and a
+ * file that is not ours, or that holds a trigger, a view or any object
+ * the schema does not make, is refused without being touched. SQLite runs
+ * in its defensive mode with the schema untrusted. Every write is its own short transaction, so a
  * crash loses at most the trial in flight. See docs/store.md. */
 #ifndef WR_STORE_DB_H
 #define WR_STORE_DB_H
@@ -29,14 +31,20 @@ int db_default_path(char *buf, size_t len, char *err, size_t errlen);
 
 /* Open for writing (and with create, create) the store at path, creating
  * its schema or migrating an older one. -EINVAL: the file is not a SQLite
- * database, or is one of another program, or is corrupt (never modified);
- * -ENOENT: absent and !create; -EACCES: read-only (the file or its
- * directory); other -errno: the host failed. */
+ * database, or is one of another program, or holds objects (triggers,
+ * views ...) that the schema does not make, or is corrupt (never
+ * modified); -EPROTO: a newer schema; -ENOENT: absent and !create;
+ * -EACCES: read-only (the file or its directory); other -errno: the host
+ * failed. */
 int db_open(const char *path, bool create, struct db **out, char *err, size_t errlen);
-/* Open only to read, as db_open's errors; works on a file in a read-only
- * place. An empty file or an older schema goes through db_open, as
- * making it current is a write. */
+/* Open only to read (SQLITE_OPEN_READONLY: nothing is ever written, not
+ * even the journal mode), with db_open's errors; works on a file in a
+ * read-only place. -ENOENT also for an empty file; -ESTALE: an older
+ * schema, which only a writer (db_open) makes current. */
 int db_open_read(const char *path, struct db **out, char *err, size_t errlen);
+/* The schema version the file had when it was opened, before db_open
+ * migrated it (0: it was empty or new). */
+int64_t db_found_version(const struct db *db);
 void db_close(struct db *db);
 struct sqlite3 *db_sqlite(struct db *db);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "store/html_impl.h"
+#include "store/out.h"
 #include "wr_config.h"
 #include "wr_revision.h"
 
@@ -149,7 +150,7 @@ static void runs_table(struct page *p)
 		else
 			fputs("<span class=\"na\">—</span>", f);
 		fputs("</td>", f);
-		td(p, "", run->when, sizeof(run->when));
+		td(p, "", run->when[0] ? run->when : OUT_TIME_UNKNOWN, sizeof(run->when));
 		td(p, "", run->test, sizeof(run->test));
 		td(p, "", run->kernel, sizeof(run->kernel));
 		td(p, " class=\"cfg\"", run->config, sizeof(run->config));

@@ -1,9 +1,11 @@
 #include "store/out.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define OUT_DEPTH 32
 
@@ -51,21 +53,142 @@ bool out_is_json(const struct out *o)
 	return o->json;
 }
 
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+int out_time(char *buf, size_t len, int64_t t, const char *fmt)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	/* localtime_r fails (NULL) for a time whose year does not fit an int,
+	 * as a damaged or planted row can hold; strftime's 0 leaves buf
+	 * undefined. */
+	if ((int64_t)tt == t && localtime_r(&tt, &tm) && len && strftime(buf, len, fmt, &tm))
+		return 0;
+	if (len)
+		snprintf(buf, len, "%s", OUT_TIME_UNKNOWN);
+	return -ERANGE;
+}
+#pragma GCC diagnostic pop
+
+size_t out_utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len;
+	unsigned int cp;
+
+	if (!n)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* The next unit of s (n bytes left) as the terminal may see it: *used
+ * bytes of s are consumed and their shown form goes to unit (at most
+ * OUT_ESC_UNIT bytes with the NUL). C1 controls (U+0080-U+009F) are
+ * escaped too: some terminals act on them as they do on ESC [. */
+#define OUT_ESC_UNIT 17
+static size_t text_unit(const unsigned char *s, size_t n, bool keep_nl, char *unit, size_t *used)
+{
+	size_t len = out_utf8_len(s, n);
+
+	if (len == 0 || (len == 1 && (s[0] < 0x20 || s[0] == 0x7f) && !(keep_nl && s[0] == '\n'))) {
+		*used = 1;
+		return (size_t)snprintf(unit, OUT_ESC_UNIT, "\\x%02x", s[0]);
+	}
+	*used = len;
+	if (len == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+		return (size_t)snprintf(unit, OUT_ESC_UNIT, "\\x%02x\\x%02x", s[0], s[1]);
+	memcpy(unit, s, len);
+	unit[len] = '\0';
+	return len;
+}
+
+char *out_escape_text(char *buf, size_t len, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n = strlen((const char *)p), o = 0;
+	char unit[OUT_ESC_UNIT];
+
+	if (!len)
+		return buf;
+	for (size_t i = 0, used; i < n; i += used) {
+		size_t ul = text_unit(p + i, n - i, false, unit, &used);
+
+		if (o + ul >= len)
+			break;	/* never half an escape or half a character */
+		memcpy(buf + o, unit, ul);
+		o += ul;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+void out_put_text(FILE *f, const char *s, bool keep_newline)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n = strlen((const char *)p);
+	char unit[OUT_ESC_UNIT];
+
+	for (size_t i = 0, used; i < n; i += used)
+		fwrite(unit, 1, text_unit(p + i, n - i, keep_newline, unit, &used), f);
+}
+
 void json_put_string(FILE *f, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n = strlen((const char *)p);
+
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		switch (*p) {
+	for (size_t i = 0, len; i < n; i += len) {
+		len = out_utf8_len(p + i, n - i);
+		if (len == 0) {
+			/* Not UTF-8: JSON text must be, so the byte is replaced,
+			 * as decoders do, rather than passed on. */
+			fputs("\\ufffd", f);
+			len = 1;
+			continue;
+		}
+		if (len > 1) {
+			unsigned int cp = len == 2 ? (p[i] & 0x1fu) << 6 | (p[i + 1] & 0x3fu) : 0;
+
+			if (len == 2 && cp < 0xa0)
+				fprintf(f, "\\u%04x", cp);	/* C1 control */
+			else if (len == 3 && p[i] == 0xe2 && p[i + 1] == 0x80 && (p[i + 2] == 0xa8 || p[i + 2] == 0xa9))
+				fprintf(f, "\\u%04x", 0x2000u | (p[i + 2] & 0x3fu));	/* JS line ends */
+			else
+				fwrite(p + i, 1, len, f);
+			continue;
+		}
+		switch (p[i]) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
 		case '\n': fputs("\\n", f); break;
 		case '\t': fputs("\\t", f); break;
 		case '\r': fputs("\\r", f); break;
 		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
+			if (p[i] < 0x20 || p[i] == 0x7f)
+				fprintf(f, "\\u%04x", p[i]);
 			else
-				fputc(*p, f);
+				fputc(p[i], f);
 		}
 	}
 	fputc('"', f);
@@ -114,7 +237,13 @@ void out_str(struct out *o, const char *k, const char *fmt, const char *v)
 		key(o, k);
 		json_put_string(o->f, v);
 	} else if (fmt) {
-		fprintf(o->f, fmt, v ? v : "");
+		char small[512], *big = NULL;
+		size_t need = 4 * strlen(v ? v : "") + 1;	/* every byte \xNN at worst */
+
+		if (need > sizeof(small))
+			big = malloc(need);	/* NULL: cut short in small */
+		fprintf(o->f, fmt, big ? out_escape_text(big, need, v) : out_escape_text(small, sizeof(small), v));
+		free(big);
 	}
 }
 
@@ -171,12 +300,25 @@ void out_null(struct out *o, const char *k)
 
 void out_text(struct out *o, const char *fmt, ...)
 {
+	char small[1024], *big = NULL;
 	va_list ap;
+	int n;
 
 	if (o->json)
 		return;
 	va_start(ap, fmt);
-	vfprintf(o->f, fmt, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(small) && (big = malloc((size_t)n + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	/* The format's own newlines end lines; anything else that could
+	 * drive the terminal, from whichever argument, is shown escaped. */
+	out_put_text(o->f, big ? big : small, true);
+	free(big);
 }
 #pragma GCC diagnostic pop

@@ -5,6 +5,7 @@
 #define WR_STORE_OUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -32,7 +33,30 @@ void out_null(struct out *o, const char *key);
 /* Text only; ignored in JSON mode. */
 void out_text(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* JSON string escaping into f (with the quotes). */
+/* JSON string escaping into f (with the quotes). The result is valid
+ * UTF-8 whatever s holds: a byte that is not part of a valid UTF-8
+ * sequence (overlong forms, surrogates, truncated sequences included)
+ * becomes \ufffd, one per byte; control characters (C0, DEL, C1) and
+ * U+2028/U+2029 are written as \uXXXX. */
 void json_put_string(FILE *f, const char *s);
+
+/* Text for a terminal, the form out_str and out_text print every string
+ * in: control bytes (newline and tab too), DEL, C1 controls and bytes
+ * that are not valid UTF-8 are shown as \xNN, one per byte; printable
+ * UTF-8 and backslashes pass as they are. Into buf (always terminated,
+ * cut short between two characters when len is too small: 4 * strlen(s)
+ * + 1 always suffices); returns buf. */
+char *out_escape_text(char *buf, size_t len, const char *s);
+/* The same, straight to f; newlines pass when keep_newline. */
+void out_put_text(FILE *f, const char *s, bool keep_newline);
+/* Length of the valid UTF-8 sequence at s (n bytes there), 0 when the
+ * byte there does not start one. */
+size_t out_utf8_len(const unsigned char *s, size_t n);
+
+#define OUT_TIME_UNKNOWN "?"
+/* Unix time t as local time in strftime format fmt, into buf. A time
+ * with no calendar date (a year beyond what struct tm holds) or a result
+ * that does not fit gives OUT_TIME_UNKNOWN and -ERANGE. */
+int out_time(char *buf, size_t len, int64_t t, const char *fmt);
 
 #endif

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <sqlite3.h>
 
@@ -289,11 +288,9 @@ int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report
 			snprintf(err, errlen, "no run %lld", (long long)ids[i]);
 			return -ENOENT;
 		}
-		time_t t = (time_t)sqlite3_column_int64(st, 1);
-		struct tm tm;
-
 		r->id = sqlite3_column_int64(st, 0);
-		strftime(r->when, sizeof(r->when), "%Y-%m-%dT%H:%M:%S", localtime_r(&t, &tm));
+		if (out_time(r->when, sizeof(r->when), sqlite3_column_int64(st, 1), "%Y-%m-%dT%H:%M:%S"))
+			r->when[0] = '\0';
 		col_s(st, 2, r->test, sizeof(r->test));
 		col_s(st, 3, r->label, sizeof(r->label));
 		col_s(st, 4, r->config, sizeof(r->config));

@@ -70,7 +70,8 @@ struct rm_cell {
 struct rm_run {
 	int64_t id;
 	char label[64];			/* --label, or "" */
-	char when[32];			/* ISO 8601, local time */
+	char when[32];			/* ISO 8601, local time; "" when the stored
+					 * time has no date (out of range) */
 	char test[32];			/* "rfc2544 throughput", "trial", ... */
 	char kernel[64];		/* kernel release */
 	char config[160];		/* the setup in a few words, seed 001 style:

@@ -19,21 +19,42 @@ static void fmt_thr(const struct rm_cell *c, char *buf, size_t len)
 		snprintf(buf, len, "%s%.2fk", c->tester_limited ? ">=" : "", c->ndr_med / 1e3);
 }
 
+/* The strings of the text tables come from the store, which anything may
+ * have written: out_text would let their newlines through, so they are
+ * escaped (out_escape_text) before they are laid out. */
+static const char *esc(const char *s, char *buf, size_t len)
+{
+	return out_escape_text(buf, len, s);
+}
+
+/* "#12 label": the label's first 20 characters (a byte that is not UTF-8
+ * counts as one), cut before escaping so that no character or escape is
+ * cut in half. */
 static void run_name(const struct rm_run *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "#%lld%s%.20s", (long long)r->id, r->label[0] ? " " : "", r->label);
+	const unsigned char *p = (const unsigned char *)r->label;
+	char head[sizeof(r->label)], label[4 * sizeof(r->label)];
+	size_t n = strlen(r->label), i = 0;
+
+	for (unsigned int chars = 0; i < n && chars < 20; chars++) {
+		size_t l = out_utf8_len(p + i, n - i);
+
+		i += l ? l : 1;
+	}
+	snprintf(head, sizeof(head), "%.*s", (int)i, r->label);
+	snprintf(buf, len, "#%lld%s%s", (long long)r->id, r->label[0] ? " " : "", esc(head, label, sizeof(label)));
 }
 
 /* The words of a run's config ("placement=bound rules=0 ...") that not
  * every run shares: what the seed 001 table's rows differ by. */
 static void config_diff(const struct report_model *m, unsigned int r, char *buf, size_t len)
 {
-	char cfg[sizeof(m->run[0].config)], *save = NULL;
+	char cfg[sizeof(m->run[0].config)], words[sizeof(m->run[0].config)], *save = NULL;
 	size_t off = 0;
 
-	buf[0] = '\0';
+	words[0] = '\0';
 	snprintf(cfg, sizeof(cfg), "%s", m->run[r].config);
-	for (char *w = strtok_r(cfg, " ", &save); w && off < len; w = strtok_r(NULL, " ", &save)) {
+	for (char *w = strtok_r(cfg, " ", &save); w && off < sizeof(words); w = strtok_r(NULL, " ", &save)) {
 		bool everywhere = true;
 		size_t wl = strlen(w);
 
@@ -50,10 +71,9 @@ static void config_diff(const struct report_model *m, unsigned int r, char *buf,
 			}
 		}
 		if (!everywhere)
-			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? " " : "", w);
+			off += (size_t)snprintf(words + off, sizeof(words) - off, "%s%s", off ? " " : "", w);
 	}
-	if (!buf[0])
-		snprintf(buf, len, "%s", "(same)");
+	esc(words[0] ? words : "(same)", buf, len);
 }
 
 /* One column of run r's: w wide, but the last one ends the line as it is. */
@@ -68,7 +88,7 @@ static void runs_col(struct out *o, const struct report_model *m, unsigned int r
 /* The head of a table with a column per run, each w wide but the last. */
 static void runs_header(struct out *o, const struct report_model *m, int w)
 {
-	char name[64];
+	char name[128];
 
 	out_text(o, "  %5s", "size");
 	for (unsigned int r = 0; r < m->nruns; r++) {
@@ -123,15 +143,17 @@ static void print_trials(struct out *o, const struct report_model *m)
 
 static void print_tables(struct out *o, const struct report_model *m)
 {
-	char name[64], v[64];
+	char name[128], v[64], test[4 * sizeof(m->run[0].test)], kernel[4 * sizeof(m->run[0].kernel)];
+	char config[4 * sizeof(m->run[0].config)];
 	bool pct = false, cfg_differ = false, any_thr = false, any_trial = false;
 
 	for (unsigned int r = 0; r < m->nruns; r++) {
 		const struct rm_run *run = &m->run[r];
 
 		run_name(run, name, sizeof(name));
-		out_text(o, "  %-24s %s, %s%s%s, %s%s\n", name, run->test, run->when,
-			 run->kernel[0] ? ", kernel " : "", run->kernel, run->config[0] ? run->config : "-",
+		out_text(o, "  %-24s %s, %s%s%s, %s%s\n", name, esc(run->test, test, sizeof(test)),
+			 run->when[0] ? run->when : OUT_TIME_UNKNOWN, run->kernel[0] ? ", kernel " : "",
+			 esc(run->kernel, kernel, sizeof(kernel)), run->config[0] ? esc(run->config, config, sizeof(config)) : "-",
 			 run->interrupted ? "  [INCOMPLETE]" : "");
 		if (run->placement_moved)
 			out_text(o, "  %-24s the host had %s: its figures move with that (docs/measurement.md)\n", "",
@@ -312,7 +334,10 @@ void report_print(struct out *o, const struct report_model *m)
 		out_obj_start(o, NULL);
 		out_i64(o, "id", NULL, run->id);
 		out_str(o, "label", NULL, run->label);
-		out_str(o, "when", NULL, run->when);
+		if (run->when[0])
+			out_str(o, "when", NULL, run->when);
+		else
+			out_null(o, "when");
 		out_str(o, "test", NULL, run->test);
 		out_str(o, "kernel", NULL, run->kernel);
 		out_str(o, "config", NULL, run->config);
@@ -347,8 +372,14 @@ void report_print(struct out *o, const struct report_model *m)
 	}
 }
 
-static void csv_str(FILE *f, const char *s)
+/* A field from the store: escaped as the text tables are (a CSV file is
+ * often looked at on a terminal), then quoted when it needs it. The
+ * fields are at most a config's 160 bytes. */
+static void csv_str(FILE *f, const char *raw)
 {
+	char buf[4 * sizeof(((struct rm_run *)0)->config)];
+	const char *s = out_escape_text(buf, sizeof(buf), raw);
+
 	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, f);
 		return;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "store/out.h"
 #include "store/svgchart.h"
 
 /* Margins around the plot area: room for the y tick labels and the
@@ -33,43 +34,13 @@ enum svgc_shape svgc_shape_of(unsigned int i)
 	return (enum svgc_shape)(i % 5);
 }
 
-/* Length of the UTF-8 sequence starting at s (at most n bytes there), or
- * 0 when it is not valid UTF-8 (overlong forms and surrogates included). */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	unsigned int cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 void svgc_esc(FILE *f, const char *s, size_t max, size_t maxchars)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = s ? strnlen(s, max) : 0, chars = 0;
 
 	for (size_t i = 0; i < n;) {
-		size_t len = utf8_len(p + i, n - i);
+		size_t len = out_utf8_len(p + i, n - i);
 
 		if (maxchars && chars == maxchars - 1 && i + (len ? len : 1) < n) {
 			fputs("\u2026", f);

@@ -22,10 +22,15 @@ expect_exit 2 "$WR" runs --since infs
 expect_exit 2 "$WR" runs --since 0x10s
 "$WR" runs --since 7d >/dev/null || fail "runs --since 7d"
 
-# Stored runs without a lab: an empty file gets wirerate's schema when it
-# is first opened; the rows are made with the sqlite3 shell.
+# Stored runs without a lab: an empty file is listed as empty and left
+# so (runs only reads); 'runs upgrade' gives it wirerate's schema; the
+# rows are made with the sqlite3 shell.
 : >"$WIRERATE_DB"
 "$WR" runs >/dev/null || fail "runs on an empty file"
+[ ! -s "$WIRERATE_DB" ] || fail "runs wrote into an empty file"
+"$WR" runs upgrade >/dev/null || fail "runs upgrade on an empty file"
+expect_exit 2 "$WR" runs upgrade extra
+expect_exit 2 "$WR" runs upgrade --label x
 for l in l1 l2 l3 l4 ''; do	# the last one unlabelled
 	sqlite3 "$WIRERATE_DB" "INSERT INTO runs (started, test, label, status) VALUES (strftime('%s','now'), 'trial', '$l', 'complete')" ||
 		fail "sqlite3 insert"

@@ -1,7 +1,8 @@
 /* The results store on real files in a temporary directory: schema
  * creation, migration from version 1 with its data, refusal of files that
- * are not ours (untouched), two writers at once, cascading deletes, the
- * status of a run whose process died. */
+ * are not ours or carry objects of their own (untouched), readers that
+ * never write, two writers at once, cascading deletes, the status of a
+ * run whose process died. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -173,10 +174,18 @@ static void migrate_from_v1(void **st)
 	assert_int_equal(q_int(db, "SELECT ndr_lower FROM results WHERE run_id = 7 AND size = 64"), 35000);
 	assert_int_equal(q_int(db, "PRAGMA foreign_key_check"), -1);	/* no rows */
 	assert_int_equal(db_integrity(db, err, sizeof(err)), 0);
+	assert_int_equal(db_found_version(db), 1);
 	/* And the migrated file takes new data. */
 	add_trials(db, 7, 2);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM trials WHERE run_id = 7"), 6);
 	new_run(db, "after");
+	db_close(db);
+	/* It holds what a fresh file does: readers and writers take it. */
+	assert_int_equal(db_open_read(p, &db, err, sizeof(err)), 0);
+	assert_int_equal(db_found_version(db), DB_SCHEMA_VERSION);
+	db_close(db);
+	assert_int_equal(db_open(p, false, &db, err, sizeof(err)), 0);
+	assert_int_equal(db_found_version(db), DB_SCHEMA_VERSION);
 	db_close(db);
 }
 
@@ -333,6 +342,124 @@ static void refuse_foreign(void **st)
 	refused_untouched(p, "left untouched");
 }
 
+/* A store of ours (schema made by db_open) with extra SQL run on it by
+ * another hand, in a file of its own name. */
+static void planted(const char *name, const char *sql, char *p, size_t len)
+{
+	char err[256];
+	struct db *db;
+	sqlite3 *h;
+
+	path_of(p, len, name);
+	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), 0);
+	new_run(db, "victim");
+	db_close(db);
+	assert_int_equal(sqlite3_open(p, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+}
+
+/* Triggers would run on wirerate's own writes (runs rm), views could
+ * stand in for a table: refused by writers and readers alike, the file
+ * untouched, the error naming the object. */
+static void refuse_planted(void **st)
+{
+	static const struct { const char *name, *sql, *want; } cases[] = {
+		{ "trig.db", "CREATE TABLE spy (id INTEGER);"
+			     "CREATE TRIGGER spy_rm AFTER DELETE ON runs BEGIN INSERT INTO spy VALUES (old.id); END;",
+		  "table 'spy'" },
+		{ "trig2.db", "CREATE TRIGGER wipe AFTER INSERT ON trials BEGIN DELETE FROM runs; END;",
+		  "trigger 'wipe'" },
+		{ "view.db", "CREATE VIEW v AS SELECT * FROM runs;", "view 'v'" },
+		{ "index.db", "CREATE INDEX x ON runs(test);", "index 'x'" },
+	};
+	char p[300], err[512];
+	struct db *db;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		planted(cases[i].name, cases[i].sql, p, sizeof(p));
+		refused_untouched(p, cases[i].want);
+		db = NULL;
+		assert_int_equal(db_open_read(p, &db, err, sizeof(err)), -EINVAL);
+		assert_null(db);
+		assert_non_null(strstr(err, cases[i].want));
+		assert_non_null(strstr(err, p));
+	}
+	/* SQLite's own statistics tables are no harm. */
+	planted("analyzed.db", "ANALYZE;", p, sizeof(p));
+	assert_int_equal(db_open_read(p, &db, err, sizeof(err)), 0);
+	db_close(db);
+	assert_int_equal(db_open(p, false, &db, err, sizeof(err)), 0);
+	/* and the handle is defensive, the schema untrusted */
+	int on = -1;
+
+	assert_int_equal(sqlite3_db_config(db_sqlite(db), SQLITE_DBCONFIG_DEFENSIVE, -1, &on), SQLITE_OK);
+	assert_int_equal(on, 1);
+	assert_int_equal(q_int(db, "PRAGMA trusted_schema"), 0);
+	assert_int_not_equal(sqlite3_exec(db_sqlite(db), "PRAGMA writable_schema = ON;"
+					  "UPDATE sqlite_master SET sql = '' WHERE name = 'runs'", NULL, NULL, NULL),
+			     SQLITE_OK);
+	db_close(db);
+}
+
+static void file_bytes_same(const char *p, const char *before, size_t nb)
+{
+	static char after[1 << 16];
+	char side[320];
+	size_t na;
+
+	read_file(p, after, sizeof(after), &na);
+	assert_int_equal(nb, na);
+	assert_memory_equal(before, after, nb);
+	snprintf(side, sizeof(side), "%s-wal", p);
+	assert_int_not_equal(access(side, F_OK), 0);
+	snprintf(side, sizeof(side), "%s-journal", p);
+	assert_int_not_equal(access(side, F_OK), 0);
+}
+
+/* A reader never writes: an older schema is left as it is (-ESTALE, the
+ * message says how to upgrade), an empty file stays empty (-ENOENT). */
+static void reader_never_writes(void **st)
+{
+	static char before[1 << 16];
+	char p[300], err[512], sql[128];
+	struct db *db = NULL;
+	size_t nb;
+	sqlite3 *h;
+	FILE *f;
+
+	path_of(p, sizeof(p), "old.db");
+	assert_int_equal(sqlite3_open(p, &h), SQLITE_OK);
+	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = 1", DB_APPLICATION_ID);
+	assert_int_equal(sqlite3_exec(h, db_schema_v1, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "INSERT INTO runs (started, test) VALUES (1700000000, 'trial')",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	read_file(p, before, sizeof(before), &nb);
+	assert_int_equal(db_open_read(p, &db, err, sizeof(err)), -ESTALE);
+	assert_null(db);
+	assert_non_null(strstr(err, "schema version 1"));
+	assert_non_null(strstr(err, "wirerate runs upgrade"));
+	assert_null(strchr(err, '\n'));
+	file_bytes_same(p, before, nb);
+
+	path_of(p, sizeof(p), "empty.db");
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(db_open_read(p, &db, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "empty"));
+	file_bytes_same(p, before, 0);
+	/* a writer makes the schema in it */
+	assert_int_equal(db_open(p, false, &db, err, sizeof(err)), 0);
+	assert_int_equal(db_found_version(db), 0);
+	db_close(db);
+	assert_int_equal(db_open_read(p, &db, err, sizeof(err)), 0);
+	db_close(db);
+}
+
 static void unwritable_and_absent(void **st)
 {
 	char err[512] = "", p[300];
@@ -454,7 +581,8 @@ int main(void)
 		cmocka_unit_test(refuse_foreign), cmocka_unit_test(unwritable_and_absent),
 		cmocka_unit_test(concurrent_writers), cmocka_unit_test(status_of_dead_run),
 		cmocka_unit_test(default_path), cmocka_unit_test(delete_all_or_none),
-		cmocka_unit_test(read_only_place),
+		cmocka_unit_test(read_only_place), cmocka_unit_test(refuse_planted),
+		cmocka_unit_test(reader_never_writes),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }

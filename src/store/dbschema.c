@@ -1,0 +1,223 @@
+#include "store/dbschema.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "store/db.h"
+
+/* Version 1: runs and trials, the CPU figures inline in trials. */
+const char db_schema_v1[] =
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  started INTEGER NOT NULL,"
+	"  test TEXT NOT NULL,"
+	"  sizes TEXT NOT NULL DEFAULT '',"
+	"  config TEXT NOT NULL DEFAULT '',"
+	"  status TEXT NOT NULL DEFAULT 'running');"
+	"CREATE TABLE trials ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  size INTEGER NOT NULL,"
+	"  test TEXT NOT NULL,"
+	"  load REAL NOT NULL,"
+	"  duration_s REAL NOT NULL,"
+	"  tx INTEGER NOT NULL,"
+	"  rx INTEGER NOT NULL,"
+	"  tester_limited INTEGER NOT NULL DEFAULT 0,"
+	"  cpu_busy_pct REAL,"
+	"  ns_per_frame REAL);"
+	"CREATE INDEX trials_run ON trials(run_id);";
+
+#define TRIAL_CPU_SQL \
+	"CREATE TABLE trial_cpu (" \
+	"  trial_id INTEGER PRIMARY KEY REFERENCES trials(id) ON DELETE CASCADE," \
+	"  busy_pct REAL, soak_pct REAL, ns_per_frame REAL, source TEXT);"
+
+/* Tables of version 2 that the fresh schema and the migration from 1
+ * both create: one definition, so the two cannot drift apart. */
+#define TAGS_ENV_SQL \
+	"CREATE TABLE tags (" \
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
+	"  tag TEXT NOT NULL," \
+	"  PRIMARY KEY (run_id, tag));" \
+	"CREATE TABLE env (" \
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
+	"  key TEXT NOT NULL," \
+	"  value TEXT NOT NULL," \
+	"  PRIMARY KEY (run_id, key));"
+
+#define TRIALS_V2_SQL \
+	"CREATE TABLE trials (" \
+	"  id INTEGER PRIMARY KEY," \
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
+	"  size INTEGER NOT NULL," \
+	"  test TEXT NOT NULL," \
+	"  repeat INTEGER NOT NULL DEFAULT 0," \
+	"  load REAL NOT NULL," \
+	"  duration_s REAL NOT NULL," \
+	"  tx INTEGER NOT NULL," \
+	"  rx INTEGER NOT NULL," \
+	"  tester_limited INTEGER NOT NULL DEFAULT 0," \
+	"  ended INTEGER NOT NULL DEFAULT 0);"
+
+#define RESULTS_LOSS_SQL \
+	"CREATE TABLE results (" \
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
+	"  size INTEGER NOT NULL," \
+	"  repeat INTEGER NOT NULL," \
+	"  max_load REAL, max_is_ceiling INTEGER NOT NULL DEFAULT 0," \
+	"  ndr_lower REAL, ndr_upper REAL, pdr_lower REAL, pdr_upper REAL," \
+	"  at_max INTEGER NOT NULL DEFAULT 0, tester_capped INTEGER NOT NULL DEFAULT 0," \
+	"  noisy INTEGER NOT NULL DEFAULT 0, search_done INTEGER NOT NULL DEFAULT 0," \
+	"  search_trials INTEGER NOT NULL DEFAULT 0, width_pps REAL, ns_per_frame REAL," \
+	"  lat_load REAL, lat_frames INTEGER, lat_min REAL, lat_median REAL," \
+	"  lat_p99 REAL, lat_p999 REAL, lat_max REAL," \
+	"  b2b_avg REAL, b2b_min REAL, b2b_max REAL, b2b_runs INTEGER," \
+	"  PRIMARY KEY (run_id, size, repeat));" \
+	"CREATE TABLE loss_steps (" \
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
+	"  size INTEGER NOT NULL," \
+	"  pct REAL NOT NULL, load REAL NOT NULL," \
+	"  tx INTEGER NOT NULL, rx INTEGER NOT NULL," \
+	"  loss_pct REAL NOT NULL, tester_limited INTEGER NOT NULL DEFAULT 0," \
+	"  PRIMARY KEY (run_id, size, pct));"
+
+/* Version 2 (current), from nothing. */
+static const char schema_v2[] =
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  started INTEGER NOT NULL,"
+	"  ended INTEGER,"
+	"  test TEXT NOT NULL,"
+	"  label TEXT NOT NULL DEFAULT '',"
+	"  sizes TEXT NOT NULL DEFAULT '',"
+	"  config TEXT NOT NULL DEFAULT '',"
+	"  place TEXT NOT NULL DEFAULT '',"
+	"  line_bps REAL NOT NULL DEFAULT 0,"
+	"  repeats INTEGER NOT NULL DEFAULT 1,"
+	"  precision REAL NOT NULL DEFAULT 0,"
+	"  pdr_ratio REAL NOT NULL DEFAULT 0,"
+	"  status TEXT NOT NULL DEFAULT 'running'"
+	"    CHECK (status IN ('running', 'complete', 'interrupted', 'failed')),"
+	"  pid INTEGER NOT NULL DEFAULT 0,"
+	"  boot_id TEXT NOT NULL DEFAULT '',"
+	"  headline TEXT NOT NULL DEFAULT '');"
+	"CREATE INDEX runs_label ON runs(label);"
+	TAGS_ENV_SQL
+	TRIALS_V2_SQL
+	"CREATE INDEX trials_run ON trials(run_id);"
+	TRIAL_CPU_SQL
+	RESULTS_LOSS_SQL;
+
+/* From 1 to 2: runs gain their label, place, line rate, pid and headline;
+ * the CPU figures move out of trials into trial_cpu; tags, env, results
+ * and loss_steps appear. Version 1 kept no per-size results: the NDR of
+ * each size is derived from its full-length throughput trials (the
+ * highest load that lost nothing), so old runs still show in reports. */
+const char db_migrate_1_2[] =
+	"ALTER TABLE runs ADD COLUMN ended INTEGER;"
+	"ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN place TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN line_bps REAL NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN repeats INTEGER NOT NULL DEFAULT 1;"
+	"ALTER TABLE runs ADD COLUMN precision REAL NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN pdr_ratio REAL NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN boot_id TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN headline TEXT NOT NULL DEFAULT '';"
+	"CREATE INDEX runs_label ON runs(label);"
+	/* trial_cpu is made after the old table is out of the way: dropping a
+	 * parent table deletes its rows, and that would cascade. */
+	"DROP INDEX trials_run;"
+	"ALTER TABLE trials RENAME TO trials_v1;"
+	TRIALS_V2_SQL
+	"INSERT INTO trials (id, run_id, size, test, load, duration_s, tx, rx, tester_limited)"
+	"  SELECT id, run_id, size, test, load, duration_s, tx, rx, tester_limited FROM trials_v1;"
+	TRIAL_CPU_SQL
+	"INSERT INTO trial_cpu (trial_id, busy_pct, ns_per_frame, source)"
+	"  SELECT id, cpu_busy_pct, ns_per_frame, '/proc/stat' FROM trials_v1"
+	"  WHERE cpu_busy_pct IS NOT NULL;"
+	"DROP TABLE trials_v1;"
+	"CREATE INDEX trials_run ON trials(run_id);"
+	TAGS_ENV_SQL
+	RESULTS_LOSS_SQL
+	"INSERT INTO results (run_id, size, repeat, ndr_lower, pdr_lower, search_done, search_trials)"
+	"  SELECT t.run_id, t.size, 0, MAX(CASE WHEN t.rx >= t.tx THEN t.load END),"
+	"         MAX(CASE WHEN t.rx >= t.tx THEN t.load END), 1, COUNT(*)"
+	"  FROM trials t WHERE t.test = 't' AND t.duration_s ="
+	"    (SELECT MAX(u.duration_s) FROM trials u WHERE u.run_id = t.run_id AND u.size = t.size AND u.test = 't')"
+	"  GROUP BY t.run_id, t.size;";
+
+const char *db_schema_sql(int64_t v)
+{
+	return v == 0 ? "" : v == 1 ? db_schema_v1 : v == 2 ? schema_v2 : NULL;
+}
+
+/* What the file's (type, name, table) rows are checked against: the
+ * schema of its version made in memory, so the list cannot drift from
+ * the SQL above. A migrated file holds the same objects as a fresh one
+ * (test_db checks it). */
+static int reference(int64_t v, sqlite3 **ref, sqlite3_stmt **q, char *err, size_t errlen)
+{
+	const char *sql = db_schema_sql(v);
+
+	*ref = NULL;
+	*q = NULL;
+	if (!sql) {
+		snprintf(err, errlen, "no schema version %lld in this build", (long long)v);
+		return -EPROTO;
+	}
+	if (sqlite3_open_v2(":memory:", ref, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	    sqlite3_exec(*ref, sql, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(*ref, "SELECT 1 FROM sqlite_master WHERE type = ?1 AND name = ?2 AND tbl_name = ?3",
+			       -1, q, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "making the reference schema: %s", *ref ? sqlite3_errmsg(*ref) : "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int db_schema_check(sqlite3 *h, const char *path, int64_t v, char *err, size_t errlen)
+{
+	sqlite3 *ref;
+	sqlite3_stmt *q, *st = NULL;
+	int rc, step;
+
+	if ((rc = reference(v, &ref, &q, err, errlen)))
+		goto out;
+	if (sqlite3_prepare_v2(h, "SELECT type, name, tbl_name FROM sqlite_master"
+			       " WHERE NOT (type = 'table' AND name IN ('sqlite_stat1', 'sqlite_stat4'))",
+			       -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s is not a readable SQLite database (%s); left untouched", path,
+			 sqlite3_errmsg(h));
+		rc = -EINVAL;
+		goto out;
+	}
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+
+		for (int i = 0; i < 3; i++)
+			sqlite3_bind_text(q, i + 1, (const char *)sqlite3_column_text(st, i), -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(q) != SQLITE_ROW) {
+			snprintf(err, errlen, "%s has a %s '%s' that wirerate's schema does not make: refused "
+				 "(left untouched; give another --db)", path, type ? type : "?", name ? name : "?");
+			rc = -EINVAL;
+			goto out;
+		}
+		sqlite3_reset(q);
+	}
+	if (step != SQLITE_DONE) {
+		snprintf(err, errlen, "%s is not a readable SQLite database (%s); left untouched", path,
+			 sqlite3_errmsg(h));
+		rc = -EINVAL;
+	}
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(q);
+	sqlite3_close(ref);
+	return rc;
+}

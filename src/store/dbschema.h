@@ -1,0 +1,25 @@
+/* The results store's schema, private to src/store: the SQL of each
+ * version, the migration, and the check that a file holds nothing else
+ * (no trigger, no view, no object that the schema does not make). */
+#ifndef WR_STORE_DBSCHEMA_H
+#define WR_STORE_DBSCHEMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sqlite3;
+
+/* The SQL that makes schema version v from nothing ("" for 0), NULL for a
+ * version this build does not know. */
+const char *db_schema_sql(int64_t v);
+/* From version 1 to 2, inside the caller's transaction. */
+extern const char db_migrate_1_2[];
+
+/* Refuse (-EINVAL with err naming path and the object) a file whose
+ * sqlite_master holds an object that schema version v does not make,
+ * compared by type, name and table: a trigger would run on wirerate's
+ * own writes, a view could stand in for a table. SQLite's statistics
+ * tables (ANALYZE) are allowed. Only reads h. */
+int db_schema_check(struct sqlite3 *h, const char *path, int64_t v, char *err, size_t errlen);
+
+#endif
