@@ -18,7 +18,7 @@
 static const char report_usage[] =
 	"usage: wirerate report RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE]\n"
 	"\n"
-	"Compares stored runs side by side (seed 002's table: rows are frame sizes,\n"
+	"Compares stored runs side by side (a table by size: rows are frame sizes,\n"
 	"columns are runs), each cell against the first run (the baseline): better,\n"
 	"worse, or within noise, from the spread of repeated searches (rfc2544\n"
 	"--repeat N) and the search's width goal. RUN is a run id or a label (the\n"

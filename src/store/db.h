@@ -55,7 +55,7 @@ struct db_run_info {
 	const char *const *tags;
 	unsigned int ntags;
 	const char *sizes;		/* "64,512" */
-	const char *config;		/* seed 001 style: "placement=bound rules=0 ..." */
+	const char *config;		/* key=value per axis: "placement=bound rules=0 ..." */
 	const char *where;		/* "through lab wr- (...)" */
 	double line_bps;		/* 0 unknown */
 	unsigned int repeats;

@@ -1,5 +1,5 @@
 /* The HTML report: one self-contained page (inline CSS, inline SVG, no
- * script, no URL) with the runs, the seed 002 and seed 001 tables, and
+ * script, no URL) with the runs, the tables by size and by configuration, and
  * four charts. Self-contained because reports are mailed, archived and
  * opened years later on machines with no network; script-free so a
  * hostile run label can at worst show up as text (the page also carries a
@@ -334,7 +334,7 @@ static void trial_table(struct page *p)
 	fputs("</tbody></table></div></section>\n", f);
 }
 
-/* Seed 001: one row per configuration, kpps per size, the best in each
+/* By configuration: one row per configuration, kpps per size, the best in each
  * column picked out. */
 static void cfg_table(struct page *p)
 {

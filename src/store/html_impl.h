@@ -51,7 +51,7 @@ static inline bool ok(double v)
 }
 
 /* A throughput figure in the cell's own unit: % of line rate when the line
- * rate is known (seed 002), pps otherwise. */
+ * rate is known, pps otherwise. */
 static inline void fmt_thr(char *b, size_t n, const struct rm_cell *c, double pps)
 {
 	if (ok(c->line_pps))

@@ -1,6 +1,6 @@
 /* wirerate report: runs loaded from the store into a report_model, each
  * cell compared with the baseline's (the first run), and the model written
- * as text (the seed 002 and seed 001 tables), JSON or CSV. The HTML writer
+ * as text (the tables by size and by configuration), JSON or CSV. The HTML writer
  * (html.c) reads the same model. The verdict rule is in docs/store.md. */
 #ifndef WR_STORE_REPORT_H
 #define WR_STORE_REPORT_H

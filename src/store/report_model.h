@@ -1,5 +1,5 @@
 /* What `wirerate report` shows, loaded from the store and compared: the
- * runs side by side (seed 002: rows are frame sizes, columns are runs),
+ * runs side by side (rows are frame sizes, columns are runs),
  * each cell with the figures behind it and a verdict against the first run
  * (the baseline). The text/JSON/CSV writers (reportprint.c) and the
  * HTML+SVG writer (html.c, htmlchart.c) read this one model, so they never
@@ -74,7 +74,7 @@ struct rm_run {
 					 * time has no date (out of range) */
 	char test[32];			/* "rfc2544 throughput", "trial", ... */
 	char kernel[64];		/* kernel release */
-	char config[160];		/* the setup in a few words, seed 001 style:
+	char config[160];		/* the setup in a few words, key=value:
 					 * "placement=bound rules=0 dut-cpus=1" */
 	bool interrupted;
 	char cpu_line[128];		/* env cpu.line_ns: "0-1:43.2 ..."; "" unknown */

@@ -1,5 +1,5 @@
-/* A loaded and compared report written out: the text tables (seed 002's
- * throughput, seed 001's trials, the DUT's CPU) and JSON from the same
+/* A loaded and compared report written out: the text tables (throughput
+ * by size, the trials, by configuration, the DUT's CPU) and JSON from the same
  * out_* calls, and the CSV files; report.c loads and compares. */
 #include <math.h>
 #include <stdio.h>
@@ -46,7 +46,7 @@ static void run_name(const struct rm_run *r, char *buf, size_t len)
 }
 
 /* The words of a run's config ("placement=bound rules=0 ...") that not
- * every run shares: what the seed 001 table's rows differ by. */
+ * every run shares: what the rows of the table by configuration differ by. */
 static void config_diff(const struct report_model *m, unsigned int r, char *buf, size_t len)
 {
 	char cfg[sizeof(m->run[0].config)], words[sizeof(m->run[0].config)], *save = NULL;
@@ -169,7 +169,7 @@ static void print_tables(struct out *o, const struct report_model *m)
 		print_trials(o, m);
 	if (any_trial && !any_thr)
 		goto by_config;
-	/* Seed 002: rows are frame sizes, columns are runs. */
+	/* By size: rows are frame sizes, columns are runs. */
 	out_text(o, "\n  throughput (NDR, %s; median of repeats +- half their spread),"
 		 " verdict against %s\n\n", pct ? "% of line rate" : "frames/s", "the first run");
 	runs_header(o, m, 26);
@@ -190,7 +190,7 @@ static void print_tables(struct out *o, const struct report_model *m)
 		out_text(o, "\n");
 	}
 by_config:
-	/* Seed 001: rows are configurations, kpps per size. */
+	/* By configuration: rows are configurations, kpps per size. */
 	if (cfg_differ) {
 		/* Columns as wide as their longest entry: run, configuration. */
 		int wn = 3, wc = 13;

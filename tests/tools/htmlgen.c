@@ -22,7 +22,7 @@ static const unsigned int sizes[] = { 64, 128, 256, 512, 1024, 1280, 1518 };
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
 
 /* % of line rate per size for three kernels, 2.6.26, 2.6.29, 2.6.30 */
-static const double seed002[3][NSIZES] = {
+static const double kernels3[3][NSIZES] = {
 	{ 21, 34, 58, 83, 100, 100, 100 },
 	{ 17, 28, 49, 85, 100, 100, 100 },
 	{ 19, 32, 54, 85, 100, 100, 100 },
@@ -125,7 +125,7 @@ static void basic(struct report_model *m, unsigned int nruns, bool hostile)
 		for (unsigned int s = 0; s < NSIZES; s++) {
 			if (r == 2 && sizes[s] == 1280)
 				continue;	/* the missing cell */
-			fill_cell(&run->cell[run->ncells], sizes[s], seed002[r][s], r);
+			fill_cell(&run->cell[run->ncells], sizes[s], kernels3[r][s], r);
 			/* at 1518 B the tester was the limit in the baseline */
 			run->cell[run->ncells].tester_limited = r == 0 && sizes[s] == 1518;
 			run->ncells++;
