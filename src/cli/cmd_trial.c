@@ -121,7 +121,8 @@ void trial_print_dir(struct out *o, const struct trial_dir_result *d, double fra
 	out_u64(o, "stale", NULL, d->stale);
 	out_u64(o, "not_test", NULL, d->not_test_total);
 	if (d->not_test_total || d->stale)
-		out_text(o, "  other      %llu frames without a valid tag, %llu from another trial (never counted)\n",
+		out_text(o, "  other      %llu frames without a valid tag, %llu from another trial or beyond the frames sent "
+			 "(never counted)\n",
 			 (unsigned long long)d->not_test_total, (unsigned long long)d->stale);
 	print_latency(o, &d->latency, d->latency_every ? d->latency_every : 1);
 	out_u64(o, "tester_rx_drops", "  tester     receive drops %llu", d->tester_rx_drops);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "store/out.h"
@@ -181,6 +182,10 @@ int main(int argc, char **argv)
 	struct cli cli = { .prog = "wirerate" };
 	int i = 1;
 
+	/* Files wirerate makes (the store, calibrations, reports) are
+	 * readable by all and writable by the owner, whatever umask a root
+	 * shell or a service manager handed down. */
+	umask(022);
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
 			cli.json = true;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
+#include "core/addrpolicy.h"
 #include "sys/cpulat.h"
 #include "store/calib.h"
 #include "sys/soak.h"
@@ -18,7 +19,7 @@ enum {
 	O_PREFIX = 256, O_TX, O_RX, O_DST_MAC, O_RX_DST_MAC, O_SRC_IP, O_DST_IP, O_RATE,
 	O_SIZE, O_IMIX, O_FLOWS, O_BIDIR, O_LINE, O_DURATION, O_LEARN, O_LEARN_WAIT,
 	O_DRAIN, O_GEN_CPU, O_RX_CPU, O_PORT_TYPE, O_BURST, O_JSON, O_CALIB,
-	O_WATCH, O_SOAK, O_SOAK_CAL, O_IPV6, O_NO_FLOW, O_LAT_EVERY,
+	O_WATCH, O_SOAK, O_SOAK_CAL, O_IPV6, O_NO_FLOW, O_LAT_EVERY, O_ALLOW_ANY,
 };
 
 static const struct option trial_opts[] = {
@@ -50,6 +51,7 @@ static const struct option trial_opts[] = {
 	{ "watch-cpus", required_argument, NULL, O_WATCH },
 	{ "soak", no_argument, NULL, O_SOAK },
 	{ "ipv6", no_argument, NULL, O_IPV6 },
+	{ "allow-any-address", no_argument, NULL, O_ALLOW_ANY },
 	{ "soak-calibration", required_argument, NULL, O_SOAK_CAL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -245,6 +247,7 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 			break;
 		}
 		case O_IPV6: o->ipv6 = ipv6_flag = true; break;
+		case O_ALLOW_ANY: o->allow_any = true; break;
 		case O_RATE:
 			if ((rc = rate_parse(optarg, &o->rate, err, errlen)))
 				break;
@@ -417,6 +420,19 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 			memcpy(o->dst_ip, d6, 16);
 		if (!o->size_set && o->cfg.nsizes == 1)
 			o->cfg.sizes[0] = FRAME_MIN_TAGGED_V6;
+	}
+	/* Both are destinations (of the return direction with --bidir; of
+	 * the DUT's replies otherwise). */
+	for (int k = 0; k < 2 && !o->allow_any; k++) {
+		const uint8_t *ip = k ? o->src_ip : o->dst_ip;
+		char a[INET6_ADDRSTRLEN];
+
+		if (addrpolicy_ip_in_bench_range(ip, o->ipv6))
+			continue;
+		inet_ntop(o->ipv6 ? AF_INET6 : AF_INET, ip, a, sizeof(a));
+		addrpolicy_refusal(k ? "--src-ip" : "--dst-ip", a, err, errlen);
+		cli_error("%s: %s", argv[0], err);
+		return -EINVAL;
 	}
 	if (!o->calib_path[0])
 		calib_default_path(o->calib_path, sizeof(o->calib_path));

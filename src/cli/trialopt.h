@@ -25,6 +25,8 @@
 	"  --src-ip A --dst-ip B   test addresses (default 198.18.0.1 -> 198.19.0.2, or\n" \
 	"                      2001:2:0:1::1 -> 2001:2:0:2::2 with --ipv6)\n" \
 	"  --ipv6              IPv6 test frames (84..9018 bytes: 78 plus the 18-byte tag's room)\n" \
+	"  --allow-any-address send to addresses outside 198.18.0.0/15 and 2001:2::/48, or\n" \
+	"                      out of an interface that holds a default route\n" \
 	"traffic:\n" \
 	"  --rate RATE         per direction: 100kpps, 1Gbit, or 40% of --line-rate\n" \
 	"  --size N            frame size with FCS, 64..9018 (default 64; above 1518 the\n" \
@@ -77,6 +79,7 @@ struct trialopt {
 	bool ipv6, size_set;
 	uint8_t src_ip[16], dst_ip[16];	/* IPv4 in the first 4 bytes */
 	bool src_set, dst_set;
+	bool allow_any;			/* --allow-any-address */
 	bool learn_set, duration_set;
 	bool direct;			/* tx cabled straight to rx: no DUT (calibrate) */
 	double line_bps;		/* 0: unknown */

@@ -17,6 +17,7 @@
 
 #include "sys/ethtool.h"
 #include "sys/netns.h"
+#include "sys/netroute.h"
 
 /* MAC of ifname in the namespace behind nsfd (-1: ours). */
 static int if_mac(const char *ifname, int nsfd, uint8_t mac[6])
@@ -136,6 +137,32 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* Test traffic does not leave by the interface that carries the host's
+ * own (the one with a default route in its namespace) unless asked:
+ * a rate meant for a DUT would flood the uplink. */
+static int check_uplink(const char *opt, const char *spec, const char *ifname, int nsfd,
+			char *err, size_t errlen)
+{
+	int saved = -1, family = 0, rc;
+
+	if (nsfd >= 0 && (rc = netns_enter(nsfd, &saved))) {
+		snprintf(err, errlen, "%s %s: cannot enter its namespace: %s", opt, spec, strerror(-rc));
+		return rc;
+	}
+	rc = netroute_default_on(NULL, ifname, &family);
+	if (nsfd >= 0)
+		netns_leave(&saved);
+	if (rc) {
+		snprintf(err, errlen, "%s %s: cannot read the routes: %s", opt, spec, strerror(-rc));
+		return rc;
+	}
+	if (!family)
+		return 0;
+	snprintf(err, errlen, "%s %s holds the %s default route: give --allow-any-address to send there anyway",
+		 opt, spec, family == AF_INET ? "IPv4" : "IPv6");
+	return -EINVAL;
+}
+
 static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 {
 	struct trial_cfg *c = &o->cfg;
@@ -167,6 +194,10 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--rx %s: no such interface", o->rx_if);
 		return -EINVAL;
 	}
+	if (!o->allow_any &&
+	    ((rc = check_uplink("--tx", o->tx_if, o->tx_name, o->nsfd[0], err, errlen)) ||
+	     (c->ndirs == 2 && (rc = check_uplink("--rx", o->rx_if, o->rx_name, o->nsfd[1], err, errlen)))))
+		return rc;
 	c->dir[0] = (struct trial_dir){ .tx_if = o->tx_name, .tx_nsfd = o->nsfd[0], .rx_if = o->rx_name,
 					.rx_nsfd = o->nsfd[1], .direct = o->direct };
 	set_spec(&c->dir[0].spec, o->ipv6, txmac, o->dst_mac, o->src_ip, o->dst_ip);

@@ -45,36 +45,49 @@ static void clear_range(struct seqtrack *t, uint64_t from, uint64_t to)
 		t->bits[(from & WIN_MASK) / 64] &= ~(1ULL << (from % 64));
 }
 
-void seqtrack_add(struct seqtrack *t, uint64_t seq48)
+uint64_t seqtrack_ahead(const struct seqtrack *t, uint64_t seq48)
+{
+	uint64_t d = (seq48 - t->first - t->next) & SEQ_MASK;
+
+	return d < SEQ_HALF ? t->next + d : 0;
+}
+
+bool seqtrack_add(struct seqtrack *t, uint64_t seq48, uint64_t bound)
 {
 	uint64_t d, idx;
 
-	t->received++;
 	/* Distance from next, as a signed 48-bit number. */
 	d = (seq48 - t->first - t->next) & SEQ_MASK;
 	if (d < SEQ_HALF) {
 		idx = t->next + d;
+		if (idx >= bound) {
+			t->foreign++;
+			return false;
+		}
+		t->received++;
 		clear_range(t, t->next, idx + 1);
 		bit_set(t, idx);
 		t->next = idx + 1;
 		t->distinct++;
-		return;
+		return true;
 	}
+	t->received++;
 	d = SEQ_MOD - d;	/* how far behind next, >= 1 */
 	if (d > t->next || d > SEQTRACK_WINDOW) {
 		t->late++;
-		return;
+		return true;
 	}
 	idx = t->next - d;
 	if (bit_test(t, idx)) {
 		t->duplicate++;
-		return;
+		return true;
 	}
 	bit_set(t, idx);
 	t->distinct++;
 	t->reordered++;
 	if (d - 1 > t->max_extent)
 		t->max_extent = d - 1;
+	return true;
 }
 
 uint64_t seqtrack_lost(const struct seqtrack *t, uint64_t sent)
@@ -92,6 +105,7 @@ void seqtrack_stats(const struct seqtrack *t, uint64_t sent, struct seqtrack_sta
 	out->reordered = t->reordered;
 	out->duplicate = t->duplicate;
 	out->late = t->late;
+	out->foreign = t->foreign;
 	out->max_extent = t->max_extent;
 	out->highest = t->next ? t->next - 1 : 0;
 }

@@ -197,6 +197,20 @@ static void *gen_main(void *arg)
 
 /* ---- analyzer ---- */
 
+/* Indexes stream k of direction dir cannot have reached yet: what its
+ * generator has sent so far plus slack, and never its limit. A batch is
+ * tagged and on the wire before the generator stores its count (max_burst
+ * frames at most); the rest is margin for that store reaching the
+ * analyzer's CPU late. */
+static uint64_t seq_bound(struct run *r, unsigned int dir, unsigned int k)
+{
+	const struct gen_ctx *g = &r->gen[dir][k];
+	uint64_t sent = g->xg ? xdpgen_sent(g->xg) : __atomic_load_n(&g->sent, __ATOMIC_RELAXED);
+	uint64_t b = sent + 4ULL * r->cfg->max_burst + 1024;
+
+	return g->limit && b > g->limit ? g->limit : b;
+}
+
 static void on_frame(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
 {
 	struct rx_ctx *x = arg;
@@ -225,7 +239,18 @@ static void on_frame(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
 		d->late++;
 		return;
 	}
-	seqtrack_add(&x->st[rel / 2], fi.tag.seq);
+	/* A tag that claims a frame not sent yet is someone else's (forged
+	 * or corrupt past the check): stale, as the XDP analyzer counts it.
+	 * The bound is fetched afresh only when a frame reaches it, so the
+	 * generator's counter is read about once per slack of frames. */
+	struct seqtrack *t = &x->st[rel / 2];
+
+	if (seqtrack_ahead(t, fi.tag.seq) >= x->bound[rel / 2])
+		x->bound[rel / 2] = seq_bound(r, x->dir, rel / 2);
+	if (!seqtrack_add(t, fi.tag.seq, x->bound[rel / 2])) {
+		d->stale++;
+		return;
+	}
 	hist_add(&d->latency, tag_latency_ns(fi.tag.ts, ts - r->t_start));
 	__atomic_store_n(&x->received, x->received + 1, __ATOMIC_RELAXED);
 }
@@ -423,7 +448,8 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		if (!c->xdp_rx)
 			x->port = port_find(ps, &nps, c->dir[d].rx_if, c->dir[d].rx_nsfd)->port;
 		x->st = malloc(r->nthreads * sizeof(*x->st));
-		if (!x->st) {
+		x->bound = calloc(r->nthreads, sizeof(*x->bound));
+		if (!x->st || !x->bound) {
 			rc = -ENOMEM;
 			snprintf(err, errlen, "out of memory");
 			goto out;
@@ -608,6 +634,7 @@ out:
 		}
 		xdpcount_close(r->rx[d].xc);
 		free(r->rx[d].st);
+		free(r->rx[d].bound);
 	}
 	for (unsigned int i = 0; i < nps; i++)
 		port_close(ps[i].port);

@@ -80,7 +80,8 @@ struct trial_dir_result {
 	double loss_pct;
 	unsigned int streams;		/* generator threads, each a stream of its own */
 	uint64_t reordered, duplicate, late, out_of_window;
-	uint64_t stale;			/* tagged by another trial: never counted */
+	uint64_t stale;			/* tagged by another trial or stream, or beyond the
+					 * frames sent so far: never counted */
 	uint64_t learning_tx, learning_rx;
 	uint64_t not_test[FRAME_VERDICTS];	/* frames without a valid tag, by reason */
 	uint64_t not_test_total;

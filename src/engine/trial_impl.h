@@ -54,6 +54,7 @@ struct rx_ctx {
 	unsigned int dir;		/* the first stream id expected here */
 	unsigned int nst;		/* streams: dir + 2k for k < nst */
 	struct seqtrack *st;		/* one per stream */
+	uint64_t *bound;		/* per stream: indexes not sent yet (seq_bound) */
 	struct trial_dir_result *res;
 	uint64_t received;		/* read by the progress loop */
 	int rc;

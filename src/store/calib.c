@@ -101,7 +101,7 @@ int calib_store(const char *path, const struct calib_entry *e, char *err, size_t
 {
 	char tmp[4200], line[512];
 	FILE *in, *out;
-	int rc = 0;
+	int fd, rc = 0;
 
 	/* never over a file that is not one of ours */
 	if ((rc = calib_check(path, err, errlen)))
@@ -110,11 +110,16 @@ int calib_store(const char *path, const struct calib_entry *e, char *err, size_t
 		snprintf(err, errlen, "cannot create the directory of %s: %s", path, strerror(-rc));
 		return rc;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	out = fopen(tmp, "we");
-	if (!out) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		return -errno;
+	if ((fd = fs_tmp_open(path, tmp, sizeof(tmp))) < 0) {
+		snprintf(err, errlen, "cannot write next to %s: %s", path, strerror(-fd));
+		return fd;
+	}
+	if (!(out = fdopen(fd, "w"))) {
+		rc = -errno;
+		close(fd);
+		unlink(tmp);
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(-rc));
+		return rc;
 	}
 	fprintf(out, "# wirerate calibration: port-type size frames/s receiver-ok time kernel [line=cpus:ns]\n");
 	in = fopen(path, "re");

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -91,4 +92,23 @@ int fs_mkdir_parents(const char *path)
 		*p = '/';
 	}
 	return 0;
+}
+
+int fs_tmp_open(const char *path, char *tmp, size_t tmplen)
+{
+	int fd;
+
+	if ((size_t)snprintf(tmp, tmplen, "%s.tmp.XXXXXX", path) >= tmplen)
+		return -ENAMETOOLONG;
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0)
+		return -errno;
+	/* mkostemp makes it 0600: the files it replaces are readable */
+	if (fchmod(fd, 0644)) {
+		int rc = -errno;
+
+		close(fd);
+		unlink(tmp);
+		return rc;
+	}
+	return fd;
 }

@@ -1,5 +1,4 @@
 /* The lab DUT's ingress in NAPI mode; see labxdp.h. */
-#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -13,38 +12,21 @@
 #include "io/bpf/bpf_objs.h"
 #include "sys/bpfobj.h"
 #include "sys/fsutil.h"
+#include "sys/kthread.h"
 #include "sys/labxdp.h"
 #include "sys/nl.h"
 
 #define MAX_NAPI 64
 
-/* PIDs of the kernel threads named "napi/<ifname>-<id>". */
+/* PIDs of the kernel threads named "napi/<ifname>-<id>": only kernel
+ * threads, since any process may take that name and would get
+ * SCHED_FIFO from us. */
 static unsigned int napi_threads(const char *ifname, pid_t *pids, unsigned int max)
 {
-	char want[32], path[300], comm[64];
-	unsigned int n = 0;
-	struct dirent *e;
-	DIR *d = opendir("/proc");
-	size_t wl;
+	char want[32];
 
 	snprintf(want, sizeof(want), "napi/%s-", ifname);
-	wl = strlen(want);
-	if (!d)
-		return 0;
-	while ((e = readdir(d)) && n < max) {
-		FILE *f;
-
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-		if (!(f = fopen(path, "re")))
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, want, wl))
-			pids[n++] = (pid_t)atoi(e->d_name);
-		fclose(f);
-	}
-	closedir(d);
-	return n;
+	return kthread_find(NULL, want, pids, max);
 }
 
 static int pid_cmp(const void *a, const void *b)

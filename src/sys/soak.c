@@ -464,12 +464,9 @@ int soak_calib_save(const char *path, const struct soak_calib *c, char *err, siz
 		snprintf(err, errlen, "cannot make the directory of %s: %s", path, strerror(-rc));
 		return rc;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		return rc;
+	if ((fd = fs_tmp_open(path, tmp, sizeof(tmp))) < 0) {
+		snprintf(err, errlen, "cannot write next to %s: %s", path, strerror(-fd));
+		return fd;
 	}
 	w = write(fd, text, (size_t)len);
 	if (w != len || fsync(fd))

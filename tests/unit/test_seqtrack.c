@@ -29,7 +29,7 @@ static void in_order(void **st)
 
 	seqtrack_init(&T, 0);
 	for (uint64_t i = 0; i < 300000; i++)
-		seqtrack_add(&T, i);
+		seqtrack_add(&T, i, SEQTRACK_NO_BOUND);
 	seqtrack_stats(&T, 0, &s);
 	assert_int_equal(s.received, 300000);
 	assert_int_equal(s.distinct, 300000);
@@ -51,7 +51,7 @@ static void loss(void **st)
 	seqtrack_init(&T, 1000);
 	for (uint64_t i = 0; i < 100000; i++)
 		if (i % 10 != 3)
-			seqtrack_add(&T, 1000 + i);
+			seqtrack_add(&T, 1000 + i, SEQTRACK_NO_BOUND);
 	assert_int_equal(T.distinct, 90000);
 	assert_int_equal(seqtrack_lost(&T, 0), 10000);
 	assert_int_equal(seqtrack_lost(&T, 100000), 10000);
@@ -59,10 +59,10 @@ static void loss(void **st)
 	assert_int_equal(T.reordered, 0);
 	/* Loss at the very start counts from the generator's first number. */
 	seqtrack_init(&T, 0);
-	seqtrack_add(&T, 5);
+	seqtrack_add(&T, 5, SEQTRACK_NO_BOUND);
 	assert_int_equal(seqtrack_lost(&T, 0), 5);
 	/* A lost frame that turns up later is reordered, not lost. */
-	seqtrack_add(&T, 2);
+	seqtrack_add(&T, 2, SEQTRACK_NO_BOUND);
 	assert_int_equal(seqtrack_lost(&T, 0), 4);
 	assert_int_equal(T.reordered, 1);
 	assert_int_equal(T.max_extent, 3);
@@ -72,8 +72,8 @@ static void reorder_and_dup(void **st)
 {
 	seqtrack_init(&T, 0);
 	for (uint64_t i = 0; i < 10000; i += 2) {
-		seqtrack_add(&T, i + 1);
-		seqtrack_add(&T, i);
+		seqtrack_add(&T, i + 1, SEQTRACK_NO_BOUND);
+		seqtrack_add(&T, i, SEQTRACK_NO_BOUND);
 	}
 	assert_int_equal(T.reordered, 5000);
 	assert_int_equal(T.distinct, 10000);
@@ -82,8 +82,8 @@ static void reorder_and_dup(void **st)
 
 	seqtrack_init(&T, 0);
 	for (uint64_t i = 0; i < 10000; i++) {
-		seqtrack_add(&T, i);
-		seqtrack_add(&T, i);
+		seqtrack_add(&T, i, SEQTRACK_NO_BOUND);
+		seqtrack_add(&T, i, SEQTRACK_NO_BOUND);
 	}
 	assert_int_equal(T.duplicate, 10000);
 	assert_int_equal(T.reordered, 0);
@@ -93,11 +93,11 @@ static void reorder_and_dup(void **st)
 
 	/* A duplicate of a reordered frame is a duplicate only. */
 	seqtrack_init(&T, 0);
-	seqtrack_add(&T, 0);
-	seqtrack_add(&T, 10);
-	seqtrack_add(&T, 4);
-	seqtrack_add(&T, 4);
-	seqtrack_add(&T, 10);
+	seqtrack_add(&T, 0, SEQTRACK_NO_BOUND);
+	seqtrack_add(&T, 10, SEQTRACK_NO_BOUND);
+	seqtrack_add(&T, 4, SEQTRACK_NO_BOUND);
+	seqtrack_add(&T, 4, SEQTRACK_NO_BOUND);
+	seqtrack_add(&T, 10, SEQTRACK_NO_BOUND);
 	assert_int_equal(T.reordered, 1);
 	assert_int_equal(T.duplicate, 2);
 	assert_int_equal(T.max_extent, 6);
@@ -109,46 +109,46 @@ static void window_edges(void **st)
 	/* Exactly one window behind is still known; one more is late. */
 	seqtrack_init(&T, 0);
 	for (uint64_t i = 1; i <= SEQTRACK_WINDOW - 1; i++)
-		seqtrack_add(&T, i);
-	seqtrack_add(&T, 0);			/* 65536 behind next */
+		seqtrack_add(&T, i, SEQTRACK_NO_BOUND);
+	seqtrack_add(&T, 0, SEQTRACK_NO_BOUND);			/* 65536 behind next */
 	assert_int_equal(T.reordered, 1);
 	assert_int_equal(T.late, 0);
 	assert_int_equal(T.max_extent, SEQTRACK_WINDOW - 1);
-	seqtrack_add(&T, 0);
+	seqtrack_add(&T, 0, SEQTRACK_NO_BOUND);
 	assert_int_equal(T.duplicate, 1);
-	seqtrack_add(&T, SEQTRACK_WINDOW);	/* next moves on */
-	seqtrack_add(&T, 0);			/* now 65537 behind */
+	seqtrack_add(&T, SEQTRACK_WINDOW, SEQTRACK_NO_BOUND);	/* next moves on */
+	seqtrack_add(&T, 0, SEQTRACK_NO_BOUND);			/* now 65537 behind */
 	assert_int_equal(T.late, 1);
 	assert_int_equal(T.duplicate, 1);
-	seqtrack_add(&T, 1);
+	seqtrack_add(&T, 1, SEQTRACK_NO_BOUND);
 	assert_int_equal(T.duplicate, 2);
 
 	/* A jump ahead forgets stale bits: index 100 + 2W is new even though
 	 * 100 was seen and shares its slot. */
 	seqtrack_init(&T, 0);
 	for (uint64_t i = 0; i < 1000; i++)
-		seqtrack_add(&T, i);
-	seqtrack_add(&T, 2 * SEQTRACK_WINDOW + 500);
-	seqtrack_add(&T, 2 * SEQTRACK_WINDOW + 100);
+		seqtrack_add(&T, i, SEQTRACK_NO_BOUND);
+	seqtrack_add(&T, 2 * SEQTRACK_WINDOW + 500, SEQTRACK_NO_BOUND);
+	seqtrack_add(&T, 2 * SEQTRACK_WINDOW + 100, SEQTRACK_NO_BOUND);
 	assert_int_equal(T.reordered, 1);
 	assert_int_equal(T.duplicate, 0);
-	seqtrack_add(&T, 2 * SEQTRACK_WINDOW + 501);
-	seqtrack_add(&T, SEQTRACK_WINDOW + 600);	/* in window, never seen */
+	seqtrack_add(&T, 2 * SEQTRACK_WINDOW + 501, SEQTRACK_NO_BOUND);
+	seqtrack_add(&T, SEQTRACK_WINDOW + 600, SEQTRACK_NO_BOUND);	/* in window, never seen */
 	assert_int_equal(T.reordered, 2);
-	seqtrack_add(&T, 900);				/* far behind */
+	seqtrack_add(&T, 900, SEQTRACK_NO_BOUND);				/* far behind */
 	assert_int_equal(T.late, 1);
 	/* Jumps by less than a window, word-unaligned, also clear. */
 	seqtrack_init(&T, 0);
 	for (uint64_t i = 0; i < SEQTRACK_WINDOW; i++)
-		seqtrack_add(&T, i);
-	seqtrack_add(&T, SEQTRACK_WINDOW + 1000 + 37);
+		seqtrack_add(&T, i, SEQTRACK_NO_BOUND);
+	seqtrack_add(&T, SEQTRACK_WINDOW + 1000 + 37, SEQTRACK_NO_BOUND);
 	for (uint64_t i = SEQTRACK_WINDOW; i < SEQTRACK_WINDOW + 1037; i++)
-		seqtrack_add(&T, i);
+		seqtrack_add(&T, i, SEQTRACK_NO_BOUND);
 	assert_int_equal(T.duplicate, 0);
 	assert_int_equal(T.reordered, 1037);
 	/* Before the generator's first number: not part of this stream. */
 	seqtrack_init(&T, 100);
-	seqtrack_add(&T, 99);
+	seqtrack_add(&T, 99, SEQTRACK_NO_BOUND);
 	assert_int_equal(T.late, 1);
 	assert_int_equal(T.distinct, 0);
 	assert_int_equal(seqtrack_lost(&T, 0), 0);
@@ -162,11 +162,11 @@ static void wrap48(void **st)
 	seqtrack_init(&T, first);
 	for (uint64_t i = 0; i < 5000; i++) {
 		if (i == 999)	/* MOD48-1 and 0 swapped across the wrap */
-			seqtrack_add(&T, 0);
+			seqtrack_add(&T, 0, SEQTRACK_NO_BOUND);
 		else if (i == 1000)
-			seqtrack_add(&T, MOD48 - 1);
+			seqtrack_add(&T, MOD48 - 1, SEQTRACK_NO_BOUND);
 		else
-			seqtrack_add(&T, (first + i) % MOD48);
+			seqtrack_add(&T, (first + i) % MOD48, SEQTRACK_NO_BOUND);
 	}
 	seqtrack_stats(&T, 5000, &s);
 	assert_int_equal(s.distinct, 5000);
@@ -175,16 +175,16 @@ static void wrap48(void **st)
 	assert_int_equal(s.duplicate, 0);
 	assert_int_equal(s.late, 0);
 	assert_int_equal(s.highest, 4999);
-	seqtrack_add(&T, MOD48 - 2);	/* duplicate from before the wrap */
+	seqtrack_add(&T, MOD48 - 2, SEQTRACK_NO_BOUND);	/* duplicate from before the wrap */
 	assert_int_equal(T.duplicate, 1);
 	/* Bits above 48 are ignored. */
-	seqtrack_add(&T, (1ULL << 50) | 5000);
+	seqtrack_add(&T, (1ULL << 50) | 5000, SEQTRACK_NO_BOUND);
 	assert_int_equal(T.next, 5001 + 1000);
 	/* A stream whose numbers wrap more than once. */
 	seqtrack_init(&T, 7);
 	T.next = 3 * MOD48 - 10;	/* as if 3 * 2^48 - 10 frames came */
 	for (uint64_t i = 0; i < 20; i++)
-		seqtrack_add(&T, (7 + 3 * MOD48 - 10 + i) % MOD48);
+		seqtrack_add(&T, (7 + 3 * MOD48 - 10 + i) % MOD48, SEQTRACK_NO_BOUND);
 	assert_int_equal(T.next, 3 * MOD48 + 10);
 	assert_int_equal(T.distinct, 20);
 }
@@ -220,7 +220,7 @@ static void random_vs_reference(void **st)
 	for (uint64_t k = 0; k < n; k++) {
 		uint64_t i = order[k];
 
-		seqtrack_add(&T, 12345 + i);
+		seqtrack_add(&T, 12345 + i, SEQTRACK_NO_BOUND);
 		if (seen[i]) {
 			dup++;
 		} else {
@@ -243,12 +243,56 @@ static void random_vs_reference(void **st)
 	free(order);
 }
 
+/* A forged frame far ahead of what was sent (next + 2^47 - 1, the most
+ * the 48-bit unwrap takes as ahead) must not move next: bounded by the
+ * generator's count plus slack, it is foreign and every real frame after
+ * it still counts. Unbounded, the same frame makes the rest late and
+ * about 1.4e14 frames lost: the failure the bound is there for. */
+static void forged_far_ahead(void **st)
+{
+	const uint64_t slack = 256;
+	struct seqtrack_stats s;
+
+	seqtrack_init(&T, 0);
+	for (uint64_t i = 0; i < 1000; i++)
+		assert_true(seqtrack_add(&T, i, i + 1 + slack));
+	assert_false(seqtrack_add(&T, 1000 + (1ULL << 47) - 1, 1000 + slack));
+	assert_false(seqtrack_add(&T, 1000 + slack, 1000 + slack));	/* the bound itself */
+	assert_int_equal(seqtrack_ahead(&T, 1000 + (1ULL << 47) - 1), 1000 + (1ULL << 47) - 1);
+	assert_int_equal(seqtrack_ahead(&T, 999), 0);
+	for (uint64_t i = 1000; i < 2000; i++)
+		assert_true(seqtrack_add(&T, i, i + 1 + slack));
+	seqtrack_stats(&T, 2000, &s);
+	assert_int_equal(s.foreign, 2);
+	assert_int_equal(s.received, 2000);
+	assert_int_equal(s.distinct, 2000);
+	assert_int_equal(s.lost, 0);
+	assert_int_equal(s.late, 0);
+	assert_int_equal(s.reordered, 0);
+	assert_int_equal(s.highest, 1999);
+	/* Within the slack a frame is taken (it may be in flight). */
+	assert_true(seqtrack_add(&T, 2100, 2000 + slack));
+	assert_int_equal(T.next, 2101);
+
+	/* The same frames without a bound: the explosion. */
+	seqtrack_init(&T, 0);
+	for (uint64_t i = 0; i < 1000; i++)
+		seqtrack_add(&T, i, SEQTRACK_NO_BOUND);
+	seqtrack_add(&T, 1000 + (1ULL << 47) - 1, SEQTRACK_NO_BOUND);
+	for (uint64_t i = 1000; i < 2000; i++)
+		seqtrack_add(&T, i, SEQTRACK_NO_BOUND);
+	seqtrack_stats(&T, 2000, &s);
+	assert_int_equal(s.late, 1000);
+	assert_true(s.lost > (1ULL << 47) - 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(in_order),	   cmocka_unit_test(loss),
 		cmocka_unit_test(reorder_and_dup), cmocka_unit_test(window_edges),
 		cmocka_unit_test(wrap48),	   cmocka_unit_test(random_vs_reference),
+		cmocka_unit_test(forged_far_ahead),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
