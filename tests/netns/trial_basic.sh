@@ -6,15 +6,23 @@
 "$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
 T="--prefix $P --learn-wait 0.2s --drain 1s --json"
 
-# Exact counts, no retry. The generator paces from the clock and catches
-# up after a pause (slack: 5% of the duration, 100 ms at least), so it
-# sends every frame and offers the rate exactly: tx is 60000 and offered
-# 20000, and 0.5% is the tool's own tester-limited line. Lossless: the
-# DUT's receive ring (256 frames) holds 12.8 ms at 20 kpps, and its NAPI
-# thread runs SCHED_FIFO, out of a background load's reach. Measured
-# beside a 20% load (15 trials like this one): no loss, the generator at
-# most 64 frames (3.2 ms) behind, the latest frame 6.2 ms late.
-j=$("$WR" trial $T --rate 20kpps --size 64 --duration 3s) || fail "trial"
+# Exact counts. The generator paces from the clock and catches up after a
+# pause (slack: 5% of the duration, 150 ms here), so it sends every frame
+# and offers the rate exactly: tx is 60000 and offered 20000, and 0.5% is
+# the tool's own tester-limited line. Lossless: the DUT's receive ring
+# (256 frames) holds 12.8 ms at 20 kpps, and its NAPI thread runs
+# SCHED_FIFO, out of a background load's reach. Measured beside a 20%
+# load (15 trials like this one): no loss, the generator at most 64
+# frames (3.2 ms) behind, the latest frame 6.2 ms late. Once, though, a
+# generator fell 170 ms short (trial_interrupt.sh), past its slack: the
+# trial marks that tester-limited, and it is run again, each logged,
+# three at most; a short trial not so marked fails at once.
+for attempt in 1 2 3; do
+	j=$("$WR" trial $T --rate 20kpps --size 64 --duration 3s) || fail "trial"
+	jq -e '.directions[0] | .tx < 60000 and .tester_limited' <<<"$j" >/dev/null || break
+	note "trial $attempt: the generator fell short: $(jq -r '.directions[0].tester_reason' <<<"$j")"
+	[ $attempt -lt 3 ] || fail "the generator fell short in three trials"
+done
 note "$(jq -c '.directions[0] | {tx, rx, lost, offered_pps, largest_burst, tester_limited}' <<<"$j")"
 d=$(jq -c '.directions[0]' <<<"$j")
 [ "$(jq -r .tx <<<"$d")" = 60000 ] || fail "tx $(jq -r .tx <<<"$d"), want 60000"
