@@ -27,13 +27,20 @@ ip link add xa netns "$A" type veth peer name xb netns "$B" || fail "veth add"
 ip -n "$A" addr add 198.18.0.1/30 dev xa && ip -n "$B" addr add 198.18.0.2/30 dev xb || fail "addresses"
 ip -n "$A" link set xa up && ip -n "$B" link set xb up || fail "link up"
 
-# The first open tells whether AF_XDP works here at all.
+# The first open tells whether AF_XDP works here at all. Every 'timeout'
+# here bounds a hung run, not a measurement: 20-60 s against runs of at
+# most 2.5 s of frames (40000 at 20 kpps) plus xskcheck's 1 s drain, room
+# for any pause a loaded host makes.
 out=$(timeout 20 "$XSK" --tx xa --tx-ns "$A" --rx xb --rx-ns "$B" -n 10 --rate 1000 2>&1) ||
 	skip "AF_XDP unavailable: $out"
 
 xdp_on() { ip -n "$1" -d link show "$2" | grep -Eq '(^| )(xdp|xdpgeneric|xdpdrv|prog/xdp)( |$)'; }
 xsk_sockets() { ip netns exec "$1" awk '$1 == "XDP" { print $3 }' /proc/net/protocols; }
-no_leftovers() {	# bounded: the kernel releases a closed socket's pool from a work queue
+# Both waits poll every 0.1 s for at most 5 s: the kernel releases a
+# closed socket's pool from a work queue, and attaching takes xskcheck
+# milliseconds; 5 s is a hundred times the longest the host holds a vCPU
+# (tens of ms), so what has not happened by then is not going to.
+no_leftovers() {
 	for _ in $(seq 50); do
 		! xdp_on "$B" xb && [ "$(xsk_sockets "$A")" = 0 ] && [ "$(xsk_sockets "$B")" = 0 ] && return 0
 		sleep 0.1
@@ -47,7 +54,14 @@ wait_attached() {
 	done
 	fail "the receive program never attached"
 }
-check() {	# json, n: every frame received once, no tester drop
+# check JSON N: every frame received once, no tester drop. Exact, with no
+# retry: the sender paces from the clock and catches up after a pause
+# (xskcheck sends all N within N/rate + 5 s), the frames cross the pair
+# in the softirq of the sender's own CPU (no threaded NAPI here), so a
+# held vCPU holds sender and receiver alike, and the socket's receive
+# ring (2048 frames or more, 100 ms at 20 kpps) outlasts a hold of the
+# reader. A frame missing is the port's fault.
+check() {
 	local j=$1 n=$2
 	note "$(jq -c '{sent, received, duplicates, not_test, bad_tag, latency_us, rx: .rx_stats | {rx_drops, rx_if_drops, rx_freezes}, tx_refused: .tx_stats.tx_if_refused}' <<<"$j")"
 	[ "$(jq -r "
@@ -69,7 +83,11 @@ s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind(("198.18.0.2", 7777)); s.settimeout(5)
 for _ in range(3):
     d, a = s.recvfrom(100); s.sendto(d, a)
-' 2>&1 & sleep 0.3
+' 2>&1 &
+# the client only once the echo is bound (port 7777 is 1E61 in
+# /proc/net/udp), not after a fixed wait that a slow python start on a
+# busy host could outlast; polled every 0.1 s for at most 5 s
+for _ in $(seq 50); do ip netns exec "$B" grep -q ':1E61 ' /proc/net/udp && break; sleep 0.1; done
 ip netns exec "$A" timeout 10 python3 -c '
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.settimeout(2)
@@ -77,6 +95,9 @@ for i in range(3):
     s.sendto(b"hello %d" % i, ("198.18.0.2", 7777)); print(s.recvfrom(100)[0].decode())
 ' 2>&1) || fail "UDP echo across the pair while the port is open: $echo_out"
 note "echo through the stack: $(tr '\n' ' ' <<<"$echo_out")"
+# and it was while the port was open: the run sends for 2 s after it
+# attached, and the echo takes a few ms (2 s each at most, then it fails)
+xdp_on "$B" xb || fail "the UDP echo ended after the port closed: it tested nothing"
 wait "$bg" || fail "xskcheck exited $?"
 bg=
 j=$(cat "$tmp")
@@ -124,7 +145,7 @@ no_leftovers "after the refusal"
 timeout 60 "$XSK" --tx xa --tx-ns "$A" --rx xb --rx-ns "$B" -n 1000000 --rate 20000 >/dev/null &
 bg=$!
 wait_attached
-sleep 0.5
+sleep 0.5	# mid-run: frames in flight (the run lasts 50 s), not a bound
 pid=$(pgrep -P "$bg" -x xskcheck) || fail "no xskcheck under timeout $bg"
 kill -9 "$pid"
 wait "$bg" 2>/dev/null

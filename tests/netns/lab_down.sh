@@ -4,6 +4,20 @@
 
 Q="u$$-"
 LABS+=("$Q")
+# reach LAB IF N: the received-frame count of IF in LAB once it is N or
+# more, polled every 0.1 s for at most 5 s. A few datagrams cross the lab
+# in well under a millisecond; 5 s is a hundred times the longest the
+# host holds a vCPU (tens of ms), so a count still short then was lost.
+# The caller checks the exact figure: one too many fails too.
+reach() {
+	local n
+	for _ in $(seq 50); do
+		n=$(ifc "$1" "$2" rx_packets)
+		[ "$n" -ge "$3" ] && break
+		sleep 0.1
+	done
+	echo "$n"
+}
 "$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
 "$WR" lab down --prefix "$P" >/dev/null || fail "lab down"
 no_namespaces_left "$P"
@@ -21,14 +35,15 @@ ip -n "${P}dut" link del dut1
 "$WR" lab up --prefix "$P" >/dev/null || fail "repair"
 [ "$(labjq "$P" .state)" = up ] || fail "not repaired"
 ip netns exec "${P}gen" "$UDPBLAST" 198.19.0.2 9 5 18 >/dev/null
-sleep 0.2
-[ "$(ifc "$P" sink0 rx_packets)" = 5 ] || fail "repaired lab does not forward"
+n=$(reach "$P" sink0 5)
+[ "$n" = 5 ] || fail "repaired lab does not forward: sink0 received $n of 5"
 
 # A second lab beside the first.
 "$WR" lab up --prefix "$Q" >/dev/null || fail "second lab"
 ip netns exec "${Q}gen" "$UDPBLAST" 198.19.0.2 9 7 18 >/dev/null
-sleep 0.2
-[ "$(ifc "$Q" sink0 rx_packets)" = 7 ] || fail "second lab: $(ifc "$Q" sink0 rx_packets)"
+n=$(reach "$Q" sink0 7)
+[ "$n" = 7 ] || fail "second lab: sink0 received $n of 7"
+# A frame crossing into the first lab would have arrived with the 7.
 [ "$(ifc "$P" sink0 rx_packets)" = 5 ] || fail "first lab saw the second's traffic"
 "$WR" lab down --prefix "$Q" >/dev/null
 no_namespaces_left "$Q"

@@ -65,15 +65,27 @@ jq -e . >/dev/null <<<"$j" || fail "not JSON: $j"
   "$(jq -r '[.report.runs[].id] | map(tostring) | join(",")' <<<"$j")" ] || fail "report's runs are not the matrix's: $j"
 no_namespaces_left "$P"
 
+# in_traffic: wait until the matrix's lab has carried 1000 of its trial's
+# frames (50 ms of traffic at 20 kpps), polled every 0.1 s for at most
+# 20 s, room for a lab build (1-3 s) on a busy host many times over. The
+# signals below go then, when the trial is under way and handles them,
+# not after a fixed sleep that a slow build would outlast, nor when the
+# run is first stored (the trial takes its signals a moment later).
+in_traffic() {
+	local n
+	for _ in $(seq 200); do
+		n=$(ifc "$P" sink0 rx_packets 2>/dev/null)
+		[ -n "$n" ] && [ "$n" != null ] && [ "$n" -ge 1000 ] && return 0
+		sleep 0.1
+	done
+	fail "$1: the first configuration's trial never got traffic through"
+}
+
 # A stop while the first configuration's test runs.
 "$WR" matrix --prefix "$P" --rules 0,1,2 --label stop --db "$DB" -- \
 	trial --rate 20kpps --duration 4s --learn-wait 0.1s --drain 0.3s >"$D/stop.out" 2>&1 &
 pid=$!
-for _ in $(seq 100); do	# until the first configuration has begun (at most 10 s)
-	grep -q '^matrix 1/3' "$D/stop.out" && break
-	sleep 0.1
-done
-sleep 2	# its lab built, its 4 s trial under way
+in_traffic "stop"
 kill -INT "$pid"
 wait "$pid"; rc=$?
 note "$(tail -1 "$D/stop.out")"
@@ -88,17 +100,19 @@ s=$("$WR" runs --db "$DB" --json --label "stop rules=0" | jq -r '.runs[0].status
 
 # A matrix killed outright: its test stops (and is stored interrupted), and
 # keeps the lab's lock until it has: lab down is refused meanwhile; then the
-# lab reads partial (its builder died) until lab up repairs it.
+# lab reads partial (its builder died) until lab up repairs it. The test
+# drains 2 s once stopped: the refusal must land inside that, and a
+# 'lab down' starts in milliseconds; with a 0.3 s drain a held vCPU or a
+# slow exec could miss it. 2 s changes nothing else the test checks.
 "$WR" matrix --prefix "$P" --rules 0,1 --label killed --db "$DB" -- \
-	trial --rate 20kpps --duration 4s --learn-wait 0.1s --drain 0.3s >/dev/null 2>&1 &
+	trial --rate 20kpps --duration 4s --learn-wait 0.1s --drain 2s >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 100); do	# until the first test runs (at most 10 s)
-	[ "$("$WR" runs --db "$DB" --json --label "killed rules=0" 2>/dev/null | jq '.runs | length')" = 1 ] && break
-	sleep 0.1
-done
+in_traffic "killed"
 kill -KILL "$pid"; wait "$pid" 2>/dev/null
 expect_exit 1 "$WR" lab down --prefix "$P"
-for _ in $(seq 100); do	# until the orphaned test has stopped (at most 10 s)
+# until the orphaned test has stopped: its 2 s drain, then storing; polled
+# every 0.1 s for at most 10 s, and the checks below fail if it has not
+for _ in $(seq 100); do
 	[ "$(labjq "$P" .in_use_by)" = null ] && break
 	sleep 0.1
 done

@@ -2,6 +2,8 @@
 . "$(dirname "$0")/lib.sh"
 
 "$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
+# Exact, as in trial_basic.sh: the generators catch up after a pause and
+# each DUT ring (256 frames) holds 25.6 ms at 10 kpps.
 j=$("$WR" trial --prefix "$P" --learn-wait 0.2s --drain 1s --json --rate 10kpps --duration 2s --bidir) || fail "trial"
 [ "$(jq -r '.directions | length' <<<"$j")" = 2 ] || fail "want 2 directions"
 [ "$(jq -r '[.directions[] | .tx == 20000 and .rx == 20000 and .lost == 0] | all' <<<"$j")" = true ] || fail "per direction: $(jq -c '[.directions[] | {tx, rx, lost}]' <<<"$j")"

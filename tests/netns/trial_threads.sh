@@ -28,6 +28,8 @@ every_frame() {
 			.reordered == 0 and .rx + .lost == .tx and .lost == .ring_drops + .tester_refused and
 			.tester_limited == (.tester_refused > 0)' <<<"$d")" = true ] ||
 			fail "two threads: frames unaccounted for: $d"
+		# 0.5%: the tool's own tester-limited line; the threads catch up
+		# after a pause (slack 100 ms), so they send every frame
 		[ "$(jq -r --argjson r "$2" '(.offered_pps - $r | fabs) / $r <= 0.005' <<<"$d")" = true ] ||
 			fail "two threads: offered not within 0.5% of $2: $d"
 	done < <(jq -c '.directions[]' <<<"$j")
@@ -43,6 +45,9 @@ if "$WR" probe --require af_xdp,xdp_native_veth,xdp_live_frames >/dev/null 2>&1;
 		j=$("$WR" trial $T --rate 100kpps --duration 2s --port-type xdp --gen-cpu 0,1) || fail "xdp trial, two threads"
 		note "xdp, 2 threads, trial $attempt: $(jq -c '.directions[0] | {tx, rx, lost, ring_drops, streams, offered_pps}' <<<"$j")"
 		[ "$(jq -r '.gen_threads == 2 and .gen_cpus == "0,1"' <<<"$j")" = true ] || fail "threads not reported: $j"
+		# each thread sends 100000 on its own queue; 10% less covers 200 ms
+		# of a queue's ring dropping (the host holding the DUT's vCPU), while
+		# frames that all took one queue leave the other near 0
 		d0=$(( $(q 0) - q0 )) d1=$(( $(q 1) - q1 ))
 		note "dut0 queue 0: +$d0 frames, queue 1: +$d1"
 		[ "$d0" -ge 90000 ] && [ "$d1" -ge 90000 ] || fail "the DUT's queues did not share the frames: +$d0, +$d1"

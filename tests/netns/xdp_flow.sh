@@ -16,7 +16,10 @@ need="af_xdp,xdp_native_veth,xdp_live_frames"
 TMPD=$(mktemp -d)
 hog=
 trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null; rm -rf "$TMPD"; cleanup' EXIT
-# bounded: it ends by itself after 30 s
+# bounded: it ends by itself after 30 s, and is killed once the two
+# flow-control cases are done (three calibrations at most, of a few
+# seconds each; were it gone early, the no-flow-control check would
+# fail, not pass)
 timeout 30 taskset -c 1 sh -c 'while :; do :; done' &
 hog=$!
 C="--prefix $P --port-type xdp --gen-cpu 0 --rx-cpu 1 --duration 1s --drain 0.5s --calibration $TMPD/cal --json"
@@ -31,6 +34,8 @@ for attempt in 1 2; do
 	[ "$(jq -r '.lost == 0 and .rx == .tx and .rx_drops == 0' <<<"$f")" = true ] && break
 	[ $attempt -lt 2 ] || fail "frames lost with flow control: $f"
 done
+# the hog takes the analyzer's CPU for up to 50 ms a second, hundreds of
+# times the window at millions of frames/s: it must wait
 [ "$(jq -r '.flow_waits > 0' <<<"$f")" = true ] || fail "an analyzer sharing its CPU never held the generator: $f"
 [ "$(jq -r .receiver_ok <<<"$c")" = true ] || fail "receiver not ok: $c"
 # under flow control, the analyzer on another CPU, the generator's batches
@@ -59,6 +64,10 @@ note "one CPU: $(jq -c '{tx, rx, lost, flow_waits, xdp_batch, offered_pps}' <<<"
 # and the latency covers the received frames with a sequence number that
 # is a multiple of 4, about a quarter. At 100 kpps, every frame. The
 # generator's batches, paced through a DUT: 64 runs, 16 below 1 Mpps.
+# Which frames are timed is fixed by the rate and the sequence number, not
+# by timing: 1 in 4 of those received, within 5% and 8 frames (a burst
+# dropped at a ring takes its share of the timed ones, give or take one
+# at each end). A wrong stride is off by 25% or more.
 T="--prefix $P --port-type xdp --learn-wait 0.2s --drain 1s --no-store --json"
 d=$("$WR" trial $T --rate 4Mpps --duration 1s | jq -c .directions[0]) || fail "trial at 4 Mpps"
 note "4 Mpps through the DUT: $(jq -c '{tx, rx, lost, latency_frames: .latency_ns.frames, every: .latency_ns.every}' <<<"$d")"
