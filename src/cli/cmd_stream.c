@@ -18,6 +18,7 @@
 #include <netinet/in.h>
 
 #include "cli/cli.h"
+#include "core/addrpolicy.h"
 #include "core/cpuset.h"
 #include "core/units.h"
 #include "engine/stream.h"
@@ -30,7 +31,8 @@ static const char stream_usage[] =
 	"usage: wirerate stream --server [--bind ADDR] [--port N] [--once | --max-sessions N]\n"
 	"                              [--max-per-peer N] [--max-duration T] [--token-file FILE]\n"
 	"                              [--user NAME] [--json]\n"
-	"       wirerate stream --client HOST [-m SIZE] [-l T] [--port N] [--token-file FILE] [--json]\n"
+	"       wirerate stream --client HOST [-m SIZE] [-l T] [--port N] [--token-file FILE]\n"
+	"                              [--allow-any-address] [--json]\n"
 	"       wirerate stream [--prefix P] [-m SIZE] [-l T] [--json]\n"
 	"\n"
 	"netperf's UDP_STREAM: the client sends UDP datagrams of one size as fast as\n"
@@ -57,7 +59,9 @@ static const char stream_usage[] =
 	"                      clients that send it; the client sends it\n"
 	"  --user NAME         with --server started as root: the user to run as once\n"
 	"                      listening (default nobody)\n"
-	"  --client HOST       run against the server on HOST (name or address)\n"
+	"  --client HOST       run against the server on HOST (name or address):\n"
+	"                      198.18.0.0/15, 2001:2::/48 or loopback, unless\n"
+	"  --allow-any-address lets the client send to any address\n"
 	"  -p, --port N        the server's control port (TCP; default 12866, netperf's);\n"
 	"                      the data port (UDP) is one the server picks per session\n"
 	"  -m, --message-size SIZE\n"
@@ -90,6 +94,7 @@ enum stream_mode { MODE_LAB, MODE_SERVER, MODE_CLIENT };
 struct stream_opts {
 	enum stream_mode mode;
 	bool once, have_port, have_size, have_duration, have_prefix;
+	bool allow_any;			/* --allow-any-address */
 	const char *host;
 	uint16_t port;
 	uint64_t size, duration_ns;
@@ -116,6 +121,7 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 		{ "message-size", required_argument, NULL, 'm' },
 		{ "duration", required_argument, NULL, 'l' },
 		{ "prefix", required_argument, NULL, 'P' },
+		{ "allow-any-address", no_argument, NULL, 'A' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -136,6 +142,7 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 		switch (c) {
 		case 'S': server = true; break;
 		case 'o': op->once = true; break;
+		case 'A': op->allow_any = true; break;
 		case 'j': cli->json = true; break;
 		case 'C':
 			if (!*optarg) {
@@ -230,6 +237,10 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 	}
 	if ((op->bind || op->max_per_peer || op->max_duration_ns || op->user) && op->mode != MODE_SERVER) {
 		cli_error("stream: --bind, --max-per-peer, --max-duration and --user apply to --server only");
+		return EXIT_USAGE;
+	}
+	if (op->allow_any && op->mode != MODE_CLIENT) {
+		cli_error("stream: --allow-any-address applies to --client only");
 		return EXIT_USAGE;
 	}
 	if (op->token_file && op->mode == MODE_LAB) {
@@ -456,6 +467,15 @@ static int do_client(struct stream_opts *op, struct cli *cli)
 	c.token = *tok ? tok : NULL;
 	if (stream_resolve(&c, op->host, op->port, addr, sizeof(addr), err, sizeof(err))) {
 		cli_error("stream: --client: %s", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	/* A load test aimed at a real host by a typo: the benchmarking
+	 * ranges and loopback only, unless the user says otherwise. */
+	if (!op->allow_any && !addrpolicy_in_bench_range((struct sockaddr *)&c.addr) &&
+	    !addrpolicy_is_loopback((struct sockaddr *)&c.addr)) {
+		cli_error("stream: --client %s is outside the benchmarking ranges " ADDRPOLICY_RANGES
+			  " and loopback: give --allow-any-address to send there anyway", addr);
 		rc = EXIT_USAGE;
 		goto out;
 	}

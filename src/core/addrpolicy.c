@@ -30,6 +30,20 @@ bool addrpolicy_in_bench_range(const struct sockaddr *sa)
 	return false;
 }
 
+bool addrpolicy_is_loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ((const uint8_t *)&((const struct sockaddr_in *)sa)->sin_addr)[0] == 127;
+	if (sa->sa_family == AF_INET6) {
+		const uint8_t *a = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
+		static const uint8_t one[16] = { [15] = 1 };
+		static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+		return !memcmp(a, one, 16) || (!memcmp(a, mapped, 12) && a[12] == 127);
+	}
+	return false;
+}
+
 void addrpolicy_refusal(const char *opt, const char *addr, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "%s %s is outside the benchmarking ranges " ADDRPOLICY_RANGES

@@ -21,6 +21,10 @@ bool addrpolicy_ip_in_bench_range(const uint8_t *ip, bool v6);
  * out of range). For commands that resolve their peer into a sockaddr. */
 bool addrpolicy_in_bench_range(const struct sockaddr *sa);
 
+/* 127.0.0.0/8, ::1 or an IPv4-mapped loopback: traffic that never leaves
+ * the host, which a command talking to a peer (stream) allows as well. */
+bool addrpolicy_is_loopback(const struct sockaddr *sa);
+
 /* The one-line refusal for an address outside the ranges: "OPT ADDR is
  * outside ... give --allow-any-address ..." into err. */
 void addrpolicy_refusal(const char *opt, const char *addr, char *err, size_t errlen);

@@ -86,6 +86,16 @@ t --client 127.0.0.1 --max-duration 10
 t --client 127.0.0.1 --max-per-peer 1
 t --client 127.0.0.1 --user nobody
 t --token-file "$D/tok"
+# Where a client may send: the benchmarking ranges and loopback. 0.0.0.0
+# is neither, and connecting to it reaches this host only, so the way out
+# can be shown without a frame leaving the machine: with the option, it is
+# past the check and fails to connect (exit 1, nothing listens on port 1).
+t --client 0.0.0.0 --port 1 -l 1
+t --client 192.0.2.1 --port 1 -l 1
+t --server --port $PORT --allow-any-address
+t --allow-any-address
+"$WR" stream --client 0.0.0.0 --port 1 -l 1 2>&1 | grep -q 'give --allow-any-address' || fail "no way out named"
+expect_exit 1 timeout 20 "$WR" stream --client 0.0.0.0 --port 1 -l 1 --allow-any-address
 grep -q "open" <<<"$("$WR" stream --server --token-file "$D/open" 2>&1)" || fail "no reason for the open token file"
 "$WR" stream --help | grep -q -- '--max-per-peer' || fail "--help"
 
