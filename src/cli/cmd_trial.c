@@ -187,7 +187,6 @@ static int run_one(struct trialopt *to, struct storeopt *so, struct trial_result
 		   struct cpucost_result *cr, double *ceiling, double *fwd_pps)
 {
 	struct progress_ctx pc = { 0 };
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	char err[512];
 	uint64_t fwd = 0, tx = 0;
 	int rc;
@@ -197,14 +196,9 @@ static int run_one(struct trialopt *to, struct storeopt *so, struct trial_result
 		cli_error("trial: %s", err);
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
 	rc = trial_run(&to->cfg, res, &stop_flag,
 		       isatty(STDERR_FILENO) && to->cfg.duration_ns > 2000000000ULL ? show_progress : NULL,
 		       &pc, err, sizeof(err));
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	if (pc.shown)
 		fprintf(stderr, "\r%100s\r", "");
 	if (rc) {
@@ -304,6 +298,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	bool interrupted = false, tester_limited = false;
 	char err[512];
 	struct out *o = NULL;
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	int rc;
 
 	if ((argc = storeopt_take(&so, argc, argv, err, sizeof(err))) < 0 ||
@@ -334,6 +329,11 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		trialopt_release(&to);
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
+	/* Ctrl-C from here on stops the run in order: a run row stored before
+	 * the handlers were in place was left 'running' by a signal between. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 	/* Stored as a run of its trials; a bad --db fails before the traffic. */
 	{
 		char sizes[160];
@@ -347,6 +347,8 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		    (rc = storeopt_begin(&so, &to, &ri, err, sizeof(err)))) {
 			cli_error("trial: %s", err);
 			storeopt_end(&so, "failed", NULL);
+			sigaction(SIGINT, &old_int, NULL);
+			sigaction(SIGTERM, &old_term, NULL);
 			cpucost_destroy(to.cfg.cost);
 			free(res);
 			trialopt_release(&to);
@@ -356,8 +358,9 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	/* One trial prints as it always did; several print each in turn (in
 	 * JSON, in "repeats"), then what they forwarded over all. */
 	for (unsigned int i = 0; i < repeat && !interrupted; i++) {
-		/* a stop in the last one's drain: that one was whole, no more */
-		if (i && stop_flag) {
+		/* a stop before the first, or in the last one's drain (that
+		 * one was whole): no more */
+		if (stop_flag) {
 			interrupted = true;
 			break;
 		}
@@ -414,8 +417,10 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	else
 		snprintf(headline, sizeof(headline), "rx %.4gk f/s of %.4gk offered, loss %.3f%%%s",
 			 med / 1e3, load / 1e3, loss_sum, tester_limited ? ", tester-limited" : "");
-	storeopt_end(&so, !done ? "failed" : interrupted ? "interrupted" : rc ? "failed" : "complete",
+	storeopt_end(&so, interrupted ? "interrupted" : !done || rc ? "failed" : "complete",
 		     done ? headline : NULL);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 	if (o) {
 		if (repeat > 1) {
 			out_arr_end(o);

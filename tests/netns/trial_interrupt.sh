@@ -111,4 +111,21 @@ note "drain: exit $rc $took s after the stop: $(jq -c '{interrupted, d: .directi
 [ "$(jq -r '.interrupted == false and (.directions[0] | .tx == 20000 and .rx == 20000 and .offered_pps == 20000)' <<<"$j")" = true ] ||
 	fail "a stop in the drain: $(jq -c '{interrupted, d: .directions[0]}' <<<"$j")"
 [ "$(echo "$took < 3" | bc -l)" = 1 ] || fail "a stop in the drain restarted it: the trial ended $took s after it"
+# A stop as soon as the run is stored, before any frame: the run is marked
+# interrupted, never left 'running' (the handlers are in place before the
+# run's row is written). Polled every 10 ms for the row, at most 10 s.
+sdb=$(mktemp /tmp/wr-int-db.XXXXXX); rm -f "$sdb"
+"$WR" trial --prefix "$P" --rate 20kpps --duration 5s --learn-wait 1s --drain 0.3s --db "$sdb" \
+	--label early-stop >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1000); do
+	[ -n "$(sqlite3 "$sdb" "SELECT id FROM runs WHERE label = 'early-stop'" 2>/dev/null)" ] && break
+	sleep 0.01
+done
+kill -INT "$pid"
+rc=0; wait "$pid" || rc=$?
+st=$(sqlite3 "$sdb" "SELECT status FROM runs WHERE label = 'early-stop'")
+rm -f "$sdb" "$sdb"-*
+note "stopped right after its run was stored: exit $rc, status $st"
+[ "$rc" = 130 ] && [ "$st" = interrupted ] || fail "an early stop: exit $rc, run $st; want 130, interrupted"
 echo ok
