@@ -15,26 +15,29 @@
 T="--prefix $P --learn-wait 0.2s --drain 1s --no-store --json"
 q() { ip netns exec "${P}dut" ethtool -S dut0 | awk -v k="rx_queue_$1_xdp_packets:" '$1 == k { print $2 }'; }
 
-# every_frame JSON RATE SECS: each direction sent exactly RATE x SECS in
-# two streams and accounted for every frame; sets clean=1 when nothing was
-# lost. The VM's pauses (up to 6 ms) can overflow a 256-frame ring: the
-# DUT's receive ring (ring_drops), or the sink's, which veth counts at the
-# DUT's transmit and the trial as the tester's loss (tester_refused, and
-# tester-limited); such a trial is tried again.
+# every_frame JSON RATE SECS: each direction sent RATE x SECS in two
+# streams (or up to 0.5% fewer: the threads catch up after a pause, up to
+# a slack of 100 ms, and a trial that ends further behind is the tool's
+# own tester-limited case) and accounted for every frame; sets clean=1
+# when nothing was lost. The VM's pauses (up to 6 ms) can overflow a
+# 256-frame ring: the DUT's receive ring (ring_drops), or the sink's,
+# which veth counts at the DUT's transmit and the trial as the tester's
+# loss (tester_refused, and tester-limited). A generator held back by the
+# host for longer (a 0.28% shortfall was seen under ASan in CI) must be
+# marked tester-limited when over 0.5%; either way the trial is tried
+# again.
 every_frame() {
 	local j=$1 want=$(( $2 * $3 )) d
+	clean=1
 	while read -r d; do
-		[ "$(jq -r --argjson w "$want" '.tx == $w and .streams == 2 and .duplicated == 0 and .stale == 0 and
-			.reordered == 0 and .rx + .lost == .tx and .lost == .ring_drops + .tester_refused and
-			.tester_limited == (.tester_refused > 0)' <<<"$d")" = true ] ||
+		[ "$(jq -r --argjson w "$want" '.tx <= $w and .streams == 2 and .duplicated == 0 and .stale == 0 and
+			.reordered == 0 and .rx + .lost == .tx and .lost == .ring_drops + .tester_refused' <<<"$d")" = true ] ||
 			fail "two threads: frames unaccounted for: $d"
-		# 0.5%: the tool's own tester-limited line; the threads catch up
-		# after a pause (slack 100 ms), so they send every frame
-		[ "$(jq -r --argjson r "$2" '(.offered_pps - $r | fabs) / $r <= 0.005' <<<"$d")" = true ] ||
-			fail "two threads: offered not within 0.5% of $2: $d"
+		# short by over 0.5%, or a refused frame: the tester's, said so
+		[ "$(jq -r --argjson r "$2" '.tester_limited or ((.offered_pps - $r | fabs) / $r <= 0.005 and .tester_refused == 0)' <<<"$d")" = true ] ||
+			fail "two threads: short by over 0.5% or frames refused, and not tester-limited: $d"
+		[ "$(jq -r '.tester_limited or .lost > 0' <<<"$d")" = true ] && clean=0
 	done < <(jq -c '.directions[]' <<<"$j")
-	clean=0
-	[ "$(jq -r '[.directions[].lost] | add' <<<"$j")" = 0 ] && clean=1
 }
 
 # 1. The XDP path, two threads on CPUs 0 and 1: both of the DUT's receive
