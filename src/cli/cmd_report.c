@@ -12,6 +12,7 @@
 #include "store/db.h"
 #include "store/out.h"
 #include "store/report.h"
+#include "sys/fsutil.h"
 
 #define EXIT_REGRESSION 3
 
@@ -76,10 +77,9 @@ static int write_html(const struct report_model *m, const char *path, char *err,
 	FILE *f;
 	int fd, rc;
 
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0) {
-		snprintf(err, errlen, "--html %s: %s", path, strerror(errno));
-		return -errno;
+	if ((fd = fs_tmp_open(path, tmp, sizeof(tmp))) < 0) {
+		snprintf(err, errlen, "--html %s: %s", path, strerror(-fd));
+		return fd;
 	}
 	if (!(f = fdopen(fd, "w"))) {
 		rc = -errno;
@@ -89,8 +89,6 @@ static int write_html(const struct report_model *m, const char *path, char *err,
 		return rc;
 	}
 	rc = report_html_write(m, f, err, errlen);
-	if (fchmod(fd, 0644) && !rc)
-		rc = -errno;
 	if (fclose(f) && !rc) {
 		rc = -errno;
 		snprintf(err, errlen, "--html %s: %s", path, strerror(-rc));
