@@ -12,7 +12,7 @@
 #include "cli/cli.h"
 #include "cli/trialopt.h"
 #include "store/calib.h"
-#include "sys/cpulat.h"
+#include "os/cpulat.h"
 
 static const char calibrate_usage[] =
 	"usage: wirerate calibrate [OPTIONS]\n"

@@ -14,8 +14,8 @@
 #include "core/cpuset.h"
 #include "core/cpustat.h"
 #include "core/units.h"
-#include "store/out.h"
-#include "sys/procstat.h"
+#include "render/out.h"
+#include "os/procstat.h"
 
 static const char cpu_usage[] =
 	"usage: wirerate cpu [--interval 1s] [--count N] [--cpus LIST] [--irq NAME] [--json]\n"
@@ -344,7 +344,7 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 			goto restore;
 		}
 		now = time(NULL);
-		out_time(label, sizeof(label), (int64_t)now, "%H:%M:%S");
+		timefmt_local(label, sizeof(label), (int64_t)now, "%H:%M:%S");
 		out_obj_start(o, NULL);
 		out_str(o, "time", NULL, label);
 		print_block(o, &op, label, prev, cur);

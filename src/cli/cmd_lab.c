@@ -10,9 +10,9 @@
 #include "cli/cli.h"
 #include "core/cpuset.h"
 #include "core/units.h"
-#include "store/out.h"
-#include "sys/lab.h"
-#include "sys/netns.h"
+#include "render/out.h"
+#include "lab/lab.h"
+#include "os/netns.h"
 
 static const char lab_usage[] =
 	"usage: wirerate lab up|down|status [OPTIONS]\n"

@@ -24,8 +24,8 @@
 #include "cli/cli.h"
 #include "cli/storeopt.h"
 #include "store/db.h"
-#include "store/out.h"
-#include "sys/lab.h"
+#include "render/out.h"
+#include "lab/lab.h"
 
 #define MATRIX_MAX	64	/* configurations */
 #define AXIS_VALUES_MAX	16

@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "store/out.h"
+#include "render/out.h"
 #include "io/xdpgen.h"
-#include "sys/cpulat.h"
-#include "sys/probe.h"
+#include "os/cpulat.h"
+#include "os/probe.h"
 
 static const char probe_usage[] =
 	"usage: wirerate probe [--require NAME[,NAME...]] [--json]\n"

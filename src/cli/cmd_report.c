@@ -10,9 +10,10 @@
 
 #include "cli/cli.h"
 #include "store/db.h"
-#include "store/out.h"
+#include "render/out.h"
+#include "render/report_render.h"
 #include "store/report.h"
-#include "sys/fsutil.h"
+#include "os/fsutil.h"
 
 #define EXIT_REGRESSION 3
 

@@ -13,7 +13,7 @@
 #include "cli/trialopt.h"
 #include "engine/rfc2544.h"
 #include "store/calib.h"
-#include "sys/soak.h"
+#include "dut/soak.h"
 
 static const char rfc2544_usage[] =
 	"usage: wirerate rfc2544 [throughput|latency|loss|b2b|all] [OPTIONS]\n"

@@ -13,7 +13,7 @@
 #include "cli/cli.h"
 #include "core/units.h"
 #include "store/db.h"
-#include "store/out.h"
+#include "render/out.h"
 
 static const char runs_usage[] =
 	"usage: wirerate runs [--label L] [--tag T] [--since TIME] [--json] [--db FILE]\n"
@@ -302,7 +302,7 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		int64_t t = sqlite3_column_int64(st, 1);
 		char when[32], head[320];
 		const char *txt[13];
-		bool when_known = !out_time(when, sizeof(when), t, "%Y-%m-%d %H:%M:%S");
+		bool when_known = !timefmt_local(when, sizeof(when), t, "%Y-%m-%d %H:%M:%S");
 
 		for (int i = 0; i < 13; i++)
 			txt[i] = sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "";

@@ -15,9 +15,9 @@
 #include "core/cpuset.h"
 #include "core/cpustat.h"
 #include "core/units.h"
-#include "store/out.h"
-#include "sys/procstat.h"
-#include "sys/soak.h"
+#include "render/out.h"
+#include "os/procstat.h"
+#include "dut/soak.h"
 
 static const char soak_usage[] =
 	"usage: wirerate soak [--calibrate] [--interval 1s] [--duration T] [--cpus LIST]\n"

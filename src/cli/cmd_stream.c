@@ -23,9 +23,9 @@
 #include "core/units.h"
 #include "engine/stream.h"
 #include "engine/stream_proto.h"
-#include "store/out.h"
-#include "sys/lab.h"
-#include "sys/netns.h"
+#include "render/out.h"
+#include "lab/lab.h"
+#include "os/netns.h"
 
 static const char stream_usage[] =
 	"usage: wirerate stream --server [--bind ADDR] [--port N] [--once | --max-sessions N]\n"

@@ -17,8 +17,8 @@
 #include "engine/trial.h"
 #include "core/cpustat.h"
 #include "core/units.h"
-#include "store/out.h"
-#include "sys/cpulat.h"
+#include "render/out.h"
+#include "os/cpulat.h"
 
 static const char trial_usage[] =
 	"usage: wirerate trial --rate RATE [OPTIONS]\n"

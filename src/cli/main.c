@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "store/out.h"
+#include "render/out.h"
 #include "wr_config.h"
 #include "wr_revision.h"
 

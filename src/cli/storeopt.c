@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "engine/rfc2544.h"
-#include "sys/envcap.h"
+#include "dut/envcap.h"
 
 /* A label or tag is shown in text tables, one run a line: a newline, tab
  * or escape in it would break or forge them. */

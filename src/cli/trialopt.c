@@ -11,9 +11,9 @@
 #include <arpa/inet.h>
 
 #include "core/addrpolicy.h"
-#include "sys/cpulat.h"
+#include "os/cpulat.h"
 #include "store/calib.h"
-#include "sys/soak.h"
+#include "dut/soak.h"
 
 enum {
 	O_PREFIX = 256, O_TX, O_RX, O_DST_MAC, O_RX_DST_MAC, O_SRC_IP, O_DST_IP, O_RATE,

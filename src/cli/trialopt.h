@@ -12,8 +12,8 @@
 #include "core/units.h"
 #include "engine/cpucost.h"
 #include "engine/trial.h"
-#include "store/out.h"
-#include "sys/lab.h"
+#include "render/out.h"
+#include "lab/lab.h"
 
 #define TRIALOPT_HELP \
 	"ports (default: the lab):\n" \

@@ -15,9 +15,9 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
-#include "sys/ethtool.h"
-#include "sys/netns.h"
-#include "sys/netroute.h"
+#include "os/ethtool.h"
+#include "os/netns.h"
+#include "os/netroute.h"
 
 /* MAC of ifname in the namespace behind nsfd (-1: ours). */
 static int if_mac(const char *ifname, int nsfd, uint8_t mac[6])

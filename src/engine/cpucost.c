@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sys/procstat.h"
-#include "sys/soak.h"
+#include "os/procstat.h"
+#include "dut/soak.h"
 
 struct cpucost {
 	struct cpuset cpus;

@@ -1,7 +1,7 @@
 #include "engine/rfc2544.h"
 
 #include "core/cpustat.h"
-#include "sys/clock.h"
+#include "os/clock.h"
 
 #include <errno.h>
 #include <math.h>

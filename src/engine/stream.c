@@ -19,7 +19,7 @@
 #include "engine/stream.h"
 #include "engine/stream_impl.h"
 #include "engine/stream_proto.h"
-#include "sys/netns.h"
+#include "os/netns.h"
 
 uint64_t stream_now_ns(void)
 {

@@ -30,7 +30,7 @@
 
 #include "engine/stream.h"
 #include "engine/stream_impl.h"
-#include "sys/netns.h"
+#include "os/netns.h"
 
 #define STOP_MS (STREAM_CTL_MS + 1000)		/* for children to end after SIGTERM */
 

@@ -16,9 +16,9 @@
 #include "engine/cpucost.h"
 #include "io/xdpcount.h"
 #include "io/xdpgen.h"
-#include "sys/nl.h"
-#include "sys/clock.h"
-#include "sys/cpulat.h"
+#include "os/nl.h"
+#include "os/clock.h"
+#include "os/cpulat.h"
 
 #define START_DELAY_NS	 50000000ULL	/* threads up and pinned before the first frame */
 #define RX_GRACE_NS	150000000ULL	/* keep reading the ring after the deadline */

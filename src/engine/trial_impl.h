@@ -14,7 +14,7 @@
 #include "engine/trial.h"
 #include "io/xdpcount.h"
 #include "io/xdpgen.h"
-#include "sys/nl.h"
+#include "os/nl.h"
 
 struct run;
 

@@ -9,7 +9,7 @@
 #include "engine/trial.h"
 #include "io/xdpcount.h"
 #include "io/xdpgen.h"
-#include "sys/nl.h"
+#include "os/nl.h"
 
 int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
 {

@@ -16,8 +16,8 @@
 
 #include "io/port.h"
 #include "io/port_impl.h"
-#include "sys/netns.h"
-#include "sys/nl.h"
+#include "os/netns.h"
+#include "os/nl.h"
 
 #define MMSG_BATCH 64
 

@@ -31,10 +31,10 @@
 #include "io/port_impl.h"
 #include "io/bpf/bpf_objs.h"
 #include "io/bpf/bpf_shared.h"
-#include "sys/clock.h"
-#include "sys/ethtool.h"
-#include "sys/netns.h"
-#include "sys/nl.h"
+#include "os/clock.h"
+#include "os/ethtool.h"
+#include "os/netns.h"
+#include "os/nl.h"
 
 #define RX_BATCH	256		/* descriptors taken from a ring at once */
 #define RX_MAX_CALL	4096		/* frames one rx_poll delivers at most */

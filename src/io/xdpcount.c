@@ -13,11 +13,11 @@
 #include "io/bpf/bpf_objs.h"
 #include "io/bpf/bpf_shared.h"
 #include "io/xdpcount.h"
-#include "sys/bpfobj.h"
-#include "sys/clock.h"
-#include "sys/labxdp.h"
-#include "sys/netns.h"
-#include "sys/nl.h"
+#include "os/bpfobj.h"
+#include "os/clock.h"
+#include "os/napi.h"
+#include "os/netns.h"
+#include "os/nl.h"
 
 _Static_assert(XDPCOUNT_MAX_STREAMS == XC_MAX_STREAMS, "one stream limit, in the header and the program");
 
@@ -55,7 +55,7 @@ static int napi_job(void *arg, char *err, size_t errlen)
 {
 	struct napi_job *j = arg;
 
-	return labxdp_napi_pin(j->ifname, &j->cpus, err, errlen);
+	return napi_pin(j->ifname, &j->cpus, err, errlen);
 }
 
 struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t errlen)

@@ -23,9 +23,9 @@
 #include "io/bpf/bpf_objs.h"
 #include "io/bpf/bpf_shared.h"
 #include "io/xdpgen.h"
-#include "sys/bpfobj.h"
-#include "sys/clock.h"
-#include "sys/netns.h"
+#include "os/bpfobj.h"
+#include "os/clock.h"
+#include "os/netns.h"
 
 /* Runs per flush (256 is the kernel's limit). A frame waits in the
  * redirect's bulk queue until its batch ends, which at low rates, where

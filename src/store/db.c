@@ -16,7 +16,7 @@
 #include <sqlite3.h>
 
 #include "store/dbschema.h"
-#include "sys/fsutil.h"
+#include "os/fsutil.h"
 
 struct db {
 	sqlite3 *h;

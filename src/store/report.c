@@ -1,5 +1,6 @@
 #include "store/report.h"
-#include "sys/cpulat.h"
+#include "os/cpulat.h"
+#include "os/timefmt.h"
 
 #include <errno.h>
 #include <math.h>
@@ -289,7 +290,7 @@ int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report
 			return -ENOENT;
 		}
 		r->id = sqlite3_column_int64(st, 0);
-		if (out_time(r->when, sizeof(r->when), sqlite3_column_int64(st, 1), "%Y-%m-%dT%H:%M:%S"))
+		if (timefmt_local(r->when, sizeof(r->when), sqlite3_column_int64(st, 1), "%Y-%m-%dT%H:%M:%S"))
 			r->when[0] = '\0';
 		col_s(st, 2, r->test, sizeof(r->test));
 		col_s(st, 3, r->label, sizeof(r->label));

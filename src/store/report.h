@@ -10,7 +10,6 @@
 #include <stdio.h>
 
 #include "store/db.h"
-#include "store/out.h"
 #include "store/report_model.h"
 
 /* RUN as given on the command line: a run id, or a label (the latest run
@@ -32,13 +31,5 @@ void report_compare(struct report_model *m, double fail_pct);
 void report_band(const struct rm_cell *c, double *lo, double *hi);
 
 const char *report_verdict_name(enum rm_verdict v);
-
-/* Text (the tables) or JSON (every figure), from the same calls. */
-void report_print(struct out *o, const struct report_model *m);
-/* One line per run and frame size, with a header. */
-void report_csv(const struct report_model *m, FILE *f);
-/* The frame loss test's steps: one line per run, frame size and offered
- * load (from the maximum load down, step 1 first), with a header. */
-void report_csv_loss(const struct report_model *m, FILE *f);
 
 #endif

@@ -105,10 +105,5 @@ static inline const struct rm_cell *rm_cell_of(const struct rm_run *r, unsigned 
 	return (const struct rm_cell *)0;
 }
 
-/* One self-contained HTML page (inline CSS and SVG, no scripts, no
- * fetches): the tables and the charts (throughput vs frame size per run,
- * loss vs offered load, latency percentiles, CPU per frame). 0 or -errno
- * with a reason in err. */
-int report_html_write(const struct report_model *m, FILE *f, char *err, size_t errlen);
 
 #endif

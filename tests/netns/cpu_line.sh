@@ -10,7 +10,7 @@
 "$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
 cal=$(mktemp); trap 'rm -f "$cal"; cleanup' EXIT
 T="--prefix $P --port-type xdp --learn-wait 0.2s --drain 0.5s --json --calibration $cal"
-# moved FIGURES...: the rule of sys/cpulat.h (the largest at least twice the smallest)
+# moved FIGURES...: the rule of os/cpulat.h (the largest at least twice the smallest)
 moved() { printf '%s\n' "$@" | awk '$1 > 0 { if (!lo || $1 < lo) lo = $1; if ($1 > hi) hi = $1 }
 	END { print (lo && hi >= 2 * lo) ? "true" : "false" }'; }
 

@@ -26,9 +26,9 @@
 #include "core/frame.h"
 #include "io/port.h"
 #include "io/xdpgen.h"
-#include "sys/clock.h"
-#include "sys/netns.h"
-#include "sys/nl.h"
+#include "os/clock.h"
+#include "os/netns.h"
+#include "os/nl.h"
 
 #define TX_BURST 256
 

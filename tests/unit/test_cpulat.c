@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sys/cpulat.h"
+#include "os/cpulat.h"
 
 /* Two CPUs this process may run on, or skip. */
 static void two_cpus(int *a, int *b)

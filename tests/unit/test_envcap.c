@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sys/envcap.h"
+#include "dut/envcap.h"
 
 static struct envcap e;
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "sys/kthread.h"
+#include "os/kthread.h"
 
 static int cmp(const void *a, const void *b)
 {

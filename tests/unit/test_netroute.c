@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <sys/socket.h>
 
-#include "sys/netroute.h"
+#include "os/netroute.h"
 
 static int on(const char *tree, const char *ifname)
 {

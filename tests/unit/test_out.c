@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "store/out.h"
+#include "render/out.h"
 
 /* What f received, NUL terminated; the caller frees it. */
 struct mem {
@@ -229,21 +229,21 @@ static void time_format(void **st)
 	char buf[32];
 
 	setenv("TZ", "UTC", 1);
-	assert_int_equal(out_time(buf, sizeof(buf), 1700000000, "%Y-%m-%d %H:%M:%S"), 0);
+	assert_int_equal(timefmt_local(buf, sizeof(buf), 1700000000, "%Y-%m-%d %H:%M:%S"), 0);
 	assert_string_equal(buf, "2023-11-14 22:13:20");
-	assert_int_equal(out_time(buf, sizeof(buf), 0, "%Y-%m-%dT%H:%M:%S"), 0);
+	assert_int_equal(timefmt_local(buf, sizeof(buf), 0, "%Y-%m-%dT%H:%M:%S"), 0);
 	assert_string_equal(buf, "1970-01-01T00:00:00");
 	/* years that do not fit struct tm's int */
-	assert_int_equal(out_time(buf, sizeof(buf), 9000000000000000000LL, "%Y"), -ERANGE);
-	assert_string_equal(buf, OUT_TIME_UNKNOWN);
-	assert_int_equal(out_time(buf, sizeof(buf), INT64_MAX, "%Y"), -ERANGE);
-	assert_string_equal(buf, OUT_TIME_UNKNOWN);
-	assert_int_equal(out_time(buf, sizeof(buf), INT64_MIN, "%Y"), -ERANGE);
-	assert_string_equal(buf, OUT_TIME_UNKNOWN);
+	assert_int_equal(timefmt_local(buf, sizeof(buf), 9000000000000000000LL, "%Y"), -ERANGE);
+	assert_string_equal(buf, TIMEFMT_UNKNOWN);
+	assert_int_equal(timefmt_local(buf, sizeof(buf), INT64_MAX, "%Y"), -ERANGE);
+	assert_string_equal(buf, TIMEFMT_UNKNOWN);
+	assert_int_equal(timefmt_local(buf, sizeof(buf), INT64_MIN, "%Y"), -ERANGE);
+	assert_string_equal(buf, TIMEFMT_UNKNOWN);
 	/* a date, but not room for it */
-	assert_int_equal(out_time(buf, 5, 1700000000, "%Y-%m-%d"), -ERANGE);
-	assert_string_equal(buf, OUT_TIME_UNKNOWN);
-	assert_int_equal(out_time(buf, 0, 1700000000, "%Y"), -ERANGE);
+	assert_int_equal(timefmt_local(buf, 5, 1700000000, "%Y-%m-%d"), -ERANGE);
+	assert_string_equal(buf, TIMEFMT_UNKNOWN);
+	assert_int_equal(timefmt_local(buf, 0, 1700000000, "%Y"), -ERANGE);
 }
 
 int main(void)

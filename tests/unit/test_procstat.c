@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "core/cpustat.h"
-#include "sys/procstat.h"
-#include "sys/soak.h"
+#include "os/procstat.h"
+#include "dut/soak.h"
 
 static char err[512];
 

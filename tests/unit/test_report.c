@@ -15,7 +15,8 @@
 #include <cmocka.h>
 
 #include "store/db.h"
-#include "store/out.h"
+#include "render/out.h"
+#include "render/report_render.h"
 #include "store/report.h"
 
 static struct report_model m;

@@ -18,8 +18,8 @@
 
 #include "core/cpustat.h"
 #include "store/calib.h"
-#include "sys/fsutil.h"
-#include "sys/soak.h"
+#include "os/fsutil.h"
+#include "dut/soak.h"
 
 static char dir[64], victim[128];
 

@@ -1,0 +1,493 @@
+#include "dut/soak.h"
+#include "os/clock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "os/fsutil.h"
+#include "os/procstat.h"
+
+/* Cache lines walked per loop, and multiply-adds per line: enough
+ * arithmetic that the walk is not bound by memory bandwidth (two soakers
+ * then run at the rate of one, within 1% on a 2-CPU EPYC VM), while still
+ * sweeping the last-level cache so the network stack's cache misses and
+ * memory traffic show up as a slower soaker. */
+#define SOAK_LINES 64
+#define SOAK_MIX 4
+#define LINE_WORDS 8
+
+struct soaker {
+	_Atomic uint64_t loops;
+	_Atomic bool stop;
+	unsigned int cpu;
+	int err;			/* set by the thread before it loops */
+	_Atomic bool ready;		/* the thread is set up (err is valid) */
+	const uint64_t *buf;
+	size_t nwords;
+	size_t first;			/* where this soaker starts in buf */
+	pthread_t tid;
+	clockid_t clk;			/* the thread's CPU-time clock */
+	bool have_clk;
+	bool running;
+} __attribute__((aligned(64)));
+
+struct soak {
+	unsigned int n;
+	struct soaker *w;		/* n soakers, cache-line aligned */
+	uint64_t *buf;
+	size_t nwords;
+	double calib[SOAK_MAX_CPUS];	/* loops/s per soaker, 0 in calibration mode */
+	struct soak_snap start;
+	bool started;
+};
+
+/* The last-level cache's size, from sysconf or sysfs; 32 MiB if unknown. */
+static size_t llc_bytes(void)
+{
+	long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+	char buf[64];
+
+	if (l3 > 0)
+		return (size_t)l3;
+	for (int i = 3; i >= 2; i--) {
+		char p[96];
+		unsigned long v;
+		char unit = 0;
+
+		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		if (fs_read(NULL, p, buf, sizeof(buf)) > 0 && sscanf(buf, "%lu%c", &v, &unit) >= 1)
+			return unit == 'M' ? v << 20 : unit == 'K' ? v << 10 : v;
+	}
+	return l2 > 0 ? (size_t)l2 : 32u << 20;
+}
+
+/* The loop is the instrument: sanitizer checks in it would change its rate
+ * between a sanitized build and a release one. */
+__attribute__((no_sanitize_address, no_sanitize("undefined")))
+static void *soaker_main(void *arg)
+{
+	struct soaker *w = arg;
+	struct sched_param sp = { 0 };
+	const uint64_t *buf = w->buf;
+	size_t pos = w->first, nwords = w->nwords;
+	uint64_t acc = w->cpu + 1, n = 0;
+
+	/* Lowest priority there is: below nice 19, so it yields to anything. */
+	if (sched_setscheduler(0, SCHED_IDLE, &sp))
+		w->err = errno;
+	atomic_store(&w->ready, true);
+	while (!atomic_load_explicit(&w->stop, memory_order_relaxed)) {
+		for (int l = 0; l < SOAK_LINES; l++) {
+			uint64_t x = buf[pos];
+
+			pos += LINE_WORDS;
+			if (pos >= nwords)
+				pos = 0;
+			for (int k = 0; k < SOAK_MIX; k++)
+				acc = acc * 6364136223846793005ULL + x;
+		}
+		/* Keep the arithmetic: the compiler may not drop it. */
+		__asm__ volatile("" : : "r"(acc));
+		atomic_store_explicit(&w->loops, ++n, memory_order_relaxed);
+	}
+	return NULL;
+}
+
+int soak_create(const struct cpuset *cpus, const struct soak_calib *calib, struct soak **out,
+		char *err, size_t errlen)
+{
+	struct cpuset online;
+	struct soak *s;
+	size_t bytes;
+	int c, rc;
+
+	*out = NULL;
+	if (!cpuset_count(cpus)) {
+		snprintf(err, errlen, "soak: no CPUs to soak");
+		return -EINVAL;
+	}
+	if (cpuset_count(cpus) > SOAK_MAX_CPUS) {
+		snprintf(err, errlen, "soak: at most %d CPUs", SOAK_MAX_CPUS);
+		return -EINVAL;
+	}
+	if ((rc = procstat_online(NULL, &online, err, errlen)))
+		return rc;
+	for (c = cpuset_next(cpus, 0); c >= 0; c = cpuset_next(cpus, (unsigned int)c + 1)) {
+		if (!cpuset_has(&online, (unsigned int)c)) {
+			char list[256];
+
+			cpuset_format_list(&online, list, sizeof(list));
+			snprintf(err, errlen, "CPU %d is not online (online: %s)", c, list);
+			return -EINVAL;
+		}
+		if (calib && soak_calib_rate(calib, (unsigned int)c) <= 0) {
+			snprintf(err, errlen, "CPU %d is not in the soak calibration: calibrate it "
+				 "with 'wirerate soak --calibrate --cpus ...'", c);
+			return -ENOENT;
+		}
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		goto nomem;
+	s->w = aligned_alloc(64, sizeof(struct soaker) * cpuset_count(cpus));
+	if (s->w)
+		memset(s->w, 0, sizeof(struct soaker) * cpuset_count(cpus));
+	s->n = cpuset_count(cpus);
+	bytes = 2 * llc_bytes();
+	if (bytes < (8u << 20))
+		bytes = 8u << 20;
+	if (bytes > (512u << 20))
+		bytes = 512u << 20;
+	s->nwords = bytes / sizeof(uint64_t);
+	s->buf = malloc(bytes);
+	if (!s->w || !s->buf)
+		goto nomem;
+	/* Touch every page now, not in the first readings. */
+	for (size_t i = 0; i < s->nwords; i++)
+		s->buf[i] = i * 0x9e3779b97f4a7c15ULL;
+	for (unsigned int i = 0; i < s->n; i++) {
+		struct soaker *w = &s->w[i];
+
+		w->cpu = (unsigned int)cpuset_nth(cpus, i);
+		w->buf = s->buf;
+		w->nwords = s->nwords;
+		/* Spread the starting points so soakers do not walk in step. */
+		w->first = (s->nwords / s->n * i) / LINE_WORDS * LINE_WORDS;
+		s->calib[i] = calib ? soak_calib_rate(calib, w->cpu) : 0;
+	}
+	*out = s;
+	return 0;
+nomem:
+	soak_destroy(s);
+	snprintf(err, errlen, "soak: out of memory");
+	return -ENOMEM;
+}
+
+int soak_start(struct soak *s, char *err, size_t errlen)
+{
+	for (unsigned int i = 0; i < s->n; i++) {
+		struct soaker *w = &s->w[i];
+		pthread_attr_t attr;
+		cpu_set_t set;
+		int rc;
+
+		atomic_store(&w->loops, 0);
+		atomic_store(&w->stop, false);
+		atomic_store(&w->ready, false);
+		w->err = 0;
+		CPU_ZERO(&set);
+		CPU_SET(w->cpu, &set);
+		pthread_attr_init(&attr);
+		/* Pinned from birth: it never runs a loop on the wrong CPU. */
+		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		rc = pthread_create(&w->tid, &attr, soaker_main, w);
+		pthread_attr_destroy(&attr);
+		if (rc) {
+			soak_stop(s);
+			snprintf(err, errlen, "soak: cannot start a soaker on CPU %u: %s", w->cpu, strerror(rc));
+			return -rc;
+		}
+		w->running = true;
+		w->have_clk = !pthread_getcpuclockid(w->tid, &w->clk);
+	}
+	/* Wait until each soaker is SCHED_IDLE: a soaker that could not drop
+	 * its priority would take the CPU from what it is meant to measure. */
+	for (unsigned int i = 0; i < s->n; i++) {
+		struct soaker *w = &s->w[i];
+
+		for (int t = 0; t < 2000 && !atomic_load(&w->ready); t++)
+			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+		if (!atomic_load(&w->ready) || w->err) {
+			soak_stop(s);
+			snprintf(err, errlen, "soak: the soaker on CPU %u %s", w->cpu,
+				 w->err ? "cannot be made SCHED_IDLE" : "did not start in 2 s");
+			return w->err ? -w->err : -ETIMEDOUT;
+		}
+	}
+	s->started = true;
+	soak_snap(s, &s->start);
+	return 0;
+}
+
+unsigned int soak_ncpus(const struct soak *s)
+{
+	return s->n;
+}
+
+unsigned int soak_cpu(const struct soak *s, unsigned int i)
+{
+	return i < s->n ? s->w[i].cpu : 0;
+}
+
+void soak_snap(const struct soak *s, struct soak_snap *snap)
+{
+	snap->n = s->n;
+	for (unsigned int i = 0; i < s->n; i++) {
+		struct timespec ts;
+
+		snap->loops[i] = atomic_load_explicit(&s->w[i].loops, memory_order_relaxed);
+		snap->cpu_ns[i] = s->w[i].have_clk && !clock_gettime(s->w[i].clk, &ts)
+				  ? (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec : 0;
+	}
+	snap->t_ns = mono_ns();
+}
+
+void soak_load_between(const struct soak *s, const struct soak_snap *a, const struct soak_snap *b,
+		       struct soak_load *out)
+{
+	double sec = b->t_ns > a->t_ns ? (double)(b->t_ns - a->t_ns) / 1e9 : 0, sum = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->seconds = sec;
+	out->n = s->n;
+	for (unsigned int i = 0; i < s->n; i++) {
+		double loops = (double)cpustat_delta(a->loops[i], b->loops[i], NULL);
+
+		double ran = b->cpu_ns[i] > a->cpu_ns[i] ? (double)(b->cpu_ns[i] - a->cpu_ns[i]) / 1e9 : 0;
+
+		out->cpu[i] = s->w[i].cpu;
+		out->rate[i] = sec > 0 ? loops / sec : 0;
+		out->share[i] = sec > 0 ? ran / sec : 0;
+		out->run_rate[i] = ran > 0 ? loops / ran : out->rate[i];
+		if (s->calib[i] > 0) {
+			out->load[i] = soak_load(loops, sec, s->calib[i], &out->clamped);
+			out->raw[i] = sec > 0 ? 1 - out->rate[i] / s->calib[i] : 0;
+		}
+		sum += out->load[i];
+	}
+	out->all = s->n ? sum / s->n : 0;
+}
+
+void soak_read(const struct soak *s, struct soak_load *out)
+{
+	struct soak_snap now;
+
+	soak_snap(s, &now);
+	soak_load_between(s, &s->start, &now, out);
+}
+
+void soak_stop(struct soak *s)
+{
+	if (!s)
+		return;
+	for (unsigned int i = 0; i < s->n; i++)
+		atomic_store(&s->w[i].stop, true);
+	for (unsigned int i = 0; i < s->n; i++)
+		if (s->w[i].running) {
+			pthread_join(s->w[i].tid, NULL);
+			s->w[i].running = false;
+		}
+}
+
+void soak_destroy(struct soak *s)
+{
+	if (!s)
+		return;
+	if (s->w)
+		soak_stop(s);
+	free(s->w);
+	free(s->buf);
+	free(s);
+}
+
+/* --- calibration --- */
+
+static int host_identity(struct soak_calib *c, char *err, size_t errlen)
+{
+	int rc;
+
+	if ((rc = procstat_kernel(NULL, c->kernel, sizeof(c->kernel), err, errlen)) ||
+	    (rc = procstat_cpu_model(NULL, c->cpu_model, sizeof(c->cpu_model), err, errlen)))
+		return rc;
+	snprintf(c->work, sizeof(c->work), "%s", SOAK_WORK);
+	return 0;
+}
+
+static void sleep_until(uint64_t t_ns, const volatile sig_atomic_t *stop)
+{
+	/* In slices, so that a stop request is seen within 50 ms. */
+	for (uint64_t now = mono_ns(); now < t_ns && !(stop && *stop); now = mono_ns()) {
+		uint64_t d = t_ns - now < 50000000ULL ? t_ns - now : 50000000ULL;
+		struct timespec ts = { (time_t)(d / 1000000000ULL), (long)(d % 1000000000ULL) };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+int soak_calibrate(const struct cpuset *cpus, const struct soak_calib_opts *o,
+		   const volatile sig_atomic_t *stop, soak_progress_fn fn, void *ctx,
+		   struct soak_calib *c, char *err, size_t errlen)
+{
+	unsigned int settle = o->settle ? o->settle : 5, reading = 0;
+	uint64_t interval = o->interval_ns ? o->interval_ns : 1000000000ULL;
+	uint64_t timeout = o->timeout_ns ? o->timeout_ns : 60000000000ULL, t0, next;
+	double tol = o->tolerance > 0 ? o->tolerance : 0.01, worst = 0;
+	struct soak_snap *a = NULL, *b = NULL;
+	struct soak_load *l = NULL;
+	double *hist = NULL;		/* settle readings per CPU, a ring */
+	struct soak *s = NULL;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if ((rc = host_identity(c, err, errlen)))
+		return rc;
+	if ((rc = soak_create(cpus, NULL, &s, err, errlen)))
+		return rc;
+	a = malloc(sizeof(*a));
+	b = malloc(sizeof(*b));
+	l = malloc(sizeof(*l));
+	hist = calloc((size_t)settle * s->n, sizeof(double));
+	if (!a || !b || !l || !hist) {
+		snprintf(err, errlen, "soak: out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
+	if ((rc = soak_start(s, err, errlen)))
+		goto out;
+	/* The first reading warms caches and the CPU's clock: not counted. */
+	t0 = mono_ns();
+	sleep_until(t0 + interval / 2, stop);
+	soak_snap(s, a);
+	next = a->t_ns;
+	for (;;) {
+		bool stable;
+
+		next += interval;
+		sleep_until(next, stop);
+		if (stop && *stop) {
+			snprintf(err, errlen, "soak calibration interrupted");
+			rc = -EINTR;
+			goto out;
+		}
+		soak_snap(s, b);
+		soak_load_between(s, a, b, l);
+		*a = *b;
+		for (unsigned int i = 0; i < s->n; i++)
+			hist[(size_t)i * settle + reading % settle] = l->run_rate[i];
+		reading++;
+		stable = reading >= settle;
+		worst = 0;
+		for (unsigned int i = 0; i < s->n; i++) {
+			unsigned int k = reading < settle ? reading : settle;
+			double mean, min, max;
+
+			stat_summary(&hist[(size_t)i * settle], k, &mean, &min, &max);
+			c->cpu[i] = s->w[i].cpu;
+			c->rate[i] = mean;
+			c->spread[i] = mean > 0 ? (max - min) / mean : 1;
+			if (c->spread[i] > worst)
+				worst = c->spread[i];
+			if (c->spread[i] > tol)
+				stable = false;
+		}
+		if (fn)
+			fn(ctx, reading, l, worst);
+		if (stable)
+			break;
+		if (b->t_ns - t0 >= timeout) {
+			snprintf(err, errlen, "soak calibration did not settle in %.0f s: the last %u "
+				 "readings of a CPU differ by %.2g%% (want %.2g%%); is the machine idle?",
+				 (double)timeout / 1e9, settle, 100 * worst, 100 * tol);
+			rc = -ETIMEDOUT;
+			goto out;
+		}
+	}
+	c->n = s->n;
+	c->when = (int64_t)time(NULL);
+	rc = 0;
+out:
+	soak_destroy(s);
+	free(a);
+	free(b);
+	free(l);
+	free(hist);
+	return rc;
+}
+
+void soak_calib_default_path(char *buf, size_t len)
+{
+	const char *d = getenv("WIRERATE_STATE_DIR"), *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
+
+	if (d && *d)
+		snprintf(buf, len, "%s/soak-calibration", d);
+	else if (x && *x)
+		snprintf(buf, len, "%s/wirerate/soak-calibration", x);
+	else
+		snprintf(buf, len, "%s/.local/state/wirerate/soak-calibration", h && *h ? h : "/root");
+}
+
+int soak_calib_load(const char *path, struct soak_calib *c, char *err, size_t errlen)
+{
+	char buf[65536], e2[200];
+	long n = fs_read(NULL, path, buf, sizeof(buf));
+	int rc;
+
+	if (n == -ENOENT) {
+		snprintf(err, errlen, "no soak calibration at %s: run 'wirerate soak --calibrate' "
+			 "on an idle machine first", path);
+		return -ENOENT;
+	}
+	if (n < 0) {
+		snprintf(err, errlen, "cannot read soak calibration %s: %s", path, strerror((int)-n));
+		return (int)n;
+	}
+	if ((size_t)n + 1 >= sizeof(buf)) {
+		snprintf(err, errlen, "%s: corrupt soak calibration (too large)", path);
+		return -EINVAL;
+	}
+	if ((rc = soak_calib_parse(buf, c, e2, sizeof(e2))))
+		snprintf(err, errlen, "%s: %s", path, e2);
+	return rc;
+}
+
+int soak_calib_save(const char *path, const struct soak_calib *c, char *err, size_t errlen)
+{
+	char text[65536], tmp[4200];
+	int len, fd, rc = 0;
+	ssize_t w;
+
+	len = soak_calib_format(c, text, sizeof(text));
+	if (len < 0) {
+		snprintf(err, errlen, "soak calibration too large");
+		return len;
+	}
+	if ((rc = fs_mkdir_parents(path))) {
+		snprintf(err, errlen, "cannot make the directory of %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	if ((fd = fs_tmp_open(path, tmp, sizeof(tmp))) < 0) {
+		snprintf(err, errlen, "cannot write next to %s: %s", path, strerror(-fd));
+		return fd;
+	}
+	w = write(fd, text, (size_t)len);
+	if (w != len || fsync(fd))
+		rc = w < 0 ? -errno : -EIO;
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc) {
+		unlink(tmp);
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
+	}
+	return rc;
+}
+
+int soak_calib_verify(const struct soak_calib *c, char *err, size_t errlen)
+{
+	struct soak_calib here;
+	int rc;
+
+	if ((rc = host_identity(&here, err, errlen)))
+		return rc;
+	return soak_calib_check(c, here.kernel, here.cpu_model, here.work, err, errlen);
+}

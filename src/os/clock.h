@@ -1,0 +1,38 @@
+/* Clock reads in nanoseconds, for the places that time intervals. */
+#ifndef WR_OS_CLOCK_H
+#define WR_OS_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+#define NSEC_PER_USEC 1000ULL
+#define NSEC_PER_MSEC 1000000ULL
+#define NSEC_PER_SEC 1000000000ULL
+
+static inline uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t mono_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* CLOCK_TAI - CLOCK_REALTIME: what BPF programs (bpf_ktime_get_tai_ns)
+ * and user space (which works in REALTIME, like the kernel's packet
+ * timestamps) add and subtract to agree. The kernel keeps it a whole number
+ * of seconds (the TAI-UTC offset, or 0 when never set): rounded, so that
+ * two reads never differ by the jitter of reading two clocks. */
+static inline int64_t clock_tai_offset(void)
+{
+	uint64_t r0 = clock_ns(CLOCK_REALTIME), t = clock_ns(CLOCK_TAI), r1 = clock_ns(CLOCK_REALTIME);
+	int64_t d = (int64_t)(t - (r0 + (r1 - r0) / 2));
+
+	return (d >= 0 ? (d + 500000000LL) : (d - 500000000LL)) / 1000000000LL * 1000000000LL;
+}
+
+#endif

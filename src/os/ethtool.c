@@ -1,0 +1,83 @@
+#include "os/ethtool.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <net/if.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+
+static int eth_ioctl(int sock, const char *ifname, void *cmd)
+{
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	strncpy(ifr.ifr_name, ifname, IFNAMSIZ - 1);
+	ifr.ifr_data = cmd;
+	return ioctl(sock, SIOCETHTOOL, &ifr) ? -errno : 0;
+}
+
+static int get_flag(int sock, const char *ifname, uint32_t cmd, bool *on)
+{
+	struct ethtool_value v = { .cmd = cmd };
+	int rc = eth_ioctl(sock, ifname, &v);
+
+	if (rc == 0)
+		*on = v.data != 0;
+	return rc;
+}
+
+int ethtool_offloads_get(int sock, const char *ifname, struct offloads *o)
+{
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	if ((rc = get_flag(sock, ifname, ETHTOOL_GGRO, &o->gro)) ||
+	    (rc = get_flag(sock, ifname, ETHTOOL_GGSO, &o->gso)) ||
+	    (rc = get_flag(sock, ifname, ETHTOOL_GTSO, &o->tso)))
+		return rc;
+	return 0;
+}
+
+int ethtool_offloads_off(int sock, const char *ifname)
+{
+	static const uint32_t cmds[] = { ETHTOOL_SGRO, ETHTOOL_SGSO, ETHTOOL_STSO };
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		struct ethtool_value v = { .cmd = cmds[i], .data = 0 };
+		int rc = eth_ioctl(sock, ifname, &v);
+
+		/* A fixed feature that is already off answers EOPNOTSUPP. */
+		if (rc && rc != -EOPNOTSUPP)
+			return rc;
+	}
+	return 0;
+}
+
+int ethtool_speed(int sock, const char *ifname, unsigned int *mbps)
+{
+	struct ethtool_cmd c = { .cmd = ETHTOOL_GSET };
+	uint32_t s;
+	int rc = eth_ioctl(sock, ifname, &c);
+
+	*mbps = 0;
+	if (rc)
+		return rc;
+	s = ethtool_cmd_speed(&c);
+	if (s != (uint32_t)SPEED_UNKNOWN && s != 0xffff)
+		*mbps = s;
+	return 0;
+}
+
+int ethtool_queues(int sock, const char *ifname, unsigned int *rx, unsigned int *tx)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	int rc = eth_ioctl(sock, ifname, &ch);
+
+	if (rc)
+		return rc;
+	*rx = ch.combined_count + ch.rx_count;
+	*tx = ch.combined_count + ch.tx_count;
+	return 0;
+}

@@ -1,0 +1,24 @@
+/* Small file helpers for /proc and /sys, rooted so that tests can point
+ * them at fixture trees. */
+#ifndef WR_OS_FSUTIL_H
+#define WR_OS_FSUTIL_H
+
+#include <stddef.h>
+
+/* Read root/path into buf (NUL-terminated, trailing newline kept);
+ * returns bytes read or -errno. root NULL or "" means "/". */
+long fs_read(const char *root, const char *path, char *buf, size_t len);
+/* Write s to root/path; returns 0 or -errno. */
+int fs_write(const char *root, const char *path, const char *s);
+/* Create the directories above path (mkdir -p of its parent). */
+int fs_mkdir_parents(const char *path);
+/* A new file to be renamed over path once written: a name no one can
+ * predict or plant beforehand ("PATH.tmp.XXXXXX" by mkostemp: O_EXCL,
+ * never through a symlink), in path's directory so the rename stays on
+ * one file system, mode 0644 whatever the umask. The name goes into tmp.
+ * Returns the descriptor or -errno. */
+int fs_tmp_open(const char *path, char *tmp, size_t tmplen);
+/* Write s to path, with a one-line error naming path on failure. */
+int fs_write_err(const char *path, const char *s, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,169 @@
+#include "os/procstat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "os/fsutil.h"
+
+struct procstat_sample *procstat_sample_new(void)
+{
+	return calloc(1, sizeof(struct procstat_sample));
+}
+
+void procstat_sample_free(struct procstat_sample *s)
+{
+	free(s);
+}
+
+int procstat_slurp(const char *root, const char *path, char **text, char *err, size_t errlen)
+{
+	size_t len = 16384;
+	char *buf = NULL;
+	long n;
+
+	for (;;) {
+		char *nb = realloc(buf, len);
+
+		if (!nb) {
+			free(buf);
+			snprintf(err, errlen, "%s: out of memory", path);
+			return -ENOMEM;
+		}
+		buf = nb;
+		n = fs_read(root, path, buf, len);
+		if (n < 0) {
+			free(buf);
+			snprintf(err, errlen, "cannot read %s%s: %s", root && strcmp(root, "/") ? root : "",
+				 path, strerror((int)-n));
+			return (int)n;
+		}
+		/* A full buffer may be a cut file: read it again, whole. */
+		if ((size_t)n + 1 < len)
+			break;
+		if (len >= (64u << 20)) {
+			free(buf);
+			snprintf(err, errlen, "%s: larger than 64 MiB", path);
+			return -EFBIG;
+		}
+		len *= 4;
+	}
+	*text = buf;
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+int procstat_read(const char *root, const char *irq_filter, struct procstat_sample *s,
+		  char *err, size_t errlen)
+{
+	struct cpuset online;
+	char *text = NULL, e2[256];
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->t_ns = now_ns();
+	if ((rc = procstat_slurp(root, "/proc/stat", &text, err, errlen)))
+		return rc;
+	rc = cpustat_parse_stat(text, &s->stat, err, errlen);
+	free(text);
+	if (rc)
+		return rc;
+
+	if (!procstat_slurp(root, "/proc/interrupts", &text, e2, sizeof(e2))) {
+		rc = cpustat_parse_interrupts(text, irq_filter, &s->irq, err, errlen);
+		free(text);
+		if (rc)
+			return rc;
+		s->have_irq = true;
+	}
+	if (!procstat_slurp(root, "/proc/softirqs", &text, e2, sizeof(e2))) {
+		rc = cpustat_parse_softirqs(text, &s->soft, err, errlen);
+		free(text);
+		if (rc)
+			return rc;
+		s->have_soft = true;
+	}
+	if (!procstat_slurp(root, "/proc/net/softnet_stat", &text, e2, sizeof(e2))) {
+		bool have_online = !procstat_online(root, &online, e2, sizeof(e2));
+
+		rc = cpustat_parse_softnet(text, have_online ? &online : NULL, &s->net, err, errlen);
+		free(text);
+		if (rc)
+			return rc;
+		s->have_net = true;
+	}
+	return 0;
+}
+
+int procstat_online(const char *root, struct cpuset *online, char *err, size_t errlen)
+{
+	char buf[4096];
+	long n = fs_read(root, "/sys/devices/system/cpu/online", buf, sizeof(buf));
+
+	if (n < 0) {
+		snprintf(err, errlen, "cannot read /sys/devices/system/cpu/online: %s", strerror((int)-n));
+		return (int)n;
+	}
+	return cpuset_parse_list(buf, online, err, errlen);
+}
+
+int procstat_kernel(const char *root, char *buf, size_t len, char *err, size_t errlen)
+{
+	long n = fs_read(root, "/proc/sys/kernel/osrelease", buf, len);
+
+	if (n < 0) {
+		snprintf(err, errlen, "cannot read /proc/sys/kernel/osrelease: %s", strerror((int)-n));
+		return (int)n;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+int procstat_cpu_model(const char *root, char *buf, size_t len, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "model name", "Processor", "cpu model", "cpu" };
+	char *text, *line, *save = NULL;
+	int rc;
+
+	if ((rc = procstat_slurp(root, "/proc/cpuinfo", &text, err, errlen)))
+		return rc;
+	snprintf(buf, len, "unknown");
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		bool found = false;
+
+		/* strtok_r edits the text: work on a copy per key. */
+		char *copy = strdup(text);
+
+		if (!copy)
+			break;
+		for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			size_t kl = strlen(keys[k]);
+			char *v;
+
+			if (strncmp(line, keys[k], kl) || (line[kl] != ' ' && line[kl] != '\t' && line[kl] != ':'))
+				continue;
+			v = strchr(line, ':');
+			if (!v)
+				continue;
+			for (v++; *v == ' ' || *v == '\t'; v++)
+				;
+			snprintf(buf, len, "%s", v);
+			found = true;
+			break;
+		}
+		free(copy);
+		if (found)
+			break;
+	}
+	free(text);
+	return 0;
+}

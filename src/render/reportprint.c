@@ -1,0 +1,492 @@
+/* A loaded and compared report written out: the text tables (throughput
+ * by size, the trials, by configuration, the DUT's CPU) and JSON from the same
+ * out_* calls, and the CSV files; report.c loads and compares. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/report_render.h"
+#include "store/report.h"
+
+/* "19.99k" or "49.7%" of line rate; the cell's figure as the table shows it. */
+static void fmt_thr(const struct rm_cell *c, char *buf, size_t len)
+{
+	if (!c || !c->have_thr)
+		snprintf(buf, len, "-");
+	else if (c->line_pps > 0)
+		snprintf(buf, len, "%s%.1f%%", c->tester_limited ? ">=" : "", c->ndr_med * 100 / c->line_pps);
+	else
+		snprintf(buf, len, "%s%.2fk", c->tester_limited ? ">=" : "", c->ndr_med / 1e3);
+}
+
+/* The strings of the text tables come from the store, which anything may
+ * have written: out_text would let their newlines through, so they are
+ * escaped (out_escape_text) before they are laid out. */
+static const char *esc(const char *s, char *buf, size_t len)
+{
+	return out_escape_text(buf, len, s);
+}
+
+/* "#12 label": the label's first 20 characters (a byte that is not UTF-8
+ * counts as one), cut before escaping so that no character or escape is
+ * cut in half. */
+static void run_name(const struct rm_run *r, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)r->label;
+	char head[sizeof(r->label)], label[4 * sizeof(r->label)];
+	size_t n = strlen(r->label), i = 0;
+
+	for (unsigned int chars = 0; i < n && chars < 20; chars++) {
+		size_t l = out_utf8_len(p + i, n - i);
+
+		i += l ? l : 1;
+	}
+	snprintf(head, sizeof(head), "%.*s", (int)i, r->label);
+	snprintf(buf, len, "#%lld%s%s", (long long)r->id, r->label[0] ? " " : "", esc(head, label, sizeof(label)));
+}
+
+/* The words of a run's config ("placement=bound rules=0 ...") that not
+ * every run shares: what the rows of the table by configuration differ by. */
+static void config_diff(const struct report_model *m, unsigned int r, char *buf, size_t len)
+{
+	char cfg[sizeof(m->run[0].config)], words[sizeof(m->run[0].config)], *save = NULL;
+	size_t off = 0;
+
+	words[0] = '\0';
+	snprintf(cfg, sizeof(cfg), "%s", m->run[r].config);
+	for (char *w = strtok_r(cfg, " ", &save); w && off < sizeof(words); w = strtok_r(NULL, " ", &save)) {
+		bool everywhere = true;
+		size_t wl = strlen(w);
+
+		for (unsigned int k = 0; k < m->nruns && everywhere; k++) {
+			const char *c = m->run[k].config, *p = c;
+
+			everywhere = false;
+			while ((p = strstr(p, w))) {
+				if ((p == c || p[-1] == ' ') && (p[wl] == ' ' || !p[wl])) {
+					everywhere = true;
+					break;
+				}
+				p += wl;
+			}
+		}
+		if (!everywhere)
+			off += (size_t)snprintf(words + off, sizeof(words) - off, "%s%s", off ? " " : "", w);
+	}
+	esc(words[0] ? words : "(same)", buf, len);
+}
+
+/* One column of run r's: w wide, but the last one ends the line as it is. */
+static void runs_col(struct out *o, const struct report_model *m, unsigned int r, int w, const char *s)
+{
+	if (r + 1 < m->nruns)
+		out_text(o, "  %-*s", w, s);
+	else
+		out_text(o, "  %s", s);
+}
+
+/* The head of a table with a column per run, each w wide but the last. */
+static void runs_header(struct out *o, const struct report_model *m, int w)
+{
+	char name[128];
+
+	out_text(o, "  %5s", "size");
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		run_name(&m->run[r], name, sizeof(name));
+		runs_col(o, m, r, w, name);
+	}
+	out_text(o, "\n");
+}
+
+/* After a cell's figure: its difference and verdict against the baseline,
+ * when it has one. */
+static void verdict_suffix(char *cell, size_t len, const struct rm_cell *c)
+{
+	size_t n = strlen(cell);
+
+	if (c && (c->verdict == RM_BETTER || c->verdict == RM_WORSE || c->verdict == RM_NOISE) && n < len)
+		snprintf(cell + n, len - n, " %+.1f%% %s", c->diff_pct, report_verdict_name(c->verdict));
+}
+
+/* Plain trials: rows are frame sizes, columns are runs; a cell is what the
+ * DUT forwarded at the offered load, and the loss. */
+static void print_trials(struct out *o, const struct report_model *m)
+{
+	out_text(o, "\n  trial (frames/s forwarded, median of repeats +- half their spread, of those offered,"
+		 " and the loss), verdict against the first run at the same offered load\n\n");
+	runs_header(o, m, 34);
+	for (unsigned int s = 0; s < m->nsizes; s++) {
+		out_text(o, "  %5u", m->sizes[s]);
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+			char cell[112];
+
+			if (!c || !c->have_trial) {
+				snprintf(cell, sizeof(cell), "-");
+			} else {
+				int n = snprintf(cell, sizeof(cell), "%.2fk", c->trial_fwd_pps / 1e3);
+
+				if (c->trials > 1 && c->trial_fwd_pps > 0 && n > 0 && (size_t)n < sizeof(cell))
+					n += snprintf(cell + n, sizeof(cell) - (size_t)n, " +-%.1f%%",
+						      (c->trial_fwd_max - c->trial_fwd_min) * 50 / c->trial_fwd_pps);
+				if (n > 0 && (size_t)n < sizeof(cell))
+					snprintf(cell + n, sizeof(cell) - (size_t)n, " of %.4gk, loss %.3f%%%s",
+						 c->trial_offered_pps / 1e3, c->trial_loss_pct,
+						 c->tester_limited ? " (tester-limited)" : "");
+				verdict_suffix(cell, sizeof(cell), c);
+			}
+			runs_col(o, m, r, 34, cell);
+		}
+		out_text(o, "\n");
+	}
+}
+
+static void print_tables(struct out *o, const struct report_model *m)
+{
+	char name[128], v[64], test[4 * sizeof(m->run[0].test)], kernel[4 * sizeof(m->run[0].kernel)];
+	char config[4 * sizeof(m->run[0].config)];
+	bool pct = false, cfg_differ = false, any_thr = false, any_trial = false;
+
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		const struct rm_run *run = &m->run[r];
+
+		run_name(run, name, sizeof(name));
+		out_text(o, "  %-24s %s, %s%s%s, %s%s\n", name, esc(run->test, test, sizeof(test)),
+			 run->when[0] ? run->when : TIMEFMT_UNKNOWN, run->kernel[0] ? ", kernel " : "",
+			 esc(run->kernel, kernel, sizeof(kernel)), run->config[0] ? esc(run->config, config, sizeof(config)) : "-",
+			 run->interrupted ? "  [INCOMPLETE]" : "");
+		if (run->placement_moved)
+			out_text(o, "  %-24s the host had %s: its figures move with that (docs/measurement.md)\n", "",
+				 run->placement_note);
+		for (unsigned int k = 0; k < run->ncells; k++) {
+			pct |= run->cell[k].line_pps > 0;
+			any_thr |= run->cell[k].have_thr;
+			any_trial |= run->cell[k].have_trial;
+		}
+		cfg_differ |= strcmp(run->config, m->run[0].config) != 0;
+	}
+	if (any_trial)
+		print_trials(o, m);
+	if (any_trial && !any_thr)
+		goto by_config;
+	/* By size: rows are frame sizes, columns are runs. */
+	out_text(o, "\n  throughput (NDR, %s; median of repeats +- half their spread),"
+		 " verdict against %s\n\n", pct ? "% of line rate" : "frames/s", "the first run");
+	runs_header(o, m, 26);
+	for (unsigned int s = 0; s < m->nsizes; s++) {
+		out_text(o, "  %5u", m->sizes[s]);
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+			char cell[96];
+
+			fmt_thr(c, v, sizeof(v));
+			if (c && c->have_thr && c->repeats > 1 && c->ndr_med > 0)
+				snprintf(cell, sizeof(cell), "%s +-%.1f%%", v, (c->ndr_max - c->ndr_min) * 50 / c->ndr_med);
+			else
+				snprintf(cell, sizeof(cell), "%s", v);
+			verdict_suffix(cell, sizeof(cell), c);
+			runs_col(o, m, r, 26, cell);
+		}
+		out_text(o, "\n");
+	}
+by_config:
+	/* By configuration: rows are configurations, kpps per size. */
+	if (cfg_differ) {
+		/* Columns as wide as their longest entry: run, configuration. */
+		int wn = 3, wc = 13;
+
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			char diff[96];
+
+			run_name(&m->run[r], name, sizeof(name));
+			config_diff(m, r, diff, sizeof(diff));
+			wn = (int)strlen(name) > wn ? (int)strlen(name) : wn;
+			wc = (int)strlen(diff) > wc ? (int)strlen(diff) : wc;
+		}
+		out_text(o, "\n  by configuration (kpps, NDR median%s; what differs between the runs)\n  %-*s  %-*s",
+			 any_trial ? ", or forwarded in a plain trial" : "", wn, "run", wc, "configuration");
+		for (unsigned int s = 0; s < m->nsizes; s++)
+			out_text(o, " %8u", m->sizes[s]);
+		out_text(o, "\n");
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			char diff[96];
+
+			run_name(&m->run[r], name, sizeof(name));
+			config_diff(m, r, diff, sizeof(diff));
+			out_text(o, "  %-*s  %-*s", wn, name, wc, diff);
+			for (unsigned int s = 0; s < m->nsizes; s++) {
+				const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+
+				if (c && c->have_thr)
+					out_text(o, " %8.1f", c->ndr_med / 1e3);
+				else if (c && c->have_trial)
+					out_text(o, " %8.1f", c->trial_fwd_pps / 1e3);
+				else
+					out_text(o, " %8s", "-");
+			}
+			out_text(o, "\n");
+		}
+	}
+	/* The cost per frame, where it was measured. */
+	bool cost = false;
+
+	for (unsigned int r = 0; r < m->nruns; r++)
+		for (unsigned int k = 0; k < m->run[r].ncells; k++)
+			cost |= m->run[r].cell[k].ns_per_frame > 0;
+	if (cost) {
+		out_text(o, "\n  DUT CPU per forwarded frame at the NDR%s (ns)\n  %5s",
+			 any_trial ? " or at a plain trial's load" : "", "size");
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			run_name(&m->run[r], name, sizeof(name));
+			out_text(o, r + 1 < m->nruns ? "  %-12s" : "  %s", name);
+		}
+		out_text(o, "\n");
+		for (unsigned int s = 0; s < m->nsizes; s++) {
+			out_text(o, "  %5u", m->sizes[s]);
+			for (unsigned int r = 0; r < m->nruns; r++) {
+				const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+
+				if (c && c->ns_per_frame > 0)
+					out_text(o, r + 1 < m->nruns ? "  %-12.0f" : "  %.0f", c->ns_per_frame);
+				else
+					out_text(o, r + 1 < m->nruns ? "  %-12s" : "  %s", "-");
+			}
+			out_text(o, "\n");
+		}
+	}
+}
+
+static void json_cell(struct out *o, const struct rm_cell *c)
+{
+	out_obj_start(o, NULL);
+	out_u64(o, "size", NULL, c->size);
+	out_bool(o, "have_throughput", NULL, c->have_thr);
+	out_u64(o, "repeats", NULL, c->repeats);
+	if (c->have_thr) {
+		out_f64(o, "ndr_median_pps", NULL, c->ndr_med);
+		out_f64(o, "ndr_min_pps", NULL, c->ndr_min);
+		out_f64(o, "ndr_max_pps", NULL, c->ndr_max);
+		out_f64(o, "width_pps", NULL, c->width_pps);
+		double lo, hi;
+
+		report_band(c, &lo, &hi);
+		out_f64(o, "band_lo_pps", NULL, lo);
+		out_f64(o, "band_hi_pps", NULL, hi);
+	}
+	if (c->pdr_med > 0)
+		out_f64(o, "pdr_median_pps", NULL, c->pdr_med);
+	if (c->line_pps > 0) {
+		out_f64(o, "line_pps", NULL, c->line_pps);
+		if (c->have_thr)
+			out_f64(o, "ndr_pct_line_rate", NULL, c->ndr_med * 100 / c->line_pps);
+	}
+	out_bool(o, "at_least", NULL, c->tester_limited);
+	if (c->have_lat) {
+		out_obj_start(o, "latency_ns");
+		out_f64(o, "min", NULL, c->lat_min);
+		out_f64(o, "median", NULL, c->lat_median);
+		out_f64(o, "p99", NULL, c->lat_p99);
+		out_f64(o, "p99_9", NULL, c->lat_p999);
+		out_f64(o, "max", NULL, c->lat_max);
+		out_obj_end(o);
+	}
+	out_arr_start(o, "frame_loss");
+	for (unsigned int i = 0; i < c->nloss; i++) {
+		out_obj_start(o, NULL);
+		out_f64(o, "offered_pct", NULL, c->loss[i].offered_pct);
+		out_f64(o, "offered_pps", NULL, c->loss[i].offered_pps);
+		out_f64(o, "loss_pct", NULL, c->loss[i].loss_pct);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	if (c->ns_per_frame > 0)
+		out_f64(o, "ns_per_frame", NULL, c->ns_per_frame);
+	if (c->b2b_frames > 0)
+		out_f64(o, "b2b_frames", NULL, c->b2b_frames);
+	if (c->have_trial) {
+		out_obj_start(o, "trial");
+		out_u64(o, "trials", NULL, c->trials);
+		out_f64(o, "offered_pps", NULL, c->trial_offered_pps);
+		out_f64(o, "forwarded_pps", NULL, c->trial_fwd_pps);
+		out_f64(o, "forwarded_min_pps", NULL, c->trial_fwd_min);
+		out_f64(o, "forwarded_max_pps", NULL, c->trial_fwd_max);
+		out_f64(o, "loss_pct", NULL, c->trial_loss_pct);
+		out_obj_end(o);
+	}
+	out_str(o, "verdict", NULL, report_verdict_name(c->verdict));
+	out_f64(o, "diff_pct", NULL, c->diff_pct);
+	out_obj_end(o);
+}
+
+void report_print(struct out *o, const struct report_model *m)
+{
+	out_str(o, "title", "%s\n\n", m->title);
+	if (!out_is_json(o))
+		print_tables(o, m);
+	out_arr_start(o, "sizes");
+	for (unsigned int s = 0; s < m->nsizes; s++)
+		out_u64(o, NULL, NULL, m->sizes[s]);
+	out_arr_end(o);
+	out_arr_start(o, "runs");
+	for (unsigned int r = 0; r < m->nruns && out_is_json(o); r++) {
+		const struct rm_run *run = &m->run[r];
+
+		out_obj_start(o, NULL);
+		out_i64(o, "id", NULL, run->id);
+		out_str(o, "label", NULL, run->label);
+		if (run->when[0])
+			out_str(o, "when", NULL, run->when);
+		else
+			out_null(o, "when");
+		out_str(o, "test", NULL, run->test);
+		out_str(o, "kernel", NULL, run->kernel);
+		out_str(o, "config", NULL, run->config);
+		if (run->cpu_line[0])
+			out_str(o, "cpu_line_ns", NULL, run->cpu_line);
+		else
+			out_null(o, "cpu_line_ns");
+		out_bool(o, "placement_moved", NULL, run->placement_moved);
+		out_bool(o, "interrupted", NULL, run->interrupted);
+		out_bool(o, "baseline", NULL, r == 0);
+		out_arr_start(o, "cells");
+		for (unsigned int k = 0; k < run->ncells; k++)
+			json_cell(o, &run->cell[k]);
+		out_arr_end(o);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	if (m->fail_pct >= 0) {
+		out_f64(o, "fail_on_regression_pct", "\n  --fail-on-regression %g%%: ", m->fail_pct);
+		out_bool(o, "regression", NULL, m->regression);
+		out_text(o, "%s", m->regression ? "REGRESSION: a cell is worse than the baseline by more than that beyond noise"
+						: "no regression beyond noise");
+		for (unsigned int r = 0; r < m->nruns; r++)
+			if (m->run[r].interrupted) {
+				out_text(o, " (incomplete runs not counted)");
+				break;
+			}
+		out_text(o, "\n");
+	} else {
+		out_null(o, "fail_on_regression_pct");
+		out_bool(o, "regression", NULL, m->regression);
+	}
+}
+
+/* A field from the store: escaped as the text tables are (a CSV file is
+ * often looked at on a terminal), then quoted when it needs it. The
+ * fields are at most a config's 160 bytes. */
+static void csv_str(FILE *f, const char *raw)
+{
+	char buf[4 * sizeof(((struct rm_run *)0)->config)];
+	const char *s = out_escape_text(buf, sizeof(buf), raw);
+
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* Exact, as the JSON is: 15 significant digits when they read back as
+ * the same double, else 17. Six (%.6g) printed 1.23457e+06 for a rate
+ * above a million frames/s and 19757.2 for a median of 19757.234375. */
+static void csv_num(FILE *f, double v, bool have)
+{
+	char b[32];
+
+	if (!have || !isfinite(v)) {
+		fputs(",", f);
+		return;
+	}
+	snprintf(b, sizeof(b), "%.15g", v);
+	if (strtod(b, NULL) != v)
+		snprintf(b, sizeof(b), "%.17g", v);
+	fprintf(f, ",%s", b);
+}
+
+/* The columns that say which run a line is from. */
+#define CSV_RUN_HEADER "run_id,label,when,test,kernel,config,interrupted"
+
+static void csv_run(FILE *f, const struct rm_run *run)
+{
+	fprintf(f, "%lld,", (long long)run->id);
+	csv_str(f, run->label);
+	fprintf(f, ",%s,", run->when);
+	csv_str(f, run->test);
+	fputc(',', f);
+	csv_str(f, run->kernel);
+	fputc(',', f);
+	csv_str(f, run->config);
+	fprintf(f, ",%d", run->interrupted);
+}
+
+void report_csv(const struct report_model *m, FILE *f)
+{
+	fputs(CSV_RUN_HEADER ",size,repeats,ndr_median_pps,ndr_min_pps,"
+	      "ndr_max_pps,width_pps,pdr_median_pps,line_pps,ndr_pct_line_rate,at_least,lat_min_ns,"
+	      "lat_median_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns,ns_per_frame,b2b_frames,verdict,diff_pct,"
+	      "trials,trial_offered_pps,trial_forwarded_pps,trial_forwarded_min_pps,trial_forwarded_max_pps,"
+	      "trial_loss_pct\n", f);
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		const struct rm_run *run = &m->run[r];
+
+		for (unsigned int k = 0; k < run->ncells; k++) {
+			const struct rm_cell *c = &run->cell[k];
+
+			csv_run(f, run);
+			fprintf(f, ",%u,%u", c->size, c->repeats);
+			csv_num(f, c->ndr_med, c->have_thr);
+			csv_num(f, c->ndr_min, c->have_thr);
+			csv_num(f, c->ndr_max, c->have_thr);
+			csv_num(f, c->width_pps, c->have_thr);
+			csv_num(f, c->pdr_med, c->pdr_med > 0);
+			csv_num(f, c->line_pps, c->line_pps > 0);
+			csv_num(f, c->line_pps > 0 ? c->ndr_med * 100 / c->line_pps : 0, c->have_thr && c->line_pps > 0);
+			fprintf(f, ",%d", c->tester_limited);
+			csv_num(f, c->lat_min, c->have_lat);
+			csv_num(f, c->lat_median, c->have_lat);
+			csv_num(f, c->lat_p99, c->have_lat);
+			csv_num(f, c->lat_p999, c->have_lat);
+			csv_num(f, c->lat_max, c->have_lat);
+			csv_num(f, c->ns_per_frame, c->ns_per_frame > 0);
+			csv_num(f, c->b2b_frames, c->b2b_frames > 0);
+			fprintf(f, ",%s", report_verdict_name(c->verdict));
+			csv_num(f, c->diff_pct, c->verdict >= RM_NOISE);
+			csv_num(f, c->trials, c->have_trial);
+			csv_num(f, c->trial_offered_pps, c->have_trial);
+			csv_num(f, c->trial_fwd_pps, c->have_trial);
+			csv_num(f, c->trial_fwd_min, c->have_trial);
+			csv_num(f, c->trial_fwd_max, c->have_trial);
+			csv_num(f, c->trial_loss_pct, c->have_trial);
+			fputc('\n', f);
+		}
+	}
+}
+
+void report_csv_loss(const struct report_model *m, FILE *f)
+{
+	fputs(CSV_RUN_HEADER ",size,step,offered_pct,offered_pps,loss_pct\n", f);
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		const struct rm_run *run = &m->run[r];
+
+		for (unsigned int k = 0; k < run->ncells; k++) {
+			const struct rm_cell *c = &run->cell[k];
+
+			for (unsigned int i = 0; i < c->nloss; i++) {
+				csv_run(f, run);
+				fprintf(f, ",%u,%u", c->size, i + 1);
+				csv_num(f, c->loss[i].offered_pct, true);
+				csv_num(f, c->loss[i].offered_pps, true);
+				csv_num(f, c->loss[i].loss_pct, true);
+				fputc('\n', f);
+			}
+		}
+	}
+}
