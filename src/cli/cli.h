@@ -3,6 +3,7 @@
 #ifndef WR_CLI_CLI_H
 #define WR_CLI_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -38,6 +39,23 @@ int cli_bad_option(const char *cmd, int c, char **argv, int optind_now);
  * with a message when the value is missing. */
 int cli_take_valued(int argc, char **argv, int *i, const char *const *names,
 		    const char **name, const char **value, char *err, size_t errlen);
+/* The exit status of a step that returned rc (0 or -errno): 0, EXIT_USAGE
+ * for -EINVAL (the input was wrong), else EXIT_RUNTIME. */
+int cli_status(int rc);
+
+/* Ctrl-C and SIGTERM while a command runs: cli_stop_catch installs the
+ * handler (remembering what was there) and returns the flag it sets, which
+ * the engine polls; cli_stop_restore puts the old handlers back and may be
+ * called twice. */
+struct cli_stop {
+	struct sigaction old_int, old_term;
+	bool caught;
+};
+volatile sig_atomic_t *cli_stop_catch(struct cli_stop *s);
+void cli_stop_restore(struct cli_stop *s);
+/* True once a caught signal arrived. */
+bool cli_stopped(void);
+
 /* True when the process may administer networks and namespaces. */
 bool cli_have_root(void);
 

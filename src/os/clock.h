@@ -5,16 +5,14 @@
 #include <stdint.h>
 #include <time.h>
 
-#define NSEC_PER_USEC 1000ULL
-#define NSEC_PER_MSEC 1000000ULL
-#define NSEC_PER_SEC 1000000000ULL
+#include "core/timeconst.h"
 
 static inline uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
 	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 static inline uint64_t mono_ns(void)
