@@ -18,6 +18,10 @@ enum cmd_needs {
 struct cli {
 	bool json;
 	const char *prog;
+	/* The matrix checking a test's options in its own process: the
+	 * command stops after parsing and checking them, before any lab,
+	 * port or store is used. */
+	bool check_only;
 };
 
 struct cmd {

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/storeopt.h"
 #include "cli/trialopt.h"
+#include "app/rfc2544plan.h"
 #include "engine/rfc2544.h"
 #include "store/calib.h"
 #include "dut/soak.h"
@@ -46,14 +47,6 @@ static const char rfc2544_usage[] =
 	"\n"
 	"and the port, flow, timing and tester options of 'wirerate trial':\n\n"
 	TRIALOPT_HELP;
-
-static volatile sig_atomic_t r_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	r_stop = 1;
-}
 
 struct r_opts {
 	unsigned int tests;
@@ -214,23 +207,6 @@ static void show_progress(void *arg, const struct r2544_progress *p)
 	(void)arg;
 }
 
-struct deviations {
-	char line[12][160];
-	unsigned int n;
-};
-
-static void dev_add(struct deviations *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void dev_add(struct deviations *d, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (d->n >= 12)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(d->line[d->n++], sizeof(d->line[0]), fmt, ap);
-	va_end(ap);
-}
-
 static void print_bound_cells(struct out *o, const char *key, const struct search_bound *b,
 			      unsigned int size, double frame, double line_bps, double max_load)
 {
@@ -293,8 +269,8 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	struct trialopt to;
 	struct r2544_cfg *cfg = NULL;
 	struct r2544_result *res = NULL;
-	struct deviations dev = { .n = 0 };
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct app_r2544_plan plan;
+	struct cli_stop stop = { .caught = false };
 	bool imix = false;
 	char err[512];
 	struct out *o;
@@ -336,74 +312,46 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		cli_error("rfc2544: use --trial-time, not --duration (the search chooses trial lengths)");
 		return EXIT_USAGE;
 	}
-	/* Defaults: RFC 2544 to the letter, or the lab's quick mode. */
-	uint64_t final_ns = r.trial_set ? r.trial_ns : r.quick ? 2000000000ULL : 60000000000ULL;
-	uint64_t settle_ns = r.settle_set ? r.settle_ns : r.quick ? 500000000ULL : 5000000000ULL;
-	uint64_t dsum_ns = r.dsum_ns ? r.dsum_ns : final_ns;
+	/* The plan: RFC 2544's defaults, or the lab's quick mode. */
+	struct app_r2544_opts po = {
+		.tests = r.tests, .nsizes = r.nsizes, .imix = imix, .pdr = r.pdr, .precision = r.precision,
+		.exceed = r.exceed, .max_load = r.max_load, .max_load_set = r.max_load_set, .quick = r.quick,
+		.trial_ns = r.trial_ns, .settle_ns = r.settle_ns, .trial_set = r.trial_set,
+		.settle_set = r.settle_set, .lat_runs = r.lat_runs, .b2b_runs = r.b2b_runs, .repeat = r.repeat,
+		.lat_set = r.lat_set, .b2b_set = r.b2b_set, .dsum_ns = r.dsum_ns,
+	};
 
-	if (dsum_ns < final_ns) {
-		cli_error("rfc2544: --duration-sum %g s: shorter than one trial (%g s): give at least the trial time",
-			  dsum_ns / 1e9, final_ns / 1e9);
+	memcpy(po.sizes, r.sizes, sizeof(po.sizes));
+	if ((rc = app_r2544_timing(&po, &to.cfg, &plan, err, sizeof(err)))) {
+		cli_error("rfc2544: %s", err);
 		return EXIT_USAGE;
 	}
-
-	if (r.quick) {
-		to.cfg.drain_ns = to.cfg.drain_ns == 2000000000ULL ? 500000000ULL : to.cfg.drain_ns;
-		to.cfg.learn_wait_ns = to.cfg.learn_wait_ns == 1000000000ULL ? 200000000ULL : to.cfg.learn_wait_ns;
-	}
-	to.cfg.duration_ns = final_ns;
-	if (trialopt_parse_only())
+	if (cli->check_only)
 		return 0;
 	if ((rc = trialopt_resolve(&to, err, sizeof(err)))) {
 		cli_error("rfc2544: %s", err);
 		trialopt_release(&to);
-		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		return cli_status(rc);
 	}
 	/* every size the search will offer fits the links, before anything
 	 * is stored or sent */
-	for (unsigned int i = 0; !imix && i < r.nsizes; i++) {
-		struct trial_cfg *t = malloc(sizeof(*t));
-
-		if (!t)
-			goto out;
-		*t = to.cfg;
-		t->sizes[0] = r.sizes[i];
-		t->nsizes = 1;
-		rc = trial_mtu_check(t, err, sizeof(err));
-		free(t);
-		if (rc) {
-			cli_error("rfc2544: %s", err);
-			trialopt_release(&to);
-			return EXIT_USAGE;
-		}
+	if ((rc = app_r2544_check_mtu(&po, &to.cfg, err, sizeof(err)))) {
+		cli_error("rfc2544: %s", err);
+		trialopt_release(&to);
+		return EXIT_USAGE;
 	}
 	cfg = calloc(1, sizeof(*cfg));
 	res = calloc(1, sizeof(*res));
 	if (!cfg || !res)
 		goto out;
 	cfg->base = to.cfg;
-	cfg->tests = r.tests;
-	cfg->nsizes = imix ? 0 : r.nsizes;
-	memcpy(cfg->sizes, r.sizes, sizeof(r.sizes));
-	cfg->precision = r.precision;
-	cfg->pdr_ratio = r.pdr;
-	cfg->exceed_ratio = r.exceed;
-	cfg->duration_sum_ns = dsum_ns;
-	cfg->final_ns = final_ns;
-	cfg->initial_ns = final_ns >= 1000000000ULL * 2 ? (r.quick ? 500000000ULL : 1000000000ULL) : final_ns;
-	cfg->settle_ns = settle_ns;
-	cfg->latency_runs = (unsigned int)(r.lat_set ? r.lat_runs : r.quick ? 3 : 20);
-	cfg->latency_ns = r.quick ? final_ns : 120000000000ULL;
-	cfg->b2b_runs = (unsigned int)(r.b2b_set ? r.b2b_runs : r.quick ? 2 : 50);
-	cfg->b2b_max_ns = 2000000000ULL;
-	cfg->repeats = (unsigned int)r.repeat;
 	/* The DUT's CPUs on every trial, soaked with --soak. */
 	{
 		struct cpucost *probe = NULL;
 
 		if ((rc = trialopt_cpucost(&to, &probe, err, sizeof(err)))) {
 			cli_error("rfc2544: %s", err);
-			ret = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+			ret = cli_status(rc);
 			goto out;
 		}
 		cpucost_destroy(probe);
@@ -416,116 +364,43 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		}
 	}
 
-	/* The maximum load of each row. */
-	for (unsigned int i = 0; i < (imix ? 1u : r.nsizes); i++) {
-		double avg = 0, line = 0, ceil_pps = 0, m;
-		struct calib_entry e;
-		char e2[256], key[sizeof(e.port_type)];
+	/* The maximum load of each row, and every deviation from RFC 2544,
+	 * printed with the result. */
+	{
+		char key[sizeof(((struct calib_entry *)0)->port_type)];
+		struct app_r2544_host h = { .line_bps = to.line_bps, .calib_path = to.calib_path, .calib_key = key,
+					    .lab = to.lab, .prefix = to.prefix };
 
-		if (imix) {
-			for (unsigned int k = 0; k < to.cfg.nsizes; k++)
-				avg += to.cfg.sizes[k] / (double)to.cfg.nsizes;
-		} else {
-			avg = r.sizes[i];
-			struct trial_cfg probe = to.cfg;
-
-			probe.sizes[0] = r.sizes[i];
-			probe.nsizes = 1;
-			if (trial_cfg_check(&probe, err, sizeof(err))) {
-				cli_error("rfc2544: --sizes: %s", err);
-				ret = EXIT_USAGE;
-				goto out;
-			}
-		}
-		if (to.line_bps > 0)
-			line = to.line_bps / ((avg + 20) * 8);
 		trialopt_calib_key(&to, key, sizeof(key));
-		if (!imix && !calib_lookup(to.calib_path, key, r.sizes[i], &e, e2, sizeof(e2)))
-			ceil_pps = e.pps;
-		if (r.max_load_set) {
-			m = r.max_load.kind == RATE_PPS ? r.max_load.value :
-			    r.max_load.kind == RATE_BPS ? r.max_load.value / ((avg + 20) * 8) :
-			    line * r.max_load.value / 100;
-		} else {
-			m = line > 0 ? line : ceil_pps;
-			if (ceil_pps > 0 && ceil_pps < m)
-				m = ceil_pps;
-			cfg->max_is_ceiling[i] = ceil_pps > 0 && m == ceil_pps;
-		}
-		if (!(m > 0) && r.max_load_set && r.max_load.kind == RATE_PCT) {
-			cli_error("rfc2544: --max-load %g%%: no line rate known here (veth has none): give --line-rate, "
-				  "e.g. 1G, or --max-load in frames/s", r.max_load.value);
+		if ((rc = app_r2544_max_loads(&po, &to.cfg, &h, &plan, err, sizeof(err)))) {
+			cli_error("rfc2544: %s", err);
 			ret = EXIT_USAGE;
 			goto out;
 		}
-		if (!(m > 0)) {
-			char pa[LAB_PREFIX_MAX + 12];
-
-			cli_error("rfc2544: no maximum load for %g-byte frames: no line rate here and no calibrated "
-				  "ceiling; run 'wirerate calibrate --size %g%s' or give --max-load",
-				  avg, avg, to.lab ? lab_prefix_arg(to.prefix, pa, sizeof(pa)) : "");
-			ret = EXIT_USAGE;
-			goto out;
-		}
-		cfg->max_load[i] = m;
 	}
-	cfg->min_load = 100;
-
-	/* Every deviation from RFC 2544, printed with the result. */
-	if (final_ns != 60000000000ULL)
-		dev_add(&dev, "trials of %g s (RFC 2544: 60 s)", final_ns / 1e9);
-	if (cfg->initial_ns < final_ns)
-		dev_add(&dev, "the search starts with %g s trials while its bounds are wide; final bounds are from %g s trials",
-			cfg->initial_ns / 1e9, final_ns / 1e9);
-	if (settle_ns != 5000000000ULL)
-		dev_add(&dev, "%g s between trials (RFC 2544: 5 s)", settle_ns / 1e9);
-	if (to.cfg.drain_ns != 2000000000ULL)
-		dev_add(&dev, "%g s wait for residual frames (RFC 2544: 2 s)", to.cfg.drain_ns / 1e9);
-	if ((r.tests & R2544_LATENCY) && (cfg->latency_runs != 20 || cfg->latency_ns != 120000000000ULL))
-		dev_add(&dev, "latency: %u trials of %g s (RFC 2544: 20 of 120 s)", cfg->latency_runs, cfg->latency_ns / 1e9);
-	if ((r.tests & R2544_B2B) && cfg->b2b_runs != 50)
-		dev_add(&dev, "back-to-back: %u searches (RFC 2544: 50)", cfg->b2b_runs);
-	bool goals = r.exceed > 0 || dsum_ns > final_ns;
-
-	if (goals)
-		dev_add(&dev, "a load is judged from %g s of %g s trials, of which up to %g%% may exceed the loss goal "
-			"(RFC 2544: one trial, none)", dsum_ns / 1e9, final_ns / 1e9, r.exceed * 100);
-	if (r.pdr > 0)
-		dev_add(&dev, "PDR: highest load losing at most %g%% (RFC 2544 reports zero loss only: NDR)", r.pdr * 100);
-	for (unsigned int i = 0; i < (imix ? 1u : r.nsizes); i++)
-		if (cfg->max_is_ceiling[i]) {
-			dev_add(&dev, "maximum load is the tester's calibrated ceiling, not line rate (%s)",
-				to.line_bps > 0 ? "it is lower" : "no line rate known");
-			break;
-		}
-
-	if (r.repeat > 1)
-		dev_add(&dev, "the throughput search ran %llu times per size: NDR and PDR are the median",
-			(unsigned long long)r.repeat);
+	app_r2544_deviations(&po, &to.cfg, to.line_bps, &plan);
+	app_r2544_fill(&po, &plan, cfg);
 
 	/* The run is stored as it goes: opened now so that a bad --db fails
 	 * before any traffic, each trial committed as it ends. */
 	if ((rc = storeopt_open(&so, err, sizeof(err)))) {
 		cli_error("rfc2544: %s", err);
-		ret = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		ret = cli_status(rc);
 		goto out;
 	}
 	{
-		char sizes[160] = "imix", test[64];
-		size_t off = 0;
+		char sizes[160], test[64], names[48];
 
-		for (unsigned int i = 0; !imix && i < r.nsizes && off < sizeof(sizes); i++)
-			off += (size_t)snprintf(sizes + off, sizeof(sizes) - off, "%s%u", i ? "," : "", r.sizes[i]);
-		snprintf(test, sizeof(test), "rfc2544%s%s%s%s", r.tests & R2544_THROUGHPUT ? " throughput" : "",
-			 r.tests & R2544_LATENCY ? " latency" : "", r.tests & R2544_LOSS ? " loss" : "",
-			 r.tests & R2544_B2B ? " b2b" : "");
+		app_r2544_sizes_text(&po, sizes, sizeof(sizes));
+		app_r2544_tests_text(r.tests, false, names, sizeof(names));
+		snprintf(test, sizeof(test), "rfc2544 %s", names);
 		struct db_run_info ri = { .test = test, .sizes = sizes, .repeats = (unsigned int)r.repeat,
 					  .precision = r.precision, .pdr_ratio = r.pdr };
 
 		so.precision = r.precision;
 		so.exceed_ratio = r.exceed;
-		so.duration_sum_ns = dsum_ns;
-		so.trial_ns = final_ns;
+		so.duration_sum_ns = plan.dsum_ns;
+		so.trial_ns = plan.final_ns;
 		if ((rc = storeopt_begin(&so, &to, &ri, err, sizeof(err)))) {
 			cli_error("rfc2544: %s: %s", so.path, err);
 			goto out;
@@ -535,12 +410,9 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		cfg->hook_ctx = &so;
 	}
 
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	rc = r2544_run(cfg, res, &r_stop, isatty(STDERR_FILENO) ? show_progress : NULL, NULL, err, sizeof(err));
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	rc = r2544_run(cfg, res, cli_stop_catch(&stop), isatty(STDERR_FILENO) ? show_progress : NULL, NULL, err,
+		       sizeof(err));
+	cli_stop_restore(&stop);
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "\r%150s\r", "");
 	if (rc) {
@@ -555,10 +427,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	o = out_create(stdout, cli->json);
 	char tests[64];
 
-	snprintf(tests, sizeof(tests), "%s%s%s%s", r.tests & R2544_THROUGHPUT ? "throughput " : "",
-		 r.tests & R2544_LATENCY ? "latency " : "", r.tests & R2544_LOSS ? "frame-loss " : "",
-		 r.tests & R2544_B2B ? "back-to-back " : "");
-	tests[strlen(tests) - 1] = '\0';
+	app_r2544_tests_text(r.tests, true, tests, sizeof(tests));
 	out_str(o, "tests", "RFC 2544 %s", tests);
 	out_str(o, "where", ", %s", to.where);
 	out_str(o, "mode", ", %s mode\n", r.quick ? "quick" : "strict");
@@ -567,16 +436,20 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	out_f64(o, "pdr_ratio", ", PDR loss goal %g", r.pdr);
 	out_f64(o, "precision", ", width goal %g of the max load", r.precision);
 	out_f64(o, "exceed_ratio", NULL, r.exceed);
-	out_f64(o, "duration_sum_s", NULL, dsum_ns / 1e9);
-	out_f64(o, "trial_s", NULL, final_ns / 1e9);
+	out_f64(o, "duration_sum_s", NULL, plan.dsum_ns / 1e9);
+	out_f64(o, "trial_s", NULL, plan.final_ns / 1e9);
 	out_u64(o, "trials", ", %llu trials", res->trials_run);
 	out_u64(o, "repeat", NULL, r.repeat);
 	out_f64(o, "elapsed_s", " in %.0f s\n", res->elapsed_ns / 1e9);
 	if (to.line_bps > 0)
 		out_f64(o, "line_rate_bps", "  line rate %.0f bit/s\n", to.line_bps);
 	out_arr_start(o, "deviations");
-	for (unsigned int i = 0; i < dev.n; i++)
-		out_str(o, NULL, "  deviation: %s\n", dev.line[i]);
+	for (unsigned int i = 0; i < plan.ndev; i++) {
+		char line[160];
+
+		app_r2544_dev_text(&plan.dev[i], line, sizeof(line));
+		out_str(o, NULL, "  deviation: %s\n", line);
+	}
 	out_arr_end(o);
 
 	double frame_of[R2544_MAX_SIZES];
@@ -627,7 +500,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		/* The draft's figure for comparing searches. With one trial per
 		 * load it is the NDR itself and the PDR trial's forwarding rate:
 		 * printed only with goals, so the default table stays as it was. */
-		if (goals && (row->thr.ndr.cond_valid || row->thr.pdr.cond_valid))
+		if (plan.goals && (row->thr.ndr.cond_valid || row->thr.pdr.cond_valid))
 			out_text(o, "         conditional throughput: NDR %.0f, PDR %.0f frames/s\n",
 				 row->thr.ndr.cond_valid ? row->thr.ndr.cond_tput : 0,
 				 row->thr.pdr.cond_valid ? row->thr.pdr.cond_tput : 0);
@@ -736,6 +609,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	out_destroy(o);
 	ret = res->interrupted ? 130 : 0;
 out:
+	cli_stop_restore(&stop);
 	storeopt_end(&so, "failed", NULL);
 	free(soak_cal);
 	free(cfg);

@@ -309,7 +309,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	rc = trialopt_parse(&to, cli, argc, argv, trial_usage, NULL, err, sizeof(err));
 	if (rc)
 		return rc > 0 ? 0 : EXIT_USAGE;
-	if (trialopt_parse_only())
+	if (cli->check_only)
 		return 0;
 	if ((rc = trialopt_resolve(&to, err, sizeof(err)))) {
 		cli_error("trial: %s", err);

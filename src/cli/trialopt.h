@@ -98,15 +98,6 @@ struct trialopt {
  * after a one-line error was printed. */
 int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 		   const char *usage, const char *default_rate, char *err, size_t errlen);
-/* WIRERATE_PARSE_ONLY set (by the matrix): the command stops after its
- * options are parsed and checked, before any lab, port or store is used. */
-static inline bool trialopt_parse_only(void)
-{
-	const char *v = getenv("WIRERATE_PARSE_ONLY");
-
-	return v && *v == '1';
-}
-
 /* Open the ports' namespaces, read link speed, turn the rate into frames/s
  * and check the whole trial. -EINVAL: bad input; other: the host failed. */
 int trialopt_resolve(struct trialopt *o, char *err, size_t errlen);

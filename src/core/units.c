@@ -196,3 +196,14 @@ double linerate_pps(uint64_t bps, unsigned int frame_size)
 {
 	return (double)bps / ((frame_size + 20.0) * 8.0);
 }
+
+size_t sizes_join(char *buf, size_t len, const unsigned int *sizes, unsigned int n)
+{
+	size_t off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (unsigned int i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%u", i ? "," : "", sizes[i]);
+	return off;
+}

@@ -1,0 +1,133 @@
+/* The plan of an RFC 2544 run, from what the user asked: the defaults of
+ * the RFC (or of --quick), each frame size's maximum load and where it
+ * came from, and every deviation from the RFC as data, printed with the
+ * result. No host, no lab: the unit tests drive it with fixed inputs. */
+#ifndef WR_APP_RFC2544PLAN_H
+#define WR_APP_RFC2544PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/timeconst.h"
+#include "core/units.h"
+#include "engine/rfc2544.h"
+#include "engine/trial.h"
+
+/* RFC 2544's figures, and the lab's quick ones. */
+#define APP_R2544_TRIAL_NS		(60 * NSEC_PER_SEC)
+#define APP_R2544_QUICK_TRIAL_NS	(2 * NSEC_PER_SEC)
+#define APP_R2544_SETTLE_NS		(5 * NSEC_PER_SEC)
+#define APP_R2544_QUICK_SETTLE_NS	(500 * NSEC_PER_MSEC)
+#define APP_R2544_DRAIN_NS		(2 * NSEC_PER_SEC)
+#define APP_R2544_LATENCY_RUNS		20
+#define APP_R2544_LATENCY_NS		(120 * NSEC_PER_SEC)
+#define APP_R2544_B2B_RUNS		50
+
+/* The test names: as given on the command line and stored with the run
+ * ("loss"), and as printed over the result ("frame-loss"). */
+struct app_r2544_test_name {
+	unsigned int bit;	/* enum r2544_test */
+	const char *arg;	/* "loss" */
+	const char *title;	/* "frame-loss" */
+};
+#define APP_R2544_NTESTS 4
+extern const struct app_r2544_test_name app_r2544_tests[APP_R2544_NTESTS];
+
+/* The names of the tests in bits, in the table's order, separated by one
+ * space (title: the printed names, else the arguments), in buf. */
+void app_r2544_tests_text(unsigned int bits, bool title, char *buf, size_t len);
+
+/* What the user asked (the rfc2544 options as parsed). */
+struct app_r2544_opts {
+	unsigned int tests;		/* enum r2544_test bits; 0: throughput */
+	unsigned int sizes[R2544_MAX_SIZES], nsizes;
+	bool imix;			/* one IMIX row (base.sizes) instead of sizes */
+	double pdr, precision, exceed;
+	struct rate max_load;
+	bool max_load_set, quick;
+	uint64_t trial_ns, settle_ns;
+	bool trial_set, settle_set;
+	uint64_t lat_runs, b2b_runs, repeat;
+	bool lat_set, b2b_set;
+	uint64_t dsum_ns;		/* 0: the trial time */
+};
+
+enum app_r2544_load_from {
+	APP_R2544_LOAD_LINE,		/* the line rate */
+	APP_R2544_LOAD_CEILING,		/* the tester's calibrated ceiling */
+	APP_R2544_LOAD_GIVEN,		/* --max-load */
+};
+
+enum app_r2544_dev_kind {
+	APP_R2544_DEV_TRIAL,		/* a: trial s */
+	APP_R2544_DEV_INITIAL,		/* a: initial s, b: final s */
+	APP_R2544_DEV_SETTLE,		/* a: settle s */
+	APP_R2544_DEV_DRAIN,		/* a: drain s */
+	APP_R2544_DEV_LATENCY,		/* a: runs, b: trial s */
+	APP_R2544_DEV_B2B,		/* a: searches */
+	APP_R2544_DEV_GOALS,		/* a: duration sum s, b: trial s, c: exceed % */
+	APP_R2544_DEV_PDR,		/* a: PDR loss % */
+	APP_R2544_DEV_CEILING,		/* a: 1 when a line rate is known (and higher) */
+	APP_R2544_DEV_REPEAT,		/* a: searches per size */
+	APP_R2544_DEV_N
+};
+
+/* One deviation from RFC 2544: what and by how much. */
+struct app_r2544_dev {
+	enum app_r2544_dev_kind kind;
+	double a, b, c;
+};
+
+struct app_r2544_plan {
+	uint64_t final_ns, initial_ns, settle_ns, dsum_ns, latency_ns, b2b_max_ns;
+	unsigned int latency_runs, b2b_runs, repeats;
+	bool goals;			/* more than one trial, or some, decides a load */
+	unsigned int nrows;		/* sizes, or 1 IMIX row */
+	double max_load[R2544_MAX_SIZES];
+	enum app_r2544_load_from load_from[R2544_MAX_SIZES];
+	double min_load;
+	struct app_r2544_dev dev[APP_R2544_DEV_N];
+	unsigned int ndev;
+};
+
+/* The run's timing from o and base (the trial options as parsed): the
+ * RFC's defaults or --quick's, base's drain, learning wait and duration
+ * set to match. -EINVAL with a reason when the options contradict. */
+int app_r2544_timing(const struct app_r2544_opts *o, struct trial_cfg *base, struct app_r2544_plan *p,
+		     char *err, size_t errlen);
+
+/* Every size the search will offer fits the links (base resolved). */
+int app_r2544_check_mtu(const struct app_r2544_opts *o, const struct trial_cfg *base, char *err, size_t errlen);
+
+/* Where the maximum loads come from: the link, and the tester's ceiling
+ * for a size (0: none), from calib_path under calib_key unless a ceiling
+ * function is given. */
+struct app_r2544_host {
+	double line_bps;		/* 0: unknown */
+	const char *calib_path, *calib_key;
+	double (*ceiling)(void *ctx, unsigned int size);
+	void *ctx;
+	bool lab;			/* for the hint: 'calibrate --prefix P' */
+	const char *prefix;
+};
+
+/* Each row's maximum load: --max-load, else the line rate or the tester's
+ * ceiling, whichever is lower. -EINVAL with a reason when a row has none. */
+int app_r2544_max_loads(const struct app_r2544_opts *o, const struct trial_cfg *base,
+			const struct app_r2544_host *h, struct app_r2544_plan *p, char *err, size_t errlen);
+
+/* The deviations from RFC 2544, after timing and max loads. */
+void app_r2544_deviations(const struct app_r2544_opts *o, const struct trial_cfg *base, double line_bps,
+			  struct app_r2544_plan *p);
+/* One deviation as the line printed after "deviation: ". */
+void app_r2544_dev_text(const struct app_r2544_dev *d, char *buf, size_t len);
+
+/* The engine's configuration from the plan (all but base, watch, calib
+ * and the hooks, which the caller sets). */
+void app_r2544_fill(const struct app_r2544_opts *o, const struct app_r2544_plan *p, struct r2544_cfg *cfg);
+
+/* The run's sizes as stored: "64,128,256" or "imix". */
+void app_r2544_sizes_text(const struct app_r2544_opts *o, char *buf, size_t len);
+
+#endif
