@@ -16,20 +16,19 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sqlite3.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "cli/cli.h"
 #include "cli/storeopt.h"
+#include "app/matrix.h"
 #include "store/db.h"
 #include "render/out.h"
 #include "lab/lab.h"
 
-#define MATRIX_MAX	64	/* configurations */
-#define AXIS_VALUES_MAX	16
-#define ARGV_MAX	512
+#define MATRIX_MAX	APP_MATRIX_MAX
+#define ARGV_MAX	APP_MATRIX_ARGV_MAX
 
 static const char matrix_usage[] =
 	"usage: wirerate matrix AXES... [OPTIONS] -- trial|rfc2544 [TEST OPTIONS]\n"
@@ -69,14 +68,6 @@ static const char matrix_usage[] =
 	"exit status: 0; 1 runtime failure; 2 bad input; 3 regression (with\n"
 	"--fail-on-regression); 130 interrupted (the runs finished so far stay stored)\n";
 
-struct axis {
-	const char *opt;	/* the lab up option */
-	const char *name;	/* in labels */
-	bool lists;		/* a value may be a comma-separated list */
-	int n;
-	char *v[AXIS_VALUES_MAX];
-};
-
 static volatile sig_atomic_t stop_sig;
 static volatile pid_t child_pid;
 
@@ -88,31 +79,6 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	stop_sig = sig;
 	if (child_pid > 0 && si && si->si_code <= 0)
 		kill(child_pid, sig);
-}
-
-static int add_values(struct axis *ax, char *v)
-{
-	char *save = NULL, *tok;
-
-	if (!ax->lists) {
-		if (ax->n == AXIS_VALUES_MAX)
-			goto many;
-		ax->v[ax->n++] = v;
-		return 0;
-	}
-	if (!*v || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,")) {
-		cli_error("matrix: %s '%s': give values separated by single commas", ax->opt, v);
-		return EXIT_USAGE;
-	}
-	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (ax->n == AXIS_VALUES_MAX)
-			goto many;
-		ax->v[ax->n++] = tok;
-	}
-	return 0;
-many:
-	cli_error("matrix: %s: at most %d values", ax->opt, AXIS_VALUES_MAX);
-	return EXIT_USAGE;
 }
 
 /* Run argv (the wirerate binary) and wait; its stdout to out_fd when >= 0
@@ -158,163 +124,41 @@ static int run_child(char **argv, int out_fd)
 	return WEXITSTATUS(status);
 }
 
-/* The newest run with this tag, 0 when there is none. */
-static int64_t newest_tagged(const char *db_path, const char *tag)
+/* The test's own options, checked by the test's command in this process
+ * with nothing built (cli->check_only): 0, or its exit status after it
+ * printed why. */
+static int check_test(struct cli *cli, char **targv)
 {
-	struct db *db = NULL;
-	sqlite3_stmt *st = NULL;
-	char err[256];
-	int64_t id = 0;
+	struct cli sub = *cli;
+	char *copy[APP_MATRIX_ARGV_MAX];
+	int n = 0;
 
-	if (db_open(db_path, false, &db, err, sizeof(err)))
-		return 0;
-	if (sqlite3_prepare_v2(db_sqlite(db), "SELECT max(run_id) FROM tags WHERE tag = ?1", -1, &st, NULL) ==
-	    SQLITE_OK) {
-		sqlite3_bind_text(st, 1, tag, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			id = sqlite3_column_int64(st, 0);
-	}
-	sqlite3_finalize(st);
-	db_close(db);
-	return id;
-}
-
-static bool is_set_by_matrix(const char *a)
-{
-	static const char *const taken[] = { "--prefix", "--tx", "--rx", "--label", "--db", "--no-store",
-					     "--json", "-j", "--dst-mac", NULL };
-
-	size_t len = strcspn(a, "=");
-
-	for (int k = 0; taken[k]; k++) {
-		size_t n = strlen(taken[k]);
-
-		if (!strncmp(a, taken[k], n) && (!a[n] || a[n] == '='))
-			return true;
-		/* getopt_long takes an abbreviation: --js for --json */
-		if (a[0] == '-' && a[1] == '-' && len >= 3 && len < n && !strncmp(a, taken[k], len))
-			return true;
-	}
-	return false;
-}
-
-static bool has_control(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
-}
-
-/* What the matrix hands to its tests and to the report, checked as they
- * would check it, so that no lab is built for a run that would refuse. */
-static int check_own(const char *label, const char *const *tags, int ntags, const char *db, const char *html,
-		     const char *fail_pct)
-{
-	struct stat sb;
-
-	if (label && has_control(label)) {
-		cli_error("matrix: --label: no control characters");
-		return EXIT_USAGE;
-	}
-	for (int t = 0; t < ntags; t++) {
-		if (!*tags[t] || strlen(tags[t]) > 63 || has_control(tags[t])) {
-			cli_error("matrix: --tag '%.70s': 1 to 63 characters, no control characters", tags[t]);
-			return EXIT_USAGE;
-		}
-	}
-	if (db && !*db) {
-		cli_error("matrix: --db: give a file name");
-		return EXIT_USAGE;
-	}
-	if (html) {
-		const char *slash = strrchr(html, '/');
-		char dir[4096];
-
-		if (!slash)
-			snprintf(dir, sizeof(dir), ".");
-		else
-			snprintf(dir, sizeof(dir), "%.*s", slash == html ? 1 : (int)(slash - html), html);
-		if (!*html || (slash && !slash[1]) || (!stat(html, &sb) && !S_ISREG(sb.st_mode)) ||
-		    stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
-			cli_error("matrix: --html '%.70s': give a file in a directory that exists", html);
-			return EXIT_USAGE;
-		}
-	}
-	if (fail_pct) {
-		char *end;
-		double v = strtod(fail_pct, &end);
-
-		if (end == fail_pct || *end || !isfinite(v) || v < 0) {
-			cli_error("matrix: --fail-on-regression '%.40s': give a percentage, 0 or more", fail_pct);
-			return EXIT_USAGE;
-		}
-	}
-	return 0;
-}
-
-/* The test's command line: its own options and the matrix's. */
-static void test_argv(char **targv, char **test, int ntest, const char *prefix, const char *label, const char *mtag,
-		      const char *const *tags, int ntags, const char *db_path)
-{
-	int ta = 0;
-
-	targv[ta++] = "wirerate";
-	for (int i = 0; i < ntest; i++)
-		targv[ta++] = test[i];
-	targv[ta++] = "--prefix";
-	targv[ta++] = (char *)prefix;
-	targv[ta++] = "--label";
-	targv[ta++] = (char *)label;
-	targv[ta++] = "--tag";
-	targv[ta++] = (char *)mtag;
-	for (int t = 0; t < ntags; t++) {
-		targv[ta++] = "--tag";
-		targv[ta++] = (char *)tags[t];
-	}
-	targv[ta++] = "--db";
-	targv[ta++] = (char *)db_path;
-	targv[ta] = NULL;
-}
-
-/* The test's own options, checked by the test itself with nothing built:
- * WIRERATE_PARSE_ONLY makes trial and rfc2544 stop after parsing. */
-static int check_test(char **targv)
-{
-	int st;
-
-	setenv("WIRERATE_PARSE_ONLY", "1", 1);
-	st = run_child(targv, -1);
-	unsetenv("WIRERATE_PARSE_ONLY");
-	return st;
+	/* the command takes its options out of the array it is given */
+	for (; targv[n + 1]; n++)
+		copy[n] = targv[n + 1];
+	copy[n] = NULL;
+	sub.check_only = true;
+	return !strcmp(copy[0], "trial") ? cmd_trial(&sub, n, copy) : cmd_rfc2544(&sub, n, copy);
 }
 
 int cmd_matrix(struct cli *cli, int argc, char **argv)
 {
-	struct axis axes[] = {
-		{ .opt = "--placement", .name = "placement", .lists = true },
-		{ .opt = "--rules", .name = "rules", .lists = true },
-		{ .opt = "--dut-cpus", .name = "dut-cpus", .lists = false },
-		{ .opt = "--shape", .name = "shape", .lists = true },
-		{ .opt = "--mtu", .name = "mtu", .lists = true },
-		{ .opt = "--queues", .name = "queues", .lists = true },
-	};
-	enum { NAXES = sizeof(axes) / sizeof(axes[0]) };
+	struct app_matrix mx, *m = &mx;
 	static const char *const valued[] = { "--placement", "--rules", "--dut-cpus", "--shape", "--mtu", "--queues",
 					      "--prefix", "--label", "--tag", "--db", "--html",
 					      "--fail-on-regression", NULL };
 	const char *prefix = LAB_PREFIX_DEFAULT, *label = NULL, *db_opt = NULL, *html = NULL, *fail_pct = NULL;
 	const char *tags[STOREOPT_MAX_TAGS - 1];	/* and the matrix's own */
-	int ntags = 0, test_at = -1, rc = 0, nconf = 1, at = 0;
+	int ntags = 0, test_at = -1, rc = 0, nconf, at = 0;
 	bool no_xdp = false, between = false;
 	char *targv[ARGV_MAX];
 	int started = 0;
 	int lock = -1;
 	char err[512], db_path[4096], mtag[64];
 	struct lab_spec specs[MATRIX_MAX];
-	char labels[MATRIX_MAX][128];
 	int64_t run_ids[MATRIX_MAX];
 
+	app_matrix_init(m);
 	for (int i = 1; i < argc; i++) {
 		const char *name = NULL, *v = NULL;
 		int got;
@@ -345,13 +189,13 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 				  argv[i]);
 			return EXIT_USAGE;
 		}
-		int k;
+		int k = app_matrix_axis(m, name);
 
-		for (k = 0; k < NAXES && strcmp(name, axes[k].opt); k++)
-			;
-		if (k < NAXES) {
-			if ((rc = add_values(&axes[k], (char *)v)))
-				return rc;
+		if (k >= 0) {
+			if (app_matrix_add(m, k, (char *)v, err, sizeof(err))) {
+				cli_error("matrix: %s", err);
+				return EXIT_USAGE;
+			}
 		} else if (!strcmp(name, "--prefix")) {
 			prefix = v;
 		} else if (!strcmp(name, "--label")) {
@@ -379,7 +223,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	for (int i = test_at + 1; i < argc; i++) {
-		if (is_set_by_matrix(argv[i])) {
+		if (app_matrix_reserved(argv[i])) {
 			cli_error("matrix: %s is the matrix's to set, not the test's (see 'wirerate matrix --help')", argv[i]);
 			return EXIT_USAGE;
 		}
@@ -388,87 +232,26 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		cli_error("matrix: too many test options");
 		return EXIT_USAGE;
 	}
-	int naxes_set = 0;
-
-	for (int k = 0; k < NAXES; k++) {
-		if (!axes[k].n)
-			continue;
-		naxes_set++;
-		if (nconf * axes[k].n > MATRIX_MAX) {
-			cli_error("matrix: more than %d configurations", MATRIX_MAX);
-			return EXIT_USAGE;
-		}
-		nconf *= axes[k].n;
-	}
-	if (!naxes_set) {
-		cli_error("matrix: give at least one axis (--placement, --rules, --dut-cpus, --shape, --mtu or --queues)");
+	if (app_matrix_count(m, err, sizeof(err)) ||
+	    app_matrix_check_own(label, tags, ntags, db_opt, html, fail_pct, err, sizeof(err))) {
+		cli_error("matrix: %s", err);
 		return EXIT_USAGE;
 	}
-	if (label && (!*label || strlen(label) > 40)) {
-		cli_error("matrix: --label '%.60s': 1 to 40 characters (the configuration follows it)", label);
-		return EXIT_USAGE;
-	}
-	/* the matrix's own options, before anything is built or stored */
-	if ((rc = check_own(label, tags, ntags, db_opt, html, fail_pct)))
-		return rc;
+	nconf = m->nconf;
 
 	/* Every configuration checked as 'lab up' would check it, before any
 	 * lab is built or test run. */
 	for (int c = 0; c < nconf; c++) {
-		char *largv[32];
-		int la = 0, idx = c;
+		char *largv[2 * APP_MATRIX_NAXES + 6];
+		int la = app_matrix_lab_argv(m, c, prefix, no_xdp, largv);
 		const char *action;
 
-		largv[la++] = "lab";
-		largv[la++] = "--prefix";
-		largv[la++] = (char *)prefix;
-		for (int k = 0; k < NAXES; k++) {
-			if (!axes[k].n)
-				continue;
-			largv[la++] = (char *)axes[k].opt;
-			largv[la++] = axes[k].v[idx % axes[k].n];
-			idx /= axes[k].n;
-		}
-		if (no_xdp)
-			largv[la++] = "--no-xdp";
-		largv[la++] = "up";
-		largv[la] = NULL;
 		if ((rc = lab_args_parse(cli, la, largv, &specs[c], &action)))
 			return rc < 0 ? EXIT_USAGE : rc;
 	}
-	/* label: name=value for every axis with more than one value (just the
-	 * value for placement: bound, split, free read on their own) */
-	for (int c = 0; c < nconf; c++) {
-		int idx = c;
-		size_t len = 0;
-
-		labels[c][0] = 0;
-		if (label)
-			len = (size_t)snprintf(labels[c], sizeof(labels[c]), "%s ", label);
-		for (int k = 0; k < NAXES && len < sizeof(labels[c]); k++) {
-			const char *val;
-
-			if (!axes[k].n)
-				continue;
-			val = axes[k].v[idx % axes[k].n];
-			idx /= axes[k].n;
-			if (axes[k].n < 2)
-				continue;
-			len += (size_t)snprintf(labels[c] + len, sizeof(labels[c]) - len, "%s%s%s%s",
-						len && labels[c][len - 1] != ' ' ? "," : "",
-						strcmp(axes[k].name, "placement") ? axes[k].name : "",
-						strcmp(axes[k].name, "placement") ? "=" : "", val);
-		}
-		if (len && labels[c][len < sizeof(labels[c]) ? len - 1 : sizeof(labels[c]) - 2] == ' ')
-			labels[c][strlen(labels[c]) - 1] = 0;
-		if (!labels[c][0])
-			snprintf(labels[c], sizeof(labels[c]), "%s", label ? label : "matrix");
-		/* a run's label holds 63 characters: never two runs cut alike */
-		if (strlen(labels[c]) > 63) {
-			cli_error("matrix: the label of configuration %d would be longer than 63 characters ('%.70s'): "
-				  "shorten --label or use fewer axes", c + 1, labels[c]);
-			return EXIT_USAGE;
-		}
+	if (app_matrix_labels(m, label, err, sizeof(err))) {
+		cli_error("matrix: %s", err);
+		return EXIT_USAGE;
 	}
 	if (db_opt) {
 		snprintf(db_path, sizeof(db_path), "%s", db_opt);
@@ -478,9 +261,9 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	}
 	snprintf(mtag, sizeof(mtag), "matrix-%lld-%d", (long long)time(NULL), (int)getpid());
 	/* the test's own options, parsed by the test with nothing built */
-	test_argv(targv, argv + test_at, argc - test_at, prefix, labels[0], mtag, tags, ntags, db_path);
-	if ((rc = check_test(targv)))
-		return rc < 0 ? EXIT_RUNTIME : rc;
+	app_matrix_test_argv(targv, argv + test_at, argc - test_at, prefix, m->labels[0], mtag, tags, ntags, db_path);
+	if ((rc = check_test(cli, targv)))
+		return rc;
 	/* the lab is the matrix's until the end; its tests share its lock
 	 * (inherited: it lasts while a test runs, even if the matrix dies) */
 	if ((rc = lab_lock(prefix, "matrix", true, &lock, err, sizeof(err)))) {
@@ -520,13 +303,13 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		started = c + 1;
 
 		if (!cli->json) {
-			char l[4 * sizeof(labels[0])];
+			char l[4 * sizeof(m->labels[0])];
 
-			printf("matrix %d/%d: %s\n", c + 1, nconf, out_escape_text(l, sizeof(l), labels[c]));
+			printf("matrix %d/%d: %s\n", c + 1, nconf, out_escape_text(l, sizeof(l), m->labels[c]));
 			fflush(stdout);
 		}
 		if (lab_down(prefix, err, sizeof(err)) || lab_up(&specs[c], err, sizeof(err))) {
-			cli_error("matrix: configuration %d (%s): lab up: %s", c + 1, labels[c], err);
+			cli_error("matrix: configuration %d (%s): lab up: %s", c + 1, m->labels[c], err);
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
@@ -534,7 +317,8 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 			rc = 130;
 			goto out;
 		}
-		test_argv(targv, argv + test_at, argc - test_at, prefix, labels[c], mtag, tags, ntags, db_path);
+		app_matrix_test_argv(targv, argv + test_at, argc - test_at, prefix, m->labels[c], mtag, tags, ntags,
+				     db_path);
 		if (cli->json) {
 			FILE *null = fopen("/dev/null", "w");
 
@@ -549,17 +333,17 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
-		run_ids[c] = newest_tagged(db_path, mtag);
+		run_ids[c] = app_matrix_newest_run(db_path, mtag);
 		if (st) {
 			/* the test said why; a stop keeps the runs so far */
 			rc = st == 130 || stop_sig ? 130 : st;
 			if (rc != 130)
 				cli_error("matrix: configuration %d (%s): the test failed (exit %d); the runs so far "
-					  "are stored, tagged %s", c + 1, labels[c], st, mtag);
+					  "are stored, tagged %s", c + 1, m->labels[c], st, mtag);
 			goto out;
 		}
 		if (run_ids[c] <= (c ? run_ids[c - 1] : 0)) {
-			cli_error("matrix: configuration %d (%s): the test stored no run in %s", c + 1, labels[c], db_path);
+			cli_error("matrix: configuration %d (%s): the test stored no run in %s", c + 1, m->labels[c], db_path);
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
@@ -632,21 +416,21 @@ out:
 			json_put_string(stdout, prefix);
 			printf(",\"configurations\":[");
 			for (int c = 0; c < nconf; c++) {
-				int idx = c;
 				bool first = true;
 
 				printf("%s{\"label\":", c ? "," : "");
-				json_put_string(stdout, labels[c]);
+				json_put_string(stdout, m->labels[c]);
 				printf(",\"run_id\":%lld,\"lab\":{", (long long)run_ids[c]);
-				for (int k = 0; k < NAXES; k++) {
-					if (!axes[k].n)
+				for (int k = 0; k < APP_MATRIX_NAXES; k++) {
+					const char *val = app_matrix_value(m, c, k);
+
+					if (!val)
 						continue;
 					printf("%s", first ? "" : ",");
 					first = false;
-					json_put_string(stdout, axes[k].name);
+					json_put_string(stdout, m->axes[k].name);
 					printf(":");
-					json_put_string(stdout, axes[k].v[idx % axes[k].n]);
-					idx /= axes[k].n;
+					json_put_string(stdout, val);
 				}
 				printf("}}");
 			}

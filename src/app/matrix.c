@@ -1,0 +1,259 @@
+/* The matrix's configurations and checks. */
+#include "app/matrix.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "store/runlist.h"
+
+void app_matrix_init(struct app_matrix *m)
+{
+	static const struct app_matrix_axis axes[APP_MATRIX_NAXES] = {
+		{ .opt = "--placement", .name = "placement", .lists = true },
+		{ .opt = "--rules", .name = "rules", .lists = true },
+		{ .opt = "--dut-cpus", .name = "dut-cpus", .lists = false },
+		{ .opt = "--shape", .name = "shape", .lists = true },
+		{ .opt = "--mtu", .name = "mtu", .lists = true },
+		{ .opt = "--queues", .name = "queues", .lists = true },
+	};
+
+	memset(m, 0, sizeof(*m));
+	memcpy(m->axes, axes, sizeof(axes));
+	m->nconf = 1;
+}
+
+int app_matrix_axis(const struct app_matrix *m, const char *opt)
+{
+	for (int k = 0; k < APP_MATRIX_NAXES; k++)
+		if (!strcmp(opt, m->axes[k].opt))
+			return k;
+	return -1;
+}
+
+int app_matrix_add(struct app_matrix *m, int k, char *v, char *err, size_t errlen)
+{
+	struct app_matrix_axis *ax = &m->axes[k];
+	char *save = NULL, *tok;
+
+	if (!ax->lists) {
+		if (ax->n == APP_MATRIX_VALUES_MAX)
+			goto many;
+		ax->v[ax->n++] = v;
+		return 0;
+	}
+	if (!*v || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,")) {
+		snprintf(err, errlen, "%s '%s': give values separated by single commas", ax->opt, v);
+		return -EINVAL;
+	}
+	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (ax->n == APP_MATRIX_VALUES_MAX)
+			goto many;
+		ax->v[ax->n++] = tok;
+	}
+	return 0;
+many:
+	snprintf(err, errlen, "%s: at most %d values", ax->opt, APP_MATRIX_VALUES_MAX);
+	return -EINVAL;
+}
+
+int app_matrix_count(struct app_matrix *m, char *err, size_t errlen)
+{
+	int naxes = 0, nconf = 1;
+
+	for (int k = 0; k < APP_MATRIX_NAXES; k++) {
+		if (!m->axes[k].n)
+			continue;
+		naxes++;
+		if (nconf * m->axes[k].n > APP_MATRIX_MAX) {
+			snprintf(err, errlen, "more than %d configurations", APP_MATRIX_MAX);
+			return -EINVAL;
+		}
+		nconf *= m->axes[k].n;
+	}
+	if (!naxes) {
+		snprintf(err, errlen, "give at least one axis (--placement, --rules, --dut-cpus, --shape, --mtu or --queues)");
+		return -EINVAL;
+	}
+	m->nconf = nconf;
+	return 0;
+}
+
+const char *app_matrix_value(const struct app_matrix *m, int c, int k)
+{
+	int idx = c;
+
+	if (!m->axes[k].n)
+		return NULL;
+	for (int j = 0; j < k; j++)
+		if (m->axes[j].n)
+			idx /= m->axes[j].n;
+	return m->axes[k].v[idx % m->axes[k].n];
+}
+
+int app_matrix_lab_argv(const struct app_matrix *m, int c, const char *prefix, bool no_xdp, char **argv)
+{
+	int la = 0;
+
+	argv[la++] = "lab";
+	argv[la++] = "--prefix";
+	argv[la++] = (char *)prefix;
+	for (int k = 0; k < APP_MATRIX_NAXES; k++) {
+		if (!m->axes[k].n)
+			continue;
+		argv[la++] = (char *)m->axes[k].opt;
+		argv[la++] = (char *)app_matrix_value(m, c, k);
+	}
+	if (no_xdp)
+		argv[la++] = "--no-xdp";
+	argv[la++] = "up";
+	argv[la] = NULL;
+	return la;
+}
+
+int app_matrix_labels(struct app_matrix *m, const char *label, char *err, size_t errlen)
+{
+	for (int c = 0; c < m->nconf; c++) {
+		char *l = m->labels[c];
+		size_t len = 0, room = sizeof(m->labels[c]);
+
+		l[0] = 0;
+		if (label)
+			len = (size_t)snprintf(l, room, "%s ", label);
+		for (int k = 0; k < APP_MATRIX_NAXES && len < room; k++) {
+			const struct app_matrix_axis *ax = &m->axes[k];
+			/* placement reads on its own: bound, split, free */
+			bool named = strcmp(ax->name, "placement");
+
+			if (ax->n < 2)
+				continue;
+			len += (size_t)snprintf(l + len, room - len, "%s%s%s%s", len && l[len - 1] != ' ' ? "," : "",
+						named ? ax->name : "", named ? "=" : "", app_matrix_value(m, c, k));
+		}
+		if (len && l[len < room ? len - 1 : room - 2] == ' ')
+			l[strlen(l) - 1] = 0;
+		if (!l[0])
+			snprintf(l, room, "%s", label ? label : "matrix");
+		/* a run's label holds 63 characters: never two runs cut alike */
+		if (strlen(l) > APP_MATRIX_LABEL_MAX) {
+			snprintf(err, errlen, "the label of configuration %d would be longer than 63 characters ('%.70s'): "
+				 "shorten --label or use fewer axes", c + 1, l);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+bool app_matrix_reserved(const char *a)
+{
+	static const char *const taken[] = { "--prefix", "--tx", "--rx", "--label", "--db", "--no-store",
+					     "--json", "-j", "--dst-mac", NULL };
+	size_t len = strcspn(a, "=");
+
+	for (int k = 0; taken[k]; k++) {
+		size_t n = strlen(taken[k]);
+
+		if (!strncmp(a, taken[k], n) && (!a[n] || a[n] == '='))
+			return true;
+		/* getopt_long takes an abbreviation: --js for --json */
+		if (a[0] == '-' && a[1] == '-' && len >= 3 && len < n && !strncmp(a, taken[k], len))
+			return true;
+	}
+	return false;
+}
+
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+int app_matrix_check_own(const char *label, const char *const *tags, int ntags, const char *db, const char *html,
+			 const char *fail_pct, char *err, size_t errlen)
+{
+	struct stat sb;
+
+	if (label && (!*label || strlen(label) > 40)) {
+		snprintf(err, errlen, "--label '%.60s': 1 to 40 characters (the configuration follows it)", label);
+		return -EINVAL;
+	}
+	if (label && has_control(label)) {
+		snprintf(err, errlen, "--label: no control characters");
+		return -EINVAL;
+	}
+	for (int t = 0; t < ntags; t++) {
+		if (!*tags[t] || strlen(tags[t]) > 63 || has_control(tags[t])) {
+			snprintf(err, errlen, "--tag '%.70s': 1 to 63 characters, no control characters", tags[t]);
+			return -EINVAL;
+		}
+	}
+	if (db && !*db) {
+		snprintf(err, errlen, "--db: give a file name");
+		return -EINVAL;
+	}
+	if (html) {
+		const char *slash = strrchr(html, '/');
+		char dir[4096];
+
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			snprintf(dir, sizeof(dir), "%.*s", slash == html ? 1 : (int)(slash - html), html);
+		if (!*html || (slash && !slash[1]) || (!stat(html, &sb) && !S_ISREG(sb.st_mode)) ||
+		    stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
+			snprintf(err, errlen, "--html '%.70s': give a file in a directory that exists", html);
+			return -EINVAL;
+		}
+	}
+	if (fail_pct) {
+		char *end;
+		double v = strtod(fail_pct, &end);
+
+		if (end == fail_pct || *end || !isfinite(v) || v < 0) {
+			snprintf(err, errlen, "--fail-on-regression '%.40s': give a percentage, 0 or more", fail_pct);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void app_matrix_test_argv(char **targv, char **test, int ntest, const char *prefix, const char *label,
+			  const char *mtag, const char *const *tags, int ntags, const char *db_path)
+{
+	int ta = 0;
+
+	targv[ta++] = "wirerate";
+	for (int i = 0; i < ntest; i++)
+		targv[ta++] = test[i];
+	targv[ta++] = "--prefix";
+	targv[ta++] = (char *)prefix;
+	targv[ta++] = "--label";
+	targv[ta++] = (char *)label;
+	targv[ta++] = "--tag";
+	targv[ta++] = (char *)mtag;
+	for (int t = 0; t < ntags; t++) {
+		targv[ta++] = "--tag";
+		targv[ta++] = (char *)tags[t];
+	}
+	targv[ta++] = "--db";
+	targv[ta++] = (char *)db_path;
+	targv[ta] = NULL;
+}
+
+int64_t app_matrix_newest_run(const char *db_path, const char *tag)
+{
+	struct db *db = NULL;
+	char err[256];
+	int64_t id = 0;
+
+	if (db_open(db_path, false, &db, err, sizeof(err)))
+		return 0;
+	db_tag_newest(db, tag, &id, err, sizeof(err));
+	db_close(db);
+	return id;
+}

@@ -1,0 +1,35 @@
+/* The stored runs as a list: the queries 'runs' and the matrix make,
+ * with typed rows. */
+#ifndef WR_STORE_RUNLIST_H
+#define WR_STORE_RUNLIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/db.h"
+
+/* Which runs: NULL / 0 fields take all. */
+struct db_run_filter {
+	const char *label;
+	const char *tag;
+	int64_t since;			/* Unix time: started at or after */
+};
+
+/* One run as listed; the strings are "" when the column is NULL and last
+ * only for the call of the row function. */
+struct db_run_row {
+	int64_t id, started, pid, repeats, ntrials;
+	const char *label, *test, *sizes, *status, *boot_id, *headline, *config;
+	const char *tags;		/* comma-separated */
+};
+
+/* Call fn for each run that f lets through, oldest first; fn's non-zero
+ * return stops the list and is returned. -EIO with the database's reason
+ * in err when the query fails. */
+int db_runs_list(struct db *db, const struct db_run_filter *f,
+		 int (*fn)(void *ctx, const struct db_run_row *r), void *ctx, char *err, size_t errlen);
+
+/* The newest run tagged tag in *id (0: none). */
+int db_tag_newest(struct db *db, const char *tag, int64_t *id, char *err, size_t errlen);
+
+#endif
