@@ -1,0 +1,199 @@
+/* The matrix: axes into configurations, their order and labels, and the
+ * checks of its options. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app/matrix.h"
+
+static char err[512];
+
+static void add(struct app_matrix *m, const char *opt, const char *v)
+{
+	static char keep[32][64];
+	static int n;
+	char *s = keep[n++ % 32];
+
+	snprintf(s, 64, "%s", v);
+	assert_int_equal(app_matrix_add(m, app_matrix_axis(m, opt), s, err, sizeof(err)), 0);
+}
+
+static void expansion_order(void **st)
+{
+	struct app_matrix m;
+
+	app_matrix_init(&m);
+	add(&m, "--placement", "bound,split,free");
+	add(&m, "--rules", "0,1000");
+	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(m.nconf, 6);
+	/* the first axis varies fastest */
+	assert_string_equal(app_matrix_value(&m, 0, 0), "bound");
+	assert_string_equal(app_matrix_value(&m, 1, 0), "split");
+	assert_string_equal(app_matrix_value(&m, 2, 0), "free");
+	assert_string_equal(app_matrix_value(&m, 3, 0), "bound");
+	assert_string_equal(app_matrix_value(&m, 0, 1), "0");
+	assert_string_equal(app_matrix_value(&m, 2, 1), "0");
+	assert_string_equal(app_matrix_value(&m, 3, 1), "1000");
+	assert_null(app_matrix_value(&m, 0, 2));
+}
+
+static void labels(void **st)
+{
+	struct app_matrix m;
+
+	app_matrix_init(&m);
+	add(&m, "--placement", "bound,free");
+	add(&m, "--rules", "0,100");
+	add(&m, "--mtu", "1500");	/* one value: not in the label */
+	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_labels(&m, NULL, err, sizeof(err)), 0);
+	assert_string_equal(m.labels[0], "bound,rules=0");
+	assert_string_equal(m.labels[1], "free,rules=0");
+	assert_string_equal(m.labels[3], "free,rules=100");
+	assert_int_equal(app_matrix_labels(&m, "6.1", err, sizeof(err)), 0);
+	assert_string_equal(m.labels[2], "6.1 bound,rules=100");
+
+	/* one configuration: the label, or "matrix" */
+	app_matrix_init(&m);
+	add(&m, "--dut-cpus", "0-1");
+	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(m.nconf, 1);
+	assert_int_equal(app_matrix_labels(&m, NULL, err, sizeof(err)), 0);
+	assert_string_equal(m.labels[0], "matrix");
+	assert_int_equal(app_matrix_labels(&m, "k", err, sizeof(err)), 0);
+	assert_string_equal(m.labels[0], "k");
+}
+
+static void dut_cpus_not_split(void **st)
+{
+	struct app_matrix m;
+
+	app_matrix_init(&m);
+	add(&m, "--dut-cpus", "0,1");
+	add(&m, "--dut-cpus", "1");
+	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(m.nconf, 2);
+	assert_int_equal(app_matrix_labels(&m, NULL, err, sizeof(err)), 0);
+	assert_string_equal(m.labels[0], "dut-cpus=0,1");
+	assert_string_equal(m.labels[1], "dut-cpus=1");
+}
+
+static void lab_argv(void **st)
+{
+	struct app_matrix m;
+	char *argv[2 * APP_MATRIX_NAXES + 6];
+
+	app_matrix_init(&m);
+	add(&m, "--rules", "0,10");
+	add(&m, "--queues", "2");
+	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_lab_argv(&m, 1, "t-", true, argv), 9);
+	const char *want[] = { "lab", "--prefix", "t-", "--rules", "10", "--queues", "2", "--no-xdp", "up" };
+
+	for (int i = 0; i < 9; i++)
+		assert_string_equal(argv[i], want[i]);
+	assert_null(argv[9]);
+}
+
+static void bad_axes(void **st)
+{
+	struct app_matrix m;
+	char v[64];
+
+	app_matrix_init(&m);
+	assert_int_equal(app_matrix_axis(&m, "--bogus"), -1);
+	snprintf(v, sizeof(v), "bound,,free");
+	assert_int_equal(app_matrix_add(&m, 0, v, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--placement 'bound,,free': give values separated by single commas");
+	snprintf(v, sizeof(v), "0,");
+	assert_int_equal(app_matrix_add(&m, 1, v, err, sizeof(err)), -EINVAL);
+	assert_null(strchr(err, '\n'));
+	/* no axis */
+	app_matrix_init(&m);
+	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "give at least one axis"));
+	/* too many values on one axis, too many configurations */
+	snprintf(v, sizeof(v), "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17");
+	assert_int_equal(app_matrix_add(&m, 1, v, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--rules: at most 16 values");
+	app_matrix_init(&m);
+	add(&m, "--rules", "1,2,3,4,5,6,7,8,9");
+	add(&m, "--queues", "1,2,3,4,5,6,7,8");
+	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "more than 64 configurations");
+}
+
+static void long_label_refused(void **st)
+{
+	struct app_matrix m;
+
+	app_matrix_init(&m);
+	add(&m, "--shape", "100000000kpps,200000000kpps");
+	add(&m, "--rules", "1000000,2000000");
+	add(&m, "--mtu", "1500,9000");
+	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_labels(&m, "a-forty-character-label-for-this-matrix!", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "the label of configuration 1 would be longer than 63 characters"));
+}
+
+static void reserved(void **st)
+{
+	assert_true(app_matrix_reserved("--prefix"));
+	assert_true(app_matrix_reserved("--db=x"));
+	assert_true(app_matrix_reserved("--js"));
+	assert_true(app_matrix_reserved("-j"));
+	assert_false(app_matrix_reserved("--rate"));
+	assert_false(app_matrix_reserved("--dbx"));
+	assert_true(app_matrix_reserved("--d"));	/* --db or --dst-mac */
+	assert_false(app_matrix_reserved("--ra"));
+}
+
+static void own_options(void **st)
+{
+	const char *tags[] = { "ok", "" };
+
+	assert_int_equal(app_matrix_check_own("k", tags, 1, NULL, NULL, "5", err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_check_own("", NULL, 0, NULL, NULL, NULL, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "1 to 40 characters"));
+	assert_int_equal(app_matrix_check_own("a\tb", NULL, 0, NULL, NULL, NULL, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--label: no control characters");
+	assert_int_equal(app_matrix_check_own(NULL, tags, 2, NULL, NULL, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_check_own(NULL, NULL, 0, "", NULL, NULL, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--db: give a file name");
+	assert_int_equal(app_matrix_check_own(NULL, NULL, 0, NULL, "/nonexistent-dir/r.html", NULL, err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(app_matrix_check_own(NULL, NULL, 0, NULL, NULL, "-1", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--fail-on-regression '-1': give a percentage, 0 or more");
+}
+
+static void test_argv(void **st)
+{
+	char *test[] = { "trial", "--rate", "1kpps" };
+	const char *tags[] = { "x" };
+	char *argv[APP_MATRIX_ARGV_MAX];
+	const char *want[] = { "wirerate", "trial", "--rate", "1kpps", "--prefix", "t-", "--label", "L", "--tag",
+			       "matrix-1", "--tag", "x", "--db", "/d", NULL };
+
+	app_matrix_test_argv(argv, test, 3, "t-", "L", "matrix-1", tags, 1, "/d");
+	for (int i = 0; want[i]; i++)
+		assert_string_equal(argv[i], want[i]);
+	assert_null(argv[14]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(expansion_order), cmocka_unit_test(labels),
+		cmocka_unit_test(dut_cpus_not_split), cmocka_unit_test(lab_argv),
+		cmocka_unit_test(bad_axes),	   cmocka_unit_test(long_label_refused),
+		cmocka_unit_test(reserved),	   cmocka_unit_test(own_options),
+		cmocka_unit_test(test_argv),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
