@@ -8,10 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include <sqlite3.h>
-
 #include "cli/cli.h"
 #include "core/units.h"
+#include "app/runs.h"
 #include "store/db.h"
 #include "render/out.h"
 
@@ -83,23 +82,12 @@ static int parse_since(const char *s, int64_t *out)
 static int open_db(const char *path_opt, bool write, struct db **db, char *path, size_t len, int *exit_rc)
 {
 	char err[512];
-	int rc;
+	int rc = app_runs_open(path_opt, write, db, path, len, err, sizeof(err));
 
-	if (path_opt)
-		snprintf(path, len, "%s", path_opt);
-	else if ((rc = db_default_path(path, len, err, sizeof(err)))) {
-		cli_error("%s", err);
-		*exit_rc = EXIT_USAGE;
-		return rc;
-	}
-	if (write)
-		rc = db_open(path, false, db, err, sizeof(err));
-	else
-		rc = db_open_read(path, db, err, sizeof(err));
 	if (rc) {
 		/* a file not ours, or planted with triggers: bad input; an
 		 * older or newer schema: the host's state, as a failure */
-		*exit_rc = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		*exit_rc = cli_status(rc);
 		if (rc != -ENOENT)
 			cli_error("%s", err);
 	}
@@ -140,28 +128,6 @@ static int runs_upgrade(struct cli *cli, int argc, char **argv, const char *db_p
 	return 0;
 }
 
-/* The ids to delete, each once; EXIT_USAGE after the error. */
-static int rm_ids(int argc, char **argv, int64_t *ids, size_t *n)
-{
-	char err[128];
-
-	*n = 0;
-	for (int i = 0; i < argc; i++) {
-		uint64_t v;
-		size_t k;
-
-		if (u64_parse(argv[i], 1, INT64_MAX, &v, err, sizeof(err))) {
-			cli_error("runs rm: '%s' is not a valid run id (see 'wirerate runs')", argv[i]);
-			return EXIT_USAGE;
-		}
-		for (k = 0; k < *n && ids[k] != (int64_t)v; k++)
-			;
-		if (k == *n)
-			ids[(*n)++] = (int64_t)v;
-	}
-	return 0;
-}
-
 /* All the runs or, when one id is not stored, none of them. */
 static int runs_rm(struct cli *cli, int argc, char **argv, const char *db_path)
 {
@@ -170,7 +136,7 @@ static int runs_rm(struct cli *cli, int argc, char **argv, const char *db_path)
 	struct out *o;
 	int64_t *ids;
 	size_t n;
-	int rc, ret = 0;
+	int rc, ret = 0, bad;
 
 	if (argc < 1) {
 		cli_error("runs rm: give the ids of the runs to delete");
@@ -180,16 +146,19 @@ static int runs_rm(struct cli *cli, int argc, char **argv, const char *db_path)
 		cli_error("runs rm: out of memory");
 		return EXIT_RUNTIME;
 	}
-	if ((ret = rm_ids(argc, argv, ids, &n)))
+	if (app_runs_ids(argc, argv, ids, &n, &bad)) {
+		cli_error("runs rm: '%s' is not a valid run id (see 'wirerate runs')", argv[bad]);
+		ret = EXIT_USAGE;
 		goto out;
+	}
 	if ((rc = open_db(db_path, true, &db, path, sizeof(path), &ret))) {
 		if (rc == -ENOENT)
 			cli_error("runs rm: no run %s (no database at %s)", argv[0], path);
 		ret = rc == -ENOENT ? EXIT_USAGE : ret;
 		goto out;
 	}
-	if ((rc = db_runs_delete(db, ids, n, err, sizeof(err)))) {
-		cli_error("runs rm: %s%s", err, rc == -ENOENT ? ": nothing deleted" : "");
+	if ((rc = app_runs_delete(db, ids, n, err, sizeof(err)))) {
+		cli_error("runs rm: %s", err);
 		ret = rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
@@ -205,6 +174,39 @@ out:
 	return ret;
 }
 
+/* One run, a line of the table or an object of the list. */
+static void print_run(void *arg, const struct app_run_entry *e)
+{
+	const struct db_run_row *r = e->row;
+	struct out *o = arg;
+	char when[32], tags[512], *save = NULL;
+	bool when_known = !timefmt_local(when, sizeof(when), r->started, "%Y-%m-%d %H:%M:%S");
+
+	out_obj_start(o, NULL);
+	out_i64(o, "id", "%5lld", r->id);
+	out_i64(o, "started", NULL, r->started);
+	if (when_known) {
+		out_str(o, "time", "  %-19s", when);
+	} else {
+		out_null(o, "time");
+		out_text(o, "  %-19s", when);
+	}
+	out_str(o, "label", "  %-14s", r->label[0] ? r->label : "-");
+	out_str(o, "test", "  %-22s", r->test);
+	out_str(o, "sizes", "  %-14s", r->sizes);
+	out_str(o, "status", "  %-11s", e->status);
+	out_str(o, "headline", "  %s\n", e->headline);
+	out_i64(o, "repeats", NULL, r->repeats);
+	out_str(o, "config", NULL, r->config);
+	out_arr_start(o, "tags");
+	snprintf(tags, sizeof(tags), "%s", r->tags);
+	for (char *tk = strtok_r(tags, ",", &save); tk; tk = strtok_r(NULL, ",", &save))
+		out_str(o, NULL, NULL, tk);
+	out_arr_end(o);
+	out_i64(o, "trials", NULL, r->ntrials);
+	out_obj_end(o);
+}
+
 int cmd_runs(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -215,7 +217,7 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 	};
 	const char *label = NULL, *tag = NULL, *db_path = NULL, *filter = NULL;
 	int64_t since = 0;
-	char path[4096], boot[64];
+	char path[4096];
 	struct db *db;
 	int c, rc, ret = 0;
 
@@ -274,71 +276,17 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 	}
 
 	struct out *o = out_create(stdout, cli->json);
-	sqlite3_stmt *st = NULL;
+	struct db_run_filter f = { .label = label, .tag = tag, .since = since };
+	char err[512];
 
-	db_boot_id(boot, sizeof(boot));
 	out_str(o, "db", NULL, path);
 	out_text(o, "%5s  %-19s  %-14s  %-22s  %-14s  %-11s  %s\n", "id", "started", "label", "test", "sizes",
 		 "status", "headline");
 	out_arr_start(o, "runs");
-	if (db && sqlite3_prepare_v2(db_sqlite(db),
-			"SELECT r.id, r.started, r.label, r.test, r.sizes, r.status, r.pid, r.boot_id, r.headline,"
-			" r.repeats, r.config, (SELECT group_concat(tag, ',') FROM tags WHERE run_id = r.id),"
-			" (SELECT count(*) FROM trials WHERE run_id = r.id)"
-			" FROM runs r WHERE (?1 IS NULL OR r.label = ?1)"
-			" AND (?2 IS NULL OR EXISTS (SELECT 1 FROM tags WHERE run_id = r.id AND tag = ?2))"
-			" AND r.started >= ?3 ORDER BY r.started, r.id", -1, &st, NULL) != SQLITE_OK) {
-		cli_error("runs: %s: %s", path, sqlite3_errmsg(db_sqlite(db)));
+	if (app_runs_list(db, &f, print_run, o, err, sizeof(err))) {
+		cli_error("runs: %s: %s", path, err);
 		ret = EXIT_RUNTIME;
 	}
-	if (st) {
-		if (label)
-			sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
-		if (tag)
-			sqlite3_bind_text(st, 2, tag, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, since);
-	}
-	while (st && sqlite3_step(st) == SQLITE_ROW) {
-		int64_t t = sqlite3_column_int64(st, 1);
-		char when[32], head[320];
-		const char *txt[13];
-		bool when_known = !timefmt_local(when, sizeof(when), t, "%Y-%m-%d %H:%M:%S");
-
-		for (int i = 0; i < 13; i++)
-			txt[i] = sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "";
-		const char *status = db_status_shown(txt[5], sqlite3_column_int64(st, 6), txt[7], boot);
-
-		if (txt[8][0])
-			snprintf(head, sizeof(head), "%s", txt[8]);
-		else
-			snprintf(head, sizeof(head), "%lld trial(s) stored", (long long)sqlite3_column_int64(st, 12));
-		out_obj_start(o, NULL);
-		out_i64(o, "id", "%5lld", sqlite3_column_int64(st, 0));
-		out_i64(o, "started", NULL, t);
-		if (when_known) {
-			out_str(o, "time", "  %-19s", when);
-		} else {
-			out_null(o, "time");
-			out_text(o, "  %-19s", when);
-		}
-		out_str(o, "label", "  %-14s", txt[2][0] ? txt[2] : "-");
-		out_str(o, "test", "  %-22s", txt[3]);
-		out_str(o, "sizes", "  %-14s", txt[4]);
-		out_str(o, "status", "  %-11s", status);
-		out_str(o, "headline", "  %s\n", head);
-		out_i64(o, "repeats", NULL, sqlite3_column_int64(st, 9));
-		out_str(o, "config", NULL, txt[10]);
-		out_arr_start(o, "tags");
-		char tags[512], *save = NULL;
-
-		snprintf(tags, sizeof(tags), "%s", txt[11]);
-		for (char *tk = strtok_r(tags, ",", &save); tk; tk = strtok_r(NULL, ",", &save))
-			out_str(o, NULL, NULL, tk);
-		out_arr_end(o);
-		out_i64(o, "trials", NULL, sqlite3_column_int64(st, 12));
-		out_obj_end(o);
-	}
-	sqlite3_finalize(st);
 	out_arr_end(o);
 	out_destroy(o);
 	db_close(db);

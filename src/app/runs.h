@@ -1,0 +1,40 @@
+/* 'runs': which stored runs are listed (by label, tag, start time), how
+ * each is shown (its status as of now, its headline), and deleting runs
+ * all or nothing. The CLI prints. */
+#ifndef WR_APP_RUNS_H
+#define WR_APP_RUNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/db.h"
+#include "store/runlist.h"
+
+/* The store at path_opt, or the default one (its path in path), opened to
+ * write or only to read. -ENOENT when there is no file (err unset); else
+ * -errno with err: -EINVAL for a file that is not ours or a bad default. */
+int app_runs_open(const char *path_opt, bool write, struct db **db, char *path, size_t len,
+		  char *err, size_t errlen);
+
+/* One run as listed. */
+struct app_run_entry {
+	const struct db_run_row *row;
+	const char *status;		/* "interrupted" for a run whose process died */
+	const char *headline;		/* the stored one, or "N trial(s) stored" */
+};
+
+/* Each run that f lets through, oldest first, to fn; db NULL (nothing
+ * stored yet) lists none. -EIO with err when the query fails. */
+int app_runs_list(struct db *db, const struct db_run_filter *f,
+		  void (*fn)(void *ctx, const struct app_run_entry *e), void *ctx, char *err, size_t errlen);
+
+/* The run ids in args, each once, in ids (room for n); -EINVAL with the
+ * bad one's index in *bad. */
+int app_runs_ids(int n, char **args, int64_t *ids, size_t *nids, int *bad);
+
+/* Delete the runs ids: all or, when one is not stored, none (-ENOENT,
+ * err naming it and saying nothing was deleted). */
+int app_runs_delete(struct db *db, const int64_t *ids, size_t n, char *err, size_t errlen);
+
+#endif
