@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/trialopt.h"
+#include "app/trialres.h"
 #include "store/calib.h"
 #include "os/cpulat.h"
 
@@ -102,9 +103,9 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 		to.cfg.duration_ns = 5000000000ULL;
 	if (!to.learn_set)
 		to.cfg.learn_frames = 0;
-	if ((rc = trialopt_resolve(&to, err, sizeof(err)))) {
+	if ((rc = app_trial_resolve(&to, err, sizeof(err)))) {
 		cli_error("calibrate: %s", err);
-		trialopt_release(&to);
+		app_trial_release(&to);
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	flat = calloc(1, sizeof(*flat));
@@ -186,7 +187,7 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 		cpulat_pair_name(to.cfg.gen_cpu[0], to.cfg.rx_cpu, e.line_cpus, sizeof(e.line_cpus));
 		e.line_ns = flat->cpu_line_ns;
 	}
-	trialopt_calib_key(&to, e.port_type, sizeof(e.port_type));
+	app_trial_calib_key(&to, e.port_type, sizeof(e.port_type));
 	e.rx_ok = rx_clean(flat) || rx_clean(paced);
 	e.pps = rx_clean(flat) && pace_err <= 0.5 ? min_offered(flat) : min_offered(paced);
 	e.when = (int64_t)time(NULL);
@@ -229,7 +230,7 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 							 "the ceiling is what it reached)");
 	out_f64(o, "ceiling_pps", "  ceiling    %.0f frames/s", e.pps);
 	out_u64(o, "size", " for %llu-byte frames", e.size);
-	out_str(o, "port_type", " on %s ports", trialopt_path(&to));
+	out_str(o, "port_type", " on %s ports", app_trial_path(&to));
 	out_u64(o, "gen_threads", trial_threads(&to.cfg) > 1 ? ", %llu generator threads" : NULL,
 		trial_threads(&to.cfg));
 	out_str(o, "key", NULL, e.port_type);
@@ -249,6 +250,6 @@ out:
 	sigaction(SIGTERM, &old_term, NULL);
 	free(flat);
 	free(paced);
-	trialopt_release(&to);
+	app_trial_release(&to);
 	return ret;
 }

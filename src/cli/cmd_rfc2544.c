@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/storeopt.h"
 #include "cli/trialopt.h"
+#include "app/trialres.h"
 #include "app/rfc2544plan.h"
 #include "engine/rfc2544.h"
 #include "store/calib.h"
@@ -328,16 +329,16 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	}
 	if (cli->check_only)
 		return 0;
-	if ((rc = trialopt_resolve(&to, err, sizeof(err)))) {
+	if ((rc = app_trial_resolve(&to, err, sizeof(err)))) {
 		cli_error("rfc2544: %s", err);
-		trialopt_release(&to);
+		app_trial_release(&to);
 		return cli_status(rc);
 	}
 	/* every size the search will offer fits the links, before anything
 	 * is stored or sent */
 	if ((rc = app_r2544_check_mtu(&po, &to.cfg, err, sizeof(err)))) {
 		cli_error("rfc2544: %s", err);
-		trialopt_release(&to);
+		app_trial_release(&to);
 		return EXIT_USAGE;
 	}
 	cfg = calloc(1, sizeof(*cfg));
@@ -371,7 +372,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		struct app_r2544_host h = { .line_bps = to.line_bps, .calib_path = to.calib_path, .calib_key = key,
 					    .lab = to.lab, .prefix = to.prefix };
 
-		trialopt_calib_key(&to, key, sizeof(key));
+		app_trial_calib_key(&to, key, sizeof(key));
 		if ((rc = app_r2544_max_loads(&po, &to.cfg, &h, &plan, err, sizeof(err)))) {
 			cli_error("rfc2544: %s", err);
 			ret = EXIT_USAGE;
@@ -383,7 +384,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 
 	/* The run is stored as it goes: opened now so that a bad --db fails
 	 * before any traffic, each trial committed as it ends. */
-	if ((rc = storeopt_open(&so, err, sizeof(err)))) {
+	if ((rc = app_store_open(&so, err, sizeof(err)))) {
 		cli_error("rfc2544: %s", err);
 		ret = cli_status(rc);
 		goto out;
@@ -401,12 +402,12 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		so.exceed_ratio = r.exceed;
 		so.duration_sum_ns = plan.dsum_ns;
 		so.trial_ns = plan.final_ns;
-		if ((rc = storeopt_begin(&so, &to, &ri, err, sizeof(err)))) {
+		if ((rc = app_store_begin(&so, &to, &ri, err, sizeof(err)))) {
 			cli_error("rfc2544: %s: %s", so.path, err);
 			goto out;
 		}
-		cfg->on_trial = storeopt_r2544_trial;
-		cfg->on_row = storeopt_r2544_row;
+		cfg->on_trial = app_store_r2544_trial;
+		cfg->on_row = app_store_r2544_row;
 		cfg->hook_ctx = &so;
 	}
 
@@ -420,7 +421,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		storeopt_end(&so, "failed", NULL);
 		goto out;
 	}
-	if ((rc = storeopt_r2544_finish(&so, res, headline, sizeof(headline), err, sizeof(err))))
+	if ((rc = app_store_r2544_finish(&so, res, headline, sizeof(headline), err, sizeof(err))))
 		cli_error("warning: rfc2544: storing the last rows in %s: %s", so.path, err);
 	storeopt_end(&so, res->interrupted ? "interrupted" : "complete", headline);
 
@@ -614,6 +615,6 @@ out:
 	free(soak_cal);
 	free(cfg);
 	free(res);
-	trialopt_release(&to);
+	app_trial_release(&to);
 	return ret;
 }

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/storeopt.h"
 #include "cli/trialopt.h"
+#include "app/trialres.h"
 #include "engine/trial.h"
 #include "core/cpustat.h"
 #include "core/units.h"
@@ -231,7 +232,7 @@ static int run_one(struct trialopt *to, struct storeopt *so, struct trial_result
 			      .cpu_soak_pct = cr->valid && cr->soak_cpu_s >= 0 ? cr->soak_cpu_s / cr->seconds * 100 : -1,
 			      .ns_per_frame = cr->ns_per_frame, .cpu_source = cr->source };
 
-	if (storeopt_trial(so, &t, err, sizeof(err)))
+	if (app_store_trial(so, &t, err, sizeof(err)))
 		cli_error("warning: trial: not stored in %s: %s", so->path, err);
 	return 0;
 }
@@ -311,14 +312,14 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		return rc > 0 ? 0 : EXIT_USAGE;
 	if (cli->check_only)
 		return 0;
-	if ((rc = trialopt_resolve(&to, err, sizeof(err)))) {
+	if ((rc = app_trial_resolve(&to, err, sizeof(err)))) {
 		cli_error("trial: %s", err);
-		trialopt_release(&to);
+		app_trial_release(&to);
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	res = calloc(1, sizeof(*res));
 	if (!res) {
-		trialopt_release(&to);
+		app_trial_release(&to);
 		return EXIT_RUNTIME;
 	}
 	/* The first trial's CPU watch before anything is stored: a soak asked
@@ -326,7 +327,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	if ((rc = trialopt_cpucost(&to, &to.cfg.cost, err, sizeof(err)))) {
 		cli_error("trial: %s", err);
 		free(res);
-		trialopt_release(&to);
+		app_trial_release(&to);
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	/* Ctrl-C from here on stops the run in order: a run row stored before
@@ -343,15 +344,15 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		sizes[0] = '\0';
 		for (unsigned int i = 0; i < to.cfg.nsizes && off < sizeof(sizes); i++)
 			off += (size_t)snprintf(sizes + off, sizeof(sizes) - off, "%s%u", i ? "," : "", to.cfg.sizes[i]);
-		if ((rc = storeopt_open(&so, err, sizeof(err))) ||
-		    (rc = storeopt_begin(&so, &to, &ri, err, sizeof(err)))) {
+		if ((rc = app_store_open(&so, err, sizeof(err))) ||
+		    (rc = app_store_begin(&so, &to, &ri, err, sizeof(err)))) {
 			cli_error("trial: %s", err);
 			storeopt_end(&so, "failed", NULL);
 			sigaction(SIGINT, &old_int, NULL);
 			sigaction(SIGTERM, &old_term, NULL);
 			cpucost_destroy(to.cfg.cost);
 			free(res);
-			trialopt_release(&to);
+			app_trial_release(&to);
 			return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 		}
 	}
@@ -437,6 +438,6 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		out_destroy(o);
 	}
 	free(res);
-	trialopt_release(&to);
+	app_trial_release(&to);
 	return rc ? rc : interrupted ? 130 : 0;
 }

@@ -1,4 +1,5 @@
 #include "cli/trialopt.h"
+#include "app/trialres.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -470,9 +471,9 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 	out_f64(out, "rate_pps", o->direct ? " at %.0f frames/s (90%% of that)" : " at %.0f frames/s", c->rate_pps);
 	out_u64(out, "directions", " x %llu direction(s)", c->ndirs);
 	out_str(out, "where", ", %s\n", o->where);
-	out_str(out, "path", "  tester     %s generator", trialopt_path(o));
+	out_str(out, "path", "  tester     %s generator", app_trial_path(o));
 	out_str(out, "analyzer", ", %s analyzer", c->xdp_rx ? "xdp" : port_type_name(c->port_type));
-	out_str(out, "port_type", NULL, trialopt_path(o));
+	out_str(out, "port_type", NULL, app_trial_path(o));
 	{
 		char cpus[96] = "";
 		size_t n = 0;
@@ -513,7 +514,7 @@ double trialopt_check_ceiling(const struct trialopt *o, struct trial_result *res
 	struct calib_entry e;
 	char err[256], key[sizeof(e.port_type)];
 
-	trialopt_calib_key(o, key, sizeof(key));
+	app_trial_calib_key(o, key, sizeof(key));
 	if (o->cfg.nsizes != 1 || calib_lookup(o->calib_path, key, o->cfg.sizes[0], &e, err, sizeof(err)))
 		return 0;
 	/* calibrated on the same pair of CPUs: how far apart they were then */

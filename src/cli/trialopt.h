@@ -14,6 +14,7 @@
 #include "engine/trial.h"
 #include "render/out.h"
 #include "lab/lab.h"
+#include "app/trialcfg.h"
 
 #define TRIALOPT_HELP \
 	"ports (default: the lab):\n" \
@@ -61,53 +62,10 @@
 	"                      interrupt time /proc/stat hides\n" \
 	"  --soak-calibration FILE   (default ~/.local/state/wirerate/soak-calibration)\n"
 
-enum { TRIALOPT_AUTO, TRIALOPT_XDP, TRIALOPT_AFXDP, TRIALOPT_AFPACKET, TRIALOPT_MMSG };
-
-struct trialopt {
-	struct trial_cfg cfg;
-	int path;			/* --port-type: TRIALOPT_* */
-	bool lab_napi;			/* the lab DUT's ports run XDP (NAPI mode) */
-	unsigned int lab_queues;	/* queues of the lab's ports */
-	struct rate rate;
-	bool rate_set;
-	char prefix[LAB_PREFIX_MAX + 1];
-	bool lab;
-	const char *tx_if, *rx_if;	/* as given: IF or IF@NETNS */
-	char tx_name[96], rx_name[96];
-	bool dst_mac_set, rx_dst_mac_set;
-	uint8_t dst_mac[6], rx_dst_mac[6];
-	bool ipv6, size_set;
-	uint8_t src_ip[16], dst_ip[16];	/* IPv4 in the first 4 bytes */
-	bool src_set, dst_set;
-	bool allow_any;			/* --allow-any-address */
-	bool learn_set, duration_set;
-	bool direct;			/* tx cabled straight to rx: no DUT (calibrate) */
-	double line_bps;		/* 0: unknown */
-	bool line_set;
-	int nsfd[3];			/* lab: gen, sink, DUT */
-	int lab_lock;			/* lab: its lock (lab_lock), -1 when not held here */
-	char dir_label[2][96];
-	char where[256];
-	char calib_path[4096];		/* the tester's ceilings */
-	struct cpuset watch;		/* CPUs whose cost is recorded (lab: the DUT's) */
-	bool soak;			/* soak them too */
-	char soak_path[4096];		/* "through lab wr- (DUT CPU 1)" */
-};
-
 /* Parse argv into o; --rate is required unless default_rate is given. Returns 0, 1 after --help was printed, or -EINVAL
  * after a one-line error was printed. */
 int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 		   const char *usage, const char *default_rate, char *err, size_t errlen);
-/* Open the ports' namespaces, read link speed, turn the rate into frames/s
- * and check the whole trial. -EINVAL: bad input; other: the host failed. */
-int trialopt_resolve(struct trialopt *o, char *err, size_t errlen);
-void trialopt_release(struct trialopt *o);
-/* The generator's path: "xdp", "afxdp", "afpacket" or "mmsg". */
-const char *trialopt_path(const struct trialopt *o);
-/* The calibration file's key for this tester: the path, with the number
- * of generator threads after a '*' when there are several ("xdp*2"):
- * two threads reach a ceiling one does not. */
-void trialopt_calib_key(const struct trialopt *o, char *buf, size_t len);
 /* The DUT's CPU watch for a trial, or NULL when there is nothing to watch;
  * -errno with a reason (soak asked for but not calibrated, ...). */
 int trialopt_cpucost(const struct trialopt *o, struct cpucost **cost, char *err, size_t errlen);

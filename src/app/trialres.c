@@ -1,9 +1,8 @@
 /* The parsed options resolved against the host: the lab's namespaces and
  * lock, or cabled interfaces (IF@NETNS); the ports' addresses, the link
  * speed, the frames/s of the rate, the generator's path; then the whole
- * trial checked. trialopt.c parses the options, and holds a trial's
- * header, its ceiling check and its DUT CPU watch. */
-#include "cli/trialopt.h"
+ * trial checked. src/cli/trialopt.c parses the options. */
+#include "app/trialres.h"
 #include "io/xdpcount.h"
 #include "io/xdpgen.h"
 
@@ -12,36 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 
-#include "os/ethtool.h"
+#include "core/timeconst.h"
+#include "os/ifinfo.h"
 #include "os/netns.h"
 #include "os/netroute.h"
-
-/* MAC of ifname in the namespace behind nsfd (-1: ours). */
-static int if_mac(const char *ifname, int nsfd, uint8_t mac[6])
-{
-	struct ifreq ifr;
-	int saved = -1, fd, rc = 0;
-
-	if (nsfd >= 0 && (rc = netns_enter(nsfd, &saved)))
-		return rc;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (nsfd >= 0)
-		netns_leave(&saved);
-	if (fd < 0)
-		return -errno;
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr))
-		rc = -errno;
-	else
-		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
-	close(fd);
-	return rc;
-}
-
 /* "IF" or "IF@NETNS": split off a named namespace and open it. */
 static int split_port(char *spec, const char *opt, int *nsfd, char *err, size_t errlen)
 {
@@ -83,7 +58,7 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 	char name[NETNS_NAME_MAX], dut[32];
 	int rc;
 
-	/* the lab is this run's alone until trialopt_release */
+	/* the lab is this run's alone until app_trial_release */
 	if ((rc = lab_lock(o->prefix, o->direct ? "calibrate" : "a trial or search", false, &o->lab_lock, err, errlen)))
 		return rc == -EBUSY ? -EBUSY : rc;
 	if ((rc = lab_status(o->prefix, &st, err, errlen)))
@@ -174,9 +149,9 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 	if ((rc = split_port(o->tx_name, "--tx", &o->nsfd[0], err, errlen)) ||
 	    (rc = split_port(o->rx_name, "--rx", &o->nsfd[1], err, errlen)))
 		return rc;
-	if (!o->dst_mac_set && o->direct && !if_mac(o->rx_name, o->nsfd[1], o->dst_mac))
+	if (!o->dst_mac_set && o->direct && !ifinfo_mac(o->nsfd[1], o->rx_name, o->dst_mac))
 		o->dst_mac_set = true;
-	if (c->ndirs == 2 && !o->rx_dst_mac_set && o->direct && !if_mac(o->tx_name, o->nsfd[0], o->rx_dst_mac))
+	if (c->ndirs == 2 && !o->rx_dst_mac_set && o->direct && !ifinfo_mac(o->nsfd[0], o->tx_name, o->rx_dst_mac))
 		o->rx_dst_mac_set = true;
 	if (!o->dst_mac_set) {
 		snprintf(err, errlen, "--dst-mac is required with --tx: the MAC of the DUT's port on %s", o->tx_if);
@@ -186,11 +161,11 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--bidir with --rx needs --rx-dst-mac: the MAC of the DUT's port on %s", o->rx_if);
 		return -EINVAL;
 	}
-	if ((rc = if_mac(o->tx_name, o->nsfd[0], txmac))) {
+	if ((rc = ifinfo_mac(o->nsfd[0], o->tx_name, txmac))) {
 		snprintf(err, errlen, "--tx %s: no such interface", o->tx_if);
 		return -EINVAL;
 	}
-	if ((rc = if_mac(o->rx_name, o->nsfd[1], rxmac))) {
+	if ((rc = ifinfo_mac(o->nsfd[1], o->rx_name, rxmac))) {
 		snprintf(err, errlen, "--rx %s: no such interface", o->rx_if);
 		return -EINVAL;
 	}
@@ -206,17 +181,9 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 	set_spec(&c->dir[1].spec, o->ipv6, rxmac, o->rx_dst_mac, o->dst_ip, o->src_ip);
 	if (!o->line_set) {
 		unsigned int mbps = 0;
-		int saved = -1, fd;
 
-		if (o->nsfd[0] < 0 || !netns_enter(o->nsfd[0], &saved)) {
-			fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-			if (saved >= 0)
-				netns_leave(&saved);
-			if (fd >= 0) {
-				ethtool_speed(fd, o->tx_name, &mbps);
-				close(fd);
-			}
-		}
+		/* none known (veth): 0, and % rates are refused */
+		ifinfo_speed(o->nsfd[0], o->tx_name, &mbps);
 		o->line_bps = mbps * 1e6;
 	}
 	snprintf(o->where, sizeof(o->where), "on %s -> %s", o->tx_if, o->rx_if);
@@ -261,7 +228,7 @@ static int choose_path(struct trialopt *o, char *err, size_t errlen)
 	return 0;
 }
 
-int trialopt_resolve(struct trialopt *o, char *err, size_t errlen)
+int app_trial_resolve(struct trialopt *o, char *err, size_t errlen)
 {
 	struct trial_cfg *c = &o->cfg;
 	double avg = 0;
@@ -303,27 +270,27 @@ int trialopt_resolve(struct trialopt *o, char *err, size_t errlen)
 	}
 	/* Calibrating flat out on the XDP path: as many frames as its
 	 * analyzer's bitmap holds, still far above what a core sends. */
-	if (o->direct && c->xdp_rx && c->rate_pps * (double)c->duration_ns / 1e9 > (double)XDPCOUNT_MAX_FRAMES)
-		c->rate_pps = (double)(uint64_t)((double)XDPCOUNT_MAX_FRAMES / ((double)c->duration_ns / 1e9));
+	if (o->direct && c->xdp_rx && c->rate_pps * (double)c->duration_ns / NSEC_PER_SEC > (double)XDPCOUNT_MAX_FRAMES)
+		c->rate_pps = (double)(uint64_t)((double)XDPCOUNT_MAX_FRAMES / ((double)c->duration_ns / NSEC_PER_SEC));
 	return trial_cfg_check(c, err, errlen);
 }
 
-const char *trialopt_path(const struct trialopt *o)
+const char *app_trial_path(const struct trialopt *o)
 {
 	return o->cfg.xdp_gen ? "xdp" : port_type_name(o->cfg.port_type);
 }
 
-void trialopt_calib_key(const struct trialopt *o, char *buf, size_t len)
+void app_trial_calib_key(const struct trialopt *o, char *buf, size_t len)
 {
 	unsigned int n = trial_threads(&o->cfg);
 
 	if (n > 1)
-		snprintf(buf, len, "%s*%u", trialopt_path(o), n);
+		snprintf(buf, len, "%s*%u", app_trial_path(o), n);
 	else
-		snprintf(buf, len, "%s", trialopt_path(o));
+		snprintf(buf, len, "%s", app_trial_path(o));
 }
 
-void trialopt_release(struct trialopt *o)
+void app_trial_release(struct trialopt *o)
 {
 	lab_unlock(&o->lab_lock, NULL);
 	for (int r = 0; r < 3; r++)

@@ -1,0 +1,208 @@
+/* A run stored as it goes: begin, each trial, rfc2544's rows, end. */
+#include "app/runstore.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/trialres.h"
+#include "dut/envcap.h"
+#include "engine/rfc2544.h"
+
+int app_store_open(struct storeopt *s, char *err, size_t errlen)
+{
+	int rc;
+
+	if (s->no_store)
+		return 0;
+	if (!s->path_set && (rc = db_default_path(s->path, sizeof(s->path), err, errlen)))
+		return rc;
+	return db_open(s->path, true, &s->db, err, errlen);
+}
+
+int app_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run_info *ri,
+		    char *err, size_t errlen)
+{
+	struct envcap *e;
+	struct db_kv *kv;
+	char config[256], e2[256];
+	int rc;
+
+	if (!s->db)
+		return 0;
+	e = calloc(1, sizeof(*e));
+	kv = calloc(ENVCAP_MAX, sizeof(*kv));
+	if (!e || !kv) {
+		free(e);
+		free(kv);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	envcap_host(e, NULL);
+	/* The lab or the cabled ports as they are now; what cannot be read is
+	 * left out rather than failing the run. */
+	if (to->lab) {
+		if (envcap_lab(e, to->prefix, e2, sizeof(e2)))
+			envcap_set(e, "lab.error", "%s", e2);
+	} else {
+		envcap_port(e, "tx", to->nsfd[0], to->tx_name, NULL, to->nsfd[0] < 0);
+		if (strcmp(to->tx_name, to->rx_name) || to->nsfd[0] != to->nsfd[1])
+			envcap_port(e, "rx", to->nsfd[1], to->rx_name, NULL, to->nsfd[1] < 0);
+	}
+	envcap_set(e, "run.flows", "%u", frame_flows_count(&to->cfg.flows));
+	envcap_set(e, "run.directions", "%u", to->cfg.ndirs);
+	envcap_set(e, "run.port_type", "%s", app_trial_path(to));
+	envcap_set(e, "run.analyzer", "%s", to->cfg.xdp_rx ? "xdp" : port_type_name(to->cfg.port_type));
+	envcap_set(e, "run.family", "%s", to->ipv6 ? "ipv6" : "ipv4");
+	if (to->line_bps > 0)
+		envcap_set(e, "run.line_bps", "%.0f", to->line_bps);
+	/* rfc2544's load classification: in the config (so reports tell
+	 * the runs apart) only when it is not one trial per load. */
+	if (s->trial_ns) {
+		envcap_set(e, "run.exceed_ratio", "%g", s->exceed_ratio);
+		if (s->duration_sum_ns > s->trial_ns)
+			envcap_set(e, "run.duration_sum", "%gs", s->duration_sum_ns / 1e9);
+	}
+	envcap_config(e, config, sizeof(config));
+	for (unsigned int i = 0; i < e->n; i++)
+		kv[i] = (struct db_kv){ e->kv[i].key, e->kv[i].value };
+	ri->label = s->label;
+	ri->tags = s->tags;
+	ri->ntags = s->ntags;
+	ri->config = config;
+	ri->where = to->where;
+	ri->line_bps = to->line_bps;
+	rc = db_run_begin(s->db, ri, kv, e->n, &s->run_id, err, errlen);
+	free(kv);
+	free(e);
+	return rc;
+}
+
+int app_store_trial(struct storeopt *s, const struct db_trial *t, char *err, size_t errlen)
+{
+	if (!s->db || !s->run_id)
+		return 0;
+	return db_trial_add(s->db, s->run_id, t, err, errlen);
+}
+
+int app_store_end(struct storeopt *s, const char *status, const char *headline, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	if (s->db && s->run_id)
+		rc = db_run_end(s->db, s->run_id, status, headline, err, errlen);
+	db_close(s->db);
+	s->db = NULL;
+	return rc;
+}
+
+int app_store_r2544_trial(void *arg, const struct r2544_trial *rt, char *err, size_t errlen)
+{
+	struct db_trial t = { .size = rt->size, .test = rt->test, .repeat = rt->repeat, .load = rt->load,
+			      .duration_s = rt->duration_ns / 1e9, .tx = rt->tx, .rx = rt->rx,
+			      .tester_limited = rt->tester_limited, .cpu_valid = rt->cpu_valid,
+			      .cpu_busy_pct = rt->cpu_busy_pct, .cpu_soak_pct = rt->cpu_soak_pct,
+			      .ns_per_frame = rt->ns_per_frame, .cpu_source = rt->cpu_source };
+
+	return app_store_trial(arg, &t, err, errlen);
+}
+
+/* Every repeat of the row's search; the tests that run once per size go
+ * with repeat 0. */
+static int store_row(struct storeopt *s, const struct r2544_row *row, char *err, size_t errlen)
+{
+	struct db_loss_step loss[R2544_MAX_STEPS];
+	int rc = 0;
+
+	for (unsigned int i = 0; i < row->nloss; i++)
+		loss[i] = (struct db_loss_step){ row->loss[i].pct, row->loss[i].load, row->loss[i].tx,
+						 row->loss[i].rx, row->loss[i].loss_pct, row->loss[i].tester_limited };
+	for (unsigned int i = 0; i < row->nrep && !rc; i++) {
+		const struct search_outcome *o = &row->rep[i];
+		struct db_result r = {
+			.size = row->size, .repeat = i, .max_load = row->max_load,
+			.max_is_ceiling = row->max_is_ceiling,
+			.ndr_valid = o->ndr.lower_valid, .ndr_lower = o->ndr.lower,
+			.ndr_upper = o->ndr.upper_valid ? o->ndr.upper : NAN,
+			.pdr_valid = o->pdr.lower_valid, .pdr_lower = o->pdr.lower,
+			.pdr_upper = o->pdr.upper_valid ? o->pdr.upper : NAN,
+			.at_max = o->ndr.at_max, .tester_capped = o->ndr.tester_capped || o->pdr.tester_capped,
+			.noisy = o->ndr.noisy || o->pdr.noisy, .search_done = o->done,
+			.search_trials = o->trials, .width_pps = s->precision * row->max_load,
+			.ns_per_frame = row->rep_ns_per_frame[i] > 0 ? row->rep_ns_per_frame[i] : NAN,
+			.b2b_avg = NAN, .b2b_min = NAN, .b2b_max = NAN,
+		};
+
+		if (i == 0) {
+			r.have_lat = row->lat_frames > 0;
+			r.lat_load = row->lat_load;
+			r.lat_frames = row->lat_frames;
+			r.lat_min = (double)row->lat_min;
+			r.lat_median = (double)row->lat_median;
+			r.lat_p99 = (double)row->lat_p99;
+			r.lat_p999 = (double)row->lat_p999;
+			r.lat_max = (double)row->lat_max;
+			if (row->b2b_runs) {
+				r.b2b_avg = row->b2b_avg;
+				r.b2b_min = row->b2b_min;
+				r.b2b_max = row->b2b_max;
+				r.b2b_runs = row->b2b_runs;
+			}
+			r.loss = loss;
+			r.nloss = row->nloss;
+		}
+		rc = db_result_add(s->db, s->run_id, &r, err, errlen);
+	}
+	/* Frame loss or back-to-back alone: no search, still a row. */
+	if (!rc && !row->nrep && (row->nloss || row->b2b_runs)) {
+		struct db_result r = { .size = row->size, .max_load = row->max_load,
+				       .max_is_ceiling = row->max_is_ceiling, .width_pps = NAN, .ns_per_frame = NAN,
+				       .b2b_avg = row->b2b_runs ? row->b2b_avg : NAN,
+				       .b2b_min = row->b2b_runs ? row->b2b_min : NAN,
+				       .b2b_max = row->b2b_runs ? row->b2b_max : NAN, .b2b_runs = row->b2b_runs,
+				       .ndr_upper = NAN, .pdr_upper = NAN, .loss = loss, .nloss = row->nloss };
+
+		rc = db_result_add(s->db, s->run_id, &r, err, errlen);
+	}
+	return rc;
+}
+
+int app_store_r2544_row(void *arg, const struct r2544_row *row, char *err, size_t errlen)
+{
+	struct storeopt *s = arg;
+	int rc;
+
+	if (!s->db || !s->run_id)
+		return 0;
+	if (!(rc = store_row(s, row, err, errlen)))
+		s->rows_stored++;
+	return rc;
+}
+
+int app_store_r2544_finish(struct storeopt *s, const struct r2544_result *res, char *headline,
+			  size_t len, char *err, size_t errlen)
+{
+	size_t off = 0;
+	int rc = 0;
+
+	headline[0] = '\0';
+	for (unsigned int i = 0; i < res->nrows && off < len; i++) {
+		const struct r2544_row *row = &res->row[i];
+
+		if (!row->ndr_valid)
+			continue;
+		off += (size_t)snprintf(headline + off, len - off, "%s%u:%.4gk", off ? " " : "NDR ", row->size,
+					row->ndr_med / 1e3);
+	}
+	if (off && off < len)
+		snprintf(headline + off, len - off, " f/s");
+	if (!s->db || !s->run_id)
+		return 0;
+	for (unsigned int i = s->rows_stored; i < res->nrows && !rc; i++)
+		if (res->row[i].nrep || res->row[i].nloss || res->row[i].b2b_runs)
+			rc = store_row(s, &res->row[i], err, errlen);
+	s->rows_stored = res->nrows;
+	return rc;
+}

@@ -1,0 +1,60 @@
+/* Storing a traffic command's run (trial, rfc2544): the run row with its
+ * environment at the start, every trial as it ends, rfc2544's rows, the
+ * status at the end. The options (--db, --label, --tag, --no-store) are
+ * parsed by src/cli/storeopt.c into struct storeopt. */
+#ifndef WR_APP_RUNSTORE_H
+#define WR_APP_RUNSTORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "app/trialcfg.h"
+#include "store/db.h"
+
+#define APP_STORE_MAX_TAGS 32
+
+struct storeopt {
+	char path[4096];
+	bool path_set;
+	const char *label;
+	const char *tags[APP_STORE_MAX_TAGS];
+	unsigned int ntags;
+	bool no_store;
+	struct db *db;
+	int64_t run_id;			/* 0: no run stored */
+	unsigned int rows_stored;	/* rfc2544 rows stored so far */
+	double precision;		/* rfc2544: the search's width goal, fraction of max load */
+	double exceed_ratio;		/* rfc2544: the search's goal exceed ratio */
+	uint64_t duration_sum_ns;	/* rfc2544: its goal duration sum */
+	uint64_t trial_ns;		/* rfc2544: its full trial time; 0: not rfc2544 */
+};
+
+/* Open the database (nothing with --no-store). -EINVAL: the file is not
+ * ours (bad input); other -errno: the host failed. */
+int app_store_open(struct storeopt *s, char *err, size_t errlen);
+
+/* Capture the environment of the ports in to and insert the run. */
+int app_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run_info *ri,
+		    char *err, size_t errlen);
+
+/* A finished trial; nothing without a run. */
+int app_store_trial(struct storeopt *s, const struct db_trial *t, char *err, size_t errlen);
+
+/* Mark the run complete/interrupted/failed with its headline and close;
+ * -errno with err when the mark failed (the database is closed anyway). */
+int app_store_end(struct storeopt *s, const char *status, const char *headline, char *err, size_t errlen);
+
+struct r2544_row;
+struct r2544_result;
+struct r2544_trial;
+
+/* rfc2544's hooks (r2544_cfg.on_trial/on_row with hook_ctx = s). */
+int app_store_r2544_trial(void *s, const struct r2544_trial *t, char *err, size_t errlen);
+int app_store_r2544_row(void *s, const struct r2544_row *row, char *err, size_t errlen);
+/* After the run: the rows a stop cut short (finished repeats only), and
+ * the headline ("NDR 64:19.9k 512:19.9k f/s"). */
+int app_store_r2544_finish(struct storeopt *s, const struct r2544_result *res, char *headline,
+			   size_t len, char *err, size_t errlen);
+
+#endif

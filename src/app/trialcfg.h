@@ -1,0 +1,50 @@
+/* What a traffic command (trial, calibrate, rfc2544) was asked for and
+ * what it resolved it to: the trial's configuration, the ports (the lab or
+ * cabled interfaces), addresses, rate, line rate, the DUT CPUs to watch.
+ * src/cli/trialopt.c fills it from argv; src/app/trialres.c resolves it
+ * against the host. */
+#ifndef WR_APP_TRIALCFG_H
+#define WR_APP_TRIALCFG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/cpuset.h"
+#include "core/units.h"
+#include "engine/trial.h"
+#include "lab/lab.h"
+
+enum { TRIALOPT_AUTO, TRIALOPT_XDP, TRIALOPT_AFXDP, TRIALOPT_AFPACKET, TRIALOPT_MMSG };
+
+struct trialopt {
+	struct trial_cfg cfg;
+	int path;			/* --port-type: TRIALOPT_* */
+	bool lab_napi;			/* the lab DUT's ports run XDP (NAPI mode) */
+	unsigned int lab_queues;	/* queues of the lab's ports */
+	struct rate rate;
+	bool rate_set;
+	char prefix[LAB_PREFIX_MAX + 1];
+	bool lab;
+	const char *tx_if, *rx_if;	/* as given: IF or IF@NETNS */
+	char tx_name[96], rx_name[96];
+	bool dst_mac_set, rx_dst_mac_set;
+	uint8_t dst_mac[6], rx_dst_mac[6];
+	bool ipv6, size_set;
+	uint8_t src_ip[16], dst_ip[16];	/* IPv4 in the first 4 bytes */
+	bool src_set, dst_set;
+	bool allow_any;			/* --allow-any-address */
+	bool learn_set, duration_set;
+	bool direct;			/* tx cabled straight to rx: no DUT (calibrate) */
+	double line_bps;		/* 0: unknown */
+	bool line_set;
+	int nsfd[3];			/* lab: gen, sink, DUT */
+	int lab_lock;			/* lab: its lock (lab_lock), -1 when not held here */
+	char dir_label[2][96];
+	char where[256];
+	char calib_path[4096];		/* the tester's ceilings */
+	struct cpuset watch;		/* CPUs whose cost is recorded (lab: the DUT's) */
+	bool soak;			/* soak them too */
+	char soak_path[4096];		/* "through lab wr- (DUT CPU 1)" */
+};
+
+#endif

@@ -1,0 +1,14 @@
+/* An interface's MAC address and link speed, read in the network
+ * namespace behind an open fd (-1: ours). */
+#ifndef WR_OS_IFINFO_H
+#define WR_OS_IFINFO_H
+
+#include <stdint.h>
+
+/* The hardware address of ifname; -errno (-ENODEV: no such interface). */
+int ifinfo_mac(int nsfd, const char *ifname, uint8_t mac[6]);
+/* The link speed in Mb/s (left as it is when the link has none, such as
+ * veth, or it cannot be read); -errno. */
+int ifinfo_speed(int nsfd, const char *ifname, unsigned int *mbps);
+
+#endif
