@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app/trialres.h"
+#include "core/timeconst.h"
 #include "dut/envcap.h"
 #include "engine/rfc2544.h"
 
@@ -63,7 +64,7 @@ int app_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run
 	if (s->trial_ns) {
 		envcap_set(e, "run.exceed_ratio", "%g", s->exceed_ratio);
 		if (s->duration_sum_ns > s->trial_ns)
-			envcap_set(e, "run.duration_sum", "%gs", s->duration_sum_ns / 1e9);
+			envcap_set(e, "run.duration_sum", "%gs", (double)s->duration_sum_ns / NSEC_PER_SEC);
 	}
 	envcap_config(e, config, sizeof(config));
 	for (unsigned int i = 0; i < e->n; i++)
@@ -101,7 +102,7 @@ int app_store_end(struct storeopt *s, const char *status, const char *headline, 
 int app_store_r2544_trial(void *arg, const struct r2544_trial *rt, char *err, size_t errlen)
 {
 	struct db_trial t = { .size = rt->size, .test = rt->test, .repeat = rt->repeat, .load = rt->load,
-			      .duration_s = rt->duration_ns / 1e9, .tx = rt->tx, .rx = rt->rx,
+			      .duration_s = (double)rt->duration_ns / NSEC_PER_SEC, .tx = rt->tx, .rx = rt->rx,
 			      .tester_limited = rt->tester_limited, .cpu_valid = rt->cpu_valid,
 			      .cpu_busy_pct = rt->cpu_busy_pct, .cpu_soak_pct = rt->cpu_soak_pct,
 			      .ns_per_frame = rt->ns_per_frame, .cpu_source = rt->cpu_source };
