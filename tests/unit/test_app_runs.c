@@ -1,0 +1,145 @@
+/* 'runs': filters, each run's status and headline, ids, rm all or none;
+ * on a store in a temporary directory. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/runs.h"
+
+static char err[512], dir[256], path[512];
+
+struct seen {
+	int n;
+	int64_t id[8];
+	char status[8][24], head[8][64];
+};
+
+static void collect(void *arg, const struct app_run_entry *e)
+{
+	struct seen *s = arg;
+
+	s->id[s->n] = e->row->id;
+	snprintf(s->status[s->n], sizeof(s->status[0]), "%s", e->status);
+	snprintf(s->head[s->n], sizeof(s->head[0]), "%s", e->headline);
+	s->n++;
+}
+
+static int64_t add_run(struct db *db, const char *label, const char *tag, const char *headline)
+{
+	const char *tags[] = { tag };
+	struct db_run_info ri = { .test = "trial", .label = label, .tags = tags, .ntags = tag ? 1 : 0, .sizes = "64" };
+	int64_t id;
+
+	assert_int_equal(db_run_begin(db, &ri, NULL, 0, &id, err, sizeof(err)), 0);
+	assert_int_equal(db_run_end(db, id, "complete", headline, err, sizeof(err)), 0);
+	return id;
+}
+
+static int setup(void **st)
+{
+	struct db *db = NULL;
+
+	snprintf(dir, sizeof(dir), "/tmp/wr-test-app-runs-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/r.db", dir);
+	if (db_open(path, true, &db, err, sizeof(err)))
+		return -1;
+	add_run(db, "a", "x", "NDR 64:1k f/s");
+	add_run(db, "b", "x", NULL);
+	add_run(db, "a", NULL, NULL);
+	db_close(db);
+	return 0;
+}
+
+static int teardown(void **st)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) ? -1 : 0;
+}
+
+static void filters(void **st)
+{
+	struct db *db = NULL;
+	char p[512];
+	struct seen s = { 0 };
+	struct db_run_filter all = { 0 }, by_label = { .label = "a" }, by_tag = { .tag = "x" },
+			     later = { .since = INT64_MAX };
+
+	assert_int_equal(app_runs_open(path, false, &db, p, sizeof(p), err, sizeof(err)), 0);
+	assert_int_equal(app_runs_list(db, &all, collect, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.status[0], "complete");
+	assert_string_equal(s.head[0], "NDR 64:1k f/s");
+	assert_string_equal(s.head[1], "0 trial(s) stored");
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(app_runs_list(db, &by_label, collect, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 2);
+	assert_true(s.id[0] < s.id[1]);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(app_runs_list(db, &by_tag, collect, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 2);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(app_runs_list(db, &later, collect, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 0);
+	db_close(db);
+	/* nothing stored yet: no file, an empty list */
+	snprintf(p, sizeof(p), "%s/none.db", dir);
+	assert_int_equal(app_runs_open(p, false, &db, p, sizeof(p), err, sizeof(err)), -ENOENT);
+	assert_int_equal(app_runs_list(NULL, &all, collect, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 0);
+}
+
+static void ids(void **st)
+{
+	char *args[] = { "3", "1", "3", "007" };
+	char *bad[] = { "1", "x" };
+	int64_t v[4];
+	size_t n;
+	int at = -1;
+
+	assert_int_equal(app_runs_ids(4, args, v, &n, &at), 0);
+	assert_int_equal(n, 3);
+	assert_true(v[0] == 3 && v[1] == 1 && v[2] == 7);
+	assert_int_equal(app_runs_ids(2, bad, v, &n, &at), -EINVAL);
+	assert_int_equal(at, 1);
+}
+
+static void rm_all_or_none(void **st)
+{
+	struct db *db = NULL;
+	char p[512];
+	struct seen s = { 0 };
+	struct db_run_filter all = { 0 };
+	int64_t some[] = { 1, 99 }, one[] = { 1 };
+
+	assert_int_equal(app_runs_open(path, true, &db, p, sizeof(p), err, sizeof(err)), 0);
+	assert_int_equal(app_runs_delete(db, some, 2, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "no run 99: nothing deleted");
+	assert_int_equal(app_runs_list(db, &all, collect, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(app_runs_delete(db, one, 1, err, sizeof(err)), 0);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(app_runs_list(db, &all, collect, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 2);
+	db_close(db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(filters),
+		cmocka_unit_test(ids),
+		cmocka_unit_test(rm_all_or_none),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
