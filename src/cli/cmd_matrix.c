@@ -141,6 +141,86 @@ static int check_test(struct cli *cli, char **targv)
 	return !strcmp(copy[0], "trial") ? cmd_trial(&sub, n, copy) : cmd_rfc2544(&sub, n, copy);
 }
 
+/* The report over the runs, as 'wirerate report' prints it (its JSON
+ * inside the matrix's own with --json); the report's exit status. */
+static int report(struct cli *cli, const struct app_matrix *m, const int64_t *run_ids, const char *db_path,
+		  const char *html, const char *fail_pct, const char *mtag, const char *prefix)
+{
+	int nconf = m->nconf, rc;
+	char *rargv[MATRIX_MAX + 16], ids[MATRIX_MAX][24];
+	int ra = 0;
+	FILE *tmp = NULL;
+
+	rargv[ra++] = "wirerate";
+	if (cli->json)
+		rargv[ra++] = "--json";
+	rargv[ra++] = "report";
+	for (int c = 0; c < nconf; c++) {
+		snprintf(ids[c], sizeof(ids[c]), "%lld", (long long)run_ids[c]);
+		rargv[ra++] = ids[c];
+	}
+	rargv[ra++] = "--db";
+	rargv[ra++] = (char *)db_path;
+	if (html) {
+		rargv[ra++] = "--html";
+		rargv[ra++] = (char *)html;
+	}
+	if (fail_pct) {
+		rargv[ra++] = "--fail-on-regression";
+		rargv[ra++] = (char *)fail_pct;
+	}
+	rargv[ra] = NULL;
+	if (cli->json && !(tmp = tmpfile())) {
+		cli_error("matrix: a temporary file: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	fflush(stdout);
+	rc = run_child(rargv, tmp ? fileno(tmp) : -1);
+	if (rc < 0)
+		rc = EXIT_RUNTIME;
+	if (tmp) {
+		char buf[8192];
+		size_t n;
+
+		printf("{\"tag\":");
+		json_put_string(stdout, mtag);
+		printf(",\"prefix\":");
+		json_put_string(stdout, prefix);
+		printf(",\"configurations\":[");
+		for (int c = 0; c < nconf; c++) {
+			bool first = true;
+
+			printf("%s{\"label\":", c ? "," : "");
+			json_put_string(stdout, m->labels[c]);
+			printf(",\"run_id\":%lld,\"lab\":{", (long long)run_ids[c]);
+			for (int k = 0; k < APP_MATRIX_NAXES; k++) {
+				const char *val = app_matrix_value(m, c, k);
+
+				if (!val)
+					continue;
+				printf("%s", first ? "" : ",");
+				first = false;
+				json_put_string(stdout, m->axes[k].name);
+				printf(":");
+				json_put_string(stdout, val);
+			}
+			printf("}}");
+		}
+		printf("],\"report\":");
+		rewind(tmp);
+		if (ftell(tmp) == 0 && fgetc(tmp) == EOF) {
+			printf("null");
+		} else {
+			rewind(tmp);
+			while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
+				fwrite(buf, 1, n, stdout);
+		}
+		printf("}\n");
+		fclose(tmp);
+	}
+	return rc;
+}
+
 int cmd_matrix(struct cli *cli, int argc, char **argv)
 {
 	struct app_matrix mx, *m = &mx;
@@ -372,81 +452,7 @@ out:
 		goto restore;
 	}
 
-	/* The report over the runs, as 'wirerate report' prints it. */
-	{
-		char *rargv[MATRIX_MAX + 16], ids[MATRIX_MAX][24];
-		int ra = 0;
-		FILE *tmp = NULL;
-
-		rargv[ra++] = "wirerate";
-		if (cli->json)
-			rargv[ra++] = "--json";
-		rargv[ra++] = "report";
-		for (int c = 0; c < nconf; c++) {
-			snprintf(ids[c], sizeof(ids[c]), "%lld", (long long)run_ids[c]);
-			rargv[ra++] = ids[c];
-		}
-		rargv[ra++] = "--db";
-		rargv[ra++] = db_path;
-		if (html) {
-			rargv[ra++] = "--html";
-			rargv[ra++] = (char *)html;
-		}
-		if (fail_pct) {
-			rargv[ra++] = "--fail-on-regression";
-			rargv[ra++] = (char *)fail_pct;
-		}
-		rargv[ra] = NULL;
-		if (cli->json && !(tmp = tmpfile())) {
-			cli_error("matrix: a temporary file: %s", strerror(errno));
-			rc = EXIT_RUNTIME;
-			goto restore;
-		}
-		fflush(stdout);
-		rc = run_child(rargv, tmp ? fileno(tmp) : -1);
-		if (rc < 0)
-			rc = EXIT_RUNTIME;
-		if (tmp) {
-			char buf[8192];
-			size_t n;
-
-			printf("{\"tag\":");
-			json_put_string(stdout, mtag);
-			printf(",\"prefix\":");
-			json_put_string(stdout, prefix);
-			printf(",\"configurations\":[");
-			for (int c = 0; c < nconf; c++) {
-				bool first = true;
-
-				printf("%s{\"label\":", c ? "," : "");
-				json_put_string(stdout, m->labels[c]);
-				printf(",\"run_id\":%lld,\"lab\":{", (long long)run_ids[c]);
-				for (int k = 0; k < APP_MATRIX_NAXES; k++) {
-					const char *val = app_matrix_value(m, c, k);
-
-					if (!val)
-						continue;
-					printf("%s", first ? "" : ",");
-					first = false;
-					json_put_string(stdout, m->axes[k].name);
-					printf(":");
-					json_put_string(stdout, val);
-				}
-				printf("}}");
-			}
-			printf("],\"report\":");
-			rewind(tmp);
-			if (ftell(tmp) == 0 && fgetc(tmp) == EOF) {
-				printf("null");
-			} else {
-				rewind(tmp);
-				while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
-					fwrite(buf, 1, n, stdout);
-			}
-			printf("}\n");
-			fclose(tmp);
-		}
-	}
+	rc = report(cli, m, run_ids, db_path, html, fail_pct, mtag, prefix);
 restore:
 	unsetenv(LAB_LOCK_ENV);
 	lab_unlock(&lock, prefix);

@@ -261,6 +261,196 @@ static void notes(char *buf, size_t len, const struct r2544_row *row)
 		snprintf(buf + strlen(buf), len - strlen(buf), " width goal not met");
 }
 
+/* The result as a table (or JSON): the run's settings and deviations, a
+ * row per size, the trials, where it was stored. */
+static void print_result(struct cli *cli, const struct r_opts *r, const struct trialopt *to,
+			 const struct app_r2544_plan *plan, const struct r2544_result *res, const struct storeopt *so)
+{
+	struct out *o = out_create(stdout, cli->json);
+	char tests[64];
+
+	app_r2544_tests_text(r->tests, true, tests, sizeof(tests));
+	out_str(o, "tests", "RFC 2544 %s", tests);
+	out_str(o, "where", ", %s", to->where);
+	out_str(o, "mode", ", %s mode\n", r->quick ? "quick" : "strict");
+	out_u64(o, "flows", "  %llu flow(s)", frame_flows_count(&to->cfg.flows));
+	out_u64(o, "directions", ", %llu direction(s)", to->cfg.ndirs);
+	out_f64(o, "pdr_ratio", ", PDR loss goal %g", r->pdr);
+	out_f64(o, "precision", ", width goal %g of the max load", r->precision);
+	out_f64(o, "exceed_ratio", NULL, r->exceed);
+	out_f64(o, "duration_sum_s", NULL, plan->dsum_ns / 1e9);
+	out_f64(o, "trial_s", NULL, plan->final_ns / 1e9);
+	out_u64(o, "trials", ", %llu trials", res->trials_run);
+	out_u64(o, "repeat", NULL, r->repeat);
+	out_f64(o, "elapsed_s", " in %.0f s\n", res->elapsed_ns / 1e9);
+	if (to->line_bps > 0)
+		out_f64(o, "line_rate_bps", "  line rate %.0f bit/s\n", to->line_bps);
+	out_arr_start(o, "deviations");
+	for (unsigned int i = 0; i < plan->ndev; i++) {
+		char line[160];
+
+		app_r2544_dev_text(&plan->dev[i], line, sizeof(line));
+		out_str(o, NULL, "  deviation: %s\n", line);
+	}
+	out_arr_end(o);
+
+	double frame_of[R2544_MAX_SIZES];
+
+	for (unsigned int i = 0; i < res->nrows; i++) {
+		frame_of[i] = res->row[i].size;
+		if (!res->row[i].size)
+			for (unsigned int k = 0; k < to->cfg.nsizes; k++)
+				frame_of[i] += to->cfg.sizes[k] / (double)to->cfg.nsizes;
+	}
+	out_arr_start(o, "rows");
+	if (r->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)) {
+		const char *pct = to->line_bps > 0 ? "%line" : "%max";
+
+		out_text(o, "\n  throughput  %-33s  %-33s\n", "NDR (no loss)", "PDR");
+		out_text(o, "  %5s %8s %12s %9s %8s %12s %9s %12s  %s\n", "size", pct, "frames/s", "Mb/s",
+			 pct, "frames/s", "Mb/s", "max load", "notes");
+	}
+	for (unsigned int i = 0; i < res->nrows; i++) {
+		const struct r2544_row *row = &res->row[i];
+		char nb[256];
+
+		out_obj_start(o, NULL);
+		if (row->size)
+			out_u64(o, "size", "  %5llu", row->size);
+		else
+			out_str(o, "size", "  %5s", "imix");
+		out_f64(o, "avg_frame_size", NULL, frame_of[i]);
+		out_f64(o, "max_load", NULL, row->max_load);
+		out_bool(o, "max_is_ceiling", NULL, row->max_is_ceiling);
+		if (r->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)) {
+			print_bound_cells(o, "ndr", &row->thr.ndr, row->size, frame_of[i], to->line_bps, row->max_load);
+			print_bound_cells(o, "pdr", &row->thr.pdr, row->size, frame_of[i], to->line_bps, row->max_load);
+			out_text(o, " %12.0f ", row->max_load);
+			notes(nb, sizeof(nb), row);
+			out_str(o, "notes", "%s", nb);
+			out_bool(o, "search_done", NULL, row->thr.done);
+			if (row->ns_per_frame_ndr > 0) {
+				out_f64(o, "ns_per_frame_ndr", NULL, row->ns_per_frame_ndr);
+				out_f64(o, "ns_per_frame_load", NULL, row->ndr_cost_load);
+				out_str(o, "cpu_source", NULL, row->cpu_source);
+			}
+			out_u64(o, "search_trials", NULL, row->thr.trials);
+			out_u64(o, "search_tester_retries", NULL, row->thr.tester_retries);
+			out_f64(o, "search_time_s", NULL, row->thr.total_ns / 1e9);
+		}
+		out_text(o, "\n");
+		/* The draft's figure for comparing searches. With one trial per
+		 * load it is the NDR itself and the PDR trial's forwarding rate:
+		 * printed only with goals, so the default table stays as it was. */
+		if (plan->goals && (row->thr.ndr.cond_valid || row->thr.pdr.cond_valid))
+			out_text(o, "         conditional throughput: NDR %.0f, PDR %.0f frames/s\n",
+				 row->thr.ndr.cond_valid ? row->thr.ndr.cond_tput : 0,
+				 row->thr.pdr.cond_valid ? row->thr.pdr.cond_tput : 0);
+		if (row->ns_per_frame_ndr > 0)
+			out_text(o, "         DUT CPU: %.0f ns per forwarded frame at %.0f frames/s (from %s)\n",
+				 row->ns_per_frame_ndr, row->ndr_cost_load, row->cpu_source);
+		if (row->thr.tester_retries)
+			out_text(o, "         the tester fell short in %u trial(s) of the search shown: each was run again before it could cap the search\n",
+				 row->thr.tester_retries);
+		if (row->nrep > 1) {
+			out_obj_start(o, "repeats");
+			out_u64(o, "searches", "         %llu searches:", row->nrep);
+			out_f64(o, "ndr_median", " NDR median %.0f", row->ndr_med);
+			out_f64(o, "ndr_min", " (min %.0f", row->ndr_min);
+			out_f64(o, "ndr_max", ", max %.0f", row->ndr_max);
+			out_text(o, ", spread %.2f%%)", row->ndr_med > 0 ? (row->ndr_max - row->ndr_min) * 100 / row->ndr_med : 0);
+			out_f64(o, "pdr_median", ", PDR median %.0f", row->pdr_med);
+			out_f64(o, "pdr_min", " (min %.0f", row->pdr_min);
+			out_f64(o, "pdr_max", ", max %.0f) frames/s\n", row->pdr_max);
+			out_arr_start(o, "ndr");
+			for (unsigned int k = 0; k < row->nrep; k++)
+				if (row->rep[k].ndr.lower_valid)
+					out_f64(o, NULL, NULL, row->rep[k].ndr.lower);
+			out_arr_end(o);
+			out_obj_end(o);
+		}
+		if (row->lat_done || row->lat_runs) {
+			out_obj_start(o, "latency");
+			out_f64(o, "load", "         latency at %.0f f/s", row->lat_load);
+			out_u64(o, "runs", " (%llu runs", row->lat_runs);
+			out_u64(o, "frames", ", %llu frames):", row->lat_frames);
+			out_text(o, " min %.1f us, median %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us, variation %.1f us\n",
+				 row->lat_min / 1e3, row->lat_median / 1e3, row->lat_p99 / 1e3, row->lat_p999 / 1e3,
+				 row->lat_max / 1e3, row->lat_pdv / 1e3);
+			out_u64(o, "min_ns", NULL, row->lat_min);
+			out_u64(o, "median_ns", NULL, row->lat_median);
+			out_u64(o, "p99_ns", NULL, row->lat_p99);
+			out_u64(o, "p99_9_ns", NULL, row->lat_p999);
+			out_u64(o, "max_ns", NULL, row->lat_max);
+			out_u64(o, "variation_ns", NULL, row->lat_pdv);
+			out_obj_end(o);
+		} else if (r->tests & R2544_LATENCY) {
+			out_text(o, "         latency: not measured (no throughput rate found)\n");
+		}
+		if (row->nloss) {
+			out_arr_start(o, "frame_loss");
+			out_text(o, "         frame loss:");
+			for (unsigned int k = 0; k < row->nloss; k++) {
+				const struct r2544_loss_step *st = &row->loss[k];
+
+				out_obj_start(o, NULL);
+				out_f64(o, "pct", " %.0f%%", st->pct);
+				out_f64(o, "loss_pct", " -> %.2f%%", st->loss_pct);
+				out_text(o, "%s%s", st->tester_limited ? " (tester-limited)" : "", k + 1 < row->nloss ? "," : "\n");
+				out_f64(o, "load", NULL, st->load);
+				out_u64(o, "tx", NULL, st->tx);
+				out_u64(o, "rx", NULL, st->rx);
+				out_bool(o, "tester_limited", NULL, st->tester_limited);
+				out_obj_end(o);
+			}
+			out_arr_end(o);
+		}
+		if (row->b2b_runs) {
+			out_obj_start(o, "back_to_back");
+			out_f64(o, "avg_frames", "         back-to-back: %.0f frames on average", row->b2b_avg);
+			out_f64(o, "min_frames", " (min %.0f", row->b2b_min);
+			out_f64(o, "max_frames", ", max %.0f", row->b2b_max);
+			out_u64(o, "runs", ", %llu runs)", row->b2b_runs);
+			out_f64(o, "implied_buffer_s", ", implied buffer %.6f s", row->b2b_implied_s);
+			out_f64(o, "corrected_buffer_s", ", corrected (RFC 9004) %.6f s\n", row->b2b_corrected_s);
+			out_obj_end(o);
+		}
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_arr_start(o, "trials");
+	for (unsigned int i = 0; i < res->ntrials; i++) {
+		const struct r2544_trial *t = &res->trials[i];
+
+		out_obj_start(o, NULL);
+		out_u64(o, "size", NULL, t->size);
+		out_str(o, "test", NULL, t->test == 't' ? "throughput" : t->test == 'l' ? "latency" :
+					  t->test == 'f' ? "frame_loss" : "back_to_back");
+		out_f64(o, "load", NULL, t->load);
+		out_f64(o, "duration_s", NULL, t->duration_ns / 1e9);
+		out_u64(o, "tx", NULL, t->tx);
+		out_u64(o, "rx", NULL, t->rx);
+		out_bool(o, "tester_limited", NULL, t->tester_limited);
+		if (t->cpu_valid) {
+			out_f64(o, "dut_cpu_busy_pct", NULL, t->cpu_busy_pct);
+			if (t->cpu_soak_pct >= 0)
+				out_f64(o, "dut_cpu_soak_pct", NULL, t->cpu_soak_pct);
+			out_f64(o, "ns_per_frame", NULL, t->ns_per_frame);
+			out_str(o, "cpu_source", NULL, t->cpu_source);
+		}
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_bool(o, "interrupted", NULL, res->interrupted);
+	if (so->run_id) {
+		out_i64(o, "run_id", "\n  stored as run %lld", so->run_id);
+		out_str(o, "db", " in %s\n", so->path);
+	}
+	if (res->interrupted)
+		out_text(o, "\n  INCOMPLETE: interrupted; the rows above are what was found before the stop\n");
+	out_destroy(o);
+}
+
 int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 {
 	struct r_opts r = { .pdr = 0.005, .precision = 0.005, .repeat = 1 };
@@ -274,7 +464,6 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	struct cli_stop stop = { .caught = false };
 	bool imix = false;
 	char err[512];
-	struct out *o;
 	int rc, ret = EXIT_RUNTIME;
 
 	for (int i = 1; i < argc; i++)
@@ -425,189 +614,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		cli_error("warning: rfc2544: storing the last rows in %s: %s", so.path, err);
 	storeopt_end(&so, res->interrupted ? "interrupted" : "complete", headline);
 
-	o = out_create(stdout, cli->json);
-	char tests[64];
-
-	app_r2544_tests_text(r.tests, true, tests, sizeof(tests));
-	out_str(o, "tests", "RFC 2544 %s", tests);
-	out_str(o, "where", ", %s", to.where);
-	out_str(o, "mode", ", %s mode\n", r.quick ? "quick" : "strict");
-	out_u64(o, "flows", "  %llu flow(s)", frame_flows_count(&to.cfg.flows));
-	out_u64(o, "directions", ", %llu direction(s)", to.cfg.ndirs);
-	out_f64(o, "pdr_ratio", ", PDR loss goal %g", r.pdr);
-	out_f64(o, "precision", ", width goal %g of the max load", r.precision);
-	out_f64(o, "exceed_ratio", NULL, r.exceed);
-	out_f64(o, "duration_sum_s", NULL, plan.dsum_ns / 1e9);
-	out_f64(o, "trial_s", NULL, plan.final_ns / 1e9);
-	out_u64(o, "trials", ", %llu trials", res->trials_run);
-	out_u64(o, "repeat", NULL, r.repeat);
-	out_f64(o, "elapsed_s", " in %.0f s\n", res->elapsed_ns / 1e9);
-	if (to.line_bps > 0)
-		out_f64(o, "line_rate_bps", "  line rate %.0f bit/s\n", to.line_bps);
-	out_arr_start(o, "deviations");
-	for (unsigned int i = 0; i < plan.ndev; i++) {
-		char line[160];
-
-		app_r2544_dev_text(&plan.dev[i], line, sizeof(line));
-		out_str(o, NULL, "  deviation: %s\n", line);
-	}
-	out_arr_end(o);
-
-	double frame_of[R2544_MAX_SIZES];
-
-	for (unsigned int i = 0; i < res->nrows; i++) {
-		frame_of[i] = res->row[i].size;
-		if (!res->row[i].size)
-			for (unsigned int k = 0; k < to.cfg.nsizes; k++)
-				frame_of[i] += to.cfg.sizes[k] / (double)to.cfg.nsizes;
-	}
-	out_arr_start(o, "rows");
-	if (r.tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)) {
-		const char *pct = to.line_bps > 0 ? "%line" : "%max";
-
-		out_text(o, "\n  throughput  %-33s  %-33s\n", "NDR (no loss)", "PDR");
-		out_text(o, "  %5s %8s %12s %9s %8s %12s %9s %12s  %s\n", "size", pct, "frames/s", "Mb/s",
-			 pct, "frames/s", "Mb/s", "max load", "notes");
-	}
-	for (unsigned int i = 0; i < res->nrows; i++) {
-		const struct r2544_row *row = &res->row[i];
-		char nb[256];
-
-		out_obj_start(o, NULL);
-		if (row->size)
-			out_u64(o, "size", "  %5llu", row->size);
-		else
-			out_str(o, "size", "  %5s", "imix");
-		out_f64(o, "avg_frame_size", NULL, frame_of[i]);
-		out_f64(o, "max_load", NULL, row->max_load);
-		out_bool(o, "max_is_ceiling", NULL, row->max_is_ceiling);
-		if (r.tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)) {
-			print_bound_cells(o, "ndr", &row->thr.ndr, row->size, frame_of[i], to.line_bps, row->max_load);
-			print_bound_cells(o, "pdr", &row->thr.pdr, row->size, frame_of[i], to.line_bps, row->max_load);
-			out_text(o, " %12.0f ", row->max_load);
-			notes(nb, sizeof(nb), row);
-			out_str(o, "notes", "%s", nb);
-			out_bool(o, "search_done", NULL, row->thr.done);
-			if (row->ns_per_frame_ndr > 0) {
-				out_f64(o, "ns_per_frame_ndr", NULL, row->ns_per_frame_ndr);
-				out_f64(o, "ns_per_frame_load", NULL, row->ndr_cost_load);
-				out_str(o, "cpu_source", NULL, row->cpu_source);
-			}
-			out_u64(o, "search_trials", NULL, row->thr.trials);
-			out_u64(o, "search_tester_retries", NULL, row->thr.tester_retries);
-			out_f64(o, "search_time_s", NULL, row->thr.total_ns / 1e9);
-		}
-		out_text(o, "\n");
-		/* The draft's figure for comparing searches. With one trial per
-		 * load it is the NDR itself and the PDR trial's forwarding rate:
-		 * printed only with goals, so the default table stays as it was. */
-		if (plan.goals && (row->thr.ndr.cond_valid || row->thr.pdr.cond_valid))
-			out_text(o, "         conditional throughput: NDR %.0f, PDR %.0f frames/s\n",
-				 row->thr.ndr.cond_valid ? row->thr.ndr.cond_tput : 0,
-				 row->thr.pdr.cond_valid ? row->thr.pdr.cond_tput : 0);
-		if (row->ns_per_frame_ndr > 0)
-			out_text(o, "         DUT CPU: %.0f ns per forwarded frame at %.0f frames/s (from %s)\n",
-				 row->ns_per_frame_ndr, row->ndr_cost_load, row->cpu_source);
-		if (row->thr.tester_retries)
-			out_text(o, "         the tester fell short in %u trial(s) of the search shown: each was run again before it could cap the search\n",
-				 row->thr.tester_retries);
-		if (row->nrep > 1) {
-			out_obj_start(o, "repeats");
-			out_u64(o, "searches", "         %llu searches:", row->nrep);
-			out_f64(o, "ndr_median", " NDR median %.0f", row->ndr_med);
-			out_f64(o, "ndr_min", " (min %.0f", row->ndr_min);
-			out_f64(o, "ndr_max", ", max %.0f", row->ndr_max);
-			out_text(o, ", spread %.2f%%)", row->ndr_med > 0 ? (row->ndr_max - row->ndr_min) * 100 / row->ndr_med : 0);
-			out_f64(o, "pdr_median", ", PDR median %.0f", row->pdr_med);
-			out_f64(o, "pdr_min", " (min %.0f", row->pdr_min);
-			out_f64(o, "pdr_max", ", max %.0f) frames/s\n", row->pdr_max);
-			out_arr_start(o, "ndr");
-			for (unsigned int k = 0; k < row->nrep; k++)
-				if (row->rep[k].ndr.lower_valid)
-					out_f64(o, NULL, NULL, row->rep[k].ndr.lower);
-			out_arr_end(o);
-			out_obj_end(o);
-		}
-		if (row->lat_done || row->lat_runs) {
-			out_obj_start(o, "latency");
-			out_f64(o, "load", "         latency at %.0f f/s", row->lat_load);
-			out_u64(o, "runs", " (%llu runs", row->lat_runs);
-			out_u64(o, "frames", ", %llu frames):", row->lat_frames);
-			out_text(o, " min %.1f us, median %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us, variation %.1f us\n",
-				 row->lat_min / 1e3, row->lat_median / 1e3, row->lat_p99 / 1e3, row->lat_p999 / 1e3,
-				 row->lat_max / 1e3, row->lat_pdv / 1e3);
-			out_u64(o, "min_ns", NULL, row->lat_min);
-			out_u64(o, "median_ns", NULL, row->lat_median);
-			out_u64(o, "p99_ns", NULL, row->lat_p99);
-			out_u64(o, "p99_9_ns", NULL, row->lat_p999);
-			out_u64(o, "max_ns", NULL, row->lat_max);
-			out_u64(o, "variation_ns", NULL, row->lat_pdv);
-			out_obj_end(o);
-		} else if (r.tests & R2544_LATENCY) {
-			out_text(o, "         latency: not measured (no throughput rate found)\n");
-		}
-		if (row->nloss) {
-			out_arr_start(o, "frame_loss");
-			out_text(o, "         frame loss:");
-			for (unsigned int k = 0; k < row->nloss; k++) {
-				const struct r2544_loss_step *st = &row->loss[k];
-
-				out_obj_start(o, NULL);
-				out_f64(o, "pct", " %.0f%%", st->pct);
-				out_f64(o, "loss_pct", " -> %.2f%%", st->loss_pct);
-				out_text(o, "%s%s", st->tester_limited ? " (tester-limited)" : "", k + 1 < row->nloss ? "," : "\n");
-				out_f64(o, "load", NULL, st->load);
-				out_u64(o, "tx", NULL, st->tx);
-				out_u64(o, "rx", NULL, st->rx);
-				out_bool(o, "tester_limited", NULL, st->tester_limited);
-				out_obj_end(o);
-			}
-			out_arr_end(o);
-		}
-		if (row->b2b_runs) {
-			out_obj_start(o, "back_to_back");
-			out_f64(o, "avg_frames", "         back-to-back: %.0f frames on average", row->b2b_avg);
-			out_f64(o, "min_frames", " (min %.0f", row->b2b_min);
-			out_f64(o, "max_frames", ", max %.0f", row->b2b_max);
-			out_u64(o, "runs", ", %llu runs)", row->b2b_runs);
-			out_f64(o, "implied_buffer_s", ", implied buffer %.6f s", row->b2b_implied_s);
-			out_f64(o, "corrected_buffer_s", ", corrected (RFC 9004) %.6f s\n", row->b2b_corrected_s);
-			out_obj_end(o);
-		}
-		out_obj_end(o);
-	}
-	out_arr_end(o);
-	out_arr_start(o, "trials");
-	for (unsigned int i = 0; i < res->ntrials; i++) {
-		const struct r2544_trial *t = &res->trials[i];
-
-		out_obj_start(o, NULL);
-		out_u64(o, "size", NULL, t->size);
-		out_str(o, "test", NULL, t->test == 't' ? "throughput" : t->test == 'l' ? "latency" :
-					  t->test == 'f' ? "frame_loss" : "back_to_back");
-		out_f64(o, "load", NULL, t->load);
-		out_f64(o, "duration_s", NULL, t->duration_ns / 1e9);
-		out_u64(o, "tx", NULL, t->tx);
-		out_u64(o, "rx", NULL, t->rx);
-		out_bool(o, "tester_limited", NULL, t->tester_limited);
-		if (t->cpu_valid) {
-			out_f64(o, "dut_cpu_busy_pct", NULL, t->cpu_busy_pct);
-			if (t->cpu_soak_pct >= 0)
-				out_f64(o, "dut_cpu_soak_pct", NULL, t->cpu_soak_pct);
-			out_f64(o, "ns_per_frame", NULL, t->ns_per_frame);
-			out_str(o, "cpu_source", NULL, t->cpu_source);
-		}
-		out_obj_end(o);
-	}
-	out_arr_end(o);
-	out_bool(o, "interrupted", NULL, res->interrupted);
-	if (so.run_id) {
-		out_i64(o, "run_id", "\n  stored as run %lld", so.run_id);
-		out_str(o, "db", " in %s\n", so.path);
-	}
-	if (res->interrupted)
-		out_text(o, "\n  INCOMPLETE: interrupted; the rows above are what was found before the stop\n");
-	out_destroy(o);
+	print_result(cli, &r, &to, &plan, res, &so);
 	ret = res->interrupted ? 130 : 0;
 out:
 	cli_stop_restore(&stop);
