@@ -454,11 +454,9 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 void trialopt_print_header(struct out *out, const struct trialopt *o, const struct trial_result *res)
 {
 	const struct trial_cfg *c = &o->cfg;
-	char sizes[128] = "";
-	size_t off = 0;
+	char sizes[128];
 
-	for (unsigned int i = 0; i < c->nsizes && off < sizeof(sizes); i++)
-		off += (size_t)snprintf(sizes + off, sizeof(sizes) - off, "%s%u", i ? "," : "", c->sizes[i]);
+	sizes_join(sizes, sizeof(sizes), c->sizes, c->nsizes);
 	out_u64(out, "trial_id", "trial %llu: ", c->trial_id);
 	out_str(out, "family", "%s ", o->ipv6 ? "IPv6" : "IPv4");
 	out_str(out, "sizes", c->nsizes > 1 ? "IMIX %s byte frames" : "%s-byte frames", sizes);
