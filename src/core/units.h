@@ -43,8 +43,9 @@ int duration_parse(const char *s, uint64_t min_ns, uint64_t max_ns,
  * plus 20 bytes of preamble and inter-frame gap, on a link of bps. */
 double linerate_pps(uint64_t bps, unsigned int frame_size);
 
-/* A list of sizes as "64,128,256" in buf (always terminated; cut short at
- * len). Returns what the whole list would take, as snprintf does. */
+/* A list of sizes as "64,128,256" in buf, always terminated, cut short
+ * when it does not fit. Returns the length written, or len or more when
+ * it was cut short. */
 size_t sizes_join(char *buf, size_t len, const unsigned int *sizes, unsigned int n);
 
 #endif
