@@ -20,11 +20,14 @@ struct cli {
 	const char *prog;
 };
 
+struct opt_cmd;
+
 struct cmd {
 	const char *name;
 	int (*fn)(struct cli *cli, int argc, char **argv);
 	unsigned int needs;
 	const char *summary;
+	const struct opt_cmd *opts;	/* its declared options (help --json) */
 };
 
 /* One-line error on stderr, "wirerate: ..." */
@@ -70,6 +73,7 @@ int cmd_probe(struct cli *cli, int argc, char **argv);
 int cmd_trial(struct cli *cli, int argc, char **argv);
 int cmd_calibrate(struct cli *cli, int argc, char **argv);
 int cmd_cpu(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd cpu_cmd;
 int cmd_soak(struct cli *cli, int argc, char **argv);
 int cmd_stream(struct cli *cli, int argc, char **argv);
 int cmd_rfc2544(struct cli *cli, int argc, char **argv);
