@@ -123,6 +123,11 @@ void cli_stop_restore(struct cli_stop *s)
 	s->caught = false;
 }
 
+volatile sig_atomic_t *cli_stop_flag(void)
+{
+	return &stop_flag;
+}
+
 bool cli_stopped(void)
 {
 	return stop_flag != 0;

@@ -56,8 +56,10 @@ struct cli_stop {
 };
 volatile sig_atomic_t *cli_stop_catch(struct cli_stop *s);
 void cli_stop_restore(struct cli_stop *s);
-/* True once a caught signal arrived. */
+/* True once a caught signal arrived; the flag itself, for an engine
+ * that polls it. */
 bool cli_stopped(void);
+volatile sig_atomic_t *cli_stop_flag(void);
 
 /* True when the process may administer networks and namespaces. */
 bool cli_have_root(void);
@@ -71,7 +73,9 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *spec
 int cmd_matrix(struct cli *cli, int argc, char **argv);
 int cmd_probe(struct cli *cli, int argc, char **argv);
 int cmd_trial(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd trial_cmd;
 int cmd_calibrate(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd calibrate_cmd;
 int cmd_cpu(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd cpu_cmd;
 int cmd_soak(struct cli *cli, int argc, char **argv);

@@ -20,8 +20,8 @@ static int cmd_version(struct cli *cli, int argc, char **argv);
 static const struct cmd commands[] = {
 	{ "lab",     cmd_lab,     NEED_ROOT, "build, inspect or remove the embedded DUT (up|down|status)" },
 	{ "probe",   cmd_probe,   NEED_NONE, "what this host supports: root, namespaces, veth, AF_PACKET, AF_XDP, XDP, ..." },
-	{ "trial",   cmd_trial,   NEED_ROOT, "offer frames at a rate for a time and count what the DUT forwarded" },
-	{ "calibrate", cmd_calibrate, NEED_ROOT, "the tester's own ceiling, back to back with no DUT" },
+	{ "trial",   cmd_trial,   NEED_ROOT, "offer frames at a rate for a time and count what the DUT forwarded", &trial_cmd },
+	{ "calibrate", cmd_calibrate, NEED_ROOT, "the tester's own ceiling, back to back with no DUT", &calibrate_cmd },
 	{ "rfc2544", cmd_rfc2544, NEED_ROOT, "RFC 2544 throughput (NDR/PDR), latency, frame loss, back-to-back" },
 	{ "matrix",  cmd_matrix,  NEED_ROOT, "the same trial or rfc2544 across lab configurations, compared side by side" },
 	{ "runs",    cmd_runs,    NEED_NONE, "list the stored runs (filter by label, tag, time); 'runs rm ID' deletes, 'runs upgrade' migrates" },

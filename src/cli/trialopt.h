@@ -9,6 +9,7 @@
 #include <net/if.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "core/units.h"
 #include "engine/cpucost.h"
 #include "engine/trial.h"
@@ -80,6 +81,9 @@ struct trialopt {
 	uint8_t src_ip[16], dst_ip[16];	/* IPv4 in the first 4 bytes */
 	bool src_set, dst_set;
 	bool allow_any;			/* --allow-any-address */
+	bool src_v6, dst_v6;		/* the family --src-ip/--dst-ip were given in */
+	bool ipv6_flag;			/* --ipv6 itself */
+	bool imix_set;
 	bool learn_set, duration_set;
 	bool direct;			/* tx cabled straight to rx: no DUT (calibrate) */
 	double line_bps;		/* 0: unknown */
@@ -93,6 +97,18 @@ struct trialopt {
 	bool soak;			/* soak them too */
 	char soak_path[4096];		/* "through lab wr- (DUT CPU 1)" */
 };
+
+#define TRIALOPT_IMIX_DEFAULT "64:7,570:4,1518:1"
+
+/* The traffic options (ports, traffic, timing, tester, DUT CPU cost): a
+ * table for opt_parse whose ctx is a struct trialopt. */
+extern const struct opt trialopt_opts[];
+/* The defaults, before parsing. */
+void trialopt_init(struct trialopt *o);
+/* After parsing: the checks across options, the defaults that depend on
+ * others; --rate is required unless default_rate is given. 0, or -EINVAL
+ * with a one-line reason in err. */
+int trialopt_check(struct trialopt *o, const char *default_rate, char *err, size_t errlen);
 
 /* Parse argv into o; --rate is required unless default_rate is given. Returns 0, 1 after --help was printed, or -EINVAL
  * after a one-line error was printed. */
