@@ -91,11 +91,11 @@ struct trialopt {
 	int nsfd[3];			/* lab: gen, sink, DUT */
 	int lab_lock;			/* lab: its lock (lab_lock), -1 when not held here */
 	char dir_label[2][96];
-	char where[256];
+	char where[256];		/* "through lab wr- (DUT CPU 1)" */
 	char calib_path[4096];		/* the tester's ceilings */
 	struct cpuset watch;		/* CPUs whose cost is recorded (lab: the DUT's) */
 	bool soak;			/* soak them too */
-	char soak_path[4096];		/* "through lab wr- (DUT CPU 1)" */
+	char soak_path[4096];		/* the soak's calibration */
 };
 
 #define TRIALOPT_IMIX_DEFAULT "64:7,570:4,1518:1"
