@@ -33,6 +33,9 @@ struct trialopt {
 	uint8_t src_ip[16], dst_ip[16];	/* IPv4 in the first 4 bytes */
 	bool src_set, dst_set;
 	bool allow_any;			/* --allow-any-address */
+	bool src_v6, dst_v6;		/* the family --src-ip/--dst-ip were given in */
+	bool ipv6_flag;			/* --ipv6 itself */
+	bool imix_set;
 	bool learn_set, duration_set;
 	bool direct;			/* tx cabled straight to rx: no DUT (calibrate) */
 	double line_bps;		/* 0: unknown */
@@ -40,11 +43,11 @@ struct trialopt {
 	int nsfd[3];			/* lab: gen, sink, DUT */
 	int lab_lock;			/* lab: its lock (lab_lock), -1 when not held here */
 	char dir_label[2][96];
-	char where[256];
+	char where[256];		/* "through lab wr- (DUT CPU 1)" */
 	char calib_path[4096];		/* the tester's ceilings */
 	struct cpuset watch;		/* CPUs whose cost is recorded (lab: the DUT's) */
 	bool soak;			/* soak them too */
-	char soak_path[4096];		/* "through lab wr- (DUT CPU 1)" */
+	char soak_path[4096];		/* the soak's calibration */
 };
 
 #endif

@@ -24,11 +24,14 @@ struct cli {
 	bool check_only;
 };
 
+struct opt_cmd;
+
 struct cmd {
 	const char *name;
 	int (*fn)(struct cli *cli, int argc, char **argv);
 	unsigned int needs;
 	const char *summary;
+	const struct opt_cmd *opts;	/* its declared options (help --json) */
 };
 
 /* One-line error on stderr, "wirerate: ..." */
@@ -57,8 +60,10 @@ struct cli_stop {
 };
 volatile sig_atomic_t *cli_stop_catch(struct cli_stop *s);
 void cli_stop_restore(struct cli_stop *s);
-/* True once a caught signal arrived. */
+/* True once a caught signal arrived; the flag itself, for an engine
+ * that polls it. */
 bool cli_stopped(void);
+volatile sig_atomic_t *cli_stop_flag(void);
 
 /* True when the process may administer networks and namespaces. */
 bool cli_have_root(void);
@@ -72,8 +77,11 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *spec
 int cmd_matrix(struct cli *cli, int argc, char **argv);
 int cmd_probe(struct cli *cli, int argc, char **argv);
 int cmd_trial(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd trial_cmd;
 int cmd_calibrate(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd calibrate_cmd;
 int cmd_cpu(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd cpu_cmd;
 int cmd_soak(struct cli *cli, int argc, char **argv);
 int cmd_stream(struct cli *cli, int argc, char **argv);
 int cmd_rfc2544(struct cli *cli, int argc, char **argv);

@@ -10,32 +10,28 @@
 #include <sys/utsname.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/trialopt.h"
+#include "core/timeconst.h"
 #include "app/trialres.h"
 #include "store/calib.h"
 #include "os/cpulat.h"
 
-static const char calibrate_usage[] =
-	"usage: wirerate calibrate [OPTIONS]\n"
-	"\n"
-	"Measures the tester's own ceiling in frames/s for a frame size, back to back:\n"
-	"in the lab over a veth pair straight from gen to sink (no DUT), or over\n"
-	"--tx and --rx cabled to each other. Then checks, at 90% of that, that pacing\n"
-	"holds and the analyzer counts every frame. The ceiling is stored and later\n"
-	"trials above it are marked tester-limited.\n"
-	"\n"
-	"Takes the options of 'wirerate trial', with other defaults: --rate as fast as\n"
-	"possible, --duration 5s (not 10s), --learn-frames 0.\n"
-	"\n"
-	TRIALOPT_HELP;
+static const struct opt *const calibrate_tables[] = { trialopt_opts, NULL };
 
-static volatile sig_atomic_t cal_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	cal_stop = 1;
-}
+const struct opt_cmd calibrate_cmd = {
+	.name = "calibrate",
+	.synopsis = "[OPTIONS]",
+	.about = "Measures the tester's own ceiling in frames/s for a frame size, back to back:\n"
+		 "in the lab over a veth pair straight from gen to sink (no DUT), or over\n"
+		 "--tx and --rx cabled to each other. Then checks, at 90% of that, that pacing\n"
+		 "holds and the analyzer counts every frame. The ceiling is stored and later\n"
+		 "trials above it are marked tester-limited.\n"
+		 "\n"
+		 "Takes the options of 'wirerate trial', with other defaults: --rate as fast as\n"
+		 "possible, --duration 5s (not 10s), --learn-frames 0.\n",
+	.tables = calibrate_tables,
+};
 
 static double min_offered(const struct trial_result *r)
 {
@@ -87,7 +83,10 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 {
 	struct trialopt to;
 	struct trial_result *flat = NULL, *paced = NULL;
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct cli_stop stop = { 0 };
+	void *ctx[] = { &to };
+	char *args[1];
+	int nargs;
 	struct calib_entry e = { 0 };
 	struct utsname u;
 	char err[512], e2[256];
@@ -95,27 +94,29 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 	struct out *o;
 	int rc, ret = EXIT_RUNTIME;
 
-	rc = trialopt_parse(&to, cli, argc, argv, calibrate_usage, "1Gpps", err, sizeof(err));
-	if (rc)
-		return rc > 0 ? 0 : EXIT_USAGE;
+	trialopt_init(&to);
+	if ((rc = opt_parse(&calibrate_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
+		return rc == OPT_HELP ? 0 : EXIT_USAGE;
+	if (trialopt_check(&to, "1Gpps", err, sizeof(err))) {
+		cli_error("calibrate: %s", err);
+		return EXIT_USAGE;
+	}
 	to.direct = true;
 	if (!to.duration_set)
-		to.cfg.duration_ns = 5000000000ULL;
+		to.cfg.duration_ns = 5 * NSEC_PER_SEC;
 	if (!to.learn_set)
 		to.cfg.learn_frames = 0;
 	if ((rc = app_trial_resolve(&to, err, sizeof(err)))) {
 		cli_error("calibrate: %s", err);
 		app_trial_release(&to);
-		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		return cli_status(rc);
 	}
 	flat = calloc(1, sizeof(*flat));
 	paced = calloc(1, sizeof(*paced));
 	if (!flat || !paced)
 		goto out;
 
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_catch(&stop);
 	if (to.lab) {
 		struct trial_cfg *c = &to.cfg;
 
@@ -141,7 +142,7 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 	}
 
 	/* 1: flat out. */
-	if ((rc = trial_run(&to.cfg, flat, &cal_stop, NULL, NULL, err, sizeof(err)))) {
+	if ((rc = trial_run(&to.cfg, flat, cli_stop_flag(), NULL, NULL, err, sizeof(err)))) {
 		cli_error("calibrate: %s", err);
 		goto out;
 	}
@@ -150,7 +151,7 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 		to.cfg.rate_pps = floor(min_offered(flat) * 0.9);
 		to.cfg.trial_id = (uint16_t)((to.cfg.trial_id + 1) & 0x7fff);
 		if (to.cfg.rate_pps < 1 ||
-		    (rc = trial_run(&to.cfg, paced, &cal_stop, NULL, NULL, err, sizeof(err)))) {
+		    (rc = trial_run(&to.cfg, paced, cli_stop_flag(), NULL, NULL, err, sizeof(err)))) {
 			cli_error("calibrate: %s", rc ? err : "the generator sent nothing");
 			goto out;
 		}
@@ -246,8 +247,7 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 out:
 	if (direct_made)
 		lab_direct_del(to.prefix, e2, sizeof(e2));
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_stop_restore(&stop);
 	free(flat);
 	free(paced);
 	app_trial_release(&to);

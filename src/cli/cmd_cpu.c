@@ -2,7 +2,6 @@
  * softirqs and softnet counters per second, and busy% = wall - idle -
  * iowait, which sees the interrupt time /proc/stat's columns miss. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,34 +10,13 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
+#include "core/timeconst.h"
 #include "core/cpuset.h"
 #include "core/cpustat.h"
 #include "core/units.h"
 #include "render/out.h"
 #include "os/procstat.h"
-
-static const char cpu_usage[] =
-	"usage: wirerate cpu [--interval 1s] [--count N] [--cpus LIST] [--irq NAME] [--json]\n"
-	"\n"
-	"Per-CPU time (mpstat's columns), interrupts and network softirqs per second,\n"
-	"every interval; Ctrl-C or the end of --count prints the average.\n"
-	"  --interval T   time between rows (default 1s; 10ms..1h)\n"
-	"  --count N      stop after N intervals (default: until Ctrl-C)\n"
-	"  --cpus LIST    CPUs to show (e.g. 1 or 0-3,8; default all online)\n"
-	"  --irq NAME     count only IRQ lines whose name contains NAME (e.g. eth0)\n"
-	"  --root DIR     read /proc under DIR (fixture trees)\n"
-	"  --json         machine-readable output\n"
-	"\n"
-	"%busy is (wall time - idle - iowait) / wall time: without\n"
-	"CONFIG_IRQ_TIME_ACCOUNTING, interrupt time lands in no column, so the\n"
-	"columns add up to less than the wall time and %busy is the closer figure.\n";
-
-static volatile sig_atomic_t cpu_stop;
-
-static void on_signal(int sig)
-{
-	cpu_stop = 1;
-}
 
 struct cpu_opts {
 	uint64_t interval_ns;
@@ -147,7 +125,7 @@ static bool print_row(struct out *o, const char *label, const char *cpu,
 static void print_block(struct out *o, const struct cpu_opts *op, const char *label,
 			const struct procstat_sample *a, const struct procstat_sample *b)
 {
-	double sec = (double)(b->t_ns - a->t_ns) / 1e9, ticks = sec * (double)op->hz;
+	double sec = (double)(b->t_ns - a->t_ns) / NSEC_PER_SEC, ticks = sec * (double)op->hz;
 	unsigned int ncpu = 0;
 	struct row_counts ra, rb;
 	char cpu[16];
@@ -180,60 +158,56 @@ static void print_block(struct out *o, const struct cpu_opts *op, const char *la
 	fflush(stdout);
 }
 
+static int set_cpus(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct cpu_opts *op = ctx;
+
+	if (cpuset_parse_list(v, &op->cpus, err, errlen) || !cpuset_count(&op->cpus)) {
+		if (!*err)
+			snprintf(err, errlen, "empty CPU list");
+		return -EINVAL;
+	}
+	op->have_cpus = true;
+	return 0;
+}
+
+static const struct opt cpu_opts[] = {
+	{ "interval", 0, OPT_VALUE, "T", "sampling", "1s", "time between rows (10ms..1h)",
+	  opt_set_ns, OPT_FIELD(struct cpu_opts, interval_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR },
+	{ "count", 0, OPT_VALUE, "N", NULL, NULL, "stop after N intervals (default: until Ctrl-C)",
+	  opt_set_u64, OPT_FIELD(struct cpu_opts, count), 1, 1000000000 },
+	{ "cpus", 0, OPT_VALUE, "LIST", NULL, NULL, "CPUs to show (e.g. 1 or 0-3,8; default all online)", set_cpus },
+	{ "irq", 0, OPT_VALUE, "NAME", NULL, NULL, "count only IRQ lines whose name contains NAME (e.g. eth0)",
+	  opt_set_str, OPT_FIELD(struct cpu_opts, irq) },
+	{ "root", 0, OPT_VALUE, "DIR", NULL, "/", "read /proc under DIR (fixture trees)",
+	  opt_set_str, OPT_FIELD(struct cpu_opts, root) },
+	{ NULL },
+};
+
+static const struct opt *const cpu_tables[] = { cpu_opts, NULL };
+
+const struct opt_cmd cpu_cmd = {
+	.name = "cpu",
+	.synopsis = "[--interval 1s] [--count N] [--cpus LIST] [--irq NAME] [--json]",
+	.about = "Per-CPU time (mpstat's columns), interrupts and network softirqs per second,\n"
+		 "every interval; Ctrl-C or the end of --count prints the average.\n",
+	.notes = "%busy is (wall time - idle - iowait) / wall time: without\n"
+		 "CONFIG_IRQ_TIME_ACCOUNTING, interrupt time lands in no column, so the\n"
+		 "columns add up to less than the wall time and %busy is the closer figure.\n",
+	.tables = cpu_tables,
+};
+
 static int parse_opts(struct cpu_opts *op, struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "cpus", required_argument, NULL, 'C' },
-		{ "irq", required_argument, NULL, 'I' },
-		{ "root", required_argument, NULL, 'R' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char err[256];
-	int c;
+	void *ctx[] = { op };
+	char *args[1];
+	int nargs, rc;
 
 	memset(op, 0, sizeof(*op));
-	op->interval_ns = 1000000000ULL;
+	op->interval_ns = NSEC_PER_SEC;
 	op->root = "/";
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			if (duration_parse(optarg, 10000000ULL, 3600000000000ULL, &op->interval_ns,
-					   err, sizeof(err))) {
-				cli_error("cpu: --interval: %s", err);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'c':
-			if (u64_parse(optarg, 1, 1000000000, &op->count, err, sizeof(err))) {
-				cli_error("cpu: --count: %s", err);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'C':
-			if (cpuset_parse_list(optarg, &op->cpus, err, sizeof(err)) || !cpuset_count(&op->cpus)) {
-				cli_error("cpu: --cpus: %s", *err ? err : "empty CPU list");
-				return EXIT_USAGE;
-			}
-			op->have_cpus = true;
-			break;
-		case 'I': op->irq = optarg; break;
-		case 'R': op->root = optarg; break;
-		case 'j': cli->json = true; break;
-		case 'h': fputs(cpu_usage, stdout); return -1;
-		default:
-			return cli_bad_option("cpu", c, argv, optind);
-		}
-	}
-	if (optind < argc) {
-		cli_error("cpu: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if ((rc = opt_parse(&cpu_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
+		return rc == OPT_HELP ? -1 : EXIT_USAGE;
 	return 0;
 }
 
@@ -242,16 +216,16 @@ static void wait_until(uint64_t t_ns)
 {
 	struct timespec ts;
 
-	ts.tv_sec = (time_t)(t_ns / 1000000000ULL);
-	ts.tv_nsec = (long)(t_ns % 1000000000ULL);
-	while (!cpu_stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	ts.tv_sec = (time_t)(t_ns / NSEC_PER_SEC);
+	ts.tv_nsec = (long)(t_ns % NSEC_PER_SEC);
+	while (!cli_stopped() && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 }
 
 int cmd_cpu(struct cli *cli, int argc, char **argv)
 {
 	struct procstat_sample *first = NULL, *prev = NULL, *cur = NULL, *tmp;
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct cli_stop stop = { 0 };
 	struct cpu_opts op;
 	struct out *o = NULL;
 	char err[512], label[16];
@@ -305,7 +279,7 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	out_f64(o, "interval_s", NULL, (double)op.interval_ns / 1e9);
+	out_f64(o, "interval_s", NULL, (double)op.interval_ns / NSEC_PER_SEC);
 	out_i64(o, "hz", NULL, op.hz);
 	if (op.irq && *op.irq) {
 		out_str(o, "irq_filter", "intr/s counts the IRQ lines whose name contains '%s'", op.irq);
@@ -322,18 +296,15 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 			out_text(o, "  ... and %u more\n", first->irq.nlines - first->irq.nstored);
 		out_text(o, "\n");
 	}
-	sigemptyset(&sa.sa_mask);
-	cpu_stop = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_catch(&stop);
 	out_arr_start(o, "samples");
 	next = first->t_ns;
-	while (!cpu_stop && (!op.count || n < op.count)) {
+	while (!cli_stopped() && (!op.count || n < op.count)) {
 		time_t now;
 
 		next += op.interval_ns;
 		wait_until(next);
-		if (cpu_stop)
+		if (cli_stopped())
 			break;
 		if ((rc = procstat_read(op.root, op.irq, cur, err, sizeof(err)))) {
 			out_arr_end(o);
@@ -362,8 +333,7 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 	}
 	rc = 0;
 restore:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_stop_restore(&stop);
 out:
 	out_destroy(o);
 	procstat_sample_free(first);

@@ -1,6 +1,5 @@
 /* wirerate trial: one trial at a fixed rate, through the lab or cabled ports. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,33 +11,17 @@
 #include <sys/socket.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
+#include "cli/storeargs.h"
 #include "cli/storeopt.h"
 #include "cli/trialopt.h"
 #include "app/trialres.h"
 #include "engine/trial.h"
 #include "core/cpustat.h"
+#include "core/timeconst.h"
 #include "core/units.h"
 #include "render/out.h"
 #include "os/cpulat.h"
-
-static const char trial_usage[] =
-	"usage: wirerate trial --rate RATE [OPTIONS]\n"
-	"\n"
-	"Offers UDP frames at RATE for a time and counts what came out of the DUT.\n"
-	"\n"
-	"  --repeat N          run the trial N times in a row (1..16), each stored;\n"
-	"                      'report' compares the runs over their spread\n"
-	TRIALOPT_HELP
-	STOREOPT_HELP
-	"  --json              machine-readable result\n";
-
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
 
 struct progress_ctx {
 	uint64_t last_tx, last_rx, last_ns;
@@ -153,34 +136,26 @@ void trial_print_dir(struct out *o, const struct trial_dir_result *d, double fra
 
 #define TRIAL_MAX_REPEATS 16
 
-/* Take --repeat N out of argv; the rest goes to the shared trial options.
- * Returns the new argc or -EINVAL. */
-static int take_repeat(int argc, char **argv, uint64_t *repeat, char *err, size_t errlen)
-{
-	static const char *const valued[] = { "--repeat", NULL };
-	int out = 1;
+struct trial_own {
+	uint64_t repeat;
+};
 
-	for (int i = 1; i < argc; i++) {
-		const char *name = NULL, *v = NULL;
-		int got = cli_take_valued(argc, argv, &i, valued, &name, &v, err, errlen);
+static const struct opt trial_own_opts[] = {
+	{ "repeat", 0, OPT_VALUE, "N", "repeats", "1",
+	  "run the trial N times in a row (1..16), each stored;\n"
+	  "'report' compares the runs over their spread",
+	  opt_set_u64, OPT_FIELD(struct trial_own, repeat), 1, TRIAL_MAX_REPEATS },
+	{ NULL },
+};
 
-		if (got < 0)
-			return got;
-		if (!got) {
-			argv[out++] = argv[i];
-			continue;
-		}
-		if (u64_parse(v, 1, TRIAL_MAX_REPEATS, repeat, err, errlen)) {
-			char tmp[400];
+static const struct opt *const trial_tables[] = { trialopt_opts, trial_own_opts, storeopt_opts, NULL };
 
-			snprintf(tmp, sizeof(tmp), "%.399s", err);
-			snprintf(err, errlen, "--repeat: %.380s", tmp);
-			return -EINVAL;
-		}
-	}
-	argv[out] = NULL;
-	return out;
-}
+const struct opt_cmd trial_cmd = {
+	.name = "trial",
+	.synopsis = "--rate RATE [OPTIONS]",
+	.about = "Offers UDP frames at RATE for a time and counts what came out of the DUT.\n",
+	.tables = trial_tables,
+};
 
 /* One trial of the run: the traffic, the DUT's CPU and the stored trial.
  * Returns 0, or an exit status after a one-line error. */
@@ -195,10 +170,10 @@ static int run_one(struct trialopt *to, struct storeopt *so, struct trial_result
 	memset(cr, 0, sizeof(*cr));
 	if (!to->cfg.cost && (rc = trialopt_cpucost(to, &to->cfg.cost, err, sizeof(err)))) {
 		cli_error("trial: %s", err);
-		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		return cli_status(rc);
 	}
-	rc = trial_run(&to->cfg, res, &stop_flag,
-		       isatty(STDERR_FILENO) && to->cfg.duration_ns > 2000000000ULL ? show_progress : NULL,
+	rc = trial_run(&to->cfg, res, cli_stop_flag(),
+		       isatty(STDERR_FILENO) && to->cfg.duration_ns > 2 * NSEC_PER_SEC ? show_progress : NULL,
 		       &pc, err, sizeof(err));
 	if (pc.shown)
 		fprintf(stderr, "\r%100s\r", "");
@@ -299,23 +274,27 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	bool interrupted = false, tester_limited = false;
 	char err[512];
 	struct out *o = NULL;
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	int rc;
+	struct trial_own own = { .repeat = 1 };
+	void *ctx[] = { &to, &own, &so };
+	struct cli_stop stop = { 0 };
+	char *args[1];
+	int nargs, rc;
 
-	if ((argc = storeopt_take(&so, argc, argv, err, sizeof(err))) < 0 ||
-	    (argc = take_repeat(argc, argv, &repeat, err, sizeof(err))) < 0) {
+	trialopt_init(&to);
+	storeopt_init(&so);
+	if ((rc = opt_parse(&trial_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
+		return rc == OPT_HELP ? 0 : EXIT_USAGE;
+	if (trialopt_check(&to, NULL, err, sizeof(err))) {
 		cli_error("trial: %s", err);
 		return EXIT_USAGE;
 	}
-	rc = trialopt_parse(&to, cli, argc, argv, trial_usage, NULL, err, sizeof(err));
-	if (rc)
-		return rc > 0 ? 0 : EXIT_USAGE;
+	repeat = own.repeat;
 	if (cli->check_only)
 		return 0;
 	if ((rc = app_trial_resolve(&to, err, sizeof(err)))) {
 		cli_error("trial: %s", err);
 		app_trial_release(&to);
-		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		return cli_status(rc);
 	}
 	res = calloc(1, sizeof(*res));
 	if (!res) {
@@ -328,13 +307,11 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		cli_error("trial: %s", err);
 		free(res);
 		app_trial_release(&to);
-		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		return cli_status(rc);
 	}
 	/* Ctrl-C from here on stops the run in order: a run row stored before
 	 * the handlers were in place was left 'running' by a signal between. */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_catch(&stop);
 	/* Stored as a run of its trials; a bad --db fails before the traffic. */
 	{
 		char sizes[160];
@@ -348,12 +325,11 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		    (rc = app_store_begin(&so, &to, &ri, err, sizeof(err)))) {
 			cli_error("trial: %s", err);
 			storeopt_end(&so, "failed", NULL);
-			sigaction(SIGINT, &old_int, NULL);
-			sigaction(SIGTERM, &old_term, NULL);
+			cli_stop_restore(&stop);
 			cpucost_destroy(to.cfg.cost);
 			free(res);
 			app_trial_release(&to);
-			return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+			return cli_status(rc);
 		}
 	}
 	/* One trial prints as it always did; several print each in turn (in
@@ -361,7 +337,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	for (unsigned int i = 0; i < repeat && !interrupted; i++) {
 		/* a stop before the first, or in the last one's drain (that
 		 * one was whole): no more */
-		if (stop_flag) {
+		if (cli_stopped()) {
 			interrupted = true;
 			break;
 		}
@@ -420,8 +396,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 			 med / 1e3, load / 1e3, loss_sum, tester_limited ? ", tester-limited" : "");
 	storeopt_end(&so, interrupted ? "interrupted" : !done || rc ? "failed" : "complete",
 		     done ? headline : NULL);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_stop_restore(&stop);
 	if (o) {
 		if (repeat > 1) {
 			out_arr_end(o);

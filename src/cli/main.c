@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "render/out.h"
 #include "wr_config.h"
 #include "wr_revision.h"
@@ -19,95 +20,18 @@ static int cmd_version(struct cli *cli, int argc, char **argv);
 static const struct cmd commands[] = {
 	{ "lab",     cmd_lab,     NEED_ROOT, "build, inspect or remove the embedded DUT (up|down|status)" },
 	{ "probe",   cmd_probe,   NEED_NONE, "what this host supports: root, namespaces, veth, AF_PACKET, AF_XDP, XDP, ..." },
-	{ "trial",   cmd_trial,   NEED_ROOT, "offer frames at a rate for a time and count what the DUT forwarded" },
-	{ "calibrate", cmd_calibrate, NEED_ROOT, "the tester's own ceiling, back to back with no DUT" },
+	{ "trial",   cmd_trial,   NEED_ROOT, "offer frames at a rate for a time and count what the DUT forwarded", &trial_cmd },
+	{ "calibrate", cmd_calibrate, NEED_ROOT, "the tester's own ceiling, back to back with no DUT", &calibrate_cmd },
 	{ "rfc2544", cmd_rfc2544, NEED_ROOT, "RFC 2544 throughput (NDR/PDR), latency, frame loss, back-to-back" },
 	{ "matrix",  cmd_matrix,  NEED_ROOT, "the same trial or rfc2544 across lab configurations, compared side by side" },
 	{ "runs",    cmd_runs,    NEED_NONE, "list the stored runs (filter by label, tag, time); 'runs rm ID' deletes, 'runs upgrade' migrates" },
 	{ "report",  cmd_report,  NEED_NONE, "compare stored runs: tables, verdicts against the first, JSON, CSV, HTML" },
-	{ "cpu",     cmd_cpu,     NEED_NONE, "mpstat-like per-CPU time, interrupts/s and softnet counters, every interval" },
+	{ "cpu",     cmd_cpu,     NEED_NONE, "mpstat-like per-CPU time, interrupts/s and softnet counters, every interval", &cpu_cmd },
 	{ "soak",    cmd_soak,    NEED_NONE, "cyclesoak: the CPU everything else takes, hidden interrupt time included" },
 	{ "stream",  cmd_stream,  NEED_NONE, "netperf-style UDP_STREAM: socket throughput between two hosts, or through the lab" },
 	{ "version", cmd_version, NEED_NONE, "print the version" },
 	{ "help",    cmd_help,    NEED_NONE, "this list" },
 };
-
-void cli_error(const char *fmt, ...)
-{
-	char small[1024], *big = NULL;
-	va_list ap;
-	int n;
-
-	fflush(stdout);
-	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof(small), fmt, ap);
-	va_end(ap);
-	if (n >= (int)sizeof(small) && (big = malloc((size_t)n + 1))) {
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
-	/* Errors carry names and text from the command line, the store and
-	 * the host: one line, and nothing in it may drive the terminal. */
-	fputs("wirerate: ", stderr);
-	out_put_text(stderr, n < 0 ? fmt : big ? big : small, false);
-	fputc('\n', stderr);
-	free(big);
-}
-
-int cli_take_valued(int argc, char **argv, int *i, const char *const *names,
-		    const char **name, const char **value, char *err, size_t errlen)
-{
-	const char *a = argv[*i];
-
-	for (int k = 0; names[k]; k++) {
-		size_t nl = strlen(names[k]);
-
-		if (strncmp(a, names[k], nl) || (a[nl] != '\0' && a[nl] != '='))
-			continue;
-		*name = names[k];
-		if (a[nl] == '=')
-			*value = a + nl + 1;
-		else if (*i + 1 < argc)
-			*value = argv[++*i];
-		else {
-			snprintf(err, errlen, "option '%s' needs a value", names[k]);
-			return -EINVAL;
-		}
-		return 1;
-	}
-	return 0;
-}
-
-int cli_bad_option(const char *cmd, int c, char **argv, int optind_now)
-{
-	if (c == ':')
-		cli_error("%s: option '%s' needs a value", cmd, argv[optind_now - 1]);
-	else
-		cli_error("%s: unknown option '%s' (see 'wirerate %s --help')", cmd, argv[optind_now - 1], cmd);
-	return EXIT_USAGE;
-}
-
-bool cli_have_root(void)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "re");
-	bool ok = false;
-
-	if (!f)
-		return geteuid() == 0;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long cap;
-
-		if (sscanf(line, "CapEff: %llx", &cap) == 1) {
-			/* CAP_NET_ADMIN (12) and CAP_SYS_ADMIN (21) */
-			ok = (cap >> 12 & 1) && (cap >> 21 & 1);
-			break;
-		}
-	}
-	fclose(f);
-	return ok;
-}
 
 static void usage(FILE *f)
 {
@@ -158,7 +82,12 @@ static int cmd_help(struct cli *cli, int argc, char **argv)
 		json_put_string(stdout, commands[i].name);
 		printf(",\"summary\":");
 		json_put_string(stdout, commands[i].summary);
-		printf(",\"needs_root\":%s}", commands[i].needs & NEED_ROOT ? "true" : "false");
+		printf(",\"needs_root\":%s", commands[i].needs & NEED_ROOT ? "true" : "false");
+		if (commands[i].opts) {
+			putchar(',');
+			opt_json(stdout, commands[i].opts);
+		}
+		putchar('}');
 	}
 	printf("]}\n");
 	return 0;

@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,52 +10,12 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
+#include "cli/opt.h"
 #include "core/addrpolicy.h"
+#include "core/timeconst.h"
 #include "os/cpulat.h"
 #include "store/calib.h"
 #include "dut/soak.h"
-
-enum {
-	O_PREFIX = 256, O_TX, O_RX, O_DST_MAC, O_RX_DST_MAC, O_SRC_IP, O_DST_IP, O_RATE,
-	O_SIZE, O_IMIX, O_FLOWS, O_BIDIR, O_LINE, O_DURATION, O_LEARN, O_LEARN_WAIT,
-	O_DRAIN, O_GEN_CPU, O_RX_CPU, O_PORT_TYPE, O_BURST, O_JSON, O_CALIB,
-	O_WATCH, O_SOAK, O_SOAK_CAL, O_IPV6, O_NO_FLOW, O_LAT_EVERY, O_ALLOW_ANY,
-};
-
-static const struct option trial_opts[] = {
-	{ "prefix", required_argument, NULL, O_PREFIX },
-	{ "tx", required_argument, NULL, O_TX },
-	{ "rx", required_argument, NULL, O_RX },
-	{ "dst-mac", required_argument, NULL, O_DST_MAC },
-	{ "rx-dst-mac", required_argument, NULL, O_RX_DST_MAC },
-	{ "src-ip", required_argument, NULL, O_SRC_IP },
-	{ "dst-ip", required_argument, NULL, O_DST_IP },
-	{ "rate", required_argument, NULL, O_RATE },
-	{ "size", required_argument, NULL, O_SIZE },
-	{ "imix", optional_argument, NULL, O_IMIX },
-	{ "flows", required_argument, NULL, O_FLOWS },
-	{ "bidir", no_argument, NULL, O_BIDIR },
-	{ "line-rate", required_argument, NULL, O_LINE },
-	{ "duration", required_argument, NULL, O_DURATION },
-	{ "learn-frames", required_argument, NULL, O_LEARN },
-	{ "learn-wait", required_argument, NULL, O_LEARN_WAIT },
-	{ "drain", required_argument, NULL, O_DRAIN },
-	{ "gen-cpu", required_argument, NULL, O_GEN_CPU },
-	{ "rx-cpu", required_argument, NULL, O_RX_CPU },
-	{ "port-type", required_argument, NULL, O_PORT_TYPE },
-	{ "burst", required_argument, NULL, O_BURST },
-	{ "no-flow-control", no_argument, NULL, O_NO_FLOW },
-	{ "latency-every", required_argument, NULL, O_LAT_EVERY },
-	{ "json", no_argument, NULL, O_JSON },
-	{ "calibration", required_argument, NULL, O_CALIB },
-	{ "watch-cpus", required_argument, NULL, O_WATCH },
-	{ "soak", no_argument, NULL, O_SOAK },
-	{ "ipv6", no_argument, NULL, O_IPV6 },
-	{ "allow-any-address", no_argument, NULL, O_ALLOW_ANY },
-	{ "soak-calibration", required_argument, NULL, O_SOAK_CAL },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* Six groups of one or two hex digits split by ':', and a unicast
  * address: a DUT's port, never a group or none. */
@@ -171,13 +130,308 @@ static int opt_gen_cpus(const char *v, struct trial_cfg *c, char *err, size_t er
 	return 0;
 }
 
-int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
-		   const char *usage, const char *default_rate, char *err, size_t errlen)
-{
-	uint64_t v;
-	int c, li, rc = 0;
-	bool src_v6 = false, dst_v6 = false, ipv6_flag = false, imix_set = false;
+#define TO(field) OPT_FIELD(struct trialopt, field)
 
+static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+
+	snprintf(o->prefix, sizeof(o->prefix), "%s", v);
+	return lab_prefix_check(v, err, errlen);
+}
+
+static int set_mac(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+	bool rx = opt->id;
+
+	*(rx ? &o->rx_dst_mac_set : &o->dst_mac_set) = true;
+	if (parse_mac(v, rx ? o->rx_dst_mac : o->dst_mac)) {
+		snprintf(err, errlen, "--%s '%s': expected a unicast MAC like 02:00:00:00:00:01", opt->name, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int set_ip(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+	bool src = opt->id, v6 = strchr(v, ':') != NULL;
+	uint8_t *dst = src ? o->src_ip : o->dst_ip;
+
+	memset(dst, 0, 16);
+	if (v6)
+		o->ipv6 = true;
+	*(src ? &o->src_set : &o->dst_set) = true;
+	*(src ? &o->src_v6 : &o->dst_v6) = v6;
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, v, dst) != 1) {
+		snprintf(err, errlen, "--%s '%s': expected an IPv4 or IPv6 address", opt->name, v);
+		return -EINVAL;
+	}
+	if (!unicast_ip(dst, v6)) {
+		snprintf(err, errlen, "--%s '%s': expected a unicast address (not unspecified, broadcast "
+			 "or multicast)", opt->name, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int set_ipv6(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+
+	o->ipv6 = o->ipv6_flag = true;
+	return 0;
+}
+
+static int set_rate(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+	int rc = rate_parse(v, &o->rate, err, errlen);
+
+	if (!rc)
+		o->rate_set = true;
+	return rc;
+}
+
+static int set_size(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+	uint64_t x;
+	int rc;
+
+	if ((rc = size_parse(v, FRAME_MIN_V4, FRAME_MAX, &x, err, errlen)))
+		return rc;
+	o->cfg.sizes[0] = (unsigned int)x;
+	o->cfg.nsizes = 1;
+	o->size_set = true;
+	return 0;
+}
+
+static int set_imix(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+
+	o->imix_set = true;
+	return parse_imix(v ? v : TRIALOPT_IMIX_DEFAULT, &o->cfg, err, errlen);
+}
+
+static int set_flows(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+	uint64_t x;
+	int rc;
+
+	if ((rc = u64_parse(v, 1, 65535, &x, err, errlen)))
+		return rc;
+	o->cfg.flows.sport_count = (uint16_t)x;
+	o->cfg.flows.sport_first = x <= 64512 ? 1024 : 1;
+	return 0;
+}
+
+static int set_bidir(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	((struct trialopt *)ctx)->cfg.ndirs = 2;
+	return 0;
+}
+
+static int set_line(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+	struct rate lr;
+	int rc;
+
+	if ((rc = rate_parse(v, &lr, err, errlen)))
+		return rc;
+	/* A bare "1G" is a link speed here: bits per second. */
+	if (lr.kind == RATE_PPS && !strcasestr(v, "pps"))
+		lr.kind = RATE_BPS;
+	o->line_bps = lr.value;
+	o->line_set = true;
+	if (lr.kind != RATE_BPS) {
+		snprintf(err, errlen, "--line-rate '%s': give bits per second, e.g. 1G or 10Gbit", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int set_duration(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+
+	o->duration_set = true;
+	return opt_set_ns(ctx, opt, v, err, errlen);
+}
+
+static int set_learn(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+
+	o->learn_set = true;
+	return opt_set_u64(ctx, opt, v, err, errlen);
+}
+
+static int set_gen_cpu(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	return opt_gen_cpus(v, &((struct trialopt *)ctx)->cfg, err, errlen);
+}
+
+static int set_rx_cpu(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	return opt_cpu("--rx-cpu", v, &((struct trialopt *)ctx)->cfg.rx_cpu, err, errlen);
+}
+
+static int set_port_type(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	static const char *const names[] = { "auto", "xdp", "afxdp", "afpacket", "mmsg" };
+	struct trialopt *o = ctx;
+
+	o->path = -1;
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(v, names[i]))
+			o->path = i;
+	if (o->path < 0) {
+		snprintf(err, errlen, "--port-type '%s': expected auto, xdp, afxdp, afpacket or mmsg", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int set_latency_every(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+	uint64_t x;
+
+	if (!strcmp(v, "auto")) {
+		o->cfg.latency_every = 0;
+		return 0;
+	}
+	if (u64_parse(v, 1, 65536, &x, err, errlen) || (x & (x - 1))) {
+		snprintf(err, errlen, "--latency-every '%s': expected auto or a power of two from 1 to 65536", v);
+		return -EINVAL;
+	}
+	o->cfg.latency_every = (unsigned int)x;
+	return 0;
+}
+
+/* A file name into a char array of the struct (opt->off). */
+static int set_path(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	char *dst = (char *)ctx + opt->off;
+	size_t cap = sizeof(((struct trialopt *)0)->calib_path);
+
+	if (!*v || strlen(v) >= cap) {
+		snprintf(err, errlen, "give a file name");
+		return -EINVAL;
+	}
+	snprintf(dst, cap, "%s", v);
+	return 0;
+}
+
+static int set_watch(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+
+	if (cpuset_parse_list(v, &o->watch, err, errlen) || !cpuset_count(&o->watch)) {
+		snprintf(err, errlen, "--watch-cpus '%s': expected a CPU list like 1 or 2-3", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int set_cfg_flag(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+
+	o->cfg.no_flow_control = true;
+	return 0;
+}
+
+static int set_burst(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+	uint64_t x;
+	int rc;
+
+	if ((rc = u64_parse(v, 1, 4096, &x, err, errlen)))
+		return rc;
+	o->cfg.max_burst = (unsigned int)x;
+	return 0;
+}
+
+const struct opt trialopt_opts[] = {
+	{ "prefix", 0, OPT_VALUE, "P", "ports (default: the lab)", LAB_PREFIX_DEFAULT,
+	  "use the lab with namespace prefix P", set_prefix },
+	{ "tx", 0, OPT_VALUE, "IF", NULL, NULL,
+	  "a cabled interface of a tester box to send on, instead of the lab;\n"
+	  "IF@NETNS names an interface in a named network namespace",
+	  opt_set_str, TO(tx_if) },
+	{ "rx", 0, OPT_VALUE, "IF", NULL, NULL, "the cabled interface to receive on (may be --tx's)",
+	  opt_set_str, TO(rx_if) },
+	{ "dst-mac", 0, OPT_VALUE, "MAC", NULL, NULL, "next hop (the DUT's port) for frames sent on --tx",
+	  set_mac, 0, 0, 0, 0 },
+	{ "rx-dst-mac", 0, OPT_VALUE, "MAC", NULL, NULL, "next hop for frames sent back on --rx (with --bidir)",
+	  set_mac, 0, 0, 0, 1 },
+	{ "src-ip", 0, OPT_VALUE, "A", NULL, NULL,
+	  "test source address (default 198.18.0.1, or 2001:2:0:1::1 with --ipv6)", set_ip, 0, 0, 0, 1 },
+	{ "dst-ip", 0, OPT_VALUE, "B", NULL, NULL,
+	  "test destination address (default 198.19.0.2, or 2001:2:0:2::2 with --ipv6)", set_ip, 0, 0, 0, 0 },
+	{ "ipv6", 0, OPT_NOARG, NULL, NULL, NULL,
+	  "IPv6 test frames (84..9018 bytes: 78 plus the 18-byte tag's room)", set_ipv6 },
+	{ "allow-any-address", 0, OPT_NOARG, NULL, NULL, NULL,
+	  "send to addresses outside 198.18.0.0/15 and 2001:2::/48, or\n"
+	  "out of an interface that holds a default route", opt_set_true, TO(allow_any) },
+	{ "rate", 0, OPT_VALUE, "RATE", "traffic", NULL, "per direction: 100kpps, 1Gbit, or 40% of --line-rate",
+	  set_rate },
+	{ "size", 0, OPT_VALUE, "N", NULL, "64",
+	  "frame size with FCS, 64..9018 (above 1518 the link needs\n"
+	  "the MTU: 'lab up --mtu')", set_size },
+	{ "imix", 0, OPT_OPTIONAL, "LIST", NULL, TRIALOPT_IMIX_DEFAULT, "mixed sizes: SIZE:WEIGHT,...", set_imix },
+	{ "flows", 0, OPT_VALUE, "N", NULL, "1", "distinct flows by UDP source port, 1..65535", set_flows },
+	{ "bidir", 0, OPT_NOARG, NULL, NULL, NULL, "both directions at once, each at RATE", set_bidir },
+	{ "line-rate", 0, OPT_VALUE, "RATE", NULL, NULL,
+	  "link speed for % rates and % of line rate (default: the link's)", set_line },
+	{ "duration", 0, OPT_VALUE, "T", "timing (RFC 2544 section 23)", "10s", "traffic time",
+	  set_duration, TO(cfg.duration_ns), NSEC_PER_MSEC, NSEC_PER_DAY },
+	{ "learn-frames", 0, OPT_VALUE, "N", NULL, NULL,
+	  "learning frames before the trial (default: one per flow; 0: none)",
+	  set_learn, TO(cfg.learn_frames), 0, 1000000 },
+	{ "learn-wait", 0, OPT_VALUE, "T", NULL, "1s", "wait after learning",
+	  opt_set_ns, TO(cfg.learn_wait_ns), 0, 600 * NSEC_PER_SEC },
+	{ "drain", 0, OPT_VALUE, "T", NULL, "2s", "wait for residual frames after the traffic",
+	  opt_set_ns, TO(cfg.drain_ns), 0, 600 * NSEC_PER_SEC },
+	{ "gen-cpu", 0, OPT_VALUE, "LIST", "tester", NULL,
+	  "pin the generator (default: off the DUT's CPUs); a list (\"0,2\",\n"
+	  "\"0-3\"; at most 8): one generator thread per CPU per direction,\n"
+	  "each its own stream and transmit queue", set_gen_cpu },
+	{ "rx-cpu", 0, OPT_VALUE, "N", NULL, NULL, "pin the analyzer (default: off the DUT's CPUs)", set_rx_cpu },
+	{ "port-type", 0, OPT_VALUE, "TYPE", NULL, "auto",
+	  "auto: xdp where it works, else afpacket;\n"
+	  "xdp: generator and analyzer in XDP (live frames, no skb);\n"
+	  "afxdp: AF_XDP sockets both ends;\n"
+	  "afpacket: TX ring + TPACKET_V3; mmsg: sendmmsg fallback", set_port_type },
+	{ "burst", 0, OPT_VALUE, "N", NULL, "64", "frames per batch at most", set_burst },
+	{ "latency-every", 0, OPT_VALUE, "N", NULL, "auto",
+	  "the XDP analyzer times 1 frame in N (a power of two; 1: every\n"
+	  "frame); auto: every frame up to 1 Mpps a stream, above that\n"
+	  "the power of two that brings it below", set_latency_every },
+	{ "no-flow-control", 0, OPT_NOARG, NULL, NULL, NULL,
+	  "back to back on the XDP path, do not hold the generator\n"
+	  "when the analyzer falls behind (its ring overflows instead)", set_cfg_flag },
+	{ "calibration", 0, OPT_VALUE, "FILE", NULL, "~/.local/state/wirerate/calibration",
+	  "the tester's ceilings", set_path, TO(calib_path) },
+	{ "watch-cpus", 0, OPT_VALUE, "LIST", "DUT CPU cost (lab: the DUT's CPUs are always watched)", NULL,
+	  "CPUs to watch when the DUT is this host but not the lab", set_watch },
+	{ "soak", 0, OPT_NOARG, NULL, NULL, NULL,
+	  "also soak them (needs 'wirerate soak --calibrate'): sees the\n"
+	  "interrupt time /proc/stat hides", opt_set_true, TO(soak) },
+	{ "soak-calibration", 0, OPT_VALUE, "FILE", NULL, "~/.local/state/wirerate/soak-calibration",
+	  "the soak's calibration", set_path, TO(soak_path) },
+	{ NULL },
+};
+
+void trialopt_init(struct trialopt *o)
+{
 	memset(o, 0, sizeof(*o));
 	snprintf(o->prefix, sizeof(o->prefix), "%s", LAB_PREFIX_DEFAULT);
 	o->nsfd[0] = o->nsfd[1] = o->nsfd[2] = -1;
@@ -186,9 +440,9 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 	o->cfg.sizes[0] = 64;
 	o->cfg.nsizes = 1;
 	o->cfg.flows = (struct frame_flows){ .sport_first = 1024, .sport_count = 1 };
-	o->cfg.duration_ns = 10000000000ULL;
-	o->cfg.learn_wait_ns = 1000000000ULL;
-	o->cfg.drain_ns = 2000000000ULL;
+	o->cfg.duration_ns = 10 * NSEC_PER_SEC;
+	o->cfg.learn_wait_ns = NSEC_PER_SEC;
+	o->cfg.drain_ns = 2 * NSEC_PER_SEC;
 	for (int k = 0; k < TRIAL_MAX_THREADS; k++)
 		o->cfg.gen_cpu[k] = -1;
 	o->cfg.rx_cpu = -1;
@@ -197,185 +451,12 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 	o->cfg.max_burst = 64;
 	memcpy(o->src_ip, (uint8_t[]){ 198, 18, 0, 1 }, 4);
 	memcpy(o->dst_ip, (uint8_t[]){ 198, 19, 0, 2 }, 4);
+}
 
-	optind = 1;
-	opterr = 0;
-	while (!rc && (li = -1, c = getopt_long(argc, argv, ":h", trial_opts, &li)) != -1) {
-		/* the option's own name: argv[optind - 1] is its value when
-		 * given as "--opt VALUE" */
-		char name[40];
+int trialopt_check(struct trialopt *o, const char *default_rate, char *err, size_t errlen)
+{
+	int rc = 0;
 
-		if (li >= 0)
-			snprintf(name, sizeof(name), "--%s", trial_opts[li].name);
-		else
-			snprintf(name, sizeof(name), "%s", argv[optind - 1]);
-
-		switch (c) {
-		case O_PREFIX:
-			snprintf(o->prefix, sizeof(o->prefix), "%s", optarg);
-			rc = lab_prefix_check(optarg, err, errlen);
-			break;
-		case O_TX: o->tx_if = optarg; break;
-		case O_RX: o->rx_if = optarg; break;
-		case O_DST_MAC:
-		case O_RX_DST_MAC:
-			if (parse_mac(optarg, c == O_DST_MAC ? o->dst_mac : o->rx_dst_mac)) {
-				snprintf(err, errlen, "%s '%s': expected a unicast MAC like 02:00:00:00:00:01",
-					 c == O_DST_MAC ? "--dst-mac" : "--rx-dst-mac", optarg);
-				rc = -EINVAL;
-			}
-			*(c == O_DST_MAC ? &o->dst_mac_set : &o->rx_dst_mac_set) = true;
-			break;
-		case O_SRC_IP:
-		case O_DST_IP: {
-			uint8_t *dst = c == O_SRC_IP ? o->src_ip : o->dst_ip;
-			bool v6 = strchr(optarg, ':') != NULL;
-
-			memset(dst, 0, 16);
-			if (inet_pton(v6 ? AF_INET6 : AF_INET, optarg, dst) != 1) {
-				snprintf(err, errlen, "%s '%s': expected an IPv4 or IPv6 address",
-					 c == O_SRC_IP ? "--src-ip" : "--dst-ip", optarg);
-				rc = -EINVAL;
-			} else if (!unicast_ip(dst, v6)) {
-				snprintf(err, errlen, "%s '%s': expected a unicast address (not unspecified, broadcast "
-					 "or multicast)", c == O_SRC_IP ? "--src-ip" : "--dst-ip", optarg);
-				rc = -EINVAL;
-			}
-			if (v6)
-				o->ipv6 = true;
-			*(c == O_SRC_IP ? &o->src_set : &o->dst_set) = true;
-			*(c == O_SRC_IP ? &src_v6 : &dst_v6) = v6;
-			break;
-		}
-		case O_IPV6: o->ipv6 = ipv6_flag = true; break;
-		case O_ALLOW_ANY: o->allow_any = true; break;
-		case O_RATE:
-			if ((rc = rate_parse(optarg, &o->rate, err, errlen)))
-				break;
-			o->rate_set = true;
-			break;
-		case O_SIZE:
-			if ((rc = size_parse(optarg, FRAME_MIN_V4, FRAME_MAX, &v, err, errlen)))
-				break;
-			o->cfg.sizes[0] = (unsigned int)v;
-			o->cfg.nsizes = 1;
-			o->size_set = true;
-			break;
-		case O_IMIX:
-			rc = parse_imix(optarg ? optarg : "64:7,570:4,1518:1", &o->cfg, err, errlen);
-			imix_set = true;
-			break;
-		case O_FLOWS:
-			if ((rc = u64_parse(optarg, 1, 65535, &v, err, errlen)))
-				break;
-			o->cfg.flows.sport_count = (uint16_t)v;
-			o->cfg.flows.sport_first = v <= 64512 ? 1024 : 1;
-			break;
-		case O_BIDIR: o->cfg.ndirs = 2; break;
-		case O_LINE: {
-			struct rate lr;
-
-			if ((rc = rate_parse(optarg, &lr, err, errlen)))
-				break;
-			/* A bare "1G" is a link speed here: bits per second. */
-			if (lr.kind == RATE_PPS && !strcasestr(optarg, "pps"))
-				lr.kind = RATE_BPS;
-			if (lr.kind != RATE_BPS) {
-				snprintf(err, errlen, "--line-rate '%s': give bits per second, e.g. 1G or 10Gbit", optarg);
-				rc = -EINVAL;
-			}
-			o->line_bps = lr.value;
-			o->line_set = true;
-			break;
-		}
-		case O_DURATION:
-			rc = duration_parse(optarg, 1000000ULL, 86400000000000ULL, &o->cfg.duration_ns, err, errlen);
-			o->duration_set = true;
-			break;
-		case O_LEARN:
-			rc = u64_parse(optarg, 0, 1000000, &o->cfg.learn_frames, err, errlen);
-			o->learn_set = true;
-			break;
-		case O_LEARN_WAIT:
-			rc = duration_parse(optarg, 0, 600000000000ULL, &o->cfg.learn_wait_ns, err, errlen);
-			break;
-		case O_DRAIN:
-			rc = duration_parse(optarg, 0, 600000000000ULL, &o->cfg.drain_ns, err, errlen);
-			break;
-		case O_GEN_CPU: rc = opt_gen_cpus(optarg, &o->cfg, err, errlen); break;
-		case O_RX_CPU: rc = opt_cpu("--rx-cpu", optarg, &o->cfg.rx_cpu, err, errlen); break;
-		case O_PORT_TYPE: {
-			static const char *const names[] = { "auto", "xdp", "afxdp", "afpacket", "mmsg" };
-
-			o->path = -1;
-			for (int i = 0; i < 5; i++)
-				if (!strcmp(optarg, names[i]))
-					o->path = i;
-			if (o->path < 0) {
-				snprintf(err, errlen, "--port-type '%s': expected auto, xdp, afxdp, afpacket or mmsg", optarg);
-				rc = -EINVAL;
-			}
-			break;
-		}
-		case O_BURST:
-			if ((rc = u64_parse(optarg, 1, 4096, &v, err, errlen)))
-				break;
-			o->cfg.max_burst = (unsigned int)v;
-			break;
-		case O_NO_FLOW: o->cfg.no_flow_control = true; break;
-		case O_LAT_EVERY:
-			if (!strcmp(optarg, "auto")) {
-				o->cfg.latency_every = 0;
-				break;
-			}
-			if ((rc = u64_parse(optarg, 1, 65536, &v, err, errlen)) || (v & (v - 1))) {
-				snprintf(err, errlen, "--latency-every '%s': expected auto or a power of two from 1 to 65536",
-					 optarg);
-				rc = -EINVAL;
-				break;
-			}
-			o->cfg.latency_every = (unsigned int)v;
-			break;
-		case O_JSON: cli->json = true; break;
-		case O_CALIB:
-		case O_SOAK_CAL:
-			if (!*optarg || strlen(optarg) >= sizeof(o->calib_path)) {
-				snprintf(err, errlen, "%s: give a file name", name);
-				rc = -EINVAL;
-				break;
-			}
-			snprintf(c == O_CALIB ? o->calib_path : o->soak_path, sizeof(o->calib_path), "%s", optarg);
-			break;
-		case O_WATCH:
-			if (cpuset_parse_list(optarg, &o->watch, err, errlen) || !cpuset_count(&o->watch)) {
-				snprintf(err, errlen, "--watch-cpus '%s': expected a CPU list like 1 or 2-3", optarg);
-				rc = -EINVAL;
-			}
-			break;
-		case O_SOAK: o->soak = true; break;
-		case 'h':
-			fputs(usage, stdout);
-			return 1;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", name);
-			rc = -EINVAL;
-			break;
-		default:
-			snprintf(err, errlen, "unknown option '%s' (see 'wirerate %s --help')", name, argv[0]);
-			rc = -EINVAL;
-			break;
-		}
-		if (rc && c >= O_PREFIX && !strstr(err, "--")) {
-			char tmp[512];
-
-			snprintf(tmp, sizeof(tmp), "%s: %s", name, err);
-			snprintf(err, errlen, "%s", tmp);
-		}
-	}
-	if (!rc && optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		rc = -EINVAL;
-	}
 	if (!rc && !o->rate_set && default_rate) {
 		rate_parse(default_rate, &o->rate, err, errlen);
 		o->rate_set = true;
@@ -388,7 +469,7 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 		snprintf(err, errlen, "give both --tx and --rx, or neither for the lab");
 		rc = -EINVAL;
 	}
-	if (!rc && o->size_set && imix_set) {
+	if (!rc && o->size_set && o->imix_set) {
 		snprintf(err, errlen, "--size and --imix: one frame size or a mix, not both");
 		rc = -EINVAL;
 	}
@@ -398,18 +479,16 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 			 o->src_set ? "--src-ip" : o->dst_set ? "--dst-ip" : o->dst_mac_set ? "--dst-mac" : "--rx-dst-mac");
 		rc = -EINVAL;
 	}
-	if (!rc && o->src_set && o->dst_set && src_v6 != dst_v6) {
+	if (!rc && o->src_set && o->dst_set && o->src_v6 != o->dst_v6) {
 		snprintf(err, errlen, "--src-ip and --dst-ip are of different families (one IPv4, one IPv6)");
 		rc = -EINVAL;
 	}
-	if (!rc && ipv6_flag && ((o->src_set && !src_v6) || (o->dst_set && !dst_v6))) {
-		snprintf(err, errlen, "--ipv6 with an IPv4 %s", o->src_set && !src_v6 ? "--src-ip" : "--dst-ip");
+	if (!rc && o->ipv6_flag && ((o->src_set && !o->src_v6) || (o->dst_set && !o->dst_v6))) {
+		snprintf(err, errlen, "--ipv6 with an IPv4 %s", o->src_set && !o->src_v6 ? "--src-ip" : "--dst-ip");
 		rc = -EINVAL;
 	}
-	if (rc) {
-		cli_error("%s: %s", argv[0], err);
+	if (rc)
 		return -EINVAL;
-	}
 	o->lab = !o->tx_if;
 	if (o->ipv6) {
 		static const uint8_t s6[16] = { 0x20, 0x01, 0, 0x02, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1 };
@@ -432,13 +511,15 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 			continue;
 		inet_ntop(o->ipv6 ? AF_INET6 : AF_INET, ip, a, sizeof(a));
 		addrpolicy_refusal(k ? "--src-ip" : "--dst-ip", a, err, errlen);
-		cli_error("%s: %s", argv[0], err);
 		return -EINVAL;
 	}
 	if (!o->calib_path[0])
 		calib_default_path(o->calib_path, sizeof(o->calib_path));
 	if (calib_check(o->calib_path, err, errlen)) {
-		cli_error("%s: --calibration %s", argv[0], err);
+		char why[384];
+
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "--calibration %s", why);
 		return -EINVAL;
 	}
 	if (!o->soak_path[0])
@@ -448,6 +529,26 @@ int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
 	o->cfg.trial_id = (uint16_t)(((unsigned int)getpid() ^ (unsigned int)time(NULL)) & 0x7fff);
 	if (!o->cfg.trial_id)
 		o->cfg.trial_id = 1;
+	return 0;
+}
+
+
+int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
+		   const char *usage, const char *default_rate, char *err, size_t errlen)
+{
+	static const struct opt *const tables[] = { trialopt_opts, NULL };
+	const struct opt_cmd cmd = { .name = argv[0], .synopsis = "[OPTIONS]", .tables = tables };
+	void *ctx[] = { o };
+	char *args[1];
+	int nargs, rc;
+
+	trialopt_init(o);
+	if ((rc = opt_parse(&cmd, ctx, cli, argc, argv, args, 0, &nargs)))
+		return rc == OPT_HELP ? 1 : -EINVAL;
+	if ((rc = trialopt_check(o, default_rate, err, errlen))) {
+		cli_error("%s: %s", argv[0], err);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <net/if.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "core/units.h"
 #include "engine/cpucost.h"
 #include "engine/trial.h"
@@ -61,6 +62,18 @@
 	"  --soak              also soak them (needs 'wirerate soak --calibrate'): sees the\n" \
 	"                      interrupt time /proc/stat hides\n" \
 	"  --soak-calibration FILE   (default ~/.local/state/wirerate/soak-calibration)\n"
+
+#define TRIALOPT_IMIX_DEFAULT "64:7,570:4,1518:1"
+
+/* The traffic options (ports, traffic, timing, tester, DUT CPU cost): a
+ * table for opt_parse whose ctx is a struct trialopt. */
+extern const struct opt trialopt_opts[];
+/* The defaults, before parsing. */
+void trialopt_init(struct trialopt *o);
+/* After parsing: the checks across options, the defaults that depend on
+ * others; --rate is required unless default_rate is given. 0, or -EINVAL
+ * with a one-line reason in err. */
+int trialopt_check(struct trialopt *o, const char *default_rate, char *err, size_t errlen);
 
 /* Parse argv into o; --rate is required unless default_rate is given. Returns 0, 1 after --help was printed, or -EINVAL
  * after a one-line error was printed. */

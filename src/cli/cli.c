@@ -1,0 +1,141 @@
+/* What every command shares: the one-line error, the exit status of a
+ * failed step, Ctrl-C and SIGTERM, the privilege check; see cli.h. */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "render/out.h"
+
+void cli_error(const char *fmt, ...)
+{
+	char small[1024], *big = NULL;
+	va_list ap;
+	int n;
+
+	fflush(stdout);
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(small) && (big = malloc((size_t)n + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	/* Errors carry names and text from the command line, the store and
+	 * the host: one line, and nothing in it may drive the terminal. */
+	fputs("wirerate: ", stderr);
+	out_put_text(stderr, n < 0 ? fmt : big ? big : small, false);
+	fputc('\n', stderr);
+	free(big);
+}
+
+int cli_take_valued(int argc, char **argv, int *i, const char *const *names,
+		    const char **name, const char **value, char *err, size_t errlen)
+{
+	const char *a = argv[*i];
+
+	for (int k = 0; names[k]; k++) {
+		size_t nl = strlen(names[k]);
+
+		if (strncmp(a, names[k], nl) || (a[nl] != '\0' && a[nl] != '='))
+			continue;
+		*name = names[k];
+		if (a[nl] == '=')
+			*value = a + nl + 1;
+		else if (*i + 1 < argc)
+			*value = argv[++*i];
+		else {
+			snprintf(err, errlen, "option '%s' needs a value", names[k]);
+			return -EINVAL;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+int cli_bad_option(const char *cmd, int c, char **argv, int optind_now)
+{
+	if (c == ':')
+		cli_error("%s: option '%s' needs a value", cmd, argv[optind_now - 1]);
+	else
+		cli_error("%s: unknown option '%s' (see 'wirerate %s --help')", cmd, argv[optind_now - 1], cmd);
+	return EXIT_USAGE;
+}
+
+bool cli_have_root(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "re");
+	bool ok = false;
+
+	if (!f)
+		return geteuid() == 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long cap;
+
+		if (sscanf(line, "CapEff: %llx", &cap) == 1) {
+			/* CAP_NET_ADMIN (12) and CAP_SYS_ADMIN (21) */
+			ok = (cap >> 12 & 1) && (cap >> 21 & 1);
+			break;
+		}
+	}
+	fclose(f);
+	return ok;
+}
+
+
+/* The one flag every stoppable command polls. A signal handler can only
+ * set a sig_atomic_t that lives at file scope, so this is the process's
+ * single piece of mutable global state, and only the handler writes it. */
+static volatile sig_atomic_t stop_flag;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+volatile sig_atomic_t *cli_stop_catch(struct cli_stop *s)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	stop_flag = 0;
+	sigaction(SIGINT, &sa, &s->old_int);
+	sigaction(SIGTERM, &sa, &s->old_term);
+	s->caught = true;
+	return &stop_flag;
+}
+
+void cli_stop_restore(struct cli_stop *s)
+{
+	if (!s->caught)
+		return;
+	sigaction(SIGINT, &s->old_int, NULL);
+	sigaction(SIGTERM, &s->old_term, NULL);
+	s->caught = false;
+}
+
+volatile sig_atomic_t *cli_stop_flag(void)
+{
+	return &stop_flag;
+}
+
+bool cli_stopped(void)
+{
+	return stop_flag != 0;
+}
+
+int cli_status(int rc)
+{
+	if (!rc)
+		return 0;
+	return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+}

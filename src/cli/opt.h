@@ -1,0 +1,91 @@
+/* Options declared once. Each command describes its options in a table
+ * of struct opt (name, short name, argument, group, default, help, and
+ * the setter that checks the value and stores it in a field of the
+ * command's own struct); the parser, the usage text and `help --json` all
+ * come from that one table, so they cannot drift apart. */
+#ifndef WR_CLI_OPT_H
+#define WR_CLI_OPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct cli;
+struct opt;
+
+enum opt_arg {
+	OPT_NOARG,	/* a switch: --bidir */
+	OPT_VALUE,	/* --rate 1Mpps or --rate=1Mpps */
+	OPT_OPTIONAL,	/* --imix or --imix=LIST (never a separate word) */
+};
+
+/* Check value and store it in ctx (the command's struct); value is NULL
+ * for a switch or an absent optional value. 0, or -EINVAL with a reason
+ * in err: the parser prefixes it with the option's name unless the reason
+ * names an option itself. */
+typedef int (*opt_set_fn)(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);
+
+struct opt {
+	const char *name;	/* long name without "--"; NULL ends a table */
+	char shortname;		/* 0: none */
+	enum opt_arg arg;
+	const char *meta;	/* the value's name in the usage: "T", "LIST" */
+	const char *group;	/* the usage's section; NULL: the one before */
+	const char *def;	/* the default as text (usage, help --json); NULL: none */
+	const char *help;	/* what it does; '\n' starts another line */
+	opt_set_fn set;
+	size_t off;		/* the field in ctx the generic setters write */
+	uint64_t min, max;	/* the range of the generic number setters */
+	int id;			/* for a setter that serves several options */
+};
+
+/* One table of options and the struct its setters write. A command's
+ * options are one or more tables (its own, the traffic options, the
+ * store's), parsed in one pass. */
+struct opt_table {
+	const struct opt *opts;
+	void *ctx;
+};
+
+/* What a command says about itself: its usage line, the text around the
+ * options, and its tables (ctx unused here: the declaration is static). */
+struct opt_cmd {
+	const char *name;		/* "cpu" */
+	const char *synopsis;		/* after "usage: wirerate NAME " */
+	const char *about;		/* before the options; may be NULL */
+	const char *notes;		/* after the options; may be NULL */
+	const struct opt *const *tables;	/* NULL ended */
+	bool stop_at_arg;		/* options end at the first argument (matrix) */
+};
+
+enum {
+	OPT_HELP = 1,	/* opt_parse: --help was given and printed */
+};
+
+/* Parse argv (argv[0] is the command's name) against cmd's tables, whose
+ * ctx are in ctx[] (same order). --json and --help are every command's.
+ * The arguments that are not options are gathered in order into
+ * args[0..*nargs) (at most maxargs; more is an error). Returns 0,
+ * OPT_HELP after printing the usage on stdout, or -EINVAL after printing
+ * a one-line error. */
+int opt_parse(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, int argc, char **argv,
+	      char **args, int maxargs, int *nargs);
+
+/* The usage text generated from the declaration. */
+void opt_usage(FILE *f, const struct opt_cmd *cmd);
+
+/* The declaration as JSON (for help --json): the command's options with
+ * their groups, arguments, defaults and help. */
+void opt_json(FILE *f, const struct opt_cmd *cmd);
+
+/* Generic setters: the field at opt->off. */
+int opt_set_true(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);	/* bool */
+int opt_set_str(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);	/* const char * */
+int opt_set_u64(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);	/* uint64_t in [min, max] */
+int opt_set_uint(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);	/* unsigned int in [min, max] */
+int opt_set_ns(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);	/* uint64_t ns, a duration in [min, max] */
+
+#define OPT_FIELD(type, field) offsetof(type, field)
+
+#endif
