@@ -2,6 +2,7 @@
 #ifndef WR_OS_CLOCK_H
 #define WR_OS_CLOCK_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -18,6 +19,17 @@ static inline uint64_t clock_ns(clockid_t id)
 static inline uint64_t mono_ns(void)
 {
 	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* Sleep until an absolute CLOCK_REALTIME time (the clock a trial's
+ * timeline and the kernel's packet timestamps share), through signals. */
+static inline void clock_sleep_until(uint64_t realtime_ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(realtime_ns / NSEC_PER_SEC),
+			       .tv_nsec = (long)(realtime_ns % NSEC_PER_SEC) };
+
+	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
 }
 
 /* CLOCK_TAI - CLOCK_REALTIME: what BPF programs (bpf_ktime_get_tai_ns)
