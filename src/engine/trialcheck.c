@@ -49,8 +49,8 @@ int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "--duration must be above 0");
 		return -EINVAL;
 	}
-	if (cfg->rate_pps * (double)cfg->duration_ns / 1e9 < 1) {
-		snprintf(err, errlen, "--rate %g for --duration %gs sends no frame", cfg->rate_pps, cfg->duration_ns / 1e9);
+	if (cfg->rate_pps * (double)cfg->duration_ns / NSEC_PER_SEC < 1) {
+		snprintf(err, errlen, "--rate %g for --duration %gs sends no frame", cfg->rate_pps, (double)cfg->duration_ns / NSEC_PER_SEC);
 		return -EINVAL;
 	}
 	if (cfg->threads > TRIAL_MAX_THREADS) {
@@ -67,9 +67,9 @@ int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "--rx-cpu: this host has CPUs 0..%ld", ncpu - 1);
 		return -EINVAL;
 	}
-	if (trial_threads(cfg) > 1 && cfg->rate_pps * (double)cfg->duration_ns / 1e9 < trial_threads(cfg)) {
+	if (trial_threads(cfg) > 1 && cfg->rate_pps * (double)cfg->duration_ns / NSEC_PER_SEC < trial_threads(cfg)) {
 		snprintf(err, errlen, "--rate %g for --duration %gs sends fewer frames than the %u generator threads",
-			 cfg->rate_pps, cfg->duration_ns / 1e9, trial_threads(cfg));
+			 cfg->rate_pps, (double)cfg->duration_ns / NSEC_PER_SEC, trial_threads(cfg));
 		return -EINVAL;
 	}
 	/* Thread k > 0 transmits from its own AF_XDP socket on queue k, which

@@ -63,7 +63,7 @@ void trial_finish_dir(struct run *r, unsigned int d, struct trial_result *res, b
 	double secs;
 
 	gen_sum(r, d, &gs);
-	secs = interrupted ? (double)(gs.stopped_ns - r->t_start) / NSEC_PER_SEC : c->duration_ns / 1e9;
+	secs = interrupted ? (double)(gs.stopped_ns - r->t_start) / NSEC_PER_SEC : (double)c->duration_ns / NSEC_PER_SEC;
 	/* each stream's loss against what its own thread sent */
 	for (unsigned int k = 0; k < r->nthreads; k++)
 		sent[k] = r->gen[d][k].sent;

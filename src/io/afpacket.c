@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 
 #include "io/ifcount.h"
+#include "core/timeconst.h"
 #include "io/port.h"
 #include "io/port_impl.h"
 #include "os/netns.h"
@@ -429,7 +430,7 @@ static int afp_rx_poll(void *vp, port_rx_fn fn, void *ctx, int timeout_ms)
 			    off + h->tp_mac + h->tp_snaplen > p->rx_block_size)
 				break;
 			fn(ctx, (uint8_t *)h + h->tp_mac, h->tp_snaplen,
-			   (uint64_t)h->tp_sec * 1000000000ULL + h->tp_nsec);
+			   (uint64_t)h->tp_sec * NSEC_PER_SEC + h->tp_nsec);
 			delivered++;
 			if (!h->tp_next_offset)
 				break;

@@ -42,7 +42,9 @@ static inline int64_t clock_tai_offset(void)
 	uint64_t r0 = clock_ns(CLOCK_REALTIME), t = clock_ns(CLOCK_TAI), r1 = clock_ns(CLOCK_REALTIME);
 	int64_t d = (int64_t)(t - (r0 + (r1 - r0) / 2));
 
-	return (d >= 0 ? (d + 500000000LL) : (d - 500000000LL)) / 1000000000LL * 1000000000LL;
+	const int64_t sec = (int64_t)NSEC_PER_SEC;
+
+	return (d >= 0 ? (d + sec / 2) : (d - sec / 2)) / sec * sec;
 }
 
 #endif
