@@ -136,9 +136,11 @@ struct frame_flows {
 	uint8_t saddr_count;	/* 0 or 1: leave the address alone */
 };
 
-/* Defaults from DESIGN: benchmarking addresses (198.18.0.1 -> 198.19.0.1,
- * 2001:2::1 -> 2001:2::2), locally administered MACs, UDP to the discard
- * port 9, TTL 64, the family's smallest taggable size. The caller then sets
+/* Defaults: addresses from the ranges reserved for benchmarking (RFC 2544
+ * appendix C, 198.18.0.0/15; RFC 5180, 2001:2::/48), so that test traffic
+ * can never be taken for a real network's (198.18.0.1 -> 198.19.0.1,
+ * 2001:2::1 -> 2001:2::2); locally administered MACs; UDP to the discard
+ * port 9; TTL 64; the family's smallest taggable size. The caller then sets
  * what the lab needs. */
 void frame_spec_init(struct frame_spec *s, enum frame_family family);
 

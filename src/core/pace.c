@@ -1,5 +1,7 @@
 #include "core/pace.h"
 
+#include "core/timeconst.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +14,7 @@
 typedef unsigned __int128 u128;
 
 /* micro-frames per second -> frames per ns: divide by 1e6 * 1e9. */
-#define UPPS_PER_FPNS	1000000000000000ULL
+#define UPPS_PER_FPNS	(1000000ULL * NSEC_PER_SEC)
 
 int pace_init(struct pace *p, double rate_pps, uint64_t start_ns,
 	      unsigned int max_burst, uint64_t limit, char *err, size_t errlen)
@@ -88,5 +90,5 @@ void pace_stats(const struct pace *p, struct pace_stats *out)
 	out->max_backlog = p->max_backlog;
 	out->achieved_pps = 0;
 	if (p->sent && p->last_ns > p->start_ns)
-		out->achieved_pps = (double)p->sent * 1e9 / (double)(p->last_ns - p->start_ns);
+		out->achieved_pps = (double)p->sent * NSEC_PER_SEC / (double)(p->last_ns - p->start_ns);
 }

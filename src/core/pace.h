@@ -1,5 +1,7 @@
 /* Pacing arithmetic for the generator. The caller owns the clock: it reads
- * it once per batch and asks how many frames are due (DESIGN rule 5).
+ * it once per batch, never per frame (a clock read costs more than
+ * rewriting a frame's tag, and would cap the rate), and asks how many
+ * frames are due.
  *
  * Frame k (1-based) is due at start + k / rate, so by a time now
  *	due(now) = floor((now - start) * rate / 1e9)

@@ -1,5 +1,7 @@
 #include "core/search.h"
 
+#include "core/timeconst.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -306,7 +308,7 @@ static void eval(const struct search *s, int goal, uint64_t min_dur, struct view
 
 		/* MLRsearch's use of the receive rate: the first failure's */
 		if (usable_at(s, t, min_dur, v->u) && !passes(s, t, goal)) {
-			v->fr_u = (double)t->rx * 1e9 / (double)t->dur;
+			v->fr_u = (double)t->rx * NSEC_PER_SEC / (double)t->dur;
 			break;
 		}
 	}
@@ -628,7 +630,7 @@ bool search_next(struct search *s, double *load, uint64_t *duration_ns)
  * precision-sized steps. */
 static void tester_limit(struct search *s, const struct trial *t)
 {
-	double got = (double)t->tx * 1e9 / (double)t->dur, c;
+	double got = (double)t->tx * NSEC_PER_SEC / (double)t->dur, c;
 
 	if (t->load < s->cap)
 		s->cap = t->load;

@@ -1,6 +1,7 @@
-/* Throughput search (RFC 2544 section 26.1, DESIGN rule 7): NDR (highest
- * load with zero loss) and PDR (highest load whose loss ratio stays within a
- * goal) found in the same search, in the style of MLRsearch
+/* Throughput search (RFC 2544 section 26.1): NDR (highest load with zero
+ * loss) and PDR (highest load whose loss ratio stays within a goal) found
+ * in the same search, so that one set of trials answers both, in the style
+ * of MLRsearch
  * (draft-ietf-bmwg-mlrsearch). A pure state machine: the caller asks
  * search_next() for a load and a duration, runs that trial, and hands the
  * counts back with search_feed(). No clock, no I/O, no randomness: the same

@@ -1,5 +1,7 @@
 #include "core/units.h"
 
+#include "core/timeconst.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -170,8 +172,8 @@ int duration_parse(const char *s, uint64_t min_ns, uint64_t max_ns,
 		   uint64_t *ns, char *err, size_t errlen)
 {
 	static const struct suffix dur[] = {
-		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
-		{ "ns", 1 }, { "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
+		{ "", NSEC_PER_SEC }, { "s", NSEC_PER_SEC }, { "ms", NSEC_PER_MSEC }, { "us", NSEC_PER_USEC },
+		{ "ns", 1 }, { "m", NSEC_PER_MIN }, { "min", NSEC_PER_MIN }, { "h", NSEC_PER_HOUR },
 		{ NULL, 0 } };
 	const struct suffix *sf;
 	const char *rest;
@@ -182,7 +184,7 @@ int duration_parse(const char *s, uint64_t min_ns, uint64_t max_ns,
 	v *= sf->mult;
 	if (v < (double)min_ns || v > (double)max_ns) {
 		snprintf(err, errlen, "duration '%s' out of range: must be %gs..%gs", s,
-			 min_ns / 1e9, max_ns / 1e9);
+			 (double)min_ns / NSEC_PER_SEC, (double)max_ns / NSEC_PER_SEC);
 		return -ERANGE;
 	}
 	*ns = (uint64_t)llround(v);

@@ -205,7 +205,7 @@ int soak_start(struct soak *s, char *err, size_t errlen)
 		struct soaker *w = &s->w[i];
 
 		for (int t = 0; t < 2000 && !atomic_load(&w->ready); t++)
-			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+			nanosleep(&(struct timespec){ 0, (long)NSEC_PER_MSEC }, NULL);
 		if (!atomic_load(&w->ready) || w->err) {
 			soak_stop(s);
 			snprintf(err, errlen, "soak: the soaker on CPU %u %s", w->cpu,
@@ -244,7 +244,7 @@ void soak_snap(const struct soak *s, struct soak_snap *snap)
 void soak_load_between(const struct soak *s, const struct soak_snap *a, const struct soak_snap *b,
 		       struct soak_load *out)
 {
-	double sec = b->t_ns > a->t_ns ? (double)(b->t_ns - a->t_ns) / 1e9 : 0, sum = 0;
+	double sec = b->t_ns > a->t_ns ? (double)(b->t_ns - a->t_ns) / NSEC_PER_SEC : 0, sum = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->seconds = sec;
@@ -252,7 +252,7 @@ void soak_load_between(const struct soak *s, const struct soak_snap *a, const st
 	for (unsigned int i = 0; i < s->n; i++) {
 		double loops = (double)cpustat_delta(a->loops[i], b->loops[i], NULL);
 
-		double ran = b->cpu_ns[i] > a->cpu_ns[i] ? (double)(b->cpu_ns[i] - a->cpu_ns[i]) / 1e9 : 0;
+		double ran = b->cpu_ns[i] > a->cpu_ns[i] ? (double)(b->cpu_ns[i] - a->cpu_ns[i]) / NSEC_PER_SEC : 0;
 
 		out->cpu[i] = s->w[i].cpu;
 		out->rate[i] = sec > 0 ? loops / sec : 0;
@@ -316,8 +316,8 @@ static void sleep_until(uint64_t t_ns, const volatile sig_atomic_t *stop)
 {
 	/* In slices, so that a stop request is seen within 50 ms. */
 	for (uint64_t now = mono_ns(); now < t_ns && !(stop && *stop); now = mono_ns()) {
-		uint64_t d = t_ns - now < 50000000ULL ? t_ns - now : 50000000ULL;
-		struct timespec ts = { (time_t)(d / 1000000000ULL), (long)(d % 1000000000ULL) };
+		uint64_t d = t_ns - now < 50 * NSEC_PER_MSEC ? t_ns - now : 50 * NSEC_PER_MSEC;
+		struct timespec ts = { (time_t)(d / NSEC_PER_SEC), (long)(d % NSEC_PER_SEC) };
 
 		nanosleep(&ts, NULL);
 	}
@@ -328,8 +328,8 @@ int soak_calibrate(const struct cpuset *cpus, const struct soak_calib_opts *o,
 		   struct soak_calib *c, char *err, size_t errlen)
 {
 	unsigned int settle = o->settle ? o->settle : 5, reading = 0;
-	uint64_t interval = o->interval_ns ? o->interval_ns : 1000000000ULL;
-	uint64_t timeout = o->timeout_ns ? o->timeout_ns : 60000000000ULL, t0, next;
+	uint64_t interval = o->interval_ns ? o->interval_ns : NSEC_PER_SEC;
+	uint64_t timeout = o->timeout_ns ? o->timeout_ns : 60 * NSEC_PER_SEC, t0, next;
 	double tol = o->tolerance > 0 ? o->tolerance : 0.01, worst = 0;
 	struct soak_snap *a = NULL, *b = NULL;
 	struct soak_load *l = NULL;
@@ -396,7 +396,7 @@ int soak_calibrate(const struct cpuset *cpus, const struct soak_calib_opts *o,
 		if (b->t_ns - t0 >= timeout) {
 			snprintf(err, errlen, "soak calibration did not settle in %.0f s: the last %u "
 				 "readings of a CPU differ by %.2g%% (want %.2g%%); is the machine idle?",
-				 (double)timeout / 1e9, settle, 100 * worst, 100 * tol);
+				 (double)timeout / NSEC_PER_SEC, settle, 100 * worst, 100 * tol);
 			rc = -ETIMEDOUT;
 			goto out;
 		}

@@ -1,4 +1,5 @@
 #include "engine/cpucost.h"
+#include "core/timeconst.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -81,7 +82,7 @@ void cpucost_result(const struct cpucost *c, uint64_t frames, struct cpucost_res
 	o->soak_cpu_s = -1;
 	if (!c->a_ok || !c->b_ok || c->b->t_ns <= c->a->t_ns)
 		return;
-	o->seconds = (double)(c->b->t_ns - c->a->t_ns) / 1e9;
+	o->seconds = (double)(c->b->t_ns - c->a->t_ns) / NSEC_PER_SEC;
 	if (c->soak)
 		soak_load_between(c->soak, &c->sa, &c->sb, &sl);
 	for (int cpu = cpuset_next(&c->cpus, 0); cpu >= 0 && o->n < CPUCOST_MAX;
@@ -117,7 +118,7 @@ void cpucost_result(const struct cpucost *c, uint64_t frames, struct cpucost_res
 
 	o->source = c->soak ? "soak" : "/proc/stat";
 	if (frames && cpu_s > 0) {
-		o->ns_per_frame = cpu_s * 1e9 / (double)frames;
+		o->ns_per_frame = cpu_s * NSEC_PER_SEC / (double)frames;
 		o->frames_per_cpu_s = (double)frames / cpu_s;
 	}
 	o->valid = true;

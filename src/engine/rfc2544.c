@@ -142,7 +142,7 @@ static void report(struct ctx *c, const char *test, unsigned int n, double load,
 	totals(c->tr, &tx, &rx);
 	p.loss_pct = tx ? (double)(tx - (rx < tx ? rx : tx)) * 100.0 / (double)tx : 0;
 	if (c->row > 0) {
-		double per_row = (double)(mono_ns() - c->t0) / 1e9 / c->row;
+		double per_row = (double)(mono_ns() - c->t0) / NSEC_PER_SEC / c->row;
 
 		p.eta_s = per_row * (double)(c->res->nrows - c->row);
 	}
@@ -340,7 +340,7 @@ static int do_b2b(struct ctx *c, char *err, size_t errlen)
 {
 	struct r2544_row *row = &c->res->row[c->row];
 	const double rate = row->max_load;
-	uint64_t top = (uint64_t)(rate * (double)c->cfg->b2b_max_ns / 1e9);
+	uint64_t top = (uint64_t)(rate * (double)c->cfg->b2b_max_ns / NSEC_PER_SEC);
 	double sum = 0;
 	int rc = 0;
 
@@ -353,7 +353,7 @@ static int do_b2b(struct ctx *c, char *err, size_t errlen)
 
 		/* lo passed (0: none yet), hi failed; start at the longest. */
 		while (hi - lo > 1 && hi - lo > lo / 200 && n < 24) {
-			uint64_t dur = (uint64_t)ceil((double)burst * 1e9 / rate);
+			uint64_t dur = (uint64_t)ceil((double)burst * NSEC_PER_SEC / rate);
 
 			if ((rc = run(c, 'b', rate, dur, err, errlen)))
 				break;

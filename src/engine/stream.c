@@ -20,14 +20,7 @@
 #include "engine/stream_impl.h"
 #include "engine/stream_proto.h"
 #include "os/netns.h"
-
-uint64_t stream_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
+#include "os/clock.h"
 
 /* ---- the control connection ---- */
 
@@ -53,12 +46,12 @@ static int poll_until(int fd, short events, uint64_t end)
 {
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = events };
-		uint64_t t = stream_now_ns();
+		uint64_t t = mono_ns();
 		int n;
 
 		if (t >= end)
 			return -ETIMEDOUT;
-		n = poll(&p, 1, (int)((end - t) / 1000000ULL) + 1);
+		n = poll(&p, 1, (int)((end - t) / NSEC_PER_MSEC) + 1);
 		if (n < 0 && errno != EINTR)
 			return -errno;
 		if (n > 0)
@@ -70,7 +63,7 @@ static int poll_until(int fd, short events, uint64_t end)
  * nothing past one before an answer. */
 int stream_ctl_recv(int fd, char *buf, size_t len, int timeout_ms)
 {
-	uint64_t end = stream_now_ns() + (uint64_t)timeout_ms * 1000000ULL;
+	uint64_t end = mono_ns() + (uint64_t)timeout_ms * NSEC_PER_MSEC;
 	size_t n = 0;
 
 	for (;;) {
@@ -122,7 +115,7 @@ static int server_count(int cfd, int ufd, uint64_t duration_ns, const struct soc
 	struct mmsghdr msgs[STREAM_BATCH];
 	struct iovec iov[STREAM_BATCH];
 	struct sockaddr_storage from[STREAM_BATCH];
-	uint64_t start = stream_now_ns(), deadline = start + duration_ns + STREAM_END_NS, end = 0;
+	uint64_t start = mono_ns(), deadline = start + duration_ns + STREAM_END_NS, end = 0;
 	char line[STREAM_LINE_MAX], q[4 * STREAM_QUOTE_MAX + 8], (*bufs)[2048] = malloc(STREAM_BATCH * sizeof(*bufs));
 	uint8_t want[16], got[16];
 	int rc = 0;
@@ -135,7 +128,7 @@ static int server_count(int cfd, int ufd, uint64_t duration_ns, const struct soc
 		stream_addr_key(peer, want);
 	for (;;) {
 		struct pollfd p[2] = { { .fd = ufd, .events = POLLIN }, { .fd = cfd, .events = POLLIN } };
-		uint64_t t = stream_now_ns();
+		uint64_t t = mono_ns();
 		int n;
 
 		if (end && t >= end)
@@ -191,8 +184,8 @@ static int server_count(int cfd, int ufd, uint64_t duration_ns, const struct soc
 				rc = -EPROTO;
 				goto out;
 			}
-			r->recv_ns = stream_now_ns() - start;
-			end = stream_now_ns() + STREAM_GRACE_NS;
+			r->recv_ns = mono_ns() - start;
+			end = mono_ns() + STREAM_GRACE_NS;
 		}
 	}
 out:
@@ -256,7 +249,7 @@ int stream_server_session(int cfd, const struct stream_hello *h, const struct so
 		snprintf(err, errlen, "control connection: %s", strerror(-rc));
 		goto out;
 	}
-	if ((rc = server_count(cfd, ufd, h->duration_ms * 1000000ULL, h->data_port ? NULL : peer, quit, r, &sent,
+	if ((rc = server_count(cfd, ufd, h->duration_ms * NSEC_PER_MSEC, h->data_port ? NULL : peer, quit, r, &sent,
 			       err, errlen)))
 		goto out;
 	r->sent = sent;
@@ -360,7 +353,7 @@ uint16_t stream_local_port(int fd)
 /* Connect the control socket within STREAM_CTL_MS; 0 or -errno. */
 static int connect_bounded(int fd, const struct sockaddr *a, socklen_t alen)
 {
-	uint64_t end = stream_now_ns() + STREAM_CTL_MS * 1000000ULL;
+	uint64_t end = mono_ns() + STREAM_CTL_MS * NSEC_PER_MSEC;
 	int soerr = 0, rc;
 	socklen_t sl = sizeof(soerr);
 
@@ -423,7 +416,7 @@ static int client_blast(int ufd, const struct stream_client *c, struct stream_re
 	}
 	for (int i = 0; i < STREAM_BATCH; i++)
 		msgs[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov, .msg_iovlen = 1 } };
-	start = t = stream_now_ns();
+	start = t = mono_ns();
 	while (!*c->stop && t - start < c->duration_ns) {
 		int n = sendmmsg(ufd, msgs, STREAM_BATCH, 0);
 
@@ -435,10 +428,10 @@ static int client_blast(int ufd, const struct stream_client *c, struct stream_re
 		} else if (n < 0 && errno != EINTR) {
 			rc = -errno;
 			snprintf(err, errlen, "send: %s", strerror(errno));
-			t = stream_now_ns();
+			t = mono_ns();
 			goto out;
 		}
-		t = stream_now_ns();
+		t = mono_ns();
 	}
 	r->sent_bytes = r->sent * c->size;
 	r->interrupted = *c->stop;
@@ -462,7 +455,7 @@ static int client_refused(const struct stream_reply *rep, char *err, size_t errl
 		return -EBUSY;
 	case STREAM_REPLY_DURATION:
 		snprintf(err, errlen, "the server allows runs of at most %g s (its --max-duration): "
-			 "ask for that or less with -l", (double)rep->limit / 1e3);
+			 "ask for that or less with -l", (double)rep->limit / MSEC_PER_SEC);
 		return -EPERM;
 	case STREAM_REPLY_AUTH:
 		snprintf(err, errlen, "the server refused the token: give the server's with --token-file");
@@ -517,7 +510,7 @@ static int client_session(int cfd, int ufd, const struct stream_client *c, struc
 	/* the server's counts are collected whatever stopped the sending */
 	snprintf(line, sizeof(line), "END sent=%" PRIu64 "\n", r->sent);
 	if (stream_ctl_send(cfd, line) ||
-	    stream_ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS + STREAM_GRACE_NS / 1000000ULL) ||
+	    stream_ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS + STREAM_GRACE_NS / NSEC_PER_MSEC) ||
 	    stream_result_parse(line, &counts)) {
 		if (!rc)
 			snprintf(err, errlen, "no counts from the server after the run");

@@ -22,13 +22,15 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "core/timeconst.h"
+
 #define STREAM_PORT 12866		/* netperf's */
 #define STREAM_MSG_MAX 65507		/* the largest UDP payload over IPv4 */
-#define STREAM_DUR_MAX (24 * 3600000000000ULL)
+#define STREAM_DUR_MAX (24 * NSEC_PER_HOUR)
 #define STREAM_SESSIONS_DEFAULT 16	/* sessions a server serves at once */
 #define STREAM_SESSIONS_MAX 256
 #define STREAM_PER_PEER_DEFAULT 2	/* sessions from one address at once */
-#define STREAM_MAX_DURATION_DEFAULT (60 * 1000000000ULL)
+#define STREAM_MAX_DURATION_DEFAULT (60 * NSEC_PER_SEC)
 #define STREAM_HELLO_MS 2000		/* for a client's request, from its connect */
 #define STREAM_PENDING_MAX 64		/* connections whose request is awaited */
 

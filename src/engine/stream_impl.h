@@ -10,13 +10,13 @@
 
 #include "engine/stream.h"
 #include "engine/stream_proto.h"
+#include "core/timeconst.h"
 
 #define STREAM_BATCH 64
-#define STREAM_GRACE_NS 500000000ULL	/* late datagrams counted after END */
+#define STREAM_GRACE_NS (500 * NSEC_PER_MSEC)	/* late datagrams counted after END */
 #define STREAM_CTL_MS 5000		/* any control step but the run itself */
-#define STREAM_END_NS 5000000000ULL	/* past the run's time, for the client's END */
+#define STREAM_END_NS (5 * NSEC_PER_SEC)	/* past the run's time, for the client's END */
 
-uint64_t stream_now_ns(void);
 /* Send one line; 0 or -errno. */
 int stream_ctl_send(int fd, const char *line);
 /* Read one line (without its '\n') within timeout_ms: 0, -ETIMEDOUT,

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "engine/stream_proto.h"
+#include "core/timeconst.h"
 
 #define KV_MAX 16
 
@@ -89,7 +90,7 @@ static int kv_u64(const struct kv *kv, int n, const char *key, uint64_t max, uin
 int stream_hello_parse(const char *line, struct stream_hello *h, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "size", "duration_ms", "version", "port" };
-	static const uint64_t max[] = { UINT32_MAX, UINT64_MAX / 1000000ULL, UINT32_MAX, 65535 };
+	static const uint64_t max[] = { UINT32_MAX, UINT64_MAX / NSEC_PER_MSEC, UINT32_MAX, 65535 };
 	struct kv kv[KV_MAX];
 	uint64_t v[4] = { 0 };
 	const struct kv *tok;

@@ -30,6 +30,7 @@
 
 #include "engine/stream.h"
 #include "engine/stream_impl.h"
+#include "os/clock.h"
 #include "os/netns.h"
 
 #define STOP_MS (STREAM_CTL_MS + 1000)		/* for children to end after SIGTERM */
@@ -135,7 +136,7 @@ static void peer_count(const struct server_state *st, const uint8_t key[16], uns
  * bounded too. */
 static void session_socket(int fd)
 {
-	struct timeval tv = { STREAM_CTL_MS / 1000, 0 };
+	struct timeval tv = { (time_t)(STREAM_CTL_MS / MSEC_PER_SEC), 0 };
 
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
@@ -250,10 +251,10 @@ static void decide(struct server_state *st, struct pending *pw)
 			    "bad request from the client: size %" PRIu64 " not in 1..%d", h.size, STREAM_MSG_MAX);
 		goto out;
 	}
-	if (h.duration_ms > st->max_dur_ns / 1000000ULL) {
-		snprintf(line, sizeof(line), "ERR duration max_ms=%" PRIu64 "\n", st->max_dur_ns / UINT64_C(1000000));
+	if (h.duration_ms > st->max_dur_ns / NSEC_PER_MSEC) {
+		snprintf(line, sizeof(line), "ERR duration max_ms=%" PRIu64 "\n", (uint64_t)(st->max_dur_ns / NSEC_PER_MSEC));
 		pending_end(st, pw, line, -EPERM, "refused: a run of %g s asked for, longer than the %g s allowed",
-			    (double)h.duration_ms / 1e3, (double)st->max_dur_ns / 1e9);
+			    (double)h.duration_ms / MSEC_PER_SEC, (double)st->max_dur_ns / NSEC_PER_SEC);
 		goto out;
 	}
 	peer_count(st, pw->key, &waiting, &serving);
@@ -348,7 +349,7 @@ static void accept_new(struct server_state *st)
 			report(st->cfg, &s);
 			continue;
 		}
-		*pw = (struct pending){ .fd = fd, .deadline = stream_now_ns() + STREAM_HELLO_MS * 1000000ULL,
+		*pw = (struct pending){ .fd = fd, .deadline = mono_ns() + STREAM_HELLO_MS * NSEC_PER_MSEC,
 					.peer = peer, .s = s };
 		memcpy(pw->key, key, 16);
 	}
@@ -417,7 +418,7 @@ static void poll_all(struct server_state *st, bool with_lfd, int timeout_ms)
 	struct pollfd p[1 + STREAM_PENDING_MAX + STREAM_SESSIONS_MAX];
 	struct child *kid[1 + STREAM_PENDING_MAX + STREAM_SESSIONS_MAX];
 	struct pending *pw[1 + STREAM_PENDING_MAX + STREAM_SESSIONS_MAX];
-	uint64_t now = stream_now_ns();
+	uint64_t now = mono_ns();
 	nfds_t n = 0;
 
 	if (with_lfd)
@@ -429,8 +430,8 @@ static void poll_all(struct server_state *st, bool with_lfd, int timeout_ms)
 			continue;
 		if (w->deadline <= now)
 			timeout_ms = 0;
-		else if ((w->deadline - now) / 1000000ULL < (uint64_t)timeout_ms)
-			timeout_ms = (int)((w->deadline - now) / 1000000ULL) + 1;
+		else if ((w->deadline - now) / NSEC_PER_MSEC < (uint64_t)timeout_ms)
+			timeout_ms = (int)((w->deadline - now) / NSEC_PER_MSEC) + 1;
 		pw[n] = w;
 		kid[n] = NULL;
 		p[n++] = (struct pollfd){ .fd = w->fd, .events = POLLIN };
@@ -453,7 +454,7 @@ static void poll_all(struct server_state *st, bool with_lfd, int timeout_ms)
 			pending_read(st, pw[i]);
 	}
 	/* the slow: past their time, whatever they sent */
-	now = stream_now_ns();
+	now = mono_ns();
 	for (unsigned int i = 0; with_lfd && !st->done && i < STREAM_PENDING_MAX; i++)
 		if (st->wait[i].fd >= 0 && st->wait[i].deadline <= now)
 			pending_end(st, &st->wait[i], "ERR no request in time\n", -ETIMEDOUT,
@@ -466,12 +467,12 @@ static void poll_all(struct server_state *st, bool with_lfd, int timeout_ms)
  * the server stopped), a bounded wait, SIGKILL for any left. */
 static void stop_children(struct server_state *st)
 {
-	uint64_t end = stream_now_ns() + STOP_MS * 1000000ULL;
+	uint64_t end = mono_ns() + STOP_MS * NSEC_PER_MSEC;
 
 	for (unsigned int i = 0; i < st->max; i++)
 		if (st->kids[i].pid && !st->kids[i].reaped)
 			kill(st->kids[i].pid, SIGTERM);
-	while (reap(st, false) && stream_now_ns() < end)
+	while (reap(st, false) && mono_ns() < end)
 		poll_all(st, false, 100);
 	for (unsigned int i = 0; i < st->max; i++)
 		if (st->kids[i].pid && !st->kids[i].reaped)

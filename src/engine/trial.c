@@ -9,35 +9,24 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/prctl.h>
 
-#include "core/pace.h"
-#include "core/seqtrack.h"
 #include "engine/cpucost.h"
-#include "io/xdpcount.h"
-#include "io/xdpgen.h"
-#include "os/nl.h"
+#include "io/analyzer.h"
+#include "io/gen.h"
 #include "os/clock.h"
 #include "os/cpulat.h"
 
-#define START_DELAY_NS	 50000000ULL	/* threads up and pinned before the first frame */
-#define RX_GRACE_NS	150000000ULL	/* keep reading the ring after the deadline */
+#define START_DELAY_NS	(50 * NSEC_PER_MSEC)	/* threads up and pinned before the first frame */
+#define RX_GRACE_NS	(150 * NSEC_PER_MSEC)	/* keep reading the ring after the deadline */
 #define LEARN_RATE_MAX	100000.0
-#define SPIN_NS		30000ULL	/* closer than this to the next frame: spin */
-#define MIN_BATCH_NS	20000ULL	/* a kick costs a system call: batch at least this much time */
+#define LEARN_LEAD_NS	(10 * NSEC_PER_MSEC)	/* after the last learning frame is due */
+#define PROGRESS_NS	NSEC_PER_SEC
+#define WAIT_US		20000			/* the control loop's period */
 
 /* The kernel stamps received frames with CLOCK_REALTIME: the tags use it too. */
 static inline uint64_t now_ns(void)
 {
 	return clock_ns(CLOCK_REALTIME);
-}
-
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000ULL), .tv_nsec = (long)(t % 1000000000ULL) };
-
-	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
 }
 
 static void pin(int cpu)
@@ -53,206 +42,77 @@ static void pin(int cpu)
 
 /* ---- generator ---- */
 
-static void gen_phase(struct gen_ctx *g, struct pace *pace, uint16_t trial, uint64_t *seq,
-		      uint64_t epoch, uint64_t hard_end, uint64_t *counter)
-{
-	struct run *r = g->run;
-	const unsigned int mask = g->nslots - 1;
-	struct tag tag = { .trial = trial, .stream = g->stream };
-	/* Batch only as much as the rate needs: one frame at a time at low
-	 * rates, at high rates as many as fall due in MIN_BATCH_NS, since
-	 * each kick is a system call. */
-	double rate = (double)pace->rate_upps / 1e6;
-	unsigned int min_batch = (unsigned int)(rate * MIN_BATCH_NS / 1e9);
-	uint64_t period = (uint64_t)(1e9 / rate);
-
-	if (min_batch < 1)
-		min_batch = 1;
-	if (min_batch > pace->max_burst)
-		min_batch = pace->max_burst;
-	for (;;) {
-		uint64_t now = now_ns();
-		unsigned int n, k, first;
-
-		if (r->stop_gen || now > hard_end)
-			break;
-		n = pace_due(pace, now);
-		if (n < min_batch && !(pace->limit && pace->sent + n >= pace->limit)) {
-			uint64_t next = pace_next_ns(pace);
-
-			if (next == UINT64_MAX)
-				break;
-			next += (min_batch - 1 - n) * period;
-			if (next > now + SPIN_NS)
-				sleep_until(next - SPIN_NS / 2);
-			continue;
-		}
-		k = port_tx_acquire(g->port, n, &first);
-		tag.ts = tag_ts(now - epoch);
-		for (unsigned int j = 0; j < k; j++) {
-			unsigned int s = (first + j) & mask;
-
-			tag.seq = (*seq)++;
-			tag_write(g->slot[s] + g->payload_off, &tag);
-			port_tx_submit(g->port, s, g->slot_len[s]);
-		}
-		if (k && port_tx_kick(g->port))
-			g->tx_errors++;
-		pace_sent(pace, k, now);
-		__atomic_store_n(counter, pace->sent, __ATOMIC_RELAXED);
-		if (k < n)
-			sched_yield();	/* ring full: the kernel is behind us */
-	}
-}
-
-/* The same phases as gen_main, each spent in one BPF_PROG_RUN loop that
- * paces and tags in the kernel. */
-static void gen_xdp(struct gen_ctx *g)
-{
-	struct run *r = g->run;
-	const struct trial_cfg *c = r->cfg;
-	uint64_t slack = c->duration_ns / 20 > 100000000ULL ? c->duration_ns / 20 : 100000000ULL;
-	struct xdpgen_stats st;
-
-	/* The other threads wait out the learning frames, so that the
-	 * refused counter's window is the traffic's. */
-	if (g->k)
-		sleep_until(r->t_start - START_DELAY_NS / 2);
-	if (c->learn_frames && !g->k) {
-		double lr = c->rate_pps < LEARN_RATE_MAX ? c->rate_pps : LEARN_RATE_MAX;
-		/* End the call when the learning frames are out, so the traffic
-		 * call is set up (about 20 ms) before its first slot. */
-		uint64_t lend = r->t_learn + (uint64_t)((double)c->learn_frames / lr * 1e9) + 10000000ULL;
-		struct xdpgen_phase ph = { .rate_pps = lr, .start_ns = r->t_learn,
-					   .end_ns = lend < r->t_start ? lend : r->t_start,
-					   .limit = c->learn_frames, .epoch_ns = r->t_learn, .max_burst = c->max_burst,
-					   .trial = c->trial_id ^ 0x8000, .stream = (uint16_t)g->dir };
-
-		if ((g->rc = xdpgen_run(g->xg, &ph, g->err, sizeof(g->err))))
-			return;
-		xdpgen_stats(g->xg, &st);
-		__atomic_store_n(&g->learning_sent, st.sent, __ATOMIC_RELAXED);
-	}
-	xdpgen_ring_refused(g->xg, &g->refused0);
-	struct xdpgen_phase ph = { .rate_pps = g->rate, .start_ns = g->start_ns,
-				   .end_ns = r->t_end + slack, .limit = g->limit, .epoch_ns = r->t_start,
-				   .max_burst = c->max_burst,
-				   .trial = c->trial_id, .stream = g->stream,
-				   .flow_slot = g->k, .latency_every = r->rx[g->dir].res->latency_every,
-				   .window = g->window,
-				   .analyzer_apart = c->gen_cpu[g->k] >= 0 && c->rx_cpu >= 0 &&
-						     c->gen_cpu[g->k] != c->rx_cpu };
-
-	g->rc = xdpgen_run(g->xg, &ph, g->err, sizeof(g->err));
-	g->stopped_ns = now_ns();
-	xdpgen_stats(g->xg, &st);
-	/* The call outlasts the traffic (the trial stops it once every frame
-	 * is out, or the slack ends it): the traffic ended with the last frame. */
-	if (st.sent && st.last_ns > r->t_start && st.last_ns < g->stopped_ns)
-		g->stopped_ns = st.last_ns;
-	xdpgen_ring_refused(g->xg, &g->refused1);
-	g->flow_waits = st.flow_waits;
-	g->flow_gave_up = st.flow_gave_up;
-	g->xdp_batch = st.batch;
-	__atomic_store_n(&g->sent, st.sent, __ATOMIC_RELAXED);
-	/* A frame that leaves late goes out right behind the one before:
-	 * the worst lag in frames is the largest burst. */
-	g->ps.max_backlog = (uint64_t)((double)st.max_lag_ns * g->rate / 1e9);
-	g->ps.largest_burst = (unsigned int)g->ps.max_backlog + 1;
-}
-
+/* The learning frames (thread 0 only), then the traffic, each one phase of
+ * the generator; the figures are kept for trial_finish_dir. */
 static void *gen_main(void *arg)
 {
 	struct gen_ctx *g = arg;
 	struct run *r = g->run;
 	const struct trial_cfg *c = r->cfg;
-	struct pace pace;
-	uint64_t seq = 0;
+	struct gen_stats st;
 
 	pin(c->gen_cpu[g->k]);
-	if (g->xg) {
-		gen_xdp(g);
-		return NULL;
-	}
-	prctl(PR_SET_TIMERSLACK, 1000UL);
+	/* The other threads wait out the learning frames, so that the
+	 * refused counter's window is the traffic's. */
+	if (g->k)
+		clock_sleep_until(r->t_start - START_DELAY_NS / 2);
 	if (c->learn_frames && !g->k) {
 		double lr = c->rate_pps < LEARN_RATE_MAX ? c->rate_pps : LEARN_RATE_MAX;
-		uint64_t lseq = 0;
+		struct gen_phase ph = { .rate_pps = lr, .start_ns = r->t_learn, .end_ns = r->t_start,
+					.soft_end_ns = r->t_learn + (uint64_t)((double)c->learn_frames / lr * NSEC_PER_SEC) +
+						       LEARN_LEAD_NS,
+					.limit = c->learn_frames, .epoch_ns = r->t_learn, .max_burst = c->max_burst,
+					.trial = c->trial_id ^ 0x8000, .stream = (uint16_t)g->dir };
 
-		sleep_until(r->t_learn);
-		if (!pace_init(&pace, lr, r->t_learn, c->max_burst, c->learn_frames, g->err, sizeof(g->err)))
-			gen_phase(g, &pace, c->trial_id ^ 0x8000, &lseq, r->t_learn, r->t_start, &g->learning_sent);
+		if ((g->rc = gen_run(g->gen, &ph, g->err, sizeof(g->err))))
+			return NULL;
+		gen_stats(g->gen, &st);
+		g->learning_sent = st.sent;
 	}
-	sleep_until(g->start_ns);
-	if ((g->rc = pace_init(&pace, g->rate, g->start_ns, c->max_burst, g->limit, g->err, sizeof(g->err))))
-		return NULL;
+	gen_ring_refused(g->gen, &g->refused0);
 	/* Behind at the end: give up after 5% of the trial (at least 100 ms). */
-	uint64_t slack = c->duration_ns / 20 > 100000000ULL ? c->duration_ns / 20 : 100000000ULL;
+	uint64_t slack = c->duration_ns / 20 > 100 * NSEC_PER_MSEC ? c->duration_ns / 20 : 100 * NSEC_PER_MSEC;
+	struct gen_phase ph = { .rate_pps = g->rate, .start_ns = g->start_ns,
+				.end_ns = r->t_end + slack, .limit = g->limit, .epoch_ns = r->t_start,
+				.max_burst = c->max_burst,
+				.trial = c->trial_id, .stream = g->stream,
+				.flow_slot = g->k, .latency_every = analyzer_latency_every(r->rx[g->dir].an),
+				.window = g->window,
+				.analyzer_apart = c->gen_cpu[g->k] >= 0 && c->rx_cpu >= 0 &&
+						  c->gen_cpu[g->k] != c->rx_cpu };
 
-	gen_phase(g, &pace, c->trial_id, &seq, r->t_start, r->t_end + slack, &g->sent);
+	g->rc = gen_run(g->gen, &ph, g->err, sizeof(g->err));
 	g->stopped_ns = now_ns();
-	pace_stats(&pace, &g->ps);
+	gen_stats(g->gen, &st);
+	/* A call that outlasts the traffic (the trial stops it once every
+	 * frame is out, or the slack ends it) ended it with the last frame. */
+	if (st.sent && st.last_ns > r->t_start && st.last_ns < g->stopped_ns)
+		g->stopped_ns = st.last_ns;
+	gen_ring_refused(g->gen, &g->refused1);
+	g->flow_waits = st.flow_waits;
+	g->flow_gave_up = st.flow_gave_up;
+	g->batch = st.batch;
+	g->max_backlog = st.max_backlog;
+	g->largest_burst = st.largest_burst;
+	g->tx_errors = st.tx_errors;
+	__atomic_store_n(&g->sent, st.sent, __ATOMIC_RELAXED);
 	return NULL;
 }
 
 /* ---- analyzer ---- */
 
-/* Indexes stream k of direction dir cannot have reached yet: what its
+/* Indexes stream k of a direction cannot have reached yet: what its
  * generator has sent so far plus slack, and never its limit. A batch is
  * tagged and on the wire before the generator stores its count (max_burst
  * frames at most); the rest is margin for that store reaching the
  * analyzer's CPU late. */
-static uint64_t seq_bound(struct run *r, unsigned int dir, unsigned int k)
+static uint64_t seq_bound(void *arg, unsigned int k)
 {
-	const struct gen_ctx *g = &r->gen[dir][k];
-	uint64_t sent = g->xg ? xdpgen_sent(g->xg) : __atomic_load_n(&g->sent, __ATOMIC_RELAXED);
-	uint64_t b = sent + 4ULL * r->cfg->max_burst + 1024;
+	const struct rx_ctx *x = arg;
+	const struct gen_ctx *g = &x->run->gen[x->dir][k];
+	uint64_t b = gen_sent(g->gen) + 4ULL * x->run->cfg->max_burst + 1024;
 
 	return g->limit && b > g->limit ? g->limit : b;
-}
-
-static void on_frame(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
-{
-	struct rx_ctx *x = arg;
-	struct run *r = x->run;
-	struct trial_dir_result *d = x->res;
-	struct frame_info fi;
-	enum frame_verdict v = frame_parse(frame, len, &fi);
-
-	if (v != FRAME_OK) {
-		d->not_test[v]++;
-		d->not_test_total++;
-		return;
-	}
-	if (fi.tag.trial == (uint16_t)(r->cfg->trial_id ^ 0x8000)) {
-		d->learning_rx++;
-		return;
-	}
-	/* stream k of this direction is dir + 2k */
-	uint16_t rel = (uint16_t)(fi.tag.stream - x->dir);
-
-	if (fi.tag.trial != r->cfg->trial_id || (rel & 1) || rel / 2 >= x->nst) {
-		d->stale++;
-		return;
-	}
-	if (ts > r->deadline) {
-		d->late++;
-		return;
-	}
-	/* A tag that claims a frame not sent yet is someone else's (forged
-	 * or corrupt past the check): stale, as the XDP analyzer counts it.
-	 * The bound is fetched afresh only when a frame reaches it, so the
-	 * generator's counter is read about once per slack of frames. */
-	struct seqtrack *t = &x->st[rel / 2];
-
-	if (seqtrack_ahead(t, fi.tag.seq) >= x->bound[rel / 2])
-		x->bound[rel / 2] = seq_bound(r, x->dir, rel / 2);
-	if (!seqtrack_add(t, fi.tag.seq, x->bound[rel / 2])) {
-		d->stale++;
-		return;
-	}
-	hist_add(&d->latency, tag_latency_ns(fi.tag.ts, ts - r->t_start));
-	__atomic_store_n(&x->received, x->received + 1, __ATOMIC_RELAXED);
 }
 
 static void *rx_main(void *arg)
@@ -261,40 +121,14 @@ static void *rx_main(void *arg)
 	struct run *r = x->run;
 
 	pin(r->cfg->rx_cpu);
-	/* Counted in the kernel: only follow the count for the progress line.
-	 * This thread sleeps between reads. It once spun at SCHED_IDLE to keep
-	 * the analyzer's CPU out of idle, but since Linux 6.12 a fair task that
-	 * is always runnable next to a busy SCHED_FIFO thread (the port's NAPI
-	 * thread) is served by the fair server, which runs it ahead of the
-	 * FIFO thread for up to 50 ms a second: the port's ring overflowed in
-	 * holes of 50 ms (4% of the frames at 6 Mpps; 0.07% with this thread
-	 * asleep). */
-	if (x->xc) {
-		for (;;) {
-			uint64_t t = now_ns();
-
-			__atomic_store_n(&x->received, xdpcount_received(x->xc), __ATOMIC_RELAXED);
-			if (r->stop_rx || t > r->deadline + RX_GRACE_NS)
-				return NULL;
-			sleep_until(t + 20000000ULL);
-		}
-	}
-	for (;;) {
-		int n = port_rx_poll(x->port, on_frame, x, 10);
-
-		if (n < 0) {
-			x->rc = n;
-			snprintf(x->err, sizeof(x->err), "receive: %s", strerror(-n));
-			break;
-		}
-		if (n == 0 && (r->stop_rx || now_ns() > r->deadline + RX_GRACE_NS))
-			break;
-	}
+	x->rc = analyzer_run(x->an, &r->stop_rx, RX_GRACE_NS, x->err, sizeof(x->err));
 	return NULL;
 }
 
 /* ---- setup ---- */
 
+/* One port per interface, transmitting and/or receiving, shared by the
+ * generator and the analyzer that need one there. */
 struct port_slot {
 	const char *ifname;
 	int nsfd;
@@ -311,43 +145,25 @@ static struct port_slot *port_find(struct port_slot *ps, unsigned int *n, const 
 	return &ps[(*n)++];
 }
 
-/* Build every TX slot of g's port once: slot i carries size i % nsizes and
- * flow i % flows; only the tag changes afterwards. */
-static int gen_build(struct gen_ctx *g, const struct trial_cfg *c, char *err, size_t errlen)
+/* The port opened on ifname for transmitting (tx) or receiving, or NULL. */
+static struct port *port_lookup(struct port_slot *ps, unsigned int n, const char *ifname, int nsfd, bool tx)
 {
-	struct frame_spec spec = c->dir[g->dir].spec;
-	uint32_t nflows = frame_flows_count(&c->flows);
-
-	g->nslots = port_tx_slots(g->port);
-	g->slot = calloc(g->nslots, sizeof(*g->slot));
-	g->slot_len = calloc(g->nslots, sizeof(*g->slot_len));
-	if (!g->slot || !g->slot_len) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	for (unsigned int i = 0; i < g->nslots; i++) {
-		struct frame_layout lay;
-		int rc;
-
-		spec.size = c->sizes[i % c->nsizes];
-		g->slot[i] = port_tx_slot(g->port, i);
-		if ((rc = frame_build(&spec, g->slot[i], spec.size, &lay, err, errlen)))
-			return rc;
-		frame_set_flow(g->slot[i], &lay, &c->flows, i % nflows);
-		g->slot_len[i] = lay.len;
-		g->payload_off = lay.payload_off;
-	}
-	return 0;
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(ps[i].ifname, ifname) && ps[i].nsfd == nsfd && (tx ? ps[i].tx : ps[i].rx))
+			return ps[i].port;
+	return NULL;
 }
 
 int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	      const volatile sig_atomic_t *stop, trial_progress_fn progress,
 	      void *pctx, char *err, size_t errlen)
 {
+	const enum gen_type gt = trial_gen_type(c);
+	const enum analyzer_type at = trial_analyzer_type(c);
 	struct port_slot ps[4];
 	unsigned int nps = 0, maxsz = 0;
 	struct run *r;
-	pthread_t gt[2 * TRIAL_MAX_THREADS], rt[2];
+	pthread_t gt_thr[2 * TRIAL_MAX_THREADS], rt[2];
 	unsigned int ngt = 0, nrt = 0;
 	uint64_t learn_ns = 0, next_progress;
 	bool closed = false;
@@ -372,11 +188,10 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 
 	if ((rc = trial_mtu_check(c, err, errlen)))
 		goto out;
-	/* One port per interface, transmitting and/or receiving. */
 	for (unsigned int d = 0; d < c->ndirs; d++) {
-		if (!c->xdp_gen)
+		if (gt == GEN_PORT)
 			port_find(ps, &nps, c->dir[d].tx_if, c->dir[d].tx_nsfd)->tx = true;
-		if (!c->xdp_rx)
+		if (at == ANALYZER_PORT)
 			port_find(ps, &nps, c->dir[d].rx_if, c->dir[d].rx_nsfd)->rx = true;
 	}
 	for (unsigned int i = 0; i < nps; i++) {
@@ -390,72 +205,43 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	}
 	for (unsigned int d = 0; d < c->ndirs; d++) {
 		struct rx_ctx *x = &r->rx[d];
+		struct analyzer_cfg ac = { .type = at, .ifname = c->dir[d].rx_if, .nsfd = c->dir[d].rx_nsfd,
+					   .port = port_lookup(ps, nps, c->dir[d].rx_if, c->dir[d].rx_nsfd, false),
+					   .port_type = c->port_type,
+					   .frames = (uint64_t)(c->rate_pps * (double)c->duration_ns / NSEC_PER_SEC),
+					   .streams = r->nthreads, .cpu = c->rx_cpu };
 		/* Cabled back to back, the far end's ring is the tester's own:
-		 * the XDP generator keeps a window of frames to the analyzer. */
-		bool flow = c->dir[d].direct && c->xdp_gen && c->xdp_rx && !c->no_flow_control;
+		 * a generator that can keeps a window of frames to the analyzer. */
+		bool flow = c->dir[d].direct && !c->no_flow_control;
 
-		if (c->xdp_rx) {
-			struct xdpcount_cfg xc = { .ifname = c->dir[d].rx_if, .nsfd = c->dir[d].rx_nsfd,
-						   .frames = (uint64_t)(c->rate_pps * (double)c->duration_ns / 1e9),
-						   .streams = r->nthreads, .cpu = c->rx_cpu };
-
-			if (!(x->xc = xdpcount_open(&xc, err, errlen))) {
-				rc = -EIO;
-				goto out;
-			}
+		x->run = r;
+		x->dir = d;
+		if (!(x->an = analyzer_create(&ac, err, errlen))) {
+			rc = -EIO;
+			goto out;
 		}
 		for (unsigned int k = 0; k < r->nthreads; k++) {
 			struct gen_ctx *g = &r->gen[d][k];
+			/* thread k > 0 has a socket of its own, on queue k where
+			 * queues are chosen */
+			struct gen_cfg gc = { .type = gt, .ifname = c->dir[d].tx_if, .nsfd = c->dir[d].tx_nsfd,
+					      .port = k ? NULL : port_lookup(ps, nps, c->dir[d].tx_if,
+									     c->dir[d].tx_nsfd, true),
+					      .port_type = c->port_type, .tx_queue = k, .frame_max = maxsz,
+					      .spec = &c->dir[d].spec, .sizes = c->sizes, .nsizes = c->nsizes,
+					      .flows = &c->flows, .flow_fd = flow ? analyzer_flow_fd(x->an) : 0 };
 
 			g->run = r;
 			g->dir = d;
 			g->k = k;
 			g->stream = (uint16_t)(d + 2 * k);
-			if (c->xdp_gen) {
-				struct frame_spec spec = c->dir[d].spec;
-				struct xdpgen_cfg xc = { .ifname = c->dir[d].tx_if, .nsfd = c->dir[d].tx_nsfd,
-							 .spec = &spec, .flows = &c->flows,
-							 .flow_fd = flow ? xdpcount_flow_fd(x->xc) : 0 };
-
-				spec.size = c->sizes[0];
-				/* the threads may share a ring: each a part of the window */
-				g->window = flow ? XDPGEN_FLOW_WINDOW / r->nthreads : 0;
-				if (!(g->xg = xdpgen_open(&xc, err, errlen))) {
-					rc = -EIO;
-					goto out;
-				}
-			} else {
-				if (!k) {
-					g->port = port_find(ps, &nps, c->dir[d].tx_if, c->dir[d].tx_nsfd)->port;
-				} else {
-					/* a socket of its own, on queue k where queues are chosen */
-					struct port_cfg pc = { .ifname = c->dir[d].tx_if, .nsfd = c->dir[d].tx_nsfd,
-							       .tx = true, .frame_max = maxsz, .tx_queue = k };
-
-					if (!(g->port = g->own_port = port_open(c->port_type, &pc, err, errlen))) {
-						rc = -EIO;
-						goto out;
-					}
-				}
-				if ((rc = gen_build(g, c, err, errlen)))
-					goto out;
+			if (!(g->gen = gen_create(&gc, err, errlen))) {
+				rc = -EIO;
+				goto out;
 			}
+			/* the threads may share a ring: each a part of the window */
+			g->window = gen_flow_window(g->gen) / r->nthreads;
 		}
-		x->run = r;
-		x->dir = d;
-		x->nst = r->nthreads;
-		x->res = &res->dir[d];
-		if (!c->xdp_rx)
-			x->port = port_find(ps, &nps, c->dir[d].rx_if, c->dir[d].rx_nsfd)->port;
-		x->st = malloc(r->nthreads * sizeof(*x->st));
-		x->bound = calloc(r->nthreads, sizeof(*x->bound));
-		if (!x->st || !x->bound) {
-			rc = -ENOMEM;
-			snprintf(err, errlen, "out of memory");
-			goto out;
-		}
-		for (unsigned int k = 0; k < r->nthreads; k++)
-			seqtrack_init(&x->st[k], 0);
 		hist_reset(&res->dir[d].latency);
 	}
 
@@ -472,34 +258,32 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	if (c->learn_frames) {
 		double lr = c->rate_pps < LEARN_RATE_MAX ? c->rate_pps : LEARN_RATE_MAX;
 
-		learn_ns = (uint64_t)((double)c->learn_frames / lr * 1e9) + c->learn_wait_ns;
+		learn_ns = (uint64_t)((double)c->learn_frames / lr * NSEC_PER_SEC) + c->learn_wait_ns;
 	}
 	r->t_learn = now_ns() + START_DELAY_NS;
 	r->t_start = r->t_learn + learn_ns;
 	r->t_end = r->t_start + c->duration_ns;
 	r->deadline = r->t_end + c->drain_ns;
-	r->limit = (uint64_t)(c->rate_pps * (double)c->duration_ns / 1e9);
+	r->limit = (uint64_t)(c->rate_pps * (double)c->duration_ns / NSEC_PER_SEC);
 	/* Thread k takes slots k, k + N, k + 2N...: rate/N from its own start. */
 	for (unsigned int d = 0; d < c->ndirs; d++)
 		for (unsigned int k = 0; k < r->nthreads; k++) {
 			struct gen_ctx *g = &r->gen[d][k];
 
 			g->rate = c->rate_pps / r->nthreads;
-			g->start_ns = r->t_start + (uint64_t)((double)k * 1e9 / c->rate_pps);
+			g->start_ns = r->t_start + (uint64_t)((double)k * NSEC_PER_SEC / c->rate_pps);
 			g->limit = r->limit / r->nthreads + (k < r->limit % r->nthreads);
 		}
-	for (unsigned int d = 0; d < c->ndirs; d++)
-		if (r->rx[d].xc) {
-			struct xdpcount_arm a = { .trial = c->trial_id, .learn_trial = c->trial_id ^ 0x8000,
-						  .stream = (uint16_t)d, .epoch_ns = r->t_start,
-						  .deadline_ns = r->deadline,
-						  .latency_every = c->latency_every ? c->latency_every :
-							  xdpcount_latency_every(c->rate_pps / r->nthreads) };
+	for (unsigned int d = 0; d < c->ndirs; d++) {
+		struct analyzer_arm a = { .trial = c->trial_id, .learn_trial = c->trial_id ^ 0x8000,
+					  .stream = (uint16_t)d, .epoch_ns = r->t_start,
+					  .deadline_ns = r->deadline, .latency_every = c->latency_every,
+					  .stream_pps = c->rate_pps / r->nthreads,
+					  .bound = seq_bound, .bound_ctx = &r->rx[d] };
 
-			res->dir[d].latency_every = a.latency_every;
-
-			xdpcount_set(r->rx[d].xc, &a);
-		}
+		analyzer_arm(r->rx[d].an, &a);
+		res->dir[d].latency_every = analyzer_latency_every(r->rx[d].an);
+	}
 
 	for (unsigned int d = 0; d < c->ndirs; d++)
 		r->peer_read[d] = !peer_drops(&c->dir[d], &r->peer_drops0[d]);
@@ -513,7 +297,7 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	}
 	for (unsigned int d = 0; d < c->ndirs; d++)
 		for (unsigned int k = 0; k < r->nthreads; k++) {
-			if ((rc = -pthread_create(&gt[ngt], NULL, gen_main, &r->gen[d][k]))) {
+			if ((rc = -pthread_create(&gt_thr[ngt], NULL, gen_main, &r->gen[d][k]))) {
 				snprintf(err, errlen, "cannot start the generator: %s", strerror(-rc));
 				goto stop;
 			}
@@ -521,10 +305,10 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		}
 
 	/* Wait: report progress, watch for the caller's stop. */
-	next_progress = r->t_learn + 1000000000ULL;
+	next_progress = r->t_learn + PROGRESS_NS;
 	for (;;) {
 		uint64_t t = now_ns();
-		bool gens_done = t > r->t_end + 200000000ULL;
+		bool gens_done = t > r->t_end + 200 * NSEC_PER_MSEC;
 
 		/* The DUT's CPU figures cover the traffic window only. */
 		if (c->cost && !cpucost_started(c->cost) && t >= r->t_start)
@@ -539,46 +323,38 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 			r->deadline = t + c->drain_ns;
 			for (unsigned int d = 0; d < c->ndirs; d++) {
 				for (unsigned int k = 0; k < r->nthreads; k++)
-					if (r->gen[d][k].xg)
-						xdpgen_stop(r->gen[d][k].xg);
-				if (r->rx[d].xc)
-					xdpcount_set_deadline(r->rx[d].xc, r->deadline);
+					gen_stop(r->gen[d][k].gen);
+				analyzer_set_deadline(r->rx[d].an, r->deadline);
 			}
 		}
-		/* An XDP generator's call runs on, dropping, until its slack is
-		 * over: end it once every frame is out. */
+		/* A generator may run on after its last frame (the XDP one's call
+		 * drops until its slack is over): end it once every frame is out. */
 		for (unsigned int d = 0; d < c->ndirs && t >= r->t_end; d++)
 			for (unsigned int k = 0; k < r->nthreads; k++)
-				if (r->gen[d][k].xg && xdpgen_sent(r->gen[d][k].xg) >= r->gen[d][k].limit)
-					xdpgen_stop(r->gen[d][k].xg);
+				if (gen_sent(r->gen[d][k].gen) >= r->gen[d][k].limit)
+					gen_stop(r->gen[d][k].gen);
 		if (progress && t >= next_progress) {
 			struct trial_progress p = { .duration_ns = c->duration_ns };
 
 			p.phase = t < r->t_start ? "learning" : t < r->t_end && !r->stop_gen ? "traffic" : "drain";
 			p.elapsed_ns = t > r->t_start ? t - r->t_start : 0;
 			for (unsigned int d = 0; d < c->ndirs; d++) {
-				for (unsigned int k = 0; k < r->nthreads; k++) {
-					struct gen_ctx *g = &r->gen[d][k];
-
-					if (g->xg && t >= r->t_start)
-						p.tx += xdpgen_sent(g->xg);
-					else
-						p.tx += __atomic_load_n(&g->sent, __ATOMIC_RELAXED);
-				}
-				p.rx += __atomic_load_n(&r->rx[d].received, __ATOMIC_RELAXED);
+				/* before the traffic, a phase's count is the learning frames' */
+				for (unsigned int k = 0; k < r->nthreads && t >= r->t_start; k++)
+					p.tx += gen_sent(r->gen[d][k].gen);
+				p.rx += analyzer_received(r->rx[d].an);
 			}
 			progress(pctx, &p);
-			next_progress += 1000000000ULL;
+			next_progress += PROGRESS_NS;
 		}
 		if (t > r->deadline && !closed) {
 			for (unsigned int d = 0; d < c->ndirs; d++)
-				if (r->rx[d].xc)
-					xdpcount_close_window(r->rx[d].xc);
+				analyzer_close_window(r->rx[d].an);
 			closed = true;
 		}
 		if (t > r->deadline + RX_GRACE_NS && (gens_done || r->stop_gen))
 			break;
-		usleep(20000);
+		usleep(WAIT_US);
 	}
 	rc = 0;
 stop:
@@ -586,13 +362,14 @@ stop:
 		r->stop_gen = 1;
 		r->stop_rx = 1;
 		r->deadline = 0;
-		for (unsigned int d = 0; d < c->ndirs; d++)
+		for (unsigned int d = 0; d < c->ndirs; d++) {
 			for (unsigned int k = 0; k < r->nthreads; k++)
-				if (r->gen[d][k].xg)
-					xdpgen_stop(r->gen[d][k].xg);
+				gen_stop(r->gen[d][k].gen);
+			analyzer_set_deadline(r->rx[d].an, 0);
+		}
 	}
 	for (unsigned int i = 0; i < ngt; i++)
-		pthread_join(gt[i], NULL);
+		pthread_join(gt_thr[i], NULL);
 	r->stop_rx = 1;
 	for (unsigned int i = 0; i < nrt; i++)
 		pthread_join(rt[i], NULL);
@@ -624,17 +401,9 @@ stop:
 	}
 out:
 	for (unsigned int d = 0; d < 2; d++) {
-		for (unsigned int k = 0; k < TRIAL_MAX_THREADS; k++) {
-			struct gen_ctx *g = &r->gen[d][k];
-
-			xdpgen_close(g->xg);
-			free(g->slot);
-			free(g->slot_len);
-			port_close(g->own_port);
-		}
-		xdpcount_close(r->rx[d].xc);
-		free(r->rx[d].st);
-		free(r->rx[d].bound);
+		for (unsigned int k = 0; k < TRIAL_MAX_THREADS; k++)
+			gen_destroy(r->gen[d][k].gen);
+		analyzer_destroy(r->rx[d].an);
 	}
 	for (unsigned int i = 0; i < nps; i++)
 		port_close(ps[i].port);

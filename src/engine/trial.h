@@ -12,6 +12,8 @@
 
 #include "core/frame.h"
 #include "core/hist.h"
+#include "io/analyzer.h"
+#include "io/gen.h"
 #include "io/port.h"
 
 struct cpucost;
@@ -63,7 +65,7 @@ struct trial_cfg {
 					 * (io/xdpcount.h) instead of through a port */
 	unsigned int max_burst;		/* frames per batch at most */
 	unsigned int latency_every;	/* the XDP analyzer times 1 frame in this many a stream
-					 * (a power of two); 0: xdpcount_latency_every */
+					 * (a power of two); 0: the analyzer chooses for the rate */
 	bool no_flow_control;		/* back to back on the XDP path, let the generator
 					 * overrun the analyzer's ring instead of keeping a
 					 * window of frames to it */
@@ -138,6 +140,18 @@ typedef void (*trial_progress_fn)(void *ctx, const struct trial_progress *p);
 static inline unsigned int trial_threads(const struct trial_cfg *cfg)
 {
 	return cfg->threads ? cfg->threads : 1;
+}
+
+/* The generator and the analyzer cfg asks for: the one place that reads
+ * xdp_gen and xdp_rx. */
+static inline enum gen_type trial_gen_type(const struct trial_cfg *cfg)
+{
+	return cfg->xdp_gen ? GEN_XDP : GEN_PORT;
+}
+
+static inline enum analyzer_type trial_analyzer_type(const struct trial_cfg *cfg)
+{
+	return cfg->xdp_rx ? ANALYZER_XDP : ANALYZER_PORT;
 }
 
 /* Check cfg before anything is opened: sizes, rate, flows, CPUs. */

@@ -9,11 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/pace.h"
-#include "core/seqtrack.h"
 #include "engine/trial.h"
-#include "io/xdpcount.h"
-#include "io/xdpgen.h"
+#include "io/analyzer.h"
+#include "io/gen.h"
 #include "os/nl.h"
 
 struct run;
@@ -26,37 +24,26 @@ struct gen_ctx {
 	double rate;			/* this thread's share: every threads-th slot */
 	uint64_t start_ns;		/* its first slot */
 	uint64_t limit;			/* its frames */
-	struct port *port;
-	struct port *own_port;		/* opened for this thread alone (k > 0): closed with it */
-	struct xdpgen *xg;		/* instead of port, with cfg->xdp_gen */
-	uint64_t refused0, refused1;	/* the port's refused counter around the traffic */
-	uint8_t **slot;			/* frame buffer of each TX slot */
-	uint16_t *slot_len;
-	unsigned int nslots;
-	uint16_t payload_off;
-	uint64_t sent, learning_sent;	/* read by the progress loop */
-	struct pace_stats ps;
+	struct gen *gen;
+	uint64_t refused0, refused1;	/* the far end's refused counter around the traffic */
+	uint64_t sent, learning_sent;
+	uint64_t max_backlog;
+	unsigned int largest_burst;
 	uint64_t tx_errors;
 	uint64_t stopped_ns;
 	unsigned int window;		/* flow control: frames at most ahead of the analyzer,
 					 * whose counts are shared; 0: none */
 	uint64_t flow_waits;
 	bool flow_gave_up;
-	unsigned int xdp_batch;		/* the XDP generator's runs per batch */
+	unsigned int batch;		/* the XDP generator's runs per batch; 0: another */
 	int rc;
 	char err[160];
 };
 
 struct rx_ctx {
 	struct run *run;
-	struct port *port;
-	struct xdpcount *xc;		/* instead of port, with cfg->xdp_rx */
+	struct analyzer *an;
 	unsigned int dir;		/* the first stream id expected here */
-	unsigned int nst;		/* streams: dir + 2k for k < nst */
-	struct seqtrack *st;		/* one per stream */
-	uint64_t *bound;		/* per stream: indexes not sent yet (seq_bound) */
-	struct trial_dir_result *res;
-	uint64_t received;		/* read by the progress loop */
 	int rc;
 	char err[160];
 };

@@ -7,8 +7,7 @@
 
 #include "core/pace.h"
 #include "engine/trial.h"
-#include "io/xdpcount.h"
-#include "io/xdpgen.h"
+#include "os/clock.h"
 #include "os/nl.h"
 
 int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
@@ -38,20 +37,10 @@ int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
 	}
 	if (frame_flows_check(&cfg->flows, err, errlen))
 		return -EINVAL;
-	if (cfg->xdp_rx && cfg->rate_pps * (double)cfg->duration_ns / 1e9 > (double)XDPCOUNT_MAX_FRAMES) {
-		snprintf(err, errlen, "the XDP analyzer counts up to %llu frames a trial: lower --rate or --duration, "
-			 "or use --port-type afxdp", (unsigned long long)XDPCOUNT_MAX_FRAMES);
+	if (analyzer_check(trial_analyzer_type(cfg), cfg->rate_pps * (double)cfg->duration_ns / NSEC_PER_SEC,
+			   err, errlen) ||
+	    gen_check(trial_gen_type(cfg), cfg->sizes, cfg->nsizes, err, errlen))
 		return -EINVAL;
-	}
-	if (cfg->xdp_gen && cfg->nsizes > 1) {
-		snprintf(err, errlen, "the XDP generator sends one frame size per trial: a size mix needs --port-type afpacket");
-		return -EINVAL;
-	}
-	if (cfg->xdp_gen && cfg->sizes[0] > XDPGEN_FRAME_MAX + FRAME_FCS_LEN) {
-		snprintf(err, errlen, "the XDP generator sends frames up to %u bytes (one page each): --size %u needs --port-type afpacket",
-			 XDPGEN_FRAME_MAX + FRAME_FCS_LEN, cfg->sizes[0]);
-		return -EINVAL;
-	}
 	if (!(cfg->rate_pps >= PACE_RATE_MIN && cfg->rate_pps <= PACE_RATE_MAX)) {
 		snprintf(err, errlen, "--rate: %g frames/s is outside %g..%g", cfg->rate_pps, PACE_RATE_MIN, PACE_RATE_MAX);
 		return -EINVAL;
@@ -60,8 +49,8 @@ int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "--duration must be above 0");
 		return -EINVAL;
 	}
-	if (cfg->rate_pps * (double)cfg->duration_ns / 1e9 < 1) {
-		snprintf(err, errlen, "--rate %g for --duration %gs sends no frame", cfg->rate_pps, cfg->duration_ns / 1e9);
+	if (cfg->rate_pps * (double)cfg->duration_ns / NSEC_PER_SEC < 1) {
+		snprintf(err, errlen, "--rate %g for --duration %gs sends no frame", cfg->rate_pps, (double)cfg->duration_ns / NSEC_PER_SEC);
 		return -EINVAL;
 	}
 	if (cfg->threads > TRIAL_MAX_THREADS) {
@@ -78,14 +67,14 @@ int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "--rx-cpu: this host has CPUs 0..%ld", ncpu - 1);
 		return -EINVAL;
 	}
-	if (trial_threads(cfg) > 1 && cfg->rate_pps * (double)cfg->duration_ns / 1e9 < trial_threads(cfg)) {
+	if (trial_threads(cfg) > 1 && cfg->rate_pps * (double)cfg->duration_ns / NSEC_PER_SEC < trial_threads(cfg)) {
 		snprintf(err, errlen, "--rate %g for --duration %gs sends fewer frames than the %u generator threads",
-			 cfg->rate_pps, cfg->duration_ns / 1e9, trial_threads(cfg));
+			 cfg->rate_pps, (double)cfg->duration_ns / NSEC_PER_SEC, trial_threads(cfg));
 		return -EINVAL;
 	}
 	/* Thread k > 0 transmits from its own AF_XDP socket on queue k, which
 	 * the port receiving the other direction on the same interface holds. */
-	if (trial_threads(cfg) > 1 && cfg->ndirs > 1 && !cfg->xdp_gen && cfg->port_type == PORT_AFXDP) {
+	if (trial_threads(cfg) > 1 && cfg->ndirs > 1 && trial_gen_type(cfg) == GEN_PORT && cfg->port_type == PORT_AFXDP) {
 		snprintf(err, errlen, "--port-type afxdp sends from one thread a direction with --bidir: "
 			 "use --port-type xdp or afpacket for several generator threads");
 		return -EINVAL;

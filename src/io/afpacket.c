@@ -14,6 +14,8 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 
+#include "io/ifcount.h"
+#include "core/timeconst.h"
 #include "io/port.h"
 #include "io/port_impl.h"
 #include "os/netns.h"
@@ -43,7 +45,7 @@ struct afp {
 	unsigned int rx_block_size, rx_nblocks, rx_block;
 	struct nl *nl;			/* for the interface's own drop counter */
 	char ifname[IF_NAMESIZE];
-	uint64_t if_drops0, if_txdrops0;
+	struct ifcount if0;		/* the interface's drop counters at open */
 	struct port_stats st;
 };
 
@@ -232,14 +234,10 @@ static void *afp_open(enum port_type type, const struct port_cfg *cfg, char *err
 	if (!rc && cfg->rx)
 		rc = rx_ring_open(p, cfg, err, errlen);
 	if (!rc) {
-		struct link_info li;
-
 		snprintf(p->ifname, sizeof(p->ifname), "%s", cfg->ifname);
 		p->nl = nl_create(cfg->nsfd, err, errlen);
-		if (p->nl && !nl_link_get(p->nl, p->ifname, &li)) {
-			p->if_drops0 = li.rx_dropped;
-			p->if_txdrops0 = li.tx_dropped;
-		}
+		if (p->nl)
+			ifcount_read(p->nl, p->ifname, &p->if0);
 	}
 	if (!rc)
 		return p;
@@ -432,7 +430,7 @@ static int afp_rx_poll(void *vp, port_rx_fn fn, void *ctx, int timeout_ms)
 			    off + h->tp_mac + h->tp_snaplen > p->rx_block_size)
 				break;
 			fn(ctx, (uint8_t *)h + h->tp_mac, h->tp_snaplen,
-			   (uint64_t)h->tp_sec * 1000000000ULL + h->tp_nsec);
+			   (uint64_t)h->tp_sec * NSEC_PER_SEC + h->tp_nsec);
 			delivered++;
 			if (!h->tp_next_offset)
 				break;
@@ -460,13 +458,14 @@ static int afp_stats(void *vp, struct port_stats *st)
 		p->st.rx_freezes += s.tp_freeze_q_cnt;
 	}
 	if (p->nl) {
-		struct link_info li;
+		struct ifcount now, d = { .rx_dropped = p->st.rx_if_drops, .tx_dropped = p->st.tx_if_refused };
 
-		if (!nl_link_get(p->nl, p->ifname, &li)) {
-			if (p->rx_map && li.rx_dropped >= p->if_drops0)
-				p->st.rx_if_drops = li.rx_dropped - p->if_drops0;
-			if ((p->tx_map || p->tx_mem) && li.tx_dropped >= p->if_txdrops0)
-				p->st.tx_if_refused = li.tx_dropped - p->if_txdrops0;
+		if (!ifcount_read(p->nl, p->ifname, &now)) {
+			ifcount_since(&p->if0, &now, &d);
+			if (p->rx_map)
+				p->st.rx_if_drops = d.rx_dropped;
+			if (p->tx_map || p->tx_mem)
+				p->st.tx_if_refused = d.tx_dropped;
 		}
 	}
 	*st = p->st;

@@ -27,6 +27,7 @@
 #include <bpf/libbpf.h>
 #include <xdp/xsk.h>
 
+#include "io/ifcount.h"
 #include "io/port.h"
 #include "io/port_impl.h"
 #include "io/bpf/bpf_objs.h"
@@ -78,7 +79,7 @@ struct afx {
 	int link_fd;
 	bool skb_mode;
 	bool is_veth;
-	uint64_t if_drops0, if_txdrops0;
+	struct ifcount if0;		/* the interface's drop counters at open */
 	struct port_stats st;
 };
 
@@ -329,8 +330,7 @@ static void *afx_open(const struct port_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "no interface '%s'%s", p->ifname, cfg->nsfd >= 0 ? " in that namespace" : "");
 		goto fail;
 	}
-	p->if_drops0 = li.rx_dropped;
-	p->if_txdrops0 = li.tx_dropped;
+	ifcount_of_link(&p->if0, &li);
 	p->is_veth = !strcmp(li.kind, "veth");
 	/* Replacing someone's program would break their setup silently; the
 	 * kernel would refuse our link anyway (EBUSY), less clearly. */
@@ -651,11 +651,12 @@ static int afx_stats(void *vp, struct port_stats *st)
 	}
 	st->tx_errors += tx_invalid;
 	if (p->nl) {
-		struct link_info li;
+		struct ifcount now, d = { .rx_dropped = st->rx_if_drops, .tx_dropped = st->tx_if_refused };
 
-		if (!nl_link_get(p->nl, p->ifname, &li)) {
-			if (p->want_rx && li.rx_dropped >= p->if_drops0) {
-				st->rx_if_drops = li.rx_dropped - p->if_drops0;
+		if (!ifcount_read(p->nl, p->ifname, &now)) {
+			ifcount_since(&p->if0, &now, &d);
+			if (p->want_rx && now.rx_dropped >= p->if0.rx_dropped) {
+				st->rx_if_drops = d.rx_dropped;
 				/* veth counts a frame its XDP redirect could not
 				 * hand to the socket in rx_dropped as well: those
 				 * are in rx_drops already (measured: equal). */
@@ -663,8 +664,8 @@ static int afx_stats(void *vp, struct port_stats *st)
 					st->rx_if_drops = st->rx_if_drops > st->rx_drops ?
 							  st->rx_if_drops - st->rx_drops : 0;
 			}
-			if (p->want_tx && li.tx_dropped >= p->if_txdrops0)
-				st->tx_if_refused = li.tx_dropped - p->if_txdrops0;
+			if (p->want_tx)
+				st->tx_if_refused = d.tx_dropped;
 		}
 	}
 	return 0;

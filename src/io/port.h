@@ -1,7 +1,7 @@
 /* Packet ports behind one ops table: the generator transmits pre-built
  * frames from slots (only the tag is rewritten per frame), the analyzer
- * polls received frames. AF_PACKET (TX_RING / TPACKET_V3) and a sendmmsg
- * fallback today; AF_XDP fits the same table. */
+ * polls received frames. AF_PACKET (TX_RING / TPACKET_V3), its sendmmsg
+ * fallback and AF_XDP each implement the table (port_impl.h). */
 #ifndef WR_IO_PORT_H
 #define WR_IO_PORT_H
 

@@ -1,6 +1,7 @@
-/* The ops table a packet port implements (DESIGN: open, tx burst, rx
- * burst, stats, close). port.c dispatches the public port_* calls to it;
- * AF_XDP and UDP-socket ports add a table of their own. */
+/* The ops table a packet port implements: open, the TX slots (acquire,
+ * submit, kick), receive polling, stats and close. port.c dispatches the
+ * public port_* calls to it; AF_PACKET fills two (TX ring, sendmmsg) and
+ * AF_XDP one. */
 #ifndef WR_IO_PORT_IMPL_H
 #define WR_IO_PORT_IMPL_H
 

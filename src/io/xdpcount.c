@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include <linux/if_link.h>
 
+#include "io/ifcount.h"
 #include "io/bpf/bpf_objs.h"
 #include "io/bpf/bpf_shared.h"
 #include "io/xdpcount.h"
@@ -31,20 +32,10 @@ struct xdpcount {
 	int64_t tai_off;
 	int nsfd;
 	char ifname[IF_NAMESIZE];
-	uint64_t if_drops0;
+	struct ifcount if0;		/* the interface's drop counters at attach */
 	uint64_t per_stream;
 	unsigned int nstreams;
 };
-
-static int if_drops(const struct xdpcount *x, uint64_t *n)
-{
-	struct link_info li;
-	int rc = nl_link_get_in(x->nsfd, x->ifname, &li);
-
-	if (!rc)
-		*n = li.rx_dropped;
-	return rc;
-}
 
 struct napi_job {
 	const char *ifname;
@@ -127,7 +118,7 @@ struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t
 			 cfg->ifname, li.xdp_prog_id, cfg->ifname);
 		goto leave;
 	}
-	x->if_drops0 = li.rx_dropped;
+	ifcount_of_link(&x->if0, &li);
 	x->link = bpf_program__attach_xdp(prog, li.ifindex);
 	if (!x->link) {
 		snprintf(err, errlen, "attaching the XDP analyzer to %s: %s", cfg->ifname, strerror(errno));
@@ -249,7 +240,7 @@ int xdpcount_read(struct xdpcount *x, uint64_t sent, struct xdpcount_result *r, 
 {
 	uint64_t *per = calloc((size_t)x->ncpu, sizeof(uint64_t));
 	struct xc_counters s;
-	uint64_t now_drops = 0;
+	struct ifcount now;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -291,8 +282,12 @@ int xdpcount_read(struct xdpcount *x, uint64_t sent, struct xdpcount_result *r, 
 	}
 	if (h->count)
 		hist_set_exact(h, s.c[XC_LAT_MIN], s.c[XC_LAT_MAX], s.c[XC_LAT_SUM]);
-	if (!if_drops(x, &now_drops) && now_drops >= x->if_drops0)
-		r->if_drops = now_drops - x->if_drops0;
+	if (!ifcount_read_in(x->nsfd, x->ifname, &now)) {
+		struct ifcount d = { 0 };
+
+		ifcount_since(&x->if0, &now, &d);
+		r->if_drops = d.rx_dropped;
+	}
 out:
 	free(per);
 	return rc;

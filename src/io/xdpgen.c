@@ -236,10 +236,10 @@ static int arm_timer(timer_t *tid, uint64_t at_realtime_ns)
 	sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
 	if (timer_create(CLOCK_REALTIME, &sev, tid))
 		return -errno;
-	its.it_value.tv_sec = (time_t)(at_realtime_ns / 1000000000ULL);
-	its.it_value.tv_nsec = (long)(at_realtime_ns % 1000000000ULL);
+	its.it_value.tv_sec = (time_t)(at_realtime_ns / NSEC_PER_SEC);
+	its.it_value.tv_nsec = (long)(at_realtime_ns % NSEC_PER_SEC);
 	/* and again every 100 ms, in case a stop came between two checks */
-	its.it_interval.tv_nsec = 100000000L;
+	its.it_interval.tv_nsec = (long)(100 * NSEC_PER_MSEC);
 	if (timer_settime(*tid, TIMER_ABSTIME, &its, NULL)) {
 		int rc = -errno;
 
@@ -283,7 +283,7 @@ int xdpgen_run(struct xdpgen *g, const struct xdpgen_phase *ph, char *err, size_
 	st->first_ns = st->last_ns = 0;
 	st->iterations = 0;
 	st->skipped = 0;
-	st->gap_fp = (uint64_t)((double)(1ULL << XG_FP_SHIFT) * 1e9 / ph->rate_pps);
+	st->gap_fp = (uint64_t)((double)(1ULL << XG_FP_SHIFT) * NSEC_PER_SEC / ph->rate_pps);
 	st->start_ns = ph->start_ns + (uint64_t)g->tai_off;
 	st->end_ns = ph->end_ns + (uint64_t)g->tai_off;
 	st->epoch_ns = ph->epoch_ns + (uint64_t)g->tai_off;

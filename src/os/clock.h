@@ -2,6 +2,7 @@
 #ifndef WR_OS_CLOCK_H
 #define WR_OS_CLOCK_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -20,6 +21,17 @@ static inline uint64_t mono_ns(void)
 	return clock_ns(CLOCK_MONOTONIC);
 }
 
+/* Sleep until an absolute CLOCK_REALTIME time (the clock a trial's
+ * timeline and the kernel's packet timestamps share), through signals. */
+static inline void clock_sleep_until(uint64_t realtime_ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(realtime_ns / NSEC_PER_SEC),
+			       .tv_nsec = (long)(realtime_ns % NSEC_PER_SEC) };
+
+	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
 /* CLOCK_TAI - CLOCK_REALTIME: what BPF programs (bpf_ktime_get_tai_ns)
  * and user space (which works in REALTIME, like the kernel's packet
  * timestamps) add and subtract to agree. The kernel keeps it a whole number
@@ -30,7 +42,9 @@ static inline int64_t clock_tai_offset(void)
 	uint64_t r0 = clock_ns(CLOCK_REALTIME), t = clock_ns(CLOCK_TAI), r1 = clock_ns(CLOCK_REALTIME);
 	int64_t d = (int64_t)(t - (r0 + (r1 - r0) / 2));
 
-	return (d >= 0 ? (d + 500000000LL) : (d - 500000000LL)) / 1000000000LL * 1000000000LL;
+	const int64_t sec = (int64_t)NSEC_PER_SEC;
+
+	return (d >= 0 ? (d + sec / 2) : (d - sec / 2)) / sec * sec;
 }
 
 #endif

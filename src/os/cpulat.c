@@ -132,7 +132,7 @@ int cpulat_measure(int a, int b, double *ns, char *err, size_t errlen)
 	}
 	if (rc) {
 		snprintf(err, errlen, "CPU %d did not answer CPU %d within %llu ms (busy with a real-time thread?)", b, a,
-			 CPULAT_TIMEOUT_NS / 1000000ULL);
+			 CPULAT_TIMEOUT_NS / NSEC_PER_MSEC);
 		return rc;
 	}
 	qsort(batch, CPULAT_BATCHES, sizeof(batch[0]), cmp_double);

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "core/timeconst.h"
+
 /* Round trips per batch and batches per measurement: the answer is half
  * the median batch's round trip, so an interrupt spoils one batch, not the
  * figure. A measurement takes 2-10 ms. */
@@ -16,7 +18,7 @@
 #define CPULAT_BATCHES 7
 /* The other CPU must answer within this, or the measurement gives up (a
  * real-time thread may hold it). */
-#define CPULAT_TIMEOUT_NS 200000000ULL
+#define CPULAT_TIMEOUT_NS (200 * NSEC_PER_MSEC)
 
 /* One-way transfer time in ns between CPUs a and b into *ns. 0, or -errno
  * with a reason: -EINVAL for a == b or a CPU outside the affinity mask,

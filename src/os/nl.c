@@ -16,6 +16,7 @@
 #include <linux/if_addr.h>
 
 #include "os/netns.h"
+#include "core/timeconst.h"
 
 struct nl {
 	struct mnl_socket *sk;
@@ -473,7 +474,7 @@ static void parse_tbf(const struct nlattr *opts, struct qdisc_info *qi)
 	if (rate64)
 		qi->rate = rate64;
 	/* buffer is in psched ticks of 64 ns: burst = rate * time. */
-	qi->burst = (uint32_t)((double)qi->rate * ((double)buffer * 64.0) / 1e9 + 0.5);
+	qi->burst = (uint32_t)((double)qi->rate * ((double)buffer * 64.0) / NSEC_PER_SEC + 0.5);
 }
 
 static void parse_stab(const struct nlattr *nest, struct qdisc_info *qi)

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "os/fsutil.h"
+#include "os/clock.h"
 
 struct procstat_sample *procstat_sample_new(void)
 {
@@ -54,13 +55,6 @@ int procstat_slurp(const char *root, const char *path, char **text, char *err, s
 	return 0;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 int procstat_read(const char *root, const char *irq_filter, struct procstat_sample *s,
 		  char *err, size_t errlen)
@@ -70,7 +64,7 @@ int procstat_read(const char *root, const char *irq_filter, struct procstat_samp
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	s->t_ns = now_ns();
+	s->t_ns = mono_ns();
 	if ((rc = procstat_slurp(root, "/proc/stat", &text, err, errlen)))
 		return rc;
 	rc = cpustat_parse_stat(text, &s->stat, err, errlen);
