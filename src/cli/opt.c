@@ -72,7 +72,8 @@ static bool names_option(const char *why, const char *value)
 }
 
 /* One option and its value: the setter's reason gets the option's name in
- * front unless it names an option already. */
+ * front unless it names an option already. Whatever the setter returned
+ * (-ERANGE from a number out of range), the value was bad input: -EINVAL. */
 static int apply(const struct opt *o, void *ctx, const char *value, char *err, size_t errlen)
 {
 	char why[512];
@@ -89,7 +90,7 @@ static int apply(const struct opt *o, void *ctx, const char *value, char *err, s
 		snprintf(err, errlen, "%s", why);
 	else
 		snprintf(err, errlen, "--%s: %s", o->name, why);
-	return rc < 0 ? rc : -EINVAL;
+	return -EINVAL;
 }
 
 static int parse(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, int argc, char **argv,
