@@ -23,7 +23,9 @@ enum opt_arg {
 /* Check value and store it in ctx (the command's struct); value is NULL
  * for a switch or an absent optional value. 0, or -EINVAL with a reason
  * in err: the parser prefixes it with the option's name unless the reason
- * names an option itself. */
+ * names an option itself (an option quoted as the value, "'--json' is not
+ * a number", does not count). Any failure is bad input: opt_parse returns
+ * -EINVAL. */
 typedef int (*opt_set_fn)(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);
 
 struct opt {
