@@ -69,6 +69,7 @@ volatile sig_atomic_t *cli_stop_flag(void);
 bool cli_have_root(void);
 
 int cmd_lab(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd lab_cmd;
 struct lab_spec;
 /* 'lab' and its options as cmd_lab takes them (argv[0] is "lab"), checked
  * as 'lab up' would check them, without acting: 0 with *spec and *action
@@ -76,6 +77,7 @@ struct lab_spec;
 int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *spec, const char **action);
 int cmd_matrix(struct cli *cli, int argc, char **argv);
 int cmd_probe(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd probe_cmd;
 int cmd_trial(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd trial_cmd;
 int cmd_calibrate(struct cli *cli, int argc, char **argv);
@@ -83,9 +85,12 @@ extern const struct opt_cmd calibrate_cmd;
 int cmd_cpu(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd cpu_cmd;
 int cmd_soak(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd soak_cmd;
 int cmd_stream(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd stream_cmd;
 int cmd_rfc2544(struct cli *cli, int argc, char **argv);
 int cmd_runs(struct cli *cli, int argc, char **argv);
 int cmd_report(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd report_cmd;
 
 #endif

@@ -1,25 +1,14 @@
 /* wirerate probe [--require NAME,...] [--json] */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "render/out.h"
 #include "io/xdpgen.h"
 #include "os/cpulat.h"
 #include "os/probe.h"
-
-static const char probe_usage[] =
-	"usage: wirerate probe [--require NAME[,NAME...]] [--json]\n"
-	"\n"
-	"Tries what wirerate needs on this host and says what each answer means.\n"
-	"  --require NAMES   exit 1 with the reason unless every named feature is\n"
-	"                    present (tests use it to skip), e.g. --require af_xdp,veth\n"
-	"  --root DIR        read kernel config, CPUs and clocksource under DIR (fixtures)\n"
-	"It ends with the time a cache line written on the first CPU takes to reach\n"
-	"each other one (up to %d): the XDP path hands every frame across, so its\n"
-	"ceiling moves with this; a VM's host may move its vCPUs between runs.\n";
 
 /* Pairs the cache-line figure is measured for: the first CPU wirerate may
  * use and each other one, at most this many. */
@@ -84,36 +73,49 @@ static const char *state_word(enum probe_state s)
 	return s == PROBE_YES ? "yes" : s == PROBE_NO ? "no" : "?";
 }
 
+struct probe_opts {
+	const char *require, *root;
+};
+
+static const struct opt probe_opts[] = {
+	{ "require", 0, OPT_VALUE, "NAMES", NULL, NULL,
+	  "exit 1 with the reason unless every named feature is\n"
+	  "present (tests use it to skip), e.g. --require af_xdp,veth",
+	  opt_set_str, OPT_FIELD(struct probe_opts, require) },
+	{ "root", 0, OPT_VALUE, "DIR", NULL, "/", "read kernel config, CPUs and clocksource under DIR (fixtures)",
+	  opt_set_str, OPT_FIELD(struct probe_opts, root) },
+	{ NULL },
+};
+
+static const struct opt *const probe_tables[] = { probe_opts, NULL };
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+const struct opt_cmd probe_cmd = {
+	.name = "probe",
+	.synopsis = "[--require NAME[,NAME...]] [--json]",
+	.about = "Tries what wirerate needs on this host and says what each answer means.\n",
+	.notes = "It ends with the time a cache line written on the first CPU takes to reach\n"
+		 "each other one (up to " STR(PROBE_LINE_PAIRS) "): the XDP path hands every frame across, so its\n"
+		 "ceiling moves with this; a VM's host may move its vCPUs between runs.\n",
+	.tables = probe_tables,
+};
+
 int cmd_probe(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "require", required_argument, NULL, 'r' },
-		{ "root", required_argument, NULL, 'R' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *require = NULL, *root = "/";
+	struct probe_opts op = { .root = "/" };
+	void *ctx[] = { &op };
+	const char *require, *root;
 	struct probe_report r;
 	struct out *o;
-	int c;
+	char *args[1];
+	int nargs, prc;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r': require = optarg; break;
-		case 'R': root = optarg; break;
-		case 'j': cli->json = true; break;
-		case 'h': printf(probe_usage, PROBE_LINE_PAIRS); return 0;
-		default:
-			return cli_bad_option("probe", c, argv, optind);
-		}
-	}
-	if (optind < argc) {
-		cli_error("probe: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if ((prc = opt_parse(&probe_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
+		return prc == OPT_HELP ? 0 : EXIT_USAGE;
+	require = op.require;
+	root = op.root;
 	if (!*root) {
 		cli_error("probe --root: give a directory");
 		return EXIT_USAGE;

@@ -1,6 +1,5 @@
 /* wirerate report RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE] */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "store/db.h"
 #include "render/out.h"
 #include "render/report_render.h"
@@ -16,28 +16,6 @@
 #include "os/fsutil.h"
 
 #define EXIT_REGRESSION 3
-
-static const char report_usage[] =
-	"usage: wirerate report RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE]\n"
-	"\n"
-	"Compares stored runs side by side (a table by size: rows are frame sizes,\n"
-	"columns are runs), each cell against the first run (the baseline): better,\n"
-	"worse, or within noise, from the spread of repeated searches (rfc2544\n"
-	"--repeat N) and the search's width goal. RUN is a run id or a label (the\n"
-	"latest run with that label). It only reads the database: one in an older\n"
-	"format is refused until 'wirerate runs upgrade' brings it up to date.\n"
-	"\n"
-	"  --json              every figure behind the tables\n"
-	"  --csv               one line per run and frame size\n"
-	"  --csv-loss          the frame loss test's steps: one line per run, frame size\n"
-	"                      and offered load\n"
-	"  --html FILE         one self-contained HTML page with the tables and charts\n"
-	"  --fail-on-regression PCT   exit 3 when any cell is worse than the baseline by\n"
-	"                      more than PCT percent beyond noise (for CI)\n"
-	"  --db FILE           the results database (default $WIRERATE_DB, else\n"
-	"                      $XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db)\n"
-	"\n"
-	"exit status: 0, 1 runtime failure, 2 bad input, 3 regression (with --fail-on-regression)\n";
 
 /* The page's path, checked before any work: a name, not a directory or a
  * device (the page is renamed over it), in a directory that exists. */
@@ -103,92 +81,140 @@ static int write_html(const struct report_model *m, const char *path, char *err,
 	return rc;
 }
 
+struct report_opts {
+	const char *db_path, *html;
+	bool csv, csv_loss;
+	double fail_pct;	/* -1: not given */
+};
+
+static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	if (!*v) {
+		snprintf(err, errlen, "give a file name");
+		return -EINVAL;
+	}
+	return opt_set_str(ctx, opt, v, err, errlen);
+}
+
+static int set_fail_pct(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct report_opts *op = ctx;
+	char *end;
+
+	op->fail_pct = strtod(v, &end);
+	if (end != v && !strcmp(end, "%"))
+		end++;
+	if (end == v || *end || !isfinite(op->fail_pct) || op->fail_pct < 0 || op->fail_pct > 100) {
+		snprintf(err, errlen, "--fail-on-regression '%s': give a percentage from 0 to 100, e.g. 5", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+#define RO(field) OPT_FIELD(struct report_opts, field)
+
+static const struct opt report_opts[] = {
+	{ "csv", 0, OPT_NOARG, NULL, "output", NULL, "one line per run and frame size", opt_set_true, RO(csv) },
+	{ "csv-loss", 0, OPT_NOARG, NULL, NULL, NULL,
+	  "the frame loss test's steps: one line per run, frame size\nand offered load", opt_set_true, RO(csv_loss) },
+	{ "html", 0, OPT_VALUE, "FILE", NULL, NULL, "one self-contained HTML page with the tables and charts",
+	  opt_set_str, RO(html) },
+	{ "fail-on-regression", 0, OPT_VALUE, "PCT", "verdict", NULL,
+	  "exit 3 when any cell is worse than the baseline by\n"
+	  "more than PCT percent beyond noise (for CI)", set_fail_pct },
+	{ "db", 0, OPT_VALUE, "FILE", "store", NULL,
+	  "the results database (default $WIRERATE_DB, else\n"
+	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db)",
+	  set_db, RO(db_path) },
+	{ NULL },
+};
+
+static const struct opt *const report_tables[] = { report_opts, NULL };
+
+const struct opt_cmd report_cmd = {
+	.name = "report",
+	.synopsis = "RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE]",
+	.about = "Compares stored runs side by side (a table by size: rows are frame sizes,\n"
+		 "columns are runs), each cell against the first run (the baseline): better,\n"
+		 "worse, or within noise, from the spread of repeated searches (rfc2544\n"
+		 "--repeat N) and the search's width goal. RUN is a run id or a label (the\n"
+		 "latest run with that label). It only reads the database: one in an older\n"
+		 "format is refused until 'wirerate runs upgrade' brings it up to date.\n",
+	.notes = "--json gives every figure behind the tables.\n"
+		 "exit status: 0, 1 runtime failure, 2 bad input, 3 regression (with --fail-on-regression)\n",
+	.tables = report_tables,
+};
+
 int cmd_report(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' }, { "csv", no_argument, NULL, 'c' },
-		{ "csv-loss", no_argument, NULL, 'L' },
-		{ "html", required_argument, NULL, 'H' }, { "fail-on-regression", required_argument, NULL, 'f' },
-		{ "db", required_argument, NULL, 'd' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *db_path = NULL, *html = NULL;
-	bool csv = false, csv_loss = false;
-	double fail_pct = -1;
-	char path[4096], err[512], note[256];
+	struct report_opts op = { .fail_pct = -1 };
+	void *ctx[] = { &op };
+	const char *db_path, *html;
+	bool csv, csv_loss;
+	double fail_pct;
+	char path[4096], err[512], note[256], **runs = NULL;
 	int64_t ids[RM_MAX_RUNS];
 	struct report_model *m = NULL;
 	struct db *db = NULL;
-	int c, rc, ret = EXIT_RUNTIME;
+	int nruns, rc, ret = EXIT_RUNTIME;
 
-	optind = 1;
-	opterr = 0;
-	/* Options and run names in any order. */
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j': cli->json = true; break;
-		case 'c': csv = true; break;
-		case 'L': csv_loss = true; break;
-		case 'H': html = optarg; break;
-		case 'd':
-			if (!*optarg) {
-				cli_error("report: --db: give a file name");
-				return EXIT_USAGE;
-			}
-			db_path = optarg;
-			break;
-		case 'f': {
-			char *end;
-
-			fail_pct = strtod(optarg, &end);
-			if (end != optarg && !strcmp(end, "%"))
-				end++;
-			if (end == optarg || *end || !isfinite(fail_pct) || fail_pct < 0 || fail_pct > 100) {
-				cli_error("report: --fail-on-regression '%s': give a percentage from 0 to 100, e.g. 5", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		}
-		case 'h': fputs(report_usage, stdout); return 0;
-		default: return cli_bad_option("report", c, argv, optind);
-		}
+	/* Options and run names in any order: every name gathered, so that
+	 * too many get the report's own message. */
+	if (!(runs = calloc((size_t)argc, sizeof(*runs)))) {
+		cli_error("report: out of memory");
+		return EXIT_RUNTIME;
 	}
-	int nruns = argc - optind;
-
+	if ((rc = opt_parse(&report_cmd, ctx, cli, argc, argv, runs, argc, &nruns))) {
+		free(runs);
+		return rc == OPT_HELP ? 0 : EXIT_USAGE;
+	}
+	db_path = op.db_path;
+	html = op.html;
+	csv = op.csv;
+	csv_loss = op.csv_loss;
+	fail_pct = op.fail_pct;
 	if (nruns < 1) {
 		cli_error("report: give one or more runs (ids or labels; see 'wirerate runs')");
-		return EXIT_USAGE;
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	if (nruns > RM_MAX_RUNS) {
 		cli_error("report: at most %d runs in one report", RM_MAX_RUNS);
-		return EXIT_USAGE;
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	for (int i = 0; i < nruns; i++)
-		if (!argv[optind + i][0]) {
+		if (!runs[i][0]) {
 			cli_error("report: an empty run name: give a run id or a label (see 'wirerate runs')");
-			return EXIT_USAGE;
+			ret = EXIT_USAGE;
+			goto out;
 		}
 	if (csv + csv_loss + cli->json > 1) {
 		cli_error("report: one of --csv, --csv-loss and --json");
-		return EXIT_USAGE;
+		ret = EXIT_USAGE;
+		goto out;
 	}
-	if (html && check_html_path(html))
-		return EXIT_USAGE;
+	if (html && check_html_path(html)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (db_path)
 		snprintf(path, sizeof(path), "%s", db_path);
 	else if ((rc = db_default_path(path, sizeof(path), err, sizeof(err)))) {
 		cli_error("report: %s", err);
-		return EXIT_USAGE;
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	if ((rc = db_open_read(path, &db, err, sizeof(err)))) {
 		if (rc == -ENOENT)
-			cli_error("report: no run '%s': %s", argv[optind], err);
+			cli_error("report: no run '%s': %s", runs[0], err);
 		else
 			cli_error("report: %s", err);
-		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+		ret = rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
 	}
 	for (int i = 0; i < nruns; i++) {
-		if ((rc = report_resolve(db, argv[optind + i], &ids[i], note, sizeof(note), err, sizeof(err)))) {
+		if ((rc = report_resolve(db, runs[i], &ids[i], note, sizeof(note), err, sizeof(err)))) {
 			cli_error("report: %s", err);
 			ret = rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 			goto out;
@@ -229,6 +255,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 	ret = fail_pct >= 0 && m->regression ? EXIT_REGRESSION : 0;
 out:
 	free(m);
+	free(runs);
 	db_close(db);
 	return ret;
 }

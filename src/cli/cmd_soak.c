@@ -1,7 +1,6 @@
 /* wirerate soak: cyclesoak's "System load", from SCHED_IDLE soakers
  * against their calibrated idle rate. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +11,8 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
+#include "core/timeconst.h"
 #include "core/cpuset.h"
 #include "core/cpustat.h"
 #include "core/units.h"
@@ -19,142 +20,119 @@
 #include "os/procstat.h"
 #include "dut/soak.h"
 
-static const char soak_usage[] =
-	"usage: wirerate soak [--calibrate] [--interval 1s] [--duration T] [--cpus LIST]\n"
-	"                     [--per-cpu] [--calibration FILE] [--json]\n"
-	"\n"
-	"Runs a lowest-priority (SCHED_IDLE) busy loop pinned to each CPU and prints\n"
-	"how much slower it runs than on an idle machine: the CPU that everything\n"
-	"else took, interrupts and softirqs included (Andrew Morton's cyclesoak).\n"
-	"  --calibrate         measure the idle rate (the machine must be idle) and\n"
-	"                      store it; needed once per kernel and CPU model (the\n"
-	"                      file keeps the CPUs not calibrated this time)\n"
-	"  --interval T        time per reading (default 1s; 10ms..1h)\n"
-	"  --duration T        stop after T (default: until Ctrl-C)\n"
-	"  --cpus LIST         CPUs to soak (default: all online)\n"
-	"  --per-cpu           the load of each CPU too\n"
-	"  --calibration FILE  calibration file (default $WIRERATE_STATE_DIR,\n"
-	"                      $XDG_STATE_HOME/wirerate or ~/.local/state/wirerate,\n"
-	"                      then /soak-calibration)\n"
-	"  --json              machine-readable output\n"
-	"calibration only:\n"
-	"  --settle N          consecutive readings that must agree (default 5)\n"
-	"  --tolerance PCT     how closely, in percent of their mean (default 1)\n"
-	"  --timeout T         give up after T (default 60s)\n";
-
-static volatile sig_atomic_t soak_stop_flag;
-
-static void on_signal(int sig)
-{
-	soak_stop_flag = 1;
-}
-
 struct soak_opts {
 	bool calibrate, per_cpu, have_cpus;
 	uint64_t interval_ns, duration_ns;
 	struct cpuset cpus;
 	char path[4096];
 	struct soak_calib_opts cal;
+	const char *cal_only;	/* the last option of --calibrate's given */
+};
+
+static int set_cpus(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct soak_opts *op = ctx;
+
+	if (cpuset_parse_list(v, &op->cpus, err, errlen) || !cpuset_count(&op->cpus)) {
+		if (!*err)
+			snprintf(err, errlen, "empty CPU list");
+		return -EINVAL;
+	}
+	op->have_cpus = true;
+	return 0;
+}
+
+static int set_calibration(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct soak_opts *op = ctx;
+
+	if (!*v || strlen(v) >= sizeof(op->path) - 32) {
+		snprintf(err, errlen, "expected a file name");
+		return -EINVAL;
+	}
+	snprintf(op->path, sizeof(op->path), "%s", v);
+	return 0;
+}
+
+static int set_settle(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	int rc = opt_set_uint(ctx, opt, v, err, errlen);
+
+	if (!rc)
+		((struct soak_opts *)ctx)->cal_only = "--settle";
+	return rc;
+}
+
+static int set_tolerance(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct soak_opts *op = ctx;
+	char *end;
+
+	errno = 0;
+	op->cal.tolerance = strtod(v, &end) / 100;
+	if (end == v || (*end && strcmp(end, "%")) || errno ||
+	    !(op->cal.tolerance >= 0.0001 && op->cal.tolerance <= 0.5)) {
+		snprintf(err, errlen, "'%s' is not a percentage in 0.01..50", v);
+		return -EINVAL;
+	}
+	op->cal_only = "--tolerance";
+	return 0;
+}
+
+static const struct opt soak_opts[] = {
+	{ "calibrate", 0, OPT_NOARG, NULL, "soaking", NULL,
+	  "measure the idle rate (the machine must be idle) and\n"
+	  "store it; needed once per kernel and CPU model (the\n"
+	  "file keeps the CPUs not calibrated this time)",
+	  opt_set_true, OPT_FIELD(struct soak_opts, calibrate) },
+	{ "interval", 0, OPT_VALUE, "T", NULL, "1s", "time per reading (10ms..1h)",
+	  opt_set_ns, OPT_FIELD(struct soak_opts, interval_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR },
+	{ "duration", 0, OPT_VALUE, "T", NULL, NULL, "stop after T (default: until Ctrl-C)",
+	  opt_set_ns, OPT_FIELD(struct soak_opts, duration_ns), 10 * NSEC_PER_MSEC, 31 * NSEC_PER_DAY },
+	{ "cpus", 0, OPT_VALUE, "LIST", NULL, NULL, "CPUs to soak (default: all online)", set_cpus },
+	{ "per-cpu", 0, OPT_NOARG, NULL, NULL, NULL, "the load of each CPU too",
+	  opt_set_true, OPT_FIELD(struct soak_opts, per_cpu) },
+	{ "calibration", 0, OPT_VALUE, "FILE", NULL, NULL,
+	  "calibration file (default $WIRERATE_STATE_DIR,\n"
+	  "$XDG_STATE_HOME/wirerate or ~/.local/state/wirerate,\n"
+	  "then /soak-calibration)", set_calibration },
+	{ "settle", 0, OPT_VALUE, "N", "calibration only", "5", "consecutive readings that must agree (2..100)",
+	  set_settle, OPT_FIELD(struct soak_opts, cal.settle), 2, 100 },
+	{ "tolerance", 0, OPT_VALUE, "PCT", NULL, "1", "how closely, in percent of their mean (0.01..50)",
+	  set_tolerance },
+	{ "timeout", 0, OPT_VALUE, "T", NULL, "60s", "give up after T (1s..1h)",
+	  opt_set_ns, OPT_FIELD(struct soak_opts, cal.timeout_ns), NSEC_PER_SEC, NSEC_PER_HOUR },
+	{ NULL },
+};
+
+static const struct opt *const soak_tables[] = { soak_opts, NULL };
+
+const struct opt_cmd soak_cmd = {
+	.name = "soak",
+	.synopsis = "[--calibrate] [--interval 1s] [--duration T] [--cpus LIST]\n"
+		    "                     [--per-cpu] [--calibration FILE] [--json]",
+	.about = "Runs a lowest-priority (SCHED_IDLE) busy loop pinned to each CPU and prints\n"
+		 "how much slower it runs than on an idle machine: the CPU that everything\n"
+		 "else took, interrupts and softirqs included (Andrew Morton's cyclesoak).\n",
+	.tables = soak_tables,
 };
 
 static int parse_opts(struct soak_opts *op, struct cli *cli, int argc, char **argv)
 {
-	const char *cal_only = NULL;	/* an option of --calibrate's */
-	static const struct option opts[] = {
-		{ "calibrate", no_argument, NULL, 'c' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "cpus", required_argument, NULL, 'C' },
-		{ "per-cpu", no_argument, NULL, 'p' },
-		{ "calibration", required_argument, NULL, 'f' },
-		{ "settle", required_argument, NULL, 's' },
-		{ "tolerance", required_argument, NULL, 't' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char err[256], *end;
-	uint64_t v;
-	int c;
+	void *ctx[] = { op };
+	char *args[1];
+	int nargs, rc;
 
 	memset(op, 0, sizeof(*op));
-	op->interval_ns = 1000000000ULL;
+	op->interval_ns = NSEC_PER_SEC;
 	op->cal.settle = 5;
 	op->cal.tolerance = 0.01;
-	op->cal.timeout_ns = 60000000000ULL;
+	op->cal.timeout_ns = 60 * NSEC_PER_SEC;
 	soak_calib_default_path(op->path, sizeof(op->path));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': op->calibrate = true; break;
-		case 'p': op->per_cpu = true; break;
-		case 'j': cli->json = true; break;
-		case 'i':
-			if (duration_parse(optarg, 10000000ULL, 3600000000000ULL, &op->interval_ns,
-					   err, sizeof(err))) {
-				cli_error("soak: --interval: %s", err);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'd':
-			if (duration_parse(optarg, 10000000ULL, 31 * 86400000000000ULL, &op->duration_ns,
-					   err, sizeof(err))) {
-				cli_error("soak: --duration: %s", err);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'T':
-			if (duration_parse(optarg, 1000000000ULL, 3600000000000ULL, &op->cal.timeout_ns,
-					   err, sizeof(err))) {
-				cli_error("soak: --timeout: %s", err);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'C':
-			if (cpuset_parse_list(optarg, &op->cpus, err, sizeof(err)) || !cpuset_count(&op->cpus)) {
-				cli_error("soak: --cpus: %s", *err ? err : "empty CPU list");
-				return EXIT_USAGE;
-			}
-			op->have_cpus = true;
-			break;
-		case 'f':
-			if (!*optarg || strlen(optarg) >= sizeof(op->path) - 32) {
-				cli_error("soak: --calibration: expected a file name");
-				return EXIT_USAGE;
-			}
-			snprintf(op->path, sizeof(op->path), "%s", optarg);
-			break;
-		case 's':
-			if (u64_parse(optarg, 2, 100, &v, err, sizeof(err))) {
-				cli_error("soak: --settle: %s", err);
-				return EXIT_USAGE;
-			}
-			op->cal.settle = (unsigned int)v;
-			cal_only = "--settle";
-			break;
-		case 't':
-			errno = 0;
-			op->cal.tolerance = strtod(optarg, &end) / 100;
-			if (end == optarg || (*end && strcmp(end, "%")) || errno ||
-			    !(op->cal.tolerance >= 0.0001 && op->cal.tolerance <= 0.5)) {
-				cli_error("soak: --tolerance: '%s' is not a percentage in 0.01..50", optarg);
-				return EXIT_USAGE;
-			}
-			cal_only = "--tolerance";
-			break;
-		case 'h': fputs(soak_usage, stdout); return -1;
-		default:
-			return cli_bad_option("soak", c, argv, optind);
-		}
-	}
-	if (optind < argc) {
-		cli_error("soak: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	if (cal_only && !op->calibrate) {
-		cli_error("soak: %s applies to --calibrate only", cal_only);
+	if ((rc = opt_parse(&soak_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
+		return rc == OPT_HELP ? -1 : EXIT_USAGE;
+	if (op->cal_only && !op->calibrate) {
+		cli_error("soak: %s applies to --calibrate only", op->cal_only);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -212,10 +190,10 @@ static int do_calibrate(struct soak_opts *op, struct cli *cli)
 	out_text(o, "calibrating %u CPU%s (%s): %u readings of %.2g s within %.2g%%, at most %.0f s; "
 		 "the machine must be idle\n", cpuset_count(&op->cpus),
 		 cpuset_count(&op->cpus) == 1 ? "" : "s", list, op->cal.settle,
-		 (double)op->interval_ns / 1e9, 100 * op->cal.tolerance, (double)op->cal.timeout_ns / 1e9);
+		 (double)op->interval_ns / NSEC_PER_SEC, 100 * op->cal.tolerance, (double)op->cal.timeout_ns / NSEC_PER_SEC);
 	out_arr_start(o, "readings");
 	op->cal.interval_ns = op->interval_ns;
-	rc = soak_calibrate(&op->cpus, &op->cal, &soak_stop_flag, calib_progress, o, c, err, sizeof(err));
+	rc = soak_calibrate(&op->cpus, &op->cal, cli_stop_flag(), calib_progress, o, c, err, sizeof(err));
 	out_arr_end(o);
 	if (!rc) {
 		/* Calibrating some CPUs keeps the others the file already has
@@ -232,7 +210,7 @@ static int do_calibrate(struct soak_opts *op, struct cli *cli)
 		out_destroy(o);
 		free(c);
 		cli_error("soak: %s", err);
-		return soak_stop_flag ? 130 : rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		return cli_stopped() ? 130 : cli_status(rc);
 	}
 	out_str(o, "file", "soak calibration saved to %s", op->path);
 	out_u64(o, "kept_cpus", kept ? " (with %llu CPU(s) kept from before)\n" : "\n", kept);
@@ -255,9 +233,9 @@ static int do_calibrate(struct soak_opts *op, struct cli *cli)
 /* Sleep until t_ns (CLOCK_MONOTONIC), or a signal. */
 static void wait_until(uint64_t t_ns)
 {
-	struct timespec ts = { (time_t)(t_ns / 1000000000ULL), (long)(t_ns % 1000000000ULL) };
+	struct timespec ts = { (time_t)(t_ns / NSEC_PER_SEC), (long)(t_ns % NSEC_PER_SEC) };
 
-	while (!soak_stop_flag && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	while (!cli_stopped() && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 }
 
@@ -363,17 +341,17 @@ static int do_soak(struct soak_opts *op, struct cli *cli)
 	out_u64(o, "ncpus", ncpu == 1 ? "using %llu CPU" : "using %llu CPUs", ncpu);
 	out_str(o, "cpus", " (%s)", list);
 	out_str(o, "calibration", ", calibration %s\n", op->path);
-	out_f64(o, "interval_s", NULL, (double)op->interval_ns / 1e9);
+	out_f64(o, "interval_s", NULL, (double)op->interval_ns / NSEC_PER_SEC);
 	out_arr_start(o, "readings");
 	soak_snap(s, a);
 	start = next = a->t_ns;
 	end = op->duration_ns ? start + op->duration_ns : UINT64_MAX;
-	while (!soak_stop_flag && next < end) {
+	while (!cli_stopped() && next < end) {
 		next = next + op->interval_ns < end ? next + op->interval_ns : end;
 		wait_until(next);
 		soak_snap(s, b);
 		/* A Ctrl-C cut reading shorter than a tenth is noise: drop it. */
-		if (soak_stop_flag && b->t_ns - a->t_ns < op->interval_ns / 10)
+		if (cli_stopped() && b->t_ns - a->t_ns < op->interval_ns / 10)
 			break;
 		soak_load_between(s, a, b, l);
 		*a = *b;
@@ -400,7 +378,7 @@ static int do_soak(struct soak_opts *op, struct cli *cli)
 				break;
 			}
 		out_obj_start(o, NULL);
-		out_f64(o, "t", NULL, (double)(b->t_ns - start) / 1e9);
+		out_f64(o, "t", NULL, (double)(b->t_ns - start) / NSEC_PER_SEC);
 		put_load(o, "load", "System load: %4.1f%%", l->all);
 		out_bool(o, "clamped", NULL, l->clamped);
 		out_arr_start(o, "cpus");
@@ -422,8 +400,8 @@ static int do_soak(struct soak_opts *op, struct cli *cli)
 	/* the per-CPU history sits at hist + cap * (i + 1): compact it */
 	for (unsigned int k = 1; k <= ncpu; k++)
 		memmove(hist + n * k, hist + cap * k, n * sizeof(double));
-	summary(o, l, hist, n, ncpu, op->per_cpu, fast, soak_stop_flag);
-	out_bool(o, "interrupted", NULL, soak_stop_flag);
+	summary(o, l, hist, n, ncpu, op->per_cpu, fast, cli_stopped());
+	out_bool(o, "interrupted", NULL, cli_stopped());
 	rc = 0;
 out:
 	out_destroy(o);
@@ -438,7 +416,7 @@ out:
 
 int cmd_soak(struct cli *cli, int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct cli_stop stop = { 0 };
 	struct soak_opts op;
 	char err[256];
 	int rc;
@@ -453,12 +431,8 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 		cli_error("soak: --duration does not apply to --calibrate (see --timeout)");
 		return EXIT_USAGE;
 	}
-	sigemptyset(&sa.sa_mask);
-	soak_stop_flag = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_catch(&stop);
 	rc = op.calibrate ? do_calibrate(&op, cli) : do_soak(&op, cli);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_stop_restore(&stop);
 	return rc;
 }

@@ -6,7 +6,6 @@
  * its gen namespace, through the DUT. This file parses, prints and picks
  * the exit status. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -18,6 +17,8 @@
 #include <netinet/in.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
+#include "core/timeconst.h"
 #include "core/addrpolicy.h"
 #include "core/cpuset.h"
 #include "core/units.h"
@@ -27,73 +28,11 @@
 #include "lab/lab.h"
 #include "os/netns.h"
 
-static const char stream_usage[] =
-	"usage: wirerate stream --server [--bind ADDR] [--port N] [--once | --max-sessions N]\n"
-	"                              [--max-per-peer N] [--max-duration T] [--token-file FILE]\n"
-	"                              [--user NAME] [--json]\n"
-	"       wirerate stream --client HOST [-m SIZE] [-l T] [--port N] [--token-file FILE]\n"
-	"                              [--allow-any-address] [--json]\n"
-	"       wirerate stream [--prefix P] [-m SIZE] [-l T] [--json]\n"
-	"\n"
-	"netperf's UDP_STREAM: the client sends UDP datagrams of one size as fast as\n"
-	"it can for a time; the server counts what arrives. The client prints\n"
-	"netperf's block (socket size, message size, elapsed time, messages okay and\n"
-	"errors, throughput in 10^6 bits/s; the sender's line, then the receiver's)\n"
-	"and the loss between them.\n"
-	"  --server            serve sessions until Ctrl-C (exit 0), each in a process\n"
-	"                      of its own, several at once\n"
-	"  --max-sessions N    with --server: serve at most N sessions at once (1..256,\n"
-	"                      default 16); a client beyond them is refused as busy\n"
-	"  --once              with --server: end after one session (exit 1 if it failed;\n"
-	"                      a client turned away before its session does not count)\n"
-	"  --bind ADDR         with --server: listen on this IPv4 or IPv6 address only\n"
-	"                      (default: every address)\n"
-	"  --max-per-peer N    with --server: at most N sessions at once from one\n"
-	"                      address, and N connections awaiting their request\n"
-	"                      (1..256, default 2)\n"
-	"  --max-duration T    with --server: the longest run a client may ask for\n"
-	"                      (100ms..24h, default 60s); a session is cut 5 s past\n"
-	"                      its run without the client's end\n"
-	"  --token-file FILE   a shared token (one line, 1..128 printable characters,\n"
-	"                      the file not open to others): the server serves only\n"
-	"                      clients that send it; the client sends it\n"
-	"  --user NAME         with --server started as root: the user to run as once\n"
-	"                      listening (default nobody)\n"
-	"  --client HOST       run against the server on HOST (name or address):\n"
-	"                      198.18.0.0/15, 2001:2::/48 or loopback, unless\n"
-	"  --allow-any-address lets the client send to any address\n"
-	"  -p, --port N        the server's control port (TCP; default 12866, netperf's);\n"
-	"                      the data port (UDP) is one the server picks per session\n"
-	"  -m, --message-size SIZE\n"
-	"                      datagram payload, 1..65507 bytes (default 1025); IEC\n"
-	"                      units (1k = 1024)\n"
-	"  -l, --duration T    how long to send (default 10s; 100ms..24h; plain\n"
-	"                      number = seconds)\n"
-	"  --prefix P          lab mode (neither --server nor --client): both ends run\n"
-	"                      here, the server in the lab's sink namespace, the client\n"
-	"                      in its gen namespace, to 198.19.0.2 through the DUT\n"
-	"                      (default prefix wr-; needs root and a lab that is up)\n"
-	"  --json              machine-readable output (every figure)\n"
-	"A send refused with ENOBUFS, EAGAIN or ECONNREFUSED counts as an error, as\n"
-	"netperf's do. Ctrl-C on the client stops sending, still collects the\n"
-	"server's counts, prints the block marked interrupted and exits 130.\n"
-	"A client must send its request within 2 s of connecting. docs/stream.md has\n"
-	"the server's security model.\n"
-	"Exit: 0 done, 1 the server or the lab failed it, 2 bad input, 130 Ctrl-C.\n";
-
-static volatile sig_atomic_t stream_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stream_stop = 1;
-}
-
 enum stream_mode { MODE_LAB, MODE_SERVER, MODE_CLIENT };
 
 struct stream_opts {
 	enum stream_mode mode;
-	bool once, have_port, have_size, have_duration, have_prefix;
+	bool server, once, have_port, have_size, have_duration, have_prefix;
 	bool allow_any;			/* --allow-any-address */
 	const char *host;
 	uint16_t port;
@@ -105,128 +44,163 @@ struct stream_opts {
 	char prefix[LAB_PREFIX_MAX + 1];
 };
 
+enum { SET_BIND, SET_TOKEN_FILE, SET_USER, SET_CLIENT };
+
+/* A string that may not be empty: what it should have been, per option. */
+static int set_word(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	static const char *const what[] = {
+		[SET_BIND] = "an IPv4 or IPv6 address", [SET_TOKEN_FILE] = "a file name",
+		[SET_USER] = "a user name", [SET_CLIENT] = "a host name or address",
+	};
+
+	if (!*v) {
+		snprintf(err, errlen, "expected %s", what[opt->id]);
+		return -EINVAL;
+	}
+	return opt_set_str(ctx, opt, v, err, errlen);
+}
+
+static int set_port(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct stream_opts *op = ctx;
+	uint64_t port;
+	int rc;
+
+	if ((rc = u64_parse(v, opt->min, opt->max, &port, err, errlen)))
+		return rc;
+	op->port = (uint16_t)port;
+	op->have_port = true;
+	return 0;
+}
+
+static int set_size(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct stream_opts *op = ctx;
+	int rc = size_parse(v, 1, STREAM_MSG_MAX, &op->size, err, errlen);
+
+	op->have_size |= !rc;
+	return rc;
+}
+
+static int set_duration(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	int rc = opt_set_ns(ctx, opt, v, err, errlen);
+
+	((struct stream_opts *)ctx)->have_duration |= !rc;
+	return rc;
+}
+
+static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct stream_opts *op = ctx;
+	int rc;
+
+	if ((rc = lab_prefix_check(v, err, errlen)))
+		return rc;
+	snprintf(op->prefix, sizeof(op->prefix), "%s", v);
+	op->have_prefix = true;
+	return 0;
+}
+
+#define SO(field) OPT_FIELD(struct stream_opts, field)
+
+static const struct opt stream_opts[] = {
+	{ "server", 0, OPT_NOARG, NULL, "server", NULL,
+	  "serve sessions until Ctrl-C (exit 0), each in a process\nof its own, several at once",
+	  opt_set_true, SO(server) },
+	{ "max-sessions", 0, OPT_VALUE, "N", NULL, NULL,
+	  "with --server: serve at most N sessions at once (1..256,\n"
+	  "default 16); a client beyond them is refused as busy",
+	  opt_set_uint, SO(max_sessions), 1, STREAM_SESSIONS_MAX },
+	{ "once", 0, OPT_NOARG, NULL, NULL, NULL,
+	  "with --server: end after one session (exit 1 if it failed;\n"
+	  "a client turned away before its session does not count)",
+	  opt_set_true, SO(once) },
+	{ "bind", 0, OPT_VALUE, "ADDR", NULL, NULL,
+	  "with --server: listen on this IPv4 or IPv6 address only\n(default: every address)",
+	  set_word, SO(bind), 0, 0, SET_BIND },
+	{ "max-per-peer", 0, OPT_VALUE, "N", NULL, NULL,
+	  "with --server: at most N sessions at once from one\n"
+	  "address, and N connections awaiting their request\n(1..256, default 2)",
+	  opt_set_uint, SO(max_per_peer), 1, STREAM_SESSIONS_MAX },
+	{ "max-duration", 0, OPT_VALUE, "T", NULL, NULL,
+	  "with --server: the longest run a client may ask for\n"
+	  "(100ms..24h, default 60s); a session is cut 5 s past\nits run without the client's end",
+	  opt_set_ns, SO(max_duration_ns), 100 * NSEC_PER_MSEC, STREAM_DUR_MAX },
+	{ "user", 0, OPT_VALUE, "NAME", NULL, NULL,
+	  "with --server started as root: the user to run as once\nlistening (default nobody)",
+	  set_word, SO(user), 0, 0, SET_USER },
+	{ "client", 0, OPT_VALUE, "HOST", "client", NULL,
+	  "run against the server on HOST (name or address):\n"
+	  "198.18.0.0/15, 2001:2::/48 or loopback, unless --allow-any-address",
+	  set_word, SO(host), 0, 0, SET_CLIENT },
+	{ "allow-any-address", 0, OPT_NOARG, NULL, NULL, NULL, "lets the client send to any address",
+	  opt_set_true, SO(allow_any) },
+	{ "message-size", 'm', OPT_VALUE, "SIZE", NULL, "1025",
+	  "datagram payload, 1..65507 bytes; IEC units (1k = 1024)", set_size },
+	{ "duration", 'l', OPT_VALUE, "T", NULL, "10s",
+	  "how long to send (100ms..24h; plain number = seconds)",
+	  set_duration, SO(duration_ns), 100 * NSEC_PER_MSEC, STREAM_DUR_MAX },
+	{ "port", 'p', OPT_VALUE, "N", "both ends", "12866, netperf's",
+	  "the server's control port (TCP); the data port (UDP)\nis one the server picks per session",
+	  set_port, 0, 1, 65535 },
+	{ "token-file", 0, OPT_VALUE, "FILE", NULL, NULL,
+	  "a shared token (one line, 1..128 printable characters,\n"
+	  "the file not open to others): the server serves only\n"
+	  "clients that send it; the client sends it",
+	  set_word, SO(token_file), 0, 0, SET_TOKEN_FILE },
+	{ "prefix", 0, OPT_VALUE, "P", "lab mode", "wr-",
+	  "neither --server nor --client: both ends run\n"
+	  "here, the server in the lab's sink namespace, the client\n"
+	  "in its gen namespace, to 198.19.0.2 through the DUT\n"
+	  "(needs root and a lab that is up)", set_prefix },
+	{ NULL },
+};
+
+static const struct opt *const stream_tables[] = { stream_opts, NULL };
+
+const struct opt_cmd stream_cmd = {
+	.name = "stream",
+	.synopsis = "--server [--bind ADDR] [--port N] [--once | --max-sessions N]\n"
+		    "                              [--max-per-peer N] [--max-duration T] [--token-file FILE]\n"
+		    "                              [--user NAME] [--json]\n"
+		    "       wirerate stream --client HOST [-m SIZE] [-l T] [--port N] [--token-file FILE]\n"
+		    "                              [--allow-any-address] [--json]\n"
+		    "       wirerate stream [--prefix P] [-m SIZE] [-l T] [--json]",
+	.about = "netperf's UDP_STREAM: the client sends UDP datagrams of one size as fast as\n"
+		 "it can for a time; the server counts what arrives. The client prints\n"
+		 "netperf's block (socket size, message size, elapsed time, messages okay and\n"
+		 "errors, throughput in 10^6 bits/s; the sender's line, then the receiver's)\n"
+		 "and the loss between them.\n",
+	.notes = "A send refused with ENOBUFS, EAGAIN or ECONNREFUSED counts as an error, as\n"
+		 "netperf's do. Ctrl-C on the client stops sending, still collects the\n"
+		 "server's counts, prints the block marked interrupted and exits 130.\n"
+		 "A client must send its request within 2 s of connecting. docs/stream.md has\n"
+		 "the server's security model.\n"
+		 "Exit: 0 done, 1 the server or the lab failed it, 2 bad input, 130 Ctrl-C.\n",
+	.tables = stream_tables,
+	.json_j = true,
+};
+
 static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "server", no_argument, NULL, 'S' },
-		{ "client", required_argument, NULL, 'C' },
-		{ "once", no_argument, NULL, 'o' },
-		{ "max-sessions", required_argument, NULL, 'M' },
-		{ "max-per-peer", required_argument, NULL, 'E' },
-		{ "max-duration", required_argument, NULL, 'D' },
-		{ "bind", required_argument, NULL, 'B' },
-		{ "token-file", required_argument, NULL, 'T' },
-		{ "user", required_argument, NULL, 'U' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "message-size", required_argument, NULL, 'm' },
-		{ "duration", required_argument, NULL, 'l' },
-		{ "prefix", required_argument, NULL, 'P' },
-		{ "allow-any-address", no_argument, NULL, 'A' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool server = false;
-	char err[256];
-	uint64_t v;
-	int c;
+	void *ctx[] = { op };
+	char *args[1];
+	int nargs, rc;
 
 	memset(op, 0, sizeof(*op));
 	op->port = STREAM_PORT;
 	op->size = 1025;
-	op->duration_ns = 10000000000ULL;
+	op->duration_ns = 10 * NSEC_PER_SEC;
 	snprintf(op->prefix, sizeof(op->prefix), "%s", LAB_PREFIX_DEFAULT);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hjm:l:p:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'S': server = true; break;
-		case 'o': op->once = true; break;
-		case 'A': op->allow_any = true; break;
-		case 'j': cli->json = true; break;
-		case 'C':
-			if (!*optarg) {
-				cli_error("stream: --client: expected a host name or address");
-				return EXIT_USAGE;
-			}
-			op->host = optarg;
-			break;
-		case 'M':
-			if (u64_parse(optarg, 1, STREAM_SESSIONS_MAX, &v, err, sizeof(err))) {
-				cli_error("stream: --max-sessions: %s", err);
-				return EXIT_USAGE;
-			}
-			op->max_sessions = (unsigned int)v;
-			break;
-		case 'E':
-			if (u64_parse(optarg, 1, STREAM_SESSIONS_MAX, &v, err, sizeof(err))) {
-				cli_error("stream: --max-per-peer: %s", err);
-				return EXIT_USAGE;
-			}
-			op->max_per_peer = (unsigned int)v;
-			break;
-		case 'D':
-			if (duration_parse(optarg, 100000000ULL, STREAM_DUR_MAX, &op->max_duration_ns, err,
-					   sizeof(err))) {
-				cli_error("stream: --max-duration: %s", err);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'B':
-		case 'T':
-		case 'U':
-			if (!*optarg) {
-				cli_error("stream: --%s: expected %s", c == 'B' ? "bind" : c == 'T' ? "token-file" : "user",
-					  c == 'B' ? "an IPv4 or IPv6 address" : c == 'T' ? "a file name" : "a user name");
-				return EXIT_USAGE;
-			}
-			*(c == 'B' ? &op->bind : c == 'T' ? &op->token_file : &op->user) = optarg;
-			break;
-		case 'p':
-			if (u64_parse(optarg, 1, 65535, &v, err, sizeof(err))) {
-				cli_error("stream: --port: %s", err);
-				return EXIT_USAGE;
-			}
-			op->port = (uint16_t)v;
-			op->have_port = true;
-			break;
-		case 'm':
-			if (size_parse(optarg, 1, STREAM_MSG_MAX, &op->size, err, sizeof(err))) {
-				cli_error("stream: --message-size: %s", err);
-				return EXIT_USAGE;
-			}
-			op->have_size = true;
-			break;
-		case 'l':
-			if (duration_parse(optarg, 100000000ULL, STREAM_DUR_MAX, &op->duration_ns,
-					   err, sizeof(err))) {
-				cli_error("stream: --duration: %s", err);
-				return EXIT_USAGE;
-			}
-			op->have_duration = true;
-			break;
-		case 'P':
-			if (lab_prefix_check(optarg, err, sizeof(err))) {
-				cli_error("stream: %s", err);
-				return EXIT_USAGE;
-			}
-			snprintf(op->prefix, sizeof(op->prefix), "%s", optarg);
-			op->have_prefix = true;
-			break;
-		case 'h': fputs(stream_usage, stdout); return -1;
-		default:
-			return cli_bad_option("stream", c, argv, optind);
-		}
-	}
-	if (optind < argc) {
-		cli_error("stream: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	if (server && op->host) {
+	if ((rc = opt_parse(&stream_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
+		return rc == OPT_HELP ? -1 : EXIT_USAGE;
+	if (op->server && op->host) {
 		cli_error("stream: --server and --client exclude each other");
 		return EXIT_USAGE;
 	}
-	op->mode = server ? MODE_SERVER : op->host ? MODE_CLIENT : MODE_LAB;
+	op->mode = op->server ? MODE_SERVER : op->host ? MODE_CLIENT : MODE_LAB;
 	if (op->once && op->mode != MODE_SERVER) {
 		cli_error("stream: --once applies to --server only");
 		return EXIT_USAGE;
@@ -264,7 +238,7 @@ static void print_session(void *arg, const struct stream_session *s)
 {
 	struct out *o = arg;
 	const struct stream_result *r = &s->res;
-	double secs = (double)r->recv_ns / 1e9;
+	double secs = (double)r->recv_ns / NSEC_PER_SEC;
 
 	out_obj_start(o, NULL);
 	out_str(o, "client", "session from %s: ", s->peer);
@@ -302,7 +276,7 @@ static int load_token(const struct stream_opts *op, char *tok, size_t len)
 
 static int do_server(struct stream_opts *op, struct cli *cli)
 {
-	struct stream_server s = { .lfd = -1, .nsfd = -1, .quit = &stream_stop, .once = op->once,
+	struct stream_server s = { .lfd = -1, .nsfd = -1, .quit = cli_stop_flag(), .once = op->once,
 				   .max_sessions = op->max_sessions, .max_per_peer = op->max_per_peer,
 				   .max_duration_ns = op->max_duration_ns ? op->max_duration_ns
 									   : STREAM_MAX_DURATION_DEFAULT,
@@ -353,7 +327,7 @@ static int do_server(struct stream_opts *op, struct cli *cli)
 	else
 		out_null(o, "bind");
 	out_u64(o, "port", "port %llu", op->port);
-	out_f64(o, "max_duration_s", ", runs of up to %g s", (double)s.max_duration_ns / 1e9);
+	out_f64(o, "max_duration_s", ", runs of up to %g s", (double)s.max_duration_ns / NSEC_PER_SEC);
 	out_u64(o, "max_per_peer", ", %llu at once from one address", op->max_per_peer ? op->max_per_peer
 										  : STREAM_PER_PEER_DEFAULT);
 	out_bool(o, "token", NULL, s.token != NULL);
@@ -367,7 +341,7 @@ static int do_server(struct stream_opts *op, struct cli *cli)
 	out_arr_start(o, "sessions");
 	rc = stream_serve(&s, err, sizeof(err));
 	out_arr_end(o);
-	out_bool(o, "interrupted", NULL, stream_stop);
+	out_bool(o, "interrupted", NULL, cli_stopped());
 	/* with --once, the session's failure, already on its line */
 	if (rc && !op->once)
 		cli_error("stream: %s", err);
@@ -384,7 +358,7 @@ out:
 
 static double mbps(uint64_t bytes, uint64_t ns)
 {
-	return ns ? (double)bytes * 8 / ((double)ns / 1e9) / 1e6 : 0;
+	return ns ? (double)bytes * 8 / ((double)ns / NSEC_PER_SEC) / 1e6 : 0;
 }
 
 /* netperf's UDP_STREAM block, and the loss it leaves to the reader. */
@@ -404,14 +378,14 @@ static void print_block(struct out *o, const struct stream_opts *op, const char 
 		out_str(o, "lab", NULL, lab);
 	else
 		out_null(o, "lab");
-	out_f64(o, "duration_s", NULL, (double)op->duration_ns / 1e9);
+	out_f64(o, "duration_s", NULL, (double)op->duration_ns / NSEC_PER_SEC);
 	out_text(o, "Socket  Message  Elapsed      Messages\n"
 		    "Size    Size     Time         Okay Errors   Throughput\n"
 		    "bytes   bytes    secs            #      #   10^6bits/sec\n\n");
 	out_obj_start(o, "send");
 	out_u64(o, "socket_size", "%6llu", (uint64_t)r->sndbuf);
 	out_u64(o, "message_size", "%8llu", op->size);
-	out_f64(o, "elapsed_s", "%8.2f", (double)r->send_ns / 1e9);
+	out_f64(o, "elapsed_s", "%8.2f", (double)r->send_ns / NSEC_PER_SEC);
 	out_u64(o, "elapsed_ns", NULL, r->send_ns);
 	out_u64(o, "okay", "%13llu", r->sent);
 	out_u64(o, "errors", "%7llu", r->errors);
@@ -420,7 +394,7 @@ static void print_block(struct out *o, const struct stream_opts *op, const char 
 	out_obj_end(o);
 	out_obj_start(o, "receive");
 	out_u64(o, "socket_size", "%6llu", (uint64_t)r->rcvbuf);
-	out_f64(o, "elapsed_s", "%16.2f", (double)r->recv_ns / 1e9);
+	out_f64(o, "elapsed_s", "%16.2f", (double)r->recv_ns / NSEC_PER_SEC);
 	out_u64(o, "elapsed_ns", NULL, r->recv_ns);
 	out_u64(o, "messages", "%13llu", r->recv);
 	out_u64(o, "bytes", NULL, r->recv_bytes);
@@ -433,8 +407,8 @@ static void print_block(struct out *o, const struct stream_opts *op, const char 
 	out_text(o, "; the receiving socket dropped %llu (its buffer full)\n", (unsigned long long)r->drops);
 	out_bool(o, "interrupted", NULL, r->interrupted);
 	if (r->interrupted)
-		out_text(o, "interrupted after %.2f s of %.2f s\n", (double)r->send_ns / 1e9,
-			 (double)op->duration_ns / 1e9);
+		out_text(o, "interrupted after %.2f s of %.2f s\n", (double)r->send_ns / NSEC_PER_SEC,
+			 (double)op->duration_ns / NSEC_PER_SEC);
 	if (lab) {
 		const uint8_t *g = lab_if(LAB_GEN0)->ip;
 
@@ -457,7 +431,7 @@ static int finish(struct cli *cli, const struct stream_opts *op, const char *add
 
 static int do_client(struct stream_opts *op, struct cli *cli)
 {
-	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .stop = &stream_stop };
+	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .stop = cli_stop_flag() };
 	struct stream_result r = { 0 };
 	char err[256], addr[INET6_ADDRSTRLEN], tok[STREAM_TOKEN_MAX + 1] = "";
 	int rc;
@@ -481,7 +455,7 @@ static int do_client(struct stream_opts *op, struct cli *cli)
 	}
 	if (stream_client_run(&c, -1, &r, err, sizeof(err))) {
 		cli_error("stream: %s (%s port %u)", err, addr, op->port);
-		rc = stream_stop ? 130 : EXIT_RUNTIME;
+		rc = cli_stopped() ? 130 : EXIT_RUNTIME;
 		goto out;
 	}
 	rc = finish(cli, op, addr, NULL, &r);
@@ -539,13 +513,13 @@ static int do_lab(struct stream_opts *op, struct cli *cli)
 	}
 	inet_ntop(AF_INET, dst->ip, addr, sizeof(addr));
 	op->host = addr;
-	if (stream_lab_run(gen, sink, dst->ip, &port, op->size, op->duration_ns, &stream_stop, &r, &in_session,
+	if (stream_lab_run(gen, sink, dst->ip, &port, op->size, op->duration_ns, cli_stop_flag(), &r, &in_session,
 			   err, sizeof(err))) {
 		if (in_session)
 			cli_error("stream: %s (lab %s, %s port %u)", err, op->prefix, addr, port);
 		else
 			cli_error("stream: %s", err);
-		rc = in_session && stream_stop ? 130 : EXIT_RUNTIME;
+		rc = in_session && cli_stopped() ? 130 : EXIT_RUNTIME;
 		goto out;
 	}
 	op->port = port;
@@ -561,20 +535,16 @@ out:
 
 int cmd_stream(struct cli *cli, int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct cli_stop stop = { 0 };
 	struct stream_opts op;
 	int rc;
 
 	if ((rc = parse_opts(&op, cli, argc, argv)))
 		return rc < 0 ? 0 : rc;
 	/* no SA_RESTART: a blocked send or wait returns at once to look */
-	sigemptyset(&sa.sa_mask);
-	stream_stop = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_catch(&stop);
 	rc = op.mode == MODE_SERVER ? do_server(&op, cli) : op.mode == MODE_CLIENT ? do_client(&op, cli)
 										   : do_lab(&op, cli);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_stop_restore(&stop);
 	return rc;
 }

@@ -1,4 +1,3 @@
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <errno.h>
@@ -17,20 +16,41 @@
 static int cmd_help(struct cli *cli, int argc, char **argv);
 static int cmd_version(struct cli *cli, int argc, char **argv);
 
+/* version and help: --json and --help, no arguments */
+static const struct opt no_opts[] = { { NULL } };
+static const struct opt *const no_tables[] = { no_opts, NULL };
+
+static const struct opt_cmd version_cmd = {
+	.name = "version",
+	.synopsis = "[--json]",
+	.about = "The version and the source revision it was built from.\n",
+	.tables = no_tables,
+	.json_j = true,
+};
+
+static const struct opt_cmd help_cmd = {
+	.name = "help",
+	.synopsis = "[--json]",
+	.about = "The commands and what each does ('wirerate help'); with --json, each\n"
+		 "command's options too.\n",
+	.tables = no_tables,
+	.json_j = true,
+};
+
 static const struct cmd commands[] = {
-	{ "lab",     cmd_lab,     NEED_ROOT, "build, inspect or remove the embedded DUT (up|down|status)" },
-	{ "probe",   cmd_probe,   NEED_NONE, "what this host supports: root, namespaces, veth, AF_PACKET, AF_XDP, XDP, ..." },
+	{ "lab",     cmd_lab,     NEED_ROOT, "build, inspect or remove the embedded DUT (up|down|status)", &lab_cmd },
+	{ "probe",   cmd_probe,   NEED_NONE, "what this host supports: root, namespaces, veth, AF_PACKET, AF_XDP, XDP, ...", &probe_cmd },
 	{ "trial",   cmd_trial,   NEED_ROOT, "offer frames at a rate for a time and count what the DUT forwarded", &trial_cmd },
 	{ "calibrate", cmd_calibrate, NEED_ROOT, "the tester's own ceiling, back to back with no DUT", &calibrate_cmd },
 	{ "rfc2544", cmd_rfc2544, NEED_ROOT, "RFC 2544 throughput (NDR/PDR), latency, frame loss, back-to-back" },
 	{ "matrix",  cmd_matrix,  NEED_ROOT, "the same trial or rfc2544 across lab configurations, compared side by side" },
 	{ "runs",    cmd_runs,    NEED_NONE, "list the stored runs (filter by label, tag, time); 'runs rm ID' deletes, 'runs upgrade' migrates" },
-	{ "report",  cmd_report,  NEED_NONE, "compare stored runs: tables, verdicts against the first, JSON, CSV, HTML" },
+	{ "report",  cmd_report,  NEED_NONE, "compare stored runs: tables, verdicts against the first, JSON, CSV, HTML", &report_cmd },
 	{ "cpu",     cmd_cpu,     NEED_NONE, "mpstat-like per-CPU time, interrupts/s and softnet counters, every interval", &cpu_cmd },
-	{ "soak",    cmd_soak,    NEED_NONE, "cyclesoak: the CPU everything else takes, hidden interrupt time included" },
-	{ "stream",  cmd_stream,  NEED_NONE, "netperf-style UDP_STREAM: socket throughput between two hosts, or through the lab" },
-	{ "version", cmd_version, NEED_NONE, "print the version" },
-	{ "help",    cmd_help,    NEED_NONE, "this list" },
+	{ "soak",    cmd_soak,    NEED_NONE, "cyclesoak: the CPU everything else takes, hidden interrupt time included", &soak_cmd },
+	{ "stream",  cmd_stream,  NEED_NONE, "netperf-style UDP_STREAM: socket throughput between two hosts, or through the lab", &stream_cmd },
+	{ "version", cmd_version, NEED_NONE, "print the version", &version_cmd },
+	{ "help",    cmd_help,    NEED_NONE, "this list", &help_cmd },
 };
 
 static void usage(FILE *f)
@@ -44,31 +64,31 @@ static void usage(FILE *f)
 }
 
 /* version and help take no arguments; --json may follow the command as
- * it may precede it (help has no JSON form and ignores it, either side).
- * -1 after printing the usage for --help. */
-static int no_arguments(struct cli *cli, const char *cmd, int argc, char **argv)
+ * it may precede it. Options end at the first word, which is refused as
+ * it is (not as an unknown option after it). -1 after printing the usage
+ * for --help. */
+static int no_arguments(struct cli *cli, const struct opt_cmd *cmd, int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	struct opt_cmd c = *cmd;
+	char **args;
+	int nargs, rc;
 
-		if (!strcmp(a, "--json") || !strcmp(a, "-j")) {
-			cli->json = true;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return -1;
-		} else if (a[0] == '-') {
-			return cli_bad_option(cmd, '?', argv, i + 1);
-		} else {
-			cli_error("%s: unexpected '%s': it takes no arguments", cmd, a);
-			return EXIT_USAGE;
-		}
+	c.stop_at_arg = true;
+	if (!(args = calloc((size_t)argc, sizeof(*args))))
+		return EXIT_RUNTIME;
+	if ((rc = opt_parse(&c, NULL, cli, argc, argv, args, argc, &nargs)))
+		rc = rc == OPT_HELP ? -1 : EXIT_USAGE;
+	else if (nargs) {
+		cli_error("%s: unexpected '%s': it takes no arguments", cmd->name, args[0]);
+		rc = EXIT_USAGE;
 	}
-	return 0;
+	free(args);
+	return rc;
 }
 
 static int cmd_help(struct cli *cli, int argc, char **argv)
 {
-	int rc = no_arguments(cli, "help", argc, argv);
+	int rc = no_arguments(cli, &help_cmd, argc, argv);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
@@ -95,7 +115,7 @@ static int cmd_help(struct cli *cli, int argc, char **argv)
 
 static int cmd_version(struct cli *cli, int argc, char **argv)
 {
-	int rc = no_arguments(cli, "version", argc, argv);
+	int rc = no_arguments(cli, &version_cmd, argc, argv);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;

@@ -43,15 +43,37 @@ static const struct opt *find_short(const struct opt_cmd *cmd, char c, int *tabl
 				return o;
 			}
 	for (const struct opt *o = common_opts; o->name; o++)
-		if (o->shortname == c) {
+		if (o->shortname == c || (c == 'j' && cmd->json_j && !strcmp(o->name, "json"))) {
 			*table = -1;
 			return o;
 		}
 	return NULL;
 }
 
+/* Whether the setter's reason names an option ("--name") outside the
+ * value it quotes: "'--json' is not a number" (the value of an option
+ * given without one) still gets the option's name in front. */
+static bool names_option(const char *why, const char *value)
+{
+	size_t vl = value ? strlen(value) : 0;
+
+	for (const char *p = strstr(why, "--"); p; p = strstr(p + 1, "--")) {
+		bool quoted = false;
+
+		for (const char *q = vl ? strstr(why, value) : NULL; q && q <= p; q = strstr(q + 1, value))
+			if (q > why && q[-1] == '\'' && q[vl] == '\'' && p + 2 <= q + vl) {
+				quoted = true;
+				break;
+			}
+		if (!quoted)
+			return true;
+	}
+	return false;
+}
+
 /* One option and its value: the setter's reason gets the option's name in
- * front unless it names an option already. */
+ * front unless it names an option already. Whatever the setter returned
+ * (-ERANGE from a number out of range), the value was bad input: -EINVAL. */
 static int apply(const struct opt *o, void *ctx, const char *value, char *err, size_t errlen)
 {
 	char why[512];
@@ -64,15 +86,15 @@ static int apply(const struct opt *o, void *ctx, const char *value, char *err, s
 		return 0;
 	if (!why[0])
 		snprintf(why, sizeof(why), "bad value '%s'", value ? value : "");
-	if (strstr(why, "--"))
+	if (names_option(why, value))
 		snprintf(err, errlen, "%s", why);
 	else
 		snprintf(err, errlen, "--%s: %s", o->name, why);
-	return rc < 0 ? rc : -EINVAL;
+	return -EINVAL;
 }
 
 static int parse(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, int argc, char **argv,
-		 char **args, int maxargs, int *nargs, char *err, size_t errlen)
+		 char **args, int maxargs, int *nargs, char *err, size_t errlen, bool *by_setter)
 {
 	bool only_args = false;
 
@@ -107,8 +129,15 @@ static int parse(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, i
 				}
 				value = eq + 1;
 			}
-		} else if (!a[2]) {
+		} else {
+			/* -m1025 as getopt takes it; a switch stands alone */
 			o = find_short(cmd, a[1], &t);
+			if (o && a[2]) {
+				if (o->arg == OPT_NOARG)
+					o = NULL;
+				else
+					value = a + 2;
+			}
 		}
 		if (!o) {
 			snprintf(err, errlen, "unknown option '%s' (see 'wirerate %s --help')", a, cmd->name);
@@ -129,8 +158,10 @@ static int parse(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, i
 			cli->json = true;
 			continue;
 		}
-		if ((rc = apply(o, ctx[t], value, err, errlen)))
+		if ((rc = apply(o, ctx[t], value, err, errlen))) {
+			*by_setter = true;
 			return rc;
+		}
 	}
 	return 0;
 }
@@ -138,12 +169,15 @@ static int parse(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, i
 int opt_parse(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, int argc, char **argv,
 	      char **args, int maxargs, int *nargs)
 {
+	bool by_setter = false;
 	char err[768];
 	int rc;
 
 	err[0] = '\0';
-	rc = parse(cmd, ctx, cli, argc, argv, args, maxargs, nargs, err, sizeof(err));
-	if (rc < 0)
+	rc = parse(cmd, ctx, cli, argc, argv, args, maxargs, nargs, err, sizeof(err), &by_setter);
+	if (rc < 0 && by_setter && cmd->bare_errors)
+		cli_error("%s", err);
+	else if (rc < 0)
 		cli_error("%s: %s", cmd->name, err);
 	return rc;
 }
@@ -193,8 +227,13 @@ void opt_usage(FILE *f, const struct opt_cmd *cmd)
 			usage_opt(f, o);
 		}
 	fprintf(f, "%s", group ? "output:\n" : "");
-	for (const struct opt *o = common_opts; o->name; o++)
-		usage_opt(f, o);
+	for (const struct opt *o = common_opts; o->name; o++) {
+		struct opt j = *o;
+
+		if (cmd->json_j && !strcmp(o->name, "json"))
+			j.shortname = 'j';
+		usage_opt(f, &j);
+	}
 	if (cmd->notes)
 		fprintf(f, "\n%s", cmd->notes);
 }
@@ -252,7 +291,11 @@ void opt_json(FILE *f, const struct opt_cmd *cmd)
 			first = false;
 		}
 	for (const struct opt *o = common_opts; o->name; o++) {
-		json_opt(f, o, "output", first);
+		struct opt j = *o;
+
+		if (cmd->json_j && !strcmp(o->name, "json"))
+			j.shortname = 'j';
+		json_opt(f, &j, "output", first);
 		first = false;
 	}
 	fputc(']', f);

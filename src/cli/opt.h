@@ -23,7 +23,9 @@ enum opt_arg {
 /* Check value and store it in ctx (the command's struct); value is NULL
  * for a switch or an absent optional value. 0, or -EINVAL with a reason
  * in err: the parser prefixes it with the option's name unless the reason
- * names an option itself. */
+ * names an option itself (an option quoted as the value, "'--json' is not
+ * a number", does not count). Any failure is bad input: opt_parse returns
+ * -EINVAL. */
 typedef int (*opt_set_fn)(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);
 
 struct opt {
@@ -57,6 +59,9 @@ struct opt_cmd {
 	const char *notes;		/* after the options; may be NULL */
 	const struct opt *const *tables;	/* NULL ended */
 	bool stop_at_arg;		/* options end at the first argument (matrix) */
+	bool json_j;			/* -j is --json too (stream, help, version) */
+	bool bare_errors;		/* a setter's reason without "NAME: " in front:
+					 * lab's, whose messages matrix shares */
 };
 
 enum {
@@ -65,8 +70,12 @@ enum {
 
 /* Parse argv (argv[0] is the command's name) against cmd's tables, whose
  * ctx are in ctx[] (same order). --json and --help are every command's.
+ * A long option is "--name VALUE" or "--name=VALUE", the name exact; a
+ * short one "-n VALUE" or "-nVALUE" (no bundling of switches).
  * The arguments that are not options are gathered in order into
- * args[0..*nargs) (at most maxargs; more is an error). Returns 0,
+ * args[0..*nargs) (at most maxargs; more is an error: a command with
+ * its own message for too many, or words like 'lab up', passes argc and
+ * counts them itself). Returns 0,
  * OPT_HELP after printing the usage on stdout, or -EINVAL after printing
  * a one-line error. */
 int opt_parse(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, int argc, char **argv,
