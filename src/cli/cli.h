@@ -76,6 +76,7 @@ struct lab_spec;
  * set; EXIT_USAGE after printing the error; -1 after printing the help. */
 int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *spec, const char **action);
 int cmd_matrix(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd matrix_cmd;
 int cmd_probe(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd probe_cmd;
 int cmd_trial(struct cli *cli, int argc, char **argv);
@@ -89,6 +90,7 @@ extern const struct opt_cmd soak_cmd;
 int cmd_stream(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd stream_cmd;
 int cmd_rfc2544(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd rfc2544_cmd;
 int cmd_runs(struct cli *cli, int argc, char **argv);
 int cmd_report(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd report_cmd;

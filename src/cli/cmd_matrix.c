@@ -23,6 +23,7 @@
 #include "cli/cli.h"
 #include "cli/storeopt.h"
 #include "app/matrix.h"
+#include "cli/opt.h"
 #include "store/db.h"
 #include "render/out.h"
 #include "lab/lab.h"
@@ -30,43 +31,86 @@
 #define MATRIX_MAX	APP_MATRIX_MAX
 #define ARGV_MAX	APP_MATRIX_ARGV_MAX
 
-static const char matrix_usage[] =
-	"usage: wirerate matrix AXES... [OPTIONS] -- trial|rfc2544 [TEST OPTIONS]\n"
-	"\n"
-	"Runs the same test once per lab configuration: every combination of the\n"
-	"axes' values. For each, the lab is built afresh with that configuration\n"
-	"and the test runs and is stored (label: the configuration; one tag for the\n"
-	"whole matrix). Then 'wirerate report' compares the runs: a table by size\n"
-	"(rows are frame sizes, columns are configurations) and one by setup (rows\n"
-	"are configurations, kpps), each against the first configuration.\n"
-	"\n"
-	"axes ('lab up' options, each a comma-separated list of values, or repeated):\n"
-	"  --placement LIST    e.g. bound,split,free (the DUT's IRQ placement)\n"
-	"  --rules LIST        e.g. 0,100,1000 (null firewall rules in the DUT)\n"
-	"  --dut-cpus CPUS     one CPU list per occurrence: --dut-cpus 1 --dut-cpus 0-1\n"
-	"  --shape LIST        e.g. 50kpps,100kpps\n"
-	"  --mtu LIST          e.g. 1500,9000\n"
-	"  --queues LIST       e.g. 1,2\n"
-	"\n"
-	"options:\n"
-	"  --prefix P          the lab's namespace prefix (default wr-). A lab already up\n"
-	"                      with this prefix is taken down first; the matrix takes its\n"
-	"                      own down at the end, also on failure or Ctrl-C\n"
-	"  --no-xdp            every configuration's DUT in skb mode ('lab up --no-xdp')\n"
-	"  --label TEXT        put in front of each run's label (the configuration)\n"
-	"  --tag TEXT          an extra tag on every run (repeatable)\n"
-	"  --db FILE           the results database (default as for 'wirerate runs')\n"
-	"  --html FILE         the report as an HTML page too\n"
-	"  --fail-on-regression PCT   exit 3 when a configuration is worse than the\n"
-	"                      first by more than PCT percent beyond noise\n"
-	"  --json              the configurations, their run ids and the report's JSON\n"
-	"\n"
-	"The test's options follow '--': any of trial's or rfc2544's, except the\n"
-	"ones the matrix sets (--prefix, --tx, --rx, --label, --db, --no-store, --json).\n"
-	"At most 64 configurations.\n"
-	"\n"
-	"exit status: 0; 1 runtime failure; 2 bad input; 3 regression (with\n"
-	"--fail-on-regression); 130 interrupted (the runs finished so far stay stored)\n";
+/* The matrix's own options, before '--'. */
+struct matrix_opts {
+	struct app_matrix *m;
+	const char *prefix, *label, *db, *html, *fail_pct;
+	const char *tags[STOREOPT_MAX_TAGS - 1];	/* and the matrix's own */
+	int ntags;
+	bool no_xdp;
+};
+
+#define MO(field) OPT_FIELD(struct matrix_opts, field)
+
+static int set_axis(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct matrix_opts *mo = ctx;
+	char name[48];
+
+	snprintf(name, sizeof(name), "--%s", opt->name);
+	return app_matrix_add(mo->m, app_matrix_axis(mo->m, name), (char *)v, err, errlen);
+}
+
+static int set_tag(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct matrix_opts *mo = ctx;
+
+	if (mo->ntags == (int)(sizeof(mo->tags) / sizeof(mo->tags[0]))) {
+		snprintf(err, errlen, "--tag: at most %d", (int)(sizeof(mo->tags) / sizeof(mo->tags[0])));
+		return -EINVAL;
+	}
+	mo->tags[mo->ntags++] = v;
+	return 0;
+}
+
+static const struct opt matrix_opts_table[] = {
+	{ "placement", 0, OPT_VALUE, "LIST", "axes ('lab up' options, each a comma-separated list of values, or repeated)",
+	  NULL, "e.g. bound,split,free (the DUT's IRQ placement)", set_axis },
+	{ "rules", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 0,100,1000 (null firewall rules in the DUT)", set_axis },
+	{ "dut-cpus", 0, OPT_VALUE, "CPUS", NULL, NULL, "one CPU list per occurrence: --dut-cpus 1 --dut-cpus 0-1",
+	  set_axis },
+	{ "shape", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 50kpps,100kpps", set_axis },
+	{ "mtu", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 1500,9000", set_axis },
+	{ "queues", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 1,2", set_axis },
+	{ "prefix", 0, OPT_VALUE, "P", "options", LAB_PREFIX_DEFAULT,
+	  "the lab's namespace prefix. A lab already up with this\n"
+	  "prefix is taken down first; the matrix takes its own down at\n"
+	  "the end, also on failure or Ctrl-C", opt_set_str, MO(prefix) },
+	{ "no-xdp", 0, OPT_NOARG, NULL, NULL, NULL, "every configuration's DUT in skb mode ('lab up --no-xdp')",
+	  opt_set_true, MO(no_xdp) },
+	{ "label", 0, OPT_VALUE, "TEXT", NULL, NULL, "put in front of each run's label (the configuration)",
+	  opt_set_str, MO(label) },
+	{ "tag", 0, OPT_VALUE, "TEXT", NULL, NULL, "an extra tag on every run (repeatable)", set_tag },
+	{ "db", 0, OPT_VALUE, "FILE", NULL, NULL, "the results database (default as for 'wirerate runs')",
+	  opt_set_str, MO(db) },
+	{ "html", 0, OPT_VALUE, "FILE", NULL, NULL, "the report as an HTML page too", opt_set_str, MO(html) },
+	{ "fail-on-regression", 0, OPT_VALUE, "PCT", NULL, NULL,
+	  "exit 3 when a configuration is worse than the first by more\n"
+	  "than PCT percent beyond noise", opt_set_str, MO(fail_pct) },
+	{ NULL },
+};
+
+static const struct opt *const matrix_tables[] = { matrix_opts_table, NULL };
+
+const struct opt_cmd matrix_cmd = {
+	.name = "matrix",
+	.synopsis = "AXES... [OPTIONS] -- trial|rfc2544 [TEST OPTIONS]",
+	.about = "Runs the same test once per lab configuration: every combination of the\n"
+		 "axes' values. For each, the lab is built afresh with that configuration\n"
+		 "and the test runs and is stored (label: the configuration; one tag for the\n"
+		 "whole matrix). Then 'wirerate report' compares the runs: a table by size\n"
+		 "(rows are frame sizes, columns are configurations) and one by setup (rows\n"
+		 "are configurations, kpps), each against the first configuration.\n",
+	.notes = "The test's options follow '--': any of trial's or rfc2544's, except the\n"
+		 "ones the matrix sets (--prefix, --tx, --rx, --label, --db, --no-store, --json).\n"
+		 "At most 64 configurations. With --json: the configurations, their run ids\n"
+		 "and the report's JSON.\n"
+		 "\n"
+		 "exit status: 0; 1 runtime failure; 2 bad input; 3 regression (with\n"
+		 "--fail-on-regression); 130 interrupted (the runs finished so far stay stored)\n",
+	.tables = matrix_tables,
+	.json_j = true,
+};
 
 static volatile sig_atomic_t stop_sig;
 static volatile pid_t child_pid;
@@ -224,13 +268,11 @@ static int report(struct cli *cli, const struct app_matrix *m, const int64_t *ru
 int cmd_matrix(struct cli *cli, int argc, char **argv)
 {
 	struct app_matrix mx, *m = &mx;
-	static const char *const valued[] = { "--placement", "--rules", "--dut-cpus", "--shape", "--mtu", "--queues",
-					      "--prefix", "--label", "--tag", "--db", "--html",
-					      "--fail-on-regression", NULL };
-	const char *prefix = LAB_PREFIX_DEFAULT, *label = NULL, *db_opt = NULL, *html = NULL, *fail_pct = NULL;
-	const char *tags[STOREOPT_MAX_TAGS - 1];	/* and the matrix's own */
-	int ntags = 0, test_at = -1, rc = 0, nconf, at = 0;
-	bool no_xdp = false, between = false;
+	struct matrix_opts mo = { .m = &mx, .prefix = LAB_PREFIX_DEFAULT };
+	void *ctx[] = { &mo };
+	int test_at = -1, rc = 0, nconf, at = 0, nown, nargs;
+	bool between = false;
+	char *args[1];
 	char *targv[ARGV_MAX];
 	int started = 0;
 	int lock = -1;
@@ -239,60 +281,16 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	int64_t run_ids[MATRIX_MAX];
 
 	app_matrix_init(m);
-	for (int i = 1; i < argc; i++) {
-		const char *name = NULL, *v = NULL;
-		int got;
-
-		if (!strcmp(argv[i], "--")) {
-			test_at = i + 1;
-			break;
-		}
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(matrix_usage, stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
-			cli->json = true;
-			continue;
-		}
-		if (!strcmp(argv[i], "--no-xdp")) {
-			no_xdp = true;
-			continue;
-		}
-		if ((got = cli_take_valued(argc, argv, &i, valued, &name, &v, err, sizeof(err))) < 0) {
-			cli_error("matrix: %s", err);
-			return EXIT_USAGE;
-		}
-		if (!got) {
-			cli_error(argv[i][0] == '-' ? "matrix: unknown option '%s' (see 'wirerate matrix --help')"
-						    : "matrix: unexpected '%s': the test goes after '--'",
-				  argv[i]);
-			return EXIT_USAGE;
-		}
-		int k = app_matrix_axis(m, name);
-
-		if (k >= 0) {
-			if (app_matrix_add(m, k, (char *)v, err, sizeof(err))) {
-				cli_error("matrix: %s", err);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(name, "--prefix")) {
-			prefix = v;
-		} else if (!strcmp(name, "--label")) {
-			label = v;
-		} else if (!strcmp(name, "--tag")) {
-			if (ntags == (int)(sizeof(tags) / sizeof(tags[0]))) {
-				cli_error("matrix: --tag: at most %d", (int)(sizeof(tags) / sizeof(tags[0])));
-				return EXIT_USAGE;
-			}
-			tags[ntags++] = v;
-		} else if (!strcmp(name, "--db")) {
-			db_opt = v;
-		} else if (!strcmp(name, "--html")) {
-			html = v;
-		} else {
-			fail_pct = v;
-		}
+	/* The matrix's own options end at '--'; the test's follow. */
+	for (nown = 1; nown < argc && strcmp(argv[nown], "--"); nown++)
+		;
+	if (nown < argc)
+		test_at = nown + 1;
+	if ((rc = opt_parse(&matrix_cmd, ctx, cli, nown, argv, args, 1, &nargs)))
+		return rc == OPT_HELP ? 0 : EXIT_USAGE;
+	if (nargs) {
+		cli_error("matrix: unexpected '%s': the test goes after '--'", args[0]);
+		return EXIT_USAGE;
 	}
 	if (test_at < 0 || test_at >= argc) {
 		cli_error("matrix: give the test after '--': trial or rfc2544 and its options (see 'wirerate matrix --help')");
@@ -308,12 +306,12 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - test_at + 2 * ntags + 12 > ARGV_MAX) {
+	if (argc - test_at + 2 * mo.ntags + 12 > ARGV_MAX) {
 		cli_error("matrix: too many test options");
 		return EXIT_USAGE;
 	}
 	if (app_matrix_count(m, err, sizeof(err)) ||
-	    app_matrix_check_own(label, tags, ntags, db_opt, html, fail_pct, err, sizeof(err))) {
+	    app_matrix_check_own(mo.label, mo.tags, mo.ntags, mo.db, mo.html, mo.fail_pct, err, sizeof(err))) {
 		cli_error("matrix: %s", err);
 		return EXIT_USAGE;
 	}
@@ -323,30 +321,30 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	 * lab is built or test run. */
 	for (int c = 0; c < nconf; c++) {
 		char *largv[2 * APP_MATRIX_NAXES + 6];
-		int la = app_matrix_lab_argv(m, c, prefix, no_xdp, largv);
+		int la = app_matrix_lab_argv(m, c, mo.prefix, mo.no_xdp, largv);
 		const char *action;
 
 		if ((rc = lab_args_parse(cli, la, largv, &specs[c], &action)))
 			return rc < 0 ? EXIT_USAGE : rc;
 	}
-	if (app_matrix_labels(m, label, err, sizeof(err))) {
+	if (app_matrix_labels(m, mo.label, err, sizeof(err))) {
 		cli_error("matrix: %s", err);
 		return EXIT_USAGE;
 	}
-	if (db_opt) {
-		snprintf(db_path, sizeof(db_path), "%s", db_opt);
+	if (mo.db) {
+		snprintf(db_path, sizeof(db_path), "%s", mo.db);
 	} else if (db_default_path(db_path, sizeof(db_path), err, sizeof(err))) {
 		cli_error("matrix: %s", err);
 		return EXIT_USAGE;
 	}
 	snprintf(mtag, sizeof(mtag), "matrix-%lld-%d", (long long)time(NULL), (int)getpid());
 	/* the test's own options, parsed by the test with nothing built */
-	app_matrix_test_argv(targv, argv + test_at, argc - test_at, prefix, m->labels[0], mtag, tags, ntags, db_path);
+	app_matrix_test_argv(targv, argv + test_at, argc - test_at, mo.prefix, m->labels[0], mtag, mo.tags, mo.ntags, db_path);
 	if ((rc = check_test(cli, targv)))
 		return rc;
 	/* the lab is the matrix's until the end; its tests share its lock
 	 * (inherited: it lasts while a test runs, even if the matrix dies) */
-	if ((rc = lab_lock(prefix, "matrix", true, &lock, err, sizeof(err)))) {
+	if ((rc = lab_lock(mo.prefix, "matrix", true, &lock, err, sizeof(err)))) {
 		cli_error("matrix: %s", err);
 		return EXIT_RUNTIME;
 	}
@@ -354,7 +352,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		char held[64];
 
 		fcntl(lock, F_SETFD, 0);
-		snprintf(held, sizeof(held), "%s:%d", prefix, lock);
+		snprintf(held, sizeof(held), "%s:%d", mo.prefix, lock);
 		setenv(LAB_LOCK_ENV, held, 1);
 	}
 
@@ -367,11 +365,11 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	if (!cli->json) {
 		char t[4 * sizeof(mtag)];
 
-		printf("matrix: %d configuration(s) in lab %s, runs tagged %s\n", nconf, prefix,
+		printf("matrix: %d configuration(s) in lab %s, runs tagged %s\n", nconf, mo.prefix,
 		       out_escape_text(t, sizeof(t), mtag));
 	}
 
-	if (lab_down(prefix, err, sizeof(err))) {
+	if (lab_down(mo.prefix, err, sizeof(err))) {
 		cli_error("matrix: lab down: %s", err);
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -388,7 +386,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 			printf("matrix %d/%d: %s\n", c + 1, nconf, out_escape_text(l, sizeof(l), m->labels[c]));
 			fflush(stdout);
 		}
-		if (lab_down(prefix, err, sizeof(err)) || lab_up(&specs[c], err, sizeof(err))) {
+		if (lab_down(mo.prefix, err, sizeof(err)) || lab_up(&specs[c], err, sizeof(err))) {
 			cli_error("matrix: configuration %d (%s): lab up: %s", c + 1, m->labels[c], err);
 			rc = EXIT_RUNTIME;
 			goto out;
@@ -397,7 +395,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 			rc = 130;
 			goto out;
 		}
-		app_matrix_test_argv(targv, argv + test_at, argc - test_at, prefix, m->labels[c], mtag, tags, ntags,
+		app_matrix_test_argv(targv, argv + test_at, argc - test_at, mo.prefix, m->labels[c], mtag, mo.tags, mo.ntags,
 				     db_path);
 		if (cli->json) {
 			FILE *null = fopen("/dev/null", "w");
@@ -435,7 +433,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		between = started > 0;
 	}
 out:
-	if (lab_down(prefix, err, sizeof(err))) {
+	if (lab_down(mo.prefix, err, sizeof(err))) {
 		cli_error("matrix: lab down: %s", err);
 		if (!rc)
 			rc = EXIT_RUNTIME;
@@ -452,10 +450,10 @@ out:
 		goto restore;
 	}
 
-	rc = report(cli, m, run_ids, db_path, html, fail_pct, mtag, prefix);
+	rc = report(cli, m, run_ids, db_path, mo.html, mo.fail_pct, mtag, mo.prefix);
 restore:
 	unsetenv(LAB_LOCK_ENV);
-	lab_unlock(&lock, prefix);
+	lab_unlock(&lock, mo.prefix);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
+#include "cli/storeargs.h"
 #include "cli/storeopt.h"
 #include "cli/trialopt.h"
 #include "app/trialres.h"
@@ -16,38 +18,7 @@
 #include "engine/rfc2544.h"
 #include "store/calib.h"
 #include "dut/soak.h"
-
-static const char rfc2544_usage[] =
-	"usage: wirerate rfc2544 [throughput|latency|loss|b2b|all] [OPTIONS]\n"
-	"\n"
-	"RFC 2544 benchmarks per frame size: throughput (NDR and PDR from one\n"
-	"MLRsearch-style search), latency at the throughput rate, frame loss rate\n"
-	"from the maximum load down, back-to-back bursts (RFC 9004 correction).\n"
-	"\n"
-	"  --sizes LIST        frame sizes (default 64,128,256,512,1024,1280,1518;\n"
-	"                      with --ipv6 84 instead of 64)\n"
-	"  --imix[=LIST]       one IMIX row instead of sizes\n"
-	"  --pdr RATIO         loss goal of PDR, e.g. 0.5% (default) or 0.001\n"
-	"  --precision PCT     width goal of the search, % of the maximum load (default 0.5%)\n"
-	"  --max-load RATE     the highest load to offer (default: line rate, or the\n"
-	"                      tester's calibrated ceiling, whichever is lower)\n"
-	"  --quick             short trials for the lab (printed as deviations from RFC 2544)\n"
-	"  --trial-time T      full trial length (RFC 2544: 60s; --quick: 2s)\n"
-	"  --settle T          wait between trials (RFC 2544: 5s; --quick: 0.5s)\n"
-	"  --latency-runs N    latency trials per size (RFC 2544: 20; --quick: 3)\n"
-	"  --b2b-runs N        back-to-back searches per size (RFC 2544: 50; --quick: 2)\n"
-	"  --repeat N          run the throughput search N times per size (1..16): the\n"
-	"                      median and the spread, which 'wirerate report' compares\n"
-	"  --exceed-ratio R    share of a load's trial time that may exceed the loss goal,\n"
-	"                      e.g. 0.5 or 50% (default 0: one failed trial condemns a load)\n"
-	"  --duration-sum T    full-length trial time that decides a load, e.g. 4s or 120s\n"
-	"                      (default: the trial time, one trial); with --exceed-ratio the\n"
-	"                      goal exceed ratio and goal duration sum of MLRsearch\n"
-	"\n"
-	STOREOPT_HELP
-	"\n"
-	"and the port, flow, timing and tester options of 'wirerate trial':\n\n"
-	TRIALOPT_HELP;
+#include "core/timeconst.h"
 
 struct r_opts {
 	unsigned int tests;
@@ -107,88 +78,128 @@ static int parse_sizes(const char *s, struct r_opts *r, char *err, size_t errlen
 	return rc;
 }
 
-/* Take rfc2544's own options and the test name out of argv; the rest goes
- * to the shared trial options. Returns the new argc or -EINVAL. */
-static int take_own(int argc, char **argv, struct r_opts *r, bool *imix, char *err, size_t errlen)
+#define RO(field) OPT_FIELD(struct r_opts, field)
+
+static int set_sizes(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	static const char *const valued[] = { "--sizes", "--pdr", "--precision", "--max-load",
-					       "--trial-time", "--settle", "--latency-runs", "--b2b-runs", "--repeat",
-					       "--exceed-ratio", "--duration-sum", NULL };
-	int out = 1;
+	struct r_opts *r = ctx;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
-		const char *name = NULL;
-		int got;
+	r->sizes_given = true;
+	return parse_sizes(v, r, err, errlen);
+}
 
-		if (!strncmp(a, "--imix", 6))
-			*imix = true;
-		if ((got = cli_take_valued(argc, argv, &i, valued, &name, &v, err, errlen)) < 0)
-			return got;
-		if (!got) {
-			if (!strcmp(a, "--quick")) {
-				r->quick = true;
-			} else if (a[0] != '-' && (!strcmp(a, "throughput") || !strcmp(a, "latency") ||
-						   !strcmp(a, "loss") || !strcmp(a, "b2b") || !strcmp(a, "all"))) {
-				r->tests |= !strcmp(a, "throughput") ? R2544_THROUGHPUT :
-					    !strcmp(a, "latency") ? R2544_LATENCY :
-					    !strcmp(a, "loss") ? R2544_LOSS :
-					    !strcmp(a, "b2b") ? R2544_B2B :
-					    R2544_THROUGHPUT | R2544_LATENCY | R2544_LOSS | R2544_B2B;
-			} else {
-				argv[out++] = argv[i];
-			}
-			continue;
-		}
-		int rc = 0;
+/* --pdr (id 0) and --precision (id 1): a loss or width ratio. */
+static int set_goal(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct r_opts *r = ctx;
+	double *dst = opt->id ? &r->precision : &r->pdr;
 
-		if (!strcmp(name, "--sizes")) {
-			rc = parse_sizes(v, r, err, errlen);
-			r->sizes_given = true;
-		} else if (!strcmp(name, "--pdr") || !strcmp(name, "--precision")) {
-			double *dst = name[2] == 'p' && name[3] == 'd' ? &r->pdr : &r->precision;
+	if (parse_ratio(v, dst) || (opt->id && *dst <= 0)) {
+		snprintf(err, errlen, "--%s '%s': expected a ratio like 0.5%% or 0.005, below 100%%", opt->name, v);
+		return -EINVAL;
+	}
+	return 0;
+}
 
-			if (parse_ratio(v, dst) || (dst == &r->precision && *dst <= 0)) {
-				snprintf(err, errlen, "%s '%s': expected a ratio like 0.5%% or 0.005, below 100%%", name, v);
-				rc = -EINVAL;
-			}
-		} else if (!strcmp(name, "--exceed-ratio")) {
-			if (parse_ratio(v, &r->exceed)) {
-				snprintf(err, errlen, "%s '%s': expected a ratio in [0, 1), like 0.5 or 50%%", name, v);
-				rc = -EINVAL;
-			}
-		} else if (!strcmp(name, "--duration-sum")) {
-			rc = duration_parse(v, 10000000ULL, 86400000000000ULL, &r->dsum_ns, err, errlen);
-		} else if (!strcmp(name, "--max-load")) {
-			rc = rate_parse(v, &r->max_load, err, errlen);
-			r->max_load_set = true;
-		} else if (!strcmp(name, "--trial-time")) {
-			rc = duration_parse(v, 10000000ULL, 3600000000000ULL, &r->trial_ns, err, errlen);
-			r->trial_set = true;
-		} else if (!strcmp(name, "--settle")) {
-			rc = duration_parse(v, 0, 600000000000ULL, &r->settle_ns, err, errlen);
-			r->settle_set = true;
-		} else if (!strcmp(name, "--repeat")) {
-			rc = u64_parse(v, 1, R2544_MAX_REPEATS, &r->repeat, err, errlen);
-		} else if (!strcmp(name, "--latency-runs")) {
-			rc = u64_parse(v, 1, 64, &r->lat_runs, err, errlen);
-			r->lat_set = true;
-		} else {
-			rc = u64_parse(v, 1, 1000, &r->b2b_runs, err, errlen);
-			r->b2b_set = true;
-		}
-		if (rc) {
-			if (!strstr(err, "--")) {
-				char tmp[400];
+static int set_exceed(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	if (parse_ratio(v, &((struct r_opts *)ctx)->exceed)) {
+		snprintf(err, errlen, "--exceed-ratio '%s': expected a ratio in [0, 1), like 0.5 or 50%%", v);
+		return -EINVAL;
+	}
+	return 0;
+}
 
-				snprintf(tmp, sizeof(tmp), "%.399s", err);
-				snprintf(err, errlen, "%s: %.380s", name, tmp);
-			}
+static int set_max_load(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct r_opts *r = ctx;
+
+	r->max_load_set = true;
+	return rate_parse(v, &r->max_load, err, errlen);
+}
+
+/* A duration or a count whose presence matters too: the bool at opt->id
+ * bytes into the struct is set. */
+static int set_ns_given(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	*(bool *)((char *)ctx + opt->id) = true;
+	return opt_set_ns(ctx, opt, v, err, errlen);
+}
+
+static int set_u64_given(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	*(bool *)((char *)ctx + opt->id) = true;
+	return opt_set_u64(ctx, opt, v, err, errlen);
+}
+
+static const struct opt r2544_opts[] = {
+	{ "sizes", 0, OPT_VALUE, "LIST", "RFC 2544", "64,128,256,512,1024,1280,1518",
+	  "frame sizes (with --ipv6 84 instead of 64; --imix: one\n"
+	  "IMIX row instead)", set_sizes },
+	{ "pdr", 0, OPT_VALUE, "RATIO", NULL, "0.5%", "loss goal of PDR, e.g. 0.5% or 0.001", set_goal, 0, 0, 0, 0 },
+	{ "precision", 0, OPT_VALUE, "PCT", NULL, "0.5%", "width goal of the search, % of the maximum load",
+	  set_goal, 0, 0, 0, 1 },
+	{ "max-load", 0, OPT_VALUE, "RATE", NULL, NULL,
+	  "the highest load to offer (default: line rate, or the\n"
+	  "tester's calibrated ceiling, whichever is lower)", set_max_load },
+	{ "quick", 0, OPT_NOARG, NULL, NULL, NULL, "short trials for the lab (printed as deviations from RFC 2544)",
+	  opt_set_true, RO(quick) },
+	{ "trial-time", 0, OPT_VALUE, "T", NULL, NULL, "full trial length (RFC 2544: 60s; --quick: 2s)",
+	  set_ns_given, RO(trial_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR, RO(trial_set) },
+	{ "settle", 0, OPT_VALUE, "T", NULL, NULL, "wait between trials (RFC 2544: 5s; --quick: 0.5s)",
+	  set_ns_given, RO(settle_ns), 0, 600 * NSEC_PER_SEC, RO(settle_set) },
+	{ "latency-runs", 0, OPT_VALUE, "N", NULL, NULL, "latency trials per size (RFC 2544: 20; --quick: 3)",
+	  set_u64_given, RO(lat_runs), 1, 64, RO(lat_set) },
+	{ "b2b-runs", 0, OPT_VALUE, "N", NULL, NULL, "back-to-back searches per size (RFC 2544: 50; --quick: 2)",
+	  set_u64_given, RO(b2b_runs), 1, 1000, RO(b2b_set) },
+	{ "repeat", 0, OPT_VALUE, "N", NULL, "1",
+	  "run the throughput search N times per size (1..16): the\n"
+	  "median and the spread, which 'wirerate report' compares",
+	  opt_set_u64, RO(repeat), 1, R2544_MAX_REPEATS },
+	{ "exceed-ratio", 0, OPT_VALUE, "R", NULL, "0",
+	  "share of a load's trial time that may exceed the loss goal,\n"
+	  "e.g. 0.5 or 50% (0: one failed trial condemns a load)", set_exceed },
+	{ "duration-sum", 0, OPT_VALUE, "T", NULL, NULL,
+	  "full-length trial time that decides a load, e.g. 4s or 120s\n"
+	  "(default: the trial time, one trial); with --exceed-ratio the\n"
+	  "goal exceed ratio and goal duration sum of MLRsearch",
+	  opt_set_ns, RO(dsum_ns), 10 * NSEC_PER_MSEC, NSEC_PER_DAY },
+	{ NULL },
+};
+
+static const struct opt *const r2544_tables[] = { r2544_opts, storeopt_opts, trialopt_opts, NULL };
+
+const struct opt_cmd rfc2544_cmd = {
+	.name = "rfc2544",
+	.synopsis = "[throughput|latency|loss|b2b|all] [OPTIONS]",
+	.about = "RFC 2544 benchmarks per frame size: throughput (NDR and PDR from one\n"
+		 "MLRsearch-style search), latency at the throughput rate, frame loss rate\n"
+		 "from the maximum load down, back-to-back bursts (RFC 9004 correction).\n"
+		 "Takes the port, flow, timing and tester options of 'wirerate trial' but\n"
+		 "--rate and --duration: the search chooses the loads and trial lengths.\n",
+	.tables = r2544_tables,
+};
+
+/* The words that name the tests, into r->tests. */
+static int take_tests(struct r_opts *r, char **args, int nargs, char *err, size_t errlen)
+{
+	static const struct { const char *name; unsigned int bits; } tests[] = {
+		{ "throughput", R2544_THROUGHPUT }, { "latency", R2544_LATENCY }, { "loss", R2544_LOSS },
+		{ "b2b", R2544_B2B }, { "all", R2544_THROUGHPUT | R2544_LATENCY | R2544_LOSS | R2544_B2B },
+	};
+
+	for (int i = 0; i < nargs; i++) {
+		size_t k = 0;
+
+		while (k < sizeof(tests) / sizeof(tests[0]) && strcmp(args[i], tests[k].name))
+			k++;
+		if (k == sizeof(tests) / sizeof(tests[0])) {
+			snprintf(err, errlen, "unexpected argument '%s'", args[i]);
 			return -EINVAL;
 		}
+		r->tests |= tests[k].bits;
 	}
-	argv[out] = NULL;
-	return out;
+	return 0;
 }
 
 static void show_progress(void *arg, const struct r2544_progress *p)
@@ -463,31 +474,15 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	struct app_r2544_plan plan;
 	struct cli_stop stop = { .caught = false };
 	bool imix = false;
-	char err[512];
-	int rc, ret = EXIT_RUNTIME;
+	void *ctx[] = { &r, &so, &to };
+	char err[512], **args;
+	int nargs, rc, ret = EXIT_RUNTIME;
 
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(rfc2544_usage, stdout);
+			opt_usage(stdout, &rfc2544_cmd);
 			return 0;
 		}
-	r.sizes[0] = 64, r.sizes[1] = 128, r.sizes[2] = 256, r.sizes[3] = 512;
-	r.sizes[4] = 1024, r.sizes[5] = 1280, r.sizes[6] = 1518;
-	r.nsizes = 7;
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--ipv6"))
-			r.sizes[0] = FRAME_MIN_TAGGED_V6;	/* RFC 5180's 78 has no room for the tag */
-	if ((argc = storeopt_take(&so, argc, argv, err, sizeof(err))) < 0 ||
-	    (argc = take_own(argc, argv, &r, &imix, err, sizeof(err))) < 0) {
-		cli_error("rfc2544: %s", err);
-		return EXIT_USAGE;
-	}
-	if (!r.tests)
-		r.tests = R2544_THROUGHPUT;
-	if (imix && r.sizes_given) {
-		cli_error("rfc2544: --sizes and --imix: a list of sizes or one IMIX row, not both");
-		return EXIT_USAGE;
-	}
 	/* the search chooses the loads; a --rate would be ignored */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--rate") || !strncmp(argv[i], "--rate=", 7)) {
@@ -495,9 +490,34 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	rc = trialopt_parse(&to, cli, argc, argv, rfc2544_usage, "1kpps", err, sizeof(err));
+	r.sizes[0] = 64, r.sizes[1] = 128, r.sizes[2] = 256, r.sizes[3] = 512;
+	r.sizes[4] = 1024, r.sizes[5] = 1280, r.sizes[6] = 1518;
+	r.nsizes = 7;
+	storeopt_init(&so);
+	trialopt_init(&to);
+	if (!(args = calloc((size_t)argc, sizeof(*args)))) {
+		cli_error("rfc2544: out of memory");
+		return EXIT_RUNTIME;
+	}
+	rc = opt_parse(&rfc2544_cmd, ctx, cli, argc, argv, args, argc, &nargs);
+	if (!rc && (rc = take_tests(&r, args, nargs, err, sizeof(err))))
+		cli_error("rfc2544: %s", err);
+	free(args);
 	if (rc)
-		return rc > 0 ? 0 : EXIT_USAGE;
+		return rc == OPT_HELP ? 0 : EXIT_USAGE;
+	if (!r.tests)
+		r.tests = R2544_THROUGHPUT;
+	imix = to.imix_set;
+	if (imix && r.sizes_given) {
+		cli_error("rfc2544: --sizes and --imix: a list of sizes or one IMIX row, not both");
+		return EXIT_USAGE;
+	}
+	if (to.ipv6_flag && !r.sizes_given)
+		r.sizes[0] = FRAME_MIN_TAGGED_V6;	/* RFC 5180's 78 has no room for the tag */
+	if (trialopt_check(&to, "1kpps", err, sizeof(err))) {
+		cli_error("rfc2544: %s", err);
+		return EXIT_USAGE;
+	}
 	if (to.duration_set) {
 		cli_error("rfc2544: use --trial-time, not --duration (the search chooses trial lengths)");
 		return EXIT_USAGE;
