@@ -92,6 +92,7 @@ extern const struct opt_cmd stream_cmd;
 int cmd_rfc2544(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd rfc2544_cmd;
 int cmd_runs(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd runs_cmd;
 int cmd_report(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd report_cmd;
 

@@ -2,36 +2,17 @@
  * wirerate runs rm ID... [--json] [--db F]
  * wirerate runs upgrade [--json] [--db F] */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "core/units.h"
 #include "app/runs.h"
 #include "store/db.h"
 #include "render/out.h"
-
-static const char runs_usage[] =
-	"usage: wirerate runs [--label L] [--tag T] [--since TIME] [--json] [--db FILE]\n"
-	"       wirerate runs rm ID... [--json] [--db FILE]\n"
-	"       wirerate runs upgrade [--json] [--db FILE]\n"
-	"\n"
-	"Lists the stored runs: id, time, label, test, sizes, headline result, status.\n"
-	"A run whose process died (SIGKILL, power loss) shows as interrupted.\n"
-	"Listing only reads the database; one in an older format is refused until\n"
-	"'runs upgrade' (or any command that stores a run) brings it up to date.\n"
-	"'runs rm' deletes the runs given, all of them or, when one is not stored, none.\n"
-	"\n"
-	"  --label L           only runs labelled L\n"
-	"  --tag T             only runs tagged T\n"
-	"  --since TIME        only runs started since TIME: 2024-05-01, '2024-05-01 13:00',\n"
-	"                      or an age such as 30m, 12h, 7d\n"
-	"  --json              machine-readable list\n"
-	"  --db FILE           the results database (default $WIRERATE_DB, else\n"
-	"                      $XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db)\n";
 
 /* An age such as 30m, 12h or 7d (decimal: strtod would also take inf,
  * nan and hex), as Unix time; -ERANGE when it reaches back before 1970,
@@ -207,68 +188,111 @@ static void print_run(void *arg, const struct app_run_entry *e)
 	out_obj_end(o);
 }
 
+struct runs_opts {
+	const char *label, *tag, *db_path, *filter;	/* filter: the last filter given */
+	int64_t since;
+};
+
+static int set_filter(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct runs_opts *ro = ctx;
+
+	*(opt->id ? &ro->tag : &ro->label) = v;
+	ro->filter = opt->id ? "--tag" : "--label";
+	return 0;
+}
+
+static int set_since(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct runs_opts *ro = ctx;
+	int rc = parse_since(v, &ro->since);
+
+	if (rc == -ERANGE) {
+		snprintf(err, errlen, "--since '%s' out of range: an age must not reach back before 1970", v);
+		return -EINVAL;
+	}
+	if (rc) {
+		snprintf(err, errlen, "--since '%s': give a date (2024-05-01, '2024-05-01 13:00') or an age (30m, 12h, 7d)",
+			 v);
+		return -EINVAL;
+	}
+	ro->filter = "--since";
+	return 0;
+}
+
+static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	if (!*v) {
+		snprintf(err, errlen, "give a file name");
+		return -EINVAL;
+	}
+	((struct runs_opts *)ctx)->db_path = v;
+	return 0;
+}
+
+static const struct opt runs_opts_table[] = {
+	{ "label", 0, OPT_VALUE, "L", "filters", NULL, "only runs labelled L", set_filter, 0, 0, 0, 0 },
+	{ "tag", 0, OPT_VALUE, "T", NULL, NULL, "only runs tagged T", set_filter, 0, 0, 0, 1 },
+	{ "since", 0, OPT_VALUE, "TIME", NULL, NULL,
+	  "only runs started since TIME: 2024-05-01, '2024-05-01 13:00',\n"
+	  "or an age such as 30m, 12h, 7d", set_since },
+	{ "db", 0, OPT_VALUE, "FILE", "store", NULL,
+	  "the results database (default $WIRERATE_DB, else\n"
+	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db)", set_db },
+	{ NULL },
+};
+
+static const struct opt *const runs_tables[] = { runs_opts_table, NULL };
+
+const struct opt_cmd runs_cmd = {
+	.name = "runs",
+	.synopsis = "[--label L] [--tag T] [--since TIME] [--json] [--db FILE]\n"
+		    "       wirerate runs rm ID... [--json] [--db FILE]\n"
+		    "       wirerate runs upgrade [--json] [--db FILE]",
+	.about = "Lists the stored runs: id, time, label, test, sizes, headline result, status.\n"
+		 "A run whose process died (SIGKILL, power loss) shows as interrupted.\n"
+		 "Listing only reads the database; one in an older format is refused until\n"
+		 "'runs upgrade' (or any command that stores a run) brings it up to date.\n"
+		 "'runs rm' deletes the runs given, all of them or, when one is not stored, none.\n",
+	.tables = runs_tables,
+};
+
 int cmd_runs(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "label", required_argument, NULL, 'l' }, { "tag", required_argument, NULL, 't' },
-		{ "since", required_argument, NULL, 's' }, { "json", no_argument, NULL, 'j' },
-		{ "db", required_argument, NULL, 'd' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *label = NULL, *tag = NULL, *db_path = NULL, *filter = NULL;
-	int64_t since = 0;
-	char path[4096];
+	struct runs_opts ro = { 0 };
+	void *ctx[] = { &ro };
+	char path[4096], **args;
 	struct db *db;
-	int c, rc, ret = 0;
+	int nargs, rc, ret = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'l': label = optarg; filter = "--label"; break;
-		case 't': tag = optarg; filter = "--tag"; break;
-		case 'j': cli->json = true; break;
-		case 'd':
-			if (!*optarg) {
-				cli_error("runs: --db: give a file name");
-				return EXIT_USAGE;
-			}
-			db_path = optarg;
-			break;
-		case 's':
-			if ((rc = parse_since(optarg, &since)) == -ERANGE) {
-				cli_error("runs: --since '%s' out of range: an age must not reach back before 1970", optarg);
-				return EXIT_USAGE;
-			} else if (rc) {
-				cli_error("runs: --since '%s': give a date (2024-05-01, '2024-05-01 13:00') or an age (30m, 12h, 7d)",
-					  optarg);
-				return EXIT_USAGE;
-			}
-			filter = "--since";
-			break;
-		case 'h': fputs(runs_usage, stdout); return 0;
-		default: return cli_bad_option("runs", c, argv, optind);
-		}
+	if (!(args = calloc((size_t)argc, sizeof(*args)))) {
+		cli_error("runs: out of memory");
+		return EXIT_RUNTIME;
 	}
-	if (optind < argc && !strcmp(argv[optind], "rm")) {
-		if (filter) {
-			cli_error("runs rm: %s does not apply: rm deletes the runs named by id", filter);
-			return EXIT_USAGE;
-		}
-		return runs_rm(cli, argc - optind - 1, argv + optind + 1, db_path);
+	if ((rc = opt_parse(&runs_cmd, ctx, cli, argc, argv, args, argc, &nargs))) {
+		free(args);
+		return rc == OPT_HELP ? 0 : EXIT_USAGE;
 	}
-	if (optind < argc && !strcmp(argv[optind], "upgrade")) {
-		if (filter) {
-			cli_error("runs upgrade: %s does not apply: upgrade acts on the whole file", filter);
-			return EXIT_USAGE;
+	if (nargs && (!strcmp(args[0], "rm") || !strcmp(args[0], "upgrade"))) {
+		bool rm = !strcmp(args[0], "rm");
+
+		if (ro.filter) {
+			cli_error(rm ? "runs rm: %s does not apply: rm deletes the runs named by id"
+				     : "runs upgrade: %s does not apply: upgrade acts on the whole file", ro.filter);
+			ret = EXIT_USAGE;
+		} else {
+			ret = (rm ? runs_rm : runs_upgrade)(cli, nargs - 1, args + 1, ro.db_path);
 		}
-		return runs_upgrade(cli, argc - optind - 1, argv + optind + 1, db_path);
+		free(args);
+		return ret;
 	}
-	if (optind < argc) {
-		cli_error("runs: unexpected '%s' (see 'wirerate runs --help')", argv[optind]);
+	if (nargs) {
+		cli_error("runs: unexpected '%s' (see 'wirerate runs --help')", args[0]);
+		free(args);
 		return EXIT_USAGE;
 	}
-	if ((rc = open_db(db_path, false, &db, path, sizeof(path), &ret))) {
+	free(args);
+	if ((rc = open_db(ro.db_path, false, &db, path, sizeof(path), &ret))) {
 		if (rc != -ENOENT)
 			return ret;
 		db = NULL;	/* nothing stored yet: an empty list */
@@ -276,7 +300,7 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 	}
 
 	struct out *o = out_create(stdout, cli->json);
-	struct db_run_filter f = { .label = label, .tag = tag, .since = since };
+	struct db_run_filter f = { .label = ro.label, .tag = ro.tag, .since = ro.since };
 	char err[512];
 
 	out_str(o, "db", NULL, path);
