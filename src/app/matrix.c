@@ -158,7 +158,8 @@ bool app_matrix_reserved(const char *a)
 
 		if (!strncmp(a, taken[k], n) && (!a[n] || a[n] == '='))
 			return true;
-		/* getopt_long takes an abbreviation: --js for --json */
+		/* an abbreviation (--js) of one is refused here too, with
+		 * the reason: the test would only call it unknown */
 		if (a[0] == '-' && a[1] == '-' && len >= 3 && len < n && !strncmp(a, taken[k], len))
 			return true;
 	}

@@ -34,39 +34,6 @@ void cli_error(const char *fmt, ...)
 	free(big);
 }
 
-int cli_take_valued(int argc, char **argv, int *i, const char *const *names,
-		    const char **name, const char **value, char *err, size_t errlen)
-{
-	const char *a = argv[*i];
-
-	for (int k = 0; names[k]; k++) {
-		size_t nl = strlen(names[k]);
-
-		if (strncmp(a, names[k], nl) || (a[nl] != '\0' && a[nl] != '='))
-			continue;
-		*name = names[k];
-		if (a[nl] == '=')
-			*value = a + nl + 1;
-		else if (*i + 1 < argc)
-			*value = argv[++*i];
-		else {
-			snprintf(err, errlen, "option '%s' needs a value", names[k]);
-			return -EINVAL;
-		}
-		return 1;
-	}
-	return 0;
-}
-
-int cli_bad_option(const char *cmd, int c, char **argv, int optind_now)
-{
-	if (c == ':')
-		cli_error("%s: option '%s' needs a value", cmd, argv[optind_now - 1]);
-	else
-		cli_error("%s: unknown option '%s' (see 'wirerate %s --help')", cmd, argv[optind_now - 1], cmd);
-	return EXIT_USAGE;
-}
-
 bool cli_have_root(void)
 {
 	char line[256];

@@ -36,16 +36,6 @@ struct cmd {
 
 /* One-line error on stderr, "wirerate: ..." */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The one-line error for getopt_long's ':' (missing value) or '?'
- * (unknown option) in command cmd; returns EXIT_USAGE. */
-int cli_bad_option(const char *cmd, int c, char **argv, int optind_now);
-/* For commands that take their own options out of argv before handing the
- * rest on (rfc2544's, the store's): when argv[*i] is one of names (NULL
- * ended), as "--name VALUE" or "--name=VALUE", set *name and *value,
- * advance *i past the value and return 1; return 0 when it is not; -EINVAL
- * with a message when the value is missing. */
-int cli_take_valued(int argc, char **argv, int *i, const char *const *names,
-		    const char **name, const char **value, char *err, size_t errlen);
 /* The exit status of a step that returned rc (0 or -errno): 0, EXIT_USAGE
  * for -EINVAL (the input was wrong), else EXIT_RUNTIME. */
 int cli_status(int rc);

@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 
 #include "cli/cli.h"
-#include "cli/storeopt.h"
+#include "cli/storeargs.h"
 #include "app/matrix.h"
 #include "cli/opt.h"
 #include "store/db.h"

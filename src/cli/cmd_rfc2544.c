@@ -11,7 +11,6 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/storeargs.h"
-#include "cli/storeopt.h"
 #include "cli/trialopt.h"
 #include "app/trialres.h"
 #include "app/rfc2544plan.h"

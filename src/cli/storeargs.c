@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/storeargs.h"
 
 /* A label or tag is shown in text tables, one run a line: a newline, tab
@@ -72,4 +73,13 @@ const struct opt storeopt_opts[] = {
 void storeopt_init(struct storeopt *s)
 {
 	memset(s, 0, sizeof(*s));
+}
+
+void storeopt_end(struct storeopt *s, const char *status, const char *headline)
+{
+	char err[512];
+	int64_t id = s->run_id;
+
+	if (app_store_end(s, status, headline, err, sizeof(err)))
+		cli_error("warning: run %lld not marked %s in %s: %s", (long long)id, status, s->path, err);
 }

@@ -1,13 +1,21 @@
-/* The results store's options for the commands that store a run (trial,
- * rfc2544): a table for opt_parse whose ctx is a struct storeopt. */
+/* Storing a traffic command's run (trial, rfc2544): the store's options
+ * (--db, --label, --tag, --no-store) as a table for opt_parse whose ctx
+ * is a struct storeopt, and the end of the run. Storing is on by default. */
 #ifndef WR_CLI_STOREARGS_H
 #define WR_CLI_STOREARGS_H
 
+#include "app/runstore.h"
 #include "cli/opt.h"
-#include "cli/storeopt.h"
+#include "cli/trialopt.h"
+
+#define STOREOPT_MAX_TAGS APP_STORE_MAX_TAGS
 
 extern const struct opt storeopt_opts[];
 /* Nothing chosen: the default database, no label, no tags. */
 void storeopt_init(struct storeopt *s);
+/* Mark the run complete/interrupted/failed with its headline and close
+ * (app_store_end); prints a warning on failure (the results were
+ * printed anyway). */
+void storeopt_end(struct storeopt *s, const char *status, const char *headline);
 
 #endif

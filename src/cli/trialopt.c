@@ -533,25 +533,6 @@ int trialopt_check(struct trialopt *o, const char *default_rate, char *err, size
 }
 
 
-int trialopt_parse(struct trialopt *o, struct cli *cli, int argc, char **argv,
-		   const char *usage, const char *default_rate, char *err, size_t errlen)
-{
-	static const struct opt *const tables[] = { trialopt_opts, NULL };
-	const struct opt_cmd cmd = { .name = argv[0], .synopsis = "[OPTIONS]", .tables = tables };
-	void *ctx[] = { o };
-	char *args[1];
-	int nargs, rc;
-
-	trialopt_init(o);
-	if ((rc = opt_parse(&cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return rc == OPT_HELP ? 1 : -EINVAL;
-	if ((rc = trialopt_check(o, default_rate, err, errlen))) {
-		cli_error("%s: %s", argv[0], err);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 void trialopt_print_header(struct out *out, const struct trialopt *o, const struct trial_result *res)
 {
 	const struct trial_cfg *c = &o->cfg;
