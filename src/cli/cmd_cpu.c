@@ -158,25 +158,13 @@ static void print_block(struct out *o, const struct cpu_opts *op, const char *la
 	fflush(stdout);
 }
 
-static int set_cpus(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	struct cpu_opts *op = ctx;
-
-	if (cpuset_parse_list(v, &op->cpus, err, errlen) || !cpuset_count(&op->cpus)) {
-		if (!*err)
-			snprintf(err, errlen, "empty CPU list");
-		return -EINVAL;
-	}
-	op->have_cpus = true;
-	return 0;
-}
-
 static const struct opt cpu_opts[] = {
 	{ "interval", 0, OPT_VALUE, "T", "sampling", "1s", "time between rows (10ms..1h)",
 	  opt_set_ns, OPT_FIELD(struct cpu_opts, interval_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR },
 	{ "count", 0, OPT_VALUE, "N", NULL, NULL, "stop after N intervals (default: until Ctrl-C)",
 	  opt_set_u64, OPT_FIELD(struct cpu_opts, count), 1, 1000000000 },
-	{ "cpus", 0, OPT_VALUE, "LIST", NULL, NULL, "CPUs to show (e.g. 1 or 0-3,8; default all online)", set_cpus },
+	{ "cpus", 0, OPT_VALUE, "LIST", NULL, NULL, "CPUs to show (e.g. 1 or 0-3,8; default all online)",
+	  opt_set_cpuset, OPT_FIELD(struct cpu_opts, cpus), 0, 0, OPT_FIELD(struct cpu_opts, have_cpus) },
 	{ "irq", 0, OPT_VALUE, "NAME", NULL, NULL, "count only IRQ lines whose name contains NAME (e.g. eth0)",
 	  opt_set_str, OPT_FIELD(struct cpu_opts, irq) },
 	{ "root", 0, OPT_VALUE, "DIR", NULL, "/", "read /proc under DIR (fixture trees)",

@@ -29,19 +29,6 @@ struct soak_opts {
 	const char *cal_only;	/* the last option of --calibrate's given */
 };
 
-static int set_cpus(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	struct soak_opts *op = ctx;
-
-	if (cpuset_parse_list(v, &op->cpus, err, errlen) || !cpuset_count(&op->cpus)) {
-		if (!*err)
-			snprintf(err, errlen, "empty CPU list");
-		return -EINVAL;
-	}
-	op->have_cpus = true;
-	return 0;
-}
-
 static int set_calibration(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	struct soak_opts *op = ctx;
@@ -89,7 +76,8 @@ static const struct opt soak_opts[] = {
 	  opt_set_ns, OPT_FIELD(struct soak_opts, interval_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR },
 	{ "duration", 0, OPT_VALUE, "T", NULL, NULL, "stop after T (default: until Ctrl-C)",
 	  opt_set_ns, OPT_FIELD(struct soak_opts, duration_ns), 10 * NSEC_PER_MSEC, 31 * NSEC_PER_DAY },
-	{ "cpus", 0, OPT_VALUE, "LIST", NULL, NULL, "CPUs to soak (default: all online)", set_cpus },
+	{ "cpus", 0, OPT_VALUE, "LIST", NULL, NULL, "CPUs to soak (default: all online)",
+	  opt_set_cpuset, OPT_FIELD(struct soak_opts, cpus), 0, 0, OPT_FIELD(struct soak_opts, have_cpus) },
 	{ "per-cpu", 0, OPT_NOARG, NULL, NULL, NULL, "the load of each CPU too",
 	  opt_set_true, OPT_FIELD(struct soak_opts, per_cpu) },
 	{ "calibration", 0, OPT_VALUE, "FILE", NULL, NULL,

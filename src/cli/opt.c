@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "core/cpuset.h"
 #include "core/units.h"
 #include "render/out.h"
 
@@ -331,4 +332,19 @@ int opt_set_uint(void *ctx, const struct opt *opt, const char *value, char *err,
 int opt_set_ns(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen)
 {
 	return duration_parse(value, opt->min, opt->max, (uint64_t *)((char *)ctx + opt->off), err, errlen);
+}
+
+int opt_set_cpuset(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen)
+{
+	struct cpuset *set = (struct cpuset *)((char *)ctx + opt->off);
+
+	err[0] = '\0';
+	if (cpuset_parse_list(value, set, err, errlen) || !cpuset_count(set)) {
+		if (!*err)
+			snprintf(err, errlen, "empty CPU list");
+		return -EINVAL;
+	}
+	if (opt->id)
+		*(bool *)((char *)ctx + opt->id) = true;
+	return 0;
 }

@@ -95,6 +95,10 @@ int opt_set_u64(void *ctx, const struct opt *opt, const char *value, char *err, 
 int opt_set_uint(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);	/* unsigned int in [min, max] */
 int opt_set_ns(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);	/* uint64_t ns, a duration in [min, max] */
 
+/* A CPU list (struct cpuset at opt->off, not empty); opt->id, when not 0,
+ * is the offset of a bool set to say it was given. */
+int opt_set_cpuset(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);
+
 #define OPT_FIELD(type, field) offsetof(type, field)
 
 #endif
