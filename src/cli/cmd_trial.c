@@ -314,12 +314,9 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	/* Stored as a run of its trials; a bad --db fails before the traffic. */
 	{
 		char sizes[160];
-		size_t off = 0;
 		struct db_run_info ri = { .test = "trial", .sizes = sizes, .repeats = (unsigned int)repeat };
 
-		sizes[0] = '\0';
-		for (unsigned int i = 0; i < to.cfg.nsizes && off < sizeof(sizes); i++)
-			off += (size_t)snprintf(sizes + off, sizeof(sizes) - off, "%s%u", i ? "," : "", to.cfg.sizes[i]);
+		sizes_join(sizes, sizeof(sizes), to.cfg.sizes, to.cfg.nsizes);
 		if ((rc = app_store_open(&so, err, sizeof(err))) ||
 		    (rc = app_store_begin(&so, &to, &ri, err, sizeof(err)))) {
 			cli_error("trial: %s", err);
