@@ -9,12 +9,16 @@ pkgs=(
 	# for the BPF objects' embedding)
 	gcc make meson ninja-build pkgconf git python3
 	libmnl-dev libnftables-dev zlib1g-dev libsqlite3-dev
+	# nft's JSON listing (the firewall's drop counters)
+	libjson-c-dev
 	# the XDP paths: libxdp + libbpf, BPF programs built with clang
 	libxdp-dev libbpf-dev
 	# tests; ethtool (channels, offloads), procps (ps, pgrep), bc for the
 	# scripts' arithmetic. tests/deps_check.sh fails when a script runs a
 	# program whose package is not in this list.
 	libcmocka-dev jq iproute2 ethtool procps bc
+	# the SSH DUT test: a throwaway sshd, and the client wirerate runs
+	openssh-server openssh-client
 	# the store tests look into the database with the sqlite3 shell
 	sqlite3
 	# the fuzz run of the frame parser (libFuzzer)
@@ -23,6 +27,12 @@ pkgs=(
 	nftables
 	# the HTML report test renders the page in headless Chromium
 	chromium
+	# the manual pages' test renders them (man -l) and loads the
+	# completion in bash and zsh
+	man-db groff-base zsh bash-completion
+	# the OpenMetrics files are checked with the Prometheus client's
+	# parser, the JSON output against its schemas (tests/jsoncheck.py)
+	python3-prometheus-client python3-jsonschema
 )
 
 # make bench: the peer tools it measures against.

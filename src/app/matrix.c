@@ -147,23 +147,68 @@ int app_matrix_labels(struct app_matrix *m, const char *label, char *err, size_t
 	return 0;
 }
 
-bool app_matrix_reserved(const char *a)
+bool app_matrix_reserved(const char *a, bool remote)
 {
-	static const char *const taken[] = { "--prefix", "--tx", "--rx", "--label", "--db", "--no-store",
-					     "--json", "-j", "--dst-mac", NULL };
-	size_t len = strcspn(a, "=");
+	/* The lab's matrix sets the ports; a real DUT's matrix sets what it
+	 * changes on the DUT, and the test names the ports and the DUT. */
+	static const char *const lab[] = { "--prefix", "--tx", "--rx", "--label", "--db", "--no-store",
+					   "--json", "-j", "--dst-mac", NULL };
+	static const char *const dut[] = { "--prefix", "--label", "--db", "--no-store", "--json", "-j",
+					   "--dut-placement", "--dut-rules", NULL };
+	const char *const *taken = remote ? dut : lab;
 
+	/* Option names are exact (no abbreviations), with or without =. */
 	for (int k = 0; taken[k]; k++) {
 		size_t n = strlen(taken[k]);
 
 		if (!strncmp(a, taken[k], n) && (!a[n] || a[n] == '='))
 			return true;
-		/* an abbreviation (--js) of one is refused here too, with
-		 * the reason: the test would only call it unknown */
-		if (a[0] == '-' && a[1] == '-' && len >= 3 && len < n && !strncmp(a, taken[k], len))
+	}
+	return false;
+}
+
+bool app_matrix_remote_dut(char **test, int ntest)
+{
+	for (int i = 0; i < ntest; i++) {
+		const char *v = NULL;
+
+		if (!strcmp(test[i], "--dut") && i + 1 < ntest)
+			v = test[i + 1];
+		else if (!strncmp(test[i], "--dut=", 6))
+			v = test[i] + 6;
+		if (v && strcmp(v, "lab") && strncmp(v, "lab:", 4))
 			return true;
 	}
 	return false;
+}
+
+int app_matrix_check_remote(const struct app_matrix *m, char *err, size_t errlen)
+{
+	for (int k = 0; k < APP_MATRIX_NAXES; k++)
+		if (m->axes[k].n && strcmp(m->axes[k].opt, "--placement") && strcmp(m->axes[k].opt, "--rules")) {
+			snprintf(err, errlen, "%s: a DUT of its own (--dut ssh: or local) has the axes --placement and "
+				 "--rules; %s is the lab's", m->axes[k].opt, m->axes[k].opt);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+void app_matrix_dut_argv(const struct app_matrix *m, int c, char **targv)
+{
+	int ta = 0;
+	const char *v;
+
+	while (targv[ta])
+		ta++;
+	if ((v = app_matrix_value(m, c, app_matrix_axis(m, "--placement")))) {
+		targv[ta++] = "--dut-placement";
+		targv[ta++] = (char *)v;
+	}
+	if ((v = app_matrix_value(m, c, app_matrix_axis(m, "--rules")))) {
+		targv[ta++] = "--dut-rules";
+		targv[ta++] = (char *)v;
+	}
+	targv[ta] = NULL;
 }
 
 static bool has_control(const char *s)
@@ -231,8 +276,10 @@ void app_matrix_test_argv(char **targv, char **test, int ntest, const char *pref
 	targv[ta++] = "wirerate";
 	for (int i = 0; i < ntest; i++)
 		targv[ta++] = test[i];
-	targv[ta++] = "--prefix";
-	targv[ta++] = (char *)prefix;
+	if (prefix) {
+		targv[ta++] = "--prefix";
+		targv[ta++] = (char *)prefix;
+	}
 	targv[ta++] = "--label";
 	targv[ta++] = (char *)label;
 	targv[ta++] = "--tag";

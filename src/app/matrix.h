@@ -51,14 +51,25 @@ int app_matrix_lab_argv(const struct app_matrix *m, int c, const char *prefix, b
 int app_matrix_labels(struct app_matrix *m, const char *label, char *err, size_t errlen);
 
 /* True when a test option is one the matrix sets itself (--prefix, --db,
- * ..., or getopt's abbreviation of one). */
-bool app_matrix_reserved(const char *arg);
+ * ...); remote: the matrix of a DUT of its own,
+ * which sets --dut-placement and --dut-rules and leaves the ports to the
+ * test. */
+bool app_matrix_reserved(const char *arg, bool remote);
+/* True when the test's options name a DUT other than the lab (--dut
+ * ssh:... or local): its configurations are applied by its agent, one
+ * test at a time, with no lab built. */
+bool app_matrix_remote_dut(char **test, int ntest);
+/* Such a DUT has the axes placement and rules only: -EINVAL with a reason. */
+int app_matrix_check_remote(const struct app_matrix *m, char *err, size_t errlen);
+/* Append configuration c's --dut-placement and --dut-rules to a test's
+ * command line (NULL ended, with room). */
+void app_matrix_dut_argv(const struct app_matrix *m, int c, char **targv);
 /* The matrix's own options, checked as its tests and report would check
  * them, so that no lab is built for a run that would refuse. */
 int app_matrix_check_own(const char *label, const char *const *tags, int ntags, const char *db, const char *html,
 			 const char *fail_pct, char *err, size_t errlen);
 /* The test's command line (argv[0] "wirerate"): its own options, then
- * the lab, label, tags and store the matrix gives it. targv holds
+ * the lab (prefix NULL: none), label, tags and store the matrix gives it. targv holds
  * APP_MATRIX_ARGV_MAX. */
 void app_matrix_test_argv(char **targv, char **test, int ntest, const char *prefix, const char *label,
 			  const char *mtag, const char *const *tags, int ntags, const char *db_path);

@@ -2,6 +2,7 @@
 #include "app/rfc2544plan.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,9 +94,31 @@ static double calib_ceiling(const struct app_r2544_host *h, unsigned int size)
 	return 0;
 }
 
+int app_r2544_check_sizes(const struct app_r2544_opts *o, const struct trial_cfg *base, char *err, size_t errlen)
+{
+	for (unsigned int i = 0; !o->imix && i < o->nsizes; i++) {
+		struct trial_cfg probe = *base;
+		char e2[512];
+
+		probe.sizes[0] = o->sizes[i];
+		probe.nsizes = 1;
+		if (trial_cfg_check(&probe, e2, sizeof(e2))) {
+			snprintf(err, errlen, "--sizes: %s", e2);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int app_r2544_max_loads(const struct app_r2544_opts *o, const struct trial_cfg *base,
 			const struct app_r2544_host *h, struct app_r2544_plan *p, char *err, size_t errlen)
 {
+	int rc;
+
+	/* every size checked before a placement measurement sends a frame:
+	 * bad input is refused before any traffic */
+	if (h->placed && (rc = app_r2544_check_sizes(o, base, err, errlen)))
+		return rc;
 	for (unsigned int i = 0; i < p->nrows; i++) {
 		double avg = 0, line = 0, ceil_pps = 0, m;
 
@@ -116,8 +139,16 @@ int app_r2544_max_loads(const struct app_r2544_opts *o, const struct trial_cfg *
 		}
 		if (h->line_bps > 0)
 			line = h->line_bps / ((avg + 20) * 8);
-		if (!o->imix)
+		bool placed = false;
+
+		if (!o->imix && !o->max_load_set && h->placed) {
+			if ((rc = h->placed(h->ctx, o->sizes[i], &p->placed[i], err, errlen)))
+				return rc;
+			ceil_pps = p->placed[i].pps;
+			placed = true;
+		} else if (!o->imix) {
 			ceil_pps = calib_ceiling(h, o->sizes[i]);
+		}
 		if (o->max_load_set) {
 			m = o->max_load.kind == RATE_PPS ? o->max_load.value :
 			    o->max_load.kind == RATE_BPS ? o->max_load.value / ((avg + 20) * 8) :
@@ -127,7 +158,8 @@ int app_r2544_max_loads(const struct app_r2544_opts *o, const struct trial_cfg *
 			m = line > 0 ? line : ceil_pps;
 			if (ceil_pps > 0 && ceil_pps < m)
 				m = ceil_pps;
-			p->load_from[i] = ceil_pps > 0 && m == ceil_pps ? APP_R2544_LOAD_CEILING : APP_R2544_LOAD_LINE;
+			p->load_from[i] = !(ceil_pps > 0 && m == ceil_pps) ? APP_R2544_LOAD_LINE :
+					  placed ? APP_R2544_LOAD_PLACED : APP_R2544_LOAD_CEILING;
 		}
 		if (!(m > 0) && o->max_load_set && o->max_load.kind == RATE_PCT) {
 			snprintf(err, errlen, "--max-load %g%%: no line rate known here (veth has none): give --line-rate, "
@@ -177,8 +209,11 @@ void app_r2544_deviations(const struct app_r2544_opts *o, const struct trial_cfg
 	if (o->pdr > 0)
 		dev_add(p, APP_R2544_DEV_PDR, o->pdr * 100, 0, 0);
 	for (unsigned int i = 0; i < p->nrows; i++)
-		if (p->load_from[i] == APP_R2544_LOAD_CEILING) {
-			dev_add(p, APP_R2544_DEV_CEILING, line_bps > 0, 0, 0);
+		if (p->load_from[i] == APP_R2544_LOAD_CEILING || p->load_from[i] == APP_R2544_LOAD_PLACED) {
+			bool placed = p->load_from[i] == APP_R2544_LOAD_PLACED;
+
+			dev_add(p, APP_R2544_DEV_CEILING, line_bps > 0, placed,
+				placed ? (p->placed[i].gen_cpu + 1) * 10000.0 + p->placed[i].rx_cpu + 1 : 0);
 			break;
 		}
 	if (o->repeat > 1)
@@ -215,8 +250,13 @@ void app_r2544_dev_text(const struct app_r2544_dev *d, char *buf, size_t len)
 		snprintf(buf, len, "PDR: highest load losing at most %g%% (RFC 2544 reports zero loss only: NDR)", d->a);
 		break;
 	case APP_R2544_DEV_CEILING:
-		snprintf(buf, len, "maximum load is the tester's calibrated ceiling, not line rate (%s)",
-			 d->a ? "it is lower" : "no line rate known");
+		if (d->b)
+			snprintf(buf, len, "maximum load is the tester's ceiling measured through the DUT before the "
+				 "search, generator on CPU %d and analyzer on CPU %d as in its trials, not line rate (%s)",
+				 (int)(d->c / 10000) - 1, (int)d->c % 10000 - 1, d->a ? "it is lower" : "no line rate known");
+		else
+			snprintf(buf, len, "maximum load is the tester's calibrated ceiling (back to back), not line "
+				 "rate (%s)", d->a ? "it is lower" : "no line rate known");
 		break;
 	case APP_R2544_DEV_REPEAT:
 		snprintf(buf, len, "the throughput search ran %llu times per size: NDR and PDR are the median",
@@ -247,7 +287,11 @@ void app_r2544_fill(const struct app_r2544_opts *o, const struct app_r2544_plan 
 	cfg->repeats = p->repeats;
 	for (unsigned int i = 0; i < p->nrows; i++) {
 		cfg->max_load[i] = p->max_load[i];
-		cfg->max_is_ceiling[i] = p->load_from[i] == APP_R2544_LOAD_CEILING;
+		cfg->max_is_ceiling[i] = p->load_from[i] == APP_R2544_LOAD_CEILING ||
+					 p->load_from[i] == APP_R2544_LOAD_PLACED;
+		cfg->max_from[i] = p->load_from[i] == APP_R2544_LOAD_CEILING || p->load_from[i] == APP_R2544_LOAD_PLACED
+					   ? R2544_MAX_CEILING
+				   : p->load_from[i] == APP_R2544_LOAD_GIVEN ? R2544_MAX_GIVEN : R2544_MAX_LINE;
 	}
 	cfg->min_load = p->min_load;
 }
@@ -258,4 +302,41 @@ void app_r2544_sizes_text(const struct app_r2544_opts *o, char *buf, size_t len)
 		snprintf(buf, len, "imix");
 	else
 		sizes_join(buf, len, o->sizes, o->nsizes);
+}
+
+void app_r2544_estimate(const struct app_r2544_opts *o, const struct app_r2544_plan *p, const struct trial_cfg *base,
+			bool placed, struct app_r2544_estimate *e)
+{
+	double wait = (double)(base->learn_wait_ns + base->drain_ns + p->settle_ns) / NSEC_PER_SEC;
+	double fin = (double)p->final_ns / NSEC_PER_SEC, ini = (double)p->initial_ns / NSEC_PER_SEC;
+	double rows = p->nrows ? p->nrows : 1, n, per;
+	unsigned int trials = 0;
+	double secs = 0;
+
+	if (o->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)) {
+		n = ceil(log2(1 / (o->precision > 0 ? o->precision : 0.005))) + 4;
+		/* a goal duration sum of k trials asks each final load k times */
+		per = n / 2 * (ini + wait) + n / 2 * (fin + wait) * (p->dsum_ns > p->final_ns ?
+								    (double)p->dsum_ns / (double)p->final_ns : 1);
+		trials += (unsigned int)(rows * (p->repeats ? p->repeats : 1) * n);
+		secs += rows * (p->repeats ? p->repeats : 1) * per;
+	}
+	if (o->tests & R2544_LATENCY) {
+		trials += (unsigned int)(rows * p->latency_runs);
+		secs += rows * p->latency_runs * ((double)p->latency_ns / NSEC_PER_SEC + wait);
+	}
+	if (o->tests & R2544_LOSS) {
+		trials += (unsigned int)(rows * 4);
+		secs += rows * 4 * (fin + wait);
+	}
+	if (o->tests & R2544_B2B) {
+		trials += (unsigned int)(rows * p->b2b_runs * 8);
+		secs += rows * p->b2b_runs * 8 * ((double)p->b2b_max_ns / 2 / NSEC_PER_SEC + wait);
+	}
+	if (placed) {
+		trials += (unsigned int)(rows * 6);
+		secs += rows * 6 * (0.5 + (double)(base->learn_wait_ns + base->drain_ns) / NSEC_PER_SEC);
+	}
+	e->trials = trials;
+	e->seconds = secs;
 }

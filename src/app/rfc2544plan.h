@@ -11,6 +11,7 @@
 
 #include "core/timeconst.h"
 #include "core/units.h"
+#include "app/ceiling.h"
 #include "engine/rfc2544.h"
 #include "engine/trial.h"
 
@@ -56,6 +57,7 @@ struct app_r2544_opts {
 enum app_r2544_load_from {
 	APP_R2544_LOAD_LINE,		/* the line rate */
 	APP_R2544_LOAD_CEILING,		/* the tester's calibrated ceiling */
+	APP_R2544_LOAD_PLACED,		/* its ceiling measured in the trial's placement */
 	APP_R2544_LOAD_GIVEN,		/* --max-load */
 };
 
@@ -68,7 +70,10 @@ enum app_r2544_dev_kind {
 	APP_R2544_DEV_B2B,		/* a: searches */
 	APP_R2544_DEV_GOALS,		/* a: duration sum s, b: trial s, c: exceed % */
 	APP_R2544_DEV_PDR,		/* a: PDR loss % */
-	APP_R2544_DEV_CEILING,		/* a: 1 when a line rate is known (and higher) */
+	APP_R2544_DEV_CEILING,		/* a: 1 when a line rate is known (and higher);
+					 * b: 1 measured in the trial's placement,
+					 * c: (its generator CPU + 1) * 10000 + analyzer
+					 * CPU + 1 (-1: not pinned) */
 	APP_R2544_DEV_REPEAT,		/* a: searches per size */
 	APP_R2544_DEV_N
 };
@@ -87,6 +92,8 @@ struct app_r2544_plan {
 	double max_load[R2544_MAX_SIZES];
 	enum app_r2544_load_from load_from[R2544_MAX_SIZES];
 	double min_load;
+	/* rows whose max load is APP_R2544_LOAD_PLACED: the measurement */
+	struct app_ceiling placed[R2544_MAX_SIZES];
 	struct app_r2544_dev dev[APP_R2544_DEV_N];
 	unsigned int ndev;
 };
@@ -96,6 +103,26 @@ struct app_r2544_plan {
  * set to match. -EINVAL with a reason when the options contradict. */
 int app_r2544_timing(const struct app_r2544_opts *o, struct trial_cfg *base, struct app_r2544_plan *p,
 		     char *err, size_t errlen);
+
+/* What a run will take, told before it starts: trials and seconds, the
+ * tester's ceiling measured through the DUT (placed) included. An
+ * estimate from the plan, not a promise: the search decides how many
+ * trials it needs. Per search, log2(1 / precision) + 4 trials, half of
+ * them at the initial length (10 and 12 were seen at 2% and 0.5% on a
+ * shaped lab DUT, 22 a size on a noisy one); each trial also waits for
+ * learning, drain and settle.
+ * Frame loss: 4 steps; back-to-back: 8 bursts a search; latency: its
+ * runs. A ceiling measured in place: 6 trials of 0.5 s a size. */
+struct app_r2544_estimate {
+	unsigned int trials;
+	double seconds;
+};
+void app_r2544_estimate(const struct app_r2544_opts *o, const struct app_r2544_plan *p, const struct trial_cfg *base,
+			bool placed, struct app_r2544_estimate *e);
+
+/* Every size is a test frame the trial can build (trial_cfg_check):
+ * -EINVAL with "--sizes: ..." in err. */
+int app_r2544_check_sizes(const struct app_r2544_opts *o, const struct trial_cfg *base, char *err, size_t errlen);
 
 /* Every size the search will offer fits the links (base resolved). */
 int app_r2544_check_mtu(const struct app_r2544_opts *o, const struct trial_cfg *base, char *err, size_t errlen);
@@ -108,12 +135,18 @@ struct app_r2544_host {
 	const char *calib_path, *calib_key;
 	double (*ceiling)(void *ctx, unsigned int size);
 	void *ctx;
+	/* Measures the tester's ceiling for a size in the trial's own
+	 * placement (app/ceiling.h); given, it replaces the calibration
+	 * (which was measured back to back) for every size. */
+	int (*placed)(void *ctx, unsigned int size, struct app_ceiling *out, char *err, size_t errlen);
 	bool lab;			/* for the hint: 'calibrate --prefix P' */
 	const char *prefix;
 };
 
 /* Each row's maximum load: --max-load, else the line rate or the tester's
- * ceiling, whichever is lower. -EINVAL with a reason when a row has none. */
+ * ceiling (in the trial's placement when h->placed is given, else the
+ * calibrated one), whichever is lower. -EINVAL with a reason when a row
+ * has none; a failed placement measurement's -errno. */
 int app_r2544_max_loads(const struct app_r2544_opts *o, const struct trial_cfg *base,
 			const struct app_r2544_host *h, struct app_r2544_plan *p, char *err, size_t errlen);
 

@@ -9,6 +9,7 @@
 
 #include "app/trialres.h"
 #include "core/timeconst.h"
+#include "dut/dut.h"
 #include "dut/envcap.h"
 #include "engine/rfc2544.h"
 
@@ -51,6 +52,22 @@ int app_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run
 		envcap_port(e, "tx", to->nsfd[0], to->tx_name, NULL, to->nsfd[0] < 0);
 		if (strcmp(to->tx_name, to->rx_name) || to->nsfd[0] != to->nsfd[1])
 			envcap_port(e, "rx", to->nsfd[1], to->rx_name, NULL, to->nsfd[1] < 0);
+	}
+	/* The DUT's own account of itself (dut.kernel.release, its ports,
+	 * CPUs, governor, config and ruleset hashes): what a report groups
+	 * runs of one DUT by, whatever the tester runs. */
+	if (to->dut) {
+		const struct envcap *de = dut_env(to->dut);
+
+		for (unsigned int i = 0; i < de->n; i++)
+			envcap_set(e, de->kv[i].key, "%s", de->kv[i].value);
+		if (to->dut_applied[0])
+			envcap_set(e, "dut.applied", "%s", to->dut_applied);
+		if (to->dut_place)
+			envcap_set(e, "dut.placement", "%s",
+				   (const char *[]){ "keep", "bound", "split", "free" }[to->dut_place]);
+		if (to->dut_rules_set)
+			envcap_set(e, "dut.rules", "%u", to->dut_rules);
 	}
 	envcap_set(e, "run.flows", "%u", frame_flows_count(&to->cfg.flows));
 	envcap_set(e, "run.directions", "%u", to->cfg.ndirs);
@@ -105,7 +122,9 @@ int app_store_r2544_trial(void *arg, const struct r2544_trial *rt, char *err, si
 			      .duration_s = (double)rt->duration_ns / NSEC_PER_SEC, .tx = rt->tx, .rx = rt->rx,
 			      .tester_limited = rt->tester_limited, .cpu_valid = rt->cpu_valid,
 			      .cpu_busy_pct = rt->cpu_busy_pct, .cpu_soak_pct = rt->cpu_soak_pct,
-			      .ns_per_frame = rt->ns_per_frame, .cpu_source = rt->cpu_source };
+			      .soak_trusted = rt->soak_trusted,
+			      .ns_per_frame = rt->ns_per_frame, .cpu_source = rt->cpu_source,
+			      .loss = rt->loss, .nloss = rt->nloss };
 
 	return app_store_trial(arg, &t, err, errlen);
 }
@@ -124,12 +143,15 @@ static int store_row(struct storeopt *s, const struct r2544_row *row, char *err,
 		const struct search_outcome *o = &row->rep[i];
 		struct db_result r = {
 			.size = row->size, .repeat = i, .max_load = row->max_load,
-			.max_is_ceiling = row->max_is_ceiling,
+			/* any cap but the line rate: a pass there is "at least"
+			 * (report.c reads bounds from this and the uppers) */
+			.max_is_ceiling = row->max_from != R2544_MAX_LINE,
 			.ndr_valid = o->ndr.lower_valid, .ndr_lower = o->ndr.lower,
 			.ndr_upper = o->ndr.upper_valid ? o->ndr.upper : NAN,
 			.pdr_valid = o->pdr.lower_valid, .pdr_lower = o->pdr.lower,
 			.pdr_upper = o->pdr.upper_valid ? o->pdr.upper : NAN,
-			.at_max = o->ndr.at_max, .tester_capped = o->ndr.tester_capped || o->pdr.tester_capped,
+			/* the NDR's own: a PDR the tester stopped says nothing of it */
+			.at_max = o->ndr.at_max, .tester_capped = r2544_bound_note(row, o, false, NULL, 0),
 			.noisy = o->ndr.noisy || o->pdr.noisy, .search_done = o->done,
 			.search_trials = o->trials, .width_pps = s->precision * row->max_load,
 			.ns_per_frame = row->rep_ns_per_frame[i] > 0 ? row->rep_ns_per_frame[i] : NAN,

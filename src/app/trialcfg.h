@@ -10,6 +10,8 @@
 #include <stdint.h>
 
 #include "core/cpuset.h"
+#include "core/dutsnap.h"
+#include "core/duttarget.h"
 #include "core/units.h"
 #include "engine/trial.h"
 #include "lab/lab.h"
@@ -24,6 +26,7 @@ struct trialopt {
 	struct rate rate;
 	bool rate_set;
 	char prefix[LAB_PREFIX_MAX + 1];
+	bool prefix_set;
 	bool lab;
 	const char *tx_if, *rx_if;	/* as given: IF or IF@NETNS */
 	char tx_name[96], rx_name[96];
@@ -48,6 +51,30 @@ struct trialopt {
 	struct cpuset watch;		/* CPUs whose cost is recorded (lab: the DUT's) */
 	bool soak;			/* soak them too */
 	char soak_path[4096];		/* the soak's calibration */
+	/* The DUT whose side is measured (--dut; the lab's by default when
+	 * its ports are used, this host with --watch-cpus alone). */
+	struct dut_target dut_t;
+	char dut_ports_buf[256];	/* --dut-ports, split in place */
+	const char *dut_ports[DUTSNAP_IF_MAX];
+	unsigned int ndut_ports;
+	int dut_place;			/* --dut-placement: enum dut_placement */
+	bool dut_rules_set;
+	unsigned int dut_rules;
+	struct dut *dut;		/* open from app_trial_dut_open to app_trial_release */
+	char dut_applied[256];		/* what the agent changed for the run */
+	/* Next hop resolution: [0] --next-hop (on --tx), [1] --rx-next-hop
+	 * (on --rx, with --bidir); resolved by app_trial_resolve. */
+	struct trial_nexthop {
+		bool set, v6;
+		uint8_t ip[16];
+		bool resolved;
+		uint8_t mac[6];
+		double ms;		/* request to answer */
+		unsigned int tries;
+	} nh[2];
+	char path_why[640];		/* why this port path (auto: what the probe found) */
+	int xdp_hold_fd;		/* a pass-through XDP program kept on --tx, -1: none */
+	bool stall_probe;		/* and run the stall probe on them */
 };
 
 #endif

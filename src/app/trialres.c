@@ -3,6 +3,8 @@
  * speed, the frames/s of the rate, the generator's path; then the whole
  * trial checked. src/cli/trialopt.c parses the options. */
 #include "app/trialres.h"
+#include "app/trialdut.h"
+#include "app/portpath.h"
 #include "io/xdpcount.h"
 #include "io/xdpgen.h"
 
@@ -10,11 +12,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <net/if.h>
 #include <sys/socket.h>
 
 #include "core/timeconst.h"
 #include "os/ifinfo.h"
+#include "os/ifprobe.h"
+#include "os/neighsock.h"
 #include "os/netns.h"
 #include "os/netroute.h"
 /* "IF" or "IF@NETNS": split off a named namespace and open it. */
@@ -138,6 +143,46 @@ static int check_uplink(const char *opt, const char *spec, const char *ifname, i
 	return -EINVAL;
 }
 
+/* Next hop resolution: up to this many requests, each waiting this long
+ * for its answer (a DUT port answers in well under a millisecond; a second
+ * covers one whose ARP or ND runs late, three a lost frame or two). */
+#define NEXTHOP_TRIES 3
+#define NEXTHOP_WAIT_NS NSEC_PER_SEC
+
+/* --next-hop (k 0: asked on --tx from --src-ip) or --rx-next-hop (k 1: on
+ * --rx from --dst-ip) into the MAC the frames of that direction go to. */
+static int resolve_next_hop(struct trialopt *o, int k, const uint8_t port_mac[6], char *err, size_t errlen)
+{
+	struct trial_nexthop *nh = &o->nh[k];
+	struct neighsock_req q = { .nsfd = o->nsfd[k], .ifname = k ? o->rx_name : o->tx_name, .mac = port_mac,
+				   .v6 = nh->v6, .sender = k ? o->dst_ip : o->src_ip, .target = nh->ip,
+				   .tries = NEXTHOP_TRIES, .wait_ns = NEXTHOP_WAIT_NS };
+	const char *name = k ? "--rx-next-hop" : "--next-hop", *port = k ? o->rx_if : o->tx_if;
+	struct neighsock_res r;
+	char a[INET6_ADDRSTRLEN], why[256];
+	int rc;
+
+	inet_ntop(nh->v6 ? AF_INET6 : AF_INET, nh->ip, a, sizeof(a));
+	rc = neighsock_resolve(&q, &r, why, sizeof(why));
+	if (rc == -ETIMEDOUT) {
+		snprintf(err, errlen, "%s %s: no answer on %s to %u %s in %.0f s (is the DUT's port up, cabled to "
+			 "%s, and does it hold %s?)", name, a, port, r.tries, nh->v6 ? "neighbour solicitations" :
+			 "ARP requests", (double)NEXTHOP_TRIES * NEXTHOP_WAIT_NS / NSEC_PER_SEC, port, a);
+		return rc;
+	}
+	if (rc) {
+		snprintf(err, errlen, "%s %s on %s: %s", name, a, port, why);
+		return rc == -EINVAL ? -EIO : rc;
+	}
+	memcpy(k ? o->rx_dst_mac : o->dst_mac, r.mac, 6);
+	*(k ? &o->rx_dst_mac_set : &o->dst_mac_set) = true;
+	memcpy(nh->mac, r.mac, 6);
+	nh->resolved = true;
+	nh->ms = (double)r.rtt_ns / NSEC_PER_MSEC;
+	nh->tries = r.tries;
+	return 0;
+}
+
 static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 {
 	struct trial_cfg *c = &o->cfg;
@@ -149,18 +194,6 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 	if ((rc = split_port(o->tx_name, "--tx", &o->nsfd[0], err, errlen)) ||
 	    (rc = split_port(o->rx_name, "--rx", &o->nsfd[1], err, errlen)))
 		return rc;
-	if (!o->dst_mac_set && o->direct && !ifinfo_mac(o->nsfd[1], o->rx_name, o->dst_mac))
-		o->dst_mac_set = true;
-	if (c->ndirs == 2 && !o->rx_dst_mac_set && o->direct && !ifinfo_mac(o->nsfd[0], o->tx_name, o->rx_dst_mac))
-		o->rx_dst_mac_set = true;
-	if (!o->dst_mac_set) {
-		snprintf(err, errlen, "--dst-mac is required with --tx: the MAC of the DUT's port on %s", o->tx_if);
-		return -EINVAL;
-	}
-	if (c->ndirs == 2 && !o->rx_dst_mac_set) {
-		snprintf(err, errlen, "--bidir with --rx needs --rx-dst-mac: the MAC of the DUT's port on %s", o->rx_if);
-		return -EINVAL;
-	}
 	if ((rc = ifinfo_mac(o->nsfd[0], o->tx_name, txmac))) {
 		snprintf(err, errlen, "--tx %s: no such interface", o->tx_if);
 		return -EINVAL;
@@ -169,9 +202,32 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--rx %s: no such interface", o->rx_if);
 		return -EINVAL;
 	}
+	if (o->direct && (o->nh[0].set || o->nh[1].set)) {
+		snprintf(err, errlen, "%s: calibrate cables the ports straight, there is no DUT to ask",
+			 o->nh[0].set ? "--next-hop" : "--rx-next-hop");
+		return -EINVAL;
+	}
+	if (!o->dst_mac_set && o->direct && !ifinfo_mac(o->nsfd[1], o->rx_name, o->dst_mac))
+		o->dst_mac_set = true;
+	if (c->ndirs == 2 && !o->rx_dst_mac_set && o->direct && !ifinfo_mac(o->nsfd[0], o->tx_name, o->rx_dst_mac))
+		o->rx_dst_mac_set = true;
+	if (!o->dst_mac_set && !o->nh[0].set) {
+		snprintf(err, errlen, "--tx %s needs the MAC of the DUT's port it is cabled to: give --dst-mac, "
+			 "or --next-hop and --src-ip to ask for it", o->tx_if);
+		return -EINVAL;
+	}
+	if (c->ndirs == 2 && !o->rx_dst_mac_set && !o->nh[1].set) {
+		snprintf(err, errlen, "--bidir with --rx needs the MAC of the DUT's port on %s: give --rx-dst-mac, "
+			 "or --rx-next-hop and --dst-ip to ask for it", o->rx_if);
+		return -EINVAL;
+	}
 	if (!o->allow_any &&
 	    ((rc = check_uplink("--tx", o->tx_if, o->tx_name, o->nsfd[0], err, errlen)) ||
 	     (c->ndirs == 2 && (rc = check_uplink("--rx", o->rx_if, o->rx_name, o->nsfd[1], err, errlen)))))
+		return rc;
+	/* asked only once the ports are known to be no uplink */
+	if ((o->nh[0].set && (rc = resolve_next_hop(o, 0, txmac, err, errlen))) ||
+	    (o->nh[1].set && (rc = resolve_next_hop(o, 1, rxmac, err, errlen))))
 		return rc;
 	c->dir[0] = (struct trial_dir){ .tx_if = o->tx_name, .tx_nsfd = o->nsfd[0], .rx_if = o->rx_name,
 					.rx_nsfd = o->nsfd[1], .direct = o->direct };
@@ -192,18 +248,61 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 	return 0;
 }
 
+static const char *app_trial_path_asked(const struct trialopt *o);
+
+/* auto on cabled ports: what the ports offer (os/ifprobe: native XDP
+ * tried for real, AF_XDP zero-copy bound for real), decided by
+ * app/portpath. A port that cannot be probed keeps AF_PACKET. */
+static void choose_cabled(struct trialopt *o, bool fits)
+{
+	struct trial_cfg *c = &o->cfg;
+	bool same = !strcmp(o->tx_if, o->rx_if);
+	struct ifprobe tp, rp;
+	struct portpath_out out;
+	char why[256], live[200];
+	int rc;
+
+	if ((rc = ifprobe_run(o->nsfd[0], o->tx_name, &tp, why, sizeof(why))) ||
+	    (!same && (rc = ifprobe_run(o->nsfd[1], o->rx_name, &rp, why, sizeof(why))))) {
+		snprintf(o->path_why, sizeof(o->path_why), "auto: the ports could not be probed (%s)", why);
+		return;
+	}
+	live[0] = '\0';
+	struct portpath_in in = {
+		.tx_name = o->tx_if, .rx_name = o->rx_if, .tx = &tp, .rx = same ? &tp : &rp,
+		.live_frames = !xdpgen_probe(live, sizeof(live)), .live_why = live, .one_size_fits = fits,
+		.analyzer_on_tx = same || c->ndirs == 2, .peer_is_rx = o->direct,
+	};
+	portpath_choose(&in, &out);
+	snprintf(o->path_why, sizeof(o->path_why), "auto: %s", out.why);
+	if (out.path == PORTPATH_AFXDP)
+		c->port_type = PORT_AFXDP;
+	if (out.path != PORTPATH_XDP)
+		return;
+	/* auto never fails a run: without the program it needs, AF_PACKET */
+	if (out.hold_tx && (o->xdp_hold_fd = ifprobe_xdp_hold(o->nsfd[0], o->tx_name, why, sizeof(why))) < 0) {
+		o->xdp_hold_fd = -1;
+		snprintf(o->path_why, sizeof(o->path_why), "auto: the XDP path needs a program on %s to send, and "
+			 "%s", o->tx_if, why);
+		return;
+	}
+	c->xdp_gen = c->xdp_rx = true;
+}
+
 /* The ports: by hand, or the fastest that works here. The XDP path (the
  * generator and the analyzer in XDP) needs XDP on the far end of the
- * generator's port (the lab DUT in NAPI mode, or our own analyzer when
- * cabled straight), one frame size, and frames that fit a page; anywhere
- * else auto keeps AF_PACKET. */
+ * generator's port (the lab DUT in NAPI mode, a cabled port's peer or
+ * NIC that takes XDP frames, or our own analyzer when cabled straight),
+ * one frame size, and frames that fit a page. */
 static int choose_path(struct trialopt *o, char *err, size_t errlen)
 {
 	struct trial_cfg *c = &o->cfg;
-	bool fits = c->nsizes == 1 && c->sizes[0] <= XDPGEN_FRAME_MAX + FRAME_FCS_LEN;
+	bool fits = c->nsizes == 1 && c->sizes[0] <= XDPGEN_FRAME_MAX + FRAME_FCS_LEN &&
+		    c->rate_pps * (double)c->duration_ns / NSEC_PER_SEC <= (double)XDPCOUNT_MAX_FRAMES;
 	char why[256];
 	int rc;
 
+	snprintf(o->path_why, sizeof(o->path_why), "--port-type %s", app_trial_path_asked(o));
 	switch (o->path) {
 	case TRIALOPT_XDP:
 		if ((rc = xdpgen_probe(why, sizeof(why)))) {
@@ -223,8 +322,21 @@ static int choose_path(struct trialopt *o, char *err, size_t errlen)
 		return 0;
 	}
 	c->port_type = PORT_AFPACKET;
-	if (fits && ((o->lab && o->lab_napi) || o->direct) && !xdpgen_probe(why, sizeof(why)))
+	if (!o->lab) {
+		choose_cabled(o, fits);
+		return 0;
+	}
+	if (!o->lab_napi) {
+		snprintf(o->path_why, sizeof(o->path_why), "auto: the lab's DUT ports run no XDP (it was "
+			 "brought up with --no-xdp, or the kernel could not)");
+	} else if (!fits) {
+		snprintf(o->path_why, sizeof(o->path_why), "auto: the XDP path sends one frame size up to a page");
+	} else if (xdpgen_probe(why, sizeof(why))) {
+		snprintf(o->path_why, sizeof(o->path_why), "auto: the XDP generator does not run here (%s)", why);
+	} else {
+		snprintf(o->path_why, sizeof(o->path_why), "auto: the lab's DUT ports run XDP (NAPI mode)");
 		c->xdp_gen = c->xdp_rx = true;
+	}
 	return 0;
 }
 
@@ -275,6 +387,14 @@ int app_trial_resolve(struct trialopt *o, char *err, size_t errlen)
 	return trial_cfg_check(c, err, errlen);
 }
 
+/* The --port-type name as given. */
+static const char *app_trial_path_asked(const struct trialopt *o)
+{
+	static const char *const names[] = { "auto", "xdp", "afxdp", "afpacket", "mmsg" };
+
+	return o->path >= 0 && o->path < 5 ? names[o->path] : "?";
+}
+
 const char *app_trial_path(const struct trialopt *o)
 {
 	return o->cfg.xdp_gen ? "xdp" : port_type_name(o->cfg.port_type);
@@ -292,6 +412,11 @@ void app_trial_calib_key(const struct trialopt *o, char *buf, size_t len)
 
 void app_trial_release(struct trialopt *o)
 {
+	app_trial_dut_close(o);
+	if (o->xdp_hold_fd >= 0) {
+		close(o->xdp_hold_fd);
+		o->xdp_hold_fd = -1;
+	}
 	lab_unlock(&o->lab_lock, NULL);
 	for (int r = 0; r < 3; r++)
 		if (o->nsfd[r] >= 0) {

@@ -25,6 +25,22 @@ struct cli {
 };
 
 struct opt_cmd;
+struct out;
+
+/* The JSON contract's version: every document's "wirerate": {"schema"}. */
+#define CLI_JSON_SCHEMA 1
+
+/* The emitter for a command's output on stdout, text or JSON as cli says;
+ * a JSON document starts with the "wirerate" header (cliout.c). */
+struct out *cli_out_create(const struct cli *cli, const char *command);
+struct out *cli_out_create_json(bool json, const char *command);
+/* The same header, for a document written by hand: '"wirerate":{...},'
+ * on stdout, right after its '{'. */
+void cli_json_header(const char *command);
+/* Write a file whole: write() fills a new file beside path, which is then
+ * renamed over it, so a reader never sees half of one. 0, or -EIO with
+ * the reason in err. */
+int cli_write_file(const char *path, void (*write)(FILE *f, void *arg), void *arg, char *err, size_t errlen);
 
 struct cmd {
 	const char *name;
@@ -58,6 +74,8 @@ volatile sig_atomic_t *cli_stop_flag(void);
 /* True when the process may administer networks and namespaces. */
 bool cli_have_root(void);
 
+int cmd_agent(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd agent_cmd;
 int cmd_lab(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd lab_cmd;
 struct lab_spec;

@@ -201,7 +201,7 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 
-	o = out_create(stdout, cli->json);
+	o = cli_out_create(cli, "calibrate");
 	trialopt_print_header(o, &to, flat);
 	print_step(o, "flat_out", "flat out", flat);
 	print_step(o, "paced", "at 90%", paced);
@@ -231,13 +231,18 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 							 "the ceiling is what it reached)");
 	out_f64(o, "ceiling_pps", "  ceiling    %.0f frames/s", e.pps);
 	out_u64(o, "size", " for %llu-byte frames", e.size);
-	out_str(o, "port_type", " on %s ports", app_trial_path(&to));
-	out_u64(o, "gen_threads", trial_threads(&to.cfg) > 1 ? ", %llu generator threads" : NULL,
-		trial_threads(&to.cfg));
+	/* port_type and gen_threads are in the header above */
+	out_text(o, " on %s ports", app_trial_path(&to));
+	if (trial_threads(&to.cfg) > 1)
+		out_text(o, ", %u generator threads", trial_threads(&to.cfg));
 	out_str(o, "key", NULL, e.port_type);
 	out_bool(o, "receiver_ok", NULL, e.rx_ok);
 	out_text(o, e.rx_ok ? "; the analyzer counted every frame\n"
 			    : "; the analyzer LOST frames even at 90%%: results near this rate are tester-limited\n");
+	/* what this figure is for, and what it is not */
+	if (to.lab)
+		out_text(o, "  note       back to back: 'trial' checks against it; 'rfc2544' through the lab "
+			 "measures its own ceiling through the DUT, in the placement of its trials\n");
 	if (store)
 		out_str(o, "stored", "  stored in  %s\n", to.calib_path);
 	else

@@ -17,6 +17,8 @@
 #include "core/units.h"
 #include "render/out.h"
 #include "os/procstat.h"
+#include "cli/dutopt.h"
+#include "dut/dut.h"
 
 struct cpu_opts {
 	uint64_t interval_ns;
@@ -26,7 +28,15 @@ struct cpu_opts {
 	const char *irq;
 	const char *root;
 	long hz;
+	struct dut_target dut;
+	struct dut *d;			/* open with --dut */
 };
+
+/* This host's /proc (under --root), or the DUT's through its agent. */
+static int sample(struct cpu_opts *op, struct procstat_sample *s, char *err, size_t errlen)
+{
+	return op->d ? dut_procstat(op->d, op->irq, s, err, errlen) : procstat_read(op->root, op->irq, s, err, errlen);
+}
 
 /* A per-second rate of a counter, or "-" / null when the file is missing. */
 static void rate_col(struct out *o, const char *key, const char *fmt, bool have,
@@ -169,6 +179,7 @@ static const struct opt cpu_opts[] = {
 	  opt_set_str, OPT_FIELD(struct cpu_opts, irq) },
 	{ "root", 0, OPT_VALUE, "DIR", NULL, "/", "read /proc under DIR (fixture trees)",
 	  opt_set_str, OPT_FIELD(struct cpu_opts, root) },
+	DUTOPT_ENTRIES(OPT_FIELD(struct cpu_opts, dut), "the host", "this host", "the DUT whose CPUs to show"),
 	{ NULL },
 };
 
@@ -176,7 +187,8 @@ static const struct opt *const cpu_tables[] = { cpu_opts, NULL };
 
 const struct opt_cmd cpu_cmd = {
 	.name = "cpu",
-	.synopsis = "[--interval 1s] [--count N] [--cpus LIST] [--irq NAME] [--json]",
+	.synopsis = "[--interval 1s] [--count N] [--cpus LIST] [--irq NAME] [--dut TARGET] [--json]\n"
+		    "       wirerate cpu [OPTIONS] [INTERVAL [COUNT]]   (mpstat's habit: INTERVAL in seconds)",
 	.about = "Per-CPU time (mpstat's columns), interrupts and network softirqs per second,\n"
 		 "every interval; Ctrl-C or the end of --count prints the average.\n",
 	.notes = "%busy is (wall time - idle - iowait) / wall time: without\n"
@@ -188,14 +200,42 @@ const struct opt_cmd cpu_cmd = {
 static int parse_opts(struct cpu_opts *op, struct cli *cli, int argc, char **argv)
 {
 	void *ctx[] = { op };
-	char *args[1];
+	char *args[2];
 	int nargs, rc;
 
 	memset(op, 0, sizeof(*op));
-	op->interval_ns = NSEC_PER_SEC;
 	op->root = "/";
-	if ((rc = opt_parse(&cpu_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
+	char err[256];
+
+	if ((rc = opt_parse(&cpu_cmd, ctx, cli, argc, argv, args, 2, &nargs)))
 		return rc == OPT_HELP ? -1 : EXIT_USAGE;
+	/* mpstat's habit: cpu [INTERVAL [COUNT]], INTERVAL in seconds unless
+	 * it has a unit; each once, as an argument or as its option */
+	for (int i = 0; i < nargs; i++) {
+		const struct opt *o = &cpu_opts[i];
+		char v[64];
+
+		if (i ? op->count != 0 : op->interval_ns != 0) {
+			cli_error("cpu: the %s is given twice: '%s' and --%s", o->name, args[i], o->name);
+			return EXIT_USAGE;
+		}
+		snprintf(v, sizeof(v), "%s%s", args[i],
+			 !i && *args[i] && strspn(args[i], "0123456789.") == strlen(args[i]) ? "s" : "");
+		if (o->set(op, o, v, err, sizeof(err))) {
+			cli_error("cpu: the %s argument: %s", o->name, err);
+			return EXIT_USAGE;
+		}
+	}
+	if (!op->interval_ns)
+		op->interval_ns = NSEC_PER_SEC;
+	if (dutopt_check(&op->dut, err, sizeof(err))) {
+		cli_error("cpu: %s", err);
+		return EXIT_USAGE;
+	}
+	if (op->dut.given && strcmp(op->root, "/")) {
+		cli_error("cpu: --root reads this host's fixture trees, not a DUT's: give one of --root and --dut");
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -216,7 +256,7 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 	struct cli_stop stop = { 0 };
 	struct cpu_opts op;
 	struct out *o = NULL;
-	char err[512], label[16];
+	char err[512], label[40];
 	uint64_t n = 0, next;
 	int rc;
 
@@ -233,7 +273,12 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	if ((rc = procstat_read(op.root, op.irq, first, err, sizeof(err)))) {
+	if (op.dut.given && (rc = dut_open(&op.dut, NULL, 0, &op.d, err, sizeof(err)))) {
+		cli_error("cpu: %s", err);
+		rc = cli_status(rc);
+		goto out;
+	}
+	if ((rc = sample(&op, first, err, sizeof(err)))) {
 		cli_error("cpu: %s", err);
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -262,7 +307,7 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	*prev = *first;
-	o = out_create(stdout, cli->json);
+	o = cli_out_create(cli, "cpu");
 	if (!o) {
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -294,7 +339,7 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 		wait_until(next);
 		if (cli_stopped())
 			break;
-		if ((rc = procstat_read(op.root, op.irq, cur, err, sizeof(err)))) {
+		if ((rc = sample(&op, cur, err, sizeof(err)))) {
 			out_arr_end(o);
 			out_destroy(o);
 			o = NULL;
@@ -303,9 +348,13 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 			goto restore;
 		}
 		now = time(NULL);
-		timefmt_local(label, sizeof(label), (int64_t)now, "%H:%M:%S");
 		out_obj_start(o, NULL);
+		/* JSON: the date, the time and its offset from UTC, and the
+		 * Unix time; the table keeps mpstat's clock time */
+		timefmt_local(label, sizeof(label), (int64_t)now, "%Y-%m-%dT%H:%M:%S%z");
 		out_str(o, "time", NULL, label);
+		out_i64(o, "unix_time", NULL, (int64_t)now);
+		timefmt_local(label, sizeof(label), (int64_t)now, "%H:%M:%S");
 		print_block(o, &op, label, prev, cur);
 		out_obj_end(o);
 		tmp = prev, prev = cur, cur = tmp;
@@ -324,6 +373,7 @@ restore:
 	cli_stop_restore(&stop);
 out:
 	out_destroy(o);
+	dut_close(op.d);
 	procstat_sample_free(first);
 	procstat_sample_free(prev);
 	procstat_sample_free(cur);

@@ -363,10 +363,13 @@ static int lab_act(struct cli *cli, struct lab_spec *spec_in, const char *action
 			cli_error("lab down: %s", err);
 			return EXIT_RUNTIME;
 		}
-		if (!cli->json)
+		if (!cli->json) {
 			printf("lab %s: removed\n", spec.prefix);
-		else
-			printf("{\"prefix\":\"%s\",\"state\":\"absent\"}\n", spec.prefix);
+		} else {
+			printf("{");
+			cli_json_header("lab");
+			printf("\"prefix\":\"%s\",\"state\":\"absent\"}\n", spec.prefix);
+		}
 		return 0;
 	}
 
@@ -378,7 +381,7 @@ static int lab_act(struct cli *cli, struct lab_spec *spec_in, const char *action
 		cli_error("lab status: %s", err);
 		return EXIT_RUNTIME;
 	}
-	o = out_create(stdout, cli->json);
+	o = cli_out_create(cli, "lab");
 	if (!o) {
 		cli_error("out of memory");
 		return EXIT_RUNTIME;

@@ -82,7 +82,7 @@ static const struct opt matrix_opts_table[] = {
 	  opt_set_str, MO(label) },
 	{ "tag", 0, OPT_VALUE, "TEXT", NULL, NULL, "an extra tag on every run (repeatable)", set_tag },
 	{ "db", 0, OPT_VALUE, "FILE", NULL, NULL, "the results database (default as for 'wirerate runs')",
-	  opt_set_str, MO(db) },
+	  opt_set_path, MO(db) },
 	{ "html", 0, OPT_VALUE, "FILE", NULL, NULL, "the report as an HTML page too", opt_set_str, MO(html) },
 	{ "fail-on-regression", 0, OPT_VALUE, "PCT", NULL, NULL,
 	  "exit 3 when a configuration is worse than the first by more\n"
@@ -109,7 +109,6 @@ const struct opt_cmd matrix_cmd = {
 		 "exit status: 0; 1 runtime failure; 2 bad input; 3 regression (with\n"
 		 "--fail-on-regression); 130 interrupted (the runs finished so far stay stored)\n",
 	.tables = matrix_tables,
-	.json_j = true,
 };
 
 static volatile sig_atomic_t stop_sig;
@@ -226,7 +225,9 @@ static int report(struct cli *cli, const struct app_matrix *m, const int64_t *ru
 		char buf[8192];
 		size_t n;
 
-		printf("{\"tag\":");
+		printf("{");
+		cli_json_header("matrix");
+		printf("\"tag\":");
 		json_put_string(stdout, mtag);
 		printf(",\"prefix\":");
 		json_put_string(stdout, prefix);
@@ -255,9 +256,22 @@ static int report(struct cli *cli, const struct app_matrix *m, const int64_t *ru
 		if (ftell(tmp) == 0 && fgetc(tmp) == EOF) {
 			printf("null");
 		} else {
+			/* the report's document, without its newline: the
+			 * matrix's is one line too */
+			size_t held = 0;
+
 			rewind(tmp);
-			while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
-				fwrite(buf, 1, n, stdout);
+			while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0) {
+				size_t end = n;
+
+				while (end && buf[end - 1] == '\n')
+					end--;
+				/* newlines held back that text follows go out */
+				for (; end && held; held--)
+					fputc('\n', stdout);
+				fwrite(buf, 1, end, stdout);
+				held += n - end;
+			}
 		}
 		printf("}\n");
 		fclose(tmp);
@@ -271,7 +285,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	struct matrix_opts mo = { .m = &mx, .prefix = LAB_PREFIX_DEFAULT };
 	void *ctx[] = { &mo };
 	int test_at = -1, rc = 0, nconf, at = 0, nown, nargs;
-	bool between = false;
+	bool between = false, remote;
 	char *args[1];
 	char *targv[ARGV_MAX];
 	int started = 0;
@@ -300,8 +314,9 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		cli_error("matrix: the test is trial or rfc2544, not '%s'", argv[test_at]);
 		return EXIT_USAGE;
 	}
+	remote = app_matrix_remote_dut(argv + test_at, argc - test_at);
 	for (int i = test_at + 1; i < argc; i++) {
-		if (app_matrix_reserved(argv[i])) {
+		if (app_matrix_reserved(argv[i], remote)) {
 			cli_error("matrix: %s is the matrix's to set, not the test's (see 'wirerate matrix --help')", argv[i]);
 			return EXIT_USAGE;
 		}
@@ -317,9 +332,13 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	}
 	nconf = m->nconf;
 
+	if (remote && app_matrix_check_remote(m, err, sizeof(err))) {
+		cli_error("matrix: %s", err);
+		return EXIT_USAGE;
+	}
 	/* Every configuration checked as 'lab up' would check it, before any
-	 * lab is built or test run. */
-	for (int c = 0; c < nconf; c++) {
+	 * lab is built or test run; a DUT of its own by its test, below. */
+	for (int c = 0; c < nconf && !remote; c++) {
 		char *largv[2 * APP_MATRIX_NAXES + 6];
 		int la = app_matrix_lab_argv(m, c, mo.prefix, mo.no_xdp, largv);
 		const char *action;
@@ -339,12 +358,17 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	}
 	snprintf(mtag, sizeof(mtag), "matrix-%lld-%d", (long long)time(NULL), (int)getpid());
 	/* the test's own options, parsed by the test with nothing built */
-	app_matrix_test_argv(targv, argv + test_at, argc - test_at, mo.prefix, m->labels[0], mtag, mo.tags, mo.ntags, db_path);
-	if ((rc = check_test(cli, targv)))
-		return rc;
+	for (int c = 0; c < (remote ? nconf : 1); c++) {
+		app_matrix_test_argv(targv, argv + test_at, argc - test_at, remote ? NULL : mo.prefix, m->labels[c], mtag,
+				     mo.tags, mo.ntags, db_path);
+		if (remote)
+			app_matrix_dut_argv(m, c, targv);
+		if ((rc = check_test(cli, targv)))
+			return rc;
+	}
 	/* the lab is the matrix's until the end; its tests share its lock
 	 * (inherited: it lasts while a test runs, even if the matrix dies) */
-	if ((rc = lab_lock(mo.prefix, "matrix", true, &lock, err, sizeof(err)))) {
+	if (!remote && (rc = lab_lock(mo.prefix, "matrix", true, &lock, err, sizeof(err)))) {
 		cli_error("matrix: %s", err);
 		return EXIT_RUNTIME;
 	}
@@ -365,11 +389,11 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	if (!cli->json) {
 		char t[4 * sizeof(mtag)];
 
-		printf("matrix: %d configuration(s) in lab %s, runs tagged %s\n", nconf, mo.prefix,
-		       out_escape_text(t, sizeof(t), mtag));
+		printf("matrix: %d configuration(s) %s %s, runs tagged %s\n", nconf, remote ? "on the test's" : "in lab",
+		       remote ? "DUT" : mo.prefix, out_escape_text(t, sizeof(t), mtag));
 	}
 
-	if (lab_down(mo.prefix, err, sizeof(err))) {
+	if (!remote && lab_down(mo.prefix, err, sizeof(err))) {
 		cli_error("matrix: lab down: %s", err);
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -386,7 +410,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 			printf("matrix %d/%d: %s\n", c + 1, nconf, out_escape_text(l, sizeof(l), m->labels[c]));
 			fflush(stdout);
 		}
-		if (lab_down(mo.prefix, err, sizeof(err)) || lab_up(&specs[c], err, sizeof(err))) {
+		if (!remote && (lab_down(mo.prefix, err, sizeof(err)) || lab_up(&specs[c], err, sizeof(err)))) {
 			cli_error("matrix: configuration %d (%s): lab up: %s", c + 1, m->labels[c], err);
 			rc = EXIT_RUNTIME;
 			goto out;
@@ -395,8 +419,10 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 			rc = 130;
 			goto out;
 		}
-		app_matrix_test_argv(targv, argv + test_at, argc - test_at, mo.prefix, m->labels[c], mtag, mo.tags, mo.ntags,
-				     db_path);
+		app_matrix_test_argv(targv, argv + test_at, argc - test_at, remote ? NULL : mo.prefix, m->labels[c], mtag,
+				     mo.tags, mo.ntags, db_path);
+		if (remote)
+			app_matrix_dut_argv(m, c, targv);
 		if (cli->json) {
 			FILE *null = fopen("/dev/null", "w");
 
@@ -433,7 +459,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		between = started > 0;
 	}
 out:
-	if (lab_down(mo.prefix, err, sizeof(err))) {
+	if (!remote && lab_down(mo.prefix, err, sizeof(err))) {
 		cli_error("matrix: lab down: %s", err);
 		if (!rc)
 			rc = EXIT_RUNTIME;

@@ -87,14 +87,6 @@ struct report_opts {
 	double fail_pct;	/* -1: not given */
 };
 
-static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	if (!*v) {
-		snprintf(err, errlen, "give a file name");
-		return -EINVAL;
-	}
-	return opt_set_str(ctx, opt, v, err, errlen);
-}
 
 static int set_fail_pct(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
@@ -125,7 +117,7 @@ static const struct opt report_opts[] = {
 	{ "db", 0, OPT_VALUE, "FILE", "store", NULL,
 	  "the results database (default $WIRERATE_DB, else\n"
 	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db)",
-	  set_db, RO(db_path) },
+	  opt_set_path, RO(db_path) },
 	{ NULL },
 };
 
@@ -241,7 +233,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 	} else if (csv_loss) {
 		report_csv_loss(m, stdout);
 	} else {
-		struct out *o = out_create(stdout, cli->json);
+		struct out *o = cli_out_create(cli, "report");
 
 		report_print(o, m);
 		if (html)

@@ -13,11 +13,16 @@
 #include "cli/storeargs.h"
 #include "cli/trialopt.h"
 #include "app/trialres.h"
+#include "app/trialdut.h"
 #include "app/rfc2544plan.h"
 #include "engine/rfc2544.h"
 #include "store/calib.h"
 #include "dut/soak.h"
 #include "core/timeconst.h"
+#include "os/clock.h"
+#include "render/lossprint.h"
+#include "render/r2544print.h"
+#include "render/openmetrics.h"
 
 struct r_opts {
 	unsigned int tests;
@@ -31,6 +36,8 @@ struct r_opts {
 	bool lat_set, b2b_set;
 	double exceed;
 	uint64_t dsum_ns;		/* 0: the trial time */
+	bool json_stream;
+	const char *openmetrics;
 };
 
 /* "0.5%" or "0.005" as a ratio in [0, 1). */
@@ -163,6 +170,12 @@ static const struct opt r2544_opts[] = {
 	  "(default: the trial time, one trial); with --exceed-ratio the\n"
 	  "goal exceed ratio and goal duration sum of MLRsearch",
 	  opt_set_ns, RO(dsum_ns), 10 * NSEC_PER_MSEC, NSEC_PER_DAY },
+	{ "json-stream", 0, OPT_NOARG, NULL, NULL, NULL,
+	  "one JSON object per trial on stdout as it ends ({\"event\":\"trial\",\n"
+	  "...}), then the result as --json gives it", opt_set_true, RO(json_stream) },
+	{ "openmetrics", 0, OPT_VALUE, "FILE", NULL, NULL,
+	  "write each size's NDR, PDR and latency as OpenMetrics text\n"
+	  "(for a Prometheus textfile collector; docs/json.md)", opt_set_path, RO(openmetrics) },
 	{ NULL },
 };
 
@@ -201,10 +214,27 @@ static int take_tests(struct r_opts *r, char **args, int nargs, char *err, size_
 	return 0;
 }
 
+/* How the run reports as it goes: on a terminal one line that updates;
+ * elsewhere (a log, a CI job) one line per trial. Until the first size is
+ * done the time left is the plan's estimate less the time spent. */
+struct progress {
+	bool tty;
+	uint64_t t0;
+	double estimate_s;
+};
+
 static void show_progress(void *arg, const struct r2544_progress *p)
 {
-	fprintf(stderr, "\r  %5u B  %-12s trial %-3u load %10.0f f/s  loss %7.3f%%", p->size, p->test,
-		p->trial, p->load, p->loss_pct);
+	const struct progress *pr = arg;
+	double eta = p->eta_s;
+
+	if (eta < 0 && pr->estimate_s > 0) {
+		eta = pr->estimate_s - (double)(mono_ns() - pr->t0) / NSEC_PER_SEC;
+		if (eta < 0)
+			eta = -1;
+	}
+	fprintf(stderr, "%s  %5u B  %-12s trial %-3u load %10.0f f/s  loss %7.3f%%", pr->tty ? "\r" : "", p->size,
+		p->test, p->trial, p->load, p->loss_pct);
 	if (p->bounds) {
 		const struct search_bound *n = &p->bounds->ndr, *d = &p->bounds->pdr;
 
@@ -212,25 +242,94 @@ static void show_progress(void *arg, const struct r2544_progress *p)
 			n->lower_valid ? n->lower : 0, n->upper_valid ? n->upper : 0,
 			d->lower_valid ? d->lower : 0, d->upper_valid ? d->upper : 0);
 	}
-	if (p->eta_s >= 0)
-		fprintf(stderr, "  ~%.0f s left", p->eta_s);
-	fprintf(stderr, "   ");
-	(void)arg;
+	if (eta >= 0)
+		fprintf(stderr, "  ~%.0f s left", eta);
+	fprintf(stderr, pr->tty ? "   " : "\n");
 }
 
-static void print_bound_cells(struct out *o, const char *key, const struct search_bound *b,
-			      unsigned int size, double frame, double line_bps, double max_load)
+/* "40 s", "3 min", "1.5 h" */
+static void duration_text(double s, char *buf, size_t len)
 {
+	if (s < 90)
+		snprintf(buf, len, "%.0f s", s);
+	else if (s < 90 * 60)
+		snprintf(buf, len, "%.0f min", s / 60);
+	else
+		snprintf(buf, len, "%.1f h", s / 3600);
+}
+
+/* --openmetrics, through cli_write_file */
+struct om_r2544 {
+	const char *label;
+	const struct r2544_result *res;
+};
+
+static void om_r2544(FILE *f, void *arg)
+{
+	const struct om_r2544 *m = arg;
+
+	om_write_rfc2544(f, m->label, m->res);
+}
+
+/* --json-stream: each trial as it ends (after the store has it). */
+struct stream_hook {
+	struct storeopt *so;
+	bool store;
+};
+
+static int stream_trial(void *ctx, const struct r2544_trial *t, char *err, size_t errlen)
+{
+	struct stream_hook *h = ctx;
+	struct out *o;
+	int rc;
+
+	if (h->store && (rc = app_store_r2544_trial(h->so, t, err, errlen)))
+		return rc;
+	if (!(o = cli_out_create_json(true, "rfc2544")))
+		return 0;
+	out_str(o, "event", NULL, "trial");
+	out_u64(o, "size", NULL, t->size);
+	out_str(o, "test", NULL, t->test == 't' ? "throughput" : t->test == 'l' ? "latency" :
+				 t->test == 'f' ? "frame_loss" : "back_to_back");
+	out_u64(o, "repeat", NULL, t->repeat);
+	out_f64(o, "load", NULL, t->load);
+	out_f64(o, "duration_s", NULL, t->duration_ns / 1e9);
+	out_u64(o, "tx", NULL, t->tx);
+	out_u64(o, "rx", NULL, t->rx);
+	out_f64(o, "loss_pct", NULL, t->tx ? 100.0 * (double)(t->tx - (t->rx < t->tx ? t->rx : t->tx)) / (double)t->tx : 0);
+	out_bool(o, "tester_limited", NULL, t->tester_limited);
+	lossattr_limit_print(o, t->limit, t->limit_text[0] ? t->limit_text : lossattr_limit_name(t->limit));
+	if (t->cpu_valid)
+		out_f64(o, "dut_cpu_busy_pct", NULL, t->cpu_busy_pct);
+	out_destroy(o);
+	return 0;
+}
+
+static int stream_row(void *ctx, const struct r2544_row *row, char *err, size_t errlen)
+{
+	struct stream_hook *h = ctx;
+
+	return h->store ? app_store_r2544_row(h->so, row, err, errlen) : 0;
+}
+
+static void print_bound_cells(struct out *o, const char *key, const struct r2544_row *row, bool pdr,
+			      double frame, double line_bps)
+{
+	const struct search_bound *b = pdr ? &row->thr.pdr : &row->thr.ndr;
 	double mbps = b->lower_valid ? b->lower * frame * 8 / 1e6 : 0;
+	char why[256];
+	bool at_least = r2544_bound_note(row, &row->thr, pdr, why, sizeof(why));
 
 	out_obj_start(o, key);
 	if (b->lower_valid) {
 		if (line_bps > 0)
 			out_f64(o, "pct_line_rate", " %7.2f%%", b->lower * (frame + 20) * 8 * 100 / line_bps);
 		else
-			out_f64(o, "pct_max_load", " %7.2f%%", b->lower * 100 / max_load);
+			out_f64(o, "pct_max_load", " %7.2f%%", b->lower * 100 / row->max_load);
 		out_f64(o, "pps", " %12.0f", b->lower);
-		out_f64(o, "mbps", " %9.1f", mbps);
+		out_f64(o, "mbps_l2", " %9.1f", mbps);
+		/* with the preamble and gap, as --rate 1Gbit counts */
+		out_f64(o, "mbps_l1", NULL, b->lower * (frame + 20) * 8 / 1e6);
 	} else {
 		out_text(o, " %8s %12s %9s", "-", "-", "-");
 		out_null(o, "pps");
@@ -239,36 +338,118 @@ static void print_bound_cells(struct out *o, const char *key, const struct searc
 	out_f64(o, "upper", NULL, b->upper_valid ? b->upper : NAN);
 	out_bool(o, "at_max", NULL, b->at_max);
 	out_bool(o, "tester_capped", NULL, b->tester_capped);
+	/* "at least" is this bound's own: the tester (or --max-load) stopped
+	 * it, never the other bound of the same search */
+	out_bool(o, "at_least", NULL, at_least);
+	if (why[0])
+		out_str(o, "bound_note", NULL, why);
 	out_bool(o, "noisy", NULL, b->noisy);
 	if (b->noisy)
 		out_f64(o, "noisy_load", NULL, b->noisy_load);
 	if (b->cond_valid)
 		out_f64(o, "conditional_throughput", NULL, b->cond_tput);
 	out_obj_end(o);
-	(void)size;
 }
 
+/* The notes column: short, each naming its bound; the detail follows the
+ * row (detail_lines). */
 static void notes(char *buf, size_t len, const struct r2544_row *row)
 {
 	const struct search_bound *n = &row->thr.ndr, *p = &row->thr.pdr;
-
-	bool capped = n->tester_capped || p->tester_capped;
+	char why[256];
+	size_t off;
 
 	buf[0] = '\0';
-	/* A tester that fell short in this search lowered what it could
-	 * offer below the max load column: "at least" is then against that. */
-	if ((n->at_max || p->at_max) && capped)
-		snprintf(buf + strlen(buf), len - strlen(buf),
-			 " at least (passed at the most the tester offered in this search)");
-	else if (n->at_max || p->at_max)
-		snprintf(buf + strlen(buf), len - strlen(buf), " at least (passed at the max load%s)",
-			 row->max_is_ceiling ? ", the tester's ceiling" : "");
-	else if (capped)
-		snprintf(buf + strlen(buf), len - strlen(buf), " capped by the tester");
+	for (int pdr = 0; pdr < 2; pdr++) {
+		const char *name = pdr ? "PDR" : "NDR";
+
+		off = strlen(buf);
+		if (r2544_bound_note(row, &row->thr, pdr, why, sizeof(why)))
+			snprintf(buf + off, len - off, " %s at least", name);
+		else if (!strcmp(why, "at line rate"))
+			snprintf(buf + off, len - off, " %s at line rate", name);
+	}
+	off = strlen(buf);
 	if (n->noisy || p->noisy)
-		snprintf(buf + strlen(buf), len - strlen(buf), " NOISY at %.0f f/s", n->noisy ? n->noisy_load : p->noisy_load);
+		snprintf(buf + off, len - off, " NOISY at %.0f f/s", n->noisy ? n->noisy_load : p->noisy_load);
+	off = strlen(buf);
+	if (row->nf.limited)
+		snprintf(buf + off, len - off, " NDR SPORADIC LOSS");
+	off = strlen(buf);
 	if (!row->thr.done && row->thr_done)
-		snprintf(buf + strlen(buf), len - strlen(buf), " width goal not met");
+		snprintf(buf + off, len - off, " width goal not met");
+}
+
+/* Under the row: where each "at least" was capped, and the noise floor
+ * (marked, never hidden: the row keeps its NDR). */
+static void detail_lines(struct out *o, const struct r2544_row *row)
+{
+	char why[256];
+
+	for (int pdr = 0; pdr < 2; pdr++) {
+		const struct search_bound *b = pdr ? &row->thr.pdr : &row->thr.ndr;
+
+		if (r2544_bound_note(row, &row->thr, pdr, why, sizeof(why)))
+			out_text(o, "         %s at least %.0f frames/s: %s\n", pdr ? "PDR" : "NDR", b->lower, why);
+	}
+	noisefloor_print(o, &row->nf, row->nf_where, "         ");
+}
+
+/* "NDR 412000 [398000-420500] 94%" for one figure over the repeats. */
+static void interval_cells(struct out *o, const char *key, const char *name, const struct interval *iv, bool bound)
+{
+	char text[160];
+
+	out_obj_start(o, key);
+	if (!iv->n) {
+		out_text(o, " %s -", name);
+		out_obj_end(o);
+		return;
+	}
+	snprintf(text, sizeof(text), " %s %s%.0f [%.0f-%.0f] %u%%", name, bound ? "at least " : "", iv->median,
+		 iv->lo, iv->hi, interval_coverage_pct(iv->coverage));
+	out_text(o, "%s", text);
+	out_f64(o, "median", NULL, iv->median);
+	out_f64(o, "lo", NULL, iv->lo);
+	out_f64(o, "hi", NULL, iv->hi);
+	out_f64(o, "coverage", NULL, iv->coverage);
+	out_u64(o, "k", NULL, iv->k);
+	out_u64(o, "n", NULL, iv->n);
+	out_bool(o, "at_least", NULL, bound);
+	out_str(o, "method", NULL, "order statistics");
+	out_obj_end(o);
+}
+
+/* Where each row's maximum load came from; a ceiling measured in the
+ * trial's placement says what it measured. */
+static void print_max_loads(struct out *o, const struct app_r2544_plan *plan)
+{
+	static const char *const from[] = { [APP_R2544_LOAD_LINE] = "line rate",
+		[APP_R2544_LOAD_CEILING] = "calibration", [APP_R2544_LOAD_PLACED] = "placement",
+		[APP_R2544_LOAD_GIVEN] = "--max-load" };
+
+	out_arr_start(o, "max_loads");
+	for (unsigned int i = 0; i < plan->nrows; i++) {
+		const struct app_ceiling *c = &plan->placed[i];
+
+		out_obj_start(o, NULL);
+		out_f64(o, "max_load", NULL, plan->max_load[i]);
+		out_str(o, "from", NULL, from[plan->load_from[i]]);
+		if (plan->load_from[i] == APP_R2544_LOAD_PLACED) {
+			out_f64(o, "pps", "  max load   %.0f frames/s: the tester's ceiling through the DUT", c->pps);
+			out_f64(o, "flat_out_pps", " (flat out %.0f", c->flat_pps);
+			out_u64(o, "steps", "; %llu paced step(s)", c->steps);
+			out_u64(o, "trials", " in %llu trials", c->trials);
+			out_bool(o, "held", NULL, c->found);
+			out_text(o, c->found ? ", the last held twice)\n" : ", none held)\n");
+			if (c->why[0])
+				out_str(o, "last_limited", "             the last tester-limited: %s\n", c->why);
+			else
+				out_null(o, "last_limited");
+		}
+		out_obj_end(o);
+	}
+	out_arr_end(o);
 }
 
 /* The result as a table (or JSON): the run's settings and deviations, a
@@ -276,7 +457,7 @@ static void notes(char *buf, size_t len, const struct r2544_row *row)
 static void print_result(struct cli *cli, const struct r_opts *r, const struct trialopt *to,
 			 const struct app_r2544_plan *plan, const struct r2544_result *res, const struct storeopt *so)
 {
-	struct out *o = out_create(stdout, cli->json);
+	struct out *o = cli_out_create(cli, "rfc2544");
 	char tests[64];
 
 	app_r2544_tests_text(r->tests, true, tests, sizeof(tests));
@@ -284,17 +465,18 @@ static void print_result(struct cli *cli, const struct r_opts *r, const struct t
 	out_str(o, "where", ", %s", to->where);
 	out_str(o, "mode", ", %s mode\n", r->quick ? "quick" : "strict");
 	out_u64(o, "flows", "  %llu flow(s)", frame_flows_count(&to->cfg.flows));
-	out_u64(o, "directions", ", %llu direction(s)", to->cfg.ndirs);
+	out_u64(o, "direction_count", ", %llu direction(s)", to->cfg.ndirs);
 	out_f64(o, "pdr_ratio", ", PDR loss goal %g", r->pdr);
 	out_f64(o, "precision", ", width goal %g of the max load", r->precision);
 	out_f64(o, "exceed_ratio", NULL, r->exceed);
 	out_f64(o, "duration_sum_s", NULL, plan->dsum_ns / 1e9);
 	out_f64(o, "trial_s", NULL, plan->final_ns / 1e9);
-	out_u64(o, "trials", ", %llu trials", res->trials_run);
+	out_u64(o, "trials_run", ", %llu trials", res->trials_run);
 	out_u64(o, "repeat", NULL, r->repeat);
 	out_f64(o, "elapsed_s", " in %.0f s\n", res->elapsed_ns / 1e9);
 	if (to->line_bps > 0)
 		out_f64(o, "line_rate_bps", "  line rate %.0f bit/s\n", to->line_bps);
+	trialopt_print_ports(o, to);
 	out_arr_start(o, "deviations");
 	for (unsigned int i = 0; i < plan->ndev; i++) {
 		char line[160];
@@ -303,6 +485,7 @@ static void print_result(struct cli *cli, const struct r_opts *r, const struct t
 		out_str(o, NULL, "  deviation: %s\n", line);
 	}
 	out_arr_end(o);
+	print_max_loads(o, plan);
 
 	double frame_of[R2544_MAX_SIZES];
 
@@ -333,8 +516,8 @@ static void print_result(struct cli *cli, const struct r_opts *r, const struct t
 		out_f64(o, "max_load", NULL, row->max_load);
 		out_bool(o, "max_is_ceiling", NULL, row->max_is_ceiling);
 		if (r->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)) {
-			print_bound_cells(o, "ndr", &row->thr.ndr, row->size, frame_of[i], to->line_bps, row->max_load);
-			print_bound_cells(o, "pdr", &row->thr.pdr, row->size, frame_of[i], to->line_bps, row->max_load);
+			print_bound_cells(o, "ndr", row, false, frame_of[i], to->line_bps);
+			print_bound_cells(o, "pdr", row, true, frame_of[i], to->line_bps);
 			out_text(o, " %12.0f ", row->max_load);
 			notes(nb, sizeof(nb), row);
 			out_str(o, "notes", "%s", nb);
@@ -349,6 +532,8 @@ static void print_result(struct cli *cli, const struct r_opts *r, const struct t
 			out_f64(o, "search_time_s", NULL, row->thr.total_ns / 1e9);
 		}
 		out_text(o, "\n");
+		if (r->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B))
+			detail_lines(o, row);
 		/* The draft's figure for comparing searches. With one trial per
 		 * load it is the NDR itself and the PDR trial's forwarding rate:
 		 * printed only with goals, so the default table stays as it was. */
@@ -372,6 +557,18 @@ static void print_result(struct cli *cli, const struct r_opts *r, const struct t
 			out_f64(o, "pdr_median", ", PDR median %.0f", row->pdr_med);
 			out_f64(o, "pdr_min", " (min %.0f", row->pdr_min);
 			out_f64(o, "pdr_max", ", max %.0f) frames/s\n", row->pdr_max);
+			/* the medians with how far to trust them (docs/confidence.md) */
+			out_text(o, "        ");
+			interval_cells(o, "ndr_interval", "NDR", &row->ndr_iv, row->ndr_bound);
+			out_text(o, ",");
+			interval_cells(o, "pdr_interval", "PDR", &row->pdr_iv, row->pdr_bound);
+			out_text(o, " (%u repeats, order statistics%s)\n", row->nrep,
+				 row->ndr_iv.n && !row->ndr_iv.goal_met ? "; fewer than 5 cannot give 90%" : "");
+			if (row->ndr_nbound || row->pdr_nbound)
+				out_text(o, "         at least: %u NDR and %u PDR of the %u searches were stopped by the "
+					 "tester or the max load, not the DUT\n", row->ndr_nbound, row->pdr_nbound, row->nrep);
+			out_u64(o, "ndr_bounds", NULL, row->ndr_nbound);
+			out_u64(o, "pdr_bounds", NULL, row->pdr_nbound);
 			out_arr_start(o, "ndr");
 			for (unsigned int k = 0; k < row->nrep; k++)
 				if (row->rep[k].ndr.lower_valid)
@@ -428,6 +625,7 @@ static void print_result(struct cli *cli, const struct r_opts *r, const struct t
 		out_obj_end(o);
 	}
 	out_arr_end(o);
+	r2544_agree_print(o, res);
 	out_arr_start(o, "trials");
 	for (unsigned int i = 0; i < res->ntrials; i++) {
 		const struct r2544_trial *t = &res->trials[i];
@@ -445,12 +643,24 @@ static void print_result(struct cli *cli, const struct r_opts *r, const struct t
 			out_f64(o, "dut_cpu_busy_pct", NULL, t->cpu_busy_pct);
 			if (t->cpu_soak_pct >= 0)
 				out_f64(o, "dut_cpu_soak_pct", NULL, t->cpu_soak_pct);
+			if (t->soak_trusted)
+				out_bool(o, "dut_soak_trusted", NULL, t->soak_trusted > 0);
 			out_f64(o, "ns_per_frame", NULL, t->ns_per_frame);
 			out_str(o, "cpu_source", NULL, t->cpu_source);
 		}
 		out_obj_end(o);
 	}
 	out_arr_end(o);
+	unsigned int untrusted = 0, soaked = 0;
+
+	for (unsigned int i = 0; i < res->ntrials; i++) {
+		soaked += res->trials[i].soak_trusted != 0;
+		untrusted += res->trials[i].soak_trusted < 0;
+	}
+	if (untrusted)
+		out_text(o, "\n  soak       UNTRUSTED in %u of %u soaked trials: the idle check found the CPU's speed "
+			 "off its calibration: recalibrate with wirerate soak --calibrate\n", untrusted, soaked);
+	out_u64(o, "soak_untrusted_trials", NULL, untrusted);
 	out_bool(o, "interrupted", NULL, res->interrupted);
 	if (so->run_id) {
 		out_i64(o, "run_id", "\n  stored as run %lld", so->run_id);
@@ -461,17 +671,34 @@ static void print_result(struct cli *cli, const struct r_opts *r, const struct t
 	out_destroy(o);
 }
 
+/* app_r2544_host.placed: a short measurement through the lab's DUT. */
+static int placed_ceiling(void *ctx, unsigned int size, struct app_ceiling *out, char *err, size_t errlen)
+{
+	struct trial_cfg *base = ctx;
+
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "  measuring the tester's ceiling through the DUT for %u-byte frames...\r", size);
+	int rc = app_placement_ceiling(base, size, &base->trial_id, cli_stop_flag(), out, err, errlen);
+
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "%80s\r", "");
+	return rc;
+}
+
 int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 {
 	struct r_opts r = { .pdr = 0.005, .precision = 0.005, .repeat = 1 };
 	struct storeopt so;
 	char headline[512];
-	struct soak_calib *soak_cal = NULL;
 	struct trialopt to;
 	struct r2544_cfg *cfg = NULL;
 	struct r2544_result *res = NULL;
 	struct app_r2544_plan plan;
 	struct cli_stop stop = { .caught = false };
+	struct app_r2544_estimate est = { 0 };
+	struct progress prog = { .tty = isatty(STDERR_FILENO) };
+	struct stream_hook sh = { .so = &so };
+	char when[32];
 	bool imix = false;
 	void *ctx[] = { &r, &so, &to };
 	char err[512], **args;
@@ -504,6 +731,8 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	free(args);
 	if (rc)
 		return rc == OPT_HELP ? 0 : EXIT_USAGE;
+	if (r.json_stream)
+		cli->json = true;
 	if (!r.tests)
 		r.tests = R2544_THROUGHPUT;
 	imix = to.imix_set;
@@ -537,14 +766,15 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	}
 	if (cli->check_only)
 		return 0;
-	if ((rc = app_trial_resolve(&to, err, sizeof(err)))) {
+	if ((rc = app_trial_resolve(&to, err, sizeof(err))) || (rc = app_trial_dut_open(&to, err, sizeof(err)))) {
 		cli_error("rfc2544: %s", err);
 		app_trial_release(&to);
 		return cli_status(rc);
 	}
 	/* every size the search will offer fits the links, before anything
 	 * is stored or sent */
-	if ((rc = app_r2544_check_mtu(&po, &to.cfg, err, sizeof(err)))) {
+	if ((rc = app_r2544_check_sizes(&po, &to.cfg, err, sizeof(err))) ||
+	    (rc = app_r2544_check_mtu(&po, &to.cfg, err, sizeof(err)))) {
 		cli_error("rfc2544: %s", err);
 		app_trial_release(&to);
 		return EXIT_USAGE;
@@ -558,37 +788,17 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	{
 		struct cpucost *probe = NULL;
 
-		if ((rc = trialopt_cpucost(&to, &probe, err, sizeof(err)))) {
+		if ((rc = app_trial_cpucost(&to, &probe, err, sizeof(err)))) {
 			cli_error("rfc2544: %s", err);
 			ret = cli_status(rc);
 			goto out;
 		}
 		cpucost_destroy(probe);
 		cfg->watch = to.watch;
-		if (to.soak) {
-			soak_cal = calloc(1, sizeof(*soak_cal));
-			if (!soak_cal || soak_calib_load(to.soak_path, soak_cal, err, sizeof(err)))
-				goto out;
-			cfg->calib = soak_cal;
-		}
+		cfg->dut = to.dut;
+		cfg->soak = to.soak;
+		cfg->soak_path = to.dut_t.kind == DUT_SSH ? NULL : to.soak_path;
 	}
-
-	/* The maximum load of each row, and every deviation from RFC 2544,
-	 * printed with the result. */
-	{
-		char key[sizeof(((struct calib_entry *)0)->port_type)];
-		struct app_r2544_host h = { .line_bps = to.line_bps, .calib_path = to.calib_path, .calib_key = key,
-					    .lab = to.lab, .prefix = to.prefix };
-
-		app_trial_calib_key(&to, key, sizeof(key));
-		if ((rc = app_r2544_max_loads(&po, &to.cfg, &h, &plan, err, sizeof(err)))) {
-			cli_error("rfc2544: %s", err);
-			ret = EXIT_USAGE;
-			goto out;
-		}
-	}
-	app_r2544_deviations(&po, &to.cfg, to.line_bps, &plan);
-	app_r2544_fill(&po, &plan, cfg);
 
 	/* The run is stored as it goes: opened now so that a bad --db fails
 	 * before any traffic, each trial committed as it ends. */
@@ -597,6 +807,37 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		ret = cli_status(rc);
 		goto out;
 	}
+	/* The maximum load of each row, and every deviation from RFC 2544,
+	 * printed with the result. */
+	{
+		char key[sizeof(((struct calib_entry *)0)->port_type)];
+		struct app_r2544_host h = { .line_bps = to.line_bps, .calib_path = to.calib_path, .calib_key = key,
+					    .lab = to.lab, .prefix = to.prefix };
+
+		app_trial_calib_key(&to, key, sizeof(key));
+		/* Through the lab, the tester's ceiling is measured in the
+		 * placement of the search's own trials: a back-to-back one
+		 * can be ten times what the generator offers through the DUT. */
+		if (to.lab && !to.direct) {
+			h.placed = placed_ceiling;
+			h.ctx = &cfg->base;
+		}
+		app_r2544_estimate(&po, &plan, &cfg->base, h.placed != NULL, &est);
+		duration_text(est.seconds, when, sizeof(when));
+		fprintf(stderr, "rfc2544: planned: about %u trials, %s (an estimate: the search decides; the time "
+			"left follows as it runs)\n", est.trials, when);
+		cli_stop_catch(&stop);
+		rc = app_r2544_max_loads(&po, &cfg->base, &h, &plan, err, sizeof(err));
+		cli_stop_restore(&stop);
+		if (rc) {
+			cli_error("rfc2544: %s", err);
+			ret = rc == -EINVAL ? EXIT_USAGE : rc == -EINTR ? 130 : EXIT_RUNTIME;
+			goto out;
+		}
+	}
+	app_r2544_deviations(&po, &to.cfg, to.line_bps, &plan);
+	app_r2544_fill(&po, &plan, cfg);
+
 	{
 		char sizes[160], test[64], names[48];
 
@@ -617,12 +858,20 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		cfg->on_trial = app_store_r2544_trial;
 		cfg->on_row = app_store_r2544_row;
 		cfg->hook_ctx = &so;
+		sh.store = true;
+	}
+	if (r.json_stream) {
+		/* the store's hooks first, then the line */
+		cfg->on_trial = stream_trial;
+		cfg->on_row = stream_row;
+		cfg->hook_ctx = &sh;
 	}
 
-	rc = r2544_run(cfg, res, cli_stop_catch(&stop), isatty(STDERR_FILENO) ? show_progress : NULL, NULL, err,
-		       sizeof(err));
+	prog.t0 = mono_ns();
+	prog.estimate_s = est.seconds;
+	rc = r2544_run(cfg, res, cli_stop_catch(&stop), show_progress, &prog, err, sizeof(err));
 	cli_stop_restore(&stop);
-	if (isatty(STDERR_FILENO))
+	if (prog.tty)
 		fprintf(stderr, "\r%150s\r", "");
 	if (rc) {
 		cli_error("rfc2544: %s", err);
@@ -634,11 +883,16 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	storeopt_end(&so, res->interrupted ? "interrupted" : "complete", headline);
 
 	print_result(cli, &r, &to, &plan, res, &so);
+	if (r.openmetrics) {
+		struct om_r2544 m = { .label = so.label, .res = res };
+
+		if (cli_write_file(r.openmetrics, om_r2544, &m, err, sizeof(err)))
+			cli_error("warning: rfc2544: --openmetrics %s: %s", r.openmetrics, err);
+	}
 	ret = res->interrupted ? 130 : 0;
 out:
 	cli_stop_restore(&stop);
 	storeopt_end(&so, "failed", NULL);
-	free(soak_cal);
 	free(cfg);
 	free(res);
 	app_trial_release(&to);

@@ -1,7 +1,14 @@
 /* wirerate runs [--label L] [--tag T] [--since TIME] [--json] [--db F]
+ * wirerate runs show ID [--json] [--db F]
+ * wirerate runs export ID... [--db F] > FILE
+ * wirerate runs import FILE [--json] [--db F]
  * wirerate runs rm ID... [--json] [--db F]
  * wirerate runs upgrade [--json] [--db F] */
 #include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +19,9 @@
 #include "core/units.h"
 #include "app/runs.h"
 #include "store/db.h"
+#include "store/dbexport.h"
 #include "render/out.h"
+#include "wr_config.h"
 
 /* An age such as 30m, 12h or 7d (decimal: strtod would also take inf,
  * nan and hex), as Unix time; -ERANGE when it reaches back before 1970,
@@ -94,7 +103,7 @@ static int runs_upgrade(struct cli *cli, int argc, char **argv, const char *db_p
 		return rc == -ENOENT ? EXIT_USAGE : ret;
 	}
 	was = db_found_version(db);
-	o = out_create(stdout, cli->json);
+	o = cli_out_create(cli, "runs");
 	out_str(o, "db", "database %s: ", path);
 	out_i64(o, "schema_version", "schema version %lld", DB_SCHEMA_VERSION);
 	out_i64(o, "was", NULL, was);
@@ -143,7 +152,7 @@ static int runs_rm(struct cli *cli, int argc, char **argv, const char *db_path)
 		ret = rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	o = out_create(stdout, cli->json);
+	o = cli_out_create(cli, "runs");
 	out_arr_start(o, "removed");
 	for (size_t i = 0; i < n; i++)
 		out_i64(o, NULL, "deleted run %lld\n", ids[i]);
@@ -152,6 +161,250 @@ static int runs_rm(struct cli *cli, int argc, char **argv, const char *db_path)
 out:
 	db_close(db);
 	free(ids);
+	return ret;
+}
+
+/* The runs named, as a document (export, show). An exit status. */
+static int export_doc(const char *what, int argc, char **argv, const char *db_path, json_object **doc)
+{
+	char path[4096], err[512];
+	struct db *db = NULL;
+	int64_t *ids;
+	size_t n;
+	int rc, ret = 0, bad;
+
+	if (!(ids = calloc((size_t)argc + 1, sizeof(*ids)))) {
+		cli_error("runs %s: out of memory", what);
+		return EXIT_RUNTIME;
+	}
+	if (app_runs_ids(argc, argv, ids, &n, &bad)) {
+		cli_error("runs %s: '%s' is not a valid run id (see 'wirerate runs')", what, argv[bad]);
+		ret = EXIT_USAGE;
+	} else if ((rc = open_db(db_path, false, &db, path, sizeof(path), &ret))) {
+		if (rc == -ENOENT)
+			cli_error("runs %s: no run %s (no database at %s)", what, argv[0], path);
+		ret = rc == -ENOENT ? EXIT_USAGE : ret;
+	} else if ((rc = db_export(db, ids, n, WR_VERSION, doc, err, sizeof(err)))) {
+		cli_error("runs %s: %s", what, err);
+		ret = rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	db_close(db);
+	free(ids);
+	return ret;
+}
+
+/* runs export ID...: the document on stdout (always JSON). */
+static int runs_export(struct cli *cli, int argc, char **argv, const char *db_path)
+{
+	json_object *doc = NULL;
+	int ret;
+
+	(void)cli;
+	if (argc < 1) {
+		cli_error("runs export: give the ids of the runs to export (see 'wirerate runs')");
+		return EXIT_USAGE;
+	}
+	if ((ret = export_doc("export", argc, argv, db_path, &doc)))
+		return ret;
+	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+	json_object_put(doc);
+	return fflush(stdout) ? EXIT_RUNTIME : 0;
+}
+
+static const char *field(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return "";
+	return json_object_get_string(v);
+}
+
+/* runs show ID: the run and every trial of it. */
+static int runs_show(struct cli *cli, int argc, char **argv, const char *db_path)
+{
+	json_object *doc = NULL, *one, *run, *a;
+	struct out *o;
+	int ret;
+
+	if (argc != 1) {
+		cli_error(argc ? "runs show: one run at a time ('%s' is one too many)" : "runs show: give a run id",
+			  argc ? argv[1] : "");
+		return EXIT_USAGE;
+	}
+	if ((ret = export_doc("show", argc, argv, db_path, &doc)))
+		return ret;
+	if (cli->json) {
+		puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+		json_object_put(doc);
+		return 0;
+	}
+	one = json_object_array_get_idx(json_object_object_get(doc, "runs"), 0);
+	run = json_object_object_get(one, "run");
+	o = out_create(stdout, false);
+	out_str(o, NULL, "run %s", field(run, "id"));
+	out_str(o, NULL, "  %s", field(run, "test"));
+	out_str(o, NULL, "  label '%s'", field(run, "label"));
+	out_str(o, NULL, "  %s\n", field(run, "status"));
+	out_str(o, NULL, "  uuid       %s\n", field(run, "uuid"));
+	{
+		time_t t = (time_t)json_object_get_int64(json_object_object_get(run, "started"));
+		char when[64];
+
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", localtime(&t));
+		out_str(o, NULL, "  started    %s\n", when);
+	}
+	out_str(o, NULL, "  sizes      %s\n", field(run, "sizes"));
+	out_str(o, NULL, "  config     %s\n", field(run, "config"));
+	out_str(o, NULL, "  where      %s\n", field(run, "place"));
+	out_str(o, NULL, "  headline   %s\n", field(run, "headline"));
+	a = json_object_object_get(one, "tags");
+	for (size_t i = 0; a && i < json_object_array_length(a); i++)
+		out_str(o, NULL, "  tag        %s\n", field(json_object_array_get_idx(a, i), "tag"));
+	a = json_object_object_get(one, "env");
+	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+
+		out_str(o, NULL, "  env        %s", field(e, "key"));
+		out_str(o, NULL, " = %s\n", field(e, "value"));
+	}
+	a = json_object_object_get(one, "trials");
+	out_text(o, "\n  %5s %5s %-4s %6s %12s %8s %12s %12s %9s  %s\n", "trial", "size", "test", "repeat", "load f/s",
+		 "time s", "tx", "rx", "loss %", "tester-limited");
+	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
+		json_object *t = json_object_array_get_idx(a, i);
+		int64_t tx = json_object_get_int64(json_object_object_get(t, "tx"));
+		int64_t rx = json_object_get_int64(json_object_object_get(t, "rx"));
+
+		out_text(o, "  %5zu %5lld ", i + 1, (long long)json_object_get_int64(json_object_object_get(t, "size")));
+		out_str(o, NULL, "%-4.4s", field(t, "test"));
+		out_text(o, " %6lld %12.1f %8.3f %12lld %12lld %9.4f  %s\n",
+			 (long long)json_object_get_int64(json_object_object_get(t, "repeat")),
+			 json_object_get_double(json_object_object_get(t, "load")),
+			 json_object_get_double(json_object_object_get(t, "duration_s")), (long long)tx, (long long)rx,
+			 tx > 0 ? 100.0 * (double)(tx - (rx < tx ? rx : tx)) / (double)tx : 0,
+			 json_object_get_int64(json_object_object_get(t, "tester_limited")) ? "yes" : "no");
+	}
+	out_destroy(o);
+	json_object_put(doc);
+	return 0;
+}
+
+/* runs import FILE ('-': stdin): every run of an export, each once. */
+static int runs_import(struct cli *cli, int argc, char **argv, const char *db_path)
+{
+	char path[4096], err[512];
+	struct db *db = NULL;
+	struct db_import_result r;
+	json_tokener *tok = NULL;
+	json_object *doc = NULL;
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0;
+	int fd = -1, rc, ret = EXIT_RUNTIME;
+
+	if (argc != 1) {
+		cli_error(argc ? "runs import: one file at a time" : "runs import: give the file an export wrote ('-': stdin)");
+		return EXIT_USAGE;
+	}
+	fd = strcmp(argv[0], "-") ? open(argv[0], O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (fd < 0 || fstat(fd, &st)) {
+		cli_error("runs import: %s: %s", argv[0], strerror(errno));
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		cli_error("runs import: %s is a directory", argv[0]);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	/* read it all, at most DB_EXPORT_FILE_MAX */
+	for (size_t cap = 0;;) {
+		ssize_t k;
+
+		if (len == cap) {
+			char *nb;
+
+			if (cap >= DB_EXPORT_FILE_MAX) {
+				cli_error("runs import: %s is over %u MB: not an export of this tool", argv[0],
+					  DB_EXPORT_FILE_MAX >> 20);
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			cap = cap ? cap * 2 : 65536;
+			if (!(nb = realloc(buf, cap + 1))) {
+				cli_error("runs import: out of memory");
+				goto out;
+			}
+			buf = nb;
+		}
+		k = read(fd, buf + len, cap - len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			cli_error("runs import: %s: %s", argv[0], strerror(errno));
+			goto out;
+		}
+		if (!k)
+			break;
+		len += (size_t)k;
+	}
+	tok = json_tokener_new();
+	if (!tok || len > INT32_MAX || !(doc = json_tokener_parse_ex(tok, buf ? buf : "", (int)len)) ||
+	    json_tokener_get_parse_end(tok) < len) {
+		/* trailing white space after the document is fine */
+		size_t end = tok ? json_tokener_get_parse_end(tok) : 0;
+
+		while (doc && end < len && (buf[end] == ' ' || buf[end] == '\t' || buf[end] == '\r' || buf[end] == '\n'))
+			end++;
+		if (!doc || end < len) {
+			enum json_tokener_error je = tok ? json_tokener_get_error(tok) : json_tokener_error_depth;
+
+			cli_error("runs import: %s is not JSON (%s)", argv[0],
+				  doc ? "something follows the document"
+				  : je == json_tokener_continue ? "it ends before the document does"
+				  : json_tokener_error_desc(je));
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (db_path)
+		snprintf(path, sizeof(path), "%s", db_path);
+	else if (db_default_path(path, sizeof(path), err, sizeof(err))) {
+		cli_error("runs import: %s", err);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if ((rc = db_open(path, true, &db, err, sizeof(err)))) {
+		cli_error("runs import: %s", err);
+		ret = cli_status(rc);
+		goto out;
+	}
+	if ((rc = db_import(db, doc, &r, err, sizeof(err)))) {
+		cli_error("runs import: %s: %s; nothing was imported", argv[0], err);
+		ret = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	struct out *o = cli_out_create(cli, "runs");
+
+	out_str(o, "db", NULL, path);
+	out_u64(o, "imported", "imported %llu run(s)", r.imported);
+	if (r.imported) {
+		out_i64(o, "first", " as %lld", r.first);
+		out_i64(o, "last", r.last != r.first ? "-%lld" : NULL, r.last);
+	}
+	out_text(o, " into %s", path);
+	out_u64(o, "skipped", "; %llu already there (the same UUID), skipped\n", r.skipped);
+	out_destroy(o);
+	ret = 0;
+out:
+	db_close(db);
+	json_object_put(doc);
+	if (tok)
+		json_tokener_free(tok);
+	free(buf);
+	if (fd > STDIN_FILENO)
+		close(fd);
 	return ret;
 }
 
@@ -178,7 +431,7 @@ static void print_run(void *arg, const struct app_run_entry *e)
 	out_str(o, "status", "  %-11s", e->status);
 	out_str(o, "headline", "  %s\n", e->headline);
 	out_i64(o, "repeats", NULL, r->repeats);
-	out_str(o, "config", NULL, r->config);
+	out_config(o, "config", "config_text", r->config);
 	out_arr_start(o, "tags");
 	snprintf(tags, sizeof(tags), "%s", r->tags);
 	for (char *tk = strtok_r(tags, ",", &save); tk; tk = strtok_r(NULL, ",", &save))
@@ -222,12 +475,11 @@ static int set_since(void *ctx, const struct opt *opt, const char *v, char *err,
 
 static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	if (!*v) {
-		snprintf(err, errlen, "give a file name");
-		return -EINVAL;
-	}
-	((struct runs_opts *)ctx)->db_path = v;
-	return 0;
+	int rc = opt_path_check(v, err, errlen);
+
+	if (!rc)
+		((struct runs_opts *)ctx)->db_path = v;
+	return rc;
 }
 
 static const struct opt runs_opts_table[] = {
@@ -247,12 +499,18 @@ static const struct opt *const runs_tables[] = { runs_opts_table, NULL };
 const struct opt_cmd runs_cmd = {
 	.name = "runs",
 	.synopsis = "[--label L] [--tag T] [--since TIME] [--json] [--db FILE]\n"
+		    "       wirerate runs show ID [--json] [--db FILE]\n"
+		    "       wirerate runs export ID... [--db FILE] > FILE.json\n"
+		    "       wirerate runs import FILE.json [--json] [--db FILE]\n"
 		    "       wirerate runs rm ID... [--json] [--db FILE]\n"
 		    "       wirerate runs upgrade [--json] [--db FILE]",
 	.about = "Lists the stored runs: id, time, label, test, sizes, headline result, status.\n"
 		 "A run whose process died (SIGKILL, power loss) shows as interrupted.\n"
 		 "Listing only reads the database; one in an older format is refused until\n"
 		 "'runs upgrade' (or any command that stores a run) brings it up to date.\n"
+		 "'runs show' prints a run with every trial. 'runs export' writes runs, every\n"
+		 "row of them, as one JSON document; 'runs import' stores such a document's\n"
+		 "runs in this store (new ids; a run whose UUID is already here is skipped).\n"
 		 "'runs rm' deletes the runs given, all of them or, when one is not stored, none.\n",
 	.tables = runs_tables,
 };
@@ -273,15 +531,26 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		free(args);
 		return rc == OPT_HELP ? 0 : EXIT_USAGE;
 	}
-	if (nargs && (!strcmp(args[0], "rm") || !strcmp(args[0], "upgrade"))) {
-		bool rm = !strcmp(args[0], "rm");
+	static const struct {
+		const char *word;
+		int (*fn)(struct cli *, int, char **, const char *);
+		const char *why;	/* why a filter does not apply */
+	} subs[] = {
+		{ "rm", runs_rm, "rm deletes the runs named by id" },
+		{ "upgrade", runs_upgrade, "upgrade acts on the whole file" },
+		{ "show", runs_show, "show prints the run named by id" },
+		{ "export", runs_export, "export writes the runs named by id" },
+		{ "import", runs_import, "import stores every run of the file" },
+	};
 
+	for (size_t i = 0; nargs && i < sizeof(subs) / sizeof(subs[0]); i++) {
+		if (strcmp(args[0], subs[i].word))
+			continue;
 		if (ro.filter) {
-			cli_error(rm ? "runs rm: %s does not apply: rm deletes the runs named by id"
-				     : "runs upgrade: %s does not apply: upgrade acts on the whole file", ro.filter);
+			cli_error("runs %s: %s does not apply: %s", subs[i].word, ro.filter, subs[i].why);
 			ret = EXIT_USAGE;
 		} else {
-			ret = (rm ? runs_rm : runs_upgrade)(cli, nargs - 1, args + 1, ro.db_path);
+			ret = subs[i].fn(cli, nargs - 1, args + 1, ro.db_path);
 		}
 		free(args);
 		return ret;
@@ -299,7 +568,7 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		ret = 0;
 	}
 
-	struct out *o = out_create(stdout, cli->json);
+	struct out *o = cli_out_create(cli, "runs");
 	struct db_run_filter f = { .label = ro.label, .tag = ro.tag, .since = ro.since };
 	char err[512];
 

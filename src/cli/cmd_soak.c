@@ -18,6 +18,10 @@
 #include "core/units.h"
 #include "render/out.h"
 #include "os/procstat.h"
+#include "os/clock.h"
+#include "cli/dutopt.h"
+#include "dut/dut.h"
+#include "dut/envcap.h"
 #include "dut/soak.h"
 
 struct soak_opts {
@@ -27,6 +31,9 @@ struct soak_opts {
 	char path[4096];
 	struct soak_calib_opts cal;
 	const char *cal_only;	/* the last option of --calibrate's given */
+	bool path_set;
+	struct dut_target dut;
+	struct dut *d;		/* with --dut: the soak runs there */
 };
 
 static int set_calibration(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
@@ -38,6 +45,7 @@ static int set_calibration(void *ctx, const struct opt *opt, const char *v, char
 		return -EINVAL;
 	}
 	snprintf(op->path, sizeof(op->path), "%s", v);
+	op->path_set = true;
 	return 0;
 }
 
@@ -90,6 +98,8 @@ static const struct opt soak_opts[] = {
 	  set_tolerance },
 	{ "timeout", 0, OPT_VALUE, "T", NULL, "60s", "give up after T (1s..1h)",
 	  opt_set_ns, OPT_FIELD(struct soak_opts, cal.timeout_ns), NSEC_PER_SEC, NSEC_PER_HOUR },
+	DUTOPT_ENTRIES(OPT_FIELD(struct soak_opts, dut), "the host", "this host",
+		       "soak the CPUs of this DUT, with the calibration kept there"),
 	{ NULL },
 };
 
@@ -98,7 +108,7 @@ static const struct opt *const soak_tables[] = { soak_opts, NULL };
 const struct opt_cmd soak_cmd = {
 	.name = "soak",
 	.synopsis = "[--calibrate] [--interval 1s] [--duration T] [--cpus LIST]\n"
-		    "                     [--per-cpu] [--calibration FILE] [--json]",
+		    "                     [--per-cpu] [--calibration FILE] [--dut TARGET] [--json]",
 	.about = "Runs a lowest-priority (SCHED_IDLE) busy loop pinned to each CPU and prints\n"
 		 "how much slower it runs than on an idle machine: the CPU that everything\n"
 		 "else took, interrupts and softirqs included (Andrew Morton's cyclesoak).\n",
@@ -119,8 +129,23 @@ static int parse_opts(struct soak_opts *op, struct cli *cli, int argc, char **ar
 	soak_calib_default_path(op->path, sizeof(op->path));
 	if ((rc = opt_parse(&soak_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
 		return rc == OPT_HELP ? -1 : EXIT_USAGE;
+	char err[256];
+
 	if (op->cal_only && !op->calibrate) {
 		cli_error("soak: %s applies to --calibrate only", op->cal_only);
+		return EXIT_USAGE;
+	}
+	if (dutopt_check(&op->dut, err, sizeof(err))) {
+		cli_error("soak: %s", err);
+		return EXIT_USAGE;
+	}
+	/* A calibration is made on the idle machine it is for. */
+	if (op->dut.given && op->calibrate) {
+		cli_error("soak: --calibrate runs on the DUT itself: 'wirerate soak --calibrate' there, idle");
+		return EXIT_USAGE;
+	}
+	if (op->dut.kind == DUT_SSH && op->path_set) {
+		cli_error("soak: --calibration names a file here; a DUT over ssh uses its own");
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -169,7 +194,7 @@ static int do_calibrate(struct soak_opts *op, struct cli *cli)
 		return EXIT_USAGE;
 	}
 	memset(c, 0, sizeof(*c));
-	o = out_create(stdout, cli->json);
+	o = cli_out_create(cli, "soak");
 	if (!o) {
 		free(c);
 		return EXIT_RUNTIME;
@@ -225,6 +250,33 @@ static void wait_until(uint64_t t_ns)
 
 	while (!cli_stopped() && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
+}
+
+/* The idle check made before the soak: whether its calibration holds. */
+static void print_check(struct out *o, const struct soak_idle *k)
+{
+	out_obj_start(o, "calibration_check");
+	out_f64(o, "seconds", NULL, (double)k->duration_ns / NSEC_PER_SEC);
+	out_f64(o, "tolerance_pct", NULL, 100 * k->tolerance);
+	out_bool(o, "trusted", NULL, k->trusted);
+	out_arr_start(o, "cpus");
+	for (unsigned int i = 0; i < k->n; i++) {
+		out_obj_start(o, NULL);
+		out_u64(o, "cpu", NULL, k->cpu[i]);
+		out_f64(o, "loops_per_s", NULL, k->run_rate[i]);
+		out_f64(o, "calibrated", NULL, k->calib[i]);
+		out_f64(o, "off_pct", NULL, 100 * k->off[i]);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	if (k->trusted) {
+		out_text(o, "idle check: every CPU within %.1f%% of its calibration (tolerance %.0f%%)\n",
+			 k->n ? 100 * fabs(k->off[k->worst]) : 0.0, 100 * k->tolerance);
+		out_null(o, "reason");
+	} else {
+		out_str(o, "reason", "idle check: UNTRUSTED: %s\n", k->reason);
+	}
+	out_obj_end(o);
 }
 
 static void put_load(struct out *o, const char *key, const char *fmt, double frac)
@@ -289,11 +341,48 @@ static void summary(struct out *o, const struct soak_load *overall, double *hist
 	out_obj_end(o);
 }
 
+/* The load over the last interval: from two snapshots of this host's
+ * soakers, or the DUT agent's reading since its previous one. */
+static int reading(struct soak_opts *op, struct soak *s, struct soak_snap *a, struct soak_snap *b,
+		   struct soak_load *l, char *err, size_t errlen)
+{
+	if (op->d)
+		return dut_soak_read(op->d, l, err, errlen);
+	soak_snap(s, b);
+	soak_load_between(s, a, b, l);
+	*a = *b;
+	return 0;
+}
+
+/* The DUT's readings added up, each weighted by its length: the load
+ * over the whole run, as soak_read gives it for this host. */
+static void accumulate(struct soak_load *tot, const struct soak_load *l)
+{
+	double t = tot->seconds + l->seconds;
+
+	for (unsigned int i = 0; i < l->n && i < SOAK_MAX_CPUS; i++) {
+		tot->cpu[i] = l->cpu[i];
+		if (t > 0) {
+			tot->load[i] = (tot->load[i] * tot->seconds + l->load[i] * l->seconds) / t;
+			tot->rate[i] = (tot->rate[i] * tot->seconds + l->rate[i] * l->seconds) / t;
+			tot->share[i] = (tot->share[i] * tot->seconds + l->share[i] * l->seconds) / t;
+		}
+	}
+	tot->n = l->n;
+	tot->seconds = t;
+	tot->clamped |= l->clamped;
+	tot->all = 0;
+	for (unsigned int i = 0; i < tot->n; i++)
+		tot->all += tot->load[i] / tot->n;
+}
+
 static int do_soak(struct soak_opts *op, struct cli *cli)
 {
 	struct soak_calib *c = calloc(1, sizeof(*c));
 	struct soak_snap *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	struct soak_load *l = malloc(sizeof(*l));
+	struct soak_load *l = malloc(sizeof(*l)), *total = malloc(sizeof(*total));
+	static struct soak_idle idle;	/* large; one run per process */
+	bool checked = true;
 	struct soak *s = NULL;
 	struct out *o = NULL;
 	double *hist = NULL;	/* readings: all, then per CPU, each cap long */
@@ -303,24 +392,35 @@ static int do_soak(struct soak_opts *op, struct cli *cli)
 	uint64_t start, next, end;
 	int rc = EXIT_RUNTIME;
 
-	if (!c || !a || !b || !l)
+	if (!c || !a || !b || !l || !total)
 		goto out;
-	if ((rc = soak_calib_load(op->path, c, err, sizeof(err))) ||
-	    (rc = soak_calib_verify(c, err, sizeof(err))) ||
-	    (rc = soak_create(&op->cpus, c, &s, err, sizeof(err)))) {
+	if (op->d) {
+		/* the DUT loads and checks its calibration itself */
+		if ((rc = dut_soak_start(op->d, &op->cpus, op->dut.kind == DUT_SSH ? NULL : op->path, &idle,
+					 &checked, err, sizeof(err)))) {
+			cli_error("soak: %s", err);
+			rc = cli_status(rc);
+			goto out;
+		}
+		ncpu = cpuset_count(&op->cpus);
+	} else if ((rc = soak_calib_load(op->path, c, err, sizeof(err))) ||
+		   (rc = soak_calib_verify(c, err, sizeof(err))) ||
+		   (rc = soak_check_idle(&op->cpus, c, 0, 0, &idle, err, sizeof(err))) ||
+		   (rc = soak_create(&op->cpus, c, &s, err, sizeof(err)))) {
 		cli_error("soak: %s", err);
 		rc = rc == -ENOMEM || rc == -EIO ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
+	} else {
+		ncpu = soak_ncpus(s);
 	}
-	ncpu = soak_ncpus(s);
 	cap = op->duration_ns ? op->duration_ns / op->interval_ns + 2 : 64;
 	hist = malloc(cap * (ncpu + 1) * sizeof(double));
-	o = out_create(stdout, cli->json);
+	o = cli_out_create(cli, "soak");
 	if (!hist || !o) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	if ((rc = soak_start(s, err, sizeof(err)))) {
+	if (!op->d && (rc = soak_start(s, err, sizeof(err)))) {
 		cli_error("soak: %s", err);
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -328,21 +428,32 @@ static int do_soak(struct soak_opts *op, struct cli *cli)
 	cpuset_format_list(&op->cpus, list, sizeof(list));
 	out_u64(o, "ncpus", ncpu == 1 ? "using %llu CPU" : "using %llu CPUs", ncpu);
 	out_str(o, "cpus", " (%s)", list);
-	out_str(o, "calibration", ", calibration %s\n", op->path);
+	if (op->d)
+		out_str(o, "dut", " on %s", dut_name(op->d));
+	out_str(o, "calibration", ", calibration %s\n", op->d && op->dut.kind == DUT_SSH ? "the DUT's own" : op->path);
 	out_f64(o, "interval_s", NULL, (double)op->interval_ns / NSEC_PER_SEC);
+	if (checked)
+		print_check(o, &idle);
 	out_arr_start(o, "readings");
-	soak_snap(s, a);
+	memset(total, 0, sizeof(*total));
+	if (s)
+		soak_snap(s, a);
+	else
+		a->t_ns = mono_ns();	/* the readings' times are the tester's */
 	start = next = a->t_ns;
 	end = op->duration_ns ? start + op->duration_ns : UINT64_MAX;
 	while (!cli_stopped() && next < end) {
 		next = next + op->interval_ns < end ? next + op->interval_ns : end;
 		wait_until(next);
-		soak_snap(s, b);
+		if ((rc = reading(op, s, a, b, l, err, sizeof(err)))) {
+			cli_error("soak: %s", err);
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
 		/* A Ctrl-C cut reading shorter than a tenth is noise: drop it. */
-		if (cli_stopped() && b->t_ns - a->t_ns < op->interval_ns / 10)
+		if (cli_stopped() && l->seconds * NSEC_PER_SEC < op->interval_ns / 10)
 			break;
-		soak_load_between(s, a, b, l);
-		*a = *b;
+		accumulate(total, l);
 		if (n == cap) {
 			double *nh = malloc(2 * cap * (ncpu + 1) * sizeof(double));
 
@@ -366,7 +477,7 @@ static int do_soak(struct soak_opts *op, struct cli *cli)
 				break;
 			}
 		out_obj_start(o, NULL);
-		out_f64(o, "t", NULL, (double)(b->t_ns - start) / NSEC_PER_SEC);
+		out_f64(o, "t", NULL, (double)((s ? b->t_ns : mono_ns()) - start) / NSEC_PER_SEC);
 		put_load(o, "load", "System load: %4.1f%%", l->all);
 		out_bool(o, "clamped", NULL, l->clamped);
 		out_arr_start(o, "cpus");
@@ -383,12 +494,19 @@ static int do_soak(struct soak_opts *op, struct cli *cli)
 		fflush(stdout);
 	}
 	out_arr_end(o);
-	soak_read(s, l);
-	soak_stop(s);
+	if (s) {
+		soak_read(s, l);
+		soak_stop(s);
+	} else {
+		*l = *total;
+		dut_soak_stop(op->d, err, sizeof(err));
+	}
 	/* the per-CPU history sits at hist + cap * (i + 1): compact it */
 	for (unsigned int k = 1; k <= ncpu; k++)
 		memmove(hist + n * k, hist + cap * k, n * sizeof(double));
 	summary(o, l, hist, n, ncpu, op->per_cpu, fast, cli_stopped());
+	out_bool(o, "trusted", !checked || idle.trusted ? NULL : "  UNTRUSTED: the calibration does not hold for this "
+		 "CPU now (see the idle check above)\n", !checked || idle.trusted);
 	out_bool(o, "interrupted", NULL, cli_stopped());
 	rc = 0;
 out:
@@ -399,6 +517,7 @@ out:
 	free(a);
 	free(b);
 	free(l);
+	free(total);
 	return rc;
 }
 
@@ -411,7 +530,20 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 
 	if ((rc = parse_opts(&op, cli, argc, argv)))
 		return rc < 0 ? 0 : rc;
-	if (!op.have_cpus && (rc = procstat_online(NULL, &op.cpus, err, sizeof(err)))) {
+	if (op.dut.given && (rc = dut_open(&op.dut, NULL, 0, &op.d, err, sizeof(err)))) {
+		cli_error("soak: %s", err);
+		return cli_status(rc);
+	}
+	/* every CPU the soaked host has online, unless told */
+	if (!op.have_cpus && op.d) {
+		const char *v = envcap_get(dut_env(op.d), "dut.cpu.online");
+
+		if (!v || cpuset_parse_list(v, &op.cpus, err, sizeof(err))) {
+			cli_error("soak: %s: its CPUs online are not known", dut_name(op.d));
+			dut_close(op.d);
+			return EXIT_RUNTIME;
+		}
+	} else if (!op.have_cpus && (rc = procstat_online(NULL, &op.cpus, err, sizeof(err)))) {
 		cli_error("soak: %s", err);
 		return EXIT_RUNTIME;
 	}
@@ -422,5 +554,6 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 	cli_stop_catch(&stop);
 	rc = op.calibrate ? do_calibrate(&op, cli) : do_soak(&op, cli);
 	cli_stop_restore(&stop);
+	dut_close(op.d);
 	return rc;
 }

@@ -17,13 +17,19 @@
 #include <netinet/in.h>
 
 #include "cli/cli.h"
+#include "cli/dutopt.h"
 #include "cli/opt.h"
 #include "core/timeconst.h"
 #include "core/addrpolicy.h"
 #include "core/cpuset.h"
 #include "core/units.h"
+#include "dut/dut.h"
+#include "dut/envcap.h"
+#include "dut/soak.h"
+#include "engine/cpucost.h"
 #include "engine/stream.h"
 #include "engine/stream_proto.h"
+#include "render/cpuprint.h"
 #include "render/out.h"
 #include "lab/lab.h"
 #include "os/netns.h"
@@ -42,6 +48,11 @@ struct stream_opts {
 	uint64_t max_duration_ns;	/* 0: not given */
 	const char *bind, *token_file, *user;
 	char prefix[LAB_PREFIX_MAX + 1];
+	/* The DUT the datagrams cross: its CPU time per datagram. */
+	struct dut_target dut;		/* --dut; lab mode: the lab's */
+	struct cpuset watch;		/* --watch-cpus */
+	bool soak;
+	const char *soak_path;		/* --soak-calibration (lab, local) */
 };
 
 enum { SET_BIND, SET_TOKEN_FILE, SET_USER, SET_CLIENT };
@@ -131,7 +142,7 @@ static const struct opt stream_opts[] = {
 	{ "user", 0, OPT_VALUE, "NAME", NULL, NULL,
 	  "with --server started as root: the user to run as once\nlistening (default nobody)",
 	  set_word, SO(user), 0, 0, SET_USER },
-	{ "client", 0, OPT_VALUE, "HOST", "client", NULL,
+	{ "client", 'H', OPT_VALUE, "HOST", "client", NULL,
 	  "run against the server on HOST (name or address):\n"
 	  "198.18.0.0/15, 2001:2::/48 or loopback, unless --allow-any-address",
 	  set_word, SO(host), 0, 0, SET_CLIENT },
@@ -155,6 +166,17 @@ static const struct opt stream_opts[] = {
 	  "here, the server in the lab's sink namespace, the client\n"
 	  "in its gen namespace, to 198.19.0.2 through the DUT\n"
 	  "(needs root and a lab that is up)", set_prefix },
+	DUTOPT_ENTRIES(SO(dut), "the DUT's CPU cost (lab mode or --client)", "lab mode: the lab",
+		       "the DUT the datagrams cross, whose CPU time per\ndatagram is read"),
+	{ "watch-cpus", 0, OPT_VALUE, "LIST", NULL, NULL,
+	  "the DUT's CPUs to read (default: the lab's DUT CPUs, or\nevery CPU of a DUT of its own)",
+	  opt_set_cpuset, SO(watch) },
+	{ "soak", 0, OPT_NOARG, NULL, NULL, NULL,
+	  "also soak them (needs 'wirerate soak --calibrate' on the\nDUT): sees the interrupt time /proc/stat hides",
+	  opt_set_true, SO(soak) },
+	{ "soak-calibration", 0, OPT_VALUE, "FILE", NULL, "~/.local/state/wirerate/soak-calibration",
+	  "the soak's calibration (the lab and --dut local; a DUT over\nssh keeps its own)", set_word,
+	  SO(soak_path), 0, 0, SET_TOKEN_FILE },
 	{ NULL },
 };
 
@@ -165,14 +187,16 @@ const struct opt_cmd stream_cmd = {
 	.synopsis = "--server [--bind ADDR] [--port N] [--once | --max-sessions N]\n"
 		    "                              [--max-per-peer N] [--max-duration T] [--token-file FILE]\n"
 		    "                              [--user NAME] [--json]\n"
-		    "       wirerate stream --client HOST [-m SIZE] [-l T] [--port N] [--token-file FILE]\n"
+		    "       wirerate stream --client|-H HOST [-m SIZE] [-l T] [--port N] [--token-file FILE]\n"
 		    "                              [--allow-any-address] [--json]\n"
-		    "       wirerate stream [--prefix P] [-m SIZE] [-l T] [--json]",
+		    "       wirerate stream [--prefix P] [-m SIZE] [-l T] [--soak] [--json]",
 	.about = "netperf's UDP_STREAM: the client sends UDP datagrams of one size as fast as\n"
 		 "it can for a time; the server counts what arrives. The client prints\n"
 		 "netperf's block (socket size, message size, elapsed time, messages okay and\n"
 		 "errors, throughput in 10^6 bits/s; the sender's line, then the receiver's)\n"
-		 "and the loss between them.\n",
+		 "and the loss between them. Through a DUT (the lab's, or --dut), also what\n"
+		 "the stream cost the DUT's CPUs: per CPU, per datagram received, and as\n"
+		 "netperf's service demand (us of CPU per KB).\n",
 	.notes = "A send refused with ENOBUFS, EAGAIN or ECONNREFUSED counts as an error, as\n"
 		 "netperf's do. Ctrl-C on the client stops sending, still collects the\n"
 		 "server's counts, prints the block marked interrupted and exits 130.\n"
@@ -180,7 +204,6 @@ const struct opt_cmd stream_cmd = {
 		 "the server's security model.\n"
 		 "Exit: 0 done, 1 the server or the lab failed it, 2 bad input, 130 Ctrl-C.\n",
 	.tables = stream_tables,
-	.json_j = true,
 };
 
 static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **argv)
@@ -223,6 +246,23 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 	}
 	if (op->have_prefix && op->mode != MODE_LAB) {
 		cli_error("stream: --prefix is for lab mode (neither --server nor --client)");
+		return EXIT_USAGE;
+	}
+	if (op->mode == MODE_SERVER && (op->dut.given || cpuset_count(&op->watch) || op->soak || op->soak_path)) {
+		cli_error("stream: --dut, --watch-cpus, --soak and --soak-calibration are the client's "
+			  "(lab mode or --client)");
+		return EXIT_USAGE;
+	}
+	{
+		char e[256];
+
+		if (dutopt_check(&op->dut, e, sizeof(e))) {
+			cli_error("stream: %s", e);
+			return EXIT_USAGE;
+		}
+	}
+	if (op->mode == MODE_CLIENT && !op->dut.given && (cpuset_count(&op->watch) || op->soak)) {
+		cli_error("stream: --%s: name the DUT the stream crosses with --dut", op->soak ? "soak" : "watch-cpus");
 		return EXIT_USAGE;
 	}
 	if (op->mode == MODE_SERVER && (op->have_size || op->have_duration)) {
@@ -315,7 +355,7 @@ static int do_server(struct stream_opts *op, struct cli *cli)
 		goto out;
 	}
 	s.token = *tok ? tok : NULL;
-	o = out_create(stdout, cli->json);
+	o = cli_out_create(cli, "stream");
 	if (!o) {
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -417,14 +457,119 @@ static void print_block(struct out *o, const struct stream_opts *op, const char 
 	}
 }
 
-static int finish(struct cli *cli, const struct stream_opts *op, const char *addr, const char *lab,
-		  const struct stream_result *r)
+/* The DUT's side of a stream: its agent and the watch of its CPUs. */
+struct stream_dut {
+	struct dut *d;
+	struct cpucost *cost;
+};
+
+static void dut_window(void *arg, bool end)
 {
-	struct out *o = out_create(stdout, cli->json);
+	struct cpucost *c = arg;
+
+	if (end)
+		cpucost_mark_end(c);
+	else
+		cpucost_mark_start(c);
+}
+
+/* Open the DUT the stream crosses (lab mode: the lab of --prefix unless
+ * --dut names another; --client: only with --dut) and the watch of its
+ * CPUs, and hook it to the client's sending window. 0, or an exit status
+ * after a one-line error. */
+static int dut_watch_open(struct stream_opts *op, const struct lab_status *lab, struct stream_client *c,
+			  struct stream_dut *sd)
+{
+	struct dut_target t = op->dut;
+	struct cpuset watch = op->watch;
+	const char *ports[2] = { lab_if(LAB_DUT0)->ifname, lab_if(LAB_DUT1)->ifname };
+	char err[512], path[4096];
+	const char *v;
+	int rc;
+
+	memset(sd, 0, sizeof(*sd));
+	if (!t.given) {
+		if (op->mode != MODE_LAB)
+			return 0;
+		t.kind = DUT_LAB;
+		snprintf(t.prefix, sizeof(t.prefix), "%s", op->prefix);
+	}
+	if (t.kind == DUT_LAB) {
+		struct lab_status st;
+
+		/* lab mode has read its lab's status already */
+		if (!lab || strcmp(t.prefix, op->prefix)) {
+			if (lab_status(t.prefix, &st, err, sizeof(err))) {
+				cli_error("stream: --dut: %s", err);
+				return EXIT_RUNTIME;
+			}
+			lab = &st;
+		}
+		t.avoid = lab->dut_cpus;
+		if (!cpuset_count(&watch))
+			watch = lab->dut_cpus;
+	}
+	if ((rc = dut_open(&t, t.kind == DUT_LAB ? ports : NULL, t.kind == DUT_LAB ? 2 : 0, &sd->d, err,
+			   sizeof(err)))) {
+		cli_error("stream: %s", err);
+		return cli_status(rc);
+	}
+	if (!cpuset_count(&watch) && (v = envcap_get(dut_env(sd->d), "dut.cpu.online")) &&
+	    cpuset_parse_list(v, &watch, err, sizeof(err))) {
+		cli_error("stream: the DUT's CPU list '%s': %s", v, err);
+		return EXIT_RUNTIME;
+	}
+	if (op->soak_path)
+		snprintf(path, sizeof(path), "%s", op->soak_path);
+	else
+		soak_calib_default_path(path, sizeof(path));
+	if ((rc = cpucost_create(sd->d, &watch, op->soak, t.kind == DUT_SSH ? NULL : path, &sd->cost, err,
+				 sizeof(err)))) {
+		cli_error("stream: %s", err);
+		return cli_status(rc);
+	}
+	c->window = dut_window;
+	c->window_arg = sd->cost;
+	return 0;
+}
+
+static void dut_watch_close(struct stream_dut *sd)
+{
+	cpucost_destroy(sd->cost);
+	dut_close(sd->d);
+	memset(sd, 0, sizeof(*sd));
+}
+
+static int finish(struct cli *cli, const struct stream_opts *op, const char *addr, const char *lab,
+		  const struct stream_result *r, const struct stream_dut *sd)
+{
+	struct out *o = cli_out_create(cli, "stream");
+	struct cpucost_result cr = { 0 };
 
 	if (!o)
 		return EXIT_RUNTIME;
 	print_block(o, op, addr, lab, r);
+	/* What the DUT forwarded: what the server received, and what reached
+	 * its socket but found the buffer full (past the DUT). */
+	uint64_t fwd = r->recv + r->drops;
+
+	if (sd && sd->cost && cpucost_ended(sd->cost))
+		cpucost_result(sd->cost, fwd, &cr);
+	if (cr.valid) {
+
+		out_text(o, "through the DUT (%s), %llu datagrams forwarded (received, or dropped by the full "
+			 "receiving socket):\n", dut_name(sd->d), (unsigned long long)fwd);
+		out_u64(o, "dut_forwarded", NULL, fwd);
+		cpucost_print(o, &cr);
+		/* netperf's service demand: CPU time per KB (1024 bytes) moved,
+		 * here the DUT's per KB it forwarded: its time per datagram
+		 * (from the soak or /proc/stat, as the block says) per KB */
+		if (cr.ns_per_frame > 0) {
+			out_f64(o, "dut_service_demand_us_per_kb", "  demand     %.3f us of DUT CPU per KB forwarded",
+				cr.ns_per_frame / 1e3 * 1024.0 / (double)op->size);
+			out_text(o, " (netperf's service demand, from %s)\n", cr.source);
+		}
+	}
 	out_destroy(o);
 	return r->interrupted ? 130 : 0;
 }
@@ -433,6 +578,7 @@ static int do_client(struct stream_opts *op, struct cli *cli)
 {
 	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .stop = cli_stop_flag() };
 	struct stream_result r = { 0 };
+	struct stream_dut sd = { 0 };
 	char err[256], addr[INET6_ADDRSTRLEN], tok[STREAM_TOKEN_MAX + 1] = "";
 	int rc;
 
@@ -453,13 +599,16 @@ static int do_client(struct stream_opts *op, struct cli *cli)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	if ((rc = dut_watch_open(op, NULL, &c, &sd)))
+		goto out;
 	if (stream_client_run(&c, -1, &r, err, sizeof(err))) {
 		cli_error("stream: %s (%s port %u)", err, addr, op->port);
 		rc = cli_stopped() ? 130 : EXIT_RUNTIME;
 		goto out;
 	}
-	rc = finish(cli, op, addr, NULL, &r);
+	rc = finish(cli, op, addr, NULL, &r, &sd);
 out:
+	dut_watch_close(&sd);
 	explicit_bzero(tok, sizeof(tok));
 	return rc;
 }
@@ -468,7 +617,9 @@ out:
 
 static int do_lab(struct stream_opts *op, struct cli *cli)
 {
+	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .stop = cli_stop_flag() };
 	struct stream_result r = { 0 };
+	struct stream_dut sd = { 0 };
 	struct lab_status st;
 	char err[256], name[NETNS_NAME_MAX], addr[INET_ADDRSTRLEN];
 	int lock = -1, gen = -1, sink = -1, rc = EXIT_RUNTIME;
@@ -479,7 +630,7 @@ static int do_lab(struct stream_opts *op, struct cli *cli)
 	if (!cli_have_root()) {
 		cli_error("stream: lab mode needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN): run it as root, "
 			  "or give --server or --client");
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	if (lab_lock(op->prefix, "a stream", false, &lock, err, sizeof(err)) ||
 	    lab_status(op->prefix, &st, err, sizeof(err))) {
@@ -499,8 +650,9 @@ static int do_lab(struct stream_opts *op, struct cli *cli)
 		cpu_set_t set;
 
 		CPU_ZERO(&set);
-		for (int c = cpuset_next(&st.tester_cpus, 0); c >= 0; c = cpuset_next(&st.tester_cpus, (unsigned)c + 1))
-			CPU_SET(c, &set);
+		for (int cpu = cpuset_next(&st.tester_cpus, 0); cpu >= 0;
+		     cpu = cpuset_next(&st.tester_cpus, (unsigned)cpu + 1))
+			CPU_SET(cpu, &set);
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
 	lab_ns_name(op->prefix, LAB_GEN, name, sizeof(name));
@@ -513,8 +665,10 @@ static int do_lab(struct stream_opts *op, struct cli *cli)
 	}
 	inet_ntop(AF_INET, dst->ip, addr, sizeof(addr));
 	op->host = addr;
-	if (stream_lab_run(gen, sink, dst->ip, &port, op->size, op->duration_ns, cli_stop_flag(), &r, &in_session,
-			   err, sizeof(err))) {
+	if ((rc = dut_watch_open(op, &st, &c, &sd)))
+		goto out;
+	rc = EXIT_RUNTIME;
+	if (stream_lab_run(gen, sink, dst->ip, &port, &c, &r, &in_session, err, sizeof(err))) {
 		if (in_session)
 			cli_error("stream: %s (lab %s, %s port %u)", err, op->prefix, addr, port);
 		else
@@ -523,8 +677,9 @@ static int do_lab(struct stream_opts *op, struct cli *cli)
 		goto out;
 	}
 	op->port = port;
-	rc = finish(cli, op, addr, op->prefix, &r);
+	rc = finish(cli, op, addr, op->prefix, &r, &sd);
 out:
+	dut_watch_close(&sd);
 	if (gen >= 0)
 		close(gen);
 	if (sink >= 0)

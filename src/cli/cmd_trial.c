@@ -11,14 +11,19 @@
 #include <sys/socket.h>
 
 #include "cli/cli.h"
+#include "os/fsutil.h"
+#include "render/histcsv.h"
+#include "render/openmetrics.h"
 #include "cli/opt.h"
 #include "cli/storeargs.h"
 #include "cli/trialopt.h"
 #include "app/trialres.h"
+#include "app/trialdut.h"
 #include "engine/trial.h"
 #include "core/cpustat.h"
 #include "core/timeconst.h"
 #include "core/units.h"
+#include "render/lossprint.h"
 #include "render/out.h"
 #include "os/cpulat.h"
 
@@ -131,12 +136,18 @@ void trial_print_dir(struct out *o, const struct trial_dir_result *d, double fra
 	}
 	out_text(o, "\n");
 	out_f64(o, "forwarded_pps", NULL, rx_pps);
+	/* bit rates as TRex names them: L2 the frames with their FCS, L1
+	 * with the preamble and gap a wire adds (what --rate 1Gbit counts) */
+	out_f64(o, "forwarded_mbps_l2", NULL, rx_pps * frame_size * 8 / 1e6);
+	out_f64(o, "forwarded_mbps_l1", NULL, rx_pps * (frame_size + 20) * 8 / 1e6);
 }
 
 #define TRIAL_MAX_REPEATS 16
 
 struct trial_own {
 	uint64_t repeat;
+	const char *histogram;		/* --latency-histogram FILE */
+	const char *openmetrics;	/* --openmetrics FILE */
 };
 
 static const struct opt trial_own_opts[] = {
@@ -144,6 +155,14 @@ static const struct opt trial_own_opts[] = {
 	  "run the trial N times in a row (1..16), each stored;\n"
 	  "'report' compares the runs over their spread",
 	  opt_set_u64, OPT_FIELD(struct trial_own, repeat), 1, TRIAL_MAX_REPEATS },
+	{ "latency-histogram", 0, OPT_VALUE, "FILE", NULL, NULL,
+	  "write every direction's full latency histogram as CSV\n"
+	  "(repeat,direction,lo_ns,hi_ns,count,cumulative; docs/trial.md)",
+	  opt_set_path, OPT_FIELD(struct trial_own, histogram) },
+	{ "openmetrics", 0, OPT_VALUE, "FILE", NULL, NULL,
+	  "write the run's figures as OpenMetrics text (for a\n"
+	  "Prometheus textfile collector; docs/json.md)",
+	  opt_set_path, OPT_FIELD(struct trial_own, openmetrics) },
 	{ NULL },
 };
 
@@ -156,6 +175,24 @@ const struct opt_cmd trial_cmd = {
 	.tables = trial_tables,
 };
 
+/* --openmetrics, through cli_write_file */
+struct om_trials {
+	const char *label;
+	const struct trial_result *res;
+	unsigned int n;
+	const double *ns;
+};
+
+static void om_trials(FILE *f, void *arg)
+{
+	const struct om_trials *t = arg;
+
+	om_write_trials(f, t->label, t->res, t->n, t->ns);
+}
+
+/* A run this long (or longer) prints its plan first. */
+#define TRIAL_PLAN_SHOWN_S 30.0
+
 /* One trial of the run: the traffic, the DUT's CPU and the stored trial.
  * Returns 0, or an exit status after a one-line error. */
 static int run_one(struct trialopt *to, struct storeopt *so, struct trial_result *res, unsigned int rep,
@@ -167,7 +204,7 @@ static int run_one(struct trialopt *to, struct storeopt *so, struct trial_result
 	int rc;
 
 	memset(cr, 0, sizeof(*cr));
-	if (!to->cfg.cost && (rc = trialopt_cpucost(to, &to->cfg.cost, err, sizeof(err)))) {
+	if (!to->cfg.cost && (rc = app_trial_cpucost(to, &to->cfg.cost, err, sizeof(err)))) {
 		cli_error("trial: %s", err);
 		return cli_status(rc);
 	}
@@ -204,7 +241,26 @@ static int run_one(struct trialopt *to, struct storeopt *so, struct trial_result
 			      .tx = tx, .rx = fwd, .tester_limited = res->tester_limited, .cpu_valid = cr->valid,
 			      .cpu_busy_pct = cr->valid ? cr->busy_cpu_s / cr->seconds * 100 : 0,
 			      .cpu_soak_pct = cr->valid && cr->soak_cpu_s >= 0 ? cr->soak_cpu_s / cr->seconds * 100 : -1,
-			      .ns_per_frame = cr->ns_per_frame, .cpu_source = cr->source };
+			      .ns_per_frame = cr->ns_per_frame, .cpu_source = cr->source,
+			      .loss = res->loss_valid ? res->loss : NULL, .nloss = res->ndirs,
+			      .soak_trusted = cr->soak_checked ? (cr->soak_trusted ? 1 : -1) : 0,
+			      .soak_note = cr->soak_reason };
+	const struct stallprobe_result *sp = &cr->stall;
+
+	/* the worst CPU's stall, every CPU's stalls, the most steal */
+	if (sp->valid) {
+		t.stall_valid = true;
+		t.stall_fifo = sp->fifo;
+		t.stall_max_ns = (double)sp->c[sp->worst].max_late_ns;
+		t.stall_cpu = sp->c[sp->worst].cpu;
+		t.stall_threshold_ns = (double)sp->threshold_ns;
+		t.steal_pct = -1;
+		for (unsigned int i = 0; i < sp->n; i++) {
+			t.stalls += sp->c[i].stalls;
+			if (sp->c[i].steal_pct > t.steal_pct)
+				t.steal_pct = sp->c[i].steal_pct;
+		}
+	}
 
 	if (app_store_trial(so, &t, err, sizeof(err)))
 		cli_error("warning: trial: not stored in %s: %s", so->path, err);
@@ -237,6 +293,8 @@ static void print_one(struct out *o, const struct trialopt *to, const struct tri
 	for (unsigned int d = 0; d < res->ndirs; d++) {
 		out_obj_start(o, NULL);
 		trial_print_dir(o, &res->dir[d], res->avg_frame_size, to->line_bps, to->dir_label[d]);
+		if (res->loss_valid)
+			lossattr_print(o, &res->loss[d], res->loss_note);
 		out_obj_end(o);
 	}
 	out_arr_end(o);
@@ -253,6 +311,16 @@ static void print_one(struct out *o, const struct trialopt *to, const struct tri
 	}
 	if (cr->valid)
 		cpucost_print(o, cr);
+	if (res->loss_valid) {
+		struct lossattr_cpu_hint h;
+		uint64_t sent[2] = { res->dir[0].tx, res->ndirs > 1 ? res->dir[1].tx : 0 };
+		char text[384];
+		enum lossattr_limit_by by;
+
+		cpucost_hint(cr, &h);
+		by = lossattr_limit(res->loss, res->ndirs, sent, res->tester_limited, &h, text, sizeof(text));
+		lossattr_limit_print(o, by, text);
+	}
 	out_bool(o, "tester_limited", NULL, res->tester_limited);
 	out_bool(o, "interrupted", NULL, res->interrupted);
 	if (res->interrupted)
@@ -276,7 +344,10 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	struct trial_own own = { .repeat = 1 };
 	void *ctx[] = { &to, &own, &so };
 	struct cli_stop stop = { 0 };
-	char *args[1];
+	char *args[1], htmp[4096];
+	FILE *hf = NULL;
+	struct trial_result *kept = NULL;	/* every repeat's, for --openmetrics */
+	double kept_ns[TRIAL_MAX_REPEATS] = { 0 };
 	int nargs, rc;
 
 	trialopt_init(&to);
@@ -290,7 +361,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	repeat = own.repeat;
 	if (cli->check_only)
 		return 0;
-	if ((rc = app_trial_resolve(&to, err, sizeof(err)))) {
+	if ((rc = app_trial_resolve(&to, err, sizeof(err))) || (rc = app_trial_dut_open(&to, err, sizeof(err)))) {
 		cli_error("trial: %s", err);
 		app_trial_release(&to);
 		return cli_status(rc);
@@ -302,7 +373,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	}
 	/* The first trial's CPU watch before anything is stored: a soak asked
 	 * for but not calibrated is bad input, not a failed run. */
-	if ((rc = trialopt_cpucost(&to, &to.cfg.cost, err, sizeof(err)))) {
+	if ((rc = app_trial_cpucost(&to, &to.cfg.cost, err, sizeof(err)))) {
 		cli_error("trial: %s", err);
 		free(res);
 		app_trial_release(&to);
@@ -328,6 +399,36 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 			return cli_status(rc);
 		}
 	}
+	/* The histogram file is made now, so that a place it cannot be
+	 * written is said before any traffic; renamed over FILE at the end. */
+	if (own.histogram) {
+		int fd = fs_tmp_open(own.histogram, htmp, sizeof(htmp));
+
+		if (fd < 0 || !(hf = fdopen(fd, "w"))) {
+			cli_error("trial: --latency-histogram %s: %s", own.histogram, strerror(fd < 0 ? -fd : errno));
+			if (fd >= 0) {
+				close(fd);
+				unlink(htmp);
+			}
+			storeopt_end(&so, "failed", NULL);
+			cli_stop_restore(&stop);
+			cpucost_destroy(to.cfg.cost);
+			free(res);
+			app_trial_release(&to);
+			return EXIT_RUNTIME;
+		}
+		hist_csv_header(hf);
+	}
+	/* A long run says how long before it starts: traffic, learning wait
+	 * and drain of every repeat. */
+	{
+		double secs = (double)repeat * (double)(to.cfg.duration_ns + to.cfg.learn_wait_ns + to.cfg.drain_ns) /
+			      NSEC_PER_SEC;
+
+		if (secs >= TRIAL_PLAN_SHOWN_S)
+			fprintf(stderr, "trial: planned: %llu trial(s) of %.0f s, %.0f s with learning and drain\n",
+				(unsigned long long)repeat, (double)to.cfg.duration_ns / NSEC_PER_SEC, secs);
+	}
 	/* One trial prints as it always did; several print each in turn (in
 	 * JSON, in "repeats"), then what they forwarded over all. */
 	for (unsigned int i = 0; i < repeat && !interrupted; i++) {
@@ -348,7 +449,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		if ((rc = run_one(&to, &so, res, i, &cr, &ceiling, &fwd[done])))
 			break;
 		if (!o) {
-			if (!(o = out_create(stdout, cli->json))) {
+			if (!(o = cli_out_create(cli, "trial"))) {
 				rc = EXIT_RUNTIME;
 				break;
 			}
@@ -362,6 +463,12 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		print_one(o, &to, res, &cr, ceiling);
 		if (repeat > 1)
 			out_obj_end(o);
+		for (unsigned int d = 0; hf && d < res->ndirs; d++)
+			hist_csv_rows(hf, &res->dir[d].latency, i, d);
+		if (own.openmetrics && (kept || (kept = calloc(repeat, sizeof(*kept))))) {
+			kept[i] = *res;
+			kept_ns[i] = cr.valid ? cr.ns_per_frame : 0;
+		}
 
 		uint64_t tx = 0, rx = 0;
 
@@ -392,6 +499,26 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 			 med / 1e3, load / 1e3, loss_sum, tester_limited ? ", tester-limited" : "");
 	storeopt_end(&so, interrupted ? "interrupted" : !done || rc ? "failed" : "complete",
 		     done ? headline : NULL);
+	if (own.openmetrics && done) {
+		char err2[512];
+
+		struct om_trials t = { .label = so.label, .res = kept, .n = done, .ns = kept_ns };
+
+		if (!kept || cli_write_file(own.openmetrics, om_trials, &t, err2, sizeof(err2)))
+			cli_error("warning: trial: --openmetrics %s: %s", own.openmetrics, kept ? err2 : "out of memory");
+	}
+	free(kept);
+	if (hf) {
+		/* what was measured, also of an interrupted run; nothing of
+		 * a failed one */
+		bool ok = done && !ferror(hf);
+
+		if (fclose(hf) || !ok || rename(htmp, own.histogram)) {
+			if (done)
+				cli_error("warning: trial: --latency-histogram %s: not written", own.histogram);
+			unlink(htmp);
+		}
+	}
 	cli_stop_restore(&stop);
 	if (o) {
 		if (repeat > 1) {

@@ -25,7 +25,6 @@ static const struct opt_cmd version_cmd = {
 	.synopsis = "[--json]",
 	.about = "The version and the source revision it was built from.\n",
 	.tables = no_tables,
-	.json_j = true,
 };
 
 static const struct opt_cmd help_cmd = {
@@ -34,7 +33,6 @@ static const struct opt_cmd help_cmd = {
 	.about = "The commands and what each does ('wirerate help'); with --json, each\n"
 		 "command's options too.\n",
 	.tables = no_tables,
-	.json_j = true,
 };
 
 static const struct cmd commands[] = {
@@ -49,6 +47,7 @@ static const struct cmd commands[] = {
 	{ "cpu",     cmd_cpu,     NEED_NONE, "mpstat-like per-CPU time, interrupts/s and softnet counters, every interval", &cpu_cmd },
 	{ "soak",    cmd_soak,    NEED_NONE, "cyclesoak: the CPU everything else takes, hidden interrupt time included", &soak_cmd },
 	{ "stream",  cmd_stream,  NEED_NONE, "netperf-style UDP_STREAM: socket throughput between two hosts, or through the lab", &stream_cmd },
+	{ "agent",   cmd_agent,   NEED_NONE, "the DUT's side of --dut: JSON lines on stdin/stdout, started by the tester (over ssh)", &agent_cmd },
 	{ "version", cmd_version, NEED_NONE, "print the version", &version_cmd },
 	{ "help",    cmd_help,    NEED_NONE, "this list", &help_cmd },
 };
@@ -96,7 +95,9 @@ static int cmd_help(struct cli *cli, int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	printf("{\"commands\":[");
+	printf("{");
+	cli_json_header("help");
+	printf("\"commands\":[");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		printf("%s{\"name\":", i ? "," : "");
 		json_put_string(stdout, commands[i].name);
@@ -119,10 +120,13 @@ static int cmd_version(struct cli *cli, int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (cli->json)
-		printf("{\"version\":\"%s\",\"revision\":\"%s\"}\n", WR_VERSION, WR_REVISION);
-	else
+	if (cli->json) {
+		printf("{");
+		cli_json_header("version");
+		printf("\"version\":\"%s\",\"revision\":\"%s\"}\n", WR_VERSION, WR_REVISION);
+	} else {
 		printf("wirerate %s (%s)\n", WR_VERSION, WR_REVISION);
+	}
 	return 0;
 }
 
@@ -135,6 +139,9 @@ int main(int argc, char **argv)
 	 * readable by all and writable by the owner, whatever umask a root
 	 * shell or a service manager handed down. */
 	umask(022);
+	/* A pipe or a log file sees each line when a terminal would (an
+	 * rfc2544 run's rows, hours apart), not all of them at exit. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
 			cli.json = true;
@@ -161,8 +168,9 @@ int main(int argc, char **argv)
 			for (int a = i + 1; a < argc; a++)
 				if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h"))
 					return c->fn(&cli, argc - i, argv + i);
+			/* the host's (the privilege), not the input's: 1 */
 			cli_error("%s: needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN): run it as root", c->name);
-			return EXIT_USAGE;
+			return EXIT_RUNTIME;
 		}
 		return c->fn(&cli, argc - i, argv + i);
 	}

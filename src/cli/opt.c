@@ -1,8 +1,10 @@
 /* Options declared once: the parser, the usage and the JSON; see opt.h. */
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/opt.h"
@@ -12,7 +14,7 @@
 
 /* Every command's own two, after its tables. */
 static const struct opt common_opts[] = {
-	{ "json", 0, OPT_NOARG, NULL, NULL, NULL, "machine-readable output" },
+	{ "json", 'j', OPT_NOARG, NULL, NULL, NULL, "machine-readable output" },
 	{ "help", 'h', OPT_NOARG, NULL, NULL, NULL, "this help" },
 	{ NULL },
 };
@@ -44,7 +46,7 @@ static const struct opt *find_short(const struct opt_cmd *cmd, char c, int *tabl
 				return o;
 			}
 	for (const struct opt *o = common_opts; o->name; o++)
-		if (o->shortname == c || (c == 'j' && cmd->json_j && !strcmp(o->name, "json"))) {
+		if (o->shortname == c) {
 			*table = -1;
 			return o;
 		}
@@ -228,13 +230,8 @@ void opt_usage(FILE *f, const struct opt_cmd *cmd)
 			usage_opt(f, o);
 		}
 	fprintf(f, "%s", group ? "output:\n" : "");
-	for (const struct opt *o = common_opts; o->name; o++) {
-		struct opt j = *o;
-
-		if (cmd->json_j && !strcmp(o->name, "json"))
-			j.shortname = 'j';
-		usage_opt(f, &j);
-	}
+	for (const struct opt *o = common_opts; o->name; o++)
+		usage_opt(f, o);
 	if (cmd->notes)
 		fprintf(f, "\n%s", cmd->notes);
 }
@@ -283,6 +280,10 @@ void opt_json(FILE *f, const struct opt_cmd *cmd)
 		snprintf(line, sizeof(line), "wirerate %s %s", cmd->name, cmd->synopsis ? cmd->synopsis : "[OPTIONS]");
 		json_put_string(f, line);
 	}
+	fprintf(f, ",\"about\":");
+	json_put_string(f, cmd->about ? cmd->about : "");
+	fprintf(f, ",\"notes\":");
+	json_put_string(f, cmd->notes ? cmd->notes : "");
 	fprintf(f, ",\"options\":[");
 	for (int t = 0; cmd->tables[t]; t++)
 		for (const struct opt *o = cmd->tables[t]; o->name; o++) {
@@ -292,11 +293,7 @@ void opt_json(FILE *f, const struct opt_cmd *cmd)
 			first = false;
 		}
 	for (const struct opt *o = common_opts; o->name; o++) {
-		struct opt j = *o;
-
-		if (cmd->json_j && !strcmp(o->name, "json"))
-			j.shortname = 'j';
-		json_opt(f, &j, "output", first);
+		json_opt(f, o, "output", first);
 		first = false;
 	}
 	fputc(']', f);
@@ -347,4 +344,35 @@ int opt_set_cpuset(void *ctx, const struct opt *opt, const char *value, char *er
 	if (opt->id)
 		*(bool *)((char *)ctx + opt->id) = true;
 	return 0;
+}
+
+int opt_path_check(const char *value, char *err, size_t errlen)
+{
+	char dir[4096];
+	struct stat st;
+
+	if (!*value || strlen(value) >= sizeof(dir)) {
+		snprintf(err, errlen, "give a file name");
+		return -EINVAL;
+	}
+	memcpy(dir, value, strlen(value) + 1);
+	/* dirname() of "x.db" is ".", of "/x.db" "/" */
+	const char *d = dirname(dir);
+
+	if (stat(d, &st)) {
+		snprintf(err, errlen, "'%s': no directory %s (create it first)", value, d);
+		return -EINVAL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "'%s': %s is not a directory", value, d);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int opt_set_path(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen)
+{
+	int rc = opt_path_check(value, err, errlen);
+
+	return rc ? rc : opt_set_str(ctx, opt, value, err, errlen);
 }

@@ -59,7 +59,6 @@ struct opt_cmd {
 	const char *notes;		/* after the options; may be NULL */
 	const struct opt *const *tables;	/* NULL ended */
 	bool stop_at_arg;		/* options end at the first argument (matrix) */
-	bool json_j;			/* -j is --json too (stream, help, version) */
 	bool bare_errors;		/* a setter's reason without "NAME: " in front:
 					 * lab's, whose messages matrix shares */
 };
@@ -84,8 +83,10 @@ int opt_parse(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, int 
 /* The usage text generated from the declaration. */
 void opt_usage(FILE *f, const struct opt_cmd *cmd);
 
-/* The declaration as JSON (for help --json): the command's options with
- * their groups, arguments, defaults and help. */
+/* The declaration as JSON (for help --json): the usage line, the text
+ * before and after the options ("about", "notes"; "" when none), and the
+ * options with their groups, arguments, defaults and help. The manual
+ * pages and the shell completion are made from it (scripts/manpages.py). */
 void opt_json(FILE *f, const struct opt_cmd *cmd);
 
 /* Generic setters: the field at opt->off. */
@@ -98,6 +99,13 @@ int opt_set_ns(void *ctx, const struct opt *opt, const char *value, char *err, s
 /* A CPU list (struct cpuset at opt->off, not empty); opt->id, when not 0,
  * is the offset of a bool set to say it was given. */
 int opt_set_cpuset(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);
+
+/* A file to write or a results database (const char * at opt->off): not
+ * empty, and in a directory that exists, so that a typo is an error, not
+ * an empty store made somewhere new (the default store's directories are
+ * made as they always were). opt_path_check is the check alone. */
+int opt_path_check(const char *value, char *err, size_t errlen);
+int opt_set_path(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);
 
 #define OPT_FIELD(type, field) offsetof(type, field)
 

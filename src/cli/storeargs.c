@@ -22,10 +22,14 @@ static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, si
 {
 	struct storeopt *s = ctx;
 
+	int rc;
+
 	if (!*v || strlen(v) >= sizeof(s->path)) {
 		snprintf(err, errlen, "--db: give a file name");
 		return -EINVAL;
 	}
+	if ((rc = opt_path_check(v, err, errlen)))
+		return rc;
 	snprintf(s->path, sizeof(s->path), "%s", v);
 	s->path_set = true;
 	return 0;

@@ -1,5 +1,7 @@
 #include "cli/trialopt.h"
 #include "app/trialres.h"
+#include "cli/dutopt.h"
+#include "os/nft.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -137,6 +139,7 @@ static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err
 	struct trialopt *o = ctx;
 
 	snprintf(o->prefix, sizeof(o->prefix), "%s", v);
+	o->prefix_set = true;
 	return lab_prefix_check(v, err, errlen);
 }
 
@@ -339,6 +342,49 @@ static int set_watch(void *ctx, const struct opt *opt, const char *v, char *err,
 	return 0;
 }
 
+static int set_dut_ports(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+	char *save = NULL;
+
+	if (!*v || strlen(v) >= sizeof(o->dut_ports_buf)) {
+		snprintf(err, errlen, "--dut-ports '%s': expected the DUT's interface names, e.g. eth1,eth2", v);
+		return -EINVAL;
+	}
+	snprintf(o->dut_ports_buf, sizeof(o->dut_ports_buf), "%s", v);
+	o->ndut_ports = 0;
+	for (char *t = strtok_r(o->dut_ports_buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (o->ndut_ports == DUTSNAP_IF_MAX || strlen(t) >= IF_NAMESIZE || strchr(t, '/') || *t == '.') {
+			snprintf(err, errlen, "--dut-ports '%s': up to %d interface names of at most %d characters",
+				 v, DUTSNAP_IF_MAX, IF_NAMESIZE - 1);
+			return -EINVAL;
+		}
+		o->dut_ports[o->ndut_ports++] = t;
+	}
+	return 0;
+}
+
+static int set_dut_placement(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	static const char *const names[] = { "keep", "bound", "split", "free" };
+
+	for (int i = 1; i < 4; i++)
+		if (!strcmp(v, names[i])) {
+			((struct trialopt *)ctx)->dut_place = i;
+			return 0;
+		}
+	snprintf(err, errlen, "--dut-placement '%s': expected bound, split or free", v);
+	return -EINVAL;
+}
+
+static int set_dut_rules(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct trialopt *o = ctx;
+
+	o->dut_rules_set = true;
+	return opt_set_uint(ctx, opt, v, err, errlen);
+}
+
 static int set_cfg_flag(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	struct trialopt *o = ctx;
@@ -372,6 +418,11 @@ const struct opt trialopt_opts[] = {
 	  set_mac, 0, 0, 0, 0 },
 	{ "rx-dst-mac", 0, OPT_VALUE, "MAC", NULL, NULL, "next hop for frames sent back on --rx (with --bidir)",
 	  set_mac, 0, 0, 0, 1 },
+	{ "next-hop", 0, OPT_VALUE, "ADDR", NULL, NULL,
+	  "instead of --dst-mac: ask ADDR (the DUT's port on --tx) for\n"
+	  "its MAC by ARP or ND on --tx itself, sent from --src-ip", trialopt_set_next_hop, 0, 0, 0, 0 },
+	{ "rx-next-hop", 0, OPT_VALUE, "ADDR", NULL, NULL,
+	  "instead of --rx-dst-mac: the same on --rx (--bidir), from --dst-ip", trialopt_set_next_hop, 0, 0, 0, 1 },
 	{ "src-ip", 0, OPT_VALUE, "A", NULL, NULL,
 	  "test source address (default 198.18.0.1, or 2001:2:0:1::1 with --ipv6)", set_ip, 0, 0, 0, 1 },
 	{ "dst-ip", 0, OPT_VALUE, "B", NULL, NULL,
@@ -381,9 +432,9 @@ const struct opt trialopt_opts[] = {
 	{ "allow-any-address", 0, OPT_NOARG, NULL, NULL, NULL,
 	  "send to addresses outside 198.18.0.0/15 and 2001:2::/48, or\n"
 	  "out of an interface that holds a default route", opt_set_true, TO(allow_any) },
-	{ "rate", 0, OPT_VALUE, "RATE", "traffic", NULL, "per direction: 100kpps, 1Gbit, or 40% of --line-rate",
+	{ "rate", 'r', OPT_VALUE, "RATE", "traffic", NULL, "per direction: 100kpps, 1Gbit, or 40% of --line-rate",
 	  set_rate },
-	{ "size", 0, OPT_VALUE, "N", NULL, "64",
+	{ "size", 's', OPT_VALUE, "N", NULL, "64",
 	  "frame size with FCS, 64..9018 (above 1518 the link needs\n"
 	  "the MTU: 'lab up --mtu')", set_size },
 	{ "imix", 0, OPT_OPTIONAL, "LIST", NULL, TRIALOPT_IMIX_DEFAULT, "mixed sizes: SIZE:WEIGHT,...", set_imix },
@@ -391,7 +442,7 @@ const struct opt trialopt_opts[] = {
 	{ "bidir", 0, OPT_NOARG, NULL, NULL, NULL, "both directions at once, each at RATE", set_bidir },
 	{ "line-rate", 0, OPT_VALUE, "RATE", NULL, NULL,
 	  "link speed for % rates and % of line rate (default: the link's)", set_line },
-	{ "duration", 0, OPT_VALUE, "T", "timing (RFC 2544 section 23)", "10s", "traffic time",
+	{ "duration", 't', OPT_VALUE, "T", "timing (RFC 2544 section 23)", "10s", "traffic time",
 	  set_duration, TO(cfg.duration_ns), NSEC_PER_MSEC, NSEC_PER_DAY },
 	{ "learn-frames", 0, OPT_VALUE, "N", NULL, NULL,
 	  "learning frames before the trial (default: one per flow; 0: none)",
@@ -406,7 +457,8 @@ const struct opt trialopt_opts[] = {
 	  "each its own stream and transmit queue", set_gen_cpu },
 	{ "rx-cpu", 0, OPT_VALUE, "N", NULL, NULL, "pin the analyzer (default: off the DUT's CPUs)", set_rx_cpu },
 	{ "port-type", 0, OPT_VALUE, "TYPE", NULL, "auto",
-	  "auto: xdp where it works, else afpacket;\n"
+	  "auto: xdp where the ports run it, else afxdp where they\n"
+	  "bind zero-copy, else afpacket ('probe --tx IF' says why);\n"
 	  "xdp: generator and analyzer in XDP (live frames, no skb);\n"
 	  "afxdp: AF_XDP sockets both ends;\n"
 	  "afpacket: TX ring + TPACKET_V3; mmsg: sendmmsg fallback", set_port_type },
@@ -426,7 +478,19 @@ const struct opt trialopt_opts[] = {
 	  "also soak them (needs 'wirerate soak --calibrate'): sees the\n"
 	  "interrupt time /proc/stat hides", opt_set_true, TO(soak) },
 	{ "soak-calibration", 0, OPT_VALUE, "FILE", NULL, "~/.local/state/wirerate/soak-calibration",
-	  "the soak's calibration", set_path, TO(soak_path) },
+	  "the soak's calibration (the lab and --dut local; a DUT over ssh\nkeeps its own)", set_path, TO(soak_path) },
+	DUTOPT_ENTRIES(TO(dut_t), "the DUT's side (docs/cabled-dut.md)", "lab with the lab's ports",
+		       "the DUT whose CPUs, counters and kernel are recorded"),
+	{ "dut-ports", 0, OPT_VALUE, "LIST", NULL, NULL, "the DUT's own interfaces (counters, rings, IRQs), e.g. eth1,eth2",
+	  set_dut_ports },
+	{ "dut-placement", 0, OPT_VALUE, "P", NULL, NULL,
+	  "set the DUT ports' IRQ affinity and RPS for the run: bound,\nsplit or free over --watch-cpus; restored after",
+	  set_dut_placement },
+	{ "dut-rules", 0, OPT_VALUE, "N", NULL, NULL, "load N null firewall rules on the DUT for the run; removed after",
+	  set_dut_rules, TO(dut_rules), 0, NFT_RULES_MAX },
+	{ "stall-probe", 0, OPT_NOARG, NULL, NULL, NULL,
+	  "also time how long they are away (a SCHED_FIFO thread that\n"
+	  "wakes on a fixed period on each) and the host's steal time", opt_set_true, TO(stall_probe) },
 	{ NULL },
 };
 
@@ -436,6 +500,7 @@ void trialopt_init(struct trialopt *o)
 	snprintf(o->prefix, sizeof(o->prefix), "%s", LAB_PREFIX_DEFAULT);
 	o->nsfd[0] = o->nsfd[1] = o->nsfd[2] = -1;
 	o->lab_lock = -1;
+	o->xdp_hold_fd = -1;
 	o->cfg.ndirs = 1;
 	o->cfg.sizes[0] = 64;
 	o->cfg.nsizes = 1;
@@ -451,6 +516,53 @@ void trialopt_init(struct trialopt *o)
 	o->cfg.max_burst = 64;
 	memcpy(o->src_ip, (uint8_t[]){ 198, 18, 0, 1 }, 4);
 	memcpy(o->dst_ip, (uint8_t[]){ 198, 19, 0, 2 }, 4);
+}
+
+/* --dut against the ports: the lab's DUT goes with the lab's ports, any
+ * other DUT with cabled ones; options that act on a real box only. */
+static int check_dut(struct trialopt *o, char *err, size_t errlen)
+{
+	const struct dut_target *t = &o->dut_t;
+	bool remote = o->dut_t.given && t->kind != DUT_LAB;
+
+	if (o->dut_t.given && t->kind == DUT_LAB) {
+		if (o->tx_if) {
+			snprintf(err, errlen, "--dut lab: the lab's DUT is measured through the lab's ports, not --tx/--rx");
+			return -EINVAL;
+		}
+		if (o->prefix_set && strcmp(o->prefix, t->prefix)) {
+			snprintf(err, errlen, "--dut lab:%s and --prefix %s name two labs", t->prefix, o->prefix);
+			return -EINVAL;
+		}
+		snprintf(o->prefix, sizeof(o->prefix), "%s", t->prefix);
+		if (lab_prefix_check(o->prefix, err, errlen))
+			return -EINVAL;
+	}
+	if (remote && !o->tx_if) {
+		snprintf(err, errlen, "--dut %s: give the tester's ports cabled to it with --tx and --rx",
+			 t->kind == DUT_SSH ? "ssh:..." : "local");
+		return -EINVAL;
+	}
+	if (remote && o->prefix_set) {
+		snprintf(err, errlen, "--prefix is the lab's: it does not go with --dut %s", t->kind == DUT_SSH ? "ssh:..." : "local");
+		return -EINVAL;
+	}
+	if (dutopt_check(t, err, errlen))
+		return -EINVAL;
+	if ((o->dut_place || o->dut_rules_set) && !remote) {
+		snprintf(err, errlen, "%s acts on a DUT given with --dut ssh:HOST or --dut local; the lab's are "
+			 "'wirerate lab up --placement/--rules'", o->dut_place ? "--dut-placement" : "--dut-rules");
+		return -EINVAL;
+	}
+	if (o->ndut_ports && !remote) {
+		snprintf(err, errlen, "--dut-ports names a DUT's interfaces with --dut ssh:HOST or --dut local (the lab knows its own)");
+		return -EINVAL;
+	}
+	if (o->dut_place && !o->ndut_ports) {
+		snprintf(err, errlen, "--dut-placement: give the DUT's interfaces with --dut-ports");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int trialopt_check(struct trialopt *o, const char *default_rate, char *err, size_t errlen)
@@ -473,6 +585,11 @@ int trialopt_check(struct trialopt *o, const char *default_rate, char *err, size
 		snprintf(err, errlen, "--size and --imix: one frame size or a mix, not both");
 		rc = -EINVAL;
 	}
+	if (!rc && !o->tx_if && (o->nh[0].set || o->nh[1].set)) {
+		snprintf(err, errlen, "%s applies to --tx/--rx ports only (the lab knows its MACs)",
+			 o->nh[0].set ? "--next-hop" : "--rx-next-hop");
+		rc = -EINVAL;
+	}
 	/* The lab's addresses are its own: these name a cabled DUT's. */
 	if (!rc && !o->tx_if && (o->src_set || o->dst_set || o->dst_mac_set || o->rx_dst_mac_set)) {
 		snprintf(err, errlen, "%s applies to --tx/--rx ports only (the lab's addresses and MACs are fixed)",
@@ -487,6 +604,8 @@ int trialopt_check(struct trialopt *o, const char *default_rate, char *err, size
 		snprintf(err, errlen, "--ipv6 with an IPv4 %s", o->src_set && !o->src_v6 ? "--src-ip" : "--dst-ip");
 		rc = -EINVAL;
 	}
+	if (!rc)
+		rc = check_dut(o, err, errlen);
 	if (rc)
 		return -EINVAL;
 	o->lab = !o->tx_if;
@@ -513,6 +632,8 @@ int trialopt_check(struct trialopt *o, const char *default_rate, char *err, size
 		addrpolicy_refusal(k ? "--src-ip" : "--dst-ip", a, err, errlen);
 		return -EINVAL;
 	}
+	if (trialopt_check_next_hops(o, err, errlen))
+		return -EINVAL;
 	if (!o->calib_path[0])
 		calib_default_path(o->calib_path, sizeof(o->calib_path));
 	if (calib_check(o->calib_path, err, errlen)) {
@@ -549,7 +670,7 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 	if (o->direct)
 		out_text(out, " flat out, then %g s", c->duration_ns / 1e9);
 	out_f64(out, "rate_pps", o->direct ? " at %.0f frames/s (90%% of that)" : " at %.0f frames/s", c->rate_pps);
-	out_u64(out, "directions", " x %llu direction(s)", c->ndirs);
+	out_u64(out, "direction_count", " x %llu direction(s)", c->ndirs);
 	out_str(out, "where", ", %s\n", o->where);
 	out_str(out, "path", "  tester     %s generator", app_trial_path(o));
 	out_str(out, "analyzer", ", %s analyzer", c->xdp_rx ? "xdp" : port_type_name(c->port_type));
@@ -587,6 +708,7 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 		out_f64(out, "line_rate_bps", "  line rate  %.0f bit/s\n", o->line_bps);
 	else
 		out_null(out, "line_rate_bps");
+	trialopt_print_ports(out, o);
 }
 
 double trialopt_check_ceiling(const struct trialopt *o, struct trial_result *res)
@@ -619,87 +741,4 @@ double trialopt_check_ceiling(const struct trialopt *o, struct trial_result *res
 		res->tester_limited = true;
 	}
 	return e.pps;
-}
-
-int trialopt_cpucost(const struct trialopt *o, struct cpucost **cost, char *err, size_t errlen)
-{
-	struct soak_calib *cal = NULL;
-	struct cpuset online;
-	int rc;
-
-	*cost = NULL;
-	if (!cpuset_count(&o->watch)) {
-		if (o->soak) {
-			snprintf(err, errlen, "--soak: give --watch-cpus (the DUT's CPUs) with --tx/--rx");
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (!host_online_cpus(&online, err, errlen) && !cpuset_subset(&o->watch, &online)) {
-		snprintf(err, errlen, "--watch-cpus: not every CPU is online");
-		return -EINVAL;
-	}
-	if (o->soak) {
-		cal = calloc(1, sizeof(*cal));
-		if (!cal)
-			return -ENOMEM;
-		if ((rc = soak_calib_load(o->soak_path, cal, err, errlen)) == -ENOENT)
-			snprintf(err, errlen, "--soak: no soak calibration in %s: run 'wirerate soak --calibrate' on an idle machine first",
-				 o->soak_path);
-		if (!rc)
-			rc = soak_calib_verify(cal, err, errlen);
-		if (rc) {
-			free(cal);
-			return rc == -ENOENT || rc == -ESTALE ? -EINVAL : rc;
-		}
-	}
-	rc = cpucost_create(&o->watch, cal, cost, err, errlen);
-	free(cal);
-	return rc;
-}
-
-void cpucost_print(struct out *out, const struct cpucost_result *r)
-{
-	out_obj_start(out, "dut_cpu");
-	if (!r->valid) {
-		out_text(out, "  DUT CPU    not measured\n");
-		out_obj_end(out);
-		return;
-	}
-	out_f64(out, "seconds", NULL, r->seconds);
-	out_arr_start(out, "cpus");
-	for (unsigned int i = 0; i < r->n; i++) {
-		const struct cpucost_cpu *c = &r->c[i];
-
-		out_obj_start(out, NULL);
-		out_u64(out, "cpu", "  DUT CPU %-2llu", c->cpu);
-		out_f64(out, "usr", " usr %.1f", c->pct.usr);
-		out_f64(out, "sys", " sys %.1f", c->pct.sys);
-		out_f64(out, "irq", " irq %.1f", c->pct.irq);
-		out_f64(out, "soft", " soft %.1f", c->pct.soft);
-		out_f64(out, "idle", " idle %.1f", c->pct.idle);
-		out_f64(out, "busy", "  busy %.1f%% (wall - idle)", c->pct.busy);
-		if (c->soak >= 0)
-			out_f64(out, "soak", ", soak %.1f%%", c->soak * 100);
-		else
-			out_null(out, "soak");
-		out_f64(out, "intr_s", "; intr/s %.0f", c->intr_s);
-		out_f64(out, "net_rx_s", ", NET_RX/s %.0f", c->net_rx_s);
-		out_u64(out, "softnet_dropped", ", backlog drops %llu\n", c->softnet_dropped);
-		out_u64(out, "softnet_squeezed", NULL, c->softnet_squeezed);
-		out_obj_end(out);
-	}
-	out_arr_end(out);
-	out_f64(out, "busy_cpu_s", NULL, r->busy_cpu_s);
-	out_f64(out, "accounted_cpu_s", NULL, r->accounted_cpu_s);
-	if (r->soak_cpu_s >= 0)
-		out_f64(out, "soak_cpu_s", NULL, r->soak_cpu_s);
-	if (r->ns_per_frame > 0) {
-		out_f64(out, "ns_per_frame", "  cost       %.0f ns of DUT CPU per forwarded frame", r->ns_per_frame);
-		out_f64(out, "frames_per_cpu_s", ", %.0f frames per CPU-second", r->frames_per_cpu_s);
-		out_str(out, "source", " (from %s)\n", r->source);
-	} else {
-		out_str(out, "source", NULL, r->source);
-	}
-	out_obj_end(out);
 }

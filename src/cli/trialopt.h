@@ -13,6 +13,7 @@
 #include "core/units.h"
 #include "engine/cpucost.h"
 #include "engine/trial.h"
+#include "render/cpuprint.h"
 #include "render/out.h"
 #include "lab/lab.h"
 #include "app/trialcfg.h"
@@ -29,15 +30,17 @@ void trialopt_init(struct trialopt *o);
  * with a one-line reason in err. */
 int trialopt_check(struct trialopt *o, const char *default_rate, char *err, size_t errlen);
 
-/* The DUT's CPU watch for a trial, or NULL when there is nothing to watch;
- * -errno with a reason (soak asked for but not calibrated, ...). */
-int trialopt_cpucost(const struct trialopt *o, struct cpucost **cost, char *err, size_t errlen);
-/* The DUT CPU block of a result. */
-void cpucost_print(struct out *out, const struct cpucost_result *r);
 /* Flag directions whose target is above the tester's calibrated ceiling
  * for this port type and size; returns the ceiling (0: none known). */
 double trialopt_check_ceiling(const struct trialopt *o, struct trial_result *res);
 void trialopt_print_header(struct out *out, const struct trialopt *o, const struct trial_result *res);
+/* The next hops resolved and why this port path: part of the header, and
+ * on its own where a command prints no trial header (rfc2544). */
+void trialopt_print_ports(struct out *out, const struct trialopt *o);
+/* --next-hop, --rx-next-hop (src/cli/trialnexthop.c): the setter, and
+ * the checks against the other options (trialopt_check runs them). */
+int trialopt_set_next_hop(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen);
+int trialopt_check_next_hops(const struct trialopt *o, char *err, size_t errlen);
 
 void trial_print_dir(struct out *o, const struct trial_dir_result *d, double frame_size,
 		     double line_bps, const char *label);

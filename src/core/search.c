@@ -40,6 +40,7 @@ struct search {
 	double eps;		/* loads closer than this are the same load */
 	double sum_per_ns;	/* goal duration sum per ns of final trial (>= 1) */
 	double cap;		/* lowest tester-limited load; INFINITY if none */
+	double cap_got;		/* what the generator managed there */
 	double ceiling;		/* highest load we may ask for */
 	bool stuck;		/* tester-limited at min_load: nothing to measure */
 	bool finished;
@@ -632,8 +633,10 @@ static void tester_limit(struct search *s, const struct trial *t)
 {
 	double got = (double)t->tx * NSEC_PER_SEC / (double)t->dur, c;
 
-	if (t->load < s->cap)
+	if (t->load < s->cap) {
 		s->cap = t->load;
+		s->cap_got = got;
+	}
 	if (s->cap <= s->cfg.min_load + s->eps) {
 		s->stuck = true;
 		return;
@@ -784,4 +787,8 @@ void search_outcome(const struct search *s, struct search_outcome *out)
 	out->total_ns = s->total_ns;
 	out->done = s->finished;
 	out->ceiling = s->ceiling;
+	if (isfinite(s->cap)) {
+		out->limit_load = s->cap;
+		out->limit_got = s->cap_got;
+	}
 }

@@ -84,6 +84,10 @@ struct search_outcome {
 	uint64_t total_ns;	/* sum of trial durations asked for */
 	bool done;		/* width goals met (vs max_trials hit) */
 	double ceiling;		/* highest load the tester could measure: max_load, or below a tester limit */
+	/* Where the tester fell short, when it did (twice at one load): that
+	 * load and what the generator managed there, frames/s; 0 if never.
+	 * What a bound capped by the tester says "at least" against. */
+	double limit_load, limit_got;
 };
 
 /* Start an MLRsearch-style search. Checks cfg and says what is wrong:

@@ -21,33 +21,6 @@
 #include "wr_config.h"
 #include "wr_revision.h"
 
-void envcap_set(struct envcap *e, const char *key, const char *fmt, ...)
-{
-	unsigned int i;
-	va_list ap;
-
-	for (i = 0; i < e->n; i++)
-		if (!strcmp(e->kv[i].key, key))
-			break;
-	if (i == e->n) {
-		if (e->n == ENVCAP_MAX)
-			return;
-		e->n++;
-		snprintf(e->kv[i].key, sizeof(e->kv[i].key), "%s", key);
-	}
-	va_start(ap, fmt);
-	vsnprintf(e->kv[i].value, sizeof(e->kv[i].value), fmt, ap);
-	va_end(ap);
-}
-
-const char *envcap_get(const struct envcap *e, const char *key)
-{
-	for (unsigned int i = 0; i < e->n; i++)
-		if (!strcmp(e->kv[i].key, key))
-			return e->kv[i].value;
-	return NULL;
-}
-
 static void trim(char *s)
 {
 	size_t n = strlen(s);
@@ -148,6 +121,27 @@ static bool irq_names(const char *line, const char *ifname)
 	return false;
 }
 
+int envcap_irqs_of(const char *root, const char *ifname, long *irqs, unsigned int max)
+{
+	char path[4096], line[4096];
+	unsigned int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/interrupts", root && *root ? root : "");
+	if (!(f = fopen(path, "re")))
+		return -errno;
+	while (fgets(line, sizeof(line), f) && n < max) {
+		char *colon = strchr(line, ':');
+		char *end;
+		long irq = strtol(line, &end, 10);
+
+		if (colon && end != line && end <= colon && irq_names(colon + 1, ifname))
+			irqs[n++] = irq;
+	}
+	fclose(f);
+	return (int)n;
+}
+
 /* "25:0-1 26:1" — the port's IRQs and where each may run. */
 static void port_irqs(const char *root, const char *ifname, char *out, size_t len)
 {
@@ -203,6 +197,17 @@ void envcap_port(struct envcap *e, const char *name, int nsfd, const char *ifnam
 			envcap_set(e, key, "%s%s%s", di.driver, di.version[0] ? " " : "", di.version);
 		else
 			envcap_set(e, key, "unknown");
+		if (di.fw_version[0]) {
+			snprintf(key, sizeof(key), "port.%s.firmware", name);
+			envcap_set(e, key, "%.*s", (int)sizeof(di.fw_version), di.fw_version);
+		}
+		snprintf(key, sizeof(key), "port.%s.queues", name);
+		{
+			unsigned int rxq = 0, txq = 0;
+
+			if (!ethtool_queues(sock, ifname, &rxq, &txq))
+				envcap_set(e, key, "rx=%u tx=%u", rxq, txq);
+		}
 		snprintf(key, sizeof(key), "port.%s.speed", name);
 		if (!ethtool_speed(sock, ifname, &mbps) && mbps)
 			envcap_set(e, key, "%u Mb/s", mbps);
@@ -308,6 +313,7 @@ void envcap_config(const struct envcap *e, char *buf, size_t len)
 		const char *key, *name, *dflt;
 	} parts[] = {
 		{ "lab.placement", "placement", NULL }, { "lab.rules", "rules", NULL },
+		{ "dut.placement", "placement", NULL }, { "dut.rules", "rules", NULL },
 		{ "lab.dut_cpu_count", "dut-cpus", NULL }, { "lab.mtu", "mtu", NULL }, { "lab.shape", "shape", NULL },
 		{ "lab.queues", "queues", "1" }, { "lab.ingress", "ingress", "napi" }, { "run.flows", "flows", NULL },
 		{ "run.directions", "dirs", NULL }, { "run.port_type", "port", NULL },

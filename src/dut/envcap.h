@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define ENVCAP_MAX 128
+#define ENVCAP_MAX 256
 #define ENVCAP_KEY 48
 #define ENVCAP_VALUE 256
 
@@ -40,6 +40,10 @@ void envcap_host(struct envcap *e, const char *root);
  * root/sys/class/net when sys_rps (it must show the port's namespace). */
 void envcap_port(struct envcap *e, const char *name, int nsfd, const char *ifname,
 		 const char *root, bool sys_rps);
+
+/* The IRQ numbers whose /proc/interrupts line names ifname ("eth1",
+ * "eth1-TxRx-0"), at most max; their count or -errno. */
+int envcap_irqs_of(const char *root, const char *ifname, long *irqs, unsigned int max);
 
 /* lab.*: placement, rules in the forward path, DUT CPUs, shape, MTU, the
  * RPS masks of the DUT's ports, and each lab port as envcap_port does. */

@@ -15,6 +15,7 @@
 
 #include "os/fsutil.h"
 #include "os/procstat.h"
+#include "os/timefmt.h"
 
 /* Cache lines walked per loop, and multiply-adds per line: enough
  * arithmetic that the walk is not bound by memory bandwidth (two soakers
@@ -490,4 +491,170 @@ int soak_calib_verify(const struct soak_calib *c, char *err, size_t errlen)
 	if ((rc = host_identity(&here, err, errlen)))
 		return rc;
 	return soak_calib_check(c, here.kernel, here.cpu_model, here.work, err, errlen);
+}
+
+/* Readings the check takes the median of. */
+#define IDLE_SLICES 5
+
+/* Soakers on cpus, started and warm, and the first snapshot into a: the
+ * first 50 ms fill the caches with the soaker's buffer and let the CPU's
+ * clock come up, as the calibration's first half-reading does, and are
+ * not counted. Both checks start this way. */
+static int soak_start_warm(const struct cpuset *cpus, const struct soak_calib *calib, struct soak **s,
+			   struct soak_snap *a, char *err, size_t errlen)
+{
+	int rc;
+
+	if ((rc = soak_create(cpus, calib, s, err, errlen)) || (rc = soak_start(*s, err, errlen)))
+		return rc;
+	sleep_until(mono_ns() + 50 * NSEC_PER_MSEC, NULL);
+	soak_snap(*s, a);
+	return 0;
+}
+
+int soak_check_idle(const struct cpuset *cpus, const struct soak_calib *calib, uint64_t duration_ns,
+		    double tol, struct soak_idle *out, char *err, size_t errlen)
+{
+	struct soak_snap *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	struct soak_load *l = malloc(sizeof(*l));
+	double *v = calloc((size_t)IDLE_SLICES * SOAK_MAX_CPUS, sizeof(double));
+	unsigned int used[SOAK_MAX_CPUS] = { 0 }, busy = SOAK_MAX_CPUS;
+	struct soak *s = NULL;
+	double worst = -1;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->tolerance = tol > 0 ? tol : SOAK_IDLE_TOL;
+	out->duration_ns = duration_ns ? duration_ns : SOAK_IDLE_NS;
+	out->calib_when = calib->when;
+	if (!a || !b || !l || !v) {
+		snprintf(err, errlen, "soak: out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
+	if ((rc = soak_start_warm(cpus, calib, &s, a, err, errlen)))
+		goto out;
+	/* The median of slices, not one mean: a burst of another task's
+	 * cache traffic slows one slice, a changed host slows them all. */
+	for (unsigned int k = 0; k < IDLE_SLICES; k++) {
+		sleep_until(a->t_ns + out->duration_ns / IDLE_SLICES, NULL);
+		soak_snap(s, b);
+		soak_load_between(s, a, b, l);
+		/* A slice the soaker got under a fifth of says little of
+		 * its speed (a few ms of loops, cold caches): left out. */
+		for (unsigned int i = 0; i < l->n; i++)
+			if (l->share[i] >= 0.2)
+				v[(size_t)i * IDLE_SLICES + used[i]++] = l->run_rate[i];
+		*a = *b;
+	}
+	soak_stop(s);
+	out->n = s->n;
+	for (unsigned int i = 0; i < s->n; i++) {
+		double d;
+
+		out->cpu[i] = s->w[i].cpu;
+		if (!used[i]) {
+			busy = i;
+			out->off[i] = -1;
+			continue;
+		}
+		out->run_rate[i] = stat_median(&v[(size_t)i * IDLE_SLICES], used[i], NULL, NULL);
+		out->calib[i] = s->calib[i];
+		out->off[i] = s->calib[i] > 0 ? out->run_rate[i] / s->calib[i] - 1 : -1;
+		d = out->off[i] < 0 ? -out->off[i] : out->off[i];
+		if (d > worst) {
+			worst = d;
+			out->worst = i;
+		}
+	}
+	out->trusted = out->n && worst <= out->tolerance && busy == SOAK_MAX_CPUS;
+	if (busy < SOAK_MAX_CPUS) {
+		out->worst = busy;
+		snprintf(out->reason, sizeof(out->reason),
+			 "CPU %u was busy with something else during the idle check (the soaker got under a "
+			 "fifth of it): its calibration could not be checked", out->cpu[busy]);
+	} else if (!out->trusted) {
+		char when[64];
+
+		timefmt_local(when, sizeof(when), calib->when, "%Y-%m-%d %H:%M");
+		snprintf(out->reason, sizeof(out->reason),
+			 "idle speed of CPU %u is %.0f%% %s its calibration of %s (more than %.0f%% off): "
+			 "recalibrate with wirerate soak --calibrate", out->cpu[out->worst],
+			 100 * (worst < 0 ? 0 : worst), out->off[out->worst] < 0 ? "below" : "above", when,
+			 100 * out->tolerance);
+	}
+	rc = 0;
+out:
+	soak_destroy(s);
+	free(a);
+	free(b);
+	free(l);
+	free(v);
+	return rc;
+}
+
+/* Steal ticks of cpus in /proc/stat now; -1 when it cannot be read. */
+static int64_t steal_now(const struct cpuset *cpus)
+{
+	struct cpustat *st = malloc(sizeof(*st));
+	char *text = NULL, e[128];
+	int64_t sum = -1;
+
+	if (st && procstat_slurp(NULL, "/proc/stat", &text, e, sizeof(e)) == 0 &&
+	    cpustat_parse_stat(text, st, e, sizeof(e)) == 0) {
+		sum = 0;
+		for (int c = cpuset_next(cpus, 0); c >= 0 && c < CPUSTAT_MAX; c = cpuset_next(cpus, (unsigned int)c + 1))
+			sum += (int64_t)st->cpu[c].v[CS_STEAL];
+	}
+	free(text);
+	free(st);
+	return sum;
+}
+
+int soak_steady_check(const struct cpuset *cpus, uint64_t reading_ns, struct soak_steady *out,
+		      char *err, size_t errlen)
+{
+	struct soak_snap *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	struct soak_load *l1 = malloc(sizeof(*l1)), *l2 = malloc(sizeof(*l2));
+	struct soak *s = NULL;
+	int64_t steal0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!a || !b || !l1 || !l2) {
+		snprintf(err, errlen, "soak: out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
+	steal0 = steal_now(cpus);
+	if ((rc = soak_start_warm(cpus, NULL, &s, a, err, errlen)))
+		goto out;
+	sleep_until(a->t_ns + reading_ns, NULL);
+	soak_snap(s, b);
+	soak_load_between(s, a, b, l1);
+	sleep_until(b->t_ns + reading_ns, NULL);
+	soak_snap(s, a);
+	soak_load_between(s, b, a, l2);
+	soak_stop(s);
+	out->steal_ticks = steal0 >= 0 ? steal_now(cpus) : -1;
+	if (out->steal_ticks >= 0)
+		out->steal_ticks = out->steal_ticks >= steal0 ? out->steal_ticks - steal0 : 0;
+	out->seconds = l1->seconds + l2->seconds;
+	for (unsigned int i = 0; i < s->n; i++) {
+		double x = l1->run_rate[i], y = l2->run_rate[i], d = x > y ? x - y : y - x;
+		double spread = x + y > 0 ? 2 * d / (x + y) : 1;
+
+		if (spread >= out->spread) {
+			out->spread = spread;
+			out->cpu = s->w[i].cpu;
+		}
+	}
+	rc = 0;
+out:
+	soak_destroy(s);
+	free(a);
+	free(b);
+	free(l1);
+	free(l2);
+	return rc;
 }

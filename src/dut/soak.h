@@ -22,6 +22,7 @@
 
 #include "core/cpuset.h"
 #include "core/cpustat.h"
+#include "core/timeconst.h"
 
 /* The loop's signature: a calibration made with another loop (or the same
  * loop compiled without optimisation) is refused. */
@@ -76,6 +77,62 @@ void soak_read(const struct soak *s, struct soak_load *out);
 void soak_stop(struct soak *s);
 /* Stops if needed and frees; NULL is fine. */
 void soak_destroy(struct soak *s);
+
+/* --- is the calibration still true? ---
+ * A VM host changes speed: an idle CPU's loop rate moved 17% within an
+ * hour on one, and a calibration that old read a 35% load as 48%. The
+ * check soaks the CPUs alone for a short time and holds each soaker's
+ * speed per second of CPU time it got (run_rate, which another task on
+ * the CPU does not move) against the calibration. */
+
+/* 300 ms: the run rate is loops over the soaker's own CPU time (both
+ * exact), so its error is the host's jitter, not the clock's. On a 2-vCPU
+ * VM, 300 ms idle readings of one CPU spread over 1-2% (of 500 ms ones,
+ * 1-2% too) while a 5% error is what the check is there to find; a
+ * shorter one catches the tail of the last trial's softirqs. */
+#define SOAK_IDLE_NS (300 * NSEC_PER_MSEC)
+/* 5%: calibrations are accepted at a 1% spread (3% in the tests), and a
+ * 300 ms idle reading adds 1-2%, so an honest calibration reads within
+ * 5%; off by more, an idle CPU would read 5 points busy (or be clamped),
+ * which is the size of difference the soak is used to tell apart. */
+#define SOAK_IDLE_TOL 0.05
+
+struct soak_idle {
+	bool trusted;			/* every CPU within tolerance */
+	double tolerance;
+	uint64_t duration_ns;
+	int64_t calib_when;		/* the calibration's unix time */
+	unsigned int n;
+	unsigned int cpu[SOAK_MAX_CPUS];
+	double run_rate[SOAK_MAX_CPUS];	/* loops per second of the soaker's CPU time now */
+	double calib[SOAK_MAX_CPUS];	/* loops per second calibrated */
+	double off[SOAK_MAX_CPUS];	/* run_rate / calib - 1; -1: the soaker hardly ran */
+	unsigned int worst;		/* index of the CPU furthest off */
+	/* "idle speed of CPU 1 is 17% below its calibration of 2026-12-01
+	 * 23:10: recalibrate with wirerate soak --calibrate"; "" trusted */
+	char reason[256];
+};
+
+/* Soak cpus alone for duration_ns (0: SOAK_IDLE_NS) and compare each
+ * one's speed with calib (tol 0: SOAK_IDLE_TOL). Run it when nothing the
+ * soak is meant to measure runs (before a trial's traffic). 0 with *out
+ * filled, trusted or not; -errno with a reason when it could not soak. */
+int soak_check_idle(const struct cpuset *cpus, const struct soak_calib *calib, uint64_t duration_ns,
+		    double tol, struct soak_idle *out, char *err, size_t errlen);
+
+/* Is this host's CPU steady enough for the soak? Two readings of
+ * reading_ns of each CPU's speed (no calibration needed) and the steal
+ * time /proc/stat reports over them. spread: the worst CPU's |a - b| /
+ * mean, on CPU *cpu; steal_ticks: USER_HZ ticks of steal on those CPUs,
+ * -1 when /proc/stat cannot be read. */
+struct soak_steady {
+	double spread;
+	unsigned int cpu;
+	double seconds;
+	int64_t steal_ticks;
+};
+int soak_steady_check(const struct cpuset *cpus, uint64_t reading_ns, struct soak_steady *out,
+		      char *err, size_t errlen);
 
 /* --- calibration --- */
 

@@ -12,6 +12,7 @@
 
 #include "core/cpuset.h"
 #include "core/cpustat.h"
+#include "dut/stallprobe.h"
 
 #define CPUCOST_MAX 16
 
@@ -37,12 +38,29 @@ struct cpucost_result {
 	double ns_per_frame;		/* CPU time per forwarded frame */
 	double frames_per_cpu_s;
 	const char *source;		/* "soak" or "/proc/stat" */
+	const char *why;		/* what failed reading the DUT, or NULL */
+	/* With a soak: the idle check the DUT's agent made before the trial
+	 * (dut/soak.h soak_check_idle). Untrusted: the calibration no longer
+	 * holds for this CPU's speed, and soak_reason says by how much. */
+	bool soak_checked, soak_trusted;
+	double soak_idle_off;		/* worst CPU: idle run rate / calibrated - 1 */
+	char soak_reason[256];
+	/* With the stall probe (cpucost_stall_probe): how long the DUT's
+	 * CPUs were away over the window, and the steal time. */
+	struct stallprobe_result stall;
 };
 
-/* Watch cpus (the DUT's); calib non-NULL also soaks them. -errno with a
- * reason (a soak calibration that lacks one of these CPUs, ...). */
-int cpucost_create(const struct cpuset *cpus, const struct soak_calib *calib,
+struct dut;
+/* Watch cpus of dut (not owned; it outlives the cpucost); soak also soaks
+ * them there, with the calibration at soak_path for the lab and this host
+ * (NULL: the DUT's default), after the agent's short idle check of that
+ * calibration (so: before the traffic). -errno with a reason (no
+ * calibration on the DUT, one that lacks one of these CPUs, ...). */
+int cpucost_create(struct dut *dut, const struct cpuset *cpus, bool soak, const char *soak_path,
 		   struct cpucost **out, char *err, size_t errlen);
+/* Also run the stall probe on the watched CPUs over the traffic window
+ * (dut/stallprobe.h), on the DUT. Call before cpucost_mark_start. */
+int cpucost_stall_probe(struct cpucost *c, char *err, size_t errlen);
 /* Mark the start and the end of the traffic window. */
 void cpucost_mark_start(struct cpucost *c);
 void cpucost_mark_end(struct cpucost *c);
@@ -51,5 +69,11 @@ bool cpucost_ended(const struct cpucost *c);
 /* Figures over the window for frames forwarded in it. */
 void cpucost_result(const struct cpucost *c, uint64_t frames, struct cpucost_result *out);
 void cpucost_destroy(struct cpucost *c);
+
+struct lossattr_cpu_hint;
+/* The busiest watched CPU (by the soak when it reads higher) and the
+ * longest stall, for the loss verdict (core/lossattr.h); r may be
+ * invalid (nothing known). */
+void cpucost_hint(const struct cpucost_result *r, struct lossattr_cpu_hint *h);
 
 #endif

@@ -1,4 +1,5 @@
 #include "engine/rfc2544.h"
+#include "core/lossattr.h"
 
 #include "core/cpustat.h"
 #include "os/clock.h"
@@ -22,15 +23,48 @@ struct ctx {
 	unsigned int row;
 	unsigned int rep;		/* repeat of the throughput search in progress */
 	uint64_t t0;
+	uint64_t rows_ns;		/* from t0 to the end of the last finished row */
 	/* this search's clean full-length trials' DUT cost, to report the
 	 * one at its NDR (a pass above it, at a noisy load, is not that) */
 	unsigned int ncost;
 	struct { double load, ns; const char *source; } cost[64];
+	/* this row's throughput trials, every repeat: the noise floor's input,
+	 * and where each one's lost frames went most (its largest place) */
+	struct nf_trial *nft;
+	struct nf_where *nfw;
+	unsigned int nnft;
 };
+
+/* A throughput trial's largest place of loss: "dut-ingress ring of dut0". */
+struct nf_where {
+	char place[LOSSATTR_DETAIL + 16];
+	uint64_t frames;
+};
+
+#define NF_TRIALS 2048	/* throughput trials kept per row for the noise floor */
 
 static bool stopped(const struct ctx *c)
 {
 	return c->stop && *c->stop;
+}
+
+/* The largest place of a trial's loss over its directions, "" when the
+ * trial lost nothing or has no attribution. */
+static void nf_where_of(const struct trial_result *tr, struct nf_where *w)
+{
+	memset(w, 0, sizeof(*w));
+	if (!tr->loss_valid)
+		return;
+	for (unsigned int d = 0; d < tr->ndirs && d < 2; d++)
+		for (unsigned int k = 0; k < tr->loss[d].n; k++) {
+			const struct lossattr_entry *e = &tr->loss[d].e[k];
+
+			if (e->frames > w->frames) {
+				w->frames = e->frames;
+				snprintf(w->place, sizeof(w->place), "%s%s%s", lossattr_place_name(e->place),
+					 e->detail[0] ? " " : "", e->detail);
+			}
+		}
 }
 
 /* Sleep in short steps so that a stop is seen promptly. */
@@ -67,8 +101,8 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 	}
 	struct cpucost *cost = NULL;
 
-	if (cpuset_count(&c->cfg->watch) && !c->cfg->runner &&
-	    (rc = cpucost_create(&c->cfg->watch, c->cfg->calib, &cost, err, errlen)))
+	if (c->cfg->dut && cpuset_count(&c->cfg->watch) && !c->cfg->runner &&
+	    (rc = cpucost_create(c->cfg->dut, &c->cfg->watch, c->cfg->soak, c->cfg->soak_path, &cost, err, errlen)))
 		return rc;
 	t.cost = cost;
 	rc = c->cfg->runner ? c->cfg->runner(c->cfg->runner_ctx, &t, c->tr, c->stop, err, errlen)
@@ -93,15 +127,20 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 	rt = (struct r2544_trial){ .size = row->size, .test = test, .load = load,
 				   .duration_ns = duration_ns, .tx = tx, .rx = rx,
 				   .tester_limited = c->tr->tester_limited, .cpu_soak_pct = -1,
-				   .repeat = test == 't' ? c->rep : 0 };
+				   .repeat = test == 't' ? c->rep : 0,
+				   .loss = c->tr->loss_valid ? c->tr->loss : NULL, .nloss = c->tr->ndirs };
+	struct lossattr_cpu_hint hint = { .stall_ms = -1 };
+
 	if (cost) {
 		struct cpucost_result cr;
 
 		cpucost_result(cost, rx, &cr);
+		cpucost_hint(&cr, &hint);
 		if (cr.valid) {
 			rt.cpu_valid = true;
 			rt.cpu_busy_pct = cr.busy_cpu_s / cr.seconds * 100;
 			rt.cpu_soak_pct = cr.soak_cpu_s >= 0 ? cr.soak_cpu_s / cr.seconds * 100 : -1;
+			rt.soak_trusted = cr.soak_checked ? (cr.soak_trusted ? 1 : -1) : 0;
 			rt.ns_per_frame = cr.ns_per_frame;
 			rt.cpu_source = cr.source;
 			/* The cost at the throughput rate: a full-length clean trial. */
@@ -114,10 +153,23 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 		}
 	}
 	cpucost_destroy(cost);
-	if (c->res->ntrials < R2544_MAX_TRIALS)
-		c->res->trials[c->res->ntrials++] = rt;
+	if (rt.loss) {
+		uint64_t sent[2] = { 0, 0 };
+
+		for (unsigned int d = 0; d < c->tr->ndirs && d < 2; d++)
+			sent[d] = c->tr->dir[d].tx;
+		rt.limit = lossattr_limit(rt.loss, rt.nloss, sent, rt.tester_limited, &hint, rt.limit_text,
+					  sizeof(rt.limit_text));
+	} else {
+		rt.limit = rt.tester_limited ? LIMIT_TESTER : rx < tx ? LIMIT_UNKNOWN : LIMIT_NONE;
+	}
 	if (c->cfg->on_trial && (rc = c->cfg->on_trial(c->cfg->hook_ctx, &rt, err, errlen)))
 		return rc;
+	/* kept without the attribution: it is the next trial's buffer */
+	rt.loss = NULL;
+	rt.nloss = 0;
+	if (c->res->ntrials < R2544_MAX_TRIALS)
+		c->res->trials[c->res->ntrials++] = rt;
 	return 0;
 }
 
@@ -142,9 +194,12 @@ static void report(struct ctx *c, const char *test, unsigned int n, double load,
 	totals(c->tr, &tx, &rx);
 	p.loss_pct = tx ? (double)(tx - (rx < tx ? rx : tx)) * 100.0 / (double)tx : 0;
 	if (c->row > 0) {
-		double per_row = (double)(mono_ns() - c->t0) / NSEC_PER_SEC / c->row;
+		/* the finished rows' pace over every row, less the time spent */
+		double per_row = (double)c->rows_ns / NSEC_PER_SEC / c->row;
 
-		p.eta_s = per_row * (double)(c->res->nrows - c->row);
+		p.eta_s = per_row * (double)c->res->nrows - (double)(mono_ns() - c->t0) / NSEC_PER_SEC;
+		if (p.eta_s < 0)
+			p.eta_s = 0;
 	}
 	c->progress(c->pctx, &p);
 }
@@ -181,6 +236,12 @@ static int search_once(struct ctx *c, struct search_outcome *out, char *err, siz
 			break;
 		totals(c->tr, &tx, &rx);
 		search_feed(s, load, dur, tx, rx, c->tr->tester_limited);
+		if (c->nft && c->nnft < NF_TRIALS) {
+			if (c->nfw)
+				nf_where_of(c->tr, &c->nfw[c->nnft]);
+			c->nft[c->nnft++] = (struct nf_trial){ .load = load, .duration_ns = dur, .tx = tx, .rx = rx,
+							       .limited = c->tr->tester_limited };
+		}
 		search_outcome(s, out);
 		row->thr = *out;
 		report(c, "throughput", ++n, load, out);
@@ -217,6 +278,215 @@ static unsigned int spread(const struct r2544_row *row, bool pdr, double *med, d
 				*median_rep = i;
 	}
 	return n;
+}
+
+/* The medians' intervals over the repeats (core/interval), and whether
+ * any repeat's figure is a bound. */
+static void intervals(struct r2544_row *row)
+{
+	for (int pdr = 0; pdr < 2; pdr++) {
+		double v[R2544_MAX_REPEATS];
+		unsigned int n = 0, nb = 0;
+
+		for (unsigned int i = 0; i < row->nrep; i++) {
+			const struct search_bound *b = pdr ? &row->rep[i].pdr : &row->rep[i].ndr;
+
+			if (!b->lower_valid)
+				continue;
+			v[n++] = b->lower;
+			nb += r2544_bound_note(row, &row->rep[i], pdr, NULL, 0);
+		}
+		if (n)
+			interval_median(v, n, INTERVAL_GOAL, pdr ? &row->pdr_iv : &row->ndr_iv);
+		/* One bound among the repeats makes the median one too: where
+		 * its true value lies among the others is not known. */
+		if (pdr) {
+			row->pdr_bound = nb > 0;
+			row->pdr_nbound = nb;
+		} else {
+			row->ndr_bound = nb > 0;
+			row->ndr_nbound = nb;
+		}
+	}
+}
+
+/* The noise floor under the NDR, from every throughput trial of the row:
+ * against the median PDR (where loss rises with load) when there is one.
+ * When the NDR is limited by it, where those frames went: the place that
+ * took most of the sporadic loss, over the lossy trials up to the highest
+ * load the floor was seen at. */
+static void noise_floor(struct ctx *c, struct r2544_row *row)
+{
+	struct nf_cfg nc = { .ndr = row->ndr_iv.n ? row->ndr_iv.median : 0 };
+	uint64_t lost = 0, best = 0;
+	unsigned int at = 0;
+
+	if (c->cfg->pdr_ratio > 0 && row->pdr_iv.n)
+		nc.ref_load = row->pdr_iv.median;
+	if (c->nft)
+		noisefloor_detect(c->nft, c->nnft, &nc, &row->nf);
+	row->nf_where[0] = 0;
+	if (!row->nf.limited || !c->nfw)
+		return;
+	for (unsigned int i = 0; i < c->nnft; i++) {
+		const struct nf_trial *t = &c->nft[i];
+		uint64_t sum = 0;
+
+		if (t->limited || t->rx >= t->tx || t->load > row->nf.load_hi)
+			continue;
+		lost += t->tx - t->rx;
+		if (!c->nfw[i].place[0])
+			continue;
+		/* the frames of every trial whose largest place is this one */
+		for (unsigned int j = 0; j < c->nnft; j++)
+			if (!c->nft[j].limited && c->nft[j].rx < c->nft[j].tx && c->nft[j].load <= row->nf.load_hi &&
+			    !strcmp(c->nfw[j].place, c->nfw[i].place))
+				sum += c->nfw[j].frames;
+		if (sum > best) {
+			best = sum;
+			at = i;
+		}
+	}
+	if (best)
+		snprintf(row->nf_where, sizeof(row->nf_where), "%s %llu of %llu frames", c->nfw[at].place,
+			 (unsigned long long)best, (unsigned long long)lost);
+}
+
+bool r2544_bound_note(const struct r2544_row *row, const struct search_outcome *o, bool pdr,
+		      char *why, size_t len)
+{
+	const struct search_bound *b = pdr ? &o->pdr : &o->ndr;
+	char sz[24];
+
+	if (why && len)
+		why[0] = '\0';
+	if (!b->lower_valid || b->upper_valid)
+		return false;		/* the DUT failed above it, or nothing passed */
+	if (row->size)
+		snprintf(sz, sizeof(sz), "%u B", row->size);
+	else
+		snprintf(sz, sizeof(sz), "imix");
+	if (b->tester_capped && o->limit_load > 0) {
+		if (why)
+			snprintf(why, len, "at %s the tester fell short at %.0f frames/s (the generator managed %.0f), "
+				 "so nothing at or above that was measured", sz, o->limit_load, o->limit_got);
+		return true;
+	}
+	if (!b->at_max) {
+		if (why)
+			snprintf(why, len, "no load failed at %s before the search stopped", sz);
+		return true;
+	}
+	switch (row->max_from) {
+	case R2544_MAX_CEILING:
+		if (why)
+			snprintf(why, len, "passed at %s at the tester's calibrated ceiling, %.0f frames/s", sz,
+				 row->max_load);
+		return true;
+	case R2544_MAX_GIVEN:
+		if (why)
+			snprintf(why, len, "passed at %s at the --max-load given, %.0f frames/s", sz, row->max_load);
+		return true;
+	case R2544_MAX_LINE:
+	default:
+		if (why)
+			snprintf(why, len, "at line rate");
+		return false;
+	}
+}
+
+/* The kept throughput trial of row at load that failed bound pdr's goal
+ * (any loss for the NDR), the one that lost the most; NULL: none kept. */
+static const struct r2544_trial *failed_at(const struct r2544_result *res, const struct r2544_row *row,
+					   double load, bool pdr, double pdr_ratio)
+{
+	const struct r2544_trial *best = NULL;
+	double worst = -1;
+
+	for (unsigned int i = 0; i < res->ntrials; i++) {
+		const struct r2544_trial *t = &res->trials[i];
+		double ratio = t->tx ? (double)(t->tx - (t->rx < t->tx ? t->rx : t->tx)) / (double)t->tx : 0;
+
+		if (t->test != 't' || t->size != row->size || fabs(t->load - load) > load * 1e-9 ||
+		    t->tester_limited || (pdr ? ratio <= pdr_ratio : ratio <= 0))
+			continue;
+		if (ratio > worst) {
+			worst = ratio;
+			best = t;
+		}
+	}
+	return best;
+}
+
+void r2544_agree(const struct r2544_result *res, bool pdr, double pdr_ratio, struct r2544_agree *out)
+{
+	double top_lo = -INFINITY, low_hi = INFINITY;
+
+	memset(out, 0, sizeof(*out));
+	for (unsigned int i = 0; i < res->nrows; i++) {
+		const struct r2544_row *row = &res->row[i];
+		const struct search_bound *b = pdr ? &row->thr.pdr : &row->thr.ndr;
+		const struct interval *iv = pdr ? &row->pdr_iv : &row->ndr_iv;
+		struct r2544_agree_size *z = &out->s[out->n];
+		char why[64];
+		bool open;
+
+		if (!row->thr_done || !b->lower_valid)
+			continue;
+		open = r2544_bound_note(row, &row->thr, pdr, why, sizeof(why));
+		if (!open && !strcmp(why, "at line rate")) {
+			out->nline++;
+			continue;
+		}
+		z->row = i;
+		if (row->nrep > 1 && iv->n) {
+			/* the interval of the searches' lower bounds, widened
+			 * by a search's width above, as report does */
+			z->figure = iv->median;
+			z->lo = iv->lo;
+			z->hi = iv->hi + (b->upper_valid ? b->upper - b->lower : 0);
+			open = open || (pdr ? row->pdr_bound : row->ndr_bound);
+		} else {
+			z->figure = b->lower;
+			z->lo = b->lower;
+			z->hi = b->upper_valid ? b->upper : INFINITY;
+		}
+		if (open)
+			z->hi = INFINITY;
+		z->by = LIMIT_UNKNOWN;
+		z->why = "";
+		if (z->lo > top_lo)
+			top_lo = z->lo;
+		if (z->hi < low_hi)
+			low_hi = z->hi;
+		out->n++;
+	}
+	if (out->n < 2)
+		return;
+	out->agree = top_lo <= low_hi;
+	out->lo = out->agree ? top_lo : low_hi;
+	out->hi = out->agree ? low_hi : top_lo;
+	if (out->agree)
+		return;
+	out->explained = true;
+	for (unsigned int k = 0; k < out->n; k++) {
+		struct r2544_agree_size *z = &out->s[k];
+		const struct r2544_row *row = &res->row[z->row];
+		const struct search_bound *b = pdr ? &row->thr.pdr : &row->thr.ndr;
+		const struct r2544_trial *t;
+
+		if (!(z->hi < top_lo))
+			continue;
+		z->below = true;
+		t = b->upper_valid ? failed_at(res, row, b->upper, pdr, pdr_ratio) : NULL;
+		if (t) {
+			z->fail_load = t->load;
+			z->by = t->limit;
+			z->why = t->limit_text;
+		}
+		if (z->by == LIMIT_UNKNOWN || z->by == LIMIT_NONE || !z->why[0])
+			out->explained = false;
+	}
 }
 
 /* The DUT's cost at a search's NDR: its clean full-length trial at the
@@ -262,6 +532,8 @@ static int do_throughput(struct ctx *c, char *err, size_t errlen)
 		row->ns_per_frame_ndr = row->rep_ns_per_frame[mid];
 		row->ndr_cost_load = cost_load[mid];
 	}
+	intervals(row);
+	noise_floor(c, row);
 	row->thr_done = !rc;
 	return rc;
 }
@@ -406,9 +678,13 @@ int r2544_run(const struct r2544_cfg *cfg, struct r2544_result *res,
 		res->row[i].size = cfg->nsizes ? cfg->sizes[i] : 0;
 		res->row[i].max_load = cfg->max_load[i];
 		res->row[i].max_is_ceiling = cfg->max_is_ceiling[i];
+		res->row[i].max_from = cfg->max_from[i];
 	}
 	c.t0 = mono_ns();
+	c.nft = calloc(NF_TRIALS, sizeof(*c.nft));	/* without it, no noise floor: not an error */
+	c.nfw = calloc(NF_TRIALS, sizeof(*c.nfw));	/* without it, no place for it */
 	for (c.row = 0; c.row < res->nrows && !rc; c.row++) {
+		c.nnft = 0;
 		/* Latency and back-to-back need the throughput rate. */
 		if (cfg->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B))
 			rc = do_throughput(&c, err, errlen);
@@ -420,8 +696,15 @@ int r2544_run(const struct r2544_cfg *cfg, struct r2544_result *res,
 			rc = do_b2b(&c, err, errlen);
 		if (!rc && cfg->on_row)
 			rc = cfg->on_row(cfg->hook_ctx, &res->row[c.row], err, errlen);
+		c.rows_ns = mono_ns() - c.t0;
 	}
 	res->elapsed_ns = mono_ns() - c.t0;
+	if (cfg->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)) {
+		r2544_agree(res, false, cfg->pdr_ratio, &res->agree[0]);
+		r2544_agree(res, true, cfg->pdr_ratio, &res->agree[1]);
+	}
+	free(c.nft);
+	free(c.nfw);
 	free(c.tr);
 	if (rc == -EINTR) {
 		res->interrupted = true;

@@ -9,9 +9,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/interval.h"
+#include "core/lossattr.h"
+#include "core/noisefloor.h"
 #include "core/search.h"
 #include "engine/cpucost.h"
 #include "engine/trial.h"
+
+struct dut;
 
 #define R2544_MAX_SIZES 16
 #define R2544_MAX_STEPS 24
@@ -28,6 +33,13 @@ enum r2544_test {
 struct r2544_trial;
 struct r2544_row;
 
+/* Where a row's maximum load came from: what an "at least" is against. */
+enum r2544_max_from {
+	R2544_MAX_LINE,			/* the line rate: passing it is a value, not a bound */
+	R2544_MAX_CEILING,		/* the tester's calibrated ceiling */
+	R2544_MAX_GIVEN,		/* --max-load */
+};
+
 struct r2544_cfg {
 	struct trial_cfg base;		/* ports, flows, learning, drain, CPUs */
 	unsigned int sizes[R2544_MAX_SIZES];
@@ -35,6 +47,7 @@ struct r2544_cfg {
 	unsigned int tests;		/* enum r2544_test bits */
 	double max_load[R2544_MAX_SIZES];	/* frames/s per size: line rate or ceiling */
 	bool max_is_ceiling[R2544_MAX_SIZES];	/* the tester's ceiling, not line rate */
+	enum r2544_max_from max_from[R2544_MAX_SIZES];
 	double min_load;		/* frames/s */
 	double precision;		/* fraction of max load, e.g. 0.005 */
 	double pdr_ratio;
@@ -53,7 +66,9 @@ struct r2544_cfg {
 	void *runner_ctx;
 	/* DUT CPUs to watch on every trial (empty: none), soaked with calib. */
 	struct cpuset watch;
-	const struct soak_calib *calib;
+	struct dut *dut;		/* where they are read (not owned) */
+	bool soak;
+	const char *soak_path;
 	/* --repeat N: the throughput search runs N times per size (0 = 1), so
 	 * a comparison can tell a change from the DUT's own spread. Latency,
 	 * frame loss and back-to-back run once, at the median NDR. */
@@ -76,9 +91,18 @@ struct r2544_trial {
 	bool cpu_valid;
 	double cpu_busy_pct;		/* DUT CPUs, summed, /proc/stat wall - idle */
 	double cpu_soak_pct;		/* summed soak reading, -1 without */
+	int soak_trusted;		/* the soak's idle check: 0 none, 1 held, -1 did not */
 	double ns_per_frame;		/* DUT CPU per forwarded frame */
 	const char *cpu_source;
 	unsigned int repeat;		/* which search of the size (0-based); 0 for the other tests */
+	/* where each direction's frames were lost, or NULL: the trial's own,
+	 * valid during on_trial only (NULL in r2544_result.trials) */
+	const struct lossattr *loss;
+	unsigned int nloss;
+	/* what limited it (lossattr_limit over the attribution and the DUT's
+	 * busiest CPU), and the line that says so */
+	enum lossattr_limit_by limit;
+	char limit_text[232];
 };
 
 struct r2544_loss_step {
@@ -93,6 +117,7 @@ struct r2544_row {
 	unsigned int size;
 	double max_load;
 	bool max_is_ceiling;
+	enum r2544_max_from max_from;
 	struct search_outcome thr;	/* the repeat with the median NDR */
 	bool thr_done;
 	/* every repeat of the search, and NDR/PDR over them */
@@ -102,6 +127,18 @@ struct r2544_row {
 	double ndr_med, ndr_min, ndr_max;	/* over the repeats with a valid NDR */
 	double pdr_med, pdr_min, pdr_max;
 	unsigned int ndr_valid;		/* repeats with a valid NDR */
+	/* the medians with their order-statistics intervals (core/interval),
+	 * over the repeats with a valid bound; *_bound: some repeat's figure
+	 * is "at least" (r2544_bound_note), so the median is one too */
+	struct interval ndr_iv, pdr_iv;
+	bool ndr_bound, pdr_bound;
+	unsigned int ndr_nbound, pdr_nbound;	/* how many repeats' figures are bounds */
+	/* the noise floor from every throughput trial of the size, all
+	 * repeats pooled, against the median PDR and NDR */
+	struct nf_result nf;
+	/* where that sporadic loss went most, with its share:
+	 * "dut-ingress ring of dut0 612 of 700 frames"; "" unknown */
+	char nf_where[224];
 	double ns_per_frame_ndr;	/* DUT CPU per frame at the highest clean full-length load, 0 unknown */
 	double ndr_cost_load;
 	const char *cpu_source;
@@ -122,9 +159,39 @@ struct r2544_row {
 	double b2b_implied_s, b2b_corrected_s;
 };
 
+/* Whether the sizes tell one story. A DUT bound by frames (not by bytes
+ * or the line) forwards about the same frames/s at every size. Each
+ * size's figure lies in a range: its search's lower and upper bound, or
+ * with --repeat its interval widened above by one search's width; an
+ * "at least" is open above. The sizes
+ * agree when their ranges meet. When they do not, each size whose range
+ * ends below another's start is explained by what limited the trial that
+ * failed just above its figure: the DUT's CPU (that size costs the DUT
+ * more), loss while no CPU was saturated (the DUT's CPU away for moments:
+ * the host, not the DUT's capacity), a qdisc, the tester. */
+struct r2544_agree_size {
+	unsigned int row;		/* index in r2544_result.row */
+	double figure;			/* the row's NDR or PDR (the median with repeats) */
+	double lo, hi;			/* its range; hi INFINITY: open above */
+	bool below;			/* its range ends below another size's start */
+	double fail_load;		/* the failing trial's load, 0: none kept */
+	enum lossattr_limit_by by;	/* that trial's verdict (LIMIT_UNKNOWN without one) */
+	const char *why;		/* its line, in r2544_result.trials; "" without one */
+};
+
+struct r2544_agree {
+	unsigned int n;			/* sizes compared: with a figure, not at line rate */
+	unsigned int nline;		/* sizes left out: at line rate, bound by bytes */
+	bool agree;			/* n >= 2 and every range meets the others */
+	bool explained;			/* every size below another has a verdict */
+	double lo, hi;			/* where the ranges meet (agree), or the widest gap */
+	struct r2544_agree_size s[R2544_MAX_SIZES];
+};
+
 struct r2544_result {
 	struct r2544_row row[R2544_MAX_SIZES];
 	unsigned int nrows;
+	struct r2544_agree agree[2];	/* NDR, PDR (throughput runs, two or more sizes) */
 	struct r2544_trial trials[R2544_MAX_TRIALS];
 	unsigned int ntrials;		/* kept, at most R2544_MAX_TRIALS */
 	unsigned int trials_run;
@@ -141,6 +208,21 @@ struct r2544_progress {
 	double eta_s;			/* rough estimate of time left, <0 unknown */
 };
 typedef void (*r2544_progress_fn)(void *ctx, const struct r2544_progress *p);
+
+/* Whether bound b of outcome o (a search of row) is "at least" a value
+ * rather than the value, and why, in why (may be NULL): true when no load
+ * failed and what stopped the search was the tester (it fell short, or
+ * its calibrated ceiling) or --max-load; then why says where ("at 64 B
+ * the tester fell short at 560000 frames/s (the generator managed
+ * 540112)"). Passing the line rate is a value ("at line rate" in why,
+ * false returned); so is a bound the DUT failed above. A search stopped
+ * (trial cap) before any load failed is a bound too, and why says so. */
+bool r2544_bound_note(const struct r2544_row *row, const struct search_outcome *o, bool pdr,
+		      char *why, size_t len);
+
+/* The sizes' agreement on the NDR (pdr false) or the PDR of res, whose
+ * PDR loss goal was pdr_ratio; r2544_run fills res->agree with it. */
+void r2544_agree(const struct r2544_result *res, bool pdr, double pdr_ratio, struct r2544_agree *out);
 
 /* Run the chosen tests for every size. Rows finished before a stop stay in
  * res; res->interrupted says the rest is missing. */

@@ -416,6 +416,8 @@ static int client_blast(int ufd, const struct stream_client *c, struct stream_re
 	}
 	for (int i = 0; i < STREAM_BATCH; i++)
 		msgs[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov, .msg_iovlen = 1 } };
+	if (c->window)
+		c->window(c->window_arg, false);
 	start = t = mono_ns();
 	while (!*c->stop && t - start < c->duration_ns) {
 		int n = sendmmsg(ufd, msgs, STREAM_BATCH, 0);
@@ -436,6 +438,8 @@ static int client_blast(int ufd, const struct stream_client *c, struct stream_re
 	r->sent_bytes = r->sent * c->size;
 	r->interrupted = *c->stop;
 out:
+	if (c->window)
+		c->window(c->window_arg, true);
 	r->send_ns = t - start;
 	free(iov.iov_base);
 	return rc;
@@ -581,16 +585,15 @@ static void *lab_server_run(void *arg)
 	return NULL;
 }
 
-int stream_lab_run(int gen_nsfd, int sink_nsfd, const uint8_t ip[4], uint16_t *port, uint64_t size,
-		   uint64_t duration_ns, volatile sig_atomic_t *stop, struct stream_result *r,
-		   bool *in_session, char *err, size_t errlen)
+int stream_lab_run(int gen_nsfd, int sink_nsfd, const uint8_t ip[4], uint16_t *port, const struct stream_client *c0,
+		   struct stream_result *r, bool *in_session, char *err, size_t errlen)
 {
 	volatile sig_atomic_t server_quit = 0;
 	/* the run asked for is the longest the server allows: the lab's
 	 * server serves only this client */
 	struct lab_server ls = { .s = { .lfd = -1, .nsfd = sink_nsfd, .quit = &server_quit, .once = true,
-				       .max_duration_ns = duration_ns } };
-	struct stream_client c = { .size = size, .duration_ns = duration_ns, .stop = stop };
+				       .max_duration_ns = c0->duration_ns } };
+	struct stream_client c = *c0;
 	struct sockaddr_in *a4 = (struct sockaddr_in *)&c.addr;
 	sigset_t block, old;
 	pthread_t th;
@@ -599,6 +602,7 @@ int stream_lab_run(int gen_nsfd, int sink_nsfd, const uint8_t ip[4], uint16_t *p
 	char e[256];
 
 	*in_session = false;
+	memset(&c.addr, 0, sizeof(c.addr));
 	/* The server's listener in sink (an ephemeral port unless asked, so
 	 * that it never meets a server already there). */
 	if ((rc = netns_enter(sink_nsfd, &saved))) {

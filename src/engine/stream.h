@@ -79,6 +79,11 @@ struct stream_client {
 	uint64_t size, duration_ns;
 	const char *token;		/* sent in HELLO (NULL: none) */
 	volatile sig_atomic_t *stop;	/* ends the sending early (Ctrl-C) */
+	/* Called in the client's thread as the sending starts (end false)
+	 * and as it ends (end true): the window a DUT's CPU cost is read
+	 * over. NULL: none. */
+	void (*window)(void *arg, bool end);
+	void *window_arg;
 };
 
 /* An IPv4 or IPv6 address written as numbers (an IPv6 one may have a
@@ -122,12 +127,12 @@ int stream_client_run(const struct stream_client *c, int nsfd, struct stream_res
 		      size_t errlen);
 
 /* Lab mode: a server on 'ip' (IPv4) in namespace sink_nsfd, served by a
- * thread of its own for one session, and the client in gen_nsfd; *port is
+ * thread of its own for one session, and the client c (its size,
+ * duration, stop and window; the address is made here) in gen_nsfd; *port is
  * the control port asked for (0: any) and comes back as the one used.
  * 0 or -errno with err; *in_session tells a failure of the session itself
  * from one of setting it up. */
-int stream_lab_run(int gen_nsfd, int sink_nsfd, const uint8_t ip[4], uint16_t *port, uint64_t size,
-		   uint64_t duration_ns, volatile sig_atomic_t *stop, struct stream_result *r,
-		   bool *in_session, char *err, size_t errlen);
+int stream_lab_run(int gen_nsfd, int sink_nsfd, const uint8_t ip[4], uint16_t *port, const struct stream_client *c,
+		   struct stream_result *r, bool *in_session, char *err, size_t errlen);
 
 #endif

@@ -22,6 +22,10 @@
 #define LEARN_LEAD_NS	(10 * NSEC_PER_MSEC)	/* after the last learning frame is due */
 #define PROGRESS_NS	NSEC_PER_SEC
 #define WAIT_US		20000			/* the control loop's period */
+/* The counters for the loss attribution are read this long before the
+ * traffic (two of the loop's turns, a snapshot takes about a ms): after
+ * the learning frames, before the first test frame. */
+#define SNAP_LEAD_NS	(2 * WAIT_US * NSEC_PER_USEC)
 
 /* The kernel stamps received frames with CLOCK_REALTIME: the tags use it too. */
 static inline uint64_t now_ns(void)
@@ -310,6 +314,8 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		uint64_t t = now_ns();
 		bool gens_done = t > r->t_end + 200 * NSEC_PER_MSEC;
 
+		if (!r->snap_tried && t + SNAP_LEAD_NS >= r->t_start)
+			trial_dut_before(r);
 		/* The DUT's CPU figures cover the traffic window only. */
 		if (c->cost && !cpucost_started(c->cost) && t >= r->t_start)
 			cpucost_mark_start(c->cost);
@@ -398,6 +404,7 @@ stop:
 					stopped = r->gen[d][k].stopped_ns;
 		}
 		res->elapsed_ns = stopped > r->t_start ? stopped - r->t_start : 0;
+		trial_dut_after(r, res);
 	}
 out:
 	for (unsigned int d = 0; d < 2; d++) {
@@ -407,6 +414,8 @@ out:
 	}
 	for (unsigned int i = 0; i < nps; i++)
 		port_close(ps[i].port);
+	dutsnap_clear(r->snap0);
+	free(r->snap0);
 	free(r);
 	return rc;
 }

@@ -10,8 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/cpuset.h"
+#include "core/dutsnap.h"
 #include "core/frame.h"
 #include "core/hist.h"
+#include "core/lossattr.h"
 #include "io/analyzer.h"
 #include "io/gen.h"
 #include "io/port.h"
@@ -40,8 +43,22 @@ struct trial_dir {
 	int rx_peer_nsfd;
 };
 
+/* The DUT whose counters say where lost frames went: read before the
+ * traffic and after the drain (trial_dut_snapshot). */
+struct dut;
+struct trial_dut {
+	bool on;
+	bool lab;			/* the tester's ports are veths whose peers are its ports */
+	struct dut *agent;		/* where the snapshots come from (not owned) */
+	const char *ifnames[2];		/* direction 0's ingress and egress ports on the
+					 * DUT; direction 1 goes the other way */
+	struct cpuset cpus;		/* its CPUs: softnet drops elsewhere are not its;
+					 * empty: every CPU */
+};
+
 struct trial_cfg {
 	struct trial_dir dir[2];
+	struct trial_dut dut;		/* .on false: the tester's counters only */
 	unsigned int ndirs;		/* 2 with --bidir */
 	unsigned int sizes[TRIAL_MAX_SIZES];	/* one size, or an IMIX pattern */
 	unsigned int nsizes;
@@ -126,6 +143,12 @@ struct trial_result {
 	/* The same when the tester's ceiling was calibrated on these CPUs
 	 * (set by the caller that checks the ceiling); 0: unknown. */
 	double ceiling_line_ns;
+	/* Where each direction's lost frames went (core/lossattr.h), from the
+	 * tester's counters and, with cfg->dut, the DUT's; loss_note says why
+	 * the DUT's part is missing when it was asked for. */
+	bool loss_valid;
+	struct lossattr loss[2];
+	char loss_note[192];
 };
 
 /* Live figures for a progress line. */
@@ -160,6 +183,12 @@ int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen);
 /* Every direction's transmit link takes the largest frame: -EMSGSIZE with
  * err naming the MTU needed otherwise. */
 int trial_mtu_check(const struct trial_cfg *c, char *err, size_t errlen);
+
+/* The DUT's counters now: snapread in a short-lived thread that enters
+ * d's namespace, so the caller's namespace never changes. (The one place
+ * to read a DUT: over the agent of dut/dut.h later.) Free with
+ * dutsnap_clear. */
+int trial_dut_snapshot(const struct trial_dut *d, struct dutsnap *s, char *err, size_t errlen);
 
 /* Run one trial. stop (may be NULL) ends the traffic early when it becomes
  * non-zero; the drain still happens and res->interrupted is set. progress

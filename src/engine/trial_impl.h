@@ -60,6 +60,13 @@ struct run {
 	struct rx_ctx rx[2];
 	bool peer_read[2];		/* rx_peer_if's transmit drops read at the start */
 	uint64_t peer_drops0[2];
+	/* Loss attribution (trialdut.c): the DUT before the traffic, and the
+	 * transmit ports' drops (what the DUT's ingress ring refused). */
+	struct dutsnap *snap0;		/* NULL: not taken (yet) */
+	bool snap_tried;
+	bool txdrop_read[2];
+	uint64_t txdrop0[2];
+	char snap_err[160];
 };
 
 /* The far end of a direction's receive port: what its full ring refused. */
@@ -74,6 +81,12 @@ static inline int peer_drops(const struct trial_dir *t, uint64_t *n)
 		*n = li.tx_dropped;
 	return rc;
 }
+
+/* The DUT's counters and the transmit ports' drops before the traffic
+ * (once; nothing without cfg->dut), and after the drain: each
+ * direction's attribution into res (after trial_finish_dir). */
+void trial_dut_before(struct run *r);
+void trial_dut_after(struct run *r, struct trial_result *res);
 
 /* Direction d's figures and verdict into res->dir[d], after the trial's
  * threads have ended. */

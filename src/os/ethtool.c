@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <net/if.h>
@@ -80,4 +81,57 @@ int ethtool_queues(int sock, const char *ifname, unsigned int *rx, unsigned int 
 	*rx = ch.combined_count + ch.rx_count;
 	*tx = ch.combined_count + ch.tx_count;
 	return 0;
+}
+
+/* More than any driver reports (mlx5 has a few thousand with many queues). */
+#define STATS_MAX 65536
+
+int ethtool_stats(int sock, const char *ifname, ethtool_stat_fn fn, void *ctx)
+{
+	struct {
+		struct ethtool_sset_info hdr;
+		uint32_t len;
+	} info = { .hdr = { .cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ULL << ETH_SS_STATS } };
+	struct ethtool_gstrings *names = NULL;
+	struct ethtool_stats *vals = NULL;
+	uint32_t n;
+	int rc;
+
+	if ((rc = eth_ioctl(sock, ifname, &info)))
+		return rc;
+	if (!(info.hdr.sset_mask & (1ULL << ETH_SS_STATS)) || !info.len)
+		return -EOPNOTSUPP;
+	if (info.len > STATS_MAX)
+		return -E2BIG;
+	n = info.len;
+	/* The kernel writes as many as the set has when it answers, whatever
+	 * len says: room for a set that grew in between (a queue added). */
+	names = calloc(1, sizeof(*names) + (size_t)(2 * n + 64) * ETH_GSTRING_LEN);
+	vals = calloc(1, sizeof(*vals) + (size_t)(2 * n + 64) * sizeof(uint64_t));
+	if (!names || !vals) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	names->cmd = ETHTOOL_GSTRINGS;
+	names->string_set = ETH_SS_STATS;
+	names->len = n;
+	vals->cmd = ETHTOOL_GSTATS;
+	vals->n_stats = n;
+	if ((rc = eth_ioctl(sock, ifname, names)) || (rc = eth_ioctl(sock, ifname, vals)))
+		goto out;
+	if (names->len < n)
+		n = names->len;
+	if (vals->n_stats < n)
+		n = vals->n_stats;
+	for (uint32_t i = 0; i < n; i++) {
+		char name[ETH_GSTRING_LEN + 1];
+
+		memcpy(name, names->data + (size_t)i * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
+		name[ETH_GSTRING_LEN] = '\0';
+		fn(ctx, name, vals->data[i]);
+	}
+out:
+	free(names);
+	free(vals);
+	return rc;
 }

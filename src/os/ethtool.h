@@ -4,6 +4,7 @@
 #define WR_OS_ETHTOOL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct offloads {
 	bool gro, gso, tso;
@@ -18,5 +19,10 @@ int ethtool_offloads_off(int sock, const char *ifname);
 int ethtool_queues(int sock, const char *ifname, unsigned int *rx, unsigned int *tx);
 /* Link speed in Mb/s as the driver reports it; 0 when unknown. */
 int ethtool_speed(int sock, const char *ifname, unsigned int *mbps);
+
+/* The driver's statistics (`ethtool -S`): fn(ctx, name, value) for each,
+ * name NUL-terminated. 0, or -errno (-EOPNOTSUPP: the driver has none). */
+typedef void (*ethtool_stat_fn)(void *ctx, const char *name, uint64_t value);
+int ethtool_stats(int sock, const char *ifname, ethtool_stat_fn fn, void *ctx);
 
 #endif

@@ -174,6 +174,25 @@ int netns_run(const char *name, netns_fn fn, void *arg, char *err, size_t errlen
 	return rc;
 }
 
+int netns_become(int fd, const char *name, char *err, size_t errlen)
+{
+	if (setns(fd, CLONE_NEWNET) || unshare(CLONE_NEWNS) ||
+	    mount("", "/", "none", MS_SLAVE | MS_REC, NULL)) {
+		int e = errno;
+
+		snprintf(err, errlen, "cannot enter namespace %s: %s", name, strerror(e));
+		return -e;
+	}
+	umount2("/sys", MNT_DETACH);
+	if (mount(name, "/sys", "sysfs", 0, NULL)) {
+		int e = errno;
+
+		snprintf(err, errlen, "cannot mount sysfs in %s: %s", name, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
 int netns_run_fd(int nsfd, const char *name, netns_fn fn, void *arg, char *err, size_t errlen)
 {
 	int pipefd[2], status, rc = 0, fd;
@@ -202,19 +221,8 @@ int netns_run_fd(int nsfd, const char *name, netns_fn fn, void *arg, char *err, 
 	}
 	if (pid == 0) {
 		close(pipefd[0]);
-		if (setns(fd, CLONE_NEWNET) || unshare(CLONE_NEWNS) ||
-		    mount("", "/", "none", MS_SLAVE | MS_REC, NULL)) {
-			rc = -errno;
-			snprintf(msg, sizeof(msg), "cannot enter namespace %s: %s", name, strerror(errno));
-		} else {
-			umount2("/sys", MNT_DETACH);
-			if (mount(name, "/sys", "sysfs", 0, NULL)) {
-				rc = -errno;
-				snprintf(msg, sizeof(msg), "cannot mount sysfs in %s: %s", name, strerror(errno));
-			} else {
-				rc = fn(arg, msg, sizeof(msg));
-			}
-		}
+		if (!(rc = netns_become(fd, name, msg, sizeof(msg))))
+			rc = fn(arg, msg, sizeof(msg));
 		if (write(pipefd[1], msg, strlen(msg)) < 0)
 			_exit(255);
 		_exit(rc < 0 ? (-rc > 254 ? 254 : -rc) : 0);

@@ -37,6 +37,11 @@ int netns_run(const char *name, netns_fn fn, void *arg, char *err, size_t errlen
  * name is only for messages. */
 int netns_run_fd(int nsfd, const char *name, netns_fn fn, void *arg, char *err, size_t errlen);
 
+/* Make the calling process (a child of its own, single-threaded) live in
+ * the namespace behind fd as netns_run's children do: a mount namespace
+ * of its own with that namespace's sysfs on /sys. */
+int netns_become(int fd, const char *name, char *err, size_t errlen);
+
 /* Names of namespaces in /run/netns that start with prefix; returns count
  * (at most max), or -errno. */
 int netns_list(const char *prefix, char names[][NETNS_NAME_MAX], int max);

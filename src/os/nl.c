@@ -185,6 +185,9 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 			li.tx_dropped = st.tx_dropped;
 			li.rx_errors = st.rx_errors;
 			li.tx_errors = st.tx_errors;
+			li.rx_missed = st.rx_missed_errors;
+			li.rx_fifo = st.rx_fifo_errors;
+			li.rx_over = st.rx_over_errors;
 			break;
 		}
 		}
@@ -493,7 +496,8 @@ static void parse_stab(const struct nlattr *nest, struct qdisc_info *qi)
 	}
 }
 
-static void parse_stats2(const struct nlattr *nest, struct qdisc_info *qi)
+/* TCA_STATS2, as `tc -s qdisc` shows it: the one parser of it. */
+static void parse_stats2(const struct nlattr *nest, struct qdisc_stat *q)
 {
 	const struct nlattr *a;
 
@@ -505,13 +509,14 @@ static void parse_stats2(const struct nlattr *nest, struct qdisc_info *qi)
 			if (mnl_attr_get_payload_len(a) < sizeof(b))
 				break;
 			memcpy(&b, mnl_attr_get_payload(a), sizeof(b));
-			qi->bytes = b.bytes;
-			if (!qi->packets)
-				qi->packets = b.packets;
+			q->bytes = b.bytes;
+			if (!q->packets)
+				q->packets = b.packets;
 			break;
 		}
 		case TCA_STATS_PKT64:
-			qi->packets = mnl_attr_get_u64(a);
+			if (mnl_attr_get_payload_len(a) >= sizeof(uint64_t))
+				q->packets = mnl_attr_get_u64(a);
 			break;
 		case TCA_STATS_QUEUE: {
 			struct gnet_stats_queue s;
@@ -519,9 +524,11 @@ static void parse_stats2(const struct nlattr *nest, struct qdisc_info *qi)
 			if (mnl_attr_get_payload_len(a) < sizeof(s))
 				break;
 			memcpy(&s, mnl_attr_get_payload(a), sizeof(s));
-			qi->drops = s.drops;
-			qi->overlimits = s.overlimits;
-			qi->qlen = s.qlen;
+			q->drops = s.drops;
+			q->overlimits = s.overlimits;
+			q->requeues = s.requeues;
+			q->qlen = s.qlen;
+			q->backlog = s.backlog;
 			break;
 		}
 		}
@@ -535,12 +542,14 @@ static int qdisc_cb(const struct nlmsghdr *nlh, void *data)
 	struct qdisc_info qi = { 0 };
 	const struct nlattr *a, *opts = NULL;
 
-	if (tcm->tcm_ifindex != q->ifindex || tcm->tcm_parent != TC_H_ROOT)
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*tcm)) || tcm->tcm_ifindex != q->ifindex ||
+	    tcm->tcm_parent != TC_H_ROOT)
 		return MNL_CB_OK;
 	mnl_attr_for_each(a, nlh, sizeof(*tcm)) {
 		switch (mnl_attr_get_type(a)) {
 		case TCA_KIND:
-			snprintf(qi.kind, sizeof(qi.kind), "%s", mnl_attr_get_str(a));
+			if (mnl_attr_validate(a, MNL_TYPE_STRING) >= 0)
+				snprintf(qi.kind, sizeof(qi.kind), "%s", mnl_attr_get_str(a));
 			break;
 		case TCA_OPTIONS:
 			opts = a;
@@ -548,9 +557,17 @@ static int qdisc_cb(const struct nlmsghdr *nlh, void *data)
 		case TCA_STAB:
 			parse_stab(a, &qi);
 			break;
-		case TCA_STATS2:
-			parse_stats2(a, &qi);
+		case TCA_STATS2: {
+			struct qdisc_stat st = { 0 };
+
+			parse_stats2(a, &st);
+			qi.packets = st.packets;
+			qi.bytes = st.bytes;
+			qi.drops = st.drops;
+			qi.overlimits = st.overlimits;
+			qi.qlen = st.qlen;
 			break;
+		}
 		}
 	}
 	if (opts && !strcmp(qi.kind, "tbf"))
@@ -569,4 +586,52 @@ int nl_qdisc_get_root(struct nl *nl, int ifindex, struct qdisc_info *qi)
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = ifindex;
 	return talk(nl, nlh, qdisc_cb, &q);
+}
+
+/* ---- every qdisc's statistics ---- */
+
+struct qdisc_list {
+	int ifindex;
+	struct qdisc_stat *out;
+	unsigned int max, n;
+};
+
+static int qdisc_list_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct qdisc_list *l = data;
+	struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	struct qdisc_stat q = { .ifindex = tcm->tcm_ifindex, .handle = tcm->tcm_handle,
+				.parent = tcm->tcm_parent };
+	const struct nlattr *a;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*tcm)) || (l->ifindex && tcm->tcm_ifindex != l->ifindex) ||
+	    l->n >= l->max)
+		return MNL_CB_OK;
+	mnl_attr_for_each(a, nlh, sizeof(*tcm)) {
+		switch (mnl_attr_get_type(a)) {
+		case TCA_KIND:
+			if (mnl_attr_validate(a, MNL_TYPE_STRING) >= 0)
+				snprintf(q.kind, sizeof(q.kind), "%s", mnl_attr_get_str(a));
+			break;
+		case TCA_STATS2:
+			parse_stats2(a, &q);
+			break;
+		}
+	}
+	l->out[l->n++] = q;
+	return MNL_CB_OK;
+}
+
+int nl_qdisc_list(struct nl *nl, int ifindex, struct qdisc_stat *out, unsigned int max, unsigned int *n)
+{
+	struct nlmsghdr *nlh = msg_start(nl, RTM_GETQDISC, NLM_F_DUMP);
+	struct tcmsg *tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
+	struct qdisc_list l = { .ifindex = ifindex, .out = out, .max = max };
+	int rc;
+
+	tcm->tcm_family = AF_UNSPEC;
+	tcm->tcm_ifindex = ifindex;
+	rc = talk(nl, nlh, qdisc_list_cb, &l);
+	*n = l.n;
+	return rc;
 }

@@ -28,6 +28,7 @@ struct link_info {
 	uint8_t xdp_mode;	/* XDP_ATTACHED_* */
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
 	uint64_t rx_dropped, tx_dropped, rx_errors, tx_errors;
+	uint64_t rx_missed, rx_fifo, rx_over;	/* the NIC's overruns (rx_*_errors) */
 };
 
 /* Fill *li for the link called name; -ENODEV when there is none. */
@@ -78,6 +79,18 @@ int nl_qdisc_tbf(struct nl *nl, int ifindex, const struct tbf_params *p);
 /* Remove the root qdisc; none is not an error. */
 int nl_qdisc_del_root(struct nl *nl, int ifindex);
 int nl_qdisc_get_root(struct nl *nl, int ifindex, struct qdisc_info *qi);
+
+/* One qdisc's statistics (TCA_STATS2), as `tc -s qdisc` shows them. */
+struct qdisc_stat {
+	int ifindex;
+	char kind[16];
+	uint32_t handle, parent;	/* parent TC_H_ROOT: the root; TC_H_INGRESS: ingress/clsact */
+	uint64_t packets, bytes;
+	uint32_t drops, overlimits, requeues, qlen, backlog;
+};
+/* Every qdisc of ifindex (0: of every link), at most max of them into
+ * out; *n says how many were kept. */
+int nl_qdisc_list(struct nl *nl, int ifindex, struct qdisc_stat *out, unsigned int max, unsigned int *n);
 
 /* Attach (prog_fd >= 0) or detach (-1) an XDP program; mode is XDP_FLAGS_*. */
 int nl_xdp_set(struct nl *nl, int ifindex, int prog_fd, uint32_t flags);

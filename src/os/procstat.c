@@ -56,46 +56,61 @@ int procstat_slurp(const char *root, const char *path, char **text, char *err, s
 }
 
 
-int procstat_read(const char *root, const char *irq_filter, struct procstat_sample *s,
-		  char *err, size_t errlen)
+int procstat_parse(const char *stat, const char *interrupts, const char *softirqs, const char *softnet,
+		   const char *irq_filter, struct procstat_sample *s, char *err, size_t errlen)
 {
 	struct cpuset online;
-	char *text = NULL, e2[256];
 	int rc;
 
-	memset(s, 0, sizeof(*s));
-	s->t_ns = mono_ns();
-	if ((rc = procstat_slurp(root, "/proc/stat", &text, err, errlen)))
+	if (!stat) {
+		snprintf(err, errlen, "no /proc/stat");
+		return -ENOENT;
+	}
+	if ((rc = cpustat_parse_stat(stat, &s->stat, err, errlen)))
 		return rc;
-	rc = cpustat_parse_stat(text, &s->stat, err, errlen);
-	free(text);
-	if (rc)
-		return rc;
-
-	if (!procstat_slurp(root, "/proc/interrupts", &text, e2, sizeof(e2))) {
-		rc = cpustat_parse_interrupts(text, irq_filter, &s->irq, err, errlen);
-		free(text);
-		if (rc)
+	if (interrupts) {
+		if ((rc = cpustat_parse_interrupts(interrupts, irq_filter, &s->irq, err, errlen)))
 			return rc;
 		s->have_irq = true;
 	}
-	if (!procstat_slurp(root, "/proc/softirqs", &text, e2, sizeof(e2))) {
-		rc = cpustat_parse_softirqs(text, &s->soft, err, errlen);
-		free(text);
-		if (rc)
+	if (softirqs) {
+		if ((rc = cpustat_parse_softirqs(softirqs, &s->soft, err, errlen)))
 			return rc;
 		s->have_soft = true;
 	}
-	if (!procstat_slurp(root, "/proc/net/softnet_stat", &text, e2, sizeof(e2))) {
-		bool have_online = !procstat_online(root, &online, e2, sizeof(e2));
-
-		rc = cpustat_parse_softnet(text, have_online ? &online : NULL, &s->net, err, errlen);
-		free(text);
-		if (rc)
+	if (softnet) {
+		/* The CPUs online are those /proc/stat lists: softnet_stat's
+		 * rows of a kernel without a CPU column follow them. */
+		cpuset_zero(&online);
+		for (unsigned int i = 0; i < s->stat.max_cpu && i < CPUSTAT_MAX; i++)
+			if (s->stat.cpu[i].present)
+				cpuset_add(&online, i);
+		if ((rc = cpustat_parse_softnet(softnet, &online, &s->net, err, errlen)))
 			return rc;
 		s->have_net = true;
 	}
 	return 0;
+}
+
+int procstat_read(const char *root, const char *irq_filter, struct procstat_sample *s,
+		  char *err, size_t errlen)
+{
+	static const char *const files[] = { "/proc/stat", "/proc/interrupts", "/proc/softirqs",
+					     "/proc/net/softnet_stat" };
+	char *text[4] = { NULL }, e2[256];
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->t_ns = mono_ns();
+	if ((rc = procstat_slurp(root, files[0], &text[0], err, errlen)))
+		return rc;
+	/* The others are optional: a kernel without them has no column. */
+	for (int i = 1; i < 4; i++)
+		procstat_slurp(root, files[i], &text[i], e2, sizeof(e2));
+	rc = procstat_parse(text[0], text[1], text[2], text[3], irq_filter, s, err, errlen);
+	for (int i = 0; i < 4; i++)
+		free(text[i]);
+	return rc;
 }
 
 int procstat_online(const char *root, struct cpuset *online, char *err, size_t errlen)

@@ -32,6 +32,12 @@ void procstat_sample_free(struct procstat_sample *s);
 int procstat_read(const char *root, const char *irq_filter, struct procstat_sample *s,
 		  char *err, size_t errlen);
 
+/* The same from texts already read (a DUT's, over the agent protocol):
+ * stat is required, the others may be NULL. s is not cleared: set t_ns
+ * and zero it first. */
+int procstat_parse(const char *stat, const char *interrupts, const char *softirqs, const char *softnet,
+		   const char *irq_filter, struct procstat_sample *s, char *err, size_t errlen);
+
 /* A whole file under root into a malloc'ed, NUL-terminated buffer that
  * grows to fit (/proc/interrupts is large on big machines). */
 int procstat_slurp(const char *root, const char *path, char **text, char *err, size_t errlen);

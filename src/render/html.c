@@ -181,9 +181,19 @@ static void verdict(struct page *p, const struct rm_cell *c)
 	static const char *const word[] = { "", "baseline", "within noise", "better", "worse" };
 	unsigned int v = (unsigned int)c->verdict;
 
+	if (v == RM_NOT_COMPARABLE) {
+		/* a bound that may lie above or below the other: no figure */
+		fputs("<span class=\"s\"><span class=\"badge noise\" title=\"an &ldquo;at least&rdquo; figure is "
+		      "a bound, never compared as a value\">not comparable</span></span>", p->f);
+		return;
+	}
 	if (v == RM_NONE || v > RM_WORSE)
 		return;
 	fprintf(p->f, "<span class=\"s\"><span class=\"badge %s\">", cls[v]);
+	if (c->diff_at_least && v != RM_BASELINE) {
+		fprintf(p->f, "%s (at least)</span></span>", word[v]);
+		return;
+	}
 	if (v != RM_BASELINE && isfinite(c->diff_pct))
 		/* a true minus sign: "-5%" is easy to miss in a table */
 		fprintf(p->f, "%s%.1f%% ", c->diff_pct < 0 ? "\u2212" : "+", fabs(c->diff_pct));
@@ -221,10 +231,11 @@ static void thr_cell(struct page *p, unsigned int r, unsigned int size)
 		ok(c->pdr_med) ? pdr : "");
 	if (ok(c->b2b_frames))
 		fprintf(f, ", back-to-back %.0f frames", c->b2b_frames);
-	fprintf(f, "%s\"><span class=\"v\">%s%s</span><span class=\"s\">%s%s%s", c->tester_limited ?
-		"; at the tester's ceiling: the DUT did at least this" : "", c->tester_limited ?
-		"≥\u2009" : "", v, ok(c->line_pps) ? pps : "", ok(c->line_pps) && range[0] ? " · " : "",
-		range);
+	fprintf(f, "%s%s\"><span class=\"v\">%s%s%s</span><span class=\"s\">%s%s%s", c->tester_limited ?
+		"; a search was stopped by the tester or the max load, not the DUT: the DUT did at least this" : "",
+		c->nf.limited ? "; * the NDR is limited by sporadic loss (see the notes)" : "", c->tester_limited ?
+		"≥\u2009" : "", v, c->nf.limited ? "*" : "", ok(c->line_pps) ? pps : "",
+		ok(c->line_pps) && range[0] ? " · " : "", range);
 	if (c->repeats > 1)
 		fprintf(f, " (n=%u)", c->repeats);
 	fputs("</span>", f);
@@ -233,15 +244,43 @@ static void thr_cell(struct page *p, unsigned int r, unsigned int size)
 	fputs("</td>", f);
 }
 
+/* Under the table: each cell whose NDR is limited by sporadic loss, said
+ * in full (the cell is marked, never hidden). The text is made here from
+ * numbers: nothing from the store is in it. */
+static void thr_notes(struct page *p)
+{
+	bool head = false;
+
+	for (unsigned int r = 0; r < p->nruns; r++)
+		for (unsigned int s = 0; s < p->nsizes; s++) {
+			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+			char text[512];
+
+			if (!c || !c->nf.limited)
+				continue;
+			noisefloor_text(&c->nf, text, sizeof(text));
+			if (!head)
+				fputs("<ul class=\"note\">", p->f);
+			head = true;
+			fputs("<li>* ", p->f);
+			run_name(p, r);
+			fprintf(p->f, ", %u B: %s</li>", c->size, text);
+		}
+	if (head)
+		fputs("</ul>\n", p->f);
+}
+
 static void thr_table(struct page *p)
 {
 	FILE *f = p->f;
 
 	fputs("<section><h2>Throughput by frame size</h2><p class=\"lead\">Loss-free rate (NDR) as "
 	      "a percentage of line rate, or in frames per second where the line rate is not known; "
-	      "the median over the repeats with its range (min..max) below. &ldquo;≥&rdquo;: the "
-	      "tester reached its own ceiling, so the DUT did at least this. Verdicts compare each "
-	      "run with the baseline, beyond the runs' spread.</p>\n", f);
+	      "the median over the repeats with its interval below (order statistics, with the "
+	      "coverage it achieves). &ldquo;≥&rdquo;: the tester or the max load stopped a search, not the DUT, so "
+	      "the DUT did at least this; such a bound is never compared as a value. *: the NDR is "
+	      "limited by sporadic loss. Verdicts compare each run with the baseline: a change only "
+	      "when the intervals do not overlap.</p>\n", f);
 	bool any = false;
 
 	for (unsigned int r = 0; r < p->nruns; r++)
@@ -277,7 +316,9 @@ static void thr_table(struct page *p)
 			thr_cell(p, r, size);
 		fputs("</tr>\n", f);
 	}
-	fputs("</tbody></table></div></section>\n", f);
+	fputs("</tbody></table></div>\n", f);
+	thr_notes(p);
+	fputs("</section>\n", f);
 }
 
 /* Plain trials (`wirerate trial`): what the DUT forwarded of the load
@@ -326,6 +367,12 @@ static void trial_table(struct page *p)
 				fprintf(f, " · %s..%s (n=%u)", lo, hi, c->trials);
 			}
 			fputs("</span>", f);
+			/* where the frames went; runs from before the attribution: nothing */
+			if (c->have_loss && c->loss_lost) {
+				fputs("<span class=\"s\">", f);
+				esc(p, c->loss_text, sizeof(c->loss_text));
+				fputs("</span>", f);
+			}
 			if (r > 0)
 				verdict(p, c);
 			fputs("</td>", f);

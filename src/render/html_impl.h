@@ -69,6 +69,14 @@ static inline void fmt_range(char *b, size_t n, const struct rm_cell *c)
 	b[0] = 0;
 	if (c->repeats < 2 || !isfinite(c->ndr_min) || !isfinite(c->ndr_max))
 		return;
+	/* the median's interval (order statistics) when there is one, with
+	 * its coverage; else the range */
+	if (c->ndr_iv.n > 1) {
+		fmt_thr(lo, sizeof(lo), c, c->ndr_iv.lo);
+		fmt_thr(hi, sizeof(hi), c, c->ndr_iv.hi);
+		snprintf(b, n, "%s..%s (%u%%)", lo, hi, interval_coverage_pct(c->ndr_iv.coverage));
+		return;
+	}
 	fmt_thr(lo, sizeof(lo), c, c->ndr_min);
 	fmt_thr(hi, sizeof(hi), c, c->ndr_max);
 	if (strcmp(lo, hi))

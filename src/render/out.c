@@ -304,3 +304,31 @@ void out_text(struct out *o, const char *fmt, ...)
 	free(big);
 }
 #pragma GCC diagnostic pop
+
+void out_config(struct out *o, const char *key, const char *key_text, const char *config)
+{
+	const char *p = config ? config : "";
+
+	if (!o->json)
+		return;
+	out_obj_start(o, key);
+	while (*p) {
+		char word[256], *eq;
+		size_t n = strcspn(p, " ");
+
+		if (n && n < sizeof(word)) {
+			memcpy(word, p, n);
+			word[n] = '\0';
+			if ((eq = strchr(word, '=')) && eq != word) {
+				*eq = '\0';
+				out_str(o, word, NULL, eq + 1);
+			} else if (!eq) {
+				out_bool(o, word, NULL, true);
+			}
+		}
+		p += n;
+		p += strspn(p, " ");
+	}
+	out_obj_end(o);
+	out_str(o, key_text, NULL, config ? config : "");
+}

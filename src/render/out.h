@@ -42,6 +42,11 @@ void out_text(struct out *o, const char *fmt, ...) __attribute__((format(printf,
  * U+2028/U+2029 are written as \uXXXX. */
 void json_put_string(FILE *f, const char *s);
 
+/* A run's configuration ("placement=bound rules=0 ..."), in JSON only: an
+ * object key: {axis: value, ...} (a word without '=' is the axis with
+ * true), and the words as they are under key_text. Nothing in text. */
+void out_config(struct out *o, const char *key, const char *key_text, const char *config);
+
 /* Text for a terminal, the form out_str and out_text print every string
  * in: control bytes (newline and tab too), DEL, C1 controls and bytes
  * that are not valid UTF-8 are shown as \xNN, one per byte; printable

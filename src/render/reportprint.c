@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/lossprint.h"
 #include "render/report_render.h"
 #include "store/report.h"
 
@@ -105,8 +106,79 @@ static void verdict_suffix(char *cell, size_t len, const struct rm_cell *c)
 {
 	size_t n = strlen(cell);
 
-	if (c && (c->verdict == RM_BETTER || c->verdict == RM_WORSE || c->verdict == RM_NOISE) && n < len)
+	if (!c || n >= len)
+		return;
+	/* a bound took part: no percentage, which would read as a measure */
+	if (c->diff_at_least && (c->verdict == RM_BETTER || c->verdict == RM_WORSE))
+		snprintf(cell + n, len - n, " %s (at least)", report_verdict_name(c->verdict));
+	else if (c->verdict == RM_NOT_COMPARABLE)
+		snprintf(cell + n, len - n, " not comparable (a bound)");
+	else if (c->verdict == RM_BETTER || c->verdict == RM_WORSE || c->verdict == RM_NOISE)
 		snprintf(cell + n, len - n, " %+.1f%% %s", c->diff_pct, report_verdict_name(c->verdict));
+}
+
+/* Where the plain trials lost their frames, per run and size (runs
+ * stored before the attribution say nothing). */
+static void print_trial_loss(struct out *o, const struct report_model *m)
+{
+	char name[128], text[4 * sizeof(m->run[0].cell[0].loss_text)];
+	bool any = false;
+
+	for (unsigned int r = 0; r < m->nruns; r++)
+		for (unsigned int k = 0; k < m->run[r].ncells; k++)
+			any |= m->run[r].cell[k].have_loss && m->run[r].cell[k].loss_lost;
+	if (!any)
+		return;
+	out_text(o, "\n  where the frames were lost (all trials and directions of the size)\n");
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		run_name(&m->run[r], name, sizeof(name));
+		for (unsigned int s = 0; s < m->nsizes; s++) {
+			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+
+			if (c && c->have_loss && c->loss_lost)
+				out_text(o, "  %-24s %5u  %s\n", name, c->size, esc(c->loss_text, text, sizeof(text)));
+		}
+	}
+}
+
+/* "12.00k [9.00k-15.00k] 94%": the interval of the median over repeats,
+ * in the cell's unit, with its coverage. */
+static void fmt_interval(const struct rm_cell *c, char *buf, size_t len)
+{
+	double k = c->line_pps > 0 ? 100 / c->line_pps : 1e-3;
+	const char *u = c->line_pps > 0 ? "%" : "k";
+
+	snprintf(buf, len, " [%.*f%s-%.*f%s] %u%%", c->line_pps > 0 ? 1 : 2, c->ndr_iv.lo * k, u,
+		 c->line_pps > 0 ? 1 : 2, c->ndr_iv.hi * k, u, interval_coverage_pct(c->ndr_iv.coverage));
+}
+
+/* Under the table: each "at least" and each noise floor, by run and size
+ * (marked in the cell too, never hidden). */
+static void print_cell_notes(struct out *o, const struct report_model *m)
+{
+	bool head = false;
+
+	for (unsigned int r = 0; r < m->nruns; r++)
+		for (unsigned int k = 0; k < m->run[r].ncells; k++) {
+			const struct rm_cell *c = &m->run[r].cell[k];
+			char name[128], text[512];
+
+			if (!c->nf.limited && !(c->have_thr && (c->tester_limited || c->pdr_bound)))
+				continue;
+			if (!head)
+				out_text(o, "\n  notes\n");
+			head = true;
+			run_name(&m->run[r], name, sizeof(name));
+			if (c->have_thr && c->tester_limited)
+				out_text(o, "  %s, %u B: the NDR is a bound (at least %.0f frames/s): a search was "
+					 "stopped by the tester or the max load, not the DUT\n", name, c->size, c->ndr_med);
+			if (c->have_thr && c->pdr_bound)
+				out_text(o, "  %s, %u B: the PDR is a bound (at least %.0f frames/s)\n", name, c->size,
+					 c->pdr_med);
+			noisefloor_text(&c->nf, text, sizeof(text));
+			if (text[0])
+				out_text(o, "  %s, %u B: %s\n", name, c->size, text);
+		}
 }
 
 /* Plain trials: rows are frame sizes, columns are runs; a cell is what the
@@ -140,6 +212,7 @@ static void print_trials(struct out *o, const struct report_model *m)
 		}
 		out_text(o, "\n");
 	}
+	print_trial_loss(o, m);
 }
 
 static void print_tables(struct out *o, const struct report_model *m)
@@ -171,25 +244,26 @@ static void print_tables(struct out *o, const struct report_model *m)
 	if (any_trial && !any_thr)
 		goto by_config;
 	/* By size: rows are frame sizes, columns are runs. */
-	out_text(o, "\n  throughput (NDR, %s; median of repeats +- half their spread),"
-		 " verdict against %s\n\n", pct ? "% of line rate" : "frames/s", "the first run");
-	runs_header(o, m, 26);
+	out_text(o, "\n  throughput (NDR, %s; median of repeats [interval, order statistics] and its coverage;"
+		 " * limited by sporadic loss), verdict against %s\n\n", pct ? "% of line rate" : "frames/s",
+		 "the first run");
+	runs_header(o, m, 34);
 	for (unsigned int s = 0; s < m->nsizes; s++) {
 		out_text(o, "  %5u", m->sizes[s]);
 		for (unsigned int r = 0; r < m->nruns; r++) {
 			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
-			char cell[96];
+			char cell[128], iv[64] = "";
 
 			fmt_thr(c, v, sizeof(v));
-			if (c && c->have_thr && c->repeats > 1 && c->ndr_med > 0)
-				snprintf(cell, sizeof(cell), "%s +-%.1f%%", v, (c->ndr_max - c->ndr_min) * 50 / c->ndr_med);
-			else
-				snprintf(cell, sizeof(cell), "%s", v);
+			if (c && c->have_thr && c->repeats > 1 && c->ndr_iv.n > 1)
+				fmt_interval(c, iv, sizeof(iv));
+			snprintf(cell, sizeof(cell), "%s%s%s", v, c && c->nf.limited ? "*" : "", iv);
 			verdict_suffix(cell, sizeof(cell), c);
-			runs_col(o, m, r, 26, cell);
+			runs_col(o, m, r, 34, cell);
 		}
 		out_text(o, "\n");
 	}
+	print_cell_notes(o, m);
 by_config:
 	/* By configuration: rows are configurations, kpps per size. */
 	if (cfg_differ) {
@@ -282,6 +356,24 @@ static void json_cell(struct out *o, const struct rm_cell *c)
 			out_f64(o, "ndr_pct_line_rate", NULL, c->ndr_med * 100 / c->line_pps);
 	}
 	out_bool(o, "at_least", NULL, c->tester_limited);
+	out_bool(o, "pdr_at_least", NULL, c->pdr_bound);
+	for (int pdr = 0; pdr < 2; pdr++) {
+		const struct interval *iv = pdr ? &c->pdr_iv : &c->ndr_iv;
+
+		if (!iv->n)
+			continue;
+		out_obj_start(o, pdr ? "pdr_interval" : "ndr_interval");
+		out_f64(o, "median", NULL, iv->median);
+		out_f64(o, "lo", NULL, iv->lo);
+		out_f64(o, "hi", NULL, iv->hi);
+		out_f64(o, "coverage", NULL, iv->coverage);
+		out_u64(o, "n", NULL, iv->n);
+		out_str(o, "method", NULL, "order statistics");
+		out_obj_end(o);
+	}
+	if (c->have_thr || c->nf.trials) {
+		noisefloor_print(o, &c->nf, NULL, NULL);
+	}
 	if (c->have_lat) {
 		out_obj_start(o, "latency_ns");
 		out_f64(o, "min", NULL, c->lat_min);
@@ -312,10 +404,20 @@ static void json_cell(struct out *o, const struct rm_cell *c)
 		out_f64(o, "forwarded_min_pps", NULL, c->trial_fwd_min);
 		out_f64(o, "forwarded_max_pps", NULL, c->trial_fwd_max);
 		out_f64(o, "loss_pct", NULL, c->trial_loss_pct);
+		if (c->have_loss) {
+			out_obj_start(o, "loss");
+			out_u64(o, "lost", NULL, c->loss_lost);
+			out_u64(o, "over", NULL, c->loss_over);
+			out_str(o, "text", NULL, c->loss_text);
+			out_obj_end(o);
+		} else {
+			out_null(o, "loss");
+		}
 		out_obj_end(o);
 	}
 	out_str(o, "verdict", NULL, report_verdict_name(c->verdict));
 	out_f64(o, "diff_pct", NULL, c->diff_pct);
+	out_bool(o, "diff_at_least", NULL, c->diff_at_least);
 	out_obj_end(o);
 }
 
@@ -341,7 +443,7 @@ void report_print(struct out *o, const struct report_model *m)
 			out_null(o, "when");
 		out_str(o, "test", NULL, run->test);
 		out_str(o, "kernel", NULL, run->kernel);
-		out_str(o, "config", NULL, run->config);
+		out_config(o, "config", "config_text", run->config);
 		if (run->cpu_line[0])
 			out_str(o, "cpu_line_ns", NULL, run->cpu_line);
 		else
@@ -433,7 +535,8 @@ void report_csv(const struct report_model *m, FILE *f)
 	      "ndr_max_pps,width_pps,pdr_median_pps,line_pps,ndr_pct_line_rate,at_least,lat_min_ns,"
 	      "lat_median_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns,ns_per_frame,b2b_frames,verdict,diff_pct,"
 	      "trials,trial_offered_pps,trial_forwarded_pps,trial_forwarded_min_pps,trial_forwarded_max_pps,"
-	      "trial_loss_pct\n", f);
+	      "trial_loss_pct,ndr_interval_lo_pps,ndr_interval_hi_pps,ndr_interval_coverage,pdr_at_least,"
+	      "ndr_noise_limited,noise_ppm_lo,noise_ppm_hi\n", f);
 	for (unsigned int r = 0; r < m->nruns; r++) {
 		const struct rm_run *run = &m->run[r];
 
@@ -458,13 +561,19 @@ void report_csv(const struct report_model *m, FILE *f)
 			csv_num(f, c->ns_per_frame, c->ns_per_frame > 0);
 			csv_num(f, c->b2b_frames, c->b2b_frames > 0);
 			fprintf(f, ",%s", report_verdict_name(c->verdict));
-			csv_num(f, c->diff_pct, c->verdict >= RM_NOISE);
+			csv_num(f, c->diff_pct, c->verdict >= RM_NOISE && !c->diff_at_least && c->verdict != RM_NOT_COMPARABLE);
 			csv_num(f, c->trials, c->have_trial);
 			csv_num(f, c->trial_offered_pps, c->have_trial);
 			csv_num(f, c->trial_fwd_pps, c->have_trial);
 			csv_num(f, c->trial_fwd_min, c->have_trial);
 			csv_num(f, c->trial_fwd_max, c->have_trial);
 			csv_num(f, c->trial_loss_pct, c->have_trial);
+			csv_num(f, c->ndr_iv.lo, c->ndr_iv.n > 0);
+			csv_num(f, c->ndr_iv.hi, c->ndr_iv.n > 0);
+			csv_num(f, c->ndr_iv.coverage, c->ndr_iv.n > 0);
+			fprintf(f, ",%d,%d", c->pdr_bound, c->nf.limited);
+			csv_num(f, c->nf.ppm_lo, c->nf.limited);
+			csv_num(f, c->nf.ppm_hi, c->nf.limited);
 			fputc('\n', f);
 		}
 	}

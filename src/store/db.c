@@ -194,8 +194,14 @@ static int upgrade(sqlite3 *h, char *err, size_t errlen)
 	v = one_int(h, "PRAGMA user_version", &rc, err, errlen);
 	if (!rc && v == 0)
 		rc = exec(h, db_schema_sql(DB_SCHEMA_VERSION), "creating the schema", err, errlen);
-	else if (!rc && v == 1)
+	if (!rc && v == 1)
 		rc = exec(h, db_migrate_1_2, "migrating the schema from version 1", err, errlen);
+	if (!rc && v >= 1 && v < 3)
+		rc = exec(h, db_migrate_2_3, "migrating the schema from version 2", err, errlen);
+	if (!rc && v >= 1 && v < 4)
+		rc = exec(h, db_migrate_3_4, "migrating the schema from version 3", err, errlen);
+	if (!rc && v >= 1 && v < 5)
+		rc = exec(h, db_migrate_4_5, "migrating the schema from version 4", err, errlen);
 	if (!rc && v < DB_SCHEMA_VERSION) {
 		snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
 			 DB_APPLICATION_ID, DB_SCHEMA_VERSION);
@@ -532,7 +538,8 @@ int db_run_begin(struct db *db, const struct db_run_info *ri, const struct db_kv
 		return rc;
 	rc = run_stmt(db->h,
 		      "INSERT INTO runs (started, test, label, sizes, config, place, line_bps, repeats,"
-		      " precision, pdr_ratio, status, pid, boot_id) VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?)",
+		      " precision, pdr_ratio, status, pid, boot_id, uuid) VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,"
+		      DB_UUID_SQL ")",
 		      "isssssdiddis", (int64_t)time(NULL), ri->test,
 		      ri->label ? ri->label : "", ri->sizes ? ri->sizes : "", ri->config ? ri->config : "",
 		      ri->where ? ri->where : "", ri->line_bps, (int64_t)(ri->repeats ? ri->repeats : 1),
@@ -557,9 +564,30 @@ int db_run_end(struct db *db, int64_t id, const char *status, const char *headli
 	return finish(db, rc, "finishing the run", err, errlen);
 }
 
+/* The trial's loss attribution, per direction (after its row). */
+static int loss_add(struct db *db, int64_t trial, const struct db_trial *t)
+{
+	int rc = SQLITE_OK;
+
+	for (unsigned int d = 0; rc == SQLITE_OK && d < t->nloss && d < 2; d++) {
+		const struct lossattr *a = &t->loss[d];
+
+		rc = run_stmt(db->h, "INSERT INTO trial_loss_dir (trial_id, dir, lost, over, dut_counters)"
+				     " VALUES (?,?,?,?,?)", "iiiii", trial, (int64_t)d, (int64_t)a->lost,
+			      (int64_t)a->over, (int64_t)a->have_dut);
+		for (unsigned int i = 0; rc == SQLITE_OK && i < a->n && i < LOSSATTR_MAX; i++)
+			rc = run_stmt(db->h, "INSERT INTO trial_loss (trial_id, dir, place, detail, frames, shared)"
+					     " VALUES (?,?,?,?,?,?)", "iissii", trial, (int64_t)d,
+				      lossattr_place_name(a->e[i].place), a->e[i].detail, (int64_t)a->e[i].frames,
+				      (int64_t)a->e[i].shared);
+	}
+	return rc;
+}
+
 int db_trial_add(struct db *db, int64_t run, const struct db_trial *t, char *err, size_t errlen)
 {
 	char test[2] = { t->test, 0 };
+	int64_t id;
 	int rc;
 
 	if ((rc = begin(db, err, errlen)))
@@ -569,11 +597,24 @@ int db_trial_add(struct db *db, int64_t run, const struct db_trial *t, char *err
 		      " VALUES (?,?,?,?,?,?,?,?,?,?)",
 		      "iisiddiiii", run, (int64_t)t->size, test, (int64_t)t->repeat, t->load, t->duration_s,
 		      (int64_t)t->tx, (int64_t)t->rx, (int64_t)t->tester_limited, (int64_t)time(NULL));
+	/* the trial's id, before any other insert moves the last rowid */
+	id = (int64_t)sqlite3_last_insert_rowid(db->h);
 	if (rc == SQLITE_OK && t->cpu_valid)
 		rc = run_stmt(db->h, "INSERT INTO trial_cpu (trial_id, busy_pct, soak_pct, ns_per_frame, source)"
-				     " VALUES (?,?,?,?,?)", "iddds", (int64_t)sqlite3_last_insert_rowid(db->h),
+				     " VALUES (?,?,?,?,?)", "iddds", id,
 			      t->cpu_busy_pct, t->cpu_soak_pct >= 0 ? t->cpu_soak_pct : NAN, t->ns_per_frame,
 			      t->cpu_source);
+	/* NULL where there was no check or no probe: an old trial's */
+	if (rc == SQLITE_OK && t->cpu_valid && t->soak_trusted)
+		rc = run_stmt(db->h, "UPDATE trial_cpu SET soak_trusted = ?, soak_note = ? WHERE trial_id = ?", "isi",
+			      (int64_t)(t->soak_trusted > 0), t->soak_note ? t->soak_note : "", id);
+	if (rc == SQLITE_OK && t->cpu_valid && t->stall_valid)
+		rc = run_stmt(db->h, "UPDATE trial_cpu SET stall_max_ns = ?, stall_cpu = ?, stalls = ?,"
+				     " stall_threshold_ns = ?, stall_fifo = ?, steal_pct = ? WHERE trial_id = ?",
+			      "diidid" "i", t->stall_max_ns, (int64_t)t->stall_cpu, (int64_t)t->stalls,
+			      t->stall_threshold_ns, (int64_t)t->stall_fifo, t->steal_pct >= 0 ? t->steal_pct : NAN, id);
+	if (rc == SQLITE_OK && t->loss)
+		rc = loss_add(db, id, t);
 	return finish(db, rc, "storing a trial", err, errlen);
 }
 

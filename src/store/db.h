@@ -14,11 +14,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/lossattr.h"
+
 struct db;
 struct sqlite3;
 
 #define DB_APPLICATION_ID 0x57527274	/* "WRrt" */
-#define DB_SCHEMA_VERSION 2
+#define DB_SCHEMA_VERSION 5
+/* A random (version 4) UUID, as SQL: each run's, made as it is stored. */
+#define DB_UUID_SQL \
+	"lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' ||" \
+	" substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))"
 #define DB_BUSY_TIMEOUT_MS 15000
 
 /* The first schema (user_version 1), kept so the migration from it is
@@ -87,6 +93,20 @@ struct db_trial {
 	bool cpu_valid;
 	double cpu_busy_pct, cpu_soak_pct, ns_per_frame;	/* soak < 0: none */
 	const char *cpu_source;
+	const struct lossattr *loss;	/* or NULL: where the frames were lost, */
+	unsigned int nloss;		/* per direction */
+	/* The soak's idle check before the trial: 0 none (no soak), 1 its
+	 * calibration held, -1 it did not (soak_note says why). */
+	int soak_trusted;
+	const char *soak_note;
+	/* The stall probe over the traffic (stall_valid): the longest time a
+	 * DUT CPU was away, on which CPU, the stalls over the threshold on all
+	 * of them, whether it ran SCHED_FIFO; steal time in percent of the
+	 * watched CPUs' time, < 0 when the host reports none. */
+	bool stall_valid, stall_fifo;
+	double stall_max_ns, stall_threshold_ns, steal_pct;
+	unsigned int stall_cpu;
+	uint64_t stalls;
 };
 
 /* One finished trial, committed before returning. */

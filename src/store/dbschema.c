@@ -85,32 +85,89 @@ const char db_schema_v1[] =
 	"  loss_pct REAL NOT NULL, tester_limited INTEGER NOT NULL DEFAULT 0," \
 	"  PRIMARY KEY (run_id, size, pct));"
 
-/* Version 2 (current), from nothing. */
-static const char schema_v2[] =
-	"CREATE TABLE runs ("
-	"  id INTEGER PRIMARY KEY,"
-	"  started INTEGER NOT NULL,"
-	"  ended INTEGER,"
-	"  test TEXT NOT NULL,"
-	"  label TEXT NOT NULL DEFAULT '',"
-	"  sizes TEXT NOT NULL DEFAULT '',"
-	"  config TEXT NOT NULL DEFAULT '',"
-	"  place TEXT NOT NULL DEFAULT '',"
-	"  line_bps REAL NOT NULL DEFAULT 0,"
-	"  repeats INTEGER NOT NULL DEFAULT 1,"
-	"  precision REAL NOT NULL DEFAULT 0,"
-	"  pdr_ratio REAL NOT NULL DEFAULT 0,"
-	"  status TEXT NOT NULL DEFAULT 'running'"
-	"    CHECK (status IN ('running', 'complete', 'interrupted', 'failed')),"
-	"  pid INTEGER NOT NULL DEFAULT 0,"
-	"  boot_id TEXT NOT NULL DEFAULT '',"
-	"  headline TEXT NOT NULL DEFAULT '');"
-	"CREATE INDEX runs_label ON runs(label);"
-	TAGS_ENV_SQL
-	TRIALS_V2_SQL
-	"CREATE INDEX trials_run ON trials(run_id);"
-	TRIAL_CPU_SQL
-	RESULTS_LOSS_SQL;
+/* Version 3: where each trial's lost frames went (core/lossattr.h): per
+ * direction what was lost and by how much the counters over-explained
+ * it, and one row per place; "unaccounted" is a place too. */
+#define TRIAL_LOSS_SQL \
+	"CREATE TABLE trial_loss_dir (" \
+	"  trial_id INTEGER NOT NULL REFERENCES trials(id) ON DELETE CASCADE," \
+	"  dir INTEGER NOT NULL," \
+	"  lost INTEGER NOT NULL," \
+	"  over INTEGER NOT NULL DEFAULT 0," \
+	"  dut_counters INTEGER NOT NULL DEFAULT 0," \
+	"  PRIMARY KEY (trial_id, dir));" \
+	"CREATE TABLE trial_loss (" \
+	"  trial_id INTEGER NOT NULL REFERENCES trials(id) ON DELETE CASCADE," \
+	"  dir INTEGER NOT NULL," \
+	"  place TEXT NOT NULL," \
+	"  detail TEXT NOT NULL DEFAULT ''," \
+	"  frames INTEGER NOT NULL," \
+	"  shared INTEGER NOT NULL DEFAULT 0);" \
+	"CREATE INDEX trial_loss_trial ON trial_loss(trial_id);"
+
+/* Version 2, from nothing. */
+#define SCHEMA_V2_SQL \
+	"CREATE TABLE runs (" \
+	"  id INTEGER PRIMARY KEY," \
+	"  started INTEGER NOT NULL," \
+	"  ended INTEGER," \
+	"  test TEXT NOT NULL," \
+	"  label TEXT NOT NULL DEFAULT ''," \
+	"  sizes TEXT NOT NULL DEFAULT ''," \
+	"  config TEXT NOT NULL DEFAULT ''," \
+	"  place TEXT NOT NULL DEFAULT ''," \
+	"  line_bps REAL NOT NULL DEFAULT 0," \
+	"  repeats INTEGER NOT NULL DEFAULT 1," \
+	"  precision REAL NOT NULL DEFAULT 0," \
+	"  pdr_ratio REAL NOT NULL DEFAULT 0," \
+	"  status TEXT NOT NULL DEFAULT 'running'" \
+	"    CHECK (status IN ('running', 'complete', 'interrupted', 'failed'))," \
+	"  pid INTEGER NOT NULL DEFAULT 0," \
+	"  boot_id TEXT NOT NULL DEFAULT ''," \
+	"  headline TEXT NOT NULL DEFAULT '');" \
+	"CREATE INDEX runs_label ON runs(label);" \
+	TAGS_ENV_SQL \
+	TRIALS_V2_SQL \
+	"CREATE INDEX trials_run ON trials(run_id);" \
+	TRIAL_CPU_SQL \
+	RESULTS_LOSS_SQL
+
+/* From 3 to 4: each trial's DUT CPU figures say whether the soak's
+ * calibration held at the idle check before it (NULL: no check), and what
+ * the stall probe saw on the DUT's CPUs over the traffic: the longest
+ * time a CPU was away, on which CPU, how many stalls over the threshold,
+ * whether the probe ran SCHED_FIFO, and the steal time the host reported. */
+#define MIGRATE_3_4_SQL \
+	"ALTER TABLE trial_cpu ADD COLUMN soak_trusted INTEGER;" \
+	"ALTER TABLE trial_cpu ADD COLUMN soak_note TEXT;" \
+	"ALTER TABLE trial_cpu ADD COLUMN stall_max_ns REAL;" \
+	"ALTER TABLE trial_cpu ADD COLUMN stall_cpu INTEGER;" \
+	"ALTER TABLE trial_cpu ADD COLUMN stalls INTEGER;" \
+	"ALTER TABLE trial_cpu ADD COLUMN stall_threshold_ns REAL;" \
+	"ALTER TABLE trial_cpu ADD COLUMN stall_fifo INTEGER;" \
+	"ALTER TABLE trial_cpu ADD COLUMN steal_pct REAL;"
+
+/* From 4 to 5: every run gets a UUID, so that runs exported from one
+ * store and imported into another are known again (a run made outside
+ * wirerate, with '', has none). */
+#define MIGRATE_4_5_SQL \
+	"ALTER TABLE runs ADD COLUMN uuid TEXT NOT NULL DEFAULT '';" \
+	"UPDATE runs SET uuid = " DB_UUID_SQL " WHERE uuid = '';" \
+	"CREATE UNIQUE INDEX runs_uuid ON runs(uuid) WHERE uuid != '';"
+
+static const char schema_v2[] = SCHEMA_V2_SQL;
+/* Version 3: version 2 and the loss attribution's tables. */
+static const char schema_v3[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL;
+/* Version 4, from nothing: version 3 and the one step, so the fresh and
+ * the migrated schema are the same statements. */
+static const char schema_v4[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL;
+/* Version 5 (current): version 4 and the runs' UUIDs. */
+static const char schema_v5[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL MIGRATE_4_5_SQL;
+/* From 2 to 3: the loss attribution's tables; older trials have none. */
+const char db_migrate_2_3[] = TRIAL_LOSS_SQL;
+const char db_migrate_3_4[] = MIGRATE_3_4_SQL;
+const char db_migrate_4_5[] = MIGRATE_4_5_SQL;
+
 
 /* From 1 to 2: runs gain their label, place, line rate, pid and headline;
  * the CPU figures move out of trials into trial_cpu; tags, env, results
@@ -153,7 +210,8 @@ const char db_migrate_1_2[] =
 
 const char *db_schema_sql(int64_t v)
 {
-	return v == 0 ? "" : v == 1 ? db_schema_v1 : v == 2 ? schema_v2 : NULL;
+	return v == 0 ? "" : v == 1 ? db_schema_v1 : v == 2 ? schema_v2 : v == 3 ? schema_v3 : v == 4 ? schema_v4 :
+	       v == 5 ? schema_v5 : NULL;
 }
 
 /* What the file's (type, name, table) rows are checked against: the

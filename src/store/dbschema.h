@@ -14,6 +14,11 @@ struct sqlite3;
 const char *db_schema_sql(int64_t v);
 /* From version 1 to 2, inside the caller's transaction. */
 extern const char db_migrate_1_2[];
+/* From version 2 to 3 (the loss attribution's tables). */
+extern const char db_migrate_2_3[];
+/* From version 3 to 4 (trial_cpu's soak check and stall probe columns). */
+extern const char db_migrate_3_4[];
+extern const char db_migrate_4_5[];
 
 /* Refuse (-EINVAL with err naming path and the object) a file whose
  * sqlite_master holds an object that schema version v does not make,

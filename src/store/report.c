@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include "core/cpustat.h"
+#include "core/lossattr.h"
 
 static int fail_sql(sqlite3 *h, const char *what, char *err, size_t errlen)
 {
@@ -157,8 +158,126 @@ static int load_trials(sqlite3 *h, struct rm_run *r, double line_bps, char *err,
 	return 0;
 }
 
+/* Where the plain trials of each size lost their frames: the stored
+ * attribution added up over the trials and directions. */
+static int load_trial_loss(sqlite3 *h, struct rm_run *r, char *err, size_t errlen)
+{
+	struct lossattr *a = malloc(sizeof(*a));
+	sqlite3_stmt *st = NULL, *tot = NULL;
+	int rc = 0;
+
+	if (!a)
+		return -ENOMEM;
+	if (sqlite3_prepare_v2(h, "SELECT l.place, l.detail, SUM(l.frames) FROM trial_loss l"
+				  " JOIN trials t ON t.id = l.trial_id"
+				  " WHERE t.run_id = ? AND t.size = ? AND t.test = 'x' GROUP BY l.place, l.detail",
+				  -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(h, "SELECT COUNT(*), SUM(d.lost), SUM(d.over) FROM trial_loss_dir d"
+				  " JOIN trials t ON t.id = d.trial_id WHERE t.run_id = ? AND t.size = ? AND t.test = 'x'",
+				  -1, &tot, NULL) != SQLITE_OK) {
+		rc = fail_sql(h, "reading the loss attribution", err, errlen);
+		goto out;
+	}
+	for (unsigned int i = 0; i < r->ncells; i++) {
+		struct rm_cell *c = &r->cell[i];
+		sqlite3_int64 n = 0, lost = 0, over = 0;
+
+		if (!c->have_trial)
+			continue;
+		sqlite3_reset(tot);
+		sqlite3_bind_int64(tot, 1, r->id);
+		sqlite3_bind_int(tot, 2, (int)c->size);
+		if (sqlite3_step(tot) == SQLITE_ROW) {
+			n = sqlite3_column_int64(tot, 0);
+			lost = sqlite3_column_int64(tot, 1);
+			over = sqlite3_column_int64(tot, 2);
+		}
+		/* runs from before the attribution have no rows: nothing said */
+		if (n <= 0 || lost < 0 || over < 0)
+			continue;
+		memset(a, 0, sizeof(*a));
+		a->lost = (uint64_t)lost;
+		a->over = (uint64_t)over;
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, r->id);
+		sqlite3_bind_int(st, 2, (int)c->size);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *pl = (const char *)sqlite3_column_text(st, 0);
+			const char *de = (const char *)sqlite3_column_text(st, 1);
+			sqlite3_int64 fr = sqlite3_column_int64(st, 2);
+			enum lossattr_place p;
+
+			/* a row this build does not know is left out, not misread */
+			if (!pl || lossattr_place_parse(pl, &p) || fr <= 0)
+				continue;
+			lossattr_add(a, p, de ? de : "", (uint64_t)fr);
+		}
+		c->have_loss = true;
+		c->loss_lost = a->lost;
+		c->loss_over = a->over;
+		lossattr_format(a, c->loss_text, sizeof(c->loss_text));
+	}
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(tot);
+	free(a);
+	return rc;
+}
+
+/* A stored bound is "at least" when no load failed above it (no upper)
+ * and it is not simply the line rate: the max load was a cap (the
+ * tester's ceiling, --max-load), or the search stopped below it (the
+ * tester fell short). Runs migrated from version 1 kept no max load:
+ * never a bound. A PDR the tester stopped says nothing of the NDR. */
+static bool stored_bound(double lower, double upper, double max_load, bool max_is_cap)
+{
+	return isfinite(lower) && isnan(upper) && isfinite(max_load) &&
+	       (max_is_cap || lower < max_load * (1 - 1e-9));
+}
+
+/* The noise floor of one cell from the run's stored throughput trials of
+ * its size (every repeat), against its median PDR when the run had a PDR
+ * goal. Trials the store could not give are simply not read. */
+#define NF_LOAD_MAX 4096
+
+static int load_noise_floor(sqlite3 *h, const struct rm_run *r, struct rm_cell *c, bool pdr_goal,
+			    char *err, size_t errlen)
+{
+	struct nf_cfg nc = { .ndr = c->ndr_iv.n ? c->ndr_iv.median : 0,
+			     .ref_load = pdr_goal && c->pdr_iv.n ? c->pdr_iv.median : 0 };
+	struct nf_trial *t;
+	sqlite3_stmt *st;
+	size_t n = 0;
+
+	if (!(t = calloc(NF_LOAD_MAX, sizeof(*t)))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (sqlite3_prepare_v2(h, "SELECT load, duration_s, tx, rx, tester_limited FROM trials"
+				  " WHERE run_id = ? AND size = ? AND test = 't' ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
+		free(t);
+		return fail_sql(h, "reading trials", err, errlen);
+	}
+	sqlite3_bind_int64(st, 1, r->id);
+	sqlite3_bind_int64(st, 2, c->size);
+	while (n < NF_LOAD_MAX && sqlite3_step(st) == SQLITE_ROW) {
+		double load = col_d(st, 0), dur = col_d(st, 1);
+		sqlite3_int64 tx = sqlite3_column_int64(st, 2), rx = sqlite3_column_int64(st, 3);
+
+		/* anything may have written the store: only sane rows */
+		if (!isfinite(load) || !(load > 0) || !isfinite(dur) || !(dur > 0) || dur > 1e6 || tx <= 0 || rx < 0)
+			continue;
+		t[n++] = (struct nf_trial){ .load = load, .duration_ns = (uint64_t)(dur * 1e9), .tx = (uint64_t)tx,
+					    .rx = (uint64_t)rx, .limited = sqlite3_column_int(st, 4) != 0 };
+	}
+	sqlite3_finalize(st);
+	noisefloor_detect(t, n, &nc, &c->nf);
+	free(t);
+	return 0;
+}
+
 /* The cells of one run from its per-repeat results. */
-static int load_cells(sqlite3 *h, struct rm_run *r, double line_bps, char *err, size_t errlen)
+static int load_cells(sqlite3 *h, struct rm_run *r, double line_bps, bool pdr_goal, char *err, size_t errlen)
 {
 	enum { MAXR = 64 };
 	sqlite3_stmt *st;
@@ -166,7 +285,8 @@ static int load_cells(sqlite3 *h, struct rm_run *r, double line_bps, char *err, 
 
 	if (sqlite3_prepare_v2(h,
 			       "SELECT size, max_load, max_is_ceiling, ndr_lower, pdr_lower, at_max, tester_capped,"
-			       " width_pps, ns_per_frame, lat_min, lat_median, lat_p99, lat_p999, lat_max, b2b_avg"
+			       " width_pps, ns_per_frame, lat_min, lat_median, lat_p99, lat_p999, lat_max, b2b_avg,"
+			       " ndr_upper, pdr_upper"
 			       " FROM results WHERE run_id = ? ORDER BY size, repeat", -1, &st, NULL) != SQLITE_OK)
 		return fail_sql(h, "reading results", err, errlen);
 	sqlite3_bind_int64(st, 1, r->id);
@@ -181,6 +301,10 @@ static int load_cells(sqlite3 *h, struct rm_run *r, double line_bps, char *err, 
 		if (c && (s != SQLITE_ROW || size != c->size)) {
 			c->repeats = nn;
 			c->have_thr = nn > 0;
+			if (nn)
+				interval_median(ndr, nn, INTERVAL_GOAL, &c->ndr_iv);
+			if (np)
+				interval_median(pdr, np, INTERVAL_GOAL, &c->pdr_iv);
 			c->pdr_med = np ? median(pdr, np) : 0;
 			c->ns_per_frame = nc ? median(cost, nc) : 0;
 			if (nn) {
@@ -210,9 +334,11 @@ static int load_cells(sqlite3 *h, struct rm_run *r, double line_bps, char *err, 
 			cost[nc++] = cpu;
 		if (isfinite(w) && w > c->width_pps)
 			c->width_pps = w;
-		/* "At least": the NDR is the highest load the tester could offer. */
-		if ((sqlite3_column_int(st, 5) && sqlite3_column_int(st, 2)) || sqlite3_column_int(st, 6))
+		/* "At least": a repeat's own bound was stopped by the tester. */
+		if (stored_bound(col_d(st, 3), col_d(st, 15), col_d(st, 1), sqlite3_column_int(st, 2)))
 			c->tester_limited = true;
+		if (stored_bound(col_d(st, 4), col_d(st, 16), col_d(st, 1), sqlite3_column_int(st, 2)))
+			c->pdr_bound = true;
 		if (!c->have_lat && isfinite(col_d(st, 9))) {
 			c->have_lat = true;
 			c->lat_min = col_d(st, 9);
@@ -238,7 +364,14 @@ static int load_cells(sqlite3 *h, struct rm_run *r, double line_bps, char *err, 
 			lc->loss[lc->nloss++] = (struct rm_loss_point){ col_d(st, 1), col_d(st, 2), col_d(st, 3) };
 	}
 	sqlite3_finalize(st);
-	return load_trials(h, r, line_bps, err, errlen);
+	/* every size with a search, even one that found no NDR at all (its
+	 * least load lost a frame): that is the floor's doing too */
+	for (unsigned int k = 0; k < r->ncells; k++)
+		if ((rc = load_noise_floor(h, r, &r->cell[k], pdr_goal, err, errlen)))
+			return rc;
+	if ((rc = load_trials(h, r, line_bps, err, errlen)))
+		return rc;
+	return load_trial_loss(h, r, err, errlen);
 }
 
 static int add_size(struct report_model *m, unsigned int size)
@@ -276,11 +409,14 @@ int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report
 		sqlite3_stmt *st;
 		char status[32], runboot[64];
 		double line_bps;
+		bool pdr_goal;
 
 		memset(r, 0, sizeof(*r));
 		if (sqlite3_prepare_v2(h, "SELECT id, started, test, label, config, status, pid, boot_id, line_bps,"
-					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'kernel.release'),"
-					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'cpu.line_ns')"
+					  " (SELECT value FROM env WHERE run_id = runs.id AND key IN ('dut.kernel.release', 'kernel.release')"
+					  "  ORDER BY key = 'dut.kernel.release' DESC LIMIT 1),"
+					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'cpu.line_ns'),"
+					  " pdr_ratio"
 					  " FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
 			return fail_sql(h, "reading runs", err, errlen);
 		sqlite3_bind_int64(st, 1, ids[i]);
@@ -290,7 +426,7 @@ int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report
 			return -ENOENT;
 		}
 		r->id = sqlite3_column_int64(st, 0);
-		if (timefmt_local(r->when, sizeof(r->when), sqlite3_column_int64(st, 1), "%Y-%m-%dT%H:%M:%S"))
+		if (timefmt_local(r->when, sizeof(r->when), sqlite3_column_int64(st, 1), "%Y-%m-%dT%H:%M:%S%z"))
 			r->when[0] = '\0';
 		col_s(st, 2, r->test, sizeof(r->test));
 		col_s(st, 3, r->label, sizeof(r->label));
@@ -301,8 +437,9 @@ int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report
 		line_bps = sqlite3_column_double(st, 8);
 		col_s(st, 9, r->kernel, sizeof(r->kernel));
 		col_s(st, 10, r->cpu_line, sizeof(r->cpu_line));
+		pdr_goal = sqlite3_column_double(st, 11) > 0;
 		sqlite3_finalize(st);
-		if ((rc = load_cells(h, r, line_bps, err, errlen)))
+		if ((rc = load_cells(h, r, line_bps, pdr_goal, err, errlen)))
 			break;
 		for (unsigned int k = 0; k < r->ncells && !rc; k++)
 			if ((rc = add_size(m, r->cell[k].size)))
@@ -319,8 +456,8 @@ void report_band(const struct rm_cell *c, double *lo, double *hi)
 {
 	double w = c->width_pps > 0 ? c->width_pps : 0;
 
-	*lo = c->ndr_min - w;
-	*hi = c->ndr_max + w;
+	*lo = (c->ndr_iv.n ? c->ndr_iv.lo : c->ndr_min) - w;
+	*hi = (c->ndr_iv.n ? c->ndr_iv.hi : c->ndr_max) + w;
 }
 
 const char *report_verdict_name(enum rm_verdict v)
@@ -330,6 +467,7 @@ const char *report_verdict_name(enum rm_verdict v)
 	case RM_NOISE: return "noise";
 	case RM_BETTER: return "better";
 	case RM_WORSE: return "worse";
+	case RM_NOT_COMPARABLE: return "not comparable";
 	default: return "none";
 	}
 }
@@ -393,6 +531,7 @@ void report_compare(struct report_model *m, double fail_pct)
 			double blo, bhi, clo, chi;
 
 			c->diff_pct = 0;
+			c->diff_at_least = false;
 			if (!c->have_thr && c->have_trial) {
 				compare_trial(m, r, c, b, fail_pct);
 				continue;
@@ -408,15 +547,18 @@ void report_compare(struct report_model *m, double fail_pct)
 			c->diff_pct = (c->ndr_med - b->ndr_med) * 100 / b->ndr_med;
 			report_band(b, &blo, &bhi);
 			report_band(c, &clo, &chi);
-			/* Disjoint bands are a change; overlapping ones are noise.
-			 * An "at least" figure is a lower bound: it cannot be worse,
-			 * and nothing is better than it. */
-			if (clo > bhi && !b->tester_limited)
-				c->verdict = RM_BETTER;
-			else if (chi < blo && !c->tester_limited)
-				c->verdict = RM_WORSE;
-			else
-				c->verdict = RM_NOISE;
+			/* Intervals apart are a change; overlapping ones are noise.
+			 * An "at least" figure is a bound, never a value: it is
+			 * better only above the other's whole interval, the other
+			 * worse only below its lowest, else not comparable. */
+			struct interval bi = { .n = 1, .median = b->ndr_med, .lo = blo, .hi = bhi };
+			struct interval ci = { .n = 1, .median = c->ndr_med, .lo = clo, .hi = chi };
+			struct interval_verdict iv;
+
+			interval_compare(&ci, c->tester_limited, &bi, b->tester_limited, &iv);
+			c->verdict = iv.cmp == ICMP_HIGHER ? RM_BETTER : iv.cmp == ICMP_LOWER ? RM_WORSE :
+				     iv.cmp == ICMP_OVERLAP ? RM_NOISE : RM_NOT_COMPARABLE;
+			c->diff_at_least = iv.at_least;
 			if (c->verdict == RM_WORSE && fail_pct >= 0 && counts(m, r) && (blo - chi) * 100 / b->ndr_med > fail_pct)
 				m->regression = true;
 		}

@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/interval.h"
+#include "core/noisefloor.h"
+
 #define RM_MAX_RUNS 16
 #define RM_MAX_SIZES 16
 #define RM_MAX_LOSS 24
@@ -22,6 +25,7 @@ enum rm_verdict {
 	RM_NOISE,		/* the difference is within the runs' spread */
 	RM_BETTER,
 	RM_WORSE,
+	RM_NOT_COMPARABLE,	/* a bound ("at least") that may be above or below the other */
 };
 
 /* Frame loss test: loss at one offered load. */
@@ -40,7 +44,16 @@ struct rm_cell {
 	double ndr_med, ndr_min, ndr_max;	/* frames/s */
 	double pdr_med;			/* frames/s, 0 unknown */
 	double line_pps;		/* line rate for this size, 0 unknown */
-	bool tester_limited;		/* NDR hit the tester's ceiling: "at least" */
+	bool tester_limited;		/* the NDR is a bound: "at least" (the tester or
+					 * --max-load stopped a search, not the DUT) */
+	/* the medians with their order-statistics intervals (core/interval),
+	 * over the repeats; pdr_bound: the PDR is "at least" */
+	struct interval ndr_iv, pdr_iv;
+	bool pdr_bound;
+	/* the noise floor under the NDR, read from the stored throughput
+	 * trials of every repeat (core/noisefloor): the same reading rfc2544
+	 * printed, so runs stored before it was made show it too */
+	struct nf_result nf;
 	/* latency at the NDR rate, ns; have_lat false when not measured */
 	bool have_lat;
 	double lat_min, lat_median, lat_p99, lat_p999, lat_max;
@@ -58,10 +71,18 @@ struct rm_cell {
 	bool have_trial;
 	unsigned int trials;
 	double trial_offered_pps, trial_fwd_pps, trial_fwd_min, trial_fwd_max, trial_loss_pct;
+	/* where the plain trials' frames were lost, added up over the trials
+	 * and directions (core/lossattr.h's line); have_loss false for runs
+	 * stored before the attribution */
+	bool have_loss;
+	uint64_t loss_lost, loss_over;
+	char loss_text[384];
 	/* against the baseline's cell of the same size: the NDR, or for plain
 	 * trials at the same offered load the forwarded rate */
 	enum rm_verdict verdict;
 	double diff_pct;		/* (ndr_med - base) * 100 / base */
+	bool diff_at_least;		/* a bound took part: better/worse "at least",
+					 * diff_pct is no measure of the change */
 	/* the search's width goal (precision) in frames/s: how exactly one
 	 * search places the NDR; the least noise at one repeat */
 	double width_pps;
@@ -70,7 +91,7 @@ struct rm_cell {
 struct rm_run {
 	int64_t id;
 	char label[64];			/* --label, or "" */
-	char when[32];			/* ISO 8601, local time; "" when the stored
+	char when[32];			/* ISO 8601, local time and its UTC offset; "" when the stored
 					 * time has no date (out of range) */
 	char test[32];			/* "rfc2544 throughput", "trial", ... */
 	char kernel[64];		/* kernel release */

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Build each libFuzzer target with clang and run it for a bounded time on a
-# copy of its seed corpus: frame_parse (frames from the wire) and
-# stream_proto (the stream server's control lines, from the network).
+# copy of its seed corpus: frame_parse (frames from the wire),
+# stream_proto (the stream server's control lines, from the network),
+# agent_proto (the DUT agent's messages, from another host),
+# neigh_reply (ARP and ND answers on a tester port) and runs_import
+# (an export file from another tester, stored in a real SQLite store).
 # FUZZ_SECONDS (default 20) is split between the targets, at least 5 s
 # each. Exit 0: no crash; 77: skipped (clang or libFuzzer missing: on
 # Debian, libFuzzer is in libclang-rt-14-dev); anything else: a crash or a
@@ -10,8 +13,8 @@ set -u
 
 cd "$(dirname "$0")/../.." || exit 1
 CLANG=${CLANG:-clang}
-TARGETS="frame_parse stream_proto"
-per=$(( ${FUZZ_SECONDS:-20} / 2 ))
+TARGETS="frame_parse stream_proto agent_proto neigh_reply runs_import"
+per=$(( ${FUZZ_SECONDS:-20} / 5 ))
 [ "$per" -ge 5 ] || per=5
 FLAGS="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -I. -Isrc -D_GNU_SOURCE -Wall -Wextra"
 
@@ -73,6 +76,12 @@ for t in $TARGETS; do
 	case $t in
 	frame_parse) fuzz_one frame_parse frame tests/fuzz/fuzz_frame.c src/core/frame.c || failed=1 ;;
 	stream_proto) fuzz_one stream_proto stream tests/fuzz/fuzz_stream.c src/engine/stream_proto.c || failed=1 ;;
+	agent_proto) fuzz_one agent_proto agent tests/fuzz/fuzz_agent.c src/dut/agentproto.c src/dut/envkv.c \
+		src/core/dutsnap.c -ljson-c -lm || failed=1 ;;
+	neigh_reply) fuzz_one neigh_reply neigh tests/fuzz/fuzz_neigh.c src/core/neigh.c || failed=1 ;;
+	runs_import) fuzz_one runs_import import tests/fuzz/fuzz_import.c src/store/dbexport.c src/store/db.c \
+		src/store/dbschema.c src/os/fsutil.c src/core/lossattr.c src/core/cpuset.c src/core/dutsnap.c \
+		src/core/cpustat.c -ljson-c -lsqlite3 -lm || failed=1 ;;
 	esac
 done
 exit $failed

@@ -15,6 +15,39 @@ n=$("$WR" cpu --count 010 --interval 10ms --json | jq '.samples | length')
 expect_exit 2 "$WR" cpu --count 0x2 --interval 10ms
 expect_exit 2 "$WR" cpu --count ' 2' --interval 10ms
 
+# mpstat's habit, cpu [INTERVAL [COUNT]]: a bare number is seconds; each
+# once, as an argument or as its option.
+n=$("$WR" cpu 0.01 3 -j | jq -r '[(.samples | length), .interval_s] | @csv')
+[ "$n" = 3,0.01 ] || fail "cpu 0.01 3: samples,interval $n, want 3,0.01"
+n=$("$WR" cpu 10ms --count 2 --json | jq -c '[(.samples | length), .samples[0].time, .samples[0].unix_time - now]')
+[[ "$n" =~ ^\[2,\"20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{4}\",-?[0-9.e-]+\]$ ]] ||
+	fail "cpu 10ms --count 2: [samples, time, unix_time - now] $n"
+expect_exit 2 "$WR" cpu 1 2 --count 3
+expect_exit 2 "$WR" cpu --interval 1s 2
+expect_exit 2 "$WR" cpu abc
+expect_exit 2 "$WR" cpu 0.001
+expect_exit 2 "$WR" cpu 1 2 3
+
+# --db in a directory that does not exist: an error naming it, not an
+# empty store made somewhere new (or an empty list).
+for c in "runs" "runs rm 1" "report 1" "trial --rate 1kpps" "rfc2544 --quick"; do
+	err=$("$WR" $c --db "$D/no/such/r.db" 2>&1)
+	[ $? = 2 ] || fail "$c --db in a missing directory: exit not 2: $err"
+	grep -q "no directory $D/no/such" <<<"$err" || fail "$c --db in a missing directory: $err"
+done
+[ ! -e "$D/no" ] || fail "a missing --db directory was made"
+expect_exit 2 "$WR" runs --db /etc/passwd/r.db
+# -j is --json everywhere, and every JSON document starts with the same
+# header: what wrote it, its JSON schema, the command, the time.
+"$WR" runs -j | jq -e .runs >/dev/null || fail "runs -j is not JSON"
+for c in help version runs probe "cpu --count 1 --interval 10ms"; do
+	out=$("$WR" $c --json) || fail "$c --json"
+	jq -e --arg c "${c%% *}" '.wirerate | .command == $c and .schema == 1 and (.version | type) == "string" and
+		(.revision | length) > 0 and (.time | type) == "number" and (.time - now | fabs) < 600' <<<"$out" >/dev/null ||
+		fail "$c --json: header $(jq -c .wirerate <<<"$out")"
+	[ "$(jq -r 'keys_unsorted[0]' <<<"$out")" = wirerate ] || fail "$c --json: the header is not first"
+done
+
 # runs --since: an age past 1970 is out of range, not every run.
 expect_exit 2 "$WR" runs --since 99999999999999999999d
 expect_exit 2 "$WR" runs --since 1e308s
@@ -51,7 +84,7 @@ expect_exit 2 "$WR" runs rm 2 --label l2
 expect_exit 2 "$WR" runs rm 2 --tag x
 expect_exit 2 "$WR" runs --since 1d rm 2
 [ "$(ids)" = "[1,2,3,4,5]" ] || fail "a refused runs rm deleted something: $(ids)"
-[ "$("$WR" runs rm 1 --json | jq -c .)" = '{"removed":[1]}' ] || fail "runs rm --json"
+[ "$("$WR" runs rm 1 --json | jq -c 'del(.wirerate)')" = '{"removed":[1]}' ] || fail "runs rm --json"
 [ "$("$WR" runs rm 2 02)" = "deleted run 2" ] || fail "runs rm 2 02"
 [ "$(ids)" = "[3,4,5]" ] || fail "after runs rm: $(ids)"
 

@@ -31,9 +31,14 @@ case "$err" in *"in use (pid $pid"*) ;; *) fail "the refusal does not name the h
 # lab status still answers, and says who holds the lab
 [ "$(labjq "$P" .in_use_by)" = "pid $pid, a trial or search" ] || fail "status: in use by '$(labjq "$P" .in_use_by)'"
 wait "$pid" || fail "the first trial failed: $(cat "$D/first.err")"
-# Alone: no frame lost. At 20 kpps the DUT's 256-frame ring holds 12.8 ms
-# of traffic, beyond the pauses this VM makes on the lab's path.
-[ "$(jq -r '.directions[0].lost' "$D/first.json")" = 0 ] || fail "the first trial lost frames: $(cat "$D/first.json")"
+# Alone: nothing of another trial's reached it (no foreign, stale or
+# duplicated frame), and whatever it lost went to the DUT's ingress ring.
+# At 20 kpps the 256-frame ring holds 12.8 ms of traffic, more than this
+# VM usually holds the DUT's vCPU; in a noisy hour a hold of 14 ms cost 48
+# frames. 1% is 3 such holds a second, and a second trial on the lab
+# would not show as ring loss at this rate anyway but as frames not its own.
+[ "$(jq -r '.directions[0] | .not_test == 0 and .stale == 0 and .duplicated == 0 and .lost * 100 <= .tx and
+	.lost == .ring_drops' "$D/first.json")" = true ] || fail "the first trial was disturbed: $(cat "$D/first.json")"
 [ "$(labjq "$P" .state)" = up ] || fail "the lab did not survive"
 
 # Free again; a killed holder frees it too.

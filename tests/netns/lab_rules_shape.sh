@@ -22,14 +22,14 @@ s=$("$WR" lab status --prefix "$P" --json)
 # Offer 20000 frames as fast as the generator can (far above 10 kpps):
 # most must be dropped by the DUT's shaper, and every frame is accounted.
 # Less than half may pass: the shaper lets 10 kpps through after its
-# bucket (32 frames) and queue (64), so passing half would take the blast
+# bucket (128 frames) and queue (320), so passing half would take the blast
 # about 1 s, and it takes tens of ms (the note shows it), a margin no
 # light background load comes near. A shaper that does not shape passes
 # nearly all.
 t0=$EPOCHREALTIME
 sent=$(ip netns exec "${P}gen" "$UDPBLAST" 198.19.0.2 9 20000 18)
 took=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
-# Every frame accounted once the shaper's queue has drained (64 frames at
+# Every frame accounted once the shaper's queue has drained (320 frames at
 # 10 kpps, under 10 ms): polled every 0.1 s for at most 5 s, not a fixed
 # wait, so a held vCPU only delays the check; unbalanced after 5 s fails.
 for _ in $(seq 50); do

@@ -7,6 +7,13 @@ for k in root netns veth af_packet_tx_ring af_packet_rx_ring qdisc_bypass af_xdp
 	[ "$(jq -r ".features.$k.detail | length > 10" <<<"$j")" = true ] || fail "no detail for $k"
 done
 [ "$(jq -r .features.root.ok <<<"$j")" = true ] || fail "root not seen"
+# steady_cpu is yes or no with what was seen (this VM is often not steady:
+# either answer holds, never an unchecked one on a real root)
+jq -e '.features.steady_cpu.ok != null' <<<"$j" >/dev/null || fail "steady_cpu not checked: $(jq -c .features.steady_cpu <<<"$j")"
+# the detail says what was seen: the two readings, or the steal time
+# that made it unsteady whatever the readings said
+jq -r .features.steady_cpu.detail <<<"$j" | grep -qE "200 ms readings|stole [0-9]+ ticks" ||
+	fail "steady_cpu: $(jq -c .features.steady_cpu <<<"$j")"
 [ "$(jq -r .cpus <<<"$j")" = "$(nproc)" ] || fail "cpus $(jq -r .cpus <<<"$j") vs nproc $(nproc)"
 # One cache line from the first CPU to each other one, measured here:
 # under 100 us, as in cpu_line.sh (a median of 7 batches, which a pause

@@ -11,16 +11,27 @@ Q="--prefix $P --quick --trial-time 1s --settle 0.1s --learn-wait 0.1s --drain 0
 
 # The shaper counts every frame alike (lab --shape in frames/s), so the
 # capacity is 20000 frames/s for every size: NDR within 3% of it. The
-# search stops 0.5% of the 40 kpps maximum (200 frames/s) wide; the rest
-# is for noise, which only pushes the NDR down: a trial below capacity
-# fails when the generator falls 4.8 ms behind (its catch-up burst
-# overflows the shaper's bucket and queue, 96 frames) or the DUT's vCPU
-# is held over 12.8 ms. Beside a 20% load the generator was at most 3.2
+# search stops 0.5% of the 40 kpps maximum (200 frames/s) wide, and a 1 s
+# trial passes the shaper's bucket and queue (448 frames) on top: 20448
+# at 40 kpps offered. Noise only pushes the NDR down: a trial below
+# capacity fails when the generator falls 22 ms behind (its catch-up
+# burst overflows the bucket and queue) or the DUT's vCPU is held over
+# 12.8 ms (its receive ring, 256 frames, overflows). Beside a 20% load the generator was at most 3.2
 # ms behind in 15 trials of 3 s, and this search found 19894; a trial
 # the generator fell short in is tester-limited, which the search does
 # not take for the DUT's loss. A shaper at another rate, or a search
 # that stops early, lands outside.
-j=$("$WR" rfc2544 throughput $Q --sizes 64,512 --max-load 40kpps --json) || fail "throughput"
+# One search again when a row missed and the search itself said the host
+# interfered (a load that both passed and failed: NOISY, or the noise
+# floor): a noisy hour here held the DUT's vCPU 9-16 ms several times a
+# second, past the shaper's queue, and cost whole searches their NDR.
+search() { "$WR" rfc2544 throughput $Q --sizes 64,512 --max-load 40kpps --json; }
+j=$(search) || fail "throughput"
+if [ "$(jq -r '[.rows[] | (.ndr.lower < 19400 or .ndr.lower > 20600) and
+	((.notes | test("NOISY|SPORADIC")) or .noise_floor.ndr_limited)] | any' <<<"$j")" = true ]; then
+	note "a row missed where the search saw the host interfere: $(jq -c '[.rows[] | {size, ndr: .ndr.lower, notes}]' <<<"$j")"
+	j=$(search) || fail "throughput, again"
+fi
 for i in 0 1; do
 	r=$(jq -c ".rows[$i]" <<<"$j")
 	note "throughput: $(jq -c '{size, ndr: .ndr | [.lower, .upper], pdr: .pdr | [.lower, .upper], trials: .search_trials, t: .search_time_s, notes}' <<<"$r")"
@@ -31,6 +42,12 @@ for i in 0 1; do
 	# the cost is the NDR trial's, not a pass above it at a noisy load
 	[ "$(jq -r '.ns_per_frame_load == .ndr.lower' <<<"$r")" = true ] || fail "DUT CPU cost at $(jq -r .ns_per_frame_load <<<"$r"), NDR $(jq -r .ndr.lower <<<"$r")"
 done
+# Shaped in frames, the two sizes forward the same frames/s: their ranges
+# meet, or where a held vCPU set one lower, the trial that failed above it
+# says where its frames went (rfc2544_sizes.sh has sizes that differ).
+note "sizes: $(jq -c '.sizes | map_values({agree, explained, lo, hi})' <<<"$j")"
+[ "$(jq -r '.sizes | (.ndr.agree or .ndr.explained) and (.pdr.agree or .pdr.explained)' <<<"$j")" = true ] ||
+	fail "the sizes neither agree nor say why: $(jq -c .sizes <<<"$j")"
 [ "$(jq -r '[.trials[] | .cpu_source == "/proc/stat" and .dut_cpu_busy_pct >= 0] | all' <<<"$j")" = true ] || fail "trials without DUT CPU figures"
 [ "$(jq -r '.deviations | length > 0' <<<"$j")" = true ] || fail "quick mode deviations not listed"
 [ "$(jq -r '.trials | length > 2' <<<"$j")" = true ] || fail "trials not listed"
@@ -38,6 +55,15 @@ done
 j=$("$WR" rfc2544 loss $Q --max-load 40kpps --json) || fail "loss"
 steps=$(jq -c '[.rows[0].frame_loss[] | [.pct, (.loss_pct * 10 | round / 10)]]' <<<"$j")
 note "frame loss steps: $steps"
+# Under the shaper's rate a step loses only what a held vCPU costs (0.1-0.2%
+# in a noisy hour), which keeps the test from two clean steps in a row:
+# then the steps are taken once more.
+if [ "$(jq -r '.rows[0].frame_loss | (.[-1].loss_pct > 0 or .[-2].loss_pct > 0) and
+	([.[] | select(.pct <= 40) | .loss_pct] | max) < 0.5' <<<"$j")" = true ]; then
+	j=$("$WR" rfc2544 loss $Q --max-load 40kpps --json) || fail "loss, again"
+	steps=$(jq -c '[.rows[0].frame_loss[] | [.pct, (.loss_pct * 10 | round / 10)]]' <<<"$j")
+	note "frame loss steps, again: $steps"
+fi
 # at 40 kpps into 20: 50% (+- 10 points, as in trial_loss.sh)
 [ "$(jq -r '.rows[0].frame_loss[0] | .pct == 100 and .loss_pct > 40 and .loss_pct < 60' <<<"$j")" = true ] || fail "100% step: $steps"
 [ "$(jq -r '.rows[0].frame_loss | .[-1].loss_pct == 0 and .[-2].loss_pct == 0' <<<"$j")" = true ] || fail "did not end on two clean steps: $steps"
@@ -51,8 +77,8 @@ note "latency: $l"
 j=$("$WR" rfc2544 b2b $Q --max-load 40kpps --b2b-runs 1 --json) || fail "b2b"
 b=$(jq -c '.rows[0].back_to_back' <<<"$j")
 note "back-to-back: $b"
-# the shaper's bucket and queue hold 96 frames, plus what it passes
-# while the burst arrives (187 seen): 50 to 80000 tells a burst the
+# the shaper's bucket and queue hold 448 frames, plus what it passes
+# while the burst arrives (890 seen): 50 to 80000 tells a burst the
 # shaper held from none, or from an unshaped DUT's whole search range
 [ "$(jq -r '.avg_frames >= 50 and .avg_frames < 80000' <<<"$b")" = true ] || fail "burst $(jq -r .avg_frames <<<"$b")"
 [ "$(jq -r '.corrected_buffer_s <= .implied_buffer_s' <<<"$b")" = true ] || fail "correction"

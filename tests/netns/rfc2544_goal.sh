@@ -12,8 +12,16 @@ command -v sqlite3 >/dev/null || skip "no sqlite3 shell (scripts/deps.sh install
 D=$(mktemp -d); trap 'rm -rf "$D"; cleanup' EXIT
 Q="--prefix $P --quick --trial-time 1s --settle 0.1s --learn-wait 0.1s --drain 0.3s --sizes 64"
 
-j=$("$WR" rfc2544 throughput $Q --max-load 24kpps --pdr 0 --exceed-ratio 0.5 --duration-sum 2s --db "$D/r.db" --json) ||
-	fail "throughput"
+goal() { "$WR" rfc2544 throughput $Q --max-load 24kpps --pdr 0 --exceed-ratio 0.5 --duration-sum 2s --db "$D/r.db" --json; }
+j=$(goal) || fail "throughput"
+# A frame lost at a load under the shaper's 20 kpps (less 3%) is not the
+# shaper's: nothing but the host holding the DUT's vCPU loses it there (a
+# noisy hour here: 3 to 417 frames a trial at 17.9-19.7 kpps). Then the
+# search measured the host, and it runs once more.
+if [ "$(jq -r '.rows[0].ndr.lower < 19400 and ([.trials[] | select(.load < 19400 and .rx < .tx)] | length > 0)' <<<"$j")" = true ]; then
+	note "the host lost frames under the shaper's rate: $(jq -c '[.trials[] | [.load, (.tx - .rx)]]' <<<"$j")"
+	j=$(goal) || fail "throughput, again"
+fi
 r=$(jq -c '.rows[0]' <<<"$j")
 note "goals: $(jq -c '{exceed_ratio, duration_sum_s, trial_s}' <<<"$j")"
 note "throughput: $(jq -c '{ndr: .ndr | [.lower, .upper, .conditional_throughput], pdr: .pdr | [.lower, .upper, .conditional_throughput], trials: .search_trials, notes}' <<<"$r")"

@@ -78,6 +78,10 @@ expect_exit 2 "$WR" trial --prefix "$P" --rate 1kpps --duration 0.1s --db "$D/no
 expect_exit 2 "$WR" rfc2544 $Q --repeat 0 --db "$DB"
 expect_exit 2 "$WR" rfc2544 $Q --db "$D/notes.txt"
 cmp -s "$D/notes.txt" "$D/notes.orig" || fail "the text file was modified"
-expect_exit 1 "$WR" rfc2544 $Q --db /proc/wirerate/results.db
-expect_exit 1 "$WR" trial --prefix "$P" --rate 1kpps --duration 0.1s --db /proc/wirerate/results.db
+# a directory that does not exist: bad input; one where the host makes no
+# file: the host's failure
+expect_exit 2 "$WR" rfc2544 $Q --db /proc/wirerate/results.db
+expect_exit 2 "$WR" trial --prefix "$P" --rate 1kpps --duration 0.1s --db /proc/wirerate/results.db
+expect_exit 1 "$WR" rfc2544 $Q --db /proc/results.db
+expect_exit 1 "$WR" trial --prefix "$P" --rate 1kpps --duration 0.1s --db /proc/results.db
 echo ok

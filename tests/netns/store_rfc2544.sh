@@ -47,7 +47,10 @@ rep=$("$WR" report base --db "$DB" --json) || fail "report --json"
 c=$(jq -c '.runs[0].cells[0]' <<<"$rep")
 note "report cell: $c"
 med=$(jq -r '.rows[0].repeats.ndr_median' <<<"$j")
-[ "$(jq -r --argjson med "$med" '.size == 64 and .repeats == 2 and .ndr_median_pps == $med and .ndr_median_pps >= 19400 and .ndr_median_pps <= 20600 and .ndr_min_pps <= .ndr_max_pps and .width_pps == 200 and .verdict == "baseline"' <<<"$c")" = true ] || fail "report cell: $c (search median $med)"
+# The shaper's 20 kpps is the best of the two searches, within 3%: a host
+# that holds the DUT's vCPU only pushes one NDR down (17083 in a noisy
+# hour here), never up.
+[ "$(jq -r --argjson med "$med" '.size == 64 and .repeats == 2 and .ndr_median_pps == $med and .ndr_max_pps >= 19400 and .ndr_max_pps <= 20600 and .ndr_min_pps <= .ndr_max_pps and .width_pps == 200 and .verdict == "baseline"' <<<"$c")" = true ] || fail "report cell: $c (search median $med)"
 "$WR" report base --db "$DB" --csv >"$D/r.csv" || fail "report --csv"
 python3 - "$D/r.csv" "$med" <<'PY' || fail "CSV does not parse to the same figures"
 import csv, sys

@@ -15,6 +15,17 @@ wait_bounded() {
 	kill -0 "$pid" 2>/dev/null && { kill -9 "$pid"; fail "pid $pid still running after $2 s"; }
 	wait "$pid"
 }
+# listening [NETNS]: wait until the server listens on $PORT (5 s at most:
+# a server built with sanitizers on a loaded host took over 0.3 s)
+listening() {
+	local n=50
+	while [ $n -gt 0 ]; do
+		[ -n "$(${1:+ip netns exec "$1"} ss -Hlnt "sport = :$PORT")" ] && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	fail "no server listening on port $PORT after 5 s"
+}
 no_stream_left() {
 	! pgrep -f "wirerate stream.*(--port $1|--prefix $P)" >/dev/null || fail "a stream process is left: $(pgrep -af 'wirerate stream')"
 }
@@ -43,6 +54,13 @@ t --server --once --max-sessions 2
 t --client 127.0.0.1 --max-sessions 2
 t --max-sessions 2
 t --client 127.0.0.1 --prefix "$P"
+t --server --dut local
+t --server --soak
+t --client 127.0.0.1 --soak
+t --client 127.0.0.1 --watch-cpus 0
+t --client 127.0.0.1 --dut ssh:
+t --client 127.0.0.1 --dut lab --ssh-option BatchMode=yes
+t --watch-cpus x
 t --prefix bad/x
 t -m
 # No server there, no lab: one line, exit 1.
@@ -67,6 +85,19 @@ ok=$(jq -r '
 	and .lost == .send.okay - .receive.messages and .receive.socket_drops <= .lost and .interrupted == false
 	and .lab == "'"$P"'" and .address == "198.19.0.2"' <<<"$j")
 [ "$ok" = true ] || fail "lab mode figures: $j"
+# What it cost the lab's DUT: its CPUs over the sending window, per
+# datagram it forwarded (received, or dropped by the receiving socket; one
+# frame each at 1025 bytes), and netperf's service demand from the same
+# CPU time: ns per datagram / 1000 x 1024 / 1025 us per KB, within 1%.
+note "DUT: $(jq -c '{cpus: [.dut_cpu.cpus[].cpu], ns_per_frame: .dut_cpu.ns_per_frame, sd: .dut_service_demand_us_per_kb}' <<<"$j")"
+dut_cpus=$(labjq "$P" '.dut.cpus')
+[ "$(jq -r --arg c "$dut_cpus" '[.dut_cpu.cpus[].cpu | tostring] | join(",") == $c' <<<"$j")" = true ] ||
+	fail "the DUT CPUs read are not the lab's ($dut_cpus): $(jq -c .dut_cpu <<<"$j")"
+[ "$(jq -r '.dut_forwarded == .receive.messages + .receive.socket_drops
+	and .dut_cpu.ns_per_frame > 0 and .dut_cpu.seconds > 1.5 and .dut_cpu.seconds < 2.5
+	and (.dut_service_demand_us_per_kb - .dut_cpu.ns_per_frame / 1000 * 1024 / 1025 | fabs)
+	    <= 0.01 * .dut_service_demand_us_per_kb' <<<"$j")" = true ] ||
+	fail "the DUT's cost: $(jq -c '{dut_cpu, dut_service_demand_us_per_kb}' <<<"$j")"
 timeout 10 "$WR" stream --prefix "$P" -l 1 -m 200 >"$D/t" || fail "lab mode (text) exit $?"
 cat "$D/t"
 grep -q '^UDP UNIDIRECTIONAL SEND TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 198.19.0.2 (198.19.0.2) port 0 AF_INET$' "$D/t" || fail "title"
@@ -86,14 +117,17 @@ wait_bounded $lp 5 || fail "the first lab run failed"
 PORT=$((20000 + $$ % 20000))
 ip netns exec "${P}sink" "$WR" stream --server --once --port $PORT --json >"$D/srv" 2>&1 &
 sp=$!
-sleep 0.3
-timeout 10 ip netns exec "${P}gen" "$WR" stream --client 198.19.0.2 --port $PORT -l 1 --json >"$D/cli" ||
+listening "${P}sink"
+timeout 10 ip netns exec "${P}gen" "$WR" stream -H 198.19.0.2 -p $PORT -l 1 --dut "lab:$P" --json >"$D/cli" ||
 	fail "client exit $?"
 wait_bounded $sp 3 || fail "server exit $?"
 note "server: $(jq -c . "$D/srv")"
 note "client: $(jq -c '{send, receive}' "$D/cli")"
 [ "$(jq -r '.send.okay > 0 and .receive.messages > 0 and .receive.messages <= .send.okay' "$D/cli")" = true ] ||
 	fail "client figures: $(cat "$D/cli")"
+# a client names the DUT it crosses with --dut, and reads it as lab mode does
+[ "$(jq -r '.dut_cpu.ns_per_frame > 0 and .dut_service_demand_us_per_kb > 0' "$D/cli")" = true ] ||
+	fail "client --dut lab: $(jq -c '{dut_cpu, dut_service_demand_us_per_kb}' "$D/cli")"
 [ "$(jq -r --slurpfile c "$D/cli" '.sessions | length == 1 and .[0].ok and .[0].messages == $c[0].receive.messages
 	and .[0].client_sent == $c[0].send.okay and .[0].client == "198.18.0.1"' "$D/srv")" = true ] ||
 	fail "server's session: $(cat "$D/srv")"
@@ -101,7 +135,7 @@ note "client: $(jq -c '{send, receive}' "$D/cli")"
 # Loopback, plain text, no namespaces of the lab.
 "$WR" stream --server --once --port $PORT >"$D/srv" 2>&1 &
 sp=$!
-sleep 0.3
+listening
 timeout 10 "$WR" stream --client 127.0.0.1 --port $PORT -l 0.5 -m 64 >"$D/cli" || fail "loopback client exit $?"
 wait_bounded $sp 3 || fail "loopback server exit $?"
 grep -q '^session from 127.0.0.1: ' "$D/srv" || fail "server's line: $(cat "$D/srv")"
@@ -110,7 +144,7 @@ grep -q '^session from 127.0.0.1: ' "$D/srv" || fail "server's line: $(cat "$D/s
 # prints the block marked interrupted and exits 130; the server ends too.
 ip netns exec "${P}sink" "$WR" stream --server --once --port $PORT >"$D/srv" 2>&1 &
 sp=$!
-sleep 0.3
+listening "${P}sink"
 ip netns exec "${P}gen" "$WR" stream --client 198.19.0.2 --port $PORT -l 30 >"$D/cli" 2>&1 &
 cp=$!
 sleep 1
@@ -128,7 +162,7 @@ wait_bounded $sp 3 || fail "server exit $? after the client's Ctrl-C"
 srv_procs() { pgrep -f "wirerate stream --server --port $PORT" | wc -l; }
 ip netns exec "${P}sink" "$WR" stream --server --port $PORT --json >"$D/srv" 2>&1 &
 sp=$!
-sleep 0.3
+listening "${P}sink"
 t0=$(date +%s%N)
 ip netns exec "${P}gen" "$WR" stream --client 198.19.0.2 --port $PORT -l 2 -m 500 --json >"$D/c1" 2>&1 &
 c1=$!
@@ -162,7 +196,7 @@ note "server: $(jq -c '[.sessions[] | {ok, messages, client_sent}]' "$D/srv")"
 # refused with one line, exit 1; the first is not disturbed.
 ip netns exec "${P}sink" "$WR" stream --server --port $PORT --max-sessions 1 >"$D/srv" 2>&1 &
 sp=$!
-sleep 0.3
+listening "${P}sink"
 ip netns exec "${P}gen" "$WR" stream --client 198.19.0.2 --port $PORT -l 2 >"$D/c1" 2>&1 &
 c1=$!
 sleep 0.5

@@ -64,6 +64,7 @@ printf 'other-token\n' >"$D/tok2"
 : >"$D/empty"
 printf 'open\n' >"$D/open"; chmod 644 "$D/open"
 t() { expect_exit 2 "$WR" stream "$@"; }
+t -H 192.0.2.1 -l 1	# netperf's -H: the same address rule as --client
 t --server --port $PORT --bind 300.1.1.1
 t --server --port $PORT --bind example.com
 t --server --port $PORT --bind ''

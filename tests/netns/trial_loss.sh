@@ -9,8 +9,8 @@ T="--prefix $P --learn-wait 0.2s --drain 1s --json"
 j=$("$WR" trial $T --rate 20kpps --duration 3s) || fail "trial"
 d=$(jq -c '.directions[0]' <<<"$j")
 note "shaped to 10 kpps, offered 20 kpps: $(jq -c '{tx, rx, lost, loss_pct, tester_limited}' <<<"$d")"
-# 40-60%: the shaper passes 10 kpps plus its bucket and queue (96
-# frames, 0.2 points), so 49.8% is due. Noise moves it little: the
+# 40-60%: the shaper passes 10 kpps plus its bucket and queue (448
+# frames, 0.7 points), so 49.8% is due. Noise moves it little: the
 # generator catches up after a pause (the same frames in the same 3 s),
 # and a hold of the DUT's vCPU of t ms adds about t/60 points (10 frames
 # a ms that the shaper would have passed are dropped instead): 10 points

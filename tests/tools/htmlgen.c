@@ -246,6 +246,12 @@ static void garbage(struct report_model *m, unsigned int seed)
 			x->have_lat = rand() & 1;
 			x->have_trial = rand() & 1;
 			x->tester_limited = rand() & 1;
+			x->pdr_bound = rand() & 1;
+			x->ndr_iv.goal_met = rand() & 1;
+			x->pdr_iv.goal_met = rand() & 1;
+			x->nf.limited = rand() & 1;
+			x->have_loss = rand() & 1;
+			x->diff_at_least = rand() & 1;
 			if (seed % 2) {	/* sizes that match, so cells are drawn */
 				x->size = m->sizes[c] = 64u << (c % 5);
 				m->run[r].ncells = RM_MAX_SIZES;

@@ -144,14 +144,15 @@ static void long_label_refused(void **st)
 
 static void reserved(void **st)
 {
-	assert_true(app_matrix_reserved("--prefix"));
-	assert_true(app_matrix_reserved("--db=x"));
-	assert_true(app_matrix_reserved("--js"));
-	assert_true(app_matrix_reserved("-j"));
-	assert_false(app_matrix_reserved("--rate"));
-	assert_false(app_matrix_reserved("--dbx"));
-	assert_true(app_matrix_reserved("--d"));	/* --db or --dst-mac */
-	assert_false(app_matrix_reserved("--ra"));
+	assert_true(app_matrix_reserved("--prefix", false));
+	assert_true(app_matrix_reserved("--db=x", false));
+	assert_false(app_matrix_reserved("--js", false));	/* names are exact: the test refuses it */
+	assert_true(app_matrix_reserved("-j", false));
+	assert_false(app_matrix_reserved("--rate", false));
+	assert_false(app_matrix_reserved("--dbx", false));
+	assert_false(app_matrix_reserved("--d", false));
+	assert_false(app_matrix_reserved("--dut", true));	/* not --dut-placement */
+	assert_false(app_matrix_reserved("--ra", false));
 }
 
 static void own_options(void **st)
@@ -186,6 +187,44 @@ static void test_argv(void **st)
 	assert_null(argv[14]);
 }
 
+/* A DUT of its own: its test names the DUT and ports; the matrix sets
+ * what the agent applies, and only the axes a real box has. */
+static void remote_dut(void **st)
+{
+	char *lab[] = { "trial", "--rate", "1k", "--dut", "lab:t-" };
+	char *ssh[] = { "trial", "--tx", "a", "--dut", "ssh:r1" };
+	char *local[] = { "trial", "--dut=local" };
+	char *test[] = { "trial", "--rate", "1k" };
+	char pl[] = "bound,free", ru[] = "0,10", mtu[] = "1500";
+	struct app_matrix m;
+	char *argv[APP_MATRIX_ARGV_MAX];
+	const char *want[] = { "wirerate", "trial", "--rate", "1k", "--label", "L", "--tag", "t", "--db", "/d",
+			       "--dut-placement", "free", "--dut-rules", "10", NULL };
+
+	assert_false(app_matrix_remote_dut(lab, 5));
+	assert_true(app_matrix_remote_dut(ssh, 5));
+	assert_true(app_matrix_remote_dut(local, 2));
+	assert_false(app_matrix_remote_dut(ssh, 4));	/* --dut without its value */
+	assert_false(app_matrix_reserved("--tx", true));
+	assert_false(app_matrix_reserved("--dst-mac", true));
+	assert_true(app_matrix_reserved("--dut-placement", true));
+	assert_true(app_matrix_reserved("--dut-rules=4", true));
+	assert_true(app_matrix_reserved("--prefix", true));
+	app_matrix_init(&m);
+	assert_int_equal(app_matrix_add(&m, app_matrix_axis(&m, "--placement"), pl, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_add(&m, app_matrix_axis(&m, "--rules"), ru, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_check_remote(&m, err, sizeof(err)), 0);
+	app_matrix_test_argv(argv, test, 3, NULL, "L", "t", NULL, 0, "/d");
+	app_matrix_dut_argv(&m, 3, argv);	/* the first axis varies fastest */
+	for (int i = 0; want[i]; i++)
+		assert_string_equal(argv[i], want[i]);
+	assert_null(argv[14]);
+	assert_int_equal(app_matrix_add(&m, app_matrix_axis(&m, "--mtu"), mtu, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_check_remote(&m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--mtu"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,7 +232,7 @@ int main(void)
 		cmocka_unit_test(dut_cpus_not_split), cmocka_unit_test(lab_argv),
 		cmocka_unit_test(bad_axes),	   cmocka_unit_test(long_label_refused),
 		cmocka_unit_test(reserved),	   cmocka_unit_test(own_options),
-		cmocka_unit_test(test_argv),
+		cmocka_unit_test(test_argv),	   cmocka_unit_test(remote_dut),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

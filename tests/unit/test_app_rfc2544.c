@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "app/rfc2544plan.h"
@@ -162,6 +164,69 @@ static void max_load_ceiling(void **st)
 	assert_int_equal(p.load_from[6], APP_R2544_LOAD_CEILING);
 }
 
+/* The ceiling measured in the trial's placement: it replaces the
+ * calibrated one, the deviation says where it came from, and a failed
+ * measurement fails the plan with its error. */
+static int placed_fake(void *ctx, unsigned int size, struct app_ceiling *out, char *errbuf, size_t errlen)
+{
+	double *pps = ctx;
+
+	memset(out, 0, sizeof(*out));
+	if (*pps < 0) {
+		snprintf(errbuf, errlen, "trial failed");
+		return -EIO;
+	}
+	out->found = true;
+	out->pps = *pps;
+	out->flat_pps = 2 * *pps;
+	out->gen_cpu = 0;
+	out->rx_cpu = 0;
+	return 0;
+}
+
+static void max_load_placed(void **st)
+{
+	struct app_r2544_opts o;
+	struct app_r2544_plan p;
+	struct trial_cfg b;
+	double pps = 900000;
+	char line[200];
+	struct app_r2544_host h = { .placed = placed_fake, .ctx = &pps, .lab = true, .prefix = "t1-" };
+
+	opts(&o);
+	base_cfg(&b);
+	assert_int_equal(app_r2544_timing(&o, &b, &p, err, sizeof(err)), 0);
+	assert_int_equal(app_r2544_max_loads(&o, &b, &h, &p, err, sizeof(err)), 0);
+	assert_true(p.max_load[0] == 900000);
+	assert_int_equal(p.load_from[0], APP_R2544_LOAD_PLACED);
+	assert_true(p.placed[0].flat_pps == 1800000);
+	app_r2544_deviations(&o, &b, 0, &p);
+	bool seen = false;
+
+	for (unsigned int i = 0; i < p.ndev; i++)
+		if (p.dev[i].kind == APP_R2544_DEV_CEILING) {
+			app_r2544_dev_text(&p.dev[i], line, sizeof(line));
+			assert_non_null(strstr(line, "measured through the DUT before the search, generator on CPU 0 "
+						     "and analyzer on CPU 0"));
+			seen = true;
+		}
+	assert_true(seen);
+	struct r2544_cfg cfg = { 0 };
+
+	app_r2544_fill(&o, &p, &cfg);
+	assert_true(cfg.max_is_ceiling[0]);
+	/* --max-load given: nothing measured */
+	o.max_load_set = true;
+	assert_int_equal(rate_parse("50kpps", &o.max_load, err, sizeof(err)), 0);
+	pps = -1;
+	assert_int_equal(app_r2544_max_loads(&o, &b, &h, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.load_from[0], APP_R2544_LOAD_GIVEN);
+	/* a measurement that fails fails the plan */
+	o.max_load_set = false;
+	assert_int_equal(app_r2544_max_loads(&o, &b, &h, &p, err, sizeof(err)), -EIO);
+	assert_string_equal(err, "trial failed");
+}
+
 static void max_load_given(void **st)
 {
 	struct app_r2544_opts o;
@@ -266,7 +331,7 @@ static void deviations_quick(void **st)
 	assert_string_equal(l[4], "latency: 3 trials of 2 s (RFC 2544: 20 of 120 s)");
 	assert_string_equal(l[5], "back-to-back: 2 searches (RFC 2544: 50)");
 	assert_string_equal(l[6], "PDR: highest load losing at most 0.5% (RFC 2544 reports zero loss only: NDR)");
-	assert_string_equal(l[7], "maximum load is the tester's calibrated ceiling, not line rate (no line rate known)");
+	assert_string_equal(l[7], "maximum load is the tester's calibrated ceiling (back to back), not line rate (no line rate known)");
 }
 
 static void deviations_explicit(void **st)
@@ -362,16 +427,60 @@ static void sizes_text(void **st)
 	assert_string_equal(buf, "");
 }
 
+/* The estimate told before a run: log2(1/precision) + 4 trials a search,
+ * half at the initial length, each with its waits; repeats, sizes, the
+ * other tests and a ceiling measured in place add to it. */
+static void estimate(void **st)
+{
+	struct app_r2544_opts o;
+	struct app_r2544_plan p;
+	struct app_r2544_estimate e, e2;
+	struct trial_cfg b;
+
+	opts(&o);
+	o.quick = true;
+	o.nsizes = 2;
+	base_cfg(&b);
+	assert_int_equal(app_r2544_timing(&o, &b, &p, err, sizeof(err)), 0);
+	p.nrows = 2;
+	app_r2544_estimate(&o, &p, &b, false, &e);
+	/* 0.5%: log2(200) = 7.6, so 12 trials a search; quick: 0.5 s and 2 s
+	 * trials, 0.2 s learning wait, 0.5 s drain, 0.5 s settle */
+	assert_int_equal(e.trials, 24);
+	assert_true(fabs(e.seconds - 2 * (6 * (0.5 + 1.2) + 6 * (2 + 1.2))) < 1e-9);
+	o.precision = 0.02;	/* log2(50) = 5.6: 10 a search */
+	app_r2544_estimate(&o, &p, &b, false, &e2);
+	assert_int_equal(e2.trials, 20);
+	o.precision = 0.005;
+	p.repeats = 3;
+	app_r2544_estimate(&o, &p, &b, false, &e2);
+	assert_int_equal(e2.trials, 72);
+	assert_true(fabs(e2.seconds - 3 * e.seconds) < 1e-6);
+	p.repeats = 1;
+	app_r2544_estimate(&o, &p, &b, true, &e2);
+	assert_int_equal(e2.trials, 24 + 12);
+	assert_true(e2.seconds > e.seconds);
+	o.tests |= R2544_LOSS | R2544_LATENCY;
+	app_r2544_estimate(&o, &p, &b, false, &e2);
+	assert_int_equal(e2.trials, 24 + 2 * 4 + 2 * 3);
+	/* a goal duration sum of two trials asks each final load twice */
+	o.tests = R2544_THROUGHPUT;
+	p.dsum_ns = 2 * p.final_ns;
+	app_r2544_estimate(&o, &p, &b, false, &e2);
+	assert_true(fabs(e2.seconds - 2 * (6 * (0.5 + 1.2) + 2 * 6 * (2 + 1.2))) < 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(strict_defaults),	cmocka_unit_test(quick_defaults),
 		cmocka_unit_test(duration_sum_below_trial), cmocka_unit_test(max_load_line_rate),
 		cmocka_unit_test(max_load_ceiling),	cmocka_unit_test(max_load_given),
+		cmocka_unit_test(max_load_placed),
 		cmocka_unit_test(max_load_none),	cmocka_unit_test(deviations_strict),
 		cmocka_unit_test(deviations_quick),	cmocka_unit_test(deviations_explicit),
 		cmocka_unit_test(fill_engine),		cmocka_unit_test(test_names),
-		cmocka_unit_test(sizes_text),
+		cmocka_unit_test(sizes_text),		cmocka_unit_test(estimate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "store/db.h"
+#include "store/dbschema.h"
 
 static char dir[256];
 
@@ -175,16 +176,114 @@ static void migrate_from_v1(void **st)
 	assert_int_equal(q_int(db, "PRAGMA foreign_key_check"), -1);	/* no rows */
 	assert_int_equal(db_integrity(db, err, sizeof(err)), 0);
 	assert_int_equal(db_found_version(db), 1);
+	/* The old run got a UUID of its own (schema 5). */
+	assert_int_equal(q_int(db, "SELECT count(*) FROM runs WHERE id = 7 AND length(uuid) = 36"
+				   " AND substr(uuid, 15, 1) = '4'"), 1);
 	/* And the migrated file takes new data. */
 	add_trials(db, 7, 2);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM trials WHERE run_id = 7"), 6);
 	new_run(db, "after");
+	/* every run its own UUID */
+	assert_int_equal(q_int(db, "SELECT count(DISTINCT uuid) FROM runs WHERE length(uuid) = 36"), 2);
 	db_close(db);
 	/* It holds what a fresh file does: readers and writers take it. */
 	assert_int_equal(db_open_read(p, &db, err, sizeof(err)), 0);
 	assert_int_equal(db_found_version(db), DB_SCHEMA_VERSION);
 	db_close(db);
 	assert_int_equal(db_open(p, false, &db, err, sizeof(err)), 0);
+	assert_int_equal(db_found_version(db), DB_SCHEMA_VERSION);
+	db_close(db);
+}
+
+/* A version 2 file gains trial_cpu's soak check and stall columns; its
+ * trials keep NULL there (no check was made), new ones fill them. */
+static void migrate_from_v2_cpu(void **st)
+{
+	char p[300], err[256], sql[256];
+	sqlite3 *h;
+	struct db *db;
+	int64_t run;
+
+	path_of(p, sizeof(p), "v2cpu.db");
+	assert_int_equal(sqlite3_open(p, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, db_schema_sql(2), NULL, NULL, NULL), SQLITE_OK);
+	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = 2", DB_APPLICATION_ID);
+	assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h,
+		"INSERT INTO runs (id, started, test, status) VALUES (3, 1700000000, 'trial', 'complete');"
+		"INSERT INTO trials (id, run_id, size, test, load, duration_s, tx, rx) VALUES (1, 3, 64, 'x', 1000, 1, 1000, 1000);"
+		"INSERT INTO trial_cpu (trial_id, busy_pct, soak_pct, ns_per_frame, source) VALUES (1, 30, 32, 900, 'soak');",
+		NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+
+	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), 0);
+	assert_int_equal(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+	assert_int_equal(db_found_version(db), 2);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM trial_cpu WHERE trial_id = 1 AND soak_trusted IS NULL"
+				   " AND stall_max_ns IS NULL AND ns_per_frame = 900"), 1);
+	assert_int_equal(db_run_begin(db, &(struct db_run_info){ .test = "trial" }, NULL, 0, &run, err, sizeof(err)), 0);
+	struct db_trial t = { .size = 64, .test = 'x', .load = 1000, .duration_s = 1, .tx = 10, .rx = 10,
+			      .cpu_valid = true, .cpu_busy_pct = 30, .cpu_soak_pct = 40, .ns_per_frame = 870,
+			      .cpu_source = "soak", .soak_trusted = -1, .soak_note = "idle speed of CPU 1 is 23% below",
+			      .stall_valid = true, .stall_max_ns = 3.2e6, .stall_cpu = 1, .stalls = 4,
+			      .stall_threshold_ns = 1e6, .stall_fifo = true, .steal_pct = -1 };
+
+	assert_int_equal(db_trial_add(db, run, &t, err, sizeof(err)), 0);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM trial_cpu WHERE soak_trusted = 0 AND soak_note LIKE 'idle speed%'"
+				   " AND stall_max_ns = 3200000 AND stall_cpu = 1 AND stalls = 4 AND stall_fifo = 1"
+				   " AND steal_pct IS NULL"), 1);
+	assert_int_equal(db_integrity(db, err, sizeof(err)), 0);
+	db_close(db);
+}
+
+/* A version 2 file gains the loss attribution's tables, its trials none;
+ * a trial stored with an attribution keeps every entry, and goes with
+ * its run. */
+static void migrate_from_v2_loss(void **st)
+{
+	char p[300], err[256], sql[256], text[128];
+	sqlite3 *h;
+	struct db *db;
+	struct lossattr a[2] = { 0 };
+
+	(void)st;
+	path_of(p, sizeof(p), "v2.db");
+	assert_int_equal(sqlite3_open(p, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, db_schema_sql(2), NULL, NULL, NULL), SQLITE_OK);
+	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = 2", DB_APPLICATION_ID);
+	assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h,
+		"INSERT INTO runs (id, started, test, sizes, status) VALUES (3, 1700000000, 'trial', '64', 'complete');"
+		"INSERT INTO trials (run_id, size, test, load, duration_s, tx, rx) VALUES (3, 64, 'x', 1000, 1, 1000, 900);",
+		NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+
+	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), 0);
+	assert_int_equal(db_found_version(db), 2);
+	assert_int_equal(q_int(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM trial_loss"), 0);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM trial_loss_dir"), 0);
+	a[0].lost = 100;
+	lossattr_add(&a[0], LOSS_QDISC, "tbf on dut1", 60);
+	lossattr_add(&a[0], LOSS_UNACCOUNTED, "", 40);
+	a[0].have_dut = true;
+	a[1].lost = 5;
+	a[1].over = 2;
+	lossattr_add(&a[1], LOSS_DUT_STACK, "nft inet t c rule 3", 7);
+	struct db_trial t = { .size = 64, .test = 'x', .load = 1000, .duration_s = 1, .tx = 2000, .rx = 1895,
+			      .cpu_soak_pct = -1, .loss = a, .nloss = 2 };
+
+	assert_int_equal(db_trial_add(db, 3, &t, err, sizeof(err)), 0);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM trial_loss"), 3);
+	assert_int_equal(q_int(db, "SELECT frames FROM trial_loss WHERE place = 'qdisc' AND detail = 'tbf on dut1'"), 60);
+	assert_int_equal(q_int(db, "SELECT frames FROM trial_loss WHERE place = 'unaccounted'"), 40);
+	assert_int_equal(q_int(db, "SELECT over FROM trial_loss_dir WHERE dir = 1"), 2);
+	assert_int_equal(q_int(db, "SELECT dut_counters FROM trial_loss_dir WHERE dir = 0"), 1);
+	q_text(db, "SELECT detail FROM trial_loss WHERE dir = 1", text, sizeof(text));
+	assert_string_equal(text, "nft inet t c rule 3");
+	assert_int_equal(db_integrity(db, err, sizeof(err)), 0);
+	db_close(db);
+	assert_int_equal(db_open_read(p, &db, err, sizeof(err)), 0);
 	assert_int_equal(db_found_version(db), DB_SCHEMA_VERSION);
 	db_close(db);
 }
@@ -578,6 +677,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(create_schema), cmocka_unit_test(migrate_from_v1),
+		cmocka_unit_test(migrate_from_v2_loss), cmocka_unit_test(migrate_from_v2_cpu),
 		cmocka_unit_test(refuse_foreign), cmocka_unit_test(unwritable_and_absent),
 		cmocka_unit_test(concurrent_writers), cmocka_unit_test(status_of_dead_run),
 		cmocka_unit_test(default_path), cmocka_unit_test(delete_all_or_none),

@@ -178,8 +178,8 @@ static void test_errors(void **state)
 	EXPECT_ERR("wirerate: tcmd: unknown option '--nam' (see 'wirerate tcmd --help')\n", "--nam", "x");
 	/* a switch does not bundle or take an attached value */
 	EXPECT_ERR("wirerate: tcmd: unknown option '-xn' (see 'wirerate tcmd --help')\n", "-xn");
-	/* -j is --json only where the command says so */
-	EXPECT_ERR("wirerate: tcmd: unknown option '-j' (see 'wirerate tcmd --help')\n", "-j");
+	/* -j is --json and takes no value */
+	EXPECT_ERR("wirerate: tcmd: unknown option '-jx' (see 'wirerate tcmd --help')\n", "-jx");
 }
 
 static void test_setter_errors(void **state)
@@ -291,7 +291,7 @@ static void test_help_and_json(void **state)
 	assert_true(cli.json);
 	assert_int_equal(RUN("--sw"), 0);
 	assert_false(cli.json);
-	c.json_j = true;
+	/* -j is --json for every command */
 	assert_int_equal(run(&c, &t, &cli, args, 4, &nargs, "-j", (const char *)NULL), 0);
 	assert_true(cli.json);
 	/* --help prints the usage on stdout and stops there */

@@ -233,6 +233,9 @@ static void time_format(void **st)
 	assert_string_equal(buf, "2023-11-14 22:13:20");
 	assert_int_equal(timefmt_local(buf, sizeof(buf), 0, "%Y-%m-%dT%H:%M:%S"), 0);
 	assert_string_equal(buf, "1970-01-01T00:00:00");
+	/* as report and cpu --json give it: with the offset from UTC */
+	assert_int_equal(timefmt_local(buf, sizeof(buf), 0, "%Y-%m-%dT%H:%M:%S%z"), 0);
+	assert_string_equal(buf, "1970-01-01T00:00:00+0000");
 	/* years that do not fit struct tm's int */
 	assert_int_equal(timefmt_local(buf, sizeof(buf), 9000000000000000000LL, "%Y"), -ERANGE);
 	assert_string_equal(buf, TIMEFMT_UNKNOWN);

@@ -127,10 +127,35 @@ static void at_least_and_missing(void **st)
 	const double base[] = { 20000 }, now[] = { 15000 };
 
 	two_runs(base, 1, now, 1, 100);
-	m.run[1].cell[0].tester_limited = true;	/* "at least 15000": cannot be worse */
+	m.run[1].cell[0].tester_limited = true;	/* "at least 15000": not worse, nor noise */
 	report_compare(&m, 0);
-	assert_int_equal(m.run[1].cell[0].verdict, RM_NOISE);
+	assert_int_equal(m.run[1].cell[0].verdict, RM_NOT_COMPARABLE);
+	assert_true(m.run[1].cell[0].diff_at_least);
 	assert_false(m.regression);
+	/* a bound above the baseline's whole band: better, "at least" */
+	const double high[] = { 25000 }, low[] = { 9000 };
+
+	two_runs(base, 1, high, 1, 100);
+	m.run[1].cell[0].tester_limited = true;
+	report_compare(&m, 0);
+	assert_int_equal(m.run[1].cell[0].verdict, RM_BETTER);
+	assert_true(m.run[1].cell[0].diff_at_least);
+	/* a bound baseline: a value below all of it is worse (a regression,
+	 * by at least the gap), one above it is not comparable */
+	two_runs(base, 1, low, 1, 100);
+	m.run[0].cell[0].tester_limited = true;
+	report_compare(&m, 0);
+	assert_int_equal(m.run[1].cell[0].verdict, RM_WORSE);
+	assert_true(m.run[1].cell[0].diff_at_least && m.regression);
+	two_runs(base, 1, high, 1, 100);
+	m.run[0].cell[0].tester_limited = true;
+	report_compare(&m, 0);
+	assert_int_equal(m.run[1].cell[0].verdict, RM_NOT_COMPARABLE);
+	/* two bounds */
+	two_runs(base, 1, high, 1, 100);
+	m.run[0].cell[0].tester_limited = m.run[1].cell[0].tester_limited = true;
+	report_compare(&m, 0);
+	assert_int_equal(m.run[1].cell[0].verdict, RM_NOT_COMPARABLE);
 	/* A size only one run has: no verdict. */
 	two_runs(base, 1, now, 1, 100);
 	m.run[1].cell[0].size = 512;
@@ -284,6 +309,106 @@ static void load_from_store(void **st)
 	assert_int_equal(system(p), 0);
 }
 
+/* A run as the issue's: 5 repeats of a DUT with ~300 ppm of sporadic
+ * loss under a 400000 capacity and a PDR the tester capped at 300000.
+ * The report reads: the NDR a value with its interval (5 repeats: the
+ * full range, 93.75%), the PDR "at least" (no upper, below the max
+ * load), the noise floor from the stored trials. And a row as an older
+ * build stored it (no uppers, no trials) still loads, flagging nothing. */
+static void intervals_bounds_noise_from_store(void **st)
+{
+	char dir[] = "/tmp/wr-test-report.XXXXXX", p[128], err[256];
+	struct db *db;
+	int64_t id[2];
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/r.db", dir);
+	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), 0);
+	struct db_run_info ri = { .test = "rfc2544 throughput", .sizes = "64", .repeats = 5, .pdr_ratio = 0.005 };
+
+	assert_int_equal(db_run_begin(db, &ri, NULL, 0, &id[0], err, sizeof(err)), 0);
+	for (unsigned int rep = 0; rep < 5; rep++) {
+		static const double ndr[5] = { 12000, 9000, 15000, 11000, 14000 };
+		/* the search's trials: down from the PDR, 300 ppm at each load,
+		 * clean at the NDR */
+		static const double loads[] = { 300000, 240000, 160000, 80000, 40000, 20000 };
+
+		for (unsigned int k = 0; k < sizeof(loads) / sizeof(loads[0]); k++) {
+			uint64_t tx = (uint64_t)(loads[k] * 2);
+			struct db_trial tr = { .size = 64, .test = 't', .repeat = rep, .load = loads[k], .duration_s = 2,
+					       .tx = tx, .rx = tx - (k ? tx * 3 / 10000 : 0), .cpu_soak_pct = -1 };
+
+			assert_int_equal(db_trial_add(db, id[0], &tr, err, sizeof(err)), 0);
+		}
+		struct db_trial clean = { .size = 64, .test = 't', .repeat = rep, .load = ndr[rep], .duration_s = 2,
+					  .tx = (uint64_t)(ndr[rep] * 2), .rx = (uint64_t)(ndr[rep] * 2), .cpu_soak_pct = -1 };
+
+		assert_int_equal(db_trial_add(db, id[0], &clean, err, sizeof(err)), 0);
+		struct db_result res = { .size = 64, .repeat = rep, .max_load = 1000000, .max_is_ceiling = true,
+					 .ndr_valid = true, .ndr_lower = ndr[rep], .ndr_upper = 20000, .pdr_valid = true,
+					 .pdr_lower = 300000, .pdr_upper = NAN, .width_pps = 5000, .ns_per_frame = NAN,
+					 .b2b_avg = NAN, .b2b_min = NAN, .b2b_max = NAN };
+
+		assert_int_equal(db_result_add(db, id[0], &res, err, sizeof(err)), 0);
+	}
+	assert_int_equal(db_run_end(db, id[0], "complete", NULL, err, sizeof(err)), 0);
+	/* the older row: NDR only, no upper, no max load, no trials */
+	assert_int_equal(db_run_begin(db, &ri, NULL, 0, &id[1], err, sizeof(err)), 0);
+	struct db_result old = { .size = 64, .max_load = NAN, .ndr_valid = true, .ndr_lower = 12000, .ndr_upper = NAN,
+				 .pdr_upper = NAN, .width_pps = NAN, .ns_per_frame = NAN, .b2b_avg = NAN,
+				 .b2b_min = NAN, .b2b_max = NAN };
+
+	assert_int_equal(db_result_add(db, id[1], &old, err, sizeof(err)), 0);
+	assert_int_equal(db_run_end(db, id[1], "complete", NULL, err, sizeof(err)), 0);
+
+	assert_int_equal(report_load(db, id, 2, &m, err, sizeof(err)), 0);
+	const struct rm_cell *c = rm_cell_of(&m.run[0], 64), *o = rm_cell_of(&m.run[1], 64);
+
+	assert_true(c->ndr_iv.n == 5 && c->ndr_iv.median == 12000 && c->ndr_iv.lo == 9000 && c->ndr_iv.hi == 15000);
+	assert_true(fabs(c->ndr_iv.coverage - 0.9375) < 1e-9);
+	assert_false(c->tester_limited);		/* the NDR failed at 20000: a value */
+	assert_true(c->pdr_bound);			/* the PDR: at least 300000 */
+	assert_true(c->nf.limited);
+	assert_true(c->nf.ppm_lo <= 300 && c->nf.ppm_hi >= 300);
+	assert_false(o->tester_limited);
+	assert_false(o->nf.limited);
+	report_compare(&m, 0);
+	/* 12000 [9000-15000] +-5000 against 12000: noise */
+	assert_int_equal(o->verdict, RM_NOISE);
+	for (int json = 0; json < 2; json++) {
+		char *txt = NULL;
+		size_t tlen = 0;
+		FILE *tf = open_memstream(&txt, &tlen);
+		struct out *out = out_create(tf, json);
+
+		report_print(out, &m);
+		out_destroy(out);
+		fclose(tf);
+		if (json) {
+			assert_non_null(strstr(txt, "\"ndr_limited\":true"));
+			assert_non_null(strstr(txt, "\"pdr_at_least\":true"));
+			assert_non_null(strstr(txt, "\"coverage\":0.9375"));
+		} else {
+			assert_non_null(strstr(txt, "12.00k* [9.00k-15.00k] 94%"));
+			assert_non_null(strstr(txt, "NDR limited by sporadic loss of "));
+		}
+		free(txt);
+	}
+	{
+		char *page = NULL, e2[128];
+		size_t plen = 0;
+		FILE *pf = open_memstream(&page, &plen);
+
+		assert_int_equal(report_html_write(&m, pf, e2, sizeof(e2)), 0);
+		fclose(pf);
+		assert_non_null(strstr(page, "NDR limited by sporadic loss of "));
+		free(page);
+	}
+	db_close(db);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
 /* Plain trials (wirerate trial [--repeat N]): a cell is the median rate
  * forwarded of the load offered, with the trials' range; compared only at
  * the same load, band against band (each widened by 0.5% of the load),
@@ -359,9 +484,11 @@ static void trials_from_store(void **st)
 	report_csv(&m, f);
 	fclose(f);
 	assert_non_null(strstr(buf, ",trials,trial_offered_pps,trial_forwarded_pps,trial_forwarded_min_pps,"
-				    "trial_forwarded_max_pps,trial_loss_pct\n"));
-	assert_non_null(strstr(buf, ",worse,-40.4040404040404,1,100000,59000,59000,59000,41\n"));
-	assert_non_null(strstr(buf, ",3,100000,95000,94500,95500,5\n"));
+				    "trial_forwarded_max_pps,trial_loss_pct,ndr_interval_lo_pps,ndr_interval_hi_pps,"
+				    "ndr_interval_coverage,pdr_at_least,ndr_noise_limited,noise_ppm_lo,noise_ppm_hi\n"));
+	/* plain trials have no interval of an NDR, no noise floor */
+	assert_non_null(strstr(buf, ",worse,-40.4040404040404,1,100000,59000,59000,59000,41,,,,0,0,,\n"));
+	assert_non_null(strstr(buf, ",3,100000,95000,94500,95500,5,,,,0,0,,\n"));
 	free(buf);
 	db_close(db);
 	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
@@ -373,6 +500,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(clear_regression), cmocka_unit_test(clear_improvement), cmocka_unit_test(noise),
 		cmocka_unit_test(at_least_and_missing), cmocka_unit_test(load_from_store),
+		cmocka_unit_test(intervals_bounds_noise_from_store),
 		cmocka_unit_test(trials_from_store),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

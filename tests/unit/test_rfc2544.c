@@ -273,6 +273,265 @@ static void hook_error_stops(void **st)
 	assert_string_equal(err, "disk full");
 }
 
+/* The case the "at least" note got wrong: a DUT that loses 300 ppm at
+ * every load below its 80000 frames/s capacity, behind a tester that
+ * cannot offer more than 60000. The NDR is bounded by the DUT's loss
+ * (a value, flagged as limited by sporadic loss); the PDR by the tester
+ * (a bound: "at least", saying where). Loss is deterministic here:
+ * round(tx * 300e-6) frames per trial. */
+struct capped {
+	double capacity, ppm, tester;
+};
+
+static int sim_capped(void *ctx, const struct trial_cfg *t, struct trial_result *out,
+		      const volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	struct capped *d = ctx;
+	double secs = t->duration_ns / 1e9, rate = t->rate_pps;
+	uint64_t tx, lost;
+
+	memset(out, 0, sizeof(*out));
+	out->ndirs = 1;
+	if (rate >= d->tester) {
+		rate = 0.95 * d->tester;
+		out->tester_limited = true;
+	}
+	tx = (uint64_t)(rate * secs);
+	lost = (uint64_t)llround((double)tx * d->ppm * 1e-6);
+	if (rate > d->capacity)
+		lost += tx - (uint64_t)(d->capacity * secs);
+	out->dir[0].target_pps = t->rate_pps;
+	out->dir[0].offered_pps = rate;
+	out->dir[0].tx = tx;
+	out->dir[0].rx = tx - (lost > tx ? tx : lost);
+	out->dir[0].lost = tx - out->dir[0].rx;
+	hist_reset(&out->dir[0].latency);
+	(void)stop, (void)err, (void)errlen;
+	return 0;
+}
+
+static void at_least_where_capped(void **st)
+{
+	struct capped d = { .capacity = 80000, .ppm = 300, .tester = 60000 };
+	struct r2544_cfg c;
+	char err[256], why[256];
+
+	setup(&c, NULL, R2544_THROUGHPUT);
+	c.runner = sim_capped;
+	c.runner_ctx = &d;
+	c.max_load[0] = 100000;
+	c.max_is_ceiling[0] = true;
+	c.max_from[0] = R2544_MAX_CEILING;
+	c.repeats = 5;
+	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	const struct r2544_row *row = &res.row[0];
+
+	/* the NDR failed at loads the tester could offer: a value */
+	assert_true(row->thr.ndr.upper_valid);
+	assert_false(r2544_bound_note(row, &row->thr, false, why, sizeof(why)));
+	assert_false(row->ndr_bound);
+	/* the PDR passed all the tester could offer: "at least", and where */
+	assert_true(row->thr.pdr.lower_valid && !row->thr.pdr.upper_valid);
+	assert_true(r2544_bound_note(row, &row->thr, true, why, sizeof(why)));
+	assert_non_null(strstr(why, "at 64 B the tester fell short at "));
+	assert_true(row->pdr_bound);
+	assert_true(row->thr.limit_load >= 60000 && row->thr.limit_got > 0);
+	/* five repeats: the full range, 93.75% */
+	assert_int_equal(row->pdr_iv.n, 5);
+	assert_true(fabs(row->pdr_iv.coverage - 0.9375) < 1e-9);
+	/* the NDR is the noise floor's: flagged, 300 ppm inside the range */
+	assert_true(row->nf.limited);
+	assert_true(row->nf.ppm_lo <= 300 && row->nf.ppm_hi >= 300);
+}
+
+/* Passing the line rate is the line rate, not "at least". */
+static void line_rate_is_a_value(void **st)
+{
+	struct dut d = { .capacity = 1e9, .buffer = 0 };
+	struct r2544_cfg c;
+	char err[256], why[256];
+
+	setup(&c, &d, R2544_THROUGHPUT);
+	c.max_from[0] = R2544_MAX_LINE;
+	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	assert_true(res.row[0].thr.ndr.at_max);
+	assert_false(r2544_bound_note(&res.row[0], &res.row[0].thr, false, why, sizeof(why)));
+	assert_string_equal(why, "at line rate");
+	assert_false(res.row[0].nf.limited);
+	/* the same search against --max-load is a bound */
+	res.row[0].max_from = R2544_MAX_GIVEN;
+	assert_true(r2544_bound_note(&res.row[0], &res.row[0].thr, false, why, sizeof(why)));
+	assert_non_null(strstr(why, "--max-load"));
+}
+
+
+/* A row with one search whose PDR (and NDR) lies in [lo, hi] (hi 0: no
+ * load failed, an "at least" against the tester's ceiling). */
+static void agree_row(struct r2544_result *r, unsigned int i, unsigned int size, double lo, double hi)
+{
+	struct r2544_row *row = &r->row[i];
+	struct search_bound *b[2] = { &row->thr.ndr, &row->thr.pdr };
+
+	row->size = size;
+	row->max_load = 1e6;
+	row->max_from = R2544_MAX_CEILING;
+	row->thr_done = true;
+	for (int k = 0; k < 2; k++) {
+		b[k]->lower = lo;
+		b[k]->lower_valid = true;
+		b[k]->upper = hi ? hi : 1e6;
+		b[k]->upper_valid = hi > 0;
+		b[k]->at_max = !hi;
+	}
+	if (i >= r->nrows)
+		r->nrows = i + 1;
+}
+
+static void agree_trial(struct r2544_result *r, unsigned int size, double load, uint64_t tx, uint64_t rx,
+			enum lossattr_limit_by by, const char *why)
+{
+	struct r2544_trial *t = &r->trials[r->ntrials++];
+
+	memset(t, 0, sizeof(*t));
+	t->size = size;
+	t->test = 't';
+	t->load = load;
+	t->tx = tx;
+	t->rx = rx;
+	t->limit = by;
+	snprintf(t->limit_text, sizeof(t->limit_text), "%s", why);
+}
+
+/* The sizes agree when their ranges meet; an "at least" is open above;
+ * a size at line rate is bound by bytes and left out. */
+static void sizes_agree(void **st)
+{
+	struct r2544_agree a;
+
+	memset(&res, 0, sizeof(res));
+	agree_row(&res, 0, 64, 650000, 662000);
+	agree_row(&res, 1, 1518, 655000, 667000);
+	r2544_agree(&res, true, 0.005, &a);
+	assert_int_equal(a.n, 2);
+	assert_true(a.agree);
+	assert_true(a.lo == 655000 && a.hi == 662000);
+	/* 1518 B stopped by the tester at 148000: at least, and no contradiction */
+	agree_row(&res, 1, 1518, 148000, 0);
+	r2544_agree(&res, true, 0.005, &a);
+	assert_true(a.agree && a.lo == 650000 && a.hi == 662000);
+	assert_true(isinf(a.s[1].hi));
+	/* ... but one above 662000 contradicts 64 B's failure there */
+	agree_row(&res, 1, 1518, 700000, 0);
+	r2544_agree(&res, true, 0.005, &a);
+	assert_false(a.agree);
+	assert_true(a.s[0].below && !a.s[1].below);
+	/* passing the line rate is bound by bytes: one size left, no verdict */
+	res.row[1].max_from = R2544_MAX_LINE;
+	r2544_agree(&res, true, 0.005, &a);
+	assert_int_equal(a.n, 1);
+	assert_int_equal(a.nline, 1);
+	assert_false(a.agree);
+	/* a row whose search did not run is not compared */
+	res.row[1].max_from = R2544_MAX_CEILING;
+	res.row[1].thr_done = false;
+	r2544_agree(&res, true, 0.005, &a);
+	assert_int_equal(a.n, 1);
+}
+
+/* Sizes that differ are explained by the trial that failed just above the
+ * lower one: its verdict and line; without such a trial, not explained. */
+static void sizes_differ_explained(void **st)
+{
+	struct r2544_agree a;
+
+	memset(&res, 0, sizeof(res));
+	agree_row(&res, 0, 64, 294000, 300000);
+	agree_row(&res, 1, 1518, 660000, 670000);
+	r2544_agree(&res, true, 0.005, &a);
+	assert_false(a.agree);
+	assert_false(a.explained);
+	assert_true(a.lo == 300000 && a.hi == 660000);
+	assert_true(a.s[0].below && a.s[0].fail_load == 0);
+	/* at 300000, 0.1% lost: under the PDR's goal, not the failing trial;
+	 * 2% lost at the DUT's ring with no CPU saturated is */
+	agree_trial(&res, 64, 300000, 600000, 599400, LIMIT_DUT_AWAY, "sporadic: small");
+	r2544_agree(&res, true, 0.005, &a);
+	assert_false(a.explained);
+	agree_trial(&res, 64, 300000, 600000, 588000, LIMIT_DUT_AWAY, "sporadic: the DUT's receive side");
+	agree_trial(&res, 1518, 300000, 600000, 500000, LIMIT_DUT_CPU, "another size's");
+	r2544_agree(&res, true, 0.005, &a);
+	assert_true(a.explained);
+	assert_true(a.s[0].fail_load == 300000);
+	assert_int_equal(a.s[0].by, LIMIT_DUT_AWAY);
+	assert_string_equal(a.s[0].why, "sporadic: the DUT's receive side");
+	assert_false(a.s[1].below);
+	/* the NDR fails on any loss: the 0.1% trial is the worst one there */
+	r2544_agree(&res, false, 0.005, &a);
+	assert_true(a.explained && a.s[0].fail_load == 300000);
+	assert_string_equal(a.s[0].why, "sporadic: the DUT's receive side");
+	/* a tester-limited trial explains nothing about the DUT: skipped */
+	res.ntrials = 0;
+	agree_trial(&res, 64, 300000, 600000, 500000, LIMIT_TESTER, "the tester");
+	res.trials[0].tester_limited = true;
+	r2544_agree(&res, true, 0.005, &a);
+	assert_false(a.explained);
+	/* a verdict of "unknown" (no counter saw it) does not explain either */
+	res.trials[0].tester_limited = false;
+	res.trials[0].limit = LIMIT_UNKNOWN;
+	r2544_agree(&res, true, 0.005, &a);
+	assert_true(a.s[0].fail_load == 300000);
+	assert_false(a.explained);
+}
+
+/* With repeats each size's range is its interval over the searches,
+ * widened above by one search's width. */
+static void sizes_agree_intervals(void **st)
+{
+	struct r2544_agree a;
+
+	memset(&res, 0, sizeof(res));
+	agree_row(&res, 0, 64, 294000, 300000);
+	agree_row(&res, 1, 1518, 660000, 670000);
+	for (int i = 0; i < 2; i++) {
+		res.row[i].nrep = 5;
+		res.row[i].pdr_iv = (struct interval){ .n = 5, .median = i ? 640000 : 620000,
+						       .lo = i ? 500000 : 290000, .hi = i ? 700000 : 660000 };
+	}
+	r2544_agree(&res, true, 0.005, &a);
+	assert_true(a.agree);
+	/* 64 B's interval widened by its search's width, 6000 */
+	assert_true(a.lo == 500000 && a.hi == 666000);
+	assert_true(a.s[0].figure == 620000);
+	/* a bound among the repeats opens the range */
+	res.row[0].pdr_iv.hi = 400000;
+	r2544_agree(&res, true, 0.005, &a);
+	assert_false(a.agree);
+	res.row[0].pdr_bound = true;
+	r2544_agree(&res, true, 0.005, &a);
+	assert_true(a.agree && isinf(a.s[0].hi));
+}
+
+/* The simulated DUT forwards the same frames/s at every size: the run
+ * says the sizes agree, and says it for the NDR and the PDR. */
+static void sizes_agree_run(void **st)
+{
+	struct dut d = { .capacity = 40000, .buffer = 0 };
+	struct r2544_cfg c;
+	char err[256];
+
+	setup(&c, &d, R2544_THROUGHPUT);
+	c.sizes[1] = 1518;
+	c.nsizes = 2;
+	c.max_load[1] = 100000;
+	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	assert_int_equal(res.agree[0].n, 2);
+	assert_true(res.agree[0].agree && res.agree[1].agree);
+	assert_true(res.agree[1].lo <= 40000 / 0.995 + 1 && res.agree[1].hi >= 40000);
+	/* kept trials do not point at the run's reused attribution */
+	for (unsigned int i = 0; i < res.ntrials; i++)
+		assert_null(res.trials[i].loss);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +539,9 @@ int main(void)
 		cmocka_unit_test(frame_loss_clean_at_once), cmocka_unit_test(back_to_back),
 		cmocka_unit_test(latency_at_ndr), cmocka_unit_test(stop_marks_incomplete),
 		cmocka_unit_test(repeat_median_spread), cmocka_unit_test(hook_error_stops),
+		cmocka_unit_test(at_least_where_capped), cmocka_unit_test(line_rate_is_a_value),
+		cmocka_unit_test(sizes_agree), cmocka_unit_test(sizes_differ_explained),
+		cmocka_unit_test(sizes_agree_intervals), cmocka_unit_test(sizes_agree_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

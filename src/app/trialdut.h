@@ -1,0 +1,26 @@
+/* The DUT side of a traffic command: which DUT (--dut, else the lab when
+ * its ports are used, else this host when --watch-cpus names CPUs), its
+ * agent opened for the run, what the run changes on it, and the watch of
+ * its CPUs on each trial. */
+#ifndef WR_APP_TRIALDUT_H
+#define WR_APP_TRIALDUT_H
+
+#include <stddef.h>
+
+#include "app/trialcfg.h"
+
+struct cpucost;
+
+/* After app_trial_resolve: open the DUT's agent (none: o->dut stays
+ * NULL), default the CPUs to watch to the DUT's, apply --dut-placement and
+ * --dut-rules, and add the DUT to o->where. -errno with a reason;
+ * app_trial_release closes it, restoring what was applied. */
+int app_trial_dut_open(struct trialopt *o, char *err, size_t errlen);
+/* Restore and close; may be called twice. */
+void app_trial_dut_close(struct trialopt *o);
+/* The watch of the DUT's CPUs for one trial, or NULL when there is no
+ * DUT to watch. -errno with a reason (--soak without a calibration on the
+ * DUT, ...). */
+int app_trial_cpucost(const struct trialopt *o, struct cpucost **cost, char *err, size_t errlen);
+
+#endif

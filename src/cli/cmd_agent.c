@@ -1,0 +1,55 @@
+/* wirerate agent: the DUT's side of --dut, on stdin and stdout. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/opt.h"
+#include "dut/agent.h"
+
+static const struct opt agent_opts[] = { { NULL } };
+static const struct opt *const agent_tables[] = { agent_opts, NULL };
+
+const struct opt_cmd agent_cmd = {
+	.name = "agent",
+	.synopsis = "",
+	.about = "The DUT's side of --dut: JSON lines on stdin and stdout (docs/agent.md).\n"
+		 "The tester starts it, over ssh for a separate box; it opens no socket,\n"
+		 "and restores what it changed when its input ends.\n",
+	.tables = agent_tables,
+};
+
+int cmd_agent(struct cli *cli, int argc, char **argv)
+{
+	struct cli_stop stop;
+	struct sigaction sa;
+	volatile sig_atomic_t *flag;
+	char err[256] = "";
+	int rc, nargs;
+	char *args[1];
+
+	if ((rc = opt_parse(&agent_cmd, NULL, cli, argc, argv, args, 1, &nargs)))
+		return rc == OPT_HELP ? 0 : EXIT_USAGE;
+	if (nargs) {
+		cli_error("agent: takes no arguments");
+		return EXIT_USAGE;
+	}
+	if (isatty(0)) {
+		cli_error("agent: speaks JSON lines to a tester on stdin; run 'wirerate trial --dut ssh:HOST ...' on the tester instead");
+		return EXIT_USAGE;
+	}
+	/* A tester gone mid-answer must not kill the agent before it
+	 * restores; and a hangup (the SSH session closed) is a stop. */
+	signal(SIGPIPE, SIG_IGN);
+	flag = cli_stop_catch(&stop);
+	sigaction(SIGTERM, NULL, &sa);
+	sigaction(SIGHUP, &sa, NULL);
+	rc = agent_serve(0, 1, flag, err, sizeof(err));
+	cli_stop_restore(&stop);
+	if (rc) {
+		cli_error("agent: %s", err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}

@@ -1,0 +1,578 @@
+#include "dut/dut.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include "core/timeconst.h"
+#include "dut/agentproto.h"
+#include "dut/envcap.h"
+#include "dut/soak.h"
+#include "lab/lab.h"
+#include "os/netns.h"
+#include "os/procstat.h"
+
+/* How long an answer may take once the agent runs: a snapshot is a few
+ * ms, a hello measures the CPUs' distances (well under a second), a soak
+ * start loads its calibration. Far above any of them, so only a stuck
+ * DUT or a dead link reaches it. */
+#define DUT_ANSWER_MS 30000
+/* ssh's own connect timeout when --ssh-option does not set one. */
+#define DUT_CONNECT_S 10
+
+struct dut {
+	struct dut_target t;
+	char name[DUT_HOST_MAX + DUT_USER_MAX + 32];
+	pid_t pid;
+	int fd;				/* the agent's stdin and stdout */
+	int err_fd;			/* its stderr (ssh's messages) */
+	char *buf;
+	size_t have;
+	char errtail[512];		/* the last of what it said on stderr */
+	size_t errlen;
+	struct envcap env;
+	bool dead;
+};
+
+static void drain_stderr(struct dut *d)
+{
+	char tmp[512];
+	ssize_t n;
+
+	while ((n = read(d->err_fd, tmp, sizeof(tmp))) > 0) {
+		/* Keep the last bytes: ssh says why at the end. */
+		if ((size_t)n >= sizeof(d->errtail) - 1) {
+			memcpy(d->errtail, tmp + n - (sizeof(d->errtail) - 1), sizeof(d->errtail) - 1);
+			d->errlen = sizeof(d->errtail) - 1;
+		} else {
+			if (d->errlen + (size_t)n >= sizeof(d->errtail)) {
+				size_t drop = d->errlen + (size_t)n - (sizeof(d->errtail) - 1);
+
+				memmove(d->errtail, d->errtail + drop, d->errlen - drop);
+				d->errlen -= drop;
+			}
+			memcpy(d->errtail + d->errlen, tmp, (size_t)n);
+			d->errlen += (size_t)n;
+		}
+		d->errtail[d->errlen] = 0;
+	}
+}
+
+/* The last non-empty line the agent or ssh wrote on stderr, made safe to
+ * print (it came from another host). */
+static const char *last_line(struct dut *d, char *out, size_t len)
+{
+	char *s = d->errtail, *end = s + d->errlen, *start;
+
+	while (end > s && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	start = end;
+	while (start > s && start[-1] != '\n')
+		start--;
+	snprintf(out, len, "%.*s", (int)(end - start), start);
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
+			*p = '?';
+	return out;
+}
+
+/* Why the agent ended before answering, from its exit status. */
+static int explain_death(struct dut *d, char *err, size_t errlen)
+{
+	char line[512];
+	int status = 0;
+
+	drain_stderr(d);
+	if (d->pid > 0 && waitpid(d->pid, &status, 0) == d->pid)
+		d->pid = -1;
+	d->dead = true;
+	last_line(d, line, sizeof(line));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		snprintf(err, errlen, "%s: '%s' was not found on the DUT: install wirerate there (the same version as here) or give its path with --dut-agent",
+			 d->name, d->t.agent ? d->t.agent : "wirerate");
+		return -ENOENT;
+	}
+	if (d->t.kind == DUT_SSH && WIFEXITED(status) && WEXITSTATUS(status) == 255) {
+		snprintf(err, errlen, "%s: ssh could not reach the DUT: %s", d->name, line[0] ? line : "no reason given");
+		return -EHOSTUNREACH;
+	}
+	snprintf(err, errlen, "%s: the agent ended%s%s", d->name, line[0] ? ": " : "", line);
+	return -EPIPE;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* One line from the agent within timeout_ms, parsed. */
+static json_object *read_answer(struct dut *d, unsigned int timeout_ms, int *rc, char *err, size_t errlen)
+{
+	uint64_t deadline = now_ms() + timeout_ms;
+
+	for (;;) {
+		char *nl = d->have ? memchr(d->buf, '\n', d->have) : NULL;
+		struct pollfd p[2] = { { .fd = d->fd, .events = POLLIN }, { .fd = d->err_fd, .events = POLLIN } };
+		uint64_t t;
+		ssize_t r;
+
+		if (nl) {
+			size_t len = (size_t)(nl - d->buf) + 1;
+			json_object *o = agentproto_parse(d->buf, len, err, errlen);
+
+			memmove(d->buf, d->buf + len, d->have - len);
+			d->have -= len;
+			if (!o) {
+				char why[256];
+
+				snprintf(why, sizeof(why), "%s", err);
+				snprintf(err, errlen, "%s: the agent's answer is garbled: %s", d->name, why);
+				*rc = -EPROTO;
+			}
+			return o;
+		}
+		if (d->have >= AGENT_RESP_MAX) {
+			snprintf(err, errlen, "%s: an answer longer than %d bytes", d->name, AGENT_RESP_MAX);
+			*rc = -EPROTO;
+			return NULL;
+		}
+		t = now_ms();
+		if (t >= deadline) {
+			snprintf(err, errlen, "%s: no answer from the agent within %u s", d->name, timeout_ms / 1000);
+			*rc = -ETIMEDOUT;
+			return NULL;
+		}
+		if (poll(p, 2, (int)(deadline - t)) < 0 && errno != EINTR) {
+			*rc = -errno;
+			snprintf(err, errlen, "%s: %s", d->name, strerror(errno));
+			return NULL;
+		}
+		if (p[1].revents)
+			drain_stderr(d);
+		if (!p[0].revents)
+			continue;
+		r = read(d->fd, d->buf + d->have, AGENT_RESP_MAX - d->have);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r <= 0) {
+			*rc = explain_death(d, err, errlen);
+			return NULL;
+		}
+		d->have += (size_t)r;
+	}
+}
+
+/* Send req (consumed), wait for the answer; -EIO with the agent's reason
+ * when it said no. */
+static json_object *ask(struct dut *d, json_object *req, unsigned int timeout_ms, int *rc, char *err, size_t errlen)
+{
+	size_t n, off = 0;
+	char *line = agentproto_line(req, &n);
+	json_object *o;
+
+	json_object_put(req);
+	*rc = 0;
+	if (!line) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	if (d->dead) {
+		free(line);
+		snprintf(err, errlen, "%s: the agent is gone", d->name);
+		*rc = -EPIPE;
+		return NULL;
+	}
+	while (off < n) {
+		ssize_t w = send(d->fd, line + off, n - off, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			free(line);
+			*rc = explain_death(d, err, errlen);
+			return NULL;
+		}
+		off += (size_t)w;
+	}
+	free(line);
+	if (!(o = read_answer(d, timeout_ms, rc, err, errlen)))
+		return NULL;
+	if (!agentproto_bool(o, "ok")) {
+		char why[300];
+
+		snprintf(why, sizeof(why), "%s", agentproto_str(o, "error", "no reason given"));
+		for (char *p = why; *p; p++)
+			if ((unsigned char)*p < 0x20)
+				*p = '?';
+		snprintf(err, errlen, "%s: %s", d->name, why);
+		/* The agent says when the request itself was wrong (a soak with
+		 * no calibration there): that is bad input, not a failed run. */
+		*rc = agentproto_bool(o, "invalid") ? -EINVAL : -EIO;
+		/* the caller may still read the answer (hello's version) */
+	}
+	return o;
+}
+
+static json_object *op(const char *name)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "op", json_object_new_string(name));
+	return o;
+}
+
+/* In the child: become the agent. Never returns. */
+static void exec_agent(const struct dut *d, int fd, int err_fd)
+{
+	char msg[256], cmd[512];
+	const char *argv[2 * DUT_SSH_OPTS_MAX + 24];
+	unsigned int n = 0;
+	char port[16], cto[48];
+
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(err_fd, 2);
+	if (d->t.kind == DUT_LAB) {
+		char ns[NETNS_NAME_MAX];
+		int nsfd;
+
+		lab_ns_name(d->t.prefix, LAB_DUT, ns, sizeof(ns));
+		nsfd = netns_open(ns);
+		if (nsfd < 0) {
+			dprintf(2, "the lab %s is not up (no namespace %s): run 'wirerate lab up --prefix %s'\n",
+				d->t.prefix, ns, d->t.prefix);
+			_exit(3);
+		}
+		if (netns_become(nsfd, ns, msg, sizeof(msg))) {
+			dprintf(2, "%s\n", msg);
+			_exit(3);
+		}
+		close(nsfd);
+	}
+	if (d->t.kind != DUT_SSH && cpuset_count(&d->t.avoid)) {
+		cpu_set_t set;
+		long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+		CPU_ZERO(&set);
+		for (long c = 0; c < ncpu && c < CPU_SETSIZE; c++)
+			if (!cpuset_has(&d->t.avoid, (unsigned int)c))
+				CPU_SET((int)c, &set);
+		/* Nothing left (every CPU is the DUT's): run where it may. */
+		if (CPU_COUNT(&set))
+			sched_setaffinity(0, sizeof(set), &set);
+	}
+	if (d->t.kind != DUT_SSH) {
+		execl("/proc/self/exe", "wirerate", "agent", (char *)NULL);
+		dprintf(2, "cannot run /proc/self/exe: %s\n", strerror(errno));
+		_exit(127);
+	}
+	argv[n++] = "ssh";
+	argv[n++] = "-T";			/* no terminal: a byte stream */
+	/* The user's options first: ssh keeps the first value it is given
+	 * for each, so these override the defaults below. */
+	for (unsigned int i = 0; i < d->t.nssh_opts; i++) {
+		argv[n++] = "-o";
+		argv[n++] = d->t.ssh_opts[i];
+	}
+	argv[n++] = "-o";
+	argv[n++] = "BatchMode=yes";		/* never ask for a password */
+	argv[n++] = "-o";
+	snprintf(cto, sizeof(cto), "ConnectTimeout=%u", d->t.connect_timeout_s ? d->t.connect_timeout_s : DUT_CONNECT_S);
+	argv[n++] = cto;
+	/* A dead link is noticed by ssh within 15 s, which ends the agent's
+	 * input on the DUT: it restores on its own. */
+	argv[n++] = "-o";
+	argv[n++] = "ServerAliveInterval=5";
+	argv[n++] = "-o";
+	argv[n++] = "ServerAliveCountMax=3";
+	if (d->t.port) {
+		snprintf(port, sizeof(port), "%u", d->t.port);
+		argv[n++] = "-p";
+		argv[n++] = port;
+	}
+	if (d->t.user[0]) {
+		argv[n++] = "-l";
+		argv[n++] = d->t.user;
+	}
+	argv[n++] = "--";
+	argv[n++] = d->t.host;
+	snprintf(cmd, sizeof(cmd), "%s agent", d->t.agent ? d->t.agent : "wirerate");
+	argv[n++] = cmd;
+	argv[n] = NULL;
+	execvp("ssh", (char *const *)argv);
+	dprintf(2, "cannot run ssh: %s (install openssh-client)\n", strerror(errno));
+	_exit(126);
+}
+
+static int start(struct dut *d, char *err, size_t errlen)
+{
+	int sv[2], ep[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	if (pipe2(ep, O_CLOEXEC)) {
+		close(sv[0]);
+		close(sv[1]);
+		return -errno;
+	}
+	fflush(NULL);
+	d->pid = fork();
+	if (d->pid < 0) {
+		int rc = -errno;
+
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		close(ep[0]);
+		close(ep[1]);
+		return rc;
+	}
+	if (d->pid == 0) {
+		/* The agent must not die with the tester's Ctrl-C: it sees
+		 * its input end and restores. ssh ignores it as well, so
+		 * the connection outlives the signal long enough to say
+		 * bye. */
+		signal(SIGINT, SIG_IGN);
+		close(sv[0]);
+		close(ep[0]);
+		exec_agent(d, sv[1], ep[1]);
+	}
+	close(sv[1]);
+	close(ep[1]);
+	d->fd = sv[0];
+	d->err_fd = ep[0];
+	fcntl(d->err_fd, F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+int dut_open(const struct dut_target *t, const char *const *ifnames, unsigned int nif,
+	     struct dut **out, char *err, size_t errlen)
+{
+	struct dut *d = calloc(1, sizeof(*d));
+	json_object *req, *ans, *ifs;
+	uint64_t v;
+	int rc;
+
+	*out = NULL;
+	if (!d || !(d->buf = malloc(AGENT_RESP_MAX + 1))) {
+		free(d);
+		return -ENOMEM;
+	}
+	d->t = *t;
+	d->fd = d->err_fd = -1;
+	duttarget_name(t, d->name, sizeof(d->name));
+	if ((rc = start(d, err, errlen))) {
+		dut_close(d);
+		return rc;
+	}
+	req = op("hello");
+	json_object_object_add(req, "version", json_object_new_int(AGENT_PROTO_VERSION));
+	ifs = json_object_new_array();
+	for (unsigned int i = 0; i < nif; i++)
+		json_object_array_add(ifs, json_object_new_string(ifnames[i]));
+	json_object_object_add(req, "ifaces", ifs);
+	/* The first answer waits for ssh's connection too. */
+	ans = ask(d, req, DUT_ANSWER_MS + (t->connect_timeout_s ? t->connect_timeout_s : DUT_CONNECT_S) * 1000,
+		  &rc, err, errlen);
+	v = ans ? agentproto_u64(ans, "version") : 0;
+	if (ans && v != AGENT_PROTO_VERSION) {
+		snprintf(err, errlen, "%s: the agent speaks protocol version %llu and this wirerate speaks %d: install the same wirerate version on both",
+			 d->name, (unsigned long long)v, AGENT_PROTO_VERSION);
+		rc = -EPROTO;
+	}
+	if (!rc) {
+		envcap_set(&d->env, "dut.name", "%s", d->name);
+		agentproto_get_env(ans, "env", "dut.", &d->env);
+	}
+	json_object_put(ans);
+	if (rc) {
+		dut_close(d);
+		return rc == -EIO ? -EPROTO : rc;
+	}
+	*out = d;
+	return 0;
+}
+
+const struct envcap *dut_env(const struct dut *d)
+{
+	return &d->env;
+}
+
+const char *dut_name(const struct dut *d)
+{
+	return d->name;
+}
+
+static int snapshot(struct dut *d, const char *what, struct dutsnap *s, char *err, size_t errlen)
+{
+	json_object *req = op("snapshot"), *ans;
+	int rc;
+
+	json_object_object_add(req, "what", json_object_new_string(what));
+	ans = ask(d, req, DUT_ANSWER_MS, &rc, err, errlen);
+
+	if (!rc && (rc = agentproto_get_snap(ans, s, err, errlen))) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "%s: %s", d->name, why);
+	}
+	json_object_put(ans);
+	return rc;
+}
+
+int dut_snapshot(struct dut *d, struct dutsnap *s, char *err, size_t errlen)
+{
+	return snapshot(d, "all", s, err, errlen);
+}
+
+int dut_procstat(struct dut *d, const char *irq_filter, struct procstat_sample *p, char *err, size_t errlen)
+{
+	struct dutsnap *s = calloc(1, sizeof(*s));
+	int rc;
+
+	if (!s)
+		return -ENOMEM;
+	memset(p, 0, sizeof(*p));
+	if (!(rc = snapshot(d, "proc", s, err, errlen))) {
+		p->t_ns = s->t_ns;
+		rc = procstat_parse(s->proc_stat, s->proc_interrupts, s->proc_softirqs, s->proc_softnet, irq_filter, p,
+				    err, errlen);
+	}
+	dutsnap_clear(s);
+	free(s);
+	return rc;
+}
+
+int dut_soak_start(struct dut *d, const struct cpuset *cpus, const char *calib_path, struct soak_idle *check,
+		   bool *checked, char *err, size_t errlen)
+{
+	char list[1024];
+	json_object *req = op("soak_start"), *ans;
+	int rc;
+
+	cpuset_format_list(cpus, list, sizeof(list));
+	json_object_object_add(req, "cpus", json_object_new_string(list));
+	/* A tester's path means nothing on another box: a remote DUT
+	 * keeps its calibration in its own default place. */
+	if (calib_path && d->t.kind != DUT_SSH)
+		json_object_object_add(req, "calibration", json_object_new_string(calib_path));
+	ans = ask(d, req, DUT_ANSWER_MS, &rc, err, errlen);
+	if (!rc && check) {
+		bool got = agentproto_get_check(ans, check);
+
+		if (checked)
+			*checked = got;
+	}
+	json_object_put(ans);
+	return rc;
+}
+
+int dut_stall_start(struct dut *d, const struct cpuset *cpus, char *err, size_t errlen)
+{
+	char list[1024];
+	json_object *req = op("stall_start");
+	int rc;
+
+	cpuset_format_list(cpus, list, sizeof(list));
+	json_object_object_add(req, "cpus", json_object_new_string(list));
+	json_object_put(ask(d, req, DUT_ANSWER_MS, &rc, err, errlen));
+	return rc;
+}
+
+int dut_stall_read(struct dut *d, struct stallprobe_result *r, char *err, size_t errlen)
+{
+	int rc;
+	json_object *ans = ask(d, op("stall_read"), DUT_ANSWER_MS, &rc, err, errlen);
+
+	if (!rc)
+		agentproto_get_stall(ans, r);
+	json_object_put(ans);
+	return rc;
+}
+
+int dut_soak_read(struct dut *d, struct soak_load *l, char *err, size_t errlen)
+{
+	int rc;
+	json_object *ans = ask(d, op("soak_read"), DUT_ANSWER_MS, &rc, err, errlen);
+
+	if (!rc)
+		agentproto_get_load(ans, l);
+	json_object_put(ans);
+	return rc;
+}
+
+int dut_soak_stop(struct dut *d, char *err, size_t errlen)
+{
+	int rc;
+
+	json_object_put(ask(d, op("soak_stop"), DUT_ANSWER_MS, &rc, err, errlen));
+	return rc;
+}
+
+int dut_apply(struct dut *d, const struct dut_apply *a, char *what, size_t whatlen, char *err, size_t errlen)
+{
+	static const char *const names[] = { "keep", "bound", "split", "free" };
+	json_object *req = op("apply"), *ans;
+	char list[1024];
+	int rc;
+
+	json_object_object_add(req, "placement", json_object_new_string(names[a->placement]));
+	cpuset_format_list(&a->cpus, list, sizeof(list));
+	json_object_object_add(req, "cpus", json_object_new_string(list));
+	if (a->rules_set)
+		json_object_object_add(req, "rules", json_object_new_int64(a->rules));
+	ans = ask(d, req, DUT_ANSWER_MS, &rc, err, errlen);
+	if (!rc && what)
+		snprintf(what, whatlen, "%s", agentproto_str(ans, "applied", ""));
+	json_object_put(ans);
+	return rc;
+}
+
+int dut_restore(struct dut *d, char *err, size_t errlen)
+{
+	int rc;
+
+	json_object_put(ask(d, op("restore"), DUT_ANSWER_MS, &rc, err, errlen));
+	return rc;
+}
+
+void dut_close(struct dut *d)
+{
+	if (!d)
+		return;
+	if (d->pid > 0 && !d->dead) {
+		char err[256];
+		int rc;
+
+		json_object_put(ask(d, op("bye"), DUT_ANSWER_MS, &rc, err, sizeof(err)));
+	}
+	if (d->fd >= 0)
+		close(d->fd);
+	if (d->pid > 0) {
+		/* After bye the agent exits at once; give it 5 s, then end
+		 * it (it restores on SIGTERM as well). */
+		for (int i = 0; i < 50 && waitpid(d->pid, NULL, WNOHANG) == 0; i++)
+			usleep(100000);
+		if (waitpid(d->pid, NULL, WNOHANG) == 0) {
+			kill(d->pid, SIGTERM);
+			waitpid(d->pid, NULL, 0);
+		}
+	}
+	if (d->err_fd >= 0)
+		close(d->err_fd);
+	free(d->buf);
+	free(d);
+}

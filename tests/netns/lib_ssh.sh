@@ -1,0 +1,60 @@
+# A DUT reached over SSH, made of the lab's DUT namespace: a management
+# link from this namespace (198.18.255.1/29 here, .2 in the DUT, .3 nobody) and a
+# throwaway sshd from Debian's openssh-server on it, with a host key and an
+# authorized key made for the test in a temporary directory. Source it
+# after lib.sh and `lab up --prefix $P`; ssh_dut_up sets DUT (the --dut
+# value), SSHOPT (the --ssh-option words) and SSHD_DIR. Removed on exit.
+SSHD=/usr/sbin/sshd
+[ -x "$SSHD" ] || skip "no $SSHD (openssh-server)"
+command -v ssh >/dev/null || skip "no ssh (openssh-client)"
+MGMT_HOST=198.18.255.1 MGMT_DUT=198.18.255.2 MGMT_PORT=2222
+ML="m$$"		# this side of the management link; the DUT's is ${ML}d
+
+ssh_dut_down() {
+	[ -n "${SSHD_DIR:-}" ] || return 0
+	[ -f "$SSHD_DIR/sshd.pid" ] && kill "$(cat "$SSHD_DIR/sshd.pid")" 2>/dev/null
+	ip link del "$ML" 2>/dev/null
+	rm -rf "$SSHD_DIR"
+	SSHD_DIR=
+}
+
+ssh_dut_up() {
+	local dutns="${P}dut" i
+	SSHD_DIR=$(mktemp -d /tmp/wr-sshd.XXXXXX)
+	ip link add "$ML" type veth peer name "${ML}d" || fail "management veth"
+	ip link set "${ML}d" netns "$dutns" || fail "management veth into $dutns"
+	ip addr add "$MGMT_HOST/29" dev "$ML" && ip link set "$ML" up || fail "management address"
+	ip -n "$dutns" addr add "$MGMT_DUT/29" dev "${ML}d" && ip -n "$dutns" link set "${ML}d" up ||
+		fail "management address in the DUT"
+	ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/host" >/dev/null || fail "host key"
+	ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/id" >/dev/null || fail "client key"
+	cp "$SSHD_DIR/id.pub" "$SSHD_DIR/authorized_keys"
+	printf '[%s]:%s %s\n' "$MGMT_DUT" "$MGMT_PORT" "$(cut -d' ' -f1,2 "$SSHD_DIR/host.pub")" >"$SSHD_DIR/known_hosts"
+	cat >"$SSHD_DIR/sshd_config" <<-CONF
+		ListenAddress $MGMT_DUT:$MGMT_PORT
+		HostKey $SSHD_DIR/host
+		PidFile $SSHD_DIR/sshd.pid
+		AuthorizedKeysFile $SSHD_DIR/authorized_keys
+		PermitRootLogin prohibit-password
+		StrictModes no
+		UsePAM no
+		PasswordAuthentication no
+		KbdInteractiveAuthentication no
+		PrintMotd no
+		PrintLastLog no
+	CONF
+	mkdir -p /run/sshd	# its privilege separation directory
+	ip netns exec "$dutns" "$SSHD" -f "$SSHD_DIR/sshd_config" -E "$SSHD_DIR/sshd.log" ||
+		fail "sshd did not start: $(cat "$SSHD_DIR/sshd.log" 2>/dev/null)"
+	SSHOPT=(--ssh-option "IdentityFile=$SSHD_DIR/id" --ssh-option "UserKnownHostsFile=$SSHD_DIR/known_hosts"
+		--ssh-option StrictHostKeyChecking=yes --ssh-option ConnectTimeout=5 --dut-agent "$WR")
+	DUT="ssh:root@$MGMT_DUT:$MGMT_PORT"
+	# sshd daemonizes once it listens; the first connection may still
+	# race it: up to 5 s (50 x 0.1 s).
+	for i in $(seq 50); do
+		ssh -o BatchMode=yes -o IdentityFile="$SSHD_DIR/id" -o UserKnownHostsFile="$SSHD_DIR/known_hosts" \
+			-p "$MGMT_PORT" "root@$MGMT_DUT" true 2>/dev/null && return 0
+		sleep 0.1
+	done
+	fail "ssh to the DUT does not work: $(tail -3 "$SSHD_DIR/sshd.log")"
+}
