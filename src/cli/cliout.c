@@ -50,23 +50,14 @@ void cli_json_header(const char *command)
 
 int cli_write_file(const char *path, void (*write)(FILE *f, void *arg), void *arg, char *err, size_t errlen)
 {
-	char tmp[4096];
-	int fd = fs_tmp_open(path, tmp, sizeof(tmp));
-	FILE *f;
+	struct fs_out o;
+	int rc = fs_out_open(&o, path);
 
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		snprintf(err, errlen, "%s", strerror(fd < 0 ? -fd : errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		return -EIO;
+	if (!rc) {
+		write(o.f, arg);
+		rc = fs_out_close(&o, true);
 	}
-	write(f, arg);
-	if (ferror(f) | fclose(f) || rename(tmp, path)) {
-		snprintf(err, errlen, "%s", strerror(errno ? errno : EIO));
-		unlink(tmp);
-		return -EIO;
-	}
-	return 0;
+	if (rc)
+		snprintf(err, errlen, "%s", strerror(-rc));
+	return rc ? -EIO : 0;
 }

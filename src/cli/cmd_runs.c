@@ -118,35 +118,48 @@ static int runs_upgrade(struct cli *cli, int argc, char **argv, const char *db_p
 	return 0;
 }
 
+/* The run ids in argv and their store, opened (write: to change it), for
+ * runs rm, export and show: 0, or an exit status after a one-line error
+ * (what: the subcommand). *ids is the caller's to free either way. */
+static int ids_and_store(const char *what, int argc, char **argv, const char *db_path, bool write,
+			 int64_t **ids, size_t *n, struct db **db)
+{
+	char path[4096];
+	int rc, ret = 0, bad;
+
+	*db = NULL;
+	if (!(*ids = calloc((size_t)argc + 1, sizeof(**ids)))) {
+		cli_error("runs %s: out of memory", what);
+		return EXIT_RUNTIME;
+	}
+	if (app_runs_ids(argc, argv, *ids, n, &bad)) {
+		cli_error("runs %s: '%s' is not a valid run id (see 'wirerate runs')", what, argv[bad]);
+		return EXIT_USAGE;
+	}
+	if ((rc = open_db(db_path, write, db, path, sizeof(path), &ret))) {
+		if (rc == -ENOENT)
+			cli_error("runs %s: no run %s (no database at %s)", what, argv[0], path);
+		return rc == -ENOENT ? EXIT_USAGE : ret;
+	}
+	return 0;
+}
+
 /* All the runs or, when one id is not stored, none of them. */
 static int runs_rm(struct cli *cli, int argc, char **argv, const char *db_path)
 {
-	char path[4096], err[512];
+	char err[512];
 	struct db *db = NULL;
 	struct out *o;
-	int64_t *ids;
+	int64_t *ids = NULL;
 	size_t n;
-	int rc, ret = 0, bad;
+	int rc, ret;
 
 	if (argc < 1) {
 		cli_error("runs rm: give the ids of the runs to delete");
 		return EXIT_USAGE;
 	}
-	if (!(ids = calloc((size_t)argc, sizeof(*ids)))) {
-		cli_error("runs rm: out of memory");
-		return EXIT_RUNTIME;
-	}
-	if (app_runs_ids(argc, argv, ids, &n, &bad)) {
-		cli_error("runs rm: '%s' is not a valid run id (see 'wirerate runs')", argv[bad]);
-		ret = EXIT_USAGE;
+	if ((ret = ids_and_store("rm", argc, argv, db_path, true, &ids, &n, &db)))
 		goto out;
-	}
-	if ((rc = open_db(db_path, true, &db, path, sizeof(path), &ret))) {
-		if (rc == -ENOENT)
-			cli_error("runs rm: no run %s (no database at %s)", argv[0], path);
-		ret = rc == -ENOENT ? EXIT_USAGE : ret;
-		goto out;
-	}
 	if ((rc = app_runs_delete(db, ids, n, err, sizeof(err)))) {
 		cli_error("runs rm: %s", err);
 		ret = rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
@@ -167,24 +180,14 @@ out:
 /* The runs named, as a document (export, show). An exit status. */
 static int export_doc(const char *what, int argc, char **argv, const char *db_path, json_object **doc)
 {
-	char path[4096], err[512];
+	char err[512];
 	struct db *db = NULL;
-	int64_t *ids;
+	int64_t *ids = NULL;
 	size_t n;
-	int rc, ret = 0, bad;
+	int rc, ret;
 
-	if (!(ids = calloc((size_t)argc + 1, sizeof(*ids)))) {
-		cli_error("runs %s: out of memory", what);
-		return EXIT_RUNTIME;
-	}
-	if (app_runs_ids(argc, argv, ids, &n, &bad)) {
-		cli_error("runs %s: '%s' is not a valid run id (see 'wirerate runs')", what, argv[bad]);
-		ret = EXIT_USAGE;
-	} else if ((rc = open_db(db_path, false, &db, path, sizeof(path), &ret))) {
-		if (rc == -ENOENT)
-			cli_error("runs %s: no run %s (no database at %s)", what, argv[0], path);
-		ret = rc == -ENOENT ? EXIT_USAGE : ret;
-	} else if ((rc = db_export(db, ids, n, WR_VERSION, doc, err, sizeof(err)))) {
+	if (!(ret = ids_and_store(what, argc, argv, db_path, false, &ids, &n, &db)) &&
+	    (rc = db_export(db, ids, n, WR_VERSION, doc, err, sizeof(err)))) {
 		cli_error("runs %s: %s", what, err);
 		ret = rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 	}

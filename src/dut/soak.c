@@ -452,9 +452,9 @@ int soak_calib_load(const char *path, struct soak_calib *c, char *err, size_t er
 
 int soak_calib_save(const char *path, const struct soak_calib *c, char *err, size_t errlen)
 {
-	char text[65536], tmp[4200];
-	int len, fd, rc = 0;
-	ssize_t w;
+	char text[65536];
+	struct fs_out o;
+	int len, rc = 0;
 
 	len = soak_calib_format(c, text, sizeof(text));
 	if (len < 0) {
@@ -465,21 +465,13 @@ int soak_calib_save(const char *path, const struct soak_calib *c, char *err, siz
 		snprintf(err, errlen, "cannot make the directory of %s: %s", path, strerror(-rc));
 		return rc;
 	}
-	if ((fd = fs_tmp_open(path, tmp, sizeof(tmp))) < 0) {
-		snprintf(err, errlen, "cannot write next to %s: %s", path, strerror(-fd));
-		return fd;
+	if ((rc = fs_out_open(&o, path))) {
+		snprintf(err, errlen, "cannot write next to %s: %s", path, strerror(-rc));
+		return rc;
 	}
-	w = write(fd, text, (size_t)len);
-	if (w != len || fsync(fd))
-		rc = w < 0 ? -errno : -EIO;
-	if (close(fd) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc) {
-		unlink(tmp);
+	fwrite(text, 1, (size_t)len, o.f);
+	if ((rc = fs_out_close(&o, true)))
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
-	}
 	return rc;
 }
 

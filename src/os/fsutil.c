@@ -112,3 +112,41 @@ int fs_tmp_open(const char *path, char *tmp, size_t tmplen)
 	}
 	return fd;
 }
+
+int fs_out_open(struct fs_out *o, const char *path)
+{
+	int fd;
+
+	o->f = NULL;
+	if ((size_t)snprintf(o->path, sizeof(o->path), "%s", path) >= sizeof(o->path))
+		return -ENAMETOOLONG;
+	if ((fd = fs_tmp_open(path, o->tmp, sizeof(o->tmp))) < 0)
+		return fd;
+	if (!(o->f = fdopen(fd, "w"))) {
+		int rc = -errno;
+
+		close(fd);
+		unlink(o->tmp);
+		return rc;
+	}
+	return 0;
+}
+
+int fs_out_close(struct fs_out *o, bool keep)
+{
+	int rc = 0;
+
+	if (!o->f)
+		return 0;
+	errno = 0;
+	if (keep && (fflush(o->f) || ferror(o->f) || fsync(fileno(o->f))))
+		rc = errno ? -errno : -EIO;
+	if (fclose(o->f) && !rc)
+		rc = -errno;
+	o->f = NULL;
+	if (keep && !rc && rename(o->tmp, o->path))
+		rc = -errno;
+	if (!keep || rc)
+		unlink(o->tmp);
+	return rc;
+}

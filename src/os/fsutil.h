@@ -3,7 +3,9 @@
 #ifndef WR_OS_FSUTIL_H
 #define WR_OS_FSUTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Read root/path into buf (NUL-terminated, trailing newline kept);
  * returns bytes read or -errno. root NULL or "" means "/". */
@@ -18,6 +20,20 @@ int fs_mkdir_parents(const char *path);
  * one file system, mode 0644 whatever the umask. The name goes into tmp.
  * Returns the descriptor or -errno. */
 int fs_tmp_open(const char *path, char *tmp, size_t tmplen);
+/* A file written beside its name (fs_tmp_open) and renamed over it when
+ * done: a reader sees the old file or the whole new one, never half. */
+struct fs_out {
+	FILE *f;
+	char path[4096];
+	char tmp[4200];
+};
+/* Open it as a stdio stream: 0, or -errno with o->f NULL. */
+int fs_out_open(struct fs_out *o, const char *path);
+/* Close it. keep: flushed to disk and renamed over its path, 0 or
+ * -errno (a write that failed on the way, too); otherwise, and on any
+ * failure, the file beside is removed. o->f NULL is a no-op (0). */
+int fs_out_close(struct fs_out *o, bool keep);
+
 /* Write s to path, with a one-line error naming path on failure. */
 int fs_write_err(const char *path, const char *s, char *err, size_t errlen);
 

@@ -99,9 +99,10 @@ int calib_lookup(const char *path, const char *port_type, unsigned int size,
 
 int calib_store(const char *path, const struct calib_entry *e, char *err, size_t errlen)
 {
-	char tmp[4200], line[512];
+	char line[512];
+	struct fs_out o;
 	FILE *in, *out;
-	int fd, rc = 0;
+	int rc = 0;
 
 	/* never over a file that is not one of ours */
 	if ((rc = calib_check(path, err, errlen)))
@@ -110,17 +111,11 @@ int calib_store(const char *path, const struct calib_entry *e, char *err, size_t
 		snprintf(err, errlen, "cannot create the directory of %s: %s", path, strerror(-rc));
 		return rc;
 	}
-	if ((fd = fs_tmp_open(path, tmp, sizeof(tmp))) < 0) {
-		snprintf(err, errlen, "cannot write next to %s: %s", path, strerror(-fd));
-		return fd;
-	}
-	if (!(out = fdopen(fd, "w"))) {
-		rc = -errno;
-		close(fd);
-		unlink(tmp);
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(-rc));
+	if ((rc = fs_out_open(&o, path))) {
+		snprintf(err, errlen, "cannot write next to %s: %s", path, strerror(-rc));
 		return rc;
 	}
+	out = o.f;
 	fprintf(out, "# wirerate calibration: port-type size frames/s receiver-ok time kernel [line=cpus:ns]\n");
 	in = fopen(path, "re");
 	if (in) {
@@ -140,15 +135,7 @@ int calib_store(const char *path, const struct calib_entry *e, char *err, size_t
 	if (e->line_cpus[0] && e->line_ns > 0)
 		fprintf(out, " line=%s:%.1f", e->line_cpus, e->line_ns);
 	fputc('\n', out);
-	if (fflush(out) || fsync(fileno(out)))
-		rc = -errno;
-	if (fclose(out) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc) {
+	if ((rc = fs_out_close(&o, true)))
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
-		unlink(tmp);
-	}
 	return rc;
 }
