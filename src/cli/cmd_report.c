@@ -1,4 +1,4 @@
-/* wirerate report RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE] */
+/* wirerate report RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE]... */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -52,40 +52,45 @@ static int check_html_path(const char *path)
  * place, so a failure never leaves half a file under the name asked for. */
 static int write_html(const struct report_model *m, const char *path, char *err, size_t errlen)
 {
-	char tmp[4200];
-	FILE *f;
-	int fd, rc;
+	struct fs_out o;
+	int rc, rc2;
 
-	if ((fd = fs_tmp_open(path, tmp, sizeof(tmp))) < 0) {
-		snprintf(err, errlen, "--html %s: %s", path, strerror(-fd));
-		return fd;
-	}
-	if (!(f = fdopen(fd, "w"))) {
-		rc = -errno;
-		close(fd);
-		unlink(tmp);
+	if ((rc = fs_out_open(&o, path))) {
 		snprintf(err, errlen, "--html %s: %s", path, strerror(-rc));
 		return rc;
 	}
-	rc = report_html_write(m, f, err, errlen);
-	if (fclose(f) && !rc) {
-		rc = -errno;
+	rc = report_html_write(m, o.f, err, errlen);
+	rc2 = fs_out_close(&o, !rc);
+	if (!rc && rc2) {
+		rc = rc2;
 		snprintf(err, errlen, "--html %s: %s", path, strerror(-rc));
 	}
-	if (!rc && rename(tmp, path)) {
-		rc = -errno;
-		snprintf(err, errlen, "--html %s: %s", path, strerror(-rc));
-	}
-	if (rc)
-		unlink(tmp);
 	return rc;
 }
 
 struct report_opts {
-	const char *db_path, *html;
+	const char *db[REPORT_MAX_STORES], *html;
+	unsigned int ndb;
 	bool csv, csv_loss;
 	double fail_pct;	/* -1: not given */
 };
+
+/* --db, once per store the runs come from */
+static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct report_opts *op = ctx;
+	int rc;
+
+	(void)opt;
+	if (op->ndb == REPORT_MAX_STORES) {
+		snprintf(err, errlen, "--db: at most %d stores in one report", REPORT_MAX_STORES);
+		return -EINVAL;
+	}
+	if ((rc = opt_path_check(v, err, errlen)))
+		return rc;
+	op->db[op->ndb++] = v;
+	return 0;
+}
 
 
 static int set_fail_pct(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
@@ -116,8 +121,8 @@ static const struct opt report_opts[] = {
 	  "more than PCT percent beyond noise (for CI)", set_fail_pct },
 	{ "db", 0, OPT_VALUE, "FILE", "store", NULL,
 	  "the results database (default $WIRERATE_DB, else\n"
-	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db)",
-	  opt_set_path, RO(db_path) },
+	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db);\n"
+	  "give it again to take runs from several (up to 8)", set_db },
 	{ NULL },
 };
 
@@ -125,13 +130,15 @@ static const struct opt *const report_tables[] = { report_opts, NULL };
 
 const struct opt_cmd report_cmd = {
 	.name = "report",
-	.synopsis = "RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE]",
+	.synopsis = "RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE]...",
 	.about = "Compares stored runs side by side (a table by size: rows are frame sizes,\n"
 		 "columns are runs), each cell against the first run (the baseline): better,\n"
 		 "worse, or within noise, from the spread of repeated searches (rfc2544\n"
-		 "--repeat N) and the search's width goal. RUN is a run id or a label (the\n"
-		 "latest run with that label). It only reads the database: one in an older\n"
-		 "format is refused until 'wirerate runs upgrade' brings it up to date.\n",
+		 "--repeat N) and the search's width goal. RUN is a run id, a run's UUID or\n"
+		 "a label (the latest run with that label). With several --db, a label is the\n"
+		 "latest in any of them and K:RUN names RUN in the K-th; the report then names\n"
+		 "runs K:ID. It only reads the databases: one in an older format is refused\n"
+		 "until 'wirerate runs upgrade' brings it up to date.\n",
 	.notes = "--json gives every figure behind the tables.\n"
 		 "exit status: 0, 1 runtime failure, 2 bad input, 3 regression (with --fail-on-regression)\n",
 	.tables = report_tables,
@@ -141,13 +148,14 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 {
 	struct report_opts op = { .fail_pct = -1 };
 	void *ctx[] = { &op };
-	const char *db_path, *html;
+	const char *html, *names[REPORT_MAX_STORES];
 	bool csv, csv_loss;
 	double fail_pct;
 	char path[4096], err[512], note[256], **runs = NULL;
 	int64_t ids[RM_MAX_RUNS];
+	unsigned int which[RM_MAX_RUNS], ndb;
 	struct report_model *m = NULL;
-	struct db *db = NULL;
+	struct db *db[REPORT_MAX_STORES] = { NULL }, *dbs[RM_MAX_RUNS];
 	int nruns, rc, ret = EXIT_RUNTIME;
 
 	/* Options and run names in any order: every name gathered, so that
@@ -160,7 +168,6 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		free(runs);
 		return rc == OPT_HELP ? 0 : EXIT_USAGE;
 	}
-	db_path = op.db_path;
 	html = op.html;
 	csv = op.csv;
 	csv_loss = op.csv_loss;
@@ -190,27 +197,33 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (db_path)
-		snprintf(path, sizeof(path), "%s", db_path);
-	else if ((rc = db_default_path(path, sizeof(path), err, sizeof(err)))) {
+	ndb = op.ndb ? op.ndb : 1;
+	if (op.ndb) {
+		memcpy(names, op.db, sizeof(names));
+	} else if ((rc = db_default_path(path, sizeof(path), err, sizeof(err)))) {
 		cli_error("report: %s", err);
 		ret = EXIT_USAGE;
 		goto out;
+	} else {
+		names[0] = path;
 	}
-	if ((rc = db_open_read(path, &db, err, sizeof(err)))) {
-		if (rc == -ENOENT)
-			cli_error("report: no run '%s': %s", runs[0], err);
-		else
-			cli_error("report: %s", err);
-		ret = rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-		goto out;
-	}
-	for (int i = 0; i < nruns; i++) {
-		if ((rc = report_resolve(db, runs[i], &ids[i], note, sizeof(note), err, sizeof(err)))) {
-			cli_error("report: %s", err);
-			ret = rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	for (unsigned int i = 0; i < ndb; i++)
+		if ((rc = db_open_read(names[i], &db[i], err, sizeof(err)))) {
+			if (rc == -ENOENT && ndb == 1)
+				cli_error("report: no run '%s': %s", runs[0], err);
+			else
+				cli_error("report: %s", err);
+			ret = rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 			goto out;
 		}
+	for (int i = 0; i < nruns; i++) {
+		if ((rc = report_resolve_in(db, names, ndb, runs[i], &which[i], &ids[i], note, sizeof(note), err,
+					    sizeof(err)))) {
+			cli_error("report: %s", err);
+			ret = rc == -ENOENT || rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+			goto out;
+		}
+		dbs[i] = db[which[i]];
 		if (note[0])
 			cli_error("report: %s", note);
 	}
@@ -218,11 +231,18 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		cli_error("report: out of memory");
 		goto out;
 	}
-	if ((rc = report_load(db, ids, (unsigned int)nruns, m, err, sizeof(err)))) {
+	if ((rc = report_load_stores(dbs, ids, (unsigned int)nruns, m, err, sizeof(err)))) {
 		cli_error("report: %s", err);
 		ret = rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
+	/* each run's store; of several, the runs are K:ID */
+	for (unsigned int i = 0; i < m->nruns; i++) {
+		snprintf(m->run[i].store, sizeof(m->run[i].store), "%s", names[which[i]]);
+		if (ndb > 1)
+			snprintf(m->run[i].ref, sizeof(m->run[i].ref), "%u:%lld", which[i] + 1, (long long)m->run[i].id);
+	}
+	report_title(m);
 	report_compare(m, fail_pct);
 	if (html && (rc = write_html(m, html, err, sizeof(err)))) {
 		cli_error("report: %s", rc == -ENOSYS ? "--html: this build cannot write HTML yet" : err);
@@ -248,6 +268,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 out:
 	free(m);
 	free(runs);
-	db_close(db);
+	for (unsigned int i = 0; i < REPORT_MAX_STORES; i++)
+		db_close(db[i]);
 	return ret;
 }

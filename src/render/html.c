@@ -121,7 +121,7 @@ static void run_name(struct page *p, unsigned int r)
 	if (run->label[0])
 		esc(p, run->label, sizeof(run->label));
 	else
-		fprintf(p->f, "run #%lld", (long long)run->id);
+		fprintf(p->f, "run #%s", run->ref);
 }
 
 static void td(struct page *p, const char *attr, const char *s, size_t max)
@@ -145,7 +145,7 @@ static void runs_table(struct page *p)
 
 		fputs("<tr><th>", f);
 		swatch(p, r);
-		fprintf(f, "#%lld</th><td>", (long long)run->id);
+		fprintf(f, "#%s</th><td>", run->ref);
 		if (run->label[0])
 			esc(p, run->label, sizeof(run->label));
 		else
@@ -516,7 +516,7 @@ int report_html_write(const struct report_model *m, FILE *f, char *err, size_t e
 	for (unsigned int r = 0; r < p.nruns; r++) {
 		const struct rm_run *run = &m->run[r];
 
-		snprintf(p.name[r], sizeof(p.name[r]), "#%lld%s%.*s", (long long)run->id,
+		snprintf(p.name[r], sizeof(p.name[r]), "#%s%s%.*s", run->ref,
 			 run->label[0] ? " " : "", (int)sizeof(run->label), run->label);
 		p.names[r] = p.name[r];
 	}

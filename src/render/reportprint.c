@@ -44,7 +44,7 @@ static void run_name(const struct rm_run *r, char *buf, size_t len)
 		i += l ? l : 1;
 	}
 	snprintf(head, sizeof(head), "%.*s", (int)i, r->label);
-	snprintf(buf, len, "#%lld%s%s", (long long)r->id, r->label[0] ? " " : "", esc(head, label, sizeof(label)));
+	snprintf(buf, len, "#%s%s%s", r->ref, r->label[0] ? " " : "", esc(head, label, sizeof(label)));
 }
 
 /* The words of a run's config ("placement=bound rules=0 ...") that not
@@ -436,6 +436,8 @@ void report_print(struct out *o, const struct report_model *m)
 
 		out_obj_start(o, NULL);
 		out_i64(o, "id", NULL, run->id);
+		out_str(o, "ref", NULL, run->ref);
+		out_str(o, "store", NULL, run->store);
 		out_str(o, "label", NULL, run->label);
 		if (run->when[0])
 			out_str(o, "when", NULL, run->when);
@@ -514,7 +516,7 @@ static void csv_num(FILE *f, double v, bool have)
 }
 
 /* The columns that say which run a line is from. */
-#define CSV_RUN_HEADER "run_id,label,when,test,kernel,config,interrupted"
+#define CSV_RUN_HEADER "run_id,label,when,test,kernel,config,interrupted,store"
 
 static void csv_run(FILE *f, const struct rm_run *run)
 {
@@ -526,7 +528,8 @@ static void csv_run(FILE *f, const struct rm_run *run)
 	csv_str(f, run->kernel);
 	fputc(',', f);
 	csv_str(f, run->config);
-	fprintf(f, ",%d", run->interrupted);
+	fprintf(f, ",%d,", run->interrupted);
+	csv_str(f, run->store);
 }
 
 void report_csv(const struct report_model *m, FILE *f)

@@ -18,44 +18,142 @@ static int fail_sql(sqlite3 *h, const char *what, char *err, size_t errlen)
 	return -EIO;
 }
 
+/* How a run matched its name in one store. */
+struct found {
+	int64_t id, started;
+	char how;		/* 'i' its id, 'u' its UUID, 'l' its label */
+	int nlabel;		/* runs with that label in the store */
+};
+
+static int find_step(sqlite3 *h, sqlite3_stmt *st, char how, struct found *f, char *err, size_t errlen)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW) {
+		f->id = sqlite3_column_int64(st, 0);
+		f->started = sqlite3_column_int64(st, 1);
+		f->nlabel = how == 'l' ? sqlite3_column_int(st, 2) : 1;
+		f->how = how;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail_sql(h, "looking up the run", err, errlen);
+	return rc == SQLITE_ROW;
+}
+
+/* arg in one store: an id (all digits), else a UUID, else a label (the
+ * latest run with it; a label may be all digits too). 1 found, 0 not. */
+static int find_in(struct db *db, const char *arg, struct found *f, char *err, size_t errlen)
+{
+	static const struct { char how; const char *sql; } q[] = {
+		{ 'i', "SELECT id, started FROM runs WHERE id = ?1" },
+		{ 'u', "SELECT id, started FROM runs WHERE uuid = ?1 AND uuid != ''" },
+		{ 'l', "SELECT id, started, (SELECT count(*) FROM runs WHERE label = ?1) FROM runs"
+		       " WHERE label = ?1 ORDER BY started DESC, id DESC LIMIT 1" },
+	};
+	sqlite3 *h = db_sqlite(db);
+	char *end;
+	long long v = strtoll(arg, &end, 10);
+
+	for (unsigned int i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		sqlite3_stmt *st;
+		int rc;
+
+		if (q[i].how == 'i' && (!*arg || *end))
+			continue;
+		if (sqlite3_prepare_v2(h, q[i].sql, -1, &st, NULL) != SQLITE_OK)
+			return fail_sql(h, "looking up the run", err, errlen);
+		if (q[i].how == 'i')
+			sqlite3_bind_int64(st, 1, v);
+		else
+			sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
+		if ((rc = find_step(h, st, q[i].how, f, err, errlen)))
+			return rc;
+	}
+	return 0;
+}
+
 int report_resolve(struct db *db, const char *arg, int64_t *id, char *note, size_t notelen,
 		   char *err, size_t errlen)
 {
-	sqlite3 *h = db_sqlite(db);
-	sqlite3_stmt *st;
+	const char *name = "";
+	unsigned int which;
+
+	return report_resolve_in(&db, &name, 1, arg, &which, id, note, notelen, err, errlen);
+}
+
+int report_resolve_in(struct db *const *dbs, const char *const *names, unsigned int ndb, const char *arg,
+		      unsigned int *which, int64_t *id, char *note, size_t notelen, char *err, size_t errlen)
+{
+	struct found f[REPORT_MAX_STORES], *best = NULL;
+	bool hit[REPORT_MAX_STORES] = { false };
+	unsigned int first = 0, last = ndb, nid = 0, nstores = 0;
+	int nlabel = 0;
+	const char *given = arg;
 	char *end;
-	long long v = strtoll(arg, &end, 10);
-	int n = 0;
+	unsigned long k;
 
 	note[0] = '\0';
-	if (*arg && !*end) {
-		if (sqlite3_prepare_v2(h, "SELECT id FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
-			return fail_sql(h, "looking up the run", err, errlen);
-		sqlite3_bind_int64(st, 1, v);
-		n = sqlite3_step(st) == SQLITE_ROW;
-		sqlite3_finalize(st);
-		if (n) {
-			*id = v;
-			return 0;
+	if (!ndb || ndb > REPORT_MAX_STORES) {
+		snprintf(err, errlen, "from 1 to %d stores", REPORT_MAX_STORES);
+		return -EINVAL;
+	}
+	/* "K:RUN" names RUN in the K-th store, of several */
+	k = strtoul(arg, &end, 10);
+	if (ndb > 1 && end != arg && *end == ':' && arg[0] != '0' && k >= 1 && k <= ndb) {
+		first = (unsigned int)k - 1;
+		last = first + 1;
+		arg = end + 1;
+	}
+	for (unsigned int i = first; i < last; i++) {
+		int rc = find_in(dbs[i], arg, &f[i], err, errlen);
+
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			continue;
+		hit[i] = true;
+		nstores++;
+		nid += f[i].how == 'i';
+		nlabel += f[i].how == 'l' ? f[i].nlabel : 0;
+	}
+	/* An id or a UUID before a label, as in one store; of labels, the
+	 * latest run over every store. */
+	for (unsigned int i = first; i < last; i++) {
+		if (!hit[i])
+			continue;
+		if (!best || (best->how == 'l' && f[i].how != 'l') ||
+		    (best->how == 'l' && f[i].how == 'l' &&
+		     (f[i].started > best->started || (f[i].started == best->started && f[i].id > best->id)))) {
+			best = &f[i];
+			*which = i;
 		}
-		/* A label may be all digits too: fall through. */
 	}
-	if (sqlite3_prepare_v2(h, "SELECT id, (SELECT count(*) FROM runs WHERE label = ?1) FROM runs"
-				  " WHERE label = ?1 ORDER BY started DESC, id DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
-		return fail_sql(h, "looking up the label", err, errlen);
-	sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		n = sqlite3_column_int(st, 1);
-		if (n > 1)
-			snprintf(note, notelen, "label '%s' names %d runs; using the latest, run %lld", arg, n,
+	if (!best) {
+		snprintf(err, errlen, "no run '%s' (neither a run id, a UUID nor a label; see 'wirerate runs')", given);
+		return -ENOENT;
+	}
+	if (nid > 1) {
+		char *p = err;
+		size_t n = (size_t)snprintf(err, errlen, "run %s is in %u stores (", arg, nid);
+
+		for (unsigned int i = first, j = 0; i < last; i++)
+			if (hit[i] && f[i].how == 'i' && n < errlen)
+				n += (size_t)snprintf(p + n, errlen - n, "%s%u: %s", j++ ? ", " : "", i + 1, names[i]);
+		if (n < errlen)
+			snprintf(p + n, errlen - n, "): name it as K:%s, K the store's place among the --db", arg);
+		return -EINVAL;
+	}
+	*id = best->id;
+	if (best->how == 'l' && nlabel > 1) {
+		if (ndb > 1)
+			snprintf(note, notelen, "label '%s' names %d runs in %u store%s; using the latest, run %u:%lld",
+				 arg, nlabel, nstores, nstores == 1 ? "" : "s", *which + 1, (long long)*id);
+		else
+			snprintf(note, notelen, "label '%s' names %d runs; using the latest, run %lld", arg, nlabel,
 				 (long long)*id);
-		sqlite3_finalize(st);
-		return 0;
 	}
-	sqlite3_finalize(st);
-	snprintf(err, errlen, "no run '%s' (neither a run id nor a label; see 'wirerate runs')", arg);
-	return -ENOENT;
+	return 0;
 }
 
 static double col_d(sqlite3_stmt *st, int i)
@@ -393,7 +491,16 @@ static int add_size(struct report_model *m, unsigned int size)
 int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report_model *m,
 		char *err, size_t errlen)
 {
-	sqlite3 *h = db_sqlite(db);
+	struct db *dbs[RM_MAX_RUNS];
+
+	for (unsigned int i = 0; i < n && i < RM_MAX_RUNS; i++)
+		dbs[i] = db;
+	return report_load_stores(dbs, ids, n, m, err, errlen);
+}
+
+int report_load_stores(struct db *const *dbs, const int64_t *ids, unsigned int n, struct report_model *m,
+		       char *err, size_t errlen)
+{
 	char boot[64];
 	int rc = 0;
 
@@ -406,6 +513,7 @@ int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report
 	db_boot_id(boot, sizeof(boot));
 	for (unsigned int i = 0; i < n && !rc; i++) {
 		struct rm_run *r = &m->run[m->nruns];
+		sqlite3 *h = db_sqlite(dbs[i]);
 		sqlite3_stmt *st;
 		char status[32], runboot[64];
 		double line_bps;
@@ -426,6 +534,7 @@ int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report
 			return -ENOENT;
 		}
 		r->id = sqlite3_column_int64(st, 0);
+		snprintf(r->ref, sizeof(r->ref), "%lld", (long long)r->id);
 		if (timefmt_local(r->when, sizeof(r->when), sqlite3_column_int64(st, 1), "%Y-%m-%dT%H:%M:%S%z"))
 			r->when[0] = '\0';
 		col_s(st, 2, r->test, sizeof(r->test));
@@ -447,9 +556,14 @@ int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report
 		m->nruns++;
 	}
 	if (!rc)
-		snprintf(m->title, sizeof(m->title), "wirerate report: %u run%s against run %lld", m->nruns,
-			 m->nruns == 1 ? "" : "s", m->nruns ? (long long)m->run[0].id : 0LL);
+		report_title(m);
 	return rc;
+}
+
+void report_title(struct report_model *m)
+{
+	snprintf(m->title, sizeof(m->title), "wirerate report: %u run%s against run %s", m->nruns,
+		 m->nruns == 1 ? "" : "s", m->nruns ? m->run[0].ref : "0");
 }
 
 void report_band(const struct rm_cell *c, double *lo, double *hi)

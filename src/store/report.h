@@ -12,15 +12,31 @@
 #include "store/db.h"
 #include "store/report_model.h"
 
-/* RUN as given on the command line: a run id, or a label (the latest run
- * with it; note says so when the label matched more than one). -ENOENT
- * with err when there is no such run. */
+#define REPORT_MAX_STORES 8
+
+/* RUN as given on the command line: a run id, a run's UUID, or a label
+ * (the latest run with it; note says so when the label matched more than
+ * one). -ENOENT with err when there is no such run. */
 int report_resolve(struct db *db, const char *arg, int64_t *id, char *note, size_t notelen,
 		   char *err, size_t errlen);
 
-/* Load the runs (ids[0] is the baseline) into m, sizes ascending. */
+/* The same over ndb stores (names: how errors name them), *which the
+ * store the run is in. A label is the latest run with it in any store;
+ * "K:RUN" (K from 1, with several stores) is RUN in the K-th store only.
+ * An id found in more than one store is ambiguous: -EINVAL, err naming
+ * them. An id or UUID is taken before a label, as in one store. */
+int report_resolve_in(struct db *const *dbs, const char *const *names, unsigned int ndb, const char *arg,
+		      unsigned int *which, int64_t *id, char *note, size_t notelen, char *err, size_t errlen);
+
+/* Load the runs (ids[0] is the baseline) into m, sizes ascending; each
+ * run's ref is its id. report_load_stores reads run i from dbs[i]. */
 int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report_model *m,
 		char *err, size_t errlen);
+int report_load_stores(struct db *const *dbs, const int64_t *ids, unsigned int n, struct report_model *m,
+		       char *err, size_t errlen);
+
+/* m->title, from the runs and the baseline's ref. */
+void report_title(struct report_model *m);
 
 /* The verdict and difference of every cell against the baseline, and
  * m->regression against fail_pct (< 0: no threshold). */

@@ -90,6 +90,10 @@ struct rm_cell {
 
 struct rm_run {
 	int64_t id;
+	/* how the report names it: its id, or "K:ID" when the runs come from
+	 * several stores (K the store's place among them, from 1) */
+	char ref[32];
+	char store[256];		/* the store's path; "" when not said */
 	char label[64];			/* --label, or "" */
 	char when[32];			/* ISO 8601, local time and its UTC offset; "" when the stored
 					 * time has no date (out of range) */

@@ -31,12 +31,33 @@ note "export: $(wc -c <"$D/e.json") bytes, trials $(jq -c '[.runs[] | .trials | 
 out=$("$WR" runs import "$D/e.json" --db "$B") || fail "import: $out"
 note "$out"
 grep -q "^imported 3 run(s) as 1-3 into $B; 0 already there" <<<"$out" || fail "import said: $out"
+# a report, less what says where and when it was made: the store's path
+# (JSON and CSV name it) and the JSON header's time
+same() { sed -e "s#$A#STORE#g; s#$B#STORE#g; s#\"time\":[0-9]*#\"time\":T#"; }
 for r in "tr-a tr-b" "search" "1 2 3"; do
 	for fmt in "" --json --csv; do
-		diff <("$WR" report $r $fmt --db "$A") <("$WR" report $r $fmt --db "$B") >"$D/diff" ||
+		diff <("$WR" report $r $fmt --db "$A" | same) <("$WR" report $r $fmt --db "$B" | same) >"$D/diff" ||
 			fail "report $r $fmt differs after the journey: $(head -20 "$D/diff")"
 	done
 done
+# One report over both stores: run 1 is in each (ambiguous, both named),
+# K:ID is the K-th --db's run, and the cells are those each store gives.
+err=$("$WR" report 1 --db "$A" --db "$B" 2>&1); rc=$?
+[ $rc = 2 ] && grep -q "^wirerate: report: run 1 is in 2 stores (1: $A, 2: $B)" <<<"$err" || fail "ambiguous id: exit $rc: $err"
+j=$("$WR" report 1:2 2:2 --db "$A" --db "$B" --json) || fail "report over two stores"
+jq -e --arg a "$A" --arg b "$B" '[.runs[] | {ref, store}] == [{ref: "1:2", store: $a}, {ref: "2:2", store: $b}]
+	and .runs[0].cells == (.runs[1].cells | map(.verdict = "baseline" | .diff_pct = 0))' <<<"$j" >/dev/null ||
+	fail "two stores: $(jq -c '[.runs[] | {ref, store, cells: [.cells[] | {verdict, diff_pct}]}]' <<<"$j")"
+"$WR" report 1:2 2:2 --db "$A" --db "$B" | grep -q "#2:2 tr-b" || fail "text: run 2:2 not named: $("$WR" report 1:2 2:2 --db "$A" --db "$B")"
+# a label: the latest over both (here an equal copy), with a note; a UUID
+# finds its run in either
+err=$("$WR" report tr-b --db "$A" --db "$B" 2>&1 >/dev/null) || fail "label over two stores: $err"
+grep -q "^wirerate: report: label 'tr-b' names 2 runs in 2 stores; using the latest, run [12]:2$" <<<"$err" || fail "label note: $err"
+uuid=$(jq -r '.runs[2].run.uuid' "$D/e.json")
+[ "$("$WR" report "$uuid" search --db "$B" --db "$A" --json | jq -r '[.runs[].ref] | join(" ")')" = "1:3 1:3" ] ||
+	fail "by UUID: $("$WR" report "$uuid" search --db "$B" --db "$A" --json | jq -c '[.runs[] | {ref, label}]')"
+expect_exit 2 "$WR" report 1 --db "$A" --db "$D/no/such/dir.db"
+expect_exit 2 "$WR" report 1 $(for i in 1 2 3 4 5 6 7 8 9; do printf -- "--db %s " "$A"; done)
 diff <("$WR" runs show 3 --db "$A") <("$WR" runs show 3 --db "$B") >"$D/diff" || fail "runs show differs: $(cat "$D/diff")"
 [ "$("$WR" runs show 2 --db "$B" | grep -cE '^ +[0-9]+ +64 x ')" = 2 ] || fail "runs show 2: not its two trials: $("$WR" runs show 2 --db "$B")"
 "$WR" runs show 3 --db "$B" --json | jq -e '.runs[0].run.label == "search" and (.runs[0].results | length) == 1' >/dev/null ||

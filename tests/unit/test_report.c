@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "store/db.h"
 #include "render/out.h"
@@ -297,11 +298,11 @@ static void load_from_store(void **st)
 	for (char *q = buf; *q; q++)
 		lines += *q == '\n';
 	assert_int_equal(lines, 1 + 3);
-	assert_non_null(strstr(buf, "run_id,label,when,test,kernel,config,interrupted,size,step,offered_pct,"
+	assert_non_null(strstr(buf, "run_id,label,when,test,kernel,config,interrupted,store,size,step,offered_pct,"
 				    "offered_pps,loss_pct\n"));
-	assert_non_null(strstr(buf, ",rules=0,0,64,1,100,40000,50\n"));
-	assert_non_null(strstr(buf, ",rules=0,0,64,2,90,36000,30\n"));
-	assert_non_null(strstr(buf, ",rules=0,0,64,3,80,32000,0\n"));
+	assert_non_null(strstr(buf, ",rules=0,0,,64,1,100,40000,50\n"));
+	assert_non_null(strstr(buf, ",rules=0,0,,64,2,90,36000,30\n"));
+	assert_non_null(strstr(buf, ",rules=0,0,,64,3,80,32000,0\n"));
 	assert_null(strstr(buf, "rules=1000"));
 	free(buf);
 	db_close(db);
@@ -495,13 +496,100 @@ static void trials_from_store(void **st)
 	assert_int_equal(system(p), 0);
 }
 
+/* Runs from several stores: a label is the latest in any, K:RUN one
+ * store's, an id in two stores is ambiguous, a UUID finds its run, and
+ * the loaded runs come each from its own store. */
+static void resolve_in_stores(void **st)
+{
+	char dir[] = "/tmp/wr-test-report.XXXXXX", p[2][128], err[256], note[160], uuid[64] = "";
+	struct db *db[2];
+	const char *names[2] = { p[0], p[1] };
+	int64_t id[2][2], got, ids[2];
+	unsigned int which = 9;
+	struct db *dbs[2];
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	for (int s = 0; s < 2; s++) {
+		snprintf(p[s], sizeof(p[s]), "%s/s%d.db", dir, s);
+		assert_int_equal(db_open(p[s], true, &db[s], err, sizeof(err)), 0);
+		for (int r = 0; r < 2; r++) {
+			/* store 1's "nightly" run is the later one: begun after
+			 * a second's wait */
+			struct db_run_info ri = { .test = "trial", .label = r ? "nightly" : (s ? "only-1" : "only-0"),
+						  .sizes = "64", .config = "", .repeats = 1 };
+
+			if (s && r)
+				sleep(1);
+			assert_int_equal(db_run_begin(db[s], &ri, NULL, 0, &id[s][r], err, sizeof(err)), 0);
+			assert_int_equal(db_run_end(db[s], id[s][r], "complete", NULL, err, sizeof(err)), 0);
+		}
+	}
+	/* both stores number their runs 1, 2 */
+	assert_int_equal(id[0][0], id[1][0]);
+	assert_int_equal(report_resolve_in(db, names, 2, "nightly", &which, &got, note, sizeof(note), err,
+					   sizeof(err)), 0);
+	assert_int_equal(which, 1);
+	assert_int_equal(got, id[1][1]);
+	assert_non_null(strstr(note, "2 runs in 2 stores"));
+	assert_int_equal(report_resolve_in(db, names, 2, "1:nightly", &which, &got, note, sizeof(note), err,
+					   sizeof(err)), 0);
+	assert_int_equal(which, 0);
+	assert_int_equal(got, id[0][1]);
+	assert_int_equal(report_resolve_in(db, names, 2, "only-0", &which, &got, note, sizeof(note), err,
+					   sizeof(err)), 0);
+	assert_int_equal(which, 0);
+	assert_string_equal(note, "");
+	/* the same id in both: ambiguous, both named */
+	assert_int_equal(report_resolve_in(db, names, 2, "1", &which, &got, note, sizeof(note), err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "1: "));
+	assert_non_null(strstr(err, "2: "));
+	assert_int_equal(report_resolve_in(db, names, 2, "2:1", &which, &got, note, sizeof(note), err, sizeof(err)),
+			 0);
+	assert_int_equal(which, 1);
+	assert_int_equal(got, id[1][0]);
+	/* 3 is no store's place: a label, and there is none */
+	assert_int_equal(report_resolve_in(db, names, 2, "3:1", &which, &got, note, sizeof(note), err, sizeof(err)),
+			 -ENOENT);
+	assert_non_null(strstr(err, "'3:1'"));
+	/* a run's UUID, from store 1 */
+	{
+		sqlite3_stmt *q;
+
+		assert_int_equal(sqlite3_prepare_v2(db_sqlite(db[1]), "SELECT uuid FROM runs WHERE label = 'only-1'", -1,
+						    &q, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+		snprintf(uuid, sizeof(uuid), "%s", (const char *)sqlite3_column_text(q, 0));
+		sqlite3_finalize(q);
+	}
+	assert_true(strlen(uuid) >= 32);
+	assert_int_equal(report_resolve_in(db, names, 2, uuid, &which, &got, note, sizeof(note), err, sizeof(err)),
+			 0);
+	assert_int_equal(which, 1);
+	assert_int_equal(got, id[1][0]);
+	/* loaded each from its own store: the labels say which */
+	ids[0] = id[0][0];
+	ids[1] = id[1][0];
+	dbs[0] = db[0];
+	dbs[1] = db[1];
+	assert_int_equal(report_load_stores(dbs, ids, 2, &m, err, sizeof(err)), 0);
+	assert_string_equal(m.run[0].label, "only-0");
+	assert_string_equal(m.run[1].label, "only-1");
+	assert_string_equal(m.run[0].ref, "1");
+	for (int s = 0; s < 2; s++)
+		db_close(db[s]);
+	snprintf(p[0], sizeof(p[0]), "rm -rf %s", dir);
+	assert_int_equal(system(p[0]), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(clear_regression), cmocka_unit_test(clear_improvement), cmocka_unit_test(noise),
 		cmocka_unit_test(at_least_and_missing), cmocka_unit_test(load_from_store),
 		cmocka_unit_test(intervals_bounds_noise_from_store),
-		cmocka_unit_test(trials_from_store),
+		cmocka_unit_test(trials_from_store), cmocka_unit_test(resolve_in_stores),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
