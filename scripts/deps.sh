@@ -33,6 +33,8 @@ pkgs=(
 	# the OpenMetrics files are checked with the Prometheus client's
 	# parser, the JSON output against its schemas (tests/jsoncheck.py)
 	python3-prometheus-client python3-jsonschema
+	# trial --capture's file is read back with tcpdump
+	tcpdump
 )
 
 # make bench: the peer tools it measures against.

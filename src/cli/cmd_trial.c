@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "os/fsutil.h"
+#include "io/capture.h"
 #include "render/histcsv.h"
 #include "render/openmetrics.h"
 #include "cli/opt.h"
@@ -26,6 +27,7 @@
 #include "render/lossprint.h"
 #include "render/out.h"
 #include "os/cpulat.h"
+#include "wr_config.h"
 
 struct progress_ctx {
 	uint64_t last_tx, last_rx, last_ns;
@@ -143,11 +145,14 @@ void trial_print_dir(struct out *o, const struct trial_dir_result *d, double fra
 }
 
 #define TRIAL_MAX_REPEATS 16
+#define TRIAL_CAPTURE_COUNT 100	/* --capture-count's default */
 
 struct trial_own {
 	uint64_t repeat;
 	const char *histogram;		/* --latency-histogram FILE */
 	const char *openmetrics;	/* --openmetrics FILE */
+	const char *capture;		/* --capture FILE */
+	unsigned int capture_count;	/* --capture-count N */
 };
 
 static const struct opt trial_own_opts[] = {
@@ -163,6 +168,14 @@ static const struct opt trial_own_opts[] = {
 	  "write the run's figures as OpenMetrics text (for a\n"
 	  "Prometheus textfile collector; docs/json.md)",
 	  opt_set_path, OPT_FIELD(struct trial_own, openmetrics) },
+	{ "capture", 0, OPT_VALUE, "FILE", NULL, NULL,
+	  "write the first frames received but not counted (not a\n"
+	  "test frame, a bad tag, another trial's, late, a\n"
+	  "duplicate) to a pcapng file, each with why",
+	  opt_set_path, OPT_FIELD(struct trial_own, capture) },
+	{ "capture-count", 0, OPT_VALUE, "N", NULL, "100",
+	  "how many frames --capture keeps (1..10000)",
+	  opt_set_uint, OPT_FIELD(struct trial_own, capture_count), 1, CAPTURE_MAX_FRAMES },
 	{ NULL },
 };
 
@@ -328,13 +341,43 @@ static void print_one(struct out *o, const struct trialopt *to, const struct tri
 			 res->elapsed_ns / 1e9);
 }
 
+/* What --capture wrote: the file, the frames and why. */
+static void capture_print(struct out *o, const char *path, const struct capture_stats *cs)
+{
+	out_obj_start(o, "capture");
+	out_str(o, "file", "  capture    %s: ", path);
+	out_u64(o, "frames", "%llu frame(s) received and not counted", cs->written);
+	out_obj_start(o, "reasons");
+	for (unsigned int i = 0; i < cs->nreasons; i++) {
+		out_text(o, i ? ", %s " : " (%s ", cs->by[i].reason);
+		out_u64(o, cs->by[i].reason, "%llu", cs->by[i].frames);
+	}
+	out_obj_end(o);
+	out_text(o, "%s\n", cs->nreasons ? ")" : "");
+	out_obj_end(o);
+}
+
+/* The repeat whose forwarded rate is nearest the median (the first of
+ * equals): the trial a run's JSON shows at its top level. */
+static unsigned int median_repeat(const double *fwd, unsigned int n, double med)
+{
+	unsigned int best = 0;
+
+	for (unsigned int i = 1; i < n; i++)
+		if (fabs(fwd[i] - med) < fabs(fwd[best] - med))
+			best = i;
+	return best;
+}
+
 int cmd_trial(struct cli *cli, int argc, char **argv)
 {
 	struct trialopt to;
 	struct storeopt so;
+	/* every repeat's result, CPU cost, ceiling and trial id */
 	struct trial_result *res = NULL;
-	struct cpucost_result cr;
-	double ceiling = 0;
+	struct cpucost_result *cr = NULL;
+	double ceiling[TRIAL_MAX_REPEATS] = { 0 };
+	uint64_t ids[TRIAL_MAX_REPEATS] = { 0 };
 	uint64_t repeat = 1;
 	double fwd[TRIAL_MAX_REPEATS], loss_sum = 0;
 	unsigned int done = 0;
@@ -344,9 +387,9 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	struct trial_own own = { .repeat = 1 };
 	void *ctx[] = { &to, &own, &so };
 	struct cli_stop stop = { 0 };
-	char *args[1], htmp[4096];
+	char *args[1];
+	struct fs_out hist = { .f = NULL };	/* --latency-histogram */
 	FILE *hf = NULL;
-	struct trial_result *kept = NULL;	/* every repeat's, for --openmetrics */
 	double kept_ns[TRIAL_MAX_REPEATS] = { 0 };
 	int nargs, rc;
 
@@ -359,6 +402,12 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	repeat = own.repeat;
+	if (own.capture_count && !own.capture) {
+		cli_error("trial: --capture-count goes with --capture FILE");
+		return EXIT_USAGE;
+	}
+	if (!own.capture_count)
+		own.capture_count = TRIAL_CAPTURE_COUNT;
 	if (cli->check_only)
 		return 0;
 	if ((rc = app_trial_resolve(&to, err, sizeof(err))) || (rc = app_trial_dut_open(&to, err, sizeof(err)))) {
@@ -366,8 +415,11 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		app_trial_release(&to);
 		return cli_status(rc);
 	}
-	res = calloc(1, sizeof(*res));
-	if (!res) {
+	res = calloc(repeat, sizeof(*res));
+	cr = calloc(repeat, sizeof(*cr));
+	if (!res || !cr) {
+		free(res);
+		free(cr);
 		app_trial_release(&to);
 		return EXIT_RUNTIME;
 	}
@@ -376,48 +428,47 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	if ((rc = app_trial_cpucost(&to, &to.cfg.cost, err, sizeof(err)))) {
 		cli_error("trial: %s", err);
 		free(res);
+		free(cr);
 		app_trial_release(&to);
 		return cli_status(rc);
 	}
 	/* Ctrl-C from here on stops the run in order: a run row stored before
 	 * the handlers were in place was left 'running' by a signal between. */
 	cli_stop_catch(&stop);
-	/* Stored as a run of its trials; a bad --db fails before the traffic. */
+	/* Stored as a run of its trials, and the histogram and capture files
+	 * made now (renamed over their names at the end): a bad --db or a
+	 * place a file cannot be written fails before the traffic. */
 	{
 		char sizes[160];
 		struct db_run_info ri = { .test = "trial", .sizes = sizes, .repeats = (unsigned int)repeat };
+		int ret = 0;
 
 		sizes_join(sizes, sizeof(sizes), to.cfg.sizes, to.cfg.nsizes);
 		if ((rc = app_store_open(&so, err, sizeof(err))) ||
 		    (rc = app_store_begin(&so, &to, &ri, err, sizeof(err)))) {
 			cli_error("trial: %s", err);
+			ret = cli_status(rc);
+		} else if (own.histogram && (rc = fs_out_open(&hist, own.histogram))) {
+			cli_error("trial: --latency-histogram %s: %s", own.histogram, strerror(-rc));
+			ret = EXIT_RUNTIME;
+		} else if (own.capture &&
+			   !(to.cfg.capture = capture_open(own.capture, own.capture_count, "wirerate " WR_VERSION, err,
+							   sizeof(err)))) {
+			cli_error("trial: --capture %s", err);
+			ret = EXIT_RUNTIME;
+		}
+		if (ret) {
+			fs_out_close(&hist, false);
 			storeopt_end(&so, "failed", NULL);
 			cli_stop_restore(&stop);
 			cpucost_destroy(to.cfg.cost);
 			free(res);
+			free(cr);
 			app_trial_release(&to);
-			return cli_status(rc);
+			return ret;
 		}
-	}
-	/* The histogram file is made now, so that a place it cannot be
-	 * written is said before any traffic; renamed over FILE at the end. */
-	if (own.histogram) {
-		int fd = fs_tmp_open(own.histogram, htmp, sizeof(htmp));
-
-		if (fd < 0 || !(hf = fdopen(fd, "w"))) {
-			cli_error("trial: --latency-histogram %s: %s", own.histogram, strerror(fd < 0 ? -fd : errno));
-			if (fd >= 0) {
-				close(fd);
-				unlink(htmp);
-			}
-			storeopt_end(&so, "failed", NULL);
-			cli_stop_restore(&stop);
-			cpucost_destroy(to.cfg.cost);
-			free(res);
-			app_trial_release(&to);
-			return EXIT_RUNTIME;
-		}
-		hist_csv_header(hf);
+		if ((hf = hist.f))
+			hist_csv_header(hf);
 	}
 	/* A long run says how long before it starts: traffic, learning wait
 	 * and drain of every repeat. */
@@ -429,9 +480,11 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 			fprintf(stderr, "trial: planned: %llu trial(s) of %.0f s, %.0f s with learning and drain\n",
 				(unsigned long long)repeat, (double)to.cfg.duration_ns / NSEC_PER_SEC, secs);
 	}
-	/* One trial prints as it always did; several print each in turn (in
-	 * JSON, in "repeats"), then what they forwarded over all. */
+	/* Each trial prints in turn (in JSON, in "repeats", one element for
+	 * one trial), then what they forwarded over all. */
 	for (unsigned int i = 0; i < repeat && !interrupted; i++) {
+		struct trial_result *r = &res[i];
+
 		/* a stop before the first, or in the last one's drain (that
 		 * one was whole): no more */
 		if (cli_stopped()) {
@@ -444,52 +497,47 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 			to.cfg.trial_id = (uint16_t)((to.cfg.trial_id + 1) & 0x7fff);
 			if (!to.cfg.trial_id)
 				to.cfg.trial_id = 1;
-			memset(res, 0, sizeof(*res));
 		}
-		if ((rc = run_one(&to, &so, res, i, &cr, &ceiling, &fwd[done])))
+		ids[i] = to.cfg.trial_id;
+		if ((rc = run_one(&to, &so, r, i, &cr[i], &ceiling[i], &fwd[done])))
 			break;
 		if (!o) {
 			if (!(o = cli_out_create(cli, "trial"))) {
 				rc = EXIT_RUNTIME;
 				break;
 			}
-			if (repeat > 1)
-				out_arr_start(o, "repeats");
+			out_arr_start(o, "repeats");
 		}
-		if (repeat > 1) {
-			out_text(o, "%srepeat %u of %llu\n", i ? "\n" : "", i + 1, (unsigned long long)repeat);
-			out_obj_start(o, NULL);
-		}
-		print_one(o, &to, res, &cr, ceiling);
 		if (repeat > 1)
-			out_obj_end(o);
-		for (unsigned int d = 0; hf && d < res->ndirs; d++)
-			hist_csv_rows(hf, &res->dir[d].latency, i, d);
-		if (own.openmetrics && (kept || (kept = calloc(repeat, sizeof(*kept))))) {
-			kept[i] = *res;
-			kept_ns[i] = cr.valid ? cr.ns_per_frame : 0;
-		}
+			out_text(o, "%srepeat %u of %llu\n", i ? "\n" : "", i + 1, (unsigned long long)repeat);
+		out_obj_start(o, NULL);
+		print_one(o, &to, r, &cr[i], ceiling[i]);
+		out_obj_end(o);
+		for (unsigned int d = 0; hf && d < r->ndirs; d++)
+			hist_csv_rows(hf, &r->dir[d].latency, i, d);
+		kept_ns[i] = cr[i].valid ? cr[i].ns_per_frame : 0;
 
 		uint64_t tx = 0, rx = 0;
 
-		for (unsigned int d = 0; d < res->ndirs; d++) {
-			tx += res->dir[d].tx;
-			rx += res->dir[d].rx;
+		for (unsigned int d = 0; d < r->ndirs; d++) {
+			tx += r->dir[d].tx;
+			rx += r->dir[d].rx;
 		}
 		loss_sum += tx ? (double)(tx - (rx < tx ? rx : tx)) * 100 / (double)tx : 0;
 		done++;
-		interrupted = res->interrupted;
-		tester_limited |= res->tester_limited;
+		interrupted = r->interrupted;
+		tester_limited |= r->tester_limited;
 	}
 	cpucost_destroy(to.cfg.cost);
 	to.cfg.cost = NULL;
 
 	/* The run's headline: what came out, the median over the trials. */
-	double load = to.cfg.rate_pps * to.cfg.ndirs, med = 0, lo = 0, hi = 0;
+	double load = to.cfg.rate_pps * to.cfg.ndirs, med = 0, lo = 0, hi = 0, sorted[TRIAL_MAX_REPEATS];
 	char headline[160];
 
+	memcpy(sorted, fwd, sizeof(sorted));
 	if (done)
-		med = stat_median(fwd, done, &lo, &hi);
+		med = stat_median(sorted, done, &lo, &hi);
 	if (done > 1)
 		snprintf(headline, sizeof(headline), "rx %.4gk f/s of %.4gk offered (median of %u, %.4gk..%.4gk), "
 			 "loss %.3f%% (mean)%s", med / 1e3, load / 1e3, done, lo / 1e3, hi / 1e3, loss_sum / done,
@@ -502,40 +550,60 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	if (own.openmetrics && done) {
 		char err2[512];
 
-		struct om_trials t = { .label = so.label, .res = kept, .n = done, .ns = kept_ns };
+		struct om_trials t = { .label = so.label, .res = res, .n = done, .ns = kept_ns };
 
-		if (!kept || cli_write_file(own.openmetrics, om_trials, &t, err2, sizeof(err2)))
-			cli_error("warning: trial: --openmetrics %s: %s", own.openmetrics, kept ? err2 : "out of memory");
+		if (cli_write_file(own.openmetrics, om_trials, &t, err2, sizeof(err2)))
+			cli_error("warning: trial: --openmetrics %s: %s", own.openmetrics, err2);
 	}
-	free(kept);
-	if (hf) {
-		/* what was measured, also of an interrupted run; nothing of
-		 * a failed one */
-		bool ok = done && !ferror(hf);
+	/* what was measured, also of an interrupted run; nothing of a
+	 * failed one */
+	if (fs_out_close(&hist, done > 0) && done)
+		cli_error("warning: trial: --latency-histogram %s: not written", own.histogram);
+	/* what was captured, also of an interrupted run; nothing of a
+	 * failed one */
+	struct capture_stats cs = { 0 };
 
-		if (fclose(hf) || !ok || rename(htmp, own.histogram)) {
-			if (done)
-				cli_error("warning: trial: --latency-histogram %s: not written", own.histogram);
-			unlink(htmp);
+	if (to.cfg.capture) {
+		capture_stats(to.cfg.capture, &cs);
+		if (capture_close(to.cfg.capture, done > 0, err, sizeof(err))) {
+			cli_error("warning: trial: --capture %s: not written", err);
+			cs.written = 0;
+			own.capture = NULL;
 		}
+		to.cfg.capture = NULL;
 	}
 	cli_stop_restore(&stop);
 	if (o) {
-		if (repeat > 1) {
-			out_arr_end(o);
+		out_arr_end(o);
+		/* One shape whatever the options: the run's figures in
+		 * "summary" and, at the top level, the median trial (the only
+		 * one, of one); the text says the summary after several. */
+		if (repeat > 1 || out_is_json(o)) {
+			unsigned int m = median_repeat(fwd, done, med);
+
+			out_obj_start(o, "summary");
 			out_u64(o, "trials", "\n  over %llu trials", done);
 			out_f64(o, "forwarded_pps_median", ": forwarded %.0f frames/s (median", med);
 			out_f64(o, "forwarded_pps_min", ", %.0f", lo);
 			out_f64(o, "forwarded_pps_max", "..%.0f)", hi);
 			out_f64(o, "loss_pct_mean", ", loss %.4f%% (mean)\n", loss_sum / done);
+			out_u64(o, "median_repeat", NULL, m);
 			out_bool(o, "tester_limited", NULL, tester_limited);
 			out_bool(o, "interrupted", NULL, interrupted);
+			out_obj_end(o);
+			if (out_is_json(o)) {
+				to.cfg.trial_id = ids[m];
+				print_one(o, &to, &res[m], &cr[m], ceiling[m]);
+			}
 		}
+		if (own.capture)
+			capture_print(o, own.capture, &cs);
 		if (so.run_id)
 			out_i64(o, "run_id", "  stored as run %lld\n", so.run_id);
 		out_destroy(o);
 	}
 	free(res);
+	free(cr);
 	app_trial_release(&to);
 	return rc ? rc : interrupted ? 130 : 0;
 }

@@ -213,7 +213,7 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 					   .port = port_lookup(ps, nps, c->dir[d].rx_if, c->dir[d].rx_nsfd, false),
 					   .port_type = c->port_type,
 					   .frames = (uint64_t)(c->rate_pps * (double)c->duration_ns / NSEC_PER_SEC),
-					   .streams = r->nthreads, .cpu = c->rx_cpu };
+					   .streams = r->nthreads, .cpu = c->rx_cpu, .capture = c->capture };
 		/* Cabled back to back, the far end's ring is the tester's own:
 		 * a generator that can keeps a window of frames to the analyzer. */
 		bool flow = c->dir[d].direct && !c->no_flow_control;

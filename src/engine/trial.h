@@ -20,6 +20,7 @@
 #include "io/port.h"
 
 struct cpucost;
+struct capture;
 
 #define TRIAL_MAX_SIZES 16
 #define TRIAL_MAX_THREADS 8
@@ -87,6 +88,8 @@ struct trial_cfg {
 					 * overrun the analyzer's ring instead of keeping a
 					 * window of frames to it */
 	struct cpucost *cost;		/* optional: marked at the start and end of traffic */
+	struct capture *capture;	/* optional: the frames received and not counted
+					 * (io/capture.h), across the trials that share it */
 };
 
 /* What the analyzer counted for one direction. */

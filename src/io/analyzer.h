@@ -16,6 +16,8 @@
 #include "core/seqtrack.h"
 #include "io/port.h"
 
+struct capture;
+
 enum analyzer_type {
 	ANALYZER_PORT,		/* frames read from a port's receive ring */
 	ANALYZER_XDP,		/* counted by an XDP program at the receive port */
@@ -30,6 +32,8 @@ struct analyzer_cfg {
 	uint64_t frames;		/* the most the trial sends, all streams */
 	unsigned int streams;		/* stream k is arm.stream + 2k, k < streams (0 counts as 1) */
 	int cpu;			/* ANALYZER_XDP: run the port's receive (NAPI) here; -1: anywhere */
+	struct capture *capture;	/* the frames received but not counted go here (io/capture.h);
+					 * NULL: none. The XDP analyzer hands them over at read. */
 };
 
 /* Stream k's sequence numbers that cannot have been sent yet: what its

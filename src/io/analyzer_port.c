@@ -7,6 +7,7 @@
 
 #include "io/analyzer.h"
 #include "io/analyzer_impl.h"
+#include "io/capture.h"
 #include "io/port.h"
 #include "os/clock.h"
 
@@ -25,6 +26,8 @@ struct analyzer_port {
 	uint64_t not_test_total;
 	uint64_t received;		/* read by the progress loop */
 	struct hist latency;
+	struct capture *cap;		/* the frames not counted, or NULL */
+	int cap_if;
 };
 
 static struct analyzer_port *of(const struct analyzer *a)
@@ -52,6 +55,25 @@ static void port_arm(struct analyzer *a, const struct analyzer_arm *arm)
 	a->latency_every = 0;	/* every frame is timed */
 }
 
+/* What a capture's comment says beside the reason. */
+enum snap_detail { SNAP_PLAIN, SNAP_TAG, SNAP_LATE };
+
+/* A frame not counted, into the capture while it has room. */
+static void snap(struct analyzer_port *x, const uint8_t *frame, uint32_t len, uint64_t ts, const char *reason,
+		 enum snap_detail how)
+{
+	char detail[160] = "";
+	uint64_t deadline = __atomic_load_n(&x->deadline_ns, __ATOMIC_RELAXED);
+
+	if (!capture_room(x->cap))
+		return;
+	if (how == SNAP_TAG)
+		capture_tag_detail(frame, len, x->arm.trial, detail, sizeof(detail));
+	else if (how == SNAP_LATE && ts > deadline)
+		snprintf(detail, sizeof(detail), "%.3f ms after the deadline", (double)(ts - deadline) / 1e6);
+	capture_frame(x->cap, x->cap_if, frame, len, len, ts, reason, detail);
+}
+
 static void on_frame(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
 {
 	struct analyzer_port *x = arg;
@@ -61,6 +83,7 @@ static void on_frame(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
 	if (v != FRAME_OK) {
 		x->not_test[v]++;
 		x->not_test_total++;
+		snap(x, frame, len, ts, frame_verdict_name(v), SNAP_PLAIN);
 		return;
 	}
 	if (fi.tag.trial == x->arm.learn_trial) {
@@ -72,10 +95,12 @@ static void on_frame(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
 
 	if (fi.tag.trial != x->arm.trial || (rel & 1) || rel / 2 >= x->an.nstreams) {
 		x->stale++;
+		snap(x, frame, len, ts, "stale", SNAP_TAG);
 		return;
 	}
 	if (ts > __atomic_load_n(&x->deadline_ns, __ATOMIC_RELAXED)) {
 		x->late++;
+		snap(x, frame, len, ts, "late", SNAP_LATE);
 		return;
 	}
 	/* A tag that claims a frame not sent yet is someone else's (forged
@@ -86,10 +111,15 @@ static void on_frame(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
 
 	if (seqtrack_ahead(t, fi.tag.seq) >= x->bound[rel / 2])
 		x->bound[rel / 2] = x->arm.bound(x->arm.bound_ctx, rel / 2);
+	uint64_t dup = t->duplicate;
+
 	if (!seqtrack_add(t, fi.tag.seq, x->bound[rel / 2])) {
 		x->stale++;
+		snap(x, frame, len, ts, "stale", SNAP_TAG);
 		return;
 	}
+	if (t->duplicate != dup)
+		snap(x, frame, len, ts, "duplicate", SNAP_TAG);
 	hist_add(&x->latency, tag_latency_ns(fi.tag.ts, ts - x->arm.epoch_ns));
 	__atomic_store_n(&x->received, x->received + 1, __ATOMIC_RELAXED);
 }
@@ -195,6 +225,8 @@ struct analyzer *analyzer_port_create(const struct analyzer_cfg *cfg, char *err,
 	x->an.nstreams = cfg->streams ? cfg->streams : 1;
 	x->port = cfg->port;
 	x->port_type = cfg->port_type;
+	x->cap = cfg->capture;
+	x->cap_if = cfg->capture ? capture_iface(cfg->capture, cfg->ifname ? cfg->ifname : "rx") : -1;
 	x->st = malloc(x->an.nstreams * sizeof(*x->st));
 	x->bound = calloc(x->an.nstreams, sizeof(*x->bound));
 	if (!x->st || !x->bound) {

@@ -8,6 +8,8 @@
 #include "core/timeconst.h"
 #include "io/analyzer.h"
 #include "io/analyzer_impl.h"
+#include "io/bpf/bpf_shared.h"
+#include "io/capture.h"
 #include "io/xdpcount.h"
 #include "os/clock.h"
 
@@ -19,6 +21,9 @@ struct analyzer_xdp {
 	struct xdpcount *xc;
 	uint64_t deadline_ns;		/* the run ends a grace after it */
 	uint64_t received;		/* the last count read */
+	uint16_t trial;			/* the trial armed, for a capture's comments */
+	struct capture *cap;		/* the frames not counted, or NULL */
+	int cap_if;
 };
 
 static struct analyzer_xdp *of(const struct analyzer *a)
@@ -56,6 +61,7 @@ static void xdp_arm(struct analyzer *a, const struct analyzer_arm *arm)
 					   xdpcount_latency_every(arm->stream_pps) };
 
 	a->latency_every = xa.latency_every;
+	x->trial = arm->trial;
 	__atomic_store_n(&x->deadline_ns, arm->deadline_ns, __ATOMIC_RELAXED);
 	xdpcount_set(x->xc, &xa);
 }
@@ -101,6 +107,20 @@ static uint64_t xdp_received(const struct analyzer *a)
 	return __atomic_load_n(&of(a)->received, __ATOMIC_RELAXED);
 }
 
+/* A frame the program copied out, into the capture with its comment. */
+static void on_cap(void *arg, const struct xdpcount_cap *c)
+{
+	struct analyzer_xdp *x = arg;
+	uint64_t deadline = __atomic_load_n(&x->deadline_ns, __ATOMIC_RELAXED);
+	char detail[160] = "";
+
+	if (c->why == XC_STALE || c->why == XC_DUPLICATE)
+		capture_tag_detail(c->data, c->caplen, x->trial, detail, sizeof(detail));
+	else if (c->why == XC_LATE && c->ts_ns > deadline)
+		snprintf(detail, sizeof(detail), "%.3f ms after the deadline", (double)(c->ts_ns - deadline) / 1e6);
+	capture_frame(x->cap, x->cap_if, c->data, c->caplen, c->len, c->ts_ns, xdpcount_why_name(c->why), detail);
+}
+
 static int xdp_read(struct analyzer *a, const uint64_t *sent, struct analyzer_result *r, struct hist *h,
 		    char *err, size_t errlen)
 {
@@ -113,6 +133,10 @@ static int xdp_read(struct analyzer *a, const uint64_t *sent, struct analyzer_re
 		all += sent[k];
 	if ((rc = xdpcount_read(of(a)->xc, all, &xr, h))) {
 		snprintf(err, errlen, "the XDP analyzer's counters could not be read");
+		return rc;
+	}
+	if (of(a)->cap && (rc = xdpcount_capture_read(of(a)->xc, on_cap, of(a)))) {
+		snprintf(err, errlen, "the XDP analyzer's capture could not be read: %s", strerror(-rc));
 		return rc;
 	}
 	r->seq = xr.seq;
@@ -147,7 +171,7 @@ struct analyzer *analyzer_xdp_create(const struct analyzer_cfg *cfg, char *err, 
 {
 	struct analyzer_xdp *x = calloc(1, sizeof(*x));
 	struct xdpcount_cfg xc = { .ifname = cfg->ifname, .nsfd = cfg->nsfd, .frames = cfg->frames,
-				   .streams = cfg->streams, .cpu = cfg->cpu };
+				   .streams = cfg->streams, .cpu = cfg->cpu, .capture = capture_room(cfg->capture) };
 
 	if (!x) {
 		snprintf(err, errlen, "out of memory");
@@ -159,5 +183,7 @@ struct analyzer *analyzer_xdp_create(const struct analyzer_cfg *cfg, char *err, 
 	}
 	x->an.ops = &analyzer_xdp_ops;
 	x->an.nstreams = cfg->streams ? cfg->streams : 1;
+	x->cap = cfg->capture;
+	x->cap_if = cfg->capture ? capture_iface(cfg->capture, cfg->ifname ? cfg->ifname : "rx") : -1;
 	return &x->an;
 }

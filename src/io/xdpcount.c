@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include <linux/if_link.h>
 
+#include "io/capture.h"
 #include "io/ifcount.h"
 #include "io/bpf/bpf_objs.h"
 #include "io/bpf/bpf_shared.h"
@@ -21,6 +22,7 @@
 #include "os/nl.h"
 
 _Static_assert(XDPCOUNT_MAX_STREAMS == XC_MAX_STREAMS, "one stream limit, in the header and the program");
+_Static_assert(CAPTURE_SNAP == XC_CAP_SNAP, "one snap length, in the capture and the program");
 
 struct xdpcount {
 	struct bpf_object *obj;
@@ -35,6 +37,7 @@ struct xdpcount {
 	struct ifcount if0;		/* the interface's drop counters at attach */
 	uint64_t per_stream;
 	unsigned int nstreams;
+	int cap_fd;			/* the xc_cap ring buffer */
 };
 
 struct napi_job {
@@ -85,18 +88,31 @@ struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t
 		snprintf(err, errlen, "the XDP analyzer's bitmap: %s", strerror(-rc));
 		goto fail;
 	}
+	/* room for every frame the capture may take: a power of two pages */
+	if (cfg->capture) {
+		uint64_t need = (uint64_t)cfg->capture * (sizeof(struct xc_cap_rec) + 8), size = 4096;
+
+		while (size < need && size < (1ULL << 30))
+			size <<= 1;
+		if ((rc = bpf_map__set_max_entries(bpf_object__find_map_by_name(x->obj, "xc_cap"), (uint32_t)size))) {
+			snprintf(err, errlen, "the XDP analyzer's capture buffer: %s", strerror(-rc));
+			goto fail;
+		}
+	}
 	if (bpfobj_load(x->obj, "the XDP analyzer program", err, errlen))
 		goto fail;
 	prog = bpf_object__find_program_by_name(x->obj, "wr_count");
 	x->cnt_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_cnt"));
 	x->hist_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_hist"));
 	x->flow_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_flow"));
+	x->cap_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_cap"));
 	if (!prog || !(x->st = bpfobj_map_bss(x->obj, sizeof(struct xc_state)))) {
 		snprintf(err, errlen, "the XDP analyzer program has no state to map: %s", strerror(errno));
 		goto fail;
 	}
 	x->st->per_stream = x->per_stream;
 	x->st->nstreams = (uint16_t)x->nstreams;
+	x->st->cap_max = cfg->capture;
 	x->prog_fd = bpf_program__fd(prog);
 	if (!cfg->ifname)
 		return x;
@@ -316,4 +332,53 @@ int xdpcount_counters(struct xdpcount *x, uint64_t *c, unsigned int n)
 int xdpcount_flow_fd(const struct xdpcount *x)
 {
 	return x->flow_fd;
+}
+
+struct cap_ctx {
+	struct xdpcount *x;
+	xdpcount_cap_fn fn;
+	void *ctx;
+};
+
+static int on_cap(void *arg, void *data, size_t size)
+{
+	struct cap_ctx *c = arg;
+	const struct xc_cap_rec *r = data;
+	struct xdpcount_cap cap;
+
+	if (size < sizeof(*r) || r->caplen > XC_CAP_SNAP)
+		return 0;
+	cap.ts_ns = r->ts_ns - (uint64_t)c->x->tai_off;
+	cap.len = r->len;
+	cap.caplen = r->caplen;
+	cap.why = r->why;
+	cap.data = r->data;
+	c->fn(c->ctx, &cap);
+	return 0;
+}
+
+int xdpcount_capture_read(struct xdpcount *x, xdpcount_cap_fn fn, void *ctx)
+{
+	struct cap_ctx c = { .x = x, .fn = fn, .ctx = ctx };
+	struct ring_buffer *rb;
+	int rc;
+
+	if (x->cap_fd < 0)
+		return -ENOENT;
+	if (!(rb = ring_buffer__new(x->cap_fd, on_cap, &c, NULL)))
+		return -errno;
+	rc = ring_buffer__consume(rb);
+	ring_buffer__free(rb);
+	return rc < 0 ? rc : 0;
+}
+
+const char *xdpcount_why_name(unsigned int why)
+{
+	static const char *const names[XC_NCOUNTERS] = {
+		[XC_DUPLICATE] = "duplicate", [XC_LATE] = "late", [XC_STALE] = "stale",
+		[XC_NO_TAG] = "not-test", [XC_BAD_TAG] = "bad-tag", [XC_BAD_IP_CSUM] = "bad-ip-csum",
+		[XC_TRUNCATED] = "truncated",
+	};
+
+	return why < XC_NCOUNTERS && names[why] ? names[why] : "not-counted";
 }

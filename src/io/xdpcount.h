@@ -25,6 +25,8 @@ struct xdpcount_cfg {
 					 * (0 counts as 1): thread k sends stream arm.stream + 2k and
 					 * at most ceil(frames / streams) frames */
 	int cpu;			/* run the port's receive (NAPI) here, -1: anywhere */
+	unsigned int capture;		/* copy up to this many frames not counted for
+					 * xdpcount_capture_read; 0: none */
 };
 
 /* What a trial counts as its own; times CLOCK_REALTIME ns. */
@@ -68,6 +70,20 @@ void xdpcount_close_window(struct xdpcount *x);
 uint64_t xdpcount_received(struct xdpcount *x);
 /* The counts, with lost computed against sent; latency into h (reset). */
 int xdpcount_read(struct xdpcount *x, uint64_t sent, struct xdpcount_result *r, struct hist *h);
+
+/* A frame the program did not count, copied out (at most CAPTURE_SNAP
+ * bytes of it): why is the enum xc_counter it was counted under. */
+struct xdpcount_cap {
+	uint64_t ts_ns;			/* CLOCK_REALTIME */
+	uint32_t len, caplen;
+	unsigned int why;
+	const uint8_t *data;
+};
+typedef void (*xdpcount_cap_fn)(void *ctx, const struct xdpcount_cap *c);
+/* Hand every frame copied so far to fn, oldest first. 0 or -errno. */
+int xdpcount_capture_read(struct xdpcount *x, xdpcount_cap_fn fn, void *ctx);
+/* A counter's name for a capture's comment ("stale", "late", ...). */
+const char *xdpcount_why_name(unsigned int why);
 
 /* Run the program once on frame (BPF_PROG_RUN, not live): *action gets
  * its verdict (XDP_PASS, XDP_DROP). 0 or -errno. */

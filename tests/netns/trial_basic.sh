@@ -30,6 +30,11 @@ done
 note "$(jq -c '.directions[0] | {tx, rx, lost, offered_pps, largest_burst, tester_limited}' <<<"$j")"
 d=$(jq -c '.directions[0]' <<<"$j")
 [ "$(jq -r .wirerate.command <<<"$j")" = trial ] || fail "no JSON header: $(jq -c .wirerate <<<"$j")"
+# One shape whatever the options: one trial is repeats[0] too, with a
+# summary of one, and the top level is that trial.
+[ "$(jq -r '(.repeats | length) == 1 and .summary.trials == 1 and .summary.median_repeat == 0
+	and del(.wirerate, .repeats, .summary, .run_id) == .repeats[0]' <<<"$j")" = true ] ||
+	fail "one trial's shape: $(jq -c '{summary, n: (.repeats | length)}' <<<"$j")"
 [ "$(jq -r .tx <<<"$d")" = 60000 ] || fail "tx $(jq -r .tx <<<"$d"), want 60000"
 [ "$(jq -r "$ACCOUNTED"' accounted and .late == 0' <<<"$d")" = true ] || fail "not every frame counted: $d"
 [ "$(jq -r '(.offered_pps - 20000 | fabs) / 20000 <= 0.005' <<<"$d")" = true ] || fail "offered $(jq -r .offered_pps <<<"$d") not within 0.5% of 20000"
@@ -80,13 +85,15 @@ d=$(jq -c '.directions[0]' <<<"$j")
 
 # --repeat 2: two whole trials with their own ids, then the median of the
 # two (forwarded is received frames over the set duration), and the
-# report shows that median.
+# report shows that median; the top level is the trial nearest it.
 j=$("$WR" trial $T --rate 10kpps --duration 1s --repeat 2 --label basic-repeat) || fail "--repeat 2"
-note "--repeat 2: $(jq -c '{trials, forwarded_pps_median, ids: [.repeats[].trial_id]}' <<<"$j")"
-[ "$(jq -r "$ACCOUNTED"' .trials == 2 and (.repeats | length) == 2 and .repeats[0].trial_id != .repeats[1].trial_id
+note "--repeat 2: $(jq -c '{summary, ids: [.repeats[].trial_id]}' <<<"$j")"
+[ "$(jq -r "$ACCOUNTED"' .summary.trials == 2 and (.repeats | length) == 2 and .repeats[0].trial_id != .repeats[1].trial_id
 	and all(.repeats[]; .directions[0] | .tx == 10000 and accounted)
-	and .forwarded_pps_median == ([.repeats[].directions[0].forwarded_pps] | add / 2)' <<<"$j")" = true ] || fail "--repeat 2: $j"
-med=$(jq -r .forwarded_pps_median <<<"$j")
+	and .summary.forwarded_pps_median == ([.repeats[].directions[0].forwarded_pps] | add / 2)
+	and del(.wirerate, .repeats, .summary, .run_id) == .repeats[.summary.median_repeat]' <<<"$j")" = true ] ||
+	fail "--repeat 2: $j"
+med=$(jq -r .summary.forwarded_pps_median <<<"$j")
 "$WR" report basic-repeat --json | jq -e --argjson m "$med" '.runs[0].cells[0].trial | .trials == 2 and .forwarded_pps == $m' \
 	>/dev/null || fail "report of --repeat 2 (median $med): $("$WR" report basic-repeat --json)"
 expect_exit 2 "$WR" trial --prefix "$P" --rate 10kpps --repeat 0

@@ -64,12 +64,12 @@ for attempt in 1 2 3; do
 	rc=0; wait "$pid" || rc=$?
 	[ "$rc" = 130 ] || fail "--repeat: exit $rc after SIGINT, want 130"
 	j=$(cat "$out")
-	note "--repeat, run $attempt: $(jq -c '{trials, interrupted, r: [.repeats[] | {interrupted, tx: .directions[0].tx, tester_limited}]}' <<<"$j")"
+	note "--repeat, run $attempt: $(jq -c '{s: .summary, r: [.repeats[] | {interrupted, tx: .directions[0].tx, tester_limited}]}' <<<"$j")"
 	jq -e '.repeats[0].directions[0] | .tx < 40000 and .tester_limited' <<<"$j" >/dev/null || break
 	note "the first trial's generator fell short: $(jq -r '.repeats[0].directions[0].tester_reason' <<<"$j")"
 	[ $attempt -lt 3 ] || fail "--repeat: the generator fell short in three runs"
 done
-[ "$(jq -r '.trials == 2 and .interrupted and (.repeats | length) == 2 and (.repeats[0].interrupted | not)
+[ "$(jq -r '.summary | .trials == 2 and .interrupted' <<<"$j")" = true ] && [ "$(jq -r '(.repeats | length) == 2 and (.repeats[0].interrupted | not)
 	and .repeats[0].directions[0].tx == 40000 and .repeats[1].interrupted' <<<"$j")" = true ] ||
 	fail "--repeat interrupted: $j"
 [ "$("$WR" runs --label "int-repeat-$attempt" --json | jq -r '.runs[0] | "\(.status) \(.trials)"')" = "interrupted 2" ] ||

@@ -146,6 +146,20 @@ struct xc_state {
 				 * sequence numbers with these bits 0: every frame (0), or
 				 * 1 in lat_mask + 1 at high rates (a clock read costs a
 				 * sixth of the analyzer's time in a VM) */
+	__u64 cap_max;		/* copy up to this many frames not counted into xc_cap */
+	__u64 cap_n;		/* program: frames it tried to copy so far */
+};
+
+/* A frame not counted, copied into the xc_cap ring buffer: at most
+ * XC_CAP_SNAP bytes of it (io/capture.h's CAPTURE_SNAP). */
+#define XC_CAP_SNAP	1536
+struct xc_cap_rec {
+	__u64 ts_ns;		/* CLOCK_TAI */
+	__u32 len;		/* the frame's length */
+	__u32 caplen;		/* bytes of it in data */
+	__u32 why;		/* the counter it went to: XC_STALE, XC_NO_TAG, ... */
+	__u32 pad;
+	__u8 data[XC_CAP_SNAP];
 };
 
 #endif

@@ -10,7 +10,9 @@
  * What it checks: Ethernet (one 802.1Q tag at most), IPv4 (header checksum)
  * or IPv6, UDP, the tag's magic and check. Unlike the socket analyzers it
  * does not verify the UDP checksum: the tag's own check covers the bytes
- * that are counted. Frames that are not test frames go to the stack. */
+ * that are counted. Frames that are not test frames go to the stack.
+ * With a capture, the first frames not counted are also copied to user
+ * space through a ring buffer, whatever their fate. */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
@@ -47,6 +49,13 @@ struct {
 	__type(value, __u64);
 } xc_seen SEC(".maps");
 
+/* The frames not counted, copied for a capture (xc.cap_max of them);
+ * sized by user space: a page when there is no capture. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} xc_cap SEC(".maps");
+
 struct vlan_hdr {
 	__be16 tci;
 	__be16 proto;
@@ -68,11 +77,41 @@ static __always_inline __u32 bucket(__u32 v)
 	return ((msb - 6) << 6) + (v >> (msb - 6));
 }
 
-static __always_inline int verdict(struct xc_counters *k, int which, int action)
+/* Copy the frame into xc_cap while the capture has room. */
+static __always_inline void capture(struct xdp_md *ctx, int which)
+{
+	struct xc_cap_rec *r;
+	__u64 len, n;
+
+	if (!xc.cap_max || __sync_fetch_and_add(&xc.cap_n, 1) >= xc.cap_max)
+		return;
+	r = bpf_ringbuf_reserve(&xc_cap, sizeof(*r), 0);
+	if (!r)
+		return;
+	len = bpf_xdp_get_buff_len(ctx);
+	n = len > XC_CAP_SNAP ? XC_CAP_SNAP : len;
+	/* the bounds checked on the register passed, not on a copy */
+	barrier_var(n);
+	if (n < 1 || n > XC_CAP_SNAP || bpf_xdp_load_bytes(ctx, 0, r->data, n)) {
+		bpf_ringbuf_discard(r, 0);
+		return;
+	}
+	r->ts_ns = bpf_ktime_get_tai_ns();
+	r->len = len;
+	r->caplen = n;
+	r->why = which;
+	bpf_ringbuf_submit(r, 0);
+}
+
+static __always_inline int verdict_of(struct xdp_md *ctx, struct xc_counters *k, int which, int action)
 {
 	k->c[which]++;
+	if (which != XC_LEARNING)
+		capture(ctx, which);
 	return action;
 }
+
+#define verdict(k, which, action) verdict_of(ctx, k, which, action)
 
 SEC("xdp.frags")
 int wr_count(struct xdp_md *ctx)
