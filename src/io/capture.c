@@ -45,6 +45,8 @@ struct blk {
 
 static void put(struct blk *k, const void *p, size_t n)
 {
+	if (!n)
+		return;
 	if (k->over || n > sizeof(k->b) - k->n) {
 		k->over = true;
 		return;
