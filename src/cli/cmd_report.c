@@ -13,6 +13,8 @@
 #include "render/out.h"
 #include "render/report_render.h"
 #include "store/report.h"
+#include "app/trend.h"
+#include "render/trendprint.h"
 #include "os/fsutil.h"
 
 #define EXIT_REGRESSION 3
@@ -50,7 +52,10 @@ static int check_html_path(const char *path)
 
 /* Write the page to a temporary file next to path and rename it into
  * place, so a failure never leaves half a file under the name asked for. */
-static int write_html(const struct report_model *m, const char *path, char *err, size_t errlen)
+/* An HTML page to path, written beside it and renamed over it: 0, or
+ * -errno with err. */
+static int write_page(const char *path, int (*write)(const void *model, FILE *f, char *err, size_t errlen),
+		      const void *model, char *err, size_t errlen)
 {
 	struct fs_out o;
 	int rc, rc2;
@@ -59,7 +64,7 @@ static int write_html(const struct report_model *m, const char *path, char *err,
 		snprintf(err, errlen, "--html %s: %s", path, strerror(-rc));
 		return rc;
 	}
-	rc = report_html_write(m, o.f, err, errlen);
+	rc = write(model, o.f, err, errlen);
 	rc2 = fs_out_close(&o, !rc);
 	if (!rc && rc2) {
 		rc = rc2;
@@ -68,11 +73,24 @@ static int write_html(const struct report_model *m, const char *path, char *err,
 	return rc;
 }
 
+static int report_page(const void *m, FILE *f, char *err, size_t errlen)
+{
+	return report_html_write(m, f, err, errlen);
+}
+
+static int trend_page(const void *t, FILE *f, char *err, size_t errlen)
+{
+	return trend_html_write(t, f, err, errlen);
+}
+
 struct report_opts {
 	const char *db[REPORT_MAX_STORES], *html;
 	unsigned int ndb;
 	bool csv, csv_loss;
 	double fail_pct;	/* -1: not given */
+	bool trend;		/* --trend and the series' filters */
+	const char *label, *tag, *test;
+	unsigned int size;
 };
 
 /* --db, once per store the runs come from */
@@ -119,6 +137,18 @@ static const struct opt report_opts[] = {
 	{ "fail-on-regression", 0, OPT_VALUE, "PCT", "verdict", NULL,
 	  "exit 3 when any cell is worse than the baseline by\n"
 	  "more than PCT percent beyond noise (for CI)", set_fail_pct },
+	{ "trend", 0, OPT_NOARG, NULL, "trend", NULL,
+	  "follow one figure over a series of runs in time and say\n"
+	  "where it changed beyond the noise, and what differed\n"
+	  "(no RUN: the series is chosen by the options below)", opt_set_true, RO(trend) },
+	{ "label", 0, OPT_VALUE, "L", NULL, NULL, "--trend: the runs with this label", opt_set_str, RO(label) },
+	{ "tag", 0, OPT_VALUE, "T", NULL, NULL, "--trend: the runs with this tag", opt_set_str, RO(tag) },
+	{ "test", 0, OPT_VALUE, "NAME", NULL, NULL,
+	  "--trend: the runs of this test (default: the newest run's,\n"
+	  "e.g. 'rfc2544 throughput' or 'trial')", opt_set_str, RO(test) },
+	{ "size", 0, OPT_VALUE, "BYTES", NULL, NULL,
+	  "--trend: the figure at this frame size (default: the\n"
+	  "newest run's smallest)", opt_set_uint, RO(size), 1, 65535 },
 	{ "db", 0, OPT_VALUE, "FILE", "store", NULL,
 	  "the results database (default $WIRERATE_DB, else\n"
 	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db);\n"
@@ -130,7 +160,9 @@ static const struct opt *const report_tables[] = { report_opts, NULL };
 
 const struct opt_cmd report_cmd = {
 	.name = "report",
-	.synopsis = "RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE]...",
+	.synopsis = "RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE]...\n"
+		    "       wirerate report --trend [--label L] [--tag T] [--test NAME] [--size BYTES] [--json]\n"
+		    "       [--fail-on-regression PCT] [--db FILE]",
 	.about = "Compares stored runs side by side (a table by size: rows are frame sizes,\n"
 		 "columns are runs), each cell against the first run (the baseline): better,\n"
 		 "worse, or within noise, from the spread of repeated searches (rfc2544\n"
@@ -138,11 +170,73 @@ const struct opt_cmd report_cmd = {
 		 "a label (the latest run with that label). With several --db, a label is the\n"
 		 "latest in any of them and K:RUN names RUN in the K-th; the report then names\n"
 		 "runs K:ID. It only reads the databases: one in an older format is refused\n"
-		 "until 'wirerate runs upgrade' brings it up to date.\n",
+		 "until 'wirerate runs upgrade' brings it up to date.\n"
+		 "--trend follows one figure (an rfc2544 run's NDR, a trial's forwarded\n"
+		 "rate) over the complete runs of one test in time, finds where it changed\n"
+		 "beyond the run-to-run noise, and names what differed in the runs'\n"
+		 "environment across each change (docs/runs.md).\n",
 	.notes = "--json gives every figure behind the tables.\n"
-		 "exit status: 0, 1 runtime failure, 2 bad input, 3 regression (with --fail-on-regression)\n",
+		 "exit status: 0, 1 runtime failure, 2 bad input, 3 regression (with --fail-on-regression;\n"
+		 "with --trend, the last change worse by more than PCT)\n",
 	.tables = report_tables,
 };
+
+/* report --trend: the series, its changes, and exit 3 when the last
+ * change is worse by more than --fail-on-regression. */
+static int do_trend(struct cli *cli, const struct report_opts *op, int nruns)
+{
+	struct db_run_filter f = { .label = op->label, .tag = op->tag };
+	char path[4096], err[512];
+	struct db *db = NULL;
+	struct trend t;
+	bool regression;
+	struct out *o;
+	int rc;
+
+	if (nruns) {
+		cli_error("report: --trend takes no RUN: the series is the runs --label, --tag and --test choose");
+		return EXIT_USAGE;
+	}
+	if (op->csv || op->csv_loss) {
+		cli_error("report: --trend gives text, --json or --html, not --csv or --csv-loss");
+		return EXIT_USAGE;
+	}
+	if (op->html && check_html_path(op->html))
+		return EXIT_USAGE;
+	if (op->ndb > 1) {
+		cli_error("report: --trend follows the runs of one store (one --db)");
+		return EXIT_USAGE;
+	}
+	if (op->ndb)
+		snprintf(path, sizeof(path), "%s", op->db[0]);
+	else if ((rc = db_default_path(path, sizeof(path), err, sizeof(err)))) {
+		cli_error("report: %s", err);
+		return EXIT_USAGE;
+	}
+	if ((rc = db_open_read(path, &db, err, sizeof(err)))) {
+		cli_error("report: %s", err);
+		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	rc = app_trend(db, &f, op->test, op->size, &t, err, sizeof(err));
+	db_close(db);
+	if (rc) {
+		cli_error("report: --trend: %s", err);
+		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	regression = op->fail_pct >= 0 && t.nc && t.c[t.nc - 1].worse && -t.c[t.nc - 1].pct > op->fail_pct;
+	if (op->html && (rc = write_page(op->html, trend_page, &t, err, sizeof(err)))) {
+		cli_error("report: %s", err);
+		app_trend_free(&t);
+		return EXIT_RUNTIME;
+	}
+	o = cli_out_create(cli, "report");
+	trend_print(o, &t, op->fail_pct, regression);
+	if (op->html)
+		out_str(o, "html", "  HTML report: %s\n", op->html);
+	out_destroy(o);
+	app_trend_free(&t);
+	return regression ? EXIT_REGRESSION : 0;
+}
 
 int cmd_report(struct cli *cli, int argc, char **argv)
 {
@@ -167,6 +261,15 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 	if ((rc = opt_parse(&report_cmd, ctx, cli, argc, argv, runs, argc, &nruns))) {
 		free(runs);
 		return rc == OPT_HELP ? 0 : EXIT_USAGE;
+	}
+	if (op.trend) {
+		ret = do_trend(cli, &op, nruns);
+		goto out;
+	}
+	if (op.label || op.tag || op.test || op.size) {
+		cli_error("report: --label, --tag, --test and --size choose the runs of --trend; name runs as RUN");
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	html = op.html;
 	csv = op.csv;
@@ -244,7 +347,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 	}
 	report_title(m);
 	report_compare(m, fail_pct);
-	if (html && (rc = write_html(m, html, err, sizeof(err)))) {
+	if (html && (rc = write_page(html, report_page, m, err, sizeof(err)))) {
 		cli_error("report: %s", rc == -ENOSYS ? "--html: this build cannot write HTML yet" : err);
 		goto out;
 	}

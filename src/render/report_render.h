@@ -23,4 +23,10 @@ void report_csv_loss(const struct report_model *m, FILE *f);
  * with a reason in err. */
 int report_html_write(const struct report_model *m, FILE *f, char *err, size_t errlen);
 
+/* The same kind of page for report --trend: the series as a chart with
+ * its groups' means and its changes marked, and a table of the changes
+ * with what differed. */
+struct trend;
+int trend_html_write(const struct trend *t, FILE *f, char *err, size_t errlen);
+
 #endif

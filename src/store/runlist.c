@@ -66,3 +66,25 @@ int db_tag_newest(struct db *db, const char *tag, int64_t *id, char *err, size_t
 	sqlite3_finalize(st);
 	return 0;
 }
+
+int db_run_env(struct db *db, int64_t id, int (*fn)(void *ctx, const char *key, const char *value), void *ctx,
+	       char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = 0, step;
+
+	if (sqlite3_prepare_v2(db_sqlite(db), "SELECT key, value FROM env WHERE run_id = ?1 ORDER BY key", -1, &st,
+			       NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db_sqlite(db)));
+		return -EIO;
+	}
+	sqlite3_bind_int64(st, 1, id);
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW)
+		rc = fn(ctx, col(st, 0), col(st, 1));
+	if (!rc && step != SQLITE_DONE) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db_sqlite(db)));
+		rc = -EIO;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}

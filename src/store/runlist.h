@@ -29,6 +29,12 @@ struct db_run_row {
 int db_runs_list(struct db *db, const struct db_run_filter *f,
 		 int (*fn)(void *ctx, const struct db_run_row *r), void *ctx, char *err, size_t errlen);
 
+/* Each key and value of run id's environment, in key order, to fn; fn's
+ * non-zero return stops and is returned. -EIO with err when the query
+ * fails. */
+int db_run_env(struct db *db, int64_t id, int (*fn)(void *ctx, const char *key, const char *value), void *ctx,
+	       char *err, size_t errlen);
+
 /* The newest run tagged tag in *id (0: none). */
 int db_tag_newest(struct db *db, const char *tag, int64_t *id, char *err, size_t errlen);
 

@@ -1,0 +1,300 @@
+#include "app/trend.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/runs.h"
+#include "store/report.h"
+
+/* Keys that differ from run to run whatever changed: not an explanation. */
+static const char *const restless[] = {
+	"cpu.line_ns",		/* how far apart the host had two CPUs: moves on a VM */
+	"lab.prefix",		/* the lab's name */
+};
+
+/* The same share of a load as report's plain-trial comparison. */
+#define TREND_LOAD_BAND 0.005
+
+struct kv {
+	char *key, *value;
+};
+
+struct env {
+	struct kv *kv;
+	size_t n;
+};
+
+struct cand {
+	int64_t id;
+	char test[32];
+};
+
+struct cands {
+	struct cand *c;
+	size_t n, cap;
+	int rc;
+};
+
+static void on_run(void *ctx, const struct app_run_entry *e)
+{
+	struct cands *cs = ctx;
+
+	if (cs->rc || strcmp(e->status, "complete"))
+		return;
+	if (cs->n == cs->cap) {
+		size_t cap = cs->cap ? 2 * cs->cap : 64;
+		struct cand *c = realloc(cs->c, cap * sizeof(*c));
+
+		if (!c) {
+			cs->rc = -ENOMEM;
+			return;
+		}
+		cs->c = c;
+		cs->cap = cap;
+	}
+	cs->c[cs->n].id = e->row->id;
+	snprintf(cs->c[cs->n].test, sizeof(cs->c[0].test), "%s", e->row->test);
+	cs->n++;
+}
+
+static int on_env(void *ctx, const char *key, const char *value)
+{
+	struct env *e = ctx;
+	struct kv *kv = realloc(e->kv, (e->n + 1) * sizeof(*kv));
+
+	if (!kv)
+		return -ENOMEM;
+	e->kv = kv;
+	kv[e->n].key = strdup(key);
+	kv[e->n].value = strdup(value);
+	if (!kv[e->n].key || !kv[e->n].value) {
+		free(kv[e->n].key);
+		free(kv[e->n].value);
+		return -ENOMEM;
+	}
+	e->n++;
+	return 0;
+}
+
+static void env_free(struct env *e)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		free(e->kv[i].key);
+		free(e->kv[i].value);
+	}
+	free(e->kv);
+}
+
+/* key's value in e (sorted by key), NULL when it has none */
+static const char *env_get(const struct env *e, const char *key)
+{
+	size_t lo = 0, hi = e->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(e->kv[mid].key, key);
+
+		if (!c)
+			return e->kv[mid].value;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static bool is_restless(const char *key)
+{
+	for (size_t i = 0; i < sizeof(restless) / sizeof(restless[0]); i++)
+		if (!strcmp(key, restless[i]))
+			return true;
+	return false;
+}
+
+/* Every run of [from, to) has value v for key (NULL: none). */
+static bool steady(const struct env *env, size_t from, size_t to, const char *key, const char *v)
+{
+	for (size_t i = from; i < to; i++) {
+		const char *w = env_get(&env[i], key);
+
+		if ((w == NULL) != (v == NULL) || (w && strcmp(w, v)))
+			return false;
+	}
+	return true;
+}
+
+static void add_diff(struct trend_change *c, const char *key, const char *a, const char *b, bool st)
+{
+	struct trend_diff *d;
+
+	if (c->ndiff == TREND_MAX_DIFFS) {
+		/* a steady key takes the place of the last unsteady one */
+		if (!st || c->diff[TREND_MAX_DIFFS - 1].steady) {
+			c->more = true;
+			return;
+		}
+		c->more = true;
+		c->ndiff--;
+	}
+	/* steady ones first, each kind in key order */
+	size_t at = c->ndiff;
+
+	if (st)
+		while (at > 0 && !c->diff[at - 1].steady)
+			at--;
+	memmove(&c->diff[at + 1], &c->diff[at], (c->ndiff - at) * sizeof(c->diff[0]));
+	d = &c->diff[at];
+	snprintf(d->key, sizeof(d->key), "%s", key);
+	snprintf(d->before, sizeof(d->before), "%s", a ? a : "");
+	snprintf(d->after, sizeof(d->after), "%s", b ? b : "");
+	d->steady = st;
+	c->ndiff++;
+}
+
+/* What differs between the runs on each side of change c: every key of
+ * either run, merged in key order. */
+static void explain(struct trend_change *c, const struct env *env, size_t g0, size_t at, size_t g2)
+{
+	const struct env *a = &env[at - 1], *b = &env[at];
+	size_t i = 0, j = 0;
+
+	while (i < a->n || j < b->n) {
+		int cmp = i == a->n ? 1 : j == b->n ? -1 : strcmp(a->kv[i].key, b->kv[j].key);
+		const char *key = cmp <= 0 ? a->kv[i].key : b->kv[j].key;
+		const char *va = cmp <= 0 ? a->kv[i].value : NULL, *vb = cmp >= 0 ? b->kv[j].value : NULL;
+
+		if ((!va || !vb || strcmp(va, vb)) && !is_restless(key))
+			add_diff(c, key, va, vb, steady(env, g0, at, key, va) && steady(env, at, g2, key, vb));
+		i += cmp <= 0;
+		j += cmp >= 0;
+	}
+}
+
+void app_trend_free(struct trend *t)
+{
+	free(t->p);
+	t->p = NULL;
+	t->n = 0;
+}
+
+int app_trend(struct db *db, const struct db_run_filter *f, const char *test, unsigned int size, struct trend *t,
+	      char *err, size_t errlen)
+{
+	struct cands cs = { 0 };
+	struct report_model *m = NULL;
+	struct env *env = NULL;
+	struct cp_result cp;
+	double *x = NULL;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if ((rc = app_runs_list(db, f, on_run, &cs, err, errlen)))
+		goto out;
+	if ((rc = cs.rc))
+		goto nomem;
+	if (!cs.n) {
+		snprintf(err, errlen, "no complete run to follow%s", f->label || f->tag ? " with that label or tag" : "");
+		rc = -EINVAL;
+		goto out;
+	}
+	snprintf(t->test, sizeof(t->test), "%s", test ? test : cs.c[cs.n - 1].test);
+	if (!(m = calloc(1, sizeof(*m))) || !(t->p = calloc(cs.n, sizeof(*t->p))) ||
+	    !(env = calloc(cs.n, sizeof(*env))) || !(x = calloc(cs.n, sizeof(*x))))
+		goto nomem;
+	/* the newest run of the test sets the size and, for trials, the load */
+	for (size_t k = cs.n; k-- > 0;) {
+		const struct rm_cell *c;
+
+		if (strcmp(cs.c[k].test, t->test))
+			continue;
+		if ((rc = report_load(db, &cs.c[k].id, 1, m, err, errlen)))
+			goto out;
+		t->size = size ? size : m->sizes[0];
+		if ((c = rm_cell_of(&m->run[0], t->size))) {
+			t->trials = !c->have_thr && c->have_trial;
+			t->offered_pps = c->trial_offered_pps;
+		}
+		break;
+	}
+	if (!t->size) {
+		snprintf(err, errlen, "no complete run of '%s' to follow", t->test);
+		rc = -EINVAL;
+		goto out;
+	}
+	for (size_t k = 0; k < cs.n; k++) {
+		struct trend_point *p = &t->p[t->n];
+		const struct rm_cell *c;
+
+		if (strcmp(cs.c[k].test, t->test))
+			continue;
+		if ((rc = report_load(db, &cs.c[k].id, 1, m, err, errlen)))
+			goto out;
+		c = rm_cell_of(&m->run[0], t->size);
+		if (!c || (t->trials ? !c->have_trial || c->tester_limited || !(c->trial_fwd_pps >= 0) ||
+				       fabs(c->trial_offered_pps - t->offered_pps) > TREND_LOAD_BAND * t->offered_pps
+				     : !c->have_thr || !(c->ndr_med > 0))) {
+			t->skipped++;
+			continue;
+		}
+		p->id = m->run[0].id;
+		snprintf(p->label, sizeof(p->label), "%s", m->run[0].label);
+		snprintf(p->when, sizeof(p->when), "%s", m->run[0].when);
+		p->value = t->trials ? c->trial_fwd_pps : c->ndr_med;
+		p->bound = !t->trials && c->tester_limited;
+		x[t->n] = p->value;
+		if ((rc = db_run_env(db, p->id, on_env, &env[t->n], err, errlen))) {
+			if (rc == -ENOMEM)
+				goto nomem;
+			goto out;
+		}
+		t->n++;
+	}
+	if (t->n < TREND_MIN_RUNS) {
+		snprintf(err, errlen, "a series too short to judge: %zu run(s) of '%s' with a figure at %u bytes%s "
+			 "(a change needs at least %d: two on each side)", t->n, t->test, t->size,
+			 t->skipped ? " (others left out: another size or load, or tester-limited)" : "", TREND_MIN_RUNS);
+		rc = -EINVAL;
+		goto out;
+	}
+	if ((rc = cp_find(x, t->n, &cp))) {
+		snprintf(err, errlen, "the series' figures cannot be judged");
+		goto out;
+	}
+	t->sigma = cp.sigma;
+	t->nc = cp.nchanges;
+	for (size_t g = 0, i = 0; i < t->n; i++) {
+		if (g < cp.nchanges && i == cp.at[g])
+			g++;
+		t->p[i].group = (unsigned int)g;
+	}
+	for (size_t g = 0; g < cp.nchanges; g++) {
+		struct trend_change *c = &t->c[g];
+		size_t g0 = g ? cp.at[g - 1] : 0, g2 = g + 1 < cp.nchanges ? cp.at[g + 1] : t->n;
+
+		c->at = cp.at[g];
+		c->before = cp.mean[g];
+		c->after = cp.mean[g + 1];
+		c->pct = c->before ? (c->after - c->before) * 100 / c->before : 0;
+		c->worse = c->after < c->before;
+		explain(c, env, g0, c->at, g2);
+	}
+	rc = 0;
+	goto out;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	rc = -ENOMEM;
+out:
+	for (size_t i = 0; env && i < cs.n; i++)
+		env_free(&env[i]);
+	free(env);
+	free(x);
+	free(m);
+	free(cs.c);
+	if (rc)
+		app_trend_free(t);
+	return rc;
+}

@@ -1,0 +1,14 @@
+/* 'report --trend' as text or JSON (the model: store/trend_model.h). */
+#ifndef WR_RENDER_TRENDPRINT_H
+#define WR_RENDER_TRENDPRINT_H
+
+#include <stdbool.h>
+
+#include "render/out.h"
+#include "store/trend_model.h"
+
+/* fail_pct < 0: no --fail-on-regression; regression: the last change is
+ * worse than the group before by more than fail_pct. */
+void trend_print(struct out *o, const struct trend *t, double fail_pct, bool regression);
+
+#endif
