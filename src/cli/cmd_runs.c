@@ -411,6 +411,107 @@ out:
 	return ret;
 }
 
+struct sync_ids {
+	int64_t *ids;
+	size_t n, cap;
+	bool nomem;
+};
+
+static void sync_pick(void *ctx, const struct app_run_entry *e)
+{
+	struct sync_ids *s = ctx;
+
+	/* a run still being stored would be copied half, and its UUID
+	 * would keep the rest from ever following */
+	if (!strcmp(e->status, "running") || s->nomem)
+		return;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		int64_t *ids = realloc(s->ids, cap * sizeof(*ids));
+
+		if (!ids) {
+			s->nomem = true;
+			return;
+		}
+		s->ids = ids;
+		s->cap = cap;
+	}
+	s->ids[s->n++] = e->row->id;
+}
+
+/* runs sync FROM: every run of the store FROM (that the filters let
+ * through, and that has ended) into this one, those whose UUID it holds
+ * already left out: a tester that worked offline pushes its runs later. */
+static int runs_sync(struct cli *cli, int argc, char **argv, const struct db_run_filter *f, const char *db_path)
+{
+	char path[4096], err[512], from_real[4096], to_real[4096];
+	struct db *from = NULL, *to = NULL;
+	struct sync_ids s = { 0 };
+	struct db_import_result r = { 0 };
+	json_object *doc = NULL;
+	int rc, ret = EXIT_RUNTIME;
+
+	if (argc != 1) {
+		cli_error(argc ? "runs sync: one store to copy from at a time" :
+				 "runs sync: give the store to copy from (runs sync FROM [--db TO])");
+		return EXIT_USAGE;
+	}
+	if (db_path)
+		snprintf(path, sizeof(path), "%s", db_path);
+	else if (db_default_path(path, sizeof(path), err, sizeof(err))) {
+		cli_error("runs sync: %s", err);
+		return EXIT_USAGE;
+	}
+	if (realpath(argv[0], from_real) && realpath(path, to_real) && !strcmp(from_real, to_real)) {
+		cli_error("runs sync: %s is the store it would copy into", argv[0]);
+		return EXIT_USAGE;
+	}
+	if ((rc = db_open_read(argv[0], &from, err, sizeof(err)))) {
+		cli_error("runs sync: %s", err);
+		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	if ((rc = app_runs_list(from, f, sync_pick, &s, err, sizeof(err)))) {
+		cli_error("runs sync: %s: %s", argv[0], err);
+		goto out;
+	}
+	if (s.nomem) {
+		cli_error("runs sync: out of memory");
+		goto out;
+	}
+	if ((rc = db_open(path, true, &to, err, sizeof(err)))) {
+		cli_error("runs sync: %s", err);
+		ret = cli_status(rc);
+		goto out;
+	}
+	if (s.n && (rc = db_export(from, s.ids, s.n, WR_VERSION, &doc, err, sizeof(err)))) {
+		cli_error("runs sync: %s: %s", argv[0], err);
+		goto out;
+	}
+	if (s.n && (rc = db_import(to, doc, &r, err, sizeof(err)))) {
+		cli_error("runs sync: %s: %s; nothing was copied", argv[0], err);
+		ret = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	struct out *o = cli_out_create(cli, "runs");
+
+	out_str(o, "from", "synced %s", argv[0]);
+	out_str(o, "db", " into %s: ", path);
+	out_u64(o, "imported", "%llu run(s) copied", r.imported);
+	if (r.imported) {
+		out_i64(o, "first", " as %lld", r.first);
+		out_i64(o, "last", r.last != r.first ? "-%lld" : NULL, r.last);
+	}
+	out_u64(o, "skipped", ", %llu already there (the same UUID)\n", r.skipped);
+	out_destroy(o);
+	ret = 0;
+out:
+	json_object_put(doc);
+	free(s.ids);
+	db_close(from);
+	db_close(to);
+	return ret;
+}
+
 /* One run, a line of the table or an object of the list. */
 static void print_run(void *arg, const struct app_run_entry *e)
 {
@@ -505,6 +606,7 @@ const struct opt_cmd runs_cmd = {
 		    "       wirerate runs show ID [--json] [--db FILE]\n"
 		    "       wirerate runs export ID... [--db FILE] > FILE.json\n"
 		    "       wirerate runs import FILE.json [--json] [--db FILE]\n"
+		    "       wirerate runs sync FROM [--label L] [--tag T] [--since TIME] [--json] [--db FILE]\n"
 		    "       wirerate runs rm ID... [--json] [--db FILE]\n"
 		    "       wirerate runs upgrade [--json] [--db FILE]",
 	.about = "Lists the stored runs: id, time, label, test, sizes, headline result, status.\n"
@@ -514,6 +616,8 @@ const struct opt_cmd runs_cmd = {
 		 "'runs show' prints a run with every trial. 'runs export' writes runs, every\n"
 		 "row of them, as one JSON document; 'runs import' stores such a document's\n"
 		 "runs in this store (new ids; a run whose UUID is already here is skipped).\n"
+		 "'runs sync FROM' copies the runs of the store FROM (those the filters let\n"
+		 "through and that have ended) into this one, the same way.\n"
 		 "'runs rm' deletes the runs given, all of them or, when one is not stored, none.\n",
 	.tables = runs_tables,
 };
@@ -533,6 +637,13 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 	if ((rc = opt_parse(&runs_cmd, ctx, cli, argc, argv, args, argc, &nargs))) {
 		free(args);
 		return rc == OPT_HELP ? 0 : EXIT_USAGE;
+	}
+	if (nargs && !strcmp(args[0], "sync")) {
+		struct db_run_filter f = { .label = ro.label, .tag = ro.tag, .since = ro.since };
+
+		ret = runs_sync(cli, nargs - 1, args + 1, &f, ro.db_path);
+		free(args);
+		return ret;
 	}
 	static const struct {
 		const char *word;

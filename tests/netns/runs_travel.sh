@@ -33,7 +33,7 @@ note "$out"
 grep -q "^imported 3 run(s) as 1-3 into $B; 0 already there" <<<"$out" || fail "import said: $out"
 # a report, less what says where and when it was made: the store's path
 # (JSON and CSV name it) and the JSON header's time
-same() { sed -e "s#$A#STORE#g; s#$B#STORE#g; s#\"time\":[0-9]*#\"time\":T#"; }
+same() { sed -e "s#$A#STORE#g; s#$B#STORE#g; s#$D/c.db#STORE#g; s#\"time\":[0-9]*#\"time\":T#"; }
 for r in "tr-a tr-b" "search" "1 2 3"; do
 	for fmt in "" --json --csv; do
 		diff <("$WR" report $r $fmt --db "$A" | same) <("$WR" report $r $fmt --db "$B" | same) >"$D/diff" ||
@@ -56,6 +56,21 @@ grep -q "^wirerate: report: label 'tr-b' names 2 runs in 2 stores; using the lat
 uuid=$(jq -r '.runs[2].run.uuid' "$D/e.json")
 [ "$("$WR" report "$uuid" search --db "$B" --db "$A" --json | jq -r '[.runs[].ref] | join(" ")')" = "1:3 1:3" ] ||
 	fail "by UUID: $("$WR" report "$uuid" search --db "$B" --db "$A" --json | jq -c '[.runs[] | {ref, label}]')"
+# runs sync: A's runs into a new store, then again (all there already),
+# and with a filter only those it lets through
+out=$("$WR" runs sync "$A" --db "$D/c.db") || fail "sync: $out"
+grep -q "^synced $A into $D/c.db: 3 run(s) copied as 1-3, 0 already there" <<<"$out" || fail "sync said: $out"
+diff <("$WR" report 1 2 3 --json --db "$A" | same) <("$WR" report 1 2 3 --json --db "$D/c.db" | same) >"$D/diff" ||
+	fail "report differs after sync: $(head -20 "$D/diff")"
+"$WR" runs sync "$A" --db "$D/c.db" --json >"$D/sync.json" || fail "sync again"
+[ "$(jq -c '[.imported, .skipped]' "$D/sync.json")" = "[0,3]" ] || fail "sync again copied: $(cat "$D/sync.json")"
+/usr/bin/python3 "$(dirname "$0")/../jsoncheck.py" "$(dirname "$0")/../../docs/json/runs-sync.schema.json" "$D/sync.json" ||
+	fail "sync --json against its schema"
+[ "$("$WR" runs sync "$A" --label tr-a --db "$D/d.db" --json | jq -c '[.imported, .skipped]')" = "[1,0]" ] ||
+	fail "sync --label tr-a"
+expect_exit 2 "$WR" runs sync "$D/none.db" --db "$D/c.db"
+expect_exit 2 "$WR" runs sync "$A" --db "$A"
+expect_exit 2 "$WR" runs sync --db "$D/c.db"
 expect_exit 2 "$WR" report 1 --db "$A" --db "$D/no/such/dir.db"
 expect_exit 2 "$WR" report 1 $(for i in 1 2 3 4 5 6 7 8 9; do printf -- "--db %s " "$A"; done)
 diff <("$WR" runs show 3 --db "$A") <("$WR" runs show 3 --db "$B") >"$D/diff" || fail "runs show differs: $(cat "$D/diff")"
