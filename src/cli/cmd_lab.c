@@ -37,8 +37,12 @@ static void print_status(struct out *o, const struct lab_status *st)
 		 "  a lab up, lab down or matrix was killed before it finished: 'wirerate lab up' repairs the lab\n" : NULL,
 		 st->build_died);
 	if (!st->exists) {
+		/* the same keys as a lab that is there: none of its parts */
 		out_text(o, "  no namespace %sgen, %sdut or %ssink: run 'wirerate lab up'\n",
 			 st->prefix, st->prefix, st->prefix);
+		out_arr_start(o, "interfaces");
+		out_arr_end(o);
+		out_null(o, "dut");
 		return;
 	}
 	out_text(o, "  [gen] gen0 198.18.0.1/24 ==veth== dut0 198.18.0.2/24 [dut] "
@@ -365,12 +369,10 @@ static int lab_act(struct cli *cli, struct lab_spec *spec_in, const char *action
 		}
 		if (!cli->json) {
 			printf("lab %s: removed\n", spec.prefix);
-		} else {
-			printf("{");
-			cli_json_header("lab");
-			printf("\"prefix\":\"%s\",\"state\":\"absent\"}\n", spec.prefix);
+			return 0;
 		}
-		return 0;
+		/* in JSON, the status of the lab now gone: one shape for up,
+		 * down and status */
 	}
 
 	/* up and status both end with the status of the lab. */

@@ -6,6 +6,7 @@
  * its gen namespace, through the DUT. This file parses, prints and picks
  * the exit status. */
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -17,6 +18,7 @@
 #include <netinet/in.h>
 
 #include "cli/cli.h"
+#include "core/cpustat.h"
 #include "cli/dutopt.h"
 #include "cli/opt.h"
 #include "core/timeconst.h"
@@ -53,7 +55,17 @@ struct stream_opts {
 	struct cpuset watch;		/* --watch-cpus */
 	bool soak;
 	const char *soak_path;		/* --soak-calibration (lab, local) */
+	/* -I LEVEL[,WIDTH] and -i MAX[,MIN]: repeat until the mean's
+	 * interval is narrow enough (netperf's confidence iterations) */
+	unsigned int conf_level;	/* 95 or 99; 0: one run */
+	double conf_width;		/* the interval's whole width, % of the mean */
+	unsigned int iter_max, iter_min;	/* 0: not given */
 };
+
+#define STREAM_ITER_MAX 30		/* netperf's limit too */
+#define STREAM_CONF_WIDTH 10.0		/* % of the mean, netperf's default */
+#define STREAM_ITER_DEFAULT_MAX 10
+#define STREAM_ITER_DEFAULT_MIN 3
 
 enum { SET_BIND, SET_TOKEN_FILE, SET_USER, SET_CLIENT };
 
@@ -100,6 +112,63 @@ static int set_duration(void *ctx, const struct opt *opt, const char *v, char *e
 
 	((struct stream_opts *)ctx)->have_duration |= !rc;
 	return rc;
+}
+
+/* "A[,B]": two unsigned numbers, the second optional. */
+static int two_numbers(const char *v, double *a, double *b, bool *have_b)
+{
+	char *end;
+
+	*a = strtod(v, &end);
+	*have_b = false;
+	if (end == v || !isfinite(*a))
+		return -EINVAL;
+	if (*end == ',') {
+		const char *w = end + 1;
+
+		*b = strtod(w, &end);
+		if (end == w || !isfinite(*b))
+			return -EINVAL;
+		*have_b = true;
+	}
+	return *end ? -EINVAL : 0;
+}
+
+static int set_confidence(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct stream_opts *op = ctx;
+	double level, width = STREAM_CONF_WIDTH;
+	bool have_width;
+
+	(void)opt;
+	if (two_numbers(v, &level, &width, &have_width) || (level != 95 && level != 99) ||
+	    (have_width && (width < 0.1 || width > 50))) {
+		snprintf(err, errlen, "'%s': give LEVEL[,WIDTH]: a confidence level of 95 or 99 (%%) and the "
+			 "interval's width, 0.1..50 %% of the mean (default 10)", v);
+		return -EINVAL;
+	}
+	op->conf_level = (unsigned int)level;
+	op->conf_width = have_width ? width : STREAM_CONF_WIDTH;
+	return 0;
+}
+
+static int set_iterations(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct stream_opts *op = ctx;
+	double max, min = STREAM_ITER_DEFAULT_MIN;
+	bool have_min;
+
+	(void)opt;
+	if (two_numbers(v, &max, &min, &have_min) || max != floor(max) || min != floor(min) || max < 1 ||
+	    max > STREAM_ITER_MAX || (have_min && (min < 1 || min > max))) {
+		snprintf(err, errlen, "'%s': give MAX[,MIN]: at most MAX runs (1..%d) and at least MIN (1..MAX, "
+			 "default 3)", v, STREAM_ITER_MAX);
+		return -EINVAL;
+	}
+	op->iter_max = (unsigned int)max;
+	op->iter_min = have_min ? (unsigned int)min : max < STREAM_ITER_DEFAULT_MIN ? (unsigned int)max :
+			STREAM_ITER_DEFAULT_MIN;
+	return 0;
 }
 
 static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
@@ -174,6 +243,13 @@ static const struct opt stream_opts[] = {
 	{ "soak", 0, OPT_NOARG, NULL, NULL, NULL,
 	  "also soak them (needs 'wirerate soak --calibrate' on the\nDUT): sees the interrupt time /proc/stat hides",
 	  opt_set_true, SO(soak) },
+	{ "confidence", 'I', OPT_VALUE, "LEVEL[,WIDTH]", "confidence", NULL,
+	  "repeat the run until the mean received throughput is\n"
+	  "known to WIDTH % (its interval's whole width, default 10)\n"
+	  "at LEVEL % confidence (95 or 99), as netperf's -I",
+	  set_confidence },
+	{ "iterations", 'i', OPT_VALUE, "MAX[,MIN]", NULL, "10,3",
+	  "with -I: at most MAX runs (1..30), at least MIN", set_iterations },
 	{ "soak-calibration", 0, OPT_VALUE, "FILE", NULL, "~/.local/state/wirerate/soak-calibration",
 	  "the soak's calibration (the lab and --dut local; a DUT over\nssh keeps its own)", set_word,
 	  SO(soak_path), 0, 0, SET_TOKEN_FILE },
@@ -264,6 +340,18 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 	if (op->mode == MODE_CLIENT && !op->dut.given && (cpuset_count(&op->watch) || op->soak)) {
 		cli_error("stream: --%s: name the DUT the stream crosses with --dut", op->soak ? "soak" : "watch-cpus");
 		return EXIT_USAGE;
+	}
+	if (op->iter_max && !op->conf_level) {
+		cli_error("stream: -i (--iterations) goes with -I (--confidence)");
+		return EXIT_USAGE;
+	}
+	if (op->conf_level && op->mode == MODE_SERVER) {
+		cli_error("stream: -I is the client's (lab mode or --client)");
+		return EXIT_USAGE;
+	}
+	if (op->conf_level && !op->iter_max) {
+		op->iter_max = STREAM_ITER_DEFAULT_MAX;
+		op->iter_min = STREAM_ITER_DEFAULT_MIN;
 	}
 	if (op->mode == MODE_SERVER && (op->have_size || op->have_duration)) {
 		cli_error("stream: --message-size and --duration are the client's (the server takes them from it)");
@@ -540,8 +628,84 @@ static void dut_watch_close(struct stream_dut *sd)
 	memset(sd, 0, sizeof(*sd));
 }
 
+/* The runs of -I: each one's received throughput and the interval of
+ * their mean. */
+struct stream_conf {
+	unsigned int n;
+	double mbps[STREAM_ITER_MAX];
+	double halfwidth;		/* a share of the mean; infinity below two runs */
+	bool achieved;
+};
+
+/* One session into r: 0, or an exit status after a one-line error. */
+typedef int (*stream_run_fn)(void *ctx, struct stream_result *r);
+
+/* One run, or with -I runs until the mean's interval is narrow enough or
+ * -i's most are done; r is the last run's. The first run that fails stops
+ * them, with its status. */
+static int iterate(const struct stream_opts *op, stream_run_fn run, void *ctx, struct stream_result *r,
+		   struct stream_conf *cf)
+{
+	unsigned int max = op->conf_level ? op->iter_max : 1;
+	int rc;
+
+	memset(cf, 0, sizeof(*cf));
+	cf->halfwidth = INFINITY;
+	for (unsigned int i = 0; i < max; i++) {
+		memset(r, 0, sizeof(*r));
+		if ((rc = run(ctx, r)))
+			return rc;
+		cf->mbps[cf->n++] = mbps(r->recv_bytes, r->recv_ns);
+		if (!op->conf_level || r->interrupted || cli_stopped())
+			break;
+		cf->halfwidth = stat_mean_halfwidth(cf->mbps, cf->n, op->conf_level);
+		if (isfinite(cf->halfwidth))
+			fprintf(stderr, "stream: run %u: %.2f 10^6bits/s received; the mean's %u%% interval +-%.2f%%\n",
+				cf->n, cf->mbps[cf->n - 1], op->conf_level, cf->halfwidth * 100);
+		else
+			fprintf(stderr, "stream: run %u: %.2f 10^6bits/s received\n", cf->n, cf->mbps[cf->n - 1]);
+		if (cf->n >= op->iter_min && 200 * cf->halfwidth <= op->conf_width) {
+			cf->achieved = true;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* -I's verdict, or null without it. */
+static void print_conf(struct out *o, const struct stream_opts *op, const struct stream_conf *cf)
+{
+	double mean = 0;
+
+	if (!op->conf_level) {
+		out_null(o, "confidence");
+		return;
+	}
+	for (unsigned int i = 0; i < cf->n; i++)
+		mean += cf->mbps[i];
+	mean /= cf->n ? cf->n : 1;
+	out_obj_start(o, "confidence");
+	out_u64(o, "level_pct", "confidence %llu%%: ", op->conf_level);
+	out_f64(o, "width_pct", NULL, op->conf_width);
+	out_f64(o, "mean_mbps", "the mean received throughput %.2f 10^6bits/s", mean);
+	out_u64(o, "runs", " over %llu run(s)", cf->n);
+	if (isfinite(cf->halfwidth))
+		out_f64(o, "interval_pct", " is known to +-%.2f%%", cf->halfwidth * 100);
+	else
+		out_null(o, "interval_pct");
+	out_bool(o, "achieved", NULL, cf->achieved);
+	out_text(o, cf->achieved ? ", within the +-%.2f%% asked\n" :
+		 ", NOT within the +-%.2f%% asked: the runs spread more than that (more runs, -i, or longer ones, -l)\n",
+		 op->conf_width / 2);
+	out_arr_start(o, "runs_mbps");
+	for (unsigned int i = 0; i < cf->n; i++)
+		out_f64(o, NULL, NULL, cf->mbps[i]);
+	out_arr_end(o);
+	out_obj_end(o);
+}
+
 static int finish(struct cli *cli, const struct stream_opts *op, const char *addr, const char *lab,
-		  const struct stream_result *r, const struct stream_dut *sd)
+		  const struct stream_result *r, const struct stream_dut *sd, const struct stream_conf *cf)
 {
 	struct out *o = cli_out_create(cli, "stream");
 	struct cpucost_result cr = { 0 };
@@ -549,6 +713,7 @@ static int finish(struct cli *cli, const struct stream_opts *op, const char *add
 	if (!o)
 		return EXIT_RUNTIME;
 	print_block(o, op, addr, lab, r);
+	print_conf(o, op, cf);
 	/* What the DUT forwarded: what the server received, and what reached
 	 * its socket but found the buffer full (past the DUT). */
 	uint64_t fwd = r->recv + r->drops;
@@ -574,12 +739,32 @@ static int finish(struct cli *cli, const struct stream_opts *op, const char *add
 	return r->interrupted ? 130 : 0;
 }
 
+struct client_run {
+	struct stream_client *c;
+	const char *addr;
+	uint16_t port;
+};
+
+static int client_run(void *ctx, struct stream_result *r)
+{
+	struct client_run *cr = ctx;
+	char err[256];
+
+	if (stream_client_run(cr->c, -1, r, err, sizeof(err))) {
+		cli_error("stream: %s (%s port %u)", err, cr->addr, cr->port);
+		return cli_stopped() ? 130 : EXIT_RUNTIME;
+	}
+	return 0;
+}
+
 static int do_client(struct stream_opts *op, struct cli *cli)
 {
 	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .stop = cli_stop_flag() };
 	struct stream_result r = { 0 };
 	struct stream_dut sd = { 0 };
+	struct stream_conf cf;
 	char err[256], addr[INET6_ADDRSTRLEN], tok[STREAM_TOKEN_MAX + 1] = "";
+	struct client_run cr = { .c = &c, .addr = addr, .port = op->port };
 	int rc;
 
 	if ((rc = load_token(op, tok, sizeof(tok))))
@@ -601,12 +786,9 @@ static int do_client(struct stream_opts *op, struct cli *cli)
 	}
 	if ((rc = dut_watch_open(op, NULL, &c, &sd)))
 		goto out;
-	if (stream_client_run(&c, -1, &r, err, sizeof(err))) {
-		cli_error("stream: %s (%s port %u)", err, addr, op->port);
-		rc = cli_stopped() ? 130 : EXIT_RUNTIME;
+	if ((rc = iterate(op, client_run, &cr, &r, &cf)))
 		goto out;
-	}
-	rc = finish(cli, op, addr, NULL, &r, &sd);
+	rc = finish(cli, op, addr, NULL, &r, &sd, &cf);
 out:
 	dut_watch_close(&sd);
 	explicit_bzero(tok, sizeof(tok));
@@ -614,6 +796,31 @@ out:
 }
 
 /* ---- lab mode ---- */
+
+struct lab_run {
+	int gen, sink;
+	const uint8_t *ip;
+	uint16_t asked, port;		/* the control port asked for (0: any), the one used */
+	struct stream_client *c;
+	const char *prefix, *addr;
+};
+
+static int lab_run(void *ctx, struct stream_result *r)
+{
+	struct lab_run *lr = ctx;
+	char err[256];
+	bool in_session;
+
+	lr->port = lr->asked;
+	if (stream_lab_run(lr->gen, lr->sink, lr->ip, &lr->port, lr->c, r, &in_session, err, sizeof(err))) {
+		if (in_session)
+			cli_error("stream: %s (lab %s, %s port %u)", err, lr->prefix, lr->addr, lr->port);
+		else
+			cli_error("stream: %s", err);
+		return in_session && cli_stopped() ? 130 : EXIT_RUNTIME;
+	}
+	return 0;
+}
 
 static int do_lab(struct stream_opts *op, struct cli *cli)
 {
@@ -625,7 +832,6 @@ static int do_lab(struct stream_opts *op, struct cli *cli)
 	int lock = -1, gen = -1, sink = -1, rc = EXIT_RUNTIME;
 	const struct lab_addr *dst = lab_if(LAB_SINK0);
 	uint16_t port = op->have_port ? op->port : 0;
-	bool in_session;
 
 	if (!cli_have_root()) {
 		cli_error("stream: lab mode needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN): run it as root, "
@@ -667,17 +873,14 @@ static int do_lab(struct stream_opts *op, struct cli *cli)
 	op->host = addr;
 	if ((rc = dut_watch_open(op, &st, &c, &sd)))
 		goto out;
-	rc = EXIT_RUNTIME;
-	if (stream_lab_run(gen, sink, dst->ip, &port, &c, &r, &in_session, err, sizeof(err))) {
-		if (in_session)
-			cli_error("stream: %s (lab %s, %s port %u)", err, op->prefix, addr, port);
-		else
-			cli_error("stream: %s", err);
-		rc = in_session && cli_stopped() ? 130 : EXIT_RUNTIME;
+	struct lab_run lr = { .gen = gen, .sink = sink, .ip = dst->ip, .asked = port, .c = &c, .prefix = op->prefix,
+			      .addr = addr };
+	struct stream_conf cf;
+
+	if ((rc = iterate(op, lab_run, &lr, &r, &cf)))
 		goto out;
-	}
-	op->port = port;
-	rc = finish(cli, op, addr, op->prefix, &r, &sd);
+	op->port = lr.port;
+	rc = finish(cli, op, addr, op->prefix, &r, &sd, &cf);
 out:
 	dut_watch_close(&sd);
 	if (gen >= 0)

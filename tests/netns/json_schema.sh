@@ -69,6 +69,8 @@ check soak "$D/soak-run"
 check matrix "$D/matrix"
 "$WR" lab down --prefix "$P" -j >"$D/lab-down" || fail "lab down"
 check lab "$D/lab-down"
+# one shape for up and down: the lab gone has no parts
+jq -e '.state == "absent" and .interfaces == [] and .dut == null' "$D/lab-down" >/dev/null || fail "lab down: $(cat "$D/lab-down")"
 note "$n documents valid against docs/json/"
 # and a broken one is not: the checker can fail
 jq -c 'del(.directions)' "$D/trial" >"$D/bad"

@@ -63,6 +63,16 @@ t --client 127.0.0.1 --dut lab --ssh-option BatchMode=yes
 t --watch-cpus x
 t --prefix bad/x
 t -m
+# -I and -i: netperf's values only
+t --client 127.0.0.1 -I 90
+t --client 127.0.0.1 -I 99,0
+t --client 127.0.0.1 -I 99,51
+t --client 127.0.0.1 -I x
+t --client 127.0.0.1 -I 95 -i 31
+t --client 127.0.0.1 -I 95 -i 5,6
+t --client 127.0.0.1 -I 95 -i 0
+t --client 127.0.0.1 -i 5
+t --server -I 95
 # No server there, no lab: one line, exit 1.
 expect_exit 1 "$WR" stream --client 127.0.0.1 --port 1 -l 1
 expect_exit 1 "$WR" stream --prefix "$P" -l 1
@@ -98,6 +108,34 @@ dut_cpus=$(labjq "$P" '.dut.cpus')
 	and (.dut_service_demand_us_per_kb - .dut_cpu.ns_per_frame / 1000 * 1024 / 1025 | fabs)
 	    <= 0.01 * .dut_service_demand_us_per_kb' <<<"$j")" = true ] ||
 	fail "the DUT's cost: $(jq -c '{dut_cpu, dut_service_demand_us_per_kb}' <<<"$j")"
+# -I: runs until the mean's interval is narrow enough, or -i's most. The
+# verdict must follow from the runs it lists: the t-interval of their
+# mean (Student's t at 95%, n - 1 degrees of freedom) recomputed here,
+# achieved only within the width asked and then after at least -i's
+# least, and all -i's runs when not achieved. A generous width (50%:
+# +-25%) stops early where the lab's runs agree within about 10%.
+timeout 40 "$WR" stream --prefix "$P" -l 0.5 -I 95,50 -i 6,3 --json >"$D/ci" 2>"$D/ci.err" || fail "-I exit $?"
+note "-I 95,50 -i 6,3: $(jq -c .confidence "$D/ci")"
+/usr/bin/python3 - "$D/ci" <<'PY' || fail "-I: $(jq -c .confidence "$D/ci")"
+import json, math, sys
+c = json.load(open(sys.argv[1]))["confidence"]
+v = c["runs_mbps"]; n = len(v)
+t95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447]
+assert c["runs"] == n and 1 <= n <= 6, c
+assert c["level_pct"] == 95 and c["width_pct"] == 50, c
+mean = sum(v) / n
+assert abs(c["mean_mbps"] - mean) <= 1e-6 * mean, (c["mean_mbps"], mean)
+if n >= 2:
+    sd = math.sqrt(sum((x - mean) ** 2 for x in v) / (n - 1))
+    hw = t95[n - 2] * sd / math.sqrt(n) / mean * 100
+    assert abs(c["interval_pct"] - hw) <= 1e-6 * max(hw, 1), (c["interval_pct"], hw)
+if c["achieved"]:
+    assert n >= 3 and c["interval_pct"] <= 25, c
+else:
+    assert n == 6 and (c["interval_pct"] is None or c["interval_pct"] > 25), c
+PY
+[ "$(grep -c '^stream: run [0-9]*: ' "$D/ci.err")" = "$(jq -r .confidence.runs "$D/ci")" ] || fail "-I: a line per run: $(cat "$D/ci.err")"
+[ "$(jq -r .confidence "$D/j")" = null ] || fail "without -I, confidence is not null"
 timeout 10 "$WR" stream --prefix "$P" -l 1 -m 200 >"$D/t" || fail "lab mode (text) exit $?"
 cat "$D/t"
 grep -q '^UDP UNIDIRECTIONAL SEND TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 198.19.0.2 (198.19.0.2) port 0 AF_INET$' "$D/t" || fail "title"

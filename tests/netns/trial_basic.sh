@@ -70,10 +70,13 @@ assert got["wirerate_trial_latency_seconds_count", ""] == want["frames"], got
 assert 0 < got["wirerate_trial_latency_seconds", "0.5"] <= got["wirerate_trial_latency_seconds", "0.99"], got
 print("# openmetrics: %d samples parsed" % len(got))
 PY
-# The kernel agrees: the sink interface saw at least the learning + test
-# frames (read after the trial, whose analyzer had them all).
+# The kernel agrees: the sink interface saw at least the learning and
+# test frames the analyzer counted (read after the trial). Not 60000 and
+# more: a held DUT vCPU may drop a few on the way, as ACCOUNTED allows
+# (CI saw 20 of 60000).
 sink_rx=$(ifc "$P" sink0 rx_packets)
-[ "$sink_rx" -ge 60001 ] || fail "sink0 counted $sink_rx"
+[ "$sink_rx" -ge "$(jq -r '.rx + .learning_rx' <<<"$d")" ] ||
+	fail "sink0 counted $sink_rx, the analyzer $(jq -c '{rx, learning_rx}' <<<"$d")"
 
 # 16 flows, IMIX sizes, the sendmmsg port: still every frame (at half the
 # rate: 25.6 ms of the DUT's ring).

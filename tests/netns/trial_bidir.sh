@@ -11,6 +11,9 @@ j=$("$WR" trial --prefix "$P" --learn-wait 0.2s --drain 1s --json --rate 10kpps 
 [ "$(jq -r '.total.tx == 40000 and .total.rx == ([.directions[].rx] | add) and .total.lost == ([.directions[].lost] | add)' <<<"$j")" = true ] || fail "total: $(jq -c .total <<<"$j")"
 [ "$(jq -r '.directions[0].direction' <<<"$j")" = "gen0 -> DUT -> sink0" ] || fail "labels"
 [ "$(jq -r '.directions[1].direction' <<<"$j")" = "sink0 -> DUT -> gen0" ] || fail "labels"
-# The reverse direction really went through dut1 -> dut0.
-[ "$(ifc "$P" dut1 rx_packets)" -ge 20000 ] || fail "dut1 saw $(ifc "$P" dut1 rx_packets)"
+# The reverse direction really went through dut1 -> dut0: dut1 took in
+# at least every frame that came out at gen0 (not 20000: a held vCPU's
+# ring drops, which ACCOUNTED allows, never reach dut1's count).
+[ "$(ifc "$P" dut1 rx_packets)" -ge "$(jq -r '.directions[1].rx' <<<"$j")" ] ||
+	fail "dut1 saw $(ifc "$P" dut1 rx_packets), gen0 received $(jq -r '.directions[1].rx' <<<"$j")"
 echo ok

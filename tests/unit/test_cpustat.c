@@ -413,6 +413,24 @@ static void calib_corrupt(void **st)
 	free(c);
 }
 
+/* Student's t and the interval of a mean, against values worked by hand. */
+static void t_interval(void **st)
+{
+	/* 10, 12, 14: mean 12, sd 2, t(95%, 2) = 4.303: +-4.968, 41.4% */
+	const double v[3] = { 10, 12, 14 }, same[4] = { 5, 5, 5, 5 }, zero[2] = { 0, 0 };
+
+	(void)st;
+	assert_true(fabs(stat_t(95, 1) - 12.706) < 1e-9);
+	assert_true(fabs(stat_t(99, 30) - 2.750) < 1e-9);
+	assert_true(fabs(stat_t(95, 31) - 1.960) < 1e-9);
+	assert_true(stat_t(90, 5) == 0);
+	assert_true(stat_t(95, 0) == 0);
+	assert_true(fabs(stat_mean_halfwidth(v, 3, 95) - 4.303 * 2 / sqrt(3) / 12) < 1e-6);
+	assert_true(stat_mean_halfwidth(same, 4, 99) == 0);
+	assert_true(isinf(stat_mean_halfwidth(v, 1, 95)));
+	assert_true(isinf(stat_mean_halfwidth(zero, 2, 95)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,7 +446,7 @@ int main(void)
 		cmocka_unit_test(summary),
 		cmocka_unit_test(calib_parse),
 		cmocka_unit_test(calib_merge),
-		cmocka_unit_test(calib_corrupt),
+		cmocka_unit_test(calib_corrupt), cmocka_unit_test(t_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
