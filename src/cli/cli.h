@@ -22,6 +22,9 @@ struct cli {
 	 * command stops after parsing and checking them, before any lab,
 	 * port or store is used. */
 	bool check_only;
+	/* Set by the command in check_only: about how long its run would
+	 * take, in seconds (0: it cannot say). */
+	double planned_s;
 };
 
 struct opt_cmd;

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 
 #include "cli/cli.h"
+#include "core/units.h"
 #include "cli/storeargs.h"
 #include "app/matrix.h"
 #include "cli/opt.h"
@@ -167,21 +168,27 @@ static int run_child(char **argv, int out_fd)
 	return WEXITSTATUS(status);
 }
 
+/* A lab's build between two configurations, about (this VM: 2-4 s). */
+#define MATRIX_LAB_UP_S 4.0
+
 /* The test's own options, checked by the test's command in this process
  * with nothing built (cli->check_only): 0, or its exit status after it
  * printed why. */
-static int check_test(struct cli *cli, char **targv)
+static int check_test(struct cli *cli, char **targv, double *planned_s)
 {
 	struct cli sub = *cli;
 	char *copy[APP_MATRIX_ARGV_MAX];
-	int n = 0;
+	int n = 0, rc;
 
 	/* the command takes its options out of the array it is given */
 	for (; targv[n + 1]; n++)
 		copy[n] = targv[n + 1];
 	copy[n] = NULL;
 	sub.check_only = true;
-	return !strcmp(copy[0], "trial") ? cmd_trial(&sub, n, copy) : cmd_rfc2544(&sub, n, copy);
+	sub.planned_s = 0;
+	rc = !strcmp(copy[0], "trial") ? cmd_trial(&sub, n, copy) : cmd_rfc2544(&sub, n, copy);
+	*planned_s = sub.planned_s;
+	return rc;
 }
 
 /* The report over the runs, as 'wirerate report' prints it (its JSON
@@ -291,6 +298,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	int started = 0;
 	int lock = -1;
 	char err[512], db_path[4096], mtag[64];
+	double planned = 0;		/* the test's plan, seconds a configuration */
 	struct lab_spec specs[MATRIX_MAX];
 	int64_t run_ids[MATRIX_MAX];
 
@@ -363,7 +371,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 				     mo.tags, mo.ntags, db_path);
 		if (remote)
 			app_matrix_dut_argv(m, c, targv);
-		if ((rc = check_test(cli, targv)))
+		if ((rc = check_test(cli, targv, &planned)))
 			return rc;
 	}
 	/* the lab is the matrix's until the end; its tests share its lock
@@ -391,6 +399,15 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 
 		printf("matrix: %d configuration(s) %s %s, runs tagged %s\n", nconf, remote ? "on the test's" : "in lab",
 		       remote ? "DUT" : mo.prefix, out_escape_text(t, sizeof(t), mtag));
+	}
+	/* the test's own plan, once per configuration, and the lab's build */
+	if (planned > 0) {
+		char when[64];
+
+		duration_text(nconf * (planned + (remote ? 0 : MATRIX_LAB_UP_S)), when, sizeof(when));
+		fprintf(stderr, "matrix: planned: %d configuration(s) of about %.0f s each%s, %s in all (an estimate: "
+			"each test says its own plan as it starts)\n", nconf, planned,
+			remote ? "" : " and the lab's build", when);
 	}
 
 	if (!remote && lab_down(mo.prefix, err, sizeof(err))) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/units.h"
 #include "cli/opt.h"
 #include "cli/storeargs.h"
 #include "cli/trialopt.h"
@@ -245,17 +246,6 @@ static void show_progress(void *arg, const struct r2544_progress *p)
 	if (eta >= 0)
 		fprintf(stderr, "  ~%.0f s left", eta);
 	fprintf(stderr, pr->tty ? "   " : "\n");
-}
-
-/* "40 s", "3 min", "1.5 h" */
-static void duration_text(double s, char *buf, size_t len)
-{
-	if (s < 90)
-		snprintf(buf, len, "%.0f s", s);
-	else if (s < 90 * 60)
-		snprintf(buf, len, "%.0f min", s / 60);
-	else
-		snprintf(buf, len, "%.1f h", s / 3600);
 }
 
 /* --openmetrics, through cli_write_file */
@@ -764,8 +754,12 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		cli_error("rfc2544: %s", err);
 		return EXIT_USAGE;
 	}
-	if (cli->check_only)
+	if (cli->check_only) {
+		/* the plan without the host: no ceiling measured in place */
+		app_r2544_estimate(&po, &plan, &to.cfg, false, &est);
+		cli->planned_s = est.seconds;
 		return 0;
+	}
 	if ((rc = app_trial_resolve(&to, err, sizeof(err))) || (rc = app_trial_dut_open(&to, err, sizeof(err)))) {
 		cli_error("rfc2544: %s", err);
 		app_trial_release(&to);

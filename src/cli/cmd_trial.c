@@ -408,8 +408,11 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	}
 	if (!own.capture_count)
 		own.capture_count = TRIAL_CAPTURE_COUNT;
-	if (cli->check_only)
+	if (cli->check_only) {
+		cli->planned_s = (double)repeat * (double)(to.cfg.duration_ns + to.cfg.learn_wait_ns + to.cfg.drain_ns) /
+				 NSEC_PER_SEC;
 		return 0;
+	}
 	if ((rc = app_trial_resolve(&to, err, sizeof(err))) || (rc = app_trial_dut_open(&to, err, sizeof(err)))) {
 		cli_error("trial: %s", err);
 		app_trial_release(&to);

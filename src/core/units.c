@@ -209,3 +209,13 @@ size_t sizes_join(char *buf, size_t len, const unsigned int *sizes, unsigned int
 		off += (size_t)snprintf(buf + off, len - off, "%s%u", i ? "," : "", sizes[i]);
 	return off;
 }
+
+void duration_text(double s, char *buf, size_t len)
+{
+	if (s < 90)
+		snprintf(buf, len, "%.0f s", s);
+	else if (s < 90 * 60)
+		snprintf(buf, len, "%.0f min", s / 60);
+	else
+		snprintf(buf, len, "%.1f h", s / 3600);
+}

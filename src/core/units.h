@@ -48,4 +48,7 @@ double linerate_pps(uint64_t bps, unsigned int frame_size);
  * it was cut short. */
 size_t sizes_join(char *buf, size_t len, const unsigned int *sizes, unsigned int n);
 
+/* A time for a person: "40 s", "3 min", "1.5 h". */
+void duration_text(double s, char *buf, size_t len);
+
 #endif

@@ -46,6 +46,9 @@ no_namespaces_left "$P"
 out=$("$WR" matrix --prefix "$P" --rules 0,1 --label m --tag mine --db "$DB" -- $T 2>&1) || fail "matrix: $out"
 note "$(printf '%s\n' "$out" | grep -A4 'by configuration')"
 no_namespaces_left "$P"
+# the plan first: 2 x (1 s + 0.1 s learning + 0.3 s drain, and the lab)
+printf '%s\n' "$out" | grep -q '^matrix: planned: 2 configuration(s) of about 1 s each and the lab.s build, [0-9]* s in all' ||
+	fail "no plan: $(printf '%s\n' "$out" | head -5)"
 printf '%s\n' "$out" | grep -q '^matrix 1/2: m rules=0$' || fail "no header for configuration 1"
 printf '%s\n' "$out" | grep -q '^matrix 2/2: m rules=1$' || fail "no header for configuration 2"
 printf '%s\n' "$out" | grep -q 'through lab '"$P"' (.* 1 rules' || fail "configuration 2 did not run with 1 rule"

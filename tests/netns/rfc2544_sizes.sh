@@ -71,7 +71,9 @@ grep -q '^  sizes      PDR differ: not every size.s range reaches [0-9]* frames/
 grep -qE '^             512 B [0-9]+-[0-9]+: its failed trial at [0-9]+ frames/s: a qdisc: tbf on dut1 dropped [0-9]+ frames' <<<"$t" ||
 	fail "text, the 512-byte line: $(grep -A2 '^  sizes' <<<"$t")"
 
-# A single size has nothing to agree with: no "sizes" at all.
-j=$("$WR" rfc2544 throughput ${Q/--sizes 64,512/--sizes 64} --no-store --json) || fail "one size"
+# A single size has nothing to agree with: no "sizes" at all (a coarse,
+# short search is enough to say so).
+S=${Q/--sizes 64,512/--sizes 64}
+j=$("$WR" rfc2544 throughput ${S/--precision 1%/--precision 10%} --trial-time 0.5s --no-store --json) || fail "one size"
 [ "$(jq -r 'has("sizes")' <<<"$j")" = false ] || fail "one size, yet sizes: $(jq -c .sizes <<<"$j")"
 echo ok
