@@ -197,7 +197,7 @@ int app_trend(struct db *db, const struct db_run_filter *f, const char *test, un
 	if ((rc = cs.rc))
 		goto nomem;
 	if (!cs.n) {
-		snprintf(err, errlen, "no complete run to follow%s", f->label || f->tag ? " with that label or tag" : "");
+		snprintf(err, errlen, "no complete run to follow%s", f->label || f->tag || f->dut ? " with that label, tag or DUT" : "");
 		rc = -EINVAL;
 		goto out;
 	}

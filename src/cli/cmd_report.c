@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "core/duttarget.h"
 #include "store/db.h"
 #include "render/out.h"
 #include "render/report_render.h"
@@ -91,7 +92,24 @@ struct report_opts {
 	bool trend;		/* --trend and the series' filters */
 	const char *label, *tag, *test;
 	unsigned int size;
+	char dut[160];		/* --dut: the DUT's name as runs store it; "" any */
 };
+
+/* --dut TARGET, written as trial takes it (lab[:PREFIX], local,
+ * ssh:[USER@]HOST[:PORT]), into the name the runs store. */
+static int set_dut(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct report_opts *op = ctx;
+	struct dut_target t;
+	int rc;
+
+	(void)opt;
+	memset(&t, 0, sizeof(t));
+	if ((rc = duttarget_parse(v, &t, err, errlen)))
+		return rc;
+	duttarget_name(&t, op->dut, sizeof(op->dut));
+	return 0;
+}
 
 /* --db, once per store the runs come from */
 static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
@@ -146,6 +164,9 @@ static const struct opt report_opts[] = {
 	{ "test", 0, OPT_VALUE, "NAME", NULL, NULL,
 	  "--trend: the runs of this test (default: the newest run's,\n"
 	  "e.g. 'rfc2544 throughput' or 'trial')", opt_set_str, RO(test) },
+	{ "dut", 0, OPT_VALUE, "TARGET", NULL, NULL,
+	  "--trend: the runs of this DUT (lab[:PREFIX], local,\n"
+	  "ssh:[USER@]HOST[:PORT], as trial's --dut names it)", set_dut },
 	{ "size", 0, OPT_VALUE, "BYTES", NULL, NULL,
 	  "--trend: the figure at this frame size (default: the\n"
 	  "newest run's smallest)", opt_set_uint, RO(size), 1, 65535 },
@@ -161,7 +182,7 @@ static const struct opt *const report_tables[] = { report_opts, NULL };
 const struct opt_cmd report_cmd = {
 	.name = "report",
 	.synopsis = "RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE]...\n"
-		    "       wirerate report --trend [--label L] [--tag T] [--test NAME] [--size BYTES] [--json]\n"
+		    "       wirerate report --trend [--label L] [--tag T] [--dut TARGET] [--test NAME] [--size BYTES] [--json]\n"
 		    "       [--fail-on-regression PCT] [--db FILE]",
 	.about = "Compares stored runs side by side (a table by size: rows are frame sizes,\n"
 		 "columns are runs), each cell against the first run (the baseline): better,\n"
@@ -185,7 +206,7 @@ const struct opt_cmd report_cmd = {
  * change is worse by more than --fail-on-regression. */
 static int do_trend(struct cli *cli, const struct report_opts *op, int nruns)
 {
-	struct db_run_filter f = { .label = op->label, .tag = op->tag };
+	struct db_run_filter f = { .label = op->label, .tag = op->tag, .dut = op->dut[0] ? op->dut : NULL };
 	char path[4096], err[512];
 	struct db *db = NULL;
 	struct trend t;
@@ -194,7 +215,7 @@ static int do_trend(struct cli *cli, const struct report_opts *op, int nruns)
 	int rc;
 
 	if (nruns) {
-		cli_error("report: --trend takes no RUN: the series is the runs --label, --tag and --test choose");
+		cli_error("report: --trend takes no RUN: the series is the runs --label, --tag, --dut and --test choose");
 		return EXIT_USAGE;
 	}
 	if (op->csv || op->csv_loss) {
@@ -266,8 +287,8 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		ret = do_trend(cli, &op, nruns);
 		goto out;
 	}
-	if (op.label || op.tag || op.test || op.size) {
-		cli_error("report: --label, --tag, --test and --size choose the runs of --trend; name runs as RUN");
+	if (op.label || op.tag || op.test || op.size || op.dut[0]) {
+		cli_error("report: --label, --tag, --dut, --test and --size choose the runs of --trend; name runs as RUN");
 		ret = EXIT_USAGE;
 		goto out;
 	}

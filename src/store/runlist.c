@@ -26,7 +26,9 @@ int db_runs_list(struct db *db, const struct db_run_filter *f,
 			" (SELECT count(*) FROM trials WHERE run_id = r.id)"
 			" FROM runs r WHERE (?1 IS NULL OR r.label = ?1)"
 			" AND (?2 IS NULL OR EXISTS (SELECT 1 FROM tags WHERE run_id = r.id AND tag = ?2))"
-			" AND r.started >= ?3 ORDER BY r.started, r.id", -1, &st, NULL) != SQLITE_OK) {
+			" AND r.started >= ?3"
+			" AND (?4 IS NULL OR EXISTS (SELECT 1 FROM env WHERE run_id = r.id AND key = 'dut.name'"
+			"  AND value = ?4)) ORDER BY r.started, r.id", -1, &st, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s", sqlite3_errmsg(db_sqlite(db)));
 		return -EIO;
 	}
@@ -35,6 +37,8 @@ int db_runs_list(struct db *db, const struct db_run_filter *f,
 	if (f->tag)
 		sqlite3_bind_text(st, 2, f->tag, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, f->since);
+	if (f->dut)
+		sqlite3_bind_text(st, 4, f->dut, -1, SQLITE_STATIC);
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		struct db_run_row r = {
 			.id = sqlite3_column_int64(st, 0), .started = sqlite3_column_int64(st, 1),

@@ -13,6 +13,8 @@ struct db_run_filter {
 	const char *label;
 	const char *tag;
 	int64_t since;			/* Unix time: started at or after */
+	const char *dut;		/* the DUT's name as stored (env dut.name:
+					 * "lab wr-", "local", "ssh:root@dut") */
 };
 
 /* One run as listed; the strings are "" when the column is NULL and last
