@@ -27,8 +27,6 @@
 struct capture {
 	pthread_mutex_t lock;
 	struct fs_out out;
-	FILE *f;			/* out.f */
-	unsigned int max;
 	unsigned int room;		/* read without the lock by capture_room */
 	bool failed;			/* a write failed: nothing more is written */
 	char ifs[CAPTURE_MAX_IFS][32];
@@ -95,7 +93,7 @@ static int end(struct capture *c, struct blk *k)
 	len = (uint32_t)k->n;
 	memcpy(k->b + 4, &len, 4);
 	memcpy(k->b + k->n - 4, &len, 4);
-	if (fwrite(k->b, 1, k->n, c->f) != k->n) {
+	if (fwrite(k->b, 1, k->n, c->out.f) != k->n) {
 		c->failed = true;
 		return -EIO;
 	}
@@ -113,12 +111,11 @@ struct capture *capture_open(const char *path, unsigned int max, const char *app
 		goto fail;
 	}
 	pthread_mutex_init(&c->lock, NULL);
-	c->max = c->room = max;
+	c->room = max;
 	if ((rc = fs_out_open(&c->out, path))) {
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		goto fail;
 	}
-	c->f = c->out.f;
 	begin(k, BT_SHB);
 	put32(k, 0x1A2B3C4Du);
 	{
