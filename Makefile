@@ -48,3 +48,4 @@ bench: deps
 	$(MAKE) build
 	bash scripts/deps.sh --bench
 	bash bench/gen.sh $(BUILD)/wirerate
+	bash bench/store.sh $(BUILD)

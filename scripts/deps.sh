@@ -9,6 +9,8 @@ pkgs=(
 	# for the BPF objects' embedding)
 	gcc make meson ninja-build pkgconf git python3
 	libmnl-dev libnftables-dev zlib1g-dev libsqlite3-dev
+	# the PostgreSQL store's client library
+	libpq-dev
 	# nft's JSON listing (the firewall's drop counters)
 	libjson-c-dev
 	# the XDP paths: libxdp + libbpf, BPF programs built with clang
@@ -19,8 +21,9 @@ pkgs=(
 	libcmocka-dev jq iproute2 ethtool procps bc
 	# the SSH DUT test: a throwaway sshd, and the client wirerate runs
 	openssh-server openssh-client
-	# the store tests look into the database with the sqlite3 shell
-	sqlite3
+	# the store tests look into the database with the sqlite3 shell, and
+	# run again on a throwaway PostgreSQL cluster (initdb, pg_ctl, psql)
+	sqlite3 postgresql postgresql-client-common
 	# the fuzz run of the frame parser (libFuzzer)
 	clang libclang-rt-14-dev
 	# the lab's firewall rules (nft command for users who look at them)

@@ -18,6 +18,7 @@ int app_runs_open(const char *path_opt, bool write, struct db **db, char *path, 
 }
 
 struct list_ctx {
+	struct db *db;
 	void (*fn)(void *ctx, const struct app_run_entry *e);
 	void *ctx;
 	char boot[64];
@@ -29,7 +30,7 @@ static int list_one(void *arg, const struct db_run_row *r)
 	char head[320];
 	struct app_run_entry e = { .row = r, .headline = head };
 
-	e.status = db_status_shown(r->status, r->pid, r->boot_id, l->boot);
+	e.status = db_run_status(l->db, r->status, r->id, r->pid, r->boot_id, l->boot);
 	if (r->headline[0])
 		snprintf(head, sizeof(head), "%s", r->headline);
 	else
@@ -41,7 +42,7 @@ static int list_one(void *arg, const struct db_run_row *r)
 int app_runs_list(struct db *db, const struct db_run_filter *f,
 		  void (*fn)(void *ctx, const struct app_run_entry *e), void *ctx, char *err, size_t errlen)
 {
-	struct list_ctx l = { .fn = fn, .ctx = ctx };
+	struct list_ctx l = { .db = db, .fn = fn, .ctx = ctx };
 
 	if (!db)
 		return 0;

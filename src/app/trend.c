@@ -28,13 +28,16 @@ struct env {
 };
 
 struct cand {
-	int64_t id;
+	int64_t id, started;
+	unsigned int store;		/* index into the stores */
 	char test[32];
+	char uuid[40];
 };
 
 struct cands {
 	struct cand *c;
 	size_t n, cap;
+	unsigned int store;		/* the store being listed */
 	int rc;
 };
 
@@ -55,9 +58,30 @@ static void on_run(void *ctx, const struct app_run_entry *e)
 		cs->c = c;
 		cs->cap = cap;
 	}
+	/* a run synced into several of the stores is one point, the first
+	 * store's */
+	for (size_t i = 0; e->row->uuid[0] && i < cs->n; i++)
+		if (!strcmp(cs->c[i].uuid, e->row->uuid))
+			return;
 	cs->c[cs->n].id = e->row->id;
+	cs->c[cs->n].started = e->row->started;
+	cs->c[cs->n].store = cs->store;
 	snprintf(cs->c[cs->n].test, sizeof(cs->c[0].test), "%s", e->row->test);
+	snprintf(cs->c[cs->n].uuid, sizeof(cs->c[0].uuid), "%s", e->row->uuid);
 	cs->n++;
+}
+
+/* Oldest first over all the stores; a tie in time keeps the stores'
+ * order, and each store's own. */
+static int by_time(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->started != y->started)
+		return x->started < y->started ? -1 : 1;
+	if (x->store != y->store)
+		return x->store < y->store ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 static int on_env(void *ctx, const char *key, const char *value)
@@ -181,8 +205,8 @@ void app_trend_free(struct trend *t)
 	t->n = 0;
 }
 
-int app_trend(struct db *db, const struct db_run_filter *f, const char *test, unsigned int size, struct trend *t,
-	      char *err, size_t errlen)
+int app_trend(struct db *const *dbs, unsigned int ndb, const struct db_run_filter *f, const char *test,
+	      unsigned int size, struct trend *t, char *err, size_t errlen)
 {
 	struct cands cs = { 0 };
 	struct report_model *m = NULL;
@@ -192,10 +216,14 @@ int app_trend(struct db *db, const struct db_run_filter *f, const char *test, un
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	if ((rc = app_runs_list(db, f, on_run, &cs, err, errlen)))
-		goto out;
-	if ((rc = cs.rc))
-		goto nomem;
+	for (cs.store = 0; cs.store < ndb; cs.store++) {
+		if ((rc = app_runs_list(dbs[cs.store], f, on_run, &cs, err, errlen)))
+			goto out;
+		if ((rc = cs.rc))
+			goto nomem;
+	}
+	if (cs.n)
+		qsort(cs.c, cs.n, sizeof(cs.c[0]), by_time);
 	if (!cs.n) {
 		snprintf(err, errlen, "no complete run to follow%s", f->label || f->tag || f->dut ? " with that label, tag or DUT" : "");
 		rc = -EINVAL;
@@ -211,7 +239,7 @@ int app_trend(struct db *db, const struct db_run_filter *f, const char *test, un
 
 		if (strcmp(cs.c[k].test, t->test))
 			continue;
-		if ((rc = report_load(db, &cs.c[k].id, 1, m, err, errlen)))
+		if ((rc = report_load(dbs[cs.c[k].store], &cs.c[k].id, 1, m, err, errlen)))
 			goto out;
 		t->size = size ? size : m->sizes[0];
 		if ((c = rm_cell_of(&m->run[0], t->size))) {
@@ -231,7 +259,7 @@ int app_trend(struct db *db, const struct db_run_filter *f, const char *test, un
 
 		if (strcmp(cs.c[k].test, t->test))
 			continue;
-		if ((rc = report_load(db, &cs.c[k].id, 1, m, err, errlen)))
+		if ((rc = report_load(dbs[cs.c[k].store], &cs.c[k].id, 1, m, err, errlen)))
 			goto out;
 		c = rm_cell_of(&m->run[0], t->size);
 		if (!c || (t->trials ? !c->have_trial || c->tester_limited || !(c->trial_fwd_pps >= 0) ||
@@ -241,12 +269,16 @@ int app_trend(struct db *db, const struct db_run_filter *f, const char *test, un
 			continue;
 		}
 		p->id = m->run[0].id;
+		if (ndb > 1)
+			snprintf(p->ref, sizeof(p->ref), "%u:%lld", cs.c[k].store + 1, (long long)p->id);
+		else
+			snprintf(p->ref, sizeof(p->ref), "%lld", (long long)p->id);
 		snprintf(p->label, sizeof(p->label), "%s", m->run[0].label);
 		snprintf(p->when, sizeof(p->when), "%s", m->run[0].when);
 		p->value = t->trials ? c->trial_fwd_pps : c->ndr_med;
 		p->bound = !t->trials && c->tester_limited;
 		x[t->n] = p->value;
-		if ((rc = db_run_env(db, p->id, on_env, &env[t->n], err, errlen))) {
+		if ((rc = db_run_env(dbs[cs.c[k].store], p->id, on_env, &env[t->n], err, errlen))) {
 			if (rc == -ENOMEM)
 				goto nomem;
 			goto out;

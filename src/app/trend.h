@@ -20,12 +20,13 @@
 #include "store/runlist.h"
 #include "store/trend_model.h"
 
-/* The series in db that f lets through (test NULL: the newest run's;
- * size 0: the newest run's smallest). 0, or -errno with err: -EINVAL for
+/* The series in the ndb stores that f lets through, merged in time (a
+ * run synced into several is taken once, by its UUID; test NULL: the
+ * newest run's; size 0: the newest run's smallest). 0, or -errno with err: -EINVAL for
  * no runs or a series shorter than TREND_MIN_RUNS (bad input), else a
  * store error. t is the caller's to free with app_trend_free. */
-int app_trend(struct db *db, const struct db_run_filter *f, const char *test, unsigned int size, struct trend *t,
-	      char *err, size_t errlen);
+int app_trend(struct db *const *dbs, unsigned int ndb, const struct db_run_filter *f, const char *test,
+	      unsigned int size, struct trend *t, char *err, size_t errlen);
 void app_trend_free(struct trend *t);
 
 #endif

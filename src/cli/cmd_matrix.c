@@ -82,8 +82,8 @@ static const struct opt matrix_opts_table[] = {
 	{ "label", 0, OPT_VALUE, "TEXT", NULL, NULL, "put in front of each run's label (the configuration)",
 	  opt_set_str, MO(label) },
 	{ "tag", 0, OPT_VALUE, "TEXT", NULL, NULL, "an extra tag on every run (repeatable)", set_tag },
-	{ "db", 0, OPT_VALUE, "FILE", NULL, NULL, "the results database (default as for 'wirerate runs')",
-	  opt_set_path, MO(db) },
+	{ "db", 0, OPT_VALUE, "FILE", NULL, NULL,
+	  "the results database, a file or a postgresql:// URI\n(default as for 'wirerate runs')", opt_set_db, MO(db) },
 	{ "html", 0, OPT_VALUE, "FILE", NULL, NULL, "the report as an HTML page too", opt_set_str, MO(html) },
 	{ "fail-on-regression", 0, OPT_VALUE, "PCT", NULL, NULL,
 	  "exit 3 when a configuration is worse than the first by more\n"

@@ -122,7 +122,7 @@ static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, si
 		snprintf(err, errlen, "--db: at most %d stores in one report", REPORT_MAX_STORES);
 		return -EINVAL;
 	}
-	if ((rc = opt_path_check(v, err, errlen)))
+	if ((rc = opt_db_check(v, err, errlen)))
 		return rc;
 	op->db[op->ndb++] = v;
 	return 0;
@@ -171,8 +171,9 @@ static const struct opt report_opts[] = {
 	  "--trend: the figure at this frame size (default: the\n"
 	  "newest run's smallest)", opt_set_uint, RO(size), 1, 65535 },
 	{ "db", 0, OPT_VALUE, "FILE", "store", NULL,
-	  "the results database (default $WIRERATE_DB, else\n"
-	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db);\n"
+	  "the results database: a file, or a postgresql:// URI shared by\n"
+	  "several testers (docs/store.md); default $WIRERATE_DB, else\n"
+	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db;\n"
 	  "give it again to take runs from several (up to 8)", set_db },
 	{ NULL },
 };
@@ -183,7 +184,7 @@ const struct opt_cmd report_cmd = {
 	.name = "report",
 	.synopsis = "RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE]...\n"
 		    "       wirerate report --trend [--label L] [--tag T] [--dut TARGET] [--test NAME] [--size BYTES] [--json]\n"
-		    "       [--fail-on-regression PCT] [--db FILE]",
+		    "       [--fail-on-regression PCT] [--db FILE]...",
 	.about = "Compares stored runs side by side (a table by size: rows are frame sizes,\n"
 		 "columns are runs), each cell against the first run (the baseline): better,\n"
 		 "worse, or within noise, from the spread of repeated searches (rfc2544\n"
@@ -202,13 +203,44 @@ const struct opt_cmd report_cmd = {
 	.tables = report_tables,
 };
 
+/* Open the stores --db names (or the default one) to read, names[] and
+ * db[] for each; 0 or the exit status, with the error said. run: the run
+ * asked for, named when the one store is missing (NULL: none). */
+static int open_stores(const struct report_opts *op, char *path, size_t plen, const char **names, struct db **db,
+		       const char *run)
+{
+	unsigned int ndb = op->ndb ? op->ndb : 1;
+	char err[512];
+	int rc;
+
+	if (op->ndb) {
+		memcpy(names, op->db, ndb * sizeof(*names));
+	} else if ((rc = db_default_path(path, plen, err, sizeof(err)))) {
+		cli_error("report: %s", err);
+		return EXIT_USAGE;
+	} else {
+		names[0] = path;
+	}
+	for (unsigned int i = 0; i < ndb; i++)
+		if ((rc = db_open_read(names[i], &db[i], err, sizeof(err)))) {
+			if (rc == -ENOENT && ndb == 1 && run)
+				cli_error("report: no run '%s': %s", run, err);
+			else
+				cli_error("report: %s", err);
+			return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+		}
+	return 0;
+}
+
 /* report --trend: the series, its changes, and exit 3 when the last
  * change is worse by more than --fail-on-regression. */
 static int do_trend(struct cli *cli, const struct report_opts *op, int nruns)
 {
 	struct db_run_filter f = { .label = op->label, .tag = op->tag, .dut = op->dut[0] ? op->dut : NULL };
 	char path[4096], err[512];
-	struct db *db = NULL;
+	const char *names[REPORT_MAX_STORES];
+	struct db *db[REPORT_MAX_STORES] = { 0 };
+	unsigned int ndb = op->ndb ? op->ndb : 1;
 	struct trend t;
 	bool regression;
 	struct out *o;
@@ -224,22 +256,14 @@ static int do_trend(struct cli *cli, const struct report_opts *op, int nruns)
 	}
 	if (op->html && check_html_path(op->html))
 		return EXIT_USAGE;
-	if (op->ndb > 1) {
-		cli_error("report: --trend follows the runs of one store (one --db)");
-		return EXIT_USAGE;
+	if ((rc = open_stores(op, path, sizeof(path), names, db, NULL))) {
+		for (unsigned int i = 0; i < ndb; i++)
+			db_close(db[i]);
+		return rc;
 	}
-	if (op->ndb)
-		snprintf(path, sizeof(path), "%s", op->db[0]);
-	else if ((rc = db_default_path(path, sizeof(path), err, sizeof(err)))) {
-		cli_error("report: %s", err);
-		return EXIT_USAGE;
-	}
-	if ((rc = db_open_read(path, &db, err, sizeof(err)))) {
-		cli_error("report: %s", err);
-		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-	}
-	rc = app_trend(db, &f, op->test, op->size, &t, err, sizeof(err));
-	db_close(db);
+	rc = app_trend(db, ndb, &f, op->test, op->size, &t, err, sizeof(err));
+	for (unsigned int i = 0; i < ndb; i++)
+		db_close(db[i]);
 	if (rc) {
 		cli_error("report: --trend: %s", err);
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
@@ -322,24 +346,8 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	ndb = op.ndb ? op.ndb : 1;
-	if (op.ndb) {
-		memcpy(names, op.db, sizeof(names));
-	} else if ((rc = db_default_path(path, sizeof(path), err, sizeof(err)))) {
-		cli_error("report: %s", err);
-		ret = EXIT_USAGE;
+	if ((ret = open_stores(&op, path, sizeof(path), names, db, runs[0])))
 		goto out;
-	} else {
-		names[0] = path;
-	}
-	for (unsigned int i = 0; i < ndb; i++)
-		if ((rc = db_open_read(names[i], &db[i], err, sizeof(err)))) {
-			if (rc == -ENOENT && ndb == 1)
-				cli_error("report: no run '%s': %s", runs[0], err);
-			else
-				cli_error("report: %s", err);
-			ret = rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-			goto out;
-		}
 	for (int i = 0; i < nruns; i++) {
 		if ((rc = report_resolve_in(db, names, ndb, runs[i], &which[i], &ids[i], note, sizeof(note), err,
 					    sizeof(err)))) {

@@ -69,7 +69,8 @@ static int parse_since(const char *s, int64_t *out)
 }
 
 /* The store named or the default one, to write (rm) or only to read. */
-static int open_db(const char *path_opt, bool write, struct db **db, char *path, size_t len, int *exit_rc)
+static int open_db(const char *cmd, const char *path_opt, bool write, struct db **db, char *path, size_t len,
+		   int *exit_rc)
 {
 	char err[512];
 	int rc = app_runs_open(path_opt, write, db, path, len, err, sizeof(err));
@@ -79,7 +80,7 @@ static int open_db(const char *path_opt, bool write, struct db **db, char *path,
 		 * older or newer schema: the host's state, as a failure */
 		*exit_rc = cli_status(rc);
 		if (rc != -ENOENT)
-			cli_error("%s", err);
+			cli_error("%s: %s", cmd, err);
 	}
 	return rc;
 }
@@ -97,7 +98,7 @@ static int runs_upgrade(struct cli *cli, int argc, char **argv, const char *db_p
 		cli_error("runs upgrade: unexpected '%s': it takes no arguments", argv[0]);
 		return EXIT_USAGE;
 	}
-	if ((rc = open_db(db_path, true, &db, path, sizeof(path), &ret))) {
+	if ((rc = open_db("runs upgrade", db_path, true, &db, path, sizeof(path), &ret))) {
 		if (rc == -ENOENT)
 			cli_error("runs upgrade: no database at %s", path);
 		return rc == -ENOENT ? EXIT_USAGE : ret;
@@ -124,7 +125,7 @@ static int runs_upgrade(struct cli *cli, int argc, char **argv, const char *db_p
 static int ids_and_store(const char *what, int argc, char **argv, const char *db_path, bool write,
 			 int64_t **ids, size_t *n, struct db **db)
 {
-	char path[4096];
+	char path[4096], cmd[32];
 	int rc, ret = 0, bad;
 
 	*db = NULL;
@@ -136,7 +137,8 @@ static int ids_and_store(const char *what, int argc, char **argv, const char *db
 		cli_error("runs %s: '%s' is not a valid run id (see 'wirerate runs')", what, argv[bad]);
 		return EXIT_USAGE;
 	}
-	if ((rc = open_db(db_path, write, db, path, sizeof(path), &ret))) {
+	snprintf(cmd, sizeof(cmd), "runs %s", what);
+	if ((rc = open_db(cmd, db_path, write, db, path, sizeof(path), &ret))) {
 		if (rc == -ENOENT)
 			cli_error("runs %s: no run %s (no database at %s)", what, argv[0], path);
 		return rc == -ENOENT ? EXIT_USAGE : ret;
@@ -462,7 +464,8 @@ static int runs_sync(struct cli *cli, int argc, char **argv, const struct db_run
 		cli_error("runs sync: %s", err);
 		return EXIT_USAGE;
 	}
-	if (realpath(argv[0], from_real) && realpath(path, to_real) && !strcmp(from_real, to_real)) {
+	if (!strcmp(argv[0], path) ||
+	    (realpath(argv[0], from_real) && realpath(path, to_real) && !strcmp(from_real, to_real))) {
 		cli_error("runs sync: %s is the store it would copy into", argv[0]);
 		return EXIT_USAGE;
 	}
@@ -542,6 +545,10 @@ static void print_run(void *arg, const struct app_run_entry *e)
 		out_str(o, NULL, NULL, tk);
 	out_arr_end(o);
 	out_i64(o, "trials", NULL, r->ntrials);
+	/* where it came from: a shared store holds several testers' runs */
+	out_str(o, "tester", NULL, r->tester);
+	out_str(o, "dut", NULL, r->dut);
+	out_str(o, "uuid", NULL, r->uuid);
 	out_obj_end(o);
 }
 
@@ -579,7 +586,7 @@ static int set_since(void *ctx, const struct opt *opt, const char *v, char *err,
 
 static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	int rc = opt_path_check(v, err, errlen);
+	int rc = opt_db_check(v, err, errlen);
 
 	if (!rc)
 		((struct runs_opts *)ctx)->db_path = v;
@@ -593,8 +600,9 @@ static const struct opt runs_opts_table[] = {
 	  "only runs started since TIME: 2024-05-01, '2024-05-01 13:00',\n"
 	  "or an age such as 30m, 12h, 7d", set_since },
 	{ "db", 0, OPT_VALUE, "FILE", "store", NULL,
-	  "the results database (default $WIRERATE_DB, else\n"
-	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db)", set_db },
+	  "the results database: a file, or a postgresql:// URI shared by\n"
+	  "several testers (docs/store.md); default $WIRERATE_DB, else\n"
+	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db", set_db },
 	{ NULL },
 };
 
@@ -675,7 +683,7 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	free(args);
-	if ((rc = open_db(ro.db_path, false, &db, path, sizeof(path), &ret))) {
+	if ((rc = open_db("runs", ro.db_path, false, &db, path, sizeof(path), &ret))) {
 		if (rc != -ENOENT)
 			return ret;
 		db = NULL;	/* nothing stored yet: an empty list */

@@ -10,6 +10,7 @@
 #include "cli/opt.h"
 #include "core/cpuset.h"
 #include "core/units.h"
+#include "store/db.h"
 #include "render/out.h"
 
 /* Every command's own two, after its tables. */
@@ -368,6 +369,18 @@ int opt_path_check(const char *value, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int opt_db_check(const char *value, char *err, size_t errlen)
+{
+	return db_is_uri(value) ? 0 : opt_path_check(value, err, errlen);
+}
+
+int opt_set_db(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen)
+{
+	int rc = opt_db_check(value, err, errlen);
+
+	return rc ? rc : opt_set_str(ctx, opt, value, err, errlen);
 }
 
 int opt_set_path(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen)

@@ -105,6 +105,10 @@ int opt_set_cpuset(void *ctx, const struct opt *opt, const char *value, char *er
  * an empty store made somewhere new (the default store's directories are
  * made as they always were). opt_path_check is the check alone. */
 int opt_path_check(const char *value, char *err, size_t errlen);
+/* A --db value: a PostgreSQL URI (checked when it is opened), else a file
+ * name as opt_path_check wants it. */
+int opt_db_check(const char *value, char *err, size_t errlen);
+int opt_set_db(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);
 int opt_set_path(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);
 
 #define OPT_FIELD(type, field) offsetof(type, field)

@@ -28,7 +28,7 @@ static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, si
 		snprintf(err, errlen, "--db: give a file name");
 		return -EINVAL;
 	}
-	if ((rc = opt_path_check(v, err, errlen)))
+	if ((rc = opt_db_check(v, err, errlen)))
 		return rc;
 	snprintf(s->path, sizeof(s->path), "%s", v);
 	s->path_set = true;
@@ -64,8 +64,9 @@ static int set_text(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 const struct opt storeopt_opts[] = {
 	{ "db", 0, OPT_VALUE, "FILE", "results store (see 'wirerate runs' and 'wirerate report')", NULL,
-	  "the results database (default $WIRERATE_DB, else\n"
-	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db)", set_db },
+	  "the results database: a file, or a postgresql:// URI shared by\n"
+	  "several testers (docs/store.md); default $WIRERATE_DB, else\n"
+	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db", set_db },
 	{ "label", 0, OPT_VALUE, "TEXT", NULL, NULL, "a name for this run, e.g. the kernel: --label 6.1.0", set_text,
 	  0, 0, 0, 0 },
 	{ "tag", 0, OPT_VALUE, "TEXT", NULL, NULL, "a free-form tag (repeatable)", set_text, 0, 0, 0, 1 },

@@ -624,7 +624,7 @@ static void trend_chart(struct page *p, const struct trend *t)
 		const struct trend_point *pt = &t->p[i];
 
 		svgc_fmt_pps(v, sizeof(v), pt->value);
-		snprintf(tip, sizeof(tip), "#%lld %.64s %s: %s%s (group %u)", (long long)pt->id, pt->label, pt->when,
+		snprintf(tip, sizeof(tip), "#%s %.64s %s: %s%s (group %u)", pt->ref, pt->label, pt->when,
 			 pt->bound ? "≥ " : "", v, pt->group + 1);
 		svgc_marker(&c, svgc_xcat(&c, (unsigned int)i), svgc_yv(&c, pt->value / scale),
 			    svgc_shape_of(pt->group), svgc_colour(pt->group % 2 ? 3 : 0), pt->bound, tip);
@@ -672,7 +672,7 @@ int trend_html_write(const struct trend *t, FILE *f, char *err, size_t errlen)
 
 		svgc_fmt_pps(a, sizeof(a), c->before);
 		svgc_fmt_pps(b, sizeof(b), c->after);
-		fprintf(f, "<tr><th>#%lld</th><td>", (long long)pt->id);
+		fprintf(f, "<tr><th>#%s</th><td>", pt->ref);
 		esc(&p, pt->label, sizeof(pt->label));
 		fputs("</td><td>", f);
 		esc(&p, pt->when, sizeof(pt->when));

@@ -43,7 +43,8 @@ void trend_print(struct out *o, const struct trend *t, double fail_pct, bool reg
 		const struct trend_point *p = &t->p[i];
 
 		out_obj_start(o, NULL);
-		out_i64(o, "id", "  #%-6lld", p->id);
+		out_i64(o, "id", NULL, p->id);
+		out_str(o, "ref", "  #%-6s", p->ref);
 		if (p->when[0])
 			out_str(o, "when", "%-26s", p->when);
 		else
@@ -63,7 +64,8 @@ void trend_print(struct out *o, const struct trend *t, double fail_pct, bool reg
 		const struct trend_point *p = &t->p[c->at];
 
 		out_obj_start(o, NULL);
-		out_i64(o, "run_id", "  change at run #%lld", p->id);
+		out_i64(o, "run_id", NULL, p->id);
+		out_str(o, "ref", "  change at run #%s", p->ref);
 		out_u64(o, "index", NULL, c->at);
 		if (!out_is_json(o))	/* the label escaped, as out_str does */
 			out_str(o, NULL, " (%s", p->label);

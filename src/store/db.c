@@ -9,17 +9,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
+#include "store/dbpg.h"
 #include "store/dbschema.h"
+#include "store/sql.h"
 #include "os/fsutil.h"
 
 struct db {
-	sqlite3 *h;
+	sqlite3 *h;		/* NULL on PostgreSQL */
+	struct sql *c;		/* either backend */
 	int64_t found_version;	/* the file's schema version as opened */
 	char path[4096];
 };
@@ -76,6 +80,11 @@ static int64_t one_int(sqlite3 *h, const char *sql, int *rc, char *err, size_t e
 	}
 	sqlite3_finalize(st);
 	return v;
+}
+
+bool db_is_uri(const char *path)
+{
+	return dbpg_is_uri(path);
 }
 
 int db_default_path(char *buf, size_t len, char *err, size_t errlen)
@@ -261,6 +270,11 @@ static int open_handle(struct db *db, const char *name, int flags, char *err, si
 	}
 	sqlite3_extended_result_codes(db->h, 0);
 	sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
+	sql_close(db->c);
+	if (!(db->c = sql_sqlite(db->h))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	/* The file is data that anyone may have written, not code: no
 	 * writes to the schema by hand (DEFENSIVE), no function with side
 	 * effects from the schema's own SQL (trusted_schema), and triggers
@@ -290,6 +304,24 @@ static int check_owner_once(struct db *db, int64_t *version, int64_t *ntab, char
 	return rc;
 }
 
+static int open_pg(const char *uri, bool write, bool create, struct db **out, char *err, size_t errlen)
+{
+	struct db *db = calloc(1, sizeof(*db));
+	int rc;
+
+	if (!db) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	snprintf(db->path, sizeof(db->path), "%s", uri);
+	if ((rc = dbpg_open(uri, write, create, &db->c, &db->found_version, err, errlen))) {
+		free(db);
+		return rc;
+	}
+	*out = db;
+	return 0;
+}
+
 int db_open(const char *path, bool create, struct db **out, char *err, size_t errlen)
 {
 	struct db *db;
@@ -298,6 +330,8 @@ int db_open(const char *path, bool create, struct db **out, char *err, size_t er
 	int rc, flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX;
 
 	*out = NULL;
+	if (dbpg_is_uri(path))
+		return open_pg(path, true, create, out, err, errlen);
 	if ((rc = check_header(path, &exists, err, errlen)))
 		return rc;
 	if (!exists && !create) {
@@ -344,8 +378,7 @@ int db_open(const char *path, bool create, struct db **out, char *err, size_t er
 	*out = db;
 	return 0;
 fail:
-	sqlite3_close(db->h);
-	free(db);
+	db_close(db);
 	return rc;
 }
 
@@ -394,6 +427,8 @@ int db_open_read(const char *path, struct db **out, char *err, size_t errlen)
 	int rc;
 
 	*out = NULL;
+	if (dbpg_is_uri(path))
+		return open_pg(path, false, false, out, err, errlen);
 	if ((rc = check_header(path, &exists, err, errlen)))
 		return rc;
 	if (!exists) {
@@ -438,13 +473,51 @@ void db_close(struct db *db)
 {
 	if (!db)
 		return;
+	sql_close(db->c);
 	sqlite3_close(db->h);
 	free(db);
+}
+
+struct sql *db_sql(struct db *db)
+{
+	return db->c;
 }
 
 sqlite3 *db_sqlite(struct db *db)
 {
 	return db->h;
+}
+
+bool db_is_pg(const struct db *db)
+{
+	return !db->h;
+}
+
+void db_uuid(char out[37])
+{
+	unsigned char b[16];
+	size_t got = 0;
+
+	while (got < sizeof(b)) {
+		ssize_t n = getrandom(b + got, sizeof(b) - got, 0);
+
+		if (n > 0)
+			got += (size_t)n;
+		else if (n < 0 && errno != EINTR)
+			break;
+	}
+	if (got < sizeof(b)) {	/* no entropy call: the time and the pid, unique enough per run */
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		for (size_t i = 0; i < sizeof(b); i++)
+			b[i] = (unsigned char)((uint64_t)ts.tv_nsec >> (i % 4 * 8) ^ (uint64_t)getpid() >> (i % 3 * 8) ^
+					       (uint64_t)ts.tv_sec >> (i % 5 * 8));
+	}
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);	/* version 4 */
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);	/* RFC 4122 variant */
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
+		 b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
 void db_boot_id(char *buf, size_t len)
@@ -477,80 +550,102 @@ const char *db_status_shown(const char *status, int64_t pid, const char *boot_id
 	return status;
 }
 
-/* One statement with ? parameters bound by a tiny format: i (int64), d
- * (double, NAN as NULL), s (text, NULL as NULL). An SQLite result code. */
-static int run_stmt(sqlite3 *h, const char *sql, const char *fmt, ...)
+const char *db_run_status(struct db *db, const char *status, int64_t id, int64_t pid, const char *boot_id,
+			  const char *this_boot)
 {
-	sqlite3_stmt *st;
+	int alive;
+
+	if (strcmp(status, "running") || db->h)
+		return db_status_shown(status, pid, boot_id, this_boot);
+	/* PostgreSQL: the run may be another tester's, whose pid means
+	 * nothing here; its session's lock says. */
+	alive = dbpg_run_alive(db->c, id);
+	return alive == 0 ? "interrupted" : status;
+}
+
+/* One statement with ? parameters bound by a tiny format: i (int64), d
+ * (double, NAN as NULL), s (text, NULL as NULL). 0 or sql_errno(); with
+ * id, the statement returns one row whose first column goes there. */
+static int run_stmt_id(struct sql *c, int64_t *id, const char *sql, const char *fmt, ...)
+{
+	struct sql_st *st;
 	va_list ap;
 	int rc, i = 1;
 
-	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
-		return SQLITE_ERROR;
+	if ((rc = sql_prepare(c, sql, &st)))
+		return rc;
 	va_start(ap, fmt);
 	for (const char *f = fmt; *f; f++, i++) {
-		if (*f == 'i') {
-			sqlite3_bind_int64(st, i, va_arg(ap, int64_t));
-		} else if (*f == 'd') {
-			double d = va_arg(ap, double);
-
-			if (isfinite(d))
-				sqlite3_bind_double(st, i, d);
-			else
-				sqlite3_bind_null(st, i);
-		} else {
-			const char *s = va_arg(ap, const char *);
-
-			if (s)
-				sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-			else
-				sqlite3_bind_null(st, i);
-		}
+		if (*f == 'i')
+			sql_bind_int(st, i, va_arg(ap, int64_t));
+		else if (*f == 'd')
+			sql_bind_double(st, i, va_arg(ap, double));
+		else
+			sql_bind_str(st, i, va_arg(ap, const char *));
 	}
 	va_end(ap);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
+	rc = sql_step(st);
+	if (rc == 1 && id)
+		*id = sql_col_int(st, 0);
+	sql_finalize(st);
+	return rc < 0 ? rc : id && rc != 1 ? -EIO : 0;
 }
 
+#define run_stmt(c, ...) run_stmt_id(c, NULL, __VA_ARGS__)
+
+/* A write transaction: SQLite takes the file's write lock at once, so
+ * that two writers wait in the busy handler instead of failing later. */
 static int begin(struct db *db, char *err, size_t errlen)
 {
-	return exec(db->h, "BEGIN IMMEDIATE", "locking the database", err, errlen);
+	int rc = sql_exec(db->c, db->h ? "BEGIN IMMEDIATE" : "BEGIN");
+
+	if (rc)
+		snprintf(err, errlen, "locking the database: %s", sql_errmsg(db->c));
+	return rc;
 }
 
 static int finish(struct db *db, int rc, const char *what, char *err, size_t errlen)
 {
-	if (rc == SQLITE_OK && sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+	if (!rc && !(rc = sql_exec(db->c, "COMMIT")))
 		return 0;
-	rc = sqlerr(db->h, what, err, errlen);
-	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	snprintf(err, errlen, "%s: %s", what, sql_errmsg(db->c));
+	sql_exec(db->c, "ROLLBACK");
 	return rc;
 }
 
 int db_run_begin(struct db *db, const struct db_run_info *ri, const struct db_kv *env, size_t nenv,
 		 int64_t *id, char *err, size_t errlen)
 {
-	char boot[64];
+	char boot[64], uuid[37];
 	int rc;
 
 	db_boot_id(boot, sizeof(boot));
 	if ((rc = begin(db, err, errlen)))
 		return rc;
-	rc = run_stmt(db->h,
+	db_uuid(uuid);
+	rc = run_stmt_id(db->c, id,
 		      "INSERT INTO runs (started, test, label, sizes, config, place, line_bps, repeats,"
-		      " precision, pdr_ratio, status, pid, boot_id, uuid) VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,"
-		      DB_UUID_SQL ")",
-		      "isssssdiddis", (int64_t)time(NULL), ri->test,
+		      " precision, pdr_ratio, status, pid, boot_id, uuid) VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,?)"
+		      " RETURNING id",
+		      "isssssdiddiss", (int64_t)time(NULL), ri->test,
 		      ri->label ? ri->label : "", ri->sizes ? ri->sizes : "", ri->config ? ri->config : "",
 		      ri->where ? ri->where : "", ri->line_bps, (int64_t)(ri->repeats ? ri->repeats : 1),
-		      ri->precision, ri->pdr_ratio, (int64_t)getpid(), boot);
-	*id = sqlite3_last_insert_rowid(db->h);
-	for (unsigned int i = 0; rc == SQLITE_OK && i < ri->ntags; i++)
-		rc = run_stmt(db->h, "INSERT OR IGNORE INTO tags (run_id, tag) VALUES (?,?)", "is", *id, ri->tags[i]);
-	for (size_t i = 0; rc == SQLITE_OK && i < nenv; i++)
-		rc = run_stmt(db->h, "INSERT OR REPLACE INTO env (run_id, key, value) VALUES (?,?,?)", "iss",
-			      *id, env[i].key, env[i].value ? env[i].value : "");
-	return finish(db, rc, "storing the run", err, errlen);
+		      ri->precision, ri->pdr_ratio, (int64_t)getpid(), boot, uuid);
+	for (unsigned int i = 0; !rc && i < ri->ntags; i++)
+		rc = run_stmt(db->c, "INSERT INTO tags (run_id, tag) VALUES (?,?) ON CONFLICT DO NOTHING", "is", *id,
+			      ri->tags[i]);
+	/* a key given twice keeps its last value */
+	for (size_t i = 0; !rc && i < nenv; i++)
+		if (!(rc = run_stmt(db->c, "DELETE FROM env WHERE run_id = ? AND key = ?", "is", *id, env[i].key)))
+			rc = run_stmt(db->c, "INSERT INTO env (run_id, key, value) VALUES (?,?,?)", "iss",
+				      *id, env[i].key, env[i].value ? env[i].value : "");
+	if ((rc = finish(db, rc, "storing the run", err, errlen)))
+		return rc;
+	/* PostgreSQL: the run is alive to other testers while this lock is
+	 * held (SQLite: its pid and boot id tell) */
+	if (!db->h && (rc = dbpg_run_lock(db->c, *id, true)))
+		snprintf(err, errlen, "locking the run: %s", sql_errmsg(db->c));
+	return rc;
 }
 
 int db_run_end(struct db *db, int64_t id, const char *status, const char *headline, char *err, size_t errlen)
@@ -559,24 +654,28 @@ int db_run_end(struct db *db, int64_t id, const char *status, const char *headli
 
 	if ((rc = begin(db, err, errlen)))
 		return rc;
-	rc = run_stmt(db->h, "UPDATE runs SET status = ?, ended = ?, headline = ? WHERE id = ?", "sisi",
+	rc = run_stmt(db->c, "UPDATE runs SET status = ?, ended = ?, headline = ? WHERE id = ?", "sisi",
 		      status, (int64_t)time(NULL), headline ? headline : "", id);
-	return finish(db, rc, "finishing the run", err, errlen);
+	if ((rc = finish(db, rc, "finishing the run", err, errlen)))
+		return rc;
+	if (!db->h)
+		dbpg_run_lock(db->c, id, false);
+	return 0;
 }
 
 /* The trial's loss attribution, per direction (after its row). */
 static int loss_add(struct db *db, int64_t trial, const struct db_trial *t)
 {
-	int rc = SQLITE_OK;
+	int rc = 0;
 
-	for (unsigned int d = 0; rc == SQLITE_OK && d < t->nloss && d < 2; d++) {
+	for (unsigned int d = 0; !rc && d < t->nloss && d < 2; d++) {
 		const struct lossattr *a = &t->loss[d];
 
-		rc = run_stmt(db->h, "INSERT INTO trial_loss_dir (trial_id, dir, lost, over, dut_counters)"
+		rc = run_stmt(db->c, "INSERT INTO trial_loss_dir (trial_id, dir, lost, over, dut_counters)"
 				     " VALUES (?,?,?,?,?)", "iiiii", trial, (int64_t)d, (int64_t)a->lost,
 			      (int64_t)a->over, (int64_t)a->have_dut);
-		for (unsigned int i = 0; rc == SQLITE_OK && i < a->n && i < LOSSATTR_MAX; i++)
-			rc = run_stmt(db->h, "INSERT INTO trial_loss (trial_id, dir, place, detail, frames, shared)"
+		for (unsigned int i = 0; !rc && i < a->n && i < LOSSATTR_MAX; i++)
+			rc = run_stmt(db->c, "INSERT INTO trial_loss (trial_id, dir, place, detail, frames, shared)"
 					     " VALUES (?,?,?,?,?,?)", "iissii", trial, (int64_t)d,
 				      lossattr_place_name(a->e[i].place), a->e[i].detail, (int64_t)a->e[i].frames,
 				      (int64_t)a->e[i].shared);
@@ -587,33 +686,31 @@ static int loss_add(struct db *db, int64_t trial, const struct db_trial *t)
 int db_trial_add(struct db *db, int64_t run, const struct db_trial *t, char *err, size_t errlen)
 {
 	char test[2] = { t->test, 0 };
-	int64_t id;
+	int64_t id = 0;
 	int rc;
 
 	if ((rc = begin(db, err, errlen)))
 		return rc;
-	rc = run_stmt(db->h,
+	rc = run_stmt_id(db->c, &id,
 		      "INSERT INTO trials (run_id, size, test, repeat, load, duration_s, tx, rx, tester_limited, ended)"
-		      " VALUES (?,?,?,?,?,?,?,?,?,?)",
+		      " VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id",
 		      "iisiddiiii", run, (int64_t)t->size, test, (int64_t)t->repeat, t->load, t->duration_s,
 		      (int64_t)t->tx, (int64_t)t->rx, (int64_t)t->tester_limited, (int64_t)time(NULL));
-	/* the trial's id, before any other insert moves the last rowid */
-	id = (int64_t)sqlite3_last_insert_rowid(db->h);
-	if (rc == SQLITE_OK && t->cpu_valid)
-		rc = run_stmt(db->h, "INSERT INTO trial_cpu (trial_id, busy_pct, soak_pct, ns_per_frame, source)"
+	if (!rc && t->cpu_valid)
+		rc = run_stmt(db->c, "INSERT INTO trial_cpu (trial_id, busy_pct, soak_pct, ns_per_frame, source)"
 				     " VALUES (?,?,?,?,?)", "iddds", id,
 			      t->cpu_busy_pct, t->cpu_soak_pct >= 0 ? t->cpu_soak_pct : NAN, t->ns_per_frame,
 			      t->cpu_source);
 	/* NULL where there was no check or no probe: an old trial's */
-	if (rc == SQLITE_OK && t->cpu_valid && t->soak_trusted)
-		rc = run_stmt(db->h, "UPDATE trial_cpu SET soak_trusted = ?, soak_note = ? WHERE trial_id = ?", "isi",
+	if (!rc && t->cpu_valid && t->soak_trusted)
+		rc = run_stmt(db->c, "UPDATE trial_cpu SET soak_trusted = ?, soak_note = ? WHERE trial_id = ?", "isi",
 			      (int64_t)(t->soak_trusted > 0), t->soak_note ? t->soak_note : "", id);
-	if (rc == SQLITE_OK && t->cpu_valid && t->stall_valid)
-		rc = run_stmt(db->h, "UPDATE trial_cpu SET stall_max_ns = ?, stall_cpu = ?, stalls = ?,"
+	if (!rc && t->cpu_valid && t->stall_valid)
+		rc = run_stmt(db->c, "UPDATE trial_cpu SET stall_max_ns = ?, stall_cpu = ?, stalls = ?,"
 				     " stall_threshold_ns = ?, stall_fifo = ?, steal_pct = ? WHERE trial_id = ?",
 			      "diidid" "i", t->stall_max_ns, (int64_t)t->stall_cpu, (int64_t)t->stalls,
 			      t->stall_threshold_ns, (int64_t)t->stall_fifo, t->steal_pct >= 0 ? t->steal_pct : NAN, id);
-	if (rc == SQLITE_OK && t->loss)
+	if (!rc && t->loss)
 		rc = loss_add(db, id, t);
 	return finish(db, rc, "storing a trial", err, errlen);
 }
@@ -624,8 +721,12 @@ int db_result_add(struct db *db, int64_t run, const struct db_result *r, char *e
 
 	if ((rc = begin(db, err, errlen)))
 		return rc;
-	rc = run_stmt(db->h,
-		      "INSERT OR REPLACE INTO results (run_id, size, repeat, max_load, max_is_ceiling,"
+	/* a size stored again replaces its row */
+	rc = run_stmt(db->c, "DELETE FROM results WHERE run_id = ? AND size = ? AND repeat = ?", "iii", run,
+		      (int64_t)r->size, (int64_t)r->repeat);
+	if (!rc)
+		rc = run_stmt(db->c,
+		      "INSERT INTO results (run_id, size, repeat, max_load, max_is_ceiling,"
 		      " ndr_lower, ndr_upper, pdr_lower, pdr_upper, at_max, tester_capped, noisy, search_done,"
 		      " search_trials, width_pps, ns_per_frame, lat_load, lat_frames, lat_min, lat_median,"
 		      " lat_p99, lat_p999, lat_max, b2b_avg, b2b_min, b2b_max, b2b_runs)"
@@ -639,10 +740,13 @@ int db_result_add(struct db *db, int64_t run, const struct db_result *r, char *e
 		      r->have_lat ? r->lat_min : NAN, r->have_lat ? r->lat_median : NAN,
 		      r->have_lat ? r->lat_p99 : NAN, r->have_lat ? r->lat_p999 : NAN,
 		      r->have_lat ? r->lat_max : NAN, r->b2b_avg, r->b2b_min, r->b2b_max, (int64_t)r->b2b_runs);
-	for (unsigned int i = 0; rc == SQLITE_OK && i < r->nloss; i++) {
+	for (unsigned int i = 0; !rc && i < r->nloss; i++) {
 		const struct db_loss_step *l = &r->loss[i];
 
-		rc = run_stmt(db->h, "INSERT OR REPLACE INTO loss_steps (run_id, size, pct, load, tx, rx, loss_pct,"
+		rc = run_stmt(db->c, "DELETE FROM loss_steps WHERE run_id = ? AND size = ? AND pct = ?", "iid", run,
+			      (int64_t)r->size, l->pct);
+		if (!rc)
+			rc = run_stmt(db->c, "INSERT INTO loss_steps (run_id, size, pct, load, tx, rx, loss_pct,"
 				     " tester_limited) VALUES (?,?,?,?,?,?,?,?)", "iiddiidi",
 			      run, (int64_t)r->size, l->pct, l->load, (int64_t)l->tx, (int64_t)l->rx, l->loss_pct,
 			      (int64_t)l->tester_limited);
@@ -650,18 +754,18 @@ int db_result_add(struct db *db, int64_t run, const struct db_result *r, char *e
 	return finish(db, rc, "storing a result", err, errlen);
 }
 
-/* 1 when run id is stored, 0 when not, -1 when SQLite failed. */
-static int run_exists(sqlite3 *h, int64_t id)
+/* 1 when run id is stored, 0 when not, < 0 when the store failed. */
+static int run_exists(struct sql *c, int64_t id)
 {
-	sqlite3_stmt *st;
+	struct sql_st *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(h, "SELECT 1 FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+	if ((rc = sql_prepare(c, "SELECT 1 FROM runs WHERE id = ?", &st)))
+		return rc;
+	sql_bind_int(st, 1, id);
+	rc = sql_step(st);
+	sql_finalize(st);
+	return rc;
 }
 
 int db_runs_delete(struct db *db, const int64_t *ids, size_t n, char *err, size_t errlen)
@@ -672,18 +776,18 @@ int db_runs_delete(struct db *db, const int64_t *ids, size_t n, char *err, size_
 		return rc;
 	/* Every id is looked up before any is deleted, so that a bad one
 	 * leaves all of them; an id given twice is no error. */
-	for (size_t i = 0; i < n && rc == SQLITE_OK; i++) {
-		int e = run_exists(db->h, ids[i]);
+	for (size_t i = 0; i < n && !rc; i++) {
+		int e = run_exists(db->c, ids[i]);
 
 		if (e == 0) {
-			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+			sql_exec(db->c, "ROLLBACK");
 			snprintf(err, errlen, "no run %lld", (long long)ids[i]);
 			return -ENOENT;
 		}
-		rc = e < 0 ? SQLITE_ERROR : SQLITE_OK;
+		rc = e < 0 ? e : 0;
 	}
-	for (size_t i = 0; i < n && rc == SQLITE_OK; i++)
-		rc = run_stmt(db->h, "DELETE FROM runs WHERE id = ?", "i", ids[i]);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = run_stmt(db->c, "DELETE FROM runs WHERE id = ?", "i", ids[i]);
 	return finish(db, rc, "deleting the runs", err, errlen);
 }
 
@@ -697,6 +801,8 @@ int db_integrity(struct db *db, char *err, size_t errlen)
 	sqlite3_stmt *st;
 	int rc = -EIO;
 
+	if (!db->h)
+		return 0;	/* PostgreSQL keeps its own pages whole */
 	if (sqlite3_prepare_v2(db->h, "PRAGMA integrity_check", -1, &st, NULL) != SQLITE_OK)
 		return sqlerr(db->h, "integrity_check", err, errlen);
 	if (sqlite3_step(st) == SQLITE_ROW) {

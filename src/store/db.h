@@ -1,4 +1,6 @@
-/* The results store: one SQLite file (WAL, foreign keys, busy timeout)
+/* The results store: one SQLite file (WAL, foreign keys, busy timeout),
+ * or a PostgreSQL database shared by several testers (a libpq URI as the
+ * path; store/dbpg.h),
  * holding runs, their trials with the DUT CPU figures, per-size results of
  * every repeat, the environment and tags. The schema is versioned with
  * PRAGMA user_version and migrated forward when a writer opens it; readers
@@ -17,6 +19,7 @@
 #include "core/lossattr.h"
 
 struct db;
+struct sql;
 struct sqlite3;
 
 #define DB_APPLICATION_ID 0x57527274	/* "WRrt" */
@@ -30,6 +33,10 @@ struct sqlite3;
 /* The first schema (user_version 1), kept so the migration from it is
  * tested on a real file. */
 extern const char db_schema_v1[];
+
+/* Whether path is a PostgreSQL URI ("postgresql://..." or
+ * "postgres://..."), which every function here takes for a file name. */
+bool db_is_uri(const char *path);
 
 /* The default file: $WIRERATE_DB, else $XDG_DATA_HOME/wirerate/results.db,
  * else ~/.local/share/wirerate/results.db. */
@@ -52,7 +59,14 @@ int db_open_read(const char *path, struct db **out, char *err, size_t errlen);
  * migrated it (0: it was empty or new). */
 int64_t db_found_version(const struct db *db);
 void db_close(struct db *db);
+/* The connection, for the store's own queries (store/sql.h). */
+struct sql *db_sql(struct db *db);
+/* The SQLite handle, NULL on PostgreSQL (the unit tests look in). */
 struct sqlite3 *db_sqlite(struct db *db);
+/* Whether the store is a PostgreSQL database. */
+bool db_is_pg(const struct db *db);
+/* A new random (version 4) UUID, as 36 characters and a NUL. */
+void db_uuid(char out[37]);
 
 /* A run as it starts. */
 struct db_run_info {
@@ -153,6 +167,11 @@ int db_runs_delete(struct db *db, const int64_t *ids, size_t n, char *err, size_
 /* The status to show: a run still "running" whose process is gone (other
  * boot, or no such pid) was killed: "interrupted". */
 const char *db_status_shown(const char *status, int64_t pid, const char *boot_id, const char *this_boot);
+/* db_status_shown for a run of this store: on PostgreSQL a run still
+ * "running" is alive exactly while its writer's session holds the run's
+ * lock, wherever that writer runs. */
+const char *db_run_status(struct db *db, const char *status, int64_t id, int64_t pid, const char *boot_id,
+			  const char *this_boot);
 /* This boot's id (/proc/sys/kernel/random/boot_id) into buf, "" when
  * unreadable. */
 void db_boot_id(char *buf, size_t len);

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include <json-c/json.h>
-#include <sqlite3.h>
 
 #include "store/db.h"
+#include "store/sql.h"
 
 /* A run's tables: (table, the column naming its parent). */
 static const char *const run_children[][2] = {
@@ -20,52 +20,54 @@ static const char *const trial_children[][2] = {
 };
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-static json_object *column_value(sqlite3_stmt *st, int i)
+static json_object *column_value(struct sql_st *st, int i)
 {
-	switch (sqlite3_column_type(st, i)) {
-	case SQLITE_INTEGER:
-		return json_object_new_int64(sqlite3_column_int64(st, i));
-	case SQLITE_FLOAT:
-		return json_object_new_double(sqlite3_column_double(st, i));
-	case SQLITE_TEXT:
-		return json_object_new_string_len((const char *)sqlite3_column_text(st, i), sqlite3_column_bytes(st, i));
+	switch (sql_col_type(st, i)) {
+	case SQL_INT:
+		return json_object_new_int64(sql_col_int(st, i));
+	case SQL_FLOAT:
+		return json_object_new_double(sql_col_double(st, i));
+	case SQL_TEXT:
+		return json_object_new_string_len(sql_col_text(st, i), (int)sql_col_len(st, i));
 	default:
 		return NULL;	/* null (a blob is none of ours) */
 	}
 }
 
 /* Every row of table whose key column is id, without that column, into
- * arr (in rowid order); each row's "id" kept where keep_id. */
-static int dump(sqlite3 *h, const char *table, const char *key, int64_t id, json_object *arr, char *err,
+ * arr (in the order they were stored: SQLite's rowid, PostgreSQL's row
+ * position, which only an update moves); each row's "id" kept. */
+static int dump(struct sql *h, const char *table, const char *key, int64_t id, json_object *arr, char *err,
 		size_t errlen)
 {
 	char sql[160];
-	sqlite3_stmt *st;
+	struct sql_st *st;
 	int rc;
 
-	snprintf(sql, sizeof(sql), "SELECT * FROM %s WHERE %s = ? ORDER BY rowid", table, key);
-	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "reading %s: %s", table, sqlite3_errmsg(h));
+	snprintf(sql, sizeof(sql), "SELECT * FROM %s WHERE %s = ? ORDER BY %s", table, key,
+		 sql_kind(h) == SQL_PG ? "ctid" : "rowid");
+	if (sql_prepare(h, sql, &st)) {
+		snprintf(err, errlen, "reading %s: %s", table, sql_errmsg(h));
 		return -EIO;
 	}
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	sql_bind_int(st, 1, id);
+	while ((rc = sql_step(st)) == 1) {
 		json_object *o = json_object_new_object();
 
-		for (int i = 0; i < sqlite3_column_count(st); i++)
-			if (strcmp(sqlite3_column_name(st, i), key))
-				json_object_object_add(o, sqlite3_column_name(st, i), column_value(st, i));
+		for (int i = 0; i < sql_ncols(st); i++)
+			if (strcmp(sql_col_name(st, i), key))
+				json_object_object_add(o, sql_col_name(st, i), column_value(st, i));
 		json_object_array_add(arr, o);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		snprintf(err, errlen, "reading %s: %s", table, sqlite3_errmsg(h));
+	sql_finalize(st);
+	if (rc) {
+		snprintf(err, errlen, "reading %s: %s", table, sql_errmsg(h));
 		return -EIO;
 	}
 	return 0;
 }
 
-static int export_run(sqlite3 *h, int64_t id, json_object *runs, char *err, size_t errlen)
+static int export_run(struct sql *h, int64_t id, json_object *runs, char *err, size_t errlen)
 {
 	json_object *one = json_object_new_object(), *arr = json_object_new_array(), *trials;
 	int rc;
@@ -112,7 +114,7 @@ out:
 int db_export(struct db *db, const int64_t *ids, size_t n, const char *version, struct json_object **doc, char *err,
 	      size_t errlen)
 {
-	sqlite3 *h = db_sqlite(db);
+	struct sql *h = db_sql(db);
 	json_object *d = json_object_new_object(), *hdr = json_object_new_object(), *runs = json_object_new_array();
 	int rc = 0;
 
@@ -122,14 +124,14 @@ int db_export(struct db *db, const int64_t *ids, size_t n, const char *version, 
 	json_object_object_add(d, "wirerate", hdr);
 	json_object_object_add(d, "runs", runs);
 	/* one snapshot of the store for all of them */
-	if (sqlite3_exec(h, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "reading the store: %s", sqlite3_errmsg(h));
+	if (sql_exec(h, sql_kind(h) == SQL_PG ? "BEGIN ISOLATION LEVEL REPEATABLE READ" : "BEGIN")) {
+		snprintf(err, errlen, "reading the store: %s", sql_errmsg(h));
 		json_object_put(d);
 		return -EIO;
 	}
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = export_run(h, ids[i], runs, err, errlen);
-	sqlite3_exec(h, "COMMIT", NULL, NULL, NULL);
+	sql_exec(h, "COMMIT");
 	if (rc) {
 		json_object_put(d);
 		return rc;
@@ -141,18 +143,22 @@ int db_export(struct db *db, const int64_t *ids, size_t n, const char *version, 
 /* ---- import ---- */
 
 /* Whether table has a column called name (the store's own schema says). */
-static bool has_column(sqlite3 *h, const char *table, const char *name)
+static bool has_column(struct sql *h, const char *table, const char *name)
 {
-	char sql[96];
-	sqlite3_stmt *st;
+	char sql[160];
+	struct sql_st *st;
 	bool found = false;
 
-	snprintf(sql, sizeof(sql), "SELECT 1 FROM pragma_table_info('%s') WHERE name = ?", table);
-	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sql_kind(h) == SQL_PG)
+		snprintf(sql, sizeof(sql), "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
+			 " AND table_name = '%s' AND column_name = ?", table);
+	else
+		snprintf(sql, sizeof(sql), "SELECT 1 FROM pragma_table_info('%s') WHERE name = ?", table);
+	if (sql_prepare(h, sql, &st))
 		return false;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
+	sql_bind_str(st, 1, name);
+	found = sql_step(st) == 1;
+	sql_finalize(st);
 	return found;
 }
 
@@ -172,14 +178,15 @@ static bool is_child_key(const char *table, const char *key)
 /* Insert row (an object of column: value) into table, with parent_col set
  * to parent (parent_col NULL: none); its "id" is left to the store. The
  * new rowid in *id. */
-static int insert(sqlite3 *h, const char *table, json_object *row, const char *parent_col, int64_t parent,
+static int insert(struct sql *h, const char *table, json_object *row, const char *parent_col, int64_t parent,
 		  int64_t *id, char *err, size_t errlen)
 {
 	const char *cols[MAX_COLUMNS];
 	json_object *vals[MAX_COLUMNS];
 	char sql[4096];
 	size_t n = 0, off;
-	sqlite3_stmt *st;
+	struct sql_st *st;
+	bool with_id = !strcmp(table, "runs") || !strcmp(table, "trials");
 	int rc;
 
 	if (!json_object_is_type(row, json_type_object)) {
@@ -225,35 +232,34 @@ static int insert(sqlite3 *h, const char *table, json_object *row, const char *p
 	off += (size_t)snprintf(sql + off, sizeof(sql) - off, ") VALUES (");
 	for (size_t i = 0; i < n + (parent_col != NULL); i++)
 		off += (size_t)snprintf(sql + off, sizeof(sql) - off, "?%s", i + 1 < n + (parent_col != NULL) ? "," : "");
-	snprintf(sql + off, sizeof(sql) - off, ")");
-	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "storing a row of %s: %s", table, sqlite3_errmsg(h));
+	snprintf(sql + off, sizeof(sql) - off, ")%s", with_id ? " RETURNING id" : "");
+	if (sql_prepare(h, sql, &st)) {
+		snprintf(err, errlen, "storing a row of %s: %s", table, sql_errmsg(h));
 		return -EINVAL;
 	}
 	int b = 1;
 
 	if (parent_col)
-		sqlite3_bind_int64(st, b++, parent);
+		sql_bind_int(st, b++, parent);
 	for (size_t i = 0; i < n; i++, b++) {
 		json_object *v = vals[i];
 
 		if (!v)
-			sqlite3_bind_null(st, b);
+			sql_bind_null(st, b);
 		else if (json_object_is_type(v, json_type_int))
-			sqlite3_bind_int64(st, b, json_object_get_int64(v));
+			sql_bind_int(st, b, json_object_get_int64(v));
 		else if (json_object_is_type(v, json_type_double))
-			sqlite3_bind_double(st, b, json_object_get_double(v));
+			sql_bind_double(st, b, json_object_get_double(v));
 		else
-			sqlite3_bind_text(st, b, json_object_get_string(v), json_object_get_string_len(v),
-					  SQLITE_TRANSIENT);
+			sql_bind_text(st, b, json_object_get_string(v), (size_t)json_object_get_string_len(v));
 	}
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		snprintf(err, errlen, "the store refused a row of %s: %s", table, sqlite3_errmsg(h));
+	rc = sql_step(st);
+	*id = rc == 1 ? sql_col_int(st, 0) : 0;
+	sql_finalize(st);
+	if (rc < 0 || (with_id && rc != 1)) {
+		snprintf(err, errlen, "the store refused a row of %s: %s", table, sql_errmsg(h));
 		return -EINVAL;
 	}
-	*id = sqlite3_last_insert_rowid(h);
 	return 0;
 }
 
@@ -267,21 +273,21 @@ static json_object *array_of(json_object *o, const char *key)
 }
 
 /* The run with this UUID, 0 when none. */
-static int64_t run_by_uuid(sqlite3 *h, const char *uuid)
+static int64_t run_by_uuid(struct sql *h, const char *uuid)
 {
-	sqlite3_stmt *st;
+	struct sql_st *st;
 	int64_t id = 0;
 
-	if (!uuid || !*uuid || sqlite3_prepare_v2(h, "SELECT id FROM runs WHERE uuid = ?", -1, &st, NULL) != SQLITE_OK)
+	if (!uuid || !*uuid || sql_prepare(h, "SELECT id FROM runs WHERE uuid = ?", &st))
 		return 0;
-	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	sql_bind_str(st, 1, uuid);
+	if (sql_step(st) == 1)
+		id = sql_col_int(st, 0);
+	sql_finalize(st);
 	return id;
 }
 
-static int import_run(sqlite3 *h, json_object *one, struct db_import_result *r, char *err, size_t errlen)
+static int import_run(struct sql *h, json_object *one, struct db_import_result *r, char *err, size_t errlen)
 {
 	json_object *run, *uuid, *trials;
 	int64_t id, tid, unused;
@@ -300,13 +306,15 @@ static int import_run(sqlite3 *h, json_object *one, struct db_import_result *r, 
 	if ((rc = insert(h, "runs", run, NULL, 0, &id, err, errlen)))
 		return rc;
 	/* a run that had none gets its UUID here */
-	sqlite3_stmt *st;
+	struct sql_st *st;
+	char fresh[37];
 
-	if (sqlite3_prepare_v2(h, "UPDATE runs SET uuid = " DB_UUID_SQL " WHERE id = ? AND uuid = ''", -1, &st,
-			       NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_step(st);
-		sqlite3_finalize(st);
+	db_uuid(fresh);
+	if (!sql_prepare(h, "UPDATE runs SET uuid = ? WHERE id = ? AND uuid = ''", &st)) {
+		sql_bind_str(st, 1, fresh);
+		sql_bind_int(st, 2, id);
+		sql_step(st);
+		sql_finalize(st);
 	}
 	for (size_t k = 0; k < NELEM(run_children); k++) {
 		json_object *a = array_of(one, run_children[k][0]);
@@ -340,7 +348,7 @@ static int import_run(sqlite3 *h, json_object *one, struct db_import_result *r, 
 
 int db_import(struct db *db, struct json_object *doc, struct db_import_result *r, char *err, size_t errlen)
 {
-	sqlite3 *h = db_sqlite(db);
+	struct sql *h = db_sql(db);
 	json_object *hdr, *fmt, *runs;
 	int rc = 0;
 
@@ -359,8 +367,8 @@ int db_import(struct db *db, struct json_object *doc, struct db_import_result *r
 		snprintf(err, errlen, "no \"runs\" array");
 		return -EINVAL;
 	}
-	if (sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "locking the store: %s", sqlite3_errmsg(h));
+	if (sql_exec(h, sql_kind(h) == SQL_PG ? "BEGIN" : "BEGIN IMMEDIATE")) {
+		snprintf(err, errlen, "locking the store: %s", sql_errmsg(h));
 		return -EIO;
 	}
 	for (size_t i = 0; i < json_object_array_length(runs) && !rc; i++) {
@@ -371,12 +379,12 @@ int db_import(struct db *db, struct json_object *doc, struct db_import_result *r
 			snprintf(err + l, errlen > l ? errlen - l : 0, " (run %zu of the file)", i + 1);
 		}
 	}
-	if (!rc && sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "committing: %s", sqlite3_errmsg(h));
+	if (!rc && sql_exec(h, "COMMIT")) {
+		snprintf(err, errlen, "committing: %s", sql_errmsg(h));
 		rc = -EIO;
 	}
 	if (rc) {
-		sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+		sql_exec(h, "ROLLBACK");
 		memset(r, 0, sizeof(*r));
 	}
 	return rc;

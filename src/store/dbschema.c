@@ -150,6 +150,9 @@ const char db_schema_v1[] =
 /* From 4 to 5: every run gets a UUID, so that runs exported from one
  * store and imported into another are known again (a run made outside
  * wirerate, with '', has none). */
+#define UUID_COLUMN_SQL \
+	"ALTER TABLE runs ADD COLUMN uuid TEXT NOT NULL DEFAULT '';" \
+	"CREATE UNIQUE INDEX runs_uuid ON runs(uuid) WHERE uuid != '';"
 #define MIGRATE_4_5_SQL \
 	"ALTER TABLE runs ADD COLUMN uuid TEXT NOT NULL DEFAULT '';" \
 	"UPDATE runs SET uuid = " DB_UUID_SQL " WHERE uuid = '';" \
@@ -161,8 +164,10 @@ static const char schema_v3[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL;
 /* Version 4, from nothing: version 3 and the one step, so the fresh and
  * the migrated schema are the same statements. */
 static const char schema_v4[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL;
-/* Version 5 (current): version 4 and the runs' UUIDs. */
-static const char schema_v5[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL MIGRATE_4_5_SQL;
+/* Version 5 (current): version 4 and the runs' UUIDs (a new store has
+ * no run to give one). Plain SQL that PostgreSQL runs too, once
+ * sql_pg_ddl has named its types. */
+static const char schema_v5[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL UUID_COLUMN_SQL;
 /* From 2 to 3: the loss attribution's tables; older trials have none. */
 const char db_migrate_2_3[] = TRIAL_LOSS_SQL;
 const char db_migrate_3_4[] = MIGRATE_3_4_SQL;
@@ -236,6 +241,23 @@ static int reference(int64_t v, sqlite3 **ref, sqlite3_stmt **q, char *err, size
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+bool db_schema_has_table(int64_t v, const char *name)
+{
+	sqlite3 *ref;
+	sqlite3_stmt *q;
+	bool found = false;
+
+	if (!reference(v, &ref, &q, NULL, 0)) {
+		sqlite3_bind_text(q, 1, "table", -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 2, name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(q, 3, name, -1, SQLITE_TRANSIENT);
+		found = sqlite3_step(q) == SQLITE_ROW;
+	}
+	sqlite3_finalize(q);
+	sqlite3_close(ref);
+	return found;
 }
 
 int db_schema_check(sqlite3 *h, const char *path, int64_t v, char *err, size_t errlen)

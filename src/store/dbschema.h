@@ -4,6 +4,7 @@
 #ifndef WR_STORE_DBSCHEMA_H
 #define WR_STORE_DBSCHEMA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,9 @@ extern const char db_migrate_4_5[];
  * compared by type, name and table: a trigger would run on wirerate's
  * own writes, a view could stand in for a table. SQLite's statistics
  * tables (ANALYZE) are allowed. Only reads h. */
+/* Whether schema version v makes a table called name. */
+bool db_schema_has_table(int64_t v, const char *name);
+
 int db_schema_check(struct sqlite3 *h, const char *path, int64_t v, char *err, size_t errlen);
 
 #endif

@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
+#include "store/sql.h"
 
 #include "core/cpustat.h"
 #include "core/lossattr.h"
 
-static int fail_sql(sqlite3 *h, const char *what, char *err, size_t errlen)
+static int fail_sql(struct sql *h, const char *what, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "%s: %s", what, sqlite3_errmsg(h));
+	snprintf(err, errlen, "%s: %s", what, sql_errmsg(h));
 	return -EIO;
 }
 
@@ -25,20 +25,20 @@ struct found {
 	int nlabel;		/* runs with that label in the store */
 };
 
-static int find_step(sqlite3 *h, sqlite3_stmt *st, char how, struct found *f, char *err, size_t errlen)
+static int find_step(struct sql *h, struct sql_st *st, char how, struct found *f, char *err, size_t errlen)
 {
-	int rc = sqlite3_step(st);
+	int rc = sql_step(st);
 
-	if (rc == SQLITE_ROW) {
-		f->id = sqlite3_column_int64(st, 0);
-		f->started = sqlite3_column_int64(st, 1);
-		f->nlabel = how == 'l' ? sqlite3_column_int(st, 2) : 1;
+	if (rc == 1) {
+		f->id = sql_col_int(st, 0);
+		f->started = sql_col_int(st, 1);
+		f->nlabel = how == 'l' ? sql_col_int(st, 2) : 1;
 		f->how = how;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	sql_finalize(st);
+	if (rc != 1 && rc != 0)
 		return fail_sql(h, "looking up the run", err, errlen);
-	return rc == SQLITE_ROW;
+	return rc == 1;
 }
 
 /* arg in one store: an id (all digits), else a UUID, else a label (the
@@ -51,22 +51,22 @@ static int find_in(struct db *db, const char *arg, struct found *f, char *err, s
 		{ 'l', "SELECT id, started, (SELECT count(*) FROM runs WHERE label = ?1) FROM runs"
 		       " WHERE label = ?1 ORDER BY started DESC, id DESC LIMIT 1" },
 	};
-	sqlite3 *h = db_sqlite(db);
+	struct sql *h = db_sql(db);
 	char *end;
 	long long v = strtoll(arg, &end, 10);
 
 	for (unsigned int i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
-		sqlite3_stmt *st;
+		struct sql_st *st;
 		int rc;
 
 		if (q[i].how == 'i' && (!*arg || *end))
 			continue;
-		if (sqlite3_prepare_v2(h, q[i].sql, -1, &st, NULL) != SQLITE_OK)
+		if (sql_prepare(h, q[i].sql, &st))
 			return fail_sql(h, "looking up the run", err, errlen);
 		if (q[i].how == 'i')
-			sqlite3_bind_int64(st, 1, v);
+			sql_bind_int(st, 1, v);
 		else
-			sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
+			sql_bind_str(st, 1, arg);
 		if ((rc = find_step(h, st, q[i].how, f, err, errlen)))
 			return rc;
 	}
@@ -156,16 +156,16 @@ int report_resolve_in(struct db *const *dbs, const char *const *names, unsigned 
 	return 0;
 }
 
-static double col_d(sqlite3_stmt *st, int i)
+static double col_d(struct sql_st *st, int i)
 {
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+	return sql_col_type(st, i) == SQL_NULL ? NAN : sql_col_double(st, i);
 }
 
-static void col_s(sqlite3_stmt *st, int i, char *buf, size_t len)
+static void col_s(struct sql_st *st, int i, char *buf, size_t len)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
+	const char *t = sql_col_text(st, i);
 
-	snprintf(buf, len, "%s", t ? (const char *)t : "");
+	snprintf(buf, len, "%s", t);
 }
 
 static double median(double *v, unsigned int n)
@@ -193,25 +193,24 @@ static struct rm_cell *new_cell(struct rm_run *r, unsigned int size, double line
  * mean loss. */
 #define TRIAL_OFFER_SLACK 0.005	/* the generator within this of its load: the load */
 
-static int load_trials(sqlite3 *h, struct rm_run *r, double line_bps, char *err, size_t errlen)
+static int load_trials(struct sql *h, struct rm_run *r, double line_bps, char *err, size_t errlen)
 {
 	enum { MAXT = 64 };
 	double fwd[MAXT], cost[MAXT], loss = 0;
 	unsigned int nf = 0, nc = 0;
 	struct rm_cell *c = NULL;
-	sqlite3_stmt *st;
+	struct sql_st *st;
 
-	if (sqlite3_prepare_v2(h, "SELECT size, load, tx, rx, tester_limited,"
+	if (sql_prepare(h, "SELECT size, load, tx, rx, tester_limited,"
 				  " (SELECT ns_per_frame FROM trial_cpu WHERE trial_id = trials.id), duration_s"
-				  " FROM trials WHERE run_id = ? AND test = 'x' AND tx > 0 ORDER BY size, id",
-				  -1, &st, NULL) != SQLITE_OK)
+				  " FROM trials WHERE run_id = ? AND test = 'x' AND tx > 0 ORDER BY size, id", &st))
 		return fail_sql(h, "reading trials", err, errlen);
-	sqlite3_bind_int64(st, 1, r->id);
-	for (int s = sqlite3_step(st);; s = sqlite3_step(st)) {
-		unsigned int size = s == SQLITE_ROW ? (unsigned int)sqlite3_column_int(st, 0) : 0;
+	sql_bind_int(st, 1, r->id);
+	for (int s = sql_step(st);; s = sql_step(st)) {
+		unsigned int size = s == 1 ? (unsigned int)sql_col_int(st, 0) : 0;
 
 		/* A new size (or the end): finish the cell before. */
-		if (c && (s != SQLITE_ROW || size != c->size)) {
+		if (c && (s != 1 || size != c->size)) {
 			c->have_trial = nf > 0;
 			c->trials = nf;
 			if (nf) {
@@ -224,7 +223,7 @@ static int load_trials(sqlite3 *h, struct rm_run *r, double line_bps, char *err,
 				c->ns_per_frame = median(cost, nc);
 			c = NULL;
 		}
-		if (s != SQLITE_ROW)
+		if (s != 1)
 			break;
 		double load = col_d(st, 1), tx = col_d(st, 2), rx = col_d(st, 3), cpu = col_d(st, 5);
 
@@ -248,47 +247,45 @@ static int load_trials(sqlite3 *h, struct rm_run *r, double line_bps, char *err,
 			loss += rx < tx ? (tx - rx) * 100 / tx : 0;
 		}
 		c->trial_offered_pps = load;
-		c->tester_limited |= sqlite3_column_int(st, 4) != 0;
+		c->tester_limited |= sql_col_int(st, 4) != 0;
 		if (isfinite(cpu) && cpu > 0 && nc < MAXT)
 			cost[nc++] = cpu;
 	}
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	return 0;
 }
 
 /* Where the plain trials of each size lost their frames: the stored
  * attribution added up over the trials and directions. */
-static int load_trial_loss(sqlite3 *h, struct rm_run *r, char *err, size_t errlen)
+static int load_trial_loss(struct sql *h, struct rm_run *r, char *err, size_t errlen)
 {
 	struct lossattr *a = malloc(sizeof(*a));
-	sqlite3_stmt *st = NULL, *tot = NULL;
+	struct sql_st *st = NULL, *tot = NULL;
 	int rc = 0;
 
 	if (!a)
 		return -ENOMEM;
-	if (sqlite3_prepare_v2(h, "SELECT l.place, l.detail, SUM(l.frames) FROM trial_loss l"
+	if (sql_prepare(h, "SELECT l.place, l.detail, SUM(l.frames) FROM trial_loss l"
 				  " JOIN trials t ON t.id = l.trial_id"
-				  " WHERE t.run_id = ? AND t.size = ? AND t.test = 'x' GROUP BY l.place, l.detail",
-				  -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(h, "SELECT COUNT(*), SUM(d.lost), SUM(d.over) FROM trial_loss_dir d"
-				  " JOIN trials t ON t.id = d.trial_id WHERE t.run_id = ? AND t.size = ? AND t.test = 'x'",
-				  -1, &tot, NULL) != SQLITE_OK) {
+				  " WHERE t.run_id = ? AND t.size = ? AND t.test = 'x' GROUP BY l.place, l.detail", &st) ||
+	    sql_prepare(h, "SELECT COUNT(*), SUM(d.lost), SUM(d.over) FROM trial_loss_dir d"
+				  " JOIN trials t ON t.id = d.trial_id WHERE t.run_id = ? AND t.size = ? AND t.test = 'x'", &tot)) {
 		rc = fail_sql(h, "reading the loss attribution", err, errlen);
 		goto out;
 	}
 	for (unsigned int i = 0; i < r->ncells; i++) {
 		struct rm_cell *c = &r->cell[i];
-		sqlite3_int64 n = 0, lost = 0, over = 0;
+		int64_t n = 0, lost = 0, over = 0;
 
 		if (!c->have_trial)
 			continue;
-		sqlite3_reset(tot);
-		sqlite3_bind_int64(tot, 1, r->id);
-		sqlite3_bind_int(tot, 2, (int)c->size);
-		if (sqlite3_step(tot) == SQLITE_ROW) {
-			n = sqlite3_column_int64(tot, 0);
-			lost = sqlite3_column_int64(tot, 1);
-			over = sqlite3_column_int64(tot, 2);
+		sql_reset(tot);
+		sql_bind_int(tot, 1, r->id);
+		sql_bind_int(tot, 2, (int)c->size);
+		if (sql_step(tot) == 1) {
+			n = sql_col_int(tot, 0);
+			lost = sql_col_int(tot, 1);
+			over = sql_col_int(tot, 2);
 		}
 		/* runs from before the attribution have no rows: nothing said */
 		if (n <= 0 || lost < 0 || over < 0)
@@ -296,13 +293,13 @@ static int load_trial_loss(sqlite3 *h, struct rm_run *r, char *err, size_t errle
 		memset(a, 0, sizeof(*a));
 		a->lost = (uint64_t)lost;
 		a->over = (uint64_t)over;
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, r->id);
-		sqlite3_bind_int(st, 2, (int)c->size);
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *pl = (const char *)sqlite3_column_text(st, 0);
-			const char *de = (const char *)sqlite3_column_text(st, 1);
-			sqlite3_int64 fr = sqlite3_column_int64(st, 2);
+		sql_reset(st);
+		sql_bind_int(st, 1, r->id);
+		sql_bind_int(st, 2, (int)c->size);
+		while (sql_step(st) == 1) {
+			const char *pl = sql_col_text(st, 0);
+			const char *de = sql_col_text(st, 1);
+			int64_t fr = sql_col_int(st, 2);
 			enum lossattr_place p;
 
 			/* a row this build does not know is left out, not misread */
@@ -316,8 +313,8 @@ static int load_trial_loss(sqlite3 *h, struct rm_run *r, char *err, size_t errle
 		lossattr_format(a, c->loss_text, sizeof(c->loss_text));
 	}
 out:
-	sqlite3_finalize(st);
-	sqlite3_finalize(tot);
+	sql_finalize(st);
+	sql_finalize(tot);
 	free(a);
 	return rc;
 }
@@ -338,65 +335,65 @@ static bool stored_bound(double lower, double upper, double max_load, bool max_i
  * goal. Trials the store could not give are simply not read. */
 #define NF_LOAD_MAX 4096
 
-static int load_noise_floor(sqlite3 *h, const struct rm_run *r, struct rm_cell *c, bool pdr_goal,
+static int load_noise_floor(struct sql *h, const struct rm_run *r, struct rm_cell *c, bool pdr_goal,
 			    char *err, size_t errlen)
 {
 	struct nf_cfg nc = { .ndr = c->ndr_iv.n ? c->ndr_iv.median : 0,
 			     .ref_load = pdr_goal && c->pdr_iv.n ? c->pdr_iv.median : 0 };
 	struct nf_trial *t;
-	sqlite3_stmt *st;
+	struct sql_st *st;
 	size_t n = 0;
 
 	if (!(t = calloc(NF_LOAD_MAX, sizeof(*t)))) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	if (sqlite3_prepare_v2(h, "SELECT load, duration_s, tx, rx, tester_limited FROM trials"
-				  " WHERE run_id = ? AND size = ? AND test = 't' ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
+	if (sql_prepare(h, "SELECT load, duration_s, tx, rx, tester_limited FROM trials"
+				  " WHERE run_id = ? AND size = ? AND test = 't' ORDER BY id", &st)) {
 		free(t);
 		return fail_sql(h, "reading trials", err, errlen);
 	}
-	sqlite3_bind_int64(st, 1, r->id);
-	sqlite3_bind_int64(st, 2, c->size);
-	while (n < NF_LOAD_MAX && sqlite3_step(st) == SQLITE_ROW) {
+	sql_bind_int(st, 1, r->id);
+	sql_bind_int(st, 2, c->size);
+	while (n < NF_LOAD_MAX && sql_step(st) == 1) {
 		double load = col_d(st, 0), dur = col_d(st, 1);
-		sqlite3_int64 tx = sqlite3_column_int64(st, 2), rx = sqlite3_column_int64(st, 3);
+		int64_t tx = sql_col_int(st, 2), rx = sql_col_int(st, 3);
 
 		/* anything may have written the store: only sane rows */
 		if (!isfinite(load) || !(load > 0) || !isfinite(dur) || !(dur > 0) || dur > 1e6 || tx <= 0 || rx < 0)
 			continue;
 		t[n++] = (struct nf_trial){ .load = load, .duration_ns = (uint64_t)(dur * 1e9), .tx = (uint64_t)tx,
-					    .rx = (uint64_t)rx, .limited = sqlite3_column_int(st, 4) != 0 };
+					    .rx = (uint64_t)rx, .limited = sql_col_int(st, 4) != 0 };
 	}
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	noisefloor_detect(t, n, &nc, &c->nf);
 	free(t);
 	return 0;
 }
 
 /* The cells of one run from its per-repeat results. */
-static int load_cells(sqlite3 *h, struct rm_run *r, double line_bps, bool pdr_goal, char *err, size_t errlen)
+static int load_cells(struct sql *h, struct rm_run *r, double line_bps, bool pdr_goal, char *err, size_t errlen)
 {
 	enum { MAXR = 64 };
-	sqlite3_stmt *st;
+	struct sql_st *st;
 	int rc = 0;
 
-	if (sqlite3_prepare_v2(h,
+	if (sql_prepare(h,
 			       "SELECT size, max_load, max_is_ceiling, ndr_lower, pdr_lower, at_max, tester_capped,"
 			       " width_pps, ns_per_frame, lat_min, lat_median, lat_p99, lat_p999, lat_max, b2b_avg,"
 			       " ndr_upper, pdr_upper"
-			       " FROM results WHERE run_id = ? ORDER BY size, repeat", -1, &st, NULL) != SQLITE_OK)
+			       " FROM results WHERE run_id = ? ORDER BY size, repeat", &st))
 		return fail_sql(h, "reading results", err, errlen);
-	sqlite3_bind_int64(st, 1, r->id);
+	sql_bind_int(st, 1, r->id);
 	double ndr[MAXR], pdr[MAXR], cost[MAXR];
 	unsigned int nn = 0, np = 0, nc = 0;
 	struct rm_cell *c = NULL;
 
-	for (int s = sqlite3_step(st);; s = sqlite3_step(st)) {
-		unsigned int size = s == SQLITE_ROW ? (unsigned int)sqlite3_column_int(st, 0) : 0;
+	for (int s = sql_step(st);; s = sql_step(st)) {
+		unsigned int size = s == 1 ? (unsigned int)sql_col_int(st, 0) : 0;
 
 		/* A new size (or the end): finish the cell before. */
-		if (c && (s != SQLITE_ROW || size != c->size)) {
+		if (c && (s != 1 || size != c->size)) {
 			c->repeats = nn;
 			c->have_thr = nn > 0;
 			if (nn)
@@ -412,8 +409,8 @@ static int load_cells(sqlite3 *h, struct rm_run *r, double line_bps, bool pdr_go
 			}
 			c = NULL;
 		}
-		if (s != SQLITE_ROW) {
-			if (s != SQLITE_DONE)
+		if (s != 1) {
+			if (s != 0)
 				rc = fail_sql(h, "reading results", err, errlen);
 			break;
 		}
@@ -433,9 +430,9 @@ static int load_cells(sqlite3 *h, struct rm_run *r, double line_bps, bool pdr_go
 		if (isfinite(w) && w > c->width_pps)
 			c->width_pps = w;
 		/* "At least": a repeat's own bound was stopped by the tester. */
-		if (stored_bound(col_d(st, 3), col_d(st, 15), col_d(st, 1), sqlite3_column_int(st, 2)))
+		if (stored_bound(col_d(st, 3), col_d(st, 15), col_d(st, 1), sql_col_int(st, 2)))
 			c->tester_limited = true;
-		if (stored_bound(col_d(st, 4), col_d(st, 16), col_d(st, 1), sqlite3_column_int(st, 2)))
+		if (stored_bound(col_d(st, 4), col_d(st, 16), col_d(st, 1), sql_col_int(st, 2)))
 			c->pdr_bound = true;
 		if (!c->have_lat && isfinite(col_d(st, 9))) {
 			c->have_lat = true;
@@ -448,20 +445,20 @@ static int load_cells(sqlite3 *h, struct rm_run *r, double line_bps, bool pdr_go
 		if (isfinite(col_d(st, 14)))
 			c->b2b_frames = col_d(st, 14);
 	}
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	if (rc)
 		return rc;
-	if (sqlite3_prepare_v2(h, "SELECT size, pct, load, loss_pct FROM loss_steps WHERE run_id = ?"
-				  " ORDER BY size, pct DESC", -1, &st, NULL) != SQLITE_OK)
+	if (sql_prepare(h, "SELECT size, pct, load, loss_pct FROM loss_steps WHERE run_id = ?"
+				  " ORDER BY size, pct DESC", &st))
 		return fail_sql(h, "reading frame loss", err, errlen);
-	sqlite3_bind_int64(st, 1, r->id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		struct rm_cell *lc = (struct rm_cell *)rm_cell_of(r, (unsigned int)sqlite3_column_int(st, 0));
+	sql_bind_int(st, 1, r->id);
+	while (sql_step(st) == 1) {
+		struct rm_cell *lc = (struct rm_cell *)rm_cell_of(r, (unsigned int)sql_col_int(st, 0));
 
 		if (lc && lc->nloss < RM_MAX_LOSS)
 			lc->loss[lc->nloss++] = (struct rm_loss_point){ col_d(st, 1), col_d(st, 2), col_d(st, 3) };
 	}
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	/* every size with a search, even one that found no NDR at all (its
 	 * least load lost a frame): that is the floor's doing too */
 	for (unsigned int k = 0; k < r->ncells; k++)
@@ -513,41 +510,43 @@ int report_load_stores(struct db *const *dbs, const int64_t *ids, unsigned int n
 	db_boot_id(boot, sizeof(boot));
 	for (unsigned int i = 0; i < n && !rc; i++) {
 		struct rm_run *r = &m->run[m->nruns];
-		sqlite3 *h = db_sqlite(dbs[i]);
-		sqlite3_stmt *st;
+		struct sql *h = db_sql(dbs[i]);
+		struct sql_st *st;
 		char status[32], runboot[64];
+		int64_t pid;
 		double line_bps;
 		bool pdr_goal;
 
 		memset(r, 0, sizeof(*r));
-		if (sqlite3_prepare_v2(h, "SELECT id, started, test, label, config, status, pid, boot_id, line_bps,"
+		if (sql_prepare(h, "SELECT id, started, test, label, config, status, pid, boot_id, line_bps,"
 					  " (SELECT value FROM env WHERE run_id = runs.id AND key IN ('dut.kernel.release', 'kernel.release')"
 					  "  ORDER BY key = 'dut.kernel.release' DESC LIMIT 1),"
 					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'cpu.line_ns'),"
 					  " pdr_ratio"
-					  " FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+					  " FROM runs WHERE id = ?", &st))
 			return fail_sql(h, "reading runs", err, errlen);
-		sqlite3_bind_int64(st, 1, ids[i]);
-		if (sqlite3_step(st) != SQLITE_ROW) {
-			sqlite3_finalize(st);
+		sql_bind_int(st, 1, ids[i]);
+		if (sql_step(st) != 1) {
+			sql_finalize(st);
 			snprintf(err, errlen, "no run %lld", (long long)ids[i]);
 			return -ENOENT;
 		}
-		r->id = sqlite3_column_int64(st, 0);
+		r->id = sql_col_int(st, 0);
 		snprintf(r->ref, sizeof(r->ref), "%lld", (long long)r->id);
-		if (timefmt_local(r->when, sizeof(r->when), sqlite3_column_int64(st, 1), "%Y-%m-%dT%H:%M:%S%z"))
+		if (timefmt_local(r->when, sizeof(r->when), sql_col_int(st, 1), "%Y-%m-%dT%H:%M:%S%z"))
 			r->when[0] = '\0';
 		col_s(st, 2, r->test, sizeof(r->test));
 		col_s(st, 3, r->label, sizeof(r->label));
 		col_s(st, 4, r->config, sizeof(r->config));
 		col_s(st, 5, status, sizeof(status));
 		col_s(st, 7, runboot, sizeof(runboot));
-		r->interrupted = strcmp(db_status_shown(status, sqlite3_column_int64(st, 6), runboot, boot), "complete") != 0;
-		line_bps = sqlite3_column_double(st, 8);
+		pid = sql_col_int(st, 6);
+		line_bps = sql_col_double(st, 8);
 		col_s(st, 9, r->kernel, sizeof(r->kernel));
 		col_s(st, 10, r->cpu_line, sizeof(r->cpu_line));
-		pdr_goal = sqlite3_column_double(st, 11) > 0;
-		sqlite3_finalize(st);
+		pdr_goal = sql_col_double(st, 11) > 0;
+		sql_finalize(st);
+		r->interrupted = strcmp(db_run_status(dbs[i], status, r->id, pid, runboot, boot), "complete") != 0;
 		if ((rc = load_cells(h, r, line_bps, pdr_goal, err, errlen)))
 			break;
 		for (unsigned int k = 0; k < r->ncells && !rc; k++)

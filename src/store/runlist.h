@@ -23,6 +23,9 @@ struct db_run_row {
 	int64_t id, started, pid, repeats, ntrials;
 	const char *label, *test, *sizes, *status, *boot_id, *headline, *config;
 	const char *tags;		/* comma-separated */
+	const char *tester;		/* the tester's host name (env host.name) */
+	const char *dut;		/* the DUT's name (env dut.name) */
+	const char *uuid;
 };
 
 /* Call fn for each run that f lets through, oldest first; fn's non-zero

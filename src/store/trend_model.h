@@ -15,6 +15,7 @@
 
 struct trend_point {
 	int64_t id;
+	char ref[24];			/* "ID", or "K:ID" over several stores (K from 1) */
 	char label[64];
 	char when[32];			/* ISO 8601 with its offset, "" unknown */
 	double value;			/* frames/s */

@@ -80,8 +80,8 @@ for t in $TARGETS; do
 		src/core/dutsnap.c -ljson-c -lm || failed=1 ;;
 	neigh_reply) fuzz_one neigh_reply neigh tests/fuzz/fuzz_neigh.c src/core/neigh.c || failed=1 ;;
 	runs_import) fuzz_one runs_import import tests/fuzz/fuzz_import.c src/store/dbexport.c src/store/db.c \
-		src/store/dbschema.c src/os/fsutil.c src/core/lossattr.c src/core/cpuset.c src/core/dutsnap.c \
-		src/core/cpustat.c -ljson-c -lsqlite3 -lm || failed=1 ;;
+		src/store/dbschema.c src/store/dbpg.c src/store/sql.c src/os/fsutil.c src/core/lossattr.c src/core/cpuset.c \
+		src/core/dutsnap.c src/core/cpustat.c $(pkg-config --cflags --libs libpq) -ljson-c -lsqlite3 -lm || failed=1 ;;
 	esac
 done
 exit $failed

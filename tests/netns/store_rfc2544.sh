@@ -3,13 +3,13 @@
 # as JSON and CSV that parse, with the figures the search found; synthetic
 # runs derived from it (30% worse, 30% better) give the verdicts and the
 # exit status of --fail-on-regression; --html writes a page with charts.
+# With WR_STORE=pg (store_rfc2544_pg.sh) all of it on a PostgreSQL store.
 . "$(dirname "$0")/lib.sh"
 
-command -v sqlite3 >/dev/null || skip "no sqlite3 shell (scripts/deps.sh installs it)"
 "$WR" probe --require tbf >/dev/null 2>&1 || skip "no tbf"
+D=$(mktemp -d); trap 'store_down; rm -rf "$D"; cleanup' EXIT
+. "$(dirname "$0")/lib_store.sh"
 "$WR" lab up --prefix "$P" --shape 20kpps >/dev/null || fail "lab up"
-D=$(mktemp -d); trap 'rm -rf "$D"; cleanup' EXIT
-DB=$D/results.db
 Q="--prefix $P --quick --trial-time 1s --settle 0.1s --learn-wait 0.1s --drain 0.3s --max-load 40kpps"
 
 j=$("$WR" rfc2544 throughput $Q --sizes 64 --repeat 2 --db "$DB" --label base --tag ci --tag "two words" --json) || fail "rfc2544"
@@ -19,12 +19,12 @@ ntrials=$(jq '.trials | length' <<<"$j")
 note "run $id, $ntrials trials, NDR $(jq -c '.rows[0].repeats' <<<"$j")"
 
 # Every trial the command reported is in the file, with its CPU figures.
-[ "$(sqlite3 "$DB" "SELECT count(*) FROM trials WHERE run_id = $id")" = "$ntrials" ] || fail "trials stored != trials run"
-[ "$(sqlite3 "$DB" "SELECT count(*) FROM trial_cpu c JOIN trials t ON t.id = c.trial_id WHERE t.run_id = $id")" = "$ntrials" ] || fail "CPU figures missing"
-[ "$(sqlite3 "$DB" "SELECT count(*) FROM results WHERE run_id = $id AND size = 64")" = 2 ] || fail "not two repeats stored"
-[ "$(sqlite3 "$DB" "SELECT value FROM env WHERE run_id = $id AND key = 'lab.placement'")" = bound ] || fail "environment not captured"
-[ -n "$(sqlite3 "$DB" "SELECT value FROM env WHERE run_id = $id AND key = 'kernel.release'")" ] || fail "no kernel release"
-[ "$(sqlite3 "$DB" "PRAGMA integrity_check")" = ok ] || fail "integrity"
+[ "$(dbq "SELECT count(*) FROM trials WHERE run_id = $id")" = "$ntrials" ] || fail "trials stored != trials run"
+[ "$(dbq "SELECT count(*) FROM trial_cpu c JOIN trials t ON t.id = c.trial_id WHERE t.run_id = $id")" = "$ntrials" ] || fail "CPU figures missing"
+[ "$(dbq "SELECT count(*) FROM results WHERE run_id = $id AND size = 64")" = 2 ] || fail "not two repeats stored"
+[ "$(dbq "SELECT value FROM env WHERE run_id = $id AND key = 'lab.placement'")" = bound ] || fail "environment not captured"
+[ -n "$(dbq "SELECT value FROM env WHERE run_id = $id AND key = 'kernel.release'")" ] || fail "no kernel release"
+[ "$(db_whole)" = ok ] || fail "integrity"
 
 r=$("$WR" runs --db "$DB" --json) || fail "runs"
 note "runs: $(jq -c '.runs[0] | {id, "label": .label, test, sizes, status, headline, tags}' <<<"$r")"
@@ -36,7 +36,7 @@ note "runs: $(jq -c '.runs[0] | {id, "label": .label, test, sizes, status, headl
 
 # Where the host had the CPUs when the run began, kept with it and shown.
 if [ "$(nproc)" -ge 2 ]; then
-	line=$(sqlite3 "$DB" "SELECT value FROM env WHERE run_id = $id AND key = 'cpu.line_ns'")
+	line=$(dbq "SELECT value FROM env WHERE run_id = $id AND key = 'cpu.line_ns'")
 	note "cpu.line_ns: $line"
 	grep -Eq '^0-1:[0-9]+\.[0-9]( |$)' <<<"$line" || fail "no cache-line figure stored with the run: '$line'"
 	[ "$("$WR" report base --db "$DB" --json | jq -r '.runs[0].cpu_line_ns')" = "$line" ] || fail "report: cpu_line_ns"
@@ -61,12 +61,16 @@ assert rows[0]["label"] == "base" and rows[0]["verdict"] == "baseline", rows
 PY
 
 # Synthetic runs from the real one: the same environment, NDR scaled.
+RUN_COPY="started, ended, test, label, sizes, config, place, line_bps, repeats, precision, pdr_ratio, status, pid, boot_id, headline"
 derive() { # label factor
-	sqlite3 "$DB" "PRAGMA foreign_keys = ON;
-	INSERT INTO runs (started, ended, test, label, sizes, config, place, line_bps, repeats, precision, pdr_ratio, status, pid, boot_id, headline)
-	  SELECT started + 1, ended + 1, test, '$1', sizes, config, place, line_bps, repeats, precision, pdr_ratio, status, 0, boot_id, 'synthetic' FROM runs WHERE id = $id;
-	INSERT INTO results (run_id, size, repeat, max_load, ndr_lower, ndr_upper, pdr_lower, pdr_upper, width_pps, search_done)
-	  SELECT last_insert_rowid(), size, repeat, max_load, ndr_lower * $2, ndr_upper * $2, pdr_lower * $2, pdr_upper * $2, width_pps, 1 FROM results WHERE run_id = $id;"
+	local run="SELECT started + 1, ended + 1, test, '$1', sizes, config, place, line_bps, repeats, precision, pdr_ratio, status, 0, boot_id, 'synthetic' FROM runs WHERE id = $id"
+	local res="size, repeat, max_load, ndr_lower * $2, ndr_upper * $2, pdr_lower * $2, pdr_upper * $2, width_pps, 1 FROM results WHERE run_id = $id"
+	local cols="run_id, size, repeat, max_load, ndr_lower, ndr_upper, pdr_lower, pdr_upper, width_pps, search_done"
+	if [ "${WR_STORE:-sqlite}" = pg ]; then
+		dbq "WITH n AS (INSERT INTO runs ($RUN_COPY) $run RETURNING id) INSERT INTO results ($cols) SELECT (SELECT id FROM n), $res" >/dev/null
+	else
+		dbq "PRAGMA foreign_keys = ON; INSERT INTO runs ($RUN_COPY) $run; INSERT INTO results ($cols) SELECT last_insert_rowid(), $res"
+	fi
 }
 derive worse 0.7
 derive better 1.3
@@ -107,6 +111,6 @@ expect_exit 2 "$WR" report lossrun --db "$DB" --csv --csv-loss
 
 # runs rm takes everything of the run.
 "$WR" runs rm 3 --db "$DB" >/dev/null || fail "runs rm"
-[ "$(sqlite3 "$DB" "SELECT count(*) FROM results WHERE run_id = 3")" = 0 ] || fail "results of a deleted run left"
+[ "$(dbq "SELECT count(*) FROM results WHERE run_id = 3")" = 0 ] || fail "results of a deleted run left"
 expect_exit 2 "$WR" runs rm 3 --db "$DB"
 echo ok
