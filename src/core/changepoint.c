@@ -24,11 +24,19 @@ double cp_noise(const double *x, size_t n)
 
 	if (n < 2 || !(v = malloc(n * sizeof(*v))))
 		return 0;
+	size_t m = 0;
+
 	memcpy(v, x, n * sizeof(*v));
 	med = median_of(v, n);
+	/* Two runs with the very same figure measured nothing of the noise:
+	 * the figure was clipped (a trial that forwarded all it was offered,
+	 * a search's step). Counted, a series at its ceiling half the time
+	 * would have a median difference of 0, and every wander of the
+	 * other half would be a change. */
 	for (size_t i = 1; i < n; i++)
-		v[i - 1] = fabs(x[i] - x[i - 1]);
-	mad = median_of(v, n - 1);
+		if (x[i] != x[i - 1])
+			v[m++] = fabs(x[i] - x[i - 1]);
+	mad = m ? median_of(v, m) : 0;
 	free(v);
 	/* the difference of two runs has sqrt(2) times a run's deviation;
 	 * 1.4826 makes a median absolute value a normal's deviation */
