@@ -116,8 +116,23 @@ int app_store_end(struct storeopt *s, const char *status, const char *headline, 
 	return rc;
 }
 
+void app_store_profile(const struct profile_result *p, struct db_trial *t, struct db_prof_entry *e)
+{
+	if (!p || !p->valid)
+		return;
+	t->prof_samples = p->samples;
+	t->prof_hz = p->hz;
+	t->prof_busy_pct = p->busy_pct;
+	t->prof_softirq_pct = p->softirq_pct;
+	for (unsigned int i = 0; i < p->n; i++)
+		e[i] = (struct db_prof_entry){ p->e[i].sym, p->e[i].pct, p->e[i].samples };
+	t->prof = e;
+	t->nprof = p->n;
+}
+
 int app_store_r2544_trial(void *arg, const struct r2544_trial *rt, char *err, size_t errlen)
 {
+	struct db_prof_entry prof[PROFILE_TOP_MAX];
 	struct db_trial t = { .size = rt->size, .test = rt->test, .repeat = rt->repeat, .load = rt->load,
 			      .duration_s = (double)rt->duration_ns / NSEC_PER_SEC, .tx = rt->tx, .rx = rt->rx,
 			      .tester_limited = rt->tester_limited, .cpu_valid = rt->cpu_valid,
@@ -126,6 +141,7 @@ int app_store_r2544_trial(void *arg, const struct r2544_trial *rt, char *err, si
 			      .ns_per_frame = rt->ns_per_frame, .cpu_source = rt->cpu_source,
 			      .loss = rt->loss, .nloss = rt->nloss };
 
+	app_store_profile(rt->profile, &t, prof);
 	return app_store_trial(arg, &t, err, errlen);
 }
 

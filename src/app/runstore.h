@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "app/trialcfg.h"
+#include "dut/profile.h"
 #include "store/db.h"
 
 #define APP_STORE_MAX_TAGS 32
@@ -51,6 +52,9 @@ struct r2544_trial;
 
 /* rfc2544's hooks (r2544_cfg.on_trial/on_row with hook_ctx = s). */
 int app_store_r2544_trial(void *s, const struct r2544_trial *t, char *err, size_t errlen);
+/* A trial's profile (p may be NULL or invalid: none) into t, its entries
+ * in e (PROFILE_TOP_MAX of them), which must outlive t's storing. */
+void app_store_profile(const struct profile_result *p, struct db_trial *t, struct db_prof_entry *e);
 int app_store_r2544_row(void *s, const struct r2544_row *row, char *err, size_t errlen);
 /* After the run: the rows a stop cut short (finished repeats only), and
  * the headline ("NDR 64:19.9k 512:19.9k f/s"). */

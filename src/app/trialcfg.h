@@ -75,6 +75,9 @@ struct trialopt {
 	char path_why[640];		/* why this port path (auto: what the probe found) */
 	int xdp_hold_fd;		/* a pass-through XDP program kept on --tx, -1: none */
 	bool stall_probe;		/* and run the stall probe on them */
+	bool profile;			/* and sample where their time goes */
+	unsigned int profile_hz;	/* 0: PROFILE_HZ_DEFAULT */
+	unsigned int profile_top;	/* entries kept */
 };
 
 #endif

@@ -30,9 +30,9 @@ int app_trial_dut_open(struct trialopt *o, char *err, size_t errlen)
 		} else if (cpuset_count(&o->watch)) {
 			t.kind = DUT_LOCAL;	/* the watch of this host's CPUs, as before --dut */
 		} else {
-			if (o->soak || o->stall_probe) {
+			if (o->soak || o->stall_probe || o->profile) {
 				snprintf(err, errlen, "--%s: name the DUT with --dut (or its CPUs on this host with --watch-cpus)",
-					 o->soak ? "soak" : "stall-probe");
+					 o->soak ? "soak" : o->stall_probe ? "stall-probe" : "profile");
 				return -EINVAL;
 			}
 			return 0;
@@ -100,5 +100,7 @@ int app_trial_cpucost(const struct trialopt *o, struct cpucost **cost, char *err
 		cpucost_destroy(*cost);
 		*cost = NULL;
 	}
+	if (!rc && o->profile)
+		cpucost_profile(*cost, o->profile_hz, o->profile_top);
 	return rc;
 }

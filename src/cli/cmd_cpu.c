@@ -19,6 +19,8 @@
 #include "os/procstat.h"
 #include "cli/dutopt.h"
 #include "dut/dut.h"
+#include "dut/profile.h"
+#include "render/cpuprint.h"
 
 struct cpu_opts {
 	uint64_t interval_ns;
@@ -30,6 +32,8 @@ struct cpu_opts {
 	long hz;
 	struct dut_target dut;
 	struct dut *d;			/* open with --dut */
+	bool profile;			/* --profile: where the CPUs' time goes */
+	unsigned int profile_hz, profile_top;
 };
 
 /* This host's /proc (under --root), or the DUT's through its agent. */
@@ -177,6 +181,14 @@ static const struct opt cpu_opts[] = {
 	  opt_set_cpuset, OPT_FIELD(struct cpu_opts, cpus), 0, 0, OPT_FIELD(struct cpu_opts, have_cpus) },
 	{ "irq", 0, OPT_VALUE, "NAME", NULL, NULL, "count only IRQ lines whose name contains NAME (e.g. eth0)",
 	  opt_set_str, OPT_FIELD(struct cpu_opts, irq) },
+	{ "profile", 0, OPT_NOARG, NULL, "profile", NULL,
+	  "also sample where the CPUs' time goes over the whole run\n"
+	  "(cpu-clock sampling, named from /proc/kallsyms) and print the\n"
+	  "top functions and the share in softirq at the end", opt_set_true, OPT_FIELD(struct cpu_opts, profile) },
+	{ "profile-hz", 0, OPT_VALUE, "HZ", NULL, "999", "--profile's sampling rate per CPU", opt_set_uint,
+	  OPT_FIELD(struct cpu_opts, profile_hz), 1, PROFILE_HZ_MAX },
+	{ "profile-top", 0, OPT_VALUE, "N", NULL, "10", "--profile's entries shown", opt_set_uint, OPT_FIELD(struct cpu_opts, profile_top), 1,
+	  PROFILE_TOP_MAX },
 	{ "root", 0, OPT_VALUE, "DIR", NULL, "/", "read /proc under DIR (fixture trees)",
 	  opt_set_str, OPT_FIELD(struct cpu_opts, root) },
 	DUTOPT_ENTRIES(OPT_FIELD(struct cpu_opts, dut), "the host", "this host", "the DUT whose CPUs to show"),
@@ -232,6 +244,10 @@ static int parse_opts(struct cpu_opts *op, struct cli *cli, int argc, char **arg
 		cli_error("cpu: %s", err);
 		return EXIT_USAGE;
 	}
+	if (op->profile && strcmp(op->root, "/")) {
+		cli_error("cpu: --profile samples this host's CPUs or a DUT's, not a fixture tree: give one of --root and --profile");
+		return EXIT_USAGE;
+	}
 	if (op->dut.given && strcmp(op->root, "/")) {
 		cli_error("cpu: --root reads this host's fixture trees, not a DUT's: give one of --root and --dut");
 		return EXIT_USAGE;
@@ -253,6 +269,7 @@ static void wait_until(uint64_t t_ns)
 int cmd_cpu(struct cli *cli, int argc, char **argv)
 {
 	struct procstat_sample *first = NULL, *prev = NULL, *cur = NULL, *tmp;
+	struct profile *prof = NULL;
 	struct cli_stop stop = { 0 };
 	struct cpu_opts op;
 	struct out *o = NULL;
@@ -305,6 +322,25 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 		cli_error("cpu: --irq: no IRQ line's name contains '%s' (see /proc/interrupts)", op.irq);
 		rc = EXIT_USAGE;
 		goto out;
+	}
+	if (op.profile) {
+		struct cpuset all;
+
+		if (!op.have_cpus) {
+			cpuset_zero(&all);
+			for (unsigned int k = 0; k < first->stat.max_cpu; k++)
+				if (first->stat.cpu[k].present)
+					cpuset_add(&all, k);
+		}
+		rc = op.d ? dut_profile_start(op.d, op.have_cpus ? &op.cpus : &all, op.profile_hz, err, sizeof(err))
+			  : profile_create(op.have_cpus ? &op.cpus : &all, op.profile_hz, &prof, err, sizeof(err));
+		if (!rc && !op.d)
+			rc = profile_start(prof, err, sizeof(err));
+		if (rc) {
+			cli_error("cpu: --profile: %s", err);
+			rc = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+			goto out;
+		}
 	}
 	*prev = *first;
 	o = cli_out_create(cli, "cpu");
@@ -368,11 +404,27 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 		print_block(o, &op, "Average:", first, prev);
 		out_obj_end(o);
 	}
+	if (op.profile) {
+		struct profile_result *pr = calloc(1, sizeof(*pr));
+
+		err[0] = '\0';
+		if (!pr)
+			snprintf(err, sizeof(err), "out of memory");
+		else if (op.d)
+			dut_profile_read(op.d, op.profile_top ? op.profile_top : 10, pr, err, sizeof(err));
+		else {
+			profile_stop(prof);
+			profile_read(prof, op.profile_top ? op.profile_top : 10, pr);
+		}
+		profile_print(o, pr, err);
+		free(pr);
+	}
 	rc = 0;
 restore:
 	cli_stop_restore(&stop);
 out:
 	out_destroy(o);
+	profile_destroy(prof);
 	dut_close(op.d);
 	procstat_sample_free(first);
 	procstat_sample_free(prev);

@@ -791,6 +791,9 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		cfg->watch = to.watch;
 		cfg->dut = to.dut;
 		cfg->soak = to.soak;
+		cfg->profile = to.profile;
+		cfg->profile_hz = to.profile_hz;
+		cfg->profile_top = to.profile_top;
 		cfg->soak_path = to.dut_t.kind == DUT_SSH ? NULL : to.soak_path;
 	}
 

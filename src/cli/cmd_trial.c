@@ -259,6 +259,9 @@ static int run_one(struct trialopt *to, struct storeopt *so, struct trial_result
 			      .soak_trusted = cr->soak_checked ? (cr->soak_trusted ? 1 : -1) : 0,
 			      .soak_note = cr->soak_reason };
 	const struct stallprobe_result *sp = &cr->stall;
+	struct db_prof_entry prof[PROFILE_TOP_MAX];
+
+	app_store_profile(cr->profiled ? &cr->profile : NULL, &t, prof);
 
 	/* the worst CPU's stall, every CPU's stalls, the most steal */
 	if (sp->valid) {

@@ -17,6 +17,7 @@
 #include "core/timeconst.h"
 #include "os/cpulat.h"
 #include "store/calib.h"
+#include "dut/profile.h"
 #include "dut/soak.h"
 
 /* Six groups of one or two hex digits split by ':', and a unicast
@@ -491,6 +492,14 @@ const struct opt trialopt_opts[] = {
 	{ "stall-probe", 0, OPT_NOARG, NULL, NULL, NULL,
 	  "also time how long they are away (a SCHED_FIFO thread that\n"
 	  "wakes on a fixed period on each) and the host's steal time", opt_set_true, TO(stall_probe) },
+	{ "profile", 0, OPT_NOARG, NULL, NULL, NULL,
+	  "also sample where their time goes (cpu-clock sampling,\n"
+	  "named from the DUT's /proc/kallsyms): the top functions\nand the share in softirq",
+	  opt_set_true, TO(profile) },
+	{ "profile-hz", 0, OPT_VALUE, "HZ", NULL, "999", "--profile's sampling rate per CPU", opt_set_uint,
+	  TO(profile_hz), 1, PROFILE_HZ_MAX },
+	{ "profile-top", 0, OPT_VALUE, "N", NULL, "10", "--profile's entries kept", opt_set_uint, TO(profile_top), 1,
+	  PROFILE_TOP_MAX },
 	{ NULL },
 };
 
@@ -505,6 +514,7 @@ void trialopt_init(struct trialopt *o)
 	o->cfg.sizes[0] = 64;
 	o->cfg.nsizes = 1;
 	o->cfg.flows = (struct frame_flows){ .sport_first = 1024, .sport_count = 1 };
+	o->profile_top = 10;
 	o->cfg.duration_ns = 10 * NSEC_PER_SEC;
 	o->cfg.learn_wait_ns = NSEC_PER_SEC;
 	o->cfg.drain_ns = 2 * NSEC_PER_SEC;

@@ -17,6 +17,7 @@
 #include "dut/envcap.h"
 #include "dut/snapread.h"
 #include "dut/soak.h"
+#include "dut/profile.h"
 #include "dut/stallprobe.h"
 #include "os/clock.h"
 #include "os/fsutil.h"
@@ -32,6 +33,7 @@ struct agent {
 	struct soak *soak;
 	struct soak_snap last;		/* where the next soak_read counts from */
 	struct stallprobe *stall;
+	struct profile *prof;
 	struct agentapply apply;
 	int out_fd;
 };
@@ -251,6 +253,8 @@ static json_object *do_stall_start(struct agent *a, json_object *req)
 
 	stallprobe_destroy(a->stall);
 	a->stall = NULL;
+	profile_destroy(a->prof);
+	a->prof = NULL;
 	if (cpuset_parse_list(agentproto_str(req, "cpus", ""), &cpus, err, sizeof(err)) ||
 	    stallprobe_create(&cpus, 0, 0, &a->stall, err, sizeof(err)))
 		return agentproto_error(err);
@@ -275,8 +279,56 @@ static json_object *do_stall_read(struct agent *a)
 	stallprobe_read(a->stall, r);
 	stallprobe_destroy(a->stall);
 	a->stall = NULL;
+	profile_destroy(a->prof);
+	a->prof = NULL;
 	o = ok();
 	agentproto_put_stall(o, r);
+	free(r);
+	return o;
+}
+
+/* prepare: open the CPUs' events, ready (the symbols read, which takes
+ * a while once); start: sample from now, prepared or not. */
+static json_object *do_profile_start(struct agent *a, json_object *req, bool start)
+{
+	struct cpuset cpus;
+	char err[256];
+	uint64_t hz = agentproto_u64(req, "hz");
+
+	if (!start || !a->prof) {
+		profile_destroy(a->prof);
+		a->prof = NULL;
+		if (cpuset_parse_list(agentproto_str(req, "cpus", ""), &cpus, err, sizeof(err)))
+			return agentproto_error(err);
+		if (hz > PROFILE_HZ_MAX)
+			return agentproto_error("a sampling rate over the most allowed");
+		if (profile_create(&cpus, (unsigned int)hz, &a->prof, err, sizeof(err)))
+			return agentproto_error(err);
+	}
+	if (start && profile_start(a->prof, err, sizeof(err))) {
+		profile_destroy(a->prof);
+		a->prof = NULL;
+		return agentproto_error(err);
+	}
+	return ok();
+}
+
+static json_object *do_profile_read(struct agent *a, json_object *req)
+{
+	struct profile_result *r;
+	json_object *o;
+	uint64_t top = agentproto_u64(req, "top");
+
+	if (!a->prof)
+		return agentproto_error("no profile is running");
+	if (!(r = calloc(1, sizeof(*r))))
+		return agentproto_error("out of memory");
+	profile_stop(a->prof);
+	profile_read(a->prof, top > PROFILE_TOP_MAX || !top ? PROFILE_TOP_MAX : (unsigned int)top, r);
+	profile_destroy(a->prof);
+	a->prof = NULL;
+	o = ok();
+	agentproto_put_profile(o, r);
 	free(r);
 	return o;
 }
@@ -340,6 +392,8 @@ static int restore(struct agent *a, char *err, size_t errlen)
 	}
 	stallprobe_destroy(a->stall);
 	a->stall = NULL;
+	profile_destroy(a->prof);
+	a->prof = NULL;
 	return agentapply_restore(&a->apply, err, errlen);
 }
 
@@ -368,6 +422,12 @@ static json_object *handle(struct agent *a, json_object *req, bool *bye)
 		return do_stall_start(a, req);
 	if (!strcmp(op, "stall_read"))
 		return do_stall_read(a);
+	if (!strcmp(op, "profile_prepare"))
+		return do_profile_start(a, req, false);
+	if (!strcmp(op, "profile_start"))
+		return do_profile_start(a, req, true);
+	if (!strcmp(op, "profile_read"))
+		return do_profile_read(a, req);
 	if (!strcmp(op, "apply"))
 		return do_apply(a, req);
 	if (!strcmp(op, "restore") || !strcmp(op, "bye")) {

@@ -8,6 +8,7 @@
 
 #include "dut/dut.h"
 #include "dut/envcap.h"
+#include "dut/profile.h"
 #include "dut/stallprobe.h"
 #include "dut/soak.h"
 
@@ -424,6 +425,70 @@ bool agentproto_get_check(json_object *o, struct soak_idle *c)
 	if (!c->trusted && !c->reason[0])
 		snprintf(c->reason, sizeof(c->reason), "the DUT's agent found its soak calibration off");
 	return true;
+}
+
+void agentproto_put_profile(json_object *o, const struct profile_result *r)
+{
+	json_object *arr = json_object_new_array();
+
+	json_object_object_add(o, "valid", json_object_new_boolean(r->valid));
+	put_u64(o, "hz", r->hz);
+	json_object_object_add(o, "seconds", json_object_new_double(r->seconds));
+	put_u64(o, "samples", r->samples);
+	put_u64(o, "idle", r->idle);
+	put_u64(o, "softirq", r->softirq);
+	put_u64(o, "user", r->user);
+	put_u64(o, "deferred", r->deferred);
+	put_u64(o, "lost", r->lost);
+	for (unsigned int i = 0; i < r->n; i++) {
+		json_object *x = json_object_new_object();
+
+		put_str(x, "sym", r->e[i].sym);
+		put_u64(x, "samples", r->e[i].samples);
+		json_object_array_add(arr, x);
+	}
+	json_object_object_add(o, "top", arr);
+}
+
+/* The shares are made here from the counts, whatever the DUT sent: a
+ * count over the total is cut to it. */
+void agentproto_get_profile(json_object *o, struct profile_result *r)
+{
+	json_object *arr;
+	size_t n = arr_len(o, "top", &arr);
+	uint64_t busy;
+
+	memset(r, 0, sizeof(*r));
+	r->hz = (unsigned int)agentproto_u64(o, "hz");
+	r->seconds = agentproto_f64(o, "seconds");
+	r->samples = agentproto_u64(o, "samples");
+	r->idle = agentproto_u64(o, "idle");
+	r->softirq = agentproto_u64(o, "softirq");
+	r->user = agentproto_u64(o, "user");
+	r->deferred = agentproto_u64(o, "deferred");
+	r->lost = agentproto_u64(o, "lost");
+	if (r->idle > r->samples)
+		r->idle = r->samples;
+	busy = r->samples - r->idle;
+	if (r->softirq > busy)
+		r->softirq = busy;
+	if (r->deferred > busy)
+		r->deferred = busy;
+	r->busy_pct = r->samples ? 100.0 * (double)busy / (double)r->samples : 0;
+	r->softirq_pct = busy ? 100.0 * (double)r->softirq / (double)busy : 0;
+	r->deferred_pct = busy ? 100.0 * (double)r->deferred / (double)busy : 0;
+	busy -= r->deferred;
+	for (size_t i = 0; i < n && r->n < PROFILE_TOP_MAX; i++) {
+		json_object *x = json_object_array_get_idx(arr, i);
+		struct profile_entry *e = &r->e[r->n++];
+
+		get_name(x, "sym", e->sym, sizeof(e->sym));
+		e->samples = agentproto_u64(x, "samples");
+		if (e->samples > busy)
+			e->samples = busy;
+		e->pct = busy ? 100.0 * (double)e->samples / (double)busy : 0;
+	}
+	r->valid = agentproto_bool(o, "valid") && r->samples > 0;
 }
 
 void agentproto_put_stall(json_object *o, const struct stallprobe_result *r)

@@ -53,6 +53,10 @@ struct stallprobe_result;
 /* "check": the idle check before a soak; get: false when there was none. */
 void agentproto_put_check(json_object *o, const struct soak_idle *c);
 bool agentproto_get_check(json_object *o, struct soak_idle *c);
+struct profile_result;
+/* A profile's window (dut/profile.h). */
+void agentproto_put_profile(json_object *o, const struct profile_result *r);
+void agentproto_get_profile(json_object *o, struct profile_result *r);
 /* The stall probe's window. */
 void agentproto_put_stall(json_object *o, const struct stallprobe_result *r);
 void agentproto_get_stall(json_object *o, struct stallprobe_result *r);

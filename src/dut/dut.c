@@ -492,6 +492,43 @@ int dut_stall_start(struct dut *d, const struct cpuset *cpus, char *err, size_t 
 	return rc;
 }
 
+static int profile_op(struct dut *d, const char *what, const struct cpuset *cpus, unsigned int hz, char *err,
+		      size_t errlen)
+{
+	char list[1024];
+	json_object *req = op(what);
+	int rc;
+
+	cpuset_format_list(cpus, list, sizeof(list));
+	json_object_object_add(req, "cpus", json_object_new_string(list));
+	json_object_object_add(req, "hz", json_object_new_int64(hz));
+	json_object_put(ask(d, req, DUT_ANSWER_MS, &rc, err, errlen));
+	return rc;
+}
+
+int dut_profile_prepare(struct dut *d, const struct cpuset *cpus, unsigned int hz, char *err, size_t errlen)
+{
+	return profile_op(d, "profile_prepare", cpus, hz, err, errlen);
+}
+
+int dut_profile_start(struct dut *d, const struct cpuset *cpus, unsigned int hz, char *err, size_t errlen)
+{
+	return profile_op(d, "profile_start", cpus, hz, err, errlen);
+}
+
+int dut_profile_read(struct dut *d, unsigned int top, struct profile_result *r, char *err, size_t errlen)
+{
+	json_object *req = op("profile_read"), *ans;
+	int rc;
+
+	json_object_object_add(req, "top", json_object_new_int64(top));
+	ans = ask(d, req, DUT_ANSWER_MS, &rc, err, errlen);
+	if (!rc)
+		agentproto_get_profile(ans, r);
+	json_object_put(ans);
+	return rc;
+}
+
 int dut_stall_read(struct dut *d, struct stallprobe_result *r, char *err, size_t errlen)
 {
 	int rc;

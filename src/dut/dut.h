@@ -62,6 +62,17 @@ struct stallprobe_result;
 int dut_stall_start(struct dut *d, const struct cpuset *cpus, char *err, size_t errlen);
 int dut_stall_read(struct dut *d, struct stallprobe_result *r, char *err, size_t errlen);
 
+/* A sampling profile (dut/profile.h) of cpus of the DUT at hz (0: the
+ * default), from start to read; read ends it and gives at most top
+ * entries. */
+struct profile_result;
+/* prepare: make it ready before the window (the DUT reads its symbols
+ * once, which takes a while); start then only turns sampling on (it
+ * prepares too when not prepared). */
+int dut_profile_prepare(struct dut *d, const struct cpuset *cpus, unsigned int hz, char *err, size_t errlen);
+int dut_profile_start(struct dut *d, const struct cpuset *cpus, unsigned int hz, char *err, size_t errlen);
+int dut_profile_read(struct dut *d, unsigned int top, struct profile_result *r, char *err, size_t errlen);
+
 /* The matrix axes a real box has: IRQ placement of the named ports over
  * cpus, and null firewall rules in an nft table of the agent's own. The
  * agent restores what it changed on dut_restore, on dut_close, and on its

@@ -24,6 +24,10 @@ struct cpucost {
 	bool idle_ok;
 	bool stall;			/* run the stall probe over the window */
 	struct stallprobe_result *stall_res;
+	bool profile, profiling;	/* asked for; started on the DUT */
+	unsigned int profile_hz, profile_top;
+	struct profile_result *prof_res;
+	char profile_why[256];
 	char why[256];			/* the first thing that failed */
 };
 
@@ -36,6 +40,7 @@ int cpucost_create(struct dut *dut, const struct cpuset *cpus, bool soak, const 
 	*out = NULL;
 	if (!c || !(c->a = procstat_sample_new()) || !(c->b = procstat_sample_new()) ||
 	    !(c->load = calloc(1, sizeof(*c->load))) || !(c->stall_res = calloc(1, sizeof(*c->stall_res))) ||
+	    !(c->prof_res = calloc(1, sizeof(*c->prof_res))) ||
 	    !(c->idle = calloc(1, sizeof(*c->idle)))) {
 		cpucost_destroy(c);
 		snprintf(err, errlen, "out of memory");
@@ -60,6 +65,16 @@ int cpucost_stall_probe(struct cpucost *c, char *err, size_t errlen)
 	return 0;
 }
 
+void cpucost_profile(struct cpucost *c, unsigned int hz, unsigned int top)
+{
+	c->profile = true;
+	c->profile_hz = hz;
+	c->profile_top = top;
+	/* ready before the traffic, so that its start is only a switch; a
+	 * failure here is said again by the start */
+	dut_profile_prepare(c->dut, &c->cpus, hz, c->profile_why, sizeof(c->profile_why));
+}
+
 /* The DUT's /proc now; the first failure is kept to say why. */
 static bool sample(struct cpucost *c, struct procstat_sample *p)
 {
@@ -80,6 +95,12 @@ void cpucost_mark_start(struct cpucost *c)
 	/* A probe that cannot start leaves no figures: the trial goes on. */
 	if (c->stall && dut_stall_start(c->dut, &c->cpus, err, sizeof(err)))
 		c->stall = false;
+	/* nor a profile that cannot: it says why */
+	if (c->profile) {
+		c->profiling = !dut_profile_start(c->dut, &c->cpus, c->profile_hz, c->profile_why,
+						 sizeof(c->profile_why));
+		memset(c->prof_res, 0, sizeof(*c->prof_res));
+	}
 	c->a_ok = sample(c, c->a);
 	/* The soak counts from its last reading: read here to start the
 	 * window, and keep the reading taken at its end. */
@@ -94,6 +115,13 @@ void cpucost_mark_end(struct cpucost *c)
 	c->ended = true;
 	if (c->stall && dut_stall_read(c->dut, c->stall_res, err, sizeof(err)))
 		memset(c->stall_res, 0, sizeof(*c->stall_res));
+	if (c->profiling) {
+		c->profiling = false;
+		if (dut_profile_read(c->dut, c->profile_top, c->prof_res, c->profile_why, sizeof(c->profile_why)))
+			memset(c->prof_res, 0, sizeof(*c->prof_res));
+		else if (!c->prof_res->valid)
+			snprintf(c->profile_why, sizeof(c->profile_why), "no sample was taken");
+	}
 	c->b_ok = sample(c, c->b);
 	if (c->soak) {
 		c->load_ok = !dut_soak_read(c->dut, c->load, err, sizeof(err));
@@ -164,6 +192,11 @@ void cpucost_result(const struct cpucost *c, uint64_t frames, struct cpucost_res
 	}
 	if (c->stall)
 		o->stall = *c->stall_res;
+	if (c->profile && c->ended) {
+		o->profiled = c->prof_res->valid;
+		o->profile = *c->prof_res;
+		snprintf(o->profile_why, sizeof(o->profile_why), "%s", o->profiled ? "" : c->profile_why);
+	}
 	if (frames && cpu_s > 0) {
 		o->ns_per_frame = cpu_s * NSEC_PER_SEC / (double)frames;
 		o->frames_per_cpu_s = (double)frames / cpu_s;
@@ -182,6 +215,7 @@ void cpucost_destroy(struct cpucost *c)
 	}
 	free(c->load);
 	free(c->stall_res);
+	free(c->prof_res);
 	free(c->idle);
 	procstat_sample_free(c->a);
 	procstat_sample_free(c->b);

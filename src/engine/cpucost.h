@@ -12,6 +12,7 @@
 
 #include "core/cpuset.h"
 #include "core/cpustat.h"
+#include "dut/profile.h"
 #include "dut/stallprobe.h"
 
 #define CPUCOST_MAX 16
@@ -48,6 +49,12 @@ struct cpucost_result {
 	/* With the stall probe (cpucost_stall_probe): how long the DUT's
 	 * CPUs were away over the window, and the steal time. */
 	struct stallprobe_result stall;
+	/* With a profile (cpucost_profile): where the watched CPUs spent
+	 * their time over the window; profile_why says why there is none
+	 * when one was asked for. */
+	bool profiled;
+	struct profile_result profile;
+	char profile_why[256];
 };
 
 struct dut;
@@ -61,6 +68,11 @@ int cpucost_create(struct dut *dut, const struct cpuset *cpus, bool soak, const 
 /* Also run the stall probe on the watched CPUs over the traffic window
  * (dut/stallprobe.h), on the DUT. Call before cpucost_mark_start. */
 int cpucost_stall_probe(struct cpucost *c, char *err, size_t errlen);
+/* Also sample where the watched CPUs spend their time over the traffic
+ * window (dut/profile.h), on the DUT, at hz (0: the default), keeping the
+ * top entries. A profile that cannot be made says why in the result and
+ * the trial goes on. Call before cpucost_mark_start. */
+void cpucost_profile(struct cpucost *c, unsigned int hz, unsigned int top);
 /* Mark the start and the end of the traffic window. */
 void cpucost_mark_start(struct cpucost *c);
 void cpucost_mark_end(struct cpucost *c);

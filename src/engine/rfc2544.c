@@ -104,6 +104,8 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 	if (c->cfg->dut && cpuset_count(&c->cfg->watch) && !c->cfg->runner &&
 	    (rc = cpucost_create(c->cfg->dut, &c->cfg->watch, c->cfg->soak, c->cfg->soak_path, &cost, err, errlen)))
 		return rc;
+	if (cost && c->cfg->profile)
+		cpucost_profile(cost, c->cfg->profile_hz, c->cfg->profile_top);
 	t.cost = cost;
 	rc = c->cfg->runner ? c->cfg->runner(c->cfg->runner_ctx, &t, c->tr, c->stop, err, errlen)
 			    : trial_run(&t, c->tr, c->stop, NULL, NULL, err, errlen);
@@ -131,9 +133,9 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 				   .loss = c->tr->loss_valid ? c->tr->loss : NULL, .nloss = c->tr->ndirs };
 	struct lossattr_cpu_hint hint = { .stall_ms = -1 };
 
-	if (cost) {
-		struct cpucost_result cr;
+	struct cpucost_result cr;
 
+	if (cost) {
 		cpucost_result(cost, rx, &cr);
 		cpucost_hint(&cr, &hint);
 		if (cr.valid) {
@@ -143,6 +145,7 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 			rt.soak_trusted = cr.soak_checked ? (cr.soak_trusted ? 1 : -1) : 0;
 			rt.ns_per_frame = cr.ns_per_frame;
 			rt.cpu_source = cr.source;
+			rt.profile = cr.profiled ? &cr.profile : NULL;
 			/* The cost at the throughput rate: a full-length clean trial. */
 			if (test != 'b' && rx >= tx && duration_ns == c->cfg->final_ns &&
 			    c->ncost < sizeof(c->cost) / sizeof(c->cost[0])) {

@@ -69,6 +69,10 @@ struct r2544_cfg {
 	struct dut *dut;		/* where they are read (not owned) */
 	bool soak;
 	const char *soak_path;
+	/* --profile: sample the watched CPUs on every trial (hz 0: the
+	 * default; top: entries kept). */
+	bool profile;
+	unsigned int profile_hz, profile_top;
 	/* --repeat N: the throughput search runs N times per size (0 = 1), so
 	 * a comparison can tell a change from the DUT's own spread. Latency,
 	 * frame loss and back-to-back run once, at the median NDR. */
@@ -99,6 +103,9 @@ struct r2544_trial {
 	 * valid during on_trial only (NULL in r2544_result.trials) */
 	const struct lossattr *loss;
 	unsigned int nloss;
+	/* with --profile, where the DUT's CPUs spent it (valid during
+	 * on_trial only; NULL without one) */
+	const struct profile_result *profile;
 	/* what limited it (lossattr_limit over the attribution and the DUT's
 	 * busiest CPU), and the line that says so */
 	enum lossattr_limit_by limit;

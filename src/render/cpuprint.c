@@ -40,6 +40,40 @@ static void print_stall(struct out *out, const struct stallprobe_result *s)
 	out_obj_end(out);
 }
 
+void profile_print(struct out *out, const struct profile_result *p, const char *why)
+{
+	out_obj_start(out, "profile");
+	if (!p || !p->valid) {
+		out_str(out, "none", "  profile    none: %s\n", why && *why ? why : "no sample was taken");
+		out_obj_end(out);
+		return;
+	}
+	out_u64(out, "samples", "  profile    %llu samples", p->samples);
+	out_u64(out, "hz", " at %llu Hz", p->hz);
+	out_f64(out, "seconds", " over %.1f s", p->seconds);
+	out_f64(out, "busy_pct", ": busy %.1f%%", p->busy_pct);
+	out_f64(out, "softirq_pct", ", %.1f%% of it in softirq", p->softirq_pct);
+	out_u64(out, "lost", p->lost ? " (%llu samples lost)" : NULL, p->lost);
+	out_f64(out, "deferred_pct", NULL, p->deferred_pct);
+	if (p->deferred_pct >= 0.05)
+		out_text(out, ";\n             %.1f%% taken where interrupts came back on (the host held the sampling "
+			 "interrupt back:\n             no function is known for them); the others went to",
+			 p->deferred_pct);
+	else
+		out_text(out, "; where the busy time went");
+	out_text(out, ":\n");
+	out_arr_start(out, "top");
+	for (unsigned int i = 0; i < p->n; i++) {
+		out_obj_start(out, NULL);
+		out_f64(out, "pct", "             %5.1f%%", p->e[i].pct);
+		out_str(out, "symbol", "  %s\n", p->e[i].sym);
+		out_u64(out, "samples", NULL, p->e[i].samples);
+		out_obj_end(out);
+	}
+	out_arr_end(out);
+	out_obj_end(out);
+}
+
 void cpucost_print(struct out *out, const struct cpucost_result *r)
 {
 	out_obj_start(out, "dut_cpu");
@@ -84,6 +118,8 @@ void cpucost_print(struct out *out, const struct cpucost_result *r)
 		out_str(out, "source", NULL, r->source);
 	}
 	print_stall(out, &r->stall);
+	if (r->profiled || r->profile_why[0])
+		profile_print(out, r->profiled ? &r->profile : NULL, r->profile_why);
 	if (r->soak_checked) {
 		out_bool(out, "soak_trusted", NULL, r->soak_trusted);
 		out_f64(out, "soak_idle_off_pct", r->soak_trusted ?

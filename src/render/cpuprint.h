@@ -8,5 +8,10 @@
 #include "render/out.h"
 
 void cpucost_print(struct out *out, const struct cpucost_result *r);
+/* A sampling profile (dut/profile.h) as the object "profile": "2997
+ * samples at 999 Hz over 3.0 s: busy 60.2%, 55.1% of it in softirq; where
+ * the busy time went:" and the top functions; p NULL or invalid: none,
+ * and why. */
+void profile_print(struct out *out, const struct profile_result *p, const char *why);
 
 #endif

@@ -215,6 +215,8 @@ static void print_trials(struct out *o, const struct report_model *m)
 	print_trial_loss(o, m);
 }
 
+static void print_profiles(struct out *o, const struct report_model *m);
+
 static void print_tables(struct out *o, const struct report_model *m)
 {
 	char name[128], v[64], test[4 * sizeof(m->run[0].test)], kernel[4 * sizeof(m->run[0].kernel)];
@@ -329,6 +331,115 @@ by_config:
 			out_text(o, "\n");
 		}
 	}
+	print_profiles(o, m);
+}
+
+/* A profile entry's share in a cell, -1 when the symbol is not among
+ * those kept. */
+static double prof_pct(const struct rm_cell *c, const char *sym)
+{
+	for (unsigned int i = 0; c && i < c->nprof; i++)
+		if (!strcmp(c->prof[i].symbol, sym))
+			return c->prof[i].pct;
+	return -1;
+}
+
+/* Where the DUT's CPUs spent the trials (--profile): per size, the
+ * functions among each run's top five with every run's share, then the
+ * largest moves against the first run: "nft_do_chain 2.1% -> 31.0%". */
+static void print_profiles(struct out *o, const struct report_model *m)
+{
+	char name[64];
+	bool any = false;
+
+	for (unsigned int r = 0; r < m->nruns; r++)
+		for (unsigned int k = 0; k < m->run[r].ncells; k++)
+			any |= m->run[r].cell[k].have_prof;
+	if (!any)
+		return;
+	out_text(o, "\n  where the DUT's CPU went (--profile: share of its busy samples at the NDR or a plain trial's load)\n");
+	for (unsigned int s = 0; s < m->nsizes; s++) {
+		const char *syms[RM_MAX_RUNS * 5];
+		unsigned int nsym = 0;
+		const struct rm_cell *base = rm_cell_of(&m->run[0], m->sizes[s]);
+
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+
+			for (unsigned int i = 0; c && c->have_prof && i < c->nprof && i < 5; i++) {
+				unsigned int k;
+
+				for (k = 0; k < nsym && strcmp(syms[k], c->prof[i].symbol); k++)
+					;
+				if (k == nsym && nsym < sizeof(syms) / sizeof(syms[0]))
+					syms[nsym++] = c->prof[i].symbol;
+			}
+		}
+		if (!nsym)
+			continue;
+		out_text(o, "  %5u B %-26s", m->sizes[s], "");
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			run_name(&m->run[r], name, sizeof(name));
+			out_text(o, "  %-12.12s", name);
+		}
+		out_text(o, "\n  %-34s", "        in softirq");
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+
+			if (c && c->have_prof)
+				out_text(o, "  %11.1f%%", c->prof_softirq_pct);
+			else
+				out_text(o, "  %12s", "-");
+		}
+		out_text(o, "\n");
+		for (unsigned int k = 0; k < nsym; k++) {
+			out_text(o, "          ");
+			out_str(o, NULL, "%-24.24s", syms[k]);
+			for (unsigned int r = 0; r < m->nruns; r++) {
+				double v = prof_pct(rm_cell_of(&m->run[r], m->sizes[s]), syms[k]);
+
+				if (v >= 0)
+					out_text(o, "  %11.1f%%", v);
+				else
+					out_text(o, "  %12s", "-");
+			}
+			out_text(o, "\n");
+		}
+		/* the largest move of each later run against the first */
+		for (unsigned int r = 1; base && base->have_prof && r < m->nruns; r++) {
+			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+			const char *best = NULL;
+			double bd = 0, b0 = 0, b1 = 0;
+			char s0[24], s1[24];
+
+			for (unsigned int k = 0; c && c->have_prof && k < nsym; k++) {
+				double a = prof_pct(base, syms[k]), b = prof_pct(c, syms[k]);
+
+				/* a symbol not kept had less than the last kept one:
+				 * counted as 0, said as "under" that one */
+				if (fabs((b < 0 ? 0 : b) - (a < 0 ? 0 : a)) > fabs(bd)) {
+					bd = (b < 0 ? 0 : b) - (a < 0 ? 0 : a);
+					best = syms[k];
+					b0 = a;
+					b1 = b;
+				}
+			}
+			if (best && fabs(bd) >= 5) {
+				run_name(&m->run[r], name, sizeof(name));
+				if (b0 >= 0)
+					snprintf(s0, sizeof(s0), "%.1f%%", b0);
+				else
+					snprintf(s0, sizeof(s0), "under %.1f%%", base->nprof ? base->prof[base->nprof - 1].pct : 100.0);
+				if (b1 >= 0)
+					snprintf(s1, sizeof(s1), "%.1f%%", b1);
+				else
+					snprintf(s1, sizeof(s1), "under %.1f%%", c->nprof ? c->prof[c->nprof - 1].pct : 100.0);
+				out_text(o, "          ");
+				out_str(o, NULL, "%s", best);
+				out_text(o, " went from %s to %s of the busy time in %s\n", s0, s1, name);
+			}
+		}
+	}
 }
 
 static void json_cell(struct out *o, const struct rm_cell *c)
@@ -396,6 +507,20 @@ static void json_cell(struct out *o, const struct rm_cell *c)
 		out_f64(o, "ns_per_frame", NULL, c->ns_per_frame);
 	if (c->b2b_frames > 0)
 		out_f64(o, "b2b_frames", NULL, c->b2b_frames);
+	if (c->have_prof) {
+		out_obj_start(o, "profile");
+		out_f64(o, "softirq_pct", NULL, c->prof_softirq_pct);
+		out_f64(o, "busy_pct", NULL, c->prof_busy_pct);
+		out_arr_start(o, "top");
+		for (unsigned int i = 0; i < c->nprof; i++) {
+			out_obj_start(o, NULL);
+			out_str(o, "symbol", NULL, c->prof[i].symbol);
+			out_f64(o, "pct", NULL, c->prof[i].pct);
+			out_obj_end(o);
+		}
+		out_arr_end(o);
+		out_obj_end(o);
+	}
 	if (c->have_trial) {
 		out_obj_start(o, "trial");
 		out_u64(o, "trials", NULL, c->trials);

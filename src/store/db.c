@@ -211,6 +211,8 @@ static int upgrade(sqlite3 *h, char *err, size_t errlen)
 		rc = exec(h, db_migrate_3_4, "migrating the schema from version 3", err, errlen);
 	if (!rc && v >= 1 && v < 5)
 		rc = exec(h, db_migrate_4_5, "migrating the schema from version 4", err, errlen);
+	if (!rc && v >= 1 && v < 6)
+		rc = exec(h, db_migrate_5_6, "migrating the schema from version 5", err, errlen);
 	if (!rc && v < DB_SCHEMA_VERSION) {
 		snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
 			 DB_APPLICATION_ID, DB_SCHEMA_VERSION);
@@ -710,6 +712,15 @@ int db_trial_add(struct db *db, int64_t run, const struct db_trial *t, char *err
 				     " stall_threshold_ns = ?, stall_fifo = ?, steal_pct = ? WHERE trial_id = ?",
 			      "diidid" "i", t->stall_max_ns, (int64_t)t->stall_cpu, (int64_t)t->stalls,
 			      t->stall_threshold_ns, (int64_t)t->stall_fifo, t->steal_pct >= 0 ? t->steal_pct : NAN, id);
+	if (!rc && t->cpu_valid && t->nprof) {
+		rc = run_stmt(db->c, "UPDATE trial_cpu SET profile_samples = ?, profile_hz = ?, profile_busy_pct = ?,"
+				     " profile_softirq_pct = ? WHERE trial_id = ?", "iiddi", (int64_t)t->prof_samples,
+			      (int64_t)t->prof_hz, t->prof_busy_pct, t->prof_softirq_pct, id);
+		for (unsigned int i = 0; !rc && i < t->nprof; i++)
+			rc = run_stmt(db->c, "INSERT INTO trial_profile (trial_id, pos, symbol, pct, samples)"
+					     " VALUES (?,?,?,?,?)", "iisdi", id, (int64_t)i, t->prof[i].symbol,
+				      t->prof[i].pct, (int64_t)t->prof[i].samples);
+	}
 	if (!rc && t->loss)
 		rc = loss_add(db, id, t);
 	return finish(db, rc, "storing a trial", err, errlen);

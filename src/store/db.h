@@ -23,7 +23,7 @@ struct sql;
 struct sqlite3;
 
 #define DB_APPLICATION_ID 0x57527274	/* "WRrt" */
-#define DB_SCHEMA_VERSION 5
+#define DB_SCHEMA_VERSION 6
 /* A random (version 4) UUID, as SQL: each run's, made as it is stored. */
 #define DB_UUID_SQL \
 	"lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' ||" \
@@ -67,6 +67,13 @@ struct sqlite3 *db_sqlite(struct db *db);
 bool db_is_pg(const struct db *db);
 /* A new random (version 4) UUID, as 36 characters and a NUL. */
 void db_uuid(char out[37]);
+
+/* One function of a trial's profile. */
+struct db_prof_entry {
+	const char *symbol;
+	double pct;			/* of the busy samples */
+	uint64_t samples;
+};
 
 /* A run as it starts. */
 struct db_run_info {
@@ -121,6 +128,14 @@ struct db_trial {
 	double stall_max_ns, stall_threshold_ns, steal_pct;
 	unsigned int stall_cpu;
 	uint64_t stalls;
+	/* The profile of the DUT's CPUs (nprof entries, none without one):
+	 * its samples and rate, the busy share of the samples and softirq's
+	 * share of the busy ones, and the top functions. */
+	uint64_t prof_samples;
+	unsigned int prof_hz;
+	double prof_busy_pct, prof_softirq_pct;
+	const struct db_prof_entry *prof;
+	unsigned int nprof;
 };
 
 /* One finished trial, committed before returning. */

@@ -148,7 +148,7 @@ static int check_owner(struct sql *c, const char *uri, int64_t *version, int64_t
 			 "use a newer wirerate", uri, *version, DB_SCHEMA_VERSION);
 		return -EPROTO;
 	}
-	if (*version < DB_SCHEMA_VERSION) {
+	if (*version < 5) {
 		/* The PostgreSQL store began at version 5: an older one
 		 * was not made by wirerate. */
 		snprintf(err, errlen, "database %s has schema version %" PRId64 ", which wirerate never made on "
@@ -172,8 +172,14 @@ static int check_owner_once(struct sql *c, const char *uri, int64_t *version, in
 	return rc;
 }
 
-/* Make the schema, under the lock, unless another tester made it while
- * we waited for it. */
+/* The migrations from a version (5 and on) to the next, as for a file. */
+static const char *migration(int64_t from)
+{
+	return from == 5 ? db_migrate_5_6 : NULL;
+}
+
+/* Make the schema, or bring an older one up to date, under the lock,
+ * unless another tester did while we waited for it. */
 static int create(struct sql *c, const char *uri, char *err, size_t errlen)
 {
 	char lock[96], meta[256];
@@ -201,13 +207,28 @@ static int create(struct sql *c, const char *uri, char *err, size_t errlen)
 		if ((rc = sql_exec(c, ddl)) || (rc = sql_exec(c, meta)))
 			goto fail;
 	}
+	for (int64_t v = ntab ? version : DB_SCHEMA_VERSION; v < DB_SCHEMA_VERSION; v++) {
+		char set[128];
+
+		free(ddl);
+		if (!migration(v) || !(ddl = sql_pg_ddl(migration(v)))) {
+			ddl = NULL;
+			sql_exec(c, "ROLLBACK");
+			snprintf(err, errlen, "database %s: no migration from schema version %lld", uri, (long long)v);
+			return -EPROTO;
+		}
+		snprintf(set, sizeof(set), "UPDATE wirerate_meta SET value = '%lld' WHERE key = 'schema_version'",
+			 (long long)v + 1);
+		if ((rc = sql_exec(c, ddl)) || (rc = sql_exec(c, set)))
+			goto fail;
+	}
 	free(ddl);
 	if ((rc = sql_exec(c, "COMMIT")))
 		goto fail;
 	return 0;
 fail:
 	free(ddl);
-	snprintf(err, errlen, "database %s: creating the schema: %s", uri, sql_errmsg(c));
+	snprintf(err, errlen, "database %s: making the schema: %s", uri, sql_errmsg(c));
 	sql_exec(c, "ROLLBACK");
 	return rc == -EACCES ? -EACCES : -EIO;
 }
@@ -236,7 +257,14 @@ int dbpg_open(const char *uri, bool write, bool create_it, struct sql **out, int
 		rc = -ENOENT;
 		goto fail;
 	}
-	if (!ntab && (rc = create(c, uri, err, errlen)))
+	if (ntab && version < DB_SCHEMA_VERSION && !write) {
+		snprintf(err, errlen, "database %s has schema version %lld, older than this wirerate's %d, and this "
+			 "command only reads: upgrade it with 'wirerate runs upgrade --db %s'", uri, (long long)version,
+			 DB_SCHEMA_VERSION, uri);
+		rc = -ESTALE;
+		goto fail;
+	}
+	if ((!ntab || version < DB_SCHEMA_VERSION) && (rc = create(c, uri, err, errlen)))
 		goto fail;
 	*out = c;
 	return 0;

@@ -158,6 +158,22 @@ const char db_schema_v1[] =
 	"UPDATE runs SET uuid = " DB_UUID_SQL " WHERE uuid = '';" \
 	"CREATE UNIQUE INDEX runs_uuid ON runs(uuid) WHERE uuid != '';"
 
+/* From 5 to 6: where the DUT's CPUs spent a trial's time (--profile):
+ * the profile's totals with the trial's CPU figures, and its top
+ * functions, each with its share of the busy samples. */
+#define MIGRATE_5_6_SQL \
+	"ALTER TABLE trial_cpu ADD COLUMN profile_samples INTEGER;" \
+	"ALTER TABLE trial_cpu ADD COLUMN profile_hz INTEGER;" \
+	"ALTER TABLE trial_cpu ADD COLUMN profile_busy_pct REAL;" \
+	"ALTER TABLE trial_cpu ADD COLUMN profile_softirq_pct REAL;" \
+	"CREATE TABLE trial_profile (" \
+	"  trial_id INTEGER NOT NULL REFERENCES trials(id) ON DELETE CASCADE," \
+	"  pos INTEGER NOT NULL," \
+	"  symbol TEXT NOT NULL," \
+	"  pct REAL NOT NULL," \
+	"  samples INTEGER NOT NULL," \
+	"  PRIMARY KEY (trial_id, pos));"
+
 static const char schema_v2[] = SCHEMA_V2_SQL;
 /* Version 3: version 2 and the loss attribution's tables. */
 static const char schema_v3[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL;
@@ -168,10 +184,13 @@ static const char schema_v4[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL;
  * no run to give one). Plain SQL that PostgreSQL runs too, once
  * sql_pg_ddl has named its types. */
 static const char schema_v5[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL UUID_COLUMN_SQL;
+/* Version 6 (current): version 5 and the trials' profiles. */
+static const char schema_v6[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL UUID_COLUMN_SQL MIGRATE_5_6_SQL;
 /* From 2 to 3: the loss attribution's tables; older trials have none. */
 const char db_migrate_2_3[] = TRIAL_LOSS_SQL;
 const char db_migrate_3_4[] = MIGRATE_3_4_SQL;
 const char db_migrate_4_5[] = MIGRATE_4_5_SQL;
+const char db_migrate_5_6[] = MIGRATE_5_6_SQL;
 
 
 /* From 1 to 2: runs gain their label, place, line rate, pid and headline;
@@ -216,7 +235,7 @@ const char db_migrate_1_2[] =
 const char *db_schema_sql(int64_t v)
 {
 	return v == 0 ? "" : v == 1 ? db_schema_v1 : v == 2 ? schema_v2 : v == 3 ? schema_v3 : v == 4 ? schema_v4 :
-	       v == 5 ? schema_v5 : NULL;
+	       v == 5 ? schema_v5 : v == 6 ? schema_v6 : NULL;
 }
 
 /* What the file's (type, name, table) rows are checked against: the

@@ -20,6 +20,9 @@ extern const char db_migrate_2_3[];
 /* From version 3 to 4 (trial_cpu's soak check and stall probe columns). */
 extern const char db_migrate_3_4[];
 extern const char db_migrate_4_5[];
+/* From version 5 to 6 (the trials' profiles); plain SQL that PostgreSQL
+ * runs too, once sql_pg_ddl has named its types. */
+extern const char db_migrate_5_6[];
 
 /* Refuse (-EINVAL with err naming path and the object) a file whose
  * sqlite_master holds an object that schema version v does not make,

@@ -372,6 +372,50 @@ static int load_noise_floor(struct sql *h, const struct rm_run *r, struct rm_cel
 }
 
 /* The cells of one run from its per-repeat results. */
+/* Each cell's profile: of its plain trials the last with one; of its
+ * throughput trials the one at the highest load that lost nothing (the
+ * NDR's), else the highest. */
+static int load_profiles(struct sql *h, struct rm_run *r, char *err, size_t errlen)
+{
+	struct sql_st *pick = NULL, *top = NULL;
+	int rc = 0;
+
+	if (sql_prepare(h, "SELECT c.trial_id, c.profile_busy_pct, c.profile_softirq_pct FROM trial_cpu c"
+			   " JOIN trials t ON t.id = c.trial_id WHERE t.run_id = ? AND t.size = ?"
+			   " AND c.profile_samples IS NOT NULL"
+			   " ORDER BY t.test = 'x' DESC, t.rx >= t.tx DESC, t.load DESC, t.id DESC LIMIT 1", &pick) ||
+	    sql_prepare(h, "SELECT symbol, pct FROM trial_profile WHERE trial_id = ? ORDER BY pos", &top)) {
+		rc = fail_sql(h, "reading the profiles", err, errlen);
+		goto out;
+	}
+	for (unsigned int i = 0; i < r->ncells; i++) {
+		struct rm_cell *c = &r->cell[i];
+		int64_t trial;
+
+		sql_reset(pick);
+		sql_bind_int(pick, 1, r->id);
+		sql_bind_int(pick, 2, c->size);
+		if (sql_step(pick) != 1)
+			continue;
+		trial = sql_col_int(pick, 0);
+		c->have_prof = true;
+		c->prof_busy_pct = sql_col_double(pick, 1);
+		c->prof_softirq_pct = sql_col_double(pick, 2);
+		sql_reset(top);
+		sql_bind_int(top, 1, trial);
+		while (c->nprof < RM_MAX_PROF && sql_step(top) == 1) {
+			struct rm_prof *p = &c->prof[c->nprof++];
+
+			snprintf(p->symbol, sizeof(p->symbol), "%s", sql_col_text(top, 0));
+			p->pct = sql_col_double(top, 1);
+		}
+	}
+out:
+	sql_finalize(pick);
+	sql_finalize(top);
+	return rc;
+}
+
 static int load_cells(struct sql *h, struct rm_run *r, double line_bps, bool pdr_goal, char *err, size_t errlen)
 {
 	enum { MAXR = 64 };
@@ -464,9 +508,9 @@ static int load_cells(struct sql *h, struct rm_run *r, double line_bps, bool pdr
 	for (unsigned int k = 0; k < r->ncells; k++)
 		if ((rc = load_noise_floor(h, r, &r->cell[k], pdr_goal, err, errlen)))
 			return rc;
-	if ((rc = load_trials(h, r, line_bps, err, errlen)))
+	if ((rc = load_trials(h, r, line_bps, err, errlen)) || (rc = load_trial_loss(h, r, err, errlen)))
 		return rc;
-	return load_trial_loss(h, r, err, errlen);
+	return load_profiles(h, r, err, errlen);
 }
 
 static int add_size(struct report_model *m, unsigned int size)

@@ -37,6 +37,8 @@ struct rm_loss_point {
 
 /* One frame size in one run. Throughput figures are over the run's
  * repeats (rfc2544 --repeat N): the median and the spread. */
+#define RM_MAX_PROF 10			/* profile entries kept per cell */
+
 struct rm_cell {
 	unsigned int size;		/* bytes, with FCS */
 	bool have_thr;
@@ -64,6 +66,13 @@ struct rm_cell {
 	double ns_per_frame;
 	/* back-to-back frames, 0 not measured */
 	double b2b_frames;
+	/* where the DUT's CPUs spent the trial (--profile): the NDR's trial
+	 * (the highest load that lost nothing, else the highest), or a plain
+	 * run's last; shares of its busy samples */
+	bool have_prof;
+	double prof_busy_pct, prof_softirq_pct;
+	unsigned int nprof;
+	struct rm_prof { char symbol[64]; double pct; } prof[RM_MAX_PROF];
 	/* plain trials (wirerate trial [--repeat N]): the load offered (all
 	 * directions), what came out of the DUT (the offered rate times rx/tx:
 	 * the median over the trials, and their range) and the mean loss;
