@@ -11,7 +11,7 @@ BUILD := build-san
 MESON_OPTS += -Db_sanitize=address,undefined -Db_lundef=false
 endif
 
-.PHONY: all build deps check check-loaded demo install clean bench
+.PHONY: all build deps check check-long check-loaded demo install clean bench
 
 all: build
 
@@ -25,9 +25,15 @@ build: $(BUILD)/build.ninja
 deps:
 	@bash scripts/deps.sh
 
+# check: all but the long tier (tests/long.list), within 15 minutes here;
+# check-long: every test, as CI runs them.
 check: deps
 	$(MAKE) build
-	WR_BUILD=$(BUILD) bash tests/run
+	WR_BUILD=$(BUILD) WR_TIER=quick bash tests/run
+
+check-long: deps
+	$(MAKE) build
+	WR_BUILD=$(BUILD) WR_TIER=all bash tests/run
 
 # The suite under a light background load (tests/loaded.sh).
 check-loaded: deps
