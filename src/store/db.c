@@ -30,18 +30,8 @@ struct db {
 
 static int sqlerr(sqlite3 *h, const char *what, char *err, size_t errlen)
 {
-	int code = sqlite3_errcode(h);
-
 	snprintf(err, errlen, "%s: %s", what, sqlite3_errmsg(h));
-	if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
-		return -EINVAL;
-	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-		return -EBUSY;
-	if (code == SQLITE_FULL)
-		return -ENOSPC;
-	if (code == SQLITE_READONLY || code == SQLITE_PERM || code == SQLITE_CANTOPEN)
-		return -EACCES;
-	return -EIO;
+	return sql_sqlite_errno(sqlite3_errcode(h));
 }
 
 static int exec(sqlite3 *h, const char *sql, const char *what, char *err, size_t errlen)

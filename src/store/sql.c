@@ -89,21 +89,23 @@ const char *sql_errmsg(struct sql *c)
 	return c->kind == SQL_SQLITE ? sqlite3_errmsg(c->lite) : c->msg;
 }
 
+int sql_sqlite_errno(int code)
+{
+	if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
+		return -EINVAL;
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+		return -EBUSY;
+	if (code == SQLITE_FULL)
+		return -ENOSPC;
+	if (code == SQLITE_READONLY || code == SQLITE_PERM || code == SQLITE_CANTOPEN)
+		return -EACCES;
+	return -EIO;
+}
+
 int sql_errno(struct sql *c)
 {
-	if (c->kind == SQL_SQLITE) {
-		int code = sqlite3_errcode(c->lite);
-
-		if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
-			return -EINVAL;
-		if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-			return -EBUSY;
-		if (code == SQLITE_FULL)
-			return -ENOSPC;
-		if (code == SQLITE_READONLY || code == SQLITE_PERM || code == SQLITE_CANTOPEN)
-			return -EACCES;
-		return -EIO;
-	}
+	if (c->kind == SQL_SQLITE)
+		return sql_sqlite_errno(sqlite3_errcode(c->lite));
 	/* SQLSTATE classes: 40 a conflict with another transaction, 53 out
 	 * of a resource (53100 disk full), 42501 no privilege, 25006 a
 	 * read-only transaction. */

@@ -37,6 +37,8 @@ const char *sql_errmsg(struct sql *c);
  * conflict), -ENOSPC, -EACCES (read-only or no privilege), -EINVAL (not a
  * database, corrupt), else -EIO. */
 int sql_errno(struct sql *c);
+/* The same for an SQLite result code. */
+int sql_sqlite_errno(int code);
 
 /* One or more statements without parameters; 0 or sql_errno(). */
 int sql_exec(struct sql *c, const char *sql);

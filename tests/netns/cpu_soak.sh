@@ -144,9 +144,16 @@ done
 jq -e '.readings[0].cpus[0].cpu == 1' "$tmp/known.json" >/dev/null || fail "soak: per-CPU reading"
 
 # --- text output and Ctrl-C: stops cleanly with the summary ---
-"$WR" soak --cpus 1 --calibration "$cal" --per-cpu >"$tmp/int.out" 2>&1 &
+"$WR" soak --cpus 1 --calibration "$cal" --per-cpu --interval 500ms >"$tmp/int.out" 2>&1 &
 pid=$!
-sleep 2.3
+# Once its first reading is out: the idle check before it takes a second
+# or more on a slow host (a fixed 2.3 s once caught it before any); at
+# most 10 s.
+for _ in $(seq 100); do
+	[ "$(wc -l <"$tmp/int.out")" -ge 3 ] && break
+	sleep 0.1
+done
+sleep 0.3
 kill -INT "$pid"
 wait "$pid"; rc=$?
 [ "$rc" -eq 0 ] || fail "soak after SIGINT exited $rc: $(cat "$tmp/int.out")"

@@ -8,19 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_ssh.sh"
 
-"$WR" probe --require tbf >/dev/null 2>&1 || skip "no tbf"
-# A DUT shaped to 20 kpps: a capacity the host's noise does not move, so
-# two measurements of it can be compared (an unshaped DUT's NDR on this
-# VM is set by sporadic stalls, not by the DUT).
-"$WR" lab up --prefix "$P" --shape 20kpps >/dev/null || fail "lab up"
-trap 'ssh_dut_down; cleanup' EXIT
-ssh_dut_up
-note "DUT over ssh: $DUT"
-dmac=$(ip -n "${P}dut" -o link show dut0 | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
-CAB=(--tx "gen0@${P}gen" --rx "sink0@${P}sink" --dst-mac "$dmac" --src-ip 198.18.0.1 --dst-ip 198.19.0.2
-     --dut "$DUT" "${SSHOPT[@]}" --dut-ports dut0,dut1)
-db=$(mktemp -d /tmp/wr-dutssh.XXXXXX)
-trap 'rm -rf "$db"; ssh_dut_down; cleanup' EXIT
+ssh_dut_cabled
 
 # One trial: the DUT's CPUs, kernel and ports come from the agent.
 j=$("$WR" trial "${CAB[@]}" --rate 10kpps --duration 2s --learn-wait 0.2s --drain 0.5s --profile --json --db "$db/r.db") ||

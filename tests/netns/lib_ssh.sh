@@ -10,6 +10,26 @@ command -v ssh >/dev/null || skip "no ssh (openssh-client)"
 MGMT_HOST=198.18.255.1 MGMT_DUT=198.18.255.2 MGMT_PORT=2222
 ML="m$$"		# this side of the management link; the DUT's is ${ML}d
 
+# The lab shaped to 20 kpps with its DUT behind sshd, used as cabled
+# ports: sets DUT, SSHOPT, CAB (the trial options of that tester: --tx,
+# --rx, --dst-mac, addresses, --dut and its ports) and db (a temporary
+# directory), all removed on exit. A shaped DUT has a capacity the host's
+# noise does not move, so two measurements of it can be compared (an
+# unshaped DUT's NDR on this VM is set by sporadic stalls, not by it).
+ssh_dut_cabled() {
+	"$WR" probe --require tbf >/dev/null 2>&1 || skip "no tbf"
+	"$WR" lab up --prefix "$P" --shape 20kpps >/dev/null || fail "lab up"
+	trap 'ssh_dut_down; cleanup' EXIT
+	ssh_dut_up
+	note "DUT over ssh: $DUT"
+	local dmac
+	dmac=$(ip -n "${P}dut" -o link show dut0 | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+	CAB=(--tx "gen0@${P}gen" --rx "sink0@${P}sink" --dst-mac "$dmac" --src-ip 198.18.0.1 --dst-ip 198.19.0.2
+	     --dut "$DUT" "${SSHOPT[@]}" --dut-ports dut0,dut1)
+	db=$(mktemp -d /tmp/wr-dutssh.XXXXXX)
+	trap 'rm -rf "$db"; ssh_dut_down; cleanup' EXIT
+}
+
 ssh_dut_down() {
 	[ -n "${SSHD_DIR:-}" ] || return 0
 	[ -f "$SSHD_DIR/sshd.pid" ] && kill "$(cat "$SSHD_DIR/sshd.pid")" 2>/dev/null
