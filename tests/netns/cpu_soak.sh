@@ -111,7 +111,13 @@ for attempt in 1 2; do
 	read -r idle others < <(soak_reading idle)
 	note "idle, try $attempt: soak $(printf %.2f "$idle")%, the soaker did not run $(printf %.2f "$others")%"
 	within "$idle" "$others" "$TOL" && break
-	[ $attempt = 2 ] && fail "idle soak read $idle%, the soaker did not run $others%; want +- $TOL"
+	if [ $attempt = 2 ]; then
+		# a steady CPU is what the method needs (docs/cpu.md): see below
+		steady=$("$WR" probe --require steady_cpu 2>&1) &&
+			fail "idle soak read $idle%, the soaker did not run $others%; want +- $TOL"
+		note "the idle soak read $idle% (the soaker did not run $others%) on a host without a steady CPU: $steady"
+		break
+	fi
 	recalibrate
 done
 
@@ -125,7 +131,10 @@ done
 # read 13.9-18.0% in one hour, while on 2026-11-30 it read 49.4-51.3%.
 # So 0.2 of it: still ten times the idle reading (about 0.6%), so a soak
 # that misses the load, or counts it twice (100%), still fails; the
-# soak's accuracy is for a steady CPU, which this test cannot promise.
+# soak's accuracy is for a steady CPU, which this test cannot promise:
+# later that day the same load read 3-6%, while 'probe' said "not
+# steady: CPU 0's speed moved 200% between two 200 ms readings". A miss
+# on such a host is noted with probe's reason, not failed.
 TOL_KNOWN=8
 for attempt in 1 2; do
 	"$BUSYLOAD" --cpu 1 --fraction 0.5 --period 100ms --duration 5s >"$tmp/busyload.out" &
@@ -137,7 +146,15 @@ for attempt in 1 2; do
 	note "busyload 50%, try $attempt: soak $(printf %.2f "$load")%, idle before $(printf %.2f "$idle")% ($(cat "$tmp/busyload.out"))"
 	awk -v l="$load" -v g="$got" -v i="$idle" -v t="$TOL_KNOWN" \
 		'BEGIN { exit !(l >= 20 * g && l <= 100 * g + i + t) }' && break
-	[ $attempt = 2 ] && fail "soak read $load% under a load that had $got of the CPU (idle read $idle%); want 0.2 of it to $TOL_KNOWN points over it"
+	if [ $attempt = 2 ]; then
+		# The method needs a steady CPU (docs/cpu.md), which probe
+		# checks: where it has one, a miss is the soak's; where it has
+		# not, the miss is said and blamed on the host.
+		steady=$("$WR" probe --require steady_cpu 2>&1) &&
+			fail "soak read $load% under a load that had $got of the CPU (idle read $idle%); want 0.2 of it to $TOL_KNOWN points over it"
+		note "the soak read $load% of a known ${got} load on a host without a steady CPU, which the method needs: $steady"
+		break
+	fi
 	recalibrate
 done
 [ "$(jq '.readings | length' "$tmp/known.json")" -ge 3 ] || fail "soak: readings missing"
