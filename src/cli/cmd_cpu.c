@@ -270,6 +270,7 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 {
 	struct procstat_sample *first = NULL, *prev = NULL, *cur = NULL, *tmp;
 	struct profile *prof = NULL;
+	struct cpuset online;
 	struct cli_stop stop = { 0 };
 	struct cpu_opts op;
 	struct out *o = NULL;
@@ -300,19 +301,19 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	/* the CPUs online, as the first sample has them */
+	cpuset_zero(&online);
+	for (unsigned int k = 0; k < first->stat.max_cpu; k++)
+		if (first->stat.cpu[k].present)
+			cpuset_add(&online, k);
 	if (op.have_cpus) {
 		int c = cpuset_next(&op.cpus, 0);
 
 		for (; c >= 0; c = cpuset_next(&op.cpus, (unsigned int)c + 1))
 			if (c >= CPUSTAT_MAX || !first->stat.cpu[c].present) {
-				struct cpuset on;
 				char list[256];
 
-				cpuset_zero(&on);
-				for (unsigned int k = 0; k < first->stat.max_cpu; k++)
-					if (first->stat.cpu[k].present)
-						cpuset_add(&on, k);
-				cpuset_format_list(&on, list, sizeof(list));
+				cpuset_format_list(&online, list, sizeof(list));
 				cli_error("cpu: --cpus: CPU %d is not online (online: %s)", c, list);
 				rc = EXIT_USAGE;
 				goto out;
@@ -324,16 +325,10 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (op.profile) {
-		struct cpuset all;
+		const struct cpuset *pc = op.have_cpus ? &op.cpus : &online;
 
-		if (!op.have_cpus) {
-			cpuset_zero(&all);
-			for (unsigned int k = 0; k < first->stat.max_cpu; k++)
-				if (first->stat.cpu[k].present)
-					cpuset_add(&all, k);
-		}
-		rc = op.d ? dut_profile_start(op.d, op.have_cpus ? &op.cpus : &all, op.profile_hz, err, sizeof(err))
-			  : profile_create(op.have_cpus ? &op.cpus : &all, op.profile_hz, &prof, err, sizeof(err));
+		rc = op.d ? dut_profile_start(op.d, pc, op.profile_hz, err, sizeof(err))
+			  : profile_create(pc, op.profile_hz, &prof, err, sizeof(err));
 		if (!rc && !op.d)
 			rc = profile_start(prof, err, sizeof(err));
 		if (rc) {

@@ -176,31 +176,17 @@ static const struct sym *sym_of(const struct profile *p, uint64_t addr)
 	return &p->syms[lo];
 }
 
-/* The ranges of the functions named (those the kernel has; a name may
- * be missing from one version to the next). */
-static unsigned int ranges_of(const struct profile *p, const char *const *names, struct range *r, unsigned int max)
+/* The ranges of the functions named (whole: the names as they are,
+ * those the kernel has, since one may be missing from a version to the
+ * next; else the functions whose names hold one of the words). */
+static unsigned int ranges_of(const struct profile *p, const char *const *names, bool whole, struct range *r,
+			      unsigned int max)
 {
 	unsigned int n = 0;
 
 	for (size_t i = 0; i < p->nsyms && n < max; i++)
 		for (const char *const *nm = names; *nm; nm++)
-			if (!strcmp(p->syms[i].name, *nm)) {
-				r[n].lo = p->syms[i].addr;
-				r[n].hi = i + 1 < p->nsyms ? p->syms[i + 1].addr : p->syms[i].addr + 1;
-				n++;
-				break;
-			}
-	return n;
-}
-
-/* The ranges of the functions whose names hold one of the words. */
-static unsigned int ranges_with(const struct profile *p, const char *const *words, struct range *r, unsigned int max)
-{
-	unsigned int n = 0;
-
-	for (size_t i = 0; i < p->nsyms && n < max; i++)
-		for (const char *const *w = words; *w; w++)
-			if (strstr(p->syms[i].name, *w)) {
+			if (whole ? !strcmp(p->syms[i].name, *nm) : strstr(p->syms[i].name, *nm) != NULL) {
 				r[n].lo = p->syms[i].addr;
 				r[n].hi = i + 1 < p->nsyms ? p->syms[i + 1].addr : p->syms[i].addr + 1;
 				n++;
@@ -453,9 +439,9 @@ int profile_create(const struct cpuset *cpus, unsigned int hz, struct profile **
 		profile_destroy(p);
 		return rc;
 	}
-	p->nsoftirq = ranges_of(p, soft_names, p->softirq, 6);
-	p->nidle = ranges_of(p, idle_names, p->idle, 2);
-	p->nskid = ranges_with(p, skid_words, p->skid, 64);
+	p->nsoftirq = ranges_of(p, soft_names, true, p->softirq, 6);
+	p->nidle = ranges_of(p, idle_names, true, p->idle, 2);
+	p->nskid = ranges_of(p, skid_words, false, p->skid, 64);
 	*out = p;
 	return 0;
 }

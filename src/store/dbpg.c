@@ -75,21 +75,24 @@ static int64_t one_int(struct sql *c, const char *q, const char *arg, int *rc)
  * elsewhere) is on any of them. */
 static int check_objects(struct sql *c, const char *uri, int64_t v, char *err, size_t errlen)
 {
+	char tables[1024] = "wirerate_meta,";
 	struct sql_st *st;
 	int rc;
 
+	if ((rc = db_schema_tables(v, tables + strlen(tables), sizeof(tables) - strlen(tables), err, errlen)))
+		return rc;
+	/* the first relation that is not one of the schema's tables */
 	if ((rc = sql_prepare(c, "SELECT c.relname, c.relkind FROM pg_class c, pg_namespace n WHERE " IN_SCHEMA
-			      " AND c.relkind IN ('r', 'v', 'm', 'p', 'f')", &st)))
+			      " AND c.relkind IN ('r', 'v', 'm', 'p', 'f')"
+			      " AND NOT (c.relkind = 'r' AND c.relname = ANY (string_to_array(?1, ','))) LIMIT 1", &st)))
 		goto fail;
-	while ((rc = sql_step(st)) == 1) {
-		const char *name = sql_col_text(st, 0), *kind = sql_col_text(st, 1);
-
-		if ((strcmp(kind, "r") || (strcmp(name, "wirerate_meta") && !db_schema_has_table(v, name)))) {
-			snprintf(err, errlen, "database %s has a %s '%s' that wirerate's schema does not make: refused "
-				 "(left untouched; give another --db)", uri, !strcmp(kind, "r") ? "table" : "view", name);
-			sql_finalize(st);
-			return -EINVAL;
-		}
+	sql_bind_str(st, 1, tables);
+	if ((rc = sql_step(st)) == 1) {
+		snprintf(err, errlen, "database %s has a %s '%s' that wirerate's schema does not make: refused "
+			 "(left untouched; give another --db)", uri, !strcmp(sql_col_text(st, 1), "r") ? "table" : "view",
+			 sql_col_text(st, 0));
+		sql_finalize(st);
+		return -EINVAL;
 	}
 	sql_finalize(st);
 	if (rc)

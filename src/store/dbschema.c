@@ -262,21 +262,37 @@ static int reference(int64_t v, sqlite3 **ref, sqlite3_stmt **q, char *err, size
 	return 0;
 }
 
-bool db_schema_has_table(int64_t v, const char *name)
+int db_schema_tables(int64_t v, char *buf, size_t len, char *err, size_t errlen)
 {
 	sqlite3 *ref;
-	sqlite3_stmt *q;
-	bool found = false;
+	sqlite3_stmt *q, *t = NULL;
+	size_t o = 0;
+	int rc;
 
-	if (!reference(v, &ref, &q, NULL, 0)) {
-		sqlite3_bind_text(q, 1, "table", -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 2, name, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(q, 3, name, -1, SQLITE_TRANSIENT);
-		found = sqlite3_step(q) == SQLITE_ROW;
+	buf[0] = '\0';
+	if ((rc = reference(v, &ref, &q, err, errlen)))
+		goto out;
+	if (sqlite3_prepare_v2(ref, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", -1, &t,
+			       NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "listing the reference schema: %s", sqlite3_errmsg(ref));
+		rc = -ENOMEM;
+		goto out;
 	}
+	while (sqlite3_step(t) == SQLITE_ROW) {
+		int n = snprintf(buf + o, len - o, "%s%s", o ? "," : "", (const char *)sqlite3_column_text(t, 0));
+
+		if (n < 0 || (size_t)n >= len - o) {
+			snprintf(err, errlen, "the schema's tables do not fit %zu bytes", len);
+			rc = -ENAMETOOLONG;
+			goto out;
+		}
+		o += (size_t)n;
+	}
+out:
+	sqlite3_finalize(t);
 	sqlite3_finalize(q);
 	sqlite3_close(ref);
-	return found;
+	return rc;
 }
 
 int db_schema_check(sqlite3 *h, const char *path, int64_t v, char *err, size_t errlen)

@@ -29,8 +29,8 @@ extern const char db_migrate_5_6[];
  * compared by type, name and table: a trigger would run on wirerate's
  * own writes, a view could stand in for a table. SQLite's statistics
  * tables (ANALYZE) are allowed. Only reads h. */
-/* Whether schema version v makes a table called name. */
-bool db_schema_has_table(int64_t v, const char *name);
+/* The tables schema version v makes, by name, comma-separated into buf. */
+int db_schema_tables(int64_t v, char *buf, size_t len, char *err, size_t errlen);
 
 int db_schema_check(struct sqlite3 *h, const char *path, int64_t v, char *err, size_t errlen);
 
