@@ -296,7 +296,7 @@ static int check_owner_once(struct db *db, int64_t *version, int64_t *ntab, char
 	return rc;
 }
 
-static int open_pg(const char *uri, bool write, bool create, struct db **out, char *err, size_t errlen)
+static int open_pg(const char *uri, bool write, struct db **out, char *err, size_t errlen)
 {
 	struct db *db = calloc(1, sizeof(*db));
 	int rc;
@@ -306,7 +306,7 @@ static int open_pg(const char *uri, bool write, bool create, struct db **out, ch
 		return -ENOMEM;
 	}
 	snprintf(db->path, sizeof(db->path), "%s", uri);
-	if ((rc = dbpg_open(uri, write, create, &db->c, &db->found_version, err, errlen))) {
+	if ((rc = dbpg_open(uri, write, &db->c, &db->found_version, err, errlen))) {
 		free(db);
 		return rc;
 	}
@@ -323,7 +323,7 @@ int db_open(const char *path, bool create, struct db **out, char *err, size_t er
 
 	*out = NULL;
 	if (dbpg_is_uri(path))
-		return open_pg(path, true, create, out, err, errlen);
+		return open_pg(path, true, out, err, errlen);
 	if ((rc = check_header(path, &exists, err, errlen)))
 		return rc;
 	if (!exists && !create) {
@@ -420,7 +420,7 @@ int db_open_read(const char *path, struct db **out, char *err, size_t errlen)
 
 	*out = NULL;
 	if (dbpg_is_uri(path))
-		return open_pg(path, false, false, out, err, errlen);
+		return open_pg(path, false, out, err, errlen);
 	if ((rc = check_header(path, &exists, err, errlen)))
 		return rc;
 	if (!exists) {

@@ -236,8 +236,7 @@ fail:
 	return rc == -EACCES ? -EACCES : -EIO;
 }
 
-int dbpg_open(const char *uri, bool write, bool create_it, struct sql **out, int64_t *found, char *err,
-	      size_t errlen)
+int dbpg_open(const char *uri, bool write, struct sql **out, int64_t *found, char *err, size_t errlen)
 {
 	char e2[512];
 	struct sql *c;
@@ -255,7 +254,9 @@ int dbpg_open(const char *uri, bool write, bool create_it, struct sql **out, int
 	if ((rc = check_owner_once(c, uri, &version, &ntab, err, errlen)))
 		goto fail;
 	*found = version;
-	if (!ntab && (!write || !create_it)) {
+	/* An empty database is a new store, as an empty file is: a writer
+	 * makes the schema in it (runs upgrade too), a reader finds none. */
+	if (!ntab && !write) {
 		snprintf(err, errlen, "database %s holds no wirerate store (nothing stored yet)", uri);
 		rc = -ENOENT;
 		goto fail;

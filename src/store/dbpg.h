@@ -18,11 +18,11 @@ bool dbpg_is_uri(const char *path);
  * db_open_read do for a file: -EINVAL refused (a password in the URI, an
  * unreachable or refusing server, another program's tables, a trigger or
  * a rule on ours); -EPROTO a newer schema; -ENOENT no wirerate tables
- * and !create (or a reader); a writer with create makes the schema under
- * an advisory lock, so that two testers starting at once make it once.
+ * for a reader. A writer makes the schema in an empty database, as in an
+ * empty file (db_open's create is for a file that is not there), under an
+ * advisory lock, so that two testers starting at once make it once.
  * *found: the schema version found (0: none). */
-int dbpg_open(const char *uri, bool write, bool create, struct sql **out, int64_t *found, char *err,
-	      size_t errlen);
+int dbpg_open(const char *uri, bool write, struct sql **out, int64_t *found, char *err, size_t errlen);
 
 /* The lock a running run's writer holds on its session for the run's
  * life: another tester sees the run alive exactly while the lock is held,
