@@ -46,6 +46,15 @@ if [ "$(jq -r '.rows[0] | .ndr.lower <= 300 and (.noise_floor.ndr_limited | not)
 	t0=$SECONDS
 	j=$("$WR" rfc2544 throughput $Q --db "$D/r.db" --json) || fail "throughput, again"
 fi
+# The host's own loss can rise with load (a held vCPU fills the DUT's
+# ring only at the higher loads; under ASan in CI on 2026-12-02 it did),
+# and the reading then rightly finds no floor, but that is no test of
+# the rule: once more, as for the least loads above.
+if [ "$(jq -r '.rows[0].noise_floor.ndr_limited' <<<"$j")" != true ]; then
+	note "no floor read, the host's loss mixed in: $(jq -c '.rows[0] | {ndr: .ndr.lower, nf: .noise_floor}' <<<"$j")"
+	t0=$SECONDS
+	j=$("$WR" rfc2544 throughput $Q --db "$D/r.db" --json) || fail "throughput, once more"
+fi
 took=$((SECONDS - t0))
 r=$(jq -c '.rows[0]' <<<"$j")
 dropped=$(ip netns exec "${P}dut" nft list table inet wrnoise | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
