@@ -44,7 +44,7 @@ struct soaker {
 struct soak {
 	unsigned int n;
 	struct soaker *w;		/* n soakers, cache-line aligned */
-	uint64_t *buf;
+	const uint64_t *buf;		/* walk_buf, shared */
 	size_t nwords;
 	double calib[SOAK_MAX_CPUS];	/* loops/s per soaker, 0 in calibration mode */
 	struct soak_snap start;
@@ -69,6 +69,35 @@ static size_t llc_bytes(void)
 			return unit == 'M' ? v << 20 : unit == 'K' ? v << 10 : v;
 	}
 	return l2 > 0 ? (size_t)l2 : 32u << 20;
+}
+
+/* The buffer the soakers walk: twice the last-level cache, so each walk
+ * misses it, within 8-128 MiB. 128 MiB is above any one core complex's
+ * L3 (96 MiB on the largest EPYC); sysconf may report a whole package's
+ * (508 MiB in one VM), and touching that much took over a second each
+ * time a soak started. Made and touched once per process and shared:
+ * soakers only read it. */
+static pthread_once_t walk_once = PTHREAD_ONCE_INIT;
+static uint64_t *walk_buf;
+static size_t walk_nwords;
+
+static void walk_make(void)
+{
+	size_t bytes = 2 * llc_bytes();
+	uint64_t *b;
+
+	if (bytes < (8u << 20))
+		bytes = 8u << 20;
+	if (bytes > (128u << 20))
+		bytes = 128u << 20;
+	b = malloc(bytes);
+	if (!b)
+		return;
+	/* Touch every page now, not in the first readings. */
+	for (size_t i = 0; i < bytes / sizeof(uint64_t); i++)
+		b[i] = i * 0x9e3779b97f4a7c15ULL;
+	walk_nwords = bytes / sizeof(uint64_t);
+	walk_buf = b;
 }
 
 /* The loop is the instrument: sanitizer checks in it would change its rate
@@ -108,7 +137,6 @@ int soak_create(const struct cpuset *cpus, const struct soak_calib *calib, struc
 {
 	struct cpuset online;
 	struct soak *s;
-	size_t bytes;
 	int c, rc;
 
 	*out = NULL;
@@ -143,18 +171,11 @@ int soak_create(const struct cpuset *cpus, const struct soak_calib *calib, struc
 	if (s->w)
 		memset(s->w, 0, sizeof(struct soaker) * cpuset_count(cpus));
 	s->n = cpuset_count(cpus);
-	bytes = 2 * llc_bytes();
-	if (bytes < (8u << 20))
-		bytes = 8u << 20;
-	if (bytes > (512u << 20))
-		bytes = 512u << 20;
-	s->nwords = bytes / sizeof(uint64_t);
-	s->buf = malloc(bytes);
+	pthread_once(&walk_once, walk_make);
+	s->buf = walk_buf;
+	s->nwords = walk_nwords;
 	if (!s->w || !s->buf)
 		goto nomem;
-	/* Touch every page now, not in the first readings. */
-	for (size_t i = 0; i < s->nwords; i++)
-		s->buf[i] = i * 0x9e3779b97f4a7c15ULL;
 	for (unsigned int i = 0; i < s->n; i++) {
 		struct soaker *w = &s->w[i];
 
@@ -296,7 +317,6 @@ void soak_destroy(struct soak *s)
 	if (s->w)
 		soak_stop(s);
 	free(s->w);
-	free(s->buf);
 	free(s);
 }
 

@@ -123,35 +123,35 @@ done
 
 # --- a known 50% load on CPU 1: the soak sees it ---
 # busyload spins 50 ms of every 100 ms of wall time and reports the share
-# it got (got). The soak must read at least 0.4 of that and at most that
-# plus what else ran (the idle reading just before) plus TOL_KNOWN (8
-# points). The lower bound is loose because this guest is not a steady
-# CPU (a PVM guest with an unstable TSC; docs/cpu.md): on 2026-12-01 the
-# same 50% load read 29.6-48.4%, varying by the hour, on 2026-12-02 it
-# read 13.9-18.0% in one hour, while on 2026-11-30 it read 49.4-51.3%.
-# So 0.2 of it: still ten times the idle reading (about 0.6%), so a soak
-# that misses the load, or counts it twice (100%), still fails; the
-# soak's accuracy is for a steady CPU, which this test cannot promise:
-# later that day the same load read 3-6%, while 'probe' said "not
-# steady: CPU 0's speed moved 200% between two 200 ms readings". A miss
-# on such a host is noted with probe's reason, not failed.
+# it got (got). The soak must read that within TOL_KNOWN (8 points) below
+# and that plus what else ran (the idle reading just before) plus
+# TOL_KNOWN above: the calibration's spread (3%), the host's drift
+# between calibration and reading, and the reading's noise. Measured
+# here on 2026-12-02: 50.7, 51.5 and 51.5% for got 0.500, 0.500, 0.493.
+# A miss is tried once more on a fresh calibration; a second miss fails
+# unless 'probe' says the host has no steady CPU, which the method needs
+# (docs/cpu.md): then it is noted with probe's reason.
 TOL_KNOWN=8
 for attempt in 1 2; do
-	"$BUSYLOAD" --cpu 1 --fraction 0.5 --period 100ms --duration 5s >"$tmp/busyload.out" &
+	# It runs until the soak is over (SIGTERM ends it, 60 s at most):
+	# the soak's own checks before its first reading take a time of
+	# their own, and a busyload of fixed length once ended before the
+	# soak's second reading.
+	"$BUSYLOAD" --cpu 1 --fraction 0.5 --period 100ms --duration 60s >"$tmp/busyload.out" &
 	bl_pid=$!
 	sleep 0.3
 	read -r load lothers < <(soak_reading known)
-	wait "$bl_pid"; bl_pid=
+	kill -TERM "$bl_pid"; wait "$bl_pid"; bl_pid=
 	got=$(sed -n 's/.*: got \([0-9.]*\) of the CPU.*/\1/p' "$tmp/busyload.out")
 	note "busyload 50%, try $attempt: soak $(printf %.2f "$load")%, idle before $(printf %.2f "$idle")% ($(cat "$tmp/busyload.out"))"
 	awk -v l="$load" -v g="$got" -v i="$idle" -v t="$TOL_KNOWN" \
-		'BEGIN { exit !(l >= 20 * g && l <= 100 * g + i + t) }' && break
+		'BEGIN { exit !(l >= 100 * g - t && l <= 100 * g + i + t) }' && break
 	if [ $attempt = 2 ]; then
 		# The method needs a steady CPU (docs/cpu.md), which probe
 		# checks: where it has one, a miss is the soak's; where it has
 		# not, the miss is said and blamed on the host.
 		steady=$("$WR" probe --require steady_cpu 2>&1) &&
-			fail "soak read $load% under a load that had $got of the CPU (idle read $idle%); want 0.2 of it to $TOL_KNOWN points over it"
+			fail "soak read $load% under a load that had $got of the CPU (idle read $idle%); want within $TOL_KNOWN points of it"
 		note "the soak read $load% of a known ${got} load on a host without a steady CPU, which the method needs: $steady"
 		break
 	fi

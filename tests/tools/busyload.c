@@ -5,13 +5,23 @@
  * Busy means spinning on the clock (no memory traffic) for fraction *
  * period from the moment it wakes in each period, then sleeping until the
  * next period starts (absolute time, so no drift). Prints, at the end, the
- * CPU time it got over the wall time it ran. */
+ * CPU time it got over the wall time it ran; SIGTERM or SIGINT ends it
+ * early, with the same line. */
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
 
 static unsigned long long ns_of(clockid_t c)
 {
@@ -92,21 +102,23 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
 	busy = (unsigned long long)(fraction * (double)period);
 	t0 = start = ns_of(CLOCK_MONOTONIC);
 	cpu0 = ns_of(CLOCK_PROCESS_CPUTIME_ID);
-	while (start - t0 < duration) {
+	while (start - t0 < duration && !stop) {
 		unsigned long long woke = ns_of(CLOCK_MONOTONIC);
 		struct timespec next;
 
 		/* From when we woke, not from the period's start: a late wakeup
 		 * (timer slack, a VM's idle exit) must not shorten the busy part. */
-		while (ns_of(CLOCK_MONOTONIC) - woke < busy)
+		while (ns_of(CLOCK_MONOTONIC) - woke < busy && !stop)
 			;
 		start += period;
 		next.tv_sec = (time_t)(start / 1000000000ULL);
 		next.tv_nsec = (long)(start % 1000000000ULL);
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+		while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
 			;
 	}
 	printf("busyload: cpu %d fraction %.3f period %.1f ms: got %.3f of the CPU over %.2f s\n", cpu,
