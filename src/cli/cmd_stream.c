@@ -35,6 +35,7 @@
 #include "render/out.h"
 #include "lab/lab.h"
 #include "os/netns.h"
+#include "os/procstat.h"
 
 enum stream_mode { MODE_LAB, MODE_SERVER, MODE_CLIENT };
 
@@ -60,6 +61,10 @@ struct stream_opts {
 	unsigned int conf_level;	/* 95 or 99; 0: one run */
 	double conf_width;		/* the interval's whole width, % of the mean */
 	unsigned int iter_max, iter_min;	/* 0: not given */
+	/* netperf's -c, -C and -T */
+	bool local_cpu, remote_cpu;	/* show the CPU columns of that end */
+	int cpu, server_cpu;		/* pin the sender, the server's session (-1: no) */
+	bool have_bind_cpu;
 };
 
 #define STREAM_ITER_MAX 30		/* netperf's limit too */
@@ -171,6 +176,51 @@ static int set_iterations(void *ctx, const struct opt *opt, const char *v, char 
 	return 0;
 }
 
+/* A CPU number of -T, "" for none. */
+static int cpu_number(const char *v, size_t len, int *cpu, char *err, size_t errlen)
+{
+	char buf[16];
+	unsigned long n;
+	char *end;
+
+	*cpu = -1;
+	if (!len)
+		return 0;
+	if (len >= sizeof(buf) || *v < '0' || *v > '9')
+		goto bad;
+	memcpy(buf, v, len);
+	buf[len] = 0;
+	n = strtoul(buf, &end, 10);
+	if (*end || n > STREAM_CPU_MAX)
+		goto bad;
+	*cpu = (int)n;
+	return 0;
+bad:
+	snprintf(err, errlen, "wants CPU numbers (0..%d): LOCAL,REMOTE, LOCAL, or ,REMOTE", STREAM_CPU_MAX);
+	return -EINVAL;
+}
+
+/* -T LOCAL[,REMOTE] as netperf's: "N" both ends on CPU N, "N," the
+ * sender only, ",N" the server only. */
+static int set_bind_cpu(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct stream_opts *op = ctx;
+	const char *comma = strchr(v, ',');
+	int rc;
+
+	(void)opt;
+	if (!*v || (comma && strchr(comma + 1, ',')) || !strcmp(v, ","))
+		return cpu_number("x", 1, &op->cpu, err, errlen);
+	if ((rc = cpu_number(v, comma ? (size_t)(comma - v) : strlen(v), &op->cpu, err, errlen)))
+		return rc;
+	if (!comma)
+		op->server_cpu = op->cpu;
+	else if ((rc = cpu_number(comma + 1, strlen(comma + 1), &op->server_cpu, err, errlen)))
+		return rc;
+	op->have_bind_cpu = true;
+	return 0;
+}
+
 static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	struct stream_opts *op = ctx;
@@ -243,6 +293,15 @@ static const struct opt stream_opts[] = {
 	{ "soak", 0, OPT_NOARG, NULL, NULL, NULL,
 	  "also soak them (needs 'wirerate soak --calibrate' on the\nDUT): sees the interrupt time /proc/stat hides",
 	  opt_set_true, SO(soak) },
+	{ "local-cpu", 'c', OPT_NOARG, NULL, "CPU of the two ends", NULL,
+	  "show the sender's CPU use and service demand (netperf's\n-c): its CPU's, with -T, else its host's",
+	  opt_set_true, SO(local_cpu) },
+	{ "remote-cpu", 'C', OPT_NOARG, NULL, NULL, NULL,
+	  "show the receiver's (netperf's -C), as the server measured\nthem", opt_set_true, SO(remote_cpu) },
+	{ "cpu-bind", 'T', OPT_VALUE, "LOCAL[,REMOTE]", NULL, NULL,
+	  "the CPU the sender runs on, and the one the server's\n"
+	  "session runs on (netperf's -T: N both, N, the sender only,\n,N the server only)",
+	  set_bind_cpu },
 	{ "confidence", 'I', OPT_VALUE, "LEVEL[,WIDTH]", "confidence", NULL,
 	  "repeat the run until the mean received throughput is\n"
 	  "known to WIDTH % (its interval's whole width, default 10)\n"
@@ -289,6 +348,7 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 	int nargs, rc;
 
 	memset(op, 0, sizeof(*op));
+	op->cpu = op->server_cpu = -1;
 	op->port = STREAM_PORT;
 	op->size = 1025;
 	op->duration_ns = 10 * NSEC_PER_SEC;
@@ -352,6 +412,27 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 	if (op->conf_level && !op->iter_max) {
 		op->iter_max = STREAM_ITER_DEFAULT_MAX;
 		op->iter_min = STREAM_ITER_DEFAULT_MIN;
+	}
+	if (op->mode == MODE_SERVER && (op->local_cpu || op->remote_cpu || op->have_bind_cpu)) {
+		cli_error("stream: -c, -C and -T are the client's (lab mode or --client): it tells the server");
+		return EXIT_USAGE;
+	}
+	for (int end = 0; end < 2; end++) {
+		int cpu = end ? op->server_cpu : op->cpu;
+		struct cpuset online;
+
+		/* the server's CPU is this host's in lab mode only */
+		if (cpu < 0 || (end && op->mode != MODE_LAB))
+			continue;
+		char e[256];
+
+		if (procstat_online(NULL, &online, e, sizeof(e)) == 0 && !cpuset_has(&online, (unsigned int)cpu)) {
+			char list[256];
+
+			cpuset_format_list(&online, list, sizeof(list));
+			cli_error("stream: -T: CPU %d is not online here (online: %s)", cpu, list);
+			return EXIT_USAGE;
+		}
 	}
 	if (op->mode == MODE_SERVER && (op->have_size || op->have_duration)) {
 		cli_error("stream: --message-size and --duration are the client's (the server takes them from it)");
@@ -489,6 +570,56 @@ static double mbps(uint64_t bytes, uint64_t ns)
 	return ns ? (double)bytes * 8 / ((double)ns / NSEC_PER_SEC) / 1e6 : 0;
 }
 
+/* netperf's service demand: microseconds of the end's CPU time (its
+ * busy share times its CPUs times the elapsed time) per KB (1024 bytes)
+ * it moved; < 0 when there is no figure. */
+static double service_demand(const struct stream_cpu *c, uint64_t ns, uint64_t bytes)
+{
+	if (!c->ncpus || !bytes)
+		return -1;
+	return c->busy * c->ncpus * ((double)ns / NSEC_PER_USEC) / ((double)bytes / 1024);
+}
+
+/* One end's CPU: an object in JSON (null when not measured); netperf's
+ * two columns where shown, -1 where that end's were not asked for or
+ * not measured, as netperf's. */
+static void print_cpu(struct out *o, bool show, bool asked, const struct stream_cpu *c, uint64_t ns,
+		      uint64_t bytes)
+{
+	double sd = service_demand(c, ns, bytes);
+	bool have = asked && c->ncpus;
+
+	if (show)
+		out_text(o, "   %6.2f   %7.3f", have ? 100 * c->busy : -1.0, have && sd >= 0 ? sd : -1.0);
+	if (!c->ncpus) {
+		out_null(o, "cpu");
+		return;
+	}
+	out_obj_start(o, "cpu");
+	if (c->cpu >= 0)
+		out_u64(o, "cpu", NULL, (uint64_t)c->cpu);
+	else
+		out_null(o, "cpu");
+	out_u64(o, "cpus", NULL, c->ncpus);
+	out_f64(o, "busy_pct", NULL, 100 * c->busy);
+	if (sd >= 0)
+		out_f64(o, "service_demand_us_per_kb", NULL, sd);
+	else
+		out_null(o, "service_demand_us_per_kb");
+	out_obj_end(o);
+}
+
+/* Which CPUs an end's figure is of, for the line under the block. */
+static void cpu_where(char *buf, size_t len, const struct stream_cpu *c)
+{
+	if (!c->ncpus)
+		snprintf(buf, len, "not measured (a server without CPU figures)");
+	else if (c->cpu >= 0)
+		snprintf(buf, len, "CPU %d", c->cpu);
+	else
+		snprintf(buf, len, "all %u CPUs of its host", c->ncpus);
+}
+
 /* netperf's UDP_STREAM block, and the loss it leaves to the reader. */
 static void print_block(struct out *o, const struct stream_opts *op, const char *addr, const char *lab,
 			const struct stream_result *r)
@@ -507,9 +638,14 @@ static void print_block(struct out *o, const struct stream_opts *op, const char 
 	else
 		out_null(o, "lab");
 	out_f64(o, "duration_s", NULL, (double)op->duration_ns / NSEC_PER_SEC);
-	out_text(o, "Socket  Message  Elapsed      Messages\n"
-		    "Size    Size     Time         Okay Errors   Throughput\n"
-		    "bytes   bytes    secs            #      #   10^6bits/sec\n\n");
+	if (op->local_cpu || op->remote_cpu)
+		out_text(o, "Socket  Message  Elapsed      Messages                   CPU      Service\n"
+			    "Size    Size     Time         Okay Errors   Throughput   Util     Demand\n"
+			    "bytes   bytes    secs            #      #   10^6bits/sec %% S      us/KB\n\n");
+	else
+		out_text(o, "Socket  Message  Elapsed      Messages\n"
+			    "Size    Size     Time         Okay Errors   Throughput\n"
+			    "bytes   bytes    secs            #      #   10^6bits/sec\n\n");
 	out_obj_start(o, "send");
 	out_u64(o, "socket_size", "%6llu", (uint64_t)r->sndbuf);
 	out_u64(o, "message_size", "%8llu", op->size);
@@ -518,7 +654,9 @@ static void print_block(struct out *o, const struct stream_opts *op, const char 
 	out_u64(o, "okay", "%13llu", r->sent);
 	out_u64(o, "errors", "%7llu", r->errors);
 	out_u64(o, "bytes", NULL, r->sent_bytes);
-	out_f64(o, "throughput_mbps", "%12.2f\n", mbps(r->sent_bytes, r->send_ns));
+	out_f64(o, "throughput_mbps", "%12.2f", mbps(r->sent_bytes, r->send_ns));
+	print_cpu(o, op->local_cpu || op->remote_cpu, op->local_cpu, &r->send_cpu, r->send_ns, r->sent_bytes);
+	out_text(o, "\n");
 	out_obj_end(o);
 	out_obj_start(o, "receive");
 	out_u64(o, "socket_size", "%6llu", (uint64_t)r->rcvbuf);
@@ -526,13 +664,23 @@ static void print_block(struct out *o, const struct stream_opts *op, const char 
 	out_u64(o, "elapsed_ns", NULL, r->recv_ns);
 	out_u64(o, "messages", "%13llu", r->recv);
 	out_u64(o, "bytes", NULL, r->recv_bytes);
-	out_f64(o, "throughput_mbps", "%19.2f\n\n", mbps(r->recv_bytes, r->recv_ns));
+	out_f64(o, "throughput_mbps", "%19.2f", mbps(r->recv_bytes, r->recv_ns));
+	print_cpu(o, op->local_cpu || op->remote_cpu, op->remote_cpu, &r->recv_cpu, r->recv_ns, r->recv_bytes);
+	out_text(o, "\n\n");
 	out_u64(o, "socket_drops", NULL, r->drops);
 	out_obj_end(o);
 	out_u64(o, "lost", "lost %llu", lost);
 	out_f64(o, "lost_pct", " (%.2f%%)", r->sent ? 100.0 * (double)lost / (double)r->sent : 0);
 	out_text(o, " of the messages sent okay%s", r->recv > r->sent ? " (the server counted more than were sent)" : "");
 	out_text(o, "; the receiving socket dropped %llu (its buffer full)\n", (unsigned long long)r->drops);
+	if (op->local_cpu || op->remote_cpu) {
+		char snd[64], rcv[64];
+
+		cpu_where(snd, sizeof(snd), &r->send_cpu);
+		cpu_where(rcv, sizeof(rcv), &r->recv_cpu);
+		out_text(o, "CPU (/proc/stat: not idle, interrupt time included): the sender's is %s, the "
+			 "receiver's %s\n", snd, rcv);
+	}
 	out_bool(o, "interrupted", NULL, r->interrupted);
 	if (r->interrupted)
 		out_text(o, "interrupted after %.2f s of %.2f s\n", (double)r->send_ns / NSEC_PER_SEC,
@@ -759,7 +907,8 @@ static int client_run(void *ctx, struct stream_result *r)
 
 static int do_client(struct stream_opts *op, struct cli *cli)
 {
-	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .stop = cli_stop_flag() };
+	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .stop = cli_stop_flag(),
+				   .cpu = op->cpu, .server_cpu = op->server_cpu };
 	struct stream_result r = { 0 };
 	struct stream_dut sd = { 0 };
 	struct stream_conf cf;
@@ -824,7 +973,8 @@ static int lab_run(void *ctx, struct stream_result *r)
 
 static int do_lab(struct stream_opts *op, struct cli *cli)
 {
-	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .stop = cli_stop_flag() };
+	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .stop = cli_stop_flag(),
+				   .cpu = op->cpu, .server_cpu = op->server_cpu };
 	struct stream_result r = { 0 };
 	struct stream_dut sd = { 0 };
 	struct lab_status st;

@@ -7,6 +7,7 @@
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "engine/stream_proto.h"
 #include "os/netns.h"
 #include "os/clock.h"
+#include "os/procstat.h"
 
 /* ---- the control connection ---- */
 
@@ -109,8 +111,8 @@ void stream_addr_key(const struct sockaddr_storage *a, uint8_t key[16])
  * version 1 client, whose port is not known), only datagrams from its
  * address count. */
 static int server_count(int cfd, int ufd, uint64_t duration_ns, const struct sockaddr_storage *peer,
-			volatile sig_atomic_t *quit, struct stream_result *r, uint64_t *sent, char *err,
-			size_t errlen)
+			volatile sig_atomic_t *quit, struct stream_result *r, uint64_t *sent,
+			struct procstat_busy *busy, char *err, size_t errlen)
 {
 	struct mmsghdr msgs[STREAM_BATCH];
 	struct iovec iov[STREAM_BATCH];
@@ -186,6 +188,15 @@ static int server_count(int cfd, int ufd, uint64_t duration_ns, const struct soc
 			}
 			r->recv_ns = mono_ns() - start;
 			end = mono_ns() + STREAM_GRACE_NS;
+			/* over the sending, not the grace that follows it; a
+			 * figure that cannot be had is left out of RESULT */
+			{
+				char e[128];
+
+				if (busy->stat && procstat_busy_end(busy, r->recv_cpu.cpu, &r->recv_cpu.busy,
+								    &r->recv_cpu.ncpus, e, sizeof(e)))
+					r->recv_cpu.ncpus = 0;
+			}
 		}
 	}
 out:
@@ -228,6 +239,7 @@ int stream_server_session(int cfd, const struct stream_hello *h, const struct so
 			  volatile sig_atomic_t *quit, struct stream_result *r, char *err, size_t errlen)
 {
 	struct stream_counts c;
+	struct procstat_busy busy = { 0 };
 	socklen_t sl;
 	uint64_t sent = 0;
 	uint16_t port = 0;
@@ -236,6 +248,22 @@ int stream_server_session(int cfd, const struct stream_hello *h, const struct so
 
 	memset(r, 0, sizeof(*r));
 	r->size = h->size;
+	r->recv_cpu.cpu = h->cpu;
+	/* netperf's -T: the session on the CPU the client named */
+	if (h->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		if (h->cpu < CPU_SETSIZE)
+			CPU_SET(h->cpu, &set);
+		if (h->cpu >= CPU_SETSIZE || sched_setaffinity(0, sizeof(set), &set)) {
+			rc = h->cpu >= CPU_SETSIZE ? -EINVAL : -errno;
+			snprintf(err, errlen, "cannot serve on CPU %d: %s", h->cpu, strerror(-rc));
+			snprintf(line, sizeof(line), "ERR cannot serve on CPU %d\n", h->cpu);
+			stream_ctl_send(cfd, line);
+			return rc;
+		}
+	}
 	if ((ufd = data_socket(cfd, h, peer, &port)) < 0) {
 		rc = ufd;
 		snprintf(err, errlen, "data socket: %s", strerror(-rc));
@@ -249,8 +277,16 @@ int stream_server_session(int cfd, const struct stream_hello *h, const struct so
 		snprintf(err, errlen, "control connection: %s", strerror(-rc));
 		goto out;
 	}
-	if ((rc = server_count(cfd, ufd, h->duration_ms * NSEC_PER_MSEC, h->data_port ? NULL : peer, quit, r, &sent,
-			       err, errlen)))
+	{
+		char e[128];
+
+		if (procstat_busy_start(&busy, e, sizeof(e)))
+			busy.stat = NULL;
+	}
+	rc = server_count(cfd, ufd, h->duration_ms * NSEC_PER_MSEC, h->data_port ? NULL : peer, quit, r, &sent, &busy,
+			  err, errlen);
+	procstat_busy_free(&busy);
+	if (rc)
 		goto out;
 	r->sent = sent;
 	/* What the receiving socket itself dropped (its buffer full) tells
@@ -263,7 +299,8 @@ int stream_server_session(int cfd, const struct stream_hello *h, const struct so
 			r->drops = mi[SK_MEMINFO_DROPS];
 	}
 	c = (struct stream_counts){ .msgs = r->recv, .bytes = r->recv_bytes, .elapsed_ns = r->recv_ns,
-				    .rcvbuf = r->rcvbuf, .drops = r->drops };
+				    .rcvbuf = r->rcvbuf, .drops = r->drops, .cpus = r->recv_cpu.ncpus,
+				    .busy_ppm = (uint64_t)(r->recv_cpu.busy * 1e6 + 0.5) };
 	stream_result_format(&c, line, sizeof(line));
 	if ((rc = stream_ctl_send(cfd, line)))
 		snprintf(err, errlen, "control connection: %s", strerror(-rc));
@@ -407,6 +444,7 @@ static int client_blast(int ufd, const struct stream_client *c, struct stream_re
 {
 	struct mmsghdr msgs[STREAM_BATCH];
 	struct iovec iov = { calloc(1, c->size), c->size };
+	struct procstat_busy busy = { 0 };
 	uint64_t start, t;
 	int rc = 0;
 
@@ -416,6 +454,13 @@ static int client_blast(int ufd, const struct stream_client *c, struct stream_re
 	}
 	for (int i = 0; i < STREAM_BATCH; i++)
 		msgs[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov, .msg_iovlen = 1 } };
+	r->send_cpu = (struct stream_cpu){ .cpu = c->cpu };
+	{
+		char e[128];
+
+		if (procstat_busy_start(&busy, e, sizeof(e)))
+			busy.stat = NULL;
+	}
 	if (c->window)
 		c->window(c->window_arg, false);
 	start = t = mono_ns();
@@ -441,6 +486,12 @@ out:
 	if (c->window)
 		c->window(c->window_arg, true);
 	r->send_ns = t - start;
+	if (busy.stat) {
+		char e[128];
+
+		if (procstat_busy_end(&busy, c->cpu, &r->send_cpu.busy, &r->send_cpu.ncpus, e, sizeof(e)))
+			r->send_cpu.ncpus = 0;
+	}
 	free(iov.iov_base);
 	return rc;
 }
@@ -476,7 +527,7 @@ static int client_session(int cfd, int ufd, const struct stream_client *c, struc
 {
 	struct sockaddr_storage data = c->addr;
 	struct stream_hello h = { .version = STREAM_PROTO_VERSION, .size = c->size,
-				  .duration_ms = c->duration_ns / 1000000U };
+				  .duration_ms = c->duration_ns / 1000000U, .cpu = c->server_cpu };
 	struct stream_reply rep;
 	struct stream_counts counts;
 	char line[STREAM_LINE_MAX], q[4 * STREAM_QUOTE_MAX + 8];
@@ -525,6 +576,8 @@ static int client_session(int cfd, int ufd, const struct stream_client *c, struc
 	r->recv_ns = counts.elapsed_ns;
 	r->rcvbuf = counts.rcvbuf;
 	r->drops = counts.drops;
+	r->recv_cpu = (struct stream_cpu){ .ncpus = counts.cpus, .cpu = c->server_cpu,
+					   .busy = (double)counts.busy_ppm / 1e6 };
 	return rc;
 }
 
@@ -552,11 +605,25 @@ int stream_client_run(const struct stream_client *c, int nsfd, struct stream_res
 		      size_t errlen)
 {
 	int cfd = -1, ufd = -1, saved = -1, rc;
+	cpu_set_t was, set;
+	bool pinned = false;
 
+	/* netperf's -T: the sending thread on the CPU asked, for this run */
+	if (c->cpu >= 0) {
+		CPU_ZERO(&set);
+		if (c->cpu < CPU_SETSIZE)
+			CPU_SET(c->cpu, &set);
+		if (c->cpu >= CPU_SETSIZE || pthread_getaffinity_np(pthread_self(), sizeof(was), &was) ||
+		    (rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set))) {
+			snprintf(err, errlen, "cannot send from CPU %d", c->cpu);
+			return -EINVAL;
+		}
+		pinned = true;
+	}
 	/* sockets stay in the namespace they were made in */
 	if (nsfd >= 0 && (rc = netns_enter(nsfd, &saved))) {
 		snprintf(err, errlen, "cannot enter the client's namespace: %s", strerror(-rc));
-		return rc;
+		goto out;
 	}
 	rc = client_open(c, &cfd, &ufd, err, errlen);
 	if (nsfd >= 0)
@@ -567,6 +634,9 @@ int stream_client_run(const struct stream_client *c, int nsfd, struct stream_res
 		close(cfd);
 	if (ufd >= 0)
 		close(ufd);
+out:
+	if (pinned)
+		pthread_setaffinity_np(pthread_self(), sizeof(was), &was);
 	return rc;
 }
 

@@ -34,6 +34,15 @@
 #define STREAM_HELLO_MS 2000		/* for a client's request, from its connect */
 #define STREAM_PENDING_MAX 64		/* connections whose request is awaited */
 
+/* How busy one end's CPUs were over its part of the run (/proc/stat:
+ * not idle, interrupt time included): its one pinned CPU, or every CPU
+ * of its host. ncpus 0: not measured (a server before these figures). */
+struct stream_cpu {
+	unsigned int ncpus;
+	int cpu;			/* the one CPU, -1: all of them */
+	double busy;			/* 0..1 of those CPUs' time */
+};
+
 /* What a session measured, at both ends. */
 struct stream_result {
 	uint64_t sent, errors, sent_bytes, send_ns;
@@ -43,6 +52,7 @@ struct stream_result {
 	uint64_t size;			/* the message size asked for (server side) */
 	uint64_t drops;			/* the receiving socket's own (full buffer) */
 	bool interrupted;
+	struct stream_cpu send_cpu, recv_cpu;
 };
 
 /* A session as the server saw it, for its caller to report. */
@@ -78,6 +88,8 @@ struct stream_client {
 	socklen_t alen;
 	uint64_t size, duration_ns;
 	const char *token;		/* sent in HELLO (NULL: none) */
+	int cpu, server_cpu;		/* the CPU the sender, and the server's
+					 * session, run on (-1: where they may) */
 	volatile sig_atomic_t *stop;	/* ends the sending early (Ctrl-C) */
 	/* Called in the client's thread as the sending starts (end false)
 	 * and as it ends (end true): the window a DUT's CPU cost is read

@@ -89,10 +89,10 @@ static int kv_u64(const struct kv *kv, int n, const char *key, uint64_t max, uin
 
 int stream_hello_parse(const char *line, struct stream_hello *h, char *err, size_t errlen)
 {
-	static const char *const keys[] = { "size", "duration_ms", "version", "port" };
-	static const uint64_t max[] = { UINT32_MAX, UINT64_MAX / NSEC_PER_MSEC, UINT32_MAX, 65535 };
+	static const char *const keys[] = { "size", "duration_ms", "version", "port", "cpu" };
+	static const uint64_t max[] = { UINT32_MAX, UINT64_MAX / NSEC_PER_MSEC, UINT32_MAX, 65535, STREAM_CPU_MAX };
 	struct kv kv[KV_MAX];
-	uint64_t v[4] = { 0 };
+	uint64_t v[5] = { 0 };
 	const struct kv *tok;
 	int n, rc;
 
@@ -101,7 +101,7 @@ int stream_hello_parse(const char *line, struct stream_hello *h, char *err, size
 		snprintf(err, errlen, "not a request");
 		return -EPROTO;
 	}
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 5; i++) {
 		rc = kv_u64(kv, n, keys[i], max[i], &v[i]);
 		if (rc == -ENOENT && i >= 2)
 			continue;
@@ -115,6 +115,7 @@ int stream_hello_parse(const char *line, struct stream_hello *h, char *err, size
 	h->duration_ms = v[1];
 	h->version = kv_find(kv, n, "version") ? (unsigned int)v[2] : 1;
 	h->data_port = (uint16_t)v[3];
+	h->cpu = kv_find(kv, n, "cpu") ? (int)v[4] : -1;
 	if ((tok = kv_find(kv, n, "token"))) {
 		if (tok->vlen > STREAM_TOKEN_MAX) {
 			snprintf(err, errlen, "token longer than %d characters", STREAM_TOKEN_MAX);
@@ -135,9 +136,15 @@ int stream_hello_format(const struct stream_hello *h, char *buf, size_t len)
 
 	if (h->version < 2)
 		n = snprintf(buf, len, "HELLO size=%" PRIu64 " duration_ms=%" PRIu64 "\n", h->size, h->duration_ms);
-	else
-		n = snprintf(buf, len, "HELLO size=%" PRIu64 " duration_ms=%" PRIu64 " version=%u port=%u%s%s\n",
-			     h->size, h->duration_ms, h->version, h->data_port, *h->token ? " token=" : "", h->token);
+	else {
+		char cpu[24] = "";
+
+		if (h->cpu >= 0)
+			snprintf(cpu, sizeof(cpu), " cpu=%d", h->cpu);
+		n = snprintf(buf, len, "HELLO size=%" PRIu64 " duration_ms=%" PRIu64 " version=%u port=%u%s%s%s\n",
+			     h->size, h->duration_ms, h->version, h->data_port, *h->token ? " token=" : "", h->token,
+			     cpu);
+	}
 	return n < 0 || (size_t)n >= len ? -ENOSPC : n;
 }
 
@@ -204,13 +211,26 @@ int stream_result_parse(const char *line, struct stream_counts *c)
 	    kv_u64(kv, n, "rcvbuf", INT_MAX, &rb) || kv_u64(kv, n, "drops", UINT64_MAX, &c->drops))
 		return -EPROTO;
 	c->rcvbuf = (int)rb;
+	/* both or neither; a count of CPUs without a share is no figure */
+	if (!kv_u64(kv, n, "cpus", UINT32_MAX, &rb)) {
+		if (!rb || kv_u64(kv, n, "busy_ppm", 1000000, &c->busy_ppm))
+			return -EPROTO;
+		c->cpus = (unsigned int)rb;
+	} else if (kv_find(kv, n, "busy_ppm") || kv_find(kv, n, "cpus")) {
+		return -EPROTO;
+	}
 	return 0;
 }
 
 int stream_result_format(const struct stream_counts *c, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "RESULT msgs=%" PRIu64 " bytes=%" PRIu64 " elapsed_ns=%" PRIu64 " rcvbuf=%d drops=%"
-			 PRIu64 "\n", c->msgs, c->bytes, c->elapsed_ns, c->rcvbuf, c->drops);
+	char cpu[48] = "";
+	int n;
+
+	if (c->cpus)
+		snprintf(cpu, sizeof(cpu), " cpus=%u busy_ppm=%" PRIu64, c->cpus, c->busy_ppm);
+	n = snprintf(buf, len, "RESULT msgs=%" PRIu64 " bytes=%" PRIu64 " elapsed_ns=%" PRIu64 " rcvbuf=%d drops=%"
+		     PRIu64 "%s\n", c->msgs, c->bytes, c->elapsed_ns, c->rcvbuf, c->drops, cpu);
 
 	return n < 0 || (size_t)n >= len ? -ENOSPC : n;
 }

@@ -6,14 +6,18 @@
  * digits only. Keys a side does not know are ignored, so that each side
  * may add some; a key given twice is refused. The lines, by version:
  *   1  HELLO size=S duration_ms=D
- *   2  HELLO size=S duration_ms=D version=2 port=U [token=T]
+ *   2  HELLO size=S duration_ms=D version=2 port=U [token=T] [cpu=C]
  *      (U: the client's UDP port, on the address of its control
- *      connection; the server connects its data socket to it)
+ *      connection; the server connects its data socket to it. C: the
+ *      CPU the server's session runs on, netperf's -T)
  *   OK port=P rcvbuf=B [version=2]
  *   ERR busy max_sessions=N | ERR busy per_peer=N | ERR duration max_ms=N
  *   ERR auth | ERR <text>
  *   END sent=N
- *   RESULT msgs=M bytes=Y elapsed_ns=E rcvbuf=B drops=D
+ *   RESULT msgs=M bytes=Y elapsed_ns=E rcvbuf=B drops=D [cpus=N busy_ppm=P]
+ *      (P: how busy the N CPUs the server measured were over its
+ *      counting, in parts per million of their time; a server before
+ *      these keys leaves them out)
  * A version 1 client (no version=) is still served where no token is
  * asked for; its data socket is then filtered by the client's address
  * only, not its port. A version 2 client ignores what an older server
@@ -28,12 +32,14 @@
 #define STREAM_PROTO_VERSION 2
 #define STREAM_LINE_MAX 256		/* a control line, its '\n' included */
 #define STREAM_TOKEN_MAX 128		/* characters of a shared token */
-#define STREAM_QUOTE_MAX 60		/* characters of a peer's text quoted in a message */
+#define STREAM_QUOTE_MAX 60
+#define STREAM_CPU_MAX 4095		/* the highest CPU number a HELLO may name */		/* characters of a peer's text quoted in a message */
 
 struct stream_hello {
 	unsigned int version;		/* 1 where the line has no version= */
 	uint64_t size, duration_ms;
 	uint16_t data_port;		/* the client's UDP port (0: not given) */
+	int cpu;			/* the CPU to serve on (-1: not given) */
 	char token[STREAM_TOKEN_MAX + 1];	/* "": none given */
 };
 
@@ -58,6 +64,8 @@ struct stream_reply {
 struct stream_counts {
 	uint64_t msgs, bytes, elapsed_ns, drops;
 	int rcvbuf;
+	unsigned int cpus;		/* CPUs measured (0: no CPU figure) */
+	uint64_t busy_ppm;		/* their busy share, 0..1000000 */
 };
 
 /* Each parser takes one line without its '\n': 0, or -EPROTO with a

@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "os/fsutil.h"
 #include "os/clock.h"
+#include "core/timeconst.h"
 
 struct procstat_sample *procstat_sample_new(void)
 {
@@ -175,4 +177,79 @@ int procstat_cpu_model(const char *root, char *buf, size_t len, char *err, size_
 	}
 	free(text);
 	return 0;
+}
+
+static int busy_read(struct cpustat *st, char *err, size_t errlen)
+{
+	char *text = NULL;
+	int rc = procstat_slurp(NULL, "/proc/stat", &text, err, errlen);
+
+	if (!rc)
+		rc = cpustat_parse_stat(text, st, err, errlen);
+	free(text);
+	return rc;
+}
+
+int procstat_busy_start(struct procstat_busy *b, char *err, size_t errlen)
+{
+	int rc;
+
+	b->stat = malloc(sizeof(*b->stat));
+	if (!b->stat) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	b->t_ns = mono_ns();
+	if ((rc = busy_read(b->stat, err, errlen)))
+		procstat_busy_free(b);
+	return rc;
+}
+
+int procstat_busy_end(struct procstat_busy *b, int cpu, double *busy, unsigned int *ncpus, char *err,
+		      size_t errlen)
+{
+	struct cpustat *now = malloc(sizeof(*now));
+	uint64_t t = mono_ns();
+	long hz = sysconf(_SC_CLK_TCK);
+	struct cpustat_pct pct;
+	int rc;
+
+	*busy = 0;
+	*ncpus = 0;
+	if (!b->stat || !now) {
+		free(now);
+		snprintf(err, errlen, b->stat ? "out of memory" : "no first reading");
+		procstat_busy_free(b);
+		return b->stat ? -ENOMEM : -EINVAL;
+	}
+	if ((rc = busy_read(now, err, errlen)))
+		goto out;
+	if (cpu >= 0) {
+		if (cpu >= CPUSTAT_MAX || !b->stat->cpu[cpu].present || !now->cpu[cpu].present) {
+			snprintf(err, errlen, "CPU %d is not in /proc/stat", cpu);
+			rc = -ENOENT;
+			goto out;
+		}
+		*ncpus = 1;
+	} else {
+		for (unsigned int i = 0; i < now->max_cpu && i < CPUSTAT_MAX; i++)
+			*ncpus += now->cpu[i].present && b->stat->cpu[i].present;
+	}
+	cpustat_pct(cpu >= 0 ? &b->stat->cpu[cpu] : &b->stat->all, cpu >= 0 ? &now->cpu[cpu] : &now->all,
+		    (double)(t - b->t_ns) / NSEC_PER_SEC * (double)(hz > 0 ? hz : 100) * *ncpus, &pct);
+	*busy = pct.busy / 100;
+	if (*busy < 0)
+		*busy = 0;
+	if (*busy > 1)
+		*busy = 1;
+out:
+	free(now);
+	procstat_busy_free(b);
+	return rc;
+}
+
+void procstat_busy_free(struct procstat_busy *b)
+{
+	free(b->stat);
+	b->stat = NULL;
 }

@@ -42,6 +42,23 @@ int procstat_parse(const char *stat, const char *interrupts, const char *softirq
  * grows to fit (/proc/interrupts is large on big machines). */
 int procstat_slurp(const char *root, const char *path, char **text, char *err, size_t errlen);
 
+/* How busy CPUs were between two readings of /proc/stat: wall time
+ * minus idle and iowait over wall time, so that interrupt time a kernel
+ * charges to no column counts as busy (cpustat_pct's busy). */
+struct procstat_busy {
+	struct cpustat *stat;		/* the first reading (heap) */
+	uint64_t t_ns;
+};
+/* The first reading: 0, or -errno with a reason. */
+int procstat_busy_start(struct procstat_busy *b, char *err, size_t errlen);
+/* The second: *busy (0..1) of CPU cpu, or of every CPU the file lists
+ * when cpu < 0, and *ncpus how many that was. Frees the first reading;
+ * 0, or -errno with a reason (-ENOENT: cpu not in the file). */
+int procstat_busy_end(struct procstat_busy *b, int cpu, double *busy, unsigned int *ncpus, char *err,
+		      size_t errlen);
+/* Frees a reading not ended (NULL-safe on a zeroed one). */
+void procstat_busy_free(struct procstat_busy *b);
+
 /* CPUs online (root/sys/devices/system/cpu/online). */
 int procstat_online(const char *root, struct cpuset *online, char *err, size_t errlen);
 /* The kernel release (root/proc/sys/kernel/osrelease). */

@@ -73,6 +73,18 @@ t --client 127.0.0.1 -I 95 -i 5,6
 t --client 127.0.0.1 -I 95 -i 0
 t --client 127.0.0.1 -i 5
 t --server -I 95
+# -c, -C and -T (netperf's): the client's; CPU numbers that are online
+t --server -c
+t --server -T 0
+t --client 127.0.0.1 -T x
+t --client 127.0.0.1 -T 0,x
+t --client 127.0.0.1 -T 0,1,1
+t --client 127.0.0.1 -T ,
+t --client 127.0.0.1 -T ''
+t --client 127.0.0.1 -T -1
+t --client 127.0.0.1 -T 4096
+t --client 127.0.0.1 -T "$(nproc)"
+t --prefix "$P" -T 0,"$(nproc)"
 # No server there, no lab: one line, exit 1.
 expect_exit 1 "$WR" stream --client 127.0.0.1 --port 1 -l 1
 expect_exit 1 "$WR" stream --prefix "$P" -l 1
@@ -95,6 +107,20 @@ ok=$(jq -r '
 	and .lost == .send.okay - .receive.messages and .receive.socket_drops <= .lost and .interrupted == false
 	and .lab == "'"$P"'" and .address == "198.19.0.2"' <<<"$j")
 [ "$ok" = true ] || fail "lab mode figures: $j"
+# Each end's CPU (netperf's -c/-C figures, always in JSON): unpinned, all
+# of the host's CPUs, busy 0..100%, and netperf's service demand from it:
+# busy x CPUs x elapsed us / KB moved, within 1% (rounding of busy_ppm).
+note "CPU: $(jq -c '{send: .send.cpu, receive: .receive.cpu}' <<<"$j")"
+[ "$(jq -r --argjson n "$(nproc)" '
+	def sd(c; ns; b): c.busy_pct / 100 * c.cpus * ns / 1000 / (b / 1024);
+	def near(a; b): (a - b | fabs) <= 0.01 * b;
+	[.send.cpu, .receive.cpu] | all(.cpu == null and .cpus == $n and .busy_pct > 0 and .busy_pct <= 100)' <<<"$j")" = true ] &&
+[ "$(jq -r '
+	def sd(c; ns; b): c.busy_pct / 100 * c.cpus * ns / 1000 / (b / 1024);
+	def near(a; b): (a - b | fabs) <= 0.01 * b;
+	near(.send.cpu.service_demand_us_per_kb; sd(.send.cpu; .send.elapsed_ns; .send.bytes))
+	and near(.receive.cpu.service_demand_us_per_kb; sd(.receive.cpu; .receive.elapsed_ns; .receive.bytes))' <<<"$j")" = true ] ||
+	fail "the ends' CPU: $(jq -c '{send, receive}' <<<"$j")"
 # What it cost the lab's DUT: its CPUs over the sending window, per
 # datagram it forwarded (received, or dropped by the receiving socket; one
 # frame each at 1025 bytes), and netperf's service demand from the same
@@ -170,6 +196,30 @@ note "client: $(jq -c '{send, receive}' "$D/cli")"
 	and .[0].client_sent == $c[0].send.okay and .[0].client == "198.18.0.1"' "$D/srv")" = true ] ||
 	fail "server's session: $(cat "$D/srv")"
 
+# -T 0,1 -c -C across the lab's namespaces: the sender runs on CPU 0 and
+# the server's session (a process of its own) on CPU 1, as /proc says
+# while they run, and each end's figure is of that one CPU. Text: the
+# block gains netperf's two columns and a line saying whose CPU each is.
+ip netns exec "${P}sink" "$WR" stream --server --port $PORT >"$D/srv" 2>&1 &
+sp=$!
+listening "${P}sink"
+ip netns exec "${P}gen" "$WR" stream -H 198.19.0.2 -p $PORT -l 2 -T 0,1 -c -C >"$D/cli" 2>&1 &
+cp=$!
+sleep 1
+allowed() { sed -n 's/^Cpus_allowed_list:\t*//p' /proc/"$1"/task/*/status 2>/dev/null | sort -u | tr '\n' ' '; }
+send_on=$(allowed $cp)
+sess_on=$(for p in $(pgrep -f "wirerate stream --server --port $PORT"); do [ "$p" = $sp ] || allowed "$p"; done)
+wait_bounded $cp 8 || fail "-T 0,1 client exit $?: $(cat "$D/cli")"
+kill -INT $sp; wait_bounded $sp 8 || fail "server exit $? after Ctrl-C"
+cat "$D/cli"
+note "-T 0,1: the sender's threads allowed on '$send_on', the session's on '$sess_on'"
+[ "$send_on" = "0 " ] || fail "-T 0,1: the sender runs on '$send_on', want 0"
+[ "$sess_on" = "1 " ] || fail "-T 0,1: the server's session runs on '$sess_on', want 1"
+grep -q '^Socket  Message  Elapsed      Messages                   CPU      Service$' "$D/cli" || fail "-c -C header 1"
+grep -q '^bytes   bytes    secs            #      #   10^6bits/sec % S      us/KB$' "$D/cli" || fail "-c -C header 3"
+grep -Eq '^ *[0-9]+ +1025 +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$D/cli" || fail "-c -C: the sender's line"
+grep -q "the sender's is CPU 0, the receiver's CPU 1$" "$D/cli" || fail "-c -C: whose CPU"
+
 # Loopback, plain text, no namespaces of the lab.
 "$WR" stream --server --once --port $PORT >"$D/srv" 2>&1 &
 sp=$!
@@ -177,6 +227,16 @@ listening
 timeout 10 "$WR" stream --client 127.0.0.1 --port $PORT -l 0.5 -m 64 >"$D/cli" || fail "loopback client exit $?"
 wait_bounded $sp 3 || fail "loopback server exit $?"
 grep -q '^session from 127.0.0.1: ' "$D/srv" || fail "server's line: $(cat "$D/srv")"
+# A CPU the server cannot run on: its session refuses in one line, the
+# client exits 1 saying so.
+"$WR" stream --server --once --port $PORT >"$D/srv" 2>&1 &
+sp=$!
+listening
+err=$(timeout 10 "$WR" stream --client 127.0.0.1 --port $PORT -l 0.5 -T ,4000 2>&1 >/dev/null)
+rc=$?
+note "-T ,4000 -> $rc: $err"
+[ $rc = 1 ] && grep -q "cannot serve on CPU 4000" <<<"$err" || fail "-T ,4000: exit $rc: $err"
+wait_bounded $sp 3 || :
 
 # Ctrl-C on the client: it stops sending, still gets the server's counts,
 # prints the block marked interrupted and exits 130; the server ends too.

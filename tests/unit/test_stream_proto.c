@@ -26,6 +26,15 @@ static void hello_versions(void **st)
 	assert_int_equal(h.duration_ms, 10000);
 	assert_int_equal(h.data_port, 0);
 	assert_string_equal(h.token, "");
+	assert_int_equal(h.cpu, -1);
+	/* netperf's -T for the server's session */
+	assert_int_equal(stream_hello_parse("HELLO size=64 duration_ms=500 version=2 port=1 cpu=4095", &h, err,
+					    sizeof(err)), 0);
+	assert_int_equal(h.cpu, 4095);
+	assert_int_equal(stream_hello_parse("HELLO size=64 duration_ms=500 version=2 port=1 cpu=4096", &h, err,
+					    sizeof(err)), -ERANGE);
+	assert_int_not_equal(stream_hello_parse("HELLO size=64 duration_ms=500 version=2 port=1 cpu=-1", &h, err,
+						sizeof(err)), 0);
 	assert_int_equal(stream_hello_parse("HELLO size=64 duration_ms=500 version=2 port=40000 token=s3cr=t", &h, err,
 					    sizeof(err)), 0);
 	assert_int_equal(h.version, 2);
@@ -36,10 +45,16 @@ static void hello_versions(void **st)
 					    sizeof(err)), 0);
 	assert_int_equal(h.version, 3);
 	/* written and read back */
-	h = (struct stream_hello){ .version = 2, .size = 9, .duration_ms = 7, .data_port = 65535 };
+	h = (struct stream_hello){ .version = 2, .size = 9, .duration_ms = 7, .data_port = 65535, .cpu = -1 };
 	strcpy(h.token, "tok");
 	assert_true(stream_hello_format(&h, line, sizeof(line)) > 0);
 	assert_string_equal(line, "HELLO size=9 duration_ms=7 version=2 port=65535 token=tok\n");
+	h.cpu = 3;
+	assert_true(stream_hello_format(&h, line, sizeof(line)) > 0);
+	assert_string_equal(line, "HELLO size=9 duration_ms=7 version=2 port=65535 token=tok cpu=3\n");
+	line[strlen(line) - 1] = '\0';
+	assert_int_equal(stream_hello_parse(line, &h, err, sizeof(err)), 0);
+	assert_int_equal(h.cpu, 3);
 	assert_int_equal(stream_hello_format(&h, line, 20), -ENOSPC);
 }
 
@@ -112,6 +127,22 @@ static void replies(void **st)
 	assert_int_equal(stream_result_parse(line, &d), 0);
 	assert_memory_equal(&c, &d, sizeof(c));
 	assert_int_not_equal(stream_result_parse("RESULT msgs=1 bytes=2 elapsed_ns=3 rcvbuf=4", &d), 0);
+	/* the server's CPU: both keys or neither, a share within 0..1e6 */
+	assert_int_equal(stream_result_parse("RESULT msgs=1 bytes=2 elapsed_ns=3 rcvbuf=4 drops=0", &d), 0);
+	assert_int_equal(d.cpus, 0);
+	c.cpus = 2;
+	c.busy_ppm = 1000000;
+	assert_true(stream_result_format(&c, line, sizeof(line)) > 0);
+	assert_non_null(strstr(line, " cpus=2 busy_ppm=1000000\n"));
+	line[strlen(line) - 1] = '\0';
+	assert_int_equal(stream_result_parse(line, &d), 0);
+	assert_memory_equal(&c, &d, sizeof(c));
+	assert_int_not_equal(stream_result_parse("RESULT msgs=1 bytes=2 elapsed_ns=3 rcvbuf=4 drops=0 cpus=1", &d), 0);
+	assert_int_not_equal(stream_result_parse("RESULT msgs=1 bytes=2 elapsed_ns=3 rcvbuf=4 drops=0 busy_ppm=1", &d), 0);
+	assert_int_not_equal(stream_result_parse("RESULT msgs=1 bytes=2 elapsed_ns=3 rcvbuf=4 drops=0 cpus=0 busy_ppm=1",
+						 &d), 0);
+	assert_int_not_equal(stream_result_parse("RESULT msgs=1 bytes=2 elapsed_ns=3 rcvbuf=4 drops=0 cpus=1 "
+						 "busy_ppm=1000001", &d), 0);
 	uint64_t sent;
 	assert_int_equal(stream_end_parse("END sent=18446744073709551615", &sent), 0);
 	assert_true(sent == UINT64_MAX);
