@@ -28,6 +28,7 @@
 #include "dut/dut.h"
 #include "dut/envcap.h"
 #include "dut/soak.h"
+#include "app/streamrun.h"
 #include "engine/cpucost.h"
 #include "engine/stream.h"
 #include "engine/stream_proto.h"
@@ -65,6 +66,11 @@ struct stream_opts {
 	bool local_cpu, remote_cpu;	/* show the CPU columns of that end */
 	int cpu, server_cpu;		/* pin the sender, the server's session (-1: no) */
 	bool have_bind_cpu;
+	/* several senders at once: --threads N, --cpus LIST (one per CPU) */
+	unsigned int threads;		/* 0: not given */
+	struct cpuset cpus;
+	unsigned int nsend;		/* senders (1 without either) */
+	int send_cpu[STREAMRUN_MAX];	/* each one's CPU, -1: not pinned */
 };
 
 #define STREAM_ITER_MAX 30		/* netperf's limit too */
@@ -302,6 +308,13 @@ static const struct opt stream_opts[] = {
 	  "the CPU the sender runs on, and the one the server's\n"
 	  "session runs on (netperf's -T: N both, N, the sender only,\n,N the server only)",
 	  set_bind_cpu },
+	{ "threads", 0, OPT_VALUE, "N", "several senders", "1",
+	  "N senders at once (1..64), each a thread, a socket (its\n"
+	  "own source port) and a session of its own; per-sender and\ntotal figures",
+	  opt_set_uint, SO(threads), 1, STREAMRUN_MAX },
+	{ "cpus", 0, OPT_VALUE, "LIST", NULL, NULL,
+	  "one sender pinned to each CPU of LIST (with --threads N,\nN CPUs); not with -T's sender CPU",
+	  opt_set_cpuset, SO(cpus) },
 	{ "confidence", 'I', OPT_VALUE, "LEVEL[,WIDTH]", "confidence", NULL,
 	  "repeat the run until the mean received throughput is\n"
 	  "known to WIDTH % (its interval's whole width, default 10)\n"
@@ -322,16 +335,20 @@ const struct opt_cmd stream_cmd = {
 	.synopsis = "--server [--bind ADDR] [--port N] [--once | --max-sessions N]\n"
 		    "                              [--max-per-peer N] [--max-duration T] [--token-file FILE]\n"
 		    "                              [--user NAME] [--json]\n"
-		    "       wirerate stream --client|-H HOST [-m SIZE] [-l T] [--port N] [--token-file FILE]\n"
+		    "       wirerate stream --client|-H HOST [-m SIZE] [-l T] [-c] [-C] [-T L,R]\n"
+		    "                              [--threads N] [--cpus LIST] [--port N] [--token-file FILE]\n"
 		    "                              [--allow-any-address] [--json]\n"
-		    "       wirerate stream [--prefix P] [-m SIZE] [-l T] [--soak] [--json]",
+		    "       wirerate stream [--prefix P] [-m SIZE] [-l T] [-c] [-C] [-T L,R] [--threads N]\n"
+		    "                              [--cpus LIST] [--soak] [--json]",
 	.about = "netperf's UDP_STREAM: the client sends UDP datagrams of one size as fast as\n"
 		 "it can for a time; the server counts what arrives. The client prints\n"
 		 "netperf's block (socket size, message size, elapsed time, messages okay and\n"
 		 "errors, throughput in 10^6 bits/s; the sender's line, then the receiver's)\n"
-		 "and the loss between them. Through a DUT (the lab's, or --dut), also what\n"
-		 "the stream cost the DUT's CPUs: per CPU, per datagram received, and as\n"
-		 "netperf's service demand (us of CPU per KB).\n",
+		 "and the loss between them; with -c/-C, each end's CPU and service demand,\n"
+		 "and with --threads/--cpus, several senders at once and their total.\n"
+		 "Through a DUT (the lab's, or --dut), also what the stream cost the DUT's\n"
+		 "CPUs: per CPU, per datagram received, and as netperf's service demand (us\n"
+		 "of CPU per KB).\n",
 	.notes = "A send refused with ENOBUFS, EAGAIN or ECONNREFUSED counts as an error, as\n"
 		 "netperf's do. Ctrl-C on the client stops sending, still collects the\n"
 		 "server's counts, prints the block marked interrupted and exits 130.\n"
@@ -433,6 +450,47 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 			cli_error("stream: -T: CPU %d is not online here (online: %s)", cpu, list);
 			return EXIT_USAGE;
 		}
+	}
+	if (op->mode == MODE_SERVER && (op->threads || cpuset_count(&op->cpus))) {
+		cli_error("stream: --threads and --cpus are the client's (lab mode or --client)");
+		return EXIT_USAGE;
+	}
+	op->nsend = op->threads ? op->threads : 1;
+	for (unsigned int i = 0; i < STREAMRUN_MAX; i++)
+		op->send_cpu[i] = op->cpu;
+	if (cpuset_count(&op->cpus)) {
+		struct cpuset online;
+		char e[256], list[256];
+		unsigned int i = 0;
+
+		if (op->cpu >= 0) {
+			cli_error("stream: --cpus pins the senders: give -T ,REMOTE for the server's CPU only");
+			return EXIT_USAGE;
+		}
+		if (cpuset_count(&op->cpus) > STREAMRUN_MAX) {
+			cli_error("stream: --cpus: at most %d CPUs, one sender each", STREAMRUN_MAX);
+			return EXIT_USAGE;
+		}
+		if (op->threads && op->threads != cpuset_count(&op->cpus)) {
+			cli_error("stream: --threads %u and --cpus with %u CPU(s): one sender per CPU, so as many of each",
+				  op->threads, cpuset_count(&op->cpus));
+			return EXIT_USAGE;
+		}
+		if (procstat_online(NULL, &online, e, sizeof(e)) == 0) {
+			for (int c = cpuset_next(&op->cpus, 0); c >= 0; c = cpuset_next(&op->cpus, (unsigned int)c + 1))
+				if (!cpuset_has(&online, (unsigned int)c)) {
+					cpuset_format_list(&online, list, sizeof(list));
+					cli_error("stream: --cpus: CPU %d is not online here (online: %s)", c, list);
+					return EXIT_USAGE;
+				}
+		}
+		op->nsend = cpuset_count(&op->cpus);
+		for (int c = cpuset_next(&op->cpus, 0); c >= 0; c = cpuset_next(&op->cpus, (unsigned int)c + 1))
+			op->send_cpu[i++] = c;
+	}
+	if (op->nsend > 1 && op->mode == MODE_LAB && op->have_port) {
+		cli_error("stream: --port with several senders in lab mode: each sender's server picks a port");
+		return EXIT_USAGE;
 	}
 	if (op->mode == MODE_SERVER && (op->have_size || op->have_duration)) {
 		cli_error("stream: --message-size and --duration are the client's (the server takes them from it)");
@@ -674,9 +732,16 @@ static void print_block(struct out *o, const struct stream_opts *op, const char 
 	out_text(o, " of the messages sent okay%s", r->recv > r->sent ? " (the server counted more than were sent)" : "");
 	out_text(o, "; the receiving socket dropped %llu (its buffer full)\n", (unsigned long long)r->drops);
 	if (op->local_cpu || op->remote_cpu) {
-		char snd[64], rcv[64];
+		char snd[96], rcv[64];
 
-		cpu_where(snd, sizeof(snd), &r->send_cpu);
+		if (cpuset_count(&op->cpus)) {
+			char list[32];
+
+			cpuset_format_list(&op->cpus, list, sizeof(list));
+			snprintf(snd, sizeof(snd), "CPUs %s (a sender on each)", list);
+		} else {
+			cpu_where(snd, sizeof(snd), &r->send_cpu);
+		}
 		cpu_where(rcv, sizeof(rcv), &r->recv_cpu);
 		out_text(o, "CPU (/proc/stat: not idle, interrupt time included): the sender's is %s, the "
 			 "receiver's %s\n", snd, rcv);
@@ -852,14 +917,64 @@ static void print_conf(struct out *o, const struct stream_opts *op, const struct
 	out_obj_end(o);
 }
 
+/* The senders of one run, and each one's figures. */
+struct senders {
+	const struct stream_opts *op;
+	struct streamrun_sender s[STREAMRUN_MAX];
+};
+
+/* Each sender's line, above the total's block, where there are several;
+ * "senders" in JSON either way. */
+static void print_senders(struct out *o, const struct stream_opts *op, const struct senders *sn)
+{
+	bool text = op->nsend > 1;
+
+	if (text)
+		out_text(o, "sender  CPU       Okay Errors   sent 10^6bits/s    Received  recv 10^6bits/s\n");
+	out_arr_start(o, "senders");
+	for (unsigned int i = 0; i < op->nsend; i++) {
+		const struct stream_result *r = &sn->s[i].r;
+
+		out_obj_start(o, NULL);
+		out_u64(o, "sender", text ? "%6llu" : NULL, i);
+		if (sn->s[i].cpu >= 0)
+			out_u64(o, "cpu", text ? "%5llu" : NULL, (uint64_t)sn->s[i].cpu);
+		else {
+			if (text)
+				out_text(o, "    -");
+			out_null(o, "cpu");
+		}
+		out_u64(o, "okay", text ? "%11llu" : NULL, r->sent);
+		out_u64(o, "errors", text ? "%7llu" : NULL, r->errors);
+		out_u64(o, "sent_bytes", NULL, r->sent_bytes);
+		out_u64(o, "send_elapsed_ns", NULL, r->send_ns);
+		out_f64(o, "send_throughput_mbps", text ? "%17.2f" : NULL, mbps(r->sent_bytes, r->send_ns));
+		out_u64(o, "messages", text ? "%12llu" : NULL, r->recv);
+		out_u64(o, "received_bytes", NULL, r->recv_bytes);
+		out_u64(o, "receive_elapsed_ns", NULL, r->recv_ns);
+		out_f64(o, "receive_throughput_mbps", text ? "%17.2f\n" : NULL, mbps(r->recv_bytes, r->recv_ns));
+		out_u64(o, "socket_drops", NULL, r->drops);
+		if (r->send_cpu.ncpus)
+			out_f64(o, "send_busy_pct", NULL, 100 * r->send_cpu.busy);
+		else
+			out_null(o, "send_busy_pct");
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	if (text)
+		out_text(o, "total of %u senders:\n", op->nsend);
+}
+
 static int finish(struct cli *cli, const struct stream_opts *op, const char *addr, const char *lab,
-		  const struct stream_result *r, const struct stream_dut *sd, const struct stream_conf *cf)
+		  const struct stream_result *r, const struct stream_dut *sd, const struct stream_conf *cf,
+		  const struct senders *sn)
 {
 	struct out *o = cli_out_create(cli, "stream");
 	struct cpucost_result cr = { 0 };
 
 	if (!o)
 		return EXIT_RUNTIME;
+	print_senders(o, op, sn);
 	print_block(o, op, addr, lab, r);
 	print_conf(o, op, cf);
 	/* What the DUT forwarded: what the server received, and what reached
@@ -887,22 +1002,56 @@ static int finish(struct cli *cli, const struct stream_opts *op, const char *add
 	return r->interrupted ? 130 : 0;
 }
 
+/* One run of op->nsend senders through one(), their total into r: 0, or
+ * an exit status after a one-line error (why, for each that failed). */
+static int run_senders(struct senders *sn, const struct stream_client *c, streamrun_one_fn one, void *arg,
+		       struct stream_result *r, int (*say)(void *arg, unsigned int i, const char *err))
+{
+	int first = streamrun_many(c, sn->op->nsend, sn->op->send_cpu, one, arg, sn->s);
+
+	if (first >= 0) {
+		int rc = 0;
+
+		for (unsigned int i = 0; i < sn->op->nsend; i++)
+			if (sn->s[i].rc && sn->s[i].rc != -ECANCELED && !rc)
+				rc = say(arg, i, sn->s[i].err);
+		return rc ? rc : EXIT_RUNTIME;
+	}
+	streamrun_total(sn->s, sn->op->nsend, r);
+	return 0;
+}
+
 struct client_run {
 	struct stream_client *c;
 	const char *addr;
 	uint16_t port;
+	struct senders *sn;
 };
+
+static int client_one(void *arg, unsigned int i, const struct stream_client *c, struct stream_result *r,
+		      char *err, size_t errlen)
+{
+	(void)arg;
+	(void)i;
+	return stream_client_run(c, -1, r, err, errlen);
+}
+
+static int client_say(void *arg, unsigned int i, const char *err)
+{
+	struct client_run *cr = arg;
+
+	if (cr->sn->op->nsend > 1)
+		cli_error("stream: sender %u: %s (%s port %u)", i, err, cr->addr, cr->port);
+	else
+		cli_error("stream: %s (%s port %u)", err, cr->addr, cr->port);
+	return cli_stopped() ? 130 : EXIT_RUNTIME;
+}
 
 static int client_run(void *ctx, struct stream_result *r)
 {
 	struct client_run *cr = ctx;
-	char err[256];
 
-	if (stream_client_run(cr->c, -1, r, err, sizeof(err))) {
-		cli_error("stream: %s (%s port %u)", err, cr->addr, cr->port);
-		return cli_stopped() ? 130 : EXIT_RUNTIME;
-	}
-	return 0;
+	return run_senders(cr->sn, cr->c, client_one, cr, r, client_say);
 }
 
 static int do_client(struct stream_opts *op, struct cli *cli)
@@ -913,8 +1062,15 @@ static int do_client(struct stream_opts *op, struct cli *cli)
 	struct stream_dut sd = { 0 };
 	struct stream_conf cf;
 	char err[256], addr[INET6_ADDRSTRLEN], tok[STREAM_TOKEN_MAX + 1] = "";
-	struct client_run cr = { .c = &c, .addr = addr, .port = op->port };
+	struct senders *sn = calloc(1, sizeof(*sn));
+	struct client_run cr = { .c = &c, .addr = addr, .port = op->port, .sn = sn };
 	int rc;
+
+	if (!sn) {
+		cli_error("stream: out of memory");
+		return EXIT_RUNTIME;
+	}
+	sn->op = op;
 
 	if ((rc = load_token(op, tok, sizeof(tok))))
 		goto out;
@@ -937,10 +1093,11 @@ static int do_client(struct stream_opts *op, struct cli *cli)
 		goto out;
 	if ((rc = iterate(op, client_run, &cr, &r, &cf)))
 		goto out;
-	rc = finish(cli, op, addr, NULL, &r, &sd, &cf);
+	rc = finish(cli, op, addr, NULL, &r, &sd, &cf, sn);
 out:
 	dut_watch_close(&sd);
 	explicit_bzero(tok, sizeof(tok));
+	free(sn);
 	return rc;
 }
 
@@ -949,26 +1106,43 @@ out:
 struct lab_run {
 	int gen, sink;
 	const uint8_t *ip;
-	uint16_t asked, port;		/* the control port asked for (0: any), the one used */
+	uint16_t asked;			/* the control port asked for (0: any) */
+	uint16_t port[STREAMRUN_MAX];	/* each sender's server's, as used */
+	bool in_session[STREAMRUN_MAX];
 	struct stream_client *c;
 	const char *prefix, *addr;
+	struct senders *sn;
 };
+
+/* Each sender with a server of its own in sink, on a port of its own. */
+static int lab_one(void *arg, unsigned int i, const struct stream_client *c, struct stream_result *r, char *err,
+		   size_t errlen)
+{
+	struct lab_run *lr = arg;
+
+	lr->port[i] = lr->asked;
+	return stream_lab_run(lr->gen, lr->sink, lr->ip, &lr->port[i], c, r, &lr->in_session[i], err, errlen);
+}
+
+static int lab_say(void *arg, unsigned int i, const char *err)
+{
+	struct lab_run *lr = arg;
+	char who[32] = "";
+
+	if (lr->sn->op->nsend > 1)
+		snprintf(who, sizeof(who), "sender %u: ", i);
+	if (lr->in_session[i])
+		cli_error("stream: %s%s (lab %s, %s port %u)", who, err, lr->prefix, lr->addr, lr->port[i]);
+	else
+		cli_error("stream: %s%s", who, err);
+	return lr->in_session[i] && cli_stopped() ? 130 : EXIT_RUNTIME;
+}
 
 static int lab_run(void *ctx, struct stream_result *r)
 {
 	struct lab_run *lr = ctx;
-	char err[256];
-	bool in_session;
 
-	lr->port = lr->asked;
-	if (stream_lab_run(lr->gen, lr->sink, lr->ip, &lr->port, lr->c, r, &in_session, err, sizeof(err))) {
-		if (in_session)
-			cli_error("stream: %s (lab %s, %s port %u)", err, lr->prefix, lr->addr, lr->port);
-		else
-			cli_error("stream: %s", err);
-		return in_session && cli_stopped() ? 130 : EXIT_RUNTIME;
-	}
-	return 0;
+	return run_senders(lr->sn, lr->c, lab_one, lr, r, lab_say);
 }
 
 static int do_lab(struct stream_opts *op, struct cli *cli)
@@ -978,6 +1152,8 @@ static int do_lab(struct stream_opts *op, struct cli *cli)
 	struct stream_result r = { 0 };
 	struct stream_dut sd = { 0 };
 	struct lab_status st;
+	struct senders *sn = NULL;
+	struct lab_run *lr = NULL;
 	char err[256], name[NETNS_NAME_MAX], addr[INET_ADDRSTRLEN];
 	int lock = -1, gen = -1, sink = -1, rc = EXIT_RUNTIME;
 	const struct lab_addr *dst = lab_if(LAB_SINK0);
@@ -1023,15 +1199,23 @@ static int do_lab(struct stream_opts *op, struct cli *cli)
 	op->host = addr;
 	if ((rc = dut_watch_open(op, &st, &c, &sd)))
 		goto out;
-	struct lab_run lr = { .gen = gen, .sink = sink, .ip = dst->ip, .asked = port, .c = &c, .prefix = op->prefix,
-			      .addr = addr };
+	if (!(sn = calloc(1, sizeof(*sn))) || !(lr = calloc(1, sizeof(*lr)))) {
+		cli_error("stream: out of memory");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	sn->op = op;
+	*lr = (struct lab_run){ .gen = gen, .sink = sink, .ip = dst->ip, .asked = port, .c = &c,
+				.prefix = op->prefix, .addr = addr, .sn = sn };
 	struct stream_conf cf;
 
-	if ((rc = iterate(op, lab_run, &lr, &r, &cf)))
+	if ((rc = iterate(op, lab_run, lr, &r, &cf)))
 		goto out;
-	op->port = lr.port;
-	rc = finish(cli, op, addr, op->prefix, &r, &sd, &cf);
+	op->port = lr->port[0];
+	rc = finish(cli, op, addr, op->prefix, &r, &sd, &cf, sn);
 out:
+	free(sn);
+	free(lr);
 	dut_watch_close(&sd);
 	if (gen >= 0)
 		close(gen);

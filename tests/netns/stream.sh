@@ -85,6 +85,17 @@ t --client 127.0.0.1 -T -1
 t --client 127.0.0.1 -T 4096
 t --client 127.0.0.1 -T "$(nproc)"
 t --prefix "$P" -T 0,"$(nproc)"
+# --threads and --cpus: one sender per CPU, the client's
+t --client 127.0.0.1 --threads 0
+t --client 127.0.0.1 --threads 65
+t --client 127.0.0.1 --threads x
+t --client 127.0.0.1 --cpus "$(nproc)"
+t --client 127.0.0.1 --cpus x
+t --client 127.0.0.1 --threads 3 --cpus 0,1
+t --client 127.0.0.1 --cpus 0 -T 0
+t --server --threads 2
+t --server --cpus 0
+t --prefix "$P" --threads 2 --port 5000
 # No server there, no lab: one line, exit 1.
 expect_exit 1 "$WR" stream --client 127.0.0.1 --port 1 -l 1
 expect_exit 1 "$WR" stream --prefix "$P" -l 1
@@ -219,6 +230,37 @@ grep -q '^Socket  Message  Elapsed      Messages                   CPU      Serv
 grep -q '^bytes   bytes    secs            #      #   10^6bits/sec % S      us/KB$' "$D/cli" || fail "-c -C header 3"
 grep -Eq '^ *[0-9]+ +1025 +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$D/cli" || fail "-c -C: the sender's line"
 grep -q "the sender's is CPU 0, the receiver's CPU 1$" "$D/cli" || fail "-c -C: whose CPU"
+
+# Several senders: --cpus 0,1 in lab mode, a sender (a thread, a socket
+# and a server of its own) on each CPU; the total is their sum, its
+# elapsed time the longest, and the lab's DUT read once over them all.
+timeout 15 "$WR" stream --prefix "$P" -l 2 --cpus 0,1 --json >"$D/two" || fail "--cpus 0,1 exit $?"
+note "two senders: $(jq -c '[.senders[] | {cpu, okay, messages, send_busy_pct}]' "$D/two"), total $(jq -c '{sent: .send.okay, recv: .receive.messages}' "$D/two")"
+[ "$(jq -r '(.senders | length == 2 and map(.cpu) == [0, 1] and all(.okay > 0 and .messages > 0 and .messages <= .okay))
+	and .send.okay == (.senders | map(.okay) | add) and .receive.messages == (.senders | map(.messages) | add)
+	and .send.bytes == (.senders | map(.sent_bytes) | add)
+	and .send.elapsed_ns == (.senders | map(.send_elapsed_ns) | max)
+	and .send.cpu.cpus == 2 and .send.cpu.cpu == null
+	and .dut_forwarded == .receive.messages + .receive.socket_drops and .dut_cpu.ns_per_frame > 0' "$D/two")" = true ] ||
+	fail "--cpus 0,1: $(jq -c '{senders, send, receive}' "$D/two")"
+[ "$(jq -r '.senders | length == 1 and .[0].cpu == null' "$D/j")" = true ] || fail "one sender: senders $(jq -c .senders "$D/j")"
+# ... and against a server, each sender's thread on its CPU as /proc says
+# while they run (the main thread where it may).
+ip netns exec "${P}sink" "$WR" stream --server --port $PORT >"$D/srv" 2>&1 &
+sp=$!
+listening "${P}sink"
+ip netns exec "${P}gen" "$WR" stream -H 198.19.0.2 -p $PORT -l 2 --cpus 0,1 >"$D/cli" 2>&1 &
+cp=$!
+sleep 1
+threads_on=$(sed -n 's/^Cpus_allowed_list:\t*//p' /proc/$cp/task/*/status 2>/dev/null | sort | tr '\n' ' ')
+wait_bounded $cp 8 || fail "--cpus 0,1 client exit $?: $(cat "$D/cli")"
+kill -INT $sp; wait_bounded $sp 8 || fail "server exit $? after Ctrl-C"
+cat "$D/cli"
+note "--cpus 0,1: the client's threads allowed on '$threads_on'"
+[ "$threads_on" = "0 0-$(( $(nproc) - 1 )) 1 " ] || fail "--cpus 0,1: threads allowed on '$threads_on', want one on 0, one on 1 and the main thread"
+grep -Eq '^ +0 +0 +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9]+ +[0-9.]+$' "$D/cli" || fail "--cpus: sender 0's line"
+grep -Eq '^ +1 +1 +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9]+ +[0-9.]+$' "$D/cli" || fail "--cpus: sender 1's line"
+grep -q '^total of 2 senders:$' "$D/cli" || fail "--cpus: the total's line"
 
 # Loopback, plain text, no namespaces of the lab.
 "$WR" stream --server --once --port $PORT >"$D/srv" 2>&1 &

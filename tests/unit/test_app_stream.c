@@ -1,0 +1,149 @@
+/* Several stream senders at once: each runs in a thread of its own with
+ * its CPU, the DUT watch's window opens once before the first and closes
+ * once after the last, and the total adds the senders up. No sockets:
+ * each sender is a function that fills in its figures. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/streamrun.h"
+
+struct watch {
+	pthread_mutex_t lock;
+	int starts, ends, inside, most_inside;
+};
+
+struct fake {
+	struct watch *w;
+	pthread_t seen[STREAMRUN_MAX];
+	int fail;			/* this sender fails (-1: none) */
+};
+
+static void edge(void *arg, bool end)
+{
+	struct watch *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	if (end)
+		w->ends++;
+	else
+		w->starts++;
+	pthread_mutex_unlock(&w->lock);
+}
+
+static int fake_one(void *arg, unsigned int i, const struct stream_client *c, struct stream_result *r, char *err,
+		    size_t errlen)
+{
+	struct fake *f = arg;
+
+	f->seen[i] = pthread_self();
+	c->window(c->window_arg, false);
+	usleep(20000);		/* all are inside at once */
+	r->sent = 100 + i;
+	r->sent_bytes = (100 + i) * 1000;
+	r->send_ns = 1000000000 + i;
+	r->recv = 90 + i;
+	r->recv_bytes = (90 + i) * 1000;
+	r->recv_ns = 2000000000 - i;
+	r->drops = 1;
+	r->sndbuf = 7;
+	r->rcvbuf = 8;
+	r->send_cpu = (struct stream_cpu){ .ncpus = 1, .cpu = c->cpu, .busy = 0.5 + 0.1 * i };
+	r->recv_cpu = (struct stream_cpu){ .ncpus = 4, .cpu = -1, .busy = 0.25 };
+	c->window(c->window_arg, true);
+	if ((int)i == f->fail) {
+		snprintf(err, errlen, "sender %u broke", i);
+		return -EPIPE;
+	}
+	return 0;
+}
+
+static void many_and_total(void **st)
+{
+	struct watch w = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct fake f = { .w = &w, .fail = -1 };
+	struct stream_client c = { .cpu = -1, .server_cpu = -1, .window = edge, .window_arg = &w };
+	struct streamrun_sender s[3];
+	struct stream_result t;
+	int cpus[3] = { 2, 0, 1 };
+
+	(void)st;
+	assert_int_equal(streamrun_many(&c, 3, cpus, fake_one, &f, s), -1);
+	/* the window: once each way, around them all */
+	assert_int_equal(w.starts, 1);
+	assert_int_equal(w.ends, 1);
+	/* each in a thread of its own, with its CPU */
+	assert_false(pthread_equal(f.seen[0], f.seen[1]));
+	assert_false(pthread_equal(f.seen[1], f.seen[2]));
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(s[i].rc, 0);
+		assert_int_equal(s[i].cpu, cpus[i]);
+		assert_int_equal(s[i].r.send_cpu.cpu, cpus[i]);
+	}
+	streamrun_total(s, 3, &t);
+	assert_true(t.sent == 303 && t.sent_bytes == 303000 && t.recv == 273 && t.recv_bytes == 273000);
+	assert_true(t.drops == 3 && t.sndbuf == 7 && t.rcvbuf == 8);
+	assert_true(t.send_ns == 1000000002 && t.recv_ns == 2000000000);
+	/* three distinct CPUs, the mean of their shares */
+	assert_int_equal(t.send_cpu.ncpus, 3);
+	assert_int_equal(t.send_cpu.cpu, -1);
+	assert_true(t.send_cpu.busy > 0.5999 && t.send_cpu.busy < 0.6001);
+	/* the host's CPUs each time: as many as one said */
+	assert_int_equal(t.recv_cpu.ncpus, 4);
+	assert_true(t.recv_cpu.busy > 0.2499 && t.recv_cpu.busy < 0.2501);
+}
+
+static void one_here_and_failures(void **st)
+{
+	struct watch w = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct fake f = { .w = &w, .fail = -1 };
+	struct stream_client c = { .cpu = 5, .server_cpu = -1, .window = edge, .window_arg = &w };
+	struct streamrun_sender s[4];
+	struct stream_result t;
+
+	(void)st;
+	/* one sender runs in the caller's thread, with the client's CPU
+	 * replaced by the one given (none: not pinned) */
+	assert_int_equal(streamrun_many(&c, 1, NULL, fake_one, &f, s), -1);
+	assert_true(pthread_equal(f.seen[0], pthread_self()));
+	assert_int_equal(s[0].cpu, -1);
+	assert_int_equal(w.starts + w.ends, 2);
+	/* a failure is told by index, the others still run and count */
+	f.fail = 2;
+	assert_int_equal(streamrun_many(&c, 4, NULL, fake_one, &f, s), 2);
+	assert_int_equal(s[2].rc, -EPIPE);
+	assert_string_equal(s[2].err, "sender 2 broke");
+	assert_int_equal(s[3].rc, 0);
+	/* a sender's end not measured: the total has no figure for it */
+	s[1].r.recv_cpu.ncpus = 0;
+	streamrun_total(s, 4, &t);
+	assert_int_equal(t.recv_cpu.ncpus, 0);
+	assert_int_equal(t.send_cpu.ncpus, 1);	/* all four not pinned: one "CPU", cpu -1 */
+	/* the same CPU twice is one CPU, its share the mean of both */
+	s[0].r.send_cpu = (struct stream_cpu){ .ncpus = 1, .cpu = 3, .busy = 0.2 };
+	s[1].r.send_cpu = (struct stream_cpu){ .ncpus = 1, .cpu = 3, .busy = 0.4 };
+	streamrun_total(s, 2, &t);
+	assert_int_equal(t.send_cpu.ncpus, 1);
+	assert_int_equal(t.send_cpu.cpu, 3);
+	assert_true(t.send_cpu.busy > 0.2999 && t.send_cpu.busy < 0.3001);
+	/* out of range */
+	assert_int_equal(streamrun_many(&c, 0, NULL, fake_one, &f, s), 0);
+	assert_int_equal(s[0].rc, -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(many_and_total),
+		cmocka_unit_test(one_here_and_failures),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
