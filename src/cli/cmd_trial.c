@@ -1,14 +1,9 @@
 /* wirerate trial: one trial at a fixed rate, through the lab or cabled ports. */
 #include <errno.h>
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <arpa/inet.h>
-#include <sys/socket.h>
 
 #include "cli/cli.h"
 #include "os/fsutil.h"
@@ -20,13 +15,12 @@
 #include "cli/trialopt.h"
 #include "app/trialres.h"
 #include "app/trialdut.h"
+#include "app/trialrun.h"
 #include "engine/trial.h"
-#include "core/cpustat.h"
 #include "core/timeconst.h"
 #include "core/units.h"
-#include "render/lossprint.h"
+#include "render/trialprint.h"
 #include "render/out.h"
-#include "os/cpulat.h"
 #include "wr_config.h"
 
 struct progress_ctx {
@@ -51,100 +45,6 @@ static void show_progress(void *arg, const struct trial_progress *p)
 	pc->shown = true;
 }
 
-static void print_latency(struct out *o, const struct hist *h, unsigned int every)
-{
-	out_obj_start(o, "latency_ns");
-	if (!h->count) {
-		out_text(o, "  latency    none measured\n");
-	} else {
-		out_text(o, "  latency    min %.1f us, median %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us, mean %.1f us",
-			 hist_min(h) / 1e3, hist_quantile(h, 0.5) / 1e3, hist_quantile(h, 0.99) / 1e3,
-			 hist_quantile(h, 0.999) / 1e3, hist_max(h) / 1e3, hist_mean(h) / 1e3);
-		if (every > 1)
-			out_text(o, " (%llu frames: 1 in %u)", (unsigned long long)h->count, every);
-		out_text(o, "\n");
-		out_u64(o, "every", NULL, every);
-		out_u64(o, "min", NULL, hist_min(h));
-		out_u64(o, "median", NULL, hist_quantile(h, 0.5));
-		out_u64(o, "p99", NULL, hist_quantile(h, 0.99));
-		out_u64(o, "p99_9", NULL, hist_quantile(h, 0.999));
-		out_u64(o, "max", NULL, hist_max(h));
-		out_f64(o, "mean", NULL, hist_mean(h));
-		out_u64(o, "frames", NULL, h->count);
-	}
-	out_obj_end(o);
-}
-
-void trial_print_dir(struct out *o, const struct trial_dir_result *d, double frame_size,
-		     double line_bps, const char *label)
-{
-	out_str(o, "direction", "  %s\n", label);
-	out_f64(o, "target_pps", "  offered    %.0f frames/s target", d->target_pps);
-	out_f64(o, "offered_pps", ", %.1f achieved", d->offered_pps);
-	out_text(o, " (%.2f%%)", d->target_pps > 0 ? d->offered_pps * 100.0 / d->target_pps : 0);
-	out_u64(o, "tx", ", %llu frames", d->tx);
-	out_u64(o, "streams", d->streams > 1 ? " in %llu streams" : NULL, d->streams ? d->streams : 1);
-	out_u64(o, "largest_burst", ", largest burst %llu\n", d->largest_burst);
-	out_u64(o, "max_backlog", NULL, d->max_backlog);
-	out_u64(o, "rx", "  received   %llu frames", d->rx);
-	out_u64(o, "lost", ", lost %llu", d->lost);
-	out_f64(o, "loss_pct", " (%.4f%%)", d->loss_pct);
-	out_u64(o, "reordered", ", reordered %llu", d->reordered);
-	out_u64(o, "duplicated", ", duplicated %llu", d->duplicate);
-	out_u64(o, "late", ", late %llu\n", d->late + d->out_of_window);
-	out_u64(o, "ring_drops", NULL, d->ring_drops);
-	if (d->ring_drops && !d->tester_limited)
-		out_text(o, "  where      %llu of the lost frames were refused by the DUT's receive ring (its input queue was full)\n",
-			 (unsigned long long)d->ring_drops);
-	out_bool(o, "flow_control", NULL, d->flow_control);
-	out_u64(o, "flow_waits", NULL, d->flow_waits);
-	out_bool(o, "flow_gave_up", NULL, d->flow_gave_up);
-	if (d->xdp_batch)
-		out_u64(o, "xdp_batch", NULL, d->xdp_batch);
-	if (d->flow_control)
-		out_text(o, "  flow       back to back: the generator kept at most %u frames ahead of the analyzer, "
-			 "held %llu times%s\n", d->flow_window,
-			 (unsigned long long)d->flow_waits,
-			 d->flow_gave_up ? " (then gave up: the analyzer saw nothing for 200 ms)" : "");
-	out_u64(o, "learning_tx", NULL, d->learning_tx);
-	out_u64(o, "learning_rx", NULL, d->learning_rx);
-	out_u64(o, "stale", NULL, d->stale);
-	out_u64(o, "not_test", NULL, d->not_test_total);
-	if (d->not_test_total || d->stale)
-		out_text(o, "  other      %llu frames without a valid tag, %llu from another trial or beyond the frames sent "
-			 "(never counted)\n",
-			 (unsigned long long)d->not_test_total, (unsigned long long)d->stale);
-	print_latency(o, &d->latency, d->latency_every ? d->latency_every : 1);
-	out_u64(o, "tester_rx_drops", "  tester     receive drops %llu", d->tester_rx_drops);
-	out_u64(o, "tester_if_drops", " (+%llu entering the port", d->tester_if_drops);
-	out_u64(o, "tester_refused", ", +%llu refused by its ring)", d->tester_refused);
-	out_u64(o, "tx_errors", ", transmit errors %llu", d->tx_errors);
-	out_u64(o, "tx_refused", ", held back by the next hop %llu", d->tx_refused);
-	out_bool(o, "tester_limited", NULL, d->tester_limited);
-	if (d->tester_limited)
-		out_str(o, "tester_reason", ": TESTER-LIMITED, %s (not DUT loss)\n", d->tester_reason);
-	else
-		out_text(o, ": ok\n");
-	/* pktgen's result line, for people who read those. */
-	double rx_pps = d->offered_pps * (d->tx ? (double)d->rx / (double)d->tx : 0);
-	out_text(o, "  Result: %.0fpps %.0fMb/sec (%.0fbps) errors: %llu",
-		 rx_pps, rx_pps * frame_size * 8 / 1e6, rx_pps * frame_size * 8,
-		 (unsigned long long)d->lost);
-	if (line_bps > 0) {
-		double pct = rx_pps * (frame_size + 20) * 8 * 100.0 / line_bps;
-
-		out_text(o, ", %.1f%% of line rate", pct);
-		out_f64(o, "forwarded_pct_line_rate", NULL, pct);
-	}
-	out_text(o, "\n");
-	out_f64(o, "forwarded_pps", NULL, rx_pps);
-	/* bit rates as TRex names them: L2 the frames with their FCS, L1
-	 * with the preamble and gap a wire adds (what --rate 1Gbit counts) */
-	out_f64(o, "forwarded_mbps_l2", NULL, rx_pps * frame_size * 8 / 1e6);
-	out_f64(o, "forwarded_mbps_l1", NULL, rx_pps * (frame_size + 20) * 8 / 1e6);
-}
-
-#define TRIAL_MAX_REPEATS 16
 #define TRIAL_CAPTURE_COUNT 100	/* --capture-count's default */
 
 struct trial_own {
@@ -159,7 +59,7 @@ static const struct opt trial_own_opts[] = {
 	{ "repeat", 0, OPT_VALUE, "N", "repeats", "1",
 	  "run the trial N times in a row (1..16), each stored;\n"
 	  "'report' compares the runs over their spread",
-	  opt_set_u64, OPT_FIELD(struct trial_own, repeat), 1, TRIAL_MAX_REPEATS },
+	  opt_set_u64, OPT_FIELD(struct trial_own, repeat), 1, APP_TRIAL_MAX_REPEATS },
 	{ "latency-histogram", 0, OPT_VALUE, "FILE", NULL, NULL,
 	  "write every direction's full latency histogram as CSV\n"
 	  "(repeat,direction,lo_ns,hi_ns,count,cumulative; docs/trial.md)",
@@ -203,197 +103,89 @@ static void om_trials(FILE *f, void *arg)
 	om_write_trials(f, t->label, t->res, t->n, t->ns);
 }
 
-/* A run this long (or longer) prints its plan first. */
-#define TRIAL_PLAN_SHOWN_S 30.0
-
-/* One trial of the run: the traffic, the DUT's CPU and the stored trial.
- * Returns 0, or an exit status after a one-line error. */
-static int run_one(struct trialopt *to, struct storeopt *so, struct trial_result *res, unsigned int rep,
-		   struct cpucost_result *cr, double *ceiling, double *fwd_pps)
-{
-	struct progress_ctx pc = { 0 };
-	char err[512];
-	uint64_t fwd = 0, tx = 0;
-	int rc;
-
-	memset(cr, 0, sizeof(*cr));
-	if (!to->cfg.cost && (rc = app_trial_cpucost(to, &to->cfg.cost, err, sizeof(err)))) {
-		cli_error("trial: %s", err);
-		return cli_status(rc);
-	}
-	rc = trial_run(&to->cfg, res, cli_stop_flag(),
-		       isatty(STDERR_FILENO) && to->cfg.duration_ns > 2 * NSEC_PER_SEC ? show_progress : NULL,
-		       &pc, err, sizeof(err));
-	if (pc.shown)
-		fprintf(stderr, "\r%100s\r", "");
-	if (rc) {
-		cli_error("trial: %s", err);
-		cpucost_destroy(to->cfg.cost);
-		to->cfg.cost = NULL;
-		return rc == -EMSGSIZE ? EXIT_USAGE : EXIT_RUNTIME;
-	}
-	*fwd_pps = 0;
-	for (unsigned int d = 0; d < res->ndirs; d++) {
-		fwd += res->dir[d].rx;
-		tx += res->dir[d].tx;
-		/* As the result's forwarded_pps: the offered rate times rx/tx. */
-		if (res->dir[d].tx)
-			*fwd_pps += res->dir[d].offered_pps * (double)res->dir[d].rx / (double)res->dir[d].tx;
-	}
-	if (to->cfg.cost) {
-		cpucost_result(to->cfg.cost, fwd, cr);
-		cpucost_destroy(to->cfg.cost);
-		to->cfg.cost = NULL;
-	}
-
-	/* Before it is stored: a rate above the tester's ceiling marks it. */
-	*ceiling = trialopt_check_ceiling(to, res);
-
-	struct db_trial t = { .size = (unsigned int)(res->avg_frame_size + 0.5), .test = 'x', .repeat = rep,
-			      .load = to->cfg.rate_pps * res->ndirs, .duration_s = res->elapsed_ns / 1e9,
-			      .tx = tx, .rx = fwd, .tester_limited = res->tester_limited, .cpu_valid = cr->valid,
-			      .cpu_busy_pct = cr->valid ? cr->busy_cpu_s / cr->seconds * 100 : 0,
-			      .cpu_soak_pct = cr->valid && cr->soak_cpu_s >= 0 ? cr->soak_cpu_s / cr->seconds * 100 : -1,
-			      .ns_per_frame = cr->ns_per_frame, .cpu_source = cr->source,
-			      .loss = res->loss_valid ? res->loss : NULL, .nloss = res->ndirs,
-			      .soak_trusted = cr->soak_checked ? (cr->soak_trusted ? 1 : -1) : 0,
-			      .soak_note = cr->soak_reason };
-	const struct stallprobe_result *sp = &cr->stall;
-	struct db_prof_entry prof[PROFILE_TOP_MAX];
-
-	app_store_profile(cr->profiled ? &cr->profile : NULL, &t, prof);
-
-	/* the worst CPU's stall, every CPU's stalls, the most steal */
-	if (sp->valid) {
-		t.stall_valid = true;
-		t.stall_fifo = sp->fifo;
-		t.stall_max_ns = (double)sp->c[sp->worst].max_late_ns;
-		t.stall_cpu = sp->c[sp->worst].cpu;
-		t.stall_threshold_ns = (double)sp->threshold_ns;
-		t.steal_pct = -1;
-		for (unsigned int i = 0; i < sp->n; i++) {
-			t.stalls += sp->c[i].stalls;
-			if (sp->c[i].steal_pct > t.steal_pct)
-				t.steal_pct = sp->c[i].steal_pct;
-		}
-	}
-
-	if (app_store_trial(so, &t, err, sizeof(err)))
-		cli_error("warning: trial: not stored in %s: %s", so->path, err);
-	return 0;
-}
-
-/* A trial's result block, text or JSON. */
+/* A trial's result block, text or JSON: its header, then the rest. */
 static void print_one(struct out *o, const struct trialopt *to, const struct trial_result *res,
 		      const struct cpucost_result *cr, double ceiling)
 {
+	const char *const labels[2] = { to->dir_label[0], to->dir_label[1] };
+
 	trialopt_print_header(o, to, res);
-	if (ceiling > 0) {
-		/* the host moved the tester's CPUs since: the ceiling is another's */
-		bool moved = cpulat_moved(res->ceiling_line_ns, res->cpu_line_ns);
-
-		out_f64(o, "tester_ceiling_pps", "  ceiling    %.0f frames/s (calibrated back to back)", ceiling);
-		if (res->ceiling_line_ns > 0)
-			out_f64(o, "ceiling_line_ns", NULL, res->ceiling_line_ns);
-		else
-			out_null(o, "ceiling_line_ns");
-		out_bool(o, "ceiling_placement_moved", NULL, moved);
-		if (moved)
-			out_text(o, ", NOT FOR THESE CPUS NOW: %.0f ns a cache line apart then, %.0f now (the host "
-				 "moved them): calibrate again", res->ceiling_line_ns, res->cpu_line_ns);
-		out_text(o, "\n");
-	} else {
-		out_null(o, "tester_ceiling_pps");
-	}
-	out_arr_start(o, "directions");
-	for (unsigned int d = 0; d < res->ndirs; d++) {
-		out_obj_start(o, NULL);
-		trial_print_dir(o, &res->dir[d], res->avg_frame_size, to->line_bps, to->dir_label[d]);
-		if (res->loss_valid)
-			lossattr_print(o, &res->loss[d], res->loss_note);
-		out_obj_end(o);
-	}
-	out_arr_end(o);
-	if (res->ndirs == 2) {
-		const struct trial_dir_result *a = &res->dir[0], *b = &res->dir[1];
-		uint64_t tx = a->tx + b->tx, rx = a->rx + b->rx, lost = a->lost + b->lost;
-
-		out_obj_start(o, "total");
-		out_u64(o, "tx", "  total      sent %llu", tx);
-		out_u64(o, "rx", ", received %llu", rx);
-		out_u64(o, "lost", ", lost %llu", lost);
-		out_f64(o, "loss_pct", " (%.4f%%)\n", tx ? (double)lost * 100.0 / (double)tx : 0);
-		out_obj_end(o);
-	}
-	if (cr->valid)
-		cpucost_print(o, cr);
-	if (res->loss_valid) {
-		struct lossattr_cpu_hint h;
-		uint64_t sent[2] = { res->dir[0].tx, res->ndirs > 1 ? res->dir[1].tx : 0 };
-		char text[384];
-		enum lossattr_limit_by by;
-
-		cpucost_hint(cr, &h);
-		by = lossattr_limit(res->loss, res->ndirs, sent, res->tester_limited, &h, text, sizeof(text));
-		lossattr_limit_print(o, by, text);
-	}
-	out_bool(o, "tester_limited", NULL, res->tester_limited);
-	out_bool(o, "interrupted", NULL, res->interrupted);
-	if (res->interrupted)
-		out_text(o, "  INTERRUPTED after %.2f s: the counts above cover the frames sent until then\n",
-			 res->elapsed_ns / 1e9);
+	trialprint_result(o, res, cr, ceiling, to->line_bps, labels);
 }
 
-/* What --capture wrote: the file, the frames and why. */
-static void capture_print(struct out *o, const char *path, const struct capture_stats *cs)
+/* What each repeat prints as it ends (app_trial_run.after_each). */
+struct shown {
+	struct cli *cli;
+	struct trialopt *to;
+	struct app_trial_run *run;
+	struct storeopt *so;
+	struct progress_ctx pc;
+	struct out *o;
+};
+
+/* The progress line off the terminal. */
+static void progress_clear(struct progress_ctx *pc)
 {
-	out_obj_start(o, "capture");
-	out_str(o, "file", "  capture    %s: ", path);
-	out_u64(o, "frames", "%llu frame(s) received and not counted", cs->written);
-	out_obj_start(o, "reasons");
-	for (unsigned int i = 0; i < cs->nreasons; i++) {
-		out_text(o, i ? ", %s " : " (%s ", cs->by[i].reason);
-		out_u64(o, cs->by[i].reason, "%llu", cs->by[i].frames);
-	}
-	out_obj_end(o);
-	out_text(o, "%s\n", cs->nreasons ? ")" : "");
-	out_obj_end(o);
+	if (pc->shown)
+		fprintf(stderr, "\r%100s\r", "");
+	memset(pc, 0, sizeof(*pc));
 }
 
-/* The repeat whose forwarded rate is nearest the median (the first of
- * equals): the trial a run's JSON shows at its top level. */
-static unsigned int median_repeat(const double *fwd, unsigned int n, double med)
+static int show_one(void *ctx, unsigned int i, const char *warn)
 {
-	unsigned int best = 0;
+	struct shown *sh = ctx;
+	const struct app_trial_run *run = sh->run;
 
-	for (unsigned int i = 1; i < n; i++)
-		if (fabs(fwd[i] - med) < fabs(fwd[best] - med))
-			best = i;
-	return best;
+	progress_clear(&sh->pc);
+	if (warn)
+		cli_error("warning: trial: not stored in %s: %s", sh->so->path, warn);
+	if (!sh->o) {
+		if (!(sh->o = cli_out_create(sh->cli, "trial")))
+			return EXIT_RUNTIME;
+		out_arr_start(sh->o, "repeats");
+	}
+	if (run->repeat > 1)
+		out_text(sh->o, "%srepeat %u of %llu\n", i ? "\n" : "", i + 1, (unsigned long long)run->repeat);
+	out_obj_start(sh->o, NULL);
+	print_one(sh->o, sh->to, &run->res[i], &run->cr[i], run->ceiling[i]);
+	out_obj_end(sh->o);
+	return 0;
+}
+
+/* The exit status of a run that stopped short, after its one-line error. */
+static int run_status(struct shown *sh)
+{
+	const struct app_trial_run *run = sh->run;
+
+	switch (run->fail) {
+	case APP_TRIAL_FAIL_CPU:
+		progress_clear(&sh->pc);
+		cli_error("trial: %s", run->err);
+		return cli_status(run->rc);
+	case APP_TRIAL_FAIL_TRAFFIC:
+		progress_clear(&sh->pc);
+		cli_error("trial: %s", run->err);
+		return run->rc == -EMSGSIZE ? EXIT_USAGE : EXIT_RUNTIME;
+	case APP_TRIAL_FAIL_HOOK:
+		return run->rc;
+	default:
+		return 0;
+	}
 }
 
 int cmd_trial(struct cli *cli, int argc, char **argv)
 {
 	struct trialopt to;
 	struct storeopt so;
-	/* every repeat's result, CPU cost, ceiling and trial id */
-	struct trial_result *res = NULL;
-	struct cpucost_result *cr = NULL;
-	double ceiling[TRIAL_MAX_REPEATS] = { 0 };
-	uint64_t ids[TRIAL_MAX_REPEATS] = { 0 };
-	uint64_t repeat = 1;
-	double fwd[TRIAL_MAX_REPEATS], loss_sum = 0;
-	unsigned int done = 0;
-	bool interrupted = false, tester_limited = false;
-	char err[512];
-	struct out *o = NULL;
+	struct app_trial_run run = { .repeat = 1 };
+	struct app_trial_summary sum;
+	struct shown sh = { .cli = cli, .to = &to, .run = &run, .so = &so };
+	char err[512], headline[160];
 	struct trial_own own = { .repeat = 1 };
 	void *ctx[] = { &to, &own, &so };
 	struct cli_stop stop = { 0 };
 	char *args[1];
 	struct fs_out hist = { .f = NULL };	/* --latency-histogram */
-	FILE *hf = NULL;
-	double kept_ns[TRIAL_MAX_REPEATS] = { 0 };
 	int nargs, rc;
 
 	trialopt_init(&to);
@@ -404,7 +196,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		cli_error("trial: %s", err);
 		return EXIT_USAGE;
 	}
-	repeat = own.repeat;
+	run.repeat = (unsigned int)own.repeat;
 	if (own.capture_count && !own.capture) {
 		cli_error("trial: --capture-count goes with --capture FILE");
 		return EXIT_USAGE;
@@ -412,8 +204,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	if (!own.capture_count)
 		own.capture_count = TRIAL_CAPTURE_COUNT;
 	if (cli->check_only) {
-		cli->planned_s = (double)repeat * (double)(to.cfg.duration_ns + to.cfg.learn_wait_ns + to.cfg.drain_ns) /
-				 NSEC_PER_SEC;
+		cli->planned_s = app_trial_planned_s(&to.cfg, run.repeat);
 		return 0;
 	}
 	if ((rc = app_trial_resolve(&to, err, sizeof(err))) || (rc = app_trial_dut_open(&to, err, sizeof(err)))) {
@@ -421,11 +212,11 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		app_trial_release(&to);
 		return cli_status(rc);
 	}
-	res = calloc(repeat, sizeof(*res));
-	cr = calloc(repeat, sizeof(*cr));
-	if (!res || !cr) {
-		free(res);
-		free(cr);
+	run.res = calloc(run.repeat, sizeof(*run.res));
+	run.cr = calloc(run.repeat, sizeof(*run.cr));
+	if (!run.res || !run.cr) {
+		free(run.res);
+		free(run.cr);
 		app_trial_release(&to);
 		return EXIT_RUNTIME;
 	}
@@ -433,8 +224,8 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	 * for but not calibrated is bad input, not a failed run. */
 	if ((rc = app_trial_cpucost(&to, &to.cfg.cost, err, sizeof(err)))) {
 		cli_error("trial: %s", err);
-		free(res);
-		free(cr);
+		free(run.res);
+		free(run.cr);
 		app_trial_release(&to);
 		return cli_status(rc);
 	}
@@ -446,7 +237,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	 * place a file cannot be written fails before the traffic. */
 	{
 		char sizes[160];
-		struct db_run_info ri = { .test = "trial", .sizes = sizes, .repeats = (unsigned int)repeat };
+		struct db_run_info ri = { .test = "trial", .sizes = sizes, .repeats = run.repeat };
 		int ret = 0;
 
 		sizes_join(sizes, sizeof(sizes), to.cfg.sizes, to.cfg.nsizes);
@@ -468,102 +259,47 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 			storeopt_end(&so, "failed", NULL);
 			cli_stop_restore(&stop);
 			cpucost_destroy(to.cfg.cost);
-			free(res);
-			free(cr);
+			free(run.res);
+			free(run.cr);
 			app_trial_release(&to);
 			return ret;
 		}
-		if ((hf = hist.f))
-			hist_csv_header(hf);
+		if ((run.hist = hist.f))
+			hist_csv_header(run.hist);
 	}
-	/* A long run says how long before it starts: traffic, learning wait
-	 * and drain of every repeat. */
+	/* A long run says how long before it starts. */
 	{
-		double secs = (double)repeat * (double)(to.cfg.duration_ns + to.cfg.learn_wait_ns + to.cfg.drain_ns) /
-			      NSEC_PER_SEC;
+		double secs = app_trial_planned_s(&to.cfg, run.repeat);
 
-		if (secs >= TRIAL_PLAN_SHOWN_S)
+		if (secs >= APP_TRIAL_PLAN_SHOWN_S)
 			fprintf(stderr, "trial: planned: %llu trial(s) of %.0f s, %.0f s with learning and drain\n",
-				(unsigned long long)repeat, (double)to.cfg.duration_ns / NSEC_PER_SEC, secs);
+				(unsigned long long)run.repeat, (double)to.cfg.duration_ns / NSEC_PER_SEC, secs);
 	}
 	/* Each trial prints in turn (in JSON, in "repeats", one element for
 	 * one trial), then what they forwarded over all. */
-	for (unsigned int i = 0; i < repeat && !interrupted; i++) {
-		struct trial_result *r = &res[i];
-
-		/* a stop before the first, or in the last one's drain (that
-		 * one was whole): no more */
-		if (cli_stopped()) {
-			interrupted = true;
-			break;
-		}
-		if (i) {
-			/* A fresh trial id: a late frame of the trial before is
-			 * stale here, never counted. */
-			to.cfg.trial_id = (uint16_t)((to.cfg.trial_id + 1) & 0x7fff);
-			if (!to.cfg.trial_id)
-				to.cfg.trial_id = 1;
-		}
-		ids[i] = to.cfg.trial_id;
-		if ((rc = run_one(&to, &so, r, i, &cr[i], &ceiling[i], &fwd[done])))
-			break;
-		if (!o) {
-			if (!(o = cli_out_create(cli, "trial"))) {
-				rc = EXIT_RUNTIME;
-				break;
-			}
-			out_arr_start(o, "repeats");
-		}
-		if (repeat > 1)
-			out_text(o, "%srepeat %u of %llu\n", i ? "\n" : "", i + 1, (unsigned long long)repeat);
-		out_obj_start(o, NULL);
-		print_one(o, &to, r, &cr[i], ceiling[i]);
-		out_obj_end(o);
-		for (unsigned int d = 0; hf && d < r->ndirs; d++)
-			hist_csv_rows(hf, &r->dir[d].latency, i, d);
-		kept_ns[i] = cr[i].valid ? cr[i].ns_per_frame : 0;
-
-		uint64_t tx = 0, rx = 0;
-
-		for (unsigned int d = 0; d < r->ndirs; d++) {
-			tx += r->dir[d].tx;
-			rx += r->dir[d].rx;
-		}
-		loss_sum += tx ? (double)(tx - (rx < tx ? rx : tx)) * 100 / (double)tx : 0;
-		done++;
-		interrupted = r->interrupted;
-		tester_limited |= r->tester_limited;
-	}
-	cpucost_destroy(to.cfg.cost);
-	to.cfg.cost = NULL;
+	run.stop = cli_stop_flag();
+	run.progress = isatty(STDERR_FILENO) && to.cfg.duration_ns > 2 * NSEC_PER_SEC ? show_progress : NULL;
+	run.progress_ctx = &sh.pc;
+	run.after_each = show_one;
+	run.ctx = &sh;
+	app_trial_repeats(&to, &so, &run);
+	rc = run_status(&sh);
 
 	/* The run's headline: what came out, the median over the trials. */
-	double load = to.cfg.rate_pps * to.cfg.ndirs, med = 0, lo = 0, hi = 0, sorted[TRIAL_MAX_REPEATS];
-	char headline[160];
-
-	memcpy(sorted, fwd, sizeof(sorted));
-	if (done)
-		med = stat_median(sorted, done, &lo, &hi);
-	if (done > 1)
-		snprintf(headline, sizeof(headline), "rx %.4gk f/s of %.4gk offered (median of %u, %.4gk..%.4gk), "
-			 "loss %.3f%% (mean)%s", med / 1e3, load / 1e3, done, lo / 1e3, hi / 1e3, loss_sum / done,
-			 tester_limited ? ", tester-limited" : "");
-	else
-		snprintf(headline, sizeof(headline), "rx %.4gk f/s of %.4gk offered, loss %.3f%%%s",
-			 med / 1e3, load / 1e3, loss_sum, tester_limited ? ", tester-limited" : "");
-	storeopt_end(&so, interrupted ? "interrupted" : !done || rc ? "failed" : "complete",
-		     done ? headline : NULL);
-	if (own.openmetrics && done) {
+	app_trial_summarize(&run, to.cfg.rate_pps * to.cfg.ndirs, &sum, headline, sizeof(headline));
+	storeopt_end(&so, run.interrupted ? "interrupted" : !run.done || rc ? "failed" : "complete",
+		     run.done ? headline : NULL);
+	if (own.openmetrics && run.done) {
 		char err2[512];
 
-		struct om_trials t = { .label = so.label, .res = res, .n = done, .ns = kept_ns };
+		struct om_trials t = { .label = so.label, .res = run.res, .n = run.done, .ns = run.kept_ns };
 
 		if (cli_write_file(own.openmetrics, om_trials, &t, err2, sizeof(err2)))
 			cli_error("warning: trial: --openmetrics %s: %s", own.openmetrics, err2);
 	}
 	/* what was measured, also of an interrupted run; nothing of a
 	 * failed one */
-	if (fs_out_close(&hist, done > 0) && done)
+	if (fs_out_close(&hist, run.done > 0) && run.done)
 		cli_error("warning: trial: --latency-histogram %s: not written", own.histogram);
 	/* what was captured, also of an interrupted run; nothing of a
 	 * failed one */
@@ -571,7 +307,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 
 	if (to.cfg.capture) {
 		capture_stats(to.cfg.capture, &cs);
-		if (capture_close(to.cfg.capture, done > 0, err, sizeof(err))) {
+		if (capture_close(to.cfg.capture, run.done > 0, err, sizeof(err))) {
 			cli_error("warning: trial: --capture %s: not written", err);
 			cs.written = 0;
 			own.capture = NULL;
@@ -579,37 +315,35 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		to.cfg.capture = NULL;
 	}
 	cli_stop_restore(&stop);
-	if (o) {
+	if (sh.o) {
+		struct out *o = sh.o;
+
 		out_arr_end(o);
 		/* One shape whatever the options: the run's figures in
 		 * "summary" and, at the top level, the median trial (the only
 		 * one, of one); the text says the summary after several. */
-		if (repeat > 1 || out_is_json(o)) {
-			unsigned int m = median_repeat(fwd, done, med);
+		if (run.repeat > 1 || out_is_json(o)) {
+			unsigned int m = sum.median_repeat;
+			struct trialprint_summary ps = {
+				.trials = run.done, .fwd_median = sum.median, .fwd_min = sum.lo, .fwd_max = sum.hi,
+				.loss_mean = sum.loss_mean, .median_repeat = m, .tester_limited = run.tester_limited,
+				.interrupted = run.interrupted,
+			};
 
-			out_obj_start(o, "summary");
-			out_u64(o, "trials", "\n  over %llu trials", done);
-			out_f64(o, "forwarded_pps_median", ": forwarded %.0f frames/s (median", med);
-			out_f64(o, "forwarded_pps_min", ", %.0f", lo);
-			out_f64(o, "forwarded_pps_max", "..%.0f)", hi);
-			out_f64(o, "loss_pct_mean", ", loss %.4f%% (mean)\n", loss_sum / done);
-			out_u64(o, "median_repeat", NULL, m);
-			out_bool(o, "tester_limited", NULL, tester_limited);
-			out_bool(o, "interrupted", NULL, interrupted);
-			out_obj_end(o);
+			trialprint_summary(o, &ps);
 			if (out_is_json(o)) {
-				to.cfg.trial_id = ids[m];
-				print_one(o, &to, &res[m], &cr[m], ceiling[m]);
+				to.cfg.trial_id = run.ids[m];
+				print_one(o, &to, &run.res[m], &run.cr[m], run.ceiling[m]);
 			}
 		}
 		if (own.capture)
-			capture_print(o, own.capture, &cs);
+			trialprint_capture(o, own.capture, &cs);
 		if (so.run_id)
 			out_i64(o, "run_id", "  stored as run %lld\n", so.run_id);
 		out_destroy(o);
 	}
-	free(res);
-	free(cr);
+	free(run.res);
+	free(run.cr);
 	app_trial_release(&to);
-	return rc ? rc : interrupted ? 130 : 0;
+	return rc ? rc : run.interrupted ? 130 : 0;
 }

@@ -15,7 +15,6 @@
 #include "cli/opt.h"
 #include "core/addrpolicy.h"
 #include "core/timeconst.h"
-#include "os/cpulat.h"
 #include "store/calib.h"
 #include "dut/profile.h"
 #include "dut/soak.h"
@@ -721,34 +720,3 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 	trialopt_print_ports(out, o);
 }
 
-double trialopt_check_ceiling(const struct trialopt *o, struct trial_result *res)
-{
-	struct calib_entry e;
-	char err[256], key[sizeof(e.port_type)];
-
-	app_trial_calib_key(o, key, sizeof(key));
-	if (o->cfg.nsizes != 1 || calib_lookup(o->calib_path, key, o->cfg.sizes[0], &e, err, sizeof(err)))
-		return 0;
-	/* calibrated on the same pair of CPUs: how far apart they were then */
-	if (e.line_ns > 0 && res->cpu_line_ns > 0) {
-		char pair[sizeof(e.line_cpus)];
-
-		cpulat_pair_name(o->cfg.gen_cpu[0], o->cfg.rx_cpu, pair, sizeof(pair));
-		if (!strcmp(pair, e.line_cpus))
-			res->ceiling_line_ns = e.line_ns;
-	}
-	if (o->cfg.rate_pps <= e.pps)
-		return e.pps;
-	for (unsigned int d = 0; d < res->ndirs; d++) {
-		struct trial_dir_result *r = &res->dir[d];
-
-		if (r->tester_limited)
-			continue;
-		snprintf(r->tester_reason, sizeof(r->tester_reason),
-			 "%.0f frames/s is above the tester's calibrated ceiling of %.0f (wirerate calibrate)",
-			 o->cfg.rate_pps, e.pps);
-		r->tester_limited = true;
-		res->tester_limited = true;
-	}
-	return e.pps;
-}

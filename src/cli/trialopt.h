@@ -30,9 +30,6 @@ void trialopt_init(struct trialopt *o);
  * with a one-line reason in err. */
 int trialopt_check(struct trialopt *o, const char *default_rate, char *err, size_t errlen);
 
-/* Flag directions whose target is above the tester's calibrated ceiling
- * for this port type and size; returns the ceiling (0: none known). */
-double trialopt_check_ceiling(const struct trialopt *o, struct trial_result *res);
 void trialopt_print_header(struct out *out, const struct trialopt *o, const struct trial_result *res);
 /* The next hops resolved and why this port path: part of the header, and
  * on its own where a command prints no trial header (rfc2544). */
@@ -41,8 +38,5 @@ void trialopt_print_ports(struct out *out, const struct trialopt *o);
  * the checks against the other options (trialopt_check runs them). */
 int trialopt_set_next_hop(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen);
 int trialopt_check_next_hops(const struct trialopt *o, char *err, size_t errlen);
-
-void trial_print_dir(struct out *o, const struct trial_dir_result *d, double frame_size,
-		     double line_bps, const char *label);
 
 #endif

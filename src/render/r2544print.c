@@ -2,6 +2,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "core/interval.h"
+#include "render/lossprint.h"
 
 static void size_name(const struct r2544_row *row, char *buf, size_t len)
 {
@@ -86,4 +90,317 @@ void r2544_agree_print(struct out *o, const struct r2544_result *res)
 	if (res->agree[1].n >= 2)
 		one(o, res, &res->agree[1], "pdr");
 	out_obj_end(o);
+}
+
+static void bound_cells(struct out *o, const char *key, const struct r2544_row *row, bool pdr,
+			      double frame, double line_bps)
+{
+	const struct search_bound *b = pdr ? &row->thr.pdr : &row->thr.ndr;
+	double mbps = b->lower_valid ? b->lower * frame * 8 / 1e6 : 0;
+	char why[256];
+	bool at_least = r2544_bound_note(row, &row->thr, pdr, why, sizeof(why));
+
+	out_obj_start(o, key);
+	if (b->lower_valid) {
+		if (line_bps > 0)
+			out_f64(o, "pct_line_rate", " %7.2f%%", b->lower * (frame + 20) * 8 * 100 / line_bps);
+		else
+			out_f64(o, "pct_max_load", " %7.2f%%", b->lower * 100 / row->max_load);
+		out_f64(o, "pps", " %12.0f", b->lower);
+		out_f64(o, "mbps_l2", " %9.1f", mbps);
+		/* with the preamble and gap, as --rate 1Gbit counts */
+		out_f64(o, "mbps_l1", NULL, b->lower * (frame + 20) * 8 / 1e6);
+	} else {
+		out_text(o, " %8s %12s %9s", "-", "-", "-");
+		out_null(o, "pps");
+	}
+	out_f64(o, "lower", NULL, b->lower_valid ? b->lower : NAN);
+	out_f64(o, "upper", NULL, b->upper_valid ? b->upper : NAN);
+	out_bool(o, "at_max", NULL, b->at_max);
+	out_bool(o, "tester_capped", NULL, b->tester_capped);
+	/* "at least" is this bound's own: the tester (or --max-load) stopped
+	 * it, never the other bound of the same search */
+	out_bool(o, "at_least", NULL, at_least);
+	if (why[0])
+		out_str(o, "bound_note", NULL, why);
+	out_bool(o, "noisy", NULL, b->noisy);
+	if (b->noisy)
+		out_f64(o, "noisy_load", NULL, b->noisy_load);
+	if (b->cond_valid)
+		out_f64(o, "conditional_throughput", NULL, b->cond_tput);
+	out_obj_end(o);
+}
+
+/* The notes column: short, each naming its bound; the detail follows the
+ * row (detail_lines). */
+static void notes(char *buf, size_t len, const struct r2544_row *row)
+{
+	const struct search_bound *n = &row->thr.ndr, *p = &row->thr.pdr;
+	char why[256];
+	size_t off;
+
+	buf[0] = '\0';
+	for (int pdr = 0; pdr < 2; pdr++) {
+		const char *name = pdr ? "PDR" : "NDR";
+
+		off = strlen(buf);
+		if (r2544_bound_note(row, &row->thr, pdr, why, sizeof(why)))
+			snprintf(buf + off, len - off, " %s at least", name);
+		else if (!strcmp(why, "at line rate"))
+			snprintf(buf + off, len - off, " %s at line rate", name);
+	}
+	off = strlen(buf);
+	if (n->noisy || p->noisy)
+		snprintf(buf + off, len - off, " NOISY at %.0f f/s", n->noisy ? n->noisy_load : p->noisy_load);
+	off = strlen(buf);
+	if (row->nf.limited)
+		snprintf(buf + off, len - off, " NDR SPORADIC LOSS");
+	off = strlen(buf);
+	if (!row->thr.done && row->thr_done)
+		snprintf(buf + off, len - off, " width goal not met");
+}
+
+/* Under the row: where each "at least" was capped, and the noise floor
+ * (marked, never hidden: the row keeps its NDR). */
+static void detail_lines(struct out *o, const struct r2544_row *row)
+{
+	char why[256];
+
+	for (int pdr = 0; pdr < 2; pdr++) {
+		const struct search_bound *b = pdr ? &row->thr.pdr : &row->thr.ndr;
+
+		if (r2544_bound_note(row, &row->thr, pdr, why, sizeof(why)))
+			out_text(o, "         %s at least %.0f frames/s: %s\n", pdr ? "PDR" : "NDR", b->lower, why);
+	}
+	noisefloor_print(o, &row->nf, row->nf_where, "         ");
+}
+
+/* "NDR 412000 [398000-420500] 94%" for one figure over the repeats. */
+static void interval_cells(struct out *o, const char *key, const char *name, const struct interval *iv, bool bound)
+{
+	char text[160];
+
+	out_obj_start(o, key);
+	if (!iv->n) {
+		out_text(o, " %s -", name);
+		out_obj_end(o);
+		return;
+	}
+	snprintf(text, sizeof(text), " %s %s%.0f [%.0f-%.0f] %u%%", name, bound ? "at least " : "", iv->median,
+		 iv->lo, iv->hi, interval_coverage_pct(iv->coverage));
+	out_text(o, "%s", text);
+	out_f64(o, "median", NULL, iv->median);
+	out_f64(o, "lo", NULL, iv->lo);
+	out_f64(o, "hi", NULL, iv->hi);
+	out_f64(o, "coverage", NULL, iv->coverage);
+	out_u64(o, "k", NULL, iv->k);
+	out_u64(o, "n", NULL, iv->n);
+	out_bool(o, "at_least", NULL, bound);
+	out_str(o, "method", NULL, "order statistics");
+	out_obj_end(o);
+}
+
+/* The rows, the trials, the soak's trust, where it was stored. */
+void r2544print_result(struct out *o, const struct r2544_result *res, const struct r2544print_opts *p)
+{
+	double frame_of[R2544_MAX_SIZES];
+
+	for (unsigned int i = 0; i < res->nrows; i++) {
+		frame_of[i] = res->row[i].size;
+		if (!res->row[i].size)
+			for (unsigned int k = 0; k < p->nsizes; k++)
+				frame_of[i] += p->sizes[k] / (double)p->nsizes;
+	}
+	out_arr_start(o, "rows");
+	if (p->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)) {
+		const char *pct = p->line_bps > 0 ? "%line" : "%max";
+
+		out_text(o, "\n  throughput  %-33s  %-33s\n", "NDR (no loss)", "PDR");
+		out_text(o, "  %5s %8s %12s %9s %8s %12s %9s %12s  %s\n", "size", pct, "frames/s", "Mb/s",
+			 pct, "frames/s", "Mb/s", "max load", "notes");
+	}
+	for (unsigned int i = 0; i < res->nrows; i++) {
+		const struct r2544_row *row = &res->row[i];
+		char nb[256];
+
+		out_obj_start(o, NULL);
+		if (row->size)
+			out_u64(o, "size", "  %5llu", row->size);
+		else
+			out_str(o, "size", "  %5s", "imix");
+		out_f64(o, "avg_frame_size", NULL, frame_of[i]);
+		out_f64(o, "max_load", NULL, row->max_load);
+		out_bool(o, "max_is_ceiling", NULL, row->max_is_ceiling);
+		if (p->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)) {
+			bound_cells(o, "ndr", row, false, frame_of[i], p->line_bps);
+			bound_cells(o, "pdr", row, true, frame_of[i], p->line_bps);
+			out_text(o, " %12.0f ", row->max_load);
+			notes(nb, sizeof(nb), row);
+			out_str(o, "notes", "%s", nb);
+			out_bool(o, "search_done", NULL, row->thr.done);
+			if (row->ns_per_frame_ndr > 0) {
+				out_f64(o, "ns_per_frame_ndr", NULL, row->ns_per_frame_ndr);
+				out_f64(o, "ns_per_frame_load", NULL, row->ndr_cost_load);
+				out_str(o, "cpu_source", NULL, row->cpu_source);
+			}
+			out_u64(o, "search_trials", NULL, row->thr.trials);
+			out_u64(o, "search_tester_retries", NULL, row->thr.tester_retries);
+			out_f64(o, "search_time_s", NULL, row->thr.total_ns / 1e9);
+		}
+		out_text(o, "\n");
+		if (p->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B))
+			detail_lines(o, row);
+		/* The draft's figure for comparing searches. With one trial per
+		 * load it is the NDR itself and the PDR trial's forwarding rate:
+		 * printed only with goals, so the default table stays as it was. */
+		if (p->goals && (row->thr.ndr.cond_valid || row->thr.pdr.cond_valid))
+			out_text(o, "         conditional throughput: NDR %.0f, PDR %.0f frames/s\n",
+				 row->thr.ndr.cond_valid ? row->thr.ndr.cond_tput : 0,
+				 row->thr.pdr.cond_valid ? row->thr.pdr.cond_tput : 0);
+		if (row->ns_per_frame_ndr > 0)
+			out_text(o, "         DUT CPU: %.0f ns per forwarded frame at %.0f frames/s (from %s)\n",
+				 row->ns_per_frame_ndr, row->ndr_cost_load, row->cpu_source);
+		if (row->thr.tester_retries)
+			out_text(o, "         the tester fell short in %u trial(s) of the search shown: each was run again before it could cap the search\n",
+				 row->thr.tester_retries);
+		if (row->nrep > 1) {
+			out_obj_start(o, "repeats");
+			out_u64(o, "searches", "         %llu searches:", row->nrep);
+			out_f64(o, "ndr_median", " NDR median %.0f", row->ndr_med);
+			out_f64(o, "ndr_min", " (min %.0f", row->ndr_min);
+			out_f64(o, "ndr_max", ", max %.0f", row->ndr_max);
+			out_text(o, ", spread %.2f%%)", row->ndr_med > 0 ? (row->ndr_max - row->ndr_min) * 100 / row->ndr_med : 0);
+			out_f64(o, "pdr_median", ", PDR median %.0f", row->pdr_med);
+			out_f64(o, "pdr_min", " (min %.0f", row->pdr_min);
+			out_f64(o, "pdr_max", ", max %.0f) frames/s\n", row->pdr_max);
+			/* the medians with how far to trust them (docs/confidence.md) */
+			out_text(o, "        ");
+			interval_cells(o, "ndr_interval", "NDR", &row->ndr_iv, row->ndr_bound);
+			out_text(o, ",");
+			interval_cells(o, "pdr_interval", "PDR", &row->pdr_iv, row->pdr_bound);
+			out_text(o, " (%u repeats, order statistics%s)\n", row->nrep,
+				 row->ndr_iv.n && !row->ndr_iv.goal_met ? "; fewer than 5 cannot give 90%" : "");
+			if (row->ndr_nbound || row->pdr_nbound)
+				out_text(o, "         at least: %u NDR and %u PDR of the %u searches were stopped by the "
+					 "tester or the max load, not the DUT\n", row->ndr_nbound, row->pdr_nbound, row->nrep);
+			out_u64(o, "ndr_bounds", NULL, row->ndr_nbound);
+			out_u64(o, "pdr_bounds", NULL, row->pdr_nbound);
+			out_arr_start(o, "ndr");
+			for (unsigned int k = 0; k < row->nrep; k++)
+				if (row->rep[k].ndr.lower_valid)
+					out_f64(o, NULL, NULL, row->rep[k].ndr.lower);
+			out_arr_end(o);
+			out_obj_end(o);
+		}
+		if (row->lat_done || row->lat_runs) {
+			out_obj_start(o, "latency");
+			out_f64(o, "load", "         latency at %.0f f/s", row->lat_load);
+			out_u64(o, "runs", " (%llu runs", row->lat_runs);
+			out_u64(o, "frames", ", %llu frames):", row->lat_frames);
+			out_text(o, " min %.1f us, median %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us, variation %.1f us\n",
+				 row->lat_min / 1e3, row->lat_median / 1e3, row->lat_p99 / 1e3, row->lat_p999 / 1e3,
+				 row->lat_max / 1e3, row->lat_pdv / 1e3);
+			out_u64(o, "min_ns", NULL, row->lat_min);
+			out_u64(o, "median_ns", NULL, row->lat_median);
+			out_u64(o, "p99_ns", NULL, row->lat_p99);
+			out_u64(o, "p99_9_ns", NULL, row->lat_p999);
+			out_u64(o, "max_ns", NULL, row->lat_max);
+			out_u64(o, "variation_ns", NULL, row->lat_pdv);
+			out_obj_end(o);
+		} else if (p->tests & R2544_LATENCY) {
+			out_text(o, "         latency: not measured (no throughput rate found)\n");
+		}
+		if (row->nloss) {
+			out_arr_start(o, "frame_loss");
+			out_text(o, "         frame loss:");
+			for (unsigned int k = 0; k < row->nloss; k++) {
+				const struct r2544_loss_step *st = &row->loss[k];
+
+				out_obj_start(o, NULL);
+				out_f64(o, "pct", " %.0f%%", st->pct);
+				out_f64(o, "loss_pct", " -> %.2f%%", st->loss_pct);
+				out_text(o, "%s%s", st->tester_limited ? " (tester-limited)" : "", k + 1 < row->nloss ? "," : "\n");
+				out_f64(o, "load", NULL, st->load);
+				out_u64(o, "tx", NULL, st->tx);
+				out_u64(o, "rx", NULL, st->rx);
+				out_bool(o, "tester_limited", NULL, st->tester_limited);
+				out_obj_end(o);
+			}
+			out_arr_end(o);
+		}
+		if (row->b2b_runs) {
+			out_obj_start(o, "back_to_back");
+			out_f64(o, "avg_frames", "         back-to-back: %.0f frames on average", row->b2b_avg);
+			out_f64(o, "min_frames", " (min %.0f", row->b2b_min);
+			out_f64(o, "max_frames", ", max %.0f", row->b2b_max);
+			out_u64(o, "runs", ", %llu runs)", row->b2b_runs);
+			out_f64(o, "implied_buffer_s", ", implied buffer %.6f s", row->b2b_implied_s);
+			out_f64(o, "corrected_buffer_s", ", corrected (RFC 9004) %.6f s\n", row->b2b_corrected_s);
+			out_obj_end(o);
+		}
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	r2544_agree_print(o, res);
+	out_arr_start(o, "trials");
+	for (unsigned int i = 0; i < res->ntrials; i++) {
+		const struct r2544_trial *t = &res->trials[i];
+
+		out_obj_start(o, NULL);
+		out_u64(o, "size", NULL, t->size);
+		out_str(o, "test", NULL, t->test == 't' ? "throughput" : t->test == 'l' ? "latency" :
+					  t->test == 'f' ? "frame_loss" : "back_to_back");
+		out_f64(o, "load", NULL, t->load);
+		out_f64(o, "duration_s", NULL, t->duration_ns / 1e9);
+		out_u64(o, "tx", NULL, t->tx);
+		out_u64(o, "rx", NULL, t->rx);
+		out_bool(o, "tester_limited", NULL, t->tester_limited);
+		if (t->cpu_valid) {
+			out_f64(o, "dut_cpu_busy_pct", NULL, t->cpu_busy_pct);
+			if (t->cpu_soak_pct >= 0)
+				out_f64(o, "dut_cpu_soak_pct", NULL, t->cpu_soak_pct);
+			if (t->soak_trusted)
+				out_bool(o, "dut_soak_trusted", NULL, t->soak_trusted > 0);
+			out_f64(o, "ns_per_frame", NULL, t->ns_per_frame);
+			out_str(o, "cpu_source", NULL, t->cpu_source);
+		}
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	unsigned int untrusted = 0, soaked = 0;
+
+	for (unsigned int i = 0; i < res->ntrials; i++) {
+		soaked += res->trials[i].soak_trusted != 0;
+		untrusted += res->trials[i].soak_trusted < 0;
+	}
+	if (untrusted)
+		out_text(o, "\n  soak       UNTRUSTED in %u of %u soaked trials: the idle check found the CPU's speed "
+			 "off its calibration: recalibrate with wirerate soak --calibrate\n", untrusted, soaked);
+	out_u64(o, "soak_untrusted_trials", NULL, untrusted);
+	out_bool(o, "interrupted", NULL, res->interrupted);
+	if (p->run_id) {
+		out_i64(o, "run_id", "\n  stored as run %lld", p->run_id);
+		out_str(o, "db", " in %s\n", p->db);
+	}
+	if (res->interrupted)
+		out_text(o, "\n  INCOMPLETE: interrupted; the rows above are what was found before the stop\n");
+}
+
+/* --json-stream's line for one trial as it ends. */
+void r2544print_event(struct out *o, const struct r2544_trial *t)
+{
+	out_str(o, "event", NULL, "trial");
+	out_u64(o, "size", NULL, t->size);
+	out_str(o, "test", NULL, t->test == 't' ? "throughput" : t->test == 'l' ? "latency" :
+				 t->test == 'f' ? "frame_loss" : "back_to_back");
+	out_u64(o, "repeat", NULL, t->repeat);
+	out_f64(o, "load", NULL, t->load);
+	out_f64(o, "duration_s", NULL, t->duration_ns / 1e9);
+	out_u64(o, "tx", NULL, t->tx);
+	out_u64(o, "rx", NULL, t->rx);
+	out_f64(o, "loss_pct", NULL, t->tx ? 100.0 * (double)(t->tx - (t->rx < t->tx ? t->rx : t->tx)) / (double)t->tx : 0);
+	out_bool(o, "tester_limited", NULL, t->tester_limited);
+	lossattr_limit_print(o, t->limit, t->limit_text[0] ? t->limit_text : lossattr_limit_name(t->limit));
+	if (t->cpu_valid)
+		out_f64(o, "dut_cpu_busy_pct", NULL, t->cpu_busy_pct);
 }

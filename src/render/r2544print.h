@@ -5,10 +5,33 @@
 #ifndef WR_RENDER_R2544PRINT_H
 #define WR_RENDER_R2544PRINT_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "engine/rfc2544.h"
 #include "render/out.h"
 
 /* Nothing when fewer than two sizes have a figure. */
 void r2544_agree_print(struct out *o, const struct r2544_result *res);
+
+/* What the result's rows are printed with. */
+struct r2544print_opts {
+	unsigned int tests;		/* R2544_* */
+	bool goals;			/* MLRsearch goals given: conditional throughput shown */
+	double line_bps;		/* 0: unknown, percent of the max load instead */
+	const unsigned int *sizes;	/* the frame sizes of an IMIX row */
+	unsigned int nsizes;
+	int64_t run_id;			/* 0: not stored */
+	const char *db;			/* where it was stored */
+};
+
+/* The table of an RFC 2544 run after its settings: a row per size (NDR,
+ * PDR, the notes and the detail under each: repeats, latency, frame loss,
+ * back-to-back), whether the sizes agree, the trials (JSON only), the
+ * soak's trust, where it was stored and whether it was interrupted. */
+void r2544print_result(struct out *o, const struct r2544_result *res, const struct r2544print_opts *p);
+
+/* --json-stream: the object of one trial as it ends ("event": "trial"). */
+void r2544print_event(struct out *o, const struct r2544_trial *t);
 
 #endif

@@ -1,0 +1,229 @@
+#include "app/trialrun.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "app/trialdut.h"
+#include "app/trialres.h"
+#include "core/cpustat.h"
+#include "core/timeconst.h"
+#include "os/cpulat.h"
+#include "render/histcsv.h"
+#include "store/calib.h"
+
+double app_trial_check_ceiling(const struct trialopt *o, struct trial_result *res)
+{
+	struct calib_entry e;
+	char err[256], key[sizeof(e.port_type)];
+
+	app_trial_calib_key(o, key, sizeof(key));
+	if (o->cfg.nsizes != 1 || calib_lookup(o->calib_path, key, o->cfg.sizes[0], &e, err, sizeof(err)))
+		return 0;
+	/* calibrated on the same pair of CPUs: how far apart they were then */
+	if (e.line_ns > 0 && res->cpu_line_ns > 0) {
+		char pair[sizeof(e.line_cpus)];
+
+		cpulat_pair_name(o->cfg.gen_cpu[0], o->cfg.rx_cpu, pair, sizeof(pair));
+		if (!strcmp(pair, e.line_cpus))
+			res->ceiling_line_ns = e.line_ns;
+	}
+	if (o->cfg.rate_pps <= e.pps)
+		return e.pps;
+	for (unsigned int d = 0; d < res->ndirs; d++) {
+		struct trial_dir_result *r = &res->dir[d];
+
+		if (r->tester_limited)
+			continue;
+		snprintf(r->tester_reason, sizeof(r->tester_reason),
+			 "%.0f frames/s is above the tester's calibrated ceiling of %.0f (wirerate calibrate)",
+			 o->cfg.rate_pps, e.pps);
+		r->tester_limited = true;
+		res->tester_limited = true;
+	}
+	return e.pps;
+}
+
+double app_trial_planned_s(const struct trial_cfg *cfg, uint64_t repeat)
+{
+	return (double)repeat * (double)(cfg->duration_ns + cfg->learn_wait_ns + cfg->drain_ns) / NSEC_PER_SEC;
+}
+
+uint16_t app_trial_next_id(uint16_t id)
+{
+	id = (uint16_t)((id + 1) & 0x7fff);
+	return id ? id : 1;
+}
+
+double app_trial_loss_pct(const struct trial_result *r)
+{
+	uint64_t tx = 0, rx = 0;
+
+	for (unsigned int d = 0; d < r->ndirs; d++) {
+		tx += r->dir[d].tx;
+		rx += r->dir[d].rx;
+	}
+	return tx ? (double)(tx - (rx < tx ? rx : tx)) * 100 / (double)tx : 0;
+}
+
+unsigned int app_trial_median_repeat(const double *fwd, unsigned int n, double med)
+{
+	unsigned int best = 0;
+
+	for (unsigned int i = 1; i < n; i++)
+		if (fabs(fwd[i] - med) < fabs(fwd[best] - med))
+			best = i;
+	return best;
+}
+
+void app_trial_summarize(const struct app_trial_run *run, double load, struct app_trial_summary *s,
+			 char *buf, size_t len)
+{
+	double sorted[APP_TRIAL_MAX_REPEATS];
+	unsigned int done = run->done;
+
+	memset(s, 0, sizeof(*s));
+	memcpy(sorted, run->fwd, sizeof(sorted));
+	if (done)
+		s->median = stat_median(sorted, done, &s->lo, &s->hi);
+	s->loss_mean = done ? run->loss_sum / done : 0;
+	s->median_repeat = app_trial_median_repeat(run->fwd, done, s->median);
+	if (done > 1)
+		snprintf(buf, len, "rx %.4gk f/s of %.4gk offered (median of %u, %.4gk..%.4gk), "
+			 "loss %.3f%% (mean)%s", s->median / 1e3, load / 1e3, done, s->lo / 1e3, s->hi / 1e3,
+			 run->loss_sum / done, run->tester_limited ? ", tester-limited" : "");
+	else
+		snprintf(buf, len, "rx %.4gk f/s of %.4gk offered, loss %.3f%%%s",
+			 s->median / 1e3, load / 1e3, run->loss_sum, run->tester_limited ? ", tester-limited" : "");
+}
+
+/* The stored form of one repeat: its counts, the DUT's CPU, stalls and
+ * profile (prof: PROFILE_TOP_MAX entries, kept while t is stored). */
+static void db_trial_of(const struct trialopt *to, const struct trial_result *res, unsigned int rep,
+			const struct cpucost_result *cr, struct db_trial *t, struct db_prof_entry *prof)
+{
+	uint64_t fwd = 0, tx = 0;
+
+	for (unsigned int d = 0; d < res->ndirs; d++) {
+		fwd += res->dir[d].rx;
+		tx += res->dir[d].tx;
+	}
+	*t = (struct db_trial){ .size = (unsigned int)(res->avg_frame_size + 0.5), .test = 'x', .repeat = rep,
+			      .load = to->cfg.rate_pps * res->ndirs, .duration_s = res->elapsed_ns / 1e9,
+			      .tx = tx, .rx = fwd, .tester_limited = res->tester_limited, .cpu_valid = cr->valid,
+			      .cpu_busy_pct = cr->valid ? cr->busy_cpu_s / cr->seconds * 100 : 0,
+			      .cpu_soak_pct = cr->valid && cr->soak_cpu_s >= 0 ? cr->soak_cpu_s / cr->seconds * 100 : -1,
+			      .ns_per_frame = cr->ns_per_frame, .cpu_source = cr->source,
+			      .loss = res->loss_valid ? res->loss : NULL, .nloss = res->ndirs,
+			      .soak_trusted = cr->soak_checked ? (cr->soak_trusted ? 1 : -1) : 0,
+			      .soak_note = cr->soak_reason };
+	const struct stallprobe_result *sp = &cr->stall;
+
+	app_store_profile(cr->profiled ? &cr->profile : NULL, t, prof);
+
+	/* the worst CPU's stall, every CPU's stalls, the most steal */
+	if (sp->valid) {
+		t->stall_valid = true;
+		t->stall_fifo = sp->fifo;
+		t->stall_max_ns = (double)sp->c[sp->worst].max_late_ns;
+		t->stall_cpu = sp->c[sp->worst].cpu;
+		t->stall_threshold_ns = (double)sp->threshold_ns;
+		t->steal_pct = -1;
+		for (unsigned int i = 0; i < sp->n; i++) {
+			t->stalls += sp->c[i].stalls;
+			if (sp->c[i].steal_pct > t->steal_pct)
+				t->steal_pct = sp->c[i].steal_pct;
+		}
+	}
+}
+
+/* One repeat: the traffic, the DUT's CPU and the stored trial; *unstored
+ * when the store refused it, warn saying why. */
+static int run_one(struct trialopt *to, struct storeopt *so, struct app_trial_run *run, unsigned int rep,
+		   bool *unstored, char *warn, size_t warnlen)
+{
+	struct trial_result *res = &run->res[rep];
+	struct cpucost_result *cr = &run->cr[rep];
+	uint64_t fwd = 0;
+	int rc;
+
+	memset(cr, 0, sizeof(*cr));
+	*unstored = false;
+	if (!to->cfg.cost && (rc = app_trial_cpucost(to, &to->cfg.cost, run->err, sizeof(run->err)))) {
+		run->fail = APP_TRIAL_FAIL_CPU;
+		return rc;
+	}
+	rc = trial_run(&to->cfg, res, run->stop, run->progress, run->progress_ctx, run->err, sizeof(run->err));
+	if (rc) {
+		cpucost_destroy(to->cfg.cost);
+		to->cfg.cost = NULL;
+		run->fail = APP_TRIAL_FAIL_TRAFFIC;
+		return rc;
+	}
+	run->fwd[run->done] = 0;
+	for (unsigned int d = 0; d < res->ndirs; d++) {
+		fwd += res->dir[d].rx;
+		/* As the result's forwarded_pps: the offered rate times rx/tx. */
+		if (res->dir[d].tx)
+			run->fwd[run->done] += res->dir[d].offered_pps * (double)res->dir[d].rx /
+					       (double)res->dir[d].tx;
+	}
+	if (to->cfg.cost) {
+		cpucost_result(to->cfg.cost, fwd, cr);
+		cpucost_destroy(to->cfg.cost);
+		to->cfg.cost = NULL;
+	}
+
+	/* Before it is stored: a rate above the tester's ceiling marks it. */
+	run->ceiling[rep] = app_trial_check_ceiling(to, res);
+
+	struct db_trial t;
+	struct db_prof_entry prof[PROFILE_TOP_MAX];
+
+	db_trial_of(to, res, rep, cr, &t, prof);
+	if (app_store_trial(so, &t, warn, warnlen))
+		*unstored = true;
+	return 0;
+}
+
+int app_trial_repeats(struct trialopt *to, struct storeopt *so, struct app_trial_run *run)
+{
+	char warn[512];
+	bool unstored;
+	int rc = 0;
+
+	run->done = 0;
+	run->interrupted = run->tester_limited = false;
+	run->loss_sum = 0;
+	run->fail = APP_TRIAL_FAIL_NONE;
+	run->err[0] = '\0';
+	for (unsigned int i = 0; i < run->repeat && !run->interrupted; i++) {
+		struct trial_result *r = &run->res[i];
+
+		/* a stop before the first, or in the last one's drain (that
+		 * one was whole): no more */
+		if (*run->stop) {
+			run->interrupted = true;
+			break;
+		}
+		if (i)
+			to->cfg.trial_id = app_trial_next_id(to->cfg.trial_id);
+		run->ids[i] = to->cfg.trial_id;
+		if ((rc = run_one(to, so, run, i, &unstored, warn, sizeof(warn))))
+			break;
+		if (run->after_each && (rc = run->after_each(run->ctx, i, unstored ? warn : NULL))) {
+			run->fail = APP_TRIAL_FAIL_HOOK;
+			break;
+		}
+		for (unsigned int d = 0; run->hist && d < r->ndirs; d++)
+			hist_csv_rows(run->hist, &r->dir[d].latency, i, d);
+		run->kept_ns[i] = run->cr[i].valid ? run->cr[i].ns_per_frame : 0;
+		run->loss_sum += app_trial_loss_pct(r);
+		run->done++;
+		run->interrupted = r->interrupted;
+		run->tester_limited |= r->tester_limited;
+	}
+	cpucost_destroy(to->cfg.cost);
+	to->cfg.cost = NULL;
+	run->rc = rc;
+	return rc;
+}
