@@ -27,6 +27,7 @@
 #include "core/units.h"
 #include "dut/dut.h"
 #include "dut/envcap.h"
+#include "dut/profile.h"
 #include "dut/soak.h"
 #include "app/streamrun.h"
 #include "engine/cpucost.h"
@@ -57,6 +58,8 @@ struct stream_opts {
 	struct cpuset watch;		/* --watch-cpus */
 	bool soak;
 	const char *soak_path;		/* --soak-calibration (lab, local) */
+	bool profile;			/* --profile: where the DUT's CPU time goes */
+	unsigned int profile_hz, profile_top;
 	/* -I LEVEL[,WIDTH] and -i MAX[,MIN]: repeat until the mean's
 	 * interval is narrow enough (netperf's confidence iterations) */
 	unsigned int conf_level;	/* 95 or 99; 0: one run */
@@ -315,6 +318,14 @@ static const struct opt stream_opts[] = {
 	{ "cpus", 0, OPT_VALUE, "LIST", NULL, NULL,
 	  "one sender pinned to each CPU of LIST (with --threads N,\nN CPUs); not with -T's sender CPU",
 	  opt_set_cpuset, SO(cpus) },
+	{ "profile", 0, OPT_NOARG, NULL, NULL, NULL,
+	  "also sample where the DUT's CPU time goes (cpu-clock\n"
+	  "sampling, named from its /proc/kallsyms): the top functions\nand the share in softirq",
+	  opt_set_true, SO(profile) },
+	{ "profile-hz", 0, OPT_VALUE, "HZ", NULL, "999", "--profile's sampling rate per CPU", opt_set_uint,
+	  SO(profile_hz), 1, PROFILE_HZ_MAX },
+	{ "profile-top", 0, OPT_VALUE, "N", NULL, "10", "--profile's entries kept", opt_set_uint, SO(profile_top), 1,
+	  PROFILE_TOP_MAX },
 	{ "confidence", 'I', OPT_VALUE, "LEVEL[,WIDTH]", "confidence", NULL,
 	  "repeat the run until the mean received throughput is\n"
 	  "known to WIDTH % (its interval's whole width, default 10)\n"
@@ -339,7 +350,7 @@ const struct opt_cmd stream_cmd = {
 		    "                              [--threads N] [--cpus LIST] [--port N] [--token-file FILE]\n"
 		    "                              [--allow-any-address] [--json]\n"
 		    "       wirerate stream [--prefix P] [-m SIZE] [-l T] [-c] [-C] [-T L,R] [--threads N]\n"
-		    "                              [--cpus LIST] [--soak] [--json]",
+		    "                              [--cpus LIST] [--soak] [--profile] [--json]",
 	.about = "netperf's UDP_STREAM: the client sends UDP datagrams of one size as fast as\n"
 		 "it can for a time; the server counts what arrives. The client prints\n"
 		 "netperf's block (socket size, message size, elapsed time, messages okay and\n"
@@ -414,8 +425,17 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 			return EXIT_USAGE;
 		}
 	}
-	if (op->mode == MODE_CLIENT && !op->dut.given && (cpuset_count(&op->watch) || op->soak)) {
-		cli_error("stream: --%s: name the DUT the stream crosses with --dut", op->soak ? "soak" : "watch-cpus");
+	if (op->mode == MODE_SERVER && (op->profile || op->profile_hz || op->profile_top)) {
+		cli_error("stream: --profile is the client's (lab mode or --client --dut)");
+		return EXIT_USAGE;
+	}
+	if ((op->profile_hz || op->profile_top) && !op->profile) {
+		cli_error("stream: --profile-hz and --profile-top go with --profile");
+		return EXIT_USAGE;
+	}
+	if (op->mode == MODE_CLIENT && !op->dut.given && (cpuset_count(&op->watch) || op->soak || op->profile)) {
+		cli_error("stream: --%s: name the DUT the stream crosses with --dut",
+			  op->soak ? "soak" : op->profile ? "profile" : "watch-cpus");
 		return EXIT_USAGE;
 	}
 	if (op->iter_max && !op->conf_level) {
@@ -829,6 +849,8 @@ static int dut_watch_open(struct stream_opts *op, const struct lab_status *lab, 
 		cli_error("stream: %s", err);
 		return cli_status(rc);
 	}
+	if (op->profile)
+		cpucost_profile(sd->cost, op->profile_hz, op->profile_top ? op->profile_top : 10);
 	c->window = dut_window;
 	c->window_arg = sd->cost;
 	return 0;

@@ -96,6 +96,11 @@ t --client 127.0.0.1 --cpus 0 -T 0
 t --server --threads 2
 t --server --cpus 0
 t --prefix "$P" --threads 2 --port 5000
+t --server --profile
+t --client 127.0.0.1 --profile
+t --prefix "$P" --profile-hz 100
+t --prefix "$P" --profile --profile-hz 0
+t --prefix "$P" --profile --profile-top 21
 # No server there, no lab: one line, exit 1.
 expect_exit 1 "$WR" stream --client 127.0.0.1 --port 1 -l 1
 expect_exit 1 "$WR" stream --prefix "$P" -l 1
@@ -230,6 +235,13 @@ grep -q '^Socket  Message  Elapsed      Messages                   CPU      Serv
 grep -q '^bytes   bytes    secs            #      #   10^6bits/sec % S      us/KB$' "$D/cli" || fail "-c -C header 3"
 grep -Eq '^ *[0-9]+ +1025 +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$D/cli" || fail "-c -C: the sender's line"
 grep -q "the sender's is CPU 0, the receiver's CPU 1$" "$D/cli" || fail "-c -C: whose CPU"
+
+# --profile: where the lab DUT's CPU went over the stream, sampled on the
+# DUT as a trial's is (trial_profile.sh tests what it names).
+timeout 15 "$WR" stream --prefix "$P" -l 1 --profile --json >"$D/prof" || fail "--profile exit $?"
+note "profile: $(jq -c '.dut_cpu.profile | {samples, busy_pct, softirq_pct, top: [.top[0:3][] | .symbol]}' "$D/prof")"
+[ "$(jq -r '.dut_cpu.profile | .samples >= 100 and .hz == 999 and (.top | length) >= 3' "$D/prof")" = true ] ||
+	fail "--profile: $(jq -c .dut_cpu.profile "$D/prof")"
 
 # Several senders: --cpus 0,1 in lab mode, a sender (a thread, a socket
 # and a server of its own) on each CPU; the total is their sum, its
