@@ -11,7 +11,9 @@
 #include "core/timeconst.h"
 #include "dut/dut.h"
 #include "dut/envcap.h"
+#include "engine/cpucost.h"
 #include "engine/rfc2544.h"
+#include "engine/stream.h"
 
 int app_store_open(struct storeopt *s, char *err, size_t errlen)
 {
@@ -24,12 +26,29 @@ int app_store_open(struct storeopt *s, char *err, size_t errlen)
 	return db_open(s->path, true, &s->db, err, errlen);
 }
 
+/* The run's row from its environment e (its config made from it), with
+ * kv room for e's entries. */
+static int begin_with(struct storeopt *s, const struct envcap *e, struct db_kv *kv, struct db_run_info *ri,
+		      char *err, size_t errlen)
+{
+	char config[256];
+
+	envcap_config(e, config, sizeof(config));
+	for (unsigned int i = 0; i < e->n; i++)
+		kv[i] = (struct db_kv){ e->kv[i].key, e->kv[i].value };
+	ri->label = s->label;
+	ri->tags = s->tags;
+	ri->ntags = s->ntags;
+	ri->config = config;
+	return db_run_begin(s->db, ri, kv, e->n, &s->run_id, err, errlen);
+}
+
 int app_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run_info *ri,
 		    char *err, size_t errlen)
 {
 	struct envcap *e;
 	struct db_kv *kv;
-	char config[256], e2[256];
+	char e2[256];
 	int rc;
 
 	if (!s->db)
@@ -83,19 +102,81 @@ int app_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run
 		if (s->duration_sum_ns > s->trial_ns)
 			envcap_set(e, "run.duration_sum", "%gs", (double)s->duration_sum_ns / NSEC_PER_SEC);
 	}
-	envcap_config(e, config, sizeof(config));
-	for (unsigned int i = 0; i < e->n; i++)
-		kv[i] = (struct db_kv){ e->kv[i].key, e->kv[i].value };
-	ri->label = s->label;
-	ri->tags = s->tags;
-	ri->ntags = s->ntags;
-	ri->config = config;
 	ri->where = to->where;
 	ri->line_bps = to->line_bps;
-	rc = db_run_begin(s->db, ri, kv, e->n, &s->run_id, err, errlen);
+	rc = begin_with(s, e, kv, ri, err, errlen);
 	free(kv);
 	free(e);
 	return rc;
+}
+
+int app_store_stream_begin(struct storeopt *s, const struct app_stream_info *si, struct db_run_info *ri,
+			   char *err, size_t errlen)
+{
+	struct envcap *e;
+	struct db_kv *kv;
+	char e2[256];
+	int rc;
+
+	if (!s->db)
+		return 0;
+	e = calloc(1, sizeof(*e));
+	kv = calloc(ENVCAP_MAX, sizeof(*kv));
+	if (!e || !kv) {
+		free(e);
+		free(kv);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	envcap_host(e, NULL);
+	if (si->lab && envcap_lab(e, si->lab, e2, sizeof(e2)))
+		envcap_set(e, "lab.error", "%s", e2);
+	if (si->dut) {
+		const struct envcap *de = dut_env(si->dut);
+
+		for (unsigned int i = 0; i < de->n; i++)
+			envcap_set(e, de->kv[i].key, "%s", de->kv[i].value);
+	}
+	envcap_set(e, "run.message_size", "%u", si->size);
+	envcap_set(e, "run.senders", "%u", si->senders);
+	if (si->cpus[0])
+		envcap_set(e, "run.sender_cpus", "%s", si->cpus);
+	if (si->server_cpu >= 0)
+		envcap_set(e, "run.server_cpu", "%d", si->server_cpu);
+	ri->where = si->where;
+	rc = begin_with(s, e, kv, ri, err, errlen);
+	free(kv);
+	free(e);
+	return rc;
+}
+
+void app_store_stream_trial(const struct stream_result *r, unsigned int size, unsigned int senders,
+			    unsigned int rep, const struct cpucost_result *cr, struct db_trial *t, struct db_stream *x,
+			    struct db_prof_entry *prof)
+{
+	uint64_t fwd = r->recv + r->drops;
+
+	*x = (struct db_stream){ .senders = senders, .sent_bytes = r->sent_bytes, .recv_bytes = r->recv_bytes,
+				 .send_ns = r->send_ns, .recv_ns = r->recv_ns, .errors = r->errors, .drops = r->drops,
+				 .send_cpus = r->send_cpu.ncpus, .recv_cpus = r->recv_cpu.ncpus,
+				 .send_busy_pct = 100 * r->send_cpu.busy, .recv_busy_pct = 100 * r->recv_cpu.busy };
+	/* messages for frames: what was sent, what the server received */
+	*t = (struct db_trial){ .size = size, .test = 'x', .repeat = rep,
+			      .load = r->send_ns ? (double)r->sent / ((double)r->send_ns / NSEC_PER_SEC) : 0,
+			      .duration_s = (double)r->send_ns / NSEC_PER_SEC, .tx = r->sent, .rx = r->recv,
+			      .stream = x };
+	if (cr && cr->valid) {
+		t->cpu_valid = true;
+		t->cpu_busy_pct = cr->busy_cpu_s / cr->seconds * 100;
+		t->cpu_soak_pct = cr->soak_cpu_s >= 0 ? cr->soak_cpu_s / cr->seconds * 100 : -1;
+		/* per datagram the DUT forwarded: received, or dropped by the
+		 * full receiving socket past it */
+		t->ns_per_frame = fwd ? cr->ns_per_frame : 0;
+		t->cpu_source = cr->source;
+		t->soak_trusted = cr->soak_checked ? (cr->soak_trusted ? 1 : -1) : 0;
+		t->soak_note = cr->soak_reason;
+		app_store_profile(cr->profiled ? &cr->profile : NULL, t, prof);
+	}
 }
 
 int app_store_trial(struct storeopt *s, const struct db_trial *t, char *err, size_t errlen)

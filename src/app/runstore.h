@@ -1,4 +1,4 @@
-/* Storing a traffic command's run (trial, rfc2544): the run row with its
+/* Storing a traffic command's run (trial, rfc2544, stream): the run row with its
  * environment at the start, every trial as it ends, rfc2544's rows, the
  * status at the end. The options (--db, --label, --tag, --no-store) are
  * parsed by src/cli/storeopt.c into struct storeopt. */
@@ -45,6 +45,31 @@ int app_store_trial(struct storeopt *s, const struct db_trial *t, char *err, siz
 /* Mark the run complete/interrupted/failed with its headline and close;
  * -errno with err when the mark failed (the database is closed anyway). */
 int app_store_end(struct storeopt *s, const char *status, const char *headline, char *err, size_t errlen);
+
+/* A stream's run (wirerate stream): what its config says of it. */
+struct app_stream_info {
+	const char *lab;		/* lab mode's prefix, or NULL */
+	struct dut *dut;		/* the DUT crossed (its environment), or NULL */
+	const char *where;		/* "through lab wr-", "to 198.19.0.2" */
+	unsigned int size, senders;
+	char cpus[64];			/* the senders' CPUs, "" none pinned */
+	int server_cpu;			/* -1: not pinned */
+};
+
+/* Capture the host's (and the lab's, the DUT's) environment and insert
+ * the stream's run. */
+int app_store_stream_begin(struct storeopt *s, const struct app_stream_info *si, struct db_run_info *ri,
+			   char *err, size_t errlen);
+
+struct stream_result;
+struct cpucost_result;
+/* A stream's run of size-byte messages (one of -I's, rep from 0) as a
+ * plain trial with its stream figures x, and the DUT's CPU and profile
+ * where cr is valid (prof: PROFILE_TOP_MAX entries); x and prof must
+ * outlive t's storing. */
+void app_store_stream_trial(const struct stream_result *r, unsigned int size, unsigned int senders,
+			    unsigned int rep, const struct cpucost_result *cr, struct db_trial *t, struct db_stream *x,
+			    struct db_prof_entry *prof);
 
 struct r2544_row;
 struct r2544_result;

@@ -21,6 +21,7 @@
 #include "core/cpustat.h"
 #include "cli/dutopt.h"
 #include "cli/opt.h"
+#include "cli/storeargs.h"
 #include "core/timeconst.h"
 #include "core/addrpolicy.h"
 #include "core/cpuset.h"
@@ -74,6 +75,9 @@ struct stream_opts {
 	struct cpuset cpus;
 	unsigned int nsend;		/* senders (1 without either) */
 	int send_cpu[STREAMRUN_MAX];	/* each one's CPU, -1: not pinned */
+	/* the store (--db, --label, --tag, --no-store): each run a trial */
+	struct storeopt store;
+	bool store_warned;
 };
 
 #define STREAM_ITER_MAX 30		/* netperf's limit too */
@@ -339,7 +343,7 @@ static const struct opt stream_opts[] = {
 	{ NULL },
 };
 
-static const struct opt *const stream_tables[] = { stream_opts, NULL };
+static const struct opt *const stream_tables[] = { stream_opts, storeopt_opts, NULL };
 
 const struct opt_cmd stream_cmd = {
 	.name = "stream",
@@ -371,11 +375,12 @@ const struct opt_cmd stream_cmd = {
 
 static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **argv)
 {
-	void *ctx[] = { op };
+	void *ctx[] = { op, &op->store };
 	char *args[1];
 	int nargs, rc;
 
 	memset(op, 0, sizeof(*op));
+	storeopt_init(&op->store);
 	op->cpu = op->server_cpu = -1;
 	op->port = STREAM_PORT;
 	op->size = 1025;
@@ -470,6 +475,10 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 			cli_error("stream: -T: CPU %d is not online here (online: %s)", cpu, list);
 			return EXIT_USAGE;
 		}
+	}
+	if (op->mode == MODE_SERVER && (op->store.path_set || op->store.label || op->store.ntags || op->store.no_store)) {
+		cli_error("stream: --db, --label, --tag and --no-store are the client's (it stores the runs)");
+		return EXIT_USAGE;
 	}
 	if (op->mode == MODE_SERVER && (op->threads || cpuset_count(&op->cpus))) {
 		cli_error("stream: --threads and --cpus are the client's (lab mode or --client)");
@@ -878,8 +887,78 @@ typedef int (*stream_run_fn)(void *ctx, struct stream_result *r);
 /* One run, or with -I runs until the mean's interval is narrow enough or
  * -i's most are done; r is the last run's. The first run that fails stops
  * them, with its status. */
-static int iterate(const struct stream_opts *op, stream_run_fn run, void *ctx, struct stream_result *r,
-		   struct stream_conf *cf)
+/* The run's row in the store, before its runs; an exit status after a
+ * one-line error when the store refuses it. */
+static int keep_begin(struct stream_opts *op, const struct stream_dut *sd, const char *lab, const char *addr)
+{
+	struct app_stream_info si = { .lab = lab, .dut = sd->d, .size = (unsigned int)op->size,
+				      .senders = op->nsend, .server_cpu = op->server_cpu };
+	struct db_run_info ri = { .test = "stream", .repeats = op->conf_level ? op->iter_max : 1 };
+	char where[160], sizes[16], err[512];
+	int rc;
+
+	snprintf(sizes, sizeof(sizes), "%llu", (unsigned long long)op->size);
+	ri.sizes = sizes;
+	if (lab)
+		snprintf(where, sizeof(where), "through lab %s: gen0 -> DUT -> sink0 (%s)", lab, addr);
+	else
+		snprintf(where, sizeof(where), "to %s (%s) port %u", op->host, addr, op->port);
+	si.where = where;
+	if (cpuset_count(&op->cpus))
+		cpuset_format_list(&op->cpus, si.cpus, sizeof(si.cpus));
+	else if (op->cpu >= 0)
+		snprintf(si.cpus, sizeof(si.cpus), "%d", op->cpu);
+	if ((rc = app_store_open(&op->store, err, sizeof(err))) ||
+	    (rc = app_store_stream_begin(&op->store, &si, &ri, err, sizeof(err)))) {
+		cli_error("stream: %s", err);
+		return cli_status(rc);
+	}
+	return 0;
+}
+
+/* A run stored as it ends: a plain trial with the stream's figures and
+ * the DUT's CPU over it. A store that refuses one is said once; the runs
+ * go on. */
+static void keep_run(struct stream_opts *op, const struct stream_dut *sd, const struct stream_result *r,
+		     unsigned int rep)
+{
+	struct cpucost_result *cr;
+	struct db_prof_entry prof[PROFILE_TOP_MAX];
+	struct db_stream x;
+	struct db_trial t;
+	char err[512];
+
+	if (!op->store.db || !op->store.run_id)
+		return;
+	cr = calloc(1, sizeof(*cr));
+	if (cr && sd && sd->cost && cpucost_ended(sd->cost))
+		cpucost_result(sd->cost, r->recv + r->drops, cr);
+	app_store_stream_trial(r, (unsigned int)op->size, op->nsend, rep, cr, &t, &x, prof);
+	if (app_store_trial(&op->store, &t, err, sizeof(err)) && !op->store_warned) {
+		cli_error("warning: stream: run %u not stored in %s: %s", rep + 1, op->store.path, err);
+		op->store_warned = true;
+	}
+	free(cr);
+}
+
+/* The end of the stored run: its status, and the headline 'runs' shows. */
+static void keep_end(struct stream_opts *op, int rc, const struct stream_result *r, bool have)
+{
+	char headline[160];
+	bool stopped = (have && r->interrupted) || rc == 130;
+
+	if (!op->store.db)
+		return;
+	if (have)
+		snprintf(headline, sizeof(headline), "%.1f Mb/s received of %.1f sent (%llu B%s), loss %.2f%%",
+			 mbps(r->recv_bytes, r->recv_ns), mbps(r->sent_bytes, r->send_ns),
+			 (unsigned long long)op->size, op->nsend > 1 ? ", several senders" : "",
+			 r->sent ? 100.0 * (double)(r->sent > r->recv ? r->sent - r->recv : 0) / (double)r->sent : 0);
+	storeopt_end(&op->store, stopped ? "interrupted" : rc ? "failed" : "complete", have ? headline : NULL);
+}
+
+static int iterate(struct stream_opts *op, const struct stream_dut *sd, stream_run_fn run, void *ctx,
+		   struct stream_result *r, struct stream_conf *cf)
 {
 	unsigned int max = op->conf_level ? op->iter_max : 1;
 	int rc;
@@ -890,6 +969,7 @@ static int iterate(const struct stream_opts *op, stream_run_fn run, void *ctx, s
 		memset(r, 0, sizeof(*r));
 		if ((rc = run(ctx, r)))
 			return rc;
+		keep_run(op, sd, r, i);
 		cf->mbps[cf->n++] = mbps(r->recv_bytes, r->recv_ns);
 		if (!op->conf_level || r->interrupted || cli_stopped())
 			break;
@@ -1020,6 +1100,8 @@ static int finish(struct cli *cli, const struct stream_opts *op, const char *add
 			out_text(o, " (netperf's service demand, from %s)\n", cr.source);
 		}
 	}
+	if (op->store.run_id)
+		out_i64(o, "run_id", "stored as run %lld\n", op->store.run_id);
 	out_destroy(o);
 	return r->interrupted ? 130 : 0;
 }
@@ -1111,11 +1193,11 @@ static int do_client(struct stream_opts *op, struct cli *cli)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if ((rc = dut_watch_open(op, NULL, &c, &sd)))
+	if ((rc = dut_watch_open(op, NULL, &c, &sd)) || (rc = keep_begin(op, &sd, NULL, addr)))
 		goto out;
-	if ((rc = iterate(op, client_run, &cr, &r, &cf)))
-		goto out;
-	rc = finish(cli, op, addr, NULL, &r, &sd, &cf, sn);
+	if (!(rc = iterate(op, &sd, client_run, &cr, &r, &cf)))
+		rc = finish(cli, op, addr, NULL, &r, &sd, &cf, sn);
+	keep_end(op, rc, &r, cf.n > 0);
 out:
 	dut_watch_close(&sd);
 	explicit_bzero(tok, sizeof(tok));
@@ -1231,10 +1313,13 @@ static int do_lab(struct stream_opts *op, struct cli *cli)
 				.prefix = op->prefix, .addr = addr, .sn = sn };
 	struct stream_conf cf;
 
-	if ((rc = iterate(op, lab_run, lr, &r, &cf)))
+	if ((rc = keep_begin(op, &sd, op->prefix, addr)))
 		goto out;
-	op->port = lr->port[0];
-	rc = finish(cli, op, addr, op->prefix, &r, &sd, &cf, sn);
+	if (!(rc = iterate(op, &sd, lab_run, lr, &r, &cf))) {
+		op->port = lr->port[0];
+		rc = finish(cli, op, addr, op->prefix, &r, &sd, &cf, sn);
+	}
+	keep_end(op, rc, &r, cf.n > 0);
 out:
 	free(sn);
 	free(lr);

@@ -215,13 +215,76 @@ static void print_trials(struct out *o, const struct report_model *m)
 	print_trial_loss(o, m);
 }
 
+/* A service demand for a cell: "11.5", "-" when not measured. */
+static void fmt_sd(char *buf, size_t len, double sd)
+{
+	if (sd >= 0)
+		snprintf(buf, len, "%.2f", sd);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* Streams: rows are message sizes, columns are runs; a cell is what was
+ * received, the loss and the three service demands; then how each
+ * service demand moved against the first run. */
+static void print_streams(struct out *o, const struct report_model *m)
+{
+	char name[128];
+
+	out_text(o, "\n  stream (10^6 bits/s received, median of runs +- half their spread, and the loss; service"
+		 " demand, us of CPU per KB: sender/receiver/DUT), verdict against the first run\n\n");
+	runs_header(o, m, 44);
+	for (unsigned int s = 0; s < m->nsizes; s++) {
+		out_text(o, "  %5u", m->sizes[s]);
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+			char cell[160], a[16], b[16], d[16];
+
+			if (!c || !c->have_stream) {
+				snprintf(cell, sizeof(cell), "-");
+			} else {
+				int n = snprintf(cell, sizeof(cell), "%.1f", c->st_recv_mbps);
+
+				if (c->stream_runs > 1 && c->st_recv_mbps > 0 && n > 0 && (size_t)n < sizeof(cell))
+					n += snprintf(cell + n, sizeof(cell) - (size_t)n, " +-%.1f%%",
+						      (c->st_recv_max - c->st_recv_min) * 50 / c->st_recv_mbps);
+				fmt_sd(a, sizeof(a), c->st_send_sd);
+				fmt_sd(b, sizeof(b), c->st_recv_sd);
+				fmt_sd(d, sizeof(d), c->st_dut_sd);
+				if (n > 0 && (size_t)n < sizeof(cell))
+					snprintf(cell + n, sizeof(cell) - (size_t)n, ", loss %.2f%%, sd %s/%s/%s",
+						 c->st_loss_pct, a, b, d);
+				verdict_suffix(cell, sizeof(cell), c);
+			}
+			runs_col(o, m, r, 44, cell);
+		}
+		out_text(o, "\n");
+	}
+	/* what the runs cost each end, against the baseline */
+	for (unsigned int r = 1; r < m->nruns; r++)
+		for (unsigned int k = 0; k < m->run[r].ncells; k++) {
+			const struct rm_cell *c = &m->run[r].cell[k], *b = rm_cell_of(&m->run[0], c->size);
+			const double cv[3] = { c->st_send_sd, c->st_recv_sd, c->st_dut_sd };
+			const double bv[3] = { b ? b->st_send_sd : -1, b ? b->st_recv_sd : -1, b ? b->st_dut_sd : -1 };
+			static const char *const who[3] = { "the sender's", "the receiver's", "the DUT's" };
+
+			if (!c->have_stream || !b || !b->have_stream)
+				continue;
+			run_name(&m->run[r], name, sizeof(name));
+			for (int i = 0; i < 3; i++)
+				if (cv[i] > 0 && bv[i] > 0)
+					out_text(o, "  %s, %u B: %s service demand went from %.2f to %.2f us/KB (%+.1f%%)\n",
+						 name, c->size, who[i], bv[i], cv[i], (cv[i] - bv[i]) * 100 / bv[i]);
+		}
+}
+
 static void print_profiles(struct out *o, const struct report_model *m);
 
 static void print_tables(struct out *o, const struct report_model *m)
 {
 	char name[128], v[64], test[4 * sizeof(m->run[0].test)], kernel[4 * sizeof(m->run[0].kernel)];
 	char config[4 * sizeof(m->run[0].config)];
-	bool pct = false, cfg_differ = false, any_thr = false, any_trial = false;
+	bool pct = false, cfg_differ = false, any_thr = false, any_trial = false, any_stream = false;
 
 	for (unsigned int r = 0; r < m->nruns; r++) {
 		const struct rm_run *run = &m->run[r];
@@ -238,12 +301,15 @@ static void print_tables(struct out *o, const struct report_model *m)
 			pct |= run->cell[k].line_pps > 0;
 			any_thr |= run->cell[k].have_thr;
 			any_trial |= run->cell[k].have_trial;
+			any_stream |= run->cell[k].have_stream;
 		}
 		cfg_differ |= strcmp(run->config, m->run[0].config) != 0;
 	}
 	if (any_trial)
 		print_trials(o, m);
-	if (any_trial && !any_thr)
+	if (any_stream)
+		print_streams(o, m);
+	if ((any_trial || any_stream) && !any_thr)
 		goto by_config;
 	/* By size: rows are frame sizes, columns are runs. */
 	out_text(o, "\n  throughput (NDR, %s; median of repeats [interval, order statistics] and its coverage;"
@@ -312,7 +378,7 @@ by_config:
 			cost |= m->run[r].cell[k].ns_per_frame > 0;
 	if (cost) {
 		out_text(o, "\n  DUT CPU per forwarded frame at the NDR%s (ns)\n  %5s",
-			 any_trial ? " or at a plain trial's load" : "", "size");
+			 any_trial || any_stream ? " or at a plain trial's or a stream's load" : "", "size");
 		for (unsigned int r = 0; r < m->nruns; r++) {
 			run_name(&m->run[r], name, sizeof(name));
 			out_text(o, r + 1 < m->nruns ? "  %-12s" : "  %s", name);
@@ -537,6 +603,28 @@ static void json_cell(struct out *o, const struct rm_cell *c)
 			out_obj_end(o);
 		} else {
 			out_null(o, "loss");
+		}
+		out_obj_end(o);
+	}
+	if (c->have_stream) {
+		out_obj_start(o, "stream");
+		out_u64(o, "runs", NULL, c->stream_runs);
+		out_u64(o, "senders", NULL, c->stream_senders);
+		out_f64(o, "received_mbps", NULL, c->st_recv_mbps);
+		out_f64(o, "received_min_mbps", NULL, c->st_recv_min);
+		out_f64(o, "received_max_mbps", NULL, c->st_recv_max);
+		out_f64(o, "sent_mbps", NULL, c->st_send_mbps);
+		out_f64(o, "loss_pct", NULL, c->st_loss_pct);
+		for (int i = 0; i < 3; i++) {
+			static const char *const key[3] = { "send_service_demand_us_per_kb",
+							    "receive_service_demand_us_per_kb",
+							    "dut_service_demand_us_per_kb" };
+			double v = i == 0 ? c->st_send_sd : i == 1 ? c->st_recv_sd : c->st_dut_sd;
+
+			if (v >= 0)
+				out_f64(o, key[i], NULL, v);
+			else
+				out_null(o, key[i]);
 		}
 		out_obj_end(o);
 	}

@@ -203,6 +203,8 @@ static int upgrade(sqlite3 *h, char *err, size_t errlen)
 		rc = exec(h, db_migrate_4_5, "migrating the schema from version 4", err, errlen);
 	if (!rc && v >= 1 && v < 6)
 		rc = exec(h, db_migrate_5_6, "migrating the schema from version 5", err, errlen);
+	if (!rc && v >= 1 && v < 7)
+		rc = exec(h, db_migrate_6_7, "migrating the schema from version 6", err, errlen);
 	if (!rc && v < DB_SCHEMA_VERSION) {
 		snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
 			 DB_APPLICATION_ID, DB_SCHEMA_VERSION);
@@ -713,6 +715,17 @@ int db_trial_add(struct db *db, int64_t run, const struct db_trial *t, char *err
 	}
 	if (!rc && t->loss)
 		rc = loss_add(db, id, t);
+	if (!rc && t->stream) {
+		const struct db_stream *x = t->stream;
+
+		rc = run_stmt(db->c, "INSERT INTO stream_trial (trial_id, senders, sent_bytes, recv_bytes, send_ns,"
+				     " recv_ns, errors, drops, send_cpus, send_busy_pct, recv_cpus, recv_busy_pct)"
+				     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", "iiiiiiiiidid", id, (int64_t)x->senders,
+			      (int64_t)x->sent_bytes, (int64_t)x->recv_bytes, (int64_t)x->send_ns,
+			      (int64_t)x->recv_ns, (int64_t)x->errors, (int64_t)x->drops, (int64_t)x->send_cpus,
+			      x->send_cpus ? x->send_busy_pct : NAN, (int64_t)x->recv_cpus,
+			      x->recv_cpus ? x->recv_busy_pct : NAN);
+	}
 	return finish(db, rc, "storing a trial", err, errlen);
 }
 

@@ -23,7 +23,7 @@ struct sql;
 struct sqlite3;
 
 #define DB_APPLICATION_ID 0x57527274	/* "WRrt" */
-#define DB_SCHEMA_VERSION 6
+#define DB_SCHEMA_VERSION 7
 /* A random (version 4) UUID, as SQL: each run's, made as it is stored. */
 #define DB_UUID_SQL \
 	"lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' ||" \
@@ -103,6 +103,17 @@ int db_run_begin(struct db *db, const struct db_run_info *ri, const struct db_kv
 int db_run_end(struct db *db, int64_t id, const char *status, const char *headline,
 	       char *err, size_t errlen);
 
+/* A stream's figures (wirerate stream), beside its trial row: the bytes
+ * each way and each end's time in ns, the sends refused, the receiving
+ * socket's drops, the senders, and each end's CPU (cpus 0: not
+ * measured). */
+struct db_stream {
+	unsigned int senders;
+	uint64_t sent_bytes, recv_bytes, send_ns, recv_ns, errors, drops;
+	unsigned int send_cpus, recv_cpus;
+	double send_busy_pct, recv_busy_pct;
+};
+
 struct db_trial {
 	unsigned int size;
 	char test;			/* 't', 'l', 'f', 'b', or 'x' for a plain trial */
@@ -136,6 +147,7 @@ struct db_trial {
 	double prof_busy_pct, prof_softirq_pct;
 	const struct db_prof_entry *prof;
 	unsigned int nprof;
+	const struct db_stream *stream;	/* a stream's run, or NULL */
 };
 
 /* One finished trial, committed before returning. */

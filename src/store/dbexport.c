@@ -17,7 +17,7 @@ static const char *const run_children[][2] = {
 };
 static const char *const trial_children[][2] = {
 	{ "trial_cpu", "cpu" }, { "trial_loss_dir", "loss_dir" }, { "trial_loss", "loss" },
-	{ "trial_profile", "profile" },
+	{ "trial_profile", "profile" }, { "stream_trial", "stream" },
 };
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 

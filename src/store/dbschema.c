@@ -174,6 +174,26 @@ const char db_schema_v1[] =
 	"  samples INTEGER NOT NULL," \
 	"  PRIMARY KEY (trial_id, pos));"
 
+/* From 6 to 7: a stream's figures beside its trial row (a stream run is
+ * stored as plain trials, one per run of -I, messages for frames and the
+ * message size for the size): the bytes each way and each end's time,
+ * the sends refused and the receiving socket's drops, how many senders,
+ * and each end's CPU (how many CPUs and how busy; NULL: not measured). */
+#define MIGRATE_6_7_SQL \
+	"CREATE TABLE stream_trial (" \
+	"  trial_id INTEGER PRIMARY KEY REFERENCES trials(id) ON DELETE CASCADE," \
+	"  senders INTEGER NOT NULL," \
+	"  sent_bytes INTEGER NOT NULL," \
+	"  recv_bytes INTEGER NOT NULL," \
+	"  send_ns INTEGER NOT NULL," \
+	"  recv_ns INTEGER NOT NULL," \
+	"  errors INTEGER NOT NULL," \
+	"  drops INTEGER NOT NULL," \
+	"  send_cpus INTEGER," \
+	"  send_busy_pct REAL," \
+	"  recv_cpus INTEGER," \
+	"  recv_busy_pct REAL);"
+
 static const char schema_v2[] = SCHEMA_V2_SQL;
 /* Version 3: version 2 and the loss attribution's tables. */
 static const char schema_v3[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL;
@@ -184,13 +204,17 @@ static const char schema_v4[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL;
  * no run to give one). Plain SQL that PostgreSQL runs too, once
  * sql_pg_ddl has named its types. */
 static const char schema_v5[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL UUID_COLUMN_SQL;
-/* Version 6 (current): version 5 and the trials' profiles. */
+/* Version 6: version 5 and the trials' profiles. */
 static const char schema_v6[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL UUID_COLUMN_SQL MIGRATE_5_6_SQL;
+/* Version 7 (current): version 6 and the streams' figures. */
+static const char schema_v7[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL UUID_COLUMN_SQL MIGRATE_5_6_SQL
+	MIGRATE_6_7_SQL;
 /* From 2 to 3: the loss attribution's tables; older trials have none. */
 const char db_migrate_2_3[] = TRIAL_LOSS_SQL;
 const char db_migrate_3_4[] = MIGRATE_3_4_SQL;
 const char db_migrate_4_5[] = MIGRATE_4_5_SQL;
 const char db_migrate_5_6[] = MIGRATE_5_6_SQL;
+const char db_migrate_6_7[] = MIGRATE_6_7_SQL;
 
 
 /* From 1 to 2: runs gain their label, place, line rate, pid and headline;
@@ -235,7 +259,7 @@ const char db_migrate_1_2[] =
 const char *db_schema_sql(int64_t v)
 {
 	return v == 0 ? "" : v == 1 ? db_schema_v1 : v == 2 ? schema_v2 : v == 3 ? schema_v3 : v == 4 ? schema_v4 :
-	       v == 5 ? schema_v5 : v == 6 ? schema_v6 : NULL;
+	       v == 5 ? schema_v5 : v == 6 ? schema_v6 : v == 7 ? schema_v7 : NULL;
 }
 
 /* What the file's (type, name, table) rows are checked against: the

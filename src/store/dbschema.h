@@ -23,6 +23,8 @@ extern const char db_migrate_4_5[];
 /* From version 5 to 6 (the trials' profiles); plain SQL that PostgreSQL
  * runs too, once sql_pg_ddl has named its types. */
 extern const char db_migrate_5_6[];
+/* From 6 to 7: the streams' figures. */
+extern const char db_migrate_6_7[];
 
 /* Refuse (-EINVAL with err naming path and the object) a file whose
  * sqlite_master holds an object that schema version v does not make,

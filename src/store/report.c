@@ -203,7 +203,9 @@ static int load_trials(struct sql *h, struct rm_run *r, double line_bps, char *e
 
 	if (sql_prepare(h, "SELECT size, load, tx, rx, tester_limited,"
 				  " (SELECT ns_per_frame FROM trial_cpu WHERE trial_id = trials.id), duration_s"
-				  " FROM trials WHERE run_id = ? AND test = 'x' AND tx > 0 ORDER BY size, id", &st))
+				  " FROM trials WHERE run_id = ? AND test = 'x' AND tx > 0"
+				  " AND NOT EXISTS (SELECT 1 FROM stream_trial s WHERE s.trial_id = trials.id)"
+				  " ORDER BY size, id", &st))
 		return fail_sql(h, "reading trials", err, errlen);
 	sql_bind_int(st, 1, r->id);
 	for (int s = sql_step(st);; s = sql_step(st)) {
@@ -250,6 +252,93 @@ static int load_trials(struct sql *h, struct rm_run *r, double line_bps, char *e
 		c->tester_limited |= sql_col_int(st, 4) != 0;
 		if (isfinite(cpu) && cpu > 0 && nc < MAXT)
 			cost[nc++] = cpu;
+	}
+	sql_finalize(st);
+	return 0;
+}
+
+/* netperf's service demand: us of CPU (busy share x CPUs x ns) per KB. */
+static double service_demand(double busy_pct, double cpus, double ns, double bytes)
+{
+	if (!isfinite(busy_pct) || !(cpus > 0) || !(ns > 0) || !(bytes > 0))
+		return -1;
+	return busy_pct / 100 * cpus * ns / 1e3 / (bytes / 1024);
+}
+
+/* A median of the figures that are there (>= 0); -1 when none is. */
+static double median_known(double *v, unsigned int n)
+{
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (v[i] >= 0)
+			v[k++] = v[i];
+	return k ? median(v, k) : -1;
+}
+
+/* A stream's runs, per message size: see rm_cell. */
+static int load_streams(struct sql *h, struct rm_run *r, char *err, size_t errlen)
+{
+	enum { MAXT = 64 };
+	double recv[MAXT], sent[MAXT], ssd[MAXT], rsd[MAXT], dsd[MAXT], cost[MAXT], loss = 0;
+	unsigned int n = 0, nc = 0;
+	struct rm_cell *c = NULL;
+	struct sql_st *st;
+
+	if (sql_prepare(h, "SELECT t.size, t.tx, t.rx, s.senders, s.sent_bytes, s.recv_bytes, s.send_ns, s.recv_ns,"
+			   " s.send_cpus, s.send_busy_pct, s.recv_cpus, s.recv_busy_pct,"
+			   " (SELECT ns_per_frame FROM trial_cpu WHERE trial_id = t.id)"
+			   " FROM trials t JOIN stream_trial s ON s.trial_id = t.id"
+			   " WHERE t.run_id = ? AND t.tx > 0 ORDER BY t.size, t.id", &st))
+		return fail_sql(h, "reading streams", err, errlen);
+	sql_bind_int(st, 1, r->id);
+	for (int step = sql_step(st);; step = sql_step(st)) {
+		unsigned int size = step == 1 ? (unsigned int)sql_col_int(st, 0) : 0;
+
+		if (c && (step != 1 || size != c->size)) {
+			c->have_stream = n > 0;
+			c->stream_runs = n;
+			if (n) {
+				c->st_recv_mbps = median(recv, n);
+				c->st_recv_min = recv[0];
+				c->st_recv_max = recv[n - 1];
+				c->st_send_mbps = median(sent, n);
+				c->st_loss_pct = loss / n;
+				c->st_send_sd = median_known(ssd, n);
+				c->st_recv_sd = median_known(rsd, n);
+				c->st_dut_sd = median_known(dsd, n);
+			}
+			if (nc && !(c->ns_per_frame > 0))
+				c->ns_per_frame = median(cost, nc);
+			c = NULL;
+		}
+		if (step != 1)
+			break;
+		double tx = col_d(st, 1), rx = col_d(st, 2), sb = col_d(st, 4), rb = col_d(st, 5);
+		double sns = col_d(st, 6), rns = col_d(st, 7), dut = col_d(st, 12);
+
+		if (!(tx > 0) || !isfinite(rx) || !(sns > 0) || !(rns > 0) || !isfinite(sb) || !isfinite(rb))
+			continue;
+		if (!c) {
+			if (!(c = (struct rm_cell *)rm_cell_of(r, size)) && !(c = new_cell(r, size, 0)))
+				continue;
+			n = nc = 0;
+			loss = 0;
+		}
+		if (n < MAXT) {
+			recv[n] = rb * 8 / (rns / 1e9) / 1e6;
+			sent[n] = sb * 8 / (sns / 1e9) / 1e6;
+			ssd[n] = service_demand(col_d(st, 9), col_d(st, 8), sns, sb);
+			rsd[n] = service_demand(col_d(st, 11), col_d(st, 10), rns, rb);
+			/* the DUT: its CPU per datagram forwarded, one frame each */
+			dsd[n] = isfinite(dut) && dut > 0 && size ? dut / 1e3 * 1024 / size : -1;
+			loss += rx < tx ? (tx - rx) * 100 / tx : 0;
+			n++;
+		}
+		if ((unsigned int)sql_col_int(st, 3) > c->stream_senders)
+			c->stream_senders = (unsigned int)sql_col_int(st, 3);
+		if (isfinite(dut) && dut > 0 && nc < MAXT)
+			cost[nc++] = dut;
 	}
 	sql_finalize(st);
 	return 0;
@@ -508,7 +597,8 @@ static int load_cells(struct sql *h, struct rm_run *r, double line_bps, bool pdr
 	for (unsigned int k = 0; k < r->ncells; k++)
 		if ((rc = load_noise_floor(h, r, &r->cell[k], pdr_goal, err, errlen)))
 			return rc;
-	if ((rc = load_trials(h, r, line_bps, err, errlen)) || (rc = load_trial_loss(h, r, err, errlen)))
+	if ((rc = load_trials(h, r, line_bps, err, errlen)) || (rc = load_trial_loss(h, r, err, errlen)) ||
+	    (rc = load_streams(h, r, err, errlen)))
 		return rc;
 	return load_profiles(h, r, err, errlen);
 }
@@ -669,6 +759,33 @@ static void compare_trial(struct report_model *m, unsigned int r, struct rm_cell
 		m->regression = true;
 }
 
+/* A stream's received throughput against the baseline's: ranges apart by
+ * more than STREAM_BAND of the baseline are a change (one run is no
+ * measure of its own spread: -I's runs give one, and a stream's figure
+ * moves by more than a trial's from run to run). */
+#define STREAM_BAND 0.05
+
+static void compare_stream(struct report_model *m, unsigned int r, struct rm_cell *c, const struct rm_cell *b,
+			   double fail_pct)
+{
+	double blo, bhi;
+
+	if (r == 0) {
+		c->verdict = RM_BASELINE;
+		return;
+	}
+	c->verdict = RM_NONE;
+	if (!b || !b->have_stream || !(b->st_recv_mbps > 0))
+		return;
+	blo = b->st_recv_min - STREAM_BAND * b->st_recv_mbps;
+	bhi = b->st_recv_max + STREAM_BAND * b->st_recv_mbps;
+	c->diff_pct = (c->st_recv_mbps - b->st_recv_mbps) * 100 / b->st_recv_mbps;
+	c->verdict = c->st_recv_min > bhi ? RM_BETTER : c->st_recv_max < blo ? RM_WORSE : RM_NOISE;
+	if (c->verdict == RM_WORSE && fail_pct >= 0 && counts(m, r) &&
+	    (blo - c->st_recv_max) * 100 / b->st_recv_mbps > fail_pct)
+		m->regression = true;
+}
+
 void report_compare(struct report_model *m, double fail_pct)
 {
 	m->fail_pct = fail_pct;
@@ -689,6 +806,10 @@ void report_compare(struct report_model *m, double fail_pct)
 
 			c->diff_pct = 0;
 			c->diff_at_least = false;
+			if (!c->have_thr && c->have_stream) {
+				compare_stream(m, r, c, b, fail_pct);
+				continue;
+			}
 			if (!c->have_thr && c->have_trial) {
 				compare_trial(m, r, c, b, fail_pct);
 				continue;

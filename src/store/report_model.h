@@ -86,8 +86,18 @@ struct rm_cell {
 	bool have_loss;
 	uint64_t loss_lost, loss_over;
 	char loss_text[384];
+	/* a stream's runs (wirerate stream; one per run of -I) of this
+	 * message size: what was received, 10^6 bits/s (the median and the
+	 * range), what was sent (the median), the mean loss, the senders, and
+	 * netperf's service demand of each end and of the DUT, us per KB (the
+	 * medians; < 0: not measured) */
+	bool have_stream;
+	unsigned int stream_runs, stream_senders;
+	double st_recv_mbps, st_recv_min, st_recv_max, st_send_mbps, st_loss_pct;
+	double st_send_sd, st_recv_sd, st_dut_sd;
 	/* against the baseline's cell of the same size: the NDR, or for plain
-	 * trials at the same offered load the forwarded rate */
+	 * trials at the same offered load the forwarded rate, or for a stream
+	 * what was received */
 	enum rm_verdict verdict;
 	double diff_pct;		/* (ndr_med - base) * 100 / base */
 	bool diff_at_least;		/* a bound took part: better/worse "at least",
