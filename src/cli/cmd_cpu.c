@@ -21,6 +21,7 @@
 #include "dut/dut.h"
 #include "dut/profile.h"
 #include "render/cpuprint.h"
+#include "app/cpuwatch.h"
 
 struct cpu_opts {
 	uint64_t interval_ns;
@@ -35,12 +36,6 @@ struct cpu_opts {
 	bool profile;			/* --profile: where the CPUs' time goes */
 	unsigned int profile_hz, profile_top;
 };
-
-/* This host's /proc (under --root), or the DUT's through its agent. */
-static int sample(struct cpu_opts *op, struct procstat_sample *s, char *err, size_t errlen)
-{
-	return op->d ? dut_procstat(op->d, op->irq, s, err, errlen) : procstat_read(op->root, op->irq, s, err, errlen);
-}
 
 static const struct opt cpu_opts[] = {
 	{ "interval", 0, OPT_VALUE, "T", "sampling", "1s", "time between rows (10ms..1h)",
@@ -166,46 +161,21 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 		rc = cli_status(rc);
 		goto out;
 	}
-	if ((rc = sample(&op, first, err, sizeof(err)))) {
+	if ((rc = app_cpu_sample(op.d, op.root, op.irq, first, err, sizeof(err)))) {
 		cli_error("cpu: %s", err);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	/* the CPUs online, as the first sample has them */
-	cpuset_zero(&online);
-	for (unsigned int k = 0; k < first->stat.max_cpu; k++)
-		if (first->stat.cpu[k].present)
-			cpuset_add(&online, k);
-	if (op.have_cpus) {
-		int c = cpuset_next(&op.cpus, 0);
-
-		for (; c >= 0; c = cpuset_next(&op.cpus, (unsigned int)c + 1))
-			if (c >= CPUSTAT_MAX || !first->stat.cpu[c].present) {
-				char list[256];
-
-				cpuset_format_list(&online, list, sizeof(list));
-				cli_error("cpu: --cpus: CPU %d is not online (online: %s)", c, list);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-	}
-	if (op.irq && *op.irq && first->have_irq && !first->irq.nlines) {
-		cli_error("cpu: --irq: no IRQ line's name contains '%s' (see /proc/interrupts)", op.irq);
+	if ((rc = app_cpu_check(first, op.have_cpus ? &op.cpus : NULL, op.irq, &online, err, sizeof(err)))) {
+		cli_error("cpu: %s", err);
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (op.profile) {
-		const struct cpuset *pc = op.have_cpus ? &op.cpus : &online;
-
-		rc = op.d ? dut_profile_start(op.d, pc, op.profile_hz, err, sizeof(err))
-			  : profile_create(pc, op.profile_hz, &prof, err, sizeof(err));
-		if (!rc && !op.d)
-			rc = profile_start(prof, err, sizeof(err));
-		if (rc) {
-			cli_error("cpu: --profile: %s", err);
-			rc = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
-			goto out;
-		}
+	if (op.profile &&
+	    (rc = app_cpu_profile_start(op.d, op.have_cpus ? &op.cpus : &online, op.profile_hz, &prof, err, sizeof(err)))) {
+		cli_error("cpu: --profile: %s", err);
+		rc = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
 	}
 	*prev = *first;
 	o = cli_out_create(cli, "cpu");
@@ -224,7 +194,7 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 		wait_until(next);
 		if (cli_stopped())
 			break;
-		if ((rc = sample(&op, cur, err, sizeof(err)))) {
+		if ((rc = app_cpu_sample(op.d, op.root, op.irq, cur, err, sizeof(err)))) {
 			out_arr_end(o);
 			out_destroy(o);
 			o = NULL;
@@ -256,15 +226,7 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 	if (op.profile) {
 		struct profile_result *pr = calloc(1, sizeof(*pr));
 
-		err[0] = '\0';
-		if (!pr)
-			snprintf(err, sizeof(err), "out of memory");
-		else if (op.d)
-			dut_profile_read(op.d, op.profile_top ? op.profile_top : 10, pr, err, sizeof(err));
-		else {
-			profile_stop(prof);
-			profile_read(prof, op.profile_top ? op.profile_top : 10, pr);
-		}
+		app_cpu_profile_read(op.d, prof, op.profile_top, pr, err, sizeof(err));
 		profile_print(o, pr, err);
 		free(pr);
 	}
