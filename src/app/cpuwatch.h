@@ -4,7 +4,10 @@
 #ifndef WR_APP_CPUWATCH_H
 #define WR_APP_CPUWATCH_H
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/cpuset.h"
 #include "dut/dut.h"
@@ -28,5 +31,44 @@ int app_cpu_profile_start(struct dut *d, const struct cpuset *cpus, unsigned int
  * when r stays empty. */
 void app_cpu_profile_read(struct dut *d, struct profile *prof, unsigned int top, struct profile_result *r,
 			  char *err, size_t errlen);
+
+struct app_cpu_cfg {
+	uint64_t interval_ns;
+	uint64_t count;			/* intervals; 0: until stopped */
+	const struct cpuset *cpus;	/* the CPUs shown; NULL: all online */
+	const char *irq;		/* IRQ lines counted; NULL or "": all */
+	const char *root;		/* this host's /proc under it */
+	struct dut *d;			/* not NULL: the DUT's CPUs */
+	bool profile;
+	unsigned int profile_hz, profile_top;
+};
+
+/* The step of app_cpu_open that failed. */
+enum app_cpu_fail { APP_CPU_NOMEM, APP_CPU_SAMPLE, APP_CPU_CHECK, APP_CPU_PROFILE };
+
+/* A run of 'wirerate cpu': the first sample, the interval just read
+ * (prev to cur) and how many intervals were read. */
+struct app_cpu_watch {
+	struct procstat_sample *first, *prev, *cur;
+	struct profile *prof;
+	struct cpuset online;		/* as the first sample has them */
+	long hz;			/* the kernel's clock ticks a second */
+	uint64_t n, next_ns;
+	bool pending;			/* cur holds an interval not yet counted */
+};
+
+/* The first sample, checked (app_cpu_check), and the profile started.
+ * On failure *why names the step; app_cpu_close either way. */
+int app_cpu_open(const struct app_cpu_cfg *c, struct app_cpu_watch *w, enum app_cpu_fail *why,
+		 char *err, size_t errlen);
+/* Waits for the end of the next interval and samples it: 1 with the
+ * interval in prev..cur, 0 at the end (c->count reached or *stop, prev
+ * then the last sample), or -errno. */
+int app_cpu_next(const struct app_cpu_cfg *c, struct app_cpu_watch *w, const volatile sig_atomic_t *stop,
+		 char *err, size_t errlen);
+/* The profile over the whole run into r (app_cpu_profile_read). */
+void app_cpu_profile_end(const struct app_cpu_cfg *c, struct app_cpu_watch *w, struct profile_result *r,
+			 char *err, size_t errlen);
+void app_cpu_close(struct app_cpu_watch *w);
 
 #endif

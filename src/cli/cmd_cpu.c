@@ -2,21 +2,16 @@
  * softirqs and softnet counters per second, and busy% = wall - idle -
  * iowait, which sees the interrupt time /proc/stat's columns miss. */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "core/timeconst.h"
 #include "core/cpuset.h"
-#include "core/cpustat.h"
-#include "core/units.h"
 #include "render/out.h"
-#include "os/procstat.h"
 #include "cli/dutopt.h"
 #include "dut/dut.h"
 #include "dut/profile.h"
@@ -30,7 +25,6 @@ struct cpu_opts {
 	struct cpuset cpus;
 	const char *irq;
 	const char *root;
-	long hz;
 	struct dut_target dut;
 	struct dut *d;			/* open with --dut */
 	bool profile;			/* --profile: where the CPUs' time goes */
@@ -120,113 +114,57 @@ static int parse_opts(struct cpu_opts *op, struct cli *cli, int argc, char **arg
 	return 0;
 }
 
-/* Sleep until t_ns (CLOCK_MONOTONIC) in slices, so Ctrl-C is seen quickly. */
-static void wait_until(uint64_t t_ns)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)(t_ns / NSEC_PER_SEC);
-	ts.tv_nsec = (long)(t_ns % NSEC_PER_SEC);
-	while (!cli_stopped() && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
 int cmd_cpu(struct cli *cli, int argc, char **argv)
 {
-	struct procstat_sample *first = NULL, *prev = NULL, *cur = NULL, *tmp;
-	struct profile *prof = NULL;
-	struct cpuset online;
+	struct app_cpu_watch w = { 0 };
 	struct cli_stop stop = { 0 };
+	enum app_cpu_fail why;
 	struct cpu_opts op;
 	struct out *o = NULL;
-	char err[512], label[40];
-	uint64_t n = 0, next;
+	char err[512];
 	int rc;
 
 	if ((rc = parse_opts(&op, cli, argc, argv)))
 		return rc < 0 ? 0 : rc;
-	op.hz = sysconf(_SC_CLK_TCK);
-	if (op.hz <= 0)
-		op.hz = 100;
-	first = procstat_sample_new();
-	prev = procstat_sample_new();
-	cur = procstat_sample_new();
-	if (!first || !prev || !cur) {
-		cli_error("cpu: out of memory");
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
 	if (op.dut.given && (rc = dut_open(&op.dut, NULL, 0, &op.d, err, sizeof(err)))) {
 		cli_error("cpu: %s", err);
-		rc = cli_status(rc);
+		return cli_status(rc);
+	}
+	const struct cpuset *only = op.have_cpus ? &op.cpus : NULL;
+	const struct app_cpu_cfg cfg = {
+		.interval_ns = op.interval_ns, .count = op.count, .cpus = only, .irq = op.irq, .root = op.root,
+		.d = op.d, .profile = op.profile, .profile_hz = op.profile_hz, .profile_top = op.profile_top,
+	};
+
+	if ((rc = app_cpu_open(&cfg, &w, &why, err, sizeof(err)))) {
+		cli_error("cpu: %s%s", why == APP_CPU_PROFILE ? "--profile: " : "", err);
+		rc = why == APP_CPU_CHECK || (why == APP_CPU_PROFILE && rc == -EINVAL) ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	if ((rc = app_cpu_sample(op.d, op.root, op.irq, first, err, sizeof(err)))) {
-		cli_error("cpu: %s", err);
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	if ((rc = app_cpu_check(first, op.have_cpus ? &op.cpus : NULL, op.irq, &online, err, sizeof(err)))) {
-		cli_error("cpu: %s", err);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (op.profile &&
-	    (rc = app_cpu_profile_start(op.d, op.have_cpus ? &op.cpus : &online, op.profile_hz, &prof, err, sizeof(err)))) {
-		cli_error("cpu: --profile: %s", err);
-		rc = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
-		goto out;
-	}
-	*prev = *first;
 	o = cli_out_create(cli, "cpu");
 	if (!o) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	cpuprint_start(o, op.interval_ns, op.hz, op.irq, first);
+	cpuprint_start(o, op.interval_ns, w.hz, op.irq, w.first);
 	cli_stop_catch(&stop);
 	out_arr_start(o, "samples");
-	next = first->t_ns;
-	while (!cli_stopped() && (!op.count || n < op.count)) {
-		time_t now;
-
-		next += op.interval_ns;
-		wait_until(next);
-		if (cli_stopped())
-			break;
-		if ((rc = app_cpu_sample(op.d, op.root, op.irq, cur, err, sizeof(err)))) {
-			out_arr_end(o);
-			out_destroy(o);
-			o = NULL;
-			cli_error("cpu: %s", err);
-			rc = EXIT_RUNTIME;
-			goto restore;
-		}
-		now = time(NULL);
-		out_obj_start(o, NULL);
-		/* JSON: the date, the time and its offset from UTC, and the
-		 * Unix time; the table keeps mpstat's clock time */
-		timefmt_local(label, sizeof(label), (int64_t)now, "%Y-%m-%dT%H:%M:%S%z");
-		out_str(o, "time", NULL, label);
-		out_i64(o, "unix_time", NULL, (int64_t)now);
-		timefmt_local(label, sizeof(label), (int64_t)now, "%H:%M:%S");
-		cpuprint_block(o, label, prev, cur, op.hz, op.irq, op.have_cpus ? &op.cpus : NULL);
-		out_obj_end(o);
-		tmp = prev, prev = cur, cur = tmp;
-		n++;
+	while ((rc = app_cpu_next(&cfg, &w, cli_stop_flag(), err, sizeof(err))) > 0)
+		cpuprint_sample(o, (int64_t)time(NULL), w.prev, w.cur, w.hz, op.irq, only);
+	if (rc < 0) {
+		out_arr_end(o);
+		out_destroy(o);
+		o = NULL;
+		cli_error("cpu: %s", err);
+		rc = EXIT_RUNTIME;
+		goto restore;
 	}
 	out_arr_end(o);
-	/* mpstat's Average: first sample to last, so short rows average right. */
-	if (n) {
-		out_obj_start(o, "average");
-		out_u64(o, "intervals", NULL, n);
-		cpuprint_block(o, "Average:", first, prev, op.hz, op.irq, op.have_cpus ? &op.cpus : NULL);
-		out_obj_end(o);
-	}
+	cpuprint_average(o, w.n, w.first, w.prev, w.hz, op.irq, only);
 	if (op.profile) {
 		struct profile_result *pr = calloc(1, sizeof(*pr));
 
-		app_cpu_profile_read(op.d, prof, op.profile_top, pr, err, sizeof(err));
+		app_cpu_profile_end(&cfg, &w, pr, err, sizeof(err));
 		profile_print(o, pr, err);
 		free(pr);
 	}
@@ -235,10 +173,7 @@ restore:
 	cli_stop_restore(&stop);
 out:
 	out_destroy(o);
-	profile_destroy(prof);
+	app_cpu_close(&w);
 	dut_close(op.d);
-	procstat_sample_free(first);
-	procstat_sample_free(prev);
-	procstat_sample_free(cur);
 	return rc;
 }

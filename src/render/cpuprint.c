@@ -5,6 +5,7 @@
 
 #include "core/cpustat.h"
 #include "core/timeconst.h"
+#include "os/timefmt.h"
 
 /* "DUT CPU 1  longest stall 3.2 ms, 4 stalls > 1 ms, steal 0.3%" */
 static void print_stall(struct out *out, const struct stallprobe_result *s)
@@ -289,4 +290,32 @@ void cpuprint_start(struct out *o, uint64_t interval_ns, long hz, const char *ir
 			out_text(o, "  ... and %u more\n", first->irq.nlines - first->irq.nstored);
 		out_text(o, "\n");
 	}
+}
+
+void cpuprint_sample(struct out *o, int64_t now, const struct procstat_sample *a, const struct procstat_sample *b,
+		     long hz, const char *irq, const struct cpuset *only)
+{
+	char label[40];
+
+	out_obj_start(o, NULL);
+	/* JSON: the date, the time and its offset from UTC, and the
+	 * Unix time; the table keeps mpstat's clock time */
+	timefmt_local(label, sizeof(label), now, "%Y-%m-%dT%H:%M:%S%z");
+	out_str(o, "time", NULL, label);
+	out_i64(o, "unix_time", NULL, now);
+	timefmt_local(label, sizeof(label), now, "%H:%M:%S");
+	cpuprint_block(o, label, a, b, hz, irq, only);
+	out_obj_end(o);
+}
+
+void cpuprint_average(struct out *o, uint64_t n, const struct procstat_sample *first,
+		      const struct procstat_sample *last, long hz, const char *irq, const struct cpuset *only)
+{
+	/* mpstat's Average: first sample to last, so short rows average right. */
+	if (!n)
+		return;
+	out_obj_start(o, "average");
+	out_u64(o, "intervals", NULL, n);
+	cpuprint_block(o, "Average:", first, last, hz, irq, only);
+	out_obj_end(o);
 }

@@ -27,5 +27,13 @@ void cpuprint_start(struct out *out, uint64_t interval_ns, long hz, const char *
  * second, irq the filter of the samples' interrupt counts. */
 void cpuprint_block(struct out *out, const char *label, const struct procstat_sample *a,
 		    const struct procstat_sample *b, long hz, const char *irq, const struct cpuset *only);
+/* One interval of 'wirerate cpu' read at now (Unix time): its time, then
+ * cpuprint_block labelled with the local clock time. */
+void cpuprint_sample(struct out *out, int64_t now, const struct procstat_sample *a,
+		     const struct procstat_sample *b, long hz, const char *irq, const struct cpuset *only);
+/* mpstat's "Average:" block over n intervals, first sample to last;
+ * nothing when n is 0. */
+void cpuprint_average(struct out *out, uint64_t n, const struct procstat_sample *first,
+		      const struct procstat_sample *last, long hz, const char *irq, const struct cpuset *only);
 
 #endif
