@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,45 @@ static void cpu_check(void **state)
 	procstat_sample_free(s);
 }
 
+static void cpu_watch(void **state)
+{
+	static volatile sig_atomic_t stop;
+	struct app_cpu_cfg c = { .interval_ns = 10 * NSEC_PER_MSEC, .count = 2, .root = FIXTURES "/real-t0" };
+	struct app_cpu_watch w;
+	enum app_cpu_fail why;
+	struct cpuset only;
+
+	(void)state;
+	assert_int_equal(app_cpu_open(&c, &w, &why, err, sizeof(err)), 0);
+	assert_true(w.hz > 0);
+	assert_int_equal(app_cpu_next(&c, &w, &stop, err, sizeof(err)), 1);
+	assert_int_equal(app_cpu_next(&c, &w, &stop, err, sizeof(err)), 1);
+	assert_int_equal(app_cpu_next(&c, &w, &stop, err, sizeof(err)), 0);
+	assert_int_equal(w.n, 2);
+	assert_true(w.prev->t_ns > w.first->t_ns);
+	app_cpu_close(&w);
+
+	/* stopped: no interval */
+	c.count = 0;
+	stop = 1;
+	assert_int_equal(app_cpu_open(&c, &w, &why, err, sizeof(err)), 0);
+	assert_int_equal(app_cpu_next(&c, &w, &stop, err, sizeof(err)), 0);
+	assert_int_equal(w.n, 0);
+	app_cpu_close(&w);
+
+	/* the step that failed */
+	assert_int_equal(cpuset_parse_list("3", &only, err, sizeof(err)), 0);
+	c.cpus = &only;
+	assert_int_equal(app_cpu_open(&c, &w, &why, err, sizeof(err)), -EINVAL);
+	assert_int_equal(why, APP_CPU_CHECK);
+	app_cpu_close(&w);
+	c.cpus = NULL;
+	c.root = FIXTURES "/no-such-tree";
+	assert_true(app_cpu_open(&c, &w, &why, err, sizeof(err)) < 0);
+	assert_int_equal(why, APP_CPU_SAMPLE);
+	app_cpu_close(&w);
+}
+
 static void load(struct soak_load *l, double seconds, double l0, double l1)
 {
 	memset(l, 0, sizeof(*l));
@@ -211,6 +251,7 @@ int main(void)
 		cmocka_unit_test(calib_line_span),
 		cmocka_unit_test(calib_defaults),
 		cmocka_unit_test(cpu_check),
+		cmocka_unit_test(cpu_watch),
 		cmocka_unit_test(soak_accumulate),
 		cmocka_unit_test(soak_fast_and_keep),
 		cmocka_unit_test(soak_hist),
