@@ -1,28 +1,20 @@
 /* wirerate soak: cyclesoak's "System load", from SCHED_IDLE soakers
  * against their calibrated idle rate. */
 #include <errno.h>
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "core/timeconst.h"
 #include "core/cpuset.h"
-#include "core/cpustat.h"
-#include "core/units.h"
 #include "render/out.h"
-#include "os/procstat.h"
-#include "os/clock.h"
 #include "cli/dutopt.h"
 #include "dut/dut.h"
-#include "dut/envcap.h"
 #include "dut/soak.h"
+#include "render/soakprint.h"
+#include "app/soakrun.h"
 
 struct soak_opts {
 	bool calibrate, per_cpu, have_cpus;
@@ -151,373 +143,108 @@ static int parse_opts(struct soak_opts *op, struct cli *cli, int argc, char **ar
 	return 0;
 }
 
-static void calib_progress(void *ctx, unsigned int reading, const struct soak_load *l, double spread)
-{
-	struct out *o = ctx;
-
-	out_obj_start(o, NULL);
-	out_u64(o, "reading", "  reading %2llu:", reading);
-	out_arr_start(o, "cpus");
-	for (unsigned int i = 0; i < l->n; i++) {
-		out_obj_start(o, NULL);
-		out_u64(o, "cpu", " cpu%llu", l->cpu[i]);
-		out_f64(o, "loops_per_s", " %.0f/s", l->run_rate[i]);
-		/* Below 100%, something else ran on the CPU: the reading is the
-		 * loop's speed per second it ran, so it still counts. */
-		if (l->share[i] < 0.98)
-			out_f64(o, "ran_pct", " (ran %.0f%%)", 100 * l->share[i]);
-		out_obj_end(o);
-	}
-	out_arr_end(o);
-	out_f64(o, "spread_pct", "   spread %.2f%%\n", 100 * spread);
-	out_obj_end(o);
-	fflush(stdout);
-}
-
 static int do_calibrate(struct soak_opts *op, struct cli *cli)
 {
 	struct soak_calib *c = calloc(1, sizeof(*c));
 	struct out *o = NULL;
-	char err[512], list[256];
+	char err[512];
 	unsigned int kept = 0;
-	struct stat sb;
 	int rc;
 
 	if (!c)
 		return EXIT_RUNTIME;
 	/* never over a file that is not a soak calibration: said before the
 	 * minutes of measuring, not after */
-	rc = stat(op->path, &sb) == 0 && sb.st_size == 0 ? -ENOENT : soak_calib_load(op->path, c, err, sizeof(err));
-	if (rc && rc != -ENOENT) {
+	if (app_soak_calib_precheck(op->path, c, err, sizeof(err))) {
 		free(c);
 		cli_error("soak: --calibration %s (give another file, or delete it)", err);
 		return EXIT_USAGE;
 	}
-	memset(c, 0, sizeof(*c));
 	o = cli_out_create(cli, "soak");
 	if (!o) {
 		free(c);
 		return EXIT_RUNTIME;
 	}
-	cpuset_format_list(&op->cpus, list, sizeof(list));
-	out_text(o, "calibrating %u CPU%s (%s): %u readings of %.2g s within %.2g%%, at most %.0f s; "
-		 "the machine must be idle\n", cpuset_count(&op->cpus),
-		 cpuset_count(&op->cpus) == 1 ? "" : "s", list, op->cal.settle,
-		 (double)op->interval_ns / NSEC_PER_SEC, 100 * op->cal.tolerance, (double)op->cal.timeout_ns / NSEC_PER_SEC);
+	soakprint_calib_start(o, &op->cpus, &op->cal, op->interval_ns);
 	out_arr_start(o, "readings");
 	op->cal.interval_ns = op->interval_ns;
-	rc = soak_calibrate(&op->cpus, &op->cal, cli_stop_flag(), calib_progress, o, c, err, sizeof(err));
+	rc = app_soak_calibrate(op->path, &op->cpus, &op->cal, cli_stop_flag(), soakprint_calib_progress, o, c,
+				&kept, err, sizeof(err));
 	out_arr_end(o);
-	if (!rc) {
-		/* Calibrating some CPUs keeps the others the file already has
-		 * (same kernel, CPU model and loop); anything else is replaced. */
-		struct soak_calib *old = calloc(1, sizeof(*old));
-		char e2[512];
-
-		if (old && !soak_calib_load(op->path, old, e2, sizeof(e2)))
-			kept = soak_calib_merge(c, old);
-		free(old);
-		rc = soak_calib_save(op->path, c, err, sizeof(err));
-	}
 	if (rc) {
 		out_destroy(o);
 		free(c);
 		cli_error("soak: %s", err);
 		return cli_stopped() ? 130 : cli_status(rc);
 	}
-	out_str(o, "file", "soak calibration saved to %s", op->path);
-	out_u64(o, "kept_cpus", kept ? " (with %llu CPU(s) kept from before)\n" : "\n", kept);
-	out_str(o, "kernel", "  kernel %s,", c->kernel);
-	out_str(o, "cpu_model", " CPU %s\n", c->cpu_model);
-	out_arr_start(o, "cpus");
-	for (unsigned int i = 0; i < c->n; i++) {
-		out_obj_start(o, NULL);
-		out_u64(o, "cpu", "  cpu%llu:", c->cpu[i]);
-		out_f64(o, "loops_per_s", " %.0f loops/s", c->rate[i]);
-		out_f64(o, "spread_pct", " (spread %.2f%%)\n", 100 * c->spread[i]);
-		out_obj_end(o);
-	}
-	out_arr_end(o);
+	soakprint_calib_saved(o, op->path, kept, c);
 	out_destroy(o);
 	free(c);
 	return 0;
 }
 
-/* Sleep until t_ns (CLOCK_MONOTONIC), or a signal. */
-static void wait_until(uint64_t t_ns)
-{
-	struct timespec ts = { (time_t)(t_ns / NSEC_PER_SEC), (long)(t_ns % NSEC_PER_SEC) };
+/* The soak's output, made once the soakers are. */
+struct soak_print {
+	struct cli *cli;
+	const struct soak_opts *op;
+	struct out *o;
+};
 
-	while (!cli_stopped() && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+static int soak_open(void *ctx)
+{
+	struct soak_print *p = ctx;
+
+	p->o = cli_out_create(p->cli, "soak");
+	return p->o ? 0 : -ENOMEM;
 }
 
-/* The idle check made before the soak: whether its calibration holds. */
-static void print_check(struct out *o, const struct soak_idle *k)
+static void soak_started(void *ctx, unsigned int ncpu, const struct soak_idle *idle)
 {
-	out_obj_start(o, "calibration_check");
-	out_f64(o, "seconds", NULL, (double)k->duration_ns / NSEC_PER_SEC);
-	out_f64(o, "tolerance_pct", NULL, 100 * k->tolerance);
-	out_bool(o, "trusted", NULL, k->trusted);
-	out_arr_start(o, "cpus");
-	for (unsigned int i = 0; i < k->n; i++) {
-		out_obj_start(o, NULL);
-		out_u64(o, "cpu", NULL, k->cpu[i]);
-		out_f64(o, "loops_per_s", NULL, k->run_rate[i]);
-		out_f64(o, "calibrated", NULL, k->calib[i]);
-		out_f64(o, "off_pct", NULL, 100 * k->off[i]);
-		out_obj_end(o);
-	}
-	out_arr_end(o);
-	if (k->trusted) {
-		out_text(o, "idle check: every CPU within %.1f%% of its calibration (tolerance %.0f%%)\n",
-			 k->n ? 100 * fabs(k->off[k->worst]) : 0.0, 100 * k->tolerance);
-		out_null(o, "reason");
-	} else {
-		out_str(o, "reason", "idle check: UNTRUSTED: %s\n", k->reason);
-	}
-	out_obj_end(o);
+	struct soak_print *p = ctx;
+	const struct soak_opts *op = p->op;
+
+	soakprint_header(p->o, ncpu, &op->cpus, op->d ? dut_name(op->d) : NULL,
+			 op->d && op->dut.kind == DUT_SSH ? "the DUT's own" : op->path, op->interval_ns);
+	if (idle)
+		soakprint_check(p->o, idle);
+	out_arr_start(p->o, "readings");
 }
 
-static void put_load(struct out *o, const char *key, const char *fmt, double frac)
+static void soak_reading(void *ctx, double t, const struct soak_load *l, unsigned int ncpu)
 {
-	out_f64(o, key, fmt, 100 * frac);
-}
+	struct soak_print *p = ctx;
 
-static void summary(struct out *o, const struct soak_load *overall, double *hist, size_t n,
-		    unsigned int ncpu, bool per_cpu, unsigned int fast, bool interrupted)
-{
-	double mean, min, max;
-
-	out_obj_start(o, "summary");
-	if (!n) {
-		/* stopped before the first reading: no figure is better than
-		 * one from a few microseconds */
-		out_u64(o, "readings", "\nSummary: no reading", 0);
-		out_text(o, "%s\n", interrupted ? " (interrupted before the first)" : "");
-		out_null(o, "seconds");
-		out_null(o, "load");
-		out_u64(o, "fast_readings", NULL, 0);
-		out_arr_start(o, "cpus");
-		out_arr_end(o);
-		out_obj_end(o);
-		return;
-	}
-	out_u64(o, "readings", "\nSummary: %llu readings", n);
-	out_f64(o, "seconds", " over %.1f s", overall->seconds);
-	put_load(o, "load", ": load %.1f%%", overall->all);
-	if (n) {
-		stat_summary(hist, n, &mean, &min, &max);
-		put_load(o, "mean", " (readings: mean %.1f%%", mean);
-		put_load(o, "min", ", min %.1f%%", min);
-		put_load(o, "max", ", max %.1f%%)", max);
-	}
-	out_u64(o, "fast_readings", NULL, fast);
-	out_text(o, "%s\n", interrupted ? " (interrupted)" : "");
-	if (fast)
-		out_text(o, "  in %u readings a soaker ran over 2%% faster than calibrated: calibrate "
-			 "again on an idle machine ('wirerate soak --calibrate')\n", fast);
-	out_arr_start(o, "cpus");
-	for (unsigned int i = 0; (per_cpu || out_is_json(o)) && i < ncpu; i++) {
-		double *v = hist + n * (i + 1);
-
-		out_obj_start(o, NULL);
-		out_u64(o, "cpu", "  cpu%llu:", overall->cpu[i]);
-		put_load(o, "load", " load %.1f%%", overall->load[i]);
-		if (n) {
-			stat_summary(v, n, &mean, &min, &max);
-			put_load(o, "mean", " (mean %.1f%%", mean);
-			put_load(o, "min", ", min %.1f%%", min);
-			put_load(o, "max", ", max %.1f%%)", max);
-		}
-		out_f64(o, "loops_per_s", NULL, overall->rate[i]);
-		/* the CPU time the soaker itself got: what /proc/stat shows
-		 * busy on the CPU less this is everything else that ran */
-		put_load(o, "soaker_ran", NULL, overall->share[i]);
-		out_text(o, "\n");
-		out_obj_end(o);
-	}
-	out_arr_end(o);
-	out_obj_end(o);
-}
-
-/* The load over the last interval: from two snapshots of this host's
- * soakers, or the DUT agent's reading since its previous one. */
-static int reading(struct soak_opts *op, struct soak *s, struct soak_snap *a, struct soak_snap *b,
-		   struct soak_load *l, char *err, size_t errlen)
-{
-	if (op->d)
-		return dut_soak_read(op->d, l, err, errlen);
-	soak_snap(s, b);
-	soak_load_between(s, a, b, l);
-	*a = *b;
-	return 0;
-}
-
-/* The DUT's readings added up, each weighted by its length: the load
- * over the whole run, as soak_read gives it for this host. */
-static void accumulate(struct soak_load *tot, const struct soak_load *l)
-{
-	double t = tot->seconds + l->seconds;
-
-	for (unsigned int i = 0; i < l->n && i < SOAK_MAX_CPUS; i++) {
-		tot->cpu[i] = l->cpu[i];
-		if (t > 0) {
-			tot->load[i] = (tot->load[i] * tot->seconds + l->load[i] * l->seconds) / t;
-			tot->rate[i] = (tot->rate[i] * tot->seconds + l->rate[i] * l->seconds) / t;
-			tot->share[i] = (tot->share[i] * tot->seconds + l->share[i] * l->seconds) / t;
-		}
-	}
-	tot->n = l->n;
-	tot->seconds = t;
-	tot->clamped |= l->clamped;
-	tot->all = 0;
-	for (unsigned int i = 0; i < tot->n; i++)
-		tot->all += tot->load[i] / tot->n;
+	soakprint_reading(p->o, t, l, ncpu, p->op->per_cpu);
 }
 
 static int do_soak(struct soak_opts *op, struct cli *cli)
 {
-	struct soak_calib *c = calloc(1, sizeof(*c));
-	struct soak_snap *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	struct soak_load *l = malloc(sizeof(*l)), *total = malloc(sizeof(*total));
-	static struct soak_idle idle;	/* large; one run per process */
-	bool checked = true;
-	struct soak *s = NULL;
-	struct out *o = NULL;
-	double *hist = NULL;	/* readings: all, then per CPU, each cap long */
-	size_t n = 0, cap = 0;
-	unsigned int ncpu, fast = 0;
-	char err[512], list[256];
-	uint64_t start, next, end;
-	int rc = EXIT_RUNTIME;
+	static const struct app_soak_hooks hooks = { soak_open, soak_started, soak_reading };
+	struct app_soak_cfg cfg = {
+		.cpus = &op->cpus,
+		.path = op->d && op->dut.kind == DUT_SSH ? NULL : op->path,
+		.interval_ns = op->interval_ns,
+		.duration_ns = op->duration_ns,
+		.d = op->d,
+		.stop = cli_stop_flag(),
+	};
+	struct soak_print p = { cli, op, NULL };
+	struct app_soak_result r;
+	char err[512];
+	int rc;
 
-	if (!c || !a || !b || !l || !total)
-		goto out;
-	if (op->d) {
-		/* the DUT loads and checks its calibration itself */
-		if ((rc = dut_soak_start(op->d, &op->cpus, op->dut.kind == DUT_SSH ? NULL : op->path, &idle,
-					 &checked, err, sizeof(err)))) {
+	if (app_soak_run(&cfg, &hooks, &p, &r, err, sizeof(err))) {
+		if (err[0])
 			cli_error("soak: %s", err);
-			rc = cli_status(rc);
-			goto out;
-		}
-		ncpu = cpuset_count(&op->cpus);
-	} else if ((rc = soak_calib_load(op->path, c, err, sizeof(err))) ||
-		   (rc = soak_calib_verify(c, err, sizeof(err))) ||
-		   (rc = soak_check_idle(&op->cpus, c, 0, 0, &idle, err, sizeof(err))) ||
-		   (rc = soak_create(&op->cpus, c, &s, err, sizeof(err)))) {
-		cli_error("soak: %s", err);
-		rc = rc == -ENOMEM || rc == -EIO ? EXIT_RUNTIME : EXIT_USAGE;
-		goto out;
+		rc = r.bad_input ? EXIT_USAGE : EXIT_RUNTIME;
 	} else {
-		ncpu = soak_ncpus(s);
+		out_arr_end(p.o);
+		soakprint_summary(p.o, &r.overall, r.hist.v, r.hist.n, r.ncpu, op->per_cpu, r.fast, cli_stopped());
+		soakprint_verdict(p.o, r.trusted, cli_stopped());
+		rc = 0;
 	}
-	cap = op->duration_ns ? op->duration_ns / op->interval_ns + 2 : 64;
-	hist = malloc(cap * (ncpu + 1) * sizeof(double));
-	o = cli_out_create(cli, "soak");
-	if (!hist || !o) {
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	if (!op->d && (rc = soak_start(s, err, sizeof(err)))) {
-		cli_error("soak: %s", err);
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	cpuset_format_list(&op->cpus, list, sizeof(list));
-	out_u64(o, "ncpus", ncpu == 1 ? "using %llu CPU" : "using %llu CPUs", ncpu);
-	out_str(o, "cpus", " (%s)", list);
-	if (op->d)
-		out_str(o, "dut", " on %s", dut_name(op->d));
-	out_str(o, "calibration", ", calibration %s\n", op->d && op->dut.kind == DUT_SSH ? "the DUT's own" : op->path);
-	out_f64(o, "interval_s", NULL, (double)op->interval_ns / NSEC_PER_SEC);
-	if (checked)
-		print_check(o, &idle);
-	out_arr_start(o, "readings");
-	memset(total, 0, sizeof(*total));
-	if (s)
-		soak_snap(s, a);
-	else
-		a->t_ns = mono_ns();	/* the readings' times are the tester's */
-	start = next = a->t_ns;
-	end = op->duration_ns ? start + op->duration_ns : UINT64_MAX;
-	while (!cli_stopped() && next < end) {
-		next = next + op->interval_ns < end ? next + op->interval_ns : end;
-		wait_until(next);
-		if ((rc = reading(op, s, a, b, l, err, sizeof(err)))) {
-			cli_error("soak: %s", err);
-			rc = EXIT_RUNTIME;
-			goto out;
-		}
-		/* A Ctrl-C cut reading shorter than a tenth is noise: drop it. */
-		if (cli_stopped() && l->seconds * NSEC_PER_SEC < op->interval_ns / 10)
-			break;
-		accumulate(total, l);
-		if (n == cap) {
-			double *nh = malloc(2 * cap * (ncpu + 1) * sizeof(double));
-
-			if (!nh)
-				break;
-			for (unsigned int k = 0; k <= ncpu; k++)
-				memcpy(nh + 2 * cap * k, hist + cap * k, n * sizeof(double));
-			free(hist);
-			hist = nh;
-			cap *= 2;
-		}
-		hist[n] = l->all;
-		for (unsigned int i = 0; i < ncpu; i++)
-			hist[cap * (i + 1) + n] = l->load[i];
-		n++;
-		/* Noise puts an idle soaker a little above its calibrated rate;
-		 * more than 2% above means the calibration is off. */
-		for (unsigned int i = 0; i < ncpu; i++)
-			if (l->raw[i] < -0.02) {
-				fast++;
-				break;
-			}
-		out_obj_start(o, NULL);
-		out_f64(o, "t", NULL, (double)((s ? b->t_ns : mono_ns()) - start) / NSEC_PER_SEC);
-		put_load(o, "load", "System load: %4.1f%%", l->all);
-		out_bool(o, "clamped", NULL, l->clamped);
-		out_arr_start(o, "cpus");
-		for (unsigned int i = 0; (op->per_cpu || out_is_json(o)) && i < ncpu; i++) {
-			out_obj_start(o, NULL);
-			out_u64(o, "cpu", i ? ", cpu%llu" : "   (cpu%llu", l->cpu[i]);
-			put_load(o, "load", " %.1f%%", l->load[i]);
-			put_load(o, "raw_load", NULL, l->raw[i]);
-			out_obj_end(o);
-		}
-		out_arr_end(o);
-		out_text(o, "%s\n", op->per_cpu ? ")" : "");
-		out_obj_end(o);
-		fflush(stdout);
-	}
-	out_arr_end(o);
-	if (s) {
-		soak_read(s, l);
-		soak_stop(s);
-	} else {
-		*l = *total;
-		dut_soak_stop(op->d, err, sizeof(err));
-	}
-	/* the per-CPU history sits at hist + cap * (i + 1): compact it */
-	for (unsigned int k = 1; k <= ncpu; k++)
-		memmove(hist + n * k, hist + cap * k, n * sizeof(double));
-	summary(o, l, hist, n, ncpu, op->per_cpu, fast, cli_stopped());
-	out_bool(o, "trusted", !checked || idle.trusted ? NULL : "  UNTRUSTED: the calibration does not hold for this "
-		 "CPU now (see the idle check above)\n", !checked || idle.trusted);
-	out_bool(o, "interrupted", NULL, cli_stopped());
-	rc = 0;
-out:
-	out_destroy(o);
-	soak_destroy(s);
-	free(hist);
-	free(c);
-	free(a);
-	free(b);
-	free(l);
-	free(total);
+	out_destroy(p.o);
+	app_soak_result_free(&r);
 	return rc;
 }
 
@@ -535,16 +262,9 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 		return cli_status(rc);
 	}
 	/* every CPU the soaked host has online, unless told */
-	if (!op.have_cpus && op.d) {
-		const char *v = envcap_get(dut_env(op.d), "dut.cpu.online");
-
-		if (!v || cpuset_parse_list(v, &op.cpus, err, sizeof(err))) {
-			cli_error("soak: %s: its CPUs online are not known", dut_name(op.d));
-			dut_close(op.d);
-			return EXIT_RUNTIME;
-		}
-	} else if (!op.have_cpus && (rc = procstat_online(NULL, &op.cpus, err, sizeof(err)))) {
+	if (!op.have_cpus && app_soak_cpus(op.d, &op.cpus, err, sizeof(err))) {
 		cli_error("soak: %s", err);
+		dut_close(op.d);
 		return EXIT_RUNTIME;
 	}
 	if (op.calibrate && op.duration_ns) {

@@ -1,6 +1,11 @@
 #include "render/cpuprint.h"
 
+#include <stdio.h>
+#include <string.h>
+
+#include "core/cpustat.h"
 #include "core/timeconst.h"
+#include "os/timefmt.h"
 
 /* "DUT CPU 1  longest stall 3.2 ms, 4 stalls > 1 ms, steal 0.3%" */
 static void print_stall(struct out *out, const struct stallprobe_result *s)
@@ -133,4 +138,184 @@ void cpucost_print(struct out *out, const struct cpucost_result *r)
 		out_null(out, "soak_trusted");
 	}
 	out_obj_end(out);
+}
+
+/* A per-second rate of a counter, or "-" / null when the file is missing. */
+static void rate_col(struct out *o, const char *key, const char *fmt, bool have,
+		     uint64_t a, uint64_t b, double sec, bool *back)
+{
+	if (!have || !(sec > 0)) {
+		out_null(o, key);
+		out_text(o, " %9s", "-");
+		return;
+	}
+	out_f64(o, key, fmt, (double)cpustat_delta(a, b, back) / sec);
+}
+
+struct row_counts {
+	bool have_irq, have_soft, have_net;
+	uint64_t intr, rx, tx, proc, drop, squeeze;
+};
+
+static void row_counts_cpu(const struct procstat_sample *s, unsigned int c, struct row_counts *r)
+{
+	r->have_irq = s->have_irq && s->irq.present[c];
+	r->have_soft = s->have_soft && s->soft.present[c];
+	r->have_net = s->have_net && s->net.cpu[c].present;
+	r->intr = s->irq.total[c];
+	r->rx = s->soft.net_rx[c];
+	r->tx = s->soft.net_tx[c];
+	r->proc = s->net.cpu[c].processed;
+	r->drop = s->net.cpu[c].dropped;
+	r->squeeze = s->net.cpu[c].squeezed;
+}
+
+static void row_counts_all(const struct procstat_sample *s, const char *irq, struct row_counts *r)
+{
+	memset(r, 0, sizeof(*r));
+	/* Without a filter /proc/stat's own total counts what /proc/interrupts
+	 * does not list per CPU (ERR, MIS). */
+	r->have_irq = irq && *irq ? s->have_irq : true;
+	r->have_soft = s->have_soft;
+	r->have_net = s->have_net;
+	for (unsigned int c = 0; c < CPUSTAT_MAX; c++) {
+		if (irq && *irq)
+			r->intr += s->irq.total[c];
+		r->rx += s->soft.net_rx[c];
+		r->tx += s->soft.net_tx[c];
+		r->proc += s->net.cpu[c].processed;
+		r->drop += s->net.cpu[c].dropped;
+		r->squeeze += s->net.cpu[c].squeezed;
+	}
+	if (!(irq && *irq))
+		r->intr = s->stat.intr;
+}
+
+static void print_header(struct out *o, const char *label)
+{
+	out_text(o, "%-9s %4s %6s %6s %6s %7s %6s %6s %6s %6s %6s %6s %9s %9s %9s %9s %9s %9s\n",
+		 label, "CPU", "%usr", "%nice", "%sys", "%iowait", "%irq", "%soft", "%steal",
+		 "%guest", "%idle", "%busy", "intr/s", "NET_RX/s", "NET_TX/s", "proc/s", "drop/s",
+		 "squeeze/s");
+}
+
+static bool print_row(struct out *o, const char *label, const char *cpu,
+		      const struct cpustat_cpu *ca, const struct cpustat_cpu *cb, double wall_ticks,
+		      const struct row_counts *ra, const struct row_counts *rb, double sec)
+{
+	struct cpustat_pct p;
+	bool back = false;
+
+	cpustat_pct(ca, cb, wall_ticks, &p);
+	out_text(o, "%-9s %4s", label, cpu);
+	out_f64(o, "usr", " %6.2f", p.usr);
+	out_f64(o, "nice", " %6.2f", p.nice);
+	out_f64(o, "sys", " %6.2f", p.sys);
+	out_f64(o, "iowait", " %7.2f", p.iowait);
+	out_f64(o, "irq", " %6.2f", p.irq);
+	out_f64(o, "soft", " %6.2f", p.soft);
+	out_f64(o, "steal", " %6.2f", p.steal);
+	out_f64(o, "guest", " %6.2f", p.guest);
+	out_f64(o, "gnice", NULL, p.gnice);
+	out_f64(o, "idle", " %6.2f", p.idle);
+	out_f64(o, "busy", " %6.2f", p.busy);
+	out_f64(o, "accounted", NULL, p.accounted);
+	rate_col(o, "intr_per_s", " %9.1f", ra->have_irq && rb->have_irq, ra->intr, rb->intr, sec, &back);
+	rate_col(o, "net_rx_per_s", " %9.1f", ra->have_soft && rb->have_soft, ra->rx, rb->rx, sec, &back);
+	rate_col(o, "net_tx_per_s", " %9.1f", ra->have_soft && rb->have_soft, ra->tx, rb->tx, sec, &back);
+	rate_col(o, "processed_per_s", " %9.1f", ra->have_net && rb->have_net, ra->proc, rb->proc, sec, &back);
+	rate_col(o, "dropped_per_s", " %9.1f", ra->have_net && rb->have_net, ra->drop, rb->drop, sec, &back);
+	rate_col(o, "squeezed_per_s", " %9.1f", ra->have_net && rb->have_net, ra->squeeze, rb->squeeze,
+		 sec, &back);
+	back = back || p.backwards;
+	out_bool(o, "backwards", NULL, back);
+	out_text(o, "%s\n", back ? "  (counter went backwards)" : "");
+	return back;
+}
+
+/* One block: the "all" row and a row per selected CPU, a to b. */
+void cpuprint_block(struct out *o, const char *label, const struct procstat_sample *a,
+		    const struct procstat_sample *b, long hz, const char *irq, const struct cpuset *only)
+{
+	double sec = (double)(b->t_ns - a->t_ns) / NSEC_PER_SEC, ticks = sec * (double)hz;
+	unsigned int ncpu = 0;
+	struct row_counts ra, rb;
+	char cpu[16];
+
+	for (unsigned int c = 0; c < b->stat.max_cpu; c++)
+		ncpu += a->stat.cpu[c].present && b->stat.cpu[c].present;
+	out_f64(o, "seconds", NULL, sec);
+	print_header(o, label);
+	out_obj_start(o, "all");
+	row_counts_all(a, irq, &ra);
+	row_counts_all(b, irq, &rb);
+	print_row(o, label, "all", &a->stat.all, &b->stat.all, ticks * ncpu, &ra, &rb, sec);
+	out_obj_end(o);
+	out_arr_start(o, "cpus");
+	for (unsigned int c = 0; c < b->stat.max_cpu; c++) {
+		if (only && !cpuset_has(only, c))
+			continue;
+		if (!a->stat.cpu[c].present || !b->stat.cpu[c].present)
+			continue;	/* offline in either sample */
+		out_obj_start(o, NULL);
+		out_u64(o, "cpu", NULL, c);
+		snprintf(cpu, sizeof(cpu), "%u", c);
+		row_counts_cpu(a, c, &ra);
+		row_counts_cpu(b, c, &rb);
+		print_row(o, label, cpu, &a->stat.cpu[c], &b->stat.cpu[c], ticks, &ra, &rb, sec);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_text(o, "\n");
+	fflush(stdout);
+}
+
+void cpuprint_start(struct out *o, uint64_t interval_ns, long hz, const char *irq,
+		    const struct procstat_sample *first)
+{
+	out_f64(o, "interval_s", NULL, (double)interval_ns / NSEC_PER_SEC);
+	out_i64(o, "hz", NULL, hz);
+	if (irq && *irq) {
+		out_str(o, "irq_filter", "intr/s counts the IRQ lines whose name contains '%s'", irq);
+		out_u64(o, "irq_line_count", " (%llu):\n", first->irq.nlines);
+		out_arr_start(o, "irq_lines");
+		for (unsigned int i = 0; i < first->irq.nstored; i++) {
+			out_obj_start(o, NULL);
+			out_str(o, "irq", "  %5s: ", first->irq.line[i].irq);
+			out_str(o, "name", "%s\n", first->irq.line[i].name);
+			out_obj_end(o);
+		}
+		out_arr_end(o);
+		if (first->irq.nlines > first->irq.nstored)
+			out_text(o, "  ... and %u more\n", first->irq.nlines - first->irq.nstored);
+		out_text(o, "\n");
+	}
+}
+
+void cpuprint_sample(struct out *o, int64_t now, const struct procstat_sample *a, const struct procstat_sample *b,
+		     long hz, const char *irq, const struct cpuset *only)
+{
+	char label[40];
+
+	out_obj_start(o, NULL);
+	/* JSON: the date, the time and its offset from UTC, and the
+	 * Unix time; the table keeps mpstat's clock time */
+	timefmt_local(label, sizeof(label), now, "%Y-%m-%dT%H:%M:%S%z");
+	out_str(o, "time", NULL, label);
+	out_i64(o, "unix_time", NULL, now);
+	timefmt_local(label, sizeof(label), now, "%H:%M:%S");
+	cpuprint_block(o, label, a, b, hz, irq, only);
+	out_obj_end(o);
+}
+
+void cpuprint_average(struct out *o, uint64_t n, const struct procstat_sample *first,
+		      const struct procstat_sample *last, long hz, const char *irq, const struct cpuset *only)
+{
+	/* mpstat's Average: first sample to last, so short rows average right. */
+	if (!n)
+		return;
+	out_obj_start(o, "average");
+	out_u64(o, "intervals", NULL, n);
+	cpuprint_block(o, "Average:", first, last, hz, irq, only);
+	out_obj_end(o);
 }

@@ -4,7 +4,11 @@
 #ifndef WR_RENDER_CPUPRINT_H
 #define WR_RENDER_CPUPRINT_H
 
+#include <stdint.h>
+
+#include "core/cpuset.h"
 #include "engine/cpucost.h"
+#include "os/procstat.h"
 #include "render/out.h"
 
 void cpucost_print(struct out *out, const struct cpucost_result *r);
@@ -13,5 +17,23 @@ void cpucost_print(struct out *out, const struct cpucost_result *r);
  * the busy time went:" and the top functions; p NULL or invalid: none,
  * and why. */
 void profile_print(struct out *out, const struct profile_result *p, const char *why);
+/* 'wirerate cpu': the interval and clock rate (JSON only) and, with an
+ * IRQ filter, the lines it matched in the first sample. */
+void cpuprint_start(struct out *out, uint64_t interval_ns, long hz, const char *irq,
+		    const struct procstat_sample *first);
+/* One block of 'wirerate cpu', sample a to b: mpstat's header, the "all"
+ * row and a row per CPU online in both (only those in only, when not
+ * NULL), each row's first column label; hz is the kernel's clock ticks a
+ * second, irq the filter of the samples' interrupt counts. */
+void cpuprint_block(struct out *out, const char *label, const struct procstat_sample *a,
+		    const struct procstat_sample *b, long hz, const char *irq, const struct cpuset *only);
+/* One interval of 'wirerate cpu' read at now (Unix time): its time, then
+ * cpuprint_block labelled with the local clock time. */
+void cpuprint_sample(struct out *out, int64_t now, const struct procstat_sample *a,
+		     const struct procstat_sample *b, long hz, const char *irq, const struct cpuset *only);
+/* mpstat's "Average:" block over n intervals, first sample to last;
+ * nothing when n is 0. */
+void cpuprint_average(struct out *out, uint64_t n, const struct procstat_sample *first,
+		      const struct procstat_sample *last, long hz, const char *irq, const struct cpuset *only);
 
 #endif

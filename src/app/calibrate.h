@@ -1,0 +1,46 @@
+/* 'wirerate calibrate''s workflow: the tester back to back (the lab's
+ * direct veth pair from gen to sink, or the cabled ports), flat out,
+ * then paced at 90% of what that reached; the ceiling chosen from the
+ * two, the CPUs' cache line timed before, between and after, and the
+ * ceiling stored. */
+#ifndef WR_APP_CALIBRATE_H
+#define WR_APP_CALIBRATE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "app/trialcfg.h"
+#include "engine/trial.h"
+#include "render/calibprint.h"
+
+/* calibrate's own defaults: cabled straight, 5 s of traffic (unless
+ * --duration), no learning frames (unless --learn-frames). */
+void app_calibrate_defaults(struct trialopt *to);
+
+/* The lowest rate any direction offered. */
+double app_calib_min_offered(const struct trial_result *r);
+/* Nothing lost or dropped by the tester, nothing failed to send. */
+bool app_calib_rx_clean(const struct trial_result *r);
+/* The ceiling: flat out when the analyzer counted all of it and the
+ * generator held 90% of it paced (within 0.5%); else what the paced run
+ * reached. *pace_err: the paced run's % off its target. */
+double app_calib_ceiling(const struct trial_result *flat, const struct trial_result *paced, double *pace_err);
+/* The smallest and largest of the n cache line times above 0 (0 and 0
+ * when none is). */
+void app_calib_line_span(const double *lines, unsigned int n, double *lo, double *hi);
+
+struct app_calibrate {
+	struct trial_result *flat, *paced;
+	bool direct_made;		/* the lab's direct pair, to remove */
+	struct calib_report rep;	/* what to print */
+};
+
+/* The calibration of to (resolved: app_trial_resolve) until done or
+ * *stop. -EINTR when stopped (nothing stored); err empty: nothing to
+ * say. c is given back by app_calibrate_free either way. */
+int app_calibrate(struct trialopt *to, const volatile sig_atomic_t *stop, struct app_calibrate *c,
+		  char *err, size_t errlen);
+void app_calibrate_free(struct trialopt *to, struct app_calibrate *c);
+
+#endif

@@ -1,0 +1,62 @@
+#include "app/labrun.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const char *const action_names[] = { "up", "down", "status" };
+
+int app_lab_action_parse(const char *word, enum app_lab_action *a)
+{
+	for (unsigned int i = 0; i < sizeof(action_names) / sizeof(action_names[0]); i++)
+		if (!strcmp(word, action_names[i])) {
+			*a = (enum app_lab_action)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *app_lab_action_name(enum app_lab_action a)
+{
+	return action_names[a];
+}
+
+/* up, down or status, the lab's lock held for the first two */
+static int act(const struct lab_spec *spec, enum app_lab_action a, bool status_after_down,
+	       struct lab_status *st, enum app_lab_step *failed, char *err, size_t errlen)
+{
+	int rc;
+
+	if (a == APP_LAB_UP) {
+		if ((rc = lab_up(spec, err, errlen))) {
+			*failed = APP_LAB_STEP_UP;
+			return rc;
+		}
+	} else if (a == APP_LAB_DOWN) {
+		if ((rc = lab_down(spec->prefix, err, errlen))) {
+			*failed = APP_LAB_STEP_DOWN;
+			return rc;
+		}
+		if (!status_after_down)
+			return 0;
+	}
+	/* up and status both end with the status of the lab. */
+	if ((rc = lab_status(spec->prefix, st, err, errlen)))
+		*failed = APP_LAB_STEP_STATUS;
+	return rc;
+}
+
+int app_lab_run(const struct lab_spec *spec, enum app_lab_action a, bool status_after_down,
+		struct lab_status *st, enum app_lab_step *failed, char *err, size_t errlen)
+{
+	int lock, rc;
+
+	if (a == APP_LAB_STATUS)
+		return act(spec, a, status_after_down, st, failed, err, errlen);
+	if ((rc = lab_lock(spec->prefix, a == APP_LAB_UP ? "lab up" : "lab down", true, &lock, err, errlen))) {
+		*failed = APP_LAB_STEP_LOCK;
+		return rc;
+	}
+	rc = act(spec, a, status_after_down, st, failed, err, errlen);
+	lab_unlock(&lock, a == APP_LAB_DOWN && !rc ? spec->prefix : NULL);
+	return rc;
+}

@@ -1,0 +1,141 @@
+#include "render/labprint.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/cpuset.h"
+#include "os/netns.h"
+
+static void print_mac(struct out *o, const char *key, const uint8_t m[6])
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+	out_str(o, key, "%-18s ", buf);
+}
+
+void labprint_status(struct out *o, const struct lab_status *st)
+{
+	const char *state = st->complete ? "up" : st->exists ? "partial" : "absent";
+	char ns[NETNS_NAME_MAX], buf[256];
+
+	out_str(o, "prefix", "lab %s: ", st->prefix);
+	out_str(o, "state", "%s\n", state);
+	if (st->holder[0])
+		out_str(o, "in_use_by", "  in use: %s\n", st->holder);
+	else
+		out_null(o, "in_use_by");
+	out_bool(o, "interrupted_build", st->build_died && st->exists ?
+		 "  a lab up, lab down or matrix was killed before it finished: 'wirerate lab up' repairs the lab\n" : NULL,
+		 st->build_died);
+	if (!st->exists) {
+		/* the same keys as a lab that is there: none of its parts */
+		out_text(o, "  no namespace %sgen, %sdut or %ssink: run 'wirerate lab up'\n",
+			 st->prefix, st->prefix, st->prefix);
+		out_arr_start(o, "interfaces");
+		out_arr_end(o);
+		out_null(o, "dut");
+		return;
+	}
+	out_text(o, "  [gen] gen0 198.18.0.1/24 ==veth== dut0 198.18.0.2/24 [dut] "
+		    "dut1 198.19.0.1/24 ==veth== sink0 198.19.0.2/24 [sink]\n"
+		    "        2001:2:0:1::1/64            2001:2:0:1::2/64       "
+		    "2001:2:0:2::1/64            2001:2:0:2::2/64\n\n");
+	out_text(o, "  %-10s %-6s %-15s %-18s %-5s %-5s %12s %10s %12s %10s  %s\n",
+		 "namespace", "if", "address", "mac", "state", "rps", "rx frames", "rx drop",
+		 "tx frames", "tx drop", "offloads");
+	out_arr_start(o, "interfaces");
+	for (int i = 0; i < LAB_NIFS; i++) {
+		const struct lab_addr *a = lab_if((enum lab_ifx)i);
+		const struct lab_if_status *is = &st->ifs[i];
+
+		out_obj_start(o, NULL);
+		lab_ns_name(st->prefix, a->role, ns, sizeof(ns));
+		out_str(o, "namespace", "  %-10s ", ns);
+		out_str(o, "name", "%-6s ", a->ifname);
+		snprintf(buf, sizeof(buf), "%u.%u.%u.%u/%u", a->ip[0], a->ip[1], a->ip[2], a->ip[3], a->plen);
+		out_str(o, "address", "%-15s ", buf);
+		{
+			char a6[INET6_ADDRSTRLEN];
+
+			inet_ntop(AF_INET6, a->ip6, a6, sizeof(a6));
+			snprintf(buf, sizeof(buf), "%s/64", a6);
+			out_str(o, "address6", NULL, buf);
+		}
+		out_bool(o, "present", NULL, is->present);
+		if (!is->present) {
+			out_text(o, "%-18s missing\n", "-");
+			out_obj_end(o);
+			continue;
+		}
+		print_mac(o, "mac", is->link.mac);
+		out_str(o, "state", "%-5s ", is->link.up ? "up" : "down");
+		cpuset_format_list(&is->rps, buf, sizeof(buf));
+		out_str(o, "rps_cpus", NULL, is->rps_known ? buf : "?");
+		out_text(o, "%-5s ", is->rps_known ? (buf[0] ? buf : "-") : "?");
+		out_u64(o, "rx_packets", "%12llu ", is->link.rx_packets);
+		out_u64(o, "rx_dropped", "%10llu ", is->link.rx_dropped);
+		out_u64(o, "tx_packets", "%12llu ", is->link.tx_packets);
+		out_u64(o, "tx_dropped", "%10llu  ", is->link.tx_dropped);
+		out_u64(o, "rx_bytes", NULL, is->link.rx_bytes);
+		out_u64(o, "tx_bytes", NULL, is->link.tx_bytes);
+		out_u64(o, "mtu", NULL, is->link.mtu);
+		out_u64(o, "xdp_prog_id", NULL, is->link.xdp_prog_id);
+		if (is->offl_known) {
+			out_obj_start(o, "offloads");
+			out_bool(o, "gro", "gro %s ", is->offl.gro);
+			out_bool(o, "gso", "gso %s ", is->offl.gso);
+			out_bool(o, "tso", "tso %s", is->offl.tso);
+			out_obj_end(o);
+		}
+		out_text(o, "\n");
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+
+	out_obj_start(o, "dut");
+	out_bool(o, "forwarding", "\n  DUT: forwarding %s", st->forwarding);
+	cpuset_format_list(&st->dut_cpus, buf, sizeof(buf));
+	out_str(o, "cpus", ", receive work on CPU %s", buf);
+	out_str(o, "placement", " (placement %s", lab_placement_name(st->placement));
+	cpuset_format_list(&st->ifs[LAB_DUT0].cpus, buf, sizeof(buf));
+	out_str(o, "dut0_cpus", ": dut0 -> %s", buf);
+	cpuset_format_list(&st->ifs[LAB_DUT1].cpus, buf, sizeof(buf));
+	out_str(o, "dut1_cpus", ", dut1 -> %s)", buf);
+	cpuset_format_list(&st->tester_cpus, buf, sizeof(buf));
+	out_str(o, "tester_cpus", "; tester CPUs %s\n", cpuset_count(&st->tester_cpus) ? buf : "none (shared with the DUT)");
+	out_u64(o, "queues", "  queues: %llu transmit and receive queue(s) a port\n", st->queues);
+	{
+		bool x0 = st->ifs[LAB_DUT0].link.xdp_prog_id, x1 = st->ifs[LAB_DUT1].link.xdp_prog_id;
+
+		out_bool(o, "napi_mode", NULL, x0 && x1);
+		out_str(o, "ingress", "  ingress: %s\n", x0 && x1 ?
+			"NAPI mode (XDP pass-through on dut0 and dut1, threaded NAPI on the DUT CPUs): "
+			"an overloaded DUT drops from its receive ring" :
+			"skb mode (no XDP on the DUT's ports: 'lab up --no-xdp', or the kernel could not)");
+	}
+	if (st->rules >= 0)
+		out_i64(o, "rules", "  rules: %lld null rules in the forward path (nft table inet wirerate)\n", st->rules);
+	else
+		out_null(o, "rules");
+	out_obj_start(o, "shape");
+	if (!strcmp(st->shape.kind, "tbf")) {
+		out_str(o, "qdisc", "  shaping: %s on dut1, ", "tbf");
+		if (st->shape.pkt_size) {
+			out_f64(o, "pps", "%.0f frames/s", (double)st->shape.rate / st->shape.pkt_size);
+			out_u64(o, "burst_frames", ", burst %llu frames", st->shape.burst / st->shape.pkt_size);
+			out_u64(o, "limit_frames", ", queue %llu frames", st->shape.limit / st->shape.pkt_size);
+		} else {
+			out_f64(o, "bps", "%.0f bit/s (frame + 24 B of FCS, preamble and gap)", (double)st->shape.rate * 8);
+			out_u64(o, "burst_bytes", ", burst %llu B", st->shape.burst);
+			out_u64(o, "limit_bytes", ", queue %llu B", st->shape.limit);
+		}
+		out_u64(o, "sent", "; sent %llu", st->shape.packets);
+		out_u64(o, "dropped", ", dropped %llu\n", st->shape.drops);
+	} else {
+		out_str(o, "qdisc", "  shaping: none (%s on dut1)\n", st->shape.kind[0] ? st->shape.kind : "noqueue");
+	}
+	out_obj_end(o);
+	out_obj_end(o);
+}

@@ -1,0 +1,12 @@
+/* A lab's status (lab/lab.h) as 'wirerate lab status' shows it: the
+ * topology, each interface's counters, the DUT's placement, rules and
+ * shaping; text and JSON from the same calls. */
+#ifndef WR_RENDER_LABPRINT_H
+#define WR_RENDER_LABPRINT_H
+
+#include "lab/lab.h"
+#include "render/out.h"
+
+void labprint_status(struct out *o, const struct lab_status *st);
+
+#endif
