@@ -97,6 +97,9 @@ t --server --threads 2
 t --server --cpus 0
 t --prefix "$P" --threads 2 --port 5000
 t --server --profile
+t --server --db "$D/no.db"
+t --server --label x
+t --server --no-store
 t --client 127.0.0.1 --profile
 t --prefix "$P" --profile-hz 100
 t --prefix "$P" --profile --profile-hz 0
@@ -242,6 +245,40 @@ timeout 15 "$WR" stream --prefix "$P" -l 1 --profile --json >"$D/prof" || fail "
 note "profile: $(jq -c '.dut_cpu.profile | {samples, busy_pct, softirq_pct, top: [.top[0:3][] | .symbol]}' "$D/prof")"
 [ "$(jq -r '.dut_cpu.profile | .samples >= 100 and .hz == 999 and (.top | length) >= 3' "$D/prof")" = true ] ||
 	fail "--profile: $(jq -c .dut_cpu.profile "$D/prof")"
+
+# Stored runs: each stream is a run of its own (test "stream", one trial
+# per run of -I), and report compares two with what each end's and the
+# DUT's service demand did; the report's figures are the stored ones.
+S="$D/s.db"
+timeout 15 "$WR" stream --prefix "$P" -l 1 -T 0,1 --db "$S" --label s-one --json >"$D/s1" || fail "stored stream exit $?"
+timeout 30 "$WR" stream --prefix "$P" -l 0.5 -T 0,1 -I 95,50 -i 3,2 --db "$S" --label s-two --json >"$D/s2" 2>/dev/null ||
+	fail "stored stream -I exit $?"
+timeout 15 "$WR" stream --prefix "$P" -l 0.5 --no-store --db "$S" --json >/dev/null || fail "--no-store exit $?"
+runs=$("$WR" runs --db "$S" --json)
+note "runs: $(jq -c '[.runs[] | {id, label, test: .test, status, headline}]' <<<"$runs")"
+[ "$(jq -r '.runs | length == 2 and all(.test == "stream" and .status == "complete")
+	and (.[0].headline | test("^[0-9.]+ Mb/s received of [0-9.]+ sent \\(1025 B\\), loss [0-9.]+%$"))' <<<"$runs")" = true ] ||
+	fail "stored streams: $runs"
+[ "$(jq -r .run_id "$D/s1")" = "$(jq -r '.runs[] | select(.label == "s-one") | .id' <<<"$runs")" ] ||
+	fail "stream --json's run_id is not the stored run's"
+rep=$("$WR" report s-one s-two --db "$S" --json)
+note "report: $(jq -c '[.runs[].cells[0] | {verdict, stream}]' <<<"$rep")"
+[ "$(jq -r --slurpfile a "$D/s1" --slurpfile b "$D/s2" '
+	def near(x; y): (x - y | fabs) <= 0.001 * y;
+	.runs[0].cells[0].stream as $x | .runs[1].cells[0].stream as $y
+	| $x.runs == 1 and $y.runs == $b[0].confidence.runs and $x.senders == 1
+	and near($x.received_mbps; $a[0].receive.throughput_mbps)
+	and near($x.receive_service_demand_us_per_kb; $a[0].receive.cpu.service_demand_us_per_kb)
+	and near($x.send_service_demand_us_per_kb; $a[0].send.cpu.service_demand_us_per_kb)
+	and near($x.dut_service_demand_us_per_kb; $a[0].dut_service_demand_us_per_kb)
+	and ($y.received_min_mbps <= $y.received_mbps and $y.received_mbps <= $y.received_max_mbps)
+	and .runs[0].cells[0].verdict == "baseline"
+	and (.runs[1].cells[0].verdict | IN("better", "worse", "noise"))' <<<"$rep")" = true ] ||
+	fail "report of two streams: $(jq -c '[.runs[].cells[0]]' <<<"$rep")"
+"$WR" report s-one s-two --db "$S" >"$D/rep"
+grep -q '^  stream (10^6 bits/s received' "$D/rep" || fail "report: no stream table: $(cat "$D/rep")"
+grep -q "s-two, 1025 B: the receiver's service demand went from [0-9.]* to [0-9.]* us/KB" "$D/rep" ||
+	fail "report: no service demand line: $(cat "$D/rep")"
 
 # Several senders: --cpus 0,1 in lab mode, a sender (a thread, a socket
 # and a server of its own) on each CPU; the total is their sum, its
