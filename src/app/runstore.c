@@ -43,6 +43,33 @@ static int begin_with(struct storeopt *s, const struct envcap *e, struct db_kv *
 	return db_run_begin(s->db, ri, kv, e->n, &s->run_id, err, errlen);
 }
 
+/* A run's environment, the host's to start with, and room for its
+ * entries as the store's key-value pairs. */
+static int env_new(struct envcap **e, struct db_kv **kv, char *err, size_t errlen)
+{
+	*e = calloc(1, sizeof(**e));
+	*kv = calloc(ENVCAP_MAX, sizeof(**kv));
+	if (!*e || !*kv) {
+		free(*e);
+		free(*kv);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	envcap_host(*e, NULL);
+	return 0;
+}
+
+/* The DUT's own account of itself (dut.kernel.release, its ports, CPUs,
+ * governor, config and ruleset hashes): what a report groups runs of one
+ * DUT by, whatever the tester runs. */
+static void env_dut(struct envcap *e, struct dut *d)
+{
+	const struct envcap *de = dut_env(d);
+
+	for (unsigned int i = 0; i < de->n; i++)
+		envcap_set(e, de->kv[i].key, "%s", de->kv[i].value);
+}
+
 int app_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run_info *ri,
 		    char *err, size_t errlen)
 {
@@ -53,15 +80,8 @@ int app_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run
 
 	if (!s->db)
 		return 0;
-	e = calloc(1, sizeof(*e));
-	kv = calloc(ENVCAP_MAX, sizeof(*kv));
-	if (!e || !kv) {
-		free(e);
-		free(kv);
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	envcap_host(e, NULL);
+	if ((rc = env_new(&e, &kv, err, errlen)))
+		return rc;
 	/* The lab or the cabled ports as they are now; what cannot be read is
 	 * left out rather than failing the run. */
 	if (to->lab) {
@@ -72,14 +92,8 @@ int app_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run
 		if (strcmp(to->tx_name, to->rx_name) || to->nsfd[0] != to->nsfd[1])
 			envcap_port(e, "rx", to->nsfd[1], to->rx_name, NULL, to->nsfd[1] < 0);
 	}
-	/* The DUT's own account of itself (dut.kernel.release, its ports,
-	 * CPUs, governor, config and ruleset hashes): what a report groups
-	 * runs of one DUT by, whatever the tester runs. */
 	if (to->dut) {
-		const struct envcap *de = dut_env(to->dut);
-
-		for (unsigned int i = 0; i < de->n; i++)
-			envcap_set(e, de->kv[i].key, "%s", de->kv[i].value);
+		env_dut(e, to->dut);
 		if (to->dut_applied[0])
 			envcap_set(e, "dut.applied", "%s", to->dut_applied);
 		if (to->dut_place)
@@ -120,23 +134,12 @@ int app_store_stream_begin(struct storeopt *s, const struct app_stream_info *si,
 
 	if (!s->db)
 		return 0;
-	e = calloc(1, sizeof(*e));
-	kv = calloc(ENVCAP_MAX, sizeof(*kv));
-	if (!e || !kv) {
-		free(e);
-		free(kv);
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	envcap_host(e, NULL);
+	if ((rc = env_new(&e, &kv, err, errlen)))
+		return rc;
 	if (si->lab && envcap_lab(e, si->lab, e2, sizeof(e2)))
 		envcap_set(e, "lab.error", "%s", e2);
-	if (si->dut) {
-		const struct envcap *de = dut_env(si->dut);
-
-		for (unsigned int i = 0; i < de->n; i++)
-			envcap_set(e, de->kv[i].key, "%s", de->kv[i].value);
-	}
+	if (si->dut)
+		env_dut(e, si->dut);
 	envcap_set(e, "run.message_size", "%u", si->size);
 	envcap_set(e, "run.senders", "%u", si->senders);
 	if (si->cpus[0])

@@ -322,14 +322,7 @@ static const struct opt stream_opts[] = {
 	{ "cpus", 0, OPT_VALUE, "LIST", NULL, NULL,
 	  "one sender pinned to each CPU of LIST (with --threads N,\nN CPUs); not with -T's sender CPU",
 	  opt_set_cpuset, SO(cpus) },
-	{ "profile", 0, OPT_NOARG, NULL, NULL, NULL,
-	  "also sample where the DUT's CPU time goes (cpu-clock\n"
-	  "sampling, named from its /proc/kallsyms): the top functions\nand the share in softirq",
-	  opt_set_true, SO(profile) },
-	{ "profile-hz", 0, OPT_VALUE, "HZ", NULL, "999", "--profile's sampling rate per CPU", opt_set_uint,
-	  SO(profile_hz), 1, PROFILE_HZ_MAX },
-	{ "profile-top", 0, OPT_VALUE, "N", NULL, "10", "--profile's entries kept", opt_set_uint, SO(profile_top), 1,
-	  PROFILE_TOP_MAX },
+	PROFILEOPT_ENTRIES(SO(profile), SO(profile_hz), SO(profile_top), "also sample where the DUT's time goes"),
 	{ "confidence", 'I', OPT_VALUE, "LEVEL[,WIDTH]", "confidence", NULL,
 	  "repeat the run until the mean received throughput is\n"
 	  "known to WIDTH % (its interval's whole width, default 10)\n"

@@ -23,4 +23,16 @@ int dutopt_check(const struct dut_target *t, char *err, size_t errlen);
 	{ "dut-agent", 0, OPT_VALUE, "CMD", NULL, "wirerate", "the wirerate command on the DUT",       \
 	  dutopt_set_agent, off }
 
+/* --profile, --profile-hz and --profile-top, for a command that samples
+ * where the DUT's CPUs spend a run's time (dut/profile.h): the fields
+ * they set, by offset, and what --profile says it samples. */
+#define PROFILEOPT_ENTRIES(on, hz, top, what)                                                          \
+	{ "profile", 0, OPT_NOARG, NULL, NULL, NULL,                                                  \
+	  what " (cpu-clock sampling,\nnamed from the DUT's /proc/kallsyms): the top functions\n"     \
+	  "and the share in softirq", opt_set_true, on },                                             \
+	{ "profile-hz", 0, OPT_VALUE, "HZ", NULL, "999", "--profile's sampling rate per CPU", opt_set_uint, \
+	  hz, 1, PROFILE_HZ_MAX },                                                                    \
+	{ "profile-top", 0, OPT_VALUE, "N", NULL, "10", "--profile's entries kept", opt_set_uint, top, 1, \
+	  PROFILE_TOP_MAX }
+
 #endif

@@ -491,14 +491,7 @@ const struct opt trialopt_opts[] = {
 	{ "stall-probe", 0, OPT_NOARG, NULL, NULL, NULL,
 	  "also time how long they are away (a SCHED_FIFO thread that\n"
 	  "wakes on a fixed period on each) and the host's steal time", opt_set_true, TO(stall_probe) },
-	{ "profile", 0, OPT_NOARG, NULL, NULL, NULL,
-	  "also sample where their time goes (cpu-clock sampling,\n"
-	  "named from the DUT's /proc/kallsyms): the top functions\nand the share in softirq",
-	  opt_set_true, TO(profile) },
-	{ "profile-hz", 0, OPT_VALUE, "HZ", NULL, "999", "--profile's sampling rate per CPU", opt_set_uint,
-	  TO(profile_hz), 1, PROFILE_HZ_MAX },
-	{ "profile-top", 0, OPT_VALUE, "N", NULL, "10", "--profile's entries kept", opt_set_uint, TO(profile_top), 1,
-	  PROFILE_TOP_MAX },
+	PROFILEOPT_ENTRIES(TO(profile), TO(profile_hz), TO(profile_top), "also sample where their time goes"),
 	{ NULL },
 };
 

@@ -181,37 +181,68 @@ static void print_cell_notes(struct out *o, const struct report_model *m)
 		}
 }
 
+/* A table with a row per size and a column per run, each cell w wide
+ * (the last as long as it is), written by cell() where the run has a
+ * figure for that size (have()), "-" where not, with its verdict. */
+static void cell_table(struct out *o, const struct report_model *m, int w, bool (*have)(const struct rm_cell *c),
+		       void (*cell)(const struct rm_cell *c, char *buf, size_t len))
+{
+	runs_header(o, m, w);
+	for (unsigned int s = 0; s < m->nsizes; s++) {
+		out_text(o, "  %5u", m->sizes[s]);
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+			char buf[160];
+
+			if (!c || !have(c)) {
+				snprintf(buf, sizeof(buf), "-");
+			} else {
+				cell(c, buf, sizeof(buf));
+				verdict_suffix(buf, sizeof(buf), c);
+			}
+			runs_col(o, m, r, w, buf);
+		}
+		out_text(o, "\n");
+	}
+}
+
+/* A figure (as written), then "+-N%" of half the range where there
+ * were several: the length written, or -1 when it did not fit. */
+static int median_spread(char *buf, size_t len, const char *figure, double med, double lo, double hi,
+			 unsigned int n)
+{
+	int k = snprintf(buf, len, "%s", figure);
+
+	if (n > 1 && med > 0 && k > 0 && (size_t)k < len)
+		k += snprintf(buf + k, len - (size_t)k, " +-%.1f%%", (hi - lo) * 50 / med);
+	return k > 0 && (size_t)k < len ? k : -1;
+}
+
+static bool have_trial(const struct rm_cell *c)
+{
+	return c->have_trial;
+}
+
+static void trial_cell(const struct rm_cell *c, char *cell, size_t len)
+{
+	char fig[32];
+	int n;
+
+	snprintf(fig, sizeof(fig), "%.2fk", c->trial_fwd_pps / 1e3);
+	n = median_spread(cell, len, fig, c->trial_fwd_pps, c->trial_fwd_min, c->trial_fwd_max, c->trials);
+
+	if (n >= 0)
+		snprintf(cell + n, len - (size_t)n, " of %.4gk, loss %.3f%%%s", c->trial_offered_pps / 1e3,
+			 c->trial_loss_pct, c->tester_limited ? " (tester-limited)" : "");
+}
+
 /* Plain trials: rows are frame sizes, columns are runs; a cell is what the
  * DUT forwarded at the offered load, and the loss. */
 static void print_trials(struct out *o, const struct report_model *m)
 {
 	out_text(o, "\n  trial (frames/s forwarded, median of repeats +- half their spread, of those offered,"
 		 " and the loss), verdict against the first run at the same offered load\n\n");
-	runs_header(o, m, 34);
-	for (unsigned int s = 0; s < m->nsizes; s++) {
-		out_text(o, "  %5u", m->sizes[s]);
-		for (unsigned int r = 0; r < m->nruns; r++) {
-			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
-			char cell[112];
-
-			if (!c || !c->have_trial) {
-				snprintf(cell, sizeof(cell), "-");
-			} else {
-				int n = snprintf(cell, sizeof(cell), "%.2fk", c->trial_fwd_pps / 1e3);
-
-				if (c->trials > 1 && c->trial_fwd_pps > 0 && n > 0 && (size_t)n < sizeof(cell))
-					n += snprintf(cell + n, sizeof(cell) - (size_t)n, " +-%.1f%%",
-						      (c->trial_fwd_max - c->trial_fwd_min) * 50 / c->trial_fwd_pps);
-				if (n > 0 && (size_t)n < sizeof(cell))
-					snprintf(cell + n, sizeof(cell) - (size_t)n, " of %.4gk, loss %.3f%%%s",
-						 c->trial_offered_pps / 1e3, c->trial_loss_pct,
-						 c->tester_limited ? " (tester-limited)" : "");
-				verdict_suffix(cell, sizeof(cell), c);
-			}
-			runs_col(o, m, r, 34, cell);
-		}
-		out_text(o, "\n");
-	}
+	cell_table(o, m, 34, have_trial, trial_cell);
 	print_trial_loss(o, m);
 }
 
@@ -224,6 +255,26 @@ static void fmt_sd(char *buf, size_t len, double sd)
 		snprintf(buf, len, "-");
 }
 
+static bool have_stream(const struct rm_cell *c)
+{
+	return c->have_stream;
+}
+
+static void stream_cell(const struct rm_cell *c, char *cell, size_t len)
+{
+	char a[16], b[16], d[16], fig[32];
+	int n;
+
+	snprintf(fig, sizeof(fig), "%.1f", c->st_recv_mbps);
+	n = median_spread(cell, len, fig, c->st_recv_mbps, c->st_recv_min, c->st_recv_max, c->stream_runs);
+
+	fmt_sd(a, sizeof(a), c->st_send_sd);
+	fmt_sd(b, sizeof(b), c->st_recv_sd);
+	fmt_sd(d, sizeof(d), c->st_dut_sd);
+	if (n >= 0)
+		snprintf(cell + n, len - (size_t)n, ", loss %.2f%%, sd %s/%s/%s", c->st_loss_pct, a, b, d);
+}
+
 /* Streams: rows are message sizes, columns are runs; a cell is what was
  * received, the loss and the three service demands; then how each
  * service demand moved against the first run. */
@@ -233,33 +284,7 @@ static void print_streams(struct out *o, const struct report_model *m)
 
 	out_text(o, "\n  stream (10^6 bits/s received, median of runs +- half their spread, and the loss; service"
 		 " demand, us of CPU per KB: sender/receiver/DUT), verdict against the first run\n\n");
-	runs_header(o, m, 44);
-	for (unsigned int s = 0; s < m->nsizes; s++) {
-		out_text(o, "  %5u", m->sizes[s]);
-		for (unsigned int r = 0; r < m->nruns; r++) {
-			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
-			char cell[160], a[16], b[16], d[16];
-
-			if (!c || !c->have_stream) {
-				snprintf(cell, sizeof(cell), "-");
-			} else {
-				int n = snprintf(cell, sizeof(cell), "%.1f", c->st_recv_mbps);
-
-				if (c->stream_runs > 1 && c->st_recv_mbps > 0 && n > 0 && (size_t)n < sizeof(cell))
-					n += snprintf(cell + n, sizeof(cell) - (size_t)n, " +-%.1f%%",
-						      (c->st_recv_max - c->st_recv_min) * 50 / c->st_recv_mbps);
-				fmt_sd(a, sizeof(a), c->st_send_sd);
-				fmt_sd(b, sizeof(b), c->st_recv_sd);
-				fmt_sd(d, sizeof(d), c->st_dut_sd);
-				if (n > 0 && (size_t)n < sizeof(cell))
-					snprintf(cell + n, sizeof(cell) - (size_t)n, ", loss %.2f%%, sd %s/%s/%s",
-						 c->st_loss_pct, a, b, d);
-				verdict_suffix(cell, sizeof(cell), c);
-			}
-			runs_col(o, m, r, 44, cell);
-		}
-		out_text(o, "\n");
-	}
+	cell_table(o, m, 44, have_stream, stream_cell);
 	/* what the runs cost each end, against the baseline */
 	for (unsigned int r = 1; r < m->nruns; r++)
 		for (unsigned int k = 0; k < m->run[r].ncells; k++) {
