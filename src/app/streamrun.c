@@ -34,7 +34,7 @@ struct sender {
 	unsigned int i;
 	streamrun_one_fn one;
 	void *arg;
-	struct streamrun_sender *out;
+	struct stream_sender *out;
 	pthread_t tid;
 	bool running;
 };
@@ -48,7 +48,7 @@ static void *sender_main(void *p)
 }
 
 int streamrun_many(const struct stream_client *c, unsigned int n, const int *cpus, streamrun_one_fn one,
-		   void *arg, struct streamrun_sender *s)
+		   void *arg, struct stream_sender *s)
 {
 	struct window w = { .lock = PTHREAD_MUTEX_INITIALIZER, .inner = c->window, .arg = c->window_arg };
 	struct sender th[STREAMRUN_MAX];
@@ -139,7 +139,7 @@ static void cpu_total(const struct stream_cpu *const *f, unsigned int n, struct 
 	}
 }
 
-void streamrun_total(const struct streamrun_sender *s, unsigned int n, struct stream_result *t)
+void streamrun_total(const struct stream_sender *s, unsigned int n, struct stream_result *t)
 {
 	const struct stream_cpu *snd[STREAMRUN_MAX], *rcv[STREAMRUN_MAX];
 

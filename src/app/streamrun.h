@@ -20,25 +20,18 @@
 typedef int (*streamrun_one_fn)(void *arg, unsigned int i, const struct stream_client *c,
 				struct stream_result *r, char *err, size_t errlen);
 
-struct streamrun_sender {
-	int cpu;			/* pinned to (-1: where it may run) */
-	int rc;				/* 0, or its -errno */
-	char err[256];
-	struct stream_result r;
-};
-
 /* n senders (1..STREAMRUN_MAX) from c, sender i on cpus[i] (cpus NULL, or
  * -1: not pinned), each through one(arg, i, ...), started together and
  * all joined. s[i] holds each one's; the return is the index of the
  * first that failed, or -1 when none did. */
 int streamrun_many(const struct stream_client *c, unsigned int n, const int *cpus, streamrun_one_fn one,
-		   void *arg, struct streamrun_sender *s);
+		   void *arg, struct stream_sender *s);
 
 /* The senders' total: counts and bytes added, elapsed times the longest,
  * socket sizes the first's, interrupted when any was. Each end's CPU:
  * the mean busy share of the senders' figures, over as many CPUs as the
  * senders were pinned to (distinct ones), else over the host's CPUs each
  * reported; not measured when any sender's end was not. */
-void streamrun_total(const struct streamrun_sender *s, unsigned int n, struct stream_result *total);
+void streamrun_total(const struct stream_sender *s, unsigned int n, struct stream_result *total);
 
 #endif

@@ -35,6 +35,7 @@
 #include "engine/stream.h"
 #include "engine/stream_proto.h"
 #include "render/cpuprint.h"
+#include "render/streamprint.h"
 #include "render/out.h"
 #include "lab/lab.h"
 #include "os/netns.h"
@@ -80,7 +81,6 @@ struct stream_opts {
 	bool store_warned;
 };
 
-#define STREAM_ITER_MAX 30		/* netperf's limit too */
 #define STREAM_CONF_WIDTH 10.0		/* % of the mean, netperf's default */
 #define STREAM_ITER_DEFAULT_MAX 10
 #define STREAM_ITER_DEFAULT_MIN 3
@@ -522,33 +522,6 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 }
 /* ---- the server ---- */
 
-/* A session's line (an element of "sessions"), as each one ends. */
-static void print_session(void *arg, const struct stream_session *s)
-{
-	struct out *o = arg;
-	const struct stream_result *r = &s->res;
-	double secs = (double)r->recv_ns / NSEC_PER_SEC;
-
-	out_obj_start(o, NULL);
-	out_str(o, "client", "session from %s: ", s->peer);
-	out_bool(o, "ok", NULL, !s->rc);
-	if (s->rc) {
-		out_str(o, "error", "%s\n", s->err);
-	} else {
-		out_u64(o, "messages", "%llu messages", r->recv);
-		out_u64(o, "message_size", " of %llu bytes", r->size);
-		out_u64(o, "bytes", NULL, r->recv_bytes);
-		out_u64(o, "client_sent", " (client sent %llu", r->sent);
-		out_u64(o, "socket_drops", ", socket dropped %llu)", r->drops);
-		out_f64(o, "elapsed_s", " in %.2f s", secs);
-		out_f64(o, "throughput_mbps", ", %.2f 10^6bits/sec",
-			secs > 0 ? (double)r->recv_bytes * 8 / secs / 1e6 : 0);
-		out_u64(o, "socket_size", ", socket %llu bytes\n", (uint64_t)r->rcvbuf);
-	}
-	out_obj_end(o);
-	fflush(stdout);
-}
-
 /* The token of --token-file into tok (bad input: exit 2); 0 without one. */
 static int load_token(const struct stream_opts *op, char *tok, size_t len)
 {
@@ -569,7 +542,7 @@ static int do_server(struct stream_opts *op, struct cli *cli)
 				   .max_sessions = op->max_sessions, .max_per_peer = op->max_per_peer,
 				   .max_duration_ns = op->max_duration_ns ? op->max_duration_ns
 									   : STREAM_MAX_DURATION_DEFAULT,
-				   .on_session = print_session };
+				   .on_session = streamprint_session };
 	struct sockaddr_storage ba;
 	socklen_t bl = 0;
 	const char *user = op->user ? op->user : "nobody";
@@ -644,141 +617,6 @@ out:
 }
 
 /* ---- the client ---- */
-
-static double mbps(uint64_t bytes, uint64_t ns)
-{
-	return ns ? (double)bytes * 8 / ((double)ns / NSEC_PER_SEC) / 1e6 : 0;
-}
-
-/* netperf's service demand: microseconds of the end's CPU time (its
- * busy share times its CPUs times the elapsed time) per KB (1024 bytes)
- * it moved; < 0 when there is no figure. */
-static double service_demand(const struct stream_cpu *c, uint64_t ns, uint64_t bytes)
-{
-	if (!c->ncpus || !bytes)
-		return -1;
-	return c->busy * c->ncpus * ((double)ns / NSEC_PER_USEC) / ((double)bytes / 1024);
-}
-
-/* One end's CPU: an object in JSON (null when not measured); netperf's
- * two columns where shown, -1 where that end's were not asked for or
- * not measured, as netperf's. */
-static void print_cpu(struct out *o, bool show, bool asked, const struct stream_cpu *c, uint64_t ns,
-		      uint64_t bytes)
-{
-	double sd = service_demand(c, ns, bytes);
-	bool have = asked && c->ncpus;
-
-	if (show)
-		out_text(o, "   %6.2f   %7.3f", have ? 100 * c->busy : -1.0, have && sd >= 0 ? sd : -1.0);
-	if (!c->ncpus) {
-		out_null(o, "cpu");
-		return;
-	}
-	out_obj_start(o, "cpu");
-	if (c->cpu >= 0)
-		out_u64(o, "cpu", NULL, (uint64_t)c->cpu);
-	else
-		out_null(o, "cpu");
-	out_u64(o, "cpus", NULL, c->ncpus);
-	out_f64(o, "busy_pct", NULL, 100 * c->busy);
-	if (sd >= 0)
-		out_f64(o, "service_demand_us_per_kb", NULL, sd);
-	else
-		out_null(o, "service_demand_us_per_kb");
-	out_obj_end(o);
-}
-
-/* Which CPUs an end's figure is of, for the line under the block. */
-static void cpu_where(char *buf, size_t len, const struct stream_cpu *c)
-{
-	if (!c->ncpus)
-		snprintf(buf, len, "not measured (a server without CPU figures)");
-	else if (c->cpu >= 0)
-		snprintf(buf, len, "CPU %d", c->cpu);
-	else
-		snprintf(buf, len, "all %u CPUs of its host", c->ncpus);
-}
-
-/* netperf's UDP_STREAM block, and the loss it leaves to the reader. */
-static void print_block(struct out *o, const struct stream_opts *op, const char *addr, const char *lab,
-			const struct stream_result *r)
-{
-	const char *any = strchr(addr, ':') ? "::" : "0.0.0.0", *fam = strchr(addr, ':') ? "AF_INET6" : "AF_INET";
-	uint64_t lost = r->sent > r->recv ? r->sent - r->recv : 0;
-
-	out_str(o, "test", NULL, "UDP_STREAM");
-	out_text(o, "UDP UNIDIRECTIONAL SEND TEST from %s (%s) port 0 %s", any, any, fam);
-	out_str(o, "host", " to %s", op->host);
-	out_str(o, "address", " (%s)", addr);
-	out_text(o, " port 0 %s\n", fam);
-	out_u64(o, "port", NULL, op->port);
-	if (lab)
-		out_str(o, "lab", NULL, lab);
-	else
-		out_null(o, "lab");
-	out_f64(o, "duration_s", NULL, (double)op->duration_ns / NSEC_PER_SEC);
-	if (op->local_cpu || op->remote_cpu)
-		out_text(o, "Socket  Message  Elapsed      Messages                   CPU      Service\n"
-			    "Size    Size     Time         Okay Errors   Throughput   Util     Demand\n"
-			    "bytes   bytes    secs            #      #   10^6bits/sec %% S      us/KB\n\n");
-	else
-		out_text(o, "Socket  Message  Elapsed      Messages\n"
-			    "Size    Size     Time         Okay Errors   Throughput\n"
-			    "bytes   bytes    secs            #      #   10^6bits/sec\n\n");
-	out_obj_start(o, "send");
-	out_u64(o, "socket_size", "%6llu", (uint64_t)r->sndbuf);
-	out_u64(o, "message_size", "%8llu", op->size);
-	out_f64(o, "elapsed_s", "%8.2f", (double)r->send_ns / NSEC_PER_SEC);
-	out_u64(o, "elapsed_ns", NULL, r->send_ns);
-	out_u64(o, "okay", "%13llu", r->sent);
-	out_u64(o, "errors", "%7llu", r->errors);
-	out_u64(o, "bytes", NULL, r->sent_bytes);
-	out_f64(o, "throughput_mbps", "%12.2f", mbps(r->sent_bytes, r->send_ns));
-	print_cpu(o, op->local_cpu || op->remote_cpu, op->local_cpu, &r->send_cpu, r->send_ns, r->sent_bytes);
-	out_text(o, "\n");
-	out_obj_end(o);
-	out_obj_start(o, "receive");
-	out_u64(o, "socket_size", "%6llu", (uint64_t)r->rcvbuf);
-	out_f64(o, "elapsed_s", "%16.2f", (double)r->recv_ns / NSEC_PER_SEC);
-	out_u64(o, "elapsed_ns", NULL, r->recv_ns);
-	out_u64(o, "messages", "%13llu", r->recv);
-	out_u64(o, "bytes", NULL, r->recv_bytes);
-	out_f64(o, "throughput_mbps", "%19.2f", mbps(r->recv_bytes, r->recv_ns));
-	print_cpu(o, op->local_cpu || op->remote_cpu, op->remote_cpu, &r->recv_cpu, r->recv_ns, r->recv_bytes);
-	out_text(o, "\n\n");
-	out_u64(o, "socket_drops", NULL, r->drops);
-	out_obj_end(o);
-	out_u64(o, "lost", "lost %llu", lost);
-	out_f64(o, "lost_pct", " (%.2f%%)", r->sent ? 100.0 * (double)lost / (double)r->sent : 0);
-	out_text(o, " of the messages sent okay%s", r->recv > r->sent ? " (the server counted more than were sent)" : "");
-	out_text(o, "; the receiving socket dropped %llu (its buffer full)\n", (unsigned long long)r->drops);
-	if (op->local_cpu || op->remote_cpu) {
-		char snd[96], rcv[64];
-
-		if (cpuset_count(&op->cpus)) {
-			char list[32];
-
-			cpuset_format_list(&op->cpus, list, sizeof(list));
-			snprintf(snd, sizeof(snd), "CPUs %s (a sender on each)", list);
-		} else {
-			cpu_where(snd, sizeof(snd), &r->send_cpu);
-		}
-		cpu_where(rcv, sizeof(rcv), &r->recv_cpu);
-		out_text(o, "CPU (/proc/stat: not idle, interrupt time included): the sender's is %s, the "
-			 "receiver's %s\n", snd, rcv);
-	}
-	out_bool(o, "interrupted", NULL, r->interrupted);
-	if (r->interrupted)
-		out_text(o, "interrupted after %.2f s of %.2f s\n", (double)r->send_ns / NSEC_PER_SEC,
-			 (double)op->duration_ns / NSEC_PER_SEC);
-	if (lab) {
-		const uint8_t *g = lab_if(LAB_GEN0)->ip;
-
-		out_text(o, "through lab %s: gen0 (%u.%u.%u.%u) -> DUT -> sink0 (%s)\n", lab, g[0], g[1], g[2], g[3],
-			 addr);
-	}
-}
 
 /* The DUT's side of a stream: its agent and the watch of its CPUs. */
 struct stream_dut {
@@ -865,15 +703,6 @@ static void dut_watch_close(struct stream_dut *sd)
 	memset(sd, 0, sizeof(*sd));
 }
 
-/* The runs of -I: each one's received throughput and the interval of
- * their mean. */
-struct stream_conf {
-	unsigned int n;
-	double mbps[STREAM_ITER_MAX];
-	double halfwidth;		/* a share of the mean; infinity below two runs */
-	bool achieved;
-};
-
 /* One session into r: 0, or an exit status after a one-line error. */
 typedef int (*stream_run_fn)(void *ctx, struct stream_result *r);
 
@@ -944,7 +773,7 @@ static void keep_end(struct stream_opts *op, int rc, const struct stream_result 
 		return;
 	if (have)
 		snprintf(headline, sizeof(headline), "%.1f Mb/s received of %.1f sent (%llu B%s), loss %.2f%%",
-			 mbps(r->recv_bytes, r->recv_ns), mbps(r->sent_bytes, r->send_ns),
+			 stream_mbps(r->recv_bytes, r->recv_ns), stream_mbps(r->sent_bytes, r->send_ns),
 			 (unsigned long long)op->size, op->nsend > 1 ? ", several senders" : "",
 			 r->sent ? 100.0 * (double)(r->sent > r->recv ? r->sent - r->recv : 0) / (double)r->sent : 0);
 	storeopt_end(&op->store, stopped ? "interrupted" : rc ? "failed" : "complete", have ? headline : NULL);
@@ -963,7 +792,7 @@ static int iterate(struct stream_opts *op, const struct stream_dut *sd, stream_r
 		if ((rc = run(ctx, r)))
 			return rc;
 		keep_run(op, sd, r, i);
-		cf->mbps[cf->n++] = mbps(r->recv_bytes, r->recv_ns);
+		cf->mbps[cf->n++] = stream_mbps(r->recv_bytes, r->recv_ns);
 		if (!op->conf_level || r->interrupted || cli_stopped())
 			break;
 		cf->halfwidth = stat_mean_halfwidth(cf->mbps, cf->n, op->conf_level);
@@ -980,85 +809,11 @@ static int iterate(struct stream_opts *op, const struct stream_dut *sd, stream_r
 	return 0;
 }
 
-/* -I's verdict, or null without it. */
-static void print_conf(struct out *o, const struct stream_opts *op, const struct stream_conf *cf)
-{
-	double mean = 0;
-
-	if (!op->conf_level) {
-		out_null(o, "confidence");
-		return;
-	}
-	for (unsigned int i = 0; i < cf->n; i++)
-		mean += cf->mbps[i];
-	mean /= cf->n ? cf->n : 1;
-	out_obj_start(o, "confidence");
-	out_u64(o, "level_pct", "confidence %llu%%: ", op->conf_level);
-	out_f64(o, "width_pct", NULL, op->conf_width);
-	out_f64(o, "mean_mbps", "the mean received throughput %.2f 10^6bits/s", mean);
-	out_u64(o, "runs", " over %llu run(s)", cf->n);
-	if (isfinite(cf->halfwidth))
-		out_f64(o, "interval_pct", " is known to +-%.2f%%", cf->halfwidth * 100);
-	else
-		out_null(o, "interval_pct");
-	out_bool(o, "achieved", NULL, cf->achieved);
-	out_text(o, cf->achieved ? ", within the +-%.2f%% asked\n" :
-		 ", NOT within the +-%.2f%% asked: the runs spread more than that (more runs, -i, or longer ones, -l)\n",
-		 op->conf_width / 2);
-	out_arr_start(o, "runs_mbps");
-	for (unsigned int i = 0; i < cf->n; i++)
-		out_f64(o, NULL, NULL, cf->mbps[i]);
-	out_arr_end(o);
-	out_obj_end(o);
-}
-
 /* The senders of one run, and each one's figures. */
 struct senders {
 	const struct stream_opts *op;
-	struct streamrun_sender s[STREAMRUN_MAX];
+	struct stream_sender s[STREAMRUN_MAX];
 };
-
-/* Each sender's line, above the total's block, where there are several;
- * "senders" in JSON either way. */
-static void print_senders(struct out *o, const struct stream_opts *op, const struct senders *sn)
-{
-	bool text = op->nsend > 1;
-
-	if (text)
-		out_text(o, "sender  CPU       Okay Errors   sent 10^6bits/s    Received  recv 10^6bits/s\n");
-	out_arr_start(o, "senders");
-	for (unsigned int i = 0; i < op->nsend; i++) {
-		const struct stream_result *r = &sn->s[i].r;
-
-		out_obj_start(o, NULL);
-		out_u64(o, "sender", text ? "%6llu" : NULL, i);
-		if (sn->s[i].cpu >= 0)
-			out_u64(o, "cpu", text ? "%5llu" : NULL, (uint64_t)sn->s[i].cpu);
-		else {
-			if (text)
-				out_text(o, "    -");
-			out_null(o, "cpu");
-		}
-		out_u64(o, "okay", text ? "%11llu" : NULL, r->sent);
-		out_u64(o, "errors", text ? "%7llu" : NULL, r->errors);
-		out_u64(o, "sent_bytes", NULL, r->sent_bytes);
-		out_u64(o, "send_elapsed_ns", NULL, r->send_ns);
-		out_f64(o, "send_throughput_mbps", text ? "%17.2f" : NULL, mbps(r->sent_bytes, r->send_ns));
-		out_u64(o, "messages", text ? "%12llu" : NULL, r->recv);
-		out_u64(o, "received_bytes", NULL, r->recv_bytes);
-		out_u64(o, "receive_elapsed_ns", NULL, r->recv_ns);
-		out_f64(o, "receive_throughput_mbps", text ? "%17.2f\n" : NULL, mbps(r->recv_bytes, r->recv_ns));
-		out_u64(o, "socket_drops", NULL, r->drops);
-		if (r->send_cpu.ncpus)
-			out_f64(o, "send_busy_pct", NULL, 100 * r->send_cpu.busy);
-		else
-			out_null(o, "send_busy_pct");
-		out_obj_end(o);
-	}
-	out_arr_end(o);
-	if (text)
-		out_text(o, "total of %u senders:\n", op->nsend);
-}
 
 static int finish(struct cli *cli, const struct stream_opts *op, const char *addr, const char *lab,
 		  const struct stream_result *r, const struct stream_dut *sd, const struct stream_conf *cf,
@@ -1066,35 +821,19 @@ static int finish(struct cli *cli, const struct stream_opts *op, const char *add
 {
 	struct out *o = cli_out_create(cli, "stream");
 	struct cpucost_result cr = { 0 };
+	struct streamprint p = { .host = op->host, .addr = addr, .lab = lab, .port = op->port, .size = op->size,
+				 .duration_ns = op->duration_ns, .local_cpu = op->local_cpu,
+				 .remote_cpu = op->remote_cpu, .cpus = &op->cpus, .nsend = op->nsend,
+				 .senders = sn->s, .conf_level = op->conf_level, .conf_width = op->conf_width,
+				 .cr = &cr, .run_id = op->store.run_id };
 
 	if (!o)
 		return EXIT_RUNTIME;
-	print_senders(o, op, sn);
-	print_block(o, op, addr, lab, r);
-	print_conf(o, op, cf);
-	/* What the DUT forwarded: what the server received, and what reached
-	 * its socket but found the buffer full (past the DUT). */
-	uint64_t fwd = r->recv + r->drops;
-
-	if (sd && sd->cost && cpucost_ended(sd->cost))
-		cpucost_result(sd->cost, fwd, &cr);
-	if (cr.valid) {
-
-		out_text(o, "through the DUT (%s), %llu datagrams forwarded (received, or dropped by the full "
-			 "receiving socket):\n", dut_name(sd->d), (unsigned long long)fwd);
-		out_u64(o, "dut_forwarded", NULL, fwd);
-		cpucost_print(o, &cr);
-		/* netperf's service demand: CPU time per KB (1024 bytes) moved,
-		 * here the DUT's per KB it forwarded: its time per datagram
-		 * (from the soak or /proc/stat, as the block says) per KB */
-		if (cr.ns_per_frame > 0) {
-			out_f64(o, "dut_service_demand_us_per_kb", "  demand     %.3f us of DUT CPU per KB forwarded",
-				cr.ns_per_frame / 1e3 * 1024.0 / (double)op->size);
-			out_text(o, " (netperf's service demand, from %s)\n", cr.source);
-		}
+	if (sd && sd->cost && cpucost_ended(sd->cost)) {
+		cpucost_result(sd->cost, r->recv + r->drops, &cr);
+		p.dut = dut_name(sd->d);
 	}
-	if (op->store.run_id)
-		out_i64(o, "run_id", "stored as run %lld\n", op->store.run_id);
+	streamprint_result(o, &p, r, cf);
 	out_destroy(o);
 	return r->interrupted ? 130 : 0;
 }

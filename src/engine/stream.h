@@ -55,6 +55,32 @@ struct stream_result {
 	struct stream_cpu send_cpu, recv_cpu;
 };
 
+/* 10^6 bits/s of bytes over ns (0 over no time). */
+static inline double stream_mbps(uint64_t bytes, uint64_t ns)
+{
+	return ns ? (double)bytes * 8 / ((double)ns / NSEC_PER_SEC) / 1e6 : 0;
+}
+
+/* One of several senders at once: where it ran, how it ended, what it
+ * measured. */
+struct stream_sender {
+	int cpu;			/* pinned to (-1: where it may run) */
+	int rc;				/* 0, or its -errno */
+	char err[256];
+	struct stream_result r;
+};
+
+#define STREAM_ITER_MAX 30		/* -I's runs at most: netperf's limit too */
+
+/* The runs of -I: each one's received throughput and the interval of
+ * their mean. */
+struct stream_conf {
+	unsigned int n;
+	double mbps[STREAM_ITER_MAX];
+	double halfwidth;		/* a share of the mean; infinity below two runs */
+	bool achieved;
+};
+
 /* A session as the server saw it, for its caller to report. */
 struct stream_session {
 	char peer[64];			/* the client's address, numeric */

@@ -70,7 +70,7 @@ static void many_and_total(void **st)
 	struct watch w = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct fake f = { .w = &w, .fail = -1 };
 	struct stream_client c = { .cpu = -1, .server_cpu = -1, .window = edge, .window_arg = &w };
-	struct streamrun_sender s[3];
+	struct stream_sender s[3];
 	struct stream_result t;
 	int cpus[3] = { 2, 0, 1 };
 
@@ -105,7 +105,7 @@ static void one_here_and_failures(void **st)
 	struct watch w = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct fake f = { .w = &w, .fail = -1 };
 	struct stream_client c = { .cpu = 5, .server_cpu = -1, .window = edge, .window_arg = &w };
-	struct streamrun_sender s[4];
+	struct stream_sender s[4];
 	struct stream_result t;
 
 	(void)st;

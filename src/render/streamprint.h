@@ -1,0 +1,43 @@
+/* wirerate stream's output: netperf's UDP_STREAM block, each end's CPU
+ * columns, the senders' lines, -I's verdict, the DUT's cost, and the
+ * server's line per session. Text and JSON from the same calls. */
+#ifndef WR_RENDER_STREAMPRINT_H
+#define WR_RENDER_STREAMPRINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/cpuset.h"
+#include "engine/cpucost.h"
+#include "engine/stream.h"
+#include "render/out.h"
+
+/* What the result is printed with: the run as asked and where it went. */
+struct streamprint {
+	const char *host, *addr;	/* as given, and numeric */
+	const char *lab;		/* lab mode's prefix, NULL otherwise */
+	uint16_t port;
+	uint64_t size, duration_ns;
+	bool local_cpu, remote_cpu;	/* -c, -C: netperf's CPU columns */
+	const struct cpuset *cpus;	/* --cpus, or NULL */
+	unsigned int nsend;		/* senders, each in senders[] */
+	const struct stream_sender *senders;
+	unsigned int conf_level;	/* -I's level, 0 without -I */
+	double conf_width;
+	/* the DUT crossed (dut_name), its CPU over the last run (cr valid),
+	 * and the stored run (0: none) */
+	const char *dut;
+	const struct cpucost_result *cr;
+	int64_t run_id;
+};
+
+/* The client's result: the senders, the block for their total r, -I's
+ * verdict cf, the DUT's cost, where it was stored. */
+void streamprint_result(struct out *o, const struct streamprint *p, const struct stream_result *r,
+			const struct stream_conf *cf);
+
+/* A server's session as it ends (an element of "sessions"); arg is the
+ * struct out, so it serves as the server's on_session. */
+void streamprint_session(void *arg, const struct stream_session *s);
+
+#endif
