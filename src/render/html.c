@@ -383,6 +383,63 @@ static void trial_table(struct page *p)
 	fputs("</tbody></table></div></section>\n", f);
 }
 
+/* Streams (`wirerate stream`): what was received, the loss, and netperf's
+ * service demand of the sender, the receiver and the DUT; verdicts on the
+ * received throughput. */
+static void stream_table(struct page *p)
+{
+	FILE *f = p->f;
+	bool any = false;
+
+	for (unsigned int r = 0; r < p->nruns; r++)
+		for (unsigned int s = 0; s < p->nsizes; s++) {
+			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+
+			any |= c && c->have_stream;
+		}
+	if (!any)
+		return;
+	fputs("<section><h2>Streams by message size</h2><p class=\"lead\">UDP streams: 10<sup>6</sup> bits/s "
+	      "received (the median over the runs of -I, with their range below), the loss, and the service "
+	      "demand, microseconds of CPU per KB moved, of the sender, the receiver and the DUT. Verdicts "
+	      "compare the received throughput with the baseline's, beyond their ranges widened by 5% of "
+	      "the baseline's.</p>\n", f);
+	fprintf(f, "<div class=\"wrap\"><table class=\"trl thr%s\"><thead><tr><th>Message size</th>",
+		p->nruns > 6 ? " dense" : "");
+	run_heads(p);
+	for (unsigned int s = 0; s < p->nsizes; s++) {
+		fprintf(f, "<tr><th>%u B</th>", p->m->sizes[s]);
+		for (unsigned int r = 0; r < p->nruns; r++) {
+			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+			const double sd[3] = { c ? c->st_send_sd : -1, c ? c->st_recv_sd : -1, c ? c->st_dut_sd : -1 };
+
+			if (!c || !c->have_stream || !isfinite(c->st_recv_mbps) || !isfinite(c->st_loss_pct)) {
+				fputs("<td class=\"num na\">—</td>", f);
+				continue;
+			}
+			fprintf(f, "<td class=\"num\"><span class=\"v\">%.1f Mb/s</span><span class=\"s\">of %.1f sent, "
+				"loss %.2f%%", c->st_recv_mbps, c->st_send_mbps, c->st_loss_pct);
+			if (c->stream_runs > 1 && isfinite(c->st_recv_min) && isfinite(c->st_recv_max))
+				fprintf(f, " · %.1f..%.1f (n=%u)", c->st_recv_min, c->st_recv_max, c->stream_runs);
+			fputs("</span><span class=\"s\">us/KB", f);
+			for (int i = 0; i < 3; i++) {
+				static const char *const who[3] = { "sender", "receiver", "DUT" };
+
+				if (sd[i] >= 0 && isfinite(sd[i]))
+					fprintf(f, "%s %s %.2f", i ? "," : "", who[i], sd[i]);
+				else
+					fprintf(f, "%s %s —", i ? "," : "", who[i]);
+			}
+			fputs("</span>", f);
+			if (r > 0)
+				verdict(p, c);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div></section>\n", f);
+}
+
 /* By configuration: one row per configuration, kpps per size, the best in each
  * column picked out. */
 static void cfg_table(struct page *p)
@@ -549,6 +606,7 @@ int report_html_write(const struct report_model *m, FILE *f, char *err, size_t e
 		runs_table(&p);
 		thr_table(&p);
 		trial_table(&p);
+		stream_table(&p);
 		cfg_table(&p);
 		html_charts(&p);
 	}

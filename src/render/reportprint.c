@@ -777,7 +777,9 @@ void report_csv(const struct report_model *m, FILE *f)
 	      "lat_median_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns,ns_per_frame,b2b_frames,verdict,diff_pct,"
 	      "trials,trial_offered_pps,trial_forwarded_pps,trial_forwarded_min_pps,trial_forwarded_max_pps,"
 	      "trial_loss_pct,ndr_interval_lo_pps,ndr_interval_hi_pps,ndr_interval_coverage,pdr_at_least,"
-	      "ndr_noise_limited,noise_ppm_lo,noise_ppm_hi\n", f);
+	      "ndr_noise_limited,noise_ppm_lo,noise_ppm_hi,stream_runs,stream_received_mbps,"
+	      "stream_received_min_mbps,stream_received_max_mbps,stream_sent_mbps,stream_loss_pct,"
+	      "stream_send_sd_us_per_kb,stream_receive_sd_us_per_kb,stream_dut_sd_us_per_kb\n", f);
 	for (unsigned int r = 0; r < m->nruns; r++) {
 		const struct rm_run *run = &m->run[r];
 
@@ -815,6 +817,15 @@ void report_csv(const struct report_model *m, FILE *f)
 			fprintf(f, ",%d,%d", c->pdr_bound, c->nf.limited);
 			csv_num(f, c->nf.ppm_lo, c->nf.limited);
 			csv_num(f, c->nf.ppm_hi, c->nf.limited);
+			csv_num(f, c->stream_runs, c->have_stream);
+			csv_num(f, c->st_recv_mbps, c->have_stream);
+			csv_num(f, c->st_recv_min, c->have_stream);
+			csv_num(f, c->st_recv_max, c->have_stream);
+			csv_num(f, c->st_send_mbps, c->have_stream);
+			csv_num(f, c->st_loss_pct, c->have_stream);
+			csv_num(f, c->st_send_sd, c->have_stream && c->st_send_sd >= 0);
+			csv_num(f, c->st_recv_sd, c->have_stream && c->st_recv_sd >= 0);
+			csv_num(f, c->st_dut_sd, c->have_stream && c->st_dut_sd >= 0);
 			fputc('\n', f);
 		}
 	}

@@ -279,6 +279,20 @@ note "report: $(jq -c '[.runs[].cells[0] | {verdict, stream}]' <<<"$rep")"
 grep -q '^  stream (10^6 bits/s received' "$D/rep" || fail "report: no stream table: $(cat "$D/rep")"
 grep -q "s-two, 1025 B: the receiver's service demand went from [0-9.]* to [0-9.]* us/KB" "$D/rep" ||
 	fail "report: no service demand line: $(cat "$D/rep")"
+# the same figures in the HTML page's stream table and in the CSV
+"$WR" report s-one s-two --db "$S" --html "$D/rep.html" >/dev/null || fail "report --html"
+grep -q '<h2>Streams by message size</h2>' "$D/rep.html" || fail "report --html: no stream table"
+want=$(jq -r '.runs[0].cells[0].stream.received_mbps * 10 | round / 10 | tostring' <<<"$rep")
+grep -q ">$want Mb/s<" "$D/rep.html" || grep -q ">$want.0 Mb/s<" "$D/rep.html" ||
+	fail "report --html: the baseline's $want Mb/s is not in its stream table"
+"$WR" report s-one s-two --db "$S" --csv >"$D/rep.csv" || fail "report --csv"
+[ "$(/usr/bin/python3 - "$D/rep.csv" "$(jq .confidence.runs "$D/s2")" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(len(rows) == 2 and all(float(r["stream_received_mbps"]) > 0 and r["stream_receive_sd_us_per_kb"] != ""
+                             for r in rows) and rows[1]["stream_runs"] == sys.argv[2])
+PY
+)" = True ] || fail "report --csv: stream columns: $(cat "$D/rep.csv")"
 
 # Several senders: --cpus 0,1 in lab mode, a sender (a thread, a socket
 # and a server of its own) on each CPU; the total is their sum, its

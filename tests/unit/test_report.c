@@ -486,10 +486,13 @@ static void trials_from_store(void **st)
 	fclose(f);
 	assert_non_null(strstr(buf, ",trials,trial_offered_pps,trial_forwarded_pps,trial_forwarded_min_pps,"
 				    "trial_forwarded_max_pps,trial_loss_pct,ndr_interval_lo_pps,ndr_interval_hi_pps,"
-				    "ndr_interval_coverage,pdr_at_least,ndr_noise_limited,noise_ppm_lo,noise_ppm_hi\n"));
-	/* plain trials have no interval of an NDR, no noise floor */
-	assert_non_null(strstr(buf, ",worse,-40.4040404040404,1,100000,59000,59000,59000,41,,,,0,0,,\n"));
-	assert_non_null(strstr(buf, ",3,100000,95000,94500,95500,5,,,,0,0,,\n"));
+				    "ndr_interval_coverage,pdr_at_least,ndr_noise_limited,noise_ppm_lo,noise_ppm_hi,"
+				    "stream_runs,stream_received_mbps,stream_received_min_mbps,stream_received_max_mbps,"
+				    "stream_sent_mbps,stream_loss_pct,stream_send_sd_us_per_kb,"
+				    "stream_receive_sd_us_per_kb,stream_dut_sd_us_per_kb\n"));
+	/* plain trials have no interval of an NDR, no noise floor, no stream */
+	assert_non_null(strstr(buf, ",worse,-40.4040404040404,1,100000,59000,59000,59000,41,,,,0,0" ",,,,,,,,,,,\n"));
+	assert_non_null(strstr(buf, ",3,100000,95000,94500,95500,5,,,,0,0" ",,,,,,,,,,,\n"));
 	free(buf);
 	db_close(db);
 	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
