@@ -251,6 +251,8 @@ static void garbage(struct report_model *m, unsigned int seed)
 			x->pdr_iv.goal_met = rand() & 1;
 			x->nf.limited = rand() & 1;
 			x->have_loss = rand() & 1;
+			x->have_stream = rand() & 1;
+			x->have_prof = rand() & 1;
 			x->diff_at_least = rand() & 1;
 			if (seed % 2) {	/* sizes that match, so cells are drawn */
 				x->size = m->sizes[c] = 64u << (c % 5);
