@@ -322,20 +322,36 @@ static void thr_table(struct page *p)
 	fputs("</section>\n", f);
 }
 
+static bool cell_has_trial(const struct rm_cell *c)
+{
+	return c->have_trial;
+}
+
+static bool cell_has_stream(const struct rm_cell *c)
+{
+	return c->have_stream;
+}
+
+/* Whether some run has a cell of the page's sizes that has(). */
+static bool any_cell(const struct page *p, bool (*has)(const struct rm_cell *c))
+{
+	for (unsigned int r = 0; r < p->nruns; r++)
+		for (unsigned int s = 0; s < p->nsizes; s++) {
+			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+
+			if (c && has(c))
+				return true;
+		}
+	return false;
+}
+
 /* Plain trials (`wirerate trial`): what the DUT forwarded of the load
  * offered, and the loss; verdicts only against a trial at the same load. */
 static void trial_table(struct page *p)
 {
 	FILE *f = p->f;
-	bool any = false;
 
-	for (unsigned int r = 0; r < p->nruns; r++)
-		for (unsigned int s = 0; s < p->nsizes; s++) {
-			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
-
-			any |= c && c->have_trial;
-		}
-	if (!any)
+	if (!any_cell(p, cell_has_trial))
 		return;
 	fputs("<section><h2>Trials by frame size</h2><p class=\"lead\">Plain trials: frames per second "
 	      "the DUT forwarded of those offered (the median over repeated trials, with their range "
@@ -389,15 +405,8 @@ static void trial_table(struct page *p)
 static void stream_table(struct page *p)
 {
 	FILE *f = p->f;
-	bool any = false;
 
-	for (unsigned int r = 0; r < p->nruns; r++)
-		for (unsigned int s = 0; s < p->nsizes; s++) {
-			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
-
-			any |= c && c->have_stream;
-		}
-	if (!any)
+	if (!any_cell(p, cell_has_stream))
 		return;
 	fputs("<section><h2>Streams by message size</h2><p class=\"lead\">UDP streams: 10<sup>6</sup> bits/s "
 	      "received (the median over the runs of -I, with their range below), the loss, and the service "
