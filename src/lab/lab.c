@@ -20,13 +20,24 @@ static const char *const role_suffix[LAB_NROLES] = { "gen", "dut", "sink" };
 /* 2001:2:0:<net>::<host> */
 #define V6(net, host) { 0x20, 0x01, 0, 0x02, 0, 0, 0, net, 0, 0, 0, 0, 0, 0, 0, host }
 
-/* Locally administered MACs: 02 then "wr", then pair and end. */
-static const struct lab_addr lab_ifs[LAB_NIFS] = {
-	[LAB_GEN0]  = { "gen",  "gen0",  LAB_GEN,  { 0x02, 0x77, 0x72, 0, 0, 1 }, { 198, 18, 0, 1 }, 24, V6(1, 1) },
-	[LAB_DUT0]  = { "dut",  "dut0",  LAB_DUT,  { 0x02, 0x77, 0x72, 0, 0, 2 }, { 198, 18, 0, 2 }, 24, V6(1, 2) },
-	[LAB_DUT1]  = { "dut",  "dut1",  LAB_DUT,  { 0x02, 0x77, 0x72, 0, 1, 1 }, { 198, 19, 0, 1 }, 24, V6(2, 1) },
-	[LAB_SINK0] = { "sink", "sink0", LAB_SINK, { 0x02, 0x77, 0x72, 0, 1, 2 }, { 198, 19, 0, 2 }, 24, V6(2, 2) },
+/* Locally administered MACs: 02 then "wr", then path, pair and end.
+ * Path p's networks are 198.18.p.0/24 and 198.19.p.0/24, and IPv6 nets
+ * 1 + 2p and 2 + 2p; its DUT ports are dut<2p> (ingress) and dut<2p+1>. */
+#define LAB_PATH(p, din, dout) { \
+	[LAB_GEN0]  = { "gen",  "gen" #p,     LAB_GEN,  { 0x02, 0x77, 0x72, p, 0, 1 }, { 198, 18, p, 1 }, 24, \
+			V6(1 + 2 * (p), 1) }, \
+	[LAB_DUT0]  = { "dut",  "dut" #din,   LAB_DUT,  { 0x02, 0x77, 0x72, p, 0, 2 }, { 198, 18, p, 2 }, 24, \
+			V6(1 + 2 * (p), 2) }, \
+	[LAB_DUT1]  = { "dut",  "dut" #dout,  LAB_DUT,  { 0x02, 0x77, 0x72, p, 1, 1 }, { 198, 19, p, 1 }, 24, \
+			V6(2 + 2 * (p), 1) }, \
+	[LAB_SINK0] = { "sink", "sink" #p,    LAB_SINK, { 0x02, 0x77, 0x72, p, 1, 2 }, { 198, 19, p, 2 }, 24, \
+			V6(2 + 2 * (p), 2) }, \
+}
+
+static const struct lab_addr lab_paths[LAB_PORTS_MAX][LAB_NIFS] = {
+	LAB_PATH(0, 0, 1), LAB_PATH(1, 2, 3), LAB_PATH(2, 4, 5), LAB_PATH(3, 6, 7),
 };
+_Static_assert(LAB_PORTS_MAX == 4, "one LAB_PATH line per path");
 
 /* Frames of a packet-rate shaper count as this many bytes each. */
 #define SHAPE_PKT_BYTES 1000
@@ -47,8 +58,16 @@ static const struct lab_addr lab_ifs[LAB_NIFS] = {
 
 const struct lab_addr *lab_if(enum lab_ifx i)
 {
-	return &lab_ifs[i];
+	return &lab_paths[0][i];
 }
+
+const struct lab_addr *lab_path_if(unsigned int p, enum lab_ifx i)
+{
+	return p < LAB_PORTS_MAX && (unsigned int)i < LAB_NIFS ? &lab_paths[p][i] : NULL;
+}
+
+/* Path p's interface i in the flat per-interface arrays. */
+#define PIX(p, i) ((p) * LAB_NIFS + (i))
 
 void lab_ns_name(const char *prefix, enum lab_role r, char *buf, size_t len)
 {
@@ -147,6 +166,12 @@ int lab_spec_check(struct lab_spec *s, char *err, size_t errlen)
 			 LAB_MTU_MIN, LAB_MTU_MAX);
 		return -EINVAL;
 	}
+	if (!s->ports)
+		s->ports = 1;
+	if (s->ports > LAB_PORTS_MAX) {
+		snprintf(err, errlen, "--ports %u: must be 1..%d", s->ports, LAB_PORTS_MAX);
+		return -EINVAL;
+	}
 	if (s->queues > LAB_QUEUES_MAX) {
 		snprintf(err, errlen, "--queues %u: must be 1..%d", s->queues, LAB_QUEUES_MAX);
 		return -EINVAL;
@@ -216,9 +241,8 @@ int lab_nl_err(int rc, const char *what, const char *ifname, char *err, size_t e
 }
 
 /* A veth pair a (in a's namespace) <-> b: keep it when whole, else rebuild. */
-static int ensure_pair(struct lab_ctx *c, enum lab_ifx a, enum lab_ifx b, char *err, size_t errlen)
+static int ensure_pair(struct lab_ctx *c, const struct lab_addr *A, const struct lab_addr *B, char *err, size_t errlen)
 {
-	const struct lab_addr *A = &lab_ifs[a], *B = &lab_ifs[b];
 	struct nl *na = c->nl[A->role], *nb = c->nl[B->role];
 	struct link_info la, lb;
 	unsigned int queues = c->spec->queues ? c->spec->queues : 1;
@@ -362,17 +386,20 @@ static int ns_configure(void *arg, char *err, size_t errlen)
 		rc = lab_write_sysctls(endpoint, sizeof(endpoint) / sizeof(endpoint[0]), "", err, errlen);
 	if (rc)
 		return rc;
-	for (int i = 0; i < LAB_NIFS; i++) {
-		if (lab_ifs[i].role != j->role)
-			continue;
-		if ((rc = lab_write_sysctls(per_if, sizeof(per_if) / sizeof(per_if[0]), lab_ifs[i].ifname, err, errlen)))
-			return rc;
-		if ((rc = lab_write_cpus(lab_ifs[i].ifname, &j->ctx->rps[i], err, errlen)))
-			return rc;
-		/* skb mode until dut_xdp says otherwise */
-		if (j->role == LAB_DUT && (rc = lab_write_napi_cpus(lab_ifs[i].ifname, NULL, err, errlen)))
-			return rc;
-	}
+	for (unsigned int p = 0; p < j->ctx->ports; p++)
+		for (int i = 0; i < LAB_NIFS; i++) {
+			const struct lab_addr *a = &lab_paths[p][i];
+
+			if (a->role != j->role)
+				continue;
+			if ((rc = lab_write_sysctls(per_if, sizeof(per_if) / sizeof(per_if[0]), a->ifname, err, errlen)))
+				return rc;
+			if ((rc = lab_write_cpus(a->ifname, &j->ctx->rps[PIX(p, i)], err, errlen)))
+				return rc;
+			/* skb mode until dut_xdp says otherwise */
+			if (j->role == LAB_DUT && (rc = lab_write_napi_cpus(a->ifname, NULL, err, errlen)))
+				return rc;
+		}
 	/* After the links lost IFF_MULTICAST, or the router would join the
 	 * all-routers groups and report them with MLD. */
 	if (j->role == LAB_DUT &&
@@ -386,10 +413,13 @@ static int ns_configure(void *arg, char *err, size_t errlen)
 	return rc;
 }
 
+/* Every path alike: the endpoints on the tester's CPUs; bound puts every
+ * DUT port on the first DUT CPU, split every ingress port on the first
+ * and every egress port on the second, free every port on all of them. */
 static void plan_rps(struct lab_ctx *c)
 {
 	const struct lab_spec *s = c->spec;
-	struct cpuset online, tester, one;
+	struct cpuset online, tester, first, second;
 	char e[64];
 
 	if (host_online_cpus(&online, e, sizeof(e)))
@@ -397,118 +427,130 @@ static void plan_rps(struct lab_ctx *c)
 	cpuset_diff(&tester, &online, &s->dut_cpus);
 	if (!cpuset_count(&tester))
 		tester = online;
-	c->rps[LAB_GEN0] = tester;
-	c->rps[LAB_SINK0] = tester;
-	switch (s->placement) {
-	case PLACE_FREE:
-		c->rps[LAB_DUT0] = s->dut_cpus;
-		c->rps[LAB_DUT1] = s->dut_cpus;
-		break;
-	case PLACE_SPLIT:
-		cpuset_zero(&one);
-		cpuset_add(&one, (unsigned)cpuset_nth(&s->dut_cpus, 0));
-		c->rps[LAB_DUT0] = one;
-		cpuset_zero(&one);
-		cpuset_add(&one, (unsigned)cpuset_nth(&s->dut_cpus, 1));
-		c->rps[LAB_DUT1] = one;
-		break;
-	default:
-		cpuset_zero(&one);
-		cpuset_add(&one, (unsigned)cpuset_nth(&s->dut_cpus, 0));
-		c->rps[LAB_DUT0] = one;
-		c->rps[LAB_DUT1] = one;
-		break;
+	cpuset_zero(&first);
+	cpuset_add(&first, (unsigned)cpuset_nth(&s->dut_cpus, 0));
+	second = first;
+	if (s->placement == PLACE_SPLIT) {
+		cpuset_zero(&second);
+		cpuset_add(&second, (unsigned)cpuset_nth(&s->dut_cpus, 1));
+	}
+	for (unsigned int p = 0; p < LAB_PORTS_MAX; p++) {
+		c->rps[PIX(p, LAB_GEN0)] = tester;
+		c->rps[PIX(p, LAB_SINK0)] = tester;
+		c->rps[PIX(p, LAB_DUT0)] = s->placement == PLACE_FREE ? s->dut_cpus : first;
+		c->rps[PIX(p, LAB_DUT1)] = s->placement == PLACE_FREE ? s->dut_cpus : second;
 	}
 }
 
-static int offloads_off(struct lab_ctx *c, enum lab_ifx i, char *err, size_t errlen)
+static int offloads_off(struct lab_ctx *c, const struct lab_addr *a, char *err, size_t errlen)
 {
 	int saved, sock, rc;
 
-	if ((rc = netns_enter(c->nsfd[lab_ifs[i].role], &saved)))
-		return lab_nl_err(rc, "cannot enter namespace of", lab_ifs[i].ifname, err, errlen);
+	if ((rc = netns_enter(c->nsfd[a->role], &saved)))
+		return lab_nl_err(rc, "cannot enter namespace of", a->ifname, err, errlen);
 	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	netns_leave(&saved);
 	if (sock < 0)
-		return lab_nl_err(-errno, "cannot open socket for", lab_ifs[i].ifname, err, errlen);
-	rc = ethtool_offloads_off(sock, lab_ifs[i].ifname);
+		return lab_nl_err(-errno, "cannot open socket for", a->ifname, err, errlen);
+	rc = ethtool_offloads_off(sock, a->ifname);
 	close(sock);
-	return lab_nl_err(rc, "cannot turn offloads off on", lab_ifs[i].ifname, err, errlen);
+	return lab_nl_err(rc, "cannot turn offloads off on", a->ifname, err, errlen);
 }
 
 /* NOARP and no multicast: with permanent neighbours nothing needs ARP or
  * neighbour discovery, and without multicast no MLD report is ever sent. */
 static int quiet_links(struct lab_ctx *c, char *err, size_t errlen)
 {
-	for (int i = 0; i < LAB_NIFS; i++) {
-		struct nl *nl = c->nl[lab_ifs[i].role];
+	for (unsigned int k = 0; k < c->ports * LAB_NIFS; k++) {
+		const struct lab_addr *a = &lab_paths[k / LAB_NIFS][k % LAB_NIFS];
+		struct nl *nl = c->nl[a->role];
 		struct link_info li;
 		int rc;
 
-		if ((rc = nl_link_get(nl, lab_ifs[i].ifname, &li)) ||
+		if ((rc = nl_link_get(nl, a->ifname, &li)) ||
 		    (rc = nl_link_flags(nl, li.ifindex, IFF_NOARP, IFF_MULTICAST)))
-			return lab_nl_err(rc, "cannot set the flags of", lab_ifs[i].ifname, err, errlen);
+			return lab_nl_err(rc, "cannot set the flags of", a->ifname, err, errlen);
+	}
+	return 0;
+}
+
+/* Path p's static routes and permanent neighbours (its links up, their
+ * indexes in li): no ARP during a trial. */
+static int path_routes(struct lab_ctx *c, unsigned int p, const struct link_info *li, char *err, size_t errlen)
+{
+	const struct lab_addr *P = lab_paths[p];
+	uint8_t net_gen[4] = { 198, 18, (uint8_t)p, 0 }, net_sink[4] = { 198, 19, (uint8_t)p, 0 };
+	uint8_t net6_gen[16], net6_sink[16];
+	int rc;
+
+	/* the /64s: the addresses with the host part cleared */
+	memcpy(net6_gen, P[LAB_GEN0].ip6, 16);
+	memcpy(net6_sink, P[LAB_SINK0].ip6, 16);
+	net6_gen[15] = net6_sink[15] = 0;
+	rc = nl_route_add(c->nl[LAB_GEN], AF_INET, net_sink, 24, P[LAB_DUT0].ip, li[LAB_GEN0].ifindex);
+	if (!rc)
+		rc = nl_route_add(c->nl[LAB_SINK], AF_INET, net_gen, 24, P[LAB_DUT1].ip, li[LAB_SINK0].ifindex);
+	if (!rc)
+		rc = nl_route_add(c->nl[LAB_GEN], AF_INET6, net6_sink, 64, P[LAB_DUT0].ip6, li[LAB_GEN0].ifindex);
+	if (!rc)
+		rc = nl_route_add(c->nl[LAB_SINK], AF_INET6, net6_gen, 64, P[LAB_DUT1].ip6, li[LAB_SINK0].ifindex);
+	if (rc)
+		return lab_nl_err(rc, "cannot add route", "in the lab", err, errlen);
+
+	static const struct { enum lab_ifx on, to; } neigh[] = {
+		{ LAB_GEN0, LAB_DUT0 }, { LAB_DUT0, LAB_GEN0 },
+		{ LAB_DUT1, LAB_SINK0 }, { LAB_SINK0, LAB_DUT1 },
+	};
+
+	for (size_t k = 0; k < sizeof(neigh) / sizeof(neigh[0]); k++) {
+		const struct lab_addr *on = &P[neigh[k].on], *to = &P[neigh[k].to];
+
+		rc = nl_neigh_add(c->nl[on->role], li[neigh[k].on].ifindex, AF_INET, to->ip, to->mac);
+		if (!rc)
+			rc = nl_neigh_add(c->nl[on->role], li[neigh[k].on].ifindex, AF_INET6, to->ip6, to->mac);
+		if (rc)
+			return lab_nl_err(rc, "cannot add neighbour on", on->ifname, err, errlen);
 	}
 	return 0;
 }
 
 static int configure_links(struct lab_ctx *c, char *err, size_t errlen)
 {
-	static const uint8_t net_gen[4] = { 198, 18, 0, 0 }, net_sink[4] = { 198, 19, 0, 0 };
-	struct link_info li[LAB_NIFS];
+	struct link_info li[LAB_PORTS_MAX * LAB_NIFS];
+	unsigned int n = c->ports * LAB_NIFS;
 	int rc;
 
-	for (int i = 0; i < LAB_NIFS; i++) {
-		const struct lab_addr *a = &lab_ifs[i];
+	for (unsigned int k = 0; k < n; k++) {
+		const struct lab_addr *a = &lab_paths[k / LAB_NIFS][k % LAB_NIFS];
 		struct nl *nl = c->nl[a->role];
 
-		if ((rc = nl_link_get(nl, a->ifname, &li[i])))
+		if ((rc = nl_link_get(nl, a->ifname, &li[k])))
 			return lab_nl_err(rc, "cannot find", a->ifname, err, errlen);
-		if ((rc = offloads_off(c, (enum lab_ifx)i, err, errlen)))
+		if ((rc = offloads_off(c, a, err, errlen)))
 			return rc;
-		if ((rc = nl_link_mtu(nl, li[i].ifindex, c->spec->mtu ? c->spec->mtu : 1500)))
+		if ((rc = nl_link_mtu(nl, li[k].ifindex, c->spec->mtu ? c->spec->mtu : 1500)))
 			return lab_nl_err(rc, "cannot set MTU of", a->ifname, err, errlen);
-		if ((rc = nl_addr_add(nl, li[i].ifindex, AF_INET, a->ip, a->plen, false)) ||
-		    (rc = nl_addr_add(nl, li[i].ifindex, AF_INET6, a->ip6, 64, true)))
+		if ((rc = nl_addr_add(nl, li[k].ifindex, AF_INET, a->ip, a->plen, false)) ||
+		    (rc = nl_addr_add(nl, li[k].ifindex, AF_INET6, a->ip6, 64, true)))
 			return lab_nl_err(rc, "cannot add address to", a->ifname, err, errlen);
 	}
 	for (int r = 0; r < LAB_NROLES; r++)
 		if ((rc = nl_link_up(c->nl[r], 1, true)))
 			return lab_nl_err(rc, "cannot bring up", "lo", err, errlen);
-	for (int i = 0; i < LAB_NIFS; i++)
-		if ((rc = nl_link_up(c->nl[lab_ifs[i].role], li[i].ifindex, true)))
-			return lab_nl_err(rc, "cannot bring up", lab_ifs[i].ifname, err, errlen);
-	/* Static routes and permanent neighbours: no ARP during a trial. */
-	static const uint8_t net6_gen[16] = V6(1, 0), net6_sink[16] = V6(2, 0);
+	for (unsigned int k = 0; k < n; k++) {
+		const struct lab_addr *a = &lab_paths[k / LAB_NIFS][k % LAB_NIFS];
 
-	rc = nl_route_add(c->nl[LAB_GEN], AF_INET, net_sink, 24, lab_ifs[LAB_DUT0].ip, li[LAB_GEN0].ifindex);
-	if (!rc)
-		rc = nl_route_add(c->nl[LAB_SINK], AF_INET, net_gen, 24, lab_ifs[LAB_DUT1].ip, li[LAB_SINK0].ifindex);
-	if (!rc)
-		rc = nl_route_add(c->nl[LAB_GEN], AF_INET6, net6_sink, 64, lab_ifs[LAB_DUT0].ip6, li[LAB_GEN0].ifindex);
-	if (!rc)
-		rc = nl_route_add(c->nl[LAB_SINK], AF_INET6, net6_gen, 64, lab_ifs[LAB_DUT1].ip6, li[LAB_SINK0].ifindex);
-	if (rc)
-		return lab_nl_err(rc, "cannot add route", "in the lab", err, errlen);
-	{
-		static const struct { enum lab_ifx on, to; } neigh[] = {
-			{ LAB_GEN0, LAB_DUT0 }, { LAB_DUT0, LAB_GEN0 },
-			{ LAB_DUT1, LAB_SINK0 }, { LAB_SINK0, LAB_DUT1 },
-		};
-
-		for (size_t k = 0; k < sizeof(neigh) / sizeof(neigh[0]); k++) {
-			const struct lab_addr *on = &lab_ifs[neigh[k].on], *to = &lab_ifs[neigh[k].to];
-
-			rc = nl_neigh_add(c->nl[on->role], li[neigh[k].on].ifindex, AF_INET, to->ip, to->mac);
-			if (!rc)
-				rc = nl_neigh_add(c->nl[on->role], li[neigh[k].on].ifindex, AF_INET6, to->ip6, to->mac);
-			if (rc)
-				return lab_nl_err(rc, "cannot add neighbour on", on->ifname, err, errlen);
-		}
+		if ((rc = nl_link_up(c->nl[a->role], li[k].ifindex, true)))
+			return lab_nl_err(rc, "cannot bring up", a->ifname, err, errlen);
 	}
+	for (unsigned int p = 0; p < c->ports; p++)
+		if ((rc = path_routes(c, p, &li[PIX(p, 0)], err, errlen)))
+			return rc;
 	return 0;
 }
 
+/* The token bucket on every egress port (dut<2p+1>): each path is capped
+ * at the rate on its own. */
 static int configure_shape(struct lab_ctx *c, char *err, size_t errlen)
 {
 	const struct lab_spec *s = c->spec;
@@ -517,10 +559,6 @@ static int configure_shape(struct lab_ctx *c, char *err, size_t errlen)
 	struct tbf_params p = { 0 };
 	int rc;
 
-	if ((rc = nl_link_get(nl, "dut1", &li)))
-		return lab_nl_err(rc, "cannot find", "dut1", err, errlen);
-	if (!s->shape)
-		return lab_nl_err(nl_qdisc_del_root(nl, li.ifindex), "cannot remove shaper from", "dut1", err, errlen);
 	if (s->shape_rate.kind == RATE_PPS) {
 		p.pkt_size = SHAPE_PKT_BYTES;
 		p.rate = (uint64_t)(s->shape_rate.value * SHAPE_PKT_BYTES + 0.5);
@@ -533,10 +571,22 @@ static int configure_shape(struct lab_ctx *c, char *err, size_t errlen)
 		p.burst = SHAPE_BURST_FRAMES * SHAPE_MAX_FRAME;
 		p.limit = SHAPE_LIMIT_FRAMES * SHAPE_MAX_FRAME;
 	}
-	return lab_nl_err(nl_qdisc_tbf(nl, li.ifindex, &p), "cannot add token bucket to", "dut1", err, errlen);
+	for (unsigned int k = 0; k < c->ports; k++) {
+		const char *ifname = lab_paths[k][LAB_DUT1].ifname;
+
+		if ((rc = nl_link_get(nl, ifname, &li)))
+			return lab_nl_err(rc, "cannot find", ifname, err, errlen);
+		if (!s->shape)
+			rc = lab_nl_err(nl_qdisc_del_root(nl, li.ifindex), "cannot remove shaper from", ifname, err, errlen);
+		else
+			rc = lab_nl_err(nl_qdisc_tbf(nl, li.ifindex, &p), "cannot add token bucket to", ifname, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
-/* Runs inside the DUT's namespace: both ports in NAPI mode (labxdp.h).
+/* Runs inside the DUT's namespace: every DUT port in NAPI mode (labxdp.h).
  * A kernel that cannot leaves them as they were: the lab still works, in
  * skb mode, and 'lab status' says which. A port whose NAPI thread is
  * pinned to one CPU then needs no RPS: its receive work runs on that CPU
@@ -545,7 +595,7 @@ static int configure_shape(struct lab_ctx *c, char *err, size_t errlen)
  * port's alias records the CPUs for 'lab status'. */
 static int dut_xdp(void *arg, char *err, size_t errlen)
 {
-	const struct cpuset *rps = arg;	/* per lab port */
+	const struct lab_ctx *c = arg;
 	struct nl *nl = nl_create(-1, err, errlen);
 	struct cpuset none;
 	int rc = 0;
@@ -553,12 +603,17 @@ static int dut_xdp(void *arg, char *err, size_t errlen)
 	if (!nl)
 		return -EIO;
 	cpuset_zero(&none);
-	for (int i = LAB_DUT0; i <= LAB_DUT1 && !rc; i++)
-		rc = labxdp_setup(nl, lab_ifs[i].ifname, &rps[i], err, errlen);
-	for (int i = LAB_DUT0; i <= LAB_DUT1 && !rc; i++) {
-		if (!(rc = lab_write_napi_cpus(lab_ifs[i].ifname, &rps[i], err, errlen)) && cpuset_count(&rps[i]) == 1)
-			rc = lab_write_cpus(lab_ifs[i].ifname, &none, err, errlen);
-	}
+	for (unsigned int p = 0; p < c->ports; p++)
+		for (int i = LAB_DUT0; i <= LAB_DUT1 && !rc; i++)
+			rc = labxdp_setup(nl, lab_paths[p][i].ifname, &c->rps[PIX(p, i)], err, errlen);
+	for (unsigned int p = 0; p < c->ports; p++)
+		for (int i = LAB_DUT0; i <= LAB_DUT1 && !rc; i++) {
+			const struct cpuset *cpus = &c->rps[PIX(p, i)];
+			const char *ifname = lab_paths[p][i].ifname;
+
+			if (!(rc = lab_write_napi_cpus(ifname, cpus, err, errlen)) && cpuset_count(cpus) == 1)
+				rc = lab_write_cpus(ifname, &none, err, errlen);
+		}
 	nl_destroy(nl);
 	return rc;
 }
@@ -575,13 +630,31 @@ void lab_block_signals(sigset_t *old)
 	sigprocmask(SIG_BLOCK, &all, old);
 }
 
+/* Delete path p's links (a veth's peer goes with it), whatever is left
+ * of them. */
+static void del_path(struct lab_ctx *c, unsigned int p)
+{
+	for (int i = 0; i < LAB_NIFS; i++) {
+		const struct lab_addr *a = &lab_paths[p][i];
+		struct nl *nl = c->nl[a->role];
+		struct link_info li;
+
+		if (nl && nl_link_get(nl, a->ifname, &li) == 0)
+			nl_link_del(nl, li.ifindex);
+	}
+}
+
 int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 {
-	struct lab_ctx c = { .spec = s };
+	struct lab_ctx c = { .spec = s, .ports = s->ports ? s->ports : 1 };
 	char name[NETNS_NAME_MAX], e2[256];
 	sigset_t old;
 	int rc = 0;
 
+	if (c.ports > LAB_PORTS_MAX) {
+		snprintf(err, errlen, "--ports %u: must be 1..%d", s->ports, LAB_PORTS_MAX);
+		return -EINVAL;
+	}
 	/* Building is short; finish it rather than leave half a lab. */
 	lab_block_signals(&old);
 	for (int r = 0; r < LAB_NROLES && !rc; r++) {
@@ -594,10 +667,14 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 	 * the lab's lock, so none runs now) */
 	if (!rc)
 		lab_direct_del(s->prefix, e2, sizeof(e2));
-	if (!rc)
-		rc = ensure_pair(&c, LAB_GEN0, LAB_DUT0, err, errlen);
-	if (!rc)
-		rc = ensure_pair(&c, LAB_DUT1, LAB_SINK0, err, errlen);
+	/* the paths beyond the spec's, from a lab built with more ports */
+	for (unsigned int p = c.ports; !rc && p < LAB_PORTS_MAX; p++)
+		del_path(&c, p);
+	for (unsigned int p = 0; !rc && p < c.ports; p++) {
+		rc = ensure_pair(&c, &lab_paths[p][LAB_GEN0], &lab_paths[p][LAB_DUT0], err, errlen);
+		if (!rc)
+			rc = ensure_pair(&c, &lab_paths[p][LAB_DUT1], &lab_paths[p][LAB_SINK0], err, errlen);
+	}
 	if (!rc)
 		rc = quiet_links(&c, err, errlen);
 	if (!rc) {
@@ -612,11 +689,12 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 	/* The DUT's XDP programs come off for --no-xdp, and while the MTU
 	 * changes (an older program may not allow the new one); they go back
 	 * on after. Otherwise a second 'lab up' leaves them as they are. */
-	for (int i = LAB_DUT0; !rc && i <= LAB_DUT1; i++) {
+	for (unsigned int k = 0; !rc && k < c.ports * 2; k++) {
+		const struct lab_addr *a = &lab_paths[k / 2][LAB_DUT0 + (int)(k % 2)];
 		unsigned int mtu = s->mtu ? s->mtu : 1500;
 		struct link_info li;
 
-		if (!nl_link_get(c.nl[LAB_DUT], lab_ifs[i].ifname, &li) && li.xdp_prog_id &&
+		if (!nl_link_get(c.nl[LAB_DUT], a->ifname, &li) && li.xdp_prog_id &&
 		    (s->no_xdp || li.mtu != mtu))
 			nl_xdp_set(c.nl[LAB_DUT], li.ifindex, -1, 0);
 	}
@@ -628,7 +706,7 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 		char e3[256];
 
 		lab_ns_name(s->prefix, LAB_DUT, name, sizeof(name));
-		netns_run(name, dut_xdp, c.rps, e3, sizeof(e3));
+		netns_run(name, dut_xdp, &c, e3, sizeof(e3));
 	}
 	lab_ctx_close(&c);
 	if (rc)
@@ -651,13 +729,8 @@ int lab_down(const char *prefix, char *err, size_t errlen)
 	/* Delete the links first so that nothing lingers while a namespace
 	 * is kept alive by a process still inside it. */
 	lab_ctx_open(&c, prefix, false, err, errlen);
-	for (int i = 0; i < LAB_NIFS; i++) {
-		struct nl *nl = c.nl[lab_ifs[i].role];
-		struct link_info li;
-
-		if (nl && nl_link_get(nl, lab_ifs[i].ifname, &li) == 0)
-			nl_link_del(nl, li.ifindex);
-	}
+	for (unsigned int p = 0; p < LAB_PORTS_MAX; p++)
+		del_path(&c, p);
 	lab_ctx_close(&c);
 	for (int r = 0; r < LAB_NROLES; r++) {
 		int e;

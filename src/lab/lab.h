@@ -8,6 +8,15 @@
  * dut1 2001:2:0:2::1, sink0 ::2. The lab's links are NOARP and without
  * multicast, with permanent neighbours, so no ARP, ND, DAD, RS or MLD frame
  * ever reaches a counter.
+ *
+ * With several ports (lab_spec.ports) the DUT forwards as many parallel
+ * paths, each with networks of its own. Path p (0-based) is
+ *
+ *   [gen] gen<p> 198.18.p.1/24 ==veth== dut<2p> 198.18.p.2/24 [dut]
+ *         dut<2p+1> 198.19.p.1/24 ==veth== sink<p> 198.19.p.2/24 [sink]
+ *
+ * with IPv6 nets 2001:2:0:(1+2p)::/64 and 2001:2:0:(2+2p)::/64 and MACs
+ * 02:77:72:p:0:1, :0:2, :1:1, :1:2; path 0 is the one-port lab above.
  */
 #ifndef WR_LAB_LAB_H
 #define WR_LAB_LAB_H
@@ -26,6 +35,7 @@
 #define LAB_MTU_MIN 1280	/* IPv6's minimum */
 #define LAB_MTU_MAX 9000	/* a 9018-byte frame */
 #define LAB_QUEUES_MAX 8	/* a generator thread each, at most (TRIAL_MAX_THREADS) */
+#define LAB_PORTS_MAX 4		/* parallel paths through the DUT */
 
 enum lab_role { LAB_GEN, LAB_DUT, LAB_SINK, LAB_NROLES };
 enum lab_ifx { LAB_GEN0, LAB_DUT0, LAB_DUT1, LAB_SINK0, LAB_NIFS };
@@ -45,6 +55,7 @@ struct lab_spec {
 	bool no_xdp;			/* leave the DUT's ingress in plain (skb) mode */
 	bool shape;			/* cap the DUT with a token bucket */
 	struct rate shape_rate;		/* RATE_PPS or RATE_BPS */
+	unsigned int ports;		/* parallel paths through the DUT, 1..LAB_PORTS_MAX; 0 = 1 */
 };
 
 /* Fixed facts of the topology, for the generator and the analyzer. */
@@ -57,7 +68,12 @@ struct lab_addr {
 	unsigned int plen;
 	uint8_t ip6[16];		/* from 2001:2::/48 (RFC 5180), /64 */
 };
+/* Path 0's interface i. */
 const struct lab_addr *lab_if(enum lab_ifx i);
+/* Path p's interface i (p < LAB_PORTS_MAX, else NULL); lab_path_if(0, i)
+ * == lab_if(i). The pointers are to a constant table: stable, and safe
+ * from any thread. */
+const struct lab_addr *lab_path_if(unsigned int p, enum lab_ifx i);
 void lab_ns_name(const char *prefix, enum lab_role r, char *buf, size_t len);
 const char *lab_placement_name(enum lab_placement p);
 int lab_placement_parse(const char *s, enum lab_placement *p);
@@ -111,12 +127,15 @@ struct lab_if_status {
 struct lab_status {
 	char prefix[LAB_PREFIX_MAX + 1];
 	bool ns_present[LAB_NROLES];
-	struct lab_if_status ifs[LAB_NIFS];
-	bool complete;			/* every namespace and link present and up */
+	/* path p's interface i at p * LAB_NIFS + i; ifs[LAB_DUT0] etc. stay
+	 * path 0's */
+	struct lab_if_status ifs[LAB_PORTS_MAX * LAB_NIFS];
+	unsigned int ports;		/* paths present (1 when only path 0, or none) */
+	bool complete;			/* every namespace, and every link of every present path, present and up */
 	bool exists;			/* any part present */
 	bool forwarding;
 	int rules;			/* -1 unknown */
-	struct qdisc_info shape;	/* on dut1 */
+	struct qdisc_info shape;	/* on dut1 (path 0's egress; every egress port has the same) */
 	struct cpuset dut_cpus;		/* union of the DUT ports' cpus */
 	struct cpuset tester_cpus;	/* online CPUs not in dut_cpus */
 	enum lab_placement placement;

@@ -17,7 +17,8 @@ struct lab_ctx {
 	const struct lab_spec *spec;
 	int nsfd[LAB_NROLES];
 	struct nl *nl[LAB_NROLES];
-	struct cpuset rps[LAB_NIFS];
+	unsigned int ports;		/* paths being built */
+	struct cpuset rps[LAB_PORTS_MAX * LAB_NIFS];	/* path p's interface i at p * LAB_NIFS + i */
 };
 
 /* Open every namespace (all) or those present; 0 or -errno. */

@@ -127,31 +127,41 @@ void lab_unlock(int *fd, const char *remove_prefix)
 
 /* ---- status ---- */
 
+/* One namespace's part of one path: the role's interfaces of path p, and
+ * for the DUT's path 0 its forwarding and rules too. Small enough for
+ * netns_run's message, which is why a path at a time. */
+struct report_job {
+	enum lab_role role;
+	unsigned int path;
+};
+
 /* Runs inside one namespace; reports "key=value" lines in err. */
 static int ns_report(void *arg, char *out, size_t outlen)
 {
-	const enum lab_role *role = arg;
+	const struct report_job *j = arg;
 	size_t off = 0;
 	char buf[256], path[256];
 
 	out[0] = '\0';
 	for (int i = 0; i < LAB_NIFS; i++) {
-		if (lab_if(i)->role != *role)
+		const struct lab_addr *a = lab_path_if(j->path, (enum lab_ifx)i);
+
+		if (a->role != j->role)
 			continue;
-		snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-0/rps_cpus", lab_if(i)->ifname);
+		snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-0/rps_cpus", a->ifname);
 		if (fs_read(NULL, path, buf, sizeof(buf)) > 0)
-			off += (size_t)snprintf(out + off, outlen - off, "rps.%s=%s", lab_if(i)->ifname, buf);
+			off += (size_t)snprintf(out + off, outlen - off, "rps.%s=%s", a->ifname, buf);
 		if (off >= outlen)
 			return 0;
-		snprintf(path, sizeof(path), "/sys/class/net/%s/ifalias", lab_if(i)->ifname);
+		snprintf(path, sizeof(path), "/sys/class/net/%s/ifalias", a->ifname);
 		if (fs_read(NULL, path, buf, sizeof(buf)) > (int)strlen(NAPI_ALIAS) &&
 		    !strncmp(buf, NAPI_ALIAS, strlen(NAPI_ALIAS)))
-			off += (size_t)snprintf(out + off, outlen - off, "napi.%s=%s", lab_if(i)->ifname,
+			off += (size_t)snprintf(out + off, outlen - off, "napi.%s=%s", a->ifname,
 						buf + strlen(NAPI_ALIAS));
 		if (off >= outlen)
 			return 0;
 	}
-	if (*role == LAB_DUT) {
+	if (j->role == LAB_DUT && j->path == 0) {
 		char e[128];
 		int n;
 
@@ -223,7 +233,6 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 	}
 	st->complete = true;
 	for (int r = 0; r < LAB_NROLES; r++) {
-		char rep[1024] = "", val[300], key[64];
 		enum lab_role role = (enum lab_role)r;
 
 		st->ns_present[r] = c.nsfd[r] >= 0;
@@ -233,62 +242,90 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 			continue;
 		}
 		lab_ns_name(prefix, role, name, sizeof(name));
-		netns_run(name, ns_report, &role, rep, sizeof(rep));
-		for (int i = 0; i < LAB_NIFS; i++) {
-			struct lab_if_status *is = &st->ifs[i];
-			char e[64];
+		for (unsigned int p = 0; p < LAB_PORTS_MAX; p++) {
+			struct report_job j = { role, p };
+			char rep[1024] = "", val[300], key[64];
+			bool any = false;
 
-			if (lab_if(i)->role != role)
-				continue;
-			is->present = nl_link_get(c.nl[r], lab_if(i)->ifname, &is->link) == 0;
-			if (!is->present || !is->link.up) {
-				st->complete = false;
-				if (!is->present)
+			for (int i = 0; i < LAB_NIFS; i++) {
+				const struct lab_addr *a = lab_path_if(p, (enum lab_ifx)i);
+				struct lab_if_status *is = &st->ifs[p * LAB_NIFS + i];
+
+				if (a->role != role)
 					continue;
+				is->present = nl_link_get(c.nl[r], a->ifname, &is->link) == 0;
+				any |= is->present;
+				/* path 0 always counts; the others once any of
+				 * their links is found (below) */
+				if (p == 0 && (!is->present || !is->link.up))
+					st->complete = false;
 			}
-			snprintf(key, sizeof(key), "rps.%s", lab_if(i)->ifname);
-			if (report_get(rep, key, val, sizeof(val)) &&
-			    !cpuset_parse_mask(val, &is->rps, e, sizeof(e)))
-				is->rps_known = true;
-			is->cpus = is->rps;
-			is->cpus_known = is->rps_known;
-			snprintf(key, sizeof(key), "napi.%s", lab_if(i)->ifname);
-			if (report_get(rep, key, val, sizeof(val)) &&
-			    !cpuset_parse_mask(val, &is->cpus, e, sizeof(e)))
-				is->cpus_known = true;
-			{
+			if (p && !any)
+				continue;
+			netns_run(name, ns_report, &j, rep, sizeof(rep));
+			for (int i = 0; i < LAB_NIFS; i++) {
+				const struct lab_addr *a = lab_path_if(p, (enum lab_ifx)i);
+				struct lab_if_status *is = &st->ifs[p * LAB_NIFS + i];
+				char e[64];
 				int saved, sock;
 
-				if (!netns_enter(c.nsfd[r], &saved)) {
-					sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-					netns_leave(&saved);
-					if (sock >= 0) {
-						unsigned int rxq, txq;
+				if (a->role != role || !is->present)
+					continue;
+				snprintf(key, sizeof(key), "rps.%s", a->ifname);
+				if (report_get(rep, key, val, sizeof(val)) &&
+				    !cpuset_parse_mask(val, &is->rps, e, sizeof(e)))
+					is->rps_known = true;
+				is->cpus = is->rps;
+				is->cpus_known = is->rps_known;
+				snprintf(key, sizeof(key), "napi.%s", a->ifname);
+				if (report_get(rep, key, val, sizeof(val)) &&
+				    !cpuset_parse_mask(val, &is->cpus, e, sizeof(e)))
+					is->cpus_known = true;
+				if (netns_enter(c.nsfd[r], &saved))
+					continue;
+				sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+				netns_leave(&saved);
+				if (sock >= 0) {
+					unsigned int rxq, txq;
 
-						is->offl_known = !ethtool_offloads_get(sock, lab_if(i)->ifname, &is->offl);
-						if (i == LAB_GEN0 && !ethtool_queues(sock, lab_if(i)->ifname, &rxq, &txq))
-							st->queues = rxq;
-						close(sock);
-					}
+					is->offl_known = !ethtool_offloads_get(sock, a->ifname, &is->offl);
+					if (p == 0 && i == LAB_GEN0 && !ethtool_queues(sock, a->ifname, &rxq, &txq))
+						st->queues = rxq;
+					close(sock);
 				}
 			}
-		}
-		if (role == LAB_DUT) {
-			if (report_get(rep, "forwarding", val, sizeof(val)))
-				st->forwarding = val[0] == '1';
-			if (report_get(rep, "rules", val, sizeof(val)))
-				st->rules = atoi(val);
-			if (st->ifs[LAB_DUT1].present)
-				nl_qdisc_get_root(c.nl[r], st->ifs[LAB_DUT1].link.ifindex, &st->shape);
+			if (role == LAB_DUT && p == 0) {
+				if (report_get(rep, "forwarding", val, sizeof(val)))
+					st->forwarding = val[0] == '1';
+				if (report_get(rep, "rules", val, sizeof(val)))
+					st->rules = atoi(val);
+				if (st->ifs[LAB_DUT1].present)
+					nl_qdisc_get_root(c.nl[r], st->ifs[LAB_DUT1].link.ifindex, &st->shape);
+			}
 		}
 	}
 	lab_ctx_close(&c);
 
+	/* The paths present: up to the last one with any link left (a lab
+	 * built with --ports N has gen0..gen<N-1>); every link of each must
+	 * be there and up. */
+	st->ports = 1;
+	for (unsigned int k = LAB_NIFS; k < LAB_PORTS_MAX * LAB_NIFS; k++)
+		if (st->ifs[k].present)
+			st->ports = k / LAB_NIFS + 1;
+	for (unsigned int k = LAB_NIFS; k < st->ports * LAB_NIFS; k++)
+		if (!st->ifs[k].present || !st->ifs[k].link.up)
+			st->complete = false;
 	{
 		const struct lab_if_status *d0 = &st->ifs[LAB_DUT0], *d1 = &st->ifs[LAB_DUT1];
 
-		for (size_t w = 0; w < CPUSET_MAX / 64; w++)
-			st->dut_cpus.bits[w] = d0->cpus.bits[w] | d1->cpus.bits[w];
+		for (unsigned int p = 0; p < st->ports; p++) {
+			const struct lab_if_status *in = &st->ifs[p * LAB_NIFS + LAB_DUT0];
+			const struct lab_if_status *eg = &st->ifs[p * LAB_NIFS + LAB_DUT1];
+
+			for (size_t w = 0; w < CPUSET_MAX / 64; w++)
+				st->dut_cpus.bits[w] |= in->cpus.bits[w] | eg->cpus.bits[w];
+		}
 		st->placement = PLACE_OTHER;
 		if (d0->cpus_known && d1->cpus_known) {
 			unsigned n0 = cpuset_count(&d0->cpus), n1 = cpuset_count(&d1->cpus);
@@ -299,6 +336,15 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 				st->placement = PLACE_SPLIT;
 			else if (cpuset_equal(&d0->cpus, &d1->cpus) && n0 > 1)
 				st->placement = PLACE_FREE;
+		}
+		/* path 0's placement holds for the lab when every path has it */
+		for (unsigned int p = 1; p < st->ports; p++) {
+			const struct lab_if_status *in = &st->ifs[p * LAB_NIFS + LAB_DUT0];
+			const struct lab_if_status *eg = &st->ifs[p * LAB_NIFS + LAB_DUT1];
+
+			if (!in->cpus_known || !eg->cpus_known ||
+			    !cpuset_equal(&in->cpus, &d0->cpus) || !cpuset_equal(&eg->cpus, &d1->cpus))
+				st->placement = PLACE_OTHER;
 		}
 	}
 	lock_report(prefix, st);
