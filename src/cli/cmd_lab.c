@@ -86,7 +86,7 @@ static int set_mtu(void *ctx, const struct opt *opt, const char *v, char *err, s
 	return 0;
 }
 
-/* --rules, --queues: a number in range */
+/* --rules, --queues, --ports: a number in range */
 static int set_up_uint(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	int rc = opt_set_uint(ctx, opt, v, err, errlen);
@@ -122,6 +122,11 @@ static const struct opt lab_opts[] = {
 	  "a generator thread each ('trial --gen-cpu LIST'), and the DUT's\n"
 	  "receive spread over its CPUs queue by queue, like a NIC's RSS",
 	  set_up_uint, LA(queues), 1, LAB_QUEUES_MAX },
+	{ "ports", 0, OPT_VALUE, "N", NULL, "1",
+	  "parallel forwarding paths through the DUT, 1..4: path P is\n"
+	  "genP -> dut(2P) | dut(2P+1) -> sinkP, on 198.18.P.0/24 and\n"
+	  "198.19.P.0/24 (path 0: gen0, dut0, dut1, sink0)",
+	  set_up_uint, LA(ports), 1, LAB_PORTS_MAX },
 	{ "no-xdp", 0, OPT_NOARG, NULL, NULL, NULL,
 	  "leave the DUT's ports in skb mode (by default they run an XDP\n"
 	  "pass-through with threaded NAPI on the DUT CPUs, so an\n"
