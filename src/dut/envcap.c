@@ -271,9 +271,16 @@ int envcap_lab(struct envcap *e, const char *prefix, char *err, size_t errlen)
 		envcap_set(e, "lab.mtu", "%u", st->ifs[LAB_DUT0].link.mtu);
 	/* NAPI mode (XDP on the DUT's ports) or plain skb mode: where an
 	 * overloaded DUT drops, so it belongs with the configuration. */
-	envcap_set(e, "lab.ingress", "%s",
-		   st->ifs[LAB_DUT0].link.xdp_prog_id && st->ifs[LAB_DUT1].link.xdp_prog_id ? "napi" : "skb");
+	{
+		bool napi = true;
+
+		for (unsigned int p = 0; p < st->ports; p++)
+			napi = napi && st->ifs[p * LAB_NIFS + LAB_DUT0].link.xdp_prog_id &&
+			       st->ifs[p * LAB_NIFS + LAB_DUT1].link.xdp_prog_id;
+		envcap_set(e, "lab.ingress", "%s", napi ? "napi" : "skb");
+	}
 	envcap_set(e, "lab.queues", "%u", st->queues);
+	envcap_set(e, "lab.ports", "%u", st->ports);
 	if (!strcmp(st->shape.kind, "tbf")) {
 		if (st->shape.pkt_size)
 			envcap_set(e, "lab.shape", "%.0fpps", (double)st->shape.rate / st->shape.pkt_size);
@@ -282,8 +289,8 @@ int envcap_lab(struct envcap *e, const char *prefix, char *err, size_t errlen)
 	} else {
 		envcap_set(e, "lab.shape", "none");
 	}
-	for (int i = 0; i < LAB_NIFS; i++) {
-		const struct lab_addr *a = lab_if((enum lab_ifx)i);
+	for (unsigned int i = 0; i < st->ports * LAB_NIFS; i++) {
+		const struct lab_addr *a = lab_path_if(i / LAB_NIFS, (enum lab_ifx)(i % LAB_NIFS));
 		char ns[NETNS_NAME_MAX], key[ENVCAP_KEY];
 		int fd;
 
@@ -315,7 +322,7 @@ void envcap_config(const struct envcap *e, char *buf, size_t len)
 		{ "lab.placement", "placement", NULL }, { "lab.rules", "rules", NULL },
 		{ "dut.placement", "placement", NULL }, { "dut.rules", "rules", NULL },
 		{ "lab.dut_cpu_count", "dut-cpus", NULL }, { "lab.mtu", "mtu", NULL }, { "lab.shape", "shape", NULL },
-		{ "lab.queues", "queues", "1" }, { "lab.ingress", "ingress", "napi" }, { "run.flows", "flows", NULL },
+		{ "lab.queues", "queues", "1" }, { "lab.ports", "ports", "1" }, { "lab.ingress", "ingress", "napi" }, { "run.flows", "flows", NULL },
 		{ "run.directions", "dirs", NULL }, { "run.port_type", "port", NULL },
 		{ "run.exceed_ratio", "exceed", "0" }, { "run.duration_sum", "duration-sum", NULL },
 	};

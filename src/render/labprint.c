@@ -15,6 +15,29 @@ static void print_mac(struct out *o, const char *key, const uint8_t m[6])
 	out_str(o, key, "%-18s ", buf);
 }
 
+/* Path p's two lines of the topology, its four interfaces and their
+ * addresses. */
+static void print_path(struct out *o, unsigned int p)
+{
+	const struct lab_addr *g = lab_path_if(p, LAB_GEN0), *d0 = lab_path_if(p, LAB_DUT0);
+	const struct lab_addr *d1 = lab_path_if(p, LAB_DUT1), *s = lab_path_if(p, LAB_SINK0);
+	const struct lab_addr *all[] = { g, d0, d1, s };
+	char v4[4][24], v6[4][INET6_ADDRSTRLEN + 4];
+
+	for (int i = 0; i < 4; i++) {
+		char a6[INET6_ADDRSTRLEN];
+
+		snprintf(v4[i], sizeof(v4[i]), "%u.%u.%u.%u/%u", all[i]->ip[0], all[i]->ip[1], all[i]->ip[2],
+			 all[i]->ip[3], all[i]->plen);
+		inet_ntop(AF_INET6, all[i]->ip6, a6, sizeof(a6));
+		snprintf(v6[i], sizeof(v6[i]), "%s/64", a6);
+	}
+	out_text(o, "  [gen] %s %s ==veth== %s %s [dut] %s %s ==veth== %s %s [sink]\n"
+		    "        %-27s %-22s %-27s %s\n",
+		 g->ifname, v4[0], d0->ifname, v4[1], d1->ifname, v4[2], s->ifname, v4[3],
+		 v6[0], v6[1], v6[2], v6[3]);
+}
+
 void labprint_status(struct out *o, const struct lab_status *st)
 {
 	const char *state = st->complete ? "up" : st->exists ? "partial" : "absent";
@@ -29,6 +52,8 @@ void labprint_status(struct out *o, const struct lab_status *st)
 	out_bool(o, "interrupted_build", st->build_died && st->exists ?
 		 "  a lab up, lab down or matrix was killed before it finished: 'wirerate lab up' repairs the lab\n" : NULL,
 		 st->build_died);
+	/* none for a lab that is not there */
+	out_u64(o, "ports", NULL, st->exists ? st->ports : 0);
 	if (!st->exists) {
 		/* the same keys as a lab that is there: none of its parts */
 		out_text(o, "  no namespace %sgen, %sdut or %ssink: run 'wirerate lab up'\n",
@@ -38,22 +63,24 @@ void labprint_status(struct out *o, const struct lab_status *st)
 		out_null(o, "dut");
 		return;
 	}
-	out_text(o, "  [gen] gen0 198.18.0.1/24 ==veth== dut0 198.18.0.2/24 [dut] "
-		    "dut1 198.19.0.1/24 ==veth== sink0 198.19.0.2/24 [sink]\n"
-		    "        2001:2:0:1::1/64            2001:2:0:1::2/64       "
-		    "2001:2:0:2::1/64            2001:2:0:2::2/64\n\n");
+	if (st->ports > 1)
+		out_text(o, "  %u parallel paths through the DUT\n", st->ports);
+	for (unsigned int p = 0; p < st->ports; p++)
+		print_path(o, p);
+	out_text(o, "\n");
 	out_text(o, "  %-10s %-6s %-15s %-18s %-5s %-5s %12s %10s %12s %10s  %s\n",
 		 "namespace", "if", "address", "mac", "state", "rps", "rx frames", "rx drop",
 		 "tx frames", "tx drop", "offloads");
 	out_arr_start(o, "interfaces");
-	for (int i = 0; i < LAB_NIFS; i++) {
-		const struct lab_addr *a = lab_if((enum lab_ifx)i);
-		const struct lab_if_status *is = &st->ifs[i];
+	for (unsigned int k = 0; k < st->ports * LAB_NIFS; k++) {
+		const struct lab_addr *a = lab_path_if(k / LAB_NIFS, (enum lab_ifx)(k % LAB_NIFS));
+		const struct lab_if_status *is = &st->ifs[k];
 
 		out_obj_start(o, NULL);
 		lab_ns_name(st->prefix, a->role, ns, sizeof(ns));
 		out_str(o, "namespace", "  %-10s ", ns);
 		out_str(o, "name", "%-6s ", a->ifname);
+		out_u64(o, "path", NULL, k / LAB_NIFS);
 		snprintf(buf, sizeof(buf), "%u.%u.%u.%u/%u", a->ip[0], a->ip[1], a->ip[2], a->ip[3], a->plen);
 		out_str(o, "address", "%-15s ", buf);
 		{
@@ -107,13 +134,19 @@ void labprint_status(struct out *o, const struct lab_status *st)
 	out_str(o, "tester_cpus", "; tester CPUs %s\n", cpuset_count(&st->tester_cpus) ? buf : "none (shared with the DUT)");
 	out_u64(o, "queues", "  queues: %llu transmit and receive queue(s) a port\n", st->queues);
 	{
-		bool x0 = st->ifs[LAB_DUT0].link.xdp_prog_id, x1 = st->ifs[LAB_DUT1].link.xdp_prog_id;
+		bool napi = true;
 
-		out_bool(o, "napi_mode", NULL, x0 && x1);
-		out_str(o, "ingress", "  ingress: %s\n", x0 && x1 ?
-			"NAPI mode (XDP pass-through on dut0 and dut1, threaded NAPI on the DUT CPUs): "
+		for (unsigned int p = 0; p < st->ports; p++)
+			napi = napi && st->ifs[p * LAB_NIFS + LAB_DUT0].link.xdp_prog_id &&
+			       st->ifs[p * LAB_NIFS + LAB_DUT1].link.xdp_prog_id;
+		out_bool(o, "napi_mode", NULL, napi);
+		out_str(o, "ingress", "  ingress: %s\n", !napi ?
+			"skb mode (no XDP on the DUT's ports: 'lab up --no-xdp', or the kernel could not)" :
+			st->ports > 1 ?
+			"NAPI mode (XDP pass-through on every DUT port, threaded NAPI on the DUT CPUs): "
 			"an overloaded DUT drops from its receive ring" :
-			"skb mode (no XDP on the DUT's ports: 'lab up --no-xdp', or the kernel could not)");
+			"NAPI mode (XDP pass-through on dut0 and dut1, threaded NAPI on the DUT CPUs): "
+			"an overloaded DUT drops from its receive ring");
 	}
 	if (st->rules >= 0)
 		out_i64(o, "rules", "  rules: %lld null rules in the forward path (nft table inet wirerate)\n", st->rules);
@@ -121,7 +154,9 @@ void labprint_status(struct out *o, const struct lab_status *st)
 		out_null(o, "rules");
 	out_obj_start(o, "shape");
 	if (!strcmp(st->shape.kind, "tbf")) {
-		out_str(o, "qdisc", "  shaping: %s on dut1, ", "tbf");
+		/* every egress port has its own bucket; the counts are dut1's */
+		out_str(o, "qdisc", st->ports > 1 ? "  shaping: %s on each egress port, " : "  shaping: %s on dut1, ",
+			"tbf");
 		if (st->shape.pkt_size) {
 			out_f64(o, "pps", "%.0f frames/s", (double)st->shape.rate / st->shape.pkt_size);
 			out_u64(o, "burst_frames", ", burst %llu frames", st->shape.burst / st->shape.pkt_size);
@@ -131,7 +166,7 @@ void labprint_status(struct out *o, const struct lab_status *st)
 			out_u64(o, "burst_bytes", ", burst %llu B", st->shape.burst);
 			out_u64(o, "limit_bytes", ", queue %llu B", st->shape.limit);
 		}
-		out_u64(o, "sent", "; sent %llu", st->shape.packets);
+		out_u64(o, "sent", st->ports > 1 ? "; dut1 sent %llu" : "; sent %llu", st->shape.packets);
 		out_u64(o, "dropped", ", dropped %llu\n", st->shape.drops);
 	} else {
 		out_str(o, "qdisc", "  shaping: none (%s on dut1)\n", st->shape.kind[0] ? st->shape.kind : "noqueue");
