@@ -91,7 +91,19 @@ int app_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run
 		envcap_port(e, "tx", to->nsfd[0], to->tx_name, NULL, to->nsfd[0] < 0);
 		if (strcmp(to->tx_name, to->rx_name) || to->nsfd[0] != to->nsfd[1])
 			envcap_port(e, "rx", to->nsfd[1], to->rx_name, NULL, to->nsfd[1] < 0);
+		/* the further pairs as tx1, rx1, ... */
+		for (unsigned int p = 1; p < to->nports && p < TRIAL_MAX_PORTS; p++) {
+			const struct trialport *t = &to->port[p];
+			char k[8];
+
+			snprintf(k, sizeof(k), "tx%u", p);
+			envcap_port(e, k, t->tx_nsfd, t->tx_name, NULL, t->tx_nsfd < 0);
+			snprintf(k, sizeof(k), "rx%u", p);
+			envcap_port(e, k, t->rx_nsfd, t->rx_name, NULL, t->rx_nsfd < 0);
+		}
 	}
+	if (to->nports > 1)
+		envcap_set(e, "run.ports", "%u", to->nports);
 	if (to->dut) {
 		env_dut(e, to->dut);
 		if (to->dut_applied[0])

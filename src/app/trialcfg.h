@@ -28,7 +28,8 @@ struct trialopt {
 	char prefix[LAB_PREFIX_MAX + 1];
 	bool prefix_set;
 	bool lab;
-	const char *tx_if, *rx_if;	/* as given: IF or IF@NETNS */
+	const char *tx_if, *rx_if;	/* pair 0's as given: IF or IF@NETNS */
+	const char *tx_given, *rx_given;	/* --tx and --rx as given: lists of pairs */
 	char tx_name[96], rx_name[96];
 	bool dst_mac_set, rx_dst_mac_set;
 	uint8_t dst_mac[6], rx_dst_mac[6];
@@ -45,7 +46,7 @@ struct trialopt {
 	bool line_set;
 	int nsfd[3];			/* lab: gen, sink, DUT */
 	int lab_lock;			/* lab: its lock (lab_lock), -1 when not held here */
-	char dir_label[2][96];
+	char dir_label[TRIAL_MAX_DIRS][96];
 	char where[256];		/* "through lab wr- (DUT CPU 1)" */
 	char calib_path[4096];		/* the tester's ceilings */
 	struct cpuset watch;		/* CPUs whose cost is recorded (lab: the DUT's) */
@@ -72,6 +73,22 @@ struct trialopt {
 		double ms;		/* request to answer */
 		unsigned int tries;
 	} nh[2];
+	/* Port pairs: --tx A,B --rx C,D (pair p sends on the p-th --tx and
+	 * counts on the p-th --rx), or the lab's paths (lab up --ports N).
+	 * Pair 0 is also tx_name, rx_name, nsfd[0..1], dst_mac, rx_dst_mac,
+	 * src_ip and dst_ip above, which the single-port code reads. */
+	unsigned int nports;		/* 1..TRIAL_MAX_PORTS */
+	bool bidir;
+	struct trialport {
+		char tx_if[96], rx_if[96];	/* as given (IF or IF@NETNS) */
+		char tx_name[96], rx_name[96];
+		int tx_nsfd, rx_nsfd;		/* -1: this namespace */
+		uint8_t tx_mac[6], rx_mac[6];	/* the tester ports' own */
+		uint8_t dst_mac[6], rx_dst_mac[6];
+		uint8_t src_ip[16], dst_ip[16];
+	} port[TRIAL_MAX_PORTS];
+	/* how many values --dst-mac, --rx-dst-mac, --src-ip, --dst-ip gave */
+	unsigned int ndst_mac, nrx_dst_mac, nsrc_ip, ndst_ip;
 	char path_why[640];		/* why this port path (auto: what the probe found) */
 	int xdp_hold_fd;		/* a pass-through XDP program kept on --tx, -1: none */
 	bool stall_probe;		/* and run the stall probe on them */

@@ -12,7 +12,7 @@
 int app_trial_dut_open(struct trialopt *o, char *err, size_t errlen)
 {
 	struct dut_target t = o->dut_t;
-	const char *lab_ports[2];
+	const char *lab_ports[2 * TRIAL_MAX_PORTS];
 	const char *const *ports = o->dut_ports;
 	unsigned int nports = o->ndut_ports;
 	const struct envcap *env;
@@ -39,19 +39,25 @@ int app_trial_dut_open(struct trialopt *o, char *err, size_t errlen)
 		}
 	}
 	if (t.kind == DUT_LAB) {
-		lab_ports[0] = lab_if(LAB_DUT0)->ifname;
-		lab_ports[1] = lab_if(LAB_DUT1)->ifname;
+		/* every path's ingress and egress (resolved before this) */
+		for (unsigned int p = 0; p < o->nports && p < TRIAL_MAX_PORTS; p++) {
+			lab_ports[2 * p] = lab_path_if(p, LAB_DUT0)->ifname;
+			lab_ports[2 * p + 1] = lab_path_if(p, LAB_DUT1)->ifname;
+		}
 		ports = lab_ports;
-		nports = 2;
+		nports = 2 * (o->nports ? o->nports : 1);
 		t.avoid = o->watch;	/* the lab's DUT CPUs, from its status */
 	}
 	if ((rc = dut_open(&t, ports, nports, &o->dut, err, errlen)))
 		return rc;
 	/* The DUT's counters around each trial say where lost frames went:
-	 * its first port is direction 0's ingress, its second the egress. */
-	if (nports >= 2 && !o->direct)
+	 * its ports in pairs, port pair p's ingress then its egress. */
+	if (nports >= 2 && !o->direct) {
 		o->cfg.dut = (struct trial_dut){ .on = true, .lab = t.kind == DUT_LAB, .agent = o->dut,
-						 .ifnames = { ports[0], ports[1] }, .cpus = o->watch };
+						 .cpus = o->watch };
+		for (unsigned int i = 0; i < nports && i < 2 * TRIAL_MAX_PORTS; i++)
+			o->cfg.dut.ifnames[i] = ports[i];
+	}
 	env = dut_env(o->dut);
 	/* A DUT of its own is watched on every CPU it has unless told. */
 	if (!cpuset_count(&o->watch) && (v = envcap_get(env, "dut.cpu.online")) &&

@@ -54,13 +54,43 @@ static void set_spec(struct frame_spec *s, bool v6, const uint8_t src_mac[6], co
 	memcpy(s->dst_ip, dst_ip, v6 ? 16 : 4);
 }
 
+/* The directions over the port pairs: pair p's forward one, and with
+ * --bidir its way back after it. peer (may be NULL) gives the far end of
+ * each receive port, whose transmit drops are what that port's ring
+ * refused. */
+static void set_dirs(struct trialopt *o, const char *const *peer, int peer_nsfd)
+{
+	struct trial_cfg *c = &o->cfg;
+	unsigned int per = o->bidir ? 2 : 1;
+
+	c->ndirs = o->nports * per;
+	for (unsigned int p = 0; p < o->nports; p++) {
+		const struct trialport *t = &o->port[p];
+
+		for (unsigned int b = 0; b < per; b++) {
+			struct trial_dir *d = &c->dir[p * per + b];
+
+			*d = (struct trial_dir){ .path = p, .back = b, .tx_if = b ? t->rx_name : t->tx_name,
+						 .tx_nsfd = b ? t->rx_nsfd : t->tx_nsfd,
+						 .rx_if = b ? t->tx_name : t->rx_name,
+						 .rx_nsfd = b ? t->tx_nsfd : t->rx_nsfd, .direct = o->direct,
+						 .rx_peer_if = peer ? peer[2 * p + !b] : NULL,
+						 .rx_peer_nsfd = peer_nsfd };
+			set_spec(&d->spec, o->ipv6, b ? t->rx_mac : t->tx_mac, b ? t->rx_dst_mac : t->dst_mac,
+				 b ? t->dst_ip : t->src_ip, b ? t->src_ip : t->dst_ip);
+			snprintf(o->dir_label[p * per + b], sizeof(o->dir_label[0]), "%s -> DUT -> %s",
+				 b ? t->rx_if : t->tx_if, b ? t->tx_if : t->rx_if);
+		}
+	}
+}
+
 static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 {
 	struct trial_cfg *c = &o->cfg;
-	const struct lab_addr *g = lab_if(LAB_GEN0), *d0 = lab_if(LAB_DUT0), *d1 = lab_if(LAB_DUT1),
-			      *s = lab_if(LAB_SINK0);
+	const char *peer[2 * TRIAL_MAX_PORTS];
 	struct lab_status st;
 	char name[NETNS_NAME_MAX], dut[32];
+	bool napi = true;
 	int rc;
 
 	/* the lab is this run's alone until app_trial_release */
@@ -85,14 +115,36 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 			return -ENOENT;
 		}
 	}
-	/* What the tester's receive ring refuses, veth counts at the DUT's
-	 * transmit: the DUT's port on the other end tells the tester's loss. */
-	c->dir[0] = (struct trial_dir){ .tx_if = g->ifname, .tx_nsfd = o->nsfd[0], .rx_if = s->ifname,
-					.rx_nsfd = o->nsfd[1], .rx_peer_if = d1->ifname, .rx_peer_nsfd = o->nsfd[2] };
-	set_spec(&c->dir[0].spec, o->ipv6, g->mac, d0->mac, o->ipv6 ? g->ip6 : g->ip, o->ipv6 ? s->ip6 : s->ip);
-	c->dir[1] = (struct trial_dir){ .tx_if = s->ifname, .tx_nsfd = o->nsfd[1], .rx_if = g->ifname,
-					.rx_nsfd = o->nsfd[0], .rx_peer_if = d0->ifname, .rx_peer_nsfd = o->nsfd[2] };
-	set_spec(&c->dir[1].spec, o->ipv6, s->mac, d1->mac, o->ipv6 ? s->ip6 : s->ip, o->ipv6 ? g->ip6 : g->ip);
+	/* Every path of the lab at once (lab up --ports N); calibrate sends
+	 * on a pair of its own. What the tester's receive ring refuses, veth
+	 * counts at the DUT's transmit: the DUT's port on the other end tells
+	 * the tester's loss. */
+	o->nports = o->direct || !st.ports ? 1 : st.ports > TRIAL_MAX_PORTS ? TRIAL_MAX_PORTS : st.ports;
+	for (unsigned int p = 0; p < o->nports; p++) {
+		const struct lab_addr *g = lab_path_if(p, LAB_GEN0), *d0 = lab_path_if(p, LAB_DUT0),
+				      *d1 = lab_path_if(p, LAB_DUT1), *s = lab_path_if(p, LAB_SINK0);
+		struct trialport *t = &o->port[p];
+
+		snprintf(t->tx_if, sizeof(t->tx_if), "%s", g->ifname);
+		snprintf(t->rx_if, sizeof(t->rx_if), "%s", s->ifname);
+		snprintf(t->tx_name, sizeof(t->tx_name), "%s", g->ifname);
+		snprintf(t->rx_name, sizeof(t->rx_name), "%s", s->ifname);
+		t->tx_nsfd = o->nsfd[0];
+		t->rx_nsfd = o->nsfd[1];
+		memcpy(t->tx_mac, g->mac, 6);
+		memcpy(t->rx_mac, s->mac, 6);
+		memcpy(t->dst_mac, d0->mac, 6);
+		memcpy(t->rx_dst_mac, d1->mac, 6);
+		memset(t->src_ip, 0, 16);
+		memset(t->dst_ip, 0, 16);
+		memcpy(t->src_ip, o->ipv6 ? g->ip6 : g->ip, o->ipv6 ? 16 : 4);
+		memcpy(t->dst_ip, o->ipv6 ? s->ip6 : s->ip, o->ipv6 ? 16 : 4);
+		peer[2 * p] = d0->ifname;
+		peer[2 * p + 1] = d1->ifname;
+		napi = napi && st.ifs[p * LAB_NIFS + LAB_DUT0].link.xdp_prog_id &&
+		       st.ifs[p * LAB_NIFS + LAB_DUT1].link.xdp_prog_id;
+	}
+	set_dirs(o, peer, o->nsfd[2]);
 	/* The tester stays off the DUT's CPUs. */
 	if (cpuset_count(&st.tester_cpus)) {
 		int first = cpuset_nth(&st.tester_cpus, 0), last = first;
@@ -104,16 +156,17 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 		if (c->rx_cpu < 0)
 			c->rx_cpu = last;
 	}
-	o->lab_napi = st.ifs[LAB_DUT0].link.xdp_prog_id && st.ifs[LAB_DUT1].link.xdp_prog_id;
+	o->lab_napi = napi;
 	o->lab_queues = st.queues;
 	cpuset_format_list(&st.dut_cpus, dut, sizeof(dut));
 	if (!cpuset_count(&o->watch))
 		o->watch = st.dut_cpus;
-	snprintf(o->where, sizeof(o->where), "through lab %s (DUT CPU %s, placement %s, %d rules%s)",
-		 o->prefix, dut, lab_placement_name(st.placement), st.rules < 0 ? 0 : st.rules,
+	snprintf(o->where, sizeof(o->where), "through lab %s (DUT CPU %s, placement %s, %d rules%s", o->prefix, dut,
+		 lab_placement_name(st.placement), st.rules < 0 ? 0 : st.rules,
 		 strcmp(st.shape.kind, "tbf") ? "" : ", shaped");
-	snprintf(o->dir_label[0], sizeof(o->dir_label[0]), "gen0 -> DUT -> sink0");
-	snprintf(o->dir_label[1], sizeof(o->dir_label[1]), "sink0 -> DUT -> gen0");
+	if (o->nports > 1)
+		snprintf(o->where + strlen(o->where), sizeof(o->where) - strlen(o->where), ", %u ports", o->nports);
+	snprintf(o->where + strlen(o->where), sizeof(o->where) - strlen(o->where), ")");
 	return 0;
 }
 
@@ -183,23 +236,33 @@ static int resolve_next_hop(struct trialopt *o, int k, const uint8_t port_mac[6]
 	return 0;
 }
 
-static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
+/* Port pair p of --tx/--rx: its namespaces, its MACs, the MACs of the
+ * DUT's ports it sends to (given, asked with --next-hop on pair 0, or
+ * the far port's own when cabled straight), and no uplink among them. */
+static int resolve_pair(struct trialopt *o, unsigned int p, char *err, size_t errlen)
 {
-	struct trial_cfg *c = &o->cfg;
-	uint8_t txmac[6], rxmac[6];
+	struct trialport *t = &o->port[p];
+	bool dst_set = p ? o->ndst_mac > p : o->dst_mac_set, rx_dst_set = p ? o->nrx_dst_mac > p : o->rx_dst_mac_set;
 	int rc;
 
-	snprintf(o->tx_name, sizeof(o->tx_name), "%s", o->tx_if);
-	snprintf(o->rx_name, sizeof(o->rx_name), "%s", o->rx_if);
-	if ((rc = split_port(o->tx_name, "--tx", &o->nsfd[0], err, errlen)) ||
-	    (rc = split_port(o->rx_name, "--rx", &o->nsfd[1], err, errlen)))
+	snprintf(t->tx_name, sizeof(t->tx_name), "%s", t->tx_if);
+	snprintf(t->rx_name, sizeof(t->rx_name), "%s", t->rx_if);
+	if ((rc = split_port(t->tx_name, "--tx", &t->tx_nsfd, err, errlen)) ||
+	    (rc = split_port(t->rx_name, "--rx", &t->rx_nsfd, err, errlen)))
 		return rc;
-	if ((rc = ifinfo_mac(o->nsfd[0], o->tx_name, txmac))) {
-		snprintf(err, errlen, "--tx %s: no such interface", o->tx_if);
+	if (!p) {
+		/* the single-port code's view of pair 0; closed by app_trial_release */
+		o->nsfd[0] = t->tx_nsfd;
+		o->nsfd[1] = t->rx_nsfd;
+		snprintf(o->tx_name, sizeof(o->tx_name), "%s", t->tx_name);
+		snprintf(o->rx_name, sizeof(o->rx_name), "%s", t->rx_name);
+	}
+	if ((rc = ifinfo_mac(t->tx_nsfd, t->tx_name, t->tx_mac))) {
+		snprintf(err, errlen, "--tx %s: no such interface", t->tx_if);
 		return -EINVAL;
 	}
-	if ((rc = ifinfo_mac(o->nsfd[1], o->rx_name, rxmac))) {
-		snprintf(err, errlen, "--rx %s: no such interface", o->rx_if);
+	if ((rc = ifinfo_mac(t->rx_nsfd, t->rx_name, t->rx_mac))) {
+		snprintf(err, errlen, "--rx %s: no such interface", t->rx_if);
 		return -EINVAL;
 	}
 	if (o->direct && (o->nh[0].set || o->nh[1].set)) {
@@ -207,34 +270,51 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 			 o->nh[0].set ? "--next-hop" : "--rx-next-hop");
 		return -EINVAL;
 	}
-	if (!o->dst_mac_set && o->direct && !ifinfo_mac(o->nsfd[1], o->rx_name, o->dst_mac))
-		o->dst_mac_set = true;
-	if (c->ndirs == 2 && !o->rx_dst_mac_set && o->direct && !ifinfo_mac(o->nsfd[0], o->tx_name, o->rx_dst_mac))
-		o->rx_dst_mac_set = true;
-	if (!o->dst_mac_set && !o->nh[0].set) {
-		snprintf(err, errlen, "--tx %s needs the MAC of the DUT's port it is cabled to: give --dst-mac, "
-			 "or --next-hop and --src-ip to ask for it", o->tx_if);
+	if (!dst_set && o->direct) {
+		memcpy(t->dst_mac, t->rx_mac, 6);
+		dst_set = true;
+	}
+	if (o->bidir && !rx_dst_set && o->direct) {
+		memcpy(t->rx_dst_mac, t->tx_mac, 6);
+		rx_dst_set = true;
+	}
+	if (!dst_set && !(p == 0 && o->nh[0].set)) {
+		snprintf(err, errlen, "--tx %s needs the MAC of the DUT's port it is cabled to: give --dst-mac%s",
+			 t->tx_if, o->nports > 1 ? " (one for each --tx port)" : ", or --next-hop and --src-ip to ask for it");
 		return -EINVAL;
 	}
-	if (c->ndirs == 2 && !o->rx_dst_mac_set && !o->nh[1].set) {
-		snprintf(err, errlen, "--bidir with --rx needs the MAC of the DUT's port on %s: give --rx-dst-mac, "
-			 "or --rx-next-hop and --dst-ip to ask for it", o->rx_if);
+	if (o->bidir && !rx_dst_set && !(p == 0 && o->nh[1].set)) {
+		snprintf(err, errlen, "--bidir with --rx needs the MAC of the DUT's port on %s: give --rx-dst-mac%s",
+			 t->rx_if, o->nports > 1 ? " (one for each --rx port)" : ", or --rx-next-hop and --dst-ip to ask for it");
 		return -EINVAL;
 	}
 	if (!o->allow_any &&
-	    ((rc = check_uplink("--tx", o->tx_if, o->tx_name, o->nsfd[0], err, errlen)) ||
-	     (c->ndirs == 2 && (rc = check_uplink("--rx", o->rx_if, o->rx_name, o->nsfd[1], err, errlen)))))
+	    ((rc = check_uplink("--tx", t->tx_if, t->tx_name, t->tx_nsfd, err, errlen)) ||
+	     (o->bidir && (rc = check_uplink("--rx", t->rx_if, t->rx_name, t->rx_nsfd, err, errlen)))))
 		return rc;
+	if (p)
+		return 0;
 	/* asked only once the ports are known to be no uplink */
-	if ((o->nh[0].set && (rc = resolve_next_hop(o, 0, txmac, err, errlen))) ||
-	    (o->nh[1].set && (rc = resolve_next_hop(o, 1, rxmac, err, errlen))))
+	if ((o->nh[0].set && (rc = resolve_next_hop(o, 0, t->tx_mac, err, errlen))) ||
+	    (o->nh[1].set && (rc = resolve_next_hop(o, 1, t->rx_mac, err, errlen))))
 		return rc;
-	c->dir[0] = (struct trial_dir){ .tx_if = o->tx_name, .tx_nsfd = o->nsfd[0], .rx_if = o->rx_name,
-					.rx_nsfd = o->nsfd[1], .direct = o->direct };
-	set_spec(&c->dir[0].spec, o->ipv6, txmac, o->dst_mac, o->src_ip, o->dst_ip);
-	c->dir[1] = (struct trial_dir){ .tx_if = o->rx_name, .tx_nsfd = o->nsfd[1], .rx_if = o->tx_name,
-					.rx_nsfd = o->nsfd[0], .direct = o->direct };
-	set_spec(&c->dir[1].spec, o->ipv6, rxmac, o->rx_dst_mac, o->dst_ip, o->src_ip);
+	if (o->dst_mac_set)
+		memcpy(t->dst_mac, o->dst_mac, 6);
+	if (o->rx_dst_mac_set)
+		memcpy(t->rx_dst_mac, o->rx_dst_mac, 6);
+	memcpy(o->dst_mac, t->dst_mac, 6);
+	memcpy(o->rx_dst_mac, t->rx_dst_mac, 6);
+	return 0;
+}
+
+static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
+{
+	int rc;
+
+	for (unsigned int p = 0; p < o->nports; p++)
+		if ((rc = resolve_pair(o, p, err, errlen)))
+			return rc;
+	set_dirs(o, NULL, -1);
 	if (!o->line_set) {
 		unsigned int mbps = 0;
 
@@ -242,9 +322,8 @@ static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
 		ifinfo_speed(o->nsfd[0], o->tx_name, &mbps);
 		o->line_bps = mbps * 1e6;
 	}
-	snprintf(o->where, sizeof(o->where), "on %s -> %s", o->tx_if, o->rx_if);
-	snprintf(o->dir_label[0], sizeof(o->dir_label[0]), "%s -> DUT -> %s", o->tx_if, o->rx_if);
-	snprintf(o->dir_label[1], sizeof(o->dir_label[1]), "%s -> DUT -> %s", o->rx_if, o->tx_if);
+	snprintf(o->where, sizeof(o->where), "on %s -> %s", o->tx_given ? o->tx_given : o->tx_if,
+		 o->rx_given ? o->rx_given : o->rx_if);
 	return 0;
 }
 
@@ -322,6 +401,11 @@ static int choose_path(struct trialopt *o, char *err, size_t errlen)
 		return 0;
 	}
 	c->port_type = PORT_AFPACKET;
+	if (!o->lab && o->nports > 1) {
+		snprintf(o->path_why, sizeof(o->path_why), "auto: several cabled port pairs are probed one by one "
+			 "only with --port-type; AF_PACKET works on any");
+		return 0;
+	}
 	if (!o->lab) {
 		choose_cabled(o, fits);
 		return 0;
@@ -418,9 +502,21 @@ void app_trial_release(struct trialopt *o)
 		o->xdp_hold_fd = -1;
 	}
 	lab_unlock(&o->lab_lock, NULL);
+	/* the lab's pairs share nsfd[]; cabled pair 0's are nsfd[0..1] */
+	for (unsigned int p = o->lab ? TRIAL_MAX_PORTS : 1; p < TRIAL_MAX_PORTS; p++) {
+		struct trialport *t = &o->port[p];
+
+		if (t->tx_nsfd >= 0)
+			close(t->tx_nsfd);
+		if (t->rx_nsfd >= 0)
+			close(t->rx_nsfd);
+		t->tx_nsfd = t->rx_nsfd = -1;
+	}
 	for (int r = 0; r < 3; r++)
 		if (o->nsfd[r] >= 0) {
 			close(o->nsfd[r]);
 			o->nsfd[r] = -1;
 		}
+	for (unsigned int p = 0; p < TRIAL_MAX_PORTS; p++)
+		o->port[p].tx_nsfd = o->port[p].rx_nsfd = -1;
 }

@@ -107,9 +107,11 @@ static void om_trials(FILE *f, void *arg)
 static void print_one(struct out *o, const struct trialopt *to, const struct trial_result *res,
 		      const struct cpucost_result *cr, double ceiling)
 {
-	const char *const labels[2] = { to->dir_label[0], to->dir_label[1] };
+	const char *labels[TRIAL_MAX_DIRS];
 
 	trialopt_print_header(o, to, res);
+	for (unsigned int d = 0; d < TRIAL_MAX_DIRS; d++)
+		labels[d] = to->dir_label[d];
 	trialprint_result(o, res, cr, ceiling, to->line_bps, labels);
 }
 

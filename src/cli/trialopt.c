@@ -143,16 +143,53 @@ static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err
 	return lab_prefix_check(v, err, errlen);
 }
 
+/* One value of a list option, or a list of one per port pair: item i of
+ * v (comma-separated) into buf; -EINVAL when there are more than
+ * TRIAL_MAX_PORTS or one is empty. */
+static int list_items(const struct opt *opt, const char *v, char items[][96], unsigned int *n, char *err,
+		      size_t errlen)
+{
+	const char *p = v;
+
+	*n = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (*n == TRIAL_MAX_PORTS) {
+			snprintf(err, errlen, "--%s '%.80s': %d port pairs at most", opt->name, v, TRIAL_MAX_PORTS);
+			return -EINVAL;
+		}
+		if (!len || len >= 96) {
+			snprintf(err, errlen, "--%s '%.80s': %s", opt->name, v,
+				 len ? "an item is too long" : "an empty item in the list");
+			return -EINVAL;
+		}
+		snprintf(items[(*n)++], 96, "%.*s", (int)len, p);
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
 static int set_mac(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	struct trialopt *o = ctx;
 	bool rx = opt->id;
+	char items[TRIAL_MAX_PORTS][96];
+	unsigned int n;
+	int rc;
 
 	*(rx ? &o->rx_dst_mac_set : &o->dst_mac_set) = true;
-	if (parse_mac(v, rx ? o->rx_dst_mac : o->dst_mac)) {
-		snprintf(err, errlen, "--%s '%s': expected a unicast MAC like 02:00:00:00:00:01", opt->name, v);
-		return -EINVAL;
-	}
+	if ((rc = list_items(opt, v, items, &n, err, errlen)))
+		return rc;
+	for (unsigned int i = 0; i < n; i++)
+		if (parse_mac(items[i], rx ? o->port[i].rx_dst_mac : o->port[i].dst_mac)) {
+			snprintf(err, errlen, "--%s '%s': expected a unicast MAC like 02:00:00:00:00:01", opt->name,
+				 items[i]);
+			return -EINVAL;
+		}
+	memcpy(rx ? o->rx_dst_mac : o->dst_mac, rx ? o->port[0].rx_dst_mac : o->port[0].dst_mac, 6);
+	*(rx ? &o->nrx_dst_mac : &o->ndst_mac) = n;
 	return 0;
 }
 
@@ -160,22 +197,33 @@ static int set_ip(void *ctx, const struct opt *opt, const char *v, char *err, si
 {
 	struct trialopt *o = ctx;
 	bool src = opt->id, v6 = strchr(v, ':') != NULL;
-	uint8_t *dst = src ? o->src_ip : o->dst_ip;
+	char items[TRIAL_MAX_PORTS][96];
+	unsigned int n;
+	int rc;
 
-	memset(dst, 0, 16);
+	if ((rc = list_items(opt, v, items, &n, err, errlen)))
+		return rc;
 	if (v6)
 		o->ipv6 = true;
 	*(src ? &o->src_set : &o->dst_set) = true;
 	*(src ? &o->src_v6 : &o->dst_v6) = v6;
-	if (inet_pton(v6 ? AF_INET6 : AF_INET, v, dst) != 1) {
-		snprintf(err, errlen, "--%s '%s': expected an IPv4 or IPv6 address", opt->name, v);
-		return -EINVAL;
+	*(src ? &o->nsrc_ip : &o->ndst_ip) = n;
+	for (unsigned int i = 0; i < n; i++) {
+		uint8_t *dst = src ? o->port[i].src_ip : o->port[i].dst_ip;
+
+		memset(dst, 0, 16);
+		if (inet_pton(v6 ? AF_INET6 : AF_INET, items[i], dst) != 1) {
+			snprintf(err, errlen, "--%s '%s': expected an IPv4 or IPv6 address%s", opt->name, items[i],
+				 n > 1 ? " (all of one family)" : "");
+			return -EINVAL;
+		}
+		if (!unicast_ip(dst, v6)) {
+			snprintf(err, errlen, "--%s '%s': expected a unicast address (not unspecified, broadcast "
+				 "or multicast)", opt->name, items[i]);
+			return -EINVAL;
+		}
 	}
-	if (!unicast_ip(dst, v6)) {
-		snprintf(err, errlen, "--%s '%s': expected a unicast address (not unspecified, broadcast "
-			 "or multicast)", opt->name, v);
-		return -EINVAL;
-	}
+	memcpy(src ? o->src_ip : o->dst_ip, src ? o->port[0].src_ip : o->port[0].dst_ip, 16);
 	return 0;
 }
 
@@ -235,6 +283,7 @@ static int set_flows(void *ctx, const struct opt *opt, const char *v, char *err,
 static int set_bidir(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	((struct trialopt *)ctx)->cfg.ndirs = 2;
+	((struct trialopt *)ctx)->bidir = true;
 	return 0;
 }
 
@@ -410,13 +459,17 @@ const struct opt trialopt_opts[] = {
 	  "use the lab with namespace prefix P", set_prefix },
 	{ "tx", 0, OPT_VALUE, "IF", NULL, NULL,
 	  "a cabled interface of a tester box to send on, instead of the lab;\n"
-	  "IF@NETNS names an interface in a named network namespace",
+	  "IF@NETNS names an interface in a named network namespace;\n"
+	  "IF1,IF2,... several ports at once (up to 4), each with its --rx",
 	  opt_set_str, TO(tx_if) },
-	{ "rx", 0, OPT_VALUE, "IF", NULL, NULL, "the cabled interface to receive on (may be --tx's)",
+	{ "rx", 0, OPT_VALUE, "IF", NULL, NULL, "the cabled interface to receive on (may be --tx's);\n"
+	  "a list: one for each --tx port",
 	  opt_set_str, TO(rx_if) },
-	{ "dst-mac", 0, OPT_VALUE, "MAC", NULL, NULL, "next hop (the DUT's port) for frames sent on --tx",
+	{ "dst-mac", 0, OPT_VALUE, "MAC", NULL, NULL, "next hop (the DUT's port) for frames sent on --tx;\n"
+	  "with several --tx ports, one MAC each",
 	  set_mac, 0, 0, 0, 0 },
-	{ "rx-dst-mac", 0, OPT_VALUE, "MAC", NULL, NULL, "next hop for frames sent back on --rx (with --bidir)",
+	{ "rx-dst-mac", 0, OPT_VALUE, "MAC", NULL, NULL, "next hop for frames sent back on --rx (with --bidir);\n"
+	  "with several --rx ports, one MAC each",
 	  set_mac, 0, 0, 0, 1 },
 	{ "next-hop", 0, OPT_VALUE, "ADDR", NULL, NULL,
 	  "instead of --dst-mac: ask ADDR (the DUT's port on --tx) for\n"
@@ -424,9 +477,11 @@ const struct opt trialopt_opts[] = {
 	{ "rx-next-hop", 0, OPT_VALUE, "ADDR", NULL, NULL,
 	  "instead of --rx-dst-mac: the same on --rx (--bidir), from --dst-ip", trialopt_set_next_hop, 0, 0, 0, 1 },
 	{ "src-ip", 0, OPT_VALUE, "A", NULL, NULL,
-	  "test source address (default 198.18.0.1, or 2001:2:0:1::1 with --ipv6)", set_ip, 0, 0, 0, 1 },
+	  "test source address (default 198.18.0.1, or 2001:2:0:1::1 with --ipv6);\n"
+	  "with several ports, one for all or one each", set_ip, 0, 0, 0, 1 },
 	{ "dst-ip", 0, OPT_VALUE, "B", NULL, NULL,
-	  "test destination address (default 198.19.0.2, or 2001:2:0:2::2 with --ipv6)", set_ip, 0, 0, 0, 0 },
+	  "test destination address (default 198.19.0.2, or 2001:2:0:2::2 with --ipv6);\n"
+	  "with several ports, one for all or one each", set_ip, 0, 0, 0, 0 },
 	{ "ipv6", 0, OPT_NOARG, NULL, NULL, NULL,
 	  "IPv6 test frames (84..9018 bytes: 78 plus the 18-byte tag's room)", set_ipv6 },
 	{ "allow-any-address", 0, OPT_NOARG, NULL, NULL, NULL,
@@ -503,6 +558,9 @@ void trialopt_init(struct trialopt *o)
 	o->lab_lock = -1;
 	o->xdp_hold_fd = -1;
 	o->cfg.ndirs = 1;
+	o->nports = 1;
+	for (int p = 0; p < TRIAL_MAX_PORTS; p++)
+		o->port[p].tx_nsfd = o->port[p].rx_nsfd = -1;
 	o->cfg.sizes[0] = 64;
 	o->cfg.nsizes = 1;
 	o->cfg.flows = (struct frame_flows){ .sport_first = 1024, .sport_count = 1 };
@@ -567,6 +625,61 @@ static int check_dut(struct trialopt *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* --tx and --rx as lists of port pairs, and the lists of MACs and
+ * addresses against them: one value for every pair (addresses), or
+ * one each. Pair 0 stays in the single-port fields too. */
+static int check_ports(struct trialopt *o, char *err, size_t errlen)
+{
+	static const struct opt tx = { .name = "tx" }, rx = { .name = "rx" };
+	char ti[TRIAL_MAX_PORTS][96], ri[TRIAL_MAX_PORTS][96];
+	unsigned int nt, nr;
+	int rc;
+
+	if ((rc = list_items(&tx, o->tx_if, ti, &nt, err, errlen)) ||
+	    (rc = list_items(&rx, o->rx_if, ri, &nr, err, errlen)))
+		return rc;
+	if (nt != nr) {
+		snprintf(err, errlen, "--tx names %u port%s and --rx %u: give one --rx port for each --tx port", nt,
+			 nt == 1 ? "" : "s", nr);
+		return -EINVAL;
+	}
+	o->nports = nt;
+	o->tx_given = o->tx_if;
+	o->rx_given = o->rx_if;
+	for (unsigned int p = 0; p < nt; p++) {
+		snprintf(o->port[p].tx_if, sizeof(o->port[p].tx_if), "%.95s", ti[p]);
+		snprintf(o->port[p].rx_if, sizeof(o->port[p].rx_if), "%.95s", ri[p]);
+	}
+	o->tx_if = o->port[0].tx_if;
+	o->rx_if = o->port[0].rx_if;
+	if ((o->ndst_mac > 1 && o->ndst_mac != nt) || (o->nrx_dst_mac > 1 && o->nrx_dst_mac != nt) ||
+	    (nt > 1 && ((o->ndst_mac == 1) || o->nrx_dst_mac == 1))) {
+		bool tx_mac = o->ndst_mac && o->ndst_mac != nt;
+
+		snprintf(err, errlen, "--%s gives %u MAC%s for %u port pair%s: give one for each (each DUT port has "
+			 "its own)", tx_mac ? "dst-mac" : "rx-dst-mac", tx_mac ? o->ndst_mac : o->nrx_dst_mac,
+			 (tx_mac ? o->ndst_mac : o->nrx_dst_mac) == 1 ? "" : "s", nt, nt == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	if ((o->nsrc_ip > 1 && o->nsrc_ip != nt) || (o->ndst_ip > 1 && o->ndst_ip != nt)) {
+		bool src = o->nsrc_ip > 1 && o->nsrc_ip != nt;
+
+		snprintf(err, errlen, "--%s gives %u addresses for %u port pair%s: give one for all, or one each",
+			 src ? "src-ip" : "dst-ip", src ? o->nsrc_ip : o->ndst_ip, nt, nt == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	if (nt > 1 && (o->nh[0].set || o->nh[1].set)) {
+		snprintf(err, errlen, "%s asks one port's next hop: with several port pairs give --dst-mac%s, one MAC "
+			 "each", o->nh[0].set ? "--next-hop" : "--rx-next-hop", o->nh[1].set ? " and --rx-dst-mac" : "");
+		return -EINVAL;
+	}
+	if (nt > 1 && o->direct) {
+		snprintf(err, errlen, "calibrate measures the tester on one port pair: give one --tx and one --rx");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int trialopt_check(struct trialopt *o, const char *default_rate, char *err, size_t errlen)
 {
 	int rc = 0;
@@ -608,6 +721,8 @@ int trialopt_check(struct trialopt *o, const char *default_rate, char *err, size
 	}
 	if (!rc)
 		rc = check_dut(o, err, errlen);
+	if (!rc && o->tx_if)
+		rc = check_ports(o, err, errlen);
 	if (rc)
 		return -EINVAL;
 	o->lab = !o->tx_if;
@@ -622,16 +737,23 @@ int trialopt_check(struct trialopt *o, const char *default_rate, char *err, size
 		if (!o->size_set && o->cfg.nsizes == 1)
 			o->cfg.sizes[0] = FRAME_MIN_TAGGED_V6;
 	}
+	/* One address for every pair, or one each (checked above). */
+	for (unsigned int p = 0; p < o->nports; p++) {
+		if (o->nsrc_ip <= 1)
+			memcpy(o->port[p].src_ip, o->src_ip, 16);
+		if (o->ndst_ip <= 1)
+			memcpy(o->port[p].dst_ip, o->dst_ip, 16);
+	}
 	/* Both are destinations (of the return direction with --bidir; of
 	 * the DUT's replies otherwise). */
-	for (int k = 0; k < 2 && !o->allow_any; k++) {
-		const uint8_t *ip = k ? o->src_ip : o->dst_ip;
+	for (unsigned int k = 0; k < 2 * o->nports && !o->allow_any; k++) {
+		const uint8_t *ip = k & 1 ? o->port[k / 2].src_ip : o->port[k / 2].dst_ip;
 		char a[INET6_ADDRSTRLEN];
 
 		if (addrpolicy_ip_in_bench_range(ip, o->ipv6))
 			continue;
 		inet_ntop(o->ipv6 ? AF_INET6 : AF_INET, ip, a, sizeof(a));
-		addrpolicy_refusal(k ? "--src-ip" : "--dst-ip", a, err, errlen);
+		addrpolicy_refusal(k & 1 ? "--src-ip" : "--dst-ip", a, err, errlen);
 		return -EINVAL;
 	}
 	if (trialopt_check_next_hops(o, err, errlen))

@@ -336,7 +336,7 @@ static void shared(const struct lossattr_in *in, struct list *l)
 /* n split by weights w[0..k-1] (largest remainder: the parts add up to n). */
 static void split(uint64_t n, const uint64_t *w, unsigned int k, uint64_t *part)
 {
-	long double tot = 0, rem[2] = { 0, 0 };
+	long double tot = 0, rem[LOSSATTR_MAX_DIRS] = { 0 };
 	uint64_t given = 0;
 
 	if (k == 1) {
@@ -369,14 +369,14 @@ static void split(uint64_t n, const uint64_t *w, unsigned int k, uint64_t *part)
 int lossattr_compute(const struct lossattr_in *in, struct lossattr *out)
 {
 	struct list *own_l, *sh;
-	uint64_t w[2] = { 0, 0 };
+	uint64_t w[LOSSATTR_MAX_DIRS] = { 0 }, wsum = 0;
 
-	if (!in->ndirs || in->ndirs > 2)
+	if (!in->ndirs || in->ndirs > LOSSATTR_MAX_DIRS)
 		return -EINVAL;
-	own_l = calloc(3, sizeof(*own_l));
+	own_l = calloc(in->ndirs + 1, sizeof(*own_l));
 	if (!own_l)
 		return -ENOMEM;
-	sh = &own_l[2];
+	sh = &own_l[in->ndirs];
 	for (unsigned int d = 0; d < in->ndirs; d++) {
 		const struct lossattr_dir *dd = &in->dir[d];
 		struct lossattr *o = &out[d];
@@ -388,16 +388,17 @@ int lossattr_compute(const struct lossattr_in *in, struct lossattr *out)
 		for (unsigned int i = 0; i < own_l[d].n; i++)
 			lossattr_add(o, own_l[d].e[i].place, own_l[d].e[i].detail, own_l[d].e[i].frames);
 		w[d] = d64(o->lost, o->counted);
+		wsum += w[d];
 	}
 	if (in->before && in->after)
 		shared(in, sh);
 	/* Shared counters go where loss is left to explain; with none left,
 	 * where the loss was; with no loss, to the first direction. */
-	if (!w[0] && !w[1])
+	if (!wsum)
 		for (unsigned int d = 0; d < in->ndirs; d++)
 			w[d] = out[d].lost;
 	for (unsigned int i = 0; i < sh->n; i++) {
-		uint64_t part[2] = { 0, 0 };
+		uint64_t part[LOSSATTR_MAX_DIRS] = { 0 };
 
 		split(sh->e[i].frames, w, in->ndirs, part);
 		for (unsigned int d = 0; d < in->ndirs; d++) {

@@ -20,8 +20,9 @@
  *   tester-rx    the tester's receive ring and interface drops
  *   unaccounted  sent - received - the rest, never negative
  *
- * Two directions through one DUT share the stack's counters (softnet,
- * nft, snmp): they cannot be split by direction from counters. They are
+ * Several directions (both ways, several ports) through one DUT share
+ * the stack's counters (softnet, nft, snmp): they cannot be split by
+ * direction from counters. They are
  * given to the directions in proportion to the loss each has left after
  * its own counters (largest remainder, so the parts add up exactly); a
  * direction that lost nothing more gets none. When the counters saw more
@@ -50,6 +51,7 @@ enum lossattr_place {
 };
 
 #define LOSSATTR_MAX 48
+#define LOSSATTR_MAX_DIRS 8	/* both ways through 4 ports */
 #define LOSSATTR_DETAIL 160
 
 struct lossattr_entry {
@@ -88,13 +90,13 @@ struct lossattr_dir {
 };
 
 struct lossattr_in {
-	unsigned int ndirs;		/* 1 or 2 */
-	struct lossattr_dir dir[2];
+	unsigned int ndirs;		/* 1..LOSSATTR_MAX_DIRS */
+	struct lossattr_dir dir[LOSSATTR_MAX_DIRS];
 	const struct dutsnap *before, *after;	/* NULL: no DUT counters */
 	const struct cpuset *dut_cpus;	/* softnet drops on these CPUs; NULL: all */
 };
 
-/* Fill out[0..ndirs-1]. -EINVAL for ndirs outside 1..2, -ENOMEM. */
+/* Fill out[0..ndirs-1]. -EINVAL for ndirs outside 1..LOSSATTR_MAX_DIRS, -ENOMEM. */
 int lossattr_compute(const struct lossattr_in *in, struct lossattr *out);
 
 /* "tester-tx", "dut-ingress", ..., "unaccounted". */

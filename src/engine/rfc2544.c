@@ -55,7 +55,7 @@ static void nf_where_of(const struct trial_result *tr, struct nf_where *w)
 	memset(w, 0, sizeof(*w));
 	if (!tr->loss_valid)
 		return;
-	for (unsigned int d = 0; d < tr->ndirs && d < 2; d++)
+	for (unsigned int d = 0; d < tr->ndirs; d++)
 		for (unsigned int k = 0; k < tr->loss[d].n; k++) {
 			const struct lossattr_entry *e = &tr->loss[d].e[k];
 
@@ -157,9 +157,9 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 	}
 	cpucost_destroy(cost);
 	if (rt.loss) {
-		uint64_t sent[2] = { 0, 0 };
+		uint64_t sent[TRIAL_MAX_DIRS] = { 0 };
 
-		for (unsigned int d = 0; d < c->tr->ndirs && d < 2; d++)
+		for (unsigned int d = 0; d < c->tr->ndirs; d++)
 			sent[d] = c->tr->dir[d].tx;
 		rt.limit = lossattr_limit(rt.loss, rt.nloss, sent, rt.tester_limited, &hint, rt.limit_text,
 					  sizeof(rt.limit_text));

@@ -66,7 +66,7 @@ static void *gen_main(void *arg)
 					.soft_end_ns = r->t_learn + (uint64_t)((double)c->learn_frames / lr * NSEC_PER_SEC) +
 						       LEARN_LEAD_NS,
 					.limit = c->learn_frames, .epoch_ns = r->t_learn, .max_burst = c->max_burst,
-					.trial = c->trial_id ^ 0x8000, .stream = (uint16_t)g->dir };
+					.trial = c->trial_id ^ 0x8000, .stream = trial_stream_id(g->dir, 0) };
 
 		if ((g->rc = gen_run(g->gen, &ph, g->err, sizeof(g->err))))
 			return NULL;
@@ -164,10 +164,10 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 {
 	const enum gen_type gt = trial_gen_type(c);
 	const enum analyzer_type at = trial_analyzer_type(c);
-	struct port_slot ps[4];
+	struct port_slot ps[2 * TRIAL_MAX_DIRS];
 	unsigned int nps = 0, maxsz = 0;
 	struct run *r;
-	pthread_t gt_thr[2 * TRIAL_MAX_THREADS], rt[2];
+	pthread_t gt_thr[TRIAL_MAX_DIRS * TRIAL_MAX_THREADS], rt[TRIAL_MAX_DIRS];
 	unsigned int ngt = 0, nrt = 0;
 	uint64_t learn_ns = 0, next_progress;
 	bool closed = false;
@@ -238,7 +238,7 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 			g->run = r;
 			g->dir = d;
 			g->k = k;
-			g->stream = (uint16_t)(d + 2 * k);
+			g->stream = trial_stream_id(d, k);
 			if (!(g->gen = gen_create(&gc, err, errlen))) {
 				rc = -EIO;
 				goto out;
@@ -280,7 +280,7 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		}
 	for (unsigned int d = 0; d < c->ndirs; d++) {
 		struct analyzer_arm a = { .trial = c->trial_id, .learn_trial = c->trial_id ^ 0x8000,
-					  .stream = (uint16_t)d, .epoch_ns = r->t_start,
+					  .stream = trial_stream_id(d, 0), .epoch_ns = r->t_start,
 					  .deadline_ns = r->deadline, .latency_every = c->latency_every,
 					  .stream_pps = c->rate_pps / r->nthreads,
 					  .bound = seq_bound, .bound_ctx = &r->rx[d] };
@@ -407,7 +407,7 @@ stop:
 		trial_dut_after(r, res);
 	}
 out:
-	for (unsigned int d = 0; d < 2; d++) {
+	for (unsigned int d = 0; d < TRIAL_MAX_DIRS; d++) {
 		for (unsigned int k = 0; k < TRIAL_MAX_THREADS; k++)
 			gen_destroy(r->gen[d][k].gen);
 		analyzer_destroy(r->rx[d].an);

@@ -24,13 +24,20 @@ struct capture;
 
 #define TRIAL_MAX_SIZES 16
 #define TRIAL_MAX_THREADS 8
+#define TRIAL_MAX_PORTS 4		/* tester port pairs, each a path through the DUT */
+#define TRIAL_MAX_DIRS LOSSATTR_MAX_DIRS	/* both ways through every path */
+_Static_assert(TRIAL_MAX_DIRS == 2 * TRIAL_MAX_PORTS, "a direction each way through each path");
 #define TRIAL_TESTER_SHORTFALL 0.005	/* offered more than 0.5% short: tester-limited */
 
 /* One direction: frames built from spec leave on tx_if and are counted on
  * rx_if. With several generator threads, each thread is a stream of its
  * own (its own sequence numbers, loss and order); the direction's result
- * adds them up. */
+ * adds them up. Several ports make several paths through the DUT, each
+ * one direction, or two with --bidir: every direction is counted on its
+ * own, with stream ids no other direction uses (trial_stream_id). */
 struct trial_dir {
+	unsigned int path;	/* the tester's port pair it runs on, < TRIAL_MAX_PORTS */
+	bool back;		/* from the pair's receive port to its transmit port */
 	const char *tx_if;
 	int tx_nsfd;		/* -1: the caller's namespace */
 	const char *rx_if;
@@ -51,16 +58,17 @@ struct trial_dut {
 	bool on;
 	bool lab;			/* the tester's ports are veths whose peers are its ports */
 	struct dut *agent;		/* where the snapshots come from (not owned) */
-	const char *ifnames[2];		/* direction 0's ingress and egress ports on the
-					 * DUT; direction 1 goes the other way */
+	/* Path p's ingress and egress ports on the DUT at 2p and 2p + 1
+	 * (NULL: not known); a direction back goes the other way. */
+	const char *ifnames[2 * TRIAL_MAX_PORTS];
 	struct cpuset cpus;		/* its CPUs: softnet drops elsewhere are not its;
 					 * empty: every CPU */
 };
 
 struct trial_cfg {
-	struct trial_dir dir[2];
+	struct trial_dir dir[TRIAL_MAX_DIRS];
 	struct trial_dut dut;		/* .on false: the tester's counters only */
-	unsigned int ndirs;		/* 2 with --bidir */
+	unsigned int ndirs;		/* one per path, two with --bidir */
 	unsigned int sizes[TRIAL_MAX_SIZES];	/* one size, or an IMIX pattern */
 	unsigned int nsizes;
 	struct frame_flows flows;
@@ -72,7 +80,7 @@ struct trial_cfg {
 	uint16_t trial_id;
 	unsigned int threads;		/* generator threads per direction, 1..TRIAL_MAX_THREADS
 					 * (0 counts as 1): thread k sends every threads-th slot of
-					 * the rate as its own stream (id direction + 2k), from its
+					 * the rate as its own stream (trial_stream_id), from its
 					 * own port or program, and so from its own queue */
 	int gen_cpu[TRIAL_MAX_THREADS];	/* thread k runs here; -1: not pinned */
 	int rx_cpu;			/* -1: not pinned */
@@ -94,6 +102,8 @@ struct trial_cfg {
 
 /* What the analyzer counted for one direction. */
 struct trial_dir_result {
+	unsigned int path;		/* the port pair (trial_dir's) */
+	bool back;
 	double target_pps;
 	double offered_pps;		/* achieved: frames sent / trial time */
 	uint64_t tx;			/* test frames sent */
@@ -134,7 +144,7 @@ struct trial_dir_result {
 
 struct trial_result {
 	unsigned int ndirs;
-	struct trial_dir_result dir[2];
+	struct trial_dir_result dir[TRIAL_MAX_DIRS];
 	uint64_t elapsed_ns;		/* traffic time actually run */
 	bool interrupted;
 	bool tester_limited;		/* any direction */
@@ -150,7 +160,7 @@ struct trial_result {
 	 * tester's counters and, with cfg->dut, the DUT's; loss_note says why
 	 * the DUT's part is missing when it was asked for. */
 	bool loss_valid;
-	struct lossattr loss[2];
+	struct lossattr loss[TRIAL_MAX_DIRS];
 	char loss_note[192];
 };
 
@@ -166,6 +176,15 @@ typedef void (*trial_progress_fn)(void *ctx, const struct trial_progress *p);
 static inline unsigned int trial_threads(const struct trial_cfg *cfg)
 {
 	return cfg->threads ? cfg->threads : 1;
+}
+
+/* The stream id of direction d's generator thread k. The analyzers take
+ * a direction's streams as first + 2k (io/analyzer.h), so a direction's
+ * first is d for the first two (one path both ways, as before several
+ * ports) and leaves room for TRIAL_MAX_THREADS a direction after. */
+static inline uint16_t trial_stream_id(unsigned int d, unsigned int k)
+{
+	return (uint16_t)((d & 1) + 2 * TRIAL_MAX_THREADS * (d >> 1) + 2 * k);
 }
 
 /* The generator and the analyzer cfg asks for: the one place that reads

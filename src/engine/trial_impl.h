@@ -20,7 +20,7 @@ struct gen_ctx {
 	struct run *run;
 	unsigned int dir;
 	unsigned int k;			/* thread of the direction */
-	uint16_t stream;		/* dir + 2k */
+	uint16_t stream;		/* trial_stream_id(dir, k) */
 	double rate;			/* this thread's share: every threads-th slot */
 	uint64_t start_ns;		/* its first slot */
 	uint64_t limit;			/* its frames */
@@ -43,7 +43,7 @@ struct gen_ctx {
 struct rx_ctx {
 	struct run *run;
 	struct analyzer *an;
-	unsigned int dir;		/* the first stream id expected here */
+	unsigned int dir;
 	int rc;
 	char err[160];
 };
@@ -56,16 +56,16 @@ struct run {
 	unsigned int nthreads;		/* generator threads per direction */
 	volatile int stop_gen;		/* set by the caller's stop or an error */
 	volatile int stop_rx;
-	struct gen_ctx gen[2][TRIAL_MAX_THREADS];
-	struct rx_ctx rx[2];
-	bool peer_read[2];		/* rx_peer_if's transmit drops read at the start */
-	uint64_t peer_drops0[2];
+	struct gen_ctx gen[TRIAL_MAX_DIRS][TRIAL_MAX_THREADS];
+	struct rx_ctx rx[TRIAL_MAX_DIRS];
+	bool peer_read[TRIAL_MAX_DIRS];	/* rx_peer_if's transmit drops read at the start */
+	uint64_t peer_drops0[TRIAL_MAX_DIRS];
 	/* Loss attribution (trialdut.c): the DUT before the traffic, and the
 	 * transmit ports' drops (what the DUT's ingress ring refused). */
 	struct dutsnap *snap0;		/* NULL: not taken (yet) */
 	bool snap_tried;
-	bool txdrop_read[2];
-	uint64_t txdrop0[2];
+	bool txdrop_read[TRIAL_MAX_DIRS];
+	uint64_t txdrop0[TRIAL_MAX_DIRS];
 	char snap_err[160];
 };
 

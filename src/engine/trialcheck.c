@@ -13,10 +13,19 @@
 int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	bool back = false;
 
-	if (cfg->ndirs < 1 || cfg->ndirs > 2 || !cfg->nsizes || cfg->nsizes > TRIAL_MAX_SIZES) {
-		snprintf(err, errlen, "a trial needs 1 or 2 directions and 1..%d frame sizes", TRIAL_MAX_SIZES);
+	if (cfg->ndirs < 1 || cfg->ndirs > TRIAL_MAX_DIRS || !cfg->nsizes || cfg->nsizes > TRIAL_MAX_SIZES) {
+		snprintf(err, errlen, "a trial needs 1..%d directions and 1..%d frame sizes", TRIAL_MAX_DIRS,
+			 TRIAL_MAX_SIZES);
 		return -EINVAL;
+	}
+	for (unsigned int d = 0; d < cfg->ndirs; d++) {
+		if (cfg->dir[d].path >= TRIAL_MAX_PORTS) {
+			snprintf(err, errlen, "direction %u: port pair %u of %d", d, cfg->dir[d].path, TRIAL_MAX_PORTS);
+			return -EINVAL;
+		}
+		back |= cfg->dir[d].back;
 	}
 	for (unsigned int d = 0; d < cfg->ndirs; d++) {
 		enum frame_family fam = cfg->dir[d].spec.family;
@@ -74,7 +83,7 @@ int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen)
 	}
 	/* Thread k > 0 transmits from its own AF_XDP socket on queue k, which
 	 * the port receiving the other direction on the same interface holds. */
-	if (trial_threads(cfg) > 1 && cfg->ndirs > 1 && trial_gen_type(cfg) == GEN_PORT && cfg->port_type == PORT_AFXDP) {
+	if (trial_threads(cfg) > 1 && back && trial_gen_type(cfg) == GEN_PORT && cfg->port_type == PORT_AFXDP) {
 		snprintf(err, errlen, "--port-type afxdp sends from one thread a direction with --bidir: "
 			 "use --port-type xdp or afpacket for several generator threads");
 		return -EINVAL;

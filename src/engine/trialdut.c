@@ -87,8 +87,10 @@ void trial_dut_after(struct run *r, struct trial_result *res)
 			ld->tester_tx_errors += txd;
 		}
 		if (c->dut.on) {
-			ld->dut_in = c->dut.ifnames[d];
-			ld->dut_out = c->dut.ifnames[!d];
+			const struct trial_dir *t = &c->dir[d];
+
+			ld->dut_in = c->dut.ifnames[2 * t->path + t->back];
+			ld->dut_out = c->dut.ifnames[2 * t->path + !t->back];
 			ld->out_feeds_rx = c->dir[d].rx_peer_if && ld->dut_out &&
 					   !strcmp(c->dir[d].rx_peer_if, ld->dut_out);
 		}

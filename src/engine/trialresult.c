@@ -62,6 +62,8 @@ void trial_finish_dir(struct run *r, unsigned int d, struct trial_result *res, b
 	uint64_t now;
 	double secs;
 
+	o->path = c->dir[d].path;
+	o->back = c->dir[d].back;
 	gen_sum(r, d, &gs);
 	secs = interrupted ? (double)(gs.stopped_ns - r->t_start) / NSEC_PER_SEC : (double)c->duration_ns / NSEC_PER_SEC;
 	/* each stream's loss against what its own thread sent */

@@ -33,6 +33,8 @@ void trialprint_dir(struct out *o, const struct trial_dir_result *d, double fram
 		    double line_bps, const char *label)
 {
 	out_str(o, "direction", "  %s\n", label);
+	out_u64(o, "port", NULL, d->path);
+	out_bool(o, "back", NULL, d->back);
 	out_f64(o, "target_pps", "  offered    %.0f frames/s target", d->target_pps);
 	out_f64(o, "offered_pps", ", %.1f achieved", d->offered_pps);
 	out_text(o, " (%.2f%%)", d->target_pps > 0 ? d->offered_pps * 100.0 / d->target_pps : 0);
@@ -100,7 +102,7 @@ void trialprint_dir(struct out *o, const struct trial_dir_result *d, double fram
 
 /* A trial's result block after its header, text or JSON. */
 void trialprint_result(struct out *o, const struct trial_result *res, const struct cpucost_result *cr,
-		       double ceiling, double line_bps, const char *const labels[2])
+		       double ceiling, double line_bps, const char *const *labels)
 {
 	if (ceiling > 0) {
 		/* the host moved the tester's CPUs since: the ceiling is another's */
@@ -128,10 +130,14 @@ void trialprint_result(struct out *o, const struct trial_result *res, const stru
 		out_obj_end(o);
 	}
 	out_arr_end(o);
-	if (res->ndirs == 2) {
-		const struct trial_dir_result *a = &res->dir[0], *b = &res->dir[1];
-		uint64_t tx = a->tx + b->tx, rx = a->rx + b->rx, lost = a->lost + b->lost;
+	if (res->ndirs > 1) {
+		uint64_t tx = 0, rx = 0, lost = 0;
 
+		for (unsigned int d = 0; d < res->ndirs; d++) {
+			tx += res->dir[d].tx;
+			rx += res->dir[d].rx;
+			lost += res->dir[d].lost;
+		}
 		out_obj_start(o, "total");
 		out_u64(o, "tx", "  total      sent %llu", tx);
 		out_u64(o, "rx", ", received %llu", rx);
@@ -143,10 +149,12 @@ void trialprint_result(struct out *o, const struct trial_result *res, const stru
 		cpucost_print(o, cr);
 	if (res->loss_valid) {
 		struct lossattr_cpu_hint h;
-		uint64_t sent[2] = { res->dir[0].tx, res->ndirs > 1 ? res->dir[1].tx : 0 };
+		uint64_t sent[TRIAL_MAX_DIRS] = { 0 };
 		char text[384];
 		enum lossattr_limit_by by;
 
+		for (unsigned int d = 0; d < res->ndirs; d++)
+			sent[d] = res->dir[d].tx;
 		cpucost_hint(cr, &h);
 		by = lossattr_limit(res->loss, res->ndirs, sent, res->tester_limited, &h, text, sizeof(text));
 		lossattr_limit_print(o, by, text);

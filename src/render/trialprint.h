@@ -20,7 +20,7 @@ void trialprint_dir(struct out *o, const struct trial_dir_result *d, double fram
 /* Everything after the trial's header: the tester's ceiling (0: none
  * known), the directions named by labels, the total, the CPU, the limit. */
 void trialprint_result(struct out *o, const struct trial_result *res, const struct cpucost_result *cr,
-		       double ceiling, double line_bps, const char *const labels[2]);
+		       double ceiling, double line_bps, const char *const *labels);
 
 /* A run's figures over its repeats, the object "summary". */
 struct trialprint_summary {

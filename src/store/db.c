@@ -662,7 +662,7 @@ static int loss_add(struct db *db, int64_t trial, const struct db_trial *t)
 {
 	int rc = 0;
 
-	for (unsigned int d = 0; !rc && d < t->nloss && d < 2; d++) {
+	for (unsigned int d = 0; !rc && d < t->nloss && d < LOSSATTR_MAX_DIRS; d++) {
 		const struct lossattr *a = &t->loss[d];
 
 		rc = run_stmt(db->c, "INSERT INTO trial_loss_dir (trial_id, dir, lost, over, dut_counters)"

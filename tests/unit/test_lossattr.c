@@ -271,7 +271,7 @@ static void egress_and_tester(void **st)
 
 static void no_dut(void **st)
 {
-	struct lossattr out[2];
+	struct lossattr out[LOSSATTR_MAX_DIRS];
 	struct lossattr_in in = one_dir(1000, 900, NULL, NULL);
 	char buf[128];
 
@@ -290,7 +290,7 @@ static void no_dut(void **st)
 	in.dir[0].received = 2000;
 	assert_int_equal(lossattr_compute(&in, out), 0);
 	assert_int_equal(out[0].lost, 0);
-	in.ndirs = 3;
+	in.ndirs = LOSSATTR_MAX_DIRS + 1;
 	assert_int_equal(lossattr_compute(&in, out), -EINVAL);
 	/* truncated text stays a string */
 	in.ndirs = 1;
@@ -354,6 +354,42 @@ static void two_directions(void **st)
 	assert_int_equal(at(&out[0], LOSS_DUT_STACK, NULL), 901);
 	assert_int_equal(at(&out[1], LOSS_DUT_STACK, NULL), 0);
 	assert_int_equal(out[0].over, 901);
+	free(b);
+	free(a);
+}
+
+/* Four ports one way (four directions): a shared counter goes to each by
+ * the loss it has left, and the parts add up. */
+static void four_ports(void **st)
+{
+	struct dutsnap *b = snap(), *a = snap();
+	struct lossattr *out = calloc(LOSSATTR_MAX_DIRS, sizeof(*out));
+	struct lossattr_in in = { .ndirs = 4, .before = b, .after = a };
+	uint64_t sum = 0;
+
+	(void)st;
+	assert_non_null(out);
+	nft(a, 9, 1001);
+	for (unsigned int d = 0; d < 4; d++)
+		in.dir[d] = (struct lossattr_dir){ .sent = 10000, .received = 10000 - 100 * (d + 1) };
+	/* 100, 200, 300, 400 lost: 1000 to explain, 1001 counted */
+	assert_int_equal(lossattr_compute(&in, out), 0);
+	for (unsigned int d = 0; d < 4; d++) {
+		uint64_t x = at(&out[d], LOSS_DUT_STACK, "nft inet filter forward rule 9");
+
+		assert_in_range(x, 100 * (d + 1), 100 * (d + 1) + 1);
+		sum += x;
+	}
+	assert_int_equal(sum, 1001);
+	/* the most directions there can be, and one more */
+	in.ndirs = LOSSATTR_MAX_DIRS;
+	for (unsigned int d = 4; d < LOSSATTR_MAX_DIRS; d++)
+		in.dir[d] = (struct lossattr_dir){ .sent = 10, .received = 10 };
+	assert_int_equal(lossattr_compute(&in, out), 0);
+	assert_int_equal(at(&out[LOSSATTR_MAX_DIRS - 1], LOSS_DUT_STACK, NULL), 0);
+	in.ndirs = LOSSATTR_MAX_DIRS + 1;
+	assert_int_equal(lossattr_compute(&in, out), -EINVAL);
+	free(out);
 	free(b);
 	free(a);
 }
@@ -457,6 +493,7 @@ int main(void)
 		cmocka_unit_test(no_dut),
 		cmocka_unit_test(over_explained),
 		cmocka_unit_test(two_directions),
+		cmocka_unit_test(four_ports),
 		cmocka_unit_test(add_full),
 		cmocka_unit_test(limit),
 	};
