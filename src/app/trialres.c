@@ -69,6 +69,7 @@ static void set_dirs(struct trialopt *o, const char *const *peer, int peer_nsfd)
 
 		for (unsigned int b = 0; b < per; b++) {
 			struct trial_dir *d = &c->dir[p * per + b];
+			char label[sizeof(o->dir_label[0])];
 
 			*d = (struct trial_dir){ .path = p, .back = b, .tx_if = b ? t->rx_name : t->tx_name,
 						 .tx_nsfd = b ? t->rx_nsfd : t->tx_nsfd,
@@ -78,8 +79,9 @@ static void set_dirs(struct trialopt *o, const char *const *peer, int peer_nsfd)
 						 .rx_peer_nsfd = peer_nsfd };
 			set_spec(&d->spec, o->ipv6, b ? t->rx_mac : t->tx_mac, b ? t->rx_dst_mac : t->dst_mac,
 				 b ? t->dst_ip : t->src_ip, b ? t->src_ip : t->dst_ip);
-			snprintf(o->dir_label[p * per + b], sizeof(o->dir_label[0]), "%s -> DUT -> %s",
-				 b ? t->rx_if : t->tx_if, b ? t->tx_if : t->rx_if);
+			snprintf(label, sizeof(label), "%s -> DUT -> %s", b ? t->rx_if : t->tx_if,
+				 b ? t->tx_if : t->rx_if);
+			memcpy(o->dir_label[p * per + b], label, sizeof(label));
 		}
 	}
 }
@@ -245,8 +247,9 @@ static int resolve_pair(struct trialopt *o, unsigned int p, char *err, size_t er
 	bool dst_set = p ? o->ndst_mac > p : o->dst_mac_set, rx_dst_set = p ? o->nrx_dst_mac > p : o->rx_dst_mac_set;
 	int rc;
 
-	snprintf(t->tx_name, sizeof(t->tx_name), "%s", t->tx_if);
-	snprintf(t->rx_name, sizeof(t->rx_name), "%s", t->rx_if);
+	_Static_assert(sizeof(t->tx_name) == sizeof(t->tx_if), "names as given");
+	memcpy(t->tx_name, t->tx_if, sizeof(t->tx_name));
+	memcpy(t->rx_name, t->rx_if, sizeof(t->rx_name));
 	if ((rc = split_port(t->tx_name, "--tx", &t->tx_nsfd, err, errlen)) ||
 	    (rc = split_port(t->rx_name, "--rx", &t->rx_nsfd, err, errlen)))
 		return rc;
