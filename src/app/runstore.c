@@ -154,6 +154,8 @@ int app_store_stream_begin(struct storeopt *s, const struct app_stream_info *si,
 		env_dut(e, si->dut);
 	envcap_set(e, "run.message_size", "%u", si->size);
 	envcap_set(e, "run.senders", "%u", si->senders);
+	if (si->rate_pps > 0)
+		envcap_set(e, "run.rate_pps", "%.0f", si->rate_pps);
 	if (si->cpus[0])
 		envcap_set(e, "run.sender_cpus", "%s", si->cpus);
 	if (si->server_cpu >= 0)

@@ -52,6 +52,7 @@ struct app_stream_info {
 	struct dut *dut;		/* the DUT crossed (its environment), or NULL */
 	const char *where;		/* "through lab wr-", "to 198.19.0.2" */
 	unsigned int size, senders;
+	double rate_pps;		/* each sender's --rate, 0: flat out */
 	char cpus[64];			/* the senders' CPUs, "" none pinned */
 	int server_cpu;			/* -1: not pinned */
 };

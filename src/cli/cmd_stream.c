@@ -25,6 +25,7 @@
 #include "core/timeconst.h"
 #include "core/addrpolicy.h"
 #include "core/cpuset.h"
+#include "core/pace.h"
 #include "core/units.h"
 #include "dut/dut.h"
 #include "dut/envcap.h"
@@ -50,6 +51,8 @@ struct stream_opts {
 	const char *host;
 	uint16_t port;
 	uint64_t size, duration_ns;
+	struct rate rate;		/* --rate: each sender's (kind RATE_PPS, value 0: none) */
+	bool have_rate;
 	unsigned int max_sessions;	/* 0: not given */
 	unsigned int max_per_peer;	/* 0: not given */
 	uint64_t max_duration_ns;	/* 0: not given */
@@ -121,6 +124,20 @@ static int set_size(void *ctx, const struct opt *opt, const char *v, char *err, 
 	int rc = size_parse(v, 1, STREAM_MSG_MAX, &op->size, err, errlen);
 
 	op->have_size |= !rc;
+	return rc;
+}
+
+static int set_rate(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct stream_opts *op = ctx;
+	int rc = rate_parse(v, &op->rate, err, errlen);
+
+	if (!rc && op->rate.kind == RATE_PCT) {
+		snprintf(err, errlen, "--rate %s: give datagrams/s (20kpps) or bits/s of payload (100Mbit); "
+			 "a stream has no line rate", v);
+		rc = -EINVAL;
+	}
+	op->have_rate |= !rc;
 	return rc;
 }
 
@@ -282,6 +299,10 @@ static const struct opt stream_opts[] = {
 	  opt_set_true, SO(allow_any) },
 	{ "message-size", 'm', OPT_VALUE, "SIZE", NULL, "1025",
 	  "datagram payload, 1..65507 bytes; IEC units (1k = 1024)", set_size },
+	{ "rate", 0, OPT_VALUE, "RATE", NULL, NULL,
+	  "each sender at most RATE, paced evenly: datagrams/s (20kpps)\n"
+	  "or payload bits/s (100Mbit), as iperf3's -b; default: as\n"
+	  "fast as it can, netperf's way", set_rate },
 	{ "duration", 'l', OPT_VALUE, "T", NULL, "10s",
 	  "how long to send (100ms..24h; plain number = seconds)",
 	  set_duration, SO(duration_ns), 100 * NSEC_PER_MSEC, STREAM_DUR_MAX },
@@ -343,17 +364,18 @@ const struct opt_cmd stream_cmd = {
 	.synopsis = "--server [--bind ADDR] [--port N] [--once | --max-sessions N]\n"
 		    "                              [--max-per-peer N] [--max-duration T] [--token-file FILE]\n"
 		    "                              [--user NAME] [--json]\n"
-		    "       wirerate stream --client|-H HOST [-m SIZE] [-l T] [-c] [-C] [-T L,R]\n"
+		    "       wirerate stream --client|-H HOST [-m SIZE] [-l T] [--rate RATE] [-c] [-C] [-T L,R]\n"
 		    "                              [--threads N] [--cpus LIST] [--port N] [--token-file FILE]\n"
 		    "                              [--allow-any-address] [--json]\n"
-		    "       wirerate stream [--prefix P] [-m SIZE] [-l T] [-c] [-C] [-T L,R] [--threads N]\n"
-		    "                              [--cpus LIST] [--soak] [--profile] [--json]",
+		    "       wirerate stream [--prefix P] [-m SIZE] [-l T] [--rate RATE] [-c] [-C] [-T L,R]\n"
+		    "                              [--threads N] [--cpus LIST] [--soak] [--profile] [--json]",
 	.about = "netperf's UDP_STREAM: the client sends UDP datagrams of one size as fast as\n"
-		 "it can for a time; the server counts what arrives. The client prints\n"
-		 "netperf's block (socket size, message size, elapsed time, messages okay and\n"
-		 "errors, throughput in 10^6 bits/s; the sender's line, then the receiver's)\n"
-		 "and the loss between them; with -c/-C, each end's CPU and service demand,\n"
-		 "and with --threads/--cpus, several senders at once and their total.\n"
+		 "it can, or paced at --rate, for a time; the server counts what arrives. The\n"
+		 "client prints netperf's block (socket size, message size, elapsed time,\n"
+		 "messages okay and errors, throughput in 10^6 bits/s; the sender's line, then\n"
+		 "the receiver's) and the loss between them; with -c/-C, each end's CPU and\n"
+		 "service demand, and with --threads/--cpus, several senders at once and\n"
+		 "their total.\n"
 		 "Through a DUT (the lab's, or --dut), also what the stream cost the DUT's\n"
 		 "CPUs: per CPU, per datagram received, and as netperf's service demand (us\n"
 		 "of CPU per KB).\n",
@@ -365,6 +387,14 @@ const struct opt_cmd stream_cmd = {
 		 "Exit: 0 done, 1 the server or the lab failed it, 2 bad input, 130 Ctrl-C.\n",
 	.tables = stream_tables,
 };
+
+/* --rate in datagrams/s: bits/s count the payload, as the throughput does. */
+static double stream_rate_pps(const struct stream_opts *op)
+{
+	if (!op->have_rate)
+		return 0;
+	return op->rate.kind == RATE_PPS ? op->rate.value : op->rate.value / ((double)op->size * 8);
+}
 
 static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **argv)
 {
@@ -435,6 +465,23 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 		cli_error("stream: --%s: name the DUT the stream crosses with --dut",
 			  op->soak ? "soak" : op->profile ? "profile" : "watch-cpus");
 		return EXIT_USAGE;
+	}
+	if (op->have_rate && op->mode == MODE_SERVER) {
+		cli_error("stream: --rate is the client's (lab mode or --client)");
+		return EXIT_USAGE;
+	}
+	if (op->have_rate) {
+		double pps = stream_rate_pps(op);
+
+		if (!(pps >= PACE_RATE_MIN && pps <= PACE_RATE_MAX)) {
+			cli_error("stream: --rate: %g datagrams/s is outside %g..%g", pps, PACE_RATE_MIN, PACE_RATE_MAX);
+			return EXIT_USAGE;
+		}
+		if (pps * (double)op->duration_ns / NSEC_PER_SEC < 1) {
+			cli_error("stream: --rate %g datagrams/s for -l %g s sends no datagram", pps,
+				  (double)op->duration_ns / NSEC_PER_SEC);
+			return EXIT_USAGE;
+		}
 	}
 	if (op->iter_max && !op->conf_level) {
 		cli_error("stream: -i (--iterations) goes with -I (--confidence)");
@@ -714,6 +761,7 @@ typedef int (*stream_run_fn)(void *ctx, struct stream_result *r);
 static int keep_begin(struct stream_opts *op, const struct stream_dut *sd, const char *lab, const char *addr)
 {
 	struct app_stream_info si = { .lab = lab, .dut = sd->d, .size = (unsigned int)op->size,
+				      .rate_pps = stream_rate_pps(op),
 				      .senders = op->nsend, .server_cpu = op->server_cpu };
 	struct db_run_info ri = { .test = "stream", .repeats = op->conf_level ? op->iter_max : 1 };
 	char where[160], sizes[16], err[512];
@@ -822,7 +870,7 @@ static int finish(struct cli *cli, const struct stream_opts *op, const char *add
 	struct out *o = cli_out_create(cli, "stream");
 	struct cpucost_result cr = { 0 };
 	struct streamprint p = { .host = op->host, .addr = addr, .lab = lab, .port = op->port, .size = op->size,
-				 .duration_ns = op->duration_ns, .local_cpu = op->local_cpu,
+				 .duration_ns = op->duration_ns, .rate_pps = stream_rate_pps(op), .local_cpu = op->local_cpu,
 				 .remote_cpu = op->remote_cpu, .cpus = &op->cpus, .nsend = op->nsend,
 				 .senders = sn->s, .conf_level = op->conf_level, .conf_width = op->conf_width,
 				 .cr = &cr, .run_id = op->store.run_id };
@@ -892,7 +940,8 @@ static int client_run(void *ctx, struct stream_result *r)
 
 static int do_client(struct stream_opts *op, struct cli *cli)
 {
-	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .stop = cli_stop_flag(),
+	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .rate_pps = stream_rate_pps(op),
+				   .stop = cli_stop_flag(),
 				   .cpu = op->cpu, .server_cpu = op->server_cpu };
 	struct stream_result r = { 0 };
 	struct stream_dut sd = { 0 };
@@ -983,7 +1032,8 @@ static int lab_run(void *ctx, struct stream_result *r)
 
 static int do_lab(struct stream_opts *op, struct cli *cli)
 {
-	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .stop = cli_stop_flag(),
+	struct stream_client c = { .size = op->size, .duration_ns = op->duration_ns, .rate_pps = stream_rate_pps(op),
+				   .stop = cli_stop_flag(),
 				   .cpu = op->cpu, .server_cpu = op->server_cpu };
 	struct stream_result r = { 0 };
 	struct stream_dut sd = { 0 };

@@ -20,8 +20,9 @@
 #include "engine/stream.h"
 #include "engine/stream_impl.h"
 #include "engine/stream_proto.h"
-#include "os/netns.h"
+#include "core/pace.h"
 #include "os/clock.h"
+#include "os/netns.h"
 #include "os/procstat.h"
 
 /* ---- the control connection ---- */
@@ -437,14 +438,41 @@ static int client_open(const struct stream_client *c, int *cfd, int *ufd, char *
 	return 0;
 }
 
+/* The rate's datagrams due now, in one batch at most; sleeps until the
+ * next is due when none is (the sender's CPU is then free for others:
+ * what -c measures). Without a rate, a whole batch. */
+static unsigned int client_due(struct pace *p, bool paced, uint64_t *t)
+{
+	unsigned int n;
+
+	if (!paced)
+		return STREAM_BATCH;
+	while (!(n = pace_due(p, *t))) {
+		uint64_t next = pace_next_ns(p), now = *t;
+		struct timespec ts;
+
+		if (next == UINT64_MAX)
+			return 0;
+		if (next > now) {
+			ts = (struct timespec){ .tv_sec = (time_t)((next - now) / NSEC_PER_SEC),
+						.tv_nsec = (long)((next - now) % NSEC_PER_SEC) };
+			nanosleep(&ts, NULL);
+		}
+		*t = mono_ns();
+	}
+	return n;
+}
+
 /* Send for the duration (or until *stop), sendmmsg in batches, the clock
- * read once per batch. */
+ * read once per batch; at c->rate_pps when it is given. */
 static int client_blast(int ufd, const struct stream_client *c, struct stream_result *r, char *err,
 			size_t errlen)
 {
 	struct mmsghdr msgs[STREAM_BATCH];
 	struct iovec iov = { calloc(1, c->size), c->size };
 	struct procstat_busy busy = { 0 };
+	struct pace pace;
+	bool paced = c->rate_pps > 0;
 	uint64_t start, t;
 	int rc = 0;
 
@@ -464,14 +492,24 @@ static int client_blast(int ufd, const struct stream_client *c, struct stream_re
 	if (c->window)
 		c->window(c->window_arg, false);
 	start = t = mono_ns();
+	if (paced && (rc = pace_init(&pace, c->rate_pps, start, STREAM_BATCH, 0, err, errlen)))
+		goto out;
 	while (!*c->stop && t - start < c->duration_ns) {
-		int n = sendmmsg(ufd, msgs, STREAM_BATCH, 0);
+		unsigned int due = client_due(&pace, paced, &t);
+		int n;
 
+		if (!due || t - start >= c->duration_ns)
+			break;
+		n = sendmmsg(ufd, msgs, due, 0);
 		if (n > 0) {
 			r->sent += (uint64_t)n;
+			if (paced)
+				pace_sent(&pace, (unsigned int)n, t);
 		} else if (n < 0 && (errno == ENOBUFS || errno == EAGAIN || errno == ECONNREFUSED)) {
 			/* the one message refused; the rest of the batch is tried again */
 			r->errors++;
+			if (paced)
+				pace_sent(&pace, 1, t);
 		} else if (n < 0 && errno != EINTR) {
 			rc = -errno;
 			snprintf(err, errlen, "send: %s", strerror(errno));

@@ -113,6 +113,8 @@ struct stream_client {
 	struct sockaddr_storage addr;
 	socklen_t alen;
 	uint64_t size, duration_ns;
+	double rate_pps;		/* datagrams/s each sender offers (core/pace.h);
+					 * 0: as fast as it can, netperf's way */
 	const char *token;		/* sent in HELLO (NULL: none) */
 	int cpu, server_cpu;		/* the CPU the sender, and the server's
 					 * session, run on (-1: where they may) */

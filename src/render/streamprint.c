@@ -104,6 +104,12 @@ static void print_block(struct out *o, const struct streamprint *p, const struct
 	else
 		out_null(o, "lab");
 	out_f64(o, "duration_s", NULL, (double)p->duration_ns / NSEC_PER_SEC);
+	if (p->rate_pps > 0) {
+		out_f64(o, "rate_pps", "paced at %.0f messages/s", p->rate_pps);
+		out_text(o, "%s (--rate)\n", p->nsend > 1 ? " a sender" : "");
+	} else {
+		out_null(o, "rate_pps");
+	}
 	if (p->local_cpu || p->remote_cpu)
 		out_text(o, "Socket  Message  Elapsed      Messages                   CPU      Service\n"
 			    "Size    Size     Time         Okay Errors   Throughput   Util     Demand\n"

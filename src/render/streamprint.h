@@ -18,6 +18,7 @@ struct streamprint {
 	const char *lab;		/* lab mode's prefix, NULL otherwise */
 	uint16_t port;
 	uint64_t size, duration_ns;
+	double rate_pps;		/* --rate, each sender's; 0: flat out */
 	bool local_cpu, remote_cpu;	/* -c, -C: netperf's CPU columns */
 	const struct cpuset *cpus;	/* --cpus, or NULL */
 	unsigned int nsend;		/* senders, each in senders[] */
