@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/rfc2544plan.h"
 #include "app/trialres.h"
 #include "core/timeconst.h"
 #include "dut/dut.h"
@@ -342,4 +343,27 @@ int app_store_r2544_finish(struct storeopt *s, const struct r2544_result *res, c
 			rc = store_row(s, &res->row[i], err, errlen);
 	s->rows_stored = res->nrows;
 	return rc;
+}
+
+int app_store_r2544_begin(struct storeopt *s, const struct trialopt *to, const struct app_r2544_opts *o,
+			  const struct app_r2544_plan *plan, struct r2544_cfg *cfg, char *err, size_t errlen)
+{
+	char sizes[160], test[64], names[48];
+	struct db_run_info ri = { .test = test, .sizes = sizes, .repeats = (unsigned int)o->repeat,
+				  .precision = o->precision, .pdr_ratio = o->pdr };
+	int rc;
+
+	app_r2544_sizes_text(o, sizes, sizeof(sizes));
+	app_r2544_tests_text(o->tests, false, names, sizeof(names));
+	snprintf(test, sizeof(test), "rfc2544 %s", names);
+	s->precision = o->precision;
+	s->exceed_ratio = o->exceed;
+	s->duration_sum_ns = plan->dsum_ns;
+	s->trial_ns = plan->final_ns;
+	if ((rc = app_store_begin(s, to, &ri, err, errlen)))
+		return rc;
+	cfg->on_trial = app_store_r2544_trial;
+	cfg->on_row = app_store_r2544_row;
+	cfg->hook_ctx = s;
+	return 0;
 }

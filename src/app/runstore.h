@@ -87,4 +87,13 @@ int app_store_r2544_row(void *s, const struct r2544_row *row, char *err, size_t 
 int app_store_r2544_finish(struct storeopt *s, const struct r2544_result *res, char *headline,
 			   size_t len, char *err, size_t errlen);
 
+struct app_r2544_opts;
+struct app_r2544_plan;
+struct r2544_cfg;
+
+/* Insert rfc2544's run (its tests, sizes and goals as asked in o, the
+ * plan's timing) and set cfg's hooks to store each trial and row in s. */
+int app_store_r2544_begin(struct storeopt *s, const struct trialopt *to, const struct app_r2544_opts *o,
+			  const struct app_r2544_plan *plan, struct r2544_cfg *cfg, char *err, size_t errlen);
+
 #endif

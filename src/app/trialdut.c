@@ -7,6 +7,7 @@
 #include "dut/dut.h"
 #include "dut/envcap.h"
 #include "engine/cpucost.h"
+#include "engine/rfc2544.h"
 #include "lab/lab.h"
 
 int app_trial_dut_open(struct trialopt *o, char *err, size_t errlen)
@@ -109,4 +110,22 @@ int app_trial_cpucost(const struct trialopt *o, struct cpucost **cost, char *err
 	if (!rc && o->profile)
 		cpucost_profile(*cost, o->profile_hz, o->profile_top);
 	return rc;
+}
+
+int app_r2544_watch(const struct trialopt *o, struct r2544_cfg *cfg, char *err, size_t errlen)
+{
+	struct cpucost *probe = NULL;
+	int rc;
+
+	if ((rc = app_trial_cpucost(o, &probe, err, errlen)))
+		return rc;
+	cpucost_destroy(probe);
+	cfg->watch = o->watch;
+	cfg->dut = o->dut;
+	cfg->soak = o->soak;
+	cfg->profile = o->profile;
+	cfg->profile_hz = o->profile_hz;
+	cfg->profile_top = o->profile_top;
+	cfg->soak_path = o->dut_t.kind == DUT_SSH ? NULL : o->soak_path;
+	return 0;
 }

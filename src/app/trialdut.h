@@ -10,6 +10,7 @@
 #include "app/trialcfg.h"
 
 struct cpucost;
+struct r2544_cfg;
 
 /* After app_trial_resolve: open the DUT's agent (none: o->dut stays
  * NULL), default the CPUs to watch to the DUT's, apply --dut-placement and
@@ -22,5 +23,8 @@ void app_trial_dut_close(struct trialopt *o);
  * DUT to watch. -errno with a reason (--soak without a calibration on the
  * DUT, ...). */
 int app_trial_cpucost(const struct trialopt *o, struct cpucost **cost, char *err, size_t errlen);
+/* rfc2544's DUT side in cfg: the DUT and the CPUs each trial watches
+ * (checked now, by opening one watch), the soak and the profile. */
+int app_r2544_watch(const struct trialopt *o, struct r2544_cfg *cfg, char *err, size_t errlen);
 
 #endif

@@ -25,17 +25,8 @@
 #include "render/openmetrics.h"
 
 struct r_opts {
-	unsigned int tests;
-	unsigned int sizes[R2544_MAX_SIZES], nsizes;
-	double pdr, precision;
-	struct rate max_load;
-	bool max_load_set, quick, sizes_given;
-	uint64_t trial_ns, settle_ns;
-	bool trial_set, settle_set;
-	uint64_t lat_runs, b2b_runs, repeat;
-	bool lat_set, b2b_set;
-	double exceed;
-	uint64_t dsum_ns;		/* 0: the trial time */
+	struct app_r2544_opts po;	/* the options the plan reads, declared into it */
+	bool sizes_given;
 	bool json_stream;
 	const char *openmetrics;
 };
@@ -63,21 +54,21 @@ static int parse_sizes(const char *s, struct r_opts *r, char *err, size_t errlen
 	char *list = strdup(s), *save = NULL;
 	int rc = 0;
 
-	r->nsizes = 0;
+	r->po.nsizes = 0;
 	for (char *t = strtok_r(list, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
 		uint64_t v;
 
-		if (r->nsizes == R2544_MAX_SIZES) {
+		if (r->po.nsizes == R2544_MAX_SIZES) {
 			snprintf(err, errlen, "--sizes: at most %d sizes", R2544_MAX_SIZES);
 			rc = -EINVAL;
 		} else if (size_parse(t, 1, FRAME_MAX, &v, err, errlen)) {
 			rc = -EINVAL;
 		} else {
-			r->sizes[r->nsizes++] = (unsigned int)v;
+			r->po.sizes[r->po.nsizes++] = (unsigned int)v;
 		}
 	}
 	free(list);
-	if (!rc && !r->nsizes) {
+	if (!rc && !r->po.nsizes) {
 		snprintf(err, errlen, "--sizes: give sizes like 64,512,1518");
 		rc = -EINVAL;
 	}
@@ -98,7 +89,7 @@ static int set_sizes(void *ctx, const struct opt *opt, const char *v, char *err,
 static int set_goal(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	struct r_opts *r = ctx;
-	double *dst = opt->id ? &r->precision : &r->pdr;
+	double *dst = opt->id ? &r->po.precision : &r->po.pdr;
 
 	if (parse_ratio(v, dst) || (opt->id && *dst <= 0)) {
 		snprintf(err, errlen, "--%s '%s': expected a ratio like 0.5%% or 0.005, below 100%%", opt->name, v);
@@ -109,7 +100,7 @@ static int set_goal(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 static int set_exceed(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	if (parse_ratio(v, &((struct r_opts *)ctx)->exceed)) {
+	if (parse_ratio(v, &((struct r_opts *)ctx)->po.exceed)) {
 		snprintf(err, errlen, "--exceed-ratio '%s': expected a ratio in [0, 1), like 0.5 or 50%%", v);
 		return -EINVAL;
 	}
@@ -120,8 +111,8 @@ static int set_max_load(void *ctx, const struct opt *opt, const char *v, char *e
 {
 	struct r_opts *r = ctx;
 
-	r->max_load_set = true;
-	return rate_parse(v, &r->max_load, err, errlen);
+	r->po.max_load_set = true;
+	return rate_parse(v, &r->po.max_load, err, errlen);
 }
 
 /* A duration or a count whose presence matters too: the bool at opt->id
@@ -149,19 +140,19 @@ static const struct opt r2544_opts[] = {
 	  "the highest load to offer (default: line rate, or the\n"
 	  "tester's calibrated ceiling, whichever is lower)", set_max_load },
 	{ "quick", 0, OPT_NOARG, NULL, NULL, NULL, "short trials for the lab (printed as deviations from RFC 2544)",
-	  opt_set_true, RO(quick) },
+	  opt_set_true, RO(po.quick) },
 	{ "trial-time", 0, OPT_VALUE, "T", NULL, NULL, "full trial length (RFC 2544: 60s; --quick: 2s)",
-	  set_ns_given, RO(trial_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR, RO(trial_set) },
+	  set_ns_given, RO(po.trial_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR, RO(po.trial_set) },
 	{ "settle", 0, OPT_VALUE, "T", NULL, NULL, "wait between trials (RFC 2544: 5s; --quick: 0.5s)",
-	  set_ns_given, RO(settle_ns), 0, 600 * NSEC_PER_SEC, RO(settle_set) },
+	  set_ns_given, RO(po.settle_ns), 0, 600 * NSEC_PER_SEC, RO(po.settle_set) },
 	{ "latency-runs", 0, OPT_VALUE, "N", NULL, NULL, "latency trials per size (RFC 2544: 20; --quick: 3)",
-	  set_u64_given, RO(lat_runs), 1, 64, RO(lat_set) },
+	  set_u64_given, RO(po.lat_runs), 1, 64, RO(po.lat_set) },
 	{ "b2b-runs", 0, OPT_VALUE, "N", NULL, NULL, "back-to-back searches per size (RFC 2544: 50; --quick: 2)",
-	  set_u64_given, RO(b2b_runs), 1, 1000, RO(b2b_set) },
+	  set_u64_given, RO(po.b2b_runs), 1, 1000, RO(po.b2b_set) },
 	{ "repeat", 0, OPT_VALUE, "N", NULL, "1",
 	  "run the throughput search N times per size (1..16): the\n"
 	  "median and the spread, which 'wirerate report' compares",
-	  opt_set_u64, RO(repeat), 1, R2544_MAX_REPEATS },
+	  opt_set_u64, RO(po.repeat), 1, R2544_MAX_REPEATS },
 	{ "exceed-ratio", 0, OPT_VALUE, "R", NULL, "0",
 	  "share of a load's trial time that may exceed the loss goal,\n"
 	  "e.g. 0.5 or 50% (0: one failed trial condemns a load)", set_exceed },
@@ -169,7 +160,7 @@ static const struct opt r2544_opts[] = {
 	  "full-length trial time that decides a load, e.g. 4s or 120s\n"
 	  "(default: the trial time, one trial); with --exceed-ratio the\n"
 	  "goal exceed ratio and goal duration sum of MLRsearch",
-	  opt_set_ns, RO(dsum_ns), 10 * NSEC_PER_MSEC, NSEC_PER_DAY },
+	  opt_set_ns, RO(po.dsum_ns), 10 * NSEC_PER_MSEC, NSEC_PER_DAY },
 	{ "json-stream", 0, OPT_NOARG, NULL, NULL, NULL,
 	  "one JSON object per trial on stdout as it ends ({\"event\":\"trial\",\n"
 	  "...}), then the result as --json gives it", opt_set_true, RO(json_stream) },
@@ -192,7 +183,7 @@ const struct opt_cmd rfc2544_cmd = {
 	.tables = r2544_tables,
 };
 
-/* The words that name the tests, into r->tests. */
+/* The words that name the tests, into r->po.tests. */
 static int take_tests(struct r_opts *r, char **args, int nargs, char *err, size_t errlen)
 {
 	static const struct { const char *name; unsigned int bits; } tests[] = {
@@ -209,7 +200,7 @@ static int take_tests(struct r_opts *r, char **args, int nargs, char *err, size_
 			snprintf(err, errlen, "unexpected argument '%s'", args[i]);
 			return -EINVAL;
 		}
-		r->tests |= tests[k].bits;
+		r->po.tests |= tests[k].bits;
 	}
 	return 0;
 }
@@ -328,19 +319,19 @@ static void print_result(struct cli *cli, const struct r_opts *r, const struct t
 	struct out *o = cli_out_create(cli, "rfc2544");
 	char tests[64];
 
-	app_r2544_tests_text(r->tests, true, tests, sizeof(tests));
+	app_r2544_tests_text(r->po.tests, true, tests, sizeof(tests));
 	out_str(o, "tests", "RFC 2544 %s", tests);
 	out_str(o, "where", ", %s", to->where);
-	out_str(o, "mode", ", %s mode\n", r->quick ? "quick" : "strict");
+	out_str(o, "mode", ", %s mode\n", r->po.quick ? "quick" : "strict");
 	out_u64(o, "flows", "  %llu flow(s)", frame_flows_count(&to->cfg.flows));
 	out_u64(o, "direction_count", ", %llu direction(s)", to->cfg.ndirs);
-	out_f64(o, "pdr_ratio", ", PDR loss goal %g", r->pdr);
-	out_f64(o, "precision", ", width goal %g of the max load", r->precision);
-	out_f64(o, "exceed_ratio", NULL, r->exceed);
+	out_f64(o, "pdr_ratio", ", PDR loss goal %g", r->po.pdr);
+	out_f64(o, "precision", ", width goal %g of the max load", r->po.precision);
+	out_f64(o, "exceed_ratio", NULL, r->po.exceed);
 	out_f64(o, "duration_sum_s", NULL, plan->dsum_ns / 1e9);
 	out_f64(o, "trial_s", NULL, plan->final_ns / 1e9);
 	out_u64(o, "trials_run", ", %llu trials", res->trials_run);
-	out_u64(o, "repeat", NULL, r->repeat);
+	out_u64(o, "repeat", NULL, r->po.repeat);
 	out_f64(o, "elapsed_s", " in %.0f s\n", res->elapsed_ns / 1e9);
 	if (to->line_bps > 0)
 		out_f64(o, "line_rate_bps", "  line rate %.0f bit/s\n", to->line_bps);
@@ -355,7 +346,7 @@ static void print_result(struct cli *cli, const struct r_opts *r, const struct t
 	out_arr_end(o);
 	print_max_loads(o, plan);
 
-	struct r2544print_opts p = { .tests = r->tests, .goals = plan->goals, .line_bps = to->line_bps,
+	struct r2544print_opts p = { .tests = r->po.tests, .goals = plan->goals, .line_bps = to->line_bps,
 				     .sizes = to->cfg.sizes, .nsizes = to->cfg.nsizes, .run_id = so->run_id,
 				     .db = so->path };
 
@@ -377,24 +368,12 @@ static int placed_ceiling(void *ctx, unsigned int size, struct app_ceiling *out,
 	return rc;
 }
 
-int cmd_rfc2544(struct cli *cli, int argc, char **argv)
+/* argv into r, so and to, checked: -1 to go on, or the exit status. */
+static int parse(struct cli *cli, int argc, char **argv, struct r_opts *r, struct storeopt *so, struct trialopt *to)
 {
-	struct r_opts r = { .pdr = 0.005, .precision = 0.005, .repeat = 1 };
-	struct storeopt so;
-	char headline[512];
-	struct trialopt to;
-	struct r2544_cfg *cfg = NULL;
-	struct r2544_result *res = NULL;
-	struct app_r2544_plan plan;
-	struct cli_stop stop = { .caught = false };
-	struct app_r2544_estimate est = { 0 };
-	struct progress prog = { .tty = isatty(STDERR_FILENO) };
-	struct stream_hook sh = { .so = &so };
-	char when[32];
-	bool imix = false;
-	void *ctx[] = { &r, &so, &to };
+	void *ctx[] = { r, so, to };
 	char err[512], **args;
-	int nargs, rc, ret = EXIT_RUNTIME;
+	int nargs, rc;
 
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -408,57 +387,99 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	r.sizes[0] = 64, r.sizes[1] = 128, r.sizes[2] = 256, r.sizes[3] = 512;
-	r.sizes[4] = 1024, r.sizes[5] = 1280, r.sizes[6] = 1518;
-	r.nsizes = 7;
-	storeopt_init(&so);
-	trialopt_init(&to);
+	*r = (struct r_opts){ .po = { .pdr = 0.005, .precision = 0.005, .repeat = 1, .nsizes = 7,
+				      .sizes = { 64, 128, 256, 512, 1024, 1280, 1518 } } };
+	storeopt_init(so);
+	trialopt_init(to);
 	if (!(args = calloc((size_t)argc, sizeof(*args)))) {
 		cli_error("rfc2544: out of memory");
 		return EXIT_RUNTIME;
 	}
 	rc = opt_parse(&rfc2544_cmd, ctx, cli, argc, argv, args, argc, &nargs);
-	if (!rc && (rc = take_tests(&r, args, nargs, err, sizeof(err))))
+	if (!rc && (rc = take_tests(r, args, nargs, err, sizeof(err))))
 		cli_error("rfc2544: %s", err);
 	free(args);
 	if (rc)
 		return rc == OPT_HELP ? 0 : EXIT_USAGE;
-	if (r.json_stream)
+	if (r->json_stream)
 		cli->json = true;
-	if (!r.tests)
-		r.tests = R2544_THROUGHPUT;
-	imix = to.imix_set;
-	if (imix && r.sizes_given) {
+	if (!r->po.tests)
+		r->po.tests = R2544_THROUGHPUT;
+	r->po.imix = to->imix_set;
+	if (r->po.imix && r->sizes_given) {
 		cli_error("rfc2544: --sizes and --imix: a list of sizes or one IMIX row, not both");
 		return EXIT_USAGE;
 	}
-	if (to.ipv6_flag && !r.sizes_given)
-		r.sizes[0] = FRAME_MIN_TAGGED_V6;	/* RFC 5180's 78 has no room for the tag */
-	if (trialopt_check(&to, "1kpps", err, sizeof(err))) {
+	if (to->ipv6_flag && !r->sizes_given)
+		r->po.sizes[0] = FRAME_MIN_TAGGED_V6;	/* RFC 5180's 78 has no room for the tag */
+	if (trialopt_check(to, "1kpps", err, sizeof(err))) {
 		cli_error("rfc2544: %s", err);
 		return EXIT_USAGE;
 	}
-	if (to.duration_set) {
+	if (to->duration_set) {
 		cli_error("rfc2544: use --trial-time, not --duration (the search chooses trial lengths)");
 		return EXIT_USAGE;
 	}
-	/* The plan: RFC 2544's defaults, or the lab's quick mode. */
-	struct app_r2544_opts po = {
-		.tests = r.tests, .nsizes = r.nsizes, .imix = imix, .pdr = r.pdr, .precision = r.precision,
-		.exceed = r.exceed, .max_load = r.max_load, .max_load_set = r.max_load_set, .quick = r.quick,
-		.trial_ns = r.trial_ns, .settle_ns = r.settle_ns, .trial_set = r.trial_set,
-		.settle_set = r.settle_set, .lat_runs = r.lat_runs, .b2b_runs = r.b2b_runs, .repeat = r.repeat,
-		.lat_set = r.lat_set, .b2b_set = r.b2b_set, .dsum_ns = r.dsum_ns,
-	};
+	return -1;
+}
 
-	memcpy(po.sizes, r.sizes, sizeof(po.sizes));
-	if ((rc = app_r2544_timing(&po, &to.cfg, &plan, err, sizeof(err)))) {
+/* Each row's maximum load (the tester's ceiling measured in place through
+ * the lab: minutes), after saying how long the run should take. */
+static int max_loads(const struct r_opts *r, struct trialopt *to, struct r2544_cfg *cfg,
+		     struct app_r2544_plan *plan, struct app_r2544_estimate *est, struct cli_stop *stop)
+{
+	char key[sizeof(((struct calib_entry *)0)->port_type)], when[32], err[512];
+	struct app_r2544_host h = { .line_bps = to->line_bps, .calib_path = to->calib_path, .calib_key = key,
+				    .lab = to->lab, .prefix = to->prefix };
+	int rc;
+
+	app_trial_calib_key(to, key, sizeof(key));
+	/* Through the lab, the tester's ceiling is measured in the
+	 * placement of the search's own trials: a back-to-back one can be
+	 * ten times what the generator offers through the DUT. */
+	if (to->lab && !to->direct) {
+		h.placed = placed_ceiling;
+		h.ctx = &cfg->base;
+	}
+	app_r2544_estimate(&r->po, plan, &cfg->base, h.placed != NULL, est);
+	duration_text(est->seconds, when, sizeof(when));
+	fprintf(stderr, "rfc2544: planned: about %u trials, %s (an estimate: the search decides; the time "
+		"left follows as it runs)\n", est->trials, when);
+	cli_stop_catch(stop);
+	rc = app_r2544_max_loads(&r->po, &cfg->base, &h, plan, err, sizeof(err));
+	cli_stop_restore(stop);
+	if (!rc)
+		return 0;
+	cli_error("rfc2544: %s", err);
+	return rc == -EINVAL ? EXIT_USAGE : rc == -EINTR ? 130 : EXIT_RUNTIME;
+}
+
+int cmd_rfc2544(struct cli *cli, int argc, char **argv)
+{
+	struct r_opts r;
+	struct storeopt so;
+	char headline[512];
+	struct trialopt to;
+	struct r2544_cfg *cfg = NULL;
+	struct r2544_result *res = NULL;
+	struct app_r2544_plan plan;
+	struct cli_stop stop = { .caught = false };
+	struct app_r2544_estimate est = { 0 };
+	struct progress prog = { .tty = isatty(STDERR_FILENO) };
+	struct stream_hook sh = { .so = &so };
+	char err[512];
+	int rc, ret = EXIT_RUNTIME;
+
+	if ((rc = parse(cli, argc, argv, &r, &so, &to)) >= 0)
+		return rc;
+	/* The plan: RFC 2544's defaults, or the lab's quick mode. */
+	if ((rc = app_r2544_timing(&r.po, &to.cfg, &plan, err, sizeof(err)))) {
 		cli_error("rfc2544: %s", err);
 		return EXIT_USAGE;
 	}
 	if (cli->check_only) {
 		/* the plan without the host: no ceiling measured in place */
-		app_r2544_estimate(&po, &plan, &to.cfg, false, &est);
+		app_r2544_estimate(&r.po, &plan, &to.cfg, false, &est);
 		cli->planned_s = est.seconds;
 		return 0;
 	}
@@ -469,8 +490,8 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	}
 	/* every size the search will offer fits the links, before anything
 	 * is stored or sent */
-	if ((rc = app_r2544_check_sizes(&po, &to.cfg, err, sizeof(err))) ||
-	    (rc = app_r2544_check_mtu(&po, &to.cfg, err, sizeof(err)))) {
+	if ((rc = app_r2544_check_sizes(&r.po, &to.cfg, err, sizeof(err))) ||
+	    (rc = app_r2544_check_mtu(&r.po, &to.cfg, err, sizeof(err)))) {
 		cli_error("rfc2544: %s", err);
 		app_trial_release(&to);
 		return EXIT_USAGE;
@@ -480,85 +501,24 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	if (!cfg || !res)
 		goto out;
 	cfg->base = to.cfg;
-	/* The DUT's CPUs on every trial, soaked with --soak. */
-	{
-		struct cpucost *probe = NULL;
-
-		if ((rc = app_trial_cpucost(&to, &probe, err, sizeof(err)))) {
-			cli_error("rfc2544: %s", err);
-			ret = cli_status(rc);
-			goto out;
-		}
-		cpucost_destroy(probe);
-		cfg->watch = to.watch;
-		cfg->dut = to.dut;
-		cfg->soak = to.soak;
-		cfg->profile = to.profile;
-		cfg->profile_hz = to.profile_hz;
-		cfg->profile_top = to.profile_top;
-		cfg->soak_path = to.dut_t.kind == DUT_SSH ? NULL : to.soak_path;
-	}
-
-	/* The run is stored as it goes: opened now so that a bad --db fails
-	 * before any traffic, each trial committed as it ends. */
-	if ((rc = app_store_open(&so, err, sizeof(err)))) {
+	/* The DUT's CPUs on every trial; the run stored as it goes, opened
+	 * now so that a bad --db fails before any traffic. */
+	if ((rc = app_r2544_watch(&to, cfg, err, sizeof(err))) || (rc = app_store_open(&so, err, sizeof(err)))) {
 		cli_error("rfc2544: %s", err);
 		ret = cli_status(rc);
 		goto out;
 	}
-	/* The maximum load of each row, and every deviation from RFC 2544,
-	 * printed with the result. */
-	{
-		char key[sizeof(((struct calib_entry *)0)->port_type)];
-		struct app_r2544_host h = { .line_bps = to.line_bps, .calib_path = to.calib_path, .calib_key = key,
-					    .lab = to.lab, .prefix = to.prefix };
-
-		app_trial_calib_key(&to, key, sizeof(key));
-		/* Through the lab, the tester's ceiling is measured in the
-		 * placement of the search's own trials: a back-to-back one
-		 * can be ten times what the generator offers through the DUT. */
-		if (to.lab && !to.direct) {
-			h.placed = placed_ceiling;
-			h.ctx = &cfg->base;
-		}
-		app_r2544_estimate(&po, &plan, &cfg->base, h.placed != NULL, &est);
-		duration_text(est.seconds, when, sizeof(when));
-		fprintf(stderr, "rfc2544: planned: about %u trials, %s (an estimate: the search decides; the time "
-			"left follows as it runs)\n", est.trials, when);
-		cli_stop_catch(&stop);
-		rc = app_r2544_max_loads(&po, &cfg->base, &h, &plan, err, sizeof(err));
-		cli_stop_restore(&stop);
-		if (rc) {
-			cli_error("rfc2544: %s", err);
-			ret = rc == -EINVAL ? EXIT_USAGE : rc == -EINTR ? 130 : EXIT_RUNTIME;
-			goto out;
-		}
+	if ((ret = max_loads(&r, &to, cfg, &plan, &est, &stop)))
+		goto out;
+	ret = EXIT_RUNTIME;
+	/* Every deviation from RFC 2544, printed with the result. */
+	app_r2544_deviations(&r.po, &to.cfg, to.line_bps, &plan);
+	app_r2544_fill(&r.po, &plan, cfg);
+	if ((rc = app_store_r2544_begin(&so, &to, &r.po, &plan, cfg, err, sizeof(err)))) {
+		cli_error("rfc2544: %s: %s", so.path, err);
+		goto out;
 	}
-	app_r2544_deviations(&po, &to.cfg, to.line_bps, &plan);
-	app_r2544_fill(&po, &plan, cfg);
-
-	{
-		char sizes[160], test[64], names[48];
-
-		app_r2544_sizes_text(&po, sizes, sizeof(sizes));
-		app_r2544_tests_text(r.tests, false, names, sizeof(names));
-		snprintf(test, sizeof(test), "rfc2544 %s", names);
-		struct db_run_info ri = { .test = test, .sizes = sizes, .repeats = (unsigned int)r.repeat,
-					  .precision = r.precision, .pdr_ratio = r.pdr };
-
-		so.precision = r.precision;
-		so.exceed_ratio = r.exceed;
-		so.duration_sum_ns = plan.dsum_ns;
-		so.trial_ns = plan.final_ns;
-		if ((rc = app_store_begin(&so, &to, &ri, err, sizeof(err)))) {
-			cli_error("rfc2544: %s: %s", so.path, err);
-			goto out;
-		}
-		cfg->on_trial = app_store_r2544_trial;
-		cfg->on_row = app_store_r2544_row;
-		cfg->hook_ctx = &so;
-		sh.store = true;
-	}
+	sh.store = true;
 	if (r.json_stream) {
 		/* the store's hooks first, then the line */
 		cfg->on_trial = stream_trial;
