@@ -396,6 +396,23 @@ static double stream_rate_pps(const struct stream_opts *op)
 	return op->rate.kind == RATE_PPS ? op->rate.value : op->rate.value / ((double)op->size * 8);
 }
 
+/* --rate given: the client's, and sending something. */
+static bool rate_ok(const struct stream_opts *op)
+{
+	double pps = stream_rate_pps(op);
+
+	if (op->mode == MODE_SERVER)
+		cli_error("stream: --rate is the client's (lab mode or --client)");
+	else if (!(pps >= PACE_RATE_MIN && pps <= PACE_RATE_MAX))
+		cli_error("stream: --rate: %g datagrams/s is outside %g..%g", pps, PACE_RATE_MIN, PACE_RATE_MAX);
+	else if (pps * (double)op->duration_ns / NSEC_PER_SEC < 1)
+		cli_error("stream: --rate %g datagrams/s for -l %g s sends no datagram", pps,
+			  (double)op->duration_ns / NSEC_PER_SEC);
+	else
+		return true;
+	return false;
+}
+
 static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **argv)
 {
 	void *ctx[] = { op, &op->store };
@@ -466,23 +483,8 @@ static int parse_opts(struct stream_opts *op, struct cli *cli, int argc, char **
 			  op->soak ? "soak" : op->profile ? "profile" : "watch-cpus");
 		return EXIT_USAGE;
 	}
-	if (op->have_rate && op->mode == MODE_SERVER) {
-		cli_error("stream: --rate is the client's (lab mode or --client)");
+	if (op->have_rate && !rate_ok(op))
 		return EXIT_USAGE;
-	}
-	if (op->have_rate) {
-		double pps = stream_rate_pps(op);
-
-		if (!(pps >= PACE_RATE_MIN && pps <= PACE_RATE_MAX)) {
-			cli_error("stream: --rate: %g datagrams/s is outside %g..%g", pps, PACE_RATE_MIN, PACE_RATE_MAX);
-			return EXIT_USAGE;
-		}
-		if (pps * (double)op->duration_ns / NSEC_PER_SEC < 1) {
-			cli_error("stream: --rate %g datagrams/s for -l %g s sends no datagram", pps,
-				  (double)op->duration_ns / NSEC_PER_SEC);
-			return EXIT_USAGE;
-		}
-	}
 	if (op->iter_max && !op->conf_level) {
 		cli_error("stream: -i (--iterations) goes with -I (--confidence)");
 		return EXIT_USAGE;

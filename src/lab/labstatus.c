@@ -217,10 +217,115 @@ static void lock_report(const char *prefix, struct lab_status *st)
 	close(fd);
 }
 
+/* One interface's RPS and NAPI CPUs from its namespace's report, and its
+ * offloads (and, for gen0, the lab's queues) read in that namespace. */
+static void if_report(struct lab_ctx *c, enum lab_role r, const struct lab_addr *a, const char *rep,
+		      struct lab_if_status *is, unsigned int *queues)
+{
+	char val[300], key[64], e[64];
+	unsigned int rxq, txq;
+	int saved, sock;
+
+	snprintf(key, sizeof(key), "rps.%s", a->ifname);
+	if (report_get(rep, key, val, sizeof(val)) && !cpuset_parse_mask(val, &is->rps, e, sizeof(e)))
+		is->rps_known = true;
+	is->cpus = is->rps;
+	is->cpus_known = is->rps_known;
+	snprintf(key, sizeof(key), "napi.%s", a->ifname);
+	if (report_get(rep, key, val, sizeof(val)) && !cpuset_parse_mask(val, &is->cpus, e, sizeof(e)))
+		is->cpus_known = true;
+	if (netns_enter(c->nsfd[r], &saved))
+		return;
+	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	netns_leave(&saved);
+	if (sock < 0)
+		return;
+	is->offl_known = !ethtool_offloads_get(sock, a->ifname, &is->offl);
+	if (queues && !ethtool_queues(sock, a->ifname, &rxq, &txq))
+		*queues = rxq;
+	close(sock);
+}
+
+/* One role's interfaces of path p: present (and up, for path 0, into
+ * st->complete), then what its namespace reports of them. */
+static void path_report(struct lab_ctx *c, const char *prefix, enum lab_role role, unsigned int p,
+			struct lab_status *st)
+{
+	struct report_job j = { role, p };
+	char name[NETNS_NAME_MAX], rep[1024] = "", val[300];
+	bool any = false;
+
+	for (int i = 0; i < LAB_NIFS; i++) {
+		const struct lab_addr *a = lab_path_if(p, (enum lab_ifx)i);
+		struct lab_if_status *is = &st->ifs[p * LAB_NIFS + i];
+
+		if (a->role != role)
+			continue;
+		is->present = nl_link_get(c->nl[role], a->ifname, &is->link) == 0;
+		any |= is->present;
+		/* path 0 always counts; the others once any of their links is
+		 * found (lab_status) */
+		if (p == 0 && (!is->present || !is->link.up))
+			st->complete = false;
+	}
+	if (p && !any)
+		return;
+	lab_ns_name(prefix, role, name, sizeof(name));
+	netns_run(name, ns_report, &j, rep, sizeof(rep));
+	for (int i = 0; i < LAB_NIFS; i++) {
+		const struct lab_addr *a = lab_path_if(p, (enum lab_ifx)i);
+		struct lab_if_status *is = &st->ifs[p * LAB_NIFS + i];
+
+		if (a->role == role && is->present)
+			if_report(c, role, a, rep, is, p == 0 && i == LAB_GEN0 ? &st->queues : NULL);
+	}
+	if (role == LAB_DUT && p == 0) {
+		if (report_get(rep, "forwarding", val, sizeof(val)))
+			st->forwarding = val[0] == '1';
+		if (report_get(rep, "rules", val, sizeof(val)))
+			st->rules = atoi(val);
+		if (st->ifs[LAB_DUT1].present)
+			nl_qdisc_get_root(c->nl[role], st->ifs[LAB_DUT1].link.ifindex, &st->shape);
+	}
+}
+
+/* The DUT's CPUs (every path's ports'), and the placement: path 0's,
+ * when every path has it. */
+static void placement(struct lab_status *st)
+{
+	const struct lab_if_status *d0 = &st->ifs[LAB_DUT0], *d1 = &st->ifs[LAB_DUT1];
+
+	for (unsigned int p = 0; p < st->ports; p++) {
+		const struct lab_if_status *in = &st->ifs[p * LAB_NIFS + LAB_DUT0];
+		const struct lab_if_status *eg = &st->ifs[p * LAB_NIFS + LAB_DUT1];
+
+		for (size_t w = 0; w < CPUSET_MAX / 64; w++)
+			st->dut_cpus.bits[w] |= in->cpus.bits[w] | eg->cpus.bits[w];
+	}
+	st->placement = PLACE_OTHER;
+	if (d0->cpus_known && d1->cpus_known) {
+		unsigned n0 = cpuset_count(&d0->cpus), n1 = cpuset_count(&d1->cpus);
+
+		if (cpuset_equal(&d0->cpus, &d1->cpus) && n0 == 1)
+			st->placement = PLACE_BOUND;
+		else if (n0 == 1 && n1 == 1)
+			st->placement = PLACE_SPLIT;
+		else if (cpuset_equal(&d0->cpus, &d1->cpus) && n0 > 1)
+			st->placement = PLACE_FREE;
+	}
+	for (unsigned int p = 1; p < st->ports; p++) {
+		const struct lab_if_status *in = &st->ifs[p * LAB_NIFS + LAB_DUT0];
+		const struct lab_if_status *eg = &st->ifs[p * LAB_NIFS + LAB_DUT1];
+
+		if (!in->cpus_known || !eg->cpus_known ||
+		    !cpuset_equal(&in->cpus, &d0->cpus) || !cpuset_equal(&eg->cpus, &d1->cpus))
+			st->placement = PLACE_OTHER;
+	}
+}
+
 int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errlen)
 {
 	struct lab_ctx c;
-	char name[NETNS_NAME_MAX];
 	struct cpuset online;
 	int rc;
 
@@ -233,76 +338,14 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 	}
 	st->complete = true;
 	for (int r = 0; r < LAB_NROLES; r++) {
-		enum lab_role role = (enum lab_role)r;
-
 		st->ns_present[r] = c.nsfd[r] >= 0;
 		st->exists |= st->ns_present[r];
 		if (!st->ns_present[r]) {
 			st->complete = false;
 			continue;
 		}
-		lab_ns_name(prefix, role, name, sizeof(name));
-		for (unsigned int p = 0; p < LAB_PORTS_MAX; p++) {
-			struct report_job j = { role, p };
-			char rep[1024] = "", val[300], key[64];
-			bool any = false;
-
-			for (int i = 0; i < LAB_NIFS; i++) {
-				const struct lab_addr *a = lab_path_if(p, (enum lab_ifx)i);
-				struct lab_if_status *is = &st->ifs[p * LAB_NIFS + i];
-
-				if (a->role != role)
-					continue;
-				is->present = nl_link_get(c.nl[r], a->ifname, &is->link) == 0;
-				any |= is->present;
-				/* path 0 always counts; the others once any of
-				 * their links is found (below) */
-				if (p == 0 && (!is->present || !is->link.up))
-					st->complete = false;
-			}
-			if (p && !any)
-				continue;
-			netns_run(name, ns_report, &j, rep, sizeof(rep));
-			for (int i = 0; i < LAB_NIFS; i++) {
-				const struct lab_addr *a = lab_path_if(p, (enum lab_ifx)i);
-				struct lab_if_status *is = &st->ifs[p * LAB_NIFS + i];
-				char e[64];
-				int saved, sock;
-
-				if (a->role != role || !is->present)
-					continue;
-				snprintf(key, sizeof(key), "rps.%s", a->ifname);
-				if (report_get(rep, key, val, sizeof(val)) &&
-				    !cpuset_parse_mask(val, &is->rps, e, sizeof(e)))
-					is->rps_known = true;
-				is->cpus = is->rps;
-				is->cpus_known = is->rps_known;
-				snprintf(key, sizeof(key), "napi.%s", a->ifname);
-				if (report_get(rep, key, val, sizeof(val)) &&
-				    !cpuset_parse_mask(val, &is->cpus, e, sizeof(e)))
-					is->cpus_known = true;
-				if (netns_enter(c.nsfd[r], &saved))
-					continue;
-				sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-				netns_leave(&saved);
-				if (sock >= 0) {
-					unsigned int rxq, txq;
-
-					is->offl_known = !ethtool_offloads_get(sock, a->ifname, &is->offl);
-					if (p == 0 && i == LAB_GEN0 && !ethtool_queues(sock, a->ifname, &rxq, &txq))
-						st->queues = rxq;
-					close(sock);
-				}
-			}
-			if (role == LAB_DUT && p == 0) {
-				if (report_get(rep, "forwarding", val, sizeof(val)))
-					st->forwarding = val[0] == '1';
-				if (report_get(rep, "rules", val, sizeof(val)))
-					st->rules = atoi(val);
-				if (st->ifs[LAB_DUT1].present)
-					nl_qdisc_get_root(c.nl[r], st->ifs[LAB_DUT1].link.ifindex, &st->shape);
-			}
-		}
+		for (unsigned int p = 0; p < LAB_PORTS_MAX; p++)
+			path_report(&c, prefix, (enum lab_role)r, p, st);
 	}
 	lab_ctx_close(&c);
 
@@ -316,37 +359,7 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 	for (unsigned int k = LAB_NIFS; k < st->ports * LAB_NIFS; k++)
 		if (!st->ifs[k].present || !st->ifs[k].link.up)
 			st->complete = false;
-	{
-		const struct lab_if_status *d0 = &st->ifs[LAB_DUT0], *d1 = &st->ifs[LAB_DUT1];
-
-		for (unsigned int p = 0; p < st->ports; p++) {
-			const struct lab_if_status *in = &st->ifs[p * LAB_NIFS + LAB_DUT0];
-			const struct lab_if_status *eg = &st->ifs[p * LAB_NIFS + LAB_DUT1];
-
-			for (size_t w = 0; w < CPUSET_MAX / 64; w++)
-				st->dut_cpus.bits[w] |= in->cpus.bits[w] | eg->cpus.bits[w];
-		}
-		st->placement = PLACE_OTHER;
-		if (d0->cpus_known && d1->cpus_known) {
-			unsigned n0 = cpuset_count(&d0->cpus), n1 = cpuset_count(&d1->cpus);
-
-			if (cpuset_equal(&d0->cpus, &d1->cpus) && n0 == 1)
-				st->placement = PLACE_BOUND;
-			else if (n0 == 1 && n1 == 1)
-				st->placement = PLACE_SPLIT;
-			else if (cpuset_equal(&d0->cpus, &d1->cpus) && n0 > 1)
-				st->placement = PLACE_FREE;
-		}
-		/* path 0's placement holds for the lab when every path has it */
-		for (unsigned int p = 1; p < st->ports; p++) {
-			const struct lab_if_status *in = &st->ifs[p * LAB_NIFS + LAB_DUT0];
-			const struct lab_if_status *eg = &st->ifs[p * LAB_NIFS + LAB_DUT1];
-
-			if (!in->cpus_known || !eg->cpus_known ||
-			    !cpuset_equal(&in->cpus, &d0->cpus) || !cpuset_equal(&eg->cpus, &d1->cpus))
-				st->placement = PLACE_OTHER;
-		}
-	}
+	placement(st);
 	lock_report(prefix, st);
 	if (st->build_died)
 		st->complete = false;
