@@ -286,23 +286,35 @@ static int report(struct cli *cli, const struct app_matrix *m, const int64_t *ru
 	return rc;
 }
 
-int cmd_matrix(struct cli *cli, int argc, char **argv)
-{
-	struct app_matrix mx, *m = &mx;
-	struct matrix_opts mo = { .m = &mx, .prefix = LAB_PREFIX_DEFAULT };
-	void *ctx[] = { &mo };
-	int test_at = -1, rc = 0, nconf, at = 0, nown, nargs;
-	bool between = false, remote;
-	char *args[1];
-	char *targv[ARGV_MAX];
-	int started = 0;
-	int lock = -1;
-	char err[512], db_path[4096], mtag[64];
-	double planned = 0;		/* the test's plan, seconds a configuration */
+/* One matrix: what was asked, and its runs as they go. */
+struct mrun {
+	struct app_matrix m;
+	struct matrix_opts mo;
+	char **test;			/* argv from the test's name on */
+	int ntest;
+	bool remote;			/* the test names a DUT of its own */
+	char db_path[4096], mtag[64];
+	double planned;			/* the test's plan, seconds a configuration */
 	struct lab_spec specs[MATRIX_MAX];
 	int64_t run_ids[MATRIX_MAX];
+	char *targv[ARGV_MAX];
+	int at, started;		/* the configuration running, and how many began */
+};
+
+static char **test_argv(struct mrun *r, int c);
+
+/* argv up to the test and the test's own options, each configuration
+ * checked as 'lab up' would, the test's options by the test with
+ * nothing built: -1 to go on, or the exit status. */
+static int check(struct cli *cli, int argc, char **argv, struct mrun *r)
+{
+	struct app_matrix *m = &r->m;
+	void *ctx[] = { &r->mo };
+	int test_at = -1, rc, nown, nargs;
+	char *args[1], err[512];
 
 	app_matrix_init(m);
+	r->mo = (struct matrix_opts){ .m = m, .prefix = LAB_PREFIX_DEFAULT };
 	/* The matrix's own options end at '--'; the test's follow. */
 	for (nown = 1; nown < argc && strcmp(argv[nown], "--"); nown++)
 		;
@@ -322,183 +334,199 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		cli_error("matrix: the test is trial or rfc2544, not '%s'", argv[test_at]);
 		return EXIT_USAGE;
 	}
-	remote = app_matrix_remote_dut(argv + test_at, argc - test_at);
-	for (int i = test_at + 1; i < argc; i++) {
-		if (app_matrix_reserved(argv[i], remote)) {
-			cli_error("matrix: %s is the matrix's to set, not the test's (see 'wirerate matrix --help')", argv[i]);
+	r->test = argv + test_at;
+	r->ntest = argc - test_at;
+	r->remote = app_matrix_remote_dut(r->test, r->ntest);
+	for (int i = 1; i < r->ntest; i++) {
+		if (app_matrix_reserved(r->test[i], r->remote)) {
+			cli_error("matrix: %s is the matrix's to set, not the test's (see 'wirerate matrix --help')",
+				  r->test[i]);
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - test_at + 2 * mo.ntags + 12 > ARGV_MAX) {
+	if (r->ntest + 2 * r->mo.ntags + 12 > ARGV_MAX) {
 		cli_error("matrix: too many test options");
 		return EXIT_USAGE;
 	}
 	if (app_matrix_count(m, err, sizeof(err)) ||
-	    app_matrix_check_own(mo.label, mo.tags, mo.ntags, mo.db, mo.html, mo.fail_pct, err, sizeof(err))) {
-		cli_error("matrix: %s", err);
-		return EXIT_USAGE;
-	}
-	nconf = m->nconf;
-
-	if (remote && app_matrix_check_remote(m, err, sizeof(err))) {
+	    app_matrix_check_own(r->mo.label, r->mo.tags, r->mo.ntags, r->mo.db, r->mo.html, r->mo.fail_pct, err,
+				 sizeof(err)) ||
+	    (r->remote && app_matrix_check_remote(m, err, sizeof(err)))) {
 		cli_error("matrix: %s", err);
 		return EXIT_USAGE;
 	}
 	/* Every configuration checked as 'lab up' would check it, before any
 	 * lab is built or test run; a DUT of its own by its test, below. */
-	for (int c = 0; c < nconf && !remote; c++) {
+	for (int c = 0; c < m->nconf && !r->remote; c++) {
 		char *largv[2 * APP_MATRIX_NAXES + 6];
-		int la = app_matrix_lab_argv(m, c, mo.prefix, mo.no_xdp, largv);
+		int la = app_matrix_lab_argv(m, c, r->mo.prefix, r->mo.no_xdp, largv);
 		const char *action;
 
-		if ((rc = lab_args_parse(cli, la, largv, &specs[c], &action)))
+		if ((rc = lab_args_parse(cli, la, largv, &r->specs[c], &action)))
 			return rc < 0 ? EXIT_USAGE : rc;
 	}
-	if (app_matrix_labels(m, mo.label, err, sizeof(err))) {
+	if (app_matrix_labels(m, r->mo.label, err, sizeof(err))) {
 		cli_error("matrix: %s", err);
 		return EXIT_USAGE;
 	}
-	if (mo.db) {
-		snprintf(db_path, sizeof(db_path), "%s", mo.db);
-	} else if (db_default_path(db_path, sizeof(db_path), err, sizeof(err))) {
+	if (r->mo.db) {
+		snprintf(r->db_path, sizeof(r->db_path), "%s", r->mo.db);
+	} else if (db_default_path(r->db_path, sizeof(r->db_path), err, sizeof(err))) {
 		cli_error("matrix: %s", err);
 		return EXIT_USAGE;
 	}
-	snprintf(mtag, sizeof(mtag), "matrix-%lld-%d", (long long)time(NULL), (int)getpid());
+	snprintf(r->mtag, sizeof(r->mtag), "matrix-%lld-%d", (long long)time(NULL), (int)getpid());
 	/* the test's own options, parsed by the test with nothing built */
-	for (int c = 0; c < (remote ? nconf : 1); c++) {
-		app_matrix_test_argv(targv, argv + test_at, argc - test_at, remote ? NULL : mo.prefix, m->labels[c], mtag,
-				     mo.tags, mo.ntags, db_path);
-		if (remote)
-			app_matrix_dut_argv(m, c, targv);
-		if ((rc = check_test(cli, targv, &planned)))
+	for (int c = 0; c < (r->remote ? m->nconf : 1); c++)
+		if ((rc = check_test(cli, test_argv(r, c), &r->planned)))
 			return rc;
+	return -1;
+}
+
+/* Configuration c's command line in r->targv. */
+static char **test_argv(struct mrun *r, int c)
+{
+	app_matrix_test_argv(r->targv, r->test, r->ntest, r->remote ? NULL : r->mo.prefix, r->m.labels[c], r->mtag,
+			     r->mo.tags, r->mo.ntags, r->db_path);
+	if (r->remote)
+		app_matrix_dut_argv(&r->m, c, r->targv);
+	return r->targv;
+}
+
+/* Configuration c: its lab built, its test run and stored. 0, or the
+ * exit status after saying why. */
+static int run_one(struct cli *cli, struct mrun *r, int c)
+{
+	const char *label = r->m.labels[c];
+	char err[512];
+	int st;
+
+	if (!cli->json) {
+		char l[4 * sizeof(r->m.labels[0])];
+
+		printf("matrix %d/%d: %s\n", c + 1, r->m.nconf, out_escape_text(l, sizeof(l), label));
+		fflush(stdout);
 	}
-	/* the lab is the matrix's until the end; its tests share its lock
-	 * (inherited: it lasts while a test runs, even if the matrix dies) */
-	if (!remote && (rc = lab_lock(mo.prefix, "matrix", true, &lock, err, sizeof(err)))) {
-		cli_error("matrix: %s", err);
+	if (!r->remote && (lab_down(r->mo.prefix, err, sizeof(err)) || lab_up(&r->specs[c], err, sizeof(err)))) {
+		cli_error("matrix: configuration %d (%s): lab up: %s", c + 1, label, err);
 		return EXIT_RUNTIME;
 	}
-	{
-		char held[64];
+	if (stop_sig)
+		return 130;
+	if (cli->json) {
+		FILE *null = fopen("/dev/null", "w");
 
-		fcntl(lock, F_SETFD, 0);
-		snprintf(held, sizeof(held), "%s:%d", mo.prefix, lock);
-		setenv(LAB_LOCK_ENV, held, 1);
+		st = run_child(test_argv(r, c), null ? fileno(null) : -1);
+		if (null)
+			fclose(null);
+	} else {
+		st = run_child(test_argv(r, c), -1);
 	}
+	if (st < 0) {
+		cli_error("matrix: cannot run the test: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	r->run_ids[c] = app_matrix_newest_run(r->db_path, r->mtag);
+	if (st) {
+		/* the test said why; a stop keeps the runs so far */
+		if (st == 130 || stop_sig)
+			return 130;
+		cli_error("matrix: configuration %d (%s): the test failed (exit %d); the runs so far are stored, "
+			  "tagged %s", c + 1, label, st, r->mtag);
+		return st;
+	}
+	if (r->run_ids[c] <= (c ? r->run_ids[c - 1] : 0)) {
+		cli_error("matrix: configuration %d (%s): the test stored no run in %s", c + 1, label, r->db_path);
+		return EXIT_RUNTIME;
+	}
+	if (!cli->json)
+		printf("\n");
+	return 0;
+}
 
-	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO }, old_int, old_term, old_hup;
+/* SIGINT, SIGTERM and SIGHUP to on_signal (old: what to restore), or back. */
+static void catch_signals(struct sigaction old[3], bool restore)
+{
+	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO };
 
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
-	if (!cli->json) {
-		char t[4 * sizeof(mtag)];
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], restore ? &old[i] : &sa, restore ? NULL : &old[i]);
+}
 
-		printf("matrix: %d configuration(s) %s %s, runs tagged %s\n", nconf, remote ? "on the test's" : "in lab",
-		       remote ? "DUT" : mo.prefix, out_escape_text(t, sizeof(t), mtag));
+int cmd_matrix(struct cli *cli, int argc, char **argv)
+{
+	struct mrun *r = calloc(1, sizeof(*r));
+	struct sigaction old[3];
+	int rc, lock = -1, nconf;
+	bool between = false;
+	char err[512], held[64];
+
+	if (!r) {
+		cli_error("matrix: out of memory");
+		return EXIT_RUNTIME;
+	}
+	if ((rc = check(cli, argc, argv, r)) >= 0) {
+		free(r);
+		return rc;
+	}
+	nconf = r->m.nconf;
+	/* the lab is the matrix's until the end; its tests share its lock
+	 * (inherited: it lasts while a test runs, even if the matrix dies) */
+	if (!r->remote && (rc = lab_lock(r->mo.prefix, "matrix", true, &lock, err, sizeof(err)))) {
+		cli_error("matrix: %s", err);
+		free(r);
+		return EXIT_RUNTIME;
+	}
+	fcntl(lock, F_SETFD, 0);
+	snprintf(held, sizeof(held), "%s:%d", r->mo.prefix, lock);
+	setenv(LAB_LOCK_ENV, held, 1);
+	catch_signals(old, false);
+	if (!cli->json) {
+		char t[4 * sizeof(r->mtag)];
+
+		printf("matrix: %d configuration(s) %s %s, runs tagged %s\n", nconf, r->remote ? "on the test's" : "in lab",
+		       r->remote ? "DUT" : r->mo.prefix, out_escape_text(t, sizeof(t), r->mtag));
 	}
 	/* the test's own plan, once per configuration, and the lab's build */
-	if (planned > 0) {
+	if (r->planned > 0) {
 		char when[64];
 
-		duration_text(nconf * (planned + (remote ? 0 : MATRIX_LAB_UP_S)), when, sizeof(when));
+		duration_text(nconf * (r->planned + (r->remote ? 0 : MATRIX_LAB_UP_S)), when, sizeof(when));
 		fprintf(stderr, "matrix: planned: %d configuration(s) of about %.0f s each%s, %s in all (an estimate: "
-			"each test says its own plan as it starts)\n", nconf, planned,
-			remote ? "" : " and the lab's build", when);
+			"each test says its own plan as it starts)\n", nconf, r->planned,
+			r->remote ? "" : " and the lab's build", when);
 	}
-
-	if (!remote && lab_down(mo.prefix, err, sizeof(err))) {
+	rc = 0;
+	if (!r->remote && lab_down(r->mo.prefix, err, sizeof(err))) {
 		cli_error("matrix: lab down: %s", err);
 		rc = EXIT_RUNTIME;
-		goto out;
 	}
-	for (int c = 0; c < nconf && !stop_sig; c++) {
-		int st;
-
-		at = c;
-		started = c + 1;
-
-		if (!cli->json) {
-			char l[4 * sizeof(m->labels[0])];
-
-			printf("matrix %d/%d: %s\n", c + 1, nconf, out_escape_text(l, sizeof(l), m->labels[c]));
-			fflush(stdout);
-		}
-		if (!remote && (lab_down(mo.prefix, err, sizeof(err)) || lab_up(&specs[c], err, sizeof(err)))) {
-			cli_error("matrix: configuration %d (%s): lab up: %s", c + 1, m->labels[c], err);
-			rc = EXIT_RUNTIME;
-			goto out;
-		}
-		if (stop_sig) {
-			rc = 130;
-			goto out;
-		}
-		app_matrix_test_argv(targv, argv + test_at, argc - test_at, remote ? NULL : mo.prefix, m->labels[c], mtag,
-				     mo.tags, mo.ntags, db_path);
-		if (remote)
-			app_matrix_dut_argv(m, c, targv);
-		if (cli->json) {
-			FILE *null = fopen("/dev/null", "w");
-
-			st = run_child(targv, null ? fileno(null) : -1);
-			if (null)
-				fclose(null);
-		} else {
-			st = run_child(targv, -1);
-		}
-		if (st < 0) {
-			cli_error("matrix: cannot run the test: %s", strerror(errno));
-			rc = EXIT_RUNTIME;
-			goto out;
-		}
-		run_ids[c] = app_matrix_newest_run(db_path, mtag);
-		if (st) {
-			/* the test said why; a stop keeps the runs so far */
-			rc = st == 130 || stop_sig ? 130 : st;
-			if (rc != 130)
-				cli_error("matrix: configuration %d (%s): the test failed (exit %d); the runs so far "
-					  "are stored, tagged %s", c + 1, m->labels[c], st, mtag);
-			goto out;
-		}
-		if (run_ids[c] <= (c ? run_ids[c - 1] : 0)) {
-			cli_error("matrix: configuration %d (%s): the test stored no run in %s", c + 1, m->labels[c], db_path);
-			rc = EXIT_RUNTIME;
-			goto out;
-		}
-		if (!cli->json)
-			printf("\n");
+	for (int c = 0; !rc && c < nconf && !stop_sig; c++) {
+		r->at = c;
+		r->started = c + 1;
+		rc = run_one(cli, r, c);
 	}
-	if (stop_sig) {
+	if (!rc && stop_sig) {
 		rc = 130;
-		between = started > 0;
+		between = r->started > 0;
 	}
-out:
-	if (!remote && lab_down(mo.prefix, err, sizeof(err))) {
+	if (!r->remote && lab_down(r->mo.prefix, err, sizeof(err))) {
 		cli_error("matrix: lab down: %s", err);
 		if (!rc)
 			rc = EXIT_RUNTIME;
 	}
-	if (rc) {
-		if (rc == 130) {
-			if (!started)
-				fprintf(stderr, "wirerate: matrix: stopped before configuration 1 of %d; nothing was run\n",
-					nconf);
-			else
-				cli_error("matrix: stopped %s configuration %d of %d; the runs so far are stored, tagged %s",
-					  between ? "after" : "in", at + 1, nconf, mtag);
-		}
-		goto restore;
-	}
-
-	rc = report(cli, m, run_ids, db_path, mo.html, mo.fail_pct, mtag, mo.prefix);
-restore:
+	if (rc == 130 && !r->started)
+		fprintf(stderr, "wirerate: matrix: stopped before configuration 1 of %d; nothing was run\n", nconf);
+	else if (rc == 130)
+		cli_error("matrix: stopped %s configuration %d of %d; the runs so far are stored, tagged %s",
+			  between ? "after" : "in", r->at + 1, nconf, r->mtag);
+	if (!rc)
+		rc = report(cli, &r->m, r->run_ids, r->db_path, r->mo.html, r->mo.fail_pct, r->mtag, r->mo.prefix);
 	unsetenv(LAB_LOCK_ENV);
-	lab_unlock(&lock, mo.prefix);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
+	lab_unlock(&lock, r->mo.prefix);
+	catch_signals(old, true);
+	free(r);
 	return rc;
 }
