@@ -440,24 +440,29 @@ static int client_open(const struct stream_client *c, int *cfd, int *ufd, char *
 
 /* The rate's datagrams due now, in one batch at most; sleeps until the
  * next is due when none is (the sender's CPU is then free for others:
- * what -c measures). Without a rate, a whole batch. */
-static unsigned int client_due(struct pace *p, bool paced, uint64_t *t)
+ * what -c measures), waking at least every 100 ms for *stop and never
+ * past end. Without a rate, a whole batch. 0: end or *stop came first. */
+#define CLIENT_WAKE_NS (100 * NSEC_PER_MSEC)
+static unsigned int client_due(struct pace *p, bool paced, uint64_t end, volatile sig_atomic_t *stop,
+			       uint64_t *t)
 {
 	unsigned int n;
 
 	if (!paced)
 		return STREAM_BATCH;
 	while (!(n = pace_due(p, *t))) {
-		uint64_t next = pace_next_ns(p), now = *t;
+		uint64_t wake = pace_next_ns(p);
 		struct timespec ts;
 
-		if (next == UINT64_MAX)
+		if (*stop || *t >= end)
 			return 0;
-		if (next > now) {
-			ts = (struct timespec){ .tv_sec = (time_t)((next - now) / NSEC_PER_SEC),
-						.tv_nsec = (long)((next - now) % NSEC_PER_SEC) };
-			nanosleep(&ts, NULL);
-		}
+		if (wake > end)
+			wake = end;
+		if (wake > *t + CLIENT_WAKE_NS)
+			wake = *t + CLIENT_WAKE_NS;
+		ts = (struct timespec){ .tv_sec = (time_t)((wake - *t) / NSEC_PER_SEC),
+					.tv_nsec = (long)((wake - *t) % NSEC_PER_SEC) };
+		nanosleep(&ts, NULL);
 		*t = mono_ns();
 	}
 	return n;
@@ -495,7 +500,7 @@ static int client_blast(int ufd, const struct stream_client *c, struct stream_re
 	if (paced && (rc = pace_init(&pace, c->rate_pps, start, STREAM_BATCH, 0, err, errlen)))
 		goto out;
 	while (!*c->stop && t - start < c->duration_ns) {
-		unsigned int due = client_due(&pace, paced, &t);
+		unsigned int due = client_due(&pace, paced, start + c->duration_ns, c->stop, &t);
 		int n;
 
 		if (!due || t - start >= c->duration_ns)
