@@ -345,6 +345,15 @@ static bool any_cell(const struct page *p, bool (*has)(const struct rm_cell *c))
 	return false;
 }
 
+/* A table of cells by size, a column per run: its head, the first
+ * column named col. */
+static void cells_open(struct page *p, const char *col)
+{
+	fprintf(p->f, "<div class=\"wrap\"><table class=\"trl thr%s\"><thead><tr><th>%s</th>",
+		p->nruns > 6 ? " dense" : "", col);
+	run_heads(p);
+}
+
 /* Plain trials (`wirerate trial`): what the DUT forwarded of the load
  * offered, and the loss; verdicts only against a trial at the same load. */
 static void trial_table(struct page *p)
@@ -357,9 +366,7 @@ static void trial_table(struct page *p)
 	      "the DUT forwarded of those offered (the median over repeated trials, with their range "
 	      "below), and the loss. Verdicts compare each run with the baseline's trials at the same "
 	      "offered load, beyond their ranges widened by 0.5% of that load.</p>\n", f);
-	fprintf(f, "<div class=\"wrap\"><table class=\"trl thr%s\"><thead><tr><th>Frame size</th>",
-		p->nruns > 6 ? " dense" : "");
-	run_heads(p);
+	cells_open(p, "Frame size");
 	for (unsigned int s = 0; s < p->nsizes; s++) {
 		fprintf(f, "<tr><th>%u B</th>", p->m->sizes[s]);
 		for (unsigned int r = 0; r < p->nruns; r++) {
@@ -413,9 +420,7 @@ static void stream_table(struct page *p)
 	      "demand, microseconds of CPU per KB moved, of the sender, the receiver and the DUT. Verdicts "
 	      "compare the received throughput with the baseline's, beyond their ranges widened by 5% of "
 	      "the baseline's.</p>\n", f);
-	fprintf(f, "<div class=\"wrap\"><table class=\"trl thr%s\"><thead><tr><th>Message size</th>",
-		p->nruns > 6 ? " dense" : "");
-	run_heads(p);
+	cells_open(p, "Message size");
 	for (unsigned int s = 0; s < p->nsizes; s++) {
 		fprintf(f, "<tr><th>%u B</th>", p->m->sizes[s]);
 		for (unsigned int r = 0; r < p->nruns; r++) {
