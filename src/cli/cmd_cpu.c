@@ -99,7 +99,7 @@ static int parse_opts(struct cpu_opts *op, struct cli *cli, int argc, char **arg
 	}
 	if (!op->interval_ns)
 		op->interval_ns = NSEC_PER_SEC;
-	if (dutopt_check(&op->dut, err, sizeof(err))) {
+	if (duttarget_check(&op->dut, err, sizeof(err))) {
 		cli_error("cpu: %s", err);
 		return EXIT_USAGE;
 	}

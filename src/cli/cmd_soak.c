@@ -127,7 +127,7 @@ static int parse_opts(struct soak_opts *op, struct cli *cli, int argc, char **ar
 		cli_error("soak: %s applies to --calibrate only", op->cal_only);
 		return EXIT_USAGE;
 	}
-	if (dutopt_check(&op->dut, err, sizeof(err))) {
+	if (duttarget_check(&op->dut, err, sizeof(err))) {
 		cli_error("soak: %s", err);
 		return EXIT_USAGE;
 	}

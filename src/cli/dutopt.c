@@ -41,12 +41,3 @@ int dutopt_set_agent(void *ctx, const struct opt *opt, const char *v, char *err,
 	target(ctx, opt)->agent = v;
 	return 0;
 }
-
-int dutopt_check(const struct dut_target *t, char *err, size_t errlen)
-{
-	if ((t->nssh_opts || t->agent) && !(t->given && t->kind == DUT_SSH)) {
-		snprintf(err, errlen, "%s goes with --dut ssh:HOST", t->nssh_opts ? "--ssh-option" : "--dut-agent");
-		return -EINVAL;
-	}
-	return 0;
-}

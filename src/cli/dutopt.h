@@ -11,8 +11,6 @@
 int dutopt_set_dut(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen);
 int dutopt_set_ssh_option(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen);
 int dutopt_set_agent(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen);
-/* After parsing: --ssh-option and --dut-agent only with --dut ssh:. */
-int dutopt_check(const struct dut_target *t, char *err, size_t errlen);
 
 #define DUTOPT_ENTRIES(off, group, dflt, what)                                                         \
 	{ "dut", 0, OPT_VALUE, "TARGET", group, dflt,                                                 \

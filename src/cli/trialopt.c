@@ -607,7 +607,7 @@ static int check_dut(struct trialopt *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--prefix is the lab's: it does not go with --dut %s", t->kind == DUT_SSH ? "ssh:..." : "local");
 		return -EINVAL;
 	}
-	if (dutopt_check(t, err, errlen))
+	if (duttarget_check(t, err, errlen))
 		return -EINVAL;
 	if ((o->dut_place || o->dut_rules_set) && !remote) {
 		snprintf(err, errlen, "%s acts on a DUT given with --dut ssh:HOST or --dut local; the lab's are "

@@ -132,3 +132,12 @@ void duttarget_name(const struct dut_target *t, char *buf, size_t len)
 		snprintf(buf, len, "none");
 	}
 }
+
+int duttarget_check(const struct dut_target *t, char *err, size_t errlen)
+{
+	if ((t->nssh_opts || t->agent) && !(t->given && t->kind == DUT_SSH)) {
+		snprintf(err, errlen, "%s goes with --dut ssh:HOST", t->nssh_opts ? "--ssh-option" : "--dut-agent");
+		return -EINVAL;
+	}
+	return 0;
+}

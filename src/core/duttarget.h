@@ -37,6 +37,10 @@ struct dut_target {
 /* Parse s into t (t's ssh options and agent are kept). -EINVAL with a
  * one-line reason naming --dut and the accepted forms. */
 int duttarget_parse(const char *s, struct dut_target *t, char *err, size_t errlen);
+
+/* After the options are parsed: --ssh-option and --dut-agent only with
+ * --dut ssh:. 0, or -EINVAL with the reason. */
+int duttarget_check(const struct dut_target *t, char *err, size_t errlen);
 /* "lab wr-", "local", "ssh:user@host:22". */
 void duttarget_name(const struct dut_target *t, char *buf, size_t len);
 

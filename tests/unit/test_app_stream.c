@@ -1,7 +1,9 @@
-/* Several stream senders at once: each runs in a thread of its own with
- * its CPU, the DUT watch's window opens once before the first and closes
- * once after the last, and the total adds the senders up. No sockets:
- * each sender is a function that fills in its figures. */
+/* A stream's workflow without sockets. Several senders at once: each
+ * runs in a thread of its own with its CPU, the DUT watch's window opens
+ * once before the first and closes once after the last, and the total
+ * adds the senders up (each sender is a function that fills in its
+ * figures). The options' rules: which end each option belongs to, and
+ * what follows from them (the mode, -i's default, the senders' CPUs). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/streamclient.h"
 #include "app/streamrun.h"
+#include "core/timeconst.h"
 
 struct watch {
 	pthread_mutex_t lock;
@@ -138,11 +142,141 @@ static void one_here_and_failures(void **st)
 	assert_int_equal(s[0].rc, -EINVAL);
 }
 
+/* op checked: its error, or "" when it passes. */
+static const char *check(struct app_stream_opts *op)
+{
+	static char err[512];
+
+	err[0] = 0;
+	if (app_stream_check(op, err, sizeof(err)))
+		assert_true(err[0] != 0);
+	else
+		assert_string_equal(err, "");
+	return err;
+}
+
+static void rules(void **state)
+{
+	struct app_stream_opts op;
+
+	(void)state;
+	/* nothing given: lab mode, one unpinned sender, one run */
+	app_stream_defaults(&op);
+	assert_string_equal(check(&op), "");
+	assert_int_equal(op.mode, APP_STREAM_LAB);
+	assert_int_equal(op.nsend, 1);
+	assert_int_equal(op.send_cpu[0], -1);
+	assert_int_equal(op.iter_max, 0);
+	assert_int_equal(op.size, APP_STREAM_SIZE_DEFAULT);
+	assert_int_equal(op.port, STREAM_PORT);
+	/* the ends exclude each other, and each option has its end */
+	app_stream_defaults(&op);
+	op.server = true;
+	op.host = "198.18.0.1";
+	assert_string_equal(check(&op), "--server and --client exclude each other");
+	app_stream_defaults(&op);
+	op.host = "198.18.0.1";
+	op.once = true;
+	assert_string_equal(check(&op), "--once applies to --server only");
+	app_stream_defaults(&op);
+	op.server = true;
+	op.have_size = true;
+	assert_string_equal(check(&op),
+			    "--message-size and --duration are the client's (the server takes them from it)");
+	app_stream_defaults(&op);
+	op.server = true;
+	op.store.no_store = true;
+	assert_string_equal(check(&op), "--db, --label, --tag and --no-store are the client's (it stores the runs)");
+	app_stream_defaults(&op);
+	op.token_file = "t";
+	assert_string_equal(check(&op), "--token-file applies to --server and --client");
+	/* the DUT's watch needs a DUT with --client; not so in lab mode */
+	app_stream_defaults(&op);
+	op.host = "198.18.0.1";
+	op.soak = true;
+	assert_string_equal(check(&op), "--soak: name the DUT the stream crosses with --dut");
+	app_stream_defaults(&op);
+	op.soak = true;
+	assert_string_equal(check(&op), "");
+	/* -I brings -i's default; -i alone is refused */
+	app_stream_defaults(&op);
+	op.conf_level = 95;
+	assert_string_equal(check(&op), "");
+	assert_int_equal(op.iter_max, APP_STREAM_ITER_DEFAULT_MAX);
+	assert_int_equal(op.iter_min, APP_STREAM_ITER_DEFAULT_MIN);
+	app_stream_defaults(&op);
+	op.iter_max = 5;
+	assert_string_equal(check(&op), "-i (--iterations) goes with -I (--confidence)");
+}
+
+static void rate_and_senders(void **state)
+{
+	struct app_stream_opts op;
+
+	(void)state;
+	/* --rate: bits/s count the payload; a rate that sends nothing in
+	 * the run is refused */
+	app_stream_defaults(&op);
+	op.have_rate = true;
+	op.rate = (struct rate){ .kind = RATE_BPS, .value = 8200 * 1000.0 };
+	op.size = 1025;
+	assert_true(app_stream_rate_pps(&op) > 999.99 && app_stream_rate_pps(&op) < 1000.01);
+	assert_string_equal(check(&op), "");
+	op.rate = (struct rate){ .kind = RATE_PPS, .value = 1 };
+	op.duration_ns = 200 * NSEC_PER_MSEC;
+	assert_string_equal(check(&op), "--rate 1 datagrams/s for -l 0.2 s sends no datagram");
+	app_stream_defaults(&op);
+	op.server = true;
+	op.have_rate = true;
+	op.rate = (struct rate){ .kind = RATE_PPS, .value = 1000 };
+	assert_string_equal(check(&op), "--rate is the client's (lab mode or --client)");
+	/* --threads: as many senders, each pinned as -T says */
+	app_stream_defaults(&op);
+	op.threads = 3;
+	op.cpu = 0;
+	op.have_bind_cpu = true;
+	assert_string_equal(check(&op), "");
+	assert_int_equal(op.nsend, 3);
+	assert_int_equal(op.send_cpu[0], 0);
+	assert_int_equal(op.send_cpu[2], 0);
+	/* --cpus: one sender on each CPU, in order (CPU 0 is online) */
+	app_stream_defaults(&op);
+	cpuset_add(&op.cpus, 0);
+	assert_string_equal(check(&op), "");
+	assert_int_equal(op.nsend, 1);
+	assert_int_equal(op.send_cpu[0], 0);
+	assert_int_equal(op.send_cpu[1], -1);
+	op.threads = 2;
+	assert_string_equal(check(&op),
+			    "--threads 2 and --cpus with 1 CPU(s): one sender per CPU, so as many of each");
+	app_stream_defaults(&op);
+	cpuset_add(&op.cpus, 0);
+	op.cpu = 0;
+	assert_string_equal(check(&op), "--cpus pins the senders: give -T ,REMOTE for the server's CPU only");
+	/* a CPU that is not online here (none has 1023 on a test host) */
+	app_stream_defaults(&op);
+	cpuset_add(&op.cpus, 0);
+	cpuset_add(&op.cpus, 1023);
+	assert_non_null(strstr(check(&op), "--cpus: CPU 1023 is not online here (online: 0"));
+	app_stream_defaults(&op);
+	op.server_cpu = 1023;
+	assert_non_null(strstr(check(&op), "-T: CPU 1023 is not online here"));
+	op.host = "198.18.0.1";		/* the server's CPU is the server host's */
+	assert_string_equal(check(&op), "");
+	/* several senders in lab mode each have a server of their own */
+	app_stream_defaults(&op);
+	op.threads = 2;
+	op.have_port = true;
+	assert_string_equal(check(&op), "--port with several senders in lab mode: each sender's server picks a port");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(many_and_total),
 		cmocka_unit_test(one_here_and_failures),
+		cmocka_unit_test(rules),
+		cmocka_unit_test(rate_and_senders),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
