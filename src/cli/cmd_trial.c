@@ -175,177 +175,226 @@ static int run_status(struct shown *sh)
 	}
 }
 
-int cmd_trial(struct cli *cli, int argc, char **argv)
-{
+/* A trial command's run, from its options to its printed summary. */
+struct trun {
+	struct cli *cli;
 	struct trialopt to;
 	struct storeopt so;
-	struct app_trial_run run = { .repeat = 1 };
+	struct trial_own own;
+	struct app_trial_run run;
 	struct app_trial_summary sum;
-	struct shown sh = { .cli = cli, .to = &to, .run = &run, .so = &so };
-	char err[512], headline[160];
-	struct trial_own own = { .repeat = 1 };
-	void *ctx[] = { &to, &own, &so };
-	struct cli_stop stop = { 0 };
-	char *args[1];
-	struct fs_out hist = { .f = NULL };	/* --latency-histogram */
+	struct shown sh;
+	struct fs_out hist;		/* --latency-histogram */
+	struct capture_stats cs;	/* --capture's */
+};
+
+/* The ports resolved, the DUT opened, the repeats' room, and the first
+ * trial's CPU watch, before anything is stored: a soak asked for but not
+ * calibrated is bad input, not a failed run. 0, or an exit status after
+ * a one-line error. */
+static int prepare(struct trun *t)
+{
+	char err[512];
+	int rc;
+
+	if ((rc = app_trial_resolve(&t->to, err, sizeof(err))) ||
+	    (rc = app_trial_dut_open(&t->to, err, sizeof(err)))) {
+		cli_error("trial: %s", err);
+		return cli_status(rc);
+	}
+	t->run.res = calloc(t->run.repeat, sizeof(*t->run.res));
+	t->run.cr = calloc(t->run.repeat, sizeof(*t->run.cr));
+	if (!t->run.res || !t->run.cr)
+		return EXIT_RUNTIME;
+	if ((rc = app_trial_cpucost(&t->to, &t->to.cfg.cost, err, sizeof(err)))) {
+		cli_error("trial: %s", err);
+		return cli_status(rc);
+	}
+	return 0;
+}
+
+/* Stored as a run of its trials, and the histogram and capture files
+ * made now (renamed over their names at the end): a bad --db or a place
+ * a file cannot be written fails before the traffic. 0, or an exit
+ * status after a one-line error, with the stored run marked failed. */
+static int open_outputs(struct trun *t)
+{
+	char sizes[160], err[512];
+	struct db_run_info ri = { .test = "trial", .sizes = sizes, .repeats = t->run.repeat };
+	int rc;
+
+	sizes_join(sizes, sizeof(sizes), t->to.cfg.sizes, t->to.cfg.nsizes);
+	if ((rc = app_store_open(&t->so, err, sizeof(err))) ||
+	    (rc = app_store_begin(&t->so, &t->to, &ri, err, sizeof(err)))) {
+		cli_error("trial: %s", err);
+		rc = cli_status(rc);
+	} else if (t->own.histogram && (rc = fs_out_open(&t->hist, t->own.histogram))) {
+		cli_error("trial: --latency-histogram %s: %s", t->own.histogram, strerror(-rc));
+		rc = EXIT_RUNTIME;
+	} else if (t->own.capture &&
+		   !(t->to.cfg.capture = capture_open(t->own.capture, t->own.capture_count, "wirerate " WR_VERSION, err,
+						      sizeof(err)))) {
+		cli_error("trial: --capture %s", err);
+		rc = EXIT_RUNTIME;
+	}
+	if (rc) {
+		storeopt_end(&t->so, "failed", NULL);
+		return rc;
+	}
+	if ((t->run.hist = t->hist.f))
+		hist_csv_header(t->run.hist);
+	return 0;
+}
+
+/* The files of the run: what was measured and captured, also of an
+ * interrupted run; nothing of a failed one. */
+static void close_files(struct trun *t)
+{
+	const struct app_trial_run *run = &t->run;
+	char err[512];
+
+	if (t->own.openmetrics && run->done) {
+		struct om_trials om = { .label = t->so.label, .res = run->res, .n = run->done, .ns = run->kept_ns };
+
+		if (cli_write_file(t->own.openmetrics, om_trials, &om, err, sizeof(err)))
+			cli_error("warning: trial: --openmetrics %s: %s", t->own.openmetrics, err);
+	}
+	if (fs_out_close(&t->hist, run->done > 0) && run->done)
+		cli_error("warning: trial: --latency-histogram %s: not written", t->own.histogram);
+	if (t->to.cfg.capture) {
+		capture_stats(t->to.cfg.capture, &t->cs);
+		if (capture_close(t->to.cfg.capture, run->done > 0, err, sizeof(err))) {
+			cli_error("warning: trial: --capture %s: not written", err);
+			t->cs.written = 0;
+			t->own.capture = NULL;
+		}
+		t->to.cfg.capture = NULL;
+	}
+}
+
+/* The end of the printed run. One shape whatever the options: the run's
+ * figures in "summary" and, at the top level, the median trial (the only
+ * one, of one); the text says the summary after several. */
+static void print_summary(struct trun *t)
+{
+	const struct app_trial_run *run = &t->run;
+	struct out *o = t->sh.o;
+
+	if (!o)
+		return;
+	out_arr_end(o);
+	if (run->repeat > 1 || out_is_json(o)) {
+		unsigned int m = t->sum.median_repeat;
+		struct trialprint_summary ps = {
+			.trials = run->done, .fwd_median = t->sum.median, .fwd_min = t->sum.lo, .fwd_max = t->sum.hi,
+			.loss_mean = t->sum.loss_mean, .median_repeat = m, .tester_limited = run->tester_limited,
+			.interrupted = run->interrupted,
+		};
+
+		trialprint_summary(o, &ps);
+		if (out_is_json(o)) {
+			t->to.cfg.trial_id = run->ids[m];
+			print_one(o, &t->to, &run->res[m], &run->cr[m], run->ceiling[m]);
+		}
+	}
+	if (t->own.capture)
+		trialprint_capture(o, t->own.capture, &t->cs);
+	if (t->so.run_id)
+		out_i64(o, "run_id", "  stored as run %lld\n", t->so.run_id);
+	out_destroy(o);
+	t->sh.o = NULL;
+}
+
+/* What the run holds, let go: the files unwritten when still open. */
+static void release(struct trun *t)
+{
+	fs_out_close(&t->hist, false);
+	cpucost_destroy(t->to.cfg.cost);
+	t->to.cfg.cost = NULL;
+	free(t->run.res);
+	free(t->run.cr);
+	app_trial_release(&t->to);
+	free(t);
+}
+
+/* The options, with the checks trialopt does not know of. 0, -1 after
+ * --help, or EXIT_USAGE after a one-line error. */
+static int parse(struct trun *t, struct cli *cli, int argc, char **argv)
+{
+	void *ctx[] = { &t->to, &t->own, &t->so };
+	char *args[1], err[512];
 	int nargs, rc;
 
-	trialopt_init(&to);
-	storeopt_init(&so);
+	trialopt_init(&t->to);
+	storeopt_init(&t->so);
+	t->own.repeat = 1;
 	if ((rc = opt_parse(&trial_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return rc == OPT_HELP ? 0 : EXIT_USAGE;
-	if (trialopt_check(&to, NULL, err, sizeof(err))) {
+		return rc == OPT_HELP ? -1 : EXIT_USAGE;
+	if (trialopt_check(&t->to, NULL, err, sizeof(err))) {
 		cli_error("trial: %s", err);
 		return EXIT_USAGE;
 	}
-	run.repeat = (unsigned int)own.repeat;
-	if (own.capture_count && !own.capture) {
+	t->run.repeat = (unsigned int)t->own.repeat;
+	if (t->own.capture_count && !t->own.capture) {
 		cli_error("trial: --capture-count goes with --capture FILE");
 		return EXIT_USAGE;
 	}
-	if (!own.capture_count)
-		own.capture_count = TRIAL_CAPTURE_COUNT;
-	if (cli->check_only) {
-		cli->planned_s = app_trial_planned_s(&to.cfg, run.repeat);
-		return 0;
-	}
-	if ((rc = app_trial_resolve(&to, err, sizeof(err))) || (rc = app_trial_dut_open(&to, err, sizeof(err)))) {
-		cli_error("trial: %s", err);
-		app_trial_release(&to);
-		return cli_status(rc);
-	}
-	run.res = calloc(run.repeat, sizeof(*run.res));
-	run.cr = calloc(run.repeat, sizeof(*run.cr));
-	if (!run.res || !run.cr) {
-		free(run.res);
-		free(run.cr);
-		app_trial_release(&to);
+	if (!t->own.capture_count)
+		t->own.capture_count = TRIAL_CAPTURE_COUNT;
+	return 0;
+}
+
+int cmd_trial(struct cli *cli, int argc, char **argv)
+{
+	struct trun *t = calloc(1, sizeof(*t));
+	struct cli_stop stop = { 0 };
+	char headline[160];
+	double secs;
+	int rc;
+
+	if (!t)
 		return EXIT_RUNTIME;
+	t->cli = cli;
+	t->sh = (struct shown){ .cli = cli, .to = &t->to, .run = &t->run, .so = &t->so };
+	if ((rc = parse(t, cli, argc, argv)) || cli->check_only) {
+		if (!rc)
+			cli->planned_s = app_trial_planned_s(&t->to.cfg, t->run.repeat);
+		free(t);
+		return rc < 0 ? 0 : rc;
 	}
-	/* The first trial's CPU watch before anything is stored: a soak asked
-	 * for but not calibrated is bad input, not a failed run. */
-	if ((rc = app_trial_cpucost(&to, &to.cfg.cost, err, sizeof(err)))) {
-		cli_error("trial: %s", err);
-		free(run.res);
-		free(run.cr);
-		app_trial_release(&to);
-		return cli_status(rc);
+	if ((rc = prepare(t))) {
+		release(t);
+		return rc;
 	}
 	/* Ctrl-C from here on stops the run in order: a run row stored before
 	 * the handlers were in place was left 'running' by a signal between. */
 	cli_stop_catch(&stop);
-	/* Stored as a run of its trials, and the histogram and capture files
-	 * made now (renamed over their names at the end): a bad --db or a
-	 * place a file cannot be written fails before the traffic. */
-	{
-		char sizes[160];
-		struct db_run_info ri = { .test = "trial", .sizes = sizes, .repeats = run.repeat };
-		int ret = 0;
-
-		sizes_join(sizes, sizeof(sizes), to.cfg.sizes, to.cfg.nsizes);
-		if ((rc = app_store_open(&so, err, sizeof(err))) ||
-		    (rc = app_store_begin(&so, &to, &ri, err, sizeof(err)))) {
-			cli_error("trial: %s", err);
-			ret = cli_status(rc);
-		} else if (own.histogram && (rc = fs_out_open(&hist, own.histogram))) {
-			cli_error("trial: --latency-histogram %s: %s", own.histogram, strerror(-rc));
-			ret = EXIT_RUNTIME;
-		} else if (own.capture &&
-			   !(to.cfg.capture = capture_open(own.capture, own.capture_count, "wirerate " WR_VERSION, err,
-							   sizeof(err)))) {
-			cli_error("trial: --capture %s", err);
-			ret = EXIT_RUNTIME;
-		}
-		if (ret) {
-			fs_out_close(&hist, false);
-			storeopt_end(&so, "failed", NULL);
-			cli_stop_restore(&stop);
-			cpucost_destroy(to.cfg.cost);
-			free(run.res);
-			free(run.cr);
-			app_trial_release(&to);
-			return ret;
-		}
-		if ((run.hist = hist.f))
-			hist_csv_header(run.hist);
+	if ((rc = open_outputs(t))) {
+		cli_stop_restore(&stop);
+		release(t);
+		return rc;
 	}
 	/* A long run says how long before it starts. */
-	{
-		double secs = app_trial_planned_s(&to.cfg, run.repeat);
-
-		if (secs >= APP_TRIAL_PLAN_SHOWN_S)
-			fprintf(stderr, "trial: planned: %llu trial(s) of %.0f s, %.0f s with learning and drain\n",
-				(unsigned long long)run.repeat, (double)to.cfg.duration_ns / NSEC_PER_SEC, secs);
-	}
+	if ((secs = app_trial_planned_s(&t->to.cfg, t->run.repeat)) >= APP_TRIAL_PLAN_SHOWN_S)
+		fprintf(stderr, "trial: planned: %llu trial(s) of %.0f s, %.0f s with learning and drain\n",
+			(unsigned long long)t->run.repeat, (double)t->to.cfg.duration_ns / NSEC_PER_SEC, secs);
 	/* Each trial prints in turn (in JSON, in "repeats", one element for
 	 * one trial), then what they forwarded over all. */
-	run.stop = cli_stop_flag();
-	run.progress = isatty(STDERR_FILENO) && to.cfg.duration_ns > 2 * NSEC_PER_SEC ? show_progress : NULL;
-	run.progress_ctx = &sh.pc;
-	run.after_each = show_one;
-	run.ctx = &sh;
-	app_trial_repeats(&to, &so, &run);
-	rc = run_status(&sh);
-
+	t->run.stop = cli_stop_flag();
+	t->run.progress = isatty(STDERR_FILENO) && t->to.cfg.duration_ns > 2 * NSEC_PER_SEC ? show_progress : NULL;
+	t->run.progress_ctx = &t->sh.pc;
+	t->run.after_each = show_one;
+	t->run.ctx = &t->sh;
+	app_trial_repeats(&t->to, &t->so, &t->run);
+	rc = run_status(&t->sh);
 	/* The run's headline: what came out, the median over the trials. */
-	app_trial_summarize(&run, to.cfg.rate_pps * to.cfg.ndirs, &sum, headline, sizeof(headline));
-	storeopt_end(&so, run.interrupted ? "interrupted" : !run.done || rc ? "failed" : "complete",
-		     run.done ? headline : NULL);
-	if (own.openmetrics && run.done) {
-		char err2[512];
-
-		struct om_trials t = { .label = so.label, .res = run.res, .n = run.done, .ns = run.kept_ns };
-
-		if (cli_write_file(own.openmetrics, om_trials, &t, err2, sizeof(err2)))
-			cli_error("warning: trial: --openmetrics %s: %s", own.openmetrics, err2);
-	}
-	/* what was measured, also of an interrupted run; nothing of a
-	 * failed one */
-	if (fs_out_close(&hist, run.done > 0) && run.done)
-		cli_error("warning: trial: --latency-histogram %s: not written", own.histogram);
-	/* what was captured, also of an interrupted run; nothing of a
-	 * failed one */
-	struct capture_stats cs = { 0 };
-
-	if (to.cfg.capture) {
-		capture_stats(to.cfg.capture, &cs);
-		if (capture_close(to.cfg.capture, run.done > 0, err, sizeof(err))) {
-			cli_error("warning: trial: --capture %s: not written", err);
-			cs.written = 0;
-			own.capture = NULL;
-		}
-		to.cfg.capture = NULL;
-	}
+	app_trial_summarize(&t->run, t->to.cfg.rate_pps * t->to.cfg.ndirs, &t->sum, headline, sizeof(headline));
+	storeopt_end(&t->so, t->run.interrupted ? "interrupted" : !t->run.done || rc ? "failed" : "complete",
+		     t->run.done ? headline : NULL);
+	close_files(t);
 	cli_stop_restore(&stop);
-	if (sh.o) {
-		struct out *o = sh.o;
-
-		out_arr_end(o);
-		/* One shape whatever the options: the run's figures in
-		 * "summary" and, at the top level, the median trial (the only
-		 * one, of one); the text says the summary after several. */
-		if (run.repeat > 1 || out_is_json(o)) {
-			unsigned int m = sum.median_repeat;
-			struct trialprint_summary ps = {
-				.trials = run.done, .fwd_median = sum.median, .fwd_min = sum.lo, .fwd_max = sum.hi,
-				.loss_mean = sum.loss_mean, .median_repeat = m, .tester_limited = run.tester_limited,
-				.interrupted = run.interrupted,
-			};
-
-			trialprint_summary(o, &ps);
-			if (out_is_json(o)) {
-				to.cfg.trial_id = run.ids[m];
-				print_one(o, &to, &run.res[m], &run.cr[m], run.ceiling[m]);
-			}
-		}
-		if (own.capture)
-			trialprint_capture(o, own.capture, &cs);
-		if (so.run_id)
-			out_i64(o, "run_id", "  stored as run %lld\n", so.run_id);
-		out_destroy(o);
-	}
-	free(run.res);
-	free(run.cr);
-	app_trial_release(&to);
-	return rc ? rc : run.interrupted ? 130 : 0;
+	print_summary(t);
+	rc = rc ? rc : t->run.interrupted ? 130 : 0;
+	release(t);
+	return rc;
 }
