@@ -158,59 +158,46 @@ static struct port *port_lookup(struct port_slot *ps, unsigned int n, const char
 	return NULL;
 }
 
-int trial_run(const struct trial_cfg *c, struct trial_result *res,
-	      const volatile sig_atomic_t *stop, trial_progress_fn progress,
-	      void *pctx, char *err, size_t errlen)
-{
-	const enum gen_type gt = trial_gen_type(c);
-	const enum analyzer_type at = trial_analyzer_type(c);
+/* What trial_run holds while it runs: the ports and the threads. */
+struct hold {
 	struct port_slot ps[2 * TRIAL_MAX_DIRS];
-	unsigned int nps = 0, maxsz = 0;
-	struct run *r;
-	pthread_t gt_thr[TRIAL_MAX_DIRS * TRIAL_MAX_THREADS], rt[TRIAL_MAX_DIRS];
-	unsigned int ngt = 0, nrt = 0;
-	uint64_t learn_ns = 0, next_progress;
-	bool closed = false;
-	int rc;
+	unsigned int nps, maxsz;	/* ports; the largest frame */
+	pthread_t gen[TRIAL_MAX_DIRS * TRIAL_MAX_THREADS], rx[TRIAL_MAX_DIRS];
+	unsigned int ngen, nrx;		/* threads started */
+};
 
-	if ((rc = trial_cfg_check(c, err, errlen)))
-		return rc;
-	r = calloc(1, sizeof(*r));
-	if (!r) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	r->cfg = c;
-	r->nthreads = trial_threads(c);
-	memset(res, 0, sizeof(*res));
-	res->ndirs = c->ndirs;
-	for (unsigned int i = 0; i < c->nsizes; i++) {
-		res->avg_frame_size += c->sizes[i] / (double)c->nsizes;
-		if (c->sizes[i] > maxsz)
-			maxsz = c->sizes[i];
-	}
+/* The ports the generators and analyzers share (none for the XDP ones):
+ * each interface opened once, for sending, receiving or both. */
+static int open_ports(struct run *r, struct hold *h, char *err, size_t errlen)
+{
+	const struct trial_cfg *c = r->cfg;
 
-	if ((rc = trial_mtu_check(c, err, errlen)))
-		goto out;
 	for (unsigned int d = 0; d < c->ndirs; d++) {
-		if (gt == GEN_PORT)
-			port_find(ps, &nps, c->dir[d].tx_if, c->dir[d].tx_nsfd)->tx = true;
-		if (at == ANALYZER_PORT)
-			port_find(ps, &nps, c->dir[d].rx_if, c->dir[d].rx_nsfd)->rx = true;
+		if (trial_gen_type(c) == GEN_PORT)
+			port_find(h->ps, &h->nps, c->dir[d].tx_if, c->dir[d].tx_nsfd)->tx = true;
+		if (trial_analyzer_type(c) == ANALYZER_PORT)
+			port_find(h->ps, &h->nps, c->dir[d].rx_if, c->dir[d].rx_nsfd)->rx = true;
 	}
-	for (unsigned int i = 0; i < nps; i++) {
-		struct port_cfg pc = { .ifname = ps[i].ifname, .nsfd = ps[i].nsfd, .tx = ps[i].tx,
-				       .rx = ps[i].rx, .frame_max = maxsz };
+	for (unsigned int i = 0; i < h->nps; i++) {
+		struct port_cfg pc = { .ifname = h->ps[i].ifname, .nsfd = h->ps[i].nsfd, .tx = h->ps[i].tx,
+				       .rx = h->ps[i].rx, .frame_max = h->maxsz };
 
-		if (!(ps[i].port = port_open(c->port_type, &pc, err, errlen))) {
-			rc = -EIO;
-			goto out;
-		}
+		if (!(h->ps[i].port = port_open(c->port_type, &pc, err, errlen)))
+			return -EIO;
 	}
+	return 0;
+}
+
+/* Each direction's analyzer and its generator threads. */
+static int create_ends(struct run *r, struct hold *h, struct trial_result *res, char *err, size_t errlen)
+{
+	const struct trial_cfg *c = r->cfg;
+
 	for (unsigned int d = 0; d < c->ndirs; d++) {
 		struct rx_ctx *x = &r->rx[d];
-		struct analyzer_cfg ac = { .type = at, .ifname = c->dir[d].rx_if, .nsfd = c->dir[d].rx_nsfd,
-					   .port = port_lookup(ps, nps, c->dir[d].rx_if, c->dir[d].rx_nsfd, false),
+		struct analyzer_cfg ac = { .type = trial_analyzer_type(c), .ifname = c->dir[d].rx_if,
+					   .nsfd = c->dir[d].rx_nsfd,
+					   .port = port_lookup(h->ps, h->nps, c->dir[d].rx_if, c->dir[d].rx_nsfd, false),
 					   .port_type = c->port_type,
 					   .frames = (uint64_t)(c->rate_pps * (double)c->duration_ns / NSEC_PER_SEC),
 					   .streams = r->nthreads, .cpu = c->rx_cpu, .capture = c->capture };
@@ -220,18 +207,17 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 
 		x->run = r;
 		x->dir = d;
-		if (!(x->an = analyzer_create(&ac, err, errlen))) {
-			rc = -EIO;
-			goto out;
-		}
+		if (!(x->an = analyzer_create(&ac, err, errlen)))
+			return -EIO;
 		for (unsigned int k = 0; k < r->nthreads; k++) {
 			struct gen_ctx *g = &r->gen[d][k];
 			/* thread k > 0 has a socket of its own, on queue k where
 			 * queues are chosen */
-			struct gen_cfg gc = { .type = gt, .ifname = c->dir[d].tx_if, .nsfd = c->dir[d].tx_nsfd,
-					      .port = k ? NULL : port_lookup(ps, nps, c->dir[d].tx_if,
+			struct gen_cfg gc = { .type = trial_gen_type(c), .ifname = c->dir[d].tx_if,
+					      .nsfd = c->dir[d].tx_nsfd,
+					      .port = k ? NULL : port_lookup(h->ps, h->nps, c->dir[d].tx_if,
 									     c->dir[d].tx_nsfd, true),
-					      .port_type = c->port_type, .tx_queue = k, .frame_max = maxsz,
+					      .port_type = c->port_type, .tx_queue = k, .frame_max = h->maxsz,
 					      .spec = &c->dir[d].spec, .sizes = c->sizes, .nsizes = c->nsizes,
 					      .flows = &c->flows, .flow_fd = flow ? analyzer_flow_fd(x->an) : 0 };
 
@@ -239,15 +225,22 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 			g->dir = d;
 			g->k = k;
 			g->stream = trial_stream_id(d, k);
-			if (!(g->gen = gen_create(&gc, err, errlen))) {
-				rc = -EIO;
-				goto out;
-			}
+			if (!(g->gen = gen_create(&gc, err, errlen)))
+				return -EIO;
 			/* the threads may share a ring: each a part of the window */
 			g->window = gen_flow_window(g->gen) / r->nthreads;
 		}
 		hist_reset(&res->dir[d].latency);
 	}
+	return 0;
+}
+
+/* The timeline, fixed before any thread starts, and each end armed
+ * with it; the far ends' drop counters read before the traffic. */
+static void plan(struct run *r, struct trial_result *res)
+{
+	const struct trial_cfg *c = r->cfg;
+	uint64_t learn_ns = 0;
 
 	/* How far apart the host has the generator's and the analyzer's CPUs
 	 * now: the XDP path's ceiling moves with it (docs/measurement.md). */
@@ -257,8 +250,6 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		if (cpulat_measure(c->gen_cpu[0], c->rx_cpu, &res->cpu_line_ns, e2, sizeof(e2)))
 			res->cpu_line_ns = 0;
 	}
-
-	/* The timeline, fixed before any thread starts. */
 	if (c->learn_frames) {
 		double lr = c->rate_pps < LEARN_RATE_MAX ? c->rate_pps : LEARN_RATE_MAX;
 
@@ -288,28 +279,75 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		analyzer_arm(r->rx[d].an, &a);
 		res->dir[d].latency_every = analyzer_latency_every(r->rx[d].an);
 	}
-
 	for (unsigned int d = 0; d < c->ndirs; d++)
 		r->peer_read[d] = !peer_drops(&c->dir[d], &r->peer_drops0[d]);
+}
+
+/* The analyzers' threads, then the generators'. */
+static int start_threads(struct run *r, struct hold *h, char *err, size_t errlen)
+{
+	const struct trial_cfg *c = r->cfg;
+	int rc;
 
 	for (unsigned int d = 0; d < c->ndirs; d++) {
-		if ((rc = -pthread_create(&rt[nrt], NULL, rx_main, &r->rx[d]))) {
+		if ((rc = -pthread_create(&h->rx[h->nrx], NULL, rx_main, &r->rx[d]))) {
 			snprintf(err, errlen, "cannot start the analyzer: %s", strerror(-rc));
-			goto stop;
+			return rc;
 		}
-		nrt++;
+		h->nrx++;
 	}
 	for (unsigned int d = 0; d < c->ndirs; d++)
 		for (unsigned int k = 0; k < r->nthreads; k++) {
-			if ((rc = -pthread_create(&gt_thr[ngt], NULL, gen_main, &r->gen[d][k]))) {
+			if ((rc = -pthread_create(&h->gen[h->ngen], NULL, gen_main, &r->gen[d][k]))) {
 				snprintf(err, errlen, "cannot start the generator: %s", strerror(-rc));
-				goto stop;
+				return rc;
 			}
-			ngt++;
+			h->ngen++;
 		}
+	return 0;
+}
 
-	/* Wait: report progress, watch for the caller's stop. */
-	next_progress = r->t_learn + PROGRESS_NS;
+/* Every generator stopped, and the analyzers' deadline moved to deadline
+ * (0: stop reading at once). */
+static void stop_all(struct run *r, uint64_t deadline)
+{
+	const struct trial_cfg *c = r->cfg;
+
+	r->stop_gen = 1;
+	r->deadline = deadline;
+	for (unsigned int d = 0; d < c->ndirs; d++) {
+		for (unsigned int k = 0; k < r->nthreads; k++)
+			gen_stop(r->gen[d][k].gen);
+		analyzer_set_deadline(r->rx[d].an, deadline);
+	}
+}
+
+/* The progress line's figures at t. */
+static void show(struct run *r, uint64_t t, trial_progress_fn progress, void *pctx)
+{
+	const struct trial_cfg *c = r->cfg;
+	struct trial_progress p = { .duration_ns = c->duration_ns };
+
+	p.phase = t < r->t_start ? "learning" : t < r->t_end && !r->stop_gen ? "traffic" : "drain";
+	p.elapsed_ns = t > r->t_start ? t - r->t_start : 0;
+	for (unsigned int d = 0; d < c->ndirs; d++) {
+		/* before the traffic, a phase's count is the learning frames' */
+		for (unsigned int k = 0; k < r->nthreads && t >= r->t_start; k++)
+			p.tx += gen_sent(r->gen[d][k].gen);
+		p.rx += analyzer_received(r->rx[d].an);
+	}
+	progress(pctx, &p);
+}
+
+/* The trial's course, watched until the drain is over: the DUT's
+ * counters and CPU window, the caller's stop, progress. */
+static void watch(struct run *r, struct trial_result *res, const volatile sig_atomic_t *stop,
+		  trial_progress_fn progress, void *pctx)
+{
+	const struct trial_cfg *c = r->cfg;
+	uint64_t next_progress = r->t_learn + PROGRESS_NS;
+	bool closed = false;
+
 	for (;;) {
 		uint64_t t = now_ns();
 		bool gens_done = t > r->t_end + 200 * NSEC_PER_MSEC;
@@ -324,14 +362,8 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		/* A stop after the traffic's end changes nothing: the trial is
 		 * whole, and its drain (at most drain_ns) ends as planned. */
 		if (stop && *stop && !r->stop_gen && t < r->t_end) {
-			r->stop_gen = 1;
 			res->interrupted = true;
-			r->deadline = t + c->drain_ns;
-			for (unsigned int d = 0; d < c->ndirs; d++) {
-				for (unsigned int k = 0; k < r->nthreads; k++)
-					gen_stop(r->gen[d][k].gen);
-				analyzer_set_deadline(r->rx[d].an, r->deadline);
-			}
+			stop_all(r, t + c->drain_ns);
 		}
 		/* A generator may run on after its last frame (the XDP one's call
 		 * drops until its slack is over): end it once every frame is out. */
@@ -340,17 +372,7 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 				if (gen_sent(r->gen[d][k].gen) >= r->gen[d][k].limit)
 					gen_stop(r->gen[d][k].gen);
 		if (progress && t >= next_progress) {
-			struct trial_progress p = { .duration_ns = c->duration_ns };
-
-			p.phase = t < r->t_start ? "learning" : t < r->t_end && !r->stop_gen ? "traffic" : "drain";
-			p.elapsed_ns = t > r->t_start ? t - r->t_start : 0;
-			for (unsigned int d = 0; d < c->ndirs; d++) {
-				/* before the traffic, a phase's count is the learning frames' */
-				for (unsigned int k = 0; k < r->nthreads && t >= r->t_start; k++)
-					p.tx += gen_sent(r->gen[d][k].gen);
-				p.rx += analyzer_received(r->rx[d].an);
-			}
-			progress(pctx, &p);
+			show(r, t, progress, pctx);
 			next_progress += PROGRESS_NS;
 		}
 		if (t > r->deadline && !closed) {
@@ -362,60 +384,94 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 			break;
 		usleep(WAIT_US);
 	}
-	rc = 0;
-stop:
-	if (rc) {
-		r->stop_gen = 1;
-		r->stop_rx = 1;
-		r->deadline = 0;
-		for (unsigned int d = 0; d < c->ndirs; d++) {
-			for (unsigned int k = 0; k < r->nthreads; k++)
-				gen_stop(r->gen[d][k].gen);
-			analyzer_set_deadline(r->rx[d].an, 0);
+}
+
+/* After the threads: the first one's failure, else every direction's
+ * figures and the DUT's attribution into res. */
+static int collect(struct run *r, struct trial_result *res, char *err, size_t errlen)
+{
+	const struct trial_cfg *c = r->cfg;
+	uint64_t stopped = 0;
+
+	for (unsigned int d = 0; d < c->ndirs; d++) {
+		for (unsigned int k = 0; k < r->nthreads; k++)
+			if (r->gen[d][k].rc) {
+				snprintf(err, errlen, "generator: %s", r->gen[d][k].err);
+				return r->gen[d][k].rc;
+			}
+		if (r->rx[d].rc) {
+			snprintf(err, errlen, "analyzer: %s", r->rx[d].err);
+			return r->rx[d].rc;
 		}
 	}
-	for (unsigned int i = 0; i < ngt; i++)
-		pthread_join(gt_thr[i], NULL);
+	for (unsigned int d = 0; d < c->ndirs; d++) {
+		trial_finish_dir(r, d, res, res->interrupted);
+		for (unsigned int k = 0; k < r->nthreads; k++)
+			if (r->gen[d][k].stopped_ns > stopped)
+				stopped = r->gen[d][k].stopped_ns;
+	}
+	res->elapsed_ns = stopped > r->t_start ? stopped - r->t_start : 0;
+	trial_dut_after(r, res);
+	return 0;
+}
+
+int trial_run(const struct trial_cfg *c, struct trial_result *res,
+	      const volatile sig_atomic_t *stop, trial_progress_fn progress,
+	      void *pctx, char *err, size_t errlen)
+{
+	struct hold *h;
+	struct run *r;
+	int rc;
+
+	if ((rc = trial_cfg_check(c, err, errlen)))
+		return rc;
+	r = calloc(1, sizeof(*r));
+	h = calloc(1, sizeof(*h));
+	if (!r || !h) {
+		free(r);
+		free(h);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	r->cfg = c;
+	r->nthreads = trial_threads(c);
+	memset(res, 0, sizeof(*res));
+	res->ndirs = c->ndirs;
+	for (unsigned int i = 0; i < c->nsizes; i++) {
+		res->avg_frame_size += c->sizes[i] / (double)c->nsizes;
+		if (c->sizes[i] > h->maxsz)
+			h->maxsz = c->sizes[i];
+	}
+	if ((rc = trial_mtu_check(c, err, errlen)) || (rc = open_ports(r, h, err, errlen)) ||
+	    (rc = create_ends(r, h, res, err, errlen)))
+		goto out;
+	plan(r, res);
+	if (!(rc = start_threads(r, h, err, errlen)))
+		watch(r, res, stop, progress, pctx);
+	else
+		stop_all(r, 0);
+	if (rc)
+		r->stop_rx = 1;
+	for (unsigned int i = 0; i < h->ngen; i++)
+		pthread_join(h->gen[i], NULL);
 	r->stop_rx = 1;
-	for (unsigned int i = 0; i < nrt; i++)
-		pthread_join(rt[i], NULL);
+	for (unsigned int i = 0; i < h->nrx; i++)
+		pthread_join(h->rx[i], NULL);
 	if (c->cost && cpucost_started(c->cost) && !cpucost_ended(c->cost))
 		cpucost_mark_end(c->cost);
-	for (unsigned int d = 0; !rc && d < c->ndirs; d++) {
-		for (unsigned int k = 0; !rc && k < r->nthreads; k++)
-			if (r->gen[d][k].rc) {
-				rc = r->gen[d][k].rc;
-				snprintf(err, errlen, "generator: %s", r->gen[d][k].err);
-			}
-		if (rc)
-			break;
-		if (r->rx[d].rc) {
-			rc = r->rx[d].rc;
-			snprintf(err, errlen, "analyzer: %s", r->rx[d].err);
-		}
-	}
-	if (!rc) {
-		uint64_t stopped = 0;
-
-		for (unsigned int d = 0; d < c->ndirs; d++) {
-			trial_finish_dir(r, d, res, res->interrupted);
-			for (unsigned int k = 0; k < r->nthreads; k++)
-				if (r->gen[d][k].stopped_ns > stopped)
-					stopped = r->gen[d][k].stopped_ns;
-		}
-		res->elapsed_ns = stopped > r->t_start ? stopped - r->t_start : 0;
-		trial_dut_after(r, res);
-	}
+	if (!rc)
+		rc = collect(r, res, err, errlen);
 out:
 	for (unsigned int d = 0; d < TRIAL_MAX_DIRS; d++) {
 		for (unsigned int k = 0; k < TRIAL_MAX_THREADS; k++)
 			gen_destroy(r->gen[d][k].gen);
 		analyzer_destroy(r->rx[d].an);
 	}
-	for (unsigned int i = 0; i < nps; i++)
-		port_close(ps[i].port);
+	for (unsigned int i = 0; i < h->nps; i++)
+		port_close(h->ps[i].port);
 	dutsnap_clear(r->snap0);
 	free(r->snap0);
 	free(r);
+	free(h);
 	return rc;
 }
