@@ -1,11 +1,20 @@
-/* The runs list and deleting runs. */
+/* The runs list, deleting runs, and importing and syncing them. */
 #include "app/runs.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <sys/stat.h>
 
 #include "core/units.h"
+#include "wr_config.h"
 
 int app_runs_open(const char *path_opt, bool write, struct db **db, char *path, size_t len,
 		  char *err, size_t errlen)
@@ -80,5 +89,201 @@ int app_runs_delete(struct db *db, const int64_t *ids, size_t n, char *err, size
 
 		snprintf(err + l, errlen - l, ": nothing deleted");
 	}
+	return rc;
+}
+
+static int fail(int rc, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail(int rc, char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* All of fd into *buf (its *len bytes, NUL after them), at most
+ * DB_EXPORT_FILE_MAX; name is the file's, for err. */
+static int read_all(int fd, const char *name, char **buf, size_t *len, char *err, size_t errlen)
+{
+	for (size_t cap = 0;;) {
+		ssize_t k;
+
+		if (*len == cap) {
+			char *nb;
+
+			if (cap >= DB_EXPORT_FILE_MAX)
+				return fail(-EINVAL, err, errlen, "%s is over %u MB: not an export of this tool", name,
+					    DB_EXPORT_FILE_MAX >> 20);
+			cap = cap ? cap * 2 : 65536;
+			if (!(nb = realloc(*buf, cap + 1)))
+				return fail(-ENOMEM, err, errlen, "out of memory");
+			*buf = nb;
+		}
+		k = read(fd, *buf + *len, cap - *len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return fail(-EIO, err, errlen, "%s: %s", name, strerror(errno));
+		if (!k)
+			break;
+		*len += (size_t)k;
+	}
+	(*buf)[*len] = 0;
+	return 0;
+}
+
+/* buf[0..len) as one JSON document (white space may follow it). */
+static int parse_doc(const char *buf, size_t len, const char *name, json_object **doc, char *err, size_t errlen)
+{
+	json_tokener *tok = json_tokener_new();
+	enum json_tokener_error je = json_tokener_error_depth;
+	size_t end = 0;
+
+	if (tok && len <= INT32_MAX) {
+		*doc = json_tokener_parse_ex(tok, buf ? buf : "", (int)len);
+		end = json_tokener_get_parse_end(tok);
+		je = json_tokener_get_error(tok);
+	}
+	while (*doc && end < len && (buf[end] == ' ' || buf[end] == '\t' || buf[end] == '\r' || buf[end] == '\n'))
+		end++;
+	if (tok)
+		json_tokener_free(tok);
+	if (*doc && end >= len)
+		return 0;
+	return fail(-EINVAL, err, errlen, "%s is not JSON (%s)", name,
+		    *doc ? "something follows the document"
+		    : je == json_tokener_continue ? "it ends before the document does"
+		    : json_tokener_error_desc(je));
+}
+
+/* The file of an export, read and parsed. */
+static int load_export(const char *file, json_object **doc, char *err, size_t errlen)
+{
+	int fd = strcmp(file, "-") ? open(file, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (fd < 0 || fstat(fd, &st))
+		rc = fail(-EINVAL, err, errlen, "%s: %s", file, strerror(errno));
+	else if (S_ISDIR(st.st_mode))
+		rc = fail(-EINVAL, err, errlen, "%s is a directory", file);
+	else if (!(rc = read_all(fd, file, &buf, &len, err, errlen)))
+		rc = parse_doc(buf, len, file, doc, err, errlen);
+	free(buf);
+	if (fd > STDIN_FILENO)
+		close(fd);
+	return rc;
+}
+
+/* The store to write: path_opt, or the default one. */
+static int store_path(const char *path_opt, char *path, size_t len, char *err, size_t errlen)
+{
+	if (path_opt)
+		snprintf(path, len, "%s", path_opt);
+	else if (db_default_path(path, len, err, errlen))
+		return -EINVAL;
+	return 0;
+}
+
+/* doc's runs (NULL: none) into the store at path; what says what was
+ * not imported. */
+static int import_doc(const char *path, const char *from, json_object *doc, const char *what,
+		      struct db_import_result *r, char *err, size_t errlen)
+{
+	struct db *db = NULL;
+	char e[512];
+	int rc;
+
+	if ((rc = db_open(path, true, &db, err, errlen)))
+		return rc;
+	if (doc && (rc = db_import(db, doc, r, e, sizeof(e))))
+		snprintf(err, errlen, "%s: %s; nothing was %s", from, e, what);
+	db_close(db);
+	return rc;
+}
+
+int app_runs_import(const char *file, const char *path_opt, char *path, size_t len, struct db_import_result *r,
+		    char *err, size_t errlen)
+{
+	json_object *doc = NULL;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (!(rc = load_export(file, &doc, err, errlen)) && !(rc = store_path(path_opt, path, len, err, errlen)))
+		rc = import_doc(path, file, doc, "imported", r, err, errlen);
+	json_object_put(doc);
+	return rc;
+}
+
+struct sync_ids {
+	int64_t *ids;
+	size_t n, cap;
+	bool nomem;
+};
+
+static void sync_pick(void *ctx, const struct app_run_entry *e)
+{
+	struct sync_ids *s = ctx;
+
+	/* a run still being stored would be copied half, and its UUID
+	 * would keep the rest from ever following */
+	if (!strcmp(e->status, "running") || s->nomem)
+		return;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		int64_t *ids = realloc(s->ids, cap * sizeof(*ids));
+
+		if (!ids) {
+			s->nomem = true;
+			return;
+		}
+		s->ids = ids;
+		s->cap = cap;
+	}
+	s->ids[s->n++] = e->row->id;
+}
+
+/* The ended runs of from that f lets through, as an export document
+ * (*doc NULL when there is none). */
+static int sync_doc(const char *from, const struct db_run_filter *f, json_object **doc, char *err, size_t errlen)
+{
+	struct sync_ids s = { 0 };
+	struct db *db = NULL;
+	char e[512];
+	int rc;
+
+	if ((rc = db_open_read(from, &db, err, errlen)))
+		return rc == -ENOENT ? -EINVAL : rc;
+	if ((rc = app_runs_list(db, f, sync_pick, &s, e, sizeof(e))))
+		rc = fail(-EIO, err, errlen, "%s: %s", from, e);
+	else if (s.nomem)
+		rc = fail(-ENOMEM, err, errlen, "out of memory");
+	else if (s.n && (rc = db_export(db, s.ids, s.n, WR_VERSION, doc, e, sizeof(e))))
+		rc = fail(rc == -EINVAL ? -EIO : rc, err, errlen, "%s: %s", from, e);
+	free(s.ids);
+	db_close(db);
+	return rc;
+}
+
+int app_runs_sync(const char *from, const char *path_opt, const struct db_run_filter *f, char *path, size_t len,
+		  struct db_import_result *r, char *err, size_t errlen)
+{
+	char from_real[PATH_MAX], to_real[PATH_MAX];
+	json_object *doc = NULL;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if ((rc = store_path(path_opt, path, len, err, errlen)))
+		return rc;
+	if (!strcmp(from, path) || (realpath(from, from_real) && realpath(path, to_real) && !strcmp(from_real, to_real)))
+		return fail(-EINVAL, err, errlen, "%s is the store it would copy into", from);
+	if ((rc = sync_doc(from, f, &doc, err, errlen)))
+		return rc;
+	rc = import_doc(path, from, doc, "copied", r, err, errlen);
+	json_object_put(doc);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* 'runs': which stored runs are listed (by label, tag, start time), how
- * each is shown (its status as of now, its headline), and deleting runs
- * all or nothing. The CLI prints. */
+ * each is shown (its status as of now, its headline), deleting runs all
+ * or nothing, and carrying runs from one store to another (an export
+ * file imported, a store synced). The CLI prints. */
 #ifndef WR_APP_RUNS_H
 #define WR_APP_RUNS_H
 
@@ -9,6 +10,7 @@
 #include <stdint.h>
 
 #include "store/db.h"
+#include "store/dbexport.h"
 #include "store/runlist.h"
 
 /* The store at path_opt, or the default one (its path in path), opened to
@@ -36,5 +38,22 @@ int app_runs_ids(int n, char **args, int64_t *ids, size_t *nids, int *bad);
 /* Delete the runs ids: all or, when one is not stored, none (-ENOENT,
  * err naming it and saying nothing was deleted). */
 int app_runs_delete(struct db *db, const int64_t *ids, size_t n, char *err, size_t errlen);
+
+/* Import the export in file ('-': standard input; a file of at most
+ * DB_EXPORT_FILE_MAX) into the store at path_opt or the default one (its
+ * path in path): each run once, by its UUID. -EINVAL for bad input (a
+ * file that cannot be read as given, is not JSON or not an export, a bad
+ * store path), another -errno when the host fails; err says why, and
+ * nothing was imported. */
+int app_runs_import(const char *file, const char *path_opt, char *path, size_t len, struct db_import_result *r,
+		    char *err, size_t errlen);
+
+/* Copy every run of the store from that f lets through and that has
+ * ended into the one at path_opt or the default one (its path in path),
+ * those whose UUID is there already left out: a tester that worked
+ * offline pushes its runs later. Errors as app_runs_import's (from
+ * missing, or the store it would copy into: -EINVAL). */
+int app_runs_sync(const char *from, const char *path_opt, const struct db_run_filter *f, char *path, size_t len,
+		  struct db_import_result *r, char *err, size_t errlen);
 
 #endif

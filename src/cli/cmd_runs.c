@@ -5,9 +5,7 @@
  * wirerate runs rm ID... [--json] [--db F]
  * wirerate runs upgrade [--json] [--db F] */
 #include <errno.h>
-#include <fcntl.h>
 #include <json-c/json.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,100 +296,20 @@ static int runs_show(struct cli *cli, int argc, char **argv, const char *db_path
 /* runs import FILE ('-': stdin): every run of an export, each once. */
 static int runs_import(struct cli *cli, int argc, char **argv, const char *db_path)
 {
-	char path[4096], err[512];
-	struct db *db = NULL;
+	char path[4096], err[1024];
 	struct db_import_result r;
-	json_tokener *tok = NULL;
-	json_object *doc = NULL;
-	struct stat st;
-	char *buf = NULL;
-	size_t len = 0;
-	int fd = -1, rc, ret = EXIT_RUNTIME;
+	struct out *o;
+	int rc;
 
 	if (argc != 1) {
 		cli_error(argc ? "runs import: one file at a time" : "runs import: give the file an export wrote ('-': stdin)");
 		return EXIT_USAGE;
 	}
-	fd = strcmp(argv[0], "-") ? open(argv[0], O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
-	if (fd < 0 || fstat(fd, &st)) {
-		cli_error("runs import: %s: %s", argv[0], strerror(errno));
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		cli_error("runs import: %s is a directory", argv[0]);
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	/* read it all, at most DB_EXPORT_FILE_MAX */
-	for (size_t cap = 0;;) {
-		ssize_t k;
-
-		if (len == cap) {
-			char *nb;
-
-			if (cap >= DB_EXPORT_FILE_MAX) {
-				cli_error("runs import: %s is over %u MB: not an export of this tool", argv[0],
-					  DB_EXPORT_FILE_MAX >> 20);
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			cap = cap ? cap * 2 : 65536;
-			if (!(nb = realloc(buf, cap + 1))) {
-				cli_error("runs import: out of memory");
-				goto out;
-			}
-			buf = nb;
-		}
-		k = read(fd, buf + len, cap - len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			cli_error("runs import: %s: %s", argv[0], strerror(errno));
-			goto out;
-		}
-		if (!k)
-			break;
-		len += (size_t)k;
-	}
-	tok = json_tokener_new();
-	if (!tok || len > INT32_MAX || !(doc = json_tokener_parse_ex(tok, buf ? buf : "", (int)len)) ||
-	    json_tokener_get_parse_end(tok) < len) {
-		/* trailing white space after the document is fine */
-		size_t end = tok ? json_tokener_get_parse_end(tok) : 0;
-
-		while (doc && end < len && (buf[end] == ' ' || buf[end] == '\t' || buf[end] == '\r' || buf[end] == '\n'))
-			end++;
-		if (!doc || end < len) {
-			enum json_tokener_error je = tok ? json_tokener_get_error(tok) : json_tokener_error_depth;
-
-			cli_error("runs import: %s is not JSON (%s)", argv[0],
-				  doc ? "something follows the document"
-				  : je == json_tokener_continue ? "it ends before the document does"
-				  : json_tokener_error_desc(je));
-			ret = EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (db_path)
-		snprintf(path, sizeof(path), "%s", db_path);
-	else if (db_default_path(path, sizeof(path), err, sizeof(err))) {
+	if ((rc = app_runs_import(argv[0], db_path, path, sizeof(path), &r, err, sizeof(err)))) {
 		cli_error("runs import: %s", err);
-		ret = EXIT_USAGE;
-		goto out;
+		return cli_status(rc);
 	}
-	if ((rc = db_open(path, true, &db, err, sizeof(err)))) {
-		cli_error("runs import: %s", err);
-		ret = cli_status(rc);
-		goto out;
-	}
-	if ((rc = db_import(db, doc, &r, err, sizeof(err)))) {
-		cli_error("runs import: %s: %s; nothing was imported", argv[0], err);
-		ret = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
-		goto out;
-	}
-	struct out *o = cli_out_create(cli, "runs");
-
+	o = cli_out_create(cli, "runs");
 	out_str(o, "db", NULL, path);
 	out_u64(o, "imported", "imported %llu run(s)", r.imported);
 	if (r.imported) {
@@ -401,44 +319,7 @@ static int runs_import(struct cli *cli, int argc, char **argv, const char *db_pa
 	out_text(o, " into %s", path);
 	out_u64(o, "skipped", "; %llu already there (the same UUID), skipped\n", r.skipped);
 	out_destroy(o);
-	ret = 0;
-out:
-	db_close(db);
-	json_object_put(doc);
-	if (tok)
-		json_tokener_free(tok);
-	free(buf);
-	if (fd > STDIN_FILENO)
-		close(fd);
-	return ret;
-}
-
-struct sync_ids {
-	int64_t *ids;
-	size_t n, cap;
-	bool nomem;
-};
-
-static void sync_pick(void *ctx, const struct app_run_entry *e)
-{
-	struct sync_ids *s = ctx;
-
-	/* a run still being stored would be copied half, and its UUID
-	 * would keep the rest from ever following */
-	if (!strcmp(e->status, "running") || s->nomem)
-		return;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 64;
-		int64_t *ids = realloc(s->ids, cap * sizeof(*ids));
-
-		if (!ids) {
-			s->nomem = true;
-			return;
-		}
-		s->ids = ids;
-		s->cap = cap;
-	}
-	s->ids[s->n++] = e->row->id;
+	return 0;
 }
 
 /* runs sync FROM: every run of the store FROM (that the filters let
@@ -446,57 +327,21 @@ static void sync_pick(void *ctx, const struct app_run_entry *e)
  * already left out: a tester that worked offline pushes its runs later. */
 static int runs_sync(struct cli *cli, int argc, char **argv, const struct db_run_filter *f, const char *db_path)
 {
-	char path[4096], err[512], from_real[4096], to_real[4096];
-	struct db *from = NULL, *to = NULL;
-	struct sync_ids s = { 0 };
-	struct db_import_result r = { 0 };
-	json_object *doc = NULL;
-	int rc, ret = EXIT_RUNTIME;
+	char path[4096], err[1024];
+	struct db_import_result r;
+	struct out *o;
+	int rc;
 
 	if (argc != 1) {
 		cli_error(argc ? "runs sync: one store to copy from at a time" :
 				 "runs sync: give the store to copy from (runs sync FROM [--db TO])");
 		return EXIT_USAGE;
 	}
-	if (db_path)
-		snprintf(path, sizeof(path), "%s", db_path);
-	else if (db_default_path(path, sizeof(path), err, sizeof(err))) {
+	if ((rc = app_runs_sync(argv[0], db_path, f, path, sizeof(path), &r, err, sizeof(err)))) {
 		cli_error("runs sync: %s", err);
-		return EXIT_USAGE;
+		return cli_status(rc);
 	}
-	if (!strcmp(argv[0], path) ||
-	    (realpath(argv[0], from_real) && realpath(path, to_real) && !strcmp(from_real, to_real))) {
-		cli_error("runs sync: %s is the store it would copy into", argv[0]);
-		return EXIT_USAGE;
-	}
-	if ((rc = db_open_read(argv[0], &from, err, sizeof(err)))) {
-		cli_error("runs sync: %s", err);
-		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-	}
-	if ((rc = app_runs_list(from, f, sync_pick, &s, err, sizeof(err)))) {
-		cli_error("runs sync: %s: %s", argv[0], err);
-		goto out;
-	}
-	if (s.nomem) {
-		cli_error("runs sync: out of memory");
-		goto out;
-	}
-	if ((rc = db_open(path, true, &to, err, sizeof(err)))) {
-		cli_error("runs sync: %s", err);
-		ret = cli_status(rc);
-		goto out;
-	}
-	if (s.n && (rc = db_export(from, s.ids, s.n, WR_VERSION, &doc, err, sizeof(err)))) {
-		cli_error("runs sync: %s: %s", argv[0], err);
-		goto out;
-	}
-	if (s.n && (rc = db_import(to, doc, &r, err, sizeof(err)))) {
-		cli_error("runs sync: %s: %s; nothing was copied", argv[0], err);
-		ret = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
-		goto out;
-	}
-	struct out *o = cli_out_create(cli, "runs");
-
+	o = cli_out_create(cli, "runs");
 	out_str(o, "from", "synced %s", argv[0]);
 	out_str(o, "db", " into %s: ", path);
 	out_u64(o, "imported", "%llu run(s) copied", r.imported);
@@ -506,13 +351,7 @@ static int runs_sync(struct cli *cli, int argc, char **argv, const struct db_run
 	}
 	out_u64(o, "skipped", ", %llu already there (the same UUID)\n", r.skipped);
 	out_destroy(o);
-	ret = 0;
-out:
-	json_object_put(doc);
-	free(s.ids);
-	db_close(from);
-	db_close(to);
-	return ret;
+	return 0;
 }
 
 /* One run, a line of the table or an object of the list. */

@@ -1,5 +1,5 @@
-/* 'runs': filters, each run's status and headline, ids, rm all or none;
- * on a store in a temporary directory. */
+/* 'runs': filters, each run's status and headline, ids, sync and import,
+ * rm all or none; on stores in a temporary directory. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -114,6 +114,48 @@ static void ids(void **st)
 	assert_int_equal(at, 1);
 }
 
+/* Runs carried to another store, each once by its UUID; bad input
+ * refused with nothing copied. */
+static void sync_and_import(void **st)
+{
+	struct db_import_result r;
+	char to[512], p[512], file[512];
+	FILE *f;
+
+	snprintf(to, sizeof(to), "%s/to.db", dir);
+	assert_int_equal(app_runs_sync(path, to, &(struct db_run_filter){ 0 }, p, sizeof(p), &r, err, sizeof(err)), 0);
+	assert_string_equal(p, to);
+	assert_int_equal(r.imported, 3);
+	assert_int_equal(r.skipped, 0);
+	assert_int_equal(r.first, 1);
+	assert_int_equal(r.last, 3);
+	/* again: all there already */
+	assert_int_equal(app_runs_sync(path, to, &(struct db_run_filter){ .label = "a" }, p, sizeof(p), &r, err,
+				       sizeof(err)), 0);
+	assert_int_equal(r.imported, 0);
+	assert_int_equal(r.skipped, 2);
+	assert_int_equal(app_runs_sync(to, to, &(struct db_run_filter){ 0 }, p, sizeof(p), &r, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "is the store it would copy into"));
+	snprintf(file, sizeof(file), "%s/none.db", dir);
+	assert_int_equal(app_runs_sync(file, to, &(struct db_run_filter){ 0 }, p, sizeof(p), &r, err, sizeof(err)),
+			 -EINVAL);
+	/* an import of what is not an export */
+	snprintf(file, sizeof(file), "%s/x.json", dir);
+	assert_non_null(f = fopen(file, "w"));
+	fputs("{\"a\": 1} trailing", f);
+	fclose(f);
+	assert_int_equal(app_runs_import(file, to, p, sizeof(p), &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "is not JSON (something follows the document)"));
+	assert_non_null(f = fopen(file, "w"));
+	fputs("{\"a\": 1}\n", f);
+	fclose(f);
+	assert_int_equal(app_runs_import(file, to, p, sizeof(p), &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "; nothing was imported"));
+	assert_int_equal(app_runs_import(dir, to, p, sizeof(p), &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "is a directory"));
+}
+
 static void rm_all_or_none(void **st)
 {
 	struct db *db = NULL;
@@ -139,6 +181,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(filters),
 		cmocka_unit_test(ids),
+		cmocka_unit_test(sync_and_import),
 		cmocka_unit_test(rm_all_or_none),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
