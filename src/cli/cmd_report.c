@@ -14,6 +14,7 @@
 #include "render/out.h"
 #include "render/report_render.h"
 #include "store/report.h"
+#include "app/report.h"
 #include "app/trend.h"
 #include "render/trendprint.h"
 #include "os/fsutil.h"
@@ -206,34 +207,6 @@ const struct opt_cmd report_cmd = {
 /* Open the stores --db names (or the default one) to read, names[] and
  * db[] for each; 0 or the exit status, with the error said. run: the run
  * asked for, named when the one store is missing (NULL: none). */
-static int open_stores(const struct report_opts *op, char *path, size_t plen, const char **names, struct db **db,
-		       const char *run)
-{
-	unsigned int ndb = op->ndb ? op->ndb : 1;
-	char err[512];
-	int rc;
-
-	if (op->ndb) {
-		memcpy(names, op->db, ndb * sizeof(*names));
-	} else if ((rc = db_default_path(path, plen, err, sizeof(err)))) {
-		cli_error("report: %s", err);
-		return EXIT_USAGE;
-	} else {
-		names[0] = path;
-	}
-	for (unsigned int i = 0; i < ndb; i++)
-		if ((rc = db_open_read(names[i], &db[i], err, sizeof(err)))) {
-			if (rc == -ENOENT && ndb == 1 && run)
-				cli_error("report: no run '%s': %s", run, err);
-			else
-				cli_error("report: %s", err);
-			return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-		}
-	return 0;
-}
-
-/* report --trend: the series, its changes, and exit 3 when the last
- * change is worse by more than --fail-on-regression. */
 static int do_trend(struct cli *cli, const struct report_opts *op, int nruns)
 {
 	struct db_run_filter f = { .label = op->label, .tag = op->tag, .dut = op->dut[0] ? op->dut : NULL };
@@ -256,14 +229,13 @@ static int do_trend(struct cli *cli, const struct report_opts *op, int nruns)
 	}
 	if (op->html && check_html_path(op->html))
 		return EXIT_USAGE;
-	if ((rc = open_stores(op, path, sizeof(path), names, db, NULL))) {
-		for (unsigned int i = 0; i < ndb; i++)
-			db_close(db[i]);
-		return rc;
+	if ((rc = app_report_open(op->db, op->ndb, NULL, path, sizeof(path), names, db, err, sizeof(err)))) {
+		cli_error("report: %s", err);
+		app_report_close(db);
+		return cli_status(rc);
 	}
 	rc = app_trend(db, ndb, &f, op->test, op->size, &t, err, sizeof(err));
-	for (unsigned int i = 0; i < ndb; i++)
-		db_close(db[i]);
+	app_report_close(db);
 	if (rc) {
 		cli_error("report: --trend: %s", err);
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
@@ -283,19 +255,48 @@ static int do_trend(struct cli *cli, const struct report_opts *op, int nruns)
 	return regression ? EXIT_REGRESSION : 0;
 }
 
+static void note(void *ctx, const char *line)
+{
+	(void)ctx;
+	cli_error("report: %s", line);
+}
+
+/* The model written out: the page, then CSV, JSON or text on stdout. */
+static int write_out(struct cli *cli, const struct report_opts *op, const struct report_model *m)
+{
+	char err[512];
+	int rc;
+
+	if (op->html && (rc = write_page(op->html, report_page, m, err, sizeof(err)))) {
+		cli_error("report: %s", rc == -ENOSYS ? "--html: this build cannot write HTML yet" : err);
+		return EXIT_RUNTIME;
+	}
+	if (op->csv) {
+		report_csv(m, stdout);
+	} else if (op->csv_loss) {
+		report_csv_loss(m, stdout);
+	} else {
+		struct out *o = cli_out_create(cli, "report");
+
+		report_print(o, m);
+		if (op->html)
+			out_str(o, "html", "  HTML report: %s\n", op->html);
+		out_destroy(o);
+	}
+	if (fflush(stdout)) {
+		cli_error("report: writing the report: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return op->fail_pct >= 0 && m->regression ? EXIT_REGRESSION : 0;
+}
+
 int cmd_report(struct cli *cli, int argc, char **argv)
 {
 	struct report_opts op = { .fail_pct = -1 };
 	void *ctx[] = { &op };
-	const char *html, *names[REPORT_MAX_STORES];
-	bool csv, csv_loss;
-	double fail_pct;
-	char path[4096], err[512], note[256], **runs = NULL;
-	int64_t ids[RM_MAX_RUNS];
-	unsigned int which[RM_MAX_RUNS], ndb;
 	struct report_model *m = NULL;
-	struct db *db[REPORT_MAX_STORES] = { NULL }, *dbs[RM_MAX_RUNS];
-	int nruns, rc, ret = EXIT_RUNTIME;
+	char err[1024], **runs;
+	int nruns, rc, ret = EXIT_USAGE;
 
 	/* Options and run names in any order: every name gathered, so that
 	 * too many get the report's own message. */
@@ -307,100 +308,28 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		free(runs);
 		return rc == OPT_HELP ? 0 : EXIT_USAGE;
 	}
-	if (op.trend) {
+	if (op.trend)
 		ret = do_trend(cli, &op, nruns);
-		goto out;
-	}
-	if (op.label || op.tag || op.test || op.size || op.dut[0]) {
+	else if (op.label || op.tag || op.test || op.size || op.dut[0])
 		cli_error("report: --label, --tag, --dut, --test and --size choose the runs of --trend; name runs as RUN");
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	html = op.html;
-	csv = op.csv;
-	csv_loss = op.csv_loss;
-	fail_pct = op.fail_pct;
-	if (nruns < 1) {
-		cli_error("report: give one or more runs (ids or labels; see 'wirerate runs')");
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (nruns > RM_MAX_RUNS) {
-		cli_error("report: at most %d runs in one report", RM_MAX_RUNS);
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	for (int i = 0; i < nruns; i++)
-		if (!runs[i][0]) {
-			cli_error("report: an empty run name: give a run id or a label (see 'wirerate runs')");
-			ret = EXIT_USAGE;
-			goto out;
-		}
-	if (csv + csv_loss + cli->json > 1) {
-		cli_error("report: one of --csv, --csv-loss and --json");
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (html && check_html_path(html)) {
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	ndb = op.ndb ? op.ndb : 1;
-	if ((ret = open_stores(&op, path, sizeof(path), names, db, runs[0])))
-		goto out;
-	for (int i = 0; i < nruns; i++) {
-		if ((rc = report_resolve_in(db, names, ndb, runs[i], &which[i], &ids[i], note, sizeof(note), err,
-					    sizeof(err)))) {
-			cli_error("report: %s", err);
-			ret = rc == -ENOENT || rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
-			goto out;
-		}
-		dbs[i] = db[which[i]];
-		if (note[0])
-			cli_error("report: %s", note);
-	}
-	if (!(m = calloc(1, sizeof(*m)))) {
-		cli_error("report: out of memory");
-		goto out;
-	}
-	if ((rc = report_load_stores(dbs, ids, (unsigned int)nruns, m, err, sizeof(err)))) {
+	else if (app_report_check_runs(runs, nruns, err, sizeof(err)))
 		cli_error("report: %s", err);
-		ret = rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-		goto out;
-	}
-	/* each run's store; of several, the runs are K:ID */
-	for (unsigned int i = 0; i < m->nruns; i++) {
-		snprintf(m->run[i].store, sizeof(m->run[i].store), "%s", names[which[i]]);
-		if (ndb > 1)
-			snprintf(m->run[i].ref, sizeof(m->run[i].ref), "%u:%lld", which[i] + 1, (long long)m->run[i].id);
-	}
-	report_title(m);
-	report_compare(m, fail_pct);
-	if (html && (rc = write_page(html, report_page, m, err, sizeof(err)))) {
-		cli_error("report: %s", rc == -ENOSYS ? "--html: this build cannot write HTML yet" : err);
-		goto out;
-	}
-	if (csv) {
-		report_csv(m, stdout);
-	} else if (csv_loss) {
-		report_csv_loss(m, stdout);
-	} else {
-		struct out *o = cli_out_create(cli, "report");
+	else if (op.csv + op.csv_loss + cli->json > 1)
+		cli_error("report: one of --csv, --csv-loss and --json");
+	else if (op.html && check_html_path(op.html))
+		;
+	else {
+		struct app_report_cfg c = { .dbs = op.db, .ndb = op.ndb, .runs = runs, .nruns = (unsigned int)nruns,
+					    .fail_pct = op.fail_pct, .note = note };
 
-		report_print(o, m);
-		if (html)
-			out_str(o, "html", "  HTML report: %s\n", html);
-		out_destroy(o);
+		if ((rc = app_report_load(&c, &m, err, sizeof(err)))) {
+			cli_error("report: %s", err);
+			ret = cli_status(rc);
+		} else {
+			ret = write_out(cli, &op, m);
+		}
 	}
-	if (fflush(stdout)) {
-		cli_error("report: writing the report: %s", strerror(errno));
-		goto out;
-	}
-	ret = fail_pct >= 0 && m->regression ? EXIT_REGRESSION : 0;
-out:
 	free(m);
 	free(runs);
-	for (unsigned int i = 0; i < REPORT_MAX_STORES; i++)
-		db_close(db[i]);
 	return ret;
 }

@@ -1,5 +1,6 @@
 /* 'runs': filters, each run's status and headline, ids, sync and import,
- * rm all or none; on stores in a temporary directory. */
+ * rm all or none; and report's choice of runs. On stores in a temporary
+ * directory. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/report.h"
 #include "app/runs.h"
 
 static char err[512], dir[256], path[512];
@@ -156,6 +158,56 @@ static void sync_and_import(void **st)
 	assert_non_null(strstr(err, "is a directory"));
 }
 
+static void noted(void *ctx, const char *line)
+{
+	snprintf(ctx, 256, "%s", line);
+}
+
+/* report's runs: named by id or label, in one store or several (K:RUN),
+ * the first the baseline; bad names refused before a store is read. */
+static void report_runs(void **st)
+{
+	char *none[] = { NULL }, *empty[] = { "1", "" }, *many[RM_MAX_RUNS + 1];
+	char *byname[] = { "a", "2" }, *k[] = { "2:1", "1:3" }, *missing[] = { "9" }, note[256] = "";
+	const char *two[] = { path, path }, *gone[] = { "/nonexistent/r.db" };
+	struct app_report_cfg c = { .dbs = two, .ndb = 1, .runs = byname, .nruns = 2, .fail_pct = -1,
+				    .note = noted, .note_ctx = note };
+	struct report_model *m;
+
+	assert_int_equal(app_report_check_runs(none, 0, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "give one or more runs (ids or labels; see 'wirerate runs')");
+	assert_int_equal(app_report_check_runs(empty, 2, err, sizeof(err)), -EINVAL);
+	for (int i = 0; i <= RM_MAX_RUNS; i++)
+		many[i] = "1";
+	assert_int_equal(app_report_check_runs(many, RM_MAX_RUNS + 1, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_report_check_runs(many, RM_MAX_RUNS, err, sizeof(err)), 0);
+	/* label a is runs 1 and 3: the latest, said in a note */
+	assert_int_equal(app_report_load(&c, &m, err, sizeof(err)), 0);
+	assert_int_equal(m->nruns, 2);
+	assert_int_equal(m->run[0].id, 3);
+	assert_int_equal(m->run[1].id, 2);
+	assert_string_equal(m->run[0].ref, "3");
+	assert_string_equal(m->run[0].store, path);
+	assert_non_null(strstr(note, "a"));
+	free(m);
+	/* two stores: K:RUN, and refs that say the store */
+	c.ndb = 2;
+	c.runs = k;
+	assert_int_equal(app_report_load(&c, &m, err, sizeof(err)), 0);
+	assert_string_equal(m->run[0].ref, "2:1");
+	assert_string_equal(m->run[1].ref, "1:3");
+	free(m);
+	/* a run or a store that is not there is bad input */
+	c.ndb = 1;
+	c.runs = missing;
+	c.nruns = 1;
+	assert_int_equal(app_report_load(&c, &m, err, sizeof(err)), -EINVAL);
+	assert_null(m);
+	c.dbs = gone;
+	assert_int_equal(app_report_load(&c, &m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no run '9': "));
+}
+
 static void rm_all_or_none(void **st)
 {
 	struct db *db = NULL;
@@ -182,6 +234,7 @@ int main(void)
 		cmocka_unit_test(filters),
 		cmocka_unit_test(ids),
 		cmocka_unit_test(sync_and_import),
+		cmocka_unit_test(report_runs),
 		cmocka_unit_test(rm_all_or_none),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,124 @@
+#include "app/report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/db.h"
+
+int app_report_check_runs(char *const *runs, int nruns, char *err, size_t errlen)
+{
+	if (nruns < 1) {
+		snprintf(err, errlen, "give one or more runs (ids or labels; see 'wirerate runs')");
+		return -EINVAL;
+	}
+	if (nruns > RM_MAX_RUNS) {
+		snprintf(err, errlen, "at most %d runs in one report", RM_MAX_RUNS);
+		return -EINVAL;
+	}
+	for (int i = 0; i < nruns; i++)
+		if (!runs[i][0]) {
+			snprintf(err, errlen, "an empty run name: give a run id or a label (see 'wirerate runs')");
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/* A store or a run not there is bad input, as a file not ours is. */
+static int input(int rc)
+{
+	return rc == -ENOENT ? -EINVAL : rc;
+}
+
+int app_report_open(const char *const *dbs, unsigned int ndb, const char *run, char *path, size_t plen,
+		    const char **names, struct db **db, char *err, size_t errlen)
+{
+	unsigned int n = ndb ? ndb : 1;
+	char e[512];
+	int rc;
+
+	if (ndb)
+		memcpy(names, dbs, n * sizeof(*names));
+	else if (db_default_path(path, plen, err, errlen))
+		return -EINVAL;
+	else
+		names[0] = path;
+	for (unsigned int i = 0; i < n; i++)
+		if ((rc = db_open_read(names[i], &db[i], e, sizeof(e)))) {
+			if (rc == -ENOENT && n == 1 && run)
+				snprintf(err, errlen, "no run '%s': %s", run, e);
+			else
+				snprintf(err, errlen, "%s", e);
+			return input(rc);
+		}
+	return 0;
+}
+
+void app_report_close(struct db **db)
+{
+	for (unsigned int i = 0; i < REPORT_MAX_STORES; i++) {
+		db_close(db[i]);
+		db[i] = NULL;
+	}
+}
+
+/* Each run's store, and its id there. */
+static int resolve(const struct app_report_cfg *c, struct db **db, const char **names, unsigned int *which,
+		   int64_t *ids, char *err, size_t errlen)
+{
+	unsigned int ndb = c->ndb ? c->ndb : 1;
+	char note[256];
+	int rc;
+
+	for (unsigned int i = 0; i < c->nruns; i++) {
+		if ((rc = report_resolve_in(db, names, ndb, c->runs[i], &which[i], &ids[i], note, sizeof(note), err,
+					    errlen)))
+			return input(rc);
+		if (note[0] && c->note)
+			c->note(c->note_ctx, note);
+	}
+	return 0;
+}
+
+int app_report_load(const struct app_report_cfg *c, struct report_model **mp, char *err, size_t errlen)
+{
+	struct db *db[REPORT_MAX_STORES] = { NULL }, *dbs[RM_MAX_RUNS];
+	const char *names[REPORT_MAX_STORES];
+	unsigned int which[RM_MAX_RUNS];
+	int64_t ids[RM_MAX_RUNS];
+	struct report_model *m = NULL;
+	char path[4096];
+	int rc;
+
+	*mp = NULL;
+	if ((rc = app_report_check_runs(c->runs, (int)c->nruns, err, errlen)) ||
+	    (rc = app_report_open(c->dbs, c->ndb, c->runs[0], path, sizeof(path), names, db, err, errlen)) ||
+	    (rc = resolve(c, db, names, which, ids, err, errlen)))
+		goto out;
+	for (unsigned int i = 0; i < c->nruns; i++)
+		dbs[i] = db[which[i]];
+	if (!(m = calloc(1, sizeof(*m)))) {
+		snprintf(err, errlen, "out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
+	if ((rc = report_load_stores(dbs, ids, c->nruns, m, err, errlen))) {
+		rc = input(rc);
+		goto out;
+	}
+	/* each run's store; of several, the runs are K:ID */
+	for (unsigned int i = 0; i < m->nruns; i++) {
+		snprintf(m->run[i].store, sizeof(m->run[i].store), "%s", names[which[i]]);
+		if (c->ndb > 1)
+			snprintf(m->run[i].ref, sizeof(m->run[i].ref), "%u:%lld", which[i] + 1, (long long)m->run[i].id);
+	}
+	report_title(m);
+	report_compare(m, c->fail_pct);
+	*mp = m;
+	m = NULL;
+out:
+	free(m);
+	app_report_close(db);
+	return rc;
+}
