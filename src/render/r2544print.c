@@ -201,147 +201,163 @@ static void interval_cells(struct out *o, const char *key, const char *name, con
 }
 
 /* The rows, the trials, the soak's trust, where it was stored. */
-void r2544print_result(struct out *o, const struct r2544_result *res, const struct r2544print_opts *p)
+#define R2544_THR_TESTS (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)
+
+/* The repeated searches of a size: their spread and the medians'
+ * intervals. */
+static void repeats_block(struct out *o, const struct r2544_row *row)
 {
-	double frame_of[R2544_MAX_SIZES];
+	out_obj_start(o, "repeats");
+	out_u64(o, "searches", "         %llu searches:", row->nrep);
+	out_f64(o, "ndr_median", " NDR median %.0f", row->ndr_med);
+	out_f64(o, "ndr_min", " (min %.0f", row->ndr_min);
+	out_f64(o, "ndr_max", ", max %.0f", row->ndr_max);
+	out_text(o, ", spread %.2f%%)", row->ndr_med > 0 ? (row->ndr_max - row->ndr_min) * 100 / row->ndr_med : 0);
+	out_f64(o, "pdr_median", ", PDR median %.0f", row->pdr_med);
+	out_f64(o, "pdr_min", " (min %.0f", row->pdr_min);
+	out_f64(o, "pdr_max", ", max %.0f) frames/s\n", row->pdr_max);
+	/* the medians with how far to trust them (docs/confidence.md) */
+	out_text(o, "        ");
+	interval_cells(o, "ndr_interval", "NDR", &row->ndr_iv, row->ndr_bound);
+	out_text(o, ",");
+	interval_cells(o, "pdr_interval", "PDR", &row->pdr_iv, row->pdr_bound);
+	out_text(o, " (%u repeats, order statistics%s)\n", row->nrep,
+		 row->ndr_iv.n && !row->ndr_iv.goal_met ? "; fewer than 5 cannot give 90%" : "");
+	if (row->ndr_nbound || row->pdr_nbound)
+		out_text(o, "         at least: %u NDR and %u PDR of the %u searches were stopped by the "
+			 "tester or the max load, not the DUT\n", row->ndr_nbound, row->pdr_nbound, row->nrep);
+	out_u64(o, "ndr_bounds", NULL, row->ndr_nbound);
+	out_u64(o, "pdr_bounds", NULL, row->pdr_nbound);
+	out_arr_start(o, "ndr");
+	for (unsigned int k = 0; k < row->nrep; k++)
+		if (row->rep[k].ndr.lower_valid)
+			out_f64(o, NULL, NULL, row->rep[k].ndr.lower);
+	out_arr_end(o);
+	out_obj_end(o);
+}
 
-	for (unsigned int i = 0; i < res->nrows; i++) {
-		frame_of[i] = res->row[i].size;
-		if (!res->row[i].size)
-			for (unsigned int k = 0; k < p->nsizes; k++)
-				frame_of[i] += p->sizes[k] / (double)p->nsizes;
-	}
-	out_arr_start(o, "rows");
-	if (p->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)) {
-		const char *pct = p->line_bps > 0 ? "%line" : "%max";
+static void latency_block(struct out *o, const struct r2544_row *row)
+{
+	out_obj_start(o, "latency");
+	out_f64(o, "load", "         latency at %.0f f/s", row->lat_load);
+	out_u64(o, "runs", " (%llu runs", row->lat_runs);
+	out_u64(o, "frames", ", %llu frames):", row->lat_frames);
+	out_text(o, " min %.1f us, median %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us, variation %.1f us\n",
+		 row->lat_min / 1e3, row->lat_median / 1e3, row->lat_p99 / 1e3, row->lat_p999 / 1e3,
+		 row->lat_max / 1e3, row->lat_pdv / 1e3);
+	out_u64(o, "min_ns", NULL, row->lat_min);
+	out_u64(o, "median_ns", NULL, row->lat_median);
+	out_u64(o, "p99_ns", NULL, row->lat_p99);
+	out_u64(o, "p99_9_ns", NULL, row->lat_p999);
+	out_u64(o, "max_ns", NULL, row->lat_max);
+	out_u64(o, "variation_ns", NULL, row->lat_pdv);
+	out_obj_end(o);
+}
 
-		out_text(o, "\n  throughput  %-33s  %-33s\n", "NDR (no loss)", "PDR");
-		out_text(o, "  %5s %8s %12s %9s %8s %12s %9s %12s  %s\n", "size", pct, "frames/s", "Mb/s",
-			 pct, "frames/s", "Mb/s", "max load", "notes");
-	}
-	for (unsigned int i = 0; i < res->nrows; i++) {
-		const struct r2544_row *row = &res->row[i];
-		char nb[256];
+static void loss_block(struct out *o, const struct r2544_row *row)
+{
+	out_arr_start(o, "frame_loss");
+	out_text(o, "         frame loss:");
+	for (unsigned int k = 0; k < row->nloss; k++) {
+		const struct r2544_loss_step *st = &row->loss[k];
 
 		out_obj_start(o, NULL);
-		if (row->size)
-			out_u64(o, "size", "  %5llu", row->size);
-		else
-			out_str(o, "size", "  %5s", "imix");
-		out_f64(o, "avg_frame_size", NULL, frame_of[i]);
-		out_f64(o, "max_load", NULL, row->max_load);
-		out_bool(o, "max_is_ceiling", NULL, row->max_is_ceiling);
-		if (p->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)) {
-			bound_cells(o, "ndr", row, false, frame_of[i], p->line_bps);
-			bound_cells(o, "pdr", row, true, frame_of[i], p->line_bps);
-			out_text(o, " %12.0f ", row->max_load);
-			notes(nb, sizeof(nb), row);
-			out_str(o, "notes", "%s", nb);
-			out_bool(o, "search_done", NULL, row->thr.done);
-			if (row->ns_per_frame_ndr > 0) {
-				out_f64(o, "ns_per_frame_ndr", NULL, row->ns_per_frame_ndr);
-				out_f64(o, "ns_per_frame_load", NULL, row->ndr_cost_load);
-				out_str(o, "cpu_source", NULL, row->cpu_source);
-			}
-			out_u64(o, "search_trials", NULL, row->thr.trials);
-			out_u64(o, "search_tester_retries", NULL, row->thr.tester_retries);
-			out_f64(o, "search_time_s", NULL, row->thr.total_ns / 1e9);
-		}
-		out_text(o, "\n");
-		if (p->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B))
-			detail_lines(o, row);
-		/* The draft's figure for comparing searches. With one trial per
-		 * load it is the NDR itself and the PDR trial's forwarding rate:
-		 * printed only with goals, so the default table stays as it was. */
-		if (p->goals && (row->thr.ndr.cond_valid || row->thr.pdr.cond_valid))
-			out_text(o, "         conditional throughput: NDR %.0f, PDR %.0f frames/s\n",
-				 row->thr.ndr.cond_valid ? row->thr.ndr.cond_tput : 0,
-				 row->thr.pdr.cond_valid ? row->thr.pdr.cond_tput : 0);
-		if (row->ns_per_frame_ndr > 0)
-			out_text(o, "         DUT CPU: %.0f ns per forwarded frame at %.0f frames/s (from %s)\n",
-				 row->ns_per_frame_ndr, row->ndr_cost_load, row->cpu_source);
-		if (row->thr.tester_retries)
-			out_text(o, "         the tester fell short in %u trial(s) of the search shown: each was run again before it could cap the search\n",
-				 row->thr.tester_retries);
-		if (row->nrep > 1) {
-			out_obj_start(o, "repeats");
-			out_u64(o, "searches", "         %llu searches:", row->nrep);
-			out_f64(o, "ndr_median", " NDR median %.0f", row->ndr_med);
-			out_f64(o, "ndr_min", " (min %.0f", row->ndr_min);
-			out_f64(o, "ndr_max", ", max %.0f", row->ndr_max);
-			out_text(o, ", spread %.2f%%)", row->ndr_med > 0 ? (row->ndr_max - row->ndr_min) * 100 / row->ndr_med : 0);
-			out_f64(o, "pdr_median", ", PDR median %.0f", row->pdr_med);
-			out_f64(o, "pdr_min", " (min %.0f", row->pdr_min);
-			out_f64(o, "pdr_max", ", max %.0f) frames/s\n", row->pdr_max);
-			/* the medians with how far to trust them (docs/confidence.md) */
-			out_text(o, "        ");
-			interval_cells(o, "ndr_interval", "NDR", &row->ndr_iv, row->ndr_bound);
-			out_text(o, ",");
-			interval_cells(o, "pdr_interval", "PDR", &row->pdr_iv, row->pdr_bound);
-			out_text(o, " (%u repeats, order statistics%s)\n", row->nrep,
-				 row->ndr_iv.n && !row->ndr_iv.goal_met ? "; fewer than 5 cannot give 90%" : "");
-			if (row->ndr_nbound || row->pdr_nbound)
-				out_text(o, "         at least: %u NDR and %u PDR of the %u searches were stopped by the "
-					 "tester or the max load, not the DUT\n", row->ndr_nbound, row->pdr_nbound, row->nrep);
-			out_u64(o, "ndr_bounds", NULL, row->ndr_nbound);
-			out_u64(o, "pdr_bounds", NULL, row->pdr_nbound);
-			out_arr_start(o, "ndr");
-			for (unsigned int k = 0; k < row->nrep; k++)
-				if (row->rep[k].ndr.lower_valid)
-					out_f64(o, NULL, NULL, row->rep[k].ndr.lower);
-			out_arr_end(o);
-			out_obj_end(o);
-		}
-		if (row->lat_done || row->lat_runs) {
-			out_obj_start(o, "latency");
-			out_f64(o, "load", "         latency at %.0f f/s", row->lat_load);
-			out_u64(o, "runs", " (%llu runs", row->lat_runs);
-			out_u64(o, "frames", ", %llu frames):", row->lat_frames);
-			out_text(o, " min %.1f us, median %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us, variation %.1f us\n",
-				 row->lat_min / 1e3, row->lat_median / 1e3, row->lat_p99 / 1e3, row->lat_p999 / 1e3,
-				 row->lat_max / 1e3, row->lat_pdv / 1e3);
-			out_u64(o, "min_ns", NULL, row->lat_min);
-			out_u64(o, "median_ns", NULL, row->lat_median);
-			out_u64(o, "p99_ns", NULL, row->lat_p99);
-			out_u64(o, "p99_9_ns", NULL, row->lat_p999);
-			out_u64(o, "max_ns", NULL, row->lat_max);
-			out_u64(o, "variation_ns", NULL, row->lat_pdv);
-			out_obj_end(o);
-		} else if (p->tests & R2544_LATENCY) {
-			out_text(o, "         latency: not measured (no throughput rate found)\n");
-		}
-		if (row->nloss) {
-			out_arr_start(o, "frame_loss");
-			out_text(o, "         frame loss:");
-			for (unsigned int k = 0; k < row->nloss; k++) {
-				const struct r2544_loss_step *st = &row->loss[k];
-
-				out_obj_start(o, NULL);
-				out_f64(o, "pct", " %.0f%%", st->pct);
-				out_f64(o, "loss_pct", " -> %.2f%%", st->loss_pct);
-				out_text(o, "%s%s", st->tester_limited ? " (tester-limited)" : "", k + 1 < row->nloss ? "," : "\n");
-				out_f64(o, "load", NULL, st->load);
-				out_u64(o, "tx", NULL, st->tx);
-				out_u64(o, "rx", NULL, st->rx);
-				out_bool(o, "tester_limited", NULL, st->tester_limited);
-				out_obj_end(o);
-			}
-			out_arr_end(o);
-		}
-		if (row->b2b_runs) {
-			out_obj_start(o, "back_to_back");
-			out_f64(o, "avg_frames", "         back-to-back: %.0f frames on average", row->b2b_avg);
-			out_f64(o, "min_frames", " (min %.0f", row->b2b_min);
-			out_f64(o, "max_frames", ", max %.0f", row->b2b_max);
-			out_u64(o, "runs", ", %llu runs)", row->b2b_runs);
-			out_f64(o, "implied_buffer_s", ", implied buffer %.6f s", row->b2b_implied_s);
-			out_f64(o, "corrected_buffer_s", ", corrected (RFC 9004) %.6f s\n", row->b2b_corrected_s);
-			out_obj_end(o);
-		}
+		out_f64(o, "pct", " %.0f%%", st->pct);
+		out_f64(o, "loss_pct", " -> %.2f%%", st->loss_pct);
+		out_text(o, "%s%s", st->tester_limited ? " (tester-limited)" : "", k + 1 < row->nloss ? "," : "\n");
+		out_f64(o, "load", NULL, st->load);
+		out_u64(o, "tx", NULL, st->tx);
+		out_u64(o, "rx", NULL, st->rx);
+		out_bool(o, "tester_limited", NULL, st->tester_limited);
 		out_obj_end(o);
 	}
 	out_arr_end(o);
-	r2544_agree_print(o, res);
+}
+
+static void b2b_block(struct out *o, const struct r2544_row *row)
+{
+	out_obj_start(o, "back_to_back");
+	out_f64(o, "avg_frames", "         back-to-back: %.0f frames on average", row->b2b_avg);
+	out_f64(o, "min_frames", " (min %.0f", row->b2b_min);
+	out_f64(o, "max_frames", ", max %.0f", row->b2b_max);
+	out_u64(o, "runs", ", %llu runs)", row->b2b_runs);
+	out_f64(o, "implied_buffer_s", ", implied buffer %.6f s", row->b2b_implied_s);
+	out_f64(o, "corrected_buffer_s", ", corrected (RFC 9004) %.6f s\n", row->b2b_corrected_s);
+	out_obj_end(o);
+}
+
+/* The throughput table's cells of a row, and its search's figures. */
+static void search_cells(struct out *o, const struct r2544_row *row, double frame, double line_bps)
+{
+	char nb[256];
+
+	bound_cells(o, "ndr", row, false, frame, line_bps);
+	bound_cells(o, "pdr", row, true, frame, line_bps);
+	out_text(o, " %12.0f ", row->max_load);
+	notes(nb, sizeof(nb), row);
+	out_str(o, "notes", "%s", nb);
+	out_bool(o, "search_done", NULL, row->thr.done);
+	if (row->ns_per_frame_ndr > 0) {
+		out_f64(o, "ns_per_frame_ndr", NULL, row->ns_per_frame_ndr);
+		out_f64(o, "ns_per_frame_load", NULL, row->ndr_cost_load);
+		out_str(o, "cpu_source", NULL, row->cpu_source);
+	}
+	out_u64(o, "search_trials", NULL, row->thr.trials);
+	out_u64(o, "search_tester_retries", NULL, row->thr.tester_retries);
+	out_f64(o, "search_time_s", NULL, row->thr.total_ns / 1e9);
+}
+
+/* The lines under a row's throughput cells: what else its search found. */
+static void search_lines(struct out *o, const struct r2544_row *row, const struct r2544print_opts *p)
+{
+	if (p->tests & R2544_THR_TESTS)
+		detail_lines(o, row);
+	/* The draft's figure for comparing searches. With one trial per
+	 * load it is the NDR itself and the PDR trial's forwarding rate:
+	 * printed only with goals, so the default table stays as it was. */
+	if (p->goals && (row->thr.ndr.cond_valid || row->thr.pdr.cond_valid))
+		out_text(o, "         conditional throughput: NDR %.0f, PDR %.0f frames/s\n",
+			 row->thr.ndr.cond_valid ? row->thr.ndr.cond_tput : 0,
+			 row->thr.pdr.cond_valid ? row->thr.pdr.cond_tput : 0);
+	if (row->ns_per_frame_ndr > 0)
+		out_text(o, "         DUT CPU: %.0f ns per forwarded frame at %.0f frames/s (from %s)\n",
+			 row->ns_per_frame_ndr, row->ndr_cost_load, row->cpu_source);
+	if (row->thr.tester_retries)
+		out_text(o, "         the tester fell short in %u trial(s) of the search shown: each was run again before it could cap the search\n",
+			 row->thr.tester_retries);
+}
+
+/* One frame size's row: its cells and the lines of each test under them. */
+static void row_print(struct out *o, const struct r2544_row *row, double frame, const struct r2544print_opts *p)
+{
+	out_obj_start(o, NULL);
+	if (row->size)
+		out_u64(o, "size", "  %5llu", row->size);
+	else
+		out_str(o, "size", "  %5s", "imix");
+	out_f64(o, "avg_frame_size", NULL, frame);
+	out_f64(o, "max_load", NULL, row->max_load);
+	out_bool(o, "max_is_ceiling", NULL, row->max_is_ceiling);
+	if (p->tests & R2544_THR_TESTS)
+		search_cells(o, row, frame, p->line_bps);
+	out_text(o, "\n");
+	search_lines(o, row, p);
+	if (row->nrep > 1)
+		repeats_block(o, row);
+	if (row->lat_done || row->lat_runs)
+		latency_block(o, row);
+	else if (p->tests & R2544_LATENCY)
+		out_text(o, "         latency: not measured (no throughput rate found)\n");
+	if (row->nloss)
+		loss_block(o, row);
+	if (row->b2b_runs)
+		b2b_block(o, row);
+	out_obj_end(o);
+}
+
+/* Every trial of the run, in order (JSON only). */
+static void trials_print(struct out *o, const struct r2544_result *res)
+{
 	out_arr_start(o, "trials");
 	for (unsigned int i = 0; i < res->ntrials; i++) {
 		const struct r2544_trial *t = &res->trials[i];
@@ -367,6 +383,11 @@ void r2544print_result(struct out *o, const struct r2544_result *res, const stru
 		out_obj_end(o);
 	}
 	out_arr_end(o);
+}
+
+/* The run's end: the soak's trust, the store, an interruption. */
+static void tail_print(struct out *o, const struct r2544_result *res, const struct r2544print_opts *p)
+{
 	unsigned int untrusted = 0, soaked = 0;
 
 	for (unsigned int i = 0; i < res->ntrials; i++) {
@@ -384,6 +405,31 @@ void r2544print_result(struct out *o, const struct r2544_result *res, const stru
 	}
 	if (res->interrupted)
 		out_text(o, "\n  INCOMPLETE: interrupted; the rows above are what was found before the stop\n");
+}
+
+void r2544print_result(struct out *o, const struct r2544_result *res, const struct r2544print_opts *p)
+{
+	out_arr_start(o, "rows");
+	if (p->tests & R2544_THR_TESTS) {
+		const char *pct = p->line_bps > 0 ? "%line" : "%max";
+
+		out_text(o, "\n  throughput  %-33s  %-33s\n", "NDR (no loss)", "PDR");
+		out_text(o, "  %5s %8s %12s %9s %8s %12s %9s %12s  %s\n", "size", pct, "frames/s", "Mb/s",
+			 pct, "frames/s", "Mb/s", "max load", "notes");
+	}
+	for (unsigned int i = 0; i < res->nrows; i++) {
+		/* an IMIX row's frame: the mix's mean */
+		double frame = res->row[i].size;
+
+		if (!res->row[i].size)
+			for (unsigned int k = 0; k < p->nsizes; k++)
+				frame += p->sizes[k] / (double)p->nsizes;
+		row_print(o, &res->row[i], frame, p);
+	}
+	out_arr_end(o);
+	r2544_agree_print(o, res);
+	trials_print(o, res);
+	tail_print(o, res, p);
 }
 
 /* --json-stream's line for one trial as it ends. */
