@@ -305,12 +305,19 @@ static void print_streams(struct out *o, const struct report_model *m)
 
 static void print_profiles(struct out *o, const struct report_model *m);
 
-static void print_tables(struct out *o, const struct report_model *m)
-{
-	char name[128], v[64], test[4 * sizeof(m->run[0].test)], kernel[4 * sizeof(m->run[0].kernel)];
-	char config[4 * sizeof(m->run[0].config)];
-	bool pct = false, cfg_differ = false, any_thr = false, any_trial = false, any_stream = false;
+/* What the runs hold, for which tables to print. */
+struct kinds {
+	bool pct, cfg_differ, any_thr, any_trial, any_stream, cost;
+};
 
+/* A line per run (its test, time, kernel and configuration), and what
+ * kinds of figures the runs have. */
+static void runs_lines(struct out *o, const struct report_model *m, struct kinds *k)
+{
+	char name[128], test[4 * sizeof(m->run[0].test)], kernel[4 * sizeof(m->run[0].kernel)];
+	char config[4 * sizeof(m->run[0].config)];
+
+	memset(k, 0, sizeof(*k));
 	for (unsigned int r = 0; r < m->nruns; r++) {
 		const struct rm_run *run = &m->run[r];
 
@@ -322,23 +329,24 @@ static void print_tables(struct out *o, const struct report_model *m)
 		if (run->placement_moved)
 			out_text(o, "  %-24s the host had %s: its figures move with that (docs/measurement.md)\n", "",
 				 run->placement_note);
-		for (unsigned int k = 0; k < run->ncells; k++) {
-			pct |= run->cell[k].line_pps > 0;
-			any_thr |= run->cell[k].have_thr;
-			any_trial |= run->cell[k].have_trial;
-			any_stream |= run->cell[k].have_stream;
+		for (unsigned int c = 0; c < run->ncells; c++) {
+			k->pct |= run->cell[c].line_pps > 0;
+			k->any_thr |= run->cell[c].have_thr;
+			k->any_trial |= run->cell[c].have_trial;
+			k->any_stream |= run->cell[c].have_stream;
+			k->cost |= run->cell[c].ns_per_frame > 0;
 		}
-		cfg_differ |= strcmp(run->config, m->run[0].config) != 0;
+		k->cfg_differ |= strcmp(run->config, m->run[0].config) != 0;
 	}
-	if (any_trial)
-		print_trials(o, m);
-	if (any_stream)
-		print_streams(o, m);
-	if ((any_trial || any_stream) && !any_thr)
-		goto by_config;
-	/* By size: rows are frame sizes, columns are runs. */
+}
+
+/* By size: rows are frame sizes, columns are runs. */
+static void by_size(struct out *o, const struct report_model *m, const struct kinds *k)
+{
+	char v[64];
+
 	out_text(o, "\n  throughput (NDR, %s; median of repeats [interval, order statistics] and its coverage;"
-		 " * limited by sporadic loss), verdict against %s\n\n", pct ? "% of line rate" : "frames/s",
+		 " * limited by sporadic loss), verdict against %s\n\n", k->pct ? "% of line rate" : "frames/s",
 		 "the first run");
 	runs_header(o, m, 34);
 	for (unsigned int s = 0; s < m->nsizes; s++) {
@@ -357,71 +365,86 @@ static void print_tables(struct out *o, const struct report_model *m)
 		out_text(o, "\n");
 	}
 	print_cell_notes(o, m);
-by_config:
-	/* By configuration: rows are configurations, kpps per size. */
-	if (cfg_differ) {
-		/* Columns as wide as their longest entry: run, configuration. */
-		int wn = 3, wc = 13;
+}
 
-		for (unsigned int r = 0; r < m->nruns; r++) {
-			char diff[96];
+/* By configuration: rows are configurations, kpps per size; columns as
+ * wide as their longest entry (run, configuration). */
+static void by_config(struct out *o, const struct report_model *m, const struct kinds *k)
+{
+	char name[128], diff[96];
+	int wn = 3, wc = 13;
 
-			run_name(&m->run[r], name, sizeof(name));
-			config_diff(m, r, diff, sizeof(diff));
-			wn = (int)strlen(name) > wn ? (int)strlen(name) : wn;
-			wc = (int)strlen(diff) > wc ? (int)strlen(diff) : wc;
-		}
-		out_text(o, "\n  by configuration (kpps, NDR median%s; what differs between the runs)\n  %-*s  %-*s",
-			 any_trial ? ", or forwarded in a plain trial" : "", wn, "run", wc, "configuration");
-		for (unsigned int s = 0; s < m->nsizes; s++)
-			out_text(o, " %8u", m->sizes[s]);
-		out_text(o, "\n");
-		for (unsigned int r = 0; r < m->nruns; r++) {
-			char diff[96];
-
-			run_name(&m->run[r], name, sizeof(name));
-			config_diff(m, r, diff, sizeof(diff));
-			out_text(o, "  %-*s  %-*s", wn, name, wc, diff);
-			for (unsigned int s = 0; s < m->nsizes; s++) {
-				const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
-
-				if (c && c->have_thr)
-					out_text(o, " %8.1f", c->ndr_med / 1e3);
-				else if (c && c->have_trial)
-					out_text(o, " %8.1f", c->trial_fwd_pps / 1e3);
-				else
-					out_text(o, " %8s", "-");
-			}
-			out_text(o, "\n");
-		}
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		run_name(&m->run[r], name, sizeof(name));
+		config_diff(m, r, diff, sizeof(diff));
+		wn = (int)strlen(name) > wn ? (int)strlen(name) : wn;
+		wc = (int)strlen(diff) > wc ? (int)strlen(diff) : wc;
 	}
-	/* The cost per frame, where it was measured. */
-	bool cost = false;
-
-	for (unsigned int r = 0; r < m->nruns; r++)
-		for (unsigned int k = 0; k < m->run[r].ncells; k++)
-			cost |= m->run[r].cell[k].ns_per_frame > 0;
-	if (cost) {
-		out_text(o, "\n  DUT CPU per forwarded frame at the NDR%s (ns)\n  %5s",
-			 any_trial || any_stream ? " or at a plain trial's or a stream's load" : "", "size");
-		for (unsigned int r = 0; r < m->nruns; r++) {
-			run_name(&m->run[r], name, sizeof(name));
-			out_text(o, r + 1 < m->nruns ? "  %-12s" : "  %s", name);
-		}
-		out_text(o, "\n");
+	out_text(o, "\n  by configuration (kpps, NDR median%s; what differs between the runs)\n  %-*s  %-*s",
+		 k->any_trial ? ", or forwarded in a plain trial" : "", wn, "run", wc, "configuration");
+	for (unsigned int s = 0; s < m->nsizes; s++)
+		out_text(o, " %8u", m->sizes[s]);
+	out_text(o, "\n");
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		run_name(&m->run[r], name, sizeof(name));
+		config_diff(m, r, diff, sizeof(diff));
+		out_text(o, "  %-*s  %-*s", wn, name, wc, diff);
 		for (unsigned int s = 0; s < m->nsizes; s++) {
-			out_text(o, "  %5u", m->sizes[s]);
-			for (unsigned int r = 0; r < m->nruns; r++) {
-				const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
 
-				if (c && c->ns_per_frame > 0)
-					out_text(o, r + 1 < m->nruns ? "  %-12.0f" : "  %.0f", c->ns_per_frame);
-				else
-					out_text(o, r + 1 < m->nruns ? "  %-12s" : "  %s", "-");
-			}
-			out_text(o, "\n");
+			if (c && c->have_thr)
+				out_text(o, " %8.1f", c->ndr_med / 1e3);
+			else if (c && c->have_trial)
+				out_text(o, " %8.1f", c->trial_fwd_pps / 1e3);
+			else
+				out_text(o, " %8s", "-");
 		}
+		out_text(o, "\n");
 	}
+}
+
+/* The cost per frame, where it was measured. */
+static void cost_table(struct out *o, const struct report_model *m, const struct kinds *k)
+{
+	char name[128];
+
+	out_text(o, "\n  DUT CPU per forwarded frame at the NDR%s (ns)\n  %5s",
+		 k->any_trial || k->any_stream ? " or at a plain trial's or a stream's load" : "", "size");
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		run_name(&m->run[r], name, sizeof(name));
+		out_text(o, r + 1 < m->nruns ? "  %-12s" : "  %s", name);
+	}
+	out_text(o, "\n");
+	for (unsigned int s = 0; s < m->nsizes; s++) {
+		out_text(o, "  %5u", m->sizes[s]);
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+
+			if (c && c->ns_per_frame > 0)
+				out_text(o, r + 1 < m->nruns ? "  %-12.0f" : "  %.0f", c->ns_per_frame);
+			else
+				out_text(o, r + 1 < m->nruns ? "  %-12s" : "  %s", "-");
+		}
+		out_text(o, "\n");
+	}
+}
+
+static void print_tables(struct out *o, const struct report_model *m)
+{
+	struct kinds k;
+
+	runs_lines(o, m, &k);
+	if (k.any_trial)
+		print_trials(o, m);
+	if (k.any_stream)
+		print_streams(o, m);
+	/* runs of plain trials or streams only have no search to tabulate */
+	if (k.any_thr || !(k.any_trial || k.any_stream))
+		by_size(o, m, &k);
+	if (k.cfg_differ)
+		by_config(o, m, &k);
+	if (k.cost)
+		cost_table(o, m, &k);
 	print_profiles(o, m);
 }
 
@@ -533,19 +556,17 @@ static void print_profiles(struct out *o, const struct report_model *m)
 	}
 }
 
-static void json_cell(struct out *o, const struct rm_cell *c)
+/* A cell's throughput search: the NDR's spread and band, the PDR, the
+ * line rate, the medians' intervals and the noise floor. */
+static void json_search(struct out *o, const struct rm_cell *c)
 {
-	out_obj_start(o, NULL);
-	out_u64(o, "size", NULL, c->size);
-	out_bool(o, "have_throughput", NULL, c->have_thr);
-	out_u64(o, "repeats", NULL, c->repeats);
 	if (c->have_thr) {
+		double lo, hi;
+
 		out_f64(o, "ndr_median_pps", NULL, c->ndr_med);
 		out_f64(o, "ndr_min_pps", NULL, c->ndr_min);
 		out_f64(o, "ndr_max_pps", NULL, c->ndr_max);
 		out_f64(o, "width_pps", NULL, c->width_pps);
-		double lo, hi;
-
 		report_band(c, &lo, &hi);
 		out_f64(o, "band_lo_pps", NULL, lo);
 		out_f64(o, "band_hi_pps", NULL, hi);
@@ -573,9 +594,13 @@ static void json_cell(struct out *o, const struct rm_cell *c)
 		out_str(o, "method", NULL, "order statistics");
 		out_obj_end(o);
 	}
-	if (c->have_thr || c->nf.trials) {
+	if (c->have_thr || c->nf.trials)
 		noisefloor_print(o, &c->nf, NULL, NULL);
-	}
+}
+
+/* Latency and the frame loss steps. */
+static void json_latency_loss(struct out *o, const struct rm_cell *c)
+{
 	if (c->have_lat) {
 		out_obj_start(o, "latency_ns");
 		out_f64(o, "min", NULL, c->lat_min);
@@ -594,65 +619,90 @@ static void json_cell(struct out *o, const struct rm_cell *c)
 		out_obj_end(o);
 	}
 	out_arr_end(o);
+}
+
+static void json_profile(struct out *o, const struct rm_cell *c)
+{
+	out_obj_start(o, "profile");
+	out_f64(o, "softirq_pct", NULL, c->prof_softirq_pct);
+	out_f64(o, "busy_pct", NULL, c->prof_busy_pct);
+	out_arr_start(o, "top");
+	for (unsigned int i = 0; i < c->nprof; i++) {
+		out_obj_start(o, NULL);
+		out_str(o, "symbol", NULL, c->prof[i].symbol);
+		out_f64(o, "pct", NULL, c->prof[i].pct);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_obj_end(o);
+}
+
+/* A plain trial's figures over its repeats, and where its loss went. */
+static void json_trial(struct out *o, const struct rm_cell *c)
+{
+	out_obj_start(o, "trial");
+	out_u64(o, "trials", NULL, c->trials);
+	out_f64(o, "offered_pps", NULL, c->trial_offered_pps);
+	out_f64(o, "forwarded_pps", NULL, c->trial_fwd_pps);
+	out_f64(o, "forwarded_min_pps", NULL, c->trial_fwd_min);
+	out_f64(o, "forwarded_max_pps", NULL, c->trial_fwd_max);
+	out_f64(o, "loss_pct", NULL, c->trial_loss_pct);
+	if (c->have_loss) {
+		out_obj_start(o, "loss");
+		out_u64(o, "lost", NULL, c->loss_lost);
+		out_u64(o, "over", NULL, c->loss_over);
+		out_str(o, "text", NULL, c->loss_text);
+		out_obj_end(o);
+	} else {
+		out_null(o, "loss");
+	}
+	out_obj_end(o);
+}
+
+/* A stream's figures over its runs, with each end's and the DUT's
+ * service demand (null: not measured). */
+static void json_stream(struct out *o, const struct rm_cell *c)
+{
+	static const char *const key[3] = { "send_service_demand_us_per_kb", "receive_service_demand_us_per_kb",
+					    "dut_service_demand_us_per_kb" };
+
+	out_obj_start(o, "stream");
+	out_u64(o, "runs", NULL, c->stream_runs);
+	out_u64(o, "senders", NULL, c->stream_senders);
+	out_f64(o, "received_mbps", NULL, c->st_recv_mbps);
+	out_f64(o, "received_min_mbps", NULL, c->st_recv_min);
+	out_f64(o, "received_max_mbps", NULL, c->st_recv_max);
+	out_f64(o, "sent_mbps", NULL, c->st_send_mbps);
+	out_f64(o, "loss_pct", NULL, c->st_loss_pct);
+	for (int i = 0; i < 3; i++) {
+		double v = i == 0 ? c->st_send_sd : i == 1 ? c->st_recv_sd : c->st_dut_sd;
+
+		if (v >= 0)
+			out_f64(o, key[i], NULL, v);
+		else
+			out_null(o, key[i]);
+	}
+	out_obj_end(o);
+}
+
+static void json_cell(struct out *o, const struct rm_cell *c)
+{
+	out_obj_start(o, NULL);
+	out_u64(o, "size", NULL, c->size);
+	out_bool(o, "have_throughput", NULL, c->have_thr);
+	out_u64(o, "repeats", NULL, c->repeats);
+	json_search(o, c);
+	json_latency_loss(o, c);
 	if (c->ns_per_frame > 0)
 		out_f64(o, "ns_per_frame", NULL, c->ns_per_frame);
 	if (c->b2b_frames > 0)
 		out_f64(o, "b2b_frames", NULL, c->b2b_frames);
-	if (c->have_prof) {
-		out_obj_start(o, "profile");
-		out_f64(o, "softirq_pct", NULL, c->prof_softirq_pct);
-		out_f64(o, "busy_pct", NULL, c->prof_busy_pct);
-		out_arr_start(o, "top");
-		for (unsigned int i = 0; i < c->nprof; i++) {
-			out_obj_start(o, NULL);
-			out_str(o, "symbol", NULL, c->prof[i].symbol);
-			out_f64(o, "pct", NULL, c->prof[i].pct);
-			out_obj_end(o);
-		}
-		out_arr_end(o);
-		out_obj_end(o);
-	}
-	if (c->have_trial) {
-		out_obj_start(o, "trial");
-		out_u64(o, "trials", NULL, c->trials);
-		out_f64(o, "offered_pps", NULL, c->trial_offered_pps);
-		out_f64(o, "forwarded_pps", NULL, c->trial_fwd_pps);
-		out_f64(o, "forwarded_min_pps", NULL, c->trial_fwd_min);
-		out_f64(o, "forwarded_max_pps", NULL, c->trial_fwd_max);
-		out_f64(o, "loss_pct", NULL, c->trial_loss_pct);
-		if (c->have_loss) {
-			out_obj_start(o, "loss");
-			out_u64(o, "lost", NULL, c->loss_lost);
-			out_u64(o, "over", NULL, c->loss_over);
-			out_str(o, "text", NULL, c->loss_text);
-			out_obj_end(o);
-		} else {
-			out_null(o, "loss");
-		}
-		out_obj_end(o);
-	}
-	if (c->have_stream) {
-		out_obj_start(o, "stream");
-		out_u64(o, "runs", NULL, c->stream_runs);
-		out_u64(o, "senders", NULL, c->stream_senders);
-		out_f64(o, "received_mbps", NULL, c->st_recv_mbps);
-		out_f64(o, "received_min_mbps", NULL, c->st_recv_min);
-		out_f64(o, "received_max_mbps", NULL, c->st_recv_max);
-		out_f64(o, "sent_mbps", NULL, c->st_send_mbps);
-		out_f64(o, "loss_pct", NULL, c->st_loss_pct);
-		for (int i = 0; i < 3; i++) {
-			static const char *const key[3] = { "send_service_demand_us_per_kb",
-							    "receive_service_demand_us_per_kb",
-							    "dut_service_demand_us_per_kb" };
-			double v = i == 0 ? c->st_send_sd : i == 1 ? c->st_recv_sd : c->st_dut_sd;
-
-			if (v >= 0)
-				out_f64(o, key[i], NULL, v);
-			else
-				out_null(o, key[i]);
-		}
-		out_obj_end(o);
-	}
+	if (c->have_prof)
+		json_profile(o, c);
+	if (c->have_trial)
+		json_trial(o, c);
+	if (c->have_stream)
+		json_stream(o, c);
 	out_str(o, "verdict", NULL, report_verdict_name(c->verdict));
 	out_f64(o, "diff_pct", NULL, c->diff_pct);
 	out_bool(o, "diff_at_least", NULL, c->diff_at_least);
