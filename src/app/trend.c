@@ -205,42 +205,42 @@ void app_trend_free(struct trend *t)
 	t->n = 0;
 }
 
-int app_trend(struct db *const *dbs, unsigned int ndb, const struct db_run_filter *f, const char *test,
-	      unsigned int size, struct trend *t, char *err, size_t errlen)
+/* The series' candidates: every complete run f lets through in the ndb
+ * stores, oldest first. */
+static int gather(struct db *const *dbs, unsigned int ndb, const struct db_run_filter *f, struct cands *cs,
+		  char *err, size_t errlen)
 {
-	struct cands cs = { 0 };
-	struct report_model *m = NULL;
-	struct env *env = NULL;
-	struct cp_result cp;
-	double *x = NULL;
 	int rc;
 
-	memset(t, 0, sizeof(*t));
-	for (cs.store = 0; cs.store < ndb; cs.store++) {
-		if ((rc = app_runs_list(dbs[cs.store], f, on_run, &cs, err, errlen)))
-			goto out;
-		if ((rc = cs.rc))
-			goto nomem;
+	for (cs->store = 0; cs->store < ndb; cs->store++) {
+		if ((rc = app_runs_list(dbs[cs->store], f, on_run, cs, err, errlen)))
+			return rc;
+		if (cs->rc) {
+			snprintf(err, errlen, "out of memory");
+			return cs->rc;
+		}
 	}
-	if (cs.n)
-		qsort(cs.c, cs.n, sizeof(cs.c[0]), by_time);
-	if (!cs.n) {
+	if (!cs->n) {
 		snprintf(err, errlen, "no complete run to follow%s", f->label || f->tag || f->dut ? " with that label, tag or DUT" : "");
-		rc = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
-	snprintf(t->test, sizeof(t->test), "%s", test ? test : cs.c[cs.n - 1].test);
-	if (!(m = calloc(1, sizeof(*m))) || !(t->p = calloc(cs.n, sizeof(*t->p))) ||
-	    !(env = calloc(cs.n, sizeof(*env))) || !(x = calloc(cs.n, sizeof(*x))))
-		goto nomem;
-	/* the newest run of the test sets the size and, for trials, the load */
-	for (size_t k = cs.n; k-- > 0;) {
+	qsort(cs->c, cs->n, sizeof(cs->c[0]), by_time);
+	return 0;
+}
+
+/* The newest run of the test sets the size and, for trials, the load. */
+static int pick_size(struct db *const *dbs, const struct cands *cs, unsigned int size, struct report_model *m,
+		     struct trend *t, char *err, size_t errlen)
+{
+	int rc;
+
+	for (size_t k = cs->n; k-- > 0;) {
 		const struct rm_cell *c;
 
-		if (strcmp(cs.c[k].test, t->test))
+		if (strcmp(cs->c[k].test, t->test))
 			continue;
-		if ((rc = report_load(dbs[cs.c[k].store], &cs.c[k].id, 1, m, err, errlen)))
-			goto out;
+		if ((rc = report_load(dbs[cs->c[k].store], &cs->c[k].id, 1, m, err, errlen)))
+			return rc;
 		t->size = size ? size : m->sizes[0];
 		if ((c = rm_cell_of(&m->run[0], t->size))) {
 			t->trials = !c->have_thr && c->have_trial;
@@ -250,27 +250,46 @@ int app_trend(struct db *const *dbs, unsigned int ndb, const struct db_run_filte
 	}
 	if (!t->size) {
 		snprintf(err, errlen, "no complete run of '%s' to follow", t->test);
-		rc = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
-	for (size_t k = 0; k < cs.n; k++) {
+	return 0;
+}
+
+/* A run's cell is a point of the series: a search's NDR, or a plain
+ * trial's forwarded rate at the series' load, not limited by the tester. */
+static bool in_series(const struct trend *t, const struct rm_cell *c)
+{
+	if (!c)
+		return false;
+	if (t->trials)
+		return c->have_trial && !c->tester_limited && c->trial_fwd_pps >= 0 &&
+		       !(fabs(c->trial_offered_pps - t->offered_pps) > TREND_LOAD_BAND * t->offered_pps);
+	return c->have_thr && c->ndr_med > 0;
+}
+
+/* The series' points, each with its run's environment (env[i], x[i] its
+ * value). */
+static int points(struct db *const *dbs, unsigned int ndb, const struct cands *cs, struct report_model *m,
+		  struct trend *t, struct env *env, double *x, char *err, size_t errlen)
+{
+	int rc;
+
+	for (size_t k = 0; k < cs->n; k++) {
 		struct trend_point *p = &t->p[t->n];
 		const struct rm_cell *c;
 
-		if (strcmp(cs.c[k].test, t->test))
+		if (strcmp(cs->c[k].test, t->test))
 			continue;
-		if ((rc = report_load(dbs[cs.c[k].store], &cs.c[k].id, 1, m, err, errlen)))
-			goto out;
+		if ((rc = report_load(dbs[cs->c[k].store], &cs->c[k].id, 1, m, err, errlen)))
+			return rc;
 		c = rm_cell_of(&m->run[0], t->size);
-		if (!c || (t->trials ? !c->have_trial || c->tester_limited || !(c->trial_fwd_pps >= 0) ||
-				       fabs(c->trial_offered_pps - t->offered_pps) > TREND_LOAD_BAND * t->offered_pps
-				     : !c->have_thr || !(c->ndr_med > 0))) {
+		if (!in_series(t, c)) {
 			t->skipped++;
 			continue;
 		}
 		p->id = m->run[0].id;
 		if (ndb > 1)
-			snprintf(p->ref, sizeof(p->ref), "%u:%lld", cs.c[k].store + 1, (long long)p->id);
+			snprintf(p->ref, sizeof(p->ref), "%u:%lld", cs->c[k].store + 1, (long long)p->id);
 		else
 			snprintf(p->ref, sizeof(p->ref), "%lld", (long long)p->id);
 		snprintf(p->label, sizeof(p->label), "%s", m->run[0].label);
@@ -278,10 +297,10 @@ int app_trend(struct db *const *dbs, unsigned int ndb, const struct db_run_filte
 		p->value = t->trials ? c->trial_fwd_pps : c->ndr_med;
 		p->bound = !t->trials && c->tester_limited;
 		x[t->n] = p->value;
-		if ((rc = db_run_env(dbs[cs.c[k].store], p->id, on_env, &env[t->n], err, errlen))) {
+		if ((rc = db_run_env(dbs[cs->c[k].store], p->id, on_env, &env[t->n], err, errlen))) {
 			if (rc == -ENOMEM)
-				goto nomem;
-			goto out;
+				snprintf(err, errlen, "out of memory");
+			return rc;
 		}
 		t->n++;
 	}
@@ -289,12 +308,20 @@ int app_trend(struct db *const *dbs, unsigned int ndb, const struct db_run_filte
 		snprintf(err, errlen, "a series too short to judge: %zu run(s) of '%s' with a figure at %u bytes%s "
 			 "(a change needs at least %d: two on each side)", t->n, t->test, t->size,
 			 t->skipped ? " (others left out: another size or load, or tester-limited)" : "", TREND_MIN_RUNS);
-		rc = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
+	return 0;
+}
+
+/* Where the series' level changes, and what changed with it. */
+static int judge(struct trend *t, struct env *env, const double *x, char *err, size_t errlen)
+{
+	struct cp_result cp;
+	int rc;
+
 	if ((rc = cp_find(x, t->n, &cp))) {
 		snprintf(err, errlen, "the series' figures cannot be judged");
-		goto out;
+		return rc;
 	}
 	t->sigma = cp.sigma;
 	t->nc = cp.nchanges;
@@ -314,11 +341,31 @@ int app_trend(struct db *const *dbs, unsigned int ndb, const struct db_run_filte
 		c->worse = c->after < c->before;
 		explain(c, env, g0, c->at, g2);
 	}
-	rc = 0;
-	goto out;
-nomem:
-	snprintf(err, errlen, "out of memory");
-	rc = -ENOMEM;
+	return 0;
+}
+
+int app_trend(struct db *const *dbs, unsigned int ndb, const struct db_run_filter *f, const char *test,
+	      unsigned int size, struct trend *t, char *err, size_t errlen)
+{
+	struct cands cs = { 0 };
+	struct report_model *m = NULL;
+	struct env *env = NULL;
+	double *x = NULL;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if ((rc = gather(dbs, ndb, f, &cs, err, errlen)))
+		goto out;
+	snprintf(t->test, sizeof(t->test), "%s", test ? test : cs.c[cs.n - 1].test);
+	if (!(m = calloc(1, sizeof(*m))) || !(t->p = calloc(cs.n, sizeof(*t->p))) ||
+	    !(env = calloc(cs.n, sizeof(*env))) || !(x = calloc(cs.n, sizeof(*x)))) {
+		snprintf(err, errlen, "out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (!(rc = pick_size(dbs, &cs, size, m, t, err, errlen)) &&
+	    !(rc = points(dbs, ndb, &cs, m, t, env, x, err, errlen)))
+		rc = judge(t, env, x, err, errlen);
 out:
 	for (size_t i = 0; env && i < cs.n; i++)
 		env_free(&env[i]);
