@@ -454,6 +454,52 @@ static int max_loads(const struct r_opts *r, struct trialopt *to, struct r2544_c
 	return rc == -EINVAL ? EXIT_USAGE : rc == -EINTR ? 130 : EXIT_RUNTIME;
 }
 
+/* The ports resolved and the DUT opened, and every size the search will
+ * offer checked against the links, before anything is stored or sent.
+ * 0, or an exit status after a one-line error. */
+static int prepare(const struct r_opts *r, struct trialopt *to)
+{
+	char err[512];
+	int rc;
+
+	if ((rc = app_trial_resolve(to, err, sizeof(err))) || (rc = app_trial_dut_open(to, err, sizeof(err)))) {
+		cli_error("rfc2544: %s", err);
+		return cli_status(rc);
+	}
+	if (app_r2544_check_sizes(&r->po, &to->cfg, err, sizeof(err)) ||
+	    app_r2544_check_mtu(&r->po, &to->cfg, err, sizeof(err))) {
+		cli_error("rfc2544: %s", err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The run set up: the DUT's CPUs on every trial, the store opened (a bad
+ * --db fails before any traffic), each size's maximum load, every
+ * deviation from RFC 2544 (printed with the result), and the run's row
+ * stored. 0, or an exit status after a one-line error. */
+static int set_up(struct r_opts *r, struct trialopt *to, struct storeopt *so, struct r2544_cfg *cfg,
+		  struct app_r2544_plan *plan, struct app_r2544_estimate *est, struct cli_stop *stop)
+{
+	char err[512];
+	int rc;
+
+	cfg->base = to->cfg;
+	if ((rc = app_r2544_watch(to, cfg, err, sizeof(err))) || (rc = app_store_open(so, err, sizeof(err)))) {
+		cli_error("rfc2544: %s", err);
+		return cli_status(rc);
+	}
+	if ((rc = max_loads(r, to, cfg, plan, est, stop)))
+		return rc;
+	app_r2544_deviations(&r->po, &to->cfg, to->line_bps, plan);
+	app_r2544_fill(&r->po, plan, cfg);
+	if ((rc = app_store_r2544_begin(so, to, &r->po, plan, cfg, err, sizeof(err)))) {
+		cli_error("rfc2544: %s: %s", so->path, err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
 int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 {
 	struct r_opts r;
@@ -483,41 +529,16 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		cli->planned_s = est.seconds;
 		return 0;
 	}
-	if ((rc = app_trial_resolve(&to, err, sizeof(err))) || (rc = app_trial_dut_open(&to, err, sizeof(err)))) {
-		cli_error("rfc2544: %s", err);
+	if ((ret = prepare(&r, &to))) {
 		app_trial_release(&to);
-		return cli_status(rc);
+		return ret;
 	}
-	/* every size the search will offer fits the links, before anything
-	 * is stored or sent */
-	if ((rc = app_r2544_check_sizes(&r.po, &to.cfg, err, sizeof(err))) ||
-	    (rc = app_r2544_check_mtu(&r.po, &to.cfg, err, sizeof(err)))) {
-		cli_error("rfc2544: %s", err);
-		app_trial_release(&to);
-		return EXIT_USAGE;
-	}
+	ret = EXIT_RUNTIME;
 	cfg = calloc(1, sizeof(*cfg));
 	res = calloc(1, sizeof(*res));
-	if (!cfg || !res)
-		goto out;
-	cfg->base = to.cfg;
-	/* The DUT's CPUs on every trial; the run stored as it goes, opened
-	 * now so that a bad --db fails before any traffic. */
-	if ((rc = app_r2544_watch(&to, cfg, err, sizeof(err))) || (rc = app_store_open(&so, err, sizeof(err)))) {
-		cli_error("rfc2544: %s", err);
-		ret = cli_status(rc);
-		goto out;
-	}
-	if ((ret = max_loads(&r, &to, cfg, &plan, &est, &stop)))
+	if (!cfg || !res || (ret = set_up(&r, &to, &so, cfg, &plan, &est, &stop)))
 		goto out;
 	ret = EXIT_RUNTIME;
-	/* Every deviation from RFC 2544, printed with the result. */
-	app_r2544_deviations(&r.po, &to.cfg, to.line_bps, &plan);
-	app_r2544_fill(&r.po, &plan, cfg);
-	if ((rc = app_store_r2544_begin(&so, &to, &r.po, &plan, cfg, err, sizeof(err)))) {
-		cli_error("rfc2544: %s: %s", so.path, err);
-		goto out;
-	}
 	sh.store = true;
 	if (r.json_stream) {
 		/* the store's hooks first, then the line */
@@ -525,7 +546,6 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		cfg->on_row = stream_row;
 		cfg->hook_ctx = &sh;
 	}
-
 	prog.t0 = mono_ns();
 	prog.estimate_s = est.seconds;
 	rc = r2544_run(cfg, res, cli_stop_catch(&stop), show_progress, &prog, err, sizeof(err));
@@ -540,7 +560,6 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	if ((rc = app_store_r2544_finish(&so, res, headline, sizeof(headline), err, sizeof(err))))
 		cli_error("warning: rfc2544: storing the last rows in %s: %s", so.path, err);
 	storeopt_end(&so, res->interrupted ? "interrupted" : "complete", headline);
-
 	print_result(cli, &r, &to, &plan, res, &so);
 	if (r.openmetrics) {
 		struct om_r2544 m = { .label = so.label, .res = res };
