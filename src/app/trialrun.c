@@ -108,7 +108,7 @@ static void db_trial_of(const struct trialopt *to, const struct trial_result *re
 		tx += res->dir[d].tx;
 	}
 	*t = (struct db_trial){ .size = (unsigned int)(res->avg_frame_size + 0.5), .test = 'x', .repeat = rep,
-			      .load = to->cfg.rate_pps * res->ndirs, .duration_s = res->elapsed_ns / 1e9,
+			      .load = to->cfg.rate_pps * res->ndirs, .duration_s = ns_to_s(res->elapsed_ns),
 			      .tx = tx, .rx = fwd, .tester_limited = res->tester_limited, .cpu_valid = cr->valid,
 			      .cpu_busy_pct = cr->valid ? cr->busy_cpu_s / cr->seconds * 100 : 0,
 			      .cpu_soak_pct = cr->valid && cr->soak_cpu_s >= 0 ? cr->soak_cpu_s / cr->seconds * 100 : -1,

@@ -328,11 +328,11 @@ static void print_result(struct cli *cli, const struct r_opts *r, const struct t
 	out_f64(o, "pdr_ratio", ", PDR loss goal %g", r->po.pdr);
 	out_f64(o, "precision", ", width goal %g of the max load", r->po.precision);
 	out_f64(o, "exceed_ratio", NULL, r->po.exceed);
-	out_f64(o, "duration_sum_s", NULL, plan->dsum_ns / 1e9);
-	out_f64(o, "trial_s", NULL, plan->final_ns / 1e9);
+	out_f64(o, "duration_sum_s", NULL, ns_to_s(plan->dsum_ns));
+	out_f64(o, "trial_s", NULL, ns_to_s(plan->final_ns));
 	out_u64(o, "trials_run", ", %llu trials", res->trials_run);
 	out_u64(o, "repeat", NULL, r->po.repeat);
-	out_f64(o, "elapsed_s", " in %.0f s\n", res->elapsed_ns / 1e9);
+	out_f64(o, "elapsed_s", " in %.0f s\n", ns_to_s(res->elapsed_ns));
 	if (to->line_bps > 0)
 		out_f64(o, "line_rate_bps", "  line rate %.0f bit/s\n", to->line_bps);
 	trialopt_print_ports(o, to);

@@ -31,12 +31,12 @@ struct progress_ctx {
 static void show_progress(void *arg, const struct trial_progress *p)
 {
 	struct progress_ctx *pc = arg;
-	double dt = (double)(p->elapsed_ns - pc->last_ns) / 1e9;
+	double dt = ns_to_s(p->elapsed_ns - pc->last_ns);
 
 	if (dt <= 0)
 		dt = 1;
 	fprintf(stderr, "\r  %-8s %5.1f/%.1f s  tx %9.0f f/s  rx %9.0f f/s  lost so far %.3f%%   ",
-		p->phase, p->elapsed_ns / 1e9, p->duration_ns / 1e9,
+		p->phase, ns_to_s(p->elapsed_ns), ns_to_s(p->duration_ns),
 		(double)(p->tx - pc->last_tx) / dt, (double)(p->rx - pc->last_rx) / dt,
 		p->tx > p->rx && p->tx ? (double)(p->tx - p->rx) * 100.0 / (double)p->tx : 0.0);
 	pc->last_tx = p->tx;

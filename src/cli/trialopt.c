@@ -789,10 +789,10 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 	out_str(out, "sizes", c->nsizes > 1 ? "IMIX %s byte frames" : "%s-byte frames", sizes);
 	out_f64(out, "avg_frame_size", NULL, res->avg_frame_size);
 	out_u64(out, "flows", ", %llu flow(s)", frame_flows_count(&c->flows));
-	out_f64(out, "duration_s", ", %g s", c->duration_ns / 1e9);
+	out_f64(out, "duration_s", ", %g s", ns_to_s(c->duration_ns));
 	/* calibrate: two steps, and the rate kept is the second's */
 	if (o->direct)
-		out_text(out, " flat out, then %g s", c->duration_ns / 1e9);
+		out_text(out, " flat out, then %g s", ns_to_s(c->duration_ns));
 	out_f64(out, "rate_pps", o->direct ? " at %.0f frames/s (90%% of that)" : " at %.0f frames/s", c->rate_pps);
 	out_u64(out, "direction_count", " x %llu direction(s)", c->ndirs);
 	out_str(out, "where", ", %s\n", o->where);
@@ -826,8 +826,8 @@ void trialopt_print_header(struct out *out, const struct trialopt *o, const stru
 	else
 		out_null(out, "cpu_line_ns");
 	out_u64(out, "learn_frames", "; %llu learning frames", c->learn_frames);
-	out_f64(out, "learn_wait_s", ", %g s wait", c->learn_wait_ns / 1e9);
-	out_f64(out, "drain_s", ", %g s drain\n", c->drain_ns / 1e9);
+	out_f64(out, "learn_wait_s", ", %g s wait", ns_to_s(c->learn_wait_ns));
+	out_f64(out, "drain_s", ", %g s drain\n", ns_to_s(c->drain_ns));
 	if (o->line_bps > 0)
 		out_f64(out, "line_rate_bps", "  line rate  %.0f bit/s\n", o->line_bps);
 	else

@@ -240,5 +240,5 @@ void cpucost_hint(const struct cpucost_result *r, struct lossattr_cpu_hint *h)
 		}
 	}
 	if (r->stall.valid && r->stall.n)
-		h->stall_ms = (double)r->stall.c[r->stall.worst].max_late_ns / 1e6;
+		h->stall_ms = ns_to_ms(r->stall.c[r->stall.worst].max_late_ns);
 }

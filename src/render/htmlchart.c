@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/html_impl.h"
+#include "core/timeconst.h"
 
 /* A chart's section with no data says so in a note and ends: true. */
 static bool none(struct page *p, bool nodata, const char *what)
@@ -222,11 +223,11 @@ static const struct rm_cell *lat_at(const struct page *p, unsigned int r, unsign
 
 	if (!c || !c->have_lat || !ok(c->lat_median))
 		return NULL;
-	us[0] = c->lat_min / 1e3;
-	us[1] = c->lat_median / 1e3;
-	us[2] = c->lat_p99 / 1e3;
-	us[3] = c->lat_p999 / 1e3;
-	us[4] = c->lat_max / 1e3;
+	us[0] = ns_to_us(c->lat_min);
+	us[1] = ns_to_us(c->lat_median);
+	us[2] = ns_to_us(c->lat_p99);
+	us[3] = ns_to_us(c->lat_p999);
+	us[4] = ns_to_us(c->lat_max);
 	return c;
 }
 

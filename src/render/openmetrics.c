@@ -1,4 +1,5 @@
 #include "render/openmetrics.h"
+#include "core/timeconst.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -105,11 +106,11 @@ void om_write_trials(FILE *f, const char *label, const struct trial_result *res,
 			for (size_t q = 0; q < sizeof(qs) / sizeof(qs[0]); q++) {
 				snprintf(extra, sizeof(extra), "direction=\"%u\",repeat=\"%u\",quantile=\"%g\"", d, i, qs[q]);
 				sample(f, "wirerate_trial_latency_seconds", label, size, extra,
-				       (double)hist_quantile(h, qs[q]) / 1e9);
+				       ns_to_s(hist_quantile(h, qs[q])));
 			}
 			snprintf(extra, sizeof(extra), "direction=\"%u\",repeat=\"%u\"", d, i);
 			sample(f, "wirerate_trial_latency_seconds_sum", label, size, extra,
-			       hist_mean(h) * (double)h->count / 1e9);
+			       ns_to_s(hist_mean(h) * (double)h->count));
 			sample(f, "wirerate_trial_latency_seconds_count", label, size, extra, (double)h->count);
 		}
 	family(f, "wirerate_trial_dut_cpu_per_frame_seconds", "gauge", "seconds",
@@ -118,7 +119,7 @@ void om_write_trials(FILE *f, const char *label, const struct trial_result *res,
 		if (ns_per_frame && ns_per_frame[i] > 0) {
 			snprintf(extra, sizeof(extra), "repeat=\"%u\"", i);
 			sample(f, "wirerate_trial_dut_cpu_per_frame_seconds", label,
-			       (unsigned int)(res[i].avg_frame_size + 0.5), extra, ns_per_frame[i] / 1e9);
+			       (unsigned int)(res[i].avg_frame_size + 0.5), extra, ns_to_s(ns_per_frame[i]));
 		}
 	fputs("# EOF\n", f);
 }
@@ -159,9 +160,9 @@ void om_write_rfc2544(FILE *f, const char *label, const struct r2544_result *res
 		if (!row->lat_done)
 			continue;
 		sample(f, "wirerate_rfc2544_latency_seconds", label, row->size, "stat=\"median\"",
-		       (double)row->lat_median / 1e9);
-		sample(f, "wirerate_rfc2544_latency_seconds", label, row->size, "stat=\"p99\"", (double)row->lat_p99 / 1e9);
-		sample(f, "wirerate_rfc2544_latency_seconds", label, row->size, "stat=\"max\"", (double)row->lat_max / 1e9);
+		       ns_to_s(row->lat_median));
+		sample(f, "wirerate_rfc2544_latency_seconds", label, row->size, "stat=\"p99\"", ns_to_s(row->lat_p99));
+		sample(f, "wirerate_rfc2544_latency_seconds", label, row->size, "stat=\"max\"", ns_to_s(row->lat_max));
 	}
 	fputs("# EOF\n", f);
 }

@@ -6,6 +6,7 @@
 
 #include "core/interval.h"
 #include "render/lossprint.h"
+#include "core/timeconst.h"
 
 static void size_name(const struct r2544_row *row, char *buf, size_t len)
 {
@@ -243,8 +244,8 @@ static void latency_block(struct out *o, const struct r2544_row *row)
 	out_u64(o, "runs", " (%llu runs", row->lat_runs);
 	out_u64(o, "frames", ", %llu frames):", row->lat_frames);
 	out_text(o, " min %.1f us, median %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us, variation %.1f us\n",
-		 row->lat_min / 1e3, row->lat_median / 1e3, row->lat_p99 / 1e3, row->lat_p999 / 1e3,
-		 row->lat_max / 1e3, row->lat_pdv / 1e3);
+		 ns_to_us(row->lat_min), ns_to_us(row->lat_median), ns_to_us(row->lat_p99), ns_to_us(row->lat_p999),
+		 ns_to_us(row->lat_max), ns_to_us(row->lat_pdv));
 	out_u64(o, "min_ns", NULL, row->lat_min);
 	out_u64(o, "median_ns", NULL, row->lat_median);
 	out_u64(o, "p99_ns", NULL, row->lat_p99);
@@ -304,7 +305,7 @@ static void search_cells(struct out *o, const struct r2544_row *row, double fram
 	}
 	out_u64(o, "search_trials", NULL, row->thr.trials);
 	out_u64(o, "search_tester_retries", NULL, row->thr.tester_retries);
-	out_f64(o, "search_time_s", NULL, row->thr.total_ns / 1e9);
+	out_f64(o, "search_time_s", NULL, ns_to_s(row->thr.total_ns));
 }
 
 /* The lines under a row's throughput cells: what else its search found. */
@@ -367,7 +368,7 @@ static void trials_print(struct out *o, const struct r2544_result *res)
 		out_str(o, "test", NULL, t->test == 't' ? "throughput" : t->test == 'l' ? "latency" :
 					  t->test == 'f' ? "frame_loss" : "back_to_back");
 		out_f64(o, "load", NULL, t->load);
-		out_f64(o, "duration_s", NULL, t->duration_ns / 1e9);
+		out_f64(o, "duration_s", NULL, ns_to_s(t->duration_ns));
 		out_u64(o, "tx", NULL, t->tx);
 		out_u64(o, "rx", NULL, t->rx);
 		out_bool(o, "tester_limited", NULL, t->tester_limited);
@@ -441,7 +442,7 @@ void r2544print_event(struct out *o, const struct r2544_trial *t)
 				 t->test == 'f' ? "frame_loss" : "back_to_back");
 	out_u64(o, "repeat", NULL, t->repeat);
 	out_f64(o, "load", NULL, t->load);
-	out_f64(o, "duration_s", NULL, t->duration_ns / 1e9);
+	out_f64(o, "duration_s", NULL, ns_to_s(t->duration_ns));
 	out_u64(o, "tx", NULL, t->tx);
 	out_u64(o, "rx", NULL, t->rx);
 	out_f64(o, "loss_pct", NULL, t->tx ? 100.0 * (double)(t->tx - (t->rx < t->tx ? t->rx : t->tx)) / (double)t->tx : 0);

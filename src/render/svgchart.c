@@ -6,6 +6,7 @@
 
 #include "render/out.h"
 #include "render/svgchart.h"
+#include "core/timeconst.h"
 
 /* Margins around the plot area: room for the y tick labels and the
  * rotated y axis label on the left, the x tick and axis labels below. */
@@ -565,7 +566,7 @@ void svgc_fmt_pps(char *b, size_t n, double pps)
 
 void svgc_fmt_us(char *b, size_t n, double ns)
 {
-	double us = ns / 1e3;
+	double us = ns_to_us(ns);
 
 	if (!isfinite(us))
 		snprintf(b, n, "?");

@@ -4,6 +4,7 @@
 #include "os/cpulat.h"
 #include "render/cpuprint.h"
 #include "render/lossprint.h"
+#include "core/timeconst.h"
 
 static void trialprint_latency(struct out *o, const struct hist *h, unsigned int every)
 {
@@ -12,8 +13,8 @@ static void trialprint_latency(struct out *o, const struct hist *h, unsigned int
 		out_text(o, "  latency    none measured\n");
 	} else {
 		out_text(o, "  latency    min %.1f us, median %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us, mean %.1f us",
-			 hist_min(h) / 1e3, hist_quantile(h, 0.5) / 1e3, hist_quantile(h, 0.99) / 1e3,
-			 hist_quantile(h, 0.999) / 1e3, hist_max(h) / 1e3, hist_mean(h) / 1e3);
+			 ns_to_us(hist_min(h)), ns_to_us(hist_quantile(h, 0.5)), ns_to_us(hist_quantile(h, 0.99)),
+			 ns_to_us(hist_quantile(h, 0.999)), ns_to_us(hist_max(h)), ns_to_us(hist_mean(h)));
 		if (every > 1)
 			out_text(o, " (%llu frames: 1 in %u)", (unsigned long long)h->count, every);
 		out_text(o, "\n");
@@ -163,7 +164,7 @@ void trialprint_result(struct out *o, const struct trial_result *res, const stru
 	out_bool(o, "interrupted", NULL, res->interrupted);
 	if (res->interrupted)
 		out_text(o, "  INTERRUPTED after %.2f s: the counts above cover the frames sent until then\n",
-			 res->elapsed_ns / 1e9);
+			 ns_to_s(res->elapsed_ns));
 }
 
 /* "over 3 trials: forwarded ... (median ...)", and in JSON the same

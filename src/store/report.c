@@ -11,6 +11,7 @@
 
 #include "core/cpustat.h"
 #include "core/lossattr.h"
+#include "core/timeconst.h"
 
 static int fail_sql(struct sql *h, const char *what, char *err, size_t errlen)
 {
@@ -326,8 +327,8 @@ static int load_streams(struct sql *h, struct rm_run *r, char *err, size_t errle
 			loss = 0;
 		}
 		if (n < MAXT) {
-			recv[n] = rb * 8 / (rns / 1e9) / 1e6;
-			sent[n] = sb * 8 / (sns / 1e9) / 1e6;
+			recv[n] = rb * 8 / ns_to_s(rns) / 1e6;
+			sent[n] = sb * 8 / ns_to_s(sns) / 1e6;
 			ssd[n] = service_demand(col_d(st, 9), col_d(st, 8), sns, sb);
 			rsd[n] = service_demand(col_d(st, 11), col_d(st, 10), rns, rb);
 			/* the DUT: its CPU per datagram forwarded, one frame each */
