@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "app/trialcheck.h"
 #include "cli/opt.h"
 #include "cli/trialopt.h"
 #include "app/calibrate.h"
@@ -38,10 +39,10 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 	struct out *o;
 	int rc, ret = EXIT_RUNTIME;
 
-	trialopt_init(&to);
+	app_trial_defaults(&to);
 	if ((rc = opt_parse(&calibrate_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
 		return rc == OPT_HELP ? 0 : EXIT_USAGE;
-	if (trialopt_check(&to, "1Gpps", err, sizeof(err))) {
+	if (app_trial_check(&to, "1Gpps", err, sizeof(err))) {
 		cli_error("calibrate: %s", err);
 		return EXIT_USAGE;
 	}

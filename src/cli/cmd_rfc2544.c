@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "app/trialcheck.h"
 #include "core/units.h"
 #include "cli/opt.h"
 #include "cli/storeargs.h"
@@ -390,7 +391,7 @@ static int parse(struct cli *cli, int argc, char **argv, struct r_opts *r, struc
 	*r = (struct r_opts){ .po = { .pdr = 0.005, .precision = 0.005, .repeat = 1, .nsizes = 7,
 				      .sizes = { 64, 128, 256, 512, 1024, 1280, 1518 } } };
 	storeopt_init(so);
-	trialopt_init(to);
+	app_trial_defaults(to);
 	if (!(args = calloc((size_t)argc, sizeof(*args)))) {
 		cli_error("rfc2544: out of memory");
 		return EXIT_RUNTIME;
@@ -412,7 +413,7 @@ static int parse(struct cli *cli, int argc, char **argv, struct r_opts *r, struc
 	}
 	if (to->ipv6_flag && !r->sizes_given)
 		r->po.sizes[0] = FRAME_MIN_TAGGED_V6;	/* RFC 5180's 78 has no room for the tag */
-	if (trialopt_check(to, "1kpps", err, sizeof(err))) {
+	if (app_trial_check(to, "1kpps", err, sizeof(err))) {
 		cli_error("rfc2544: %s", err);
 		return EXIT_USAGE;
 	}

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "app/trialcheck.h"
 #include "os/fsutil.h"
 #include "io/capture.h"
 #include "render/histcsv.h"
@@ -325,12 +326,12 @@ static int parse(struct trun *t, struct cli *cli, int argc, char **argv)
 	char *args[1], err[512];
 	int nargs, rc;
 
-	trialopt_init(&t->to);
+	app_trial_defaults(&t->to);
 	storeopt_init(&t->so);
 	t->own.repeat = 1;
 	if ((rc = opt_parse(&trial_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
 		return rc == OPT_HELP ? -1 : EXIT_USAGE;
-	if (trialopt_check(&t->to, NULL, err, sizeof(err))) {
+	if (app_trial_check(&t->to, NULL, err, sizeof(err))) {
 		cli_error("trial: %s", err);
 		return EXIT_USAGE;
 	}

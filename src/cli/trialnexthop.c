@@ -1,6 +1,6 @@
 /* --next-hop and --rx-next-hop (the options of src/cli/trialopt.c that
- * name the DUT's ports to ask for their MACs), their checks, and the
- * lines that say what was resolved and which port path was taken. */
+ * name the DUT's ports to ask for their MACs), and the lines that say
+ * what was resolved and which port path was taken. */
 #include "cli/trialopt.h"
 #include "app/trialres.h"
 
@@ -23,7 +23,7 @@ static bool unicast(const uint8_t *a, bool v6)
 }
 
 /* --next-hop, --rx-next-hop: an address, checked against the rest in
- * trialopt_check. */
+ * app_trial_check. */
 int trialopt_set_next_hop(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	struct trial_nexthop *nh = &((struct trialopt *)ctx)->nh[opt->id];
@@ -37,43 +37,6 @@ int trialopt_set_next_hop(void *ctx, const struct opt *opt, const char *v, char 
 	return 0;
 }
 
-/* What --next-hop and --rx-next-hop need besides a cabled port. */
-int trialopt_check_next_hops(const struct trialopt *o, char *err, size_t errlen)
-{
-	for (int k = 0; k < 2; k++) {
-		const struct trial_nexthop *nh = &o->nh[k];
-		const char *name = k ? "--rx-next-hop" : "--next-hop", *from = k ? "--dst-ip" : "--src-ip";
-		char a[INET6_ADDRSTRLEN];
-
-		if (!nh->set)
-			continue;
-		inet_ntop(nh->v6 ? AF_INET6 : AF_INET, nh->ip, a, sizeof(a));
-		if (k ? o->rx_dst_mac_set : o->dst_mac_set) {
-			snprintf(err, errlen, "%s and %s: give one (%s finds the MAC)", name,
-				 k ? "--rx-dst-mac" : "--dst-mac", name);
-			return -EINVAL;
-		}
-		if (k && o->cfg.ndirs != 2) {
-			snprintf(err, errlen, "--rx-next-hop is for the frames --bidir sends back on --rx: give --bidir");
-			return -EINVAL;
-		}
-		if (!(k ? o->dst_set : o->src_set)) {
-			snprintf(err, errlen, "%s needs %s: the tester's address on that DUT port's subnet, which the "
-				 "%s comes from", name, from, nh->v6 ? "solicitation" : "ARP request");
-			return -EINVAL;
-		}
-		if (nh->v6 != o->ipv6) {
-			snprintf(err, errlen, "%s %s is %s and %s is %s", name, a, nh->v6 ? "IPv6" : "IPv4", from,
-				 o->ipv6 ? "IPv6" : "IPv4");
-			return -EINVAL;
-		}
-		if (!o->allow_any && !addrpolicy_ip_in_bench_range(nh->ip, nh->v6)) {
-			addrpolicy_refusal(name, a, err, errlen);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
 
 void trialopt_print_ports(struct out *out, const struct trialopt *o)
 {

@@ -21,22 +21,16 @@
 #define TRIALOPT_IMIX_DEFAULT "64:7,570:4,1518:1"
 
 /* The traffic options (ports, traffic, timing, tester, DUT CPU cost): a
- * table for opt_parse whose ctx is a struct trialopt. */
+ * table for opt_parse whose ctx is a struct trialopt (app_trial_defaults
+ * before parsing, app_trial_check after: app/trialcheck.h). */
 extern const struct opt trialopt_opts[];
-/* The defaults, before parsing. */
-void trialopt_init(struct trialopt *o);
-/* After parsing: the checks across options, the defaults that depend on
- * others; --rate is required unless default_rate is given. 0, or -EINVAL
- * with a one-line reason in err. */
-int trialopt_check(struct trialopt *o, const char *default_rate, char *err, size_t errlen);
 
 void trialopt_print_header(struct out *out, const struct trialopt *o, const struct trial_result *res);
 /* The next hops resolved and why this port path: part of the header, and
  * on its own where a command prints no trial header (rfc2544). */
 void trialopt_print_ports(struct out *out, const struct trialopt *o);
-/* --next-hop, --rx-next-hop (src/cli/trialnexthop.c): the setter, and
- * the checks against the other options (trialopt_check runs them). */
+/* --next-hop, --rx-next-hop (src/cli/trialnexthop.c): the setter; the
+ * checks against the other options are app_trial_check's. */
 int trialopt_set_next_hop(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen);
-int trialopt_check_next_hops(const struct trialopt *o, char *err, size_t errlen);
 
 #endif

@@ -1,6 +1,6 @@
 /* A trial run's policy: the trial id of each repeat, the loss and the
- * median over the repeats, the headline, the plan's length, and a stop
- * before the first repeat. */
+ * median over the repeats, the headline, the plan's length, a stop
+ * before the first repeat, and the traffic options' rules. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +8,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "app/trialcheck.h"
 #include "app/trialrun.h"
 #include "core/timeconst.h"
 
@@ -122,6 +123,120 @@ static void test_stopped_first(void **state)
 	assert_null(to.cfg.cost);
 }
 
+/* o with the options set by fill, checked: its error, or "" when it
+ * passes. The calibrations are looked for in a directory that exists. */
+static const char *checked(struct trialopt *o, const char *default_rate)
+{
+	static char err[512];
+
+	err[0] = 0;
+	snprintf(o->calib_path, sizeof(o->calib_path), "/tmp/wr-test-calibration");
+	if (app_trial_check(o, default_rate, err, sizeof(err)))
+		assert_true(err[0] != 0);
+	else
+		assert_string_equal(err, "");
+	return err;
+}
+
+/* The traffic options' rules: which go together, the port pairs and the
+ * lists that go with them, and what follows when they pass. */
+static void test_check(void **state)
+{
+	struct trialopt o;
+
+	(void)state;
+	/* nothing but a rate: the lab, the benchmarking addresses, a trial id */
+	app_trial_defaults(&o);
+	assert_string_equal(checked(&o, "1kpps"), "");
+	assert_true(o.lab);
+	assert_true(o.rate_set);
+	assert_int_equal(o.nports, 1);
+	assert_int_not_equal(o.cfg.trial_id, 0);
+	assert_true(o.cfg.trial_id < 0x8000);
+	assert_int_equal(o.cfg.learn_frames, 1);
+	app_trial_defaults(&o);
+	assert_string_equal(checked(&o, NULL), "--rate is required (e.g. --rate 100kpps)");
+	/* options that go together, and those that do not */
+	app_trial_defaults(&o);
+	o.rate_set = true;
+	o.tx_if = "a";
+	assert_string_equal(checked(&o, NULL), "give both --tx and --rx, or neither for the lab");
+	app_trial_defaults(&o);
+	o.rate_set = o.size_set = o.imix_set = true;
+	assert_string_equal(checked(&o, NULL), "--size and --imix: one frame size or a mix, not both");
+	app_trial_defaults(&o);
+	o.rate_set = o.src_set = true;
+	assert_string_equal(checked(&o, NULL),
+			    "--src-ip applies to --tx/--rx ports only (the lab's addresses and MACs are fixed)");
+	app_trial_defaults(&o);
+	o.rate_set = true;
+	o.dut_t = (struct dut_target){ .given = true, .kind = DUT_LOCAL };
+	assert_string_equal(checked(&o, NULL), "--dut local: give the tester's ports cabled to it with --tx and --rx");
+	/* IPv6 without addresses: the benchmarking range's, and the smallest
+	 * frame that holds the tag */
+	app_trial_defaults(&o);
+	o.rate_set = o.ipv6 = true;
+	assert_string_equal(checked(&o, NULL), "");
+	assert_int_equal(o.src_ip[0], 0x20);
+	assert_int_equal(o.src_ip[3], 0x02);
+	assert_int_equal(o.cfg.sizes[0], FRAME_MIN_TAGGED_V6);
+}
+
+static void test_check_ports(void **state)
+{
+	struct trialopt o;
+
+	(void)state;
+	/* two pairs: each its own ports, one address for all */
+	app_trial_defaults(&o);
+	o.rate_set = true;
+	o.tx_if = "a,b";
+	o.rx_if = "c,d";
+	assert_string_equal(checked(&o, NULL), "");
+	assert_false(o.lab);
+	assert_int_equal(o.nports, 2);
+	assert_string_equal(o.port[1].tx_if, "b");
+	assert_string_equal(o.port[1].rx_if, "d");
+	assert_string_equal(o.tx_if, "a");
+	assert_memory_equal(o.port[1].dst_ip, o.dst_ip, 16);
+	app_trial_defaults(&o);
+	o.rate_set = true;
+	o.tx_if = "a,b";
+	o.rx_if = "c";
+	assert_string_equal(checked(&o, NULL), "--tx names 2 ports and --rx 1: give one --rx port for each --tx port");
+	app_trial_defaults(&o);
+	o.rate_set = true;
+	o.tx_if = "a,,b";
+	o.rx_if = "c";
+	assert_string_equal(checked(&o, NULL), "--tx 'a,,b': an empty item in the list");
+	app_trial_defaults(&o);
+	o.rate_set = true;
+	o.tx_if = "a,b";
+	o.rx_if = "c,d";
+	o.dst_mac_set = true;
+	o.ndst_mac = 1;
+	assert_string_equal(checked(&o, NULL), "--dst-mac gives 1 MAC for 2 port pairs: give one for each (each DUT "
+			    "port has its own)");
+	/* an address outside the benchmarking ranges is refused */
+	app_trial_defaults(&o);
+	o.rate_set = o.dst_set = true;
+	o.tx_if = "a";
+	o.rx_if = "b";
+	memcpy(o.dst_ip, (uint8_t[]){ 192, 0, 2, 1 }, 4);
+	assert_non_null(strstr(checked(&o, NULL), "--dst-ip 192.0.2.1"));
+	o.allow_any = true;
+	assert_string_equal(checked(&o, NULL), "");
+	/* a next hop needs the tester's own address on its subnet */
+	app_trial_defaults(&o);
+	o.rate_set = true;
+	o.tx_if = "a";
+	o.rx_if = "b";
+	o.nh[0] = (struct trial_nexthop){ .set = true, .ip = { 198, 18, 0, 2 } };
+	assert_non_null(strstr(checked(&o, NULL), "--next-hop needs --src-ip"));
+	o.src_set = true;
+	assert_string_equal(checked(&o, NULL), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +246,8 @@ int main(void)
 		cmocka_unit_test(test_summarize),
 		cmocka_unit_test(test_planned),
 		cmocka_unit_test(test_stopped_first),
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_check_ports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
