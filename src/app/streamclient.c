@@ -533,10 +533,22 @@ out:
 	return rc;
 }
 
+/* The token of --token-file into tok ("" without one). */
+static int load_token(const struct app_stream_opts *op, char *tok, size_t len, char *err, size_t errlen)
+{
+	char e[512];
+
+	if (op->token_file && stream_token_load(op->token_file, tok, len, e, sizeof(e))) {
+		snprintf(err, errlen, "--token-file: %s", e);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int app_stream_client(struct app_stream_opts *op, struct app_stream_res *res, char *err, size_t errlen)
 {
 	struct run *w = calloc(1, sizeof(*w));
-	char tok[STREAM_TOKEN_MAX + 1] = "", e[512];
+	char tok[STREAM_TOKEN_MAX + 1] = "";
 	int rc;
 
 	if (!w) {
@@ -547,11 +559,8 @@ int app_stream_client(struct app_stream_opts *op, struct app_stream_res *res, ch
 	*w = (struct run){ .op = op, .res = res, .gen = -1, .sink = -1,
 			   .c = { .size = op->size, .duration_ns = op->duration_ns, .rate_pps = app_stream_rate_pps(op),
 				  .stop = op->stop, .cpu = op->cpu, .server_cpu = op->server_cpu } };
-	if (op->token_file && stream_token_load(op->token_file, tok, sizeof(tok), e, sizeof(e))) {
-		snprintf(err, errlen, "--token-file: %s", e);
-		rc = -EINVAL;
+	if ((rc = load_token(op, tok, sizeof(tok), err, errlen)))
 		goto out;
-	}
 	w->c.token = *tok ? tok : NULL;
 	rc = op->mode == APP_STREAM_LAB ? lab(w, err, errlen) : client(w, err, errlen);
 out:
@@ -564,6 +573,49 @@ out:
 	explicit_bzero(tok, sizeof(tok));
 	free(w);
 	return rc;
+}
+
+const char *app_stream_user(const struct app_stream_opts *op)
+{
+	return op->user ? op->user : "nobody";
+}
+
+int app_stream_listen(const struct app_stream_opts *op, struct stream_server *s, char *tok, size_t toklen,
+		      char *err, size_t errlen)
+{
+	struct sockaddr_storage ba;
+	socklen_t bl = 0;
+	bool root = geteuid() == 0;
+	char e[256];
+	int rc;
+
+	s->once = op->once;
+	s->max_sessions = op->max_sessions;
+	s->max_per_peer = op->max_per_peer;
+	s->max_duration_ns = op->max_duration_ns ? op->max_duration_ns : STREAM_MAX_DURATION_DEFAULT;
+	if ((rc = load_token(op, tok, toklen, err, errlen)))
+		return rc;
+	if (op->bind && stream_addr_parse(op->bind, op->port, &ba, &bl, e, sizeof(e))) {
+		snprintf(err, errlen, "--bind: %s", e);
+		return -EINVAL;
+	}
+	if (op->user && !root) {
+		snprintf(err, errlen, "--user: only root can run as another user (running as uid %u)",
+			 (unsigned int)geteuid());
+		return -EINVAL;
+	}
+	if ((s->lfd = stream_listen(op->bind ? &ba : NULL, bl, op->port, err, errlen)) < 0) {
+		rc = s->lfd;
+		return rc == -EADDRINUSE || rc == -EACCES || rc == -EADDRNOTAVAIL ? -EINVAL : failed(rc);
+	}
+	/* Root was for the port alone (one below 1024): the sessions need
+	 * none, so a client reaches only an unprivileged process. */
+	if (root && (rc = stream_drop_root(app_stream_user(op), e, sizeof(e)))) {
+		snprintf(err, errlen, "--user: %s", e);
+		return rc == -ENOENT && op->user ? -EINVAL : failed(rc);
+	}
+	s->token = *tok ? tok : NULL;
+	return 0;
 }
 
 void app_stream_headline(const struct app_stream_opts *op, const struct app_stream_res *res, char *buf,

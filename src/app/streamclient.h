@@ -107,6 +107,19 @@ struct app_stream_res {
  * its figures came), or another -errno; err says why. */
 int app_stream_client(struct app_stream_opts *op, struct app_stream_res *res, char *err, size_t errlen);
 
+/* The server's side up to serving (--server): the token read, the
+ * listening socket made (on --bind's address, --port), and root given up
+ * for --user (default nobody) once listening. s is the caller's server
+ * with its quit flag and hooks set; this sets its socket, token (in tok,
+ * which the caller wipes), the session limits and runs' longest. 0, or
+ * -EINVAL (a bad token file, address or user, a port in use or not ours
+ * to take), another -errno; err says why. */
+int app_stream_listen(const struct app_stream_opts *op, struct stream_server *s, char *tok, size_t toklen,
+		      char *err, size_t errlen);
+
+/* The user --server runs as, once listening: only root changes user. */
+const char *app_stream_user(const struct app_stream_opts *op);
+
 /* The stored run's headline, as 'runs' shows it. */
 void app_stream_headline(const struct app_stream_opts *op, const struct app_stream_res *res, char *buf,
 			 size_t len);

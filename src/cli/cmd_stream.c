@@ -344,63 +344,20 @@ static int parse_opts(struct app_stream_opts *op, struct cli *cli, int argc, cha
 
 /* ---- the server ---- */
 
-/* The token of --token-file into tok (bad input: exit 2); 0 without one. */
-static int load_token(const struct app_stream_opts *op, char *tok, size_t len)
-{
-	char err[512];
-
-	if (!op->token_file)
-		return 0;
-	if (stream_token_load(op->token_file, tok, len, err, sizeof(err))) {
-		cli_error("stream: --token-file: %s", err);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
 static int do_server(struct app_stream_opts *op, struct cli *cli)
 {
-	struct stream_server s = { .lfd = -1, .nsfd = -1, .quit = cli_stop_flag(), .once = op->once,
-				   .max_sessions = op->max_sessions, .max_per_peer = op->max_per_peer,
-				   .max_duration_ns = op->max_duration_ns ? op->max_duration_ns
-									   : STREAM_MAX_DURATION_DEFAULT,
-				   .on_session = streamprint_session };
-	struct sockaddr_storage ba;
-	socklen_t bl = 0;
-	const char *user = op->user ? op->user : "nobody";
-	bool root = geteuid() == 0;
+	struct stream_server s = { .lfd = -1, .nsfd = -1, .quit = cli_stop_flag(), .on_session = streamprint_session };
 	struct out *o = NULL;
-	char err[256], tok[STREAM_TOKEN_MAX + 1] = "";
+	char err[512], tok[STREAM_TOKEN_MAX + 1] = "";
+	bool root = geteuid() == 0;	/* as started: root is given up once listening */
 	int rc;
 
-	if ((rc = load_token(op, tok, sizeof(tok))))
-		goto out;
-	if (op->bind && stream_addr_parse(op->bind, op->port, &ba, &bl, err, sizeof(err))) {
-		cli_error("stream: --bind: %s", err);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (op->user && !root) {
-		cli_error("stream: --user: only root can run as another user (running as uid %u)",
-			  (unsigned int)geteuid());
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if ((s.lfd = stream_listen(op->bind ? &ba : NULL, bl, op->port, err, sizeof(err))) < 0) {
+	if ((rc = app_stream_listen(op, &s, tok, sizeof(tok), err, sizeof(err)))) {
 		cli_error("stream: %s", err);
-		rc = s.lfd == -EADDRINUSE || s.lfd == -EACCES || s.lfd == -EADDRNOTAVAIL ? EXIT_USAGE : EXIT_RUNTIME;
+		rc = cli_status(rc);
 		goto out;
 	}
-	/* Root was for the port alone (one below 1024): the sessions need
-	 * none, so a client reaches only an unprivileged process. */
-	if (root && (rc = stream_drop_root(user, err, sizeof(err)))) {
-		cli_error("stream: --user: %s", err);
-		rc = rc == -ENOENT && op->user ? EXIT_USAGE : EXIT_RUNTIME;
-		goto out;
-	}
-	s.token = *tok ? tok : NULL;
-	o = cli_out_create(cli, "stream");
-	if (!o) {
+	if (!(o = cli_out_create(cli, "stream"))) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
@@ -411,13 +368,13 @@ static int do_server(struct app_stream_opts *op, struct cli *cli)
 	else
 		out_null(o, "bind");
 	out_u64(o, "port", "port %llu", op->port);
-	out_f64(o, "max_duration_s", ", runs of up to %g s", (double)s.max_duration_ns / NSEC_PER_SEC);
+	out_f64(o, "max_duration_s", ", runs of up to %g s", ns_to_s(s.max_duration_ns));
 	out_u64(o, "max_per_peer", ", %llu at once from one address", op->max_per_peer ? op->max_per_peer
 										  : STREAM_PER_PEER_DEFAULT);
 	out_bool(o, "token", NULL, s.token != NULL);
 	out_text(o, "%s", s.token ? ", a token asked for" : "");
 	if (root)
-		out_str(o, "user", ", as user %s", user);
+		out_str(o, "user", ", as user %s", app_stream_user(op));
 	else
 		out_null(o, "user");
 	out_text(o, "%s\n", op->once ? ", for one session" : " (Ctrl-C ends it)");
