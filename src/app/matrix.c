@@ -305,3 +305,29 @@ int64_t app_matrix_newest_run(const char *db_path, const char *tag)
 	db_close(db);
 	return id;
 }
+
+void app_matrix_report_argv(char **argv, char ids[][24], const int64_t *run_ids, int nconf, bool json,
+			    const char *db_path, const char *html, const char *fail_pct)
+{
+	int a = 0;
+
+	argv[a++] = "wirerate";
+	if (json)
+		argv[a++] = "--json";
+	argv[a++] = "report";
+	for (int c = 0; c < nconf; c++) {
+		snprintf(ids[c], 24, "%lld", (long long)run_ids[c]);
+		argv[a++] = ids[c];
+	}
+	argv[a++] = "--db";
+	argv[a++] = (char *)db_path;
+	if (html) {
+		argv[a++] = "--html";
+		argv[a++] = (char *)html;
+	}
+	if (fail_pct) {
+		argv[a++] = "--fail-on-regression";
+		argv[a++] = (char *)fail_pct;
+	}
+	argv[a] = NULL;
+}

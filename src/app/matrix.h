@@ -74,6 +74,13 @@ int app_matrix_check_own(const char *label, const char *const *tags, int ntags, 
 void app_matrix_test_argv(char **targv, char **test, int ntest, const char *prefix, const char *label,
 			  const char *mtag, const char *const *tags, int ntags, const char *db_path);
 
+/* The report's command line over the runs of the configurations
+ * (argv[0] "wirerate"; --json when json), into argv (room for
+ * APP_MATRIX_MAX + 16, NULL ended) with the ids written in ids. */
+#define APP_MATRIX_REPORT_ARGV (APP_MATRIX_MAX + 16)
+void app_matrix_report_argv(char **argv, char ids[][24], const int64_t *run_ids, int nconf, bool json,
+			    const char *db_path, const char *html, const char *fail_pct);
+
 /* The newest run in the store at db_path tagged tag: the one a test just
  * stored; 0 when there is none (or no store). */
 int64_t app_matrix_newest_run(const char *db_path, const char *tag);

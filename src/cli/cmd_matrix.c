@@ -193,33 +193,78 @@ static int check_test(struct cli *cli, char **targv, double *planned_s)
 
 /* The report over the runs, as 'wirerate report' prints it (its JSON
  * inside the matrix's own with --json); the report's exit status. */
+/* The report's document (in tmp, or empty: none), without its newline:
+ * the matrix's is one line too. */
+static void copy_report(FILE *tmp)
+{
+	char buf[8192];
+	size_t n, held = 0;
+
+	rewind(tmp);
+	if (fgetc(tmp) == EOF) {
+		printf("null");
+		return;
+	}
+	rewind(tmp);
+	while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0) {
+		size_t end = n;
+
+		while (end && buf[end - 1] == '\n')
+			end--;
+		/* newlines held back that text follows go out */
+		for (; end && held; held--)
+			fputc('\n', stdout);
+		fwrite(buf, 1, end, stdout);
+		held += n - end;
+	}
+}
+
+/* --json: the matrix's document, each configuration's label, run and lab
+ * settings, with the report's inside it. */
+static void print_json(const struct app_matrix *m, const int64_t *run_ids, const char *mtag, const char *prefix,
+		       FILE *tmp)
+{
+	printf("{");
+	cli_json_header("matrix");
+	printf("\"tag\":");
+	json_put_string(stdout, mtag);
+	printf(",\"prefix\":");
+	json_put_string(stdout, prefix);
+	printf(",\"configurations\":[");
+	for (int c = 0; c < m->nconf; c++) {
+		bool first = true;
+
+		printf("%s{\"label\":", c ? "," : "");
+		json_put_string(stdout, m->labels[c]);
+		printf(",\"run_id\":%lld,\"lab\":{", (long long)run_ids[c]);
+		for (int k = 0; k < APP_MATRIX_NAXES; k++) {
+			const char *val = app_matrix_value(m, c, k);
+
+			if (!val)
+				continue;
+			printf("%s", first ? "" : ",");
+			first = false;
+			json_put_string(stdout, m->axes[k].name);
+			printf(":");
+			json_put_string(stdout, val);
+		}
+		printf("}}");
+	}
+	printf("],\"report\":");
+	copy_report(tmp);
+	printf("}\n");
+}
+
+/* The configurations' runs compared by 'wirerate report', run as a
+ * child; with --json its document goes inside the matrix's. */
 static int report(struct cli *cli, const struct app_matrix *m, const int64_t *run_ids, const char *db_path,
 		  const char *html, const char *fail_pct, const char *mtag, const char *prefix)
 {
-	int nconf = m->nconf, rc;
-	char *rargv[MATRIX_MAX + 16], ids[MATRIX_MAX][24];
-	int ra = 0;
+	char *rargv[APP_MATRIX_REPORT_ARGV], ids[APP_MATRIX_MAX][24];
 	FILE *tmp = NULL;
+	int rc;
 
-	rargv[ra++] = "wirerate";
-	if (cli->json)
-		rargv[ra++] = "--json";
-	rargv[ra++] = "report";
-	for (int c = 0; c < nconf; c++) {
-		snprintf(ids[c], sizeof(ids[c]), "%lld", (long long)run_ids[c]);
-		rargv[ra++] = ids[c];
-	}
-	rargv[ra++] = "--db";
-	rargv[ra++] = (char *)db_path;
-	if (html) {
-		rargv[ra++] = "--html";
-		rargv[ra++] = (char *)html;
-	}
-	if (fail_pct) {
-		rargv[ra++] = "--fail-on-regression";
-		rargv[ra++] = (char *)fail_pct;
-	}
-	rargv[ra] = NULL;
+	app_matrix_report_argv(rargv, ids, run_ids, m->nconf, cli->json, db_path, html, fail_pct);
 	if (cli->json && !(tmp = tmpfile())) {
 		cli_error("matrix: a temporary file: %s", strerror(errno));
 		return EXIT_RUNTIME;
@@ -229,58 +274,7 @@ static int report(struct cli *cli, const struct app_matrix *m, const int64_t *ru
 	if (rc < 0)
 		rc = EXIT_RUNTIME;
 	if (tmp) {
-		char buf[8192];
-		size_t n;
-
-		printf("{");
-		cli_json_header("matrix");
-		printf("\"tag\":");
-		json_put_string(stdout, mtag);
-		printf(",\"prefix\":");
-		json_put_string(stdout, prefix);
-		printf(",\"configurations\":[");
-		for (int c = 0; c < nconf; c++) {
-			bool first = true;
-
-			printf("%s{\"label\":", c ? "," : "");
-			json_put_string(stdout, m->labels[c]);
-			printf(",\"run_id\":%lld,\"lab\":{", (long long)run_ids[c]);
-			for (int k = 0; k < APP_MATRIX_NAXES; k++) {
-				const char *val = app_matrix_value(m, c, k);
-
-				if (!val)
-					continue;
-				printf("%s", first ? "" : ",");
-				first = false;
-				json_put_string(stdout, m->axes[k].name);
-				printf(":");
-				json_put_string(stdout, val);
-			}
-			printf("}}");
-		}
-		printf("],\"report\":");
-		rewind(tmp);
-		if (ftell(tmp) == 0 && fgetc(tmp) == EOF) {
-			printf("null");
-		} else {
-			/* the report's document, without its newline: the
-			 * matrix's is one line too */
-			size_t held = 0;
-
-			rewind(tmp);
-			while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0) {
-				size_t end = n;
-
-				while (end && buf[end - 1] == '\n')
-					end--;
-				/* newlines held back that text follows go out */
-				for (; end && held; held--)
-					fputc('\n', stdout);
-				fwrite(buf, 1, end, stdout);
-				held += n - end;
-			}
-		}
-		printf("}\n");
+		print_json(m, run_ids, mtag, prefix, tmp);
 		fclose(tmp);
 	}
 	return rc;

@@ -225,6 +225,27 @@ static void remote_dut(void **st)
 	assert_non_null(strstr(err, "--mtu"));
 }
 
+/* The report over the configurations' runs: their ids in order, the
+ * store, and --html and --fail-on-regression passed on when given. */
+static void report_argv(void **st)
+{
+	char *argv[APP_MATRIX_REPORT_ARGV], ids[APP_MATRIX_MAX][24];
+	const int64_t runs[] = { 7, 12, 30 };
+	const char *want[] = { "wirerate", "--json", "report", "7", "12", "30", "--db", "/s.db", "--html", "r.html",
+			       "--fail-on-regression", "5", NULL };
+
+	(void)st;
+	app_matrix_report_argv(argv, ids, runs, 3, true, "/s.db", "r.html", "5");
+	for (int k = 0; want[k]; k++)
+		assert_string_equal(argv[k], want[k]);
+	assert_null(argv[12]);
+	app_matrix_report_argv(argv, ids, runs, 1, false, "/s.db", NULL, NULL);
+	assert_string_equal(argv[1], "report");
+	assert_string_equal(argv[2], "7");
+	assert_string_equal(argv[4], "/s.db");
+	assert_null(argv[5]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +254,7 @@ int main(void)
 		cmocka_unit_test(bad_axes),	   cmocka_unit_test(long_label_refused),
 		cmocka_unit_test(reserved),	   cmocka_unit_test(own_options),
 		cmocka_unit_test(test_argv),	   cmocka_unit_test(remote_dut),
+		cmocka_unit_test(report_argv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
