@@ -9,14 +9,12 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "render/out.h"
-#include "dut/soak.h"
-#include "io/xdpgen.h"
 #include "app/portpath.h"
+#include "app/probe.h"
 #include "os/cpulat.h"
 #include "os/ifprobe.h"
 #include "os/netns.h"
 #include "os/probe.h"
-#include "os/procstat.h"
 #include "core/timeconst.h"
 
 /* Interfaces `probe --tx` reports on, at most. */
@@ -54,69 +52,32 @@ static void print_cpu_lines(struct out *o)
 	out_obj_end(o);
 }
 
-/* Every name in the --require list is a feature; an empty list or name
- * ("", "veth,,bpf") is refused, not taken as nothing required. */
-static int check_required(const char *list)
-{
-	const char *p = list;
-	char name[64];
-
-	for (;;) {
-		size_t n = strcspn(p, ",");
-
-		if (!n) {
-			cli_error("probe --require: %s'%s': give feature names, e.g. af_xdp,veth",
-				  *list ? "an empty name in " : "", list);
-			return -1;
-		}
-		snprintf(name, sizeof(name), "%.*s", (int)n, p);
-		if (n >= sizeof(name) || probe_find(name) < 0) {
-			cli_error("probe --require: unknown feature '%.*s' (see 'wirerate probe' for names)", (int)n, p);
-			return -1;
-		}
-		if (!p[n])
-			return 0;
-		p += n + 1;
-	}
-}
-
-/* Two 200 ms readings of every CPU's soak speed and the steal time over
- * them (under half a second): a host whose CPUs change speed, or whose
- * hypervisor takes them, gives soak figures that drift from their
- * calibration (docs/cpu.md). 5% is the tolerance of the soak's idle
- * check before each soaked trial. */
-static void check_steady(struct probe_report *r)
-{
-	struct soak_steady st;
-	struct cpuset cpus;
-	char err[256], line[200];
-
-	if (procstat_online(NULL, &cpus, err, sizeof(err)) ||
-	    soak_steady_check(&cpus, 200 * NSEC_PER_MSEC, &st, err, sizeof(err))) {
-		probe_set(r, PR_STEADY_CPU, PROBE_UNKNOWN, err);
-		return;
-	}
-	if (st.spread > SOAK_IDLE_TOL || st.steal_ticks > 0) {
-		int n = snprintf(line, sizeof(line), "not steady:");
-
-		if (st.spread > SOAK_IDLE_TOL)
-			n += snprintf(line + n, sizeof(line) - (size_t)n, " CPU %u's speed moved %.0f%% between two "
-				      "200 ms readings;", st.cpu, 100 * st.spread);
-		if (st.steal_ticks > 0)
-			n += snprintf(line + n, sizeof(line) - (size_t)n, " the hypervisor stole %lld ticks in %.1f s;",
-				      (long long)st.steal_ticks, st.seconds);
-		snprintf(line + n, sizeof(line) - (size_t)n, " soak figures drift (docs/cpu.md)");
-		probe_set(r, PR_STEADY_CPU, PROBE_NO, line);
-	} else {
-		snprintf(line, sizeof(line), "two 200 ms readings of each CPU's speed within %.1f%%, no steal time",
-			 100 * st.spread);
-		probe_set(r, PR_STEADY_CPU, PROBE_YES, line);
-	}
-}
-
 static const char *state_word(enum probe_state s)
 {
 	return s == PROBE_YES ? "yes" : s == PROBE_NO ? "no" : "?";
+}
+
+/* The host's line and a line per feature. */
+static void print_report(struct out *o, const struct probe_report *r)
+{
+	out_str(o, "kernel", "kernel %s", r->kernel);
+	out_u64(o, "cpus", ", %llu CPUs online", r->cpus_online);
+	out_str(o, "cpus_online", " (%s)", r->cpus_list);
+	out_str(o, "clocksource", ", clocksource %s\n\n", r->clocksource);
+	out_obj_start(o, "features");
+	for (int i = 0; i < PR_COUNT; i++) {
+		const struct probe_item *it = &r->item[i];
+
+		out_obj_start(o, it->name);
+		out_text(o, "  %-4s %-20s ", state_word(it->state), it->name);
+		if (it->state == PROBE_UNKNOWN)
+			out_null(o, "ok");
+		else
+			out_bool(o, "ok", NULL, it->state == PROBE_YES);
+		out_str(o, "detail", "%s\n", it->detail);
+		out_obj_end(o);
+	}
+	out_obj_end(o);
 }
 
 struct probe_opts {
@@ -248,84 +209,38 @@ int cmd_probe(struct cli *cli, int argc, char **argv)
 {
 	struct probe_opts op = { .root = "/" };
 	void *ctx[] = { &op };
-	const char *require, *root;
 	struct probe_report r;
 	struct out *o;
-	char *args[1], live_why[200] = "";
-	bool live = false;
+	char *args[1], live_why[200] = "", err[512];
+	bool live, here;
 	int nargs, prc, ret = 0;
 
 	if ((prc = opt_parse(&probe_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
 		return prc == OPT_HELP ? 0 : EXIT_USAGE;
-	require = op.require;
-	root = op.root;
-	if (!*root) {
+	if (!*op.root) {
 		cli_error("probe --root: give a directory");
 		return EXIT_USAGE;
 	}
-	if (require && check_required(require))
+	if (op.require && app_probe_check_require(op.require, err, sizeof(err))) {
+		cli_error("probe %s", err);
 		return EXIT_USAGE;
-
-	probe_run(&r, root, cli_have_root());
-	{
-		char why[200], line[256];
-
-		if (!cli_have_root())
-			probe_set(&r, PR_XDP_LIVE, PROBE_UNKNOWN, "needs root to try");
-		else if (xdpgen_probe(why, sizeof(why))) {
-			snprintf(live_why, sizeof(live_why), "%s", why);
-			snprintf(line, sizeof(line), "%s: the generator uses AF_PACKET", why);
-			probe_set(&r, PR_XDP_LIVE, PROBE_NO, line);
-		} else
-			live = true, probe_set(&r, PR_XDP_LIVE, PROBE_YES,
-				  "BPF_PROG_RUN live frames: the XDP generator (no skb, paced in BPF)");
-		if (!cli_have_root())
-			snprintf(live_why, sizeof(live_why), "needs root to try");
 	}
-
-	/* only when shown or asked for: tests require other features on
-	 * every run, and this one soaks every CPU for 0.45 s */
-	if (!strcmp(root, "/") && (!require || strstr(require, "steady_cpu")))
-		check_steady(&r);
-
-	if (require) {
-		char *list = strdup(require), *save = NULL;
-		int rc = 0;
-
-		for (char *n = strtok_r(list, ",", &save); n && !rc; n = strtok_r(NULL, ",", &save)) {
-			const struct probe_item *it = &r.item[probe_find(n)];
-
-			if (it->state != PROBE_YES) {
-				cli_error("probe: %s missing: %s", n, it->detail);
-				rc = EXIT_RUNTIME;
-			}
+	/* the CPUs' speed only when shown or asked for: tests require other
+	 * features on every run, and this one soaks every CPU for 0.45 s */
+	here = !strcmp(op.root, "/");
+	app_probe_run(&r, op.root, cli_have_root(), here && (!op.require || strstr(op.require, "steady_cpu")), &live,
+		      live_why, sizeof(live_why));
+	if (op.require) {
+		if (app_probe_require(&r, op.require, err, sizeof(err))) {
+			cli_error("probe: %s", err);
+			return EXIT_RUNTIME;
 		}
-		free(list);
-		return rc;
+		return 0;
 	}
-
-	o = cli_out_create(cli, "probe");
-	if (!o)
+	if (!(o = cli_out_create(cli, "probe")))
 		return EXIT_RUNTIME;
-	out_str(o, "kernel", "kernel %s", r.kernel);
-	out_u64(o, "cpus", ", %llu CPUs online", r.cpus_online);
-	out_str(o, "cpus_online", " (%s)", r.cpus_list);
-	out_str(o, "clocksource", ", clocksource %s\n\n", r.clocksource);
-	out_obj_start(o, "features");
-	for (int i = 0; i < PR_COUNT; i++) {
-		const struct probe_item *it = &r.item[i];
-
-		out_obj_start(o, it->name);
-		out_text(o, "  %-4s %-20s ", state_word(it->state), it->name);
-		if (it->state == PROBE_UNKNOWN)
-			out_null(o, "ok");
-		else
-			out_bool(o, "ok", NULL, it->state == PROBE_YES);
-		out_str(o, "detail", "%s\n", it->detail);
-		out_obj_end(o);
-	}
-	out_obj_end(o);
-	if (!strcmp(root, "/"))
+	print_report(o, &r);
+	if (here)
 		print_cpu_lines(o);
 	if (op.nifs) {
 		out_arr_start(o, "interfaces");

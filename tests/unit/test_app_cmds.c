@@ -1,7 +1,7 @@
 /* The policy of calibrate, cpu, soak and lab: the ceiling chosen from
  * the two steps, the cache line's span, --cpus and --irq against a
  * first sample, the soak's readings (weighted sum, history, fast and cut
- * readings), and lab's actions. */
+ * readings), lab's actions, and probe's --require. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +17,7 @@
 #include "app/calibrate.h"
 #include "app/cpuwatch.h"
 #include "app/labrun.h"
+#include "app/probe.h"
 #include "app/soakrun.h"
 #include "core/timeconst.h"
 
@@ -244,6 +245,27 @@ static void lab_actions(void **state)
 	assert_int_equal(app_lab_action_parse("", &a), -EINVAL);
 }
 
+/* --require: known names only, none empty; the first missing one said
+ * with why. */
+static void probe_require(void **state)
+{
+	struct probe_report r;
+	(void)state;
+	assert_int_equal(app_probe_check_require("veth,af_xdp", err, sizeof(err)), 0);
+	assert_int_equal(app_probe_check_require("", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--require: '': give feature names, e.g. af_xdp,veth");
+	assert_int_equal(app_probe_check_require("veth,,af_xdp", err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_probe_check_require("veth,pktgen", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--require: unknown feature 'pktgen' (see 'wirerate probe' for names)");
+	memset(&r, 0, sizeof(r));
+	for (int i = 0; i < PR_COUNT; i++)
+		probe_set(&r, (enum probe_id)i, PROBE_YES, "here");
+	assert_int_equal(app_probe_require(&r, "veth,af_xdp", err, sizeof(err)), 0);
+	probe_set(&r, (enum probe_id)probe_find("af_xdp"), PROBE_NO, "no XSK here");
+	assert_int_equal(app_probe_require(&r, "veth,af_xdp", err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "af_xdp missing: no XSK here");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +278,7 @@ int main(void)
 		cmocka_unit_test(soak_fast_and_keep),
 		cmocka_unit_test(soak_hist),
 		cmocka_unit_test(lab_actions),
+		cmocka_unit_test(probe_require),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,121 @@
+#include "app/probe.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cpuset.h"
+#include "core/timeconst.h"
+#include "dut/soak.h"
+#include "io/xdpgen.h"
+#include "os/procstat.h"
+
+int app_probe_check_require(const char *list, char *err, size_t errlen)
+{
+	const char *p = list;
+	char name[64];
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		if (!n) {
+			snprintf(err, errlen, "--require: %s'%s': give feature names, e.g. af_xdp,veth",
+				 *list ? "an empty name in " : "", list);
+			return -EINVAL;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		if (n >= sizeof(name) || probe_find(name) < 0) {
+			snprintf(err, errlen, "--require: unknown feature '%.*s' (see 'wirerate probe' for names)", (int)n,
+				 p);
+			return -EINVAL;
+		}
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
+/* Two 200 ms readings of every CPU's soak speed and the steal time over
+ * them (under half a second): a host whose CPUs change speed, or whose
+ * hypervisor takes them, gives soak figures that drift from their
+ * calibration (docs/cpu.md). SOAK_IDLE_TOL is the tolerance of the
+ * soak's idle check before each soaked trial. */
+static void check_steady(struct probe_report *r)
+{
+	struct soak_steady st;
+	struct cpuset cpus;
+	char err[256], line[200];
+
+	if (procstat_online(NULL, &cpus, err, sizeof(err)) ||
+	    soak_steady_check(&cpus, 200 * NSEC_PER_MSEC, &st, err, sizeof(err))) {
+		probe_set(r, PR_STEADY_CPU, PROBE_UNKNOWN, err);
+		return;
+	}
+	if (st.spread > SOAK_IDLE_TOL || st.steal_ticks > 0) {
+		int n = snprintf(line, sizeof(line), "not steady:");
+
+		if (st.spread > SOAK_IDLE_TOL)
+			n += snprintf(line + n, sizeof(line) - (size_t)n, " CPU %u's speed moved %.0f%% between two "
+				      "200 ms readings;", st.cpu, 100 * st.spread);
+		if (st.steal_ticks > 0)
+			n += snprintf(line + n, sizeof(line) - (size_t)n, " the hypervisor stole %lld ticks in %.1f s;",
+				      (long long)st.steal_ticks, st.seconds);
+		snprintf(line + n, sizeof(line) - (size_t)n, " soak figures drift (docs/cpu.md)");
+		probe_set(r, PR_STEADY_CPU, PROBE_NO, line);
+	} else {
+		snprintf(line, sizeof(line), "two 200 ms readings of each CPU's speed within %.1f%%, no steal time",
+			 100 * st.spread);
+		probe_set(r, PR_STEADY_CPU, PROBE_YES, line);
+	}
+}
+
+/* Whether BPF_PROG_RUN's live frames work: the XDP generator's way. */
+static void check_live(struct probe_report *r, bool have_root, bool *live, char *live_why, size_t whylen)
+{
+	char why[200], line[256];
+
+	*live = false;
+	if (!have_root) {
+		probe_set(r, PR_XDP_LIVE, PROBE_UNKNOWN, "needs root to try");
+		snprintf(live_why, whylen, "needs root to try");
+	} else if (xdpgen_probe(why, sizeof(why))) {
+		snprintf(live_why, whylen, "%s", why);
+		snprintf(line, sizeof(line), "%s: the generator uses AF_PACKET", why);
+		probe_set(r, PR_XDP_LIVE, PROBE_NO, line);
+	} else {
+		*live = true;
+		probe_set(r, PR_XDP_LIVE, PROBE_YES, "BPF_PROG_RUN live frames: the XDP generator (no skb, paced in BPF)");
+	}
+}
+
+void app_probe_run(struct probe_report *r, const char *root, bool have_root, bool steady, bool *live,
+		   char *live_why, size_t whylen)
+{
+	probe_run(r, root, have_root);
+	check_live(r, have_root, live, live_why, whylen);
+	if (steady)
+		check_steady(r);
+}
+
+int app_probe_require(const struct probe_report *r, const char *list, char *err, size_t errlen)
+{
+	char *buf = strdup(list), *save = NULL;
+	int rc = 0;
+
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	/* the names were checked (app_probe_check_require) */
+	for (char *n = strtok_r(buf, ",", &save); n && !rc; n = strtok_r(NULL, ",", &save)) {
+		int i = probe_find(n);
+
+		if (i < 0 || r->item[i].state != PROBE_YES) {
+			snprintf(err, errlen, "%s missing: %s", n, i < 0 ? "not a feature" : r->item[i].detail);
+			rc = -ENOENT;
+		}
+	}
+	free(buf);
+	return rc;
+}
