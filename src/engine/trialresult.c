@@ -52,6 +52,83 @@ static void gen_sum(const struct run *r, unsigned int d, struct gen_sum *o)
 		o->refused0 = o->refused1;
 }
 
+/* Why direction d's figures are the tester's, not the DUT's: every cause
+ * that holds, the generator's first (a generator that fell short and a
+ * receive port that refused are both the tester's); "" when none. */
+static void tester_reason(const struct run *r, unsigned int d, const struct gen_sum *gs, bool interrupted,
+			  struct trial_dir_result *o)
+{
+	const struct trial_cfg *c = r->cfg;
+	char *rs = o->tester_reason;
+	size_t n = 0, cap = sizeof(o->tester_reason);
+
+	if (o->tester_reason[0])
+		return;
+#define REASON(...) (n += (size_t)snprintf(rs + n, n < cap ? cap - n : 0, "%s", n ? "; " : ""), \
+		     n += (size_t)snprintf(rs + n, n < cap ? cap - n : 0, __VA_ARGS__))
+	if (!interrupted && (double)gs->sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
+		REASON("the generator offered %.0f frames/s, %.2f%% short of %.0f%s", o->offered_pps,
+		       100.0 * (1.0 - (double)gs->sent / (double)r->limit), c->rate_pps,
+		       o->tx_refused ? "; the next hop's queue was full and the kernel held frames back "
+				       "(back-pressure: the DUT may be overloaded, see docs/measurement.md)" : "");
+	if (o->tester_rx_drops)
+		REASON("the tester's receive ring dropped %llu frames", (unsigned long long)o->tester_rx_drops);
+	else if (o->tester_refused)
+		REASON("the tester's receive port %s refused %llu frames (its ring was full: the "
+		       "tester's CPU fell behind; %s counts them as transmit drops)",
+		       c->dir[d].rx_if, (unsigned long long)o->tester_refused, c->dir[d].rx_peer_if);
+	else if (c->dir[d].direct && o->ring_drops)
+		REASON("the tester's receive port refused %llu XDP frames (its ring was full)",
+		       (unsigned long long)o->ring_drops);
+	else if (gen_needs_xdp_peer(r->gen[d][0].gen) && o->learning_tx && !o->learning_rx)
+		REASON("none of the %llu learning frames arrived: XDP frames vanish without a counter "
+		       "when the far end of %s runs no XDP program ('wirerate lab up' attaches one to the DUT)",
+		       (unsigned long long)o->learning_tx, c->dir[d].tx_if);
+	else if (o->tester_if_drops)
+		REASON("%llu frames were dropped entering the tester's receive port (its CPU fell behind)",
+		       (unsigned long long)o->tester_if_drops);
+	else if (o->tx_errors)
+		REASON("%llu transmit errors", (unsigned long long)o->tx_errors);
+#undef REASON
+}
+
+/* The generators' side of direction d: what was offered, their ports'
+ * errors and refusals, the flow control, the far end's drops. */
+static void sender_side(const struct run *r, unsigned int d, const struct gen_sum *gs, double secs,
+			struct trial_dir_result *o)
+{
+	const struct trial_cfg *c = r->cfg;
+	uint64_t now;
+
+	o->learning_tx = gs->learning_sent;
+	o->largest_burst = gs->largest_burst;
+	o->max_backlog = gs->max_backlog;
+	o->offered_pps = secs > 0 ? (double)gs->sent / secs : 0;
+	o->tx_errors = gs->tx_errors;
+	for (unsigned int k = 0; k < r->nthreads; k++) {
+		uint64_t errors, refused;
+
+		if (!gen_port_counters(r->gen[d][k].gen, &errors, &refused)) {
+			o->tx_errors += errors;
+			o->tx_refused += refused;
+		}
+	}
+	o->ring_drops = gs->refused1 - gs->refused0;
+	o->flow_control = gs->window > 0;
+	o->flow_window = gs->window;
+	o->xdp_batch = gs->batch;
+	o->flow_waits = gs->flow_waits;
+	o->flow_gave_up = gs->flow_gave_up;
+	/* The far end counts every frame it could not hand over; those our
+	 * port counted itself (the backlog's drops, on a socket path) are in
+	 * tester_if_drops already. */
+	if (r->peer_read[d] && !peer_drops(&c->dir[d], &now) && now >= r->peer_drops0[d] &&
+	    now - r->peer_drops0[d] > o->tester_if_drops)
+		o->tester_refused = now - r->peer_drops0[d] - o->tester_if_drops;
+	o->gen_path = gen_path_name(r->gen[d][0].gen);
+	o->rx_path = analyzer_path_name(r->rx[d].an);
+}
+
 void trial_finish_dir(struct run *r, unsigned int d, struct trial_result *res, bool interrupted)
 {
 	const struct trial_cfg *c = r->cfg;
@@ -59,13 +136,12 @@ void trial_finish_dir(struct run *r, unsigned int d, struct trial_result *res, b
 	struct gen_sum gs;
 	struct analyzer_result ar;
 	uint64_t sent[TRIAL_MAX_THREADS];
-	uint64_t now;
 	double secs;
 
 	o->path = c->dir[d].path;
 	o->back = c->dir[d].back;
 	gen_sum(r, d, &gs);
-	secs = interrupted ? (double)(gs.stopped_ns - r->t_start) / NSEC_PER_SEC : (double)c->duration_ns / NSEC_PER_SEC;
+	secs = interrupted ? ns_to_s((double)(gs.stopped_ns - r->t_start)) : ns_to_s((double)c->duration_ns);
 	/* each stream's loss against what its own thread sent */
 	for (unsigned int k = 0; k < r->nthreads; k++)
 		sent[k] = r->gen[d][k].sent;
@@ -91,67 +167,8 @@ void trial_finish_dir(struct run *r, unsigned int d, struct trial_result *res, b
 	o->reordered = ar.seq.reordered;
 	o->duplicate = ar.seq.duplicate;
 	o->out_of_window = ar.seq.late;
-	o->learning_tx = gs.learning_sent;
-	o->largest_burst = gs.largest_burst;
-	o->max_backlog = gs.max_backlog;
-	o->offered_pps = secs > 0 ? (double)gs.sent / secs : 0;
-	o->tx_errors = gs.tx_errors;
-	for (unsigned int k = 0; k < r->nthreads; k++) {
-		uint64_t errors, refused;
-
-		if (!gen_port_counters(r->gen[d][k].gen, &errors, &refused)) {
-			o->tx_errors += errors;
-			o->tx_refused += refused;
-		}
-	}
-	o->ring_drops = gs.refused1 - gs.refused0;
-	o->flow_control = gs.window > 0;
-	o->flow_window = gs.window;
-	o->xdp_batch = gs.batch;
-	o->flow_waits = gs.flow_waits;
-	o->flow_gave_up = gs.flow_gave_up;
-	/* The far end counts every frame it could not hand over; those our
-	 * port counted itself (the backlog's drops, on a socket path) are in
-	 * tester_if_drops already. */
-	if (r->peer_read[d] && !peer_drops(&c->dir[d], &now) && now >= r->peer_drops0[d] &&
-	    now - r->peer_drops0[d] > o->tester_if_drops)
-		o->tester_refused = now - r->peer_drops0[d] - o->tester_if_drops;
-	o->gen_path = gen_path_name(r->gen[d][0].gen);
-	o->rx_path = analyzer_path_name(r->rx[d].an);
-
-	/* Every cause that holds, the generator's first: a generator that
-	 * fell short and a receive port that refused are both the tester's. */
-	if (!o->tester_reason[0]) {
-		char *rs = o->tester_reason;
-		size_t n = 0, cap = sizeof(o->tester_reason);
-
-#define REASON(...) (n += (size_t)snprintf(rs + n, n < cap ? cap - n : 0, "%s", n ? "; " : ""), \
-		     n += (size_t)snprintf(rs + n, n < cap ? cap - n : 0, __VA_ARGS__))
-		if (!interrupted && (double)gs.sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
-			REASON("the generator offered %.0f frames/s, %.2f%% short of %.0f%s", o->offered_pps,
-			       100.0 * (1.0 - (double)gs.sent / (double)r->limit), c->rate_pps,
-			       o->tx_refused ? "; the next hop's queue was full and the kernel held frames back "
-					       "(back-pressure: the DUT may be overloaded, see docs/measurement.md)" : "");
-		if (o->tester_rx_drops)
-			REASON("the tester's receive ring dropped %llu frames", (unsigned long long)o->tester_rx_drops);
-		else if (o->tester_refused)
-			REASON("the tester's receive port %s refused %llu frames (its ring was full: the "
-			       "tester's CPU fell behind; %s counts them as transmit drops)",
-			       c->dir[d].rx_if, (unsigned long long)o->tester_refused, c->dir[d].rx_peer_if);
-		else if (c->dir[d].direct && o->ring_drops)
-			REASON("the tester's receive port refused %llu XDP frames (its ring was full)",
-			       (unsigned long long)o->ring_drops);
-		else if (gen_needs_xdp_peer(r->gen[d][0].gen) && o->learning_tx && !o->learning_rx)
-			REASON("none of the %llu learning frames arrived: XDP frames vanish without a counter "
-			       "when the far end of %s runs no XDP program ('wirerate lab up' attaches one to the DUT)",
-			       (unsigned long long)o->learning_tx, c->dir[d].tx_if);
-		else if (o->tester_if_drops)
-			REASON("%llu frames were dropped entering the tester's receive port (its CPU fell behind)",
-			       (unsigned long long)o->tester_if_drops);
-		else if (o->tx_errors)
-			REASON("%llu transmit errors", (unsigned long long)o->tx_errors);
-#undef REASON
-	}
+	sender_side(r, d, &gs, secs, o);
+	tester_reason(r, d, &gs, interrupted, o);
 	o->tester_limited = o->tester_reason[0] != '\0';
 	res->tester_limited |= o->tester_limited;
 }

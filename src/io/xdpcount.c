@@ -52,14 +52,107 @@ static int napi_job(void *arg, char *err, size_t errlen)
 	return napi_pin(j->ifname, &j->cpus, err, errlen);
 }
 
+/* The program loaded, its bitmap and capture ring sized for cfg, and
+ * its state mapped. */
+static int load(struct xdpcount *x, const struct xdpcount_cfg *cfg, char *err, size_t errlen)
+{
+	uint64_t words = (x->per_stream * x->nstreams + 63) / 64;
+	struct bpf_program *prog;
+	int rc;
+
+	if (!(x->obj = bpfobj_open("wr_count", wr_bpf_count, wr_bpf_count_len, err, errlen)))
+		return -EIO;
+	if ((rc = bpf_map__set_max_entries(bpf_object__find_map_by_name(x->obj, "xc_seen"), (uint32_t)words))) {
+		snprintf(err, errlen, "the XDP analyzer's bitmap: %s", strerror(-rc));
+		return rc;
+	}
+	/* room for every frame the capture may take: a power of two pages */
+	if (cfg->capture) {
+		uint64_t need = (uint64_t)cfg->capture * (sizeof(struct xc_cap_rec) + 8), size = 4096;
+
+		while (size < need && size < (1ULL << 30))
+			size <<= 1;
+		if ((rc = bpf_map__set_max_entries(bpf_object__find_map_by_name(x->obj, "xc_cap"), (uint32_t)size))) {
+			snprintf(err, errlen, "the XDP analyzer's capture buffer: %s", strerror(-rc));
+			return rc;
+		}
+	}
+	if (bpfobj_load(x->obj, "the XDP analyzer program", err, errlen))
+		return -EIO;
+	prog = bpf_object__find_program_by_name(x->obj, "wr_count");
+	x->cnt_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_cnt"));
+	x->hist_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_hist"));
+	x->flow_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_flow"));
+	x->cap_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_cap"));
+	if (!prog || !(x->st = bpfobj_map_bss(x->obj, sizeof(struct xc_state)))) {
+		snprintf(err, errlen, "the XDP analyzer program has no state to map: %s", strerror(errno));
+		return -EIO;
+	}
+	x->st->per_stream = x->per_stream;
+	x->st->nstreams = (uint16_t)x->nstreams;
+	x->st->cap_max = cfg->capture;
+	x->prog_fd = bpf_program__fd(prog);
+	return 0;
+}
+
+/* Attached to the interface in its namespace, by a link that dies with
+ * us; never over another XDP program. */
+static int attach(struct xdpcount *x, const struct xdpcount_cfg *cfg, char *err, size_t errlen)
+{
+	struct bpf_program *prog = bpf_object__find_program_by_name(x->obj, "wr_count");
+	struct link_info li;
+	struct nl *nl = NULL;
+	int saved = -1, rc = -EIO;
+
+	if (cfg->nsfd >= 0 && netns_enter(cfg->nsfd, &saved)) {
+		snprintf(err, errlen, "cannot enter the namespace of %s", cfg->ifname);
+		return -EIO;
+	}
+	if (!(nl = nl_create(-1, err, errlen)))
+		goto out;
+	if (nl_link_get(nl, cfg->ifname, &li)) {
+		snprintf(err, errlen, "no interface '%s'%s", cfg->ifname, cfg->nsfd >= 0 ? " in that namespace" : "");
+		goto out;
+	}
+	if (li.xdp_prog_id) {
+		snprintf(err, errlen, "%s already has an XDP program attached (id %u); wirerate does not replace it "
+			 "(use --port-type afpacket, or detach it: ip link set dev %s xdp off)",
+			 cfg->ifname, li.xdp_prog_id, cfg->ifname);
+		goto out;
+	}
+	ifcount_of_link(&x->if0, &li);
+	if (!(x->link = bpf_program__attach_xdp(prog, li.ifindex))) {
+		snprintf(err, errlen, "attaching the XDP analyzer to %s: %s", cfg->ifname, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	nl_destroy(nl);
+	if (saved >= 0)
+		netns_leave(&saved);
+	return rc;
+}
+
+/* Attaching gave the port a NAPI instance. Run it in a thread on the
+ * analyzer's CPU: otherwise the kernel runs it on whichever CPU sent the
+ * frame, which in the lab is the DUT's. */
+static int napi_on_cpu(const struct xdpcount_cfg *cfg, char *err, size_t errlen)
+{
+	struct napi_job j = { .ifname = cfg->ifname };
+	char e2[256];
+
+	cpuset_add(&j.cpus, (unsigned int)cfg->cpu);
+	if ((cfg->nsfd >= 0 ? netns_run_fd(cfg->nsfd, cfg->ifname, napi_job, &j, e2, sizeof(e2)) :
+	     napi_job(&j, e2, sizeof(e2)))) {
+		snprintf(err, errlen, "the XDP analyzer's receive thread on %s: %s", cfg->ifname, e2);
+		return -EIO;
+	}
+	return 0;
+}
+
 struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t errlen)
 {
 	struct xdpcount *x = calloc(1, sizeof(*x));
-	struct bpf_program *prog;
-	struct link_info li;
-	struct nl *nl = NULL;
-	int saved = -1, rc;
-	uint64_t words;
 
 	if (!x) {
 		snprintf(err, errlen, "out of memory");
@@ -79,89 +172,15 @@ struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t
 		goto fail;
 	}
 	x->per_stream = cfg->frames ? (cfg->frames + x->nstreams - 1) / x->nstreams : 1;
-	words = (x->per_stream * x->nstreams + 63) / 64;
 	x->ncpu = libbpf_num_possible_cpus();
 	x->tai_off = clock_tai_offset();
-	if (!(x->obj = bpfobj_open("wr_count", wr_bpf_count, wr_bpf_count_len, err, errlen)))
+	if (load(x, cfg, err, errlen))
 		goto fail;
-	if ((rc = bpf_map__set_max_entries(bpf_object__find_map_by_name(x->obj, "xc_seen"), (uint32_t)words))) {
-		snprintf(err, errlen, "the XDP analyzer's bitmap: %s", strerror(-rc));
-		goto fail;
-	}
-	/* room for every frame the capture may take: a power of two pages */
-	if (cfg->capture) {
-		uint64_t need = (uint64_t)cfg->capture * (sizeof(struct xc_cap_rec) + 8), size = 4096;
-
-		while (size < need && size < (1ULL << 30))
-			size <<= 1;
-		if ((rc = bpf_map__set_max_entries(bpf_object__find_map_by_name(x->obj, "xc_cap"), (uint32_t)size))) {
-			snprintf(err, errlen, "the XDP analyzer's capture buffer: %s", strerror(-rc));
-			goto fail;
-		}
-	}
-	if (bpfobj_load(x->obj, "the XDP analyzer program", err, errlen))
-		goto fail;
-	prog = bpf_object__find_program_by_name(x->obj, "wr_count");
-	x->cnt_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_cnt"));
-	x->hist_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_hist"));
-	x->flow_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_flow"));
-	x->cap_fd = bpf_map__fd(bpf_object__find_map_by_name(x->obj, "xc_cap"));
-	if (!prog || !(x->st = bpfobj_map_bss(x->obj, sizeof(struct xc_state)))) {
-		snprintf(err, errlen, "the XDP analyzer program has no state to map: %s", strerror(errno));
-		goto fail;
-	}
-	x->st->per_stream = x->per_stream;
-	x->st->nstreams = (uint16_t)x->nstreams;
-	x->st->cap_max = cfg->capture;
-	x->prog_fd = bpf_program__fd(prog);
 	if (!cfg->ifname)
 		return x;
-
-	/* Attach in the interface's namespace, by a link that dies with us. */
-	if (cfg->nsfd >= 0 && netns_enter(cfg->nsfd, &saved)) {
-		snprintf(err, errlen, "cannot enter the namespace of %s", cfg->ifname);
+	if (attach(x, cfg, err, errlen) || (cfg->cpu >= 0 && napi_on_cpu(cfg, err, errlen)))
 		goto fail;
-	}
-	if (!(nl = nl_create(-1, err, errlen)))
-		goto leave;
-	if ((rc = nl_link_get(nl, cfg->ifname, &li))) {
-		snprintf(err, errlen, "no interface '%s'%s", cfg->ifname, cfg->nsfd >= 0 ? " in that namespace" : "");
-		goto leave;
-	}
-	if (li.xdp_prog_id) {
-		snprintf(err, errlen, "%s already has an XDP program attached (id %u); wirerate does not replace it "
-			 "(use --port-type afpacket, or detach it: ip link set dev %s xdp off)",
-			 cfg->ifname, li.xdp_prog_id, cfg->ifname);
-		goto leave;
-	}
-	ifcount_of_link(&x->if0, &li);
-	x->link = bpf_program__attach_xdp(prog, li.ifindex);
-	if (!x->link) {
-		snprintf(err, errlen, "attaching the XDP analyzer to %s: %s", cfg->ifname, strerror(errno));
-		goto leave;
-	}
-	nl_destroy(nl);
-	netns_leave(&saved);
-	/* Attaching gave the port a NAPI instance. Run it in a thread on the
-	 * analyzer's CPU: otherwise the kernel runs it on whichever CPU sent
-	 * the frame, which in the lab is the DUT's. */
-	if (cfg->cpu >= 0) {
-		struct napi_job j = { .ifname = cfg->ifname };
-		char e2[256];
-
-		cpuset_add(&j.cpus, (unsigned int)cfg->cpu);
-		if ((cfg->nsfd >= 0 ? netns_run_fd(cfg->nsfd, cfg->ifname, napi_job, &j, e2, sizeof(e2)) :
-		     napi_job(&j, e2, sizeof(e2)))) {
-			snprintf(err, errlen, "the XDP analyzer's receive thread on %s: %s", cfg->ifname, e2);
-			xdpcount_close(x);
-			return NULL;
-		}
-	}
 	return x;
-leave:
-	nl_destroy(nl);
-	if (saved >= 0)
-		netns_leave(&saved);
 fail:
 	xdpcount_close(x);
 	return NULL;
