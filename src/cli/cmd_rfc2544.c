@@ -187,21 +187,21 @@ const struct opt_cmd rfc2544_cmd = {
 /* The words that name the tests, into r->po.tests. */
 static int take_tests(struct r_opts *r, char **args, int nargs, char *err, size_t errlen)
 {
-	static const struct { const char *name; unsigned int bits; } tests[] = {
-		{ "throughput", R2544_THROUGHPUT }, { "latency", R2544_LATENCY }, { "loss", R2544_LOSS },
-		{ "b2b", R2544_B2B }, { "all", R2544_THROUGHPUT | R2544_LATENCY | R2544_LOSS | R2544_B2B },
-	};
+	unsigned int all = 0, k;
 
+	for (k = 0; k < APP_R2544_NTESTS; k++)
+		all |= app_r2544_tests[k].bit;
 	for (int i = 0; i < nargs; i++) {
-		size_t k = 0;
-
-		while (k < sizeof(tests) / sizeof(tests[0]) && strcmp(args[i], tests[k].name))
-			k++;
-		if (k == sizeof(tests) / sizeof(tests[0])) {
+		for (k = 0; k < APP_R2544_NTESTS && strcmp(args[i], app_r2544_tests[k].arg); k++)
+			;
+		if (k < APP_R2544_NTESTS) {
+			r->po.tests |= app_r2544_tests[k].bit;
+		} else if (!strcmp(args[i], "all")) {
+			r->po.tests |= all;
+		} else {
 			snprintf(err, errlen, "unexpected argument '%s'", args[i]);
 			return -EINVAL;
 		}
-		r->po.tests |= tests[k].bits;
 	}
 	return 0;
 }

@@ -356,6 +356,12 @@ static void row_print(struct out *o, const struct r2544_row *row, double frame, 
 	out_obj_end(o);
 }
 
+/* A trial's test in JSON ('t', 'l', 'f' or 'b'). */
+static const char *test_key(char test)
+{
+	return test == 't' ? "throughput" : test == 'l' ? "latency" : test == 'f' ? "frame_loss" : "back_to_back";
+}
+
 /* Every trial of the run, in order (JSON only). */
 static void trials_print(struct out *o, const struct r2544_result *res)
 {
@@ -365,8 +371,7 @@ static void trials_print(struct out *o, const struct r2544_result *res)
 
 		out_obj_start(o, NULL);
 		out_u64(o, "size", NULL, t->size);
-		out_str(o, "test", NULL, t->test == 't' ? "throughput" : t->test == 'l' ? "latency" :
-					  t->test == 'f' ? "frame_loss" : "back_to_back");
+		out_str(o, "test", NULL, test_key(t->test));
 		out_f64(o, "load", NULL, t->load);
 		out_f64(o, "duration_s", NULL, ns_to_s(t->duration_ns));
 		out_u64(o, "tx", NULL, t->tx);
@@ -438,8 +443,7 @@ void r2544print_event(struct out *o, const struct r2544_trial *t)
 {
 	out_str(o, "event", NULL, "trial");
 	out_u64(o, "size", NULL, t->size);
-	out_str(o, "test", NULL, t->test == 't' ? "throughput" : t->test == 'l' ? "latency" :
-				 t->test == 'f' ? "frame_loss" : "back_to_back");
+	out_str(o, "test", NULL, test_key(t->test));
 	out_u64(o, "repeat", NULL, t->repeat);
 	out_f64(o, "load", NULL, t->load);
 	out_f64(o, "duration_s", NULL, ns_to_s(t->duration_ns));
