@@ -191,8 +191,6 @@ static int check_test(struct cli *cli, char **targv, double *planned_s)
 	return rc;
 }
 
-/* The report over the runs, as 'wirerate report' prints it (its JSON
- * inside the matrix's own with --json); the report's exit status. */
 /* The report's document (in tmp, or empty: none), without its newline:
  * the matrix's is one line too. */
 static void copy_report(FILE *tmp)
