@@ -78,6 +78,15 @@ struct app_stream_opts {
 /* Nothing given: the defaults (netperf's port, message size and run). */
 void app_stream_defaults(struct app_stream_opts *op);
 
+/* netperf's values of three options into op: -I LEVEL[,WIDTH] (95 or
+ * 99, 0.1..50 % of the mean, default 10), -i MAX[,MIN] (1..30 runs,
+ * at least MIN, default 3 or MAX), -T LOCAL[,REMOTE] ("N" both ends on
+ * CPU N, "N," the sender only, ",N" the server only). 0, or -EINVAL with
+ * the reason. */
+int app_stream_confidence(struct app_stream_opts *op, const char *v, char *err, size_t errlen);
+int app_stream_iterations(struct app_stream_opts *op, const char *v, char *err, size_t errlen);
+int app_stream_bind_cpu(struct app_stream_opts *op, const char *v, char *err, size_t errlen);
+
 /* The options' rules, with what follows from them: the mode, -i's default
  * with -I, and the senders and their CPUs. A CPU that -T or --cpus names
  * must be online here. 0, or -EINVAL with the reason in err. */

@@ -7,7 +7,6 @@
  * serves, prints and picks the exit status; app/streamclient.c has the
  * options' rules and the client's workflow. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,106 +86,23 @@ static int set_duration(void *ctx, const struct opt *opt, const char *v, char *e
 	return rc;
 }
 
-/* "A[,B]": two unsigned numbers, the second optional. */
-static int two_numbers(const char *v, double *a, double *b, bool *have_b)
-{
-	char *end;
-
-	*a = strtod(v, &end);
-	*have_b = false;
-	if (end == v || !isfinite(*a))
-		return -EINVAL;
-	if (*end == ',') {
-		const char *w = end + 1;
-
-		*b = strtod(w, &end);
-		if (end == w || !isfinite(*b))
-			return -EINVAL;
-		*have_b = true;
-	}
-	return *end ? -EINVAL : 0;
-}
-
+/* -I, -i and -T: netperf's values, read by the app (app/streamclient.h). */
 static int set_confidence(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct app_stream_opts *op = ctx;
-	double level, width = APP_STREAM_CONF_WIDTH;
-	bool have_width;
-
 	(void)opt;
-	if (two_numbers(v, &level, &width, &have_width) || (level != 95 && level != 99) ||
-	    (have_width && (width < 0.1 || width > 50))) {
-		snprintf(err, errlen, "'%s': give LEVEL[,WIDTH]: a confidence level of 95 or 99 (%%) and the "
-			 "interval's width, 0.1..50 %% of the mean (default 10)", v);
-		return -EINVAL;
-	}
-	op->conf_level = (unsigned int)level;
-	op->conf_width = have_width ? width : APP_STREAM_CONF_WIDTH;
-	return 0;
+	return app_stream_confidence(ctx, v, err, errlen);
 }
 
 static int set_iterations(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct app_stream_opts *op = ctx;
-	double max, min = APP_STREAM_ITER_DEFAULT_MIN;
-	bool have_min;
-
 	(void)opt;
-	if (two_numbers(v, &max, &min, &have_min) || max != floor(max) || min != floor(min) || max < 1 ||
-	    max > STREAM_ITER_MAX || (have_min && (min < 1 || min > max))) {
-		snprintf(err, errlen, "'%s': give MAX[,MIN]: at most MAX runs (1..%d) and at least MIN (1..MAX, "
-			 "default 3)", v, STREAM_ITER_MAX);
-		return -EINVAL;
-	}
-	op->iter_max = (unsigned int)max;
-	op->iter_min = have_min ? (unsigned int)min : max < APP_STREAM_ITER_DEFAULT_MIN ? (unsigned int)max :
-			APP_STREAM_ITER_DEFAULT_MIN;
-	return 0;
+	return app_stream_iterations(ctx, v, err, errlen);
 }
 
-/* A CPU number of -T, "" for none. */
-static int cpu_number(const char *v, size_t len, int *cpu, char *err, size_t errlen)
-{
-	char buf[16];
-	unsigned long n;
-	char *end;
-
-	*cpu = -1;
-	if (!len)
-		return 0;
-	if (len >= sizeof(buf) || *v < '0' || *v > '9')
-		goto bad;
-	memcpy(buf, v, len);
-	buf[len] = 0;
-	n = strtoul(buf, &end, 10);
-	if (*end || n > STREAM_CPU_MAX)
-		goto bad;
-	*cpu = (int)n;
-	return 0;
-bad:
-	snprintf(err, errlen, "wants CPU numbers (0..%d): LOCAL,REMOTE, LOCAL, or ,REMOTE", STREAM_CPU_MAX);
-	return -EINVAL;
-}
-
-/* -T LOCAL[,REMOTE] as netperf's: "N" both ends on CPU N, "N," the
- * sender only, ",N" the server only. */
 static int set_bind_cpu(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct app_stream_opts *op = ctx;
-	const char *comma = strchr(v, ',');
-	int rc;
-
 	(void)opt;
-	if (!*v || (comma && strchr(comma + 1, ',')) || !strcmp(v, ","))
-		return cpu_number("x", 1, &op->cpu, err, errlen);
-	if ((rc = cpu_number(v, comma ? (size_t)(comma - v) : strlen(v), &op->cpu, err, errlen)))
-		return rc;
-	if (!comma)
-		op->server_cpu = op->cpu;
-	else if ((rc = cpu_number(comma + 1, strlen(comma + 1), &op->server_cpu, err, errlen)))
-		return rc;
-	op->have_bind_cpu = true;
-	return 0;
+	return app_stream_bind_cpu(ctx, v, err, errlen);
 }
 
 static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)

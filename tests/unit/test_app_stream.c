@@ -270,6 +270,55 @@ static void rate_and_senders(void **state)
 	assert_string_equal(check(&op), "--port with several senders in lab mode: each sender's server picks a port");
 }
 
+/* netperf's -I, -i and -T values. */
+static void netperf_values(void **state)
+{
+	struct app_stream_opts op;
+	char err[256];
+
+	(void)state;
+	app_stream_defaults(&op);
+	assert_int_equal(app_stream_confidence(&op, "99", err, sizeof(err)), 0);
+	assert_int_equal(op.conf_level, 99);
+	assert_true(op.conf_width == APP_STREAM_CONF_WIDTH);
+	assert_int_equal(app_stream_confidence(&op, "95,2.5", err, sizeof(err)), 0);
+	assert_true(op.conf_width == 2.5);
+	assert_int_equal(app_stream_confidence(&op, "90", err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_stream_confidence(&op, "95,51", err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_stream_confidence(&op, "95,", err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_stream_confidence(&op, "95x", err, sizeof(err)), -EINVAL);
+	/* -i: MIN defaults to 3, or to MAX below it */
+	assert_int_equal(app_stream_iterations(&op, "10", err, sizeof(err)), 0);
+	assert_int_equal(op.iter_max, 10);
+	assert_int_equal(op.iter_min, 3);
+	assert_int_equal(app_stream_iterations(&op, "2", err, sizeof(err)), 0);
+	assert_int_equal(op.iter_min, 2);
+	assert_int_equal(app_stream_iterations(&op, "8,5", err, sizeof(err)), 0);
+	assert_int_equal(op.iter_min, 5);
+	assert_int_equal(app_stream_iterations(&op, "5,6", err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_stream_iterations(&op, "31", err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_stream_iterations(&op, "2.5", err, sizeof(err)), -EINVAL);
+	/* -T: both ends, the sender only, the server only */
+	app_stream_defaults(&op);
+	assert_int_equal(app_stream_bind_cpu(&op, "1", err, sizeof(err)), 0);
+	assert_int_equal(op.cpu, 1);
+	assert_int_equal(op.server_cpu, 1);
+	assert_true(op.have_bind_cpu);
+	app_stream_defaults(&op);
+	assert_int_equal(app_stream_bind_cpu(&op, "2,", err, sizeof(err)), 0);
+	assert_int_equal(op.cpu, 2);
+	assert_int_equal(op.server_cpu, -1);
+	app_stream_defaults(&op);
+	assert_int_equal(app_stream_bind_cpu(&op, ",3", err, sizeof(err)), 0);
+	assert_int_equal(op.cpu, -1);
+	assert_int_equal(op.server_cpu, 3);
+	assert_int_equal(app_stream_bind_cpu(&op, ",", err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_stream_bind_cpu(&op, "1,2,3", err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_stream_bind_cpu(&op, "-1", err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_stream_bind_cpu(&op, "4096", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "wants CPU numbers (0..4095): LOCAL,REMOTE, LOCAL, or ,REMOTE");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +326,7 @@ int main(void)
 		cmocka_unit_test(one_here_and_failures),
 		cmocka_unit_test(rules),
 		cmocka_unit_test(rate_and_senders),
+		cmocka_unit_test(netperf_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
