@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -90,6 +91,49 @@ int app_runs_delete(struct db *db, const int64_t *ids, size_t n, char *err, size
 		snprintf(err + l, errlen - l, ": nothing deleted");
 	}
 	return rc;
+}
+
+/* An age such as 30m, 12h or 7d (decimal: strtod would also take inf,
+ * nan and hex), as Unix time; -ERANGE when it reaches back before 1970,
+ * which could also overflow the subtraction. */
+static int parse_age(const char *s, int64_t now, int64_t *out)
+{
+	size_t n = strspn(s, "0123456789.eE");
+	double v, mul;
+	char *end;
+
+	if (!n || !s[n] || s[n + 1] || !strchr("smhd", s[n]))
+		return -EINVAL;
+	v = strtod(s, &end);
+	if (end != s + n)
+		return -EINVAL;
+	mul = s[n] == 's' ? 1 : s[n] == 'm' ? 60 : s[n] == 'h' ? 3600 : 86400;
+	if (!(v * mul <= (double)now))
+		return -ERANGE;
+	*out = now - (int64_t)(v * mul);
+	return 0;
+}
+
+int app_runs_since(const char *s, int64_t now, int64_t *out)
+{
+	static const char *const fmts[] = { "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M",
+					     "%Y-%m-%dT%H:%M", "%Y-%m-%d", NULL };
+	int rc = parse_age(s, now, out);
+
+	if (rc != -EINVAL)
+		return rc;
+	for (int i = 0; fmts[i]; i++) {
+		struct tm tm;
+		const char *e;
+
+		memset(&tm, 0, sizeof(tm));
+		if ((e = strptime(s, fmts[i], &tm)) && !*e) {
+			tm.tm_isdst = -1;
+			*out = (int64_t)mktime(&tm);
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 static int fail(int rc, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -31,6 +31,11 @@ struct app_run_entry {
 int app_runs_list(struct db *db, const struct db_run_filter *f,
 		  void (*fn)(void *ctx, const struct app_run_entry *e), void *ctx, char *err, size_t errlen);
 
+/* --since: a date ("2024-05-01", "2024-05-01 13:00", local time) or an
+ * age back from now ("30m", "12h", "7d"), as Unix time. -EINVAL when it
+ * is neither, -ERANGE for an age before 1970. */
+int app_runs_since(const char *s, int64_t now, int64_t *out);
+
 /* The run ids in args, each once, in ids (room for n); -EINVAL with the
  * bad one's index in *bad. */
 int app_runs_ids(int n, char **args, int64_t *ids, size_t *nids, int *bad);

@@ -21,51 +21,6 @@
 #include "render/out.h"
 #include "wr_config.h"
 
-/* An age such as 30m, 12h or 7d (decimal: strtod would also take inf,
- * nan and hex), as Unix time; -ERANGE when it reaches back before 1970,
- * which could also overflow the subtraction. */
-static int parse_age(const char *s, int64_t *out)
-{
-	size_t n = strspn(s, "0123456789.eE");
-	int64_t now = (int64_t)time(NULL);
-	double v, mul;
-	char *end;
-
-	if (!n || !s[n] || s[n + 1] || !strchr("smhd", s[n]))
-		return -EINVAL;
-	v = strtod(s, &end);
-	if (end != s + n)
-		return -EINVAL;
-	mul = s[n] == 's' ? 1 : s[n] == 'm' ? 60 : s[n] == 'h' ? 3600 : 86400;
-	if (!(v * mul <= (double)now))
-		return -ERANGE;
-	*out = now - (int64_t)(v * mul);
-	return 0;
-}
-
-/* An absolute date or an age, as Unix time. */
-static int parse_since(const char *s, int64_t *out)
-{
-	static const char *const fmts[] = { "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M",
-					     "%Y-%m-%dT%H:%M", "%Y-%m-%d", NULL };
-	int rc = parse_age(s, out);
-
-	if (rc != -EINVAL)
-		return rc;
-	for (int i = 0; fmts[i]; i++) {
-		struct tm tm;
-		const char *e;
-
-		memset(&tm, 0, sizeof(tm));
-		if ((e = strptime(s, fmts[i], &tm)) && !*e) {
-			tm.tm_isdst = -1;
-			*out = (int64_t)mktime(&tm);
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 /* The store named or the default one, to write (rm) or only to read. */
 static int open_db(const char *cmd, const char *path_opt, bool write, struct db **db, char *path, size_t len,
 		   int *exit_rc)
@@ -408,7 +363,7 @@ static int set_filter(void *ctx, const struct opt *opt, const char *v, char *err
 static int set_since(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	struct runs_opts *ro = ctx;
-	int rc = parse_since(v, &ro->since);
+	int rc = app_runs_since(v, time(NULL), &ro->since);
 
 	if (rc == -ERANGE) {
 		snprintf(err, errlen, "--since '%s' out of range: an age must not reach back before 1970", v);

@@ -158,6 +158,28 @@ static void sync_and_import(void **st)
 	assert_non_null(strstr(err, "is a directory"));
 }
 
+/* --since: an age back from now, or a date. */
+static void since(void **st)
+{
+	int64_t t;
+
+	(void)st;
+	assert_int_equal(app_runs_since("30m", 100000, &t), 0);
+	assert_int_equal(t, 100000 - 1800);
+	assert_int_equal(app_runs_since("1.5h", 100000, &t), 0);
+	assert_int_equal(t, 100000 - 5400);
+	assert_int_equal(app_runs_since("1d", 100000, &t), 0);
+	assert_int_equal(t, 100000 - 86400);
+	assert_int_equal(app_runs_since("2d", 100000, &t), -ERANGE);
+	assert_int_equal(app_runs_since("inf", 100000, &t), -EINVAL);
+	assert_int_equal(app_runs_since("7", 100000, &t), -EINVAL);
+	assert_int_equal(app_runs_since("7dd", 100000, &t), -EINVAL);
+	assert_int_equal(app_runs_since("2024-05-01", 0, &t), 0);
+	assert_true(t > 1714400000 && t < 1714700000);	/* that day, in any zone */
+	assert_int_equal(app_runs_since("2024-05-01 13:00", 0, &t), 0);
+	assert_int_equal(app_runs_since("2024-05-01x", 0, &t), -EINVAL);
+}
+
 static void noted(void *ctx, const char *line)
 {
 	snprintf(ctx, 256, "%s", line);
@@ -233,6 +255,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(filters),
 		cmocka_unit_test(ids),
+		cmocka_unit_test(since),
 		cmocka_unit_test(sync_and_import),
 		cmocka_unit_test(report_runs),
 		cmocka_unit_test(rm_all_or_none),
