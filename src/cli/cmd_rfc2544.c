@@ -116,20 +116,6 @@ static int set_max_load(void *ctx, const struct opt *opt, const char *v, char *e
 	return rate_parse(v, &r->po.max_load, err, errlen);
 }
 
-/* A duration or a count whose presence matters too: the bool at opt->id
- * bytes into the struct is set. */
-static int set_ns_given(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	*(bool *)((char *)ctx + opt->id) = true;
-	return opt_set_ns(ctx, opt, v, err, errlen);
-}
-
-static int set_u64_given(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	*(bool *)((char *)ctx + opt->id) = true;
-	return opt_set_u64(ctx, opt, v, err, errlen);
-}
-
 static const struct opt r2544_opts[] = {
 	{ "sizes", 0, OPT_VALUE, "LIST", "RFC 2544", "64,128,256,512,1024,1280,1518",
 	  "frame sizes (with --ipv6 84 instead of 64; --imix: one\n"
@@ -143,13 +129,13 @@ static const struct opt r2544_opts[] = {
 	{ "quick", 0, OPT_NOARG, NULL, NULL, NULL, "short trials for the lab (printed as deviations from RFC 2544)",
 	  opt_set_true, RO(po.quick) },
 	{ "trial-time", 0, OPT_VALUE, "T", NULL, NULL, "full trial length (RFC 2544: 60s; --quick: 2s)",
-	  set_ns_given, RO(po.trial_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR, RO(po.trial_set) },
+	  opt_set_ns, RO(po.trial_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR, RO(po.trial_set) },
 	{ "settle", 0, OPT_VALUE, "T", NULL, NULL, "wait between trials (RFC 2544: 5s; --quick: 0.5s)",
-	  set_ns_given, RO(po.settle_ns), 0, 600 * NSEC_PER_SEC, RO(po.settle_set) },
+	  opt_set_ns, RO(po.settle_ns), 0, 600 * NSEC_PER_SEC, RO(po.settle_set) },
 	{ "latency-runs", 0, OPT_VALUE, "N", NULL, NULL, "latency trials per size (RFC 2544: 20; --quick: 3)",
-	  set_u64_given, RO(po.lat_runs), 1, 64, RO(po.lat_set) },
+	  opt_set_u64, RO(po.lat_runs), 1, 64, RO(po.lat_set) },
 	{ "b2b-runs", 0, OPT_VALUE, "N", NULL, NULL, "back-to-back searches per size (RFC 2544: 50; --quick: 2)",
-	  set_u64_given, RO(po.b2b_runs), 1, 1000, RO(po.b2b_set) },
+	  opt_set_u64, RO(po.b2b_runs), 1, 1000, RO(po.b2b_set) },
 	{ "repeat", 0, OPT_VALUE, "N", NULL, "1",
 	  "run the throughput search N times per size (1..16): the\n"
 	  "median and the spread, which 'wirerate report' compares",

@@ -78,14 +78,6 @@ static int set_rate(void *ctx, const struct opt *opt, const char *v, char *err, 
 	return rc;
 }
 
-static int set_duration(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	int rc = opt_set_ns(ctx, opt, v, err, errlen);
-
-	((struct app_stream_opts *)ctx)->have_duration |= !rc;
-	return rc;
-}
-
 /* -I, -i and -T: netperf's values, read by the app (app/streamclient.h). */
 static int set_confidence(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
@@ -159,7 +151,7 @@ static const struct opt stream_opts[] = {
 	  "fast as it can, netperf's way", set_rate },
 	{ "duration", 'l', OPT_VALUE, "T", NULL, "10s",
 	  "how long to send (100ms..24h; plain number = seconds)",
-	  set_duration, SO(duration_ns), 100 * NSEC_PER_MSEC, STREAM_DUR_MAX },
+	  opt_set_ns, SO(duration_ns), 100 * NSEC_PER_MSEC, STREAM_DUR_MAX, SO(have_duration) },
 	{ "port", 'p', OPT_VALUE, "N", "both ends", "12866, netperf's",
 	  "the server's control port (TCP); the data port (UDP)\nis one the server picks per session",
 	  set_port, 0, 1, 65535 },

@@ -312,9 +312,17 @@ int opt_set_str(void *ctx, const struct opt *opt, const char *value, char *err, 
 	return 0;
 }
 
+/* A value taken: the bool at opt->id, when not 0, says it was given. */
+static int given(void *ctx, const struct opt *opt, int rc)
+{
+	if (!rc && opt->id)
+		*(bool *)((char *)ctx + opt->id) = true;
+	return rc;
+}
+
 int opt_set_u64(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen)
 {
-	return u64_parse(value, opt->min, opt->max, (uint64_t *)((char *)ctx + opt->off), err, errlen);
+	return given(ctx, opt, u64_parse(value, opt->min, opt->max, (uint64_t *)((char *)ctx + opt->off), err, errlen));
 }
 
 int opt_set_uint(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen)
@@ -324,12 +332,13 @@ int opt_set_uint(void *ctx, const struct opt *opt, const char *value, char *err,
 
 	if (!rc)
 		*(unsigned int *)((char *)ctx + opt->off) = (unsigned int)v;
-	return rc;
+	return given(ctx, opt, rc);
 }
 
 int opt_set_ns(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen)
 {
-	return duration_parse(value, opt->min, opt->max, (uint64_t *)((char *)ctx + opt->off), err, errlen);
+	return given(ctx, opt, duration_parse(value, opt->min, opt->max, (uint64_t *)((char *)ctx + opt->off), err,
+					      errlen));
 }
 
 int opt_set_cpuset(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen)
@@ -342,9 +351,7 @@ int opt_set_cpuset(void *ctx, const struct opt *opt, const char *value, char *er
 			snprintf(err, errlen, "empty CPU list");
 		return -EINVAL;
 	}
-	if (opt->id)
-		*(bool *)((char *)ctx + opt->id) = true;
-	return 0;
+	return given(ctx, opt, 0);
 }
 
 int opt_path_check(const char *value, char *err, size_t errlen)

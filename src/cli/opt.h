@@ -89,7 +89,9 @@ void opt_usage(FILE *f, const struct opt_cmd *cmd);
  * pages and the shell completion are made from it (scripts/manpages.py). */
 void opt_json(FILE *f, const struct opt_cmd *cmd);
 
-/* Generic setters: the field at opt->off. */
+/* Generic setters: the field at opt->off. The number setters (and
+ * opt_set_cpuset) also set a bool when opt->id is not 0: its offset, so
+ * that a command knows a value was given, even one equal to the default. */
 int opt_set_true(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);	/* bool */
 int opt_set_str(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);	/* const char * */
 int opt_set_u64(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);	/* uint64_t in [min, max] */

@@ -281,22 +281,6 @@ static int set_line(void *ctx, const struct opt *opt, const char *v, char *err, 
 	return 0;
 }
 
-static int set_duration(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	struct trialopt *o = ctx;
-
-	o->duration_set = true;
-	return opt_set_ns(ctx, opt, v, err, errlen);
-}
-
-static int set_learn(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	struct trialopt *o = ctx;
-
-	o->learn_set = true;
-	return opt_set_u64(ctx, opt, v, err, errlen);
-}
-
 static int set_gen_cpu(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	return opt_gen_cpus(v, &((struct trialopt *)ctx)->cfg, err, errlen);
@@ -400,14 +384,6 @@ static int set_dut_placement(void *ctx, const struct opt *opt, const char *v, ch
 	return -EINVAL;
 }
 
-static int set_dut_rules(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	struct trialopt *o = ctx;
-
-	o->dut_rules_set = true;
-	return opt_set_uint(ctx, opt, v, err, errlen);
-}
-
 static int set_cfg_flag(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	struct trialopt *o = ctx;
@@ -472,10 +448,10 @@ const struct opt trialopt_opts[] = {
 	{ "line-rate", 0, OPT_VALUE, "RATE", NULL, NULL,
 	  "link speed for % rates and % of line rate (default: the link's)", set_line },
 	{ "duration", 't', OPT_VALUE, "T", "timing (RFC 2544 section 23)", "10s", "traffic time",
-	  set_duration, TO(cfg.duration_ns), NSEC_PER_MSEC, NSEC_PER_DAY },
+	  opt_set_ns, TO(cfg.duration_ns), NSEC_PER_MSEC, NSEC_PER_DAY, TO(duration_set) },
 	{ "learn-frames", 0, OPT_VALUE, "N", NULL, NULL,
 	  "learning frames before the trial (default: one per flow; 0: none)",
-	  set_learn, TO(cfg.learn_frames), 0, 1000000 },
+	  opt_set_u64, TO(cfg.learn_frames), 0, 1000000, TO(learn_set) },
 	{ "learn-wait", 0, OPT_VALUE, "T", NULL, "1s", "wait after learning",
 	  opt_set_ns, TO(cfg.learn_wait_ns), 0, 600 * NSEC_PER_SEC },
 	{ "drain", 0, OPT_VALUE, "T", NULL, "2s", "wait for residual frames after the traffic",
@@ -516,7 +492,7 @@ const struct opt trialopt_opts[] = {
 	  "set the DUT ports' IRQ affinity and RPS for the run: bound,\nsplit or free over --watch-cpus; restored after",
 	  set_dut_placement },
 	{ "dut-rules", 0, OPT_VALUE, "N", NULL, NULL, "load N null firewall rules on the DUT for the run; removed after",
-	  set_dut_rules, TO(dut_rules), 0, NFT_RULES_MAX },
+	  opt_set_uint, TO(dut_rules), 0, NFT_RULES_MAX, TO(dut_rules_set) },
 	{ "stall-probe", 0, OPT_NOARG, NULL, NULL, NULL,
 	  "also time how long they are away (a SCHED_FIFO thread that\n"
 	  "wakes on a fixed period on each) and the host's steal time", opt_set_true, TO(stall_probe) },

@@ -23,6 +23,7 @@ struct t {
 	uint64_t num, dur;
 	unsigned int small;
 	int own_calls;
+	bool num_given, dur_given;	/* set by the generic setters through opt->id */
 };
 
 static int set_own(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
@@ -53,10 +54,10 @@ static int set_opt(void *ctx, const struct opt *opt, const char *v, char *err, s
 static const struct opt t_opts[] = {
 	{ "name", 0, OPT_VALUE, "TEXT", "first group", NULL, "a string", opt_set_str, T(name) },
 	{ "sw", 'x', OPT_NOARG, NULL, NULL, NULL, "a switch", opt_set_true, T(sw) },
-	{ "num", 'n', OPT_VALUE, "N", NULL, "1", "a number 1..10", opt_set_u64, T(num), 1, 10 },
+	{ "num", 'n', OPT_VALUE, "N", NULL, "1", "a number 1..10", opt_set_u64, T(num), 1, 10, T(num_given) },
 	{ "small", 0, OPT_VALUE, "N", "second group", NULL, "an unsigned int 0..5", opt_set_uint, T(small), 0, 5 },
 	{ "dur", 0, OPT_VALUE, "T", NULL, "1s", "a duration 10ms..1h\nsecond line",
-	  opt_set_ns, T(dur), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR },
+	  opt_set_ns, T(dur), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR, T(dur_given) },
 	{ "own", 0, OPT_VALUE, "X", NULL, NULL, "its own setter", set_own },
 	{ "opt", 0, OPT_OPTIONAL, "LIST", NULL, NULL, "an optional value", set_opt },
 	{ NULL },
@@ -209,6 +210,9 @@ static void test_generic_ranges(void **state)
 	assert_int_equal(RUN("--num", "1", "--small", "0"), 0);
 	assert_int_equal(t.num, 1);
 	assert_int_equal(t.small, 0);
+	/* a value taken is marked given; one refused or not given is not */
+	assert_true(t.num_given);
+	assert_false(t.dur_given);
 	assert_int_equal(RUN("--num", "10", "--small", "5"), 0);
 	assert_int_equal(t.num, 10);
 	assert_int_equal(t.small, 5);
@@ -221,7 +225,9 @@ static void test_generic_ranges(void **state)
 	assert_int_equal(t.dur, 10 * NSEC_PER_MSEC);
 	assert_int_equal(RUN("--dur", "1h"), 0);
 	assert_int_equal(t.dur, NSEC_PER_HOUR);
+	assert_true(t.dur_given);
 	assert_int_not_equal(RUN("--dur", "9ms"), 0);
+	assert_false(t.dur_given);
 	assert_int_not_equal(RUN("--dur", "61m"), 0);
 	assert_int_not_equal(RUN("--dur", "zz"), 0);
 }
