@@ -16,9 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "cli/cli.h"
 #include "core/units.h"
@@ -28,6 +26,7 @@
 #include "store/db.h"
 #include "render/out.h"
 #include "lab/lab.h"
+#include "os/selfexec.h"
 
 #define MATRIX_MAX	APP_MATRIX_MAX
 #define ARGV_MAX	APP_MATRIX_ARGV_MAX
@@ -112,60 +111,13 @@ const struct opt_cmd matrix_cmd = {
 	.tables = matrix_tables,
 };
 
-static volatile sig_atomic_t stop_sig;
-static volatile pid_t child_pid;
-
-/* A signal a process sent to the matrix alone goes on to the running test;
- * the terminal's Ctrl-C reaches the test itself (one process group). */
-static void on_signal(int sig, siginfo_t *si, void *uc)
-{
-	(void)uc;
-	stop_sig = sig;
-	if (child_pid > 0 && si && si->si_code <= 0)
-		kill(child_pid, sig);
-}
-
-/* Run argv (the wirerate binary) and wait; its stdout to out_fd when >= 0
- * (else inherited). Returns its exit status, 128 + signal when killed, or
- * -1 when it could not be started. */
+/* Run argv (the wirerate binary) and wait: its exit status, 128 +
+ * signal when killed, or -1 when it could not be started. */
 static int run_child(char **argv, int out_fd)
 {
-	int status;
-	pid_t pid = fork();
+	int rc = selfexec_run(argv, out_fd, EXIT_RUNTIME);
 
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		struct sigaction sa = { .sa_handler = SIG_DFL };
-
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		sigaction(SIGHUP, &sa, NULL);
-		/* a matrix killed outright stops its test (which keeps the lab's
-		 * lock, inherited, until it has stopped) */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() == 1)
-			_exit(EXIT_RUNTIME);
-		if (out_fd >= 0)
-			dup2(out_fd, STDOUT_FILENO);
-		execv("/proc/self/exe", argv);
-		fprintf(stderr, "wirerate: matrix: cannot run %s: %s\n", argv[1], strerror(errno));
-		_exit(EXIT_RUNTIME);
-	}
-	child_pid = pid;
-	/* a stop that came before the child was known is passed on now */
-	if (stop_sig)
-		kill(pid, stop_sig);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			child_pid = 0;
-			return -1;
-		}
-	}
-	child_pid = 0;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return rc < 0 ? -1 : rc;
 }
 
 /* A lab's build between two configurations, about (this VM: 2-4 s). */
@@ -403,7 +355,7 @@ static int run_one(struct cli *cli, struct mrun *r, int c)
 		cli_error("matrix: configuration %d (%s): lab up: %s", c + 1, label, err);
 		return EXIT_RUNTIME;
 	}
-	if (stop_sig)
+	if (selfexec_stopped())
 		return 130;
 	if (cli->json) {
 		FILE *null = fopen("/dev/null", "w");
@@ -421,7 +373,7 @@ static int run_one(struct cli *cli, struct mrun *r, int c)
 	r->run_ids[c] = app_matrix_newest_run(r->db_path, r->mtag);
 	if (st) {
 		/* the test said why; a stop keeps the runs so far */
-		if (st == 130 || stop_sig)
+		if (st == 130 || selfexec_stopped())
 			return 130;
 		cli_error("matrix: configuration %d (%s): the test failed (exit %d); the runs so far are stored, "
 			  "tagged %s", c + 1, label, st, r->mtag);
@@ -437,20 +389,10 @@ static int run_one(struct cli *cli, struct mrun *r, int c)
 }
 
 /* SIGINT, SIGTERM and SIGHUP to on_signal (old: what to restore), or back. */
-static void catch_signals(struct sigaction old[3], bool restore)
-{
-	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO };
-
-	sigemptyset(&sa.sa_mask);
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], restore ? &old[i] : &sa, restore ? NULL : &old[i]);
-}
-
 int cmd_matrix(struct cli *cli, int argc, char **argv)
 {
 	struct mrun *r = calloc(1, sizeof(*r));
-	struct sigaction old[3];
+	struct selfexec_sigs sigs;
 	int rc, lock = -1, nconf;
 	bool between = false;
 	char err[512], held[64];
@@ -474,7 +416,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	fcntl(lock, F_SETFD, 0);
 	snprintf(held, sizeof(held), "%s:%d", r->mo.prefix, lock);
 	setenv(LAB_LOCK_ENV, held, 1);
-	catch_signals(old, false);
+	selfexec_catch(&sigs);
 	if (!cli->json) {
 		char t[4 * sizeof(r->mtag)];
 
@@ -495,12 +437,12 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		cli_error("matrix: lab down: %s", err);
 		rc = EXIT_RUNTIME;
 	}
-	for (int c = 0; !rc && c < nconf && !stop_sig; c++) {
+	for (int c = 0; !rc && c < nconf && !selfexec_stopped(); c++) {
 		r->at = c;
 		r->started = c + 1;
 		rc = run_one(cli, r, c);
 	}
-	if (!rc && stop_sig) {
+	if (!rc && selfexec_stopped()) {
 		rc = 130;
 		between = r->started > 0;
 	}
@@ -518,7 +460,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 		rc = report(cli, &r->m, r->run_ids, r->db_path, r->mo.html, r->mo.fail_pct, r->mtag, r->mo.prefix);
 	unsetenv(LAB_LOCK_ENV);
 	lab_unlock(&lock, r->mo.prefix);
-	catch_signals(old, true);
+	selfexec_restore(&sigs);
 	free(r);
 	return rc;
 }
