@@ -111,15 +111,6 @@ const struct opt_cmd matrix_cmd = {
 	.tables = matrix_tables,
 };
 
-/* Run argv (the wirerate binary) and wait: its exit status, 128 +
- * signal when killed, or -1 when it could not be started. */
-static int run_child(char **argv, int out_fd)
-{
-	int rc = selfexec_run(argv, out_fd, EXIT_RUNTIME);
-
-	return rc < 0 ? -1 : rc;
-}
-
 /* A lab's build between two configurations, about (this VM: 2-4 s). */
 #define MATRIX_LAB_UP_S 4.0
 
@@ -220,7 +211,7 @@ static int report(struct cli *cli, const struct app_matrix *m, const int64_t *ru
 		return EXIT_RUNTIME;
 	}
 	fflush(stdout);
-	rc = run_child(rargv, tmp ? fileno(tmp) : -1);
+	rc = selfexec_run(rargv, tmp ? fileno(tmp) : -1, EXIT_RUNTIME);
 	if (rc < 0)
 		rc = EXIT_RUNTIME;
 	if (tmp) {
@@ -360,14 +351,14 @@ static int run_one(struct cli *cli, struct mrun *r, int c)
 	if (cli->json) {
 		FILE *null = fopen("/dev/null", "w");
 
-		st = run_child(test_argv(r, c), null ? fileno(null) : -1);
+		st = selfexec_run(test_argv(r, c), null ? fileno(null) : -1, EXIT_RUNTIME);
 		if (null)
 			fclose(null);
 	} else {
-		st = run_child(test_argv(r, c), -1);
+		st = selfexec_run(test_argv(r, c), -1, EXIT_RUNTIME);
 	}
 	if (st < 0) {
-		cli_error("matrix: cannot run the test: %s", strerror(errno));
+		cli_error("matrix: cannot run the test: %s", strerror(-st));
 		return EXIT_RUNTIME;
 	}
 	r->run_ids[c] = app_matrix_newest_run(r->db_path, r->mtag);
@@ -388,7 +379,6 @@ static int run_one(struct cli *cli, struct mrun *r, int c)
 	return 0;
 }
 
-/* SIGINT, SIGTERM and SIGHUP to on_signal (old: what to restore), or back. */
 int cmd_matrix(struct cli *cli, int argc, char **argv)
 {
 	struct mrun *r = calloc(1, sizeof(*r));
