@@ -1,8 +1,6 @@
 /* wirerate rfc2544 [throughput|latency|loss|b2b|all] */
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +13,9 @@
 #include "cli/storeargs.h"
 #include "cli/trialopt.h"
 #include "app/trialres.h"
-#include "app/trialdut.h"
 #include "app/rfc2544plan.h"
+#include "app/rfc2544run.h"
 #include "engine/rfc2544.h"
-#include "store/calib.h"
-#include "dut/soak.h"
 #include "core/timeconst.h"
 #include "os/clock.h"
 #include "render/r2544print.h"
@@ -341,20 +337,6 @@ static void print_result(struct cli *cli, const struct r_opts *r, const struct t
 	out_destroy(o);
 }
 
-/* app_r2544_host.placed: a short measurement through the lab's DUT. */
-static int placed_ceiling(void *ctx, unsigned int size, struct app_ceiling *out, char *err, size_t errlen)
-{
-	struct trial_cfg *base = ctx;
-
-	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "  measuring the tester's ceiling through the DUT for %u-byte frames...\r", size);
-	int rc = app_placement_ceiling(base, size, &base->trial_id, cli_stop_flag(), out, err, errlen);
-
-	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "%80s\r", "");
-	return rc;
-}
-
 /* argv into r, so and to, checked: -1 to go on, or the exit status. */
 static int parse(struct cli *cli, int argc, char **argv, struct r_opts *r, struct storeopt *so, struct trialopt *to)
 {
@@ -410,79 +392,51 @@ static int parse(struct cli *cli, int argc, char **argv, struct r_opts *r, struc
 	return -1;
 }
 
-/* Each row's maximum load (the tester's ceiling measured in place through
- * the lab: minutes), after saying how long the run should take. */
-static int max_loads(const struct r_opts *r, struct trialopt *to, struct r2544_cfg *cfg,
-		     struct app_r2544_plan *plan, struct app_r2544_estimate *est, struct cli_stop *stop)
+/* Before the maximum loads, which can take minutes: how long the run
+ * should take; Ctrl-C stops a ceiling's measurement in order. */
+static void loads_begin(void *ctx, const struct app_r2544_estimate *est)
 {
-	char key[sizeof(((struct calib_entry *)0)->port_type)], when[32], err[512];
-	struct app_r2544_host h = { .line_bps = to->line_bps, .calib_path = to->calib_path, .calib_key = key,
-				    .lab = to->lab, .prefix = to->prefix };
-	int rc;
+	char when[32];
 
-	app_trial_calib_key(to, key, sizeof(key));
-	/* Through the lab, the tester's ceiling is measured in the
-	 * placement of the search's own trials: a back-to-back one can be
-	 * ten times what the generator offers through the DUT. */
-	if (to->lab && !to->direct) {
-		h.placed = placed_ceiling;
-		h.ctx = &cfg->base;
-	}
-	app_r2544_estimate(&r->po, plan, &cfg->base, h.placed != NULL, est);
 	duration_text(est->seconds, when, sizeof(when));
 	fprintf(stderr, "rfc2544: planned: about %u trials, %s (an estimate: the search decides; the time "
 		"left follows as it runs)\n", est->trials, when);
-	cli_stop_catch(stop);
-	rc = app_r2544_max_loads(&r->po, &cfg->base, &h, plan, err, sizeof(err));
-	cli_stop_restore(stop);
-	if (!rc)
-		return 0;
-	cli_error("rfc2544: %s", err);
-	return rc == -EINVAL ? EXIT_USAGE : rc == -EINTR ? 130 : EXIT_RUNTIME;
+	cli_stop_catch(ctx);
 }
 
-/* The ports resolved and the DUT opened, and every size the search will
- * offer checked against the links, before anything is stored or sent.
- * 0, or an exit status after a one-line error. */
-static int prepare(const struct r_opts *r, struct trialopt *to)
+static void loads_end(void *ctx)
 {
-	char err[512];
+	cli_stop_restore(ctx);
+}
+
+/* A ceiling measured through the DUT: a line on a terminal meanwhile. */
+static void measuring(void *ctx, unsigned int size, bool done)
+{
+	(void)ctx;
+	if (!isatty(STDERR_FILENO))
+		return;
+	if (done)
+		fprintf(stderr, "%80s\r", "");
+	else
+		fprintf(stderr, "  measuring the tester's ceiling through the DUT for %u-byte frames...\r", size);
+}
+
+/* The run up to its search (app_r2544_prepare, app_r2544_set_up): 0, or
+ * an exit status after a one-line error. */
+static int set_up(struct app_r2544_setup *s)
+{
+	char err[1024];
 	int rc;
 
-	if ((rc = app_trial_resolve(to, err, sizeof(err))) || (rc = app_trial_dut_open(to, err, sizeof(err)))) {
+	if ((rc = app_r2544_prepare(s->po, s->to, err, sizeof(err)))) {
 		cli_error("rfc2544: %s", err);
 		return cli_status(rc);
 	}
-	if (app_r2544_check_sizes(&r->po, &to->cfg, err, sizeof(err)) ||
-	    app_r2544_check_mtu(&r->po, &to->cfg, err, sizeof(err))) {
-		cli_error("rfc2544: %s", err);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-/* The run set up: the DUT's CPUs on every trial, the store opened (a bad
- * --db fails before any traffic), each size's maximum load, every
- * deviation from RFC 2544 (printed with the result), and the run's row
- * stored. 0, or an exit status after a one-line error. */
-static int set_up(struct r_opts *r, struct trialopt *to, struct storeopt *so, struct r2544_cfg *cfg,
-		  struct app_r2544_plan *plan, struct app_r2544_estimate *est, struct cli_stop *stop)
-{
-	char err[512];
-	int rc;
-
-	cfg->base = to->cfg;
-	if ((rc = app_r2544_watch(to, cfg, err, sizeof(err))) || (rc = app_store_open(so, err, sizeof(err)))) {
-		cli_error("rfc2544: %s", err);
-		return cli_status(rc);
-	}
-	if ((rc = max_loads(r, to, cfg, plan, est, stop)))
-		return rc;
-	app_r2544_deviations(&r->po, &to->cfg, to->line_bps, plan);
-	app_r2544_fill(&r->po, plan, cfg);
-	if ((rc = app_store_r2544_begin(so, to, &r->po, plan, cfg, err, sizeof(err)))) {
-		cli_error("rfc2544: %s: %s", so->path, err);
+	if (!(s->cfg = calloc(1, sizeof(*s->cfg))))
 		return EXIT_RUNTIME;
+	if ((rc = app_r2544_set_up(s, err, sizeof(err)))) {
+		cli_error("rfc2544: %s", err);
+		return rc == -EINTR ? 130 : cli_status(rc);
 	}
 	return 0;
 }
@@ -498,6 +452,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	struct app_r2544_plan plan;
 	struct cli_stop stop = { .caught = false };
 	struct app_r2544_estimate est = { 0 };
+	struct app_r2544_setup setup;
 	struct progress prog = { .tty = isatty(STDERR_FILENO) };
 	struct stream_hook sh = { .so = &so };
 	char err[512];
@@ -516,15 +471,15 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		cli->planned_s = est.seconds;
 		return 0;
 	}
-	if ((ret = prepare(&r, &to))) {
-		app_trial_release(&to);
-		return ret;
-	}
-	ret = EXIT_RUNTIME;
-	cfg = calloc(1, sizeof(*cfg));
-	res = calloc(1, sizeof(*res));
-	if (!cfg || !res || (ret = set_up(&r, &to, &so, cfg, &plan, &est, &stop)))
+	setup = (struct app_r2544_setup){ .po = &r.po, .to = &to, .so = &so, .stop = cli_stop_flag(),
+					  .loads_begin = loads_begin, .loads_end = loads_end, .measuring = measuring,
+					  .ctx = &stop, .plan = &plan };
+	if ((ret = set_up(&setup)) || !(res = calloc(1, sizeof(*res)))) {
+		ret = ret ? ret : EXIT_RUNTIME;
 		goto out;
+	}
+	cfg = setup.cfg;
+	est = setup.est;
 	ret = EXIT_RUNTIME;
 	sh.store = true;
 	if (r.json_stream) {
@@ -558,7 +513,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 out:
 	cli_stop_restore(&stop);
 	storeopt_end(&so, "failed", NULL);
-	free(cfg);
+	free(setup.cfg);
 	free(res);
 	app_trial_release(&to);
 	return ret;
