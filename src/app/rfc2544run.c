@@ -5,6 +5,7 @@
 
 #include "app/trialdut.h"
 #include "app/trialres.h"
+#include "core/errmsg.h"
 #include "store/calib.h"
 
 int app_r2544_prepare(const struct app_r2544_opts *po, struct trialopt *to, char *err, size_t errlen)
@@ -70,7 +71,7 @@ int app_r2544_set_up(struct app_r2544_setup *s, char *err, size_t errlen)
 	app_r2544_fill(s->po, s->plan, s->cfg);
 	if ((rc = app_store_r2544_begin(s->so, s->to, s->po, s->plan, s->cfg, e, sizeof(e)))) {
 		snprintf(err, errlen, "%s: %s", s->so->path, e);
-		return rc == -EINVAL ? -EIO : rc;
+		return errmsg_host(rc);
 	}
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 #include <sys/stat.h>
 
+#include "core/errmsg.h"
 #include "core/units.h"
 #include "wr_config.h"
 
@@ -136,17 +137,6 @@ int app_runs_since(const char *s, int64_t now, int64_t *out)
 	return -EINVAL;
 }
 
-static int fail(int rc, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(int rc, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 /* All of fd into *buf (its *len bytes, NUL after them), at most
  * DB_EXPORT_FILE_MAX; name is the file's, for err. */
 static int read_all(int fd, const char *name, char **buf, size_t *len, char *err, size_t errlen)
@@ -158,18 +148,18 @@ static int read_all(int fd, const char *name, char **buf, size_t *len, char *err
 			char *nb;
 
 			if (cap >= DB_EXPORT_FILE_MAX)
-				return fail(-EINVAL, err, errlen, "%s is over %u MB: not an export of this tool", name,
-					    DB_EXPORT_FILE_MAX >> 20);
+				return errmsg(-EINVAL, err, errlen, "%s is over %u MB: not an export of this tool", name,
+					      DB_EXPORT_FILE_MAX >> 20);
 			cap = cap ? cap * 2 : 65536;
 			if (!(nb = realloc(*buf, cap + 1)))
-				return fail(-ENOMEM, err, errlen, "out of memory");
+				return errmsg(-ENOMEM, err, errlen, "out of memory");
 			*buf = nb;
 		}
 		k = read(fd, *buf + *len, cap - *len);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0)
-			return fail(-EIO, err, errlen, "%s: %s", name, strerror(errno));
+			return errmsg(-EIO, err, errlen, "%s: %s", name, strerror(errno));
 		if (!k)
 			break;
 		*len += (size_t)k;
@@ -196,10 +186,10 @@ static int parse_doc(const char *buf, size_t len, const char *name, json_object 
 		json_tokener_free(tok);
 	if (*doc && end >= len)
 		return 0;
-	return fail(-EINVAL, err, errlen, "%s is not JSON (%s)", name,
-		    *doc ? "something follows the document"
-		    : je == json_tokener_continue ? "it ends before the document does"
-		    : json_tokener_error_desc(je));
+	return errmsg(-EINVAL, err, errlen, "%s is not JSON (%s)", name,
+		      *doc ? "something follows the document"
+		      : je == json_tokener_continue ? "it ends before the document does"
+		      : json_tokener_error_desc(je));
 }
 
 /* The file of an export, read and parsed. */
@@ -212,9 +202,9 @@ static int load_export(const char *file, json_object **doc, char *err, size_t er
 	int rc;
 
 	if (fd < 0 || fstat(fd, &st))
-		rc = fail(-EINVAL, err, errlen, "%s: %s", file, strerror(errno));
+		rc = errmsg(-EINVAL, err, errlen, "%s: %s", file, strerror(errno));
 	else if (S_ISDIR(st.st_mode))
-		rc = fail(-EINVAL, err, errlen, "%s is a directory", file);
+		rc = errmsg(-EINVAL, err, errlen, "%s is a directory", file);
 	else if (!(rc = read_all(fd, file, &buf, &len, err, errlen)))
 		rc = parse_doc(buf, len, file, doc, err, errlen);
 	free(buf);
@@ -303,11 +293,11 @@ static int sync_doc(const char *from, const struct db_run_filter *f, json_object
 	if ((rc = db_open_read(from, &db, err, errlen)))
 		return rc == -ENOENT ? -EINVAL : rc;
 	if ((rc = app_runs_list(db, f, sync_pick, &s, e, sizeof(e))))
-		rc = fail(-EIO, err, errlen, "%s: %s", from, e);
+		rc = errmsg(-EIO, err, errlen, "%s: %s", from, e);
 	else if (s.nomem)
-		rc = fail(-ENOMEM, err, errlen, "out of memory");
+		rc = errmsg(-ENOMEM, err, errlen, "out of memory");
 	else if (s.n && (rc = db_export(db, s.ids, s.n, WR_VERSION, doc, e, sizeof(e))))
-		rc = fail(rc == -EINVAL ? -EIO : rc, err, errlen, "%s: %s", from, e);
+		rc = errmsg(errmsg_host(rc), err, errlen, "%s: %s", from, e);
 	free(s.ids);
 	db_close(db);
 	return rc;
@@ -324,7 +314,7 @@ int app_runs_sync(const char *from, const char *path_opt, const struct db_run_fi
 	if ((rc = store_path(path_opt, path, len, err, errlen)))
 		return rc;
 	if (!strcmp(from, path) || (realpath(from, from_real) && realpath(path, to_real) && !strcmp(from_real, to_real)))
-		return fail(-EINVAL, err, errlen, "%s is the store it would copy into", from);
+		return errmsg(-EINVAL, err, errlen, "%s is the store it would copy into", from);
 	if ((rc = sync_doc(from, f, &doc, err, errlen)))
 		return rc;
 	rc = import_doc(path, from, doc, "copied", r, err, errlen);

@@ -13,6 +13,7 @@
 
 #include "core/addrpolicy.h"
 #include "core/cpustat.h"
+#include "core/errmsg.h"
 #include "core/pace.h"
 #include "core/timeconst.h"
 #include "dut/envcap.h"
@@ -134,30 +135,18 @@ int app_stream_bind_cpu(struct app_stream_opts *op, const char *v, char *err, si
 	return 0;
 }
 
-/* -EINVAL with a reason: the one way app_stream_check fails. */
-static int bad(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 /* --rate given: the client's, and sending something. */
 static int check_rate(const struct app_stream_opts *op, char *err, size_t errlen)
 {
 	double pps = app_stream_rate_pps(op);
 
 	if (op->mode == APP_STREAM_SERVER)
-		return bad(err, errlen, "--rate is the client's (lab mode or --client)");
+		return errmsg(-EINVAL, err, errlen, "--rate is the client's (lab mode or --client)");
 	if (!(pps >= PACE_RATE_MIN && pps <= PACE_RATE_MAX))
-		return bad(err, errlen, "--rate: %g datagrams/s is outside %g..%g", pps, PACE_RATE_MIN, PACE_RATE_MAX);
-	if (pps * (double)op->duration_ns / NSEC_PER_SEC < 1)
-		return bad(err, errlen, "--rate %g datagrams/s for -l %g s sends no datagram", pps,
-			   (double)op->duration_ns / NSEC_PER_SEC);
+		return errmsg(-EINVAL, err, errlen, "--rate: %g datagrams/s is outside %g..%g", pps, PACE_RATE_MIN, PACE_RATE_MAX);
+	if (pps * ns_to_s((double)op->duration_ns) < 1)
+		return errmsg(-EINVAL, err, errlen, "--rate %g datagrams/s for -l %g s sends no datagram", pps,
+			      ns_to_s((double)op->duration_ns));
 	return 0;
 }
 
@@ -168,41 +157,41 @@ static int check_ends(struct app_stream_opts *op, char *err, size_t errlen)
 	int rc;
 
 	if (op->once && !server)
-		return bad(err, errlen, "--once applies to --server only");
+		return errmsg(-EINVAL, err, errlen, "--once applies to --server only");
 	if (op->max_sessions && (!server || op->once))
-		return bad(err, errlen, "--max-sessions applies to --server without --once");
+		return errmsg(-EINVAL, err, errlen, "--max-sessions applies to --server without --once");
 	if ((op->bind || op->max_per_peer || op->max_duration_ns || op->user) && !server)
-		return bad(err, errlen, "--bind, --max-per-peer, --max-duration and --user apply to --server only");
+		return errmsg(-EINVAL, err, errlen, "--bind, --max-per-peer, --max-duration and --user apply to --server only");
 	if (op->allow_any && op->mode != APP_STREAM_CLIENT)
-		return bad(err, errlen, "--allow-any-address applies to --client only");
+		return errmsg(-EINVAL, err, errlen, "--allow-any-address applies to --client only");
 	if (op->token_file && op->mode == APP_STREAM_LAB)
-		return bad(err, errlen, "--token-file applies to --server and --client");
+		return errmsg(-EINVAL, err, errlen, "--token-file applies to --server and --client");
 	if (op->have_prefix && op->mode != APP_STREAM_LAB)
-		return bad(err, errlen, "--prefix is for lab mode (neither --server nor --client)");
+		return errmsg(-EINVAL, err, errlen, "--prefix is for lab mode (neither --server nor --client)");
 	if (server && (op->dut.given || cpuset_count(&op->watch) || op->soak || op->soak_path))
-		return bad(err, errlen, "--dut, --watch-cpus, --soak and --soak-calibration are the client's "
-			   "(lab mode or --client)");
+		return errmsg(-EINVAL, err, errlen, "--dut, --watch-cpus, --soak and --soak-calibration are the client's "
+			      "(lab mode or --client)");
 	if ((rc = duttarget_check(&op->dut, err, errlen)))
 		return rc;
 	if (server && (op->profile || op->profile_hz || op->profile_top))
-		return bad(err, errlen, "--profile is the client's (lab mode or --client --dut)");
+		return errmsg(-EINVAL, err, errlen, "--profile is the client's (lab mode or --client --dut)");
 	if ((op->profile_hz || op->profile_top) && !op->profile)
-		return bad(err, errlen, "--profile-hz and --profile-top go with --profile");
+		return errmsg(-EINVAL, err, errlen, "--profile-hz and --profile-top go with --profile");
 	if (op->mode == APP_STREAM_CLIENT && !op->dut.given && (cpuset_count(&op->watch) || op->soak || op->profile))
-		return bad(err, errlen, "--%s: name the DUT the stream crosses with --dut",
-			   op->soak ? "soak" : op->profile ? "profile" : "watch-cpus");
+		return errmsg(-EINVAL, err, errlen, "--%s: name the DUT the stream crosses with --dut",
+			      op->soak ? "soak" : op->profile ? "profile" : "watch-cpus");
 	if (op->have_rate && (rc = check_rate(op, err, errlen)))
 		return rc;
 	if (op->iter_max && !op->conf_level)
-		return bad(err, errlen, "-i (--iterations) goes with -I (--confidence)");
+		return errmsg(-EINVAL, err, errlen, "-i (--iterations) goes with -I (--confidence)");
 	if (op->conf_level && server)
-		return bad(err, errlen, "-I is the client's (lab mode or --client)");
+		return errmsg(-EINVAL, err, errlen, "-I is the client's (lab mode or --client)");
 	if (op->conf_level && !op->iter_max) {
 		op->iter_max = APP_STREAM_ITER_DEFAULT_MAX;
 		op->iter_min = APP_STREAM_ITER_DEFAULT_MIN;
 	}
 	if (server && (op->local_cpu || op->remote_cpu || op->have_bind_cpu))
-		return bad(err, errlen, "-c, -C and -T are the client's (lab mode or --client): it tells the server");
+		return errmsg(-EINVAL, err, errlen, "-c, -C and -T are the client's (lab mode or --client): it tells the server");
 	return 0;
 }
 
@@ -219,36 +208,35 @@ static int offline(const struct cpuset *online, int cpu, const char *what, char 
 	char list[256];
 
 	cpuset_format_list(online, list, sizeof(list));
-	return bad(err, errlen, "%s: CPU %d is not online here (online: %s)", what, cpu, list);
+	return errmsg(-EINVAL, err, errlen, "%s: CPU %d is not online here (online: %s)", what, cpu, list);
 }
 
 /* The senders: one, --threads N, or one on each CPU of --cpus. */
 static int check_senders(struct app_stream_opts *op, char *err, size_t errlen)
 {
-	unsigned int n = cpuset_count(&op->cpus), i = 0;
+	unsigned int n = cpuset_count(&op->cpus);
 	struct cpuset online;
 	int c;
 
 	op->nsend = op->threads ? op->threads : 1;
-	for (i = 0; i < STREAMRUN_MAX; i++)
+	for (unsigned int i = 0; i < STREAMRUN_MAX; i++)
 		op->send_cpu[i] = op->cpu;
 	if (!n)
 		return 0;
 	if (op->cpu >= 0)
-		return bad(err, errlen, "--cpus pins the senders: give -T ,REMOTE for the server's CPU only");
+		return errmsg(-EINVAL, err, errlen, "--cpus pins the senders: give -T ,REMOTE for the server's CPU only");
 	if (n > STREAMRUN_MAX)
-		return bad(err, errlen, "--cpus: at most %d CPUs, one sender each", STREAMRUN_MAX);
+		return errmsg(-EINVAL, err, errlen, "--cpus: at most %d CPUs, one sender each", STREAMRUN_MAX);
 	if (op->threads && op->threads != n)
-		return bad(err, errlen, "--threads %u and --cpus with %u CPU(s): one sender per CPU, so as many of each",
-			   op->threads, n);
-	i = 0;
+		return errmsg(-EINVAL, err, errlen, "--threads %u and --cpus with %u CPU(s): one sender per CPU, so "
+			      "as many of each", op->threads, n);
 	if (online_here(&online))
 		for (c = cpuset_next(&op->cpus, 0); c >= 0; c = cpuset_next(&op->cpus, (unsigned int)c + 1))
 			if (!cpuset_has(&online, (unsigned int)c))
 				return offline(&online, c, "--cpus", err, errlen);
 	op->nsend = n;
-	for (c = cpuset_next(&op->cpus, 0); c >= 0; c = cpuset_next(&op->cpus, (unsigned int)c + 1))
-		op->send_cpu[i++] = c;
+	for (unsigned int i = 0; i < n; i++)
+		op->send_cpu[i] = cpuset_nth(&op->cpus, i);
 	return 0;
 }
 
@@ -259,7 +247,7 @@ int app_stream_check(struct app_stream_opts *op, char *err, size_t errlen)
 	int rc;
 
 	if (op->server && op->host)
-		return bad(err, errlen, "--server and --client exclude each other");
+		return errmsg(-EINVAL, err, errlen, "--server and --client exclude each other");
 	op->mode = op->server ? APP_STREAM_SERVER : op->host ? APP_STREAM_CLIENT : APP_STREAM_LAB;
 	server = op->mode == APP_STREAM_SERVER;
 	if ((rc = check_ends(op, err, errlen)))
@@ -274,15 +262,15 @@ int app_stream_check(struct app_stream_opts *op, char *err, size_t errlen)
 			return offline(&online, cpu, "-T", err, errlen);
 	}
 	if (server && (op->store.path_set || op->store.label || op->store.ntags || op->store.no_store))
-		return bad(err, errlen, "--db, --label, --tag and --no-store are the client's (it stores the runs)");
+		return errmsg(-EINVAL, err, errlen, "--db, --label, --tag and --no-store are the client's (it stores the runs)");
 	if (server && (op->threads || cpuset_count(&op->cpus)))
-		return bad(err, errlen, "--threads and --cpus are the client's (lab mode or --client)");
+		return errmsg(-EINVAL, err, errlen, "--threads and --cpus are the client's (lab mode or --client)");
 	if ((rc = check_senders(op, err, errlen)))
 		return rc;
 	if (op->nsend > 1 && op->mode == APP_STREAM_LAB && op->have_port)
-		return bad(err, errlen, "--port with several senders in lab mode: each sender's server picks a port");
+		return errmsg(-EINVAL, err, errlen, "--port with several senders in lab mode: each sender's server picks a port");
 	if (server && (op->have_size || op->have_duration))
-		return bad(err, errlen, "--message-size and --duration are the client's (the server takes them from it)");
+		return errmsg(-EINVAL, err, errlen, "--message-size and --duration are the client's (the server takes them from it)");
 	return 0;
 }
 
@@ -329,12 +317,6 @@ static void dut_window(void *arg, bool end)
 		cpucost_mark_start(c);
 }
 
-/* -EINVAL stays bad input only where the user's value was at fault. */
-static int failed(int rc)
-{
-	return rc == -EINVAL || !rc ? -EIO : rc;
-}
-
 /* Open the DUT the stream crosses (lab mode: the lab of --prefix unless
  * --dut names another; --client: only with --dut) and the watch of its
  * CPUs, and hook it to the client's sending window. */
@@ -360,7 +342,7 @@ static int dut_watch_open(struct run *w, const struct lab_status *lab, char *err
 		if (!lab || strcmp(t.prefix, op->prefix)) {
 			if ((rc = lab_status(t.prefix, &st, e, sizeof(e)))) {
 				snprintf(err, errlen, "--dut: %s", e);
-				return failed(rc);
+				return errmsg_host(rc);
 			}
 			lab = &st;
 		}
@@ -599,7 +581,7 @@ static int lab(struct run *w, char *err, size_t errlen)
 
 	if ((rc = lab_lock(op->prefix, "a stream", false, &lock, err, errlen)) ||
 	    (rc = lab_status(op->prefix, &st, err, errlen))) {
-		rc = failed(rc);
+		rc = errmsg_host(rc);
 		goto out;
 	}
 	if (!st.complete) {
@@ -616,7 +598,7 @@ static int lab(struct run *w, char *err, size_t errlen)
 	if (w->gen < 0 || w->sink < 0) {
 		rc = w->gen < 0 ? w->gen : w->sink;
 		snprintf(err, errlen, "cannot open the lab's namespaces (%s)", strerror(-rc));
-		rc = failed(rc);
+		rc = errmsg_host(rc);
 		goto out;
 	}
 	inet_ntop(AF_INET, dst->ip, w->res->addr, sizeof(w->res->addr));
@@ -702,13 +684,13 @@ int app_stream_listen(const struct app_stream_opts *op, struct stream_server *s,
 	}
 	if ((s->lfd = stream_listen(op->bind ? &ba : NULL, bl, op->port, err, errlen)) < 0) {
 		rc = s->lfd;
-		return rc == -EADDRINUSE || rc == -EACCES || rc == -EADDRNOTAVAIL ? -EINVAL : failed(rc);
+		return rc == -EADDRINUSE || rc == -EACCES || rc == -EADDRNOTAVAIL ? -EINVAL : errmsg_host(rc);
 	}
 	/* Root was for the port alone (one below 1024): the sessions need
 	 * none, so a client reaches only an unprivileged process. */
 	if (root && (rc = stream_drop_root(app_stream_user(op), e, sizeof(e)))) {
 		snprintf(err, errlen, "--user: %s", e);
-		return rc == -ENOENT && op->user ? -EINVAL : failed(rc);
+		return rc == -ENOENT && op->user ? -EINVAL : errmsg_host(rc);
 	}
 	s->token = *tok ? tok : NULL;
 	return 0;

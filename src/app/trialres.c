@@ -4,6 +4,7 @@
  * trial checked. src/cli/trialopt.c parses the options. */
 #include "app/trialres.h"
 #include "app/trialdut.h"
+#include "core/errmsg.h"
 #include "app/portpath.h"
 #include "io/xdpcount.h"
 #include "io/xdpgen.h"
@@ -227,7 +228,7 @@ static int resolve_next_hop(struct trialopt *o, int k, const uint8_t port_mac[6]
 	}
 	if (rc) {
 		snprintf(err, errlen, "%s %s on %s: %s", name, a, port, why);
-		return rc == -EINVAL ? -EIO : rc;
+		return errmsg_host(rc);
 	}
 	memcpy(k ? o->rx_dst_mac : o->dst_mac, r.mac, 6);
 	*(k ? &o->rx_dst_mac_set : &o->dst_mac_set) = true;

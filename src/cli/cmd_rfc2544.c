@@ -447,12 +447,12 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	struct storeopt so;
 	char headline[512];
 	struct trialopt to;
-	struct r2544_cfg *cfg = NULL;
 	struct r2544_result *res = NULL;
 	struct app_r2544_plan plan;
 	struct cli_stop stop = { .caught = false };
-	struct app_r2544_estimate est = { 0 };
-	struct app_r2544_setup setup;
+	struct app_r2544_setup setup = { .po = &r.po, .to = &to, .so = &so, .stop = cli_stop_flag(),
+					 .loads_begin = loads_begin, .loads_end = loads_end, .measuring = measuring,
+					 .ctx = &stop, .plan = &plan };
 	struct progress prog = { .tty = isatty(STDERR_FILENO) };
 	struct stream_hook sh = { .so = &so };
 	char err[512];
@@ -467,30 +467,25 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	}
 	if (cli->check_only) {
 		/* the plan without the host: no ceiling measured in place */
-		app_r2544_estimate(&r.po, &plan, &to.cfg, false, &est);
-		cli->planned_s = est.seconds;
+		app_r2544_estimate(&r.po, &plan, &to.cfg, false, &setup.est);
+		cli->planned_s = setup.est.seconds;
 		return 0;
 	}
-	setup = (struct app_r2544_setup){ .po = &r.po, .to = &to, .so = &so, .stop = cli_stop_flag(),
-					  .loads_begin = loads_begin, .loads_end = loads_end, .measuring = measuring,
-					  .ctx = &stop, .plan = &plan };
 	if ((ret = set_up(&setup)) || !(res = calloc(1, sizeof(*res)))) {
 		ret = ret ? ret : EXIT_RUNTIME;
 		goto out;
 	}
-	cfg = setup.cfg;
-	est = setup.est;
 	ret = EXIT_RUNTIME;
 	sh.store = true;
 	if (r.json_stream) {
 		/* the store's hooks first, then the line */
-		cfg->on_trial = stream_trial;
-		cfg->on_row = stream_row;
-		cfg->hook_ctx = &sh;
+		setup.cfg->on_trial = stream_trial;
+		setup.cfg->on_row = stream_row;
+		setup.cfg->hook_ctx = &sh;
 	}
 	prog.t0 = mono_ns();
-	prog.estimate_s = est.seconds;
-	rc = r2544_run(cfg, res, cli_stop_catch(&stop), show_progress, &prog, err, sizeof(err));
+	prog.estimate_s = setup.est.seconds;
+	rc = r2544_run(setup.cfg, res, cli_stop_catch(&stop), show_progress, &prog, err, sizeof(err));
 	cli_stop_restore(&stop);
 	if (prog.tty)
 		fprintf(stderr, "\r%150s\r", "");

@@ -178,7 +178,6 @@ static int run_status(struct shown *sh)
 
 /* A trial command's run, from its options to its printed summary. */
 struct trun {
-	struct cli *cli;
 	struct trialopt to;
 	struct storeopt so;
 	struct trial_own own;
@@ -355,7 +354,6 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 
 	if (!t)
 		return EXIT_RUNTIME;
-	t->cli = cli;
 	t->sh = (struct shown){ .cli = cli, .to = &t->to, .run = &t->run, .so = &t->so };
 	if ((rc = parse(t, cli, argc, argv)) || cli->check_only) {
 		if (!rc)

@@ -446,12 +446,12 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	    (rc = create_ends(r, h, res, err, errlen)))
 		goto out;
 	plan(r, res);
-	if (!(rc = start_threads(r, h, err, errlen)))
+	if (!(rc = start_threads(r, h, err, errlen))) {
 		watch(r, res, stop, progress, pctx);
-	else
+	} else {
 		stop_all(r, 0);
-	if (rc)
 		r->stop_rx = 1;
+	}
 	for (unsigned int i = 0; i < h->ngen; i++)
 		pthread_join(h->gen[i], NULL);
 	r->stop_rx = 1;
