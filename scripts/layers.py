@@ -12,7 +12,7 @@ import os
 import re
 import sys
 
-LAYERS = ['core', 'os', 'io', 'lab', 'dut', 'engine', 'store', 'render', 'app', 'cli']
+LAYERS = ['core', 'os', 'io', 'lab', 'dut', 'engine', 'store', 'app', 'render', 'cli']
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
 
 

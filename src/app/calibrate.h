@@ -12,7 +12,7 @@
 
 #include "app/trialcfg.h"
 #include "engine/trial.h"
-#include "render/calibprint.h"
+#include "store/calib.h"
 
 /* calibrate's own defaults: cabled straight, 5 s of traffic (unless
  * --duration), no learning frames (unless --learn-frames). */
@@ -29,6 +29,22 @@ double app_calib_ceiling(const struct trial_result *flat, const struct trial_res
 /* The smallest and largest of the n cache line times above 0 (0 and 0
  * when none is). */
 void app_calib_line_span(const double *lines, unsigned int n, double *lo, double *hi);
+
+/* What 'wirerate calibrate' prints below the trial's header. */
+struct calib_report {
+	const struct trial_result *flat, *paced;	/* the two steps */
+	struct calib_entry e;		/* the ceiling, as stored */
+	double pace_err;		/* % off target, paced */
+	bool line;			/* the cache line was measured */
+	double line_after;		/* ns after both steps; 0: unknown */
+	bool moved;			/* the host moved the CPUs meanwhile */
+	int gen_cpu, rx_cpu;		/* the pair the line was timed between */
+	const char *path;		/* the generator's path, e.g. "xdp" */
+	unsigned int threads;		/* generator threads */
+	bool lab;			/* back to back in the lab */
+	bool stored;			/* e was stored in calib_path */
+	const char *calib_path;
+};
 
 struct app_calibrate {
 	struct trial_result *flat, *paced;

@@ -8,7 +8,6 @@
 #include "core/cpustat.h"
 #include "core/timeconst.h"
 #include "os/cpulat.h"
-#include "render/histcsv.h"
 #include "store/calib.h"
 
 double app_trial_check_ceiling(const struct trialopt *o, struct trial_result *res)
@@ -214,8 +213,6 @@ int app_trial_repeats(struct trialopt *to, struct storeopt *so, struct app_trial
 			run->fail = APP_TRIAL_FAIL_HOOK;
 			break;
 		}
-		for (unsigned int d = 0; run->hist && d < r->ndirs; d++)
-			hist_csv_rows(run->hist, &r->dir[d].latency, i, d);
 		run->kept_ns[i] = run->cr[i].valid ? run->cr[i].ns_per_frame : 0;
 		run->loss_sum += app_trial_loss_pct(r);
 		run->done++;

@@ -35,7 +35,6 @@ struct app_trial_run {
 	volatile sig_atomic_t *stop;	/* set: no more repeats, the trial stops */
 	trial_progress_fn progress;	/* or NULL */
 	void *progress_ctx;
-	FILE *hist;			/* the latency histogram's rows, or NULL */
 	/* After each repeat's trial and before its figures count: warn is
 	 * why it was not stored, or NULL. Nonzero ends the run. */
 	int (*after_each)(void *ctx, unsigned int i, const char *warn);

@@ -10,6 +10,7 @@
 #include "app/calibrate.h"
 #include "app/trialres.h"
 #include "render/calibprint.h"
+#include "render/trialrunprint.h"
 
 static const struct opt *const calibrate_tables[] = { trialopt_opts, NULL };
 
@@ -60,7 +61,7 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	o = cli_out_create(cli, "calibrate");
-	trialopt_print_header(o, &to, cal.flat);
+	trialrunprint_header(o, &to, cal.flat);
 	calibprint_report(o, &cal.rep);
 	out_destroy(o);
 	ret = 0;

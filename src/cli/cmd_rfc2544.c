@@ -13,12 +13,14 @@
 #include "cli/storeargs.h"
 #include "cli/trialopt.h"
 #include "app/trialres.h"
+#include "app/rfc2544check.h"
 #include "app/rfc2544plan.h"
 #include "app/rfc2544run.h"
 #include "engine/rfc2544.h"
 #include "core/timeconst.h"
 #include "os/clock.h"
 #include "render/r2544print.h"
+#include "render/r2544runprint.h"
 #include "render/openmetrics.h"
 
 struct r_opts {
@@ -28,49 +30,7 @@ struct r_opts {
 	const char *openmetrics;
 };
 
-/* "0.5%" or "0.005" as a ratio in [0, 1). */
-static int parse_ratio(const char *s, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
 
-	if (end == s || !isfinite(v))
-		return -EINVAL;
-	if (!strcmp(end, "%"))
-		v /= 100;
-	else if (*end)
-		return -EINVAL;
-	if (v < 0 || v >= 1)
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
-static int parse_sizes(const char *s, struct r_opts *r, char *err, size_t errlen)
-{
-	char *list = strdup(s), *save = NULL;
-	int rc = 0;
-
-	r->po.nsizes = 0;
-	for (char *t = strtok_r(list, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
-		uint64_t v;
-
-		if (r->po.nsizes == R2544_MAX_SIZES) {
-			snprintf(err, errlen, "--sizes: at most %d sizes", R2544_MAX_SIZES);
-			rc = -EINVAL;
-		} else if (size_parse(t, 1, FRAME_MAX, &v, err, errlen)) {
-			rc = -EINVAL;
-		} else {
-			r->po.sizes[r->po.nsizes++] = (unsigned int)v;
-		}
-	}
-	free(list);
-	if (!rc && !r->po.nsizes) {
-		snprintf(err, errlen, "--sizes: give sizes like 64,512,1518");
-		rc = -EINVAL;
-	}
-	return rc;
-}
 
 #define RO(field) OPT_FIELD(struct r_opts, field)
 
@@ -79,7 +39,7 @@ static int set_sizes(void *ctx, const struct opt *opt, const char *v, char *err,
 	struct r_opts *r = ctx;
 
 	r->sizes_given = true;
-	return parse_sizes(v, r, err, errlen);
+	return app_r2544_sizes_parse(&r->po, v, err, errlen);
 }
 
 /* --pdr (id 0) and --precision (id 1): a loss or width ratio. */
@@ -88,7 +48,7 @@ static int set_goal(void *ctx, const struct opt *opt, const char *v, char *err, 
 	struct r_opts *r = ctx;
 	double *dst = opt->id ? &r->po.precision : &r->po.pdr;
 
-	if (parse_ratio(v, dst) || (opt->id && *dst <= 0)) {
+	if (ratio_parse(v, dst) || (opt->id && *dst <= 0)) {
 		snprintf(err, errlen, "--%s '%s': expected a ratio like 0.5%% or 0.005, below 100%%", opt->name, v);
 		return -EINVAL;
 	}
@@ -97,7 +57,7 @@ static int set_goal(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 static int set_exceed(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	if (parse_ratio(v, &((struct r_opts *)ctx)->po.exceed)) {
+	if (ratio_parse(v, &((struct r_opts *)ctx)->po.exceed)) {
 		snprintf(err, errlen, "--exceed-ratio '%s': expected a ratio in [0, 1), like 0.5 or 50%%", v);
 		return -EINVAL;
 	}
@@ -166,73 +126,8 @@ const struct opt_cmd rfc2544_cmd = {
 	.tables = r2544_tables,
 };
 
-/* The words that name the tests, into r->po.tests. */
-static int take_tests(struct r_opts *r, char **args, int nargs, char *err, size_t errlen)
-{
-	unsigned int all = 0, k;
 
-	for (k = 0; k < APP_R2544_NTESTS; k++)
-		all |= app_r2544_tests[k].bit;
-	for (int i = 0; i < nargs; i++) {
-		for (k = 0; k < APP_R2544_NTESTS && strcmp(args[i], app_r2544_tests[k].arg); k++)
-			;
-		if (k < APP_R2544_NTESTS) {
-			r->po.tests |= app_r2544_tests[k].bit;
-		} else if (!strcmp(args[i], "all")) {
-			r->po.tests |= all;
-		} else {
-			snprintf(err, errlen, "unexpected argument '%s'", args[i]);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
 
-/* How the run reports as it goes: on a terminal one line that updates;
- * elsewhere (a log, a CI job) one line per trial. Until the first size is
- * done the time left is the plan's estimate less the time spent. */
-struct progress {
-	bool tty;
-	uint64_t t0;
-	double estimate_s;
-};
-
-static void show_progress(void *arg, const struct r2544_progress *p)
-{
-	const struct progress *pr = arg;
-	double eta = p->eta_s;
-
-	if (eta < 0 && pr->estimate_s > 0) {
-		eta = pr->estimate_s - (double)(mono_ns() - pr->t0) / NSEC_PER_SEC;
-		if (eta < 0)
-			eta = -1;
-	}
-	fprintf(stderr, "%s  %5u B  %-12s trial %-3u load %10.0f f/s  loss %7.3f%%", pr->tty ? "\r" : "", p->size,
-		p->test, p->trial, p->load, p->loss_pct);
-	if (p->bounds) {
-		const struct search_bound *n = &p->bounds->ndr, *d = &p->bounds->pdr;
-
-		fprintf(stderr, "  NDR [%.0f, %.0f]  PDR [%.0f, %.0f]",
-			n->lower_valid ? n->lower : 0, n->upper_valid ? n->upper : 0,
-			d->lower_valid ? d->lower : 0, d->upper_valid ? d->upper : 0);
-	}
-	if (eta >= 0)
-		fprintf(stderr, "  ~%.0f s left", eta);
-	fprintf(stderr, pr->tty ? "   " : "\n");
-}
-
-/* --openmetrics, through cli_write_file */
-struct om_r2544 {
-	const char *label;
-	const struct r2544_result *res;
-};
-
-static void om_r2544(FILE *f, void *arg)
-{
-	const struct om_r2544 *m = arg;
-
-	om_write_rfc2544(f, m->label, m->res);
-}
 
 /* --json-stream: each trial as it ends (after the store has it). */
 struct stream_hook {
@@ -262,78 +157,17 @@ static int stream_row(void *ctx, const struct r2544_row *row, char *err, size_t 
 	return h->store ? app_store_r2544_row(h->so, row, err, errlen) : 0;
 }
 
-/* Where each row's maximum load came from; a ceiling measured in the
- * trial's placement says what it measured. */
-static void print_max_loads(struct out *o, const struct app_r2544_plan *plan)
-{
-	static const char *const from[] = { [APP_R2544_LOAD_LINE] = "line rate",
-		[APP_R2544_LOAD_CEILING] = "calibration", [APP_R2544_LOAD_PLACED] = "placement",
-		[APP_R2544_LOAD_GIVEN] = "--max-load" };
 
-	out_arr_start(o, "max_loads");
-	for (unsigned int i = 0; i < plan->nrows; i++) {
-		const struct app_ceiling *c = &plan->placed[i];
-
-		out_obj_start(o, NULL);
-		out_f64(o, "max_load", NULL, plan->max_load[i]);
-		out_str(o, "from", NULL, from[plan->load_from[i]]);
-		if (plan->load_from[i] == APP_R2544_LOAD_PLACED) {
-			out_f64(o, "pps", "  max load   %.0f frames/s: the tester's ceiling through the DUT", c->pps);
-			out_f64(o, "flat_out_pps", " (flat out %.0f", c->flat_pps);
-			out_u64(o, "steps", "; %llu paced step(s)", c->steps);
-			out_u64(o, "trials", " in %llu trials", c->trials);
-			out_bool(o, "held", NULL, c->found);
-			out_text(o, c->found ? ", the last held twice)\n" : ", none held)\n");
-			if (c->why[0])
-				out_str(o, "last_limited", "             the last tester-limited: %s\n", c->why);
-			else
-				out_null(o, "last_limited");
-		}
-		out_obj_end(o);
-	}
-	out_arr_end(o);
-}
 
 /* The result as a table (or JSON): the run's settings and deviations, a
  * row per size, the trials, where it was stored. */
-static void print_result(struct cli *cli, const struct r_opts *r, const struct trialopt *to,
-			 const struct app_r2544_plan *plan, const struct r2544_result *res, const struct storeopt *so)
+static void print_result(struct cli *cli, const struct app_r2544_setup *s, const struct r2544_result *res)
 {
+	struct r2544runprint v = { .po = s->po, .to = s->to, .plan = s->plan, .res = res, .run_id = s->so->run_id,
+				   .db = s->so->path };
 	struct out *o = cli_out_create(cli, "rfc2544");
-	char tests[64];
 
-	app_r2544_tests_text(r->po.tests, true, tests, sizeof(tests));
-	out_str(o, "tests", "RFC 2544 %s", tests);
-	out_str(o, "where", ", %s", to->where);
-	out_str(o, "mode", ", %s mode\n", r->po.quick ? "quick" : "strict");
-	out_u64(o, "flows", "  %llu flow(s)", frame_flows_count(&to->cfg.flows));
-	out_u64(o, "direction_count", ", %llu direction(s)", to->cfg.ndirs);
-	out_f64(o, "pdr_ratio", ", PDR loss goal %g", r->po.pdr);
-	out_f64(o, "precision", ", width goal %g of the max load", r->po.precision);
-	out_f64(o, "exceed_ratio", NULL, r->po.exceed);
-	out_f64(o, "duration_sum_s", NULL, ns_to_s(plan->dsum_ns));
-	out_f64(o, "trial_s", NULL, ns_to_s(plan->final_ns));
-	out_u64(o, "trials_run", ", %llu trials", res->trials_run);
-	out_u64(o, "repeat", NULL, r->po.repeat);
-	out_f64(o, "elapsed_s", " in %.0f s\n", ns_to_s(res->elapsed_ns));
-	if (to->line_bps > 0)
-		out_f64(o, "line_rate_bps", "  line rate %.0f bit/s\n", to->line_bps);
-	trialopt_print_ports(o, to);
-	out_arr_start(o, "deviations");
-	for (unsigned int i = 0; i < plan->ndev; i++) {
-		char line[160];
-
-		app_r2544_dev_text(&plan->dev[i], line, sizeof(line));
-		out_str(o, NULL, "  deviation: %s\n", line);
-	}
-	out_arr_end(o);
-	print_max_loads(o, plan);
-
-	struct r2544print_opts p = { .tests = r->po.tests, .goals = plan->goals, .line_bps = to->line_bps,
-				     .sizes = to->cfg.sizes, .nsizes = to->cfg.nsizes, .run_id = so->run_id,
-				     .db = so->path };
-
-	r2544print_result(o, res, &p);
+	r2544runprint_result(o, &v);
 	out_destroy(o);
 }
 
@@ -356,8 +190,8 @@ static int parse(struct cli *cli, int argc, char **argv, struct r_opts *r, struc
 			return EXIT_USAGE;
 		}
 	}
-	*r = (struct r_opts){ .po = { .pdr = 0.005, .precision = 0.005, .repeat = 1, .nsizes = 7,
-				      .sizes = { 64, 128, 256, 512, 1024, 1280, 1518 } } };
+	*r = (struct r_opts){ .json_stream = false };
+	app_r2544_defaults(&r->po);
 	storeopt_init(so);
 	app_trial_defaults(to);
 	if (!(args = calloc((size_t)argc, sizeof(*args)))) {
@@ -365,28 +199,15 @@ static int parse(struct cli *cli, int argc, char **argv, struct r_opts *r, struc
 		return EXIT_RUNTIME;
 	}
 	rc = opt_parse(&rfc2544_cmd, ctx, cli, argc, argv, args, argc, &nargs);
-	if (!rc && (rc = take_tests(r, args, nargs, err, sizeof(err))))
+	if (!rc && (rc = app_r2544_tests_parse(&r->po, args, nargs, err, sizeof(err))))
 		cli_error("rfc2544: %s", err);
 	free(args);
 	if (rc)
 		return rc == OPT_HELP ? 0 : EXIT_USAGE;
 	if (r->json_stream)
 		cli->json = true;
-	if (!r->po.tests)
-		r->po.tests = R2544_THROUGHPUT;
-	r->po.imix = to->imix_set;
-	if (r->po.imix && r->sizes_given) {
-		cli_error("rfc2544: --sizes and --imix: a list of sizes or one IMIX row, not both");
-		return EXIT_USAGE;
-	}
-	if (to->ipv6_flag && !r->sizes_given)
-		r->po.sizes[0] = FRAME_MIN_TAGGED_V6;	/* RFC 5180's 78 has no room for the tag */
-	if (app_trial_check(to, "1kpps", err, sizeof(err))) {
+	if (app_r2544_check(&r->po, to, r->sizes_given, err, sizeof(err))) {
 		cli_error("rfc2544: %s", err);
-		return EXIT_USAGE;
-	}
-	if (to->duration_set) {
-		cli_error("rfc2544: use --trial-time, not --duration (the search chooses trial lengths)");
 		return EXIT_USAGE;
 	}
 	return -1;
@@ -396,11 +217,7 @@ static int parse(struct cli *cli, int argc, char **argv, struct r_opts *r, struc
  * should take; Ctrl-C stops a ceiling's measurement in order. */
 static void loads_begin(void *ctx, const struct app_r2544_estimate *est)
 {
-	char when[32];
-
-	duration_text(est->seconds, when, sizeof(when));
-	fprintf(stderr, "rfc2544: planned: about %u trials, %s (an estimate: the search decides; the time "
-		"left follows as it runs)\n", est->trials, when);
+	r2544runprint_planned(est);
 	cli_stop_catch(ctx);
 }
 
@@ -409,16 +226,10 @@ static void loads_end(void *ctx)
 	cli_stop_restore(ctx);
 }
 
-/* A ceiling measured through the DUT: a line on a terminal meanwhile. */
 static void measuring(void *ctx, unsigned int size, bool done)
 {
 	(void)ctx;
-	if (!isatty(STDERR_FILENO))
-		return;
-	if (done)
-		fprintf(stderr, "%80s\r", "");
-	else
-		fprintf(stderr, "  measuring the tester's ceiling through the DUT for %u-byte frames...\r", size);
+	r2544runprint_measuring(size, done);
 }
 
 /* The run up to its search (app_r2544_prepare, app_r2544_set_up): 0, or
@@ -453,7 +264,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	struct app_r2544_setup setup = { .po = &r.po, .to = &to, .so = &so, .stop = cli_stop_flag(),
 					 .loads_begin = loads_begin, .loads_end = loads_end, .measuring = measuring,
 					 .ctx = &stop, .plan = &plan };
-	struct progress prog = { .tty = isatty(STDERR_FILENO) };
+	struct r2544runprint_progress prog = { .tty = isatty(STDERR_FILENO) };
 	struct stream_hook sh = { .so = &so };
 	char err[512];
 	int rc, ret = EXIT_RUNTIME;
@@ -485,10 +296,9 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	}
 	prog.t0 = mono_ns();
 	prog.estimate_s = setup.est.seconds;
-	rc = r2544_run(setup.cfg, res, cli_stop_catch(&stop), show_progress, &prog, err, sizeof(err));
+	rc = r2544_run(setup.cfg, res, cli_stop_catch(&stop), r2544runprint_progress, &prog, err, sizeof(err));
 	cli_stop_restore(&stop);
-	if (prog.tty)
-		fprintf(stderr, "\r%150s\r", "");
+	r2544runprint_progress_clear(&prog);
 	if (rc) {
 		cli_error("rfc2544: %s", err);
 		storeopt_end(&so, "failed", NULL);
@@ -497,11 +307,11 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	if ((rc = app_store_r2544_finish(&so, res, headline, sizeof(headline), err, sizeof(err))))
 		cli_error("warning: rfc2544: storing the last rows in %s: %s", so.path, err);
 	storeopt_end(&so, res->interrupted ? "interrupted" : "complete", headline);
-	print_result(cli, &r, &to, &plan, res, &so);
+	print_result(cli, &setup, res);
 	if (r.openmetrics) {
-		struct om_r2544 m = { .label = so.label, .res = res };
+		struct om_rfc2544 m = { .label = so.label, .res = res };
 
-		if (cli_write_file(r.openmetrics, om_r2544, &m, err, sizeof(err)))
+		if (cli_write_file(r.openmetrics, om_rfc2544_write, &m, err, sizeof(err)))
 			cli_error("warning: rfc2544: --openmetrics %s: %s", r.openmetrics, err);
 	}
 	ret = res->interrupted ? 130 : 0;

@@ -20,31 +20,10 @@
 #include "engine/trial.h"
 #include "core/timeconst.h"
 #include "core/units.h"
-#include "render/trialprint.h"
+#include "render/trialrunprint.h"
 #include "render/out.h"
 #include "wr_config.h"
 
-struct progress_ctx {
-	uint64_t last_tx, last_rx, last_ns;
-	bool shown;
-};
-
-static void show_progress(void *arg, const struct trial_progress *p)
-{
-	struct progress_ctx *pc = arg;
-	double dt = ns_to_s(p->elapsed_ns - pc->last_ns);
-
-	if (dt <= 0)
-		dt = 1;
-	fprintf(stderr, "\r  %-8s %5.1f/%.1f s  tx %9.0f f/s  rx %9.0f f/s  lost so far %.3f%%   ",
-		p->phase, ns_to_s(p->elapsed_ns), ns_to_s(p->duration_ns),
-		(double)(p->tx - pc->last_tx) / dt, (double)(p->rx - pc->last_rx) / dt,
-		p->tx > p->rx && p->tx ? (double)(p->tx - p->rx) * 100.0 / (double)p->tx : 0.0);
-	pc->last_tx = p->tx;
-	pc->last_rx = p->rx;
-	pc->last_ns = p->elapsed_ns;
-	pc->shown = true;
-}
 
 #define TRIAL_CAPTURE_COUNT 100	/* --capture-count's default */
 
@@ -89,57 +68,23 @@ const struct opt_cmd trial_cmd = {
 	.tables = trial_tables,
 };
 
-/* --openmetrics, through cli_write_file */
-struct om_trials {
-	const char *label;
-	const struct trial_result *res;
-	unsigned int n;
-	const double *ns;
-};
-
-static void om_trials(FILE *f, void *arg)
-{
-	const struct om_trials *t = arg;
-
-	om_write_trials(f, t->label, t->res, t->n, t->ns);
-}
-
-/* A trial's result block, text or JSON: its header, then the rest. */
-static void print_one(struct out *o, const struct trialopt *to, const struct trial_result *res,
-		      const struct cpucost_result *cr, double ceiling)
-{
-	const char *labels[TRIAL_MAX_DIRS];
-
-	trialopt_print_header(o, to, res);
-	for (unsigned int d = 0; d < TRIAL_MAX_DIRS; d++)
-		labels[d] = to->dir_label[d];
-	trialprint_result(o, res, cr, ceiling, to->line_bps, labels);
-}
-
 /* What each repeat prints as it ends (app_trial_run.after_each). */
 struct shown {
 	struct cli *cli;
 	struct trialopt *to;
 	struct app_trial_run *run;
 	struct storeopt *so;
-	struct progress_ctx pc;
+	struct trialrunprint_progress pc;
 	struct out *o;
+	FILE *hist;			/* --latency-histogram's rows, or NULL */
 };
-
-/* The progress line off the terminal. */
-static void progress_clear(struct progress_ctx *pc)
-{
-	if (pc->shown)
-		fprintf(stderr, "\r%100s\r", "");
-	memset(pc, 0, sizeof(*pc));
-}
 
 static int show_one(void *ctx, unsigned int i, const char *warn)
 {
 	struct shown *sh = ctx;
 	const struct app_trial_run *run = sh->run;
 
-	progress_clear(&sh->pc);
+	trialrunprint_progress_clear(&sh->pc);
 	if (warn)
 		cli_error("warning: trial: not stored in %s: %s", sh->so->path, warn);
 	if (!sh->o) {
@@ -147,11 +92,9 @@ static int show_one(void *ctx, unsigned int i, const char *warn)
 			return EXIT_RUNTIME;
 		out_arr_start(sh->o, "repeats");
 	}
-	if (run->repeat > 1)
-		out_text(sh->o, "%srepeat %u of %llu\n", i ? "\n" : "", i + 1, (unsigned long long)run->repeat);
-	out_obj_start(sh->o, NULL);
-	print_one(sh->o, sh->to, &run->res[i], &run->cr[i], run->ceiling[i]);
-	out_obj_end(sh->o);
+	trialrunprint_repeat(sh->o, sh->to, run, i);
+	for (unsigned int d = 0; sh->hist && d < run->res[i].ndirs; d++)
+		hist_csv_rows(sh->hist, &run->res[i].dir[d].latency, i, d);
 	return 0;
 }
 
@@ -162,11 +105,11 @@ static int run_status(struct shown *sh)
 
 	switch (run->fail) {
 	case APP_TRIAL_FAIL_CPU:
-		progress_clear(&sh->pc);
+		trialrunprint_progress_clear(&sh->pc);
 		cli_error("trial: %s", run->err);
 		return cli_status(run->rc);
 	case APP_TRIAL_FAIL_TRAFFIC:
-		progress_clear(&sh->pc);
+		trialrunprint_progress_clear(&sh->pc);
 		cli_error("trial: %s", run->err);
 		return run->rc == -EMSGSIZE ? EXIT_USAGE : EXIT_RUNTIME;
 	case APP_TRIAL_FAIL_HOOK:
@@ -241,8 +184,8 @@ static int open_outputs(struct trun *t)
 		storeopt_end(&t->so, "failed", NULL);
 		return rc;
 	}
-	if ((t->run.hist = t->hist.f))
-		hist_csv_header(t->run.hist);
+	if ((t->sh.hist = t->hist.f))
+		hist_csv_header(t->sh.hist);
 	return 0;
 }
 
@@ -256,7 +199,7 @@ static void close_files(struct trun *t)
 	if (t->own.openmetrics && run->done) {
 		struct om_trials om = { .label = t->so.label, .res = run->res, .n = run->done, .ns = run->kept_ns };
 
-		if (cli_write_file(t->own.openmetrics, om_trials, &om, err, sizeof(err)))
+		if (cli_write_file(t->own.openmetrics, om_trials_write, &om, err, sizeof(err)))
 			cli_error("warning: trial: --openmetrics %s: %s", t->own.openmetrics, err);
 	}
 	if (fs_out_close(&t->hist, run->done > 0) && run->done)
@@ -272,38 +215,6 @@ static void close_files(struct trun *t)
 	}
 }
 
-/* The end of the printed run. One shape whatever the options: the run's
- * figures in "summary" and, at the top level, the median trial (the only
- * one, of one); the text says the summary after several. */
-static void print_summary(struct trun *t)
-{
-	const struct app_trial_run *run = &t->run;
-	struct out *o = t->sh.o;
-
-	if (!o)
-		return;
-	out_arr_end(o);
-	if (run->repeat > 1 || out_is_json(o)) {
-		unsigned int m = t->sum.median_repeat;
-		struct trialprint_summary ps = {
-			.trials = run->done, .fwd_median = t->sum.median, .fwd_min = t->sum.lo, .fwd_max = t->sum.hi,
-			.loss_mean = t->sum.loss_mean, .median_repeat = m, .tester_limited = run->tester_limited,
-			.interrupted = run->interrupted,
-		};
-
-		trialprint_summary(o, &ps);
-		if (out_is_json(o)) {
-			t->to.cfg.trial_id = run->ids[m];
-			print_one(o, &t->to, &run->res[m], &run->cr[m], run->ceiling[m]);
-		}
-	}
-	if (t->own.capture)
-		trialprint_capture(o, t->own.capture, &t->cs);
-	if (t->so.run_id)
-		out_i64(o, "run_id", "  stored as run %lld\n", t->so.run_id);
-	out_destroy(o);
-	t->sh.o = NULL;
-}
 
 /* What the run holds, let go: the files unwritten when still open. */
 static void release(struct trun *t)
@@ -380,7 +291,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	/* Each trial prints in turn (in JSON, in "repeats", one element for
 	 * one trial), then what they forwarded over all. */
 	t->run.stop = cli_stop_flag();
-	t->run.progress = isatty(STDERR_FILENO) && t->to.cfg.duration_ns > 2 * NSEC_PER_SEC ? show_progress : NULL;
+	t->run.progress = isatty(STDERR_FILENO) && t->to.cfg.duration_ns > 2 * NSEC_PER_SEC ? trialrunprint_progress : NULL;
 	t->run.progress_ctx = &t->sh.pc;
 	t->run.after_each = show_one;
 	t->run.ctx = &t->sh;
@@ -392,7 +303,13 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		     t->run.done ? headline : NULL);
 	close_files(t);
 	cli_stop_restore(&stop);
-	print_summary(t);
+	if (t->sh.o) {
+		struct trialrunprint_files f = { .capture = t->own.capture, .cs = &t->cs, .run_id = t->so.run_id };
+
+		trialrunprint_end(t->sh.o, &t->to, &t->run, &t->sum, &f);
+		out_destroy(t->sh.o);
+		t->sh.o = NULL;
+	}
 	rc = rc ? rc : t->run.interrupted ? 130 : 0;
 	release(t);
 	return rc;

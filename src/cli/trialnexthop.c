@@ -36,32 +36,3 @@ int trialopt_set_next_hop(void *ctx, const struct opt *opt, const char *v, char 
 	}
 	return 0;
 }
-
-
-void trialopt_print_ports(struct out *out, const struct trialopt *o)
-{
-	out_arr_start(out, "next_hops");
-	for (int k = 0; k < 2; k++) {
-		const struct trial_nexthop *nh = &o->nh[k];
-		const uint8_t *m = nh->mac;
-		char a[INET6_ADDRSTRLEN], mac[18];
-
-		if (!nh->resolved)
-			continue;
-		inet_ntop(nh->v6 ? AF_INET6 : AF_INET, nh->ip, a, sizeof(a));
-		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
-		out_obj_start(out, NULL);
-		out_u64(out, "direction", NULL, (uint64_t)k);
-		out_str(out, "address", "  next hop   %s", a);
-		out_str(out, "mac", " is %s", mac);
-		out_str(out, "port", " on %s", k ? o->rx_if : o->tx_if);
-		out_str(out, "protocol", " (%s", nh->v6 ? "ND" : "ARP");
-		out_f64(out, "ms", ", %.1f ms", nh->ms);
-		out_u64(out, "tries", nh->tries > 1 ? ", %llu tries)\n" : ")\n", nh->tries);
-		out_obj_end(out);
-	}
-	out_arr_end(out);
-	if (o->path_why[0])
-		out_text(out, "  port path  %s", app_trial_path(o));
-	out_str(out, "path_reason", o->path_why[0] ? " (%s)\n" : NULL, o->path_why);
-}

@@ -144,7 +144,6 @@ static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err
 	return lab_prefix_check(v, err, errlen);
 }
 
-
 static int set_mac(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	struct trialopt *o = ctx;
@@ -499,66 +498,3 @@ const struct opt trialopt_opts[] = {
 	PROFILEOPT_ENTRIES(TO(profile), TO(profile_hz), TO(profile_top), "also sample where their time goes"),
 	{ NULL },
 };
-
-
-
-
-
-
-void trialopt_print_header(struct out *out, const struct trialopt *o, const struct trial_result *res)
-{
-	const struct trial_cfg *c = &o->cfg;
-	char sizes[128];
-
-	sizes_join(sizes, sizeof(sizes), c->sizes, c->nsizes);
-	out_u64(out, "trial_id", "trial %llu: ", c->trial_id);
-	out_str(out, "family", "%s ", o->ipv6 ? "IPv6" : "IPv4");
-	out_str(out, "sizes", c->nsizes > 1 ? "IMIX %s byte frames" : "%s-byte frames", sizes);
-	out_f64(out, "avg_frame_size", NULL, res->avg_frame_size);
-	out_u64(out, "flows", ", %llu flow(s)", frame_flows_count(&c->flows));
-	out_f64(out, "duration_s", ", %g s", ns_to_s(c->duration_ns));
-	/* calibrate: two steps, and the rate kept is the second's */
-	if (o->direct)
-		out_text(out, " flat out, then %g s", ns_to_s(c->duration_ns));
-	out_f64(out, "rate_pps", o->direct ? " at %.0f frames/s (90%% of that)" : " at %.0f frames/s", c->rate_pps);
-	out_u64(out, "direction_count", " x %llu direction(s)", c->ndirs);
-	out_str(out, "where", ", %s\n", o->where);
-	out_str(out, "path", "  tester     %s generator", app_trial_path(o));
-	out_str(out, "analyzer", ", %s analyzer", c->xdp_rx ? "xdp" : port_type_name(c->port_type));
-	out_str(out, "port_type", NULL, app_trial_path(o));
-	{
-		char cpus[96] = "";
-		size_t n = 0;
-		unsigned int nt = trial_threads(c);
-
-		for (unsigned int k = 0; k < nt && n < sizeof(cpus); k++)
-			n += (size_t)snprintf(cpus + n, sizeof(cpus) - n, "%s%d", k ? "," : "", c->gen_cpu[k]);
-		if (c->gen_cpu[0] >= 0) {
-			out_i64(out, "gen_cpu", nt > 1 ? NULL : ", generator on CPU %lld", c->gen_cpu[0]);
-		} else {
-			out_null(out, "gen_cpu");
-			out_text(out, ", generator not pinned");
-		}
-		out_u64(out, "gen_threads", nt > 1 ? ", %llu generator threads" : NULL, nt);
-		out_str(out, "gen_cpus", nt > 1 ? " on CPUs %s" : NULL, cpus);
-	}
-	if (c->rx_cpu >= 0) {
-		out_i64(out, "rx_cpu", ", analyzer on CPU %lld", c->rx_cpu);
-	} else {
-		out_null(out, "rx_cpu");
-		out_text(out, ", analyzer not pinned");
-	}
-	if (res->cpu_line_ns > 0)
-		out_f64(out, "cpu_line_ns", " (%.0f ns a cache line away)", res->cpu_line_ns);
-	else
-		out_null(out, "cpu_line_ns");
-	out_u64(out, "learn_frames", "; %llu learning frames", c->learn_frames);
-	out_f64(out, "learn_wait_s", ", %g s wait", ns_to_s(c->learn_wait_ns));
-	out_f64(out, "drain_s", ", %g s drain\n", ns_to_s(c->drain_ns));
-	if (o->line_bps > 0)
-		out_f64(out, "line_rate_bps", "  line rate  %.0f bit/s\n", o->line_bps);
-	else
-		out_null(out, "line_rate_bps");
-	trialopt_print_ports(out, o);
-}
-

@@ -25,10 +25,6 @@
  * before parsing, app_trial_check after: app/trialcheck.h). */
 extern const struct opt trialopt_opts[];
 
-void trialopt_print_header(struct out *out, const struct trialopt *o, const struct trial_result *res);
-/* The next hops resolved and why this port path: part of the header, and
- * on its own where a command prints no trial header (rfc2544). */
-void trialopt_print_ports(struct out *out, const struct trialopt *o);
 /* --next-hop, --rx-next-hop (src/cli/trialnexthop.c): the setter; the
  * checks against the other options are app_trial_check's. */
 int trialopt_set_next_hop(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen);

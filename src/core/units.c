@@ -219,3 +219,20 @@ void duration_text(double s, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.1f h", s / 3600);
 }
+
+int ratio_parse(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || !isfinite(v))
+		return -EINVAL;
+	if (!strcmp(end, "%"))
+		v /= 100;
+	else if (*end)
+		return -EINVAL;
+	if (v < 0 || v >= 1)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}

@@ -39,6 +39,10 @@ int size_parse(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 int duration_parse(const char *s, uint64_t min_ns, uint64_t max_ns,
 		   uint64_t *ns, char *err, size_t errlen);
 
+/* A ratio in [0, 1) as "0.005" or "0.5%": -EINVAL when it is not a
+ * number, -ERANGE when it is out of range. */
+int ratio_parse(const char *s, double *out);
+
 /* Frames per second at line rate: Ethernet frame of size bytes (with FCS)
  * plus 20 bytes of preamble and inter-frame gap, on a link of bps. */
 double linerate_pps(uint64_t bps, unsigned int frame_size);

@@ -166,3 +166,17 @@ void om_write_rfc2544(FILE *f, const char *label, const struct r2544_result *res
 	}
 	fputs("# EOF\n", f);
 }
+
+void om_trials_write(FILE *f, void *arg)
+{
+	const struct om_trials *t = arg;
+
+	om_write_trials(f, t->label, t->res, t->n, t->ns);
+}
+
+void om_rfc2544_write(FILE *f, void *arg)
+{
+	const struct om_rfc2544 *m = arg;
+
+	om_write_rfc2544(f, m->label, m->res);
+}

@@ -22,4 +22,21 @@ void om_write_trials(FILE *f, const char *label, const struct trial_result *res,
  * latency where measured. */
 void om_write_rfc2544(FILE *f, const char *label, const struct r2544_result *res);
 
+/* The two above for a writer that takes a FILE and one argument (the
+ * CLI's file writer): arg a struct om_trials or a struct om_rfc2544. */
+struct om_trials {
+	const char *label;
+	const struct trial_result *res;
+	unsigned int n;
+	const double *ns;		/* ns_per_frame */
+};
+
+struct om_rfc2544 {
+	const char *label;
+	const struct r2544_result *res;
+};
+
+void om_trials_write(FILE *f, void *arg);
+void om_rfc2544_write(FILE *f, void *arg);
+
 #endif

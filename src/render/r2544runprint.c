@@ -1,0 +1,135 @@
+#include "render/r2544runprint.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "core/timeconst.h"
+#include "core/units.h"
+#include "os/clock.h"
+#include "render/r2544print.h"
+#include "render/trialrunprint.h"
+
+/* Where each row's maximum load came from; a ceiling measured in the
+ * trial's placement says what it measured. */
+static void max_loads(struct out *o, const struct app_r2544_plan *plan)
+{
+	static const char *const from[] = { [APP_R2544_LOAD_LINE] = "line rate",
+		[APP_R2544_LOAD_CEILING] = "calibration", [APP_R2544_LOAD_PLACED] = "placement",
+		[APP_R2544_LOAD_GIVEN] = "--max-load" };
+
+	out_arr_start(o, "max_loads");
+	for (unsigned int i = 0; i < plan->nrows; i++) {
+		const struct app_ceiling *c = &plan->placed[i];
+
+		out_obj_start(o, NULL);
+		out_f64(o, "max_load", NULL, plan->max_load[i]);
+		out_str(o, "from", NULL, from[plan->load_from[i]]);
+		if (plan->load_from[i] == APP_R2544_LOAD_PLACED) {
+			out_f64(o, "pps", "  max load   %.0f frames/s: the tester's ceiling through the DUT", c->pps);
+			out_f64(o, "flat_out_pps", " (flat out %.0f", c->flat_pps);
+			out_u64(o, "steps", "; %llu paced step(s)", c->steps);
+			out_u64(o, "trials", " in %llu trials", c->trials);
+			out_bool(o, "held", NULL, c->found);
+			out_text(o, c->found ? ", the last held twice)\n" : ", none held)\n");
+			if (c->why[0])
+				out_str(o, "last_limited", "             the last tester-limited: %s\n", c->why);
+			else
+				out_null(o, "last_limited");
+		}
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+}
+
+/* The result as a table (or JSON): the run's settings and deviations, a
+ * row per size, the trials, where it was stored. */
+void r2544runprint_result(struct out *o, const struct r2544runprint *v)
+{
+	const struct app_r2544_opts *po = v->po;
+	const struct trialopt *to = v->to;
+	const struct app_r2544_plan *plan = v->plan;
+	const struct r2544_result *res = v->res;
+	char tests[64];
+
+	app_r2544_tests_text(po->tests, true, tests, sizeof(tests));
+	out_str(o, "tests", "RFC 2544 %s", tests);
+	out_str(o, "where", ", %s", to->where);
+	out_str(o, "mode", ", %s mode\n", po->quick ? "quick" : "strict");
+	out_u64(o, "flows", "  %llu flow(s)", frame_flows_count(&to->cfg.flows));
+	out_u64(o, "direction_count", ", %llu direction(s)", to->cfg.ndirs);
+	out_f64(o, "pdr_ratio", ", PDR loss goal %g", po->pdr);
+	out_f64(o, "precision", ", width goal %g of the max load", po->precision);
+	out_f64(o, "exceed_ratio", NULL, po->exceed);
+	out_f64(o, "duration_sum_s", NULL, ns_to_s(plan->dsum_ns));
+	out_f64(o, "trial_s", NULL, ns_to_s(plan->final_ns));
+	out_u64(o, "trials_run", ", %llu trials", res->trials_run);
+	out_u64(o, "repeat", NULL, po->repeat);
+	out_f64(o, "elapsed_s", " in %.0f s\n", ns_to_s(res->elapsed_ns));
+	if (to->line_bps > 0)
+		out_f64(o, "line_rate_bps", "  line rate %.0f bit/s\n", to->line_bps);
+	trialrunprint_ports(o, to);
+	out_arr_start(o, "deviations");
+	for (unsigned int i = 0; i < plan->ndev; i++) {
+		char line[160];
+
+		app_r2544_dev_text(&plan->dev[i], line, sizeof(line));
+		out_str(o, NULL, "  deviation: %s\n", line);
+	}
+	out_arr_end(o);
+	max_loads(o, plan);
+
+	struct r2544print_opts p = { .tests = po->tests, .goals = plan->goals, .line_bps = to->line_bps,
+				     .sizes = to->cfg.sizes, .nsizes = to->cfg.nsizes, .run_id = v->run_id,
+				     .db = v->db };
+
+	r2544print_result(o, res, &p);
+}
+
+void r2544runprint_progress(void *arg, const struct r2544_progress *p)
+{
+	const struct r2544runprint_progress *pr = arg;
+	double eta = p->eta_s;
+
+	if (eta < 0 && pr->estimate_s > 0) {
+		eta = pr->estimate_s - (double)(mono_ns() - pr->t0) / NSEC_PER_SEC;
+		if (eta < 0)
+			eta = -1;
+	}
+	fprintf(stderr, "%s  %5u B  %-12s trial %-3u load %10.0f f/s  loss %7.3f%%", pr->tty ? "\r" : "", p->size,
+		p->test, p->trial, p->load, p->loss_pct);
+	if (p->bounds) {
+		const struct search_bound *n = &p->bounds->ndr, *d = &p->bounds->pdr;
+
+		fprintf(stderr, "  NDR [%.0f, %.0f]  PDR [%.0f, %.0f]",
+			n->lower_valid ? n->lower : 0, n->upper_valid ? n->upper : 0,
+			d->lower_valid ? d->lower : 0, d->upper_valid ? d->upper : 0);
+	}
+	if (eta >= 0)
+		fprintf(stderr, "  ~%.0f s left", eta);
+	fprintf(stderr, pr->tty ? "   " : "\n");
+}
+
+void r2544runprint_progress_clear(const struct r2544runprint_progress *pr)
+{
+	if (pr->tty)
+		fprintf(stderr, "\r%150s\r", "");
+}
+
+void r2544runprint_planned(const struct app_r2544_estimate *est)
+{
+	char when[32];
+
+	duration_text(est->seconds, when, sizeof(when));
+	fprintf(stderr, "rfc2544: planned: about %u trials, %s (an estimate: the search decides; the time "
+		"left follows as it runs)\n", est->trials, when);
+}
+
+void r2544runprint_measuring(unsigned int size, bool done)
+{
+	if (!isatty(STDERR_FILENO))
+		return;
+	if (done)
+		fprintf(stderr, "%80s\r", "");
+	else
+		fprintf(stderr, "  measuring the tester's ceiling through the DUT for %u-byte frames...\r", size);
+}
