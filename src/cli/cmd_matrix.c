@@ -24,6 +24,7 @@
 #include "app/matrix.h"
 #include "cli/opt.h"
 #include "store/db.h"
+#include "render/matrixprint.h"
 #include "render/out.h"
 #include "lab/lab.h"
 #include "os/selfexec.h"
@@ -134,68 +135,6 @@ static int check_test(struct cli *cli, char **targv, double *planned_s)
 	return rc;
 }
 
-/* The report's document (in tmp, or empty: none), without its newline:
- * the matrix's is one line too. */
-static void copy_report(FILE *tmp)
-{
-	char buf[8192];
-	size_t n, held = 0;
-
-	rewind(tmp);
-	if (fgetc(tmp) == EOF) {
-		printf("null");
-		return;
-	}
-	rewind(tmp);
-	while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0) {
-		size_t end = n;
-
-		while (end && buf[end - 1] == '\n')
-			end--;
-		/* newlines held back that text follows go out */
-		for (; end && held; held--)
-			fputc('\n', stdout);
-		fwrite(buf, 1, end, stdout);
-		held += n - end;
-	}
-}
-
-/* --json: the matrix's document, each configuration's label, run and lab
- * settings, with the report's inside it. */
-static void print_json(const struct app_matrix *m, const int64_t *run_ids, const char *mtag, const char *prefix,
-		       FILE *tmp)
-{
-	printf("{");
-	cli_json_header("matrix");
-	printf("\"tag\":");
-	json_put_string(stdout, mtag);
-	printf(",\"prefix\":");
-	json_put_string(stdout, prefix);
-	printf(",\"configurations\":[");
-	for (int c = 0; c < m->nconf; c++) {
-		bool first = true;
-
-		printf("%s{\"label\":", c ? "," : "");
-		json_put_string(stdout, m->labels[c]);
-		printf(",\"run_id\":%lld,\"lab\":{", (long long)run_ids[c]);
-		for (int k = 0; k < APP_MATRIX_NAXES; k++) {
-			const char *val = app_matrix_value(m, c, k);
-
-			if (!val)
-				continue;
-			printf("%s", first ? "" : ",");
-			first = false;
-			json_put_string(stdout, m->axes[k].name);
-			printf(":");
-			json_put_string(stdout, val);
-		}
-		printf("}}");
-	}
-	printf("],\"report\":");
-	copy_report(tmp);
-	printf("}\n");
-}
-
 /* The configurations' runs compared by 'wirerate report', run as a
  * child; with --json its document goes inside the matrix's. */
 static int report(struct cli *cli, const struct app_matrix *m, const int64_t *run_ids, const char *db_path,
@@ -215,7 +154,10 @@ static int report(struct cli *cli, const struct app_matrix *m, const int64_t *ru
 	if (rc < 0)
 		rc = EXIT_RUNTIME;
 	if (tmp) {
-		print_json(m, run_ids, mtag, prefix, tmp);
+		struct out *o = cli_out_create(cli, "matrix");
+
+		matrixprint_json(o, m, run_ids, mtag, prefix, tmp);
+		out_destroy(o);
 		fclose(tmp);
 	}
 	return rc;

@@ -280,6 +280,33 @@ void out_null(struct out *o, const char *k)
 	}
 }
 
+void out_json_doc(struct out *o, const char *k, FILE *src)
+{
+	char buf[8192];
+	size_t n, held = 0;
+
+	if (!o->json)
+		return;
+	key(o, k);
+	rewind(src);
+	if (fgetc(src) == EOF) {
+		fputs("null", o->f);
+		return;
+	}
+	rewind(src);
+	while ((n = fread(buf, 1, sizeof(buf), src)) > 0) {
+		size_t end = n;
+
+		while (end && buf[end - 1] == '\n')
+			end--;
+		/* newlines held back that text follows go out */
+		for (; end && held; held--)
+			fputc('\n', o->f);
+		fwrite(buf, 1, end, o->f);
+		held += n - end;
+	}
+}
+
 void out_text(struct out *o, const char *fmt, ...)
 {
 	char small[1024], *big = NULL;

@@ -42,6 +42,11 @@ void out_text(struct out *o, const char *fmt, ...) __attribute__((format(printf,
  * U+2028/U+2029 are written as \uXXXX. */
 void json_put_string(FILE *f, const char *s);
 
+/* A JSON document another writer left in src (a child's output), in
+ * JSON only, under key as it is: its trailing newlines dropped, null when
+ * src is empty. Nothing in text. */
+void out_json_doc(struct out *o, const char *key, FILE *src);
+
 /* A run's configuration ("placement=bound rules=0 ..."), in JSON only: an
  * object key: {axis: value, ...} (a word without '=' is the axis with
  * true), and the words as they are under key_text. Nothing in text. */

@@ -126,13 +126,62 @@ static void line_rate(void **st)
 	assert_int_equal((long)linerate_pps(10000000000ULL, 64), 14880952);
 }
 
+/* Ratios as a fraction or a percentage, in [0, 1). */
+static void ratios(void **st)
+{
+	double r;
+
+	assert_int_equal(ratio_parse("0.5%", &r), 0);
+	assert_float_equal(r, 0.005, 1e-12);
+	assert_int_equal(ratio_parse("0.25", &r), 0);
+	assert_float_equal(r, 0.25, 1e-12);
+	r = -1;
+	assert_int_equal(ratio_parse("0", &r), 0);
+	assert_true(r == 0);
+	assert_int_equal(ratio_parse("0.005", &r), 0);
+	assert_float_equal(r, 0.005, 1e-12);
+	assert_int_equal(ratio_parse("99.9%", &r), 0);
+	assert_float_equal(r, 0.999, 1e-12);
+}
+
+/* 1 and above, or below 0: -ERANGE, and the result left alone. */
+static void ratio_range(void **st)
+{
+	double r = 0.5;
+
+	assert_int_equal(ratio_parse("1", &r), -ERANGE);
+	assert_int_equal(ratio_parse("100%", &r), -ERANGE);
+	assert_int_equal(ratio_parse("1.5", &r), -ERANGE);
+	assert_int_equal(ratio_parse("-0.1", &r), -ERANGE);
+	assert_int_equal(ratio_parse("-1%", &r), -ERANGE);
+	assert_true(r == 0.5);
+}
+
+/* Not a number, trailing junk, NaN and infinity: -EINVAL. */
+static void ratio_bad(void **st)
+{
+	double r = 0.5;
+
+	assert_int_equal(ratio_parse("abc", &r), -EINVAL);
+	assert_int_equal(ratio_parse("", &r), -EINVAL);
+	assert_int_equal(ratio_parse("0.5x", &r), -EINVAL);
+	assert_int_equal(ratio_parse("0.5%x", &r), -EINVAL);
+	assert_int_equal(ratio_parse("0.5%%", &r), -EINVAL);
+	assert_int_equal(ratio_parse("%", &r), -EINVAL);
+	assert_int_equal(ratio_parse("nan", &r), -EINVAL);
+	assert_int_equal(ratio_parse("inf", &r), -EINVAL);
+	assert_int_equal(ratio_parse("-inf", &r), -EINVAL);
+	assert_true(r == 0.5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rate_forms), cmocka_unit_test(rate_bad),
 		cmocka_unit_test(rate_print), cmocka_unit_test(ints),
 		cmocka_unit_test(sizes),      cmocka_unit_test(durations),
-		cmocka_unit_test(line_rate),
+		cmocka_unit_test(line_rate),  cmocka_unit_test(ratios),
+		cmocka_unit_test(ratio_range), cmocka_unit_test(ratio_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

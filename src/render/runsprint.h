@@ -1,0 +1,30 @@
+/* What 'wirerate runs' prints, text and JSON from the same calls: the
+ * list of stored runs (a line or an object each), one run with every
+ * trial ('runs show', from the run's export document), and what import,
+ * sync, upgrade and rm did. */
+#ifndef WR_RENDER_RUNSPRINT_H
+#define WR_RENDER_RUNSPRINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <json-c/json.h>
+
+#include "app/runs.h"
+#include "render/out.h"
+#include "store/dbexport.h"
+
+/* The list: the store's path and the table's head, then each run (an
+ * app_runs_list callback, arg the out) inside the "runs" array. */
+void runsprint_list_head(struct out *o, const char *path);
+void runsprint_run(void *arg, const struct app_run_entry *e);
+
+/* 'runs show': the first run of an export document, as text. */
+void runsprint_show(struct out *o, json_object *doc);
+
+void runsprint_import(struct out *o, const char *path, const struct db_import_result *r);
+void runsprint_sync(struct out *o, const char *from, const char *path, const struct db_import_result *r);
+/* was: the schema version the file had (0: it was empty). */
+void runsprint_upgrade(struct out *o, const char *path, int64_t was);
+void runsprint_removed(struct out *o, const int64_t *ids, size_t n);
+
+#endif
