@@ -4,11 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <net/if.h>
 
 #include "core/cpuset.h"
 #include "core/timeconst.h"
 #include "dut/soak.h"
 #include "io/xdpgen.h"
+#include "os/netns.h"
 #include "os/procstat.h"
 
 int app_probe_check_require(const char *list, char *err, size_t errlen)
@@ -118,4 +121,30 @@ int app_probe_require(const struct probe_report *r, const char *list, char *err,
 	}
 	free(buf);
 	return rc;
+}
+
+int app_probe_port(const char *spec, bool live, const char *live_why, struct app_probe_port *out)
+{
+	char name[IF_NAMESIZE];
+	const char *at = strchr(spec, '@');
+	int nsfd = -1, rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(name, sizeof(name), "%.*s", (int)(at ? (size_t)(at - spec) : strlen(spec)), spec);
+	if (at && (nsfd = netns_open(at + 1)) < 0) {
+		rc = -ENOENT;
+		snprintf(out->err, sizeof(out->err), "no network namespace '%s'", at + 1);
+	} else {
+		rc = ifprobe_run(nsfd, name, &out->p, out->err, sizeof(out->err));
+	}
+	if (nsfd >= 0)
+		close(nsfd);
+	if (rc)
+		return rc;
+
+	struct portpath_in in = { .tx_name = spec, .rx_name = spec, .tx = &out->p, .live_frames = live,
+				  .live_why = live_why, .one_size_fits = true };
+
+	portpath_choose(&in, &out->auto_path);
+	return 0;
 }

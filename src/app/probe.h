@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "app/portpath.h"
+#include "os/ifprobe.h"
 #include "os/probe.h"
 
 /* --require's list: feature names, none empty or unknown. 0, or -EINVAL
@@ -23,5 +25,18 @@ void app_probe_run(struct probe_report *r, const char *root, bool have_root, boo
 /* The first feature of list that r does not have: -ENOENT with "NAME
  * missing: why" in err; 0 when all are there. */
 int app_probe_require(const struct probe_report *r, const char *list, char *err, size_t errlen);
+
+/* One interface of 'probe --tx' (IF, or IF@NETNS in a named namespace):
+ * what it offers the fast paths (driver, native XDP, AF_XDP zero-copy,
+ * xdp-features), tried for real, and the path --port-type auto would
+ * take for a trial sending on it (one frame size, one direction). 0, or
+ * -errno with err. */
+struct app_probe_port {
+	struct ifprobe p;
+	struct portpath_out auto_path;
+	char err[256];
+};
+
+int app_probe_port(const char *spec, bool live, const char *live_why, struct app_probe_port *out);
 
 #endif

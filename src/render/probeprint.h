@@ -1,0 +1,18 @@
+/* What 'wirerate probe' prints, text and JSON from the same calls: the
+ * host's line and a line per feature, the time a cache line takes from
+ * the first CPU to each other one, and each --tx interface. */
+#ifndef WR_RENDER_PROBEPRINT_H
+#define WR_RENDER_PROBEPRINT_H
+
+#include "app/probe.h"
+#include "os/cpulat.h"
+#include "os/probe.h"
+#include "render/out.h"
+
+void probeprint_report(struct out *o, const struct probe_report *r);
+/* n pairs; one not measured shows "?" (its reason is the caller's to say). */
+void probeprint_cpu_lines(struct out *o, const struct cpulat_pair *p, int n);
+/* One --tx interface: rc is app_probe_port's (nonzero: pp->err). */
+void probeprint_port(struct out *o, const char *spec, int rc, const struct app_probe_port *pp);
+
+#endif
