@@ -270,22 +270,7 @@ static int do_server(struct app_stream_opts *op, struct cli *cli)
 		goto out;
 	}
 	s.arg = o;
-	out_text(o, "wirerate stream server on ");
-	if (op->bind)
-		out_str(o, "bind", "%s ", op->bind);
-	else
-		out_null(o, "bind");
-	out_u64(o, "port", "port %llu", op->port);
-	out_f64(o, "max_duration_s", ", runs of up to %g s", ns_to_s(s.max_duration_ns));
-	out_u64(o, "max_per_peer", ", %llu at once from one address", op->max_per_peer ? op->max_per_peer
-										  : STREAM_PER_PEER_DEFAULT);
-	out_bool(o, "token", NULL, s.token != NULL);
-	out_text(o, "%s", s.token ? ", a token asked for" : "");
-	if (root)
-		out_str(o, "user", ", as user %s", app_stream_user(op));
-	else
-		out_null(o, "user");
-	out_text(o, "%s\n", op->once ? ", for one session" : " (Ctrl-C ends it)");
+	streamprint_server(o, op, &s, root);
 	fflush(stdout);
 	out_arr_start(o, "sessions");
 	rc = stream_serve(&s, err, sizeof(err));
@@ -317,17 +302,10 @@ static void note(void *ctx, bool warning, const char *line)
 static int print(struct cli *cli, const struct app_stream_opts *op, const struct app_stream_res *res)
 {
 	struct out *o = cli_out_create(cli, "stream");
-	struct streamprint p = { .host = op->host, .addr = res->addr, .port = res->port, .size = op->size,
-				 .lab = op->mode == APP_STREAM_LAB ? op->prefix : NULL,
-				 .duration_ns = op->duration_ns, .rate_pps = app_stream_rate_pps(op),
-				 .local_cpu = op->local_cpu, .remote_cpu = op->remote_cpu, .cpus = &op->cpus,
-				 .nsend = op->nsend, .senders = res->s, .conf_level = op->conf_level,
-				 .conf_width = op->conf_width, .cr = &res->cr,
-				 .dut = res->have_cost ? res->dut : NULL, .run_id = op->store.run_id };
 
 	if (!o)
 		return EXIT_RUNTIME;
-	streamprint_result(o, &p, &res->r, &res->cf);
+	streamprint_run(o, op, res);
 	out_destroy(o);
 	return res->r.interrupted ? 130 : 0;
 }

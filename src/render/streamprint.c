@@ -276,3 +276,36 @@ void streamprint_result(struct out *o, const struct streamprint *p, const struct
 	if (p->run_id)
 		out_i64(o, "run_id", "stored as run %lld\n", p->run_id);
 }
+
+void streamprint_run(struct out *o, const struct app_stream_opts *op, const struct app_stream_res *res)
+{
+	struct streamprint p = { .host = op->host, .addr = res->addr, .port = res->port, .size = op->size,
+				 .lab = op->mode == APP_STREAM_LAB ? op->prefix : NULL,
+				 .duration_ns = op->duration_ns, .rate_pps = app_stream_rate_pps(op),
+				 .local_cpu = op->local_cpu, .remote_cpu = op->remote_cpu, .cpus = &op->cpus,
+				 .nsend = op->nsend, .senders = res->s, .conf_level = op->conf_level,
+				 .conf_width = op->conf_width, .cr = &res->cr,
+				 .dut = res->have_cost ? res->dut : NULL, .run_id = op->store.run_id };
+
+	streamprint_result(o, &p, &res->r, &res->cf);
+}
+
+void streamprint_server(struct out *o, const struct app_stream_opts *op, const struct stream_server *s, bool root)
+{
+	out_text(o, "wirerate stream server on ");
+	if (op->bind)
+		out_str(o, "bind", "%s ", op->bind);
+	else
+		out_null(o, "bind");
+	out_u64(o, "port", "port %llu", op->port);
+	out_f64(o, "max_duration_s", ", runs of up to %g s", ns_to_s(s->max_duration_ns));
+	out_u64(o, "max_per_peer", ", %llu at once from one address", op->max_per_peer ? op->max_per_peer
+										  : STREAM_PER_PEER_DEFAULT);
+	out_bool(o, "token", NULL, s->token != NULL);
+	out_text(o, "%s", s->token ? ", a token asked for" : "");
+	if (root)
+		out_str(o, "user", ", as user %s", app_stream_user(op));
+	else
+		out_null(o, "user");
+	out_text(o, "%s\n", op->once ? ", for one session" : " (Ctrl-C ends it)");
+}

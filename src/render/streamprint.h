@@ -10,6 +10,7 @@
 #include "core/cpuset.h"
 #include "engine/cpucost.h"
 #include "engine/stream.h"
+#include "app/streamclient.h"
 #include "render/out.h"
 
 /* What the result is printed with: the run as asked and where it went. */
@@ -40,5 +41,11 @@ void streamprint_result(struct out *o, const struct streamprint *p, const struct
 /* A server's session as it ends (an element of "sessions"); arg is the
  * struct out, so it serves as the server's on_session. */
 void streamprint_session(void *arg, const struct stream_session *s);
+
+/* The client's run (app_stream_client's result) through streamprint_result. */
+void streamprint_run(struct out *o, const struct app_stream_opts *op, const struct app_stream_res *res);
+/* The server's line as it starts listening: where, the limits, the
+ * token, the user it runs as (root: started as root). */
+void streamprint_server(struct out *o, const struct app_stream_opts *op, const struct stream_server *s, bool root);
 
 #endif
