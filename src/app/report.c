@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "store/db.h"
 
@@ -121,4 +122,35 @@ out:
 	free(m);
 	app_report_close(db);
 	return rc;
+}
+
+/* The page's path, checked before any work: a name, not a directory or a
+ * device (the page is renamed over it), in a directory that exists. */
+int app_report_check_html(const char *path, char *err, size_t errlen)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	struct stat sb;
+
+	if (!*path) {
+		snprintf(err, errlen, "--html: give a file name");
+		return -EINVAL;
+	}
+	if (strlen(path) >= sizeof(dir)) {
+		snprintf(err, errlen, "--html: the path is too long");
+		return -EINVAL;
+	}
+	if (!stat(path, &sb) && !S_ISREG(sb.st_mode)) {
+		snprintf(err, errlen, "--html %s is %s", path, S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+		return -EINVAL;
+	}
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "--html %s: no directory %s", path, dir);
+		return -EINVAL;
+	}
+	return 0;
 }

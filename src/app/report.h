@@ -40,4 +40,9 @@ void app_report_close(struct db **db);
  * ambiguous id), another -errno when the host fails; err says why. */
 int app_report_load(const struct app_report_cfg *c, struct report_model **m, char *err, size_t errlen);
 
+/* --html's path, checked before any work: a name, not a directory or a
+ * device (the page is renamed over it), in a directory that exists.
+ * -EINVAL with the reason. */
+int app_report_check_html(const char *path, char *err, size_t errlen);
+
 #endif

@@ -81,11 +81,6 @@ int cmd_agent(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd agent_cmd;
 int cmd_lab(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd lab_cmd;
-struct lab_spec;
-/* 'lab' and its options as cmd_lab takes them (argv[0] is "lab"), checked
- * as 'lab up' would check them, without acting: 0 with *spec and *action
- * set; EXIT_USAGE after printing the error; -1 after printing the help. */
-int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *spec, const char **action);
 int cmd_matrix(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd matrix_cmd;
 int cmd_probe(struct cli *cli, int argc, char **argv);

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/labargs.h"
 #include "core/units.h"
 #include "cli/storeargs.h"
 #include "app/matrix.h"

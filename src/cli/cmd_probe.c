@@ -7,6 +7,7 @@
 #include <net/if.h>
 
 #include "cli/cli.h"
+#include "cli/probeargs.h"
 #include "cli/opt.h"
 #include "render/out.h"
 #include "render/probeprint.h"
@@ -17,41 +18,6 @@
 #include "os/netns.h"
 #include "os/probe.h"
 #include "core/timeconst.h"
-
-/* Interfaces `probe --tx` reports on, at most. */
-#define PROBE_MAX_IFS 8
-
-/* Pairs the cache-line figure is measured for: the first CPU wirerate may
- * use and each other one, at most this many. */
-#define PROBE_LINE_PAIRS 16
-
-
-
-
-struct probe_opts {
-	const char *require, *root;
-	const char *ifs[PROBE_MAX_IFS];
-	unsigned int nifs;
-};
-
-static int set_tx(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	struct probe_opts *p = ctx;
-
-	if (p->nifs == PROBE_MAX_IFS) {
-		snprintf(err, errlen, "--tx: at most %d interfaces", PROBE_MAX_IFS);
-		return -EINVAL;
-	}
-	if (!*v || *v == '@' || strcspn(v, "@") >= IF_NAMESIZE || (strchr(v, '@') && !strchr(v, '@')[1])) {
-		snprintf(err, errlen, "--tx '%s': expected IF or IF@NETNS", v);
-		return -EINVAL;
-	}
-	p->ifs[p->nifs++] = v;
-	return 0;
-}
-
-
-
 
 /* The first usable CPU to each other one; a pair that cannot be measured
  * shows "?" and its reason on stderr. */
@@ -78,51 +44,17 @@ static int print_port(struct out *o, const char *spec, bool live, const char *li
 	return rc ? 1 : 0;
 }
 
-static const struct opt probe_opts[] = {
-	{ "require", 0, OPT_VALUE, "NAMES", NULL, NULL,
-	  "exit 1 with the reason unless every named feature is\n"
-	  "present (tests use it to skip), e.g. --require af_xdp,veth",
-	  opt_set_str, OPT_FIELD(struct probe_opts, require) },
-	{ "root", 0, OPT_VALUE, "DIR", NULL, "/", "read kernel config, CPUs and clocksource under DIR (fixtures)",
-	  opt_set_str, OPT_FIELD(struct probe_opts, root) },
-	{ "tx", 0, OPT_VALUE, "IF", NULL, NULL,
-	  "also report on interface IF (IF@NETNS: in a named namespace;\n"
-	  "again for more): its driver, native XDP and AF_XDP zero-copy\n"
-	  "tried for real, and the path --port-type auto takes on it", set_tx },
-	{ NULL },
-};
-
-static const struct opt *const probe_tables[] = { probe_opts, NULL };
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
-const struct opt_cmd probe_cmd = {
-	.name = "probe",
-	.synopsis = "[--require NAME[,NAME...]] [--tx IF[@NETNS]]... [--json]",
-	.about = "Tries what wirerate needs on this host and says what each answer means.\n",
-	.notes = "It ends with the time a cache line written on the first CPU takes to reach\n"
-		 "each other one (up to " STR(PROBE_LINE_PAIRS) "): the XDP path hands every frame across, so its\n"
-		 "ceiling moves with this; a VM's host may move its vCPUs between runs.\n",
-	.tables = probe_tables,
-};
-
 int cmd_probe(struct cli *cli, int argc, char **argv)
 {
-	struct probe_opts op = { .root = "/" };
-	void *ctx[] = { &op };
+	struct probe_opts op;
 	struct probe_report r;
 	struct out *o;
-	char *args[1], live_why[200] = "", err[512];
+	char live_why[200] = "", err[512];
 	bool live, here;
-	int nargs, prc, ret = 0;
+	int prc, ret = 0;
 
-	if ((prc = opt_parse(&probe_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return prc == OPT_HELP ? 0 : EXIT_USAGE;
-	if (!*op.root) {
-		cli_error("probe --root: give a directory");
-		return EXIT_USAGE;
-	}
+	if ((prc = probe_args(cli, argc, argv, &op)) >= 0)
+		return prc;
 	if (op.require && app_probe_check_require(op.require, err, sizeof(err))) {
 		cli_error("probe %s", err);
 		return EXIT_USAGE;

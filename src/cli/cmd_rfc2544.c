@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/rfc2544args.h"
 #include "app/trialcheck.h"
 #include "core/units.h"
 #include "cli/opt.h"
@@ -22,112 +23,6 @@
 #include "render/r2544print.h"
 #include "render/r2544runprint.h"
 #include "render/openmetrics.h"
-
-struct r_opts {
-	struct app_r2544_opts po;	/* the options the plan reads, declared into it */
-	bool sizes_given;
-	bool json_stream;
-	const char *openmetrics;
-};
-
-
-
-#define RO(field) OPT_FIELD(struct r_opts, field)
-
-static int set_sizes(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	struct r_opts *r = ctx;
-
-	r->sizes_given = true;
-	return app_r2544_sizes_parse(&r->po, v, err, errlen);
-}
-
-/* --pdr (id 0) and --precision (id 1): a loss or width ratio. */
-static int set_goal(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	struct r_opts *r = ctx;
-	double *dst = opt->id ? &r->po.precision : &r->po.pdr;
-
-	if (ratio_parse(v, dst) || (opt->id && *dst <= 0)) {
-		snprintf(err, errlen, "--%s '%s': expected a ratio like 0.5%% or 0.005, below 100%%", opt->name, v);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int set_exceed(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	if (ratio_parse(v, &((struct r_opts *)ctx)->po.exceed)) {
-		snprintf(err, errlen, "--exceed-ratio '%s': expected a ratio in [0, 1), like 0.5 or 50%%", v);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int set_max_load(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	struct r_opts *r = ctx;
-
-	r->po.max_load_set = true;
-	return rate_parse(v, &r->po.max_load, err, errlen);
-}
-
-static const struct opt r2544_opts[] = {
-	{ "sizes", 0, OPT_VALUE, "LIST", "RFC 2544", "64,128,256,512,1024,1280,1518",
-	  "frame sizes (with --ipv6 84 instead of 64; --imix: one\n"
-	  "IMIX row instead)", set_sizes },
-	{ "pdr", 0, OPT_VALUE, "RATIO", NULL, "0.5%", "loss goal of PDR, e.g. 0.5% or 0.001", set_goal, 0, 0, 0, 0 },
-	{ "precision", 0, OPT_VALUE, "PCT", NULL, "0.5%", "width goal of the search, % of the maximum load",
-	  set_goal, 0, 0, 0, 1 },
-	{ "max-load", 0, OPT_VALUE, "RATE", NULL, NULL,
-	  "the highest load to offer (default: line rate, or the\n"
-	  "tester's calibrated ceiling, whichever is lower)", set_max_load },
-	{ "quick", 0, OPT_NOARG, NULL, NULL, NULL, "short trials for the lab (printed as deviations from RFC 2544)",
-	  opt_set_true, RO(po.quick) },
-	{ "trial-time", 0, OPT_VALUE, "T", NULL, NULL, "full trial length (RFC 2544: 60s; --quick: 2s)",
-	  opt_set_ns, RO(po.trial_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR, RO(po.trial_set) },
-	{ "settle", 0, OPT_VALUE, "T", NULL, NULL, "wait between trials (RFC 2544: 5s; --quick: 0.5s)",
-	  opt_set_ns, RO(po.settle_ns), 0, 600 * NSEC_PER_SEC, RO(po.settle_set) },
-	{ "latency-runs", 0, OPT_VALUE, "N", NULL, NULL, "latency trials per size (RFC 2544: 20; --quick: 3)",
-	  opt_set_u64, RO(po.lat_runs), 1, 64, RO(po.lat_set) },
-	{ "b2b-runs", 0, OPT_VALUE, "N", NULL, NULL, "back-to-back searches per size (RFC 2544: 50; --quick: 2)",
-	  opt_set_u64, RO(po.b2b_runs), 1, 1000, RO(po.b2b_set) },
-	{ "repeat", 0, OPT_VALUE, "N", NULL, "1",
-	  "run the throughput search N times per size (1..16): the\n"
-	  "median and the spread, which 'wirerate report' compares",
-	  opt_set_u64, RO(po.repeat), 1, R2544_MAX_REPEATS },
-	{ "exceed-ratio", 0, OPT_VALUE, "R", NULL, "0",
-	  "share of a load's trial time that may exceed the loss goal,\n"
-	  "e.g. 0.5 or 50% (0: one failed trial condemns a load)", set_exceed },
-	{ "duration-sum", 0, OPT_VALUE, "T", NULL, NULL,
-	  "full-length trial time that decides a load, e.g. 4s or 120s\n"
-	  "(default: the trial time, one trial); with --exceed-ratio the\n"
-	  "goal exceed ratio and goal duration sum of MLRsearch",
-	  opt_set_ns, RO(po.dsum_ns), 10 * NSEC_PER_MSEC, NSEC_PER_DAY },
-	{ "json-stream", 0, OPT_NOARG, NULL, NULL, NULL,
-	  "one JSON object per trial on stdout as it ends ({\"event\":\"trial\",\n"
-	  "...}), then the result as --json gives it", opt_set_true, RO(json_stream) },
-	{ "openmetrics", 0, OPT_VALUE, "FILE", NULL, NULL,
-	  "write each size's NDR, PDR and latency as OpenMetrics text\n"
-	  "(for a Prometheus textfile collector; docs/json.md)", opt_set_path, RO(openmetrics) },
-	{ NULL },
-};
-
-static const struct opt *const r2544_tables[] = { r2544_opts, storeopt_opts, trialopt_opts, NULL };
-
-const struct opt_cmd rfc2544_cmd = {
-	.name = "rfc2544",
-	.synopsis = "[throughput|latency|loss|b2b|all] [OPTIONS]",
-	.about = "RFC 2544 benchmarks per frame size: throughput (NDR and PDR from one\n"
-		 "MLRsearch-style search), latency at the throughput rate, frame loss rate\n"
-		 "from the maximum load down, back-to-back bursts (RFC 9004 correction).\n"
-		 "Takes the port, flow, timing and tester options of 'wirerate trial' but\n"
-		 "--rate and --duration: the search chooses the loads and trial lengths.\n",
-	.tables = r2544_tables,
-};
-
-
-
 
 /* --json-stream: each trial as it ends (after the store has it). */
 struct stream_hook {
@@ -157,8 +52,6 @@ static int stream_row(void *ctx, const struct r2544_row *row, char *err, size_t 
 	return h->store ? app_store_r2544_row(h->so, row, err, errlen) : 0;
 }
 
-
-
 /* The result as a table (or JSON): the run's settings and deviations, a
  * row per size, the trials, where it was stored. */
 static void print_result(struct cli *cli, const struct app_r2544_setup *s, const struct r2544_result *res)
@@ -169,48 +62,6 @@ static void print_result(struct cli *cli, const struct app_r2544_setup *s, const
 
 	r2544runprint_result(o, &v);
 	out_destroy(o);
-}
-
-/* argv into r, so and to, checked: -1 to go on, or the exit status. */
-static int parse(struct cli *cli, int argc, char **argv, struct r_opts *r, struct storeopt *so, struct trialopt *to)
-{
-	void *ctx[] = { r, so, to };
-	char err[512], **args;
-	int nargs, rc;
-
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			opt_usage(stdout, &rfc2544_cmd);
-			return 0;
-		}
-	/* the search chooses the loads; a --rate would be ignored */
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--rate") || !strncmp(argv[i], "--rate=", 7)) {
-			cli_error("rfc2544: --rate is not an option here: the search chooses the loads up to --max-load");
-			return EXIT_USAGE;
-		}
-	}
-	*r = (struct r_opts){ .json_stream = false };
-	app_r2544_defaults(&r->po);
-	storeopt_init(so);
-	app_trial_defaults(to);
-	if (!(args = calloc((size_t)argc, sizeof(*args)))) {
-		cli_error("rfc2544: out of memory");
-		return EXIT_RUNTIME;
-	}
-	rc = opt_parse(&rfc2544_cmd, ctx, cli, argc, argv, args, argc, &nargs);
-	if (!rc && (rc = app_r2544_tests_parse(&r->po, args, nargs, err, sizeof(err))))
-		cli_error("rfc2544: %s", err);
-	free(args);
-	if (rc)
-		return rc == OPT_HELP ? 0 : EXIT_USAGE;
-	if (r->json_stream)
-		cli->json = true;
-	if (app_r2544_check(&r->po, to, r->sizes_given, err, sizeof(err))) {
-		cli_error("rfc2544: %s", err);
-		return EXIT_USAGE;
-	}
-	return -1;
 }
 
 /* Before the maximum loads, which can take minutes: how long the run
@@ -254,7 +105,7 @@ static int set_up(struct app_r2544_setup *s)
 
 int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 {
-	struct r_opts r;
+	struct rfc2544_args r;
 	struct storeopt so;
 	char headline[512];
 	struct trialopt to;
@@ -269,7 +120,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	char err[512];
 	int rc, ret = EXIT_RUNTIME;
 
-	if ((rc = parse(cli, argc, argv, &r, &so, &to)) >= 0)
+	if ((rc = rfc2544_args(cli, argc, argv, &r, &so, &to)) >= 0)
 		return rc;
 	/* The plan: RFC 2544's defaults, or the lab's quick mode. */
 	if ((rc = app_r2544_timing(&r.po, &to.cfg, &plan, err, sizeof(err)))) {

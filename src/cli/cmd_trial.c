@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/trialargs.h"
 #include "app/trialcheck.h"
 #include "os/fsutil.h"
 #include "io/capture.h"
@@ -23,50 +24,6 @@
 #include "render/trialrunprint.h"
 #include "render/out.h"
 #include "wr_config.h"
-
-
-#define TRIAL_CAPTURE_COUNT 100	/* --capture-count's default */
-
-struct trial_own {
-	uint64_t repeat;
-	const char *histogram;		/* --latency-histogram FILE */
-	const char *openmetrics;	/* --openmetrics FILE */
-	const char *capture;		/* --capture FILE */
-	unsigned int capture_count;	/* --capture-count N */
-};
-
-static const struct opt trial_own_opts[] = {
-	{ "repeat", 0, OPT_VALUE, "N", "repeats", "1",
-	  "run the trial N times in a row (1..16), each stored;\n"
-	  "'report' compares the runs over their spread",
-	  opt_set_u64, OPT_FIELD(struct trial_own, repeat), 1, APP_TRIAL_MAX_REPEATS },
-	{ "latency-histogram", 0, OPT_VALUE, "FILE", NULL, NULL,
-	  "write every direction's full latency histogram as CSV\n"
-	  "(repeat,direction,lo_ns,hi_ns,count,cumulative; docs/trial.md)",
-	  opt_set_path, OPT_FIELD(struct trial_own, histogram) },
-	{ "openmetrics", 0, OPT_VALUE, "FILE", NULL, NULL,
-	  "write the run's figures as OpenMetrics text (for a\n"
-	  "Prometheus textfile collector; docs/json.md)",
-	  opt_set_path, OPT_FIELD(struct trial_own, openmetrics) },
-	{ "capture", 0, OPT_VALUE, "FILE", NULL, NULL,
-	  "write the first frames received but not counted (not a\n"
-	  "test frame, a bad tag, another trial's, late, a\n"
-	  "duplicate) to a pcapng file, each with why",
-	  opt_set_path, OPT_FIELD(struct trial_own, capture) },
-	{ "capture-count", 0, OPT_VALUE, "N", NULL, "100",
-	  "how many frames --capture keeps (1..10000)",
-	  opt_set_uint, OPT_FIELD(struct trial_own, capture_count), 1, CAPTURE_MAX_FRAMES },
-	{ NULL },
-};
-
-static const struct opt *const trial_tables[] = { trialopt_opts, trial_own_opts, storeopt_opts, NULL };
-
-const struct opt_cmd trial_cmd = {
-	.name = "trial",
-	.synopsis = "--rate RATE [OPTIONS]",
-	.about = "Offers UDP frames at RATE for a time and counts what came out of the DUT.\n",
-	.tables = trial_tables,
-};
 
 /* What each repeat prints as it ends (app_trial_run.after_each). */
 struct shown {
@@ -123,7 +80,7 @@ static int run_status(struct shown *sh)
 struct trun {
 	struct trialopt to;
 	struct storeopt so;
-	struct trial_own own;
+	struct trial_args own;
 	struct app_trial_run run;
 	struct app_trial_summary sum;
 	struct shown sh;
@@ -215,7 +172,6 @@ static void close_files(struct trun *t)
 	}
 }
 
-
 /* What the run holds, let go: the files unwritten when still open. */
 static void release(struct trun *t)
 {
@@ -226,33 +182,6 @@ static void release(struct trun *t)
 	free(t->run.cr);
 	app_trial_release(&t->to);
 	free(t);
-}
-
-/* The options, with the checks trialopt does not know of. 0, -1 after
- * --help, or EXIT_USAGE after a one-line error. */
-static int parse(struct trun *t, struct cli *cli, int argc, char **argv)
-{
-	void *ctx[] = { &t->to, &t->own, &t->so };
-	char *args[1], err[512];
-	int nargs, rc;
-
-	app_trial_defaults(&t->to);
-	storeopt_init(&t->so);
-	t->own.repeat = 1;
-	if ((rc = opt_parse(&trial_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return rc == OPT_HELP ? -1 : EXIT_USAGE;
-	if (app_trial_check(&t->to, NULL, err, sizeof(err))) {
-		cli_error("trial: %s", err);
-		return EXIT_USAGE;
-	}
-	t->run.repeat = (unsigned int)t->own.repeat;
-	if (t->own.capture_count && !t->own.capture) {
-		cli_error("trial: --capture-count goes with --capture FILE");
-		return EXIT_USAGE;
-	}
-	if (!t->own.capture_count)
-		t->own.capture_count = TRIAL_CAPTURE_COUNT;
-	return 0;
 }
 
 int cmd_trial(struct cli *cli, int argc, char **argv)
@@ -266,7 +195,9 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	if (!t)
 		return EXIT_RUNTIME;
 	t->sh = (struct shown){ .cli = cli, .to = &t->to, .run = &t->run, .so = &t->so };
-	if ((rc = parse(t, cli, argc, argv)) || cli->check_only) {
+	rc = trial_args(cli, argc, argv, &t->to, &t->own, &t->so);
+	t->run.repeat = (unsigned int)t->own.repeat;
+	if (rc || cli->check_only) {
 		if (!rc)
 			cli->planned_s = app_trial_planned_s(&t->to.cfg, t->run.repeat);
 		free(t);

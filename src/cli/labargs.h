@@ -1,0 +1,14 @@
+/* lab's options (src/cli/labargs.c): the table and the parse, which the
+ * matrix uses too. */
+#ifndef WR_CLI_LABARGS_H
+#define WR_CLI_LABARGS_H
+
+#include "cli/cli.h"
+#include "lab/lab.h"
+
+/* 'lab' and its options as cmd_lab takes them (argv[0] is "lab"), checked
+ * as 'lab up' would check them, without acting: 0 with *spec and *action
+ * set; EXIT_USAGE after printing the error; -1 after printing the help. */
+int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action);
+
+#endif

@@ -1,0 +1,25 @@
+/* rfc2544's options (src/cli/rfc2544args.c): the table and the parse. */
+#ifndef WR_CLI_RFC2544ARGS_H
+#define WR_CLI_RFC2544ARGS_H
+
+#include <stdbool.h>
+
+#include "app/rfc2544plan.h"
+#include "app/trialcfg.h"
+#include "cli/cli.h"
+#include "cli/storeargs.h"
+
+struct rfc2544_args {
+	struct app_r2544_opts po;	/* the options the plan reads, declared into it */
+	bool sizes_given;
+	bool json_stream;
+	const char *openmetrics;
+};
+
+/* argv into r, so and to (rfc2544's own options, the store's, the
+ * traffic options), with the test words and every check: -1 to go on, or
+ * the exit status (0 after --help) after a one-line error. */
+int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct storeopt *so,
+		 struct trialopt *to);
+
+#endif

@@ -1,0 +1,24 @@
+/* trial's options (src/cli/trialargs.c): the table and the parse. */
+#ifndef WR_CLI_TRIALARGS_H
+#define WR_CLI_TRIALARGS_H
+
+#include <stdint.h>
+
+#include "app/trialcfg.h"
+#include "cli/cli.h"
+#include "cli/storeargs.h"
+
+#define TRIAL_CAPTURE_COUNT 100	/* --capture-count's default */
+
+struct trial_args {
+	uint64_t repeat;
+	const char *histogram;		/* --latency-histogram FILE */
+	const char *openmetrics;	/* --openmetrics FILE */
+	const char *capture;		/* --capture FILE */
+	unsigned int capture_count;	/* --capture-count N */
+};
+
+int trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, struct trial_args *own,
+	       struct storeopt *so);
+
+#endif
