@@ -331,3 +331,21 @@ void app_matrix_report_argv(char **argv, char ids[][24], const int64_t *run_ids,
 	}
 	argv[a] = NULL;
 }
+
+int app_matrix_check_test(char **test, int ntest, int ntags, bool *remote, char *err, size_t errlen)
+{
+	*remote = app_matrix_remote_dut(test, ntest);
+	for (int i = 1; i < ntest; i++) {
+		if (app_matrix_reserved(test[i], *remote)) {
+			snprintf(err, errlen, "%s is the matrix's to set, not the test's (see 'wirerate matrix --help')",
+				 test[i]);
+			return -EINVAL;
+		}
+	}
+	/* the label, tag, store and lab the matrix adds, and the DUT's axes */
+	if (ntest + 2 * ntags + 12 > APP_MATRIX_ARGV_MAX) {
+		snprintf(err, errlen, "too many test options");
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,5 +1,7 @@
 #include "render/matrixprint.h"
 
+#include "core/units.h"
+
 void matrixprint_json(struct out *o, const struct app_matrix *m, const int64_t *run_ids, const char *mtag,
 		      const char *prefix, FILE *report)
 {
@@ -22,4 +24,30 @@ void matrixprint_json(struct out *o, const struct app_matrix *m, const int64_t *
 	}
 	out_arr_end(o);
 	out_json_doc(o, "report", report);
+}
+
+void matrixprint_begin(int nconf, const char *prefix, const char *mtag)
+{
+	char t[4 * 64];
+
+	printf("matrix: %d configuration(s) %s %s, runs tagged %s\n", nconf, prefix ? "in lab" : "on the test's",
+	       prefix ? prefix : "DUT", out_escape_text(t, sizeof(t), mtag));
+}
+
+void matrixprint_planned(int nconf, double test_s, double lab_s)
+{
+	char when[64];
+
+	duration_text(nconf * (test_s + lab_s), when, sizeof(when));
+	fprintf(stderr, "matrix: planned: %d configuration(s) of about %.0f s each%s, %s in all (an estimate: "
+		"each test says its own plan as it starts)\n", nconf, test_s, lab_s > 0 ? " and the lab's build" : "",
+		when);
+}
+
+void matrixprint_config(int c, int nconf, const char *label)
+{
+	char l[4 * sizeof(((struct app_matrix *)0)->labels[0])];
+
+	printf("matrix %d/%d: %s\n", c + 1, nconf, out_escape_text(l, sizeof(l), label));
+	fflush(stdout);
 }

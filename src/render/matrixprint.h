@@ -1,6 +1,8 @@
-/* 'wirerate matrix --json': the configurations, each with its label, its
- * run and its lab settings, and the report's document (which a child
- * wrote) inside. */
+/* What 'wirerate matrix' prints: in text, a line as it begins and one
+ * per configuration (the tests print their own results in between), the
+ * planned time on stderr; with --json, one document at the end: the
+ * configurations, each with its label, its run and its lab settings, and
+ * the report's document (which a child wrote) inside. */
 #ifndef WR_RENDER_MATRIXPRINT_H
 #define WR_RENDER_MATRIXPRINT_H
 
@@ -12,5 +14,14 @@
 
 void matrixprint_json(struct out *o, const struct app_matrix *m, const int64_t *run_ids, const char *mtag,
 		      const char *prefix, FILE *report);
+
+/* The matrix's first line: nconf configurations in lab prefix (NULL:
+ * on the test's DUT), the tag of its runs. */
+void matrixprint_begin(int nconf, const char *prefix, const char *mtag);
+/* On stderr: about test_s seconds a configuration, lab_s more for the
+ * lab's build (0: none). */
+void matrixprint_planned(int nconf, double test_s, double lab_s);
+/* "matrix C/N: LABEL" before configuration c's test. */
+void matrixprint_config(int c, int nconf, const char *label);
 
 #endif
