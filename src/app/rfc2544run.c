@@ -75,3 +75,45 @@ int app_r2544_set_up(struct app_r2544_setup *s, char *err, size_t errlen)
 	}
 	return 0;
 }
+
+/* --json-stream: each trial to the caller once the store has it. */
+struct search_hooks {
+	struct storeopt *so;
+	struct app_r2544_search *x;
+};
+
+static int search_trial(void *ctx, const struct r2544_trial *t, char *err, size_t errlen)
+{
+	struct search_hooks *h = ctx;
+	int rc;
+
+	if ((rc = app_store_r2544_trial(h->so, t, err, errlen)))
+		return rc;
+	h->x->on_trial(h->x->ctx, t);
+	return 0;
+}
+
+static int search_row(void *ctx, const struct r2544_row *row, char *err, size_t errlen)
+{
+	return app_store_r2544_row(((struct search_hooks *)ctx)->so, row, err, errlen);
+}
+
+int app_r2544_search(struct app_r2544_setup *s, struct app_r2544_search *x, struct r2544_result *res, char *err,
+		     size_t errlen)
+{
+	struct search_hooks h = { .so = s->so, .x = x };
+	int rc;
+
+	x->headline[0] = x->store_warn[0] = '\0';
+	if (x->on_trial) {
+		s->cfg->on_trial = search_trial;
+		s->cfg->on_row = search_row;
+		s->cfg->hook_ctx = &h;
+	}
+	if ((rc = r2544_run(s->cfg, res, x->stop, x->progress, x->progress_ctx, err, errlen)))
+		return rc;
+	if (app_store_r2544_finish(s->so, res, x->headline, sizeof(x->headline), x->store_warn,
+				   sizeof(x->store_warn)) && !x->store_warn[0])
+		snprintf(x->store_warn, sizeof(x->store_warn), "failed");
+	return 0;
+}

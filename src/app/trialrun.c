@@ -1,6 +1,9 @@
 #include "app/trialrun.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/trialdut.h"
@@ -223,4 +226,43 @@ int app_trial_repeats(struct trialopt *to, struct storeopt *so, struct app_trial
 	to->cfg.cost = NULL;
 	run->rc = rc;
 	return rc;
+}
+
+int app_trial_prepare(struct trialopt *to, struct app_trial_run *run, char *err, size_t errlen)
+{
+	int rc;
+
+	if ((rc = app_trial_resolve(to, err, errlen)) || (rc = app_trial_dut_open(to, err, errlen)))
+		return rc;
+	run->res = calloc(run->repeat, sizeof(*run->res));
+	run->cr = calloc(run->repeat, sizeof(*run->cr));
+	if (!run->res || !run->cr) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	return app_trial_cpucost(to, &to->cfg.cost, err, errlen);
+}
+
+void app_trial_run_free(struct trialopt *to, struct app_trial_run *run)
+{
+	cpucost_destroy(to->cfg.cost);
+	to->cfg.cost = NULL;
+	free(run->res);
+	free(run->cr);
+	run->res = NULL;
+	run->cr = NULL;
+	app_trial_release(to);
+}
+
+int app_trial_store_begin(struct storeopt *so, const struct trialopt *to, unsigned int repeat, char *err,
+			  size_t errlen)
+{
+	char sizes[160];
+	struct db_run_info ri = { .test = "trial", .sizes = sizes, .repeats = repeat };
+	int rc;
+
+	sizes_join(sizes, sizeof(sizes), to->cfg.sizes, to->cfg.nsizes);
+	if ((rc = app_store_open(so, err, errlen)))
+		return rc;
+	return app_store_begin(so, to, &ri, err, errlen);
 }

@@ -55,6 +55,18 @@ struct app_trial_run {
 	char err[512];			/* with fail CPU or TRAFFIC */
 };
 
+/* Before anything is stored: the ports resolved, the DUT opened, room
+ * for run->repeat repeats, and the first trial's CPU watch (a soak asked
+ * for but not calibrated is -EINVAL, bad input). 0 or -errno with err;
+ * app_trial_run_free undoes it, also after a failure. */
+int app_trial_prepare(struct trialopt *to, struct app_trial_run *run, char *err, size_t errlen);
+void app_trial_run_free(struct trialopt *to, struct app_trial_run *run);
+
+/* The run's row in the store (unless --no-store): a bad --db fails here,
+ * before the traffic. 0 or -errno with err. */
+int app_trial_store_begin(struct storeopt *so, const struct trialopt *to, unsigned int repeat, char *err,
+			  size_t errlen);
+
 /* Run the repeats until all are done, one fails or a stop; leaves
  * to->cfg.cost NULL. Returns run->rc (0 when nothing failed). */
 int app_trial_repeats(struct trialopt *to, struct storeopt *so, struct app_trial_run *run);

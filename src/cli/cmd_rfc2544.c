@@ -25,31 +25,15 @@
 #include "render/openmetrics.h"
 
 /* --json-stream: each trial as it ends (after the store has it). */
-struct stream_hook {
-	struct storeopt *so;
-	bool store;
-};
-
-static int stream_trial(void *ctx, const struct r2544_trial *t, char *err, size_t errlen)
+static void stream_trial(void *ctx, const struct r2544_trial *t)
 {
-	struct stream_hook *h = ctx;
-	struct out *o;
-	int rc;
+	struct out *o = cli_out_create_json(true, "rfc2544");
 
-	if (h->store && (rc = app_store_r2544_trial(h->so, t, err, errlen)))
-		return rc;
-	if (!(o = cli_out_create_json(true, "rfc2544")))
-		return 0;
-	r2544print_event(o, t);
-	out_destroy(o);
-	return 0;
-}
-
-static int stream_row(void *ctx, const struct r2544_row *row, char *err, size_t errlen)
-{
-	struct stream_hook *h = ctx;
-
-	return h->store ? app_store_r2544_row(h->so, row, err, errlen) : 0;
+	(void)ctx;
+	if (o) {
+		r2544print_event(o, t);
+		out_destroy(o);
+	}
 }
 
 /* The result as a table (or JSON): the run's settings and deviations, a
@@ -107,7 +91,6 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 {
 	struct rfc2544_args r;
 	struct storeopt so;
-	char headline[512];
 	struct trialopt to;
 	struct r2544_result *res = NULL;
 	struct app_r2544_plan plan;
@@ -116,7 +99,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 					 .loads_begin = loads_begin, .loads_end = loads_end, .measuring = measuring,
 					 .ctx = &stop, .plan = &plan };
 	struct r2544runprint_progress prog = { .tty = isatty(STDERR_FILENO) };
-	struct stream_hook sh = { .so = &so };
+	struct app_r2544_search x = { .progress = r2544runprint_progress, .progress_ctx = &prog };
 	char err[512];
 	int rc, ret = EXIT_RUNTIME;
 
@@ -138,16 +121,12 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	ret = EXIT_RUNTIME;
-	sh.store = true;
-	if (r.json_stream) {
-		/* the store's hooks first, then the line */
-		setup.cfg->on_trial = stream_trial;
-		setup.cfg->on_row = stream_row;
-		setup.cfg->hook_ctx = &sh;
-	}
+	if (r.json_stream)
+		x.on_trial = stream_trial;
 	prog.t0 = mono_ns();
 	prog.estimate_s = setup.est.seconds;
-	rc = r2544_run(setup.cfg, res, cli_stop_catch(&stop), r2544runprint_progress, &prog, err, sizeof(err));
+	x.stop = cli_stop_catch(&stop);
+	rc = app_r2544_search(&setup, &x, res, err, sizeof(err));
 	cli_stop_restore(&stop);
 	r2544runprint_progress_clear(&prog);
 	if (rc) {
@@ -155,9 +134,9 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		storeopt_end(&so, "failed", NULL);
 		goto out;
 	}
-	if ((rc = app_store_r2544_finish(&so, res, headline, sizeof(headline), err, sizeof(err))))
-		cli_error("warning: rfc2544: storing the last rows in %s: %s", so.path, err);
-	storeopt_end(&so, res->interrupted ? "interrupted" : "complete", headline);
+	if (x.store_warn[0])
+		cli_error("warning: rfc2544: storing the last rows in %s: %s", so.path, x.store_warn);
+	storeopt_end(&so, res->interrupted ? "interrupted" : "complete", x.headline);
 	print_result(cli, &setup, res);
 	if (r.openmetrics) {
 		struct om_rfc2544 m = { .label = so.label, .res = res };

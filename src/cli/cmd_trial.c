@@ -88,27 +88,16 @@ struct trun {
 	struct capture_stats cs;	/* --capture's */
 };
 
-/* The ports resolved, the DUT opened, the repeats' room, and the first
- * trial's CPU watch, before anything is stored: a soak asked for but not
- * calibrated is bad input, not a failed run. 0, or an exit status after
- * a one-line error. */
+/* The ports, the DUT, the repeats' room and the CPU watch
+ * (app_trial_prepare): 0, or an exit status after a one-line error. */
 static int prepare(struct trun *t)
 {
 	char err[512];
 	int rc;
 
-	if ((rc = app_trial_resolve(&t->to, err, sizeof(err))) ||
-	    (rc = app_trial_dut_open(&t->to, err, sizeof(err)))) {
+	if ((rc = app_trial_prepare(&t->to, &t->run, err, sizeof(err)))) {
 		cli_error("trial: %s", err);
-		return cli_status(rc);
-	}
-	t->run.res = calloc(t->run.repeat, sizeof(*t->run.res));
-	t->run.cr = calloc(t->run.repeat, sizeof(*t->run.cr));
-	if (!t->run.res || !t->run.cr)
-		return EXIT_RUNTIME;
-	if ((rc = app_trial_cpucost(&t->to, &t->to.cfg.cost, err, sizeof(err)))) {
-		cli_error("trial: %s", err);
-		return cli_status(rc);
+		return rc == -ENOMEM ? EXIT_RUNTIME : cli_status(rc);
 	}
 	return 0;
 }
@@ -119,13 +108,10 @@ static int prepare(struct trun *t)
  * status after a one-line error, with the stored run marked failed. */
 static int open_outputs(struct trun *t)
 {
-	char sizes[160], err[512];
-	struct db_run_info ri = { .test = "trial", .sizes = sizes, .repeats = t->run.repeat };
+	char err[512];
 	int rc;
 
-	sizes_join(sizes, sizeof(sizes), t->to.cfg.sizes, t->to.cfg.nsizes);
-	if ((rc = app_store_open(&t->so, err, sizeof(err))) ||
-	    (rc = app_store_begin(&t->so, &t->to, &ri, err, sizeof(err)))) {
+	if ((rc = app_trial_store_begin(&t->so, &t->to, t->run.repeat, err, sizeof(err)))) {
 		cli_error("trial: %s", err);
 		rc = cli_status(rc);
 	} else if (t->own.histogram && (rc = fs_out_open(&t->hist, t->own.histogram))) {
@@ -176,11 +162,7 @@ static void close_files(struct trun *t)
 static void release(struct trun *t)
 {
 	fs_out_close(&t->hist, false);
-	cpucost_destroy(t->to.cfg.cost);
-	t->to.cfg.cost = NULL;
-	free(t->run.res);
-	free(t->run.cr);
-	app_trial_release(&t->to);
+	app_trial_run_free(&t->to, &t->run);
 	free(t);
 }
 
