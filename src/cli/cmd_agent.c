@@ -30,7 +30,7 @@ int cmd_agent(struct cli *cli, int argc, char **argv)
 	char *args[1];
 
 	if ((rc = opt_parse(&agent_cmd, NULL, cli, argc, argv, args, 1, &nargs)))
-		return rc == OPT_HELP ? 0 : EXIT_USAGE;
+		return opt_exit(rc);
 	if (nargs) {
 		cli_error("agent: takes no arguments");
 		return EXIT_USAGE;

@@ -42,7 +42,7 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 
 	app_trial_defaults(&to);
 	if ((rc = opt_parse(&calibrate_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return rc == OPT_HELP ? 0 : EXIT_USAGE;
+		return opt_exit(rc);
 	if (app_trial_check(&to, "1Gpps", err, sizeof(err))) {
 		cli_error("calibrate: %s", err);
 		return EXIT_USAGE;

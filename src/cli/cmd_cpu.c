@@ -29,8 +29,8 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 	char err[512];
 	int rc;
 
-	if ((rc = cpu_args(cli, argc, argv, &op)))
-		return rc < 0 ? 0 : rc;
+	if ((rc = cpu_args(cli, argc, argv, &op)) >= 0)
+		return rc;
 	if (op.dut.given && (rc = dut_open(&op.dut, NULL, 0, &op.d, err, sizeof(err)))) {
 		cli_error("cpu: %s", err);
 		return cli_status(rc);

@@ -26,8 +26,8 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 	char err[512];
 	int rc;
 
-	if ((rc = lab_args_parse(cli, argc, argv, &spec, &action)))
-		return rc < 0 ? 0 : rc;
+	if ((rc = lab_args_parse(cli, argc, argv, &spec, &action)) >= 0)
+		return rc;
 	app_lab_action_parse(action, &a);
 	if (a != APP_LAB_STATUS) {
 		/* Building or removing takes a second or two and is finished

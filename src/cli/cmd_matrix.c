@@ -86,8 +86,8 @@ static int check(struct cli *cli, int argc, char **argv, struct mrun *r)
 		int la = app_matrix_lab_argv(m, c, mo->prefix, mo->no_xdp, largv);
 		const char *action;
 
-		if ((rc = lab_args_parse(cli, la, largv, &r->specs[c], &action)))
-			return rc < 0 ? EXIT_USAGE : rc;
+		if ((rc = lab_args_parse(cli, la, largv, &r->specs[c], &action)) >= 0)
+			return rc ? rc : EXIT_USAGE;
 	}
 	if (app_matrix_labels(m, mo->label, err, sizeof(err))) {
 		cli_error("matrix: %s", err);

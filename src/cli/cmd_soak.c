@@ -129,8 +129,8 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 	char err[256];
 	int rc;
 
-	if ((rc = soak_args(cli, argc, argv, &op)))
-		return rc < 0 ? 0 : rc;
+	if ((rc = soak_args(cli, argc, argv, &op)) >= 0)
+		return rc;
 	if (op.dut.given && (rc = dut_open(&op.dut, NULL, 0, &op.d, err, sizeof(err)))) {
 		cli_error("soak: %s", err);
 		return cli_status(rc);

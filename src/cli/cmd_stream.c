@@ -129,8 +129,8 @@ int cmd_stream(struct cli *cli, int argc, char **argv)
 	struct app_stream_opts op;
 	int rc;
 
-	if ((rc = stream_args(cli, argc, argv, &op)))
-		return rc < 0 ? 0 : rc;
+	if ((rc = stream_args(cli, argc, argv, &op)) >= 0)
+		return rc;
 	/* no SA_RESTART: a blocked send or wait returns at once to look */
 	cli_stop_catch(&stop);
 	rc = op.mode == APP_STREAM_SERVER ? do_server(&op, cli) : do_client(&op, cli);

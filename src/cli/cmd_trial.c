@@ -179,8 +179,8 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	t->sh = (struct shown){ .cli = cli, .to = &t->to, .run = &t->run, .so = &t->so };
 	rc = trial_args(cli, argc, argv, &t->to, &t->own, &t->so);
 	t->run.repeat = (unsigned int)t->own.repeat;
-	if (rc || cli->check_only) {
-		if (!rc)
+	if (rc >= 0 || cli->check_only) {
+		if (rc < 0)
 			cli->planned_s = app_trial_planned_s(&t->to.cfg, t->run.repeat);
 		free(t);
 		return rc < 0 ? 0 : rc;

@@ -67,7 +67,7 @@ int cpu_args(struct cli *cli, int argc, char **argv, struct cpu_opts *op)
 	char err[256];
 
 	if ((rc = opt_parse(&cpu_cmd, ctx, cli, argc, argv, args, 2, &nargs)))
-		return rc == OPT_HELP ? -1 : EXIT_USAGE;
+		return opt_exit(rc);
 	/* mpstat's habit: cpu [INTERVAL [COUNT]], INTERVAL in seconds unless
 	 * it has a unit; each once, as an argument or as its option */
 	for (int i = 0; i < nargs; i++) {
@@ -99,5 +99,5 @@ int cpu_args(struct cli *cli, int argc, char **argv, struct cpu_opts *op)
 		cli_error("cpu: --root reads this host's fixture trees, not a DUT's: give one of --root and --dut");
 		return EXIT_USAGE;
 	}
-	return 0;
+	return -1;
 }

@@ -22,8 +22,8 @@ struct cpu_opts {
 	unsigned int profile_hz, profile_top;
 };
 
-/* argv into op, checked: 0, -1 after --help, or EXIT_USAGE after a
- * one-line error. */
+/* argv into op, checked: -1 to go on, or the exit status (0 after
+ * --help) after a one-line error. */
 int cpu_args(struct cli *cli, int argc, char **argv, struct cpu_opts *op);
 
 #endif

@@ -160,14 +160,8 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out,
 	snprintf(la.spec.prefix, sizeof(la.spec.prefix), "%s", LAB_PREFIX_DEFAULT);
 	/* the action is a word among the options: all of them gathered, so
 	 * that none or two get lab's own message */
-	if (!(args = calloc((size_t)argc, sizeof(*args)))) {
-		cli_error("out of memory");
-		return EXIT_USAGE;
-	}
-	if ((rc = opt_parse(&lab_cmd, ctx, cli, argc, argv, args, argc, &nargs))) {
-		free(args);
-		return rc == OPT_HELP ? -1 : EXIT_USAGE;
-	}
+	if ((rc = opt_parse_words(&lab_cmd, ctx, cli, argc, argv, &args, &nargs)))
+		return opt_exit(rc);
 	if (nargs != 1) {
 		cli_error(!nargs ? "lab: say up, down or status (see 'wirerate lab --help')"
 				 : "lab: one action only, got '%s' after '%s'",
@@ -190,5 +184,5 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out,
 		return EXIT_USAGE;
 	}
 	*out = la.spec;
-	return 0;
+	return -1;
 }

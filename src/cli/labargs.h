@@ -7,8 +7,9 @@
 #include "lab/lab.h"
 
 /* 'lab' and its options as cmd_lab takes them (argv[0] is "lab"), checked
- * as 'lab up' would check them, without acting: 0 with *spec and *action
- * set; EXIT_USAGE after printing the error; -1 after printing the help. */
+ * as 'lab up' would check them, without acting: -1 with *spec and
+ * *action set, or the exit status (0 after --help) after a one-line
+ * error. */
 int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action);
 
 #endif

@@ -94,7 +94,7 @@ int matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, 
 	if (nown < argc)
 		test_at = nown + 1;
 	if ((rc = opt_parse(&matrix_cmd, ctx, cli, nown, argv, args, 1, &nargs)))
-		return rc == OPT_HELP ? 0 : EXIT_USAGE;
+		return opt_exit(rc);
 	if (nargs) {
 		cli_error("matrix: unexpected '%s': the test goes after '--'", args[0]);
 		return EXIT_USAGE;

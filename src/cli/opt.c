@@ -396,3 +396,24 @@ int opt_set_path(void *ctx, const struct opt *opt, const char *value, char *err,
 
 	return rc ? rc : opt_set_str(ctx, opt, value, err, errlen);
 }
+
+int opt_parse_words(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, int argc, char **argv,
+		    char ***words, int *nwords)
+{
+	int rc;
+
+	if (!(*words = calloc((size_t)argc, sizeof(**words)))) {
+		cli_error("%s: out of memory", cmd->name);
+		return -ENOMEM;
+	}
+	if ((rc = opt_parse(cmd, ctx, cli, argc, argv, *words, argc, nwords))) {
+		free(*words);
+		*words = NULL;
+	}
+	return rc;
+}
+
+int opt_exit(int rc)
+{
+	return rc == OPT_HELP ? 0 : rc == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+}

@@ -80,6 +80,16 @@ enum {
 int opt_parse(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, int argc, char **argv,
 	      char **args, int maxargs, int *nargs);
 
+/* opt_parse with every argument that is not an option gathered into
+ * *words (the caller's to free; NULL after a failure): 0, OPT_HELP,
+ * -EINVAL, or -ENOMEM after "NAME: out of memory". */
+int opt_parse_words(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, int argc, char **argv,
+		    char ***words, int *nwords);
+
+/* A failed opt_parse (or opt_parse_words) as the command's exit status:
+ * 0 after --help, EXIT_RUNTIME for -ENOMEM, else EXIT_USAGE. */
+int opt_exit(int rc);
+
 /* The usage text generated from the declaration. */
 void opt_usage(FILE *f, const struct opt_cmd *cmd);
 

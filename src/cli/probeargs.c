@@ -62,7 +62,7 @@ int probe_args(struct cli *cli, int argc, char **argv, struct probe_opts *op)
 
 	*op = (struct probe_opts){ .root = "/" };
 	if ((rc = opt_parse(&probe_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return rc == OPT_HELP ? 0 : EXIT_USAGE;
+		return opt_exit(rc);
 	if (!*op->root) {
 		cli_error("probe --root: give a directory");
 		return EXIT_USAGE;

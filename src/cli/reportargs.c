@@ -126,14 +126,7 @@ int report_args(struct cli *cli, int argc, char **argv, struct report_opts *op, 
 	*op = (struct report_opts){ .fail_pct = -1 };
 	/* Options and run names in any order: every name gathered, so that
 	 * too many get the report's own message. */
-	if (!(*runs = calloc((size_t)argc, sizeof(**runs)))) {
-		cli_error("report: out of memory");
-		return EXIT_RUNTIME;
-	}
-	if ((rc = opt_parse(&report_cmd, ctx, cli, argc, argv, *runs, argc, nruns))) {
-		free(*runs);
-		*runs = NULL;
-		return rc == OPT_HELP ? 0 : EXIT_USAGE;
-	}
+	if ((rc = opt_parse_words(&report_cmd, ctx, cli, argc, argv, runs, nruns)))
+		return opt_exit(rc);
 	return -1;
 }

@@ -132,16 +132,14 @@ int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r,
 	app_r2544_defaults(&r->po);
 	storeopt_init(so);
 	app_trial_defaults(to);
-	if (!(args = calloc((size_t)argc, sizeof(*args)))) {
-		cli_error("rfc2544: out of memory");
-		return EXIT_RUNTIME;
-	}
-	rc = opt_parse(&rfc2544_cmd, ctx, cli, argc, argv, args, argc, &nargs);
-	if (!rc && (rc = app_r2544_tests_parse(&r->po, args, nargs, err, sizeof(err))))
-		cli_error("rfc2544: %s", err);
+	if ((rc = opt_parse_words(&rfc2544_cmd, ctx, cli, argc, argv, &args, &nargs)))
+		return opt_exit(rc);
+	rc = app_r2544_tests_parse(&r->po, args, nargs, err, sizeof(err));
 	free(args);
-	if (rc)
-		return rc == OPT_HELP ? 0 : EXIT_USAGE;
+	if (rc) {
+		cli_error("rfc2544: %s", err);
+		return EXIT_USAGE;
+	}
 	if (r->json_stream)
 		cli->json = true;
 	if (app_r2544_check(&r->po, to, r->sizes_given, err, sizeof(err))) {

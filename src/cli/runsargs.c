@@ -89,14 +89,7 @@ int runs_args(struct cli *cli, int argc, char **argv, struct runs_opts *ro, char
 	int rc;
 
 	*ro = (struct runs_opts){ .label = NULL };
-	if (!(*args = calloc((size_t)argc, sizeof(**args)))) {
-		cli_error("runs: out of memory");
-		return EXIT_RUNTIME;
-	}
-	if ((rc = opt_parse(&runs_cmd, ctx, cli, argc, argv, *args, argc, nargs))) {
-		free(*args);
-		*args = NULL;
-		return rc == OPT_HELP ? 0 : EXIT_USAGE;
-	}
+	if ((rc = opt_parse_words(&runs_cmd, ctx, cli, argc, argv, args, nargs)))
+		return opt_exit(rc);
 	return -1;
 }

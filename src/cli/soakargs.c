@@ -109,7 +109,7 @@ int soak_args(struct cli *cli, int argc, char **argv, struct soak_opts *op)
 	op->cal.timeout_ns = 60 * NSEC_PER_SEC;
 	soak_calib_default_path(op->path, sizeof(op->path));
 	if ((rc = opt_parse(&soak_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return rc == OPT_HELP ? -1 : EXIT_USAGE;
+		return opt_exit(rc);
 	char err[256];
 
 	if (op->cal_only && !op->calibrate) {
@@ -129,5 +129,5 @@ int soak_args(struct cli *cli, int argc, char **argv, struct soak_opts *op)
 		cli_error("soak: --calibration names a file here; a DUT over ssh uses its own");
 		return EXIT_USAGE;
 	}
-	return 0;
+	return -1;
 }

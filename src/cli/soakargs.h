@@ -22,8 +22,8 @@ struct soak_opts {
 	struct dut *d;		/* with --dut: the soak runs there */
 };
 
-/* argv into op, checked: 0, -1 after --help, or EXIT_USAGE after a
- * one-line error. */
+/* argv into op, checked: -1 to go on, or the exit status (0 after
+ * --help) after a one-line error. */
 int soak_args(struct cli *cli, int argc, char **argv, struct soak_opts *op);
 
 #endif

@@ -238,10 +238,10 @@ int stream_args(struct cli *cli, int argc, char **argv, struct app_stream_opts *
 
 	app_stream_defaults(op);
 	if ((rc = opt_parse(&stream_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return rc == OPT_HELP ? -1 : EXIT_USAGE;
+		return opt_exit(rc);
 	if (app_stream_check(op, err, sizeof(err))) {
 		cli_error("stream: %s", err);
 		return EXIT_USAGE;
 	}
-	return 0;
+	return -1;
 }

@@ -5,8 +5,8 @@
 #include "app/streamclient.h"
 #include "cli/cli.h"
 
-/* argv into op, checked: 0, -1 after --help, or EXIT_USAGE after a
- * one-line error. */
+/* argv into op, checked: -1 to go on, or the exit status (0 after
+ * --help) after a one-line error. */
 int stream_args(struct cli *cli, int argc, char **argv, struct app_stream_opts *op);
 
 #endif

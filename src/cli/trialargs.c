@@ -42,8 +42,6 @@ const struct opt_cmd trial_cmd = {
 	.tables = trial_tables,
 };
 
-/* The options, with the checks trialopt does not know of. 0, -1 after
- * --help, or EXIT_USAGE after a one-line error. */
 int trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, struct trial_args *own,
 	       struct storeopt *so)
 {
@@ -55,7 +53,7 @@ int trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, stru
 	storeopt_init(so);
 	own->repeat = 1;
 	if ((rc = opt_parse(&trial_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return rc == OPT_HELP ? -1 : EXIT_USAGE;
+		return opt_exit(rc);
 	if (app_trial_check(to, NULL, err, sizeof(err))) {
 		cli_error("trial: %s", err);
 		return EXIT_USAGE;
@@ -66,5 +64,5 @@ int trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, stru
 	}
 	if (!own->capture_count)
 		own->capture_count = TRIAL_CAPTURE_COUNT;
-	return 0;
+	return -1;
 }

@@ -18,6 +18,9 @@ struct trial_args {
 	unsigned int capture_count;	/* --capture-count N */
 };
 
+/* argv into to, own and so (the traffic options, trial's own, the
+ * store's), with the checks trialopt does not know of: -1 to go on, or
+ * the exit status (0 after --help) after a one-line error. */
 int trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, struct trial_args *own,
 	       struct storeopt *so);
 

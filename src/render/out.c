@@ -284,15 +284,11 @@ void out_json_doc(struct out *o, const char *k, FILE *src)
 {
 	char buf[8192];
 	size_t n, held = 0;
+	bool any = false;
 
 	if (!o->json)
 		return;
 	key(o, k);
-	rewind(src);
-	if (fgetc(src) == EOF) {
-		fputs("null", o->f);
-		return;
-	}
 	rewind(src);
 	while ((n = fread(buf, 1, sizeof(buf), src)) > 0) {
 		size_t end = n;
@@ -304,7 +300,11 @@ void out_json_doc(struct out *o, const char *k, FILE *src)
 			fputc('\n', o->f);
 		fwrite(buf, 1, end, o->f);
 		held += n - end;
+		any |= end > 0;
 	}
+	/* nothing but newlines, or nothing: no document */
+	if (!any)
+		fputs("null", o->f);
 }
 
 void out_text(struct out *o, const char *fmt, ...)

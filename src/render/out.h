@@ -44,7 +44,7 @@ void json_put_string(FILE *f, const char *s);
 
 /* A JSON document another writer left in src (a child's output), in
  * JSON only, under key as it is: its trailing newlines dropped, null when
- * src is empty. Nothing in text. */
+ * src holds nothing but newlines. Nothing in text. */
 void out_json_doc(struct out *o, const char *key, FILE *src);
 
 /* A run's configuration ("placement=bound rules=0 ..."), in JSON only: an

@@ -246,6 +246,106 @@ static void report_argv(void **st)
 	assert_null(argv[5]);
 }
 
+/* The test's words before anything is built: the options the lab's
+ * matrix sets refused (the test's name itself not looked at), and the
+ * ones it leaves to the test passed. */
+static void check_test_reserved(void **st)
+{
+	char *ok[] = { "trial", "--rate", "1k", "--dur", "5" };
+	char *prefix[] = { "trial", "--rate", "1k", "--prefix", "x-" };
+	char *db[] = { "trial", "--db=/s.db" };
+	char *label[] = { "trial", "--label", "L" };
+	char *json[] = { "trial", "--json" };
+	char *tx[] = { "trial", "--tx", "a" };
+	char *name[] = { "--prefix", "--rate", "1k" };
+	char *lab[] = { "trial", "--dut", "lab:t-", "--dut-placement", "bound" };
+	bool remote = true;
+
+	(void)st;
+	assert_int_equal(app_matrix_check_test(ok, 5, 0, &remote, err, sizeof(err)), 0);
+	assert_false(remote);
+	assert_int_equal(app_matrix_check_test(prefix, 5, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--prefix is the matrix's to set, not the test's (see 'wirerate matrix --help')");
+	assert_int_equal(app_matrix_check_test(db, 2, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--db=/s.db is the matrix's to set, not the test's (see 'wirerate matrix --help')");
+	assert_int_equal(app_matrix_check_test(label, 3, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--label is the matrix's to set"));
+	assert_int_equal(app_matrix_check_test(json, 2, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--json is the matrix's to set"));
+	/* the lab's matrix sets the ports */
+	assert_int_equal(app_matrix_check_test(tx, 3, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--tx is the matrix's to set"));
+	/* words 1 on are options; word 0 is the test's name */
+	assert_int_equal(app_matrix_check_test(name, 3, 0, &remote, err, sizeof(err)), 0);
+	/* --dut lab:...: the lab's matrix, where the DUT's options are the test's */
+	assert_int_equal(app_matrix_check_test(lab, 5, 0, &remote, err, sizeof(err)), 0);
+	assert_false(remote);
+}
+
+/* A test that names a DUT of its own (--dut ssh:... or local): remote
+ * set, the ports the test's, and --dut-placement, --dut-rules and the
+ * store's options the matrix's. */
+static void check_test_remote(void **st)
+{
+	char *ssh[] = { "trial", "--dut", "ssh:r1", "--tx", "a", "--rx", "b", "--dst-mac", "02:00:00:00:00:01" };
+	char *local[] = { "trial", "--dut=local", "--tx", "a" };
+	char *placement[] = { "trial", "--dut", "ssh:r1", "--dut-placement", "bound" };
+	char *rules[] = { "trial", "--dut=local", "--dut-rules=10" };
+	char *db[] = { "trial", "--dut=local", "--db", "/s.db" };
+	char *label[] = { "trial", "--label=x", "--dut", "local" };
+	bool remote = false;
+
+	(void)st;
+	assert_int_equal(app_matrix_check_test(ssh, 9, 0, &remote, err, sizeof(err)), 0);
+	assert_true(remote);
+	remote = false;
+	assert_int_equal(app_matrix_check_test(local, 4, 0, &remote, err, sizeof(err)), 0);
+	assert_true(remote);
+	remote = false;
+	assert_int_equal(app_matrix_check_test(placement, 5, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_true(remote);
+	assert_string_equal(err,
+			    "--dut-placement is the matrix's to set, not the test's (see 'wirerate matrix --help')");
+	assert_int_equal(app_matrix_check_test(rules, 3, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--dut-rules=10 is the matrix's to set"));
+	assert_int_equal(app_matrix_check_test(db, 4, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--db is the matrix's to set"));
+	/* the DUT named after the reserved option: still remote, still refused */
+	remote = false;
+	assert_int_equal(app_matrix_check_test(label, 4, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_true(remote);
+	assert_non_null(strstr(err, "--label=x is the matrix's to set"));
+}
+
+/* Room for what the matrix adds: ntest + 2 * ntags + 12 words at most
+ * APP_MATRIX_ARGV_MAX, one more refused. */
+static void check_test_room(void **st)
+{
+	static char *test[APP_MATRIX_ARGV_MAX];
+	int n = APP_MATRIX_ARGV_MAX - 12;
+	bool remote;
+
+	(void)st;
+	test[0] = "trial";
+	for (int i = 1; i < APP_MATRIX_ARGV_MAX; i++)
+		test[i] = "--rate";
+	assert_int_equal(app_matrix_check_test(test, n, 0, &remote, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_check_test(test, n + 1, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "too many test options");
+	/* each tag is two words: --tag and its value */
+	assert_int_equal(app_matrix_check_test(test, n - 4, 2, &remote, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_check_test(test, n - 3, 2, &remote, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "too many test options");
+	assert_int_equal(app_matrix_check_test(test, 1, (APP_MATRIX_ARGV_MAX - 13) / 2, &remote, err, sizeof(err)),
+			 0);
+	assert_int_equal(app_matrix_check_test(test, 1, (APP_MATRIX_ARGV_MAX - 13) / 2 + 1, &remote, err,
+					       sizeof(err)), -EINVAL);
+	/* a reserved word is said first, before the room */
+	test[5] = "--db";
+	assert_int_equal(app_matrix_check_test(test, n + 1, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--db is the matrix's to set"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,7 +354,8 @@ int main(void)
 		cmocka_unit_test(bad_axes),	   cmocka_unit_test(long_label_refused),
 		cmocka_unit_test(reserved),	   cmocka_unit_test(own_options),
 		cmocka_unit_test(test_argv),	   cmocka_unit_test(remote_dut),
-		cmocka_unit_test(report_argv),
+		cmocka_unit_test(report_argv),	   cmocka_unit_test(check_test_reserved),
+		cmocka_unit_test(check_test_remote), cmocka_unit_test(check_test_room),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -230,6 +230,57 @@ static void report_runs(void **st)
 	assert_non_null(strstr(err, "no run '9': "));
 }
 
+/* --html's path before any work: a name for a regular file (new or
+ * there already) in a directory that exists; not empty, not a directory
+ * or a device, not longer than a path can be. */
+static void report_html_path(void **st)
+{
+	char p[512], want[600], *lng;
+	FILE *f;
+
+	(void)st;
+	assert_int_equal(app_report_check_html("", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--html: give a file name");
+	assert_int_equal(app_report_check_html(dir, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "--html %s is a directory", dir);
+	assert_string_equal(err, want);
+	/* a new file in the temporary directory; then the same, there already */
+	snprintf(p, sizeof(p), "%s/new.html", dir);
+	assert_int_equal(app_report_check_html(p, err, sizeof(err)), 0);
+	assert_non_null(f = fopen(p, "w"));
+	fclose(f);
+	assert_int_equal(app_report_check_html(p, err, sizeof(err)), 0);
+	/* under a regular file: no directory there */
+	snprintf(p, sizeof(p), "%s/new.html/r.html", dir);
+	assert_int_equal(app_report_check_html(p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ": no directory "));
+	snprintf(p, sizeof(p), "%s/none/r.html", dir);
+	assert_int_equal(app_report_check_html(p, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "--html %s/none/r.html: no directory %s/none", dir, dir);
+	assert_string_equal(err, want);
+	assert_int_equal(app_report_check_html("/dev/null", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--html /dev/null is not a regular file");
+	/* a name alone is in the working directory, which is there */
+	assert_int_equal(app_report_check_html("wr-test-never-written.html", err, sizeof(err)), 0);
+	/* a path of 4095 characters (this directory, then "/." and "/" over
+	 * again) is taken; one more "/" makes it too long */
+	assert_non_null(lng = malloc(4097));
+	snprintf(lng, 4097, "%s", dir);
+	while (strlen(lng) + 2 + 7 <= 4095)
+		strcat(lng, "/.");
+	while (strlen(lng) + 7 < 4095)
+		strcat(lng, "/");
+	strcat(lng, "/r.html");
+	assert_int_equal(strlen(lng), 4095);
+	assert_int_equal(app_report_check_html(lng, err, sizeof(err)), 0);
+	memmove(lng + 1, lng, 4096);
+	lng[0] = '/';
+	assert_int_equal(strlen(lng), 4096);
+	assert_int_equal(app_report_check_html(lng, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--html: the path is too long");
+	free(lng);
+}
+
 static void rm_all_or_none(void **st)
 {
 	struct db *db = NULL;
@@ -258,6 +309,7 @@ int main(void)
 		cmocka_unit_test(since),
 		cmocka_unit_test(sync_and_import),
 		cmocka_unit_test(report_runs),
+		cmocka_unit_test(report_html_path),
 		cmocka_unit_test(rm_all_or_none),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

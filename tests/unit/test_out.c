@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -249,13 +250,128 @@ static void time_format(void **st)
 	assert_int_equal(timefmt_local(buf, 0, 1700000000, "%Y"), -ERANGE);
 }
 
+/* What out_json_doc makes of a src holding len bytes of doc: the whole
+ * output of an out (JSON or text) with one value before it; the caller
+ * frees it. */
+static char *doc_out(const char *doc, size_t len, bool json)
+{
+	FILE *src = tmpfile();
+	struct mem m;
+	struct out *o;
+
+	assert_non_null(src);
+	assert_int_equal(fwrite(doc, 1, len, src), len);	/* left at its end: out_json_doc rewinds */
+	mem_open(&m);
+	o = out_create(m.f, json);
+	out_u64(o, "n", "n %llu\n", 1);
+	out_json_doc(o, "doc", src);
+	out_destroy(o);
+	fclose(src);
+	return mem_close(&m);
+}
+
+/* A child's document under its key as it is (inner newlines and spaces
+ * kept, trailing newlines dropped), null for an empty one; nothing in
+ * text. */
+static void json_doc(void **st)
+{
+	const char *doc = "{\"a\": [1,\n 2],\n\"b\": \"x\\ny\"}\n\n";
+	char *got;
+
+	(void)st;
+	got = doc_out(doc, strlen(doc), true);
+	assert_string_equal(got, "{\"n\":1,\"doc\":{\"a\": [1,\n 2],\n\"b\": \"x\\ny\"}}\n");
+	free(got);
+	got = doc_out("[]", 2, true);
+	assert_string_equal(got, "{\"n\":1,\"doc\":[]}\n");
+	free(got);
+	got = doc_out("", 0, true);
+	assert_string_equal(got, "{\"n\":1,\"doc\":null}\n");
+	free(got);
+	/* newlines alone are no document either: null, not a missing value */
+	got = doc_out("\n\n", 2, true);
+	assert_string_equal(got, "{\"n\":1,\"doc\":null}\n");
+	free(got);
+	/* in text: only what the text calls print */
+	got = doc_out(doc, strlen(doc), false);
+	assert_string_equal(got, "n 1\n");
+	free(got);
+	got = doc_out("", 0, false);
+	assert_string_equal(got, "n 1\n");
+	free(got);
+}
+
+/* Longer than out_json_doc's 8 KiB reads: newlines that end one read are
+ * held back, and go out when text follows in a later read (also across a
+ * read of newlines only), and are dropped when none does. */
+static void json_doc_chunks(void **st)
+{
+	enum { CHUNK = 8192 };
+	size_t cap = 4 * CHUNK, n, body;
+	char *doc = malloc(cap), *want = malloc(cap), *got;
+
+	(void)st;
+	assert_non_null(doc);
+	assert_non_null(want);
+
+	/* the first read ends "\n\n", the second starts "\n" then text */
+	body = CHUNK - 2;
+	memset(doc, ' ', body);
+	memcpy(doc, "[\"", 2);
+	memcpy(doc + body - 2, "\",", 2);
+	memcpy(doc + body, "\n\n", 2);
+	memcpy(doc + CHUNK, "\n1]\n\n\n", 6);
+	n = CHUNK + 6;
+	snprintf(want, cap, "{\"n\":1,\"doc\":%.*s\n\n\n1]}\n", (int)body, doc);
+	got = doc_out(doc, n, true);
+	assert_int_equal(strlen(got), strlen(want));
+	assert_string_equal(got, want);
+	free(got);
+
+	/* 100 newlines end the first read, the second is newlines only, text
+	 * in the third: all 100 + 8192 kept */
+	body = CHUNK - 100;
+	memset(doc, ' ', body);
+	memcpy(doc, "[1,", 3);
+	memset(doc + body, '\n', 100 + CHUNK);
+	memcpy(doc + 2 * CHUNK, "2]\n", 3);
+	n = 2 * CHUNK + 3;
+	memcpy(want, "{\"n\":1,\"doc\":", 13);
+	memcpy(want + 13, doc, 2 * CHUNK + 2);
+	memcpy(want + 13 + 2 * CHUNK + 2, "}\n", 3);
+	got = doc_out(doc, n, true);
+	assert_int_equal(strlen(got), strlen(want));
+	assert_string_equal(got, want);
+	free(got);
+
+	/* the same with no third read: every newline held back is dropped */
+	memcpy(doc + body - 1, "]", 1);
+	n = 2 * CHUNK;
+	snprintf(want, cap, "{\"n\":1,\"doc\":%.*s}\n", (int)body, doc);
+	got = doc_out(doc, n, true);
+	assert_string_equal(got, want);
+	free(got);
+
+	/* a document of exactly one read, its last byte a newline */
+	memset(doc, ' ', CHUNK);
+	memcpy(doc, "[\n", 2);
+	memcpy(doc + CHUNK - 3, "]\n\n", 3);
+	snprintf(want, cap, "{\"n\":1,\"doc\":%.*s}\n", CHUNK - 2, doc);
+	got = doc_out(doc, CHUNK, true);
+	assert_string_equal(got, want);
+	free(got);
+	free(doc);
+	free(want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_escapes), cmocka_unit_test(text_escapes),
 		cmocka_unit_test(text_cut_short), cmocka_unit_test(emitter_text),
 		cmocka_unit_test(emitter_json), cmocka_unit_test(random_bytes_clean),
-		cmocka_unit_test(time_format),
+		cmocka_unit_test(time_format), cmocka_unit_test(json_doc),
+		cmocka_unit_test(json_doc_chunks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

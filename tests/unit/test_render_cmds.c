@@ -1,0 +1,266 @@
+/* What 'runs' (import, sync, upgrade, rm) and 'matrix' print for a fixed
+ * input: the exact text, and the exact JSON from the same calls. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/matrix.h"
+#include "render/matrixprint.h"
+#include "render/out.h"
+#include "render/runsprint.h"
+#include "store/db.h"
+
+static char err[512];
+
+/* An out on memory: what it received, once closed. */
+struct mem {
+	FILE *f;
+	char *buf;
+	size_t len;
+	struct out *o;
+};
+
+static struct out *mem_out(struct mem *m, bool json)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->buf, &m->len);
+	assert_non_null(m->f);
+	m->o = out_create(m->f, json);
+	assert_non_null(m->o);
+	return m->o;
+}
+
+/* Finish the out and compare all it wrote with want. */
+static void mem_is(struct mem *m, const char *want)
+{
+	out_destroy(m->o);
+	fclose(m->f);
+	assert_string_equal(m->buf, want);
+	free(m->buf);
+}
+
+/* What fn(arg) printed on stdout (a temporary file in its place);
+ * the caller frees it. */
+static char *stdout_of(void (*fn)(const void *), const void *arg)
+{
+	FILE *tmp = tmpfile();
+	int saved;
+	long n;
+	char *s;
+
+	assert_non_null(tmp);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(tmp), STDOUT_FILENO) >= 0);
+	fn(arg);
+	fflush(stdout);
+	assert_true(dup2(saved, STDOUT_FILENO) >= 0);
+	close(saved);
+	n = ftell(tmp);
+	assert_true(n >= 0);
+	s = calloc(1, (size_t)n + 1);
+	assert_non_null(s);
+	rewind(tmp);
+	assert_int_equal(fread(s, 1, (size_t)n, tmp), n);
+	fclose(tmp);
+	return s;
+}
+
+/* import: the runs stored and their new ids (a range, one id, or none),
+ * those skipped; the path escaped in text. */
+static void runs_import(void **st)
+{
+	struct db_import_result two = { .imported = 2, .first = 5, .last = 6, .skipped = 1 };
+	struct db_import_result one = { .imported = 1, .first = 4, .last = 4 };
+	struct db_import_result none = { .skipped = 3 };
+	struct mem m;
+
+	(void)st;
+	runsprint_import(mem_out(&m, false), "/s/r.db", &two);
+	mem_is(&m, "imported 2 run(s) as 5-6 into /s/r.db; 1 already there (the same UUID), skipped\n");
+	runsprint_import(mem_out(&m, true), "/s/r.db", &two);
+	mem_is(&m, "{\"db\":\"/s/r.db\",\"imported\":2,\"first\":5,\"last\":6,\"skipped\":1}\n");
+
+	runsprint_import(mem_out(&m, false), "/s/r.db", &one);
+	mem_is(&m, "imported 1 run(s) as 4 into /s/r.db; 0 already there (the same UUID), skipped\n");
+	runsprint_import(mem_out(&m, true), "/s/r.db", &one);
+	mem_is(&m, "{\"db\":\"/s/r.db\",\"imported\":1,\"first\":4,\"last\":4,\"skipped\":0}\n");
+
+	runsprint_import(mem_out(&m, false), "/s/r.db", &none);
+	mem_is(&m, "imported 0 run(s) into /s/r.db; 3 already there (the same UUID), skipped\n");
+	runsprint_import(mem_out(&m, true), "/s/r.db", &none);
+	mem_is(&m, "{\"db\":\"/s/r.db\",\"imported\":0,\"skipped\":3}\n");
+
+	runsprint_import(mem_out(&m, false), "/s/\x1b[2J", &none);
+	mem_is(&m, "imported 0 run(s) into /s/\\x1b[2J; 3 already there (the same UUID), skipped\n");
+	runsprint_import(mem_out(&m, true), "/s/\x1b[2J", &none);
+	mem_is(&m, "{\"db\":\"/s/\\u001b[2J\",\"imported\":0,\"skipped\":3}\n");
+}
+
+/* sync: from one store into another, the same counts and ids. */
+static void runs_sync(void **st)
+{
+	struct db_import_result two = { .imported = 2, .first = 5, .last = 6, .skipped = 1 };
+	struct db_import_result one = { .imported = 1, .first = 9, .last = 9 };
+	struct db_import_result none = { .skipped = 2 };
+	struct mem m;
+
+	(void)st;
+	runsprint_sync(mem_out(&m, false), "/a.db", "/b.db", &two);
+	mem_is(&m, "synced /a.db into /b.db: 2 run(s) copied as 5-6, 1 already there (the same UUID)\n");
+	runsprint_sync(mem_out(&m, true), "/a.db", "/b.db", &two);
+	mem_is(&m, "{\"from\":\"/a.db\",\"db\":\"/b.db\",\"imported\":2,\"first\":5,\"last\":6,\"skipped\":1}\n");
+
+	runsprint_sync(mem_out(&m, false), "/a.db", "/b.db", &one);
+	mem_is(&m, "synced /a.db into /b.db: 1 run(s) copied as 9, 0 already there (the same UUID)\n");
+
+	runsprint_sync(mem_out(&m, false), "/a.db", "/b.db", &none);
+	mem_is(&m, "synced /a.db into /b.db: 0 run(s) copied, 2 already there (the same UUID)\n");
+	runsprint_sync(mem_out(&m, true), "/a.db", "/b.db", &none);
+	mem_is(&m, "{\"from\":\"/a.db\",\"db\":\"/b.db\",\"imported\":0,\"skipped\":2}\n");
+}
+
+/* upgrade: the schema version now and what the file had: current
+ * already, an empty file, or an older version. */
+static void runs_upgrade(void **st)
+{
+	char want[256];
+	struct mem m;
+
+	(void)st;
+	runsprint_upgrade(mem_out(&m, false), "/s.db", DB_SCHEMA_VERSION);
+	snprintf(want, sizeof(want), "database /s.db: schema version %d, already current\n", DB_SCHEMA_VERSION);
+	mem_is(&m, want);
+	runsprint_upgrade(mem_out(&m, false), "/s.db", 0);
+	snprintf(want, sizeof(want), "database /s.db: schema version %d, created in the empty file\n",
+		 DB_SCHEMA_VERSION);
+	mem_is(&m, want);
+	runsprint_upgrade(mem_out(&m, false), "/s.db", DB_SCHEMA_VERSION - 2);
+	snprintf(want, sizeof(want), "database /s.db: schema version %d, upgraded from %d\n", DB_SCHEMA_VERSION,
+		 DB_SCHEMA_VERSION - 2);
+	mem_is(&m, want);
+	runsprint_upgrade(mem_out(&m, true), "/s.db", DB_SCHEMA_VERSION - 2);
+	snprintf(want, sizeof(want), "{\"db\":\"/s.db\",\"schema_version\":%d,\"was\":%d}\n", DB_SCHEMA_VERSION,
+		 DB_SCHEMA_VERSION - 2);
+	mem_is(&m, want);
+	runsprint_upgrade(mem_out(&m, true), "/s.db", 0);
+	snprintf(want, sizeof(want), "{\"db\":\"/s.db\",\"schema_version\":%d,\"was\":0}\n", DB_SCHEMA_VERSION);
+	mem_is(&m, want);
+}
+
+/* rm: a line for each run deleted, or their ids in an array (empty when
+ * none). */
+static void runs_removed(void **st)
+{
+	const int64_t ids[] = { 3, 9, 12 };
+	struct mem m;
+
+	(void)st;
+	runsprint_removed(mem_out(&m, false), ids, 3);
+	mem_is(&m, "deleted run 3\ndeleted run 9\ndeleted run 12\n");
+	runsprint_removed(mem_out(&m, true), ids, 3);
+	mem_is(&m, "{\"removed\":[3,9,12]}\n");
+	runsprint_removed(mem_out(&m, false), ids, 0);
+	mem_is(&m, "");
+	runsprint_removed(mem_out(&m, true), ids, 0);
+	mem_is(&m, "{\"removed\":[]}\n");
+}
+
+/* A matrix of two placements and one rules value, labelled. */
+static void two_confs(struct app_matrix *m)
+{
+	static char pl[32], ru[32];
+
+	snprintf(pl, sizeof(pl), "bound,free");
+	snprintf(ru, sizeof(ru), "0");
+	app_matrix_init(m);
+	assert_int_equal(app_matrix_add(m, app_matrix_axis(m, "--placement"), pl, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_add(m, app_matrix_axis(m, "--rules"), ru, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_count(m, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_labels(m, NULL, err, sizeof(err)), 0);
+}
+
+/* The matrix's document: its tag and lab, each configuration's label,
+ * run and lab settings (every axis given, in the axes' order), and the
+ * report's document inside as the child wrote it; nothing in text. */
+static void matrix_json(void **st)
+{
+	const int64_t runs[] = { 11, 12 };
+	const char *report = "{\"runs\": [11,\n12]}\n";
+	struct app_matrix mx;
+	struct mem m;
+	FILE *src;
+
+	(void)st;
+	two_confs(&mx);
+	assert_non_null(src = tmpfile());
+	fputs(report, src);
+	matrixprint_json(mem_out(&m, true), &mx, runs, "matrix-1", "t-", src);
+	mem_is(&m, "{\"tag\":\"matrix-1\",\"prefix\":\"t-\",\"configurations\":["
+		   "{\"label\":\"bound\",\"run_id\":11,\"lab\":{\"placement\":\"bound\",\"rules\":\"0\"}},"
+		   "{\"label\":\"free\",\"run_id\":12,\"lab\":{\"placement\":\"free\",\"rules\":\"0\"}}],"
+		   "\"report\":{\"runs\": [11,\n12]}}\n");
+	matrixprint_json(mem_out(&m, false), &mx, runs, "matrix-1", "t-", src);
+	mem_is(&m, "");
+	fclose(src);
+
+	/* no report written (the child failed): null; a label with the user's
+	 * --label, escaped in JSON */
+	assert_int_equal(app_matrix_labels(&mx, "k\x01", err, sizeof(err)), 0);
+	assert_non_null(src = tmpfile());
+	matrixprint_json(mem_out(&m, true), &mx, runs, "matrix-2", "t-", src);
+	mem_is(&m, "{\"tag\":\"matrix-2\",\"prefix\":\"t-\",\"configurations\":["
+		   "{\"label\":\"k\\u0001 bound\",\"run_id\":11,\"lab\":{\"placement\":\"bound\",\"rules\":\"0\"}},"
+		   "{\"label\":\"k\\u0001 free\",\"run_id\":12,\"lab\":{\"placement\":\"free\",\"rules\":\"0\"}}],"
+		   "\"report\":null}\n");
+	fclose(src);
+}
+
+static void print_config(const void *label)
+{
+	matrixprint_config(1, 4, label);
+}
+
+static void print_begin(const void *prefix)
+{
+	matrixprint_begin(3, prefix, "matrix-\x1b");
+}
+
+/* The lines on stdout: "matrix C/N: LABEL" (counted from 1) and the
+ * first line, in a lab or on the test's DUT; what the user gave escaped. */
+static void matrix_lines(void **st)
+{
+	char *got;
+
+	(void)st;
+	got = stdout_of(print_config, "bound,rules=0");
+	assert_string_equal(got, "matrix 2/4: bound,rules=0\n");
+	free(got);
+	got = stdout_of(print_config, "k\x1b[2J bound");
+	assert_string_equal(got, "matrix 2/4: k\\x1b[2J bound\n");
+	free(got);
+	got = stdout_of(print_begin, "t-");
+	assert_string_equal(got, "matrix: 3 configuration(s) in lab t-, runs tagged matrix-\\x1b\n");
+	free(got);
+	got = stdout_of(print_begin, NULL);
+	assert_string_equal(got, "matrix: 3 configuration(s) on the test's DUT, runs tagged matrix-\\x1b\n");
+	free(got);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(runs_import),	cmocka_unit_test(runs_sync),   cmocka_unit_test(runs_upgrade),
+		cmocka_unit_test(runs_removed), cmocka_unit_test(matrix_json), cmocka_unit_test(matrix_lines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
