@@ -9,8 +9,6 @@
 
 #include "os/selfexec.h"
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
 static void say(const struct app_matrix_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(const struct app_matrix_run *r, const char *fmt, ...)
 {
@@ -24,7 +22,6 @@ static void say(const struct app_matrix_run *r, const char *fmt, ...)
 	va_end(ap);
 	r->say(r->ctx, line);
 }
-#pragma GCC diagnostic pop
 
 char **app_matrix_run_argv(struct app_matrix_run *r, int c)
 {

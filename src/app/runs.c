@@ -321,3 +321,62 @@ int app_runs_sync(const char *from, const char *path_opt, const struct db_run_fi
 	json_object_put(doc);
 	return rc;
 }
+
+int app_runs_named(int argc, char **argv, bool write, const char *path_opt, int64_t **ids, size_t *n,
+		   struct db **db, char *err, size_t errlen)
+{
+	char path[4096];
+	int rc, bad;
+
+	*db = NULL;
+	if (!(*ids = calloc((size_t)argc + 1, sizeof(**ids))))
+		return errmsg(-ENOMEM, err, errlen, "out of memory");
+	if (app_runs_ids(argc, argv, *ids, n, &bad))
+		return errmsg(-EINVAL, err, errlen, "'%s' is not a valid run id (see 'wirerate runs')", argv[bad]);
+	if ((rc = app_runs_open(path_opt, write, db, path, sizeof(path), err, errlen)) == -ENOENT)
+		return errmsg(-ENOENT, err, errlen, "no run %s (no database at %s)", argv[0], path);
+	return rc;
+}
+
+int app_runs_rm(const char *path_opt, int argc, char **argv, int64_t **ids, size_t *n, char *err, size_t errlen)
+{
+	struct db *db;
+	int rc;
+
+	if (!(rc = app_runs_named(argc, argv, true, path_opt, ids, n, &db, err, errlen)) &&
+	    (rc = app_runs_delete(db, *ids, *n, err, errlen)) && rc != -ENOENT)
+		rc = errmsg_host(rc);
+	db_close(db);
+	return rc;
+}
+
+int app_runs_export(const char *path_opt, int argc, char **argv, struct json_object **doc, char *err,
+		    size_t errlen)
+{
+	struct db *db;
+	int64_t *ids = NULL;
+	size_t n;
+	int rc;
+
+	*doc = NULL;
+	if (!(rc = app_runs_named(argc, argv, false, path_opt, &ids, &n, &db, err, errlen)) &&
+	    (rc = db_export(db, ids, n, WR_VERSION, doc, err, errlen)) && rc != -ENOENT)
+		rc = errmsg_host(rc);
+	db_close(db);
+	free(ids);
+	return rc;
+}
+
+int app_runs_upgrade(const char *path_opt, char *path, size_t len, int64_t *was, char *err, size_t errlen)
+{
+	struct db *db = NULL;
+	int rc;
+
+	if ((rc = app_runs_open(path_opt, true, &db, path, len, err, errlen)) == -ENOENT)
+		return errmsg(-ENOENT, err, errlen, "no database at %s", path);
+	if (rc)
+		return rc;
+	*was = db_found_version(db);
+	db_close(db);
+	return 0;
+}

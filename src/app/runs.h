@@ -61,4 +61,23 @@ int app_runs_import(const char *file, const char *path_opt, char *path, size_t l
 int app_runs_sync(const char *from, const char *path_opt, const struct db_run_filter *f, char *path, size_t len,
 		  struct db_import_result *r, char *err, size_t errlen);
 
+/* What 'runs rm', 'export' and 'show' act on. Each returns 0, or -errno
+ * with err: -EINVAL (an id that is no id, a store not ours) and -ENOENT
+ * (a run or store that is not there) are bad input; any other is the
+ * host's. */
+/* The runs named by their ids in argv and their store, opened (write: to
+ * change it). *ids is the caller's to free, and *db to close, either
+ * way. */
+int app_runs_named(int argc, char **argv, bool write, const char *path_opt, int64_t **ids, size_t *n,
+		   struct db **db, char *err, size_t errlen);
+/* Those runs deleted: all or, when one is not stored, none. *ids (n of
+ * them) is the caller's to free either way. */
+int app_runs_rm(const char *path_opt, int argc, char **argv, int64_t **ids, size_t *n, char *err, size_t errlen);
+/* Those runs as one export document, the caller's to put. */
+int app_runs_export(const char *path_opt, int argc, char **argv, struct json_object **doc, char *err,
+		    size_t errlen);
+/* The store's schema made current ('runs upgrade', the one write of
+ * 'runs' itself): *was is its version before (0: the file was empty). */
+int app_runs_upgrade(const char *path_opt, char *path, size_t len, int64_t *was, char *err, size_t errlen);
+
 #endif

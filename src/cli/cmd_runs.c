@@ -23,73 +23,32 @@
 #include "render/runsprint.h"
 #include "wr_config.h"
 
-/* The store named or the default one, to write (rm) or only to read. */
-static int open_db(const char *cmd, const char *path_opt, bool write, struct db **db, char *path, size_t len,
-		   int *exit_rc)
+/* A subcommand's failure: its one-line error, and the exit status: bad
+ * input (an id that is no id, a store not ours, a run or store that is
+ * not there) 2, else 1. */
+static int failed(const char *sub, int rc, const char *err)
 {
-	char err[512];
-	int rc = app_runs_open(path_opt, write, db, path, len, err, sizeof(err));
-
-	if (rc) {
-		/* a file not ours, or planted with triggers: bad input; an
-		 * older or newer schema: the host's state, as a failure */
-		*exit_rc = cli_status(rc);
-		if (rc != -ENOENT)
-			cli_error("%s: %s", cmd, err);
-	}
-	return rc;
+	cli_error("runs %s: %s", sub, err);
+	return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
 /* Make the file's schema current: the one write 'runs' itself does. */
 static int runs_upgrade(struct cli *cli, int argc, char **argv, const char *db_path)
 {
-	char path[4096];
-	struct db *db = NULL;
+	char path[4096], err[512];
 	struct out *o;
 	int64_t was;
-	int rc, ret = 0;
+	int rc;
 
 	if (argc > 0) {
 		cli_error("runs upgrade: unexpected '%s': it takes no arguments", argv[0]);
 		return EXIT_USAGE;
 	}
-	if ((rc = open_db("runs upgrade", db_path, true, &db, path, sizeof(path), &ret))) {
-		if (rc == -ENOENT)
-			cli_error("runs upgrade: no database at %s", path);
-		return rc == -ENOENT ? EXIT_USAGE : ret;
-	}
-	was = db_found_version(db);
+	if ((rc = app_runs_upgrade(db_path, path, sizeof(path), &was, err, sizeof(err))))
+		return failed("upgrade", rc, err);
 	o = cli_out_create(cli, "runs");
 	runsprint_upgrade(o, path, was);
 	out_destroy(o);
-	db_close(db);
-	return 0;
-}
-
-/* The run ids in argv and their store, opened (write: to change it), for
- * runs rm, export and show: 0, or an exit status after a one-line error
- * (what: the subcommand). *ids is the caller's to free either way. */
-static int ids_and_store(const char *what, int argc, char **argv, const char *db_path, bool write,
-			 int64_t **ids, size_t *n, struct db **db)
-{
-	char path[4096], cmd[32];
-	int rc, ret = 0, bad;
-
-	*db = NULL;
-	if (!(*ids = calloc((size_t)argc + 1, sizeof(**ids)))) {
-		cli_error("runs %s: out of memory", what);
-		return EXIT_RUNTIME;
-	}
-	if (app_runs_ids(argc, argv, *ids, n, &bad)) {
-		cli_error("runs %s: '%s' is not a valid run id (see 'wirerate runs')", what, argv[bad]);
-		return EXIT_USAGE;
-	}
-	snprintf(cmd, sizeof(cmd), "runs %s", what);
-	if ((rc = open_db(cmd, db_path, write, db, path, sizeof(path), &ret))) {
-		if (rc == -ENOENT)
-			cli_error("runs %s: no run %s (no database at %s)", what, argv[0], path);
-		return rc == -ENOENT ? EXIT_USAGE : ret;
-	}
 	return 0;
 }
 
@@ -97,93 +56,66 @@ static int ids_and_store(const char *what, int argc, char **argv, const char *db
 static int runs_rm(struct cli *cli, int argc, char **argv, const char *db_path)
 {
 	char err[512];
-	struct db *db = NULL;
 	struct out *o;
 	int64_t *ids = NULL;
 	size_t n;
-	int rc, ret;
+	int rc;
 
 	if (argc < 1) {
 		cli_error("runs rm: give the ids of the runs to delete");
 		return EXIT_USAGE;
 	}
-	if ((ret = ids_and_store("rm", argc, argv, db_path, true, &ids, &n, &db)))
-		goto out;
-	if ((rc = app_runs_delete(db, ids, n, err, sizeof(err)))) {
-		cli_error("runs rm: %s", err);
-		ret = rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-		goto out;
+	if ((rc = app_runs_rm(db_path, argc, argv, &ids, &n, err, sizeof(err)))) {
+		free(ids);
+		return failed("rm", rc, err);
 	}
 	o = cli_out_create(cli, "runs");
 	runsprint_removed(o, ids, n);
 	out_destroy(o);
-out:
-	db_close(db);
 	free(ids);
-	return ret;
+	return 0;
 }
 
-/* The runs named, as a document (export, show). An exit status. */
-static int export_doc(const char *what, int argc, char **argv, const char *db_path, json_object **doc)
+/* runs export ID... (the document on stdout, always JSON) and runs show
+ * ID (the run and every trial of it). */
+static int runs_export(struct cli *cli, int argc, char **argv, const char *db_path, bool show)
 {
+	const char *sub = show ? "show" : "export";
+	json_object *doc;
 	char err[512];
-	struct db *db = NULL;
-	int64_t *ids = NULL;
-	size_t n;
-	int rc, ret;
+	int rc;
 
-	if (!(ret = ids_and_store(what, argc, argv, db_path, false, &ids, &n, &db)) &&
-	    (rc = db_export(db, ids, n, WR_VERSION, doc, err, sizeof(err)))) {
-		cli_error("runs %s: %s", what, err);
-		ret = rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-	}
-	db_close(db);
-	free(ids);
-	return ret;
-}
-
-/* runs export ID...: the document on stdout (always JSON). */
-static int runs_export(struct cli *cli, int argc, char **argv, const char *db_path)
-{
-	json_object *doc = NULL;
-	int ret;
-
-	(void)cli;
-	if (argc < 1) {
-		cli_error("runs export: give the ids of the runs to export (see 'wirerate runs')");
-		return EXIT_USAGE;
-	}
-	if ((ret = export_doc("export", argc, argv, db_path, &doc)))
-		return ret;
-	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
-	json_object_put(doc);
-	return fflush(stdout) ? EXIT_RUNTIME : 0;
-}
-
-/* runs show ID: the run and every trial of it. */
-static int runs_show(struct cli *cli, int argc, char **argv, const char *db_path)
-{
-	json_object *doc = NULL;
-	struct out *o;
-	int ret;
-
-	if (argc != 1) {
+	if (show && argc != 1) {
 		cli_error(argc ? "runs show: one run at a time ('%s' is one too many)" : "runs show: give a run id",
 			  argc ? argv[1] : "");
 		return EXIT_USAGE;
 	}
-	if ((ret = export_doc("show", argc, argv, db_path, &doc)))
-		return ret;
-	if (cli->json) {
-		puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
-		json_object_put(doc);
-		return 0;
+	if (argc < 1) {
+		cli_error("runs export: give the ids of the runs to export (see 'wirerate runs')");
+		return EXIT_USAGE;
 	}
-	o = out_create(stdout, false);
-	runsprint_show(o, doc);
-	out_destroy(o);
+	if ((rc = app_runs_export(db_path, argc, argv, &doc, err, sizeof(err))))
+		return failed(sub, rc, err);
+	if (show && !cli->json) {
+		struct out *o = out_create(stdout, false);
+
+		runsprint_show(o, doc);
+		out_destroy(o);
+	} else {
+		puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+	}
 	json_object_put(doc);
-	return 0;
+	return fflush(stdout) && !show ? EXIT_RUNTIME : 0;
+}
+
+static int runs_show(struct cli *cli, int argc, char **argv, const char *db_path)
+{
+	return runs_export(cli, argc, argv, db_path, true);
+}
+
+static int runs_export_doc(struct cli *cli, int argc, char **argv, const char *db_path)
+{
+	return runs_export(cli, argc, argv, db_path, false);
 }
 
 /* runs import FILE ('-': stdin): every run of an export, each once. */
@@ -233,11 +165,42 @@ static int runs_sync(struct cli *cli, int argc, char **argv, const struct db_run
 	return 0;
 }
 
+/* The runs the filters let through, a line or an object each (none
+ * stored yet: an empty list). */
+static int runs_list(struct cli *cli, const struct runs_opts *ro)
+{
+	struct db_run_filter f = { .label = ro->label, .tag = ro->tag, .since = ro->since };
+	char path[4096], err[512];
+	struct db *db = NULL;
+	struct out *o;
+	int rc, ret = 0;
+
+	if ((rc = app_runs_open(ro->db_path, false, &db, path, sizeof(path), err, sizeof(err)))) {
+		/* a file not ours, or planted with triggers: bad input; an
+		 * older or newer schema: the host's state, as a failure */
+		if (rc != -ENOENT) {
+			cli_error("runs: %s", err);
+			return cli_status(rc);
+		}
+		db = NULL;
+	}
+	o = cli_out_create(cli, "runs");
+	runsprint_list_head(o, path);
+	out_arr_start(o, "runs");
+	if (app_runs_list(db, &f, runsprint_run, o, err, sizeof(err))) {
+		cli_error("runs: %s: %s", path, err);
+		ret = EXIT_RUNTIME;
+	}
+	out_arr_end(o);
+	out_destroy(o);
+	db_close(db);
+	return ret;
+}
+
 int cmd_runs(struct cli *cli, int argc, char **argv)
 {
 	struct runs_opts ro;
-	char path[4096], **args;
-	struct db *db;
+	char **args;
 	int nargs, rc, ret = 0;
 
 	if ((rc = runs_args(cli, argc, argv, &ro, &args, &nargs)) >= 0)
@@ -257,7 +220,7 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		{ "rm", runs_rm, "rm deletes the runs named by id" },
 		{ "upgrade", runs_upgrade, "upgrade acts on the whole file" },
 		{ "show", runs_show, "show prints the run named by id" },
-		{ "export", runs_export, "export writes the runs named by id" },
+		{ "export", runs_export_doc, "export writes the runs named by id" },
 		{ "import", runs_import, "import stores every run of the file" },
 	};
 
@@ -279,25 +242,5 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	free(args);
-	if ((rc = open_db("runs", ro.db_path, false, &db, path, sizeof(path), &ret))) {
-		if (rc != -ENOENT)
-			return ret;
-		db = NULL;	/* nothing stored yet: an empty list */
-		ret = 0;
-	}
-
-	struct out *o = cli_out_create(cli, "runs");
-	struct db_run_filter f = { .label = ro.label, .tag = ro.tag, .since = ro.since };
-	char err[512];
-
-	runsprint_list_head(o, path);
-	out_arr_start(o, "runs");
-	if (app_runs_list(db, &f, runsprint_run, o, err, sizeof(err))) {
-		cli_error("runs: %s: %s", path, err);
-		ret = EXIT_RUNTIME;
-	}
-	out_arr_end(o);
-	out_destroy(o);
-	db_close(db);
-	return ret;
+	return runs_list(cli, &ro);
 }
