@@ -40,10 +40,6 @@ struct out *cli_out_create_json(bool json, const char *command);
 /* The same header, for a document written by hand: '"wirerate":{...},'
  * on stdout, right after its '{'. */
 void cli_json_header(const char *command);
-/* Write a file whole: write() fills a new file beside path, which is then
- * renamed over it, so a reader never sees half of one. 0, or -EIO with
- * the reason in err. */
-int cli_write_file(const char *path, void (*write)(FILE *f, void *arg), void *arg, char *err, size_t errlen);
 
 struct cmd {
 	const char *name;

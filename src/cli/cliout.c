@@ -47,17 +47,3 @@ void cli_json_header(const char *command)
 	json_put_string(stdout, command);
 	printf(",\"time\":%lld},", (long long)time(NULL));
 }
-
-int cli_write_file(const char *path, void (*write)(FILE *f, void *arg), void *arg, char *err, size_t errlen)
-{
-	struct fs_out o;
-	int rc = fs_out_open(&o, path);
-
-	if (!rc) {
-		write(o.f, arg);
-		rc = fs_out_close(&o, true);
-	}
-	if (rc)
-		snprintf(err, errlen, "%s", strerror(-rc));
-	return rc ? -EIO : 0;
-}

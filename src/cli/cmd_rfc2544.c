@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "os/fsutil.h"
 #include "cli/rfc2544args.h"
 #include "app/trialcheck.h"
 #include "core/units.h"
@@ -141,7 +142,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	if (r.openmetrics) {
 		struct om_rfc2544 m = { .label = so.label, .res = res };
 
-		if (cli_write_file(r.openmetrics, om_rfc2544_write, &m, err, sizeof(err)))
+		if (fs_write_file(r.openmetrics, om_rfc2544_write, &m, err, sizeof(err)))
 			cli_error("warning: rfc2544: --openmetrics %s: %s", r.openmetrics, err);
 	}
 	ret = res->interrupted ? 130 : 0;

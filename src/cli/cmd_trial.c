@@ -2,27 +2,16 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/trialargs.h"
-#include "app/trialcheck.h"
-#include "os/fsutil.h"
-#include "io/capture.h"
-#include "render/histcsv.h"
-#include "render/openmetrics.h"
-#include "cli/opt.h"
 #include "cli/storeargs.h"
-#include "cli/trialopt.h"
-#include "app/trialres.h"
-#include "app/trialdut.h"
+#include "cli/trialargs.h"
 #include "app/trialrun.h"
-#include "engine/trial.h"
 #include "core/timeconst.h"
-#include "core/units.h"
-#include "render/trialrunprint.h"
 #include "render/out.h"
+#include "render/trialfiles.h"
+#include "render/trialrunprint.h"
 #include "wr_config.h"
 
 /* What each repeat prints as it ends (app_trial_run.after_each). */
@@ -33,7 +22,7 @@ struct shown {
 	struct storeopt *so;
 	struct trialrunprint_progress pc;
 	struct out *o;
-	FILE *hist;			/* --latency-histogram's rows, or NULL */
+	struct trialfiles *files;	/* --latency-histogram's rows */
 };
 
 static int show_one(void *ctx, unsigned int i, const char *warn)
@@ -50,8 +39,7 @@ static int show_one(void *ctx, unsigned int i, const char *warn)
 		out_arr_start(sh->o, "repeats");
 	}
 	trialrunprint_repeat(sh->o, sh->to, run, i);
-	for (unsigned int d = 0; sh->hist && d < run->res[i].ndirs; d++)
-		hist_csv_rows(sh->hist, &run->res[i].dir[d].latency, i, d);
+	trialfiles_repeat(sh->files, &run->res[i], i);
 	return 0;
 }
 
@@ -84,8 +72,7 @@ struct trun {
 	struct app_trial_run run;
 	struct app_trial_summary sum;
 	struct shown sh;
-	struct fs_out hist;		/* --latency-histogram */
-	struct capture_stats cs;	/* --capture's */
+	struct trialfiles files;	/* --latency-histogram, --openmetrics, --capture */
 };
 
 /* The ports, the DUT, the repeats' room and the CPU watch
@@ -114,54 +101,29 @@ static int open_outputs(struct trun *t)
 	if ((rc = app_trial_store_begin(&t->so, &t->to, t->run.repeat, err, sizeof(err)))) {
 		cli_error("trial: %s", err);
 		rc = cli_status(rc);
-	} else if (t->own.histogram && (rc = fs_out_open(&t->hist, t->own.histogram))) {
-		cli_error("trial: --latency-histogram %s: %s", t->own.histogram, strerror(-rc));
-		rc = EXIT_RUNTIME;
-	} else if (t->own.capture &&
-		   !(t->to.cfg.capture = capture_open(t->own.capture, t->own.capture_count, "wirerate " WR_VERSION, err,
-						      sizeof(err)))) {
-		cli_error("trial: --capture %s", err);
+	} else if ((rc = trialfiles_open(&t->files, "wirerate " WR_VERSION, err, sizeof(err)))) {
+		cli_error("trial: %s", err);
 		rc = EXIT_RUNTIME;
 	}
 	if (rc) {
 		storeopt_end(&t->so, "failed", NULL);
 		return rc;
 	}
-	if ((t->sh.hist = t->hist.f))
-		hist_csv_header(t->sh.hist);
+	t->to.cfg.capture = t->files.cap;
 	return 0;
 }
 
-/* The files of the run: what was measured and captured, also of an
- * interrupted run; nothing of a failed one. */
-static void close_files(struct trun *t)
+static void warn(void *ctx, const char *line)
 {
-	const struct app_trial_run *run = &t->run;
-	char err[512];
-
-	if (t->own.openmetrics && run->done) {
-		struct om_trials om = { .label = t->so.label, .res = run->res, .n = run->done, .ns = run->kept_ns };
-
-		if (cli_write_file(t->own.openmetrics, om_trials_write, &om, err, sizeof(err)))
-			cli_error("warning: trial: --openmetrics %s: %s", t->own.openmetrics, err);
-	}
-	if (fs_out_close(&t->hist, run->done > 0) && run->done)
-		cli_error("warning: trial: --latency-histogram %s: not written", t->own.histogram);
-	if (t->to.cfg.capture) {
-		capture_stats(t->to.cfg.capture, &t->cs);
-		if (capture_close(t->to.cfg.capture, run->done > 0, err, sizeof(err))) {
-			cli_error("warning: trial: --capture %s: not written", err);
-			t->cs.written = 0;
-			t->own.capture = NULL;
-		}
-		t->to.cfg.capture = NULL;
-	}
+	(void)ctx;
+	cli_error("warning: trial: %s", line);
 }
+
 
 /* What the run holds, let go: the files unwritten when still open. */
 static void release(struct trun *t)
 {
-	fs_out_close(&t->hist, false);
+	trialfiles_drop(&t->files);
 	app_trial_run_free(&t->to, &t->run);
 	free(t);
 }
@@ -176,9 +138,11 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 
 	if (!t)
 		return EXIT_RUNTIME;
-	t->sh = (struct shown){ .cli = cli, .to = &t->to, .run = &t->run, .so = &t->so };
+	t->sh = (struct shown){ .cli = cli, .to = &t->to, .run = &t->run, .so = &t->so, .files = &t->files };
 	rc = trial_args(cli, argc, argv, &t->to, &t->own, &t->so);
 	t->run.repeat = (unsigned int)t->own.repeat;
+	t->files = (struct trialfiles){ .histogram = t->own.histogram, .openmetrics = t->own.openmetrics,
+					.capture = t->own.capture, .capture_count = t->own.capture_count };
 	if (rc >= 0 || cli->check_only) {
 		if (rc < 0)
 			cli->planned_s = app_trial_planned_s(&t->to.cfg, t->run.repeat);
@@ -214,10 +178,11 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	app_trial_summarize(&t->run, t->to.cfg.rate_pps * t->to.cfg.ndirs, &t->sum, headline, sizeof(headline));
 	storeopt_end(&t->so, t->run.interrupted ? "interrupted" : !t->run.done || rc ? "failed" : "complete",
 		     t->run.done ? headline : NULL);
-	close_files(t);
+	trialfiles_close(&t->files, t->so.label, &t->run, warn, NULL);
+	t->to.cfg.capture = NULL;
 	cli_stop_restore(&stop);
 	if (t->sh.o) {
-		struct trialrunprint_files f = { .capture = t->own.capture, .cs = &t->cs, .run_id = t->so.run_id };
+		struct trialrunprint_files f = { .capture = t->files.capture, .cs = &t->files.cs, .run_id = t->so.run_id };
 
 		trialrunprint_end(t->sh.o, &t->to, &t->run, &t->sum, &f);
 		out_destroy(t->sh.o);

@@ -150,3 +150,17 @@ int fs_out_close(struct fs_out *o, bool keep)
 		unlink(o->tmp);
 	return rc;
 }
+
+int fs_write_file(const char *path, void (*write)(FILE *f, void *arg), void *arg, char *err, size_t errlen)
+{
+	struct fs_out o;
+	int rc = fs_out_open(&o, path);
+
+	if (!rc) {
+		write(o.f, arg);
+		rc = fs_out_close(&o, true);
+	}
+	if (rc)
+		snprintf(err, errlen, "%s", strerror(-rc));
+	return rc ? -EIO : 0;
+}

@@ -33,6 +33,9 @@ int fs_out_open(struct fs_out *o, const char *path);
  * -errno (a write that failed on the way, too); otherwise, and on any
  * failure, the file beside is removed. o->f NULL is a no-op (0). */
 int fs_out_close(struct fs_out *o, bool keep);
+/* A whole file at path from write(f, arg), through fs_out: 0, or -EIO
+ * with the reason in err (nothing left under path). */
+int fs_write_file(const char *path, void (*write)(FILE *f, void *arg), void *arg, char *err, size_t errlen);
 
 /* Write s to path, with a one-line error naming path on failure. */
 int fs_write_err(const char *path, const char *s, char *err, size_t errlen);

@@ -1,0 +1,72 @@
+#include "render/trialfiles.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render/histcsv.h"
+#include "render/openmetrics.h"
+
+int trialfiles_open(struct trialfiles *f, const char *app, char *err, size_t errlen)
+{
+	char why[512];
+	int rc;
+
+	if (f->histogram && (rc = fs_out_open(&f->hist, f->histogram))) {
+		snprintf(err, errlen, "--latency-histogram %s: %s", f->histogram, strerror(-rc));
+		return rc;
+	}
+	if (f->capture && !(f->cap = capture_open(f->capture, f->capture_count, app, why, sizeof(why)))) {
+		fs_out_close(&f->hist, false);
+		snprintf(err, errlen, "--capture %s", why);
+		return -EIO;
+	}
+	if (f->hist.f)
+		hist_csv_header(f->hist.f);
+	return 0;
+}
+
+void trialfiles_repeat(struct trialfiles *f, const struct trial_result *r, unsigned int i)
+{
+	for (unsigned int d = 0; f->hist.f && d < r->ndirs; d++)
+		hist_csv_rows(f->hist.f, &r->dir[d].latency, i, d);
+}
+
+void trialfiles_close(struct trialfiles *f, const char *label, const struct app_trial_run *run,
+		      void (*warn)(void *ctx, const char *line), void *ctx)
+{
+	char err[512], line[1024];
+
+	if (f->openmetrics && run->done) {
+		struct om_trials om = { .label = label, .res = run->res, .n = run->done, .ns = run->kept_ns };
+
+		if (fs_write_file(f->openmetrics, om_trials_write, &om, err, sizeof(err))) {
+			snprintf(line, sizeof(line), "--openmetrics %s: %s", f->openmetrics, err);
+			warn(ctx, line);
+		}
+	}
+	if (fs_out_close(&f->hist, run->done > 0) && run->done) {
+		snprintf(line, sizeof(line), "--latency-histogram %s: not written", f->histogram);
+		warn(ctx, line);
+	}
+	if (f->cap) {
+		capture_stats(f->cap, &f->cs);
+		if (capture_close(f->cap, run->done > 0, err, sizeof(err))) {
+			snprintf(line, sizeof(line), "--capture %s: not written", err);
+			warn(ctx, line);
+			f->cs.written = 0;
+			f->capture = NULL;
+		}
+		f->cap = NULL;
+	}
+}
+
+void trialfiles_drop(struct trialfiles *f)
+{
+	char err[512];
+
+	fs_out_close(&f->hist, false);
+	if (f->cap)
+		capture_close(f->cap, false, err, sizeof(err));
+	f->cap = NULL;
+}

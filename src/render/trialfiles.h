@@ -1,0 +1,42 @@
+/* The files a trial run writes besides its output: every direction's
+ * latency histogram as CSV (--latency-histogram), the run's figures as
+ * OpenMetrics text (--openmetrics), and the first frames received but
+ * not counted as pcapng (--capture). Each is made before the traffic,
+ * written beside its name and renamed over it at the end: what was
+ * measured and captured, also of an interrupted run; nothing of a failed
+ * one. */
+#ifndef WR_RENDER_TRIALFILES_H
+#define WR_RENDER_TRIALFILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "app/trialrun.h"
+#include "io/capture.h"
+#include "os/fsutil.h"
+
+struct trialfiles {
+	/* in: the paths asked for, or NULL */
+	const char *histogram, *openmetrics, *capture;
+	unsigned int capture_count;
+	/* the open files */
+	struct fs_out hist;
+	struct capture *cap;		/* the trial's (trial_cfg.capture) */
+	/* out: what --capture wrote (capture NULL when it was not) */
+	struct capture_stats cs;
+};
+
+/* The histogram's and the capture's files made (app: the pcapng's
+ * writer): 0, or -errno with the option and the reason in err. */
+int trialfiles_open(struct trialfiles *f, const char *app, char *err, size_t errlen);
+/* Repeat i's histogram rows. */
+void trialfiles_repeat(struct trialfiles *f, const struct trial_result *r, unsigned int i);
+/* The run's end: the OpenMetrics file of its done repeats written, the
+ * others kept when a repeat was done. warn has a line for each file not
+ * written. */
+void trialfiles_close(struct trialfiles *f, const char *label, const struct app_trial_run *run,
+		      void (*warn)(void *ctx, const char *line), void *ctx);
+/* Whatever is still open, removed (a failed run). */
+void trialfiles_drop(struct trialfiles *f);
+
+#endif
