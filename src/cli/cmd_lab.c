@@ -8,8 +8,6 @@
 #include "cli/cli.h"
 #include "cli/labargs.h"
 #include "cli/opt.h"
-#include "core/cpuset.h"
-#include "core/units.h"
 #include "render/out.h"
 #include "render/labprint.h"
 #include "lab/lab.h"

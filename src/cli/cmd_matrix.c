@@ -20,7 +20,6 @@
 #include "cli/labargs.h"
 #include "cli/matrixargs.h"
 #include "app/matrixrun.h"
-#include "core/units.h"
 #include "os/selfexec.h"
 #include "render/matrixprint.h"
 #include "render/out.h"

@@ -11,13 +11,10 @@
 #include "cli/opt.h"
 #include "render/out.h"
 #include "render/probeprint.h"
-#include "app/portpath.h"
 #include "app/probe.h"
 #include "os/cpulat.h"
-#include "os/ifprobe.h"
 #include "os/netns.h"
 #include "os/probe.h"
-#include "core/timeconst.h"
 
 /* The first usable CPU to each other one; a pair that cannot be measured
  * shows "?" and its reason on stderr. */

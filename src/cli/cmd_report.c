@@ -10,8 +10,6 @@
 #include "cli/cli.h"
 #include "cli/reportargs.h"
 #include "cli/opt.h"
-#include "core/duttarget.h"
-#include "store/db.h"
 #include "render/out.h"
 #include "render/report_render.h"
 #include "store/report.h"

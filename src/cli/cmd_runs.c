@@ -15,7 +15,6 @@
 #include "cli/cli.h"
 #include "cli/runsargs.h"
 #include "cli/opt.h"
-#include "core/units.h"
 #include "app/runs.h"
 #include "store/db.h"
 #include "store/dbexport.h"

@@ -11,13 +11,8 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "core/timeconst.h"
-#include "core/cpuset.h"
-#include "render/out.h"
 #include "cli/dutopt.h"
-#include "dut/dut.h"
 #include "dut/profile.h"
-#include "render/cpuprint.h"
-#include "app/cpuwatch.h"
 
 static const struct opt cpu_opts[] = {
 	{ "interval", 0, OPT_VALUE, "T", "sampling", "1s", "time between rows (10ms..1h)",

@@ -11,8 +11,6 @@
 #include "cli/opt.h"
 #include "core/cpuset.h"
 #include "core/units.h"
-#include "render/out.h"
-#include "render/labprint.h"
 #include "lab/lab.h"
 #include "app/labrun.h"
 

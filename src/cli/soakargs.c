@@ -9,12 +9,8 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "core/timeconst.h"
-#include "core/cpuset.h"
-#include "render/out.h"
 #include "cli/dutopt.h"
-#include "dut/dut.h"
 #include "dut/soak.h"
-#include "render/soakprint.h"
 #include "app/soakrun.h"
 
 static int set_calibration(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)

@@ -16,10 +16,7 @@
 #include "core/timeconst.h"
 #include "core/units.h"
 #include "engine/stream.h"
-#include "engine/stream_proto.h"
 #include "lab/lab.h"
-#include "render/out.h"
-#include "render/streamprint.h"
 
 enum { SET_BIND, SET_TOKEN_FILE, SET_USER, SET_CLIENT };
 

@@ -2,15 +2,12 @@
  * name the DUT's ports to ask for their MACs), and the lines that say
  * what was resolved and which port path was taken. */
 #include "cli/trialopt.h"
-#include "app/trialres.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <arpa/inet.h>
 
-#include "core/addrpolicy.h"
-#include "render/out.h"
 
 /* Not unspecified, broadcast or multicast: an address a port can hold. */
 static bool unicast(const uint8_t *a, bool v6)

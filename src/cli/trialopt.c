@@ -1,6 +1,5 @@
 #include "cli/trialopt.h"
 #include "app/trialcheck.h"
-#include "app/trialres.h"
 #include "cli/dutopt.h"
 #include "os/nft.h"
 
@@ -14,10 +13,7 @@
 #include <arpa/inet.h>
 
 #include "cli/opt.h"
-#include "core/addrpolicy.h"
 #include "core/timeconst.h"
-#include "store/calib.h"
-#include "dut/profile.h"
 #include "dut/soak.h"
 
 /* Six groups of one or two hex digits split by ':', and a unicast

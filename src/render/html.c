@@ -14,7 +14,6 @@
 #include "render/html_impl.h"
 #include "store/trend_model.h"
 #include "render/report_render.h"
-#include "render/out.h"
 #include "wr_config.h"
 #include "wr_revision.h"
 

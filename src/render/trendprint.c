@@ -2,7 +2,6 @@
 
 #include <stdio.h>
 
-#include "core/units.h"
 
 static const char *pps(double v, char *buf, size_t len)
 {
