@@ -235,7 +235,8 @@ static void report_runs(void **st)
  * or a device, not longer than a path can be. */
 static void report_html_path(void **st)
 {
-	char p[512], want[600], *lng;
+	static char lng[4097];
+	char p[512], want[600];
 	FILE *f;
 
 	(void)st;
@@ -264,8 +265,7 @@ static void report_html_path(void **st)
 	assert_int_equal(app_report_check_html("wr-test-never-written.html", err, sizeof(err)), 0);
 	/* a path of 4095 characters (this directory, then "/." and "/" over
 	 * again) is taken; one more "/" makes it too long */
-	assert_non_null(lng = malloc(4097));
-	snprintf(lng, 4097, "%s", dir);
+	snprintf(lng, sizeof(lng), "%s", dir);
 	while (strlen(lng) + 2 + 7 <= 4095)
 		strcat(lng, "/.");
 	while (strlen(lng) + 7 < 4095)
@@ -278,7 +278,6 @@ static void report_html_path(void **st)
 	assert_int_equal(strlen(lng), 4096);
 	assert_int_equal(app_report_check_html(lng, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--html: the path is too long");
-	free(lng);
 }
 
 static void rm_all_or_none(void **st)
