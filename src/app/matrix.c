@@ -336,6 +336,12 @@ int app_matrix_check_test(char **test, int ntest, int ntags, bool *remote, char 
 {
 	*remote = app_matrix_remote_dut(test, ntest);
 	for (int i = 1; i < ntest; i++) {
+		/* the test would print its help and the matrix run on */
+		if (!strcmp(test[i], "--help") || !strcmp(test[i], "-h")) {
+			snprintf(err, errlen, "%s among the test's options: for them, see 'wirerate %s --help'", test[i],
+				 test[0]);
+			return -EINVAL;
+		}
 		if (app_matrix_reserved(test[i], *remote)) {
 			snprintf(err, errlen, "%s is the matrix's to set, not the test's (see 'wirerate matrix --help')",
 				 test[i]);

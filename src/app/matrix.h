@@ -60,8 +60,8 @@ bool app_matrix_reserved(const char *arg, bool remote);
  * test at a time, with no lab built. */
 bool app_matrix_remote_dut(char **test, int ntest);
 /* The test's words (from its name on) checked before anything is built:
- * none that the matrix sets itself, and room for what it adds (ntags: the
- * user's tags). *remote: the test names a DUT of its own. -EINVAL with
+ * no --help, none that the matrix sets itself, and room for what it adds
+ * (ntags: the user's tags). *remote: the test names a DUT of its own. -EINVAL with
  * the reason. */
 int app_matrix_check_test(char **test, int ntest, int ntags, bool *remote, char *err, size_t errlen);
 /* Such a DUT has the axes placement and rules only: -EINVAL with a reason. */

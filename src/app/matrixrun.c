@@ -9,10 +9,13 @@
 
 #include "os/selfexec.h"
 
+/* A child's exit status when it cannot start: a runtime failure. */
+#define CHILD_CANNOT_RUN 1
+
 static void say(const struct app_matrix_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(const struct app_matrix_run *r, const char *fmt, ...)
 {
-	char line[1024];
+	char line[4096 + 1024];
 	va_list ap;
 
 	if (!r->say)
@@ -47,7 +50,7 @@ static int run_one(struct app_matrix_run *r, int c)
 	}
 	if (selfexec_stopped())
 		return -EINTR;
-	st = selfexec_run(app_matrix_run_argv(r, c), r->test_out, 1);
+	st = selfexec_run(app_matrix_run_argv(r, c), r->test_out, CHILD_CANNOT_RUN);
 	if (st < 0) {
 		say(r, "cannot run the test: %s", strerror(-st));
 		return -EIO;
@@ -114,6 +117,8 @@ int app_matrix_run(struct app_matrix_run *r)
 	else if (rc == -EINTR)
 		say(r, "stopped %s configuration %d of %d; the runs so far are stored, tagged %s",
 		    between ? "after" : "in", at + 1, nconf, r->mtag);
+	if (!rc && r->end)
+		rc = r->end(r->ctx);
 	if (!r->remote) {
 		unsetenv(LAB_LOCK_ENV);
 		lab_unlock(&lock, r->prefix);

@@ -27,13 +27,17 @@ struct app_matrix_run {
 	int ntags;
 	const char *db_path, *mtag;	/* the store, the matrix's tag */
 	int test_out;			/* the tests' stdout: -1 this one's */
-	/* Said as the run goes (any may be NULL): begin once the lab is
-	 * held, before the first configuration; each configuration before
-	 * its lab is built and after its test stored its run; say, a line
-	 * of what went wrong (more than one may come). */
+	/* Said as the run goes (any may be NULL): begin before the first
+	 * configuration (the lab held, when there is one); each
+	 * configuration before its lab is built and after its test stored
+	 * its run; end once every configuration stored its run, the lab
+	 * still held and the signals still passed on (the report), its
+	 * value app_matrix_run's; say, a line of what went wrong (more than
+	 * one may come). */
 	void (*begin)(void *ctx);
 	void (*starting)(void *ctx, int c);
 	void (*done)(void *ctx, int c);
+	int (*end)(void *ctx);
 	void (*say)(void *ctx, const char *line);
 	void *ctx;
 	/* out */
@@ -44,10 +48,10 @@ struct app_matrix_run {
 /* Configuration c's test command line, in r->targv. */
 char **app_matrix_run_argv(struct app_matrix_run *r, int c);
 
-/* Every configuration in turn: 0 when each stored its run; -EINTR when
- * stopped (the runs so far stay stored); -EIO when the lab, the test's
- * start or its store failed; a positive exit status when a test failed
- * with it. What went wrong is said through say. */
+/* Every configuration in turn, then end: end's value when each stored
+ * its run; -EINTR when stopped (the runs so far stay stored); -EIO when
+ * the lab, the test's start or its store failed; a positive exit status
+ * when a test failed with it. What went wrong is said through say. */
 int app_matrix_run(struct app_matrix_run *r);
 
 #endif

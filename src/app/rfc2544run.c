@@ -104,16 +104,17 @@ int app_r2544_search(struct app_r2544_setup *s, struct app_r2544_search *x, stru
 	struct search_hooks h = { .so = s->so, .x = x };
 	int rc;
 
-	x->headline[0] = x->store_warn[0] = '\0';
 	if (x->on_trial) {
 		s->cfg->on_trial = search_trial;
 		s->cfg->on_row = search_row;
 		s->cfg->hook_ctx = &h;
 	}
-	if ((rc = r2544_run(s->cfg, res, x->stop, x->progress, x->progress_ctx, err, errlen)))
-		return rc;
-	if (app_store_r2544_finish(s->so, res, x->headline, sizeof(x->headline), x->store_warn,
-				   sizeof(x->store_warn)) && !x->store_warn[0])
-		snprintf(x->store_warn, sizeof(x->store_warn), "failed");
-	return 0;
+	rc = r2544_run(s->cfg, res, x->stop, x->progress, x->progress_ctx, err, errlen);
+	if (x->on_trial) {
+		/* h is gone with this call: the store's own hooks again */
+		s->cfg->on_trial = app_store_r2544_trial;
+		s->cfg->on_row = app_store_r2544_row;
+		s->cfg->hook_ctx = s->so;
+	}
+	return rc;
 }

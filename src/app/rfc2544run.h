@@ -48,18 +48,14 @@ int app_r2544_set_up(struct app_r2544_setup *s, char *err, size_t errlen);
 
 /* The search after app_r2544_set_up (r2544_run with s->cfg), each trial
  * and row stored as it ends; on_trial, when given, has each trial after
- * the store does (--json-stream). Then the last rows stored and the
- * run's headline made. 0, or -errno with err when the search failed;
- * store_warn says why the last rows were not stored ("": they were). */
+ * the store does (--json-stream). 0, or -errno with err. The caller then
+ * stores the last rows (app_store_r2544_finish). */
 struct app_r2544_search {
 	volatile sig_atomic_t *stop;
 	r2544_progress_fn progress;
 	void *progress_ctx;
 	void (*on_trial)(void *ctx, const struct r2544_trial *t);
 	void *ctx;
-	/* out */
-	char headline[512];
-	char store_warn[512];
 };
 
 int app_r2544_search(struct app_r2544_setup *s, struct app_r2544_search *x, struct r2544_result *res, char *err,

@@ -1,7 +1,7 @@
 /* Storing a traffic command's run (trial, rfc2544, stream): the run row with its
  * environment at the start, every trial as it ends, rfc2544's rows, the
  * status at the end. The options (--db, --label, --tag, --no-store) are
- * parsed by src/cli/storeopt.c into struct storeopt. */
+ * parsed by src/cli/storeargs.c into struct storeopt. */
 #ifndef WR_APP_RUNSTORE_H
 #define WR_APP_RUNSTORE_H
 

@@ -111,8 +111,9 @@ static int check(struct cli *cli, int argc, char **argv, struct mrun *r)
 
 /* The configurations' runs compared by 'wirerate report', run as a
  * child; with --json its document goes inside the matrix's. */
-static int report(struct mrun *r)
+static int report(void *ctx)
 {
+	struct mrun *r = ctx;
 	char *rargv[APP_MATRIX_REPORT_ARGV], ids[APP_MATRIX_MAX][24];
 	FILE *tmp = NULL;
 	int rc;
@@ -130,7 +131,10 @@ static int report(struct mrun *r)
 	if (tmp) {
 		struct out *o = cli_out_create(r->cli, "matrix");
 
-		matrixprint_json(o, &r->m, r->run.run_ids, r->mtag, r->mo.prefix, tmp);
+		if (o)
+			matrixprint_json(o, &r->m, r->run.run_ids, r->mtag, r->mo.prefix, tmp);
+		else
+			rc = EXIT_RUNTIME;
 		out_destroy(o);
 		fclose(tmp);
 	}
@@ -164,7 +168,7 @@ static void done(void *ctx, int c)
 
 	(void)c;
 	if (!r->cli->json)
-		printf("\n");
+		matrixprint_config_done();
 }
 
 static void say(void *ctx, const char *line)
@@ -191,6 +195,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	r->run.begin = begin;
 	r->run.starting = starting;
 	r->run.done = done;
+	r->run.end = report;
 	r->run.say = say;
 	r->run.ctx = r;
 	/* with --json the tests' own output would break the document */
@@ -200,14 +205,6 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	if (null)
 		fclose(null);
 	rc = rc == -EINTR ? 130 : rc < 0 ? EXIT_RUNTIME : rc;
-	if (!rc) {
-		struct selfexec_sigs sigs;
-
-		/* a stop while the report is made reaches it too */
-		selfexec_catch(&sigs);
-		rc = report(r);
-		selfexec_restore(&sigs);
-	}
 	free(r);
 	return rc;
 }

@@ -16,6 +16,12 @@
 #include "os/netns.h"
 #include "os/probe.h"
 
+static void unmeasured(void *ctx, const struct cpulat_pair *p)
+{
+	(void)ctx;
+	cli_error("probe: %s", p->err);
+}
+
 /* The first usable CPU to each other one; a pair that cannot be measured
  * shows "?" and its reason on stderr. */
 static void print_cpu_lines(struct out *o)
@@ -23,10 +29,7 @@ static void print_cpu_lines(struct out *o)
 	struct cpulat_pair p[PROBE_LINE_PAIRS];
 	int n = cpulat_from_first(p, PROBE_LINE_PAIRS);
 
-	for (int i = 0; i < n; i++)
-		if (p[i].ns <= 0)
-			cli_error("probe: %s", p[i].err);
-	probeprint_cpu_lines(o, p, n);
+	probeprint_cpu_lines(o, p, n, unmeasured, NULL);
 }
 
 /* One interface of --tx: 0, or 1 when it could not be probed. */

@@ -20,13 +20,12 @@
 
 #define EXIT_REGRESSION 3
 
-/* Open the stores --db names (or the default one) to read, names[] and
- * db[] for each; 0 or the exit status, with the error said. run: the run
- * asked for, named when the one store is missing (NULL: none). */
+/* report --trend: the series the options choose, its changes, and the
+ * verdict on the last one; the exit status, after a one-line error. */
 static int do_trend(struct cli *cli, const struct report_opts *op, int nruns)
 {
 	struct db_run_filter f = { .label = op->label, .tag = op->tag, .dut = op->dut[0] ? op->dut : NULL };
-	char path[4096], err[512];
+	char path[4096], err[2 * 4096 + 512];
 	const char *names[REPORT_MAX_STORES];
 	struct db *db[REPORT_MAX_STORES] = { 0 };
 	unsigned int ndb = op->ndb ? op->ndb : 1;
@@ -82,7 +81,7 @@ static void note(void *ctx, const char *line)
 /* The model written out: the page, then CSV, JSON or text on stdout. */
 static int write_out(struct cli *cli, const struct report_opts *op, const struct report_model *m)
 {
-	char err[512];
+	char err[4096 + 512];
 	int rc;
 
 	if (op->html && (rc = report_html_file(op->html, m, err, sizeof(err)))) {
@@ -112,7 +111,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 {
 	struct report_opts op;
 	struct report_model *m = NULL;
-	char err[1024], **runs;
+	char err[2 * 4096 + 512], **runs;
 	int nruns, rc, ret = EXIT_USAGE;
 
 	if ((rc = report_args(cli, argc, argv, &op, &runs, &nruns)) >= 0)

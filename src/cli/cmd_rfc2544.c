@@ -87,6 +87,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 {
 	struct rfc2544_args r;
 	struct storeopt so;
+	char headline[512];
 	struct trialopt to;
 	struct r2544_result *res = NULL;
 	struct app_r2544_plan plan;
@@ -130,9 +131,9 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		storeopt_end(&so, "failed", NULL);
 		goto out;
 	}
-	if (x.store_warn[0])
-		cli_error("warning: rfc2544: storing the last rows in %s: %s", so.path, x.store_warn);
-	storeopt_end(&so, res->interrupted ? "interrupted" : "complete", x.headline);
+	if ((rc = app_store_r2544_finish(&so, res, headline, sizeof(headline), err, sizeof(err))))
+		cli_error("warning: rfc2544: storing the last rows in %s: %s", so.path, err);
+	storeopt_end(&so, res->interrupted ? "interrupted" : "complete", headline);
 	print_result(cli, &setup, res);
 	if (r.openmetrics) {
 		struct om_rfc2544 m = { .label = so.label, .res = res };

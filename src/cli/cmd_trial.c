@@ -95,7 +95,7 @@ static int prepare(struct trun *t)
  * status after a one-line error, with the stored run marked failed. */
 static int open_outputs(struct trun *t)
 {
-	char err[512];
+	char err[4096 + 512];
 	int rc;
 
 	if ((rc = app_trial_store_begin(&t->so, &t->to, t->run.repeat, err, sizeof(err)))) {
@@ -163,8 +163,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	}
 	/* A long run says how long before it starts. */
 	if ((secs = app_trial_planned_s(&t->to.cfg, t->run.repeat)) >= APP_TRIAL_PLAN_SHOWN_S)
-		fprintf(stderr, "trial: planned: %llu trial(s) of %.0f s, %.0f s with learning and drain\n",
-			(unsigned long long)t->run.repeat, (double)t->to.cfg.duration_ns / NSEC_PER_SEC, secs);
+		trialrunprint_planned(t->run.repeat, t->to.cfg.duration_ns, secs);
 	/* Each trial prints in turn (in JSON, in "repeats", one element for
 	 * one trial), then what they forwarded over all. */
 	t->run.stop = cli_stop_flag();
@@ -178,7 +177,8 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	app_trial_summarize(&t->run, t->to.cfg.rate_pps * t->to.cfg.ndirs, &t->sum, headline, sizeof(headline));
 	storeopt_end(&t->so, t->run.interrupted ? "interrupted" : !t->run.done || rc ? "failed" : "complete",
 		     t->run.done ? headline : NULL);
-	trialfiles_close(&t->files, t->so.label, &t->run, warn, NULL);
+	/* what was measured, also of an interrupted run; nothing of a failed one */
+	trialfiles_close(&t->files, t->so.label, &t->run, t->run.done > 0, warn, NULL);
 	t->to.cfg.capture = NULL;
 	cli_stop_restore(&stop);
 	if (t->sh.o) {

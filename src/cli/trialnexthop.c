@@ -1,6 +1,6 @@
-/* --next-hop and --rx-next-hop (the options of src/cli/trialopt.c that
- * name the DUT's ports to ask for their MACs), and the lines that say
- * what was resolved and which port path was taken. */
+/* --next-hop and --rx-next-hop: the options of src/cli/trialopt.c that
+ * name the DUT's ports to ask for their MACs (what was resolved is
+ * printed by render/trialrunprint.c). */
 #include "cli/trialopt.h"
 
 #include <errno.h>

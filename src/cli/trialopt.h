@@ -13,8 +13,6 @@
 #include "core/units.h"
 #include "engine/cpucost.h"
 #include "engine/trial.h"
-#include "render/cpuprint.h"
-#include "render/out.h"
 #include "lab/lab.h"
 #include "app/trialcfg.h"
 

@@ -34,7 +34,7 @@ int fs_out_open(struct fs_out *o, const char *path);
  * failure, the file beside is removed. o->f NULL is a no-op (0). */
 int fs_out_close(struct fs_out *o, bool keep);
 /* A whole file at path from write(f, arg), through fs_out: 0, or -EIO
- * with the reason in err (nothing left under path). */
+ * with the reason in err (a file already at path is left as it was). */
 int fs_write_file(const char *path, void (*write)(FILE *f, void *arg), void *arg, char *err, size_t errlen);
 
 /* Write s to path, with a one-line error naming path on failure. */

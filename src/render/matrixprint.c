@@ -44,6 +44,11 @@ void matrixprint_planned(int nconf, double test_s, double lab_s)
 		when);
 }
 
+void matrixprint_config_done(void)
+{
+	printf("\n");
+}
+
 void matrixprint_config(int c, int nconf, const char *label)
 {
 	char l[4 * sizeof(((struct app_matrix *)0)->labels[0])];

@@ -21,7 +21,9 @@ void matrixprint_begin(int nconf, const char *prefix, const char *mtag);
 /* On stderr: about test_s seconds a configuration, lab_s more for the
  * lab's build (0: none). */
 void matrixprint_planned(int nconf, double test_s, double lab_s);
-/* "matrix C/N: LABEL" before configuration c's test. */
+/* "matrix C/N: LABEL" before configuration c's test; a blank line after
+ * it stored its run. */
 void matrixprint_config(int c, int nconf, const char *label);
+void matrixprint_config_done(void);
 
 #endif

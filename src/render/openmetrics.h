@@ -23,7 +23,8 @@ void om_write_trials(FILE *f, const char *label, const struct trial_result *res,
 void om_write_rfc2544(FILE *f, const char *label, const struct r2544_result *res);
 
 /* The two above for a writer that takes a FILE and one argument (the
- * CLI's file writer): arg a struct om_trials or a struct om_rfc2544. */
+ * file writer fs_write_file): arg a struct om_trials or a struct
+ * om_rfc2544. */
 struct om_trials {
 	const char *label;
 	const struct trial_result *res;

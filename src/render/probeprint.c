@@ -29,9 +29,9 @@ void probeprint_report(struct out *o, const struct probe_report *r)
 	out_obj_end(o);
 }
 
-void probeprint_cpu_lines(struct out *o, const struct cpulat_pair *p, int n)
+void probeprint_cpu_lines(struct out *o, const struct cpulat_pair *p, int n,
+			  void (*unmeasured)(void *ctx, const struct cpulat_pair *p), void *ctx)
 {
-
 	out_obj_start(o, "cpu_line_ns");
 	if (n)
 		out_text(o, "\n  one cache line from CPU %d to:", p[0].a);
@@ -45,6 +45,7 @@ void probeprint_cpu_lines(struct out *o, const struct cpulat_pair *p, int n)
 		} else {
 			out_null(o, key);
 			out_text(o, " ?");
+			unmeasured(ctx, &p[i]);
 		}
 	}
 	if (n)

@@ -10,8 +10,10 @@
 #include "render/out.h"
 
 void probeprint_report(struct out *o, const struct probe_report *r);
-/* n pairs; one not measured shows "?" (its reason is the caller's to say). */
-void probeprint_cpu_lines(struct out *o, const struct cpulat_pair *p, int n);
+/* n pairs; one not measured shows "?", then goes to unmeasured, which
+ * says why. */
+void probeprint_cpu_lines(struct out *o, const struct cpulat_pair *p, int n,
+			  void (*unmeasured)(void *ctx, const struct cpulat_pair *p), void *ctx);
 /* One --tx interface: rc is app_probe_port's (nonzero: pp->err). */
 void probeprint_port(struct out *o, const char *spec, int rc, const struct app_probe_port *pp);
 

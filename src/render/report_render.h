@@ -30,7 +30,7 @@ struct trend;
 int trend_html_write(const struct trend *t, FILE *f, char *err, size_t errlen);
 
 /* The two pages to a file: written beside path and renamed over it. 0, or
- * -errno with the reason ("--html PATH: ...") in err. */
+ * -errno with the reason in err. */
 int report_html_file(const char *path, const struct report_model *m, char *err, size_t errlen);
 int trend_html_file(const char *path, const struct trend *t, char *err, size_t errlen);
 

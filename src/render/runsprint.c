@@ -65,7 +65,6 @@ void runsprint_show(struct out *o, json_object *doc)
 
 	one = json_object_array_get_idx(json_object_object_get(doc, "runs"), 0);
 	run = json_object_object_get(one, "run");
-	o = out_create(stdout, false);
 	out_str(o, NULL, "run %s", field(run, "id"));
 	out_str(o, NULL, "  %s", field(run, "test"));
 	out_str(o, NULL, "  label '%s'", field(run, "label"));

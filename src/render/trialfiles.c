@@ -32,12 +32,12 @@ void trialfiles_repeat(struct trialfiles *f, const struct trial_result *r, unsig
 		hist_csv_rows(f->hist.f, &r->dir[d].latency, i, d);
 }
 
-void trialfiles_close(struct trialfiles *f, const char *label, const struct app_trial_run *run,
+void trialfiles_close(struct trialfiles *f, const char *label, const struct app_trial_run *run, bool keep,
 		      void (*warn)(void *ctx, const char *line), void *ctx)
 {
-	char err[512], line[1024];
+	char err[512], line[4096 + 1024];
 
-	if (f->openmetrics && run->done) {
+	if (f->openmetrics && keep) {
 		struct om_trials om = { .label = label, .res = run->res, .n = run->done, .ns = run->kept_ns };
 
 		if (fs_write_file(f->openmetrics, om_trials_write, &om, err, sizeof(err))) {
@@ -45,13 +45,13 @@ void trialfiles_close(struct trialfiles *f, const char *label, const struct app_
 			warn(ctx, line);
 		}
 	}
-	if (fs_out_close(&f->hist, run->done > 0) && run->done) {
+	if (fs_out_close(&f->hist, keep) && keep) {
 		snprintf(line, sizeof(line), "--latency-histogram %s: not written", f->histogram);
 		warn(ctx, line);
 	}
 	if (f->cap) {
 		capture_stats(f->cap, &f->cs);
-		if (capture_close(f->cap, run->done > 0, err, sizeof(err))) {
+		if (capture_close(f->cap, keep, err, sizeof(err))) {
 			snprintf(line, sizeof(line), "--capture %s: not written", err);
 			warn(ctx, line);
 			f->cs.written = 0;

@@ -2,9 +2,8 @@
  * latency histogram as CSV (--latency-histogram), the run's figures as
  * OpenMetrics text (--openmetrics), and the first frames received but
  * not counted as pcapng (--capture). Each is made before the traffic,
- * written beside its name and renamed over it at the end: what was
- * measured and captured, also of an interrupted run; nothing of a failed
- * one. */
+ * written beside its name and renamed over it at the end, when the caller
+ * keeps it. */
 #ifndef WR_RENDER_TRIALFILES_H
 #define WR_RENDER_TRIALFILES_H
 
@@ -27,14 +26,15 @@ struct trialfiles {
 };
 
 /* The histogram's and the capture's files made (app: the pcapng's
- * writer): 0, or -errno with the option and the reason in err. */
+ * writer): 0, or -errno with the option and the reason in err. The
+ * caller hands cap to the trial (trial_cfg.capture). */
 int trialfiles_open(struct trialfiles *f, const char *app, char *err, size_t errlen);
 /* Repeat i's histogram rows. */
 void trialfiles_repeat(struct trialfiles *f, const struct trial_result *r, unsigned int i);
-/* The run's end: the OpenMetrics file of its done repeats written, the
- * others kept when a repeat was done. warn has a line for each file not
- * written. */
-void trialfiles_close(struct trialfiles *f, const char *label, const struct app_trial_run *run,
+/* The run's end: with keep, the OpenMetrics file of its done repeats
+ * written and the others renamed into place; without, all removed. warn
+ * has a line for each file not written. */
+void trialfiles_close(struct trialfiles *f, const char *label, const struct app_trial_run *run, bool keep,
 		      void (*warn)(void *ctx, const char *line), void *ctx);
 /* Whatever is still open, removed (a failed run). */
 void trialfiles_drop(struct trialfiles *f);

@@ -158,6 +158,12 @@ void trialrunprint_progress(void *arg, const struct trial_progress *p)
 	pc->shown = true;
 }
 
+void trialrunprint_planned(unsigned int repeat, uint64_t duration_ns, double secs)
+{
+	fprintf(stderr, "trial: planned: %llu trial(s) of %.0f s, %.0f s with learning and drain\n",
+		(unsigned long long)repeat, (double)duration_ns / NSEC_PER_SEC, secs);
+}
+
 void trialrunprint_progress_clear(struct trialrunprint_progress *pc)
 {
 	if (pc->shown)

@@ -37,6 +37,10 @@ struct trialrunprint_files {
 void trialrunprint_end(struct out *o, const struct trialopt *to, const struct app_trial_run *run,
 		       const struct app_trial_summary *sum, const struct trialrunprint_files *f);
 
+/* On stderr, before a long run: repeat trials of duration_ns, secs in
+ * all with learning and drain. */
+void trialrunprint_planned(unsigned int repeat, uint64_t duration_ns, double secs);
+
 /* The line on a terminal while a trial runs (a trial_progress_fn, arg a
  * struct trialrunprint_progress zeroed at first), and its clearing. */
 struct trialrunprint_progress {

@@ -246,6 +246,21 @@ static void report_argv(void **st)
 	assert_null(argv[5]);
 }
 
+/* The test's --help (or -h) is refused: the test would print its help
+ * and exit 0, and the matrix would go on to build its labs. */
+static void check_test_help(void **st)
+{
+	char *help[] = { "trial", "--rate", "1k", "--help" };
+	char *h[] = { "rfc2544", "-h" };
+	bool remote;
+
+	(void)st;
+	assert_int_equal(app_matrix_check_test(help, 4, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--help among the test's options: for them, see 'wirerate trial --help'");
+	assert_int_equal(app_matrix_check_test(h, 2, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "-h among the test's options: for them, see 'wirerate rfc2544 --help'");
+}
+
 /* The test's words before anything is built: the options the lab's
  * matrix sets refused (the test's name itself not looked at), and the
  * ones it leaves to the test passed. */
@@ -356,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_argv),	   cmocka_unit_test(remote_dut),
 		cmocka_unit_test(report_argv),	   cmocka_unit_test(check_test_reserved),
 		cmocka_unit_test(check_test_remote), cmocka_unit_test(check_test_room),
+		cmocka_unit_test(check_test_help),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
