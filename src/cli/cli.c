@@ -11,27 +11,44 @@
 #include "cli/cli.h"
 #include "render/out.h"
 
-void cli_error(const char *fmt, ...)
+static void say(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static void say(const char *fmt, va_list ap)
 {
 	char small[1024], *big = NULL;
-	va_list ap;
+	va_list again;
 	int n;
 
 	fflush(stdout);
-	va_start(ap, fmt);
+	va_copy(again, ap);
 	n = vsnprintf(small, sizeof(small), fmt, ap);
-	va_end(ap);
-	if (n >= (int)sizeof(small) && (big = malloc((size_t)n + 1))) {
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
+	if (n >= (int)sizeof(small) && (big = malloc((size_t)n + 1)))
+		vsnprintf(big, (size_t)n + 1, fmt, again);
+	va_end(again);
 	/* Errors carry names and text from the command line, the store and
 	 * the host: one line, and nothing in it may drive the terminal. */
 	fputs("wirerate: ", stderr);
 	out_put_text(stderr, n < 0 ? fmt : big ? big : small, false);
 	fputc('\n', stderr);
 	free(big);
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(fmt, ap);
+	va_end(ap);
+}
+
+int cli_fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(fmt, ap);
+	va_end(ap);
+	return status;
 }
 
 bool cli_have_root(void)

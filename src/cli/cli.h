@@ -51,6 +51,8 @@ struct cmd {
 
 /* One-line error on stderr, "wirerate: ..." */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same, then status back: "return cli_fail(EXIT_USAGE, ...);". */
+int cli_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The exit status of a step that returned rc (0 or -errno): 0, EXIT_USAGE
  * for -EINVAL (the input was wrong), else EXIT_RUNTIME. */
 int cli_status(int rc);

@@ -31,10 +31,8 @@ int cmd_agent(struct cli *cli, int argc, char **argv)
 
 	if ((rc = opt_parse(&agent_cmd, NULL, cli, argc, argv, args, 1, &nargs)))
 		return opt_exit(rc);
-	if (nargs) {
-		cli_error("agent: takes no arguments");
-		return EXIT_USAGE;
-	}
+	if (nargs)
+		return cli_fail(EXIT_USAGE, "agent: takes no arguments");
 	if (isatty(0)) {
 		cli_error("agent: speaks JSON lines to a tester on stdin; run 'wirerate trial --dut ssh:HOST ...' on the tester instead");
 		return EXIT_USAGE;

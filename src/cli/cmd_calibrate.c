@@ -43,10 +43,8 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 	app_trial_defaults(&to);
 	if ((rc = opt_parse(&calibrate_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
 		return opt_exit(rc);
-	if (app_trial_check(&to, "1Gpps", err, sizeof(err))) {
-		cli_error("calibrate: %s", err);
-		return EXIT_USAGE;
-	}
+	if (app_trial_check(&to, "1Gpps", err, sizeof(err)))
+		return cli_fail(EXIT_USAGE, "calibrate: %s", err);
 	app_calibrate_defaults(&to);
 	if ((rc = app_trial_resolve(&to, err, sizeof(err)))) {
 		cli_error("calibrate: %s", err);

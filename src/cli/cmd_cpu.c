@@ -29,10 +29,8 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 
 	if ((rc = cpu_args(cli, argc, argv, &op)) >= 0)
 		return rc;
-	if (op.dut.given && (rc = dut_open(&op.dut, NULL, 0, &op.d, err, sizeof(err)))) {
-		cli_error("cpu: %s", err);
-		return cli_status(rc);
-	}
+	if (op.dut.given && (rc = dut_open(&op.dut, NULL, 0, &op.d, err, sizeof(err))))
+		return cli_fail(cli_status(rc), "cpu: %s", err);
 	const struct cpuset *only = op.have_cpus ? &op.cpus : NULL;
 	const struct app_cpu_cfg cfg = {
 		.interval_ns = op.interval_ns, .count = op.count, .cpus = only, .irq = op.irq, .root = op.root,

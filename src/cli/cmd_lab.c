@@ -48,10 +48,8 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 		return 0;
 	}
 	o = cli_out_create(cli, "lab");
-	if (!o) {
-		cli_error("out of memory");
-		return EXIT_RUNTIME;
-	}
+	if (!o)
+		return cli_fail(EXIT_RUNTIME, "out of memory");
 	labprint_status(o, &st);
 	out_destroy(o);
 	return 0;

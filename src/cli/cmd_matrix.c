@@ -88,16 +88,12 @@ static int check(struct cli *cli, int argc, char **argv, struct mrun *r)
 		if ((rc = lab_args_parse(cli, la, largv, &r->specs[c], &action)) >= 0)
 			return rc ? rc : EXIT_USAGE;
 	}
-	if (app_matrix_labels(m, mo->label, err, sizeof(err))) {
-		cli_error("matrix: %s", err);
-		return EXIT_USAGE;
-	}
+	if (app_matrix_labels(m, mo->label, err, sizeof(err)))
+		return cli_fail(EXIT_USAGE, "matrix: %s", err);
 	if (mo->db) {
 		snprintf(r->db_path, sizeof(r->db_path), "%s", mo->db);
-	} else if (db_default_path(r->db_path, sizeof(r->db_path), err, sizeof(err))) {
-		cli_error("matrix: %s", err);
-		return EXIT_USAGE;
-	}
+	} else if (db_default_path(r->db_path, sizeof(r->db_path), err, sizeof(err)))
+		return cli_fail(EXIT_USAGE, "matrix: %s", err);
 	snprintf(r->mtag, sizeof(r->mtag), "matrix-%lld-%d", (long long)time(NULL), (int)getpid());
 	*run = (struct app_matrix_run){ .m = m, .prefix = mo->prefix, .remote = run->remote, .specs = r->specs,
 					.test = run->test, .ntest = run->ntest, .tags = mo->tags, .ntags = mo->ntags,

@@ -65,10 +65,8 @@ int cmd_probe(struct cli *cli, int argc, char **argv)
 	app_probe_run(&r, op.root, cli_have_root(), here && (!op.require || strstr(op.require, "steady_cpu")), &live,
 		      live_why, sizeof(live_why));
 	if (op.require) {
-		if (app_probe_require(&r, op.require, err, sizeof(err))) {
-			cli_error("probe: %s", err);
-			return EXIT_RUNTIME;
-		}
+		if (app_probe_require(&r, op.require, err, sizeof(err)))
+			return cli_fail(EXIT_RUNTIME, "probe: %s", err);
 		return 0;
 	}
 	if (!(o = cli_out_create(cli, "probe")))

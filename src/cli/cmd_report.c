@@ -34,18 +34,13 @@ static int do_trend(struct cli *cli, const struct report_opts *op, int nruns)
 	struct out *o;
 	int rc;
 
-	if (nruns) {
-		cli_error("report: --trend takes no RUN: the series is the runs --label, --tag, --dut and --test choose");
-		return EXIT_USAGE;
-	}
-	if (op->csv || op->csv_loss) {
-		cli_error("report: --trend gives text, --json or --html, not --csv or --csv-loss");
-		return EXIT_USAGE;
-	}
-	if (op->html && app_report_check_html(op->html, err, sizeof(err))) {
-		cli_error("report: %s", err);
-		return EXIT_USAGE;
-	}
+	if (nruns)
+		return cli_fail(EXIT_USAGE, "report: --trend takes no RUN: the series is the runs --label, --tag, "
+				"--dut and --test choose");
+	if (op->csv || op->csv_loss)
+		return cli_fail(EXIT_USAGE, "report: --trend gives text, --json or --html, not --csv or --csv-loss");
+	if (op->html && app_report_check_html(op->html, err, sizeof(err)))
+		return cli_fail(EXIT_USAGE, "report: %s", err);
 	if ((rc = app_report_open(op->db, op->ndb, NULL, path, sizeof(path), names, db, err, sizeof(err)))) {
 		cli_error("report: %s", err);
 		app_report_close(db);

@@ -76,10 +76,8 @@ static int set_up(struct app_r2544_setup *s)
 	}
 	if (!(s->cfg = calloc(1, sizeof(*s->cfg))))
 		return EXIT_RUNTIME;
-	if ((rc = app_r2544_set_up(s, err, sizeof(err)))) {
-		cli_error("rfc2544: %s", err);
-		return rc == -EINTR ? 130 : cli_status(rc);
-	}
+	if ((rc = app_r2544_set_up(s, err, sizeof(err))))
+		return cli_fail(rc == -EINTR ? 130 : cli_status(rc), "rfc2544: %s", err);
 	return 0;
 }
 

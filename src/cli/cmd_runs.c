@@ -39,10 +39,8 @@ static int runs_upgrade(struct cli *cli, int argc, char **argv, const char *db_p
 	int64_t was;
 	int rc;
 
-	if (argc > 0) {
-		cli_error("runs upgrade: unexpected '%s': it takes no arguments", argv[0]);
-		return EXIT_USAGE;
-	}
+	if (argc > 0)
+		return cli_fail(EXIT_USAGE, "runs upgrade: unexpected '%s': it takes no arguments", argv[0]);
 	if ((rc = app_runs_upgrade(db_path, path, sizeof(path), &was, err, sizeof(err))))
 		return failed("upgrade", rc, err);
 	o = cli_out_create(cli, "runs");
@@ -89,10 +87,8 @@ static int runs_export(struct cli *cli, int argc, char **argv, const char *db_pa
 			  argc ? argv[1] : "");
 		return EXIT_USAGE;
 	}
-	if (argc < 1) {
-		cli_error("runs export: give the ids of the runs to export (see 'wirerate runs')");
-		return EXIT_USAGE;
-	}
+	if (argc < 1)
+		return cli_fail(EXIT_USAGE, "runs export: give the ids of the runs to export (see 'wirerate runs')");
 	if ((rc = app_runs_export(db_path, argc, argv, &doc, err, sizeof(err))))
 		return failed(sub, rc, err);
 	if (show && !cli->json) {
@@ -129,10 +125,8 @@ static int runs_import(struct cli *cli, int argc, char **argv, const char *db_pa
 		cli_error(argc ? "runs import: one file at a time" : "runs import: give the file an export wrote ('-': stdin)");
 		return EXIT_USAGE;
 	}
-	if ((rc = app_runs_import(argv[0], db_path, path, sizeof(path), &r, err, sizeof(err)))) {
-		cli_error("runs import: %s", err);
-		return cli_status(rc);
-	}
+	if ((rc = app_runs_import(argv[0], db_path, path, sizeof(path), &r, err, sizeof(err))))
+		return cli_fail(cli_status(rc), "runs import: %s", err);
 	o = cli_out_create(cli, "runs");
 	runsprint_import(o, path, &r);
 	out_destroy(o);
@@ -149,15 +143,11 @@ static int runs_sync(struct cli *cli, int argc, char **argv, const struct db_run
 	struct out *o;
 	int rc;
 
-	if (argc != 1) {
-		cli_error(argc ? "runs sync: one store to copy from at a time" :
-				 "runs sync: give the store to copy from (runs sync FROM [--db TO])");
-		return EXIT_USAGE;
-	}
-	if ((rc = app_runs_sync(argv[0], db_path, f, path, sizeof(path), &r, err, sizeof(err)))) {
-		cli_error("runs sync: %s", err);
-		return cli_status(rc);
-	}
+	if (argc != 1)
+		return cli_fail(EXIT_USAGE, argc ? "runs sync: one store to copy from at a time" :
+					    "runs sync: give the store to copy from (runs sync FROM [--db TO])");
+	if ((rc = app_runs_sync(argv[0], db_path, f, path, sizeof(path), &r, err, sizeof(err))))
+		return cli_fail(cli_status(rc), "runs sync: %s", err);
 	o = cli_out_create(cli, "runs");
 	runsprint_sync(o, argv[0], path, &r);
 	out_destroy(o);
@@ -177,10 +167,8 @@ static int runs_list(struct cli *cli, const struct runs_opts *ro)
 	if ((rc = app_runs_open(ro->db_path, false, &db, path, sizeof(path), err, sizeof(err)))) {
 		/* a file not ours, or planted with triggers: bad input; an
 		 * older or newer schema: the host's state, as a failure */
-		if (rc != -ENOENT) {
-			cli_error("runs: %s", err);
-			return cli_status(rc);
-		}
+		if (rc != -ENOENT)
+			return cli_fail(cli_status(rc), "runs: %s", err);
 		db = NULL;
 	}
 	o = cli_out_create(cli, "runs");

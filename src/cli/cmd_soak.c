@@ -138,10 +138,8 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 		dut_close(op.d);
 		return EXIT_RUNTIME;
 	}
-	if (op.calibrate && op.duration_ns) {
-		cli_error("soak: --duration does not apply to --calibrate (see --timeout)");
-		return EXIT_USAGE;
-	}
+	if (op.calibrate && op.duration_ns)
+		return cli_fail(EXIT_USAGE, "soak: --duration does not apply to --calibrate (see --timeout)");
 	cli_stop_catch(&stop);
 	rc = op.calibrate ? do_calibrate(&op, cli) : do_soak(&op, cli);
 	cli_stop_restore(&stop);

@@ -86,13 +86,11 @@ int cpu_args(struct cli *cli, int argc, char **argv, struct cpu_opts *op)
 		cli_error("cpu: %s", err);
 		return EXIT_USAGE;
 	}
-	if (op->profile && strcmp(op->root, "/")) {
-		cli_error("cpu: --profile samples this host's CPUs or a DUT's, not a fixture tree: give one of --root and --profile");
-		return EXIT_USAGE;
-	}
-	if (op->dut.given && strcmp(op->root, "/")) {
-		cli_error("cpu: --root reads this host's fixture trees, not a DUT's: give one of --root and --dut");
-		return EXIT_USAGE;
-	}
+	if (op->profile && strcmp(op->root, "/"))
+		return cli_fail(EXIT_USAGE, "cpu: --profile samples this host's CPUs or a DUT's, not a fixture tree: "
+				"give one of --root and --profile");
+	if (op->dut.given && strcmp(op->root, "/"))
+		return cli_fail(EXIT_USAGE, "cpu: --root reads this host's fixture trees, not a DUT's: give one of "
+				"--root and --dut");
 	return -1;
 }

@@ -173,14 +173,10 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out,
 		cli_error("lab: unknown action '%s': expected up, down or status", *action);
 		return EXIT_USAGE;
 	}
-	if (act != APP_LAB_UP && la.up_only) {
-		cli_error("lab %s: --%s applies to 'lab up' only", *action, la.up_only->name);
-		return EXIT_USAGE;
-	}
-	if (act == APP_LAB_UP && lab_spec_check(&la.spec, err, sizeof(err))) {
-		cli_error("lab up: %s", err);
-		return EXIT_USAGE;
-	}
+	if (act != APP_LAB_UP && la.up_only)
+		return cli_fail(EXIT_USAGE, "lab %s: --%s applies to 'lab up' only", *action, la.up_only->name);
+	if (act == APP_LAB_UP && lab_spec_check(&la.spec, err, sizeof(err)))
+		return cli_fail(EXIT_USAGE, "lab up: %s", err);
 	*out = la.spec;
 	return -1;
 }

@@ -99,14 +99,11 @@ int matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, 
 		cli_error("matrix: unexpected '%s': the test goes after '--'", args[0]);
 		return EXIT_USAGE;
 	}
-	if (test_at < 0 || test_at >= argc) {
-		cli_error("matrix: give the test after '--': trial or rfc2544 and its options (see 'wirerate matrix --help')");
-		return EXIT_USAGE;
-	}
-	if (strcmp(argv[test_at], "trial") && strcmp(argv[test_at], "rfc2544")) {
-		cli_error("matrix: the test is trial or rfc2544, not '%s'", argv[test_at]);
-		return EXIT_USAGE;
-	}
+	if (test_at < 0 || test_at >= argc)
+		return cli_fail(EXIT_USAGE, "matrix: give the test after '--': trial or rfc2544 and its options "
+				"(see 'wirerate matrix --help')");
+	if (strcmp(argv[test_at], "trial") && strcmp(argv[test_at], "rfc2544"))
+		return cli_fail(EXIT_USAGE, "matrix: the test is trial or rfc2544, not '%s'", argv[test_at]);
 	*test = argv + test_at;
 	*ntest = argc - test_at;
 	return -1;

@@ -110,7 +110,8 @@ const struct opt_cmd rfc2544_cmd = {
 };
 
 /* argv into r, so and to, checked: -1 to go on, or the exit status. */
-int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct storeopt *so, struct trialopt *to)
+int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct storeopt *so,
+		 struct trialopt *to)
 {
 	void *ctx[] = { r, so, to };
 	char err[512], **args;
@@ -142,9 +143,7 @@ int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r,
 	}
 	if (r->json_stream)
 		cli->json = true;
-	if (app_r2544_check(&r->po, to, r->sizes_given, err, sizeof(err))) {
-		cli_error("rfc2544: %s", err);
-		return EXIT_USAGE;
-	}
+	if (app_r2544_check(&r->po, to, r->sizes_given, err, sizeof(err)))
+		return cli_fail(EXIT_USAGE, "rfc2544: %s", err);
 	return -1;
 }

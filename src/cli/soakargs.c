@@ -112,15 +112,11 @@ int soak_args(struct cli *cli, int argc, char **argv, struct soak_opts *op)
 		cli_error("soak: %s applies to --calibrate only", op->cal_only);
 		return EXIT_USAGE;
 	}
-	if (duttarget_check(&op->dut, err, sizeof(err))) {
-		cli_error("soak: %s", err);
-		return EXIT_USAGE;
-	}
+	if (duttarget_check(&op->dut, err, sizeof(err)))
+		return cli_fail(EXIT_USAGE, "soak: %s", err);
 	/* A calibration is made on the idle machine it is for. */
-	if (op->dut.given && op->calibrate) {
-		cli_error("soak: --calibrate runs on the DUT itself: 'wirerate soak --calibrate' there, idle");
-		return EXIT_USAGE;
-	}
+	if (op->dut.given && op->calibrate)
+		return cli_fail(EXIT_USAGE, "soak: --calibrate runs on the DUT itself: 'wirerate soak --calibrate' there, idle");
 	if (op->dut.kind == DUT_SSH && op->path_set) {
 		cli_error("soak: --calibration names a file here; a DUT over ssh uses its own");
 		return EXIT_USAGE;

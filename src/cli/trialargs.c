@@ -54,14 +54,10 @@ int trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, stru
 	own->repeat = 1;
 	if ((rc = opt_parse(&trial_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
 		return opt_exit(rc);
-	if (app_trial_check(to, NULL, err, sizeof(err))) {
-		cli_error("trial: %s", err);
-		return EXIT_USAGE;
-	}
-	if (own->capture_count && !own->capture) {
-		cli_error("trial: --capture-count goes with --capture FILE");
-		return EXIT_USAGE;
-	}
+	if (app_trial_check(to, NULL, err, sizeof(err)))
+		return cli_fail(EXIT_USAGE, "trial: %s", err);
+	if (own->capture_count && !own->capture)
+		return cli_fail(EXIT_USAGE, "trial: --capture-count goes with --capture FILE");
 	if (!own->capture_count)
 		own->capture_count = TRIAL_CAPTURE_COUNT;
 	return -1;
