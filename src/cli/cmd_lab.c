@@ -44,7 +44,7 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	if (a == APP_LAB_DOWN && !cli->json) {
-		printf("lab %s: removed\n", spec.prefix);
+		labprint_removed(spec.prefix);
 		return 0;
 	}
 	o = cli_out_create(cli, "lab");

@@ -97,7 +97,7 @@ static int runs_export(struct cli *cli, int argc, char **argv, const char *db_pa
 		runsprint_show(o, doc);
 		out_destroy(o);
 	} else {
-		puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+		runsprint_doc(doc);
 	}
 	json_object_put(doc);
 	return fflush(stdout) && !show ? EXIT_RUNTIME : 0;

@@ -194,3 +194,8 @@ void labprint_status(struct out *o, const struct lab_status *st)
 	out_arr_end(o);
 	dut_block(o, st);
 }
+
+void labprint_removed(const char *prefix)
+{
+	printf("lab %s: removed\n", prefix);
+}

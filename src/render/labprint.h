@@ -8,5 +8,7 @@
 #include "render/out.h"
 
 void labprint_status(struct out *o, const struct lab_status *st);
+/* 'lab down' in text: the line that says the lab is gone. */
+void labprint_removed(const char *prefix);
 
 #endif

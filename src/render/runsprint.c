@@ -154,3 +154,8 @@ void runsprint_removed(struct out *o, const int64_t *ids, size_t n)
 		out_i64(o, NULL, "deleted run %lld\n", ids[i]);
 	out_arr_end(o);
 }
+
+void runsprint_doc(json_object *doc)
+{
+	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+}

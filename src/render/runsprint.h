@@ -18,6 +18,8 @@
 void runsprint_list_head(struct out *o, const char *path);
 void runsprint_run(void *arg, const struct app_run_entry *e);
 
+/* An export document as it is, on stdout (runs export, runs show --json). */
+void runsprint_doc(json_object *doc);
 /* 'runs show': the first run of an export document, as text. */
 void runsprint_show(struct out *o, json_object *doc);
 
