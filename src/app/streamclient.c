@@ -669,7 +669,7 @@ int app_stream_listen(const struct app_stream_opts *op, struct stream_server *s,
 
 	s->once = op->once;
 	s->max_sessions = op->max_sessions;
-	s->max_per_peer = op->max_per_peer;
+	s->max_per_peer = op->max_per_peer ? op->max_per_peer : STREAM_PER_PEER_DEFAULT;
 	s->max_duration_ns = op->max_duration_ns ? op->max_duration_ns : STREAM_MAX_DURATION_DEFAULT;
 	if ((rc = load_token(op, tok, toklen, err, errlen)))
 		return rc;

@@ -299,8 +299,7 @@ void streamprint_server(struct out *o, const struct app_stream_opts *op, const s
 		out_null(o, "bind");
 	out_u64(o, "port", "port %llu", op->port);
 	out_f64(o, "max_duration_s", ", runs of up to %g s", ns_to_s(s->max_duration_ns));
-	out_u64(o, "max_per_peer", ", %llu at once from one address", op->max_per_peer ? op->max_per_peer
-										  : STREAM_PER_PEER_DEFAULT);
+	out_u64(o, "max_per_peer", ", %llu at once from one address", s->max_per_peer);
 	out_bool(o, "token", NULL, s->token != NULL);
 	out_text(o, "%s", s->token ? ", a token asked for" : "");
 	if (root)
