@@ -76,9 +76,12 @@ int app_r2544_set_up(struct app_r2544_setup *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* --json-stream: each trial to the caller once the store has it. */
+/* --json-stream: each trial to the caller once the hooks set up before
+ * (the store's) have it. */
 struct search_hooks {
-	struct storeopt *so;
+	int (*on_trial)(void *ctx, const struct r2544_trial *t, char *err, size_t errlen);
+	int (*on_row)(void *ctx, const struct r2544_row *row, char *err, size_t errlen);
+	void *ctx;
 	struct app_r2544_search *x;
 };
 
@@ -87,7 +90,7 @@ static int search_trial(void *ctx, const struct r2544_trial *t, char *err, size_
 	struct search_hooks *h = ctx;
 	int rc;
 
-	if ((rc = app_store_r2544_trial(h->so, t, err, errlen)))
+	if (h->on_trial && (rc = h->on_trial(h->ctx, t, err, errlen)))
 		return rc;
 	h->x->on_trial(h->x->ctx, t);
 	return 0;
@@ -95,26 +98,27 @@ static int search_trial(void *ctx, const struct r2544_trial *t, char *err, size_
 
 static int search_row(void *ctx, const struct r2544_row *row, char *err, size_t errlen)
 {
-	return app_store_r2544_row(((struct search_hooks *)ctx)->so, row, err, errlen);
+	struct search_hooks *h = ctx;
+
+	return h->on_row ? h->on_row(h->ctx, row, err, errlen) : 0;
 }
 
 int app_r2544_search(struct app_r2544_setup *s, struct app_r2544_search *x, struct r2544_result *res, char *err,
 		     size_t errlen)
 {
-	struct search_hooks h = { .so = s->so, .x = x };
+	struct r2544_cfg *cfg = s->cfg;
+	struct search_hooks h = { .on_trial = cfg->on_trial, .on_row = cfg->on_row, .ctx = cfg->hook_ctx, .x = x };
 	int rc;
 
 	if (x->on_trial) {
-		s->cfg->on_trial = search_trial;
-		s->cfg->on_row = search_row;
-		s->cfg->hook_ctx = &h;
+		cfg->on_trial = search_trial;
+		cfg->on_row = search_row;
+		cfg->hook_ctx = &h;
 	}
-	rc = r2544_run(s->cfg, res, x->stop, x->progress, x->progress_ctx, err, errlen);
-	if (x->on_trial) {
-		/* h is gone with this call: the store's own hooks again */
-		s->cfg->on_trial = app_store_r2544_trial;
-		s->cfg->on_row = app_store_r2544_row;
-		s->cfg->hook_ctx = s->so;
-	}
+	rc = r2544_run(cfg, res, x->stop, x->progress, x->progress_ctx, err, errlen);
+	/* h is gone with this call: the hooks as they were */
+	cfg->on_trial = h.on_trial;
+	cfg->on_row = h.on_row;
+	cfg->hook_ctx = h.ctx;
 	return rc;
 }
