@@ -380,3 +380,48 @@ int app_runs_upgrade(const char *path_opt, char *path, size_t len, int64_t *was,
 	db_close(db);
 	return 0;
 }
+
+int app_runs_do(const struct app_runs_req *q, struct app_runs_done *d, char *err, size_t errlen)
+{
+	size_t len = sizeof(d->path);
+	int rc;
+
+	*d = (struct app_runs_done){ .sub = q->sub, .from = q->nargs ? q->args[0] : NULL };
+	switch (q->sub) {
+	case APP_RUNS_SHOW:
+	case APP_RUNS_EXPORT:
+		rc = app_runs_export(q->db_path, q->nargs, q->args, &d->doc, err, errlen);
+		break;
+	case APP_RUNS_IMPORT:
+		rc = app_runs_import(d->from, q->db_path, d->path, len, &d->r, err, errlen);
+		break;
+	case APP_RUNS_SYNC:
+		rc = app_runs_sync(d->from, q->db_path, &q->f, d->path, len, &d->r, err, errlen);
+		break;
+	case APP_RUNS_RM:
+		rc = app_runs_rm(q->db_path, q->nargs, q->args, &d->ids, &d->n, err, errlen);
+		break;
+	case APP_RUNS_UPGRADE:
+		rc = app_runs_upgrade(q->db_path, d->path, len, &d->was, err, errlen);
+		break;
+	default:
+		rc = errmsg(-EINVAL, err, errlen, "not a subcommand that changes or carries runs");
+	}
+	if (rc) {
+		/* import and sync say bad input with -EINVAL alone; the
+		 * others name runs, or a store, that must be there */
+		d->bad_input = rc == -EINVAL ||
+			       (rc == -ENOENT && q->sub != APP_RUNS_IMPORT && q->sub != APP_RUNS_SYNC);
+		app_runs_done_free(d);
+	}
+	return rc;
+}
+
+void app_runs_done_free(struct app_runs_done *d)
+{
+	free(d->ids);
+	d->ids = NULL;
+	if (d->doc)
+		json_object_put(d->doc);
+	d->doc = NULL;
+}

@@ -80,4 +80,45 @@ int app_runs_export(const char *path_opt, int argc, char **argv, struct json_obj
  * 'runs' itself): *was is its version before (0: the file was empty). */
 int app_runs_upgrade(const char *path_opt, char *path, size_t len, int64_t *was, char *err, size_t errlen);
 
+/* The subcommands of 'runs' after the list. */
+enum app_runs_sub {
+	APP_RUNS_LIST,
+	APP_RUNS_SHOW,
+	APP_RUNS_EXPORT,
+	APP_RUNS_IMPORT,
+	APP_RUNS_SYNC,
+	APP_RUNS_RM,
+	APP_RUNS_UPGRADE,
+};
+
+/* One subcommand asked: its words after the subcommand's own (ids, a
+ * file, a store), the store, and the filters (sync's). */
+struct app_runs_req {
+	enum app_runs_sub sub;
+	int nargs;
+	char **args;
+	const char *db_path;		/* NULL: the default store */
+	struct db_run_filter f;
+};
+
+/* What it did, for the printer. */
+struct app_runs_done {
+	enum app_runs_sub sub;
+	char path[4096];		/* the store written (import, sync, upgrade) */
+	const char *from;		/* sync: the store copied from */
+	int64_t was;			/* upgrade: the schema version before */
+	int64_t *ids;			/* rm: the runs deleted */
+	size_t n;
+	struct db_import_result r;	/* import, sync */
+	struct json_object *doc;	/* show, export: the export document */
+	bool bad_input;			/* after a failure: the input was wrong */
+};
+
+/* Carry out q (not APP_RUNS_LIST): 0 with d filled (app_runs_done_free
+ * lets it go), or -errno with err and d->bad_input set for bad input (an
+ * id that is no id, a store not ours, and for the subcommands that name
+ * runs or act on this store, a run or store that is not there). */
+int app_runs_do(const struct app_runs_req *q, struct app_runs_done *d, char *err, size_t errlen);
+void app_runs_done_free(struct app_runs_done *d);
+
 #endif

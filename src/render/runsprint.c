@@ -159,3 +159,30 @@ void runsprint_doc(json_object *doc)
 {
 	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
 }
+
+void runsprint_done(struct out *o, const struct app_runs_done *d)
+{
+	switch (d->sub) {
+	case APP_RUNS_SHOW:
+	case APP_RUNS_EXPORT:
+		if (o)
+			runsprint_show(o, d->doc);
+		else
+			runsprint_doc(d->doc);
+		break;
+	case APP_RUNS_IMPORT:
+		runsprint_import(o, d->path, &d->r);
+		break;
+	case APP_RUNS_SYNC:
+		runsprint_sync(o, d->from, d->path, &d->r);
+		break;
+	case APP_RUNS_RM:
+		runsprint_removed(o, d->ids, d->n);
+		break;
+	case APP_RUNS_UPGRADE:
+		runsprint_upgrade(o, d->path, d->was);
+		break;
+	case APP_RUNS_LIST:
+		break;
+	}
+}

@@ -28,5 +28,8 @@ void runsprint_sync(struct out *o, const char *from, const char *path, const str
 /* was: the schema version the file had (0: it was empty). */
 void runsprint_upgrade(struct out *o, const char *path, int64_t was);
 void runsprint_removed(struct out *o, const int64_t *ids, size_t n);
+/* What a subcommand did (app_runs_do), by the calls above; show and
+ * export with o NULL: the document as it is. */
+void runsprint_done(struct out *o, const struct app_runs_done *d);
 
 #endif

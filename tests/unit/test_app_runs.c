@@ -280,6 +280,50 @@ static void report_html_path(void **st)
 	assert_string_equal(err, "--html: the path is too long");
 }
 
+/* app_runs_do: each subcommand's work, and which failures are bad input. */
+static void subcommands(void **st)
+{
+	char *two[] = { "2" }, *word[] = { "abc" }, *gone[] = { "99" }, *some[] = { "1", "99" };
+	char *missing[] = { "/nonexistent/e.json" };
+	struct app_runs_req q = { .sub = APP_RUNS_SHOW, .nargs = 1, .args = two, .db_path = path };
+	struct app_runs_done d;
+	struct db_run_filter all = { 0 };
+	struct seen s = { 0 };
+	struct db *db = NULL;
+	char p[512];
+
+	assert_int_equal(app_runs_do(&q, &d, err, sizeof(err)), 0);
+	assert_non_null(d.doc);
+	app_runs_done_free(&d);
+	assert_null(d.doc);
+	q.args = word;
+	assert_int_equal(app_runs_do(&q, &d, err, sizeof(err)), -EINVAL);
+	assert_true(d.bad_input);
+	q = (struct app_runs_req){ .sub = APP_RUNS_EXPORT, .nargs = 1, .args = gone, .db_path = path };
+	assert_int_equal(app_runs_do(&q, &d, err, sizeof(err)), -ENOENT);
+	assert_true(d.bad_input);
+	assert_null(d.doc);
+	/* rm: all or none, nothing left to free after a failure */
+	q = (struct app_runs_req){ .sub = APP_RUNS_RM, .nargs = 2, .args = some, .db_path = path };
+	assert_int_equal(app_runs_do(&q, &d, err, sizeof(err)), -ENOENT);
+	assert_true(d.bad_input);
+	assert_null(d.ids);
+	assert_int_equal(app_runs_open(path, false, &db, p, sizeof(p), err, sizeof(err)), 0);
+	assert_int_equal(app_runs_list(db, &all, collect, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 3);
+	db_close(db);
+	q = (struct app_runs_req){ .sub = APP_RUNS_UPGRADE, .db_path = path };
+	assert_int_equal(app_runs_do(&q, &d, err, sizeof(err)), 0);
+	assert_string_equal(d.path, path);
+	assert_true(d.was > 0);
+	/* a file to import that is not there: bad input, said as such */
+	q = (struct app_runs_req){ .sub = APP_RUNS_IMPORT, .nargs = 1, .args = missing, .db_path = path };
+	assert_int_equal(app_runs_do(&q, &d, err, sizeof(err)), -EINVAL);
+	assert_true(d.bad_input);
+	q.sub = APP_RUNS_LIST;
+	assert_int_equal(app_runs_do(&q, &d, err, sizeof(err)), -EINVAL);
+}
+
 static void rm_all_or_none(void **st)
 {
 	struct db *db = NULL;
@@ -309,6 +353,7 @@ int main(void)
 		cmocka_unit_test(sync_and_import),
 		cmocka_unit_test(report_runs),
 		cmocka_unit_test(report_html_path),
+		cmocka_unit_test(subcommands),
 		cmocka_unit_test(rm_all_or_none),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
