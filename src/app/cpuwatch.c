@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -139,10 +140,12 @@ int app_cpu_next(const struct app_cpu_cfg *c, struct app_cpu_watch *w, const vol
 	return 1;
 }
 
-void app_cpu_profile_end(const struct app_cpu_cfg *c, struct app_cpu_watch *w, struct profile_result *r,
-			 char *err, size_t errlen)
+void app_cpu_finish(const struct app_cpu_cfg *c, struct app_cpu_watch *w)
 {
-	app_cpu_profile_read(c->d, w->prof, c->profile_top, r, err, errlen);
+	if (!c->profile)
+		return;
+	w->profiled = calloc(1, sizeof(*w->profiled));
+	app_cpu_profile_read(c->d, w->prof, c->profile_top, w->profiled, w->profiled_why, sizeof(w->profiled_why));
 }
 
 void app_cpu_close(struct app_cpu_watch *w)
@@ -151,5 +154,6 @@ void app_cpu_close(struct app_cpu_watch *w)
 	procstat_sample_free(w->first);
 	procstat_sample_free(w->prev);
 	procstat_sample_free(w->cur);
+	free(w->profiled);
 	memset(w, 0, sizeof(*w));
 }

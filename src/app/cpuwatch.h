@@ -55,6 +55,8 @@ struct app_cpu_watch {
 	long hz;			/* the kernel's clock ticks a second */
 	uint64_t n, next_ns;
 	bool pending;			/* cur holds an interval not yet counted */
+	struct profile_result *profiled;	/* after app_cpu_finish, with --profile */
+	char profiled_why[512];		/* why profiled is NULL or empty */
 };
 
 /* The first sample, checked (app_cpu_check), and the profile started.
@@ -66,9 +68,9 @@ int app_cpu_open(const struct app_cpu_cfg *c, struct app_cpu_watch *w, enum app_
  * then the last sample), or -errno. */
 int app_cpu_next(const struct app_cpu_cfg *c, struct app_cpu_watch *w, const volatile sig_atomic_t *stop,
 		 char *err, size_t errlen);
-/* The profile over the whole run into r (app_cpu_profile_read). */
-void app_cpu_profile_end(const struct app_cpu_cfg *c, struct app_cpu_watch *w, struct profile_result *r,
-			 char *err, size_t errlen);
+/* The end of a run that was not cut short: with c->profile, the profile
+ * over the whole run into w->profiled (app_cpu_profile_read). */
+void app_cpu_finish(const struct app_cpu_cfg *c, struct app_cpu_watch *w);
 void app_cpu_close(struct app_cpu_watch *w);
 
 #endif

@@ -16,23 +16,23 @@
 
 static const struct opt cpu_opts[] = {
 	{ "interval", 0, OPT_VALUE, "T", "sampling", "1s", "time between rows (10ms..1h)",
-	  opt_set_ns, OPT_FIELD(struct cpu_opts, interval_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR },
+	  opt_set_ns, OPT_FIELD(struct cpu_opts, cfg.interval_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR },
 	{ "count", 0, OPT_VALUE, "N", NULL, NULL, "stop after N intervals (default: until Ctrl-C)",
-	  opt_set_u64, OPT_FIELD(struct cpu_opts, count), 1, 1000000000 },
+	  opt_set_u64, OPT_FIELD(struct cpu_opts, cfg.count), 1, 1000000000 },
 	{ "cpus", 0, OPT_VALUE, "LIST", NULL, NULL, "CPUs to show (e.g. 1 or 0-3,8; default all online)",
 	  opt_set_cpuset, OPT_FIELD(struct cpu_opts, cpus), 0, 0, OPT_FIELD(struct cpu_opts, have_cpus) },
 	{ "irq", 0, OPT_VALUE, "NAME", NULL, NULL, "count only IRQ lines whose name contains NAME (e.g. eth0)",
-	  opt_set_str, OPT_FIELD(struct cpu_opts, irq) },
+	  opt_set_str, OPT_FIELD(struct cpu_opts, cfg.irq) },
 	{ "profile", 0, OPT_NOARG, NULL, "profile", NULL,
 	  "also sample where the CPUs' time goes over the whole run\n"
 	  "(cpu-clock sampling, named from /proc/kallsyms) and print the\n"
-	  "top functions and the share in softirq at the end", opt_set_true, OPT_FIELD(struct cpu_opts, profile) },
+	  "top functions and the share in softirq at the end", opt_set_true, OPT_FIELD(struct cpu_opts, cfg.profile) },
 	{ "profile-hz", 0, OPT_VALUE, "HZ", NULL, "999", "--profile's sampling rate per CPU", opt_set_uint,
-	  OPT_FIELD(struct cpu_opts, profile_hz), 1, PROFILE_HZ_MAX },
-	{ "profile-top", 0, OPT_VALUE, "N", NULL, "10", "--profile's entries shown", opt_set_uint, OPT_FIELD(struct cpu_opts, profile_top), 1,
+	  OPT_FIELD(struct cpu_opts, cfg.profile_hz), 1, PROFILE_HZ_MAX },
+	{ "profile-top", 0, OPT_VALUE, "N", NULL, "10", "--profile's entries shown", opt_set_uint, OPT_FIELD(struct cpu_opts, cfg.profile_top), 1,
 	  PROFILE_TOP_MAX },
 	{ "root", 0, OPT_VALUE, "DIR", NULL, "/", "read /proc under DIR (fixture trees)",
-	  opt_set_str, OPT_FIELD(struct cpu_opts, root) },
+	  opt_set_str, OPT_FIELD(struct cpu_opts, cfg.root) },
 	DUTOPT_ENTRIES(OPT_FIELD(struct cpu_opts, dut), "the host", "this host", "the DUT whose CPUs to show"),
 	{ NULL },
 };
@@ -58,7 +58,7 @@ int cpu_args(struct cli *cli, int argc, char **argv, struct cpu_opts *op)
 	int nargs, rc;
 
 	memset(op, 0, sizeof(*op));
-	op->root = "/";
+	op->cfg.root = "/";
 	char err[256];
 
 	if ((rc = opt_parse(&cpu_cmd, ctx, cli, argc, argv, args, 2, &nargs)))
@@ -69,7 +69,7 @@ int cpu_args(struct cli *cli, int argc, char **argv, struct cpu_opts *op)
 		const struct opt *o = &cpu_opts[i];
 		char v[64];
 
-		if (i ? op->count != 0 : op->interval_ns != 0) {
+		if (i ? op->cfg.count != 0 : op->cfg.interval_ns != 0) {
 			cli_error("cpu: the %s is given twice: '%s' and --%s", o->name, args[i], o->name);
 			return EXIT_USAGE;
 		}
@@ -80,16 +80,17 @@ int cpu_args(struct cli *cli, int argc, char **argv, struct cpu_opts *op)
 			return EXIT_USAGE;
 		}
 	}
-	if (!op->interval_ns)
-		op->interval_ns = NSEC_PER_SEC;
+	if (!op->cfg.interval_ns)
+		op->cfg.interval_ns = NSEC_PER_SEC;
+	op->cfg.cpus = op->have_cpus ? &op->cpus : NULL;
 	if (duttarget_check(&op->dut, err, sizeof(err))) {
 		cli_error("cpu: %s", err);
 		return EXIT_USAGE;
 	}
-	if (op->profile && strcmp(op->root, "/"))
+	if (op->cfg.profile && strcmp(op->cfg.root, "/"))
 		return cli_fail(EXIT_USAGE, "cpu: --profile samples this host's CPUs or a DUT's, not a fixture tree: "
 				"give one of --root and --profile");
-	if (op->dut.given && strcmp(op->root, "/"))
+	if (op->dut.given && strcmp(op->cfg.root, "/"))
 		return cli_fail(EXIT_USAGE, "cpu: --root reads this host's fixture trees, not a DUT's: give one of "
 				"--root and --dut");
 	return -1;

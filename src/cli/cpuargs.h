@@ -8,18 +8,13 @@
 #include "cli/cli.h"
 #include "core/cpuset.h"
 #include "core/duttarget.h"
+#include "app/cpuwatch.h"
 
 struct cpu_opts {
-	uint64_t interval_ns;
-	uint64_t count;			/* 0 = until Ctrl-C */
-	bool have_cpus;
+	struct app_cpu_cfg cfg;		/* the run asked (cfg.d: cmd_cpu opens it) */
+	bool have_cpus;			/* --cpus given: cfg.cpus points to cpus */
 	struct cpuset cpus;
-	const char *irq;
-	const char *root;
 	struct dut_target dut;
-	struct dut *d;			/* open with --dut */
-	bool profile;			/* --profile: where the CPUs' time goes */
-	unsigned int profile_hz, profile_top;
 };
 
 /* argv into op, checked: -1 to go on, or the exit status (0 after

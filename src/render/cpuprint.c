@@ -319,3 +319,10 @@ void cpuprint_average(struct out *o, uint64_t n, const struct procstat_sample *f
 	cpuprint_block(o, "Average:", first, last, hz, irq, only);
 	out_obj_end(o);
 }
+
+void cpuprint_watch_end(struct out *o, const struct app_cpu_cfg *c, const struct app_cpu_watch *w)
+{
+	cpuprint_average(o, w->n, w->first, w->prev, w->hz, c->irq, c->cpus);
+	if (c->profile)
+		profile_print(o, w->profiled, w->profiled_why);
+}

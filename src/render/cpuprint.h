@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "app/cpuwatch.h"
 #include "core/cpuset.h"
 #include "engine/cpucost.h"
 #include "os/procstat.h"
@@ -35,5 +36,8 @@ void cpuprint_sample(struct out *out, int64_t now, const struct procstat_sample 
  * nothing when n is 0. */
 void cpuprint_average(struct out *out, uint64_t n, const struct procstat_sample *first,
 		      const struct procstat_sample *last, long hz, const char *irq, const struct cpuset *only);
+/* The end of 'wirerate cpu' (app_cpu_finish): the average and, with
+ * --profile, the profile. */
+void cpuprint_watch_end(struct out *out, const struct app_cpu_cfg *c, const struct app_cpu_watch *w);
 
 #endif
