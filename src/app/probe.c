@@ -148,3 +148,21 @@ int app_probe_port(const char *spec, bool live, const char *live_why, struct app
 	portpath_choose(&in, &out->auto_path);
 	return 0;
 }
+
+void app_probe_host(const struct app_probe_cfg *c, struct app_probe_host *h)
+{
+	char live_why[200] = "";
+	bool here = !strcmp(c->root, "/"), live;
+
+	memset(h, 0, sizeof(*h));
+	app_probe_run(&h->r, c->root, c->have_root, here && (!c->require || strstr(c->require, "steady_cpu")), &live,
+		      live_why, sizeof(live_why));
+	if (c->require)
+		return;
+	if ((h->here = here))
+		h->nlines = cpulat_from_first(h->lines, APP_PROBE_LINE_PAIRS);
+	for (h->nports = 0; h->nports < c->nifs; h->nports++) {
+		h->spec[h->nports] = c->ifs[h->nports];
+		h->port_rc[h->nports] = app_probe_port(c->ifs[h->nports], live, live_why, &h->ports[h->nports]);
+	}
+}

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "app/portpath.h"
+#include "os/cpulat.h"
 #include "os/ifprobe.h"
 #include "os/probe.h"
 
@@ -38,5 +39,38 @@ struct app_probe_port {
 };
 
 int app_probe_port(const char *spec, bool live, const char *live_why, struct app_probe_port *out);
+
+/* Interfaces 'probe --tx' reports on, at most. */
+#define APP_PROBE_MAX_IFS 8
+/* Pairs the cache-line figure is measured for: the first CPU wirerate may
+ * use and each other one, at most this many. */
+#define APP_PROBE_LINE_PAIRS 16
+
+/* What 'wirerate probe' is asked. */
+struct app_probe_cfg {
+	const char *require;		/* --require's list; NULL: the whole report */
+	const char *root;		/* the file system's root for the looks */
+	const char *ifs[APP_PROBE_MAX_IFS];	/* --tx */
+	unsigned int nifs;
+	bool have_root;
+};
+
+/* The host as probed: the report, then (without --require) the cache
+ * line's time from the first CPU to each other one (when root is "/"),
+ * and each --tx interface with app_probe_port's rc. */
+struct app_probe_host {
+	struct probe_report r;
+	bool here;			/* root was "/": the lines were measured */
+	int nlines;
+	struct cpulat_pair lines[APP_PROBE_LINE_PAIRS];
+	unsigned int nports;
+	const char *spec[APP_PROBE_MAX_IFS];
+	int port_rc[APP_PROBE_MAX_IFS];
+	struct app_probe_port ports[APP_PROBE_MAX_IFS];
+};
+/* Probe the host as c asks. The CPUs' speed is checked only when shown or
+ * asked for: tests require other features on every run, and this check
+ * soaks every CPU for 0.45 s. */
+void app_probe_host(const struct app_probe_cfg *c, struct app_probe_host *h);
 
 #endif

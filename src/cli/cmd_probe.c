@@ -1,20 +1,11 @@
 /* wirerate probe [--require NAME,...] [--tx IF[@NETNS]]... [--json] */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include <net/if.h>
 
 #include "cli/cli.h"
 #include "cli/probeargs.h"
-#include "cli/opt.h"
+#include "app/probe.h"
 #include "render/out.h"
 #include "render/probeprint.h"
-#include "app/probe.h"
-#include "os/cpulat.h"
-#include "os/netns.h"
-#include "os/probe.h"
 
 static void unmeasured(void *ctx, const struct cpulat_pair *p)
 {
@@ -22,64 +13,36 @@ static void unmeasured(void *ctx, const struct cpulat_pair *p)
 	cli_error("probe: %s", p->err);
 }
 
-/* The first usable CPU to each other one; a pair that cannot be measured
- * shows "?" and its reason on stderr. */
-static void print_cpu_lines(struct out *o)
+static void port_failed(void *ctx, const char *spec, const char *why)
 {
-	struct cpulat_pair p[PROBE_LINE_PAIRS];
-	int n = cpulat_from_first(p, PROBE_LINE_PAIRS);
-
-	probeprint_cpu_lines(o, p, n, unmeasured, NULL);
-}
-
-/* One interface of --tx: 0, or 1 when it could not be probed. */
-static int print_port(struct out *o, const char *spec, bool live, const char *live_why)
-{
-	struct app_probe_port pp;
-	int rc = app_probe_port(spec, live, live_why, &pp);
-
-	probeprint_port(o, spec, rc, &pp);
-	if (rc)
-		cli_error("probe --tx %s: %s", spec, pp.err);
-	return rc ? 1 : 0;
+	(void)ctx;
+	cli_error("probe --tx %s: %s", spec, why);
 }
 
 int cmd_probe(struct cli *cli, int argc, char **argv)
 {
-	struct probe_opts op;
-	struct probe_report r;
+	const struct probeprint_hooks hooks = { .unmeasured = unmeasured, .port_failed = port_failed };
+	struct app_probe_cfg c;
+	struct app_probe_host *h;
 	struct out *o;
-	char live_why[200] = "", err[512];
-	bool live, here;
-	int prc, ret = 0;
+	char err[512];
+	int rc;
 
-	if ((prc = probe_args(cli, argc, argv, &op)) >= 0)
-		return prc;
-	if (op.require && app_probe_check_require(op.require, err, sizeof(err))) {
-		cli_error("probe %s", err);
-		return EXIT_USAGE;
+	if ((rc = probe_args(cli, argc, argv, &c)) >= 0)
+		return rc;
+	if (!(h = malloc(sizeof(*h))))
+		return cli_fail(EXIT_RUNTIME, "probe: out of memory");
+	c.have_root = cli_have_root();
+	app_probe_host(&c, h);
+	/* --require: the exit status says it all, nothing is printed */
+	if (c.require)
+		rc = app_probe_require(&h->r, c.require, err, sizeof(err)) ? cli_fail(EXIT_RUNTIME, "probe: %s", err) : 0;
+	else if (!(o = cli_out_create(cli, "probe")))
+		rc = EXIT_RUNTIME;
+	else {
+		rc = probeprint_host(o, h, &hooks) ? EXIT_RUNTIME : 0;
+		out_destroy(o);
 	}
-	/* the CPUs' speed only when shown or asked for: tests require other
-	 * features on every run, and this one soaks every CPU for 0.45 s */
-	here = !strcmp(op.root, "/");
-	app_probe_run(&r, op.root, cli_have_root(), here && (!op.require || strstr(op.require, "steady_cpu")), &live,
-		      live_why, sizeof(live_why));
-	if (op.require) {
-		if (app_probe_require(&r, op.require, err, sizeof(err)))
-			return cli_fail(EXIT_RUNTIME, "probe: %s", err);
-		return 0;
-	}
-	if (!(o = cli_out_create(cli, "probe")))
-		return EXIT_RUNTIME;
-	probeprint_report(o, &r);
-	if (here)
-		print_cpu_lines(o);
-	if (op.nifs) {
-		out_arr_start(o, "interfaces");
-		for (unsigned int i = 0; i < op.nifs; i++)
-			ret |= print_port(o, op.ifs[i], live, live_why);
-		out_arr_end(o);
-	}
-	out_destroy(o);
-	return ret ? EXIT_RUNTIME : 0;
+	free(h);
+	return rc;
 }

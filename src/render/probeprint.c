@@ -105,3 +105,24 @@ void probeprint_port(struct out *o, const char *spec, int rc, const struct app_p
 	out_obj_end(o);
 	out_obj_end(o);
 }
+
+unsigned int probeprint_host(struct out *o, const struct app_probe_host *h, const struct probeprint_hooks *k)
+{
+	unsigned int failed = 0;
+
+	probeprint_report(o, &h->r);
+	if (h->here)
+		probeprint_cpu_lines(o, h->lines, h->nlines, k->unmeasured, k->ctx);
+	if (!h->nports)
+		return 0;
+	out_arr_start(o, "interfaces");
+	for (unsigned int i = 0; i < h->nports; i++) {
+		probeprint_port(o, h->spec[i], h->port_rc[i], &h->ports[i]);
+		if (h->port_rc[i]) {
+			k->port_failed(k->ctx, h->spec[i], h->ports[i].err);
+			failed++;
+		}
+	}
+	out_arr_end(o);
+	return failed;
+}

@@ -17,4 +17,14 @@ void probeprint_cpu_lines(struct out *o, const struct cpulat_pair *p, int n,
 /* One --tx interface: rc is app_probe_port's (nonzero: pp->err). */
 void probeprint_port(struct out *o, const char *spec, int rc, const struct app_probe_port *pp);
 
+/* What a run of 'wirerate probe' says on stderr beside its report. */
+struct probeprint_hooks {
+	void (*unmeasured)(void *ctx, const struct cpulat_pair *p);	/* a "?" CPU pair */
+	void (*port_failed)(void *ctx, const char *spec, const char *why);	/* a --tx interface */
+	void *ctx;
+};
+/* The whole report of app_probe_host: the host, the CPU lines (when
+ * measured) and the interfaces. Returns how many interfaces failed. */
+unsigned int probeprint_host(struct out *o, const struct app_probe_host *h, const struct probeprint_hooks *k);
+
 #endif

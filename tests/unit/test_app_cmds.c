@@ -135,6 +135,9 @@ static void cpu_watch(void **state)
 	assert_int_equal(app_cpu_next(&c, &w, &stop, err, sizeof(err)), 0);
 	assert_int_equal(w.n, 2);
 	assert_true(w.prev->t_ns > w.first->t_ns);
+	/* no profile asked: none read at the end */
+	app_cpu_finish(&c, &w);
+	assert_null(w.profiled);
 	app_cpu_close(&w);
 
 	/* stopped: no interval */
@@ -266,6 +269,29 @@ static void probe_require(void **state)
 	assert_string_equal(err, "af_xdp missing: no XSK here");
 }
 
+/* What app_probe_host looks at: under a fixture root no CPU lines (they
+ * are this host's); --require stops before the interfaces; an interface
+ * that is not there fails alone. */
+static void probe_host(void **state)
+{
+	struct app_probe_cfg c = { .root = FIXTURES "/..", .ifs = { "lo", "wr-nosuch0" }, .nifs = 2 };
+	struct app_probe_host *h = malloc(sizeof(*h));
+
+	(void)state;
+	assert_non_null(h);
+	app_probe_host(&c, h);
+	assert_false(h->here);
+	assert_int_equal(h->nlines, 0);
+	assert_int_equal(h->nports, 2);
+	assert_string_equal(h->spec[1], "wr-nosuch0");
+	assert_int_not_equal(h->port_rc[1], 0);
+	assert_non_null(strstr(h->ports[1].err, "no such interface"));
+	c.require = "veth";
+	app_probe_host(&c, h);
+	assert_int_equal(h->nports, 0);
+	free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +305,7 @@ int main(void)
 		cmocka_unit_test(soak_hist),
 		cmocka_unit_test(lab_actions),
 		cmocka_unit_test(probe_require),
+		cmocka_unit_test(probe_host),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
