@@ -35,8 +35,9 @@ char **app_matrix_run_argv(struct app_matrix_run *r, int c)
 	return r->targv;
 }
 
-/* Configuration c: its lab built, its test run and stored. */
-static int run_one(struct app_matrix_run *r, int c)
+/* Configuration c: its lab built, its test run (its stdout to out_fd,
+ * -1 this process's) and stored. */
+static int run_one(struct app_matrix_run *r, int c, int out_fd)
 {
 	const char *label = r->m->labels[c];
 	char err[512];
@@ -50,7 +51,7 @@ static int run_one(struct app_matrix_run *r, int c)
 	}
 	if (selfexec_stopped())
 		return -EINTR;
-	st = selfexec_run(app_matrix_run_argv(r, c), r->test_out, CHILD_CANNOT_RUN);
+	st = selfexec_run(app_matrix_run_argv(r, c), out_fd, CHILD_CANNOT_RUN);
 	if (st < 0) {
 		say(r, "cannot run the test: %s", strerror(-st));
 		return -EIO;
@@ -73,23 +74,76 @@ static int run_one(struct app_matrix_run *r, int c)
 	return 0;
 }
 
+/* The configurations' runs compared by 'wirerate report', run as a
+ * child; with json its document goes to a temporary file handed to the
+ * report hook. Its exit status, or -EIO. */
+static int report(struct app_matrix_run *r)
+{
+	char *argv[APP_MATRIX_REPORT_ARGV], ids[APP_MATRIX_MAX][24];
+	FILE *doc = NULL;
+	int st;
+
+	app_matrix_report_argv(argv, ids, r->run_ids, r->m->nconf, r->json, r->db_path, r->html, r->fail_pct);
+	if (r->json && !(doc = tmpfile())) {
+		say(r, "a temporary file: %s", strerror(errno));
+		return -EIO;
+	}
+	/* what this process wrote so far comes before the child's output */
+	fflush(stdout);
+	st = selfexec_run(argv, doc ? fileno(doc) : -1, CHILD_CANNOT_RUN);
+	if (st < 0)
+		st = -EIO;
+	if (doc) {
+		if (r->report && r->report(r->ctx, doc))
+			st = -EIO;
+		fclose(doc);
+	}
+	return st;
+}
+
+/* The lab is the matrix's until the end: its lock, which the tests
+ * inherit and take as theirs (the environment names it), so that it lasts
+ * while a test runs, even if the matrix dies. 0, or -EIO after saying why. */
+static int hold(struct app_matrix_run *r, int *lock)
+{
+	char err[512], held[64];
+
+	if (lab_lock(r->prefix, "matrix", true, lock, err, sizeof(err))) {
+		say(r, "%s", err);
+		return -EIO;
+	}
+	fcntl(*lock, F_SETFD, 0);
+	snprintf(held, sizeof(held), "%s:%d", r->prefix, *lock);
+	setenv(LAB_LOCK_ENV, held, 1);
+	return 0;
+}
+
+/* Every configuration in turn until one fails or a stop: 0 or why not,
+ * with *at the last one started and *started how many were. */
+static int run_all(struct app_matrix_run *r, int out_fd, int *at, int *started)
+{
+	int rc = 0;
+
+	for (int c = 0; !rc && c < r->m->nconf && !selfexec_stopped(); c++) {
+		*at = c;
+		*started = c + 1;
+		rc = run_one(r, c, out_fd);
+	}
+	return rc;
+}
+
 int app_matrix_run(struct app_matrix_run *r)
 {
 	int nconf = r->m->nconf, rc = 0, lock = -1, at = 0, started = 0;
+	FILE *null = r->json ? fopen("/dev/null", "w") : NULL;
 	struct selfexec_sigs sigs;
-	char err[512], held[64];
 	bool between = false;
+	char err[512];
 
-	/* the lab is the matrix's until the end; its tests share its lock
-	 * (inherited: it lasts while a test runs, even if the matrix dies) */
-	if (!r->remote) {
-		if (lab_lock(r->prefix, "matrix", true, &lock, err, sizeof(err))) {
-			say(r, "%s", err);
-			return -EIO;
-		}
-		fcntl(lock, F_SETFD, 0);
-		snprintf(held, sizeof(held), "%s:%d", r->prefix, lock);
-		setenv(LAB_LOCK_ENV, held, 1);
+	if (!r->remote && hold(r, &lock)) {
+		if (null)
+			fclose(null);
+		return -EIO;
 	}
 	selfexec_catch(&sigs);
 	if (r->begin)
@@ -98,11 +152,8 @@ int app_matrix_run(struct app_matrix_run *r)
 		say(r, "lab down: %s", err);
 		rc = -EIO;
 	}
-	for (int c = 0; !rc && c < nconf && !selfexec_stopped(); c++) {
-		at = c;
-		started = c + 1;
-		rc = run_one(r, c);
-	}
+	if (!rc)
+		rc = run_all(r, null ? fileno(null) : -1, &at, &started);
 	if (!rc && selfexec_stopped()) {
 		rc = -EINTR;
 		between = started > 0;
@@ -117,12 +168,14 @@ int app_matrix_run(struct app_matrix_run *r)
 	else if (rc == -EINTR)
 		say(r, "stopped %s configuration %d of %d; the runs so far are stored, tagged %s",
 		    between ? "after" : "in", at + 1, nconf, r->mtag);
-	if (!rc && r->end)
-		rc = r->end(r->ctx);
+	if (!rc)
+		rc = report(r);
 	if (!r->remote) {
 		unsetenv(LAB_LOCK_ENV);
 		lab_unlock(&lock, r->prefix);
 	}
 	selfexec_restore(&sigs);
+	if (null)
+		fclose(null);
 	return rc;
 }

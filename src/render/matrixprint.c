@@ -56,3 +56,39 @@ void matrixprint_config(int c, int nconf, const char *label)
 	printf("matrix %d/%d: %s\n", c + 1, nconf, out_escape_text(l, sizeof(l), label));
 	fflush(stdout);
 }
+
+static void on_begin(void *ctx)
+{
+	const struct app_matrix_run *r = ctx;
+
+	if (!r->json)
+		matrixprint_begin(r->m->nconf, r->remote ? NULL : r->prefix, r->mtag);
+	/* the test's own plan, once per configuration, and the lab's build */
+	if (r->planned_s > 0)
+		matrixprint_planned(r->m->nconf, r->planned_s, r->remote ? 0 : APP_MATRIX_LAB_UP_S);
+}
+
+static void on_starting(void *ctx, int c)
+{
+	const struct app_matrix_run *r = ctx;
+
+	if (!r->json)
+		matrixprint_config(c, r->m->nconf, r->m->labels[c]);
+}
+
+static void on_done(void *ctx, int c)
+{
+	const struct app_matrix_run *r = ctx;
+
+	(void)c;
+	if (!r->json)
+		matrixprint_config_done();
+}
+
+void matrixprint_hooks(struct app_matrix_run *r)
+{
+	r->begin = on_begin;
+	r->starting = on_starting;
+	r->done = on_done;
+	r->ctx = r;
+}

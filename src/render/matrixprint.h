@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "app/matrix.h"
+#include "app/matrixrun.h"
 #include "render/out.h"
 
 void matrixprint_json(struct out *o, const struct app_matrix *m, const int64_t *run_ids, const char *mtag,
@@ -25,5 +26,10 @@ void matrixprint_planned(int nconf, double test_s, double lab_s);
  * it stored its run. */
 void matrixprint_config(int c, int nconf, const char *label);
 void matrixprint_config_done(void);
+
+/* A run's hooks that only print, their ctx the run itself: begin (the
+ * first line and the plan), starting and done (a configuration's lines);
+ * with json, the plan alone (on stderr). */
+void matrixprint_hooks(struct app_matrix_run *r);
 
 #endif

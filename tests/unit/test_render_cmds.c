@@ -1,5 +1,6 @@
 /* What 'runs' (import, sync, upgrade, rm) and 'matrix' print for a fixed
- * input: the exact text, and the exact JSON from the same calls. */
+ * input: the exact text, and the exact JSON from the same calls; the
+ * matrix's printing hooks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -256,11 +257,47 @@ static void matrix_lines(void **st)
 	free(got);
 }
 
+/* The run's printing hooks: the first line, a configuration's line and
+ * the blank line after it, in text; nothing on stdout with --json. */
+static void run_hooks(const void *arg)
+{
+	struct app_matrix_run *r = (struct app_matrix_run *)arg;
+
+	r->begin(r->ctx);
+	r->starting(r->ctx, 1);
+	r->done(r->ctx, 1);
+}
+
+static void matrix_hooks(void **st)
+{
+	struct app_matrix mx;
+	struct app_matrix_run r = { .m = &mx, .prefix = "t-", .mtag = "matrix-1" };
+	char *got;
+
+	(void)st;
+	two_confs(&mx);
+	matrixprint_hooks(&r);
+	assert_ptr_equal(r.ctx, &r);
+	got = stdout_of(run_hooks, &r);
+	assert_string_equal(got, "matrix: 2 configuration(s) in lab t-, runs tagged matrix-1\nmatrix 2/2: free\n\n");
+	free(got);
+	r.remote = true;
+	got = stdout_of(run_hooks, &r);
+	assert_string_equal(got, "matrix: 2 configuration(s) on the test's DUT, runs tagged matrix-1\n"
+				 "matrix 2/2: free\n\n");
+	free(got);
+	r.json = true;
+	got = stdout_of(run_hooks, &r);
+	assert_string_equal(got, "");
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(runs_import),	cmocka_unit_test(runs_sync),   cmocka_unit_test(runs_upgrade),
 		cmocka_unit_test(runs_removed), cmocka_unit_test(matrix_json), cmocka_unit_test(matrix_lines),
+		cmocka_unit_test(matrix_hooks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
