@@ -154,88 +154,187 @@ static int reading(struct dut *d, struct soak *s, struct soak_snap *a, struct so
 	return 0;
 }
 
-int app_soak_run(const struct app_soak_cfg *cfg, const struct app_soak_hooks *h, void *ctx,
-		 struct app_soak_result *r, char *err, size_t errlen)
+/* The room a step's reason has: the CPUs' 255 bytes, the others' 511,
+ * so that a long name or path is cut where it always was. */
+#define CPUS_ERR_MAX 256
+#define STEP_ERR_MAX 512
+
+static size_t room(size_t errlen, size_t max)
 {
-	struct soak_calib *c = calloc(1, sizeof(*c));
-	struct soak_snap *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	struct soak_load *l = malloc(sizeof(*l)), *total = malloc(sizeof(*total));
-	struct soak_idle *idle = calloc(1, sizeof(*idle));
-	bool checked = true;
-	struct soak *s = NULL;
-	uint64_t start, next, end;
-	int rc = -ENOMEM;
+	return errlen < max ? errlen : max;
+}
+
+/* The CPUs to soak or calibrate: the ones asked for, else every one the
+ * soaked host has online. */
+static int soak_cpus(const struct app_soak_cfg *cfg, struct app_soak_result *r, char *err, size_t errlen)
+{
+	int rc;
+
+	if (cfg->cpus) {
+		r->cpus = *cfg->cpus;
+		return 0;
+	}
+	if ((rc = app_soak_cpus(cfg->d, &r->cpus, err, room(errlen, CPUS_ERR_MAX))))
+		r->why = APP_SOAK_HOST;
+	return rc;
+}
+
+int app_soak_calibration(const struct app_soak_cfg *cfg, const struct app_soak_hooks *h, void *ctx,
+			 struct app_soak_result *r, char *err, size_t errlen)
+{
+	struct soak_calib_opts cal = *cfg->cal;
+	char e[STEP_ERR_MAX];
+	int rc;
 
 	memset(r, 0, sizeof(*r));
 	err[0] = '\0';
-	if (!c || !a || !b || !l || !total || !idle)
-		goto out;
-	if (cfg->d) {
-		/* the DUT loads and checks its calibration itself */
-		if ((rc = dut_soak_start(cfg->d, cfg->cpus, cfg->path, idle, &checked, err, errlen))) {
-			r->bad_input = rc == -EINVAL;
-			goto out;
-		}
-		r->ncpu = cpuset_count(cfg->cpus);
-	} else if ((rc = soak_calib_load(cfg->path, c, err, errlen)) ||
-		   (rc = soak_calib_verify(c, err, errlen)) ||
-		   (rc = soak_check_idle(cfg->cpus, c, 0, 0, idle, err, errlen)) ||
-		   (rc = soak_create(cfg->cpus, c, &s, err, errlen))) {
-		r->bad_input = !(rc == -ENOMEM || rc == -EIO);
-		goto out;
-	} else {
-		r->ncpu = soak_ncpus(s);
+	if ((rc = soak_cpus(cfg, r, err, errlen)))
+		return rc;
+	r->why = APP_SOAK_HOST;
+	if (!(r->calib = calloc(1, sizeof(*r->calib))))
+		return -ENOMEM;
+	/* its reason said whole, with the path that is not a calibration */
+	if ((rc = app_soak_calib_precheck(cfg->path, r->calib, e, sizeof(e)))) {
+		snprintf(err, errlen, "--calibration %s (give another file, or delete it)", e);
+		r->why = APP_SOAK_INPUT;
+		return rc;
 	}
-	if ((rc = app_soak_hist_init(&r->hist, r->ncpu,
-				     cfg->duration_ns ? cfg->duration_ns / cfg->interval_ns + 2 : 64)) ||
-	    (rc = h->open(ctx)))
-		goto out;
-	if (!cfg->d && (rc = soak_start(s, err, errlen)))
-		goto out;
-	h->start(ctx, r->ncpu, checked ? idle : NULL);
-	memset(total, 0, sizeof(*total));
-	if (s)
-		soak_snap(s, a);
+	if ((rc = h->open(ctx)))
+		return rc;
+	h->calib_start(ctx, cfg, r);
+	cal.interval_ns = cfg->interval_ns;
+	rc = app_soak_calibrate(cfg->path, &r->cpus, &cal, cfg->stop, h->progress, ctx, r->calib, &r->kept, err,
+				room(errlen, STEP_ERR_MAX));
+	h->calib_end(ctx, cfg, r, !rc);
+	if (rc)
+		r->why = *cfg->stop ? APP_SOAK_STOPPED : rc == -EINVAL ? APP_SOAK_INPUT : APP_SOAK_HOST;
 	else
-		a->t_ns = mono_ns();	/* the readings' times are the tester's */
-	start = next = a->t_ns;
+		r->why = APP_SOAK_OK;
+	return rc;
+}
+
+/* The run's room: the calibration, two snapshots, a reading and the
+ * total, the idle check. */
+struct soak_room {
+	struct soak_calib *c;
+	struct soak_snap *a, *b;
+	struct soak_load *l, *total;
+	struct soak_idle *idle;
+	bool checked;			/* idle holds the check of the calibration */
+	struct soak *s;			/* this host's soakers (NULL: the DUT's) */
+};
+
+/* The soakers ready: on the DUT (which loads and checks its calibration
+ * itself), or made here from the calibration checked against the idle
+ * machine. r->why says whose fault a failure is. */
+static int soak_setup(const struct app_soak_cfg *cfg, struct soak_room *m, struct app_soak_result *r, char *err,
+		      size_t errlen)
+{
+	int rc;
+
+	m->checked = true;
+	if (cfg->d) {
+		if ((rc = dut_soak_start(cfg->d, &r->cpus, cfg->path, m->idle, &m->checked, err, errlen))) {
+			r->why = rc == -EINVAL ? APP_SOAK_INPUT : APP_SOAK_HOST;
+			return rc;
+		}
+		r->ncpu = cpuset_count(&r->cpus);
+		return 0;
+	}
+	if ((rc = soak_calib_load(cfg->path, m->c, err, errlen)) || (rc = soak_calib_verify(m->c, err, errlen)) ||
+	    (rc = soak_check_idle(&r->cpus, m->c, 0, 0, m->idle, err, errlen)) ||
+	    (rc = soak_create(&r->cpus, m->c, &m->s, err, errlen))) {
+		r->why = rc == -ENOMEM || rc == -EIO ? APP_SOAK_HOST : APP_SOAK_INPUT;
+		return rc;
+	}
+	r->ncpu = soak_ncpus(m->s);
+	return 0;
+}
+
+/* Every interval's reading until the end or *stop, each to the hook; a
+ * last one cut short to noise by the stop is dropped. */
+static int soak_loop(const struct app_soak_cfg *cfg, const struct app_soak_hooks *h, void *ctx,
+		     struct soak_room *m, struct app_soak_result *r, char *err, size_t errlen)
+{
+	uint64_t start, next, end;
+	int rc;
+
+	memset(m->total, 0, sizeof(*m->total));
+	if (m->s)
+		soak_snap(m->s, m->a);
+	else
+		m->a->t_ns = mono_ns();	/* the readings' times are the tester's */
+	start = next = m->a->t_ns;
 	end = cfg->duration_ns ? start + cfg->duration_ns : UINT64_MAX;
 	while (!*cfg->stop && next < end) {
 		next = next + cfg->interval_ns < end ? next + cfg->interval_ns : end;
 		wait_until(next, cfg->stop);
-		if ((rc = reading(cfg->d, s, a, b, l, err, errlen)))
-			goto out;
-		if (!app_soak_keep(*cfg->stop, l->seconds, cfg->interval_ns))
+		if ((rc = reading(cfg->d, m->s, m->a, m->b, m->l, err, errlen)))
+			return rc;
+		if (!app_soak_keep(*cfg->stop, m->l->seconds, cfg->interval_ns))
 			break;
-		app_soak_accumulate(total, l);
-		if (!app_soak_hist_add(&r->hist, l))
+		app_soak_accumulate(m->total, m->l);
+		if (!app_soak_hist_add(&r->hist, m->l))
 			break;
-		r->fast += app_soak_fast(l, r->ncpu);
-		h->reading(ctx, (double)((s ? b->t_ns : mono_ns()) - start) / NSEC_PER_SEC, l, r->ncpu);
+		r->fast += app_soak_fast(m->l, r->ncpu);
+		h->reading(ctx, (double)((m->s ? m->b->t_ns : mono_ns()) - start) / NSEC_PER_SEC, m->l, r->ncpu);
 	}
-	if (s) {
-		soak_read(s, &r->overall);
-		soak_stop(s);
+	return 0;
+}
+
+int app_soak_run(const struct app_soak_cfg *cfg, const struct app_soak_hooks *h, void *ctx,
+		 struct app_soak_result *r, char *err, size_t errlen)
+{
+	struct soak_room m = {
+		.c = calloc(1, sizeof(*m.c)), .a = malloc(sizeof(*m.a)), .b = malloc(sizeof(*m.b)),
+		.l = malloc(sizeof(*m.l)), .total = malloc(sizeof(*m.total)), .idle = calloc(1, sizeof(*m.idle)),
+	};
+	int rc = -ENOMEM;
+
+	memset(r, 0, sizeof(*r));
+	err[0] = '\0';
+	if ((rc = soak_cpus(cfg, r, err, errlen)))
+		goto out;
+	errlen = room(errlen, STEP_ERR_MAX);
+	rc = -ENOMEM;
+	r->why = APP_SOAK_HOST;
+	if (!m.c || !m.a || !m.b || !m.l || !m.total || !m.idle || (rc = soak_setup(cfg, &m, r, err, errlen)))
+		goto out;
+	r->why = APP_SOAK_HOST;
+	if ((rc = app_soak_hist_init(&r->hist, r->ncpu,
+				     cfg->duration_ns ? cfg->duration_ns / cfg->interval_ns + 2 : 64)) ||
+	    (rc = h->open(ctx)) || (m.s && (rc = soak_start(m.s, err, errlen))))
+		goto out;
+	h->start(ctx, cfg, r, m.checked ? m.idle : NULL);
+	if ((rc = soak_loop(cfg, h, ctx, &m, r, err, errlen)))
+		goto out;
+	if (m.s) {
+		soak_read(m.s, &r->overall);
+		soak_stop(m.s);
 	} else {
-		r->overall = *total;
+		r->overall = *m.total;
 		dut_soak_stop(cfg->d, err, errlen);
 		err[0] = '\0';
 	}
 	app_soak_hist_compact(&r->hist);
-	r->trusted = !checked || idle->trusted;
-	rc = 0;
+	r->trusted = !m.checked || m.idle->trusted;
+	r->interrupted = *cfg->stop;
+	r->why = APP_SOAK_OK;
+	h->end(ctx, r);
 out:
-	soak_destroy(s);
-	free(idle);
-	free(c);
-	free(a);
-	free(b);
-	free(l);
-	free(total);
+	soak_destroy(m.s);
+	free(m.idle);
+	free(m.c);
+	free(m.a);
+	free(m.b);
+	free(m.l);
+	free(m.total);
 	return rc;
 }
 
 void app_soak_result_free(struct app_soak_result *r)
 {
 	app_soak_hist_free(&r->hist);
+	free(r->calib);
+	r->calib = NULL;
 }

@@ -55,35 +55,62 @@ bool app_soak_hist_add(struct app_soak_hist *h, const struct soak_load *l);
 void app_soak_hist_compact(struct app_soak_hist *h);
 void app_soak_hist_free(struct app_soak_hist *h);
 
+/* How a soak or a calibration ended: done, refused for its input (an
+ * option, a calibration file that is not one), failed by the host, or
+ * stopped before it could end (a calibration only: a soak stopped is
+ * done). */
+enum app_soak_why { APP_SOAK_OK, APP_SOAK_INPUT, APP_SOAK_HOST, APP_SOAK_STOPPED };
+
 struct app_soak_cfg {
-	const struct cpuset *cpus;
+	const struct cpuset *cpus;	/* NULL: every CPU the soaked host has online */
 	const char *path;		/* the calibration here; NULL: the DUT's own */
 	uint64_t interval_ns, duration_ns;	/* duration 0: until stop */
+	const struct soak_calib_opts *cal;	/* --calibrate's, but its interval */
 	struct dut *d;			/* not NULL: the soak runs there */
 	const volatile sig_atomic_t *stop;
 };
 
-/* What the caller prints, in the order it happens. */
-struct app_soak_hooks {
-	/* the soakers are made; nonzero ends the run (-ENOMEM: quietly) */
-	int (*open)(void *ctx);
-	/* they run: idle is the check of the calibration, NULL when none */
-	void (*start)(void *ctx, unsigned int ncpu, const struct soak_idle *idle);
-	/* a reading, t seconds after the start */
-	void (*reading)(void *ctx, double t, const struct soak_load *l, unsigned int ncpu);
-};
-
 struct app_soak_result {
+	enum app_soak_why why;
+	struct cpuset cpus;		/* the CPUs soaked or calibrated */
 	struct soak_load overall;	/* the load over the whole run */
 	struct app_soak_hist hist;	/* compacted */
 	unsigned int ncpu, fast;	/* fast: readings above the calibration */
 	bool trusted;			/* unchecked, or the idle check held */
-	bool bad_input;			/* on failure: the input was wrong */
+	bool interrupted;		/* the soak was stopped, not timed out */
+	struct soak_calib *calib;	/* the calibration made (saved when ok) */
+	unsigned int kept;		/* its CPUs kept from the file before */
 };
 
-/* The soak of cfg->cpus until cfg->duration_ns or *stop. On failure err
- * says why (empty: nothing to say) and r->bad_input whether the input
- * was wrong. r is freed by app_soak_result_free either way. */
+/* What the caller prints, in the order it happens; ctx is the caller's. */
+struct app_soak_hooks {
+	/* there is something to say: nonzero ends it (quietly) */
+	int (*open)(void *ctx);
+	/* the calibration starts (r->cpus), each reading of it, its end
+	 * (r->calib saved when ok) */
+	void (*calib_start)(void *ctx, const struct app_soak_cfg *cfg, const struct app_soak_result *r);
+	soak_progress_fn progress;
+	void (*calib_end)(void *ctx, const struct app_soak_cfg *cfg, const struct app_soak_result *r, bool ok);
+	/* the soakers run: idle is the check of the calibration, NULL when
+	 * none */
+	void (*start)(void *ctx, const struct app_soak_cfg *cfg, const struct app_soak_result *r,
+		      const struct soak_idle *idle);
+	/* a reading, t seconds after the start */
+	void (*reading)(void *ctx, double t, const struct soak_load *l, unsigned int ncpu);
+	/* the soak ended well: r has its summary */
+	void (*end)(void *ctx, const struct app_soak_result *r);
+};
+
+/* soak --calibrate: cfg->cpus calibrated on this host and saved to
+ * cfg->path (never over a file that is not a soak calibration: refused
+ * before the minutes of measuring), until done or *stop. 0, or -errno
+ * with r->why and err (empty: nothing to say). */
+int app_soak_calibration(const struct app_soak_cfg *cfg, const struct app_soak_hooks *h, void *ctx,
+			 struct app_soak_result *r, char *err, size_t errlen);
+
+/* The soak of cfg->cpus until cfg->duration_ns or *stop. 0, or -errno
+ * with r->why and err (empty: nothing to say). r is freed by
+ * app_soak_result_free either way. */
 int app_soak_run(const struct app_soak_cfg *cfg, const struct app_soak_hooks *h, void *ctx,
 		 struct app_soak_result *r, char *err, size_t errlen);
 void app_soak_result_free(struct app_soak_result *r);

@@ -121,5 +121,7 @@ int soak_args(struct cli *cli, int argc, char **argv, struct soak_opts *op)
 		cli_error("soak: --calibration names a file here; a DUT over ssh uses its own");
 		return EXIT_USAGE;
 	}
+	if (op->calibrate && op->duration_ns)
+		return cli_fail(EXIT_USAGE, "soak: --duration does not apply to --calibrate (see --timeout)");
 	return -1;
 }

@@ -1,5 +1,6 @@
 #include "render/soakprint.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -187,3 +188,69 @@ void soakprint_verdict(struct out *o, bool trusted, bool interrupted)
 		 "CPU now (see the idle check above)\n", trusted);
 	out_bool(o, "interrupted", NULL, interrupted);
 }
+
+static int run_open(void *ctx)
+{
+	struct soakprint_run *p = ctx;
+
+	p->o = p->create(p->json, "soak");
+	return p->o ? 0 : -ENOMEM;
+}
+
+static void run_calib_start(void *ctx, const struct app_soak_cfg *cfg, const struct app_soak_result *r)
+{
+	struct soakprint_run *p = ctx;
+
+	soakprint_calib_start(p->o, &r->cpus, cfg->cal, cfg->interval_ns);
+	out_arr_start(p->o, "readings");
+}
+
+static void run_calib_progress(void *ctx, unsigned int reading, const struct soak_load *l, double spread)
+{
+	soakprint_calib_progress(((struct soakprint_run *)ctx)->o, reading, l, spread);
+}
+
+static void run_calib_end(void *ctx, const struct app_soak_cfg *cfg, const struct app_soak_result *r, bool ok)
+{
+	struct soakprint_run *p = ctx;
+
+	out_arr_end(p->o);
+	if (ok)
+		soakprint_calib_saved(p->o, cfg->path, r->kept, r->calib);
+	out_destroy(p->o);
+	p->o = NULL;
+}
+
+/* "using 2 CPUs (0-1) on DUT, calibration FILE", and the idle check */
+static void run_start(void *ctx, const struct app_soak_cfg *cfg, const struct app_soak_result *r,
+		      const struct soak_idle *idle)
+{
+	struct soakprint_run *p = ctx;
+
+	soakprint_header(p->o, r->ncpu, &r->cpus, cfg->d ? dut_name(cfg->d) : NULL,
+			 cfg->path ? cfg->path : "the DUT's own", cfg->interval_ns);
+	if (idle)
+		soakprint_check(p->o, idle);
+	out_arr_start(p->o, "readings");
+}
+
+static void run_reading(void *ctx, double t, const struct soak_load *l, unsigned int ncpu)
+{
+	struct soakprint_run *p = ctx;
+
+	soakprint_reading(p->o, t, l, ncpu, p->per_cpu);
+}
+
+static void run_end(void *ctx, const struct app_soak_result *r)
+{
+	struct soakprint_run *p = ctx;
+
+	out_arr_end(p->o);
+	soakprint_summary(p->o, &r->overall, r->hist.v, r->hist.n, r->ncpu, p->per_cpu, r->fast, r->interrupted);
+	soakprint_verdict(p->o, r->trusted, r->interrupted);
+}
+
+const struct app_soak_hooks soakprint_hooks = {
+	.open = run_open, .calib_start = run_calib_start, .progress = run_calib_progress,
+	.calib_end = run_calib_end, .start = run_start, .reading = run_reading, .end = run_end,
+};

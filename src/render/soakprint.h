@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "app/soakrun.h"
 #include "core/cpuset.h"
 #include "core/cpustat.h"
 #include "dut/soak.h"
@@ -33,5 +34,18 @@ void soakprint_summary(struct out *o, const struct soak_load *overall, double *h
 		       unsigned int ncpu, bool per_cpu, unsigned int fast, bool interrupted);
 /* Whether the calibration held (trusted) and whether Ctrl-C ended it. */
 void soakprint_verdict(struct out *o, bool trusted, bool interrupted);
+
+/* soak's hooks as it runs (app_soak_hooks, ctx a struct soakprint_run):
+ * each step printed as it happens, the output made by create (text or
+ * JSON as json says) once there is something to print. A calibration's
+ * end closes it; otherwise the caller does, after any error (o NULL:
+ * nothing to close). */
+struct soakprint_run {
+	struct out *(*create)(bool json, const char *command);
+	bool json, per_cpu;
+	struct out *o;
+};
+
+extern const struct app_soak_hooks soakprint_hooks;
 
 #endif
