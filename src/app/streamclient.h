@@ -68,9 +68,11 @@ struct app_stream_opts {
 	int send_cpu[STREAMRUN_MAX];	/* each one's CPU, -1: not pinned: the same */
 	/* the store (--db, --label, --tag, --no-store): each run a trial */
 	struct storeopt store;
-	/* While the client runs: its stop flag, and where a line for the
-	 * user goes (each -I run's figure, a run the store refused). */
+	/* While it runs: the stop flag (either end), whether the caller
+	 * may administer networks (lab mode needs it), and where a line for
+	 * the user goes (each -I run's figure, a run the store refused). */
 	volatile sig_atomic_t *stop;
+	bool root;
 	void (*note)(void *ctx, bool warning, const char *line);
 	void *note_ctx;
 };

@@ -1,6 +1,7 @@
 /* wirerate stream's output (streamprint.h). */
 #include "render/streamprint.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -308,3 +309,44 @@ void streamprint_server(struct out *o, const struct app_stream_opts *op, const s
 		out_null(o, "user");
 	out_text(o, "%s\n", op->once ? ", for one session" : " (Ctrl-C ends it)");
 }
+
+static int hook_listening(void *ctx, const struct app_stream_opts *op, const struct stream_server *s, bool root)
+{
+	struct streamprint_ctx *p = ctx;
+
+	if (!(p->o = p->create(p->json, "stream")))
+		return -ENOMEM;
+	streamprint_server(p->o, op, s, root);
+	fflush(stdout);
+	out_arr_start(p->o, "sessions");
+	return 0;
+}
+
+static void hook_session(void *ctx, const struct stream_session *s)
+{
+	streamprint_session(((struct streamprint_ctx *)ctx)->o, s);
+}
+
+static void hook_served(void *ctx, bool interrupted)
+{
+	struct streamprint_ctx *p = ctx;
+
+	out_arr_end(p->o);
+	out_bool(p->o, "interrupted", NULL, interrupted);
+}
+
+static int hook_result(void *ctx, const struct app_stream_opts *op, const struct app_stream_res *res)
+{
+	struct streamprint_ctx *p = ctx;
+	struct out *o = p->create(p->json, "stream");
+
+	if (!o)
+		return -ENOMEM;
+	streamprint_run(o, op, res);
+	out_destroy(o);
+	return 0;
+}
+
+const struct app_stream_hooks streamprint_hooks = {
+	.listening = hook_listening, .session = hook_session, .served = hook_served, .result = hook_result,
+};

@@ -11,6 +11,7 @@
 #include "engine/cpucost.h"
 #include "engine/stream.h"
 #include "app/streamclient.h"
+#include "app/streammode.h"
 #include "render/out.h"
 
 /* What the result is printed with: the run as asked and where it went. */
@@ -47,5 +48,19 @@ void streamprint_run(struct out *o, const struct app_stream_opts *op, const stru
 /* The server's line as it starts listening: where, the limits, the
  * token, the user it runs as (root: started as root). */
 void streamprint_server(struct out *o, const struct app_stream_opts *op, const struct stream_server *s, bool root);
+
+/* stream's hooks as it runs (app_stream_hooks, ctx a struct
+ * streamprint_ctx): the server's line once listening and each session as
+ * it ends, or the client's figures; the output made by create (text or
+ * JSON as json says) when there is something to print. The client's is
+ * closed once printed; the server's by the caller, after any error (o
+ * NULL: nothing to close). */
+struct streamprint_ctx {
+	struct out *(*create)(bool json, const char *command);
+	bool json;
+	struct out *o;
+};
+
+extern const struct app_stream_hooks streamprint_hooks;
 
 #endif
