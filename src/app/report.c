@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "app/trend.h"
 #include "store/db.h"
 
 int app_report_check_runs(char *const *runs, int nruns, char *err, size_t errlen)
@@ -153,4 +154,96 @@ int app_report_check_html(const char *path, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int refuse(char *err, size_t errlen, const char *why)
+{
+	snprintf(err, errlen, "%s", why);
+	return -EINVAL;
+}
+
+int app_report_check(const struct app_report_opts *op, char *err, size_t errlen)
+{
+	if (op->trend) {
+		if (op->nruns)
+			return refuse(err, errlen, "--trend takes no RUN: the series is the runs --label, --tag, "
+				      "--dut and --test choose");
+		if (op->csv || op->csv_loss)
+			return refuse(err, errlen, "--trend gives text, --json or --html, not --csv or --csv-loss");
+	} else {
+		if (op->label || op->tag || op->test || op->size || op->dut[0])
+			return refuse(err, errlen, "--label, --tag, --dut, --test and --size choose the runs of "
+				      "--trend; name runs as RUN");
+		if (app_report_check_runs(op->runs, op->nruns, err, errlen))
+			return -EINVAL;
+		if (op->csv + op->csv_loss + op->json > 1)
+			return refuse(err, errlen, "one of --csv, --csv-loss and --json");
+	}
+	return op->html ? app_report_check_html(op->html, err, errlen) : 0;
+}
+
+static enum app_report_why input_or_host(int rc)
+{
+	return rc == -EINVAL ? APP_REPORT_INPUT : APP_REPORT_HOST;
+}
+
+int app_report_run(const struct app_report_opts *op, const struct app_report_hooks *h, void *ctx,
+		   enum app_report_why *why, char *err, size_t errlen)
+{
+	const struct app_report_cfg c = { .dbs = op->db, .ndb = op->ndb, .runs = op->runs,
+					  .nruns = (unsigned int)op->nruns, .fail_pct = op->fail_pct,
+					  .note = op->note, .note_ctx = op->note_ctx };
+	struct report_model *m = NULL;
+	int rc;
+
+	if ((rc = app_report_load(&c, &m, err, errlen))) {
+		*why = input_or_host(rc);
+		return rc;
+	}
+	*why = APP_REPORT_HOST;
+	if (op->html && (rc = h->page(ctx, op->html, m, err, errlen))) {
+		if (rc == -ENOSYS)
+			snprintf(err, errlen, "--html: this build cannot write HTML yet");
+	} else if ((rc = h->print(ctx, op, m))) {
+		snprintf(err, errlen, "writing the report: %s", strerror(-rc));
+	} else {
+		*why = op->fail_pct >= 0 && m->regression ? APP_REPORT_REGRESSION : APP_REPORT_OK;
+	}
+	free(m);
+	return rc;
+}
+
+int app_report_trend(const struct app_report_opts *op, const struct app_report_hooks *h, void *ctx,
+		     enum app_report_why *why, char *err, size_t errlen)
+{
+	const struct db_run_filter f = { .label = op->label, .tag = op->tag, .dut = op->dut[0] ? op->dut : NULL };
+	struct db *db[REPORT_MAX_STORES] = { 0 };
+	const char *names[REPORT_MAX_STORES];
+	char path[4096], e[2 * 4096 + 512];
+	struct trend t;
+	bool regression;
+	int rc;
+
+	if ((rc = app_report_open(op->db, op->ndb, NULL, path, sizeof(path), names, db, err, errlen))) {
+		app_report_close(db);
+		*why = input_or_host(rc);
+		return rc;
+	}
+	rc = app_trend(db, op->ndb ? op->ndb : 1, &f, op->test, op->size, &t, e, sizeof(e));
+	app_report_close(db);
+	if (rc) {
+		snprintf(err, errlen, "--trend: %s", e);
+		*why = input_or_host(rc);
+		return rc;
+	}
+	/* the last change worse than the group before it by more than asked */
+	regression = op->fail_pct >= 0 && t.nc && t.c[t.nc - 1].worse && -t.c[t.nc - 1].pct > op->fail_pct;
+	if (op->html && (rc = h->trend_page(ctx, op->html, &t, err, errlen))) {
+		*why = APP_REPORT_HOST;
+	} else {
+		h->trend_print(ctx, op, &t, regression);
+		*why = regression ? APP_REPORT_REGRESSION : APP_REPORT_OK;
+	}
+	app_trend_free(&t);
+	return rc;
 }

@@ -9,12 +9,13 @@
 #include <string.h>
 
 #include "cli/opt.h"
+#include "core/duttarget.h"
 
 /* --dut TARGET, written as trial takes it (lab[:PREFIX], local,
  * ssh:[USER@]HOST[:PORT]), into the name the runs store. */
 static int set_dut(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct report_opts *op = ctx;
+	struct app_report_opts *op = ctx;
 	struct dut_target t;
 	int rc;
 
@@ -29,7 +30,7 @@ static int set_dut(void *ctx, const struct opt *opt, const char *v, char *err, s
 /* --db, once per store the runs come from */
 static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct report_opts *op = ctx;
+	struct app_report_opts *op = ctx;
 	int rc;
 
 	(void)opt;
@@ -46,7 +47,7 @@ static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, si
 
 static int set_fail_pct(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct report_opts *op = ctx;
+	struct app_report_opts *op = ctx;
 	char *end;
 
 	op->fail_pct = strtod(v, &end);
@@ -59,7 +60,7 @@ static int set_fail_pct(void *ctx, const struct opt *opt, const char *v, char *e
 	return 0;
 }
 
-#define RO(field) OPT_FIELD(struct report_opts, field)
+#define RO(field) OPT_FIELD(struct app_report_opts, field)
 
 static const struct opt report_opts[] = {
 	{ "csv", 0, OPT_NOARG, NULL, "output", NULL, "one line per run and frame size", opt_set_true, RO(csv) },
@@ -118,15 +119,15 @@ const struct opt_cmd report_cmd = {
 	.tables = report_tables,
 };
 
-int report_args(struct cli *cli, int argc, char **argv, struct report_opts *op, char ***runs, int *nruns)
+int report_args(struct cli *cli, int argc, char **argv, struct app_report_opts *op)
 {
 	void *ctx[] = { op };
 	int rc;
 
-	*op = (struct report_opts){ .fail_pct = -1 };
+	*op = (struct app_report_opts){ .fail_pct = -1 };
 	/* Options and run names in any order: every name gathered, so that
 	 * too many get the report's own message. */
-	if ((rc = opt_parse_words(&report_cmd, ctx, cli, argc, argv, runs, nruns)))
+	if ((rc = opt_parse_words(&report_cmd, ctx, cli, argc, argv, &op->runs, &op->nruns)))
 		return opt_exit(rc);
 	return -1;
 }
