@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "app/trialdut.h"
 #include "app/trialres.h"
@@ -121,4 +122,112 @@ int app_r2544_search(struct app_r2544_setup *s, struct app_r2544_search *x, stru
 	cfg->on_row = h.on_row;
 	cfg->hook_ctx = h.ctx;
 	return rc;
+}
+
+/* app_r2544_setup's hooks, through the job's: the planned time said and
+ * Ctrl-C caught before the maximum loads, let go after. */
+static void loads_begin(void *ctx, const struct app_r2544_estimate *est)
+{
+	struct app_r2544_job *j = ctx;
+
+	j->h->planned(j->h->print_ctx, est);
+	j->s.stop = j->h->stop(j->h->ctx, true);
+}
+
+static void loads_end(void *ctx)
+{
+	struct app_r2544_job *j = ctx;
+
+	j->h->stop(j->h->ctx, false);
+}
+
+static void measuring(void *ctx, unsigned int size, bool done)
+{
+	struct app_r2544_job *j = ctx;
+
+	j->h->measuring(j->h->print_ctx, size, done);
+}
+
+/* A file the end did not write (its warn), to the CLI. */
+static void say_warning(void *ctx, const char *line)
+{
+	struct app_r2544_job *j = ctx;
+
+	j->h->say(j->h->ctx, true, line);
+}
+
+/* The run up to its search: 0, or -errno after the error is said (not
+ * for no memory). */
+static int set_up(struct app_r2544_job *j)
+{
+	struct app_r2544_setup *s = &j->s;
+	char err[1024];
+
+	j->fail = APP_R2544_FAIL_PREPARE;
+	if ((j->rc = app_r2544_prepare(s->po, s->to, err, sizeof(err)))) {
+		j->h->say(j->h->ctx, false, err);
+		return j->rc;
+	}
+	if (!(s->cfg = calloc(1, sizeof(*s->cfg))))
+		return j->rc = -ENOMEM;
+	s->loads_begin = loads_begin;
+	s->loads_end = loads_end;
+	s->measuring = measuring;
+	s->ctx = j;
+	j->fail = APP_R2544_FAIL_SETUP;
+	if ((j->rc = app_r2544_set_up(s, err, sizeof(err))))
+		j->h->say(j->h->ctx, false, err);
+	else
+		j->fail = APP_R2544_FAIL_NONE;
+	return j->rc;
+}
+
+/* The search under Ctrl-C, then the last rows and the row's end stored
+ * and the result printed; a failed search said, its row marked failed. */
+static void search(struct app_r2544_job *j, struct r2544_result *res)
+{
+	const struct app_r2544_hooks *h = j->h;
+	struct app_r2544_search x = { .progress = h->progress, .progress_ctx = h->print_ctx, .on_trial = h->on_trial,
+				      .ctx = h->print_ctx };
+	char headline[512], err[512], line[sizeof(j->s.so->path) + 640];
+	int rc;
+
+	h->searching(h->print_ctx, &j->s.est);
+	x.stop = h->stop(h->ctx, true);
+	rc = app_r2544_search(&j->s, &x, res, err, sizeof(err));
+	h->stop(h->ctx, false);
+	h->quiet(h->print_ctx);
+	if (rc) {
+		j->fail = APP_R2544_FAIL_SEARCH;
+		j->rc = rc;
+		h->say(h->ctx, false, err);
+		h->store_end(j->s.so, "failed", NULL);
+		return;
+	}
+	if (app_store_r2544_finish(j->s.so, res, headline, sizeof(headline), err, sizeof(err))) {
+		snprintf(line, sizeof(line), "storing the last rows in %s: %s", j->s.so->path, err);
+		h->say(h->ctx, true, line);
+	}
+	h->store_end(j->s.so, res->interrupted ? "interrupted" : "complete", headline);
+	h->end(h->print_ctx, &j->s, res, say_warning, j);
+	j->interrupted = res->interrupted;
+}
+
+int app_r2544_go(struct app_r2544_job *j)
+{
+	struct r2544_result *res = NULL;
+
+	if (!set_up(j) && !(res = calloc(1, sizeof(*res)))) {
+		j->fail = APP_R2544_FAIL_PREPARE;
+		j->rc = -ENOMEM;
+	} else if (res) {
+		search(j, res);
+	}
+	j->h->stop(j->h->ctx, false);
+	j->h->store_end(j->s.so, "failed", NULL);
+	free(j->s.cfg);
+	j->s.cfg = NULL;
+	free(res);
+	app_trial_release(j->s.to);
+	return j->rc;
 }

@@ -2,8 +2,10 @@
  * opened, every size checked against the links, the DUT's CPU watch, the
  * store, each size's maximum load (the tester's ceiling measured in place
  * through the lab, when the lab's ports are used: minutes), the
- * deviations from the RFC and the run's row stored. The caller runs the
- * search (r2544_run) with the configuration this fills, and prints. */
+ * deviations from the RFC and the run's row stored; then the search
+ * (r2544_run with the configuration this fills), each trial and row
+ * stored as it ends. app_r2544_go runs the command's whole run through
+ * hooks that print and say. */
 #ifndef WR_APP_RFC2544RUN_H
 #define WR_APP_RFC2544RUN_H
 
@@ -60,5 +62,57 @@ struct app_r2544_search {
 
 int app_r2544_search(struct app_r2544_setup *s, struct app_r2544_search *x, struct r2544_result *res, char *err,
 		     size_t errlen);
+
+/* An rfc2544 command's run as app_r2544_go goes. The CLI's half, each
+ * with ctx: Ctrl-C caught around the maximum loads and around the search
+ * (stop on: the flag a signal sets) and let go (off); a line for stderr
+ * (an error, or a warning: the results stand); the run's row marked at
+ * its end. The printing's half, each with print_ctx: the planned time
+ * before the maximum loads; a ceiling being measured through the DUT;
+ * the search's start (its estimate) and a line per trial meanwhile
+ * (progress) cleared after it (quiet); each trial as it ends after the
+ * store has it (NULL: none); the result at the end (warn: a file not
+ * written, with wctx). */
+struct app_r2544_hooks {
+	volatile sig_atomic_t *(*stop)(void *ctx, bool on);
+	void (*say)(void *ctx, bool warning, const char *line);
+	void (*store_end)(struct storeopt *so, const char *status, const char *headline);
+	void *ctx;
+	void (*planned)(void *pctx, const struct app_r2544_estimate *est);
+	void (*measuring)(void *pctx, unsigned int size, bool done);
+	void (*searching)(void *pctx, const struct app_r2544_estimate *est);
+	r2544_progress_fn progress;
+	void (*quiet)(void *pctx);
+	void (*on_trial)(void *pctx, const struct r2544_trial *t);
+	void (*end)(void *pctx, const struct app_r2544_setup *s, const struct r2544_result *res,
+		    void (*warn)(void *ctx, const char *line), void *wctx);
+	void *print_ctx;
+};
+
+/* Where a run stopped short. */
+enum app_r2544_fail {
+	APP_R2544_FAIL_NONE,
+	APP_R2544_FAIL_PREPARE,		/* app_r2544_prepare, or no memory (said nothing): rc -errno */
+	APP_R2544_FAIL_SETUP,		/* app_r2544_set_up: rc -errno, -EINTR stopped while measuring */
+	APP_R2544_FAIL_SEARCH,		/* the search: rc -errno */
+};
+
+/* What app_r2544_go runs: in s, the options (po, to, so) and the plan
+ * timed (app_r2544_timing), its stop and hooks set by app_r2544_go; and
+ * h. */
+struct app_r2544_job {
+	struct app_r2544_setup s;
+	const struct app_r2544_hooks *h;
+	/* out */
+	enum app_r2544_fail fail;
+	int rc;
+	bool interrupted;		/* the search stopped by Ctrl-C, its result printed */
+};
+
+/* The rfc2544 command's run: prepared (app_r2544_prepare), set up, the
+ * search, the last rows and the row's end stored, the result printed;
+ * all let go after. Each failure is said (h->say) where it happens but
+ * no memory; its kind and -errno are left in j, and rc returned. */
+int app_r2544_go(struct app_r2544_job *j);
 
 #endif

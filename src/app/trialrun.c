@@ -266,3 +266,110 @@ int app_trial_store_begin(struct storeopt *so, const struct trialopt *to, unsign
 		return rc;
 	return app_store_begin(so, to, &ri, err, errlen);
 }
+
+const char *app_trial_status(const struct app_trial_run *run)
+{
+	return run->interrupted ? "interrupted" : !run->done || run->fail ? "failed" : "complete";
+}
+
+/* A warning from the files' end (trialfiles_close's warn), to the CLI. */
+static void say_warning(void *ctx, const char *line)
+{
+	const struct app_trial_hooks *h = ((struct app_trial_job *)ctx)->h;
+
+	h->say(h->ctx, true, line);
+}
+
+/* app_trial_run.after_each: the progress line cleared, a repeat the store
+ * refused said, the repeat printed. */
+static int after_each(void *ctx, unsigned int i, const char *warn)
+{
+	struct app_trial_job *j = ctx;
+	const struct app_trial_hooks *h = j->h;
+	char line[sizeof(j->so.path) + 640];
+
+	h->quiet(h->print_ctx);
+	if (warn) {
+		snprintf(line, sizeof(line), "not stored in %s: %s", j->so.path, warn);
+		h->say(h->ctx, true, line);
+	}
+	return h->repeat(h->print_ctx, &j->run, i);
+}
+
+/* The run's row, then the files asked for (renamed over their names at
+ * the end): a bad --db or a place a file cannot be written fails before
+ * the traffic. 0, or -errno after the error is said, with the stored run
+ * marked failed. */
+static int open_outputs(struct app_trial_job *j)
+{
+	const struct app_trial_hooks *h = j->h;
+	char err[4096 + 512];
+	int rc;
+
+	if ((rc = app_trial_store_begin(&j->so, &j->to, j->run.repeat, err, sizeof(err))))
+		j->run.fail = APP_TRIAL_FAIL_STORE;
+	else if ((rc = h->files_open(h->print_ctx, &j->to.cfg.capture, err, sizeof(err))))
+		j->run.fail = APP_TRIAL_FAIL_FILES;
+	if (rc) {
+		h->say(h->ctx, false, err);
+		h->store_end(&j->so, "failed", NULL);
+		j->run.rc = rc;
+	}
+	return rc;
+}
+
+/* After the repeats: a failed one said, the row's end with the headline
+ * (the median over the repeats), the files of what was measured (also of
+ * an interrupted run; nothing of a failed one), Ctrl-C let go, the end
+ * printed. */
+static void finish(struct app_trial_job *j)
+{
+	const struct app_trial_hooks *h = j->h;
+	struct app_trial_run *run = &j->run;
+	struct trial_cfg *cfg = &j->to.cfg;
+	char headline[160];
+
+	if (run->fail == APP_TRIAL_FAIL_CPU || run->fail == APP_TRIAL_FAIL_TRAFFIC) {
+		h->quiet(h->print_ctx);
+		h->say(h->ctx, false, run->err);
+	}
+	app_trial_summarize(run, cfg->rate_pps * cfg->ndirs, &j->sum, headline, sizeof(headline));
+	h->store_end(&j->so, app_trial_status(run), run->done ? headline : NULL);
+	h->files_close(h->print_ctx, j->so.label, run, run->done > 0, say_warning, j);
+	cfg->capture = NULL;
+	h->stop(h->ctx, false);
+	h->end(h->print_ctx, run, &j->sum, j->so.run_id);
+}
+
+int app_trial_go(struct app_trial_job *j)
+{
+	const struct app_trial_hooks *h = j->h;
+	struct app_trial_run *run = &j->run;
+	double secs;
+
+	if ((run->rc = app_trial_prepare(&j->to, run, run->err, sizeof(run->err)))) {
+		run->fail = APP_TRIAL_FAIL_PREPARE;
+		h->say(h->ctx, false, run->err);
+		goto out;
+	}
+	/* Ctrl-C from here on stops the run in order: a run row stored before
+	 * the handlers were in place was left 'running' by a signal between. */
+	run->stop = h->stop(h->ctx, true);
+	if (open_outputs(j)) {
+		h->stop(h->ctx, false);
+		goto out;
+	}
+	/* A long run says how long before it starts. */
+	if ((secs = app_trial_planned_s(&j->to.cfg, run->repeat)) >= APP_TRIAL_PLAN_SHOWN_S)
+		h->planned(h->print_ctx, run->repeat, j->to.cfg.duration_ns, secs);
+	run->progress = h->progress;
+	run->progress_ctx = h->print_ctx;
+	run->after_each = after_each;
+	run->ctx = j;
+	app_trial_repeats(&j->to, &j->so, run);
+	finish(j);
+out:
+	h->files_drop(h->print_ctx);
+	app_trial_run_free(&j->to, run);
+	return run->rc;
+}

@@ -2,7 +2,8 @@
  * traffic with a fresh trial id, the DUT's CPU cost, the tester's
  * ceiling, the stored trial and the histogram's rows; then the run's
  * figures over the repeats (the median forwarded rate, the mean loss)
- * and its headline. */
+ * and its headline; and the trial command's whole run around them
+ * (app_trial_go), from the ports to the stored run's end. */
 #ifndef WR_APP_TRIALRUN_H
 #define WR_APP_TRIALRUN_H
 
@@ -24,9 +25,12 @@
 /* Where a run stopped short. */
 enum app_trial_fail {
 	APP_TRIAL_FAIL_NONE,
+	APP_TRIAL_FAIL_PREPARE,		/* app_trial_prepare: rc -errno */
+	APP_TRIAL_FAIL_STORE,		/* the run's row: rc -errno (-EINVAL: a store not ours) */
+	APP_TRIAL_FAIL_FILES,		/* a file asked for could not be made: rc -errno */
 	APP_TRIAL_FAIL_CPU,		/* the DUT's CPU watch did not start: rc -errno */
 	APP_TRIAL_FAIL_TRAFFIC,		/* the trial itself failed: rc -errno (-EMSGSIZE: a frame too big) */
-	APP_TRIAL_FAIL_HOOK,		/* after_each said stop: rc is what it returned */
+	APP_TRIAL_FAIL_HOOK,		/* after_each (app_trial_go: repeat) said stop: rc is what it returned */
 };
 
 struct app_trial_run {
@@ -52,7 +56,7 @@ struct app_trial_run {
 	double loss_sum;		/* of the repeats' loss, percent */
 	enum app_trial_fail fail;
 	int rc;
-	char err[512];			/* with fail CPU or TRAFFIC */
+	char err[512];			/* with fail PREPARE, CPU or TRAFFIC */
 };
 
 /* Before anything is stored: the ports resolved, the DUT opened, room
@@ -70,6 +74,10 @@ int app_trial_store_begin(struct storeopt *so, const struct trialopt *to, unsign
 /* Run the repeats until all are done, one fails or a stop; leaves
  * to->cfg.cost NULL. Returns run->rc (0 when nothing failed). */
 int app_trial_repeats(struct trialopt *to, struct storeopt *so, struct app_trial_run *run);
+
+/* The word a run's row ends with: interrupted (a stop), failed (a step
+ * failed, or no repeat done), else complete. */
+const char *app_trial_status(const struct app_trial_run *run);
 
 /* The seconds a run of repeat trials takes: traffic, learning wait and
  * drain of each. */
@@ -102,5 +110,53 @@ unsigned int app_trial_median_repeat(const double *fwd, unsigned int n, double m
 /* Flag directions whose target is above the tester's calibrated ceiling
  * for this port type and size; returns the ceiling (0: none known). */
 double app_trial_check_ceiling(const struct trialopt *o, struct trial_result *res);
+
+/* A trial command's run as app_trial_go goes. The CLI's half, each with
+ * ctx: Ctrl-C caught from the run's row to the end of its files (stop on:
+ * the flag a signal sets) and let go (off); a line for stderr (an error,
+ * or a warning: the results stand); the run's row marked at its end. The
+ * printing's half, each with print_ctx: the plan of a long run before it
+ * starts; the progress line while a trial runs (NULL: none) and its
+ * clearing (quiet, before a repeat's output or an error); each repeat as
+ * it ends (nonzero, -errno: the run stops); the files asked for, made
+ * before the traffic (open, its capture handed to the trial), written or
+ * removed at the end (close, keep: with the done repeats; warn: a file
+ * not written), removed when still open (drop); the run's end (the
+ * summary, the stored run's id, 0: none). */
+struct app_trial_hooks {
+	volatile sig_atomic_t *(*stop)(void *ctx, bool on);
+	void (*say)(void *ctx, bool warning, const char *line);
+	void (*store_end)(struct storeopt *so, const char *status, const char *headline);
+	void *ctx;
+	void (*planned)(void *pctx, unsigned int repeat, uint64_t duration_ns, double secs);
+	trial_progress_fn progress;
+	void (*quiet)(void *pctx);
+	int (*repeat)(void *pctx, const struct app_trial_run *run, unsigned int i);
+	int (*files_open)(void *pctx, struct capture **cap, char *err, size_t errlen);
+	void (*files_close)(void *pctx, const char *label, const struct app_trial_run *run, bool keep,
+			    void (*warn)(void *ctx, const char *line), void *wctx);
+	void (*files_drop)(void *pctx);
+	void (*end)(void *pctx, const struct app_trial_run *run, const struct app_trial_summary *sum,
+		    int64_t run_id);
+	void *print_ctx;
+};
+
+/* What app_trial_go runs: the options parsed (to, so, run.repeat) and
+ * the hooks; out: run (fail, rc, interrupted) and sum. */
+struct app_trial_job {
+	struct trialopt to;
+	struct storeopt so;
+	const struct app_trial_hooks *h;
+	struct app_trial_run run;
+	struct app_trial_summary sum;
+};
+
+/* The trial command's run: prepared (app_trial_prepare), its row stored
+ * and its files made, the plan of a long run said, the repeats, the
+ * summary, the row's end, the files written, the end printed; all let go
+ * after. Each failure is said (h->say) where it happens, but a repeat
+ * the printing could not print; its kind and -errno are left in
+ * j->run.fail and j->run.rc, which it returns. */
+int app_trial_go(struct app_trial_job *j);
 
 #endif

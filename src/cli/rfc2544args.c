@@ -109,9 +109,10 @@ const struct opt_cmd rfc2544_cmd = {
 	.tables = r2544_tables,
 };
 
-/* argv into r, so and to, checked: -1 to go on, or the exit status. */
+/* argv into r, so and to, checked, and the plan timed: -1 to go on, or
+ * the exit status. */
 int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct storeopt *so,
-		 struct trialopt *to)
+		 struct trialopt *to, struct app_r2544_plan *plan)
 {
 	void *ctx[] = { r, so, to };
 	char err[512], **args;
@@ -143,7 +144,8 @@ int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r,
 	}
 	if (r->json_stream)
 		cli->json = true;
-	if (app_r2544_check(&r->po, to, r->sizes_given, err, sizeof(err)))
+	if (app_r2544_check(&r->po, to, r->sizes_given, err, sizeof(err)) ||
+	    app_r2544_timing(&r->po, &to->cfg, plan, err, sizeof(err)))
 		return cli_fail(EXIT_USAGE, "rfc2544: %s", err);
 	return -1;
 }

@@ -17,9 +17,10 @@ struct rfc2544_args {
 };
 
 /* argv into r, so and to (rfc2544's own options, the store's, the
- * traffic options), with the test words and every check: -1 to go on, or
+ * traffic options), with the test words and every check, and the plan
+ * timed (RFC 2544's defaults, or the lab's quick mode): -1 to go on, or
  * the exit status (0 after --help) after a one-line error. */
 int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct storeopt *so,
-		 struct trialopt *to);
+		 struct trialopt *to, struct app_r2544_plan *plan);
 
 #endif

@@ -17,19 +17,19 @@ static const struct opt trial_args_opts[] = {
 	{ "latency-histogram", 0, OPT_VALUE, "FILE", NULL, NULL,
 	  "write every direction's full latency histogram as CSV\n"
 	  "(repeat,direction,lo_ns,hi_ns,count,cumulative; docs/trial.md)",
-	  opt_set_path, OPT_FIELD(struct trial_args, histogram) },
+	  opt_set_path, OPT_FIELD(struct trial_args, files.histogram) },
 	{ "openmetrics", 0, OPT_VALUE, "FILE", NULL, NULL,
 	  "write the run's figures as OpenMetrics text (for a\n"
 	  "Prometheus textfile collector; docs/json.md)",
-	  opt_set_path, OPT_FIELD(struct trial_args, openmetrics) },
+	  opt_set_path, OPT_FIELD(struct trial_args, files.openmetrics) },
 	{ "capture", 0, OPT_VALUE, "FILE", NULL, NULL,
 	  "write the first frames received but not counted (not a\n"
 	  "test frame, a bad tag, another trial's, late, a\n"
 	  "duplicate) to a pcapng file, each with why",
-	  opt_set_path, OPT_FIELD(struct trial_args, capture) },
+	  opt_set_path, OPT_FIELD(struct trial_args, files.capture) },
 	{ "capture-count", 0, OPT_VALUE, "N", NULL, "100",
 	  "how many frames --capture keeps (1..10000)",
-	  opt_set_uint, OPT_FIELD(struct trial_args, capture_count), 1, CAPTURE_MAX_FRAMES },
+	  opt_set_uint, OPT_FIELD(struct trial_args, files.capture_count), 1, CAPTURE_MAX_FRAMES },
 	{ NULL },
 };
 
@@ -56,9 +56,9 @@ int trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, stru
 		return opt_exit(rc);
 	if (app_trial_check(to, NULL, err, sizeof(err)))
 		return cli_fail(EXIT_USAGE, "trial: %s", err);
-	if (own->capture_count && !own->capture)
+	if (own->files.capture_count && !own->files.capture)
 		return cli_fail(EXIT_USAGE, "trial: --capture-count goes with --capture FILE");
-	if (!own->capture_count)
-		own->capture_count = TRIAL_CAPTURE_COUNT;
+	if (!own->files.capture_count)
+		own->files.capture_count = TRIAL_CAPTURE_COUNT;
 	return -1;
 }

@@ -7,15 +7,14 @@
 #include "app/trialcfg.h"
 #include "cli/cli.h"
 #include "cli/storeargs.h"
+#include "render/trialfiles.h"
 
 #define TRIAL_CAPTURE_COUNT 100	/* --capture-count's default */
 
 struct trial_args {
 	uint64_t repeat;
-	const char *histogram;		/* --latency-histogram FILE */
-	const char *openmetrics;	/* --openmetrics FILE */
-	const char *capture;		/* --capture FILE */
-	unsigned int capture_count;	/* --capture-count N */
+	/* --latency-histogram, --openmetrics, --capture FILE, --capture-count N */
+	struct trialfiles files;
 };
 
 /* argv into to, own and so (the traffic options, trial's own, the

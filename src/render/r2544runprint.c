@@ -6,6 +6,8 @@
 #include "core/timeconst.h"
 #include "core/units.h"
 #include "os/clock.h"
+#include "os/fsutil.h"
+#include "render/openmetrics.h"
 #include "render/r2544print.h"
 #include "render/trialrunprint.h"
 
@@ -85,9 +87,11 @@ void r2544runprint_result(struct out *o, const struct r2544runprint *v)
 	r2544print_result(o, res, &p);
 }
 
-void r2544runprint_progress(void *arg, const struct r2544_progress *p)
+/* app_r2544_hooks' printing half (print_ctx a struct r2544runprint_run): the
+ * trial line, its clearing, the search's start. */
+static void hook_progress(void *arg, const struct r2544_progress *p)
 {
-	const struct r2544runprint_progress *pr = arg;
+	const struct r2544runprint_run *pr = arg;
 	double eta = p->eta_s;
 
 	if (eta < 0 && pr->estimate_s > 0) {
@@ -109,27 +113,83 @@ void r2544runprint_progress(void *arg, const struct r2544_progress *p)
 	fprintf(stderr, pr->tty ? "   " : "\n");
 }
 
-void r2544runprint_progress_clear(const struct r2544runprint_progress *pr)
+static void hook_quiet(void *ctx)
 {
+	const struct r2544runprint_run *pr = ctx;
+
 	if (pr->tty)
 		fprintf(stderr, "\r%150s\r", "");
 }
 
-void r2544runprint_planned(const struct app_r2544_estimate *est)
+static void hook_searching(void *ctx, const struct app_r2544_estimate *est)
+{
+	struct r2544runprint_run *pr = ctx;
+
+	pr->t0 = mono_ns();
+	pr->estimate_s = est->seconds;
+}
+
+static void hook_planned(void *ctx, const struct app_r2544_estimate *est)
 {
 	char when[32];
 
+	(void)ctx;
 	duration_text(est->seconds, when, sizeof(when));
 	fprintf(stderr, "rfc2544: planned: about %u trials, %s (an estimate: the search decides; the time "
 		"left follows as it runs)\n", est->trials, when);
 }
 
-void r2544runprint_measuring(unsigned int size, bool done)
+static void hook_measuring(void *ctx, unsigned int size, bool done)
 {
+	(void)ctx;
 	if (!isatty(STDERR_FILENO))
 		return;
 	if (done)
 		fprintf(stderr, "%80s\r", "");
 	else
 		fprintf(stderr, "  measuring the tester's ceiling through the DUT for %u-byte frames...\r", size);
+}
+
+/* --json-stream: each trial as it ends (after the store has it). */
+static void hook_trial(void *ctx, const struct r2544_trial *t)
+{
+	const struct r2544runprint_run *v = ctx;
+	struct out *o = v->out_create(true, "rfc2544");
+
+	if (o) {
+		r2544print_event(o, t);
+		out_destroy(o);
+	}
+}
+
+/* The result as a table (or JSON), then --openmetrics's file. */
+static void hook_end(void *ctx, const struct app_r2544_setup *s, const struct r2544_result *res,
+		     void (*warn)(void *ctx, const char *line), void *wctx)
+{
+	const struct r2544runprint_run *v = ctx;
+	struct r2544runprint p = { .po = s->po, .to = s->to, .plan = s->plan, .res = res, .run_id = s->so->run_id,
+				   .db = s->so->path };
+	struct om_rfc2544 m = { .label = s->so->label, .res = res };
+	struct out *o = v->out_create(v->json, "rfc2544");
+	char err[512], line[4096 + 640];
+
+	r2544runprint_result(o, &p);
+	out_destroy(o);
+	if (v->openmetrics && fs_write_file(v->openmetrics, om_rfc2544_write, &m, err, sizeof(err))) {
+		snprintf(line, sizeof(line), "--openmetrics %s: %s", v->openmetrics, err);
+		warn(wctx, line);
+	}
+}
+
+void r2544runprint_hooks(struct r2544runprint_run *v, struct app_r2544_hooks *h)
+{
+	v->tty = isatty(STDERR_FILENO);
+	h->planned = hook_planned;
+	h->measuring = hook_measuring;
+	h->searching = hook_searching;
+	h->progress = hook_progress;
+	h->quiet = hook_quiet;
+	h->on_trial = v->json_stream ? hook_trial : NULL;
+	h->end = hook_end;
+	h->print_ctx = v;
 }

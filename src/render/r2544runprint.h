@@ -2,7 +2,8 @@
  * the same calls: the run's settings, the deviations from RFC 2544, where
  * each size's maximum load came from, a row per size, where it was
  * stored), and on stderr meanwhile the planned time, a ceiling being
- * measured, and a line per trial (one that updates on a terminal). */
+ * measured, and a line per trial (one that updates on a terminal): the
+ * printing hooks of an rfc2544 command's run (app_r2544_go). */
 #ifndef WR_RENDER_R2544RUNPRINT_H
 #define WR_RENDER_R2544RUNPRINT_H
 
@@ -10,6 +11,7 @@
 #include <stdint.h>
 
 #include "app/rfc2544plan.h"
+#include "app/rfc2544run.h"
 #include "app/trialcfg.h"
 #include "engine/rfc2544.h"
 #include "render/out.h"
@@ -25,24 +27,26 @@ struct r2544runprint {
 
 void r2544runprint_result(struct out *o, const struct r2544runprint *v);
 
-/* The trial line (an r2544_progress_fn with arg a struct
- * r2544runprint_progress): on a terminal one line that updates;
- * elsewhere (a log, a CI job) one line per trial. Until the first size is
- * done the time left is the plan's estimate less the time spent. */
-struct r2544runprint_progress {
+/* An rfc2544 run's printing, as app_r2544_go's printing hooks
+ * (r2544runprint_hooks, print_ctx v): the planned time before the
+ * maximum loads, which can take minutes; a ceiling measured through the
+ * DUT (a line on a terminal meanwhile, cleared when done); the trial line
+ * during the search: on a terminal one line that updates, elsewhere (a
+ * log, a CI job) one line per trial, the time left until the first size
+ * is done the plan's estimate less the time spent; each trial as a JSON
+ * object of its own (--json-stream); the result (out_create's output) and
+ * --openmetrics's file. The caller sets the in part and zeroes the rest. */
+struct r2544runprint_run {
+	/* in */
+	bool json, json_stream;
+	struct out *(*out_create)(bool json, const char *command);
+	const char *openmetrics;	/* --openmetrics FILE, or NULL */
+	/* meanwhile */
 	bool tty;			/* stderr is a terminal */
-	uint64_t t0;			/* mono_ns at the start */
+	uint64_t t0;			/* mono_ns at the search's start */
 	double estimate_s;
 };
 
-void r2544runprint_progress(void *arg, const struct r2544_progress *p);
-void r2544runprint_progress_clear(const struct r2544runprint_progress *pr);
-
-/* Before the maximum loads, which can take minutes: how long the run
- * should take. */
-void r2544runprint_planned(const struct app_r2544_estimate *est);
-/* A ceiling measured through the DUT: a line on a terminal meanwhile,
- * cleared when done. */
-void r2544runprint_measuring(unsigned int size, bool done);
+void r2544runprint_hooks(struct r2544runprint_run *v, struct app_r2544_hooks *h);
 
 #endif

@@ -1,13 +1,16 @@
 #include "render/trialrunprint.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 
 #include "app/trialres.h"
 #include "core/timeconst.h"
 #include "core/units.h"
 #include "render/trialprint.h"
+#include "wr_config.h"
 
 void trialrunprint_ports(struct out *out, const struct trialopt *o)
 {
@@ -110,7 +113,8 @@ static void one(struct out *o, const struct trialopt *to, const struct app_trial
 	trialprint_result(o, &run->res[i], &run->cr[i], run->ceiling[i], to->line_bps, labels);
 }
 
-void trialrunprint_repeat(struct out *o, const struct trialopt *to, const struct app_trial_run *run, unsigned int i)
+/* Repeat i of run, after "repeat I of N" when there are several. */
+static void repeat_block(struct out *o, const struct trialopt *to, const struct app_trial_run *run, unsigned int i)
 {
 	if (run->repeat > 1)
 		out_text(o, "%srepeat %u of %llu\n", i ? "\n" : "", i + 1, (unsigned long long)run->repeat);
@@ -119,9 +123,29 @@ void trialrunprint_repeat(struct out *o, const struct trialopt *to, const struct
 	out_obj_end(o);
 }
 
-void trialrunprint_end(struct out *o, const struct trialopt *to, const struct app_trial_run *run,
-		       const struct app_trial_summary *sum, const struct trialrunprint_files *f)
+/* app_trial_hooks' printing half (print_ctx a struct trialrunprint_run): a
+ * repeat, the output made at the first. */
+static int hook_repeat(void *ctx, const struct app_trial_run *run, unsigned int i)
 {
+	struct trialrunprint_run *v = ctx;
+
+	if (!v->o) {
+		if (!(v->o = v->out_create(v->json, "trial")))
+			return -ENOMEM;
+		out_arr_start(v->o, "repeats");
+	}
+	repeat_block(v->o, v->to, run, i);
+	trialfiles_repeat(&v->files, &run->res[i], i);
+	return 0;
+}
+
+static void hook_end(void *ctx, const struct app_trial_run *run, const struct app_trial_summary *sum, int64_t run_id)
+{
+	struct trialrunprint_run *v = ctx;
+	struct out *o = v->o;
+
+	if (!o)
+		return;
 	out_arr_end(o);
 	if (run->repeat > 1 || out_is_json(o)) {
 		unsigned int m = sum->median_repeat;
@@ -133,17 +157,20 @@ void trialrunprint_end(struct out *o, const struct trialopt *to, const struct ap
 
 		trialprint_summary(o, &ps);
 		if (out_is_json(o))
-			one(o, to, run, m);
+			one(o, v->to, run, m);
 	}
-	if (f->capture)
-		trialprint_capture(o, f->capture, f->cs);
-	if (f->run_id)
-		out_i64(o, "run_id", "  stored as run %lld\n", f->run_id);
+	if (v->files.capture)
+		trialprint_capture(o, v->files.capture, &v->files.cs);
+	if (run_id)
+		out_i64(o, "run_id", "  stored as run %lld\n", run_id);
+	out_destroy(o);
+	v->o = NULL;
 }
 
-void trialrunprint_progress(void *arg, const struct trial_progress *p)
+static void hook_progress(void *arg, const struct trial_progress *p)
 {
-	struct trialrunprint_progress *pc = arg;
+	struct trialrunprint_run *v = arg;
+	struct trialrunprint_progress *pc = &v->pc;
 	double dt = ns_to_s(p->elapsed_ns - pc->last_ns);
 
 	if (dt <= 0)
@@ -158,15 +185,56 @@ void trialrunprint_progress(void *arg, const struct trial_progress *p)
 	pc->shown = true;
 }
 
-void trialrunprint_planned(unsigned int repeat, uint64_t duration_ns, double secs)
+static void hook_planned(void *ctx, unsigned int repeat, uint64_t duration_ns, double secs)
 {
+	(void)ctx;
 	fprintf(stderr, "trial: planned: %llu trial(s) of %.0f s, %.0f s with learning and drain\n",
 		(unsigned long long)repeat, (double)duration_ns / NSEC_PER_SEC, secs);
 }
 
-void trialrunprint_progress_clear(struct trialrunprint_progress *pc)
+static void hook_quiet(void *ctx)
 {
-	if (pc->shown)
+	struct trialrunprint_run *v = ctx;
+
+	if (v->pc.shown)
 		fprintf(stderr, "\r%100s\r", "");
-	memset(pc, 0, sizeof(*pc));
+	memset(&v->pc, 0, sizeof(v->pc));
+}
+
+static int hook_files_open(void *ctx, struct capture **cap, char *err, size_t errlen)
+{
+	struct trialrunprint_run *v = ctx;
+	int rc = trialfiles_open(&v->files, "wirerate " WR_VERSION, err, errlen);
+
+	if (!rc)
+		*cap = v->files.cap;
+	return rc;
+}
+
+static void hook_files_close(void *ctx, const char *label, const struct app_trial_run *run, bool keep,
+			     void (*warn)(void *ctx, const char *line), void *wctx)
+{
+	struct trialrunprint_run *v = ctx;
+
+	trialfiles_close(&v->files, label, run, keep, warn, wctx);
+}
+
+static void hook_files_drop(void *ctx)
+{
+	struct trialrunprint_run *v = ctx;
+
+	trialfiles_drop(&v->files);
+}
+
+void trialrunprint_hooks(struct trialrunprint_run *v, struct app_trial_hooks *h)
+{
+	h->planned = hook_planned;
+	h->progress = isatty(STDERR_FILENO) && v->to->cfg.duration_ns > 2 * NSEC_PER_SEC ? hook_progress : NULL;
+	h->quiet = hook_quiet;
+	h->repeat = hook_repeat;
+	h->files_open = hook_files_open;
+	h->files_close = hook_files_close;
+	h->files_drop = hook_files_drop;
+	h->end = hook_end;
+	h->print_ctx = v;
 }

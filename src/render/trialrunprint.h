@@ -3,7 +3,8 @@
  * the tester's path and CPUs, the next hops and the port path), each
  * repeat as it ends, the run's end (the summary over the repeats, the
  * median trial in JSON, what --capture wrote, the stored run); and the
- * progress line on a terminal meanwhile. */
+ * progress line on a terminal meanwhile: the printing hooks of a trial
+ * command's run (app_trial_go). */
 #ifndef WR_RENDER_TRIALRUNPRINT_H
 #define WR_RENDER_TRIALRUNPRINT_H
 
@@ -15,40 +16,35 @@
 #include "engine/trial.h"
 #include "io/capture.h"
 #include "render/out.h"
+#include "render/trialfiles.h"
 
 void trialrunprint_header(struct out *out, const struct trialopt *o, const struct trial_result *res);
 /* The next hops resolved and why this port path: part of the header, and
  * on its own where a command prints no trial header (rfc2544). */
 void trialrunprint_ports(struct out *out, const struct trialopt *o);
 
-/* Repeat i of run (in "repeats", which the caller opened), after
- * "repeat I of N" when there are several. */
-void trialrunprint_repeat(struct out *o, const struct trialopt *to, const struct app_trial_run *run, unsigned int i);
-
-/* The run's end: "repeats" closed; the summary after several repeats (and
- * always in JSON, with the median trial at the top level); --capture's
- * file; the stored run. */
-struct trialrunprint_files {
-	const char *capture;		/* --capture's path, or NULL */
-	const struct capture_stats *cs;
-	int64_t run_id;			/* 0: not stored */
+/* A trial run's printing, as app_trial_go's printing hooks
+ * (trialrunprint_hooks, print_ctx v): the plan of a long run; the
+ * progress line on a terminal when a trial lasts over 2 s; each repeat
+ * ("repeat I of N" when there are several; the output made at the first
+ * by out_create, in JSON a "repeats" array); the files asked for; the
+ * run's end (the summary after several repeats and always in JSON, with
+ * the median trial at the top level; --capture's file; the stored run).
+ * The caller sets the in part and zeroes the rest. */
+struct trialrunprint_run {
+	/* in */
+	const struct trialopt *to;
+	bool json;
+	struct out *(*out_create)(bool json, const char *command);
+	struct trialfiles files;	/* the paths asked for */
+	/* meanwhile */
+	struct trialrunprint_progress {
+		uint64_t last_tx, last_rx, last_ns;
+		bool shown;
+	} pc;
+	struct out *o;
 };
 
-void trialrunprint_end(struct out *o, const struct trialopt *to, const struct app_trial_run *run,
-		       const struct app_trial_summary *sum, const struct trialrunprint_files *f);
-
-/* On stderr, before a long run: repeat trials of duration_ns, secs in
- * all with learning and drain. */
-void trialrunprint_planned(unsigned int repeat, uint64_t duration_ns, double secs);
-
-/* The line on a terminal while a trial runs (a trial_progress_fn, arg a
- * struct trialrunprint_progress zeroed at first), and its clearing. */
-struct trialrunprint_progress {
-	uint64_t last_tx, last_rx, last_ns;
-	bool shown;
-};
-
-void trialrunprint_progress(void *arg, const struct trial_progress *p);
-void trialrunprint_progress_clear(struct trialrunprint_progress *pc);
+void trialrunprint_hooks(struct trialrunprint_run *v, struct app_trial_hooks *h);
 
 #endif

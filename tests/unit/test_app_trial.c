@@ -1,6 +1,7 @@
 /* A trial run's policy: the trial id of each repeat, the loss and the
- * median over the repeats, the headline, the plan's length, a stop
- * before the first repeat, and the traffic options' rules. */
+ * median over the repeats, the headline, the plan's length, the run's
+ * stored status, a stop before the first repeat, and the traffic
+ * options' rules. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -90,6 +91,25 @@ static void test_planned(void **state)
 	assert_float_equal(app_trial_planned_s(&cfg, 1), 13, 1e-9);
 	assert_float_equal(app_trial_planned_s(&cfg, 3), 39, 1e-9);
 	assert_true(app_trial_planned_s(&cfg, 3) >= APP_TRIAL_PLAN_SHOWN_S);
+}
+
+/* The word the run's row ends with: a stop first, then any failure or no
+ * repeat done. */
+static void test_status(void **state)
+{
+	struct app_trial_run run = { .repeat = 2 };
+
+	(void)state;
+	assert_string_equal(app_trial_status(&run), "failed");
+	run.done = 2;
+	assert_string_equal(app_trial_status(&run), "complete");
+	run.fail = APP_TRIAL_FAIL_HOOK;
+	assert_string_equal(app_trial_status(&run), "failed");
+	run.interrupted = true;
+	assert_string_equal(app_trial_status(&run), "interrupted");
+	run.fail = APP_TRIAL_FAIL_NONE;
+	run.done = 0;
+	assert_string_equal(app_trial_status(&run), "interrupted");
 }
 
 static int hook_calls;
@@ -245,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_median_repeat),
 		cmocka_unit_test(test_summarize),
 		cmocka_unit_test(test_planned),
+		cmocka_unit_test(test_status),
 		cmocka_unit_test(test_stopped_first),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_check_ports),
