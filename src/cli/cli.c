@@ -107,6 +107,14 @@ void cli_stop_restore(struct cli_stop *s)
 	s->caught = false;
 }
 
+volatile sig_atomic_t *cli_stop_hook(void *s, bool on)
+{
+	if (on)
+		return cli_stop_catch(s);
+	cli_stop_restore(s);
+	return NULL;
+}
+
 volatile sig_atomic_t *cli_stop_flag(void)
 {
 	return &stop_flag;

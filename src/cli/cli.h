@@ -67,6 +67,9 @@ struct cli_stop {
 };
 volatile sig_atomic_t *cli_stop_catch(struct cli_stop *s);
 void cli_stop_restore(struct cli_stop *s);
+/* Both as one hook for an app workflow (ctx: a struct cli_stop): on
+ * catches and returns the flag, off restores and returns NULL. */
+volatile sig_atomic_t *cli_stop_hook(void *s, bool on);
 /* True once a caught signal arrived; the flag itself, for an engine
  * that polls it. */
 bool cli_stopped(void);

@@ -7,15 +7,6 @@
 #include "app/rfc2544run.h"
 #include "render/r2544runprint.h"
 
-/* Ctrl-C caught for a step of the run (on: the flag it sets), then let go. */
-static volatile sig_atomic_t *stop(void *ctx, bool on)
-{
-	if (on)
-		return cli_stop_catch(ctx);
-	cli_stop_restore(ctx);
-	return NULL;
-}
-
 static void say(void *ctx, bool warning, const char *line)
 {
 	(void)ctx;
@@ -40,7 +31,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	struct trialopt to;
 	struct app_r2544_plan plan;
 	struct cli_stop cs = { .caught = false };
-	struct app_r2544_hooks h = { .stop = stop, .say = say, .store_end = storeopt_end, .ctx = &cs };
+	struct app_r2544_hooks h = { .stop = cli_stop_hook, .say = say, .store_end = storeopt_end, .ctx = &cs };
 	struct app_r2544_job j = { .s = { .po = &r.po, .to = &to, .so = &so, .plan = &plan }, .h = &h };
 	struct r2544runprint_run v;
 	int rc;

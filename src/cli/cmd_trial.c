@@ -8,15 +8,6 @@
 #include "app/trialrun.h"
 #include "render/trialrunprint.h"
 
-/* Ctrl-C caught for the run (on: the flag it sets), then let go. */
-static volatile sig_atomic_t *stop(void *ctx, bool on)
-{
-	if (on)
-		return cli_stop_catch(ctx);
-	cli_stop_restore(ctx);
-	return NULL;
-}
-
 static void say(void *ctx, bool warning, const char *line)
 {
 	(void)ctx;
@@ -36,7 +27,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 {
 	struct app_trial_job *j = calloc(1, sizeof(*j));
 	struct cli_stop cs = { 0 };
-	struct app_trial_hooks h = { .stop = stop, .say = say, .store_end = storeopt_end, .ctx = &cs };
+	struct app_trial_hooks h = { .stop = cli_stop_hook, .say = say, .store_end = storeopt_end, .ctx = &cs };
 	struct trialrunprint_run v;
 	struct trial_args own = { 0 };
 	int rc;
