@@ -88,8 +88,6 @@ static int report(struct app_matrix_run *r)
 		say(r, "a temporary file: %s", strerror(errno));
 		return -EIO;
 	}
-	/* what this process wrote so far comes before the child's output */
-	fflush(stdout);
 	st = selfexec_run(argv, doc ? fileno(doc) : -1, CHILD_CANNOT_RUN);
 	if (st < 0)
 		st = -EIO;

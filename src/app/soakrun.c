@@ -179,6 +179,17 @@ static int soak_cpus(const struct app_soak_cfg *cfg, struct app_soak_result *r, 
 	return rc;
 }
 
+/* The CPUs, then Ctrl-C caught: a stop from here on ends the run in
+ * order; before, while the DUT is asked for its CPUs, it ends the process. */
+static int soak_begin(const struct app_soak_cfg *cfg, struct app_soak_result *r, char *err, size_t errlen)
+{
+	int rc = soak_cpus(cfg, r, err, errlen);
+
+	if (!rc && cfg->catch_stop)
+		cfg->catch_stop(cfg->stop_ctx, true);
+	return rc;
+}
+
 int app_soak_calibration(const struct app_soak_cfg *cfg, const struct app_soak_hooks *h, void *ctx,
 			 struct app_soak_result *r, char *err, size_t errlen)
 {
@@ -188,7 +199,7 @@ int app_soak_calibration(const struct app_soak_cfg *cfg, const struct app_soak_h
 
 	memset(r, 0, sizeof(*r));
 	err[0] = '\0';
-	if ((rc = soak_cpus(cfg, r, err, errlen)))
+	if ((rc = soak_begin(cfg, r, err, errlen)))
 		return rc;
 	r->why = APP_SOAK_HOST;
 	if (!(r->calib = calloc(1, sizeof(*r->calib))))
@@ -293,7 +304,7 @@ int app_soak_run(const struct app_soak_cfg *cfg, const struct app_soak_hooks *h,
 
 	memset(r, 0, sizeof(*r));
 	err[0] = '\0';
-	if ((rc = soak_cpus(cfg, r, err, errlen)))
+	if ((rc = soak_begin(cfg, r, err, errlen)))
 		goto out;
 	errlen = room(errlen, STEP_ERR_MAX);
 	rc = -ENOMEM;

@@ -68,6 +68,10 @@ struct app_soak_cfg {
 	const struct soak_calib_opts *cal;	/* --calibrate's, but its interval */
 	struct dut *d;			/* not NULL: the soak runs there */
 	const volatile sig_atomic_t *stop;
+	/* Ctrl-C caught from here on (set stop), called once the CPUs are
+	 * known; NULL: the caller caught it already. */
+	volatile sig_atomic_t *(*catch_stop)(void *ctx, bool on);
+	void *stop_ctx;
 };
 
 struct app_soak_result {

@@ -32,8 +32,8 @@ static int watch(struct cli *cli, const struct app_cpu_cfg *c, struct app_cpu_wa
 		app_cpu_finish(c, w);
 		cpuprint_watch_end(o, c, w);
 	}
-	out_destroy(o);
 	cli_stop_restore(&stop);
+	out_destroy(o);
 	return rc ? cli_fail(EXIT_RUNTIME, "cpu: %s", err) : 0;
 }
 

@@ -31,7 +31,7 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 		.cpus = op.have_cpus ? &op.cpus : NULL,
 		.path = op.d && op.dut.kind == DUT_SSH ? NULL : op.path,
 		.interval_ns = op.interval_ns, .duration_ns = op.duration_ns, .cal = &op.cal,
-		.d = op.d, .stop = cli_stop_catch(&stop),
+		.d = op.d, .stop = cli_stop_flag(), .catch_stop = cli_stop_hook, .stop_ctx = &stop,
 	};
 
 	p.json = cli->json;

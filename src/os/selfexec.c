@@ -43,7 +43,11 @@ int selfexec_stopped(void)
 int selfexec_run(char **argv, int out_fd, int fail)
 {
 	int status, err;
-	pid_t pid = fork();
+	pid_t pid;
+
+	/* what this process wrote so far comes before the child's output */
+	fflush(stdout);
+	pid = fork();
 
 	if (pid < 0)
 		return -errno;

@@ -8,11 +8,13 @@
 #include <signal.h>
 
 /* Run argv (argv[0] the program's name) as a child of this program and
- * wait; its stdout to out_fd when >= 0 (else inherited). The child dies
- * with this process (SIGTERM), and runs with the default actions for
- * SIGINT, SIGTERM and SIGHUP. Its exit status, 128 + the signal when it
- * was killed, or -errno when it could not be started (the child's own
- * failure to start is its message on stderr and exit status fail). */
+ * wait, this process's stdout flushed first so that what it wrote comes
+ * before the child's; the child's stdout to out_fd when >= 0 (else
+ * inherited). The child dies with this process (SIGTERM), and runs with
+ * the default actions for SIGINT, SIGTERM and SIGHUP. Its exit status,
+ * 128 + the signal when it was killed, or -errno when it could not be
+ * started (the child's own failure to start is its message on stderr and
+ * exit status fail). */
 int selfexec_run(char **argv, int out_fd, int fail);
 
 /* From selfexec_catch on: SIGINT, SIGTERM and SIGHUP are noted (the last
