@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "app/trend.h"
+#include "core/errmsg.h"
 #include "store/db.h"
 
 int app_report_check_runs(char *const *runs, int nruns, char *err, size_t errlen)
@@ -156,28 +157,23 @@ int app_report_check_html(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-static int refuse(char *err, size_t errlen, const char *why)
-{
-	snprintf(err, errlen, "%s", why);
-	return -EINVAL;
-}
-
 int app_report_check(const struct app_report_opts *op, char *err, size_t errlen)
 {
 	if (op->trend) {
 		if (op->nruns)
-			return refuse(err, errlen, "--trend takes no RUN: the series is the runs --label, --tag, "
-				      "--dut and --test choose");
+			return errmsg(-EINVAL, err, errlen,
+				      "--trend takes no RUN: the series is the runs --label, --tag, --dut and --test choose");
 		if (op->csv || op->csv_loss)
-			return refuse(err, errlen, "--trend gives text, --json or --html, not --csv or --csv-loss");
+			return errmsg(-EINVAL, err, errlen,
+				      "--trend gives text, --json or --html, not --csv or --csv-loss");
 	} else {
 		if (op->label || op->tag || op->test || op->size || op->dut[0])
-			return refuse(err, errlen, "--label, --tag, --dut, --test and --size choose the runs of "
-				      "--trend; name runs as RUN");
+			return errmsg(-EINVAL, err, errlen,
+				      "--label, --tag, --dut, --test and --size choose the runs of --trend; name runs as RUN");
 		if (app_report_check_runs(op->runs, op->nruns, err, errlen))
 			return -EINVAL;
 		if (op->csv + op->csv_loss + op->json > 1)
-			return refuse(err, errlen, "one of --csv, --csv-loss and --json");
+			return errmsg(-EINVAL, err, errlen, "one of --csv, --csv-loss and --json");
 	}
 	return op->html ? app_report_check_html(op->html, err, errlen) : 0;
 }
