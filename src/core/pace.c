@@ -70,6 +70,11 @@ void pace_sent(struct pace *p, unsigned int n, uint64_t now_ns)
 		p->largest_burst = n;
 }
 
+void pace_unsend(struct pace *p, uint64_t n)
+{
+	p->sent -= n < p->sent ? n : p->sent;
+}
+
 uint64_t pace_next_ns(const struct pace *p)
 {
 	u128 k = (u128)p->sent + 1, t;

@@ -59,6 +59,10 @@ unsigned int pace_due(struct pace *p, uint64_t now_ns);
  * said, e.g. a full ring; the rest stays due). */
 void pace_sent(struct pace *p, unsigned int n, uint64_t now_ns);
 
+/* Take back the last n frames recorded as sent (they never left: the
+ * port took them back). The achieved rate is then of what did leave. */
+void pace_unsend(struct pace *p, uint64_t n);
+
 /* When the next unsent frame is due, so the caller can sleep or spin until
  * then; UINT64_MAX after the limit. */
 uint64_t pace_next_ns(const struct pace *p);

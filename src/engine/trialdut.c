@@ -7,6 +7,7 @@
 
 #include "dut/dut.h"
 #include "engine/trial_impl.h"
+#include "io/gen.h"
 
 /* Through the DUT's agent, whatever the DUT is: the lab's agent lives in
  * its DUT namespace, a separate box's came over ssh. */
@@ -66,7 +67,10 @@ void trial_dut_after(struct run *r, struct trial_result *res)
 		struct lossattr_dir *ld = &in.dir[d];
 		uint64_t now = 0, txd = 0, refused = o->ring_drops;
 
-		if (r->txdrop_read[d] && !tx_dropped(&c->dir[d], &now) && now >= r->txdrop0[d])
+		/* A TX ring offers a refused frame again: its port's drops
+		 * are retries (the back-pressure the tester reports), not loss. */
+		if (r->txdrop_read[d] && !tx_dropped(&c->dir[d], &now) && now >= r->txdrop0[d] &&
+		    !gen_resends_refused(r->gen[d][0].gen))
 			txd = now - r->txdrop0[d];
 		*ld = (struct lossattr_dir){ .sent = o->tx, .received = o->rx,
 					     .tester_tx_errors = o->tx_errors,

@@ -400,6 +400,36 @@ static unsigned int afp_tx_pending(void *vp)
 	return n;
 }
 
+/* The kernel walks the ring from its own head and stops at the first slot
+ * not marked for sending; a frame the next hop refused is marked for
+ * sending again and the head stays on it. So the slots from the kernel's
+ * head up to our cursor are the frames it has not taken, and outside a
+ * send() call it touches none of them: they are ours to take back, and the
+ * cursor goes back to where the kernel will look next. */
+static unsigned int afp_tx_revoke(void *vp)
+{
+	struct afp *p = vp;
+	unsigned int mask = p->tx_nslots - 1, n = 0;
+
+	if (p->tx_mem) {
+		n = p->mmsg_n;
+		p->tx_cursor = p->mmsg_first;
+		p->mmsg_n = 0;
+		return n;
+	}
+	while (n < p->tx_nslots) {
+		struct tpacket2_hdr *h = tx_hdr(p, (p->tx_cursor - 1 - n) & mask);
+
+		if (__atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE) != TP_STATUS_SEND_REQUEST)
+			break;
+		__atomic_store_n(&h->tp_status, TP_STATUS_AVAILABLE, __ATOMIC_RELEASE);
+		n++;
+	}
+	p->tx_cursor = (p->tx_cursor - n) & mask;
+	p->st.tx_frames -= n;
+	return n;
+}
+
 static int afp_rx_poll(void *vp, port_rx_fn fn, void *ctx, int timeout_ms)
 {
 	struct afp *p = vp;
@@ -487,6 +517,7 @@ static void *afp_open_mmsg(const struct port_cfg *cfg, char *err, size_t errlen)
 	.tx_slots = afp_tx_slots, .tx_slot = afp_tx_slot,		\
 	.tx_acquire = afp_tx_acquire, .tx_submit = afp_tx_submit,	\
 	.tx_kick = afp_tx_kick, .tx_pending = afp_tx_pending,		\
+	.tx_revoke = afp_tx_revoke,					\
 	.rx_poll = afp_rx_poll, .stats = afp_stats,			\
 }
 

@@ -536,6 +536,23 @@ static unsigned int afx_tx_pending(void *vp)
 	return p->tx_inflight;
 }
 
+/* A descriptor the kernel has not consumed cannot be taken back from the
+ * ring: one last kick, then what is left is counted as never sent. No
+ * later kick of this phase sends it; a later phase's first kick may, with
+ * this phase's tag, which the analyzer does not count as the next one's. */
+static unsigned int afx_tx_revoke(void *vp)
+{
+	struct afx *p = vp;
+	unsigned int n;
+
+	if (!p->tx_n)
+		return 0;
+	afx_tx_kick(p);
+	n = tx_unconsumed(p);
+	p->st.tx_frames -= n;
+	return n;
+}
+
 /* ---- receive ---- */
 
 static bool rx_ready(struct afx *p)
@@ -675,6 +692,6 @@ const struct port_ops afxdp_ops = {
 	.name = "afxdp", .open = afx_open, .close = afx_close,
 	.tx_slots = afx_tx_slots, .tx_slot = afx_tx_slot,
 	.tx_acquire = afx_tx_acquire, .tx_submit = afx_tx_submit,
-	.tx_kick = afx_tx_kick, .tx_pending = afx_tx_pending,
+	.tx_kick = afx_tx_kick, .tx_pending = afx_tx_pending, .tx_revoke = afx_tx_revoke,
 	.rx_poll = afx_rx_poll, .stats = afx_stats,
 };

@@ -32,6 +32,7 @@ int gen_check(enum gen_type type, const unsigned int *sizes, unsigned int nsizes
 const char *gen_path_name(const struct gen *g) { return g->ops->path_name(g); }
 unsigned int gen_flow_window(const struct gen *g) { return g->flow_window; }
 bool gen_needs_xdp_peer(const struct gen *g) { return g->needs_xdp_peer; }
+bool gen_resends_refused(const struct gen *g) { return g->resends_refused; }
 int gen_run(struct gen *g, const struct gen_phase *ph, char *err, size_t errlen)
 {
 	return g->ops->run(g, ph, err, errlen);

@@ -92,6 +92,10 @@ unsigned int gen_flow_window(const struct gen *g);
 /* Its frames vanish without any counter when the far end of the link runs
  * no XDP program (XDP live frames do: there is no skb to queue or drop). */
 bool gen_needs_xdp_peer(const struct gen *g);
+/* Whether a frame the next hop refused is offered again rather than lost
+ * (the AF_PACKET TX ring: the kernel keeps it in the ring), so that the
+ * transmit port's tx_dropped counts retries, not loss. */
+bool gen_resends_refused(const struct gen *g);
 
 /* Check, before anything is opened, that a generator of this type can send
  * these frame sizes (with FCS). 0, or -errno with a reason. */

@@ -22,6 +22,7 @@ struct gen {
 	const struct gen_ops *ops;
 	unsigned int flow_window;	/* gen_flow_window() */
 	bool needs_xdp_peer;		/* gen_needs_xdp_peer() */
+	bool resends_refused;		/* gen_resends_refused() */
 };
 
 struct gen *gen_port_create(const struct gen_cfg *cfg, char *err, size_t errlen);

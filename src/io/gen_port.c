@@ -92,13 +92,20 @@ static void phase_loop(struct gen_port *g, struct pace *pace, const struct gen_p
 			tag_write(g->slot[s] + g->payload_off, &tag);
 			port_tx_submit(g->port, s, g->slot_len[s]);
 		}
-		if (k && port_tx_kick(g->port))
+		/* With the ring full, kick anyway: a frame the next hop
+		 * refused (a veth or tap whose queue stopped) stays in the
+		 * ring until a send() offers it again, and nothing else does. */
+		if (port_tx_kick(g->port))
 			g->tx_errors++;
 		pace_sent(pace, k, now);
 		__atomic_store_n(&g->sent, pace->sent, __ATOMIC_RELAXED);
 		if (k < n)
 			sched_yield();	/* ring full: the kernel is behind us */
 	}
+	/* What the kernel never took was not offered: taken back, not sent
+	 * and not lost (they are the last ones, so the sequence stays whole). */
+	pace_unsend(pace, port_tx_revoke(g->port));
+	__atomic_store_n(&g->sent, pace->sent, __ATOMIC_RELAXED);
 }
 
 static int port_run(struct gen *gg, const struct gen_phase *ph, char *err, size_t errlen)
@@ -213,6 +220,7 @@ struct gen *gen_port_create(const struct gen_cfg *cfg, char *err, size_t errlen)
 	}
 	g->gen.ops = &gen_port_ops;
 	g->port_type = cfg->port_type;
+	g->gen.resends_refused = cfg->port_type == PORT_AFPACKET;
 	g->port = cfg->port;
 	if (!g->port) {
 		/* a socket of its own, on the queue chosen for it */

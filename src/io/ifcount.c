@@ -1,6 +1,8 @@
 /* Interface drop counters, snapshot and delta; see ifcount.h. */
 #include "io/ifcount.h"
 
+#include <string.h>
+
 int ifcount_read(struct nl *nl, const char *ifname, struct ifcount *c)
 {
 	struct link_info li;
@@ -27,4 +29,9 @@ void ifcount_since(const struct ifcount *base, const struct ifcount *now, struct
 		d->rx_dropped = now->rx_dropped - base->rx_dropped;
 	if (now->tx_dropped >= base->tx_dropped)
 		d->tx_dropped = now->tx_dropped - base->tx_dropped;
+}
+
+bool ifcount_counts_xdp_drop(const char *kind)
+{
+	return kind && !strcmp(kind, "tun");
 }

@@ -4,6 +4,7 @@
 #ifndef WR_IO_IFCOUNT_H
 #define WR_IO_IFCOUNT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "os/nl.h"
@@ -30,5 +31,12 @@ int ifcount_read_in(int nsfd, const char *ifname, struct ifcount *c);
  * snapshot was reset (the interface went away and came back): its field
  * of d is left as it was, so the last figure known stands. */
 void ifcount_since(const struct ifcount *base, const struct ifcount *now, struct ifcount *d);
+
+/* Whether a link of this kind (IFLA_INFO_KIND) counts the frames an XDP
+ * program dropped in its rx_dropped: a tap does (tun's XDP_DROP is a
+ * receive drop), veth counts them apart (xdp_drops) and NIC drivers in
+ * their own statistics. The XDP analyzer drops every frame it counted,
+ * so where this holds its own drops are not the tester's loss. */
+bool ifcount_counts_xdp_drop(const char *kind);
 
 #endif

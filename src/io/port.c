@@ -70,6 +70,7 @@ unsigned int port_tx_acquire(struct port *p, unsigned int n, unsigned int *first
 void port_tx_submit(struct port *p, unsigned int i, unsigned int len) { p->ops->tx_submit(p->impl, i, len); }
 int port_tx_kick(struct port *p) { return p->ops->tx_kick(p->impl); }
 unsigned int port_tx_pending(struct port *p) { return p->ops->tx_pending(p->impl); }
+unsigned int port_tx_revoke(struct port *p) { return p->ops->tx_revoke(p->impl); }
 int port_rx_poll(struct port *p, port_rx_fn fn, void *ctx, int timeout_ms)
 {
 	return p->ops->rx_poll(p->impl, fn, ctx, timeout_ms);

@@ -61,6 +61,11 @@ void port_tx_submit(struct port *p, unsigned int i, unsigned int len);
 int port_tx_kick(struct port *p);
 /* Slots still owned by the kernel (frames not yet freed). */
 unsigned int port_tx_pending(struct port *p);
+/* Frames submitted that the kernel has not taken (the next hop held them
+ * back), taken back so they are never sent; returns how many. They were
+ * the last ones submitted, so a generator subtracts them from what it
+ * sent and its sequence stays whole. */
+unsigned int port_tx_revoke(struct port *p);
 
 /* Deliver received frames to fn; waits up to timeout_ms for the first.
  * Returns frames delivered or -errno. */

@@ -17,6 +17,7 @@ struct port_ops {
 	void (*tx_submit)(void *impl, unsigned int i, unsigned int len);
 	int (*tx_kick)(void *impl);
 	unsigned int (*tx_pending)(void *impl);
+	unsigned int (*tx_revoke)(void *impl);
 	int (*rx_poll)(void *impl, port_rx_fn fn, void *ctx, int timeout_ms);
 	int (*stats)(void *impl, struct port_stats *st);
 };

@@ -35,6 +35,7 @@ struct xdpcount {
 	int nsfd;
 	char ifname[IF_NAMESIZE];
 	struct ifcount if0;		/* the interface's drop counters at attach */
+	bool drops_counted;		/* the driver counts our XDP_DROP in rx_dropped */
 	uint64_t per_stream;
 	unsigned int nstreams;
 	int cap_fd;			/* the xc_cap ring buffer */
@@ -121,6 +122,7 @@ static int attach(struct xdpcount *x, const struct xdpcount_cfg *cfg, char *err,
 		goto out;
 	}
 	ifcount_of_link(&x->if0, &li);
+	x->drops_counted = ifcount_counts_xdp_drop(li.kind);
 	if (!(x->link = bpf_program__attach_xdp(prog, li.ifindex))) {
 		snprintf(err, errlen, "attaching the XDP analyzer to %s: %s", cfg->ifname, strerror(errno));
 		goto out;
@@ -322,6 +324,13 @@ int xdpcount_read(struct xdpcount *x, uint64_t sent, struct xdpcount_result *r, 
 
 		ifcount_since(&x->if0, &now, &d);
 		r->if_drops = d.rx_dropped;
+		if (x->drops_counted) {
+			/* every frame the program dropped itself, after counting it */
+			uint64_t own = s.c[XC_DISTINCT] + s.c[XC_DUPLICATE] + s.c[XC_LATE] + s.c[XC_LEARNING] +
+				       s.c[XC_STALE] + s.c[XC_BAD_TAG] + s.c[XC_BAD_IP_CSUM] + s.c[XC_TRUNCATED];
+
+			r->if_drops = r->if_drops > own ? r->if_drops - own : 0;
+		}
 	}
 out:
 	free(per);
