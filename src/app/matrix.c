@@ -19,6 +19,9 @@ void app_matrix_init(struct app_matrix *m)
 		{ .opt = "--shape", .name = "shape", .lists = true },
 		{ .opt = "--mtu", .name = "mtu", .lists = true },
 		{ .opt = "--queues", .name = "queues", .lists = true },
+		/* a VM lab's: the DUT's kernel, and what its command line adds */
+		{ .opt = "--kernel", .name = "kernel", .lists = true },
+		{ .opt = "--kernel-cmdline", .name = "cmdline", .lists = false },
 	};
 
 	memset(m, 0, sizeof(*m));
@@ -75,7 +78,8 @@ int app_matrix_count(struct app_matrix *m, char *err, size_t errlen)
 		nconf *= m->axes[k].n;
 	}
 	if (!naxes) {
-		snprintf(err, errlen, "give at least one axis (--placement, --rules, --dut-cpus, --shape, --mtu or --queues)");
+		snprintf(err, errlen, "give at least one axis (--placement, --rules, --dut-cpus, --shape, --mtu, --queues, "
+			 "--kernel or --kernel-cmdline)");
 		return -EINVAL;
 	}
 	m->nconf = nconf;
@@ -104,6 +108,10 @@ int app_matrix_lab_argv(const struct app_matrix *m, int c, const char *prefix, b
 	for (int k = 0; k < APP_MATRIX_NAXES; k++) {
 		if (!m->axes[k].n)
 			continue;
+		/* "none": the configuration without the option (no extra
+		 * kernel arguments, against some) */
+		if (!strcmp(app_matrix_value(m, c, k), "none") && !strcmp(m->axes[k].name, "cmdline"))
+			continue;
 		argv[la++] = (char *)m->axes[k].opt;
 		argv[la++] = (char *)app_matrix_value(m, c, k);
 	}
@@ -125,8 +133,9 @@ int app_matrix_labels(struct app_matrix *m, const char *label, char *err, size_t
 			len = (size_t)snprintf(l, room, "%s ", label);
 		for (int k = 0; k < APP_MATRIX_NAXES && len < room; k++) {
 			const struct app_matrix_axis *ax = &m->axes[k];
-			/* placement reads on its own: bound, split, free */
-			bool named = strcmp(ax->name, "placement");
+			/* placement reads on its own: bound, split, free; and a
+			 * kernel: 6.1.0-57-cloud-amd64 */
+			bool named = strcmp(ax->name, "placement") && strcmp(ax->name, "kernel");
 
 			if (ax->n < 2)
 				continue;

@@ -12,7 +12,7 @@
 
 #define APP_MATRIX_MAX		64	/* configurations */
 #define APP_MATRIX_VALUES_MAX	16	/* values of one axis */
-#define APP_MATRIX_NAXES	6
+#define APP_MATRIX_NAXES	8
 #define APP_MATRIX_ARGV_MAX	512	/* a test's command line */
 #define APP_MATRIX_LABEL_MAX	63	/* a run's label */
 

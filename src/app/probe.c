@@ -1,4 +1,5 @@
 #include "app/probe.h"
+#include "lab/vmkernel.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -97,6 +98,19 @@ void app_probe_run(struct probe_report *r, const char *root, bool have_root, boo
 {
 	probe_run(r, root, have_root);
 	check_live(r, have_root, live, live_why, whylen);
+	{
+		char list[2048];
+		int n = vmkernel_cached(list, sizeof(list));
+
+		for (char *p = list; *p; p++)
+			if (*p == '\n')
+				*p = p[1] ? ';' : '\0';
+		if (n)
+			probe_set(r, PR_VM_KERNELS, PROBE_YES, list);
+		else
+			probe_set(r, PR_VM_KERNELS, PROBE_NO, "none cached yet: 'lab up --kernel VERSION' fetches a Debian "
+				  "kernel package into the cache");
+	}
 	if (steady)
 		check_steady(r);
 }

@@ -112,6 +112,11 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 		return -ENOENT;
 	}
 	for (int r = 0; r < 3; r++) {
+		/* a VM lab's DUT is no namespace of ours */
+		if (r == 2 && st.vm.on) {
+			o->nsfd[r] = -1;
+			continue;
+		}
 		lab_ns_name(o->prefix, r == 2 ? LAB_DUT : r ? LAB_SINK : LAB_GEN, name, sizeof(name));
 		if ((o->nsfd[r] = netns_open(name)) < 0) {
 			snprintf(err, errlen, "cannot open namespace %s", name);
@@ -147,7 +152,10 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 		napi = napi && st.ifs[p * LAB_NIFS + LAB_DUT0].link.xdp_prog_id &&
 		       st.ifs[p * LAB_NIFS + LAB_DUT1].link.xdp_prog_id;
 	}
-	set_dirs(o, peer, o->nsfd[2]);
+	/* A VM's ports are the guest's: their counters come from its agent. */
+	set_dirs(o, st.vm.on ? NULL : peer, o->nsfd[2]);
+	if (st.vm.on)
+		napi = false;
 	/* The tester stays off the DUT's CPUs. */
 	if (cpuset_count(&st.tester_cpus)) {
 		int first = cpuset_nth(&st.tester_cpus, 0), last = first;
@@ -164,9 +172,15 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 	cpuset_format_list(&st.dut_cpus, dut, sizeof(dut));
 	if (!cpuset_count(&o->watch))
 		o->watch = st.dut_cpus;
-	snprintf(o->where, sizeof(o->where), "through lab %s (DUT CPU %s, placement %s, %d rules%s", o->prefix, dut,
-		 lab_placement_name(st.placement), st.rules < 0 ? 0 : st.rules,
-		 strcmp(st.shape.kind, "tbf") ? "" : ", shaped");
+	if (st.vm.on)
+		snprintf(o->where, sizeof(o->where), "through lab %s (VM: kernel %s, %s, %u vCPU%s, placement %s, %d rules%s",
+			 o->prefix, st.vm.release, st.vm.accel, st.vm.vcpus, st.vm.vcpus == 1 ? "" : "s",
+			 lab_placement_name(st.placement), st.rules < 0 ? 0 : st.rules,
+			 strcmp(st.shape.kind, "tbf") ? "" : ", shaped");
+	else
+		snprintf(o->where, sizeof(o->where), "through lab %s (DUT CPU %s, placement %s, %d rules%s", o->prefix, dut,
+			 lab_placement_name(st.placement), st.rules < 0 ? 0 : st.rules,
+			 strcmp(st.shape.kind, "tbf") ? "" : ", shaped");
 	if (o->nports > 1)
 		snprintf(o->where + strlen(o->where), sizeof(o->where) - strlen(o->where), ", %u ports", o->nports);
 	snprintf(o->where + strlen(o->where), sizeof(o->where) - strlen(o->where), ")");

@@ -18,6 +18,8 @@
 struct lab_args {
 	struct lab_spec spec;
 	const struct opt *up_only;
+	char dut_cpus[64];		/* as given: a CPU list, or with --kernel a vCPU count */
+	const struct opt *vm_only;	/* the last option given that needs --kernel */
 };
 
 #define LA(field) OPT_FIELD(struct lab_args, spec.field)
@@ -38,6 +40,7 @@ static int set_dut_cpus(void *ctx, const struct opt *opt, const char *v, char *e
 	struct lab_args *la = ctx;
 	int rc;
 
+	snprintf(la->dut_cpus, sizeof(la->dut_cpus), "%.*s", (int)sizeof(la->dut_cpus) - 1, v);
 	if ((rc = cpuset_parse_list(v, &la->spec.dut_cpus, err, errlen)))
 		return rc;
 	if (!cpuset_count(&la->spec.dut_cpus)) {
@@ -102,10 +105,44 @@ static int set_no_xdp(void *ctx, const struct opt *opt, const char *v, char *err
 	return opt_set_true(ctx, opt, v, err, errlen);
 }
 
+/* --kernel, --modules, --kernel-cmdline: a string of at most max bytes */
+static int set_vm_str(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct lab_args *la = ctx;
+	char *dst = (char *)ctx + opt->off;
+
+	if (!*v || strlen(v) > (size_t)opt->max) {
+		snprintf(err, errlen, "--%s: give 1 to %lld characters", opt->name, (long long)opt->max);
+		return -EINVAL;
+	}
+	for (const char *p = v; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			snprintf(err, errlen, "--%s: no control characters", opt->name);
+			return -EINVAL;
+		}
+	memcpy(dst, v, strlen(v) + 1);
+	la->up_only = opt;
+	if (strcmp(opt->name, "kernel"))
+		la->vm_only = opt;
+	return 0;
+}
+
+static int set_vm_uint(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	int rc = opt_set_uint(ctx, opt, v, err, errlen);
+
+	if (!rc) {
+		((struct lab_args *)ctx)->up_only = opt;
+		((struct lab_args *)ctx)->vm_only = opt;
+	}
+	return rc;
+}
+
 static const struct opt lab_opts[] = {
 	{ "prefix", 0, OPT_VALUE, "P", "options", "wr-", "namespace name prefix: labs side by side", set_prefix },
 	{ "dut-cpus", 0, OPT_VALUE, "LIST", "lab up only", NULL,
-	  "CPUs that do the DUT's forwarding (default: the last one)", set_dut_cpus },
+	  "CPUs that do the DUT's forwarding (default: the last one);\n"
+	  "with --kernel, N: the VM's number of vCPUs (default 1)", set_dut_cpus },
 	{ "placement", 0, OPT_VALUE, "MODE", NULL, "bound",
 	  "bound: both directions on the first DUT CPU\n"
 	  "split: each direction on a DUT CPU of its own\n"
@@ -135,7 +172,29 @@ static const struct opt lab_opts[] = {
 	{ NULL },
 };
 
-static const struct opt *const lab_tables[] = { lab_opts, NULL };
+/* The DUT as a virtual machine booting a kernel of the user's choice. */
+static const struct opt lab_vm_opts[] = {
+	{ "kernel", 0, OPT_VALUE, "KERNEL", "lab up: a VM as the DUT (docs/vm-dut.md)", NULL,
+	  "boot the DUT from KERNEL under QEMU (KVM when /dev/kvm works,\n"
+	  "else TCG): a kernel image file (arch/x86/boot/bzImage), or a\n"
+	  "Debian kernel package version (6.1.0-57-cloud-amd64,\n"
+	  "'6.12.*-rt-amd64'), fetched with apt-get into the cache", set_vm_str, LA(kernel), 0, LAB_PATH_MAX },
+	{ "modules", 0, OPT_VALUE, "DIR", NULL, NULL,
+	  "the modules of a kernel file: DIR/lib/modules/RELEASE (from\n"
+	  "make modules_install INSTALL_MOD_PATH=DIR) or the release's directory",
+	  set_vm_str, LA(modules), 0, LAB_PATH_MAX },
+	{ "kernel-cmdline", 0, OPT_VALUE, "ARGS", NULL, NULL,
+	  "added to the guest kernel's command line (maxcpus=1, threadirqs,\n"
+	  "mitigations=off, ...)", set_vm_str, LA(cmdline), 0, LAB_CMDLINE_MAX },
+	{ "dut-memory", 0, OPT_VALUE, "MIB", NULL, "512", "the VM's memory in MiB",
+	  set_vm_uint, LA(memory_mib), LAB_VM_MEMORY_MIN, LAB_VM_MEMORY_MAX },
+	{ "boot-timeout", 0, OPT_VALUE, "S", NULL, "90",
+	  "seconds the VM may take to boot to its agent (then its console's\n"
+	  "last lines say why it did not)", set_vm_uint, LA(boot_timeout_s), 1, 3600 },
+	{ NULL },
+};
+
+static const struct opt *const lab_tables[] = { lab_opts, lab_vm_opts, NULL };
 
 const struct opt_cmd lab_cmd = {
 	.name = "lab",
@@ -151,7 +210,7 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out,
 {
 	struct lab_args la = { .spec = { .placement = PLACE_BOUND } };
 	enum app_lab_action act;
-	void *ctx[] = { &la };
+	void *ctx[] = { &la, &la };
 	char err[512], **args;
 	int nargs, rc;
 
@@ -175,6 +234,19 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out,
 	}
 	if (act != APP_LAB_UP && la.up_only)
 		return cli_fail(EXIT_USAGE, "lab %s: --%s applies to 'lab up' only", *action, la.up_only->name);
+	if (la.vm_only && !la.spec.kernel[0])
+		return cli_fail(EXIT_USAGE, "lab up: --%s needs --kernel (a VM as the DUT)", la.vm_only->name);
+	if (la.spec.kernel[0] && la.dut_cpus[0]) {
+		char *end;
+		unsigned long n = strtoul(la.dut_cpus, &end, 10);
+
+		/* a VM's CPUs are its own: how many, not which of the host's */
+		if (*end || end == la.dut_cpus || n < 1 || n > LAB_VCPUS_MAX)
+			return cli_fail(EXIT_USAGE, "lab up: with --kernel, --dut-cpus is the VM's number of vCPUs, "
+					"1..%d, not '%s'", LAB_VCPUS_MAX, la.dut_cpus);
+		la.spec.vcpus = (unsigned int)n;
+		cpuset_zero(&la.spec.dut_cpus);
+	}
 	if (act == APP_LAB_UP && lab_spec_check(&la.spec, err, sizeof(err)))
 		return cli_fail(EXIT_USAGE, "lab up: %s", err);
 	*out = la.spec;

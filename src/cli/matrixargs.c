@@ -41,6 +41,13 @@ static const struct opt matrix_opts_table[] = {
 	{ "shape", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 50kpps,100kpps", set_axis },
 	{ "mtu", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 1500,9000", set_axis },
 	{ "queues", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 1,2", set_axis },
+	{ "kernel", 0, OPT_VALUE, "LIST", NULL, NULL,
+	  "the DUT's kernels, a VM lab each (lab up --kernel): e.g.\n"
+	  "6.1.0-57-cloud-amd64,6.12.118+deb12-cloud-amd64; with it --dut-cpus\n"
+	  "is the VM's vCPUs", set_axis },
+	{ "kernel-cmdline", 0, OPT_VALUE, "ARGS", NULL, NULL,
+	  "one guest kernel command line per occurrence, 'none' for none:\n"
+	  "--kernel-cmdline maxcpus=1 --kernel-cmdline none (UP against SMP)", set_axis },
 	{ "prefix", 0, OPT_VALUE, "P", "options", LAB_PREFIX_DEFAULT,
 	  "the lab's namespace prefix. A lab already up with this\n"
 	  "prefix is taken down first; the matrix takes its own down at\n"

@@ -18,6 +18,7 @@
 #include "dut/envcap.h"
 #include "dut/soak.h"
 #include "lab/lab.h"
+#include "lab/labvm.h"
 #include "os/netns.h"
 #include "os/procstat.h"
 
@@ -41,6 +42,7 @@ struct dut {
 	size_t errlen;
 	struct envcap env;
 	bool dead;
+	int vm_lock;			/* a VM lab's agent port, held while the session lasts */
 };
 
 static void drain_stderr(struct dut *d)
@@ -316,9 +318,20 @@ static void exec_agent(const struct dut *d, int fd, int err_fd)
 	_exit(126);
 }
 
+/* A VM lab's guest runs the agent already, behind a virtio-serial port
+ * whose other end is a Unix socket of QEMU's: connect, no child. */
+static int start_vm(struct dut *d, char *err, size_t errlen)
+{
+	d->pid = -1;
+	return labvm_agent_connect(d->t.prefix, &d->fd, &d->vm_lock, err, errlen);
+}
+
 static int start(struct dut *d, char *err, size_t errlen)
 {
 	int sv[2], ep[2];
+
+	if (d->t.kind == DUT_LAB && labvm_present(d->t.prefix))
+		return start_vm(d, err, errlen);
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -errno;
@@ -371,7 +384,7 @@ int dut_open(const struct dut_target *t, const char *const *ifnames, unsigned in
 		return -ENOMEM;
 	}
 	d->t = *t;
-	d->fd = d->err_fd = -1;
+	d->fd = d->err_fd = d->vm_lock = -1;
 	duttarget_name(t, d->name, sizeof(d->name));
 	if ((rc = start(d, err, errlen))) {
 		dut_close(d);
@@ -590,7 +603,7 @@ void dut_close(struct dut *d)
 {
 	if (!d)
 		return;
-	if (d->pid > 0 && !d->dead) {
+	if ((d->pid > 0 || d->vm_lock >= 0) && !d->dead && d->fd >= 0) {
 		char err[256];
 		int rc;
 
@@ -610,6 +623,8 @@ void dut_close(struct dut *d)
 	}
 	if (d->err_fd >= 0)
 		close(d->err_fd);
+	if (d->vm_lock >= 0)
+		close(d->vm_lock);
 	free(d->buf);
 	free(d);
 }

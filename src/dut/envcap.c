@@ -266,7 +266,21 @@ int envcap_lab(struct envcap *e, const char *prefix, char *err, size_t errlen)
 		envcap_set(e, "lab.rules", "%d", st->rules);
 	cpuset_format_list(&st->dut_cpus, list, sizeof(list));
 	envcap_set(e, "lab.dut_cpus", "%s", list[0] ? list : "none");
-	envcap_set(e, "lab.dut_cpu_count", "%u", cpuset_count(&st->dut_cpus));
+	envcap_set(e, "lab.dut_cpu_count", "%u", st->vm.on ? st->vm.vcpus : cpuset_count(&st->dut_cpus));
+	/* A VM's kernel is what the run measures; how it was emulated says
+	 * what the figures compare with (TCG: kernels relative to each other) */
+	envcap_set(e, "lab.kind", "%s", st->vm.on ? "vm" : "netns");
+	if (st->vm.on) {
+		envcap_set(e, "lab.vm.kernel", "%s", st->vm.kernel);
+		envcap_set(e, "lab.vm.release", "%s", st->vm.release);
+		envcap_set(e, "lab.vm.source", "%s", st->vm.source);
+		envcap_set(e, "lab.vm.accel", "%s", st->vm.accel);
+		envcap_set(e, "lab.vm.vcpus", "%u", st->vm.vcpus);
+		envcap_set(e, "lab.vm.memory_mib", "%u", st->vm.memory_mib);
+		envcap_set(e, "lab.vm.cmdline", "%s", st->vm.cmdline[0] ? st->vm.cmdline : "none");
+		cpuset_format_list(&st->vm.host_cpus, list, sizeof(list));
+		envcap_set(e, "lab.vm.host_cpus", "%s", list[0] ? list : "unpinned");
+	}
 	if (st->ifs[LAB_DUT0].present)
 		envcap_set(e, "lab.mtu", "%u", st->ifs[LAB_DUT0].link.mtu);
 	/* NAPI mode (XDP on the DUT's ports) or plain skb mode: where an
@@ -277,7 +291,7 @@ int envcap_lab(struct envcap *e, const char *prefix, char *err, size_t errlen)
 		for (unsigned int p = 0; p < st->ports; p++)
 			napi = napi && st->ifs[p * LAB_NIFS + LAB_DUT0].link.xdp_prog_id &&
 			       st->ifs[p * LAB_NIFS + LAB_DUT1].link.xdp_prog_id;
-		envcap_set(e, "lab.ingress", "%s", napi ? "napi" : "skb");
+		envcap_set(e, "lab.ingress", "%s", st->vm.on ? "virtio" : napi ? "napi" : "skb");
 	}
 	envcap_set(e, "lab.queues", "%u", st->queues);
 	envcap_set(e, "lab.ports", "%u", st->ports);
@@ -302,6 +316,8 @@ int envcap_lab(struct envcap *e, const char *prefix, char *err, size_t errlen)
 			envcap_set(e, key, "%s", list[0] ? list : "none");
 		}
 		lab_ns_name(prefix, a->role, ns, sizeof(ns));
+		if (st->vm.on && a->role == LAB_DUT)
+			continue;	/* the guest's: its agent reports them */
 		if ((fd = netns_open(ns)) >= 0) {
 			envcap_port(e, a->ifname, fd, a->ifname, NULL, false);
 			close(fd);
@@ -319,6 +335,8 @@ void envcap_config(const struct envcap *e, char *buf, size_t len)
 	static const struct {
 		const char *key, *name, *dflt;
 	} parts[] = {
+		{ "lab.vm.release", "kernel", NULL }, { "lab.vm.cmdline", "cmdline", "none" },
+		{ "lab.vm.accel", "accel", NULL },
 		{ "lab.placement", "placement", NULL }, { "lab.rules", "rules", NULL },
 		{ "dut.placement", "placement", NULL }, { "dut.rules", "rules", NULL },
 		{ "lab.dut_cpu_count", "dut-cpus", NULL }, { "lab.mtu", "mtu", NULL }, { "lab.shape", "shape", NULL },

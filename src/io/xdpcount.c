@@ -36,6 +36,7 @@ struct xdpcount {
 	char ifname[IF_NAMESIZE];
 	struct ifcount if0;		/* the interface's drop counters at attach */
 	bool drops_counted;		/* the driver counts our XDP_DROP in rx_dropped */
+	bool is_tap;
 	uint64_t per_stream;
 	unsigned int nstreams;
 	int cap_fd;			/* the xc_cap ring buffer */
@@ -123,6 +124,7 @@ static int attach(struct xdpcount *x, const struct xdpcount_cfg *cfg, char *err,
 	}
 	ifcount_of_link(&x->if0, &li);
 	x->drops_counted = ifcount_counts_xdp_drop(li.kind);
+	x->is_tap = !strcmp(li.kind, "tun");
 	if (!(x->link = bpf_program__attach_xdp(prog, li.ifindex))) {
 		snprintf(err, errlen, "attaching the XDP analyzer to %s: %s", cfg->ifname, strerror(errno));
 		goto out;
@@ -180,7 +182,11 @@ struct xdpcount *xdpcount_open(const struct xdpcount_cfg *cfg, char *err, size_t
 		goto fail;
 	if (!cfg->ifname)
 		return x;
-	if (attach(x, cfg, err, errlen) || (cfg->cpu >= 0 && napi_on_cpu(cfg, err, errlen)))
+	if (attach(x, cfg, err, errlen))
+		goto fail;
+	/* A tap has no NAPI of its own: the program runs in the writer's
+	 * system call (a VM's QEMU), on whichever CPU that is. */
+	if (cfg->cpu >= 0 && !x->is_tap && napi_on_cpu(cfg, err, errlen))
 		goto fail;
 	return x;
 fail:

@@ -1,6 +1,7 @@
 #include "lab/lab.h"
 #include "lab/lab_impl.h"
 #include "lab/labxdp.h"
+#include "lab/labvm.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -138,7 +139,24 @@ int lab_spec_check(struct lab_spec *s, char *err, size_t errlen)
 	if ((rc = host_online_cpus(&online, err, errlen)))
 		return rc;
 	cpuset_format_list(&online, list, sizeof(list));
-	if (!cpuset_count(&s->dut_cpus)) {
+	if (s->kernel[0]) {
+		unsigned int n = s->vcpus ? s->vcpus : 1;
+
+		/* The VM's own CPUs, 0..n-1, are the DUT's; the host's are QEMU's. */
+		if (s->placement != PLACE_BOUND && n < 2) {
+			snprintf(err, errlen, "--placement %s needs a VM of two vCPUs or more: give --dut-cpus 2",
+				 lab_placement_name(s->placement));
+			return -EINVAL;
+		}
+		if (s->no_xdp) {
+			snprintf(err, errlen, "--no-xdp is the namespace lab's: a VM's NICs are virtio-net, whose "
+				 "driver drops from its own receive ring");
+			return -EINVAL;
+		}
+		cpuset_zero(&s->dut_cpus);
+		for (unsigned int k = 0; k < n; k++)
+			cpuset_add(&s->dut_cpus, k);
+	} else if (!cpuset_count(&s->dut_cpus)) {
 		int last = -1;
 
 		for (int c = cpuset_next(&online, 0); c >= 0; c = cpuset_next(&online, (unsigned)c + 1))
@@ -444,12 +462,13 @@ static void plan_rps(struct lab_ctx *c)
 
 static int offloads_off(struct lab_ctx *c, const struct lab_addr *a, char *err, size_t errlen)
 {
-	int saved, sock, rc;
+	int saved = -1, sock, rc;
 
-	if ((rc = netns_enter(c->nsfd[a->role], &saved)))
+	if (c->nsfd[a->role] >= 0 && (rc = netns_enter(c->nsfd[a->role], &saved)))
 		return lab_nl_err(rc, "cannot enter namespace of", a->ifname, err, errlen);
 	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	netns_leave(&saved);
+	if (saved >= 0)
+		netns_leave(&saved);
 	if (sock < 0)
 		return lab_nl_err(-errno, "cannot open socket for", a->ifname, err, errlen);
 	rc = ethtool_offloads_off(sock, a->ifname);
@@ -467,6 +486,8 @@ static int quiet_links(struct lab_ctx *c, char *err, size_t errlen)
 		struct link_info li;
 		int rc;
 
+		if (!(c->roles & LAB_ROLE(a->role)))
+			continue;
 		if ((rc = nl_link_get(nl, a->ifname, &li)) ||
 		    (rc = nl_link_flags(nl, li.ifindex, IFF_NOARP, IFF_MULTICAST)))
 			return lab_nl_err(rc, "cannot set the flags of", a->ifname, err, errlen);
@@ -487,13 +508,17 @@ static int path_routes(struct lab_ctx *c, unsigned int p, const struct link_info
 	memcpy(net6_gen, P[LAB_GEN0].ip6, 16);
 	memcpy(net6_sink, P[LAB_SINK0].ip6, 16);
 	net6_gen[15] = net6_sink[15] = 0;
-	rc = nl_route_add(c->nl[LAB_GEN], AF_INET, net_sink, 24, P[LAB_DUT0].ip, li[LAB_GEN0].ifindex);
-	if (!rc)
+	rc = 0;
+	if (c->roles & LAB_ROLE(LAB_GEN)) {
+		rc = nl_route_add(c->nl[LAB_GEN], AF_INET, net_sink, 24, P[LAB_DUT0].ip, li[LAB_GEN0].ifindex);
+		if (!rc)
+			rc = nl_route_add(c->nl[LAB_GEN], AF_INET6, net6_sink, 64, P[LAB_DUT0].ip6, li[LAB_GEN0].ifindex);
+	}
+	if (!rc && (c->roles & LAB_ROLE(LAB_SINK))) {
 		rc = nl_route_add(c->nl[LAB_SINK], AF_INET, net_gen, 24, P[LAB_DUT1].ip, li[LAB_SINK0].ifindex);
-	if (!rc)
-		rc = nl_route_add(c->nl[LAB_GEN], AF_INET6, net6_sink, 64, P[LAB_DUT0].ip6, li[LAB_GEN0].ifindex);
-	if (!rc)
-		rc = nl_route_add(c->nl[LAB_SINK], AF_INET6, net6_gen, 64, P[LAB_DUT1].ip6, li[LAB_SINK0].ifindex);
+		if (!rc)
+			rc = nl_route_add(c->nl[LAB_SINK], AF_INET6, net6_gen, 64, P[LAB_DUT1].ip6, li[LAB_SINK0].ifindex);
+	}
 	if (rc)
 		return lab_nl_err(rc, "cannot add route", "in the lab", err, errlen);
 
@@ -505,6 +530,8 @@ static int path_routes(struct lab_ctx *c, unsigned int p, const struct link_info
 	for (size_t k = 0; k < sizeof(neigh) / sizeof(neigh[0]); k++) {
 		const struct lab_addr *on = &P[neigh[k].on], *to = &P[neigh[k].to];
 
+		if (!(c->roles & LAB_ROLE(on->role)))
+			continue;
 		rc = nl_neigh_add(c->nl[on->role], li[neigh[k].on].ifindex, AF_INET, to->ip, to->mac);
 		if (!rc)
 			rc = nl_neigh_add(c->nl[on->role], li[neigh[k].on].ifindex, AF_INET6, to->ip6, to->mac);
@@ -524,6 +551,8 @@ static int configure_links(struct lab_ctx *c, char *err, size_t errlen)
 		const struct lab_addr *a = &lab_paths[k / LAB_NIFS][k % LAB_NIFS];
 		struct nl *nl = c->nl[a->role];
 
+		if (!(c->roles & LAB_ROLE(a->role)))
+			continue;
 		if ((rc = nl_link_get(nl, a->ifname, &li[k])))
 			return lab_nl_err(rc, "cannot find", a->ifname, err, errlen);
 		if ((rc = offloads_off(c, a, err, errlen)))
@@ -535,11 +564,13 @@ static int configure_links(struct lab_ctx *c, char *err, size_t errlen)
 			return lab_nl_err(rc, "cannot add address to", a->ifname, err, errlen);
 	}
 	for (int r = 0; r < LAB_NROLES; r++)
-		if ((rc = nl_link_up(c->nl[r], 1, true)))
+		if ((c->roles & LAB_ROLE(r)) && (rc = nl_link_up(c->nl[r], 1, true)))
 			return lab_nl_err(rc, "cannot bring up", "lo", err, errlen);
 	for (unsigned int k = 0; k < n; k++) {
 		const struct lab_addr *a = &lab_paths[k / LAB_NIFS][k % LAB_NIFS];
 
+		if (!(c->roles & LAB_ROLE(a->role)))
+			continue;
 		if ((rc = nl_link_up(c->nl[a->role], li[k].ifindex, true)))
 			return lab_nl_err(rc, "cannot bring up", a->ifname, err, errlen);
 	}
@@ -559,6 +590,8 @@ static int configure_shape(struct lab_ctx *c, char *err, size_t errlen)
 	struct tbf_params p = { 0 };
 	int rc;
 
+	if (!(c->roles & LAB_ROLE(LAB_DUT)))
+		return 0;
 	if (s->shape_rate.kind == RATE_PPS) {
 		p.pkt_size = SHAPE_PKT_BYTES;
 		p.rate = (uint64_t)(s->shape_rate.value * SHAPE_PKT_BYTES + 0.5);
@@ -618,6 +651,28 @@ static int dut_xdp(void *arg, char *err, size_t errlen)
 	return rc;
 }
 
+int lab_configure(struct lab_ctx *c, char *err, size_t errlen)
+{
+	char name[NETNS_NAME_MAX];
+	int rc = quiet_links(c, err, errlen);
+
+	if (!rc)
+		plan_rps(c);
+	for (int r = 0; r < LAB_NROLES && !rc; r++) {
+		struct ns_job j = { c, (enum lab_role)r };
+
+		if (!(c->roles & LAB_ROLE(r)))
+			continue;
+		lab_ns_name(c->spec->prefix, (enum lab_role)r, name, sizeof(name));
+		rc = c->nsfd[r] >= 0 ? netns_run(name, ns_configure, &j, err, errlen) : ns_configure(&j, err, errlen);
+	}
+	if (!rc)
+		rc = configure_links(c, err, errlen);
+	if (!rc)
+		rc = configure_shape(c, err, errlen);
+	return rc;
+}
+
 void lab_block_signals(sigset_t *old)
 {
 	sigset_t all;
@@ -646,7 +701,7 @@ static void del_path(struct lab_ctx *c, unsigned int p)
 
 int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 {
-	struct lab_ctx c = { .spec = s, .ports = s->ports ? s->ports : 1 };
+	struct lab_ctx c = { .spec = s, .ports = s->ports ? s->ports : 1, .roles = LAB_ALL_ROLES };
 	char name[NETNS_NAME_MAX], e2[256];
 	sigset_t old;
 	int rc = 0;
@@ -655,8 +710,13 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 		snprintf(err, errlen, "--ports %u: must be 1..%d", s->ports, LAB_PORTS_MAX);
 		return -EINVAL;
 	}
+	if (s->kernel[0])
+		return labvm_up(s, err, errlen);
 	/* Building is short; finish it rather than leave half a lab. */
 	lab_block_signals(&old);
+	/* a VM lab of this prefix goes first: its taps hold the names */
+	if (labvm_present(s->prefix))
+		rc = labvm_down(s->prefix, err, errlen);
 	for (int r = 0; r < LAB_NROLES && !rc; r++) {
 		lab_ns_name(s->prefix, (enum lab_role)r, name, sizeof(name));
 		rc = netns_add(name, err, errlen);
@@ -675,17 +735,6 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 		if (!rc)
 			rc = ensure_pair(&c, &lab_paths[p][LAB_DUT1], &lab_paths[p][LAB_SINK0], err, errlen);
 	}
-	if (!rc)
-		rc = quiet_links(&c, err, errlen);
-	if (!rc) {
-		plan_rps(&c);
-		for (int r = 0; r < LAB_NROLES && !rc; r++) {
-			struct ns_job j = { &c, (enum lab_role)r };
-
-			lab_ns_name(s->prefix, (enum lab_role)r, name, sizeof(name));
-			rc = netns_run(name, ns_configure, &j, err, errlen);
-		}
-	}
 	/* The DUT's XDP programs come off for --no-xdp, and while the MTU
 	 * changes (an older program may not allow the new one); they go back
 	 * on after. Otherwise a second 'lab up' leaves them as they are. */
@@ -699,9 +748,7 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 			nl_xdp_set(c.nl[LAB_DUT], li.ifindex, -1, 0);
 	}
 	if (!rc)
-		rc = configure_links(&c, err, errlen);
-	if (!rc)
-		rc = configure_shape(&c, err, errlen);
+		rc = lab_configure(&c, err, errlen);
 	if (!rc && !s->no_xdp) {
 		char e3[256];
 
@@ -726,6 +773,9 @@ int lab_down(const char *prefix, char *err, size_t errlen)
 	if ((rc = lab_prefix_check(prefix, err, errlen)))
 		return rc;
 	lab_block_signals(&old);
+	/* a VM lab's QEMU first: its taps go with it */
+	if (labvm_present(prefix))
+		rc = labvm_down(prefix, err, errlen);
 	/* Delete the links first so that nothing lingers while a namespace
 	 * is kept alive by a process still inside it. */
 	lab_ctx_open(&c, prefix, false, err, errlen);

@@ -36,6 +36,13 @@
 #define LAB_MTU_MAX 9000	/* a 9018-byte frame */
 #define LAB_QUEUES_MAX 8	/* a generator thread each, at most (TRIAL_MAX_THREADS) */
 #define LAB_PORTS_MAX 4		/* parallel paths through the DUT */
+#define LAB_PATH_MAX 511	/* --kernel and --modules */
+#define LAB_CMDLINE_MAX 511	/* --kernel-cmdline */
+#define LAB_VCPUS_MAX 16
+#define LAB_VM_MEMORY_DEFAULT 512	/* MiB */
+#define LAB_VM_MEMORY_MIN 192
+#define LAB_VM_MEMORY_MAX 65536
+#define LAB_VM_BOOT_TIMEOUT 90		/* s: TCG boots a Debian kernel in about 5 */
 
 enum lab_role { LAB_GEN, LAB_DUT, LAB_SINK, LAB_NROLES };
 enum lab_ifx { LAB_GEN0, LAB_DUT0, LAB_DUT1, LAB_SINK0, LAB_NIFS };
@@ -56,6 +63,32 @@ struct lab_spec {
 	bool shape;			/* cap the DUT with a token bucket */
 	struct rate shape_rate;		/* RATE_PPS or RATE_BPS */
 	unsigned int ports;		/* parallel paths through the DUT, 1..LAB_PORTS_MAX; 0 = 1 */
+	/* A virtual machine as the DUT (lab up --kernel): its kernel, as
+	 * given (a file, or a Debian kernel package version); the rest
+	 * only with it. */
+	char kernel[LAB_PATH_MAX + 1];
+	char modules[LAB_PATH_MAX + 1];	/* --modules DIR: the kernel's modules */
+	char cmdline[LAB_CMDLINE_MAX + 1];	/* added to the guest kernel's command line */
+	unsigned int vcpus;		/* --dut-cpus N with --kernel; 0 = 1 */
+	unsigned int memory_mib;	/* 0 = LAB_VM_MEMORY_DEFAULT */
+	unsigned int boot_timeout_s;	/* 0 = LAB_VM_BOOT_TIMEOUT */
+};
+
+/* What a VM lab booted (lab status, and every run's environment). */
+struct lab_vm {
+	bool on;			/* the lab's DUT is a VM */
+	bool running;			/* its QEMU is alive and the guest said it was ready */
+	int pid;
+	char kernel[LAB_PATH_MAX + 1];	/* as given */
+	char image[LAB_PATH_MAX + 1];	/* the file booted */
+	char source[160];		/* "file", "debian linux-image-6.1.0-57-cloud-amd64 6.1.192-3" */
+	char release[72];		/* the guest's uname -r */
+	char accel[8];			/* "kvm" or "tcg" */
+	unsigned int vcpus, memory_mib;
+	char cmdline[LAB_CMDLINE_MAX + 1];	/* the user's part */
+	struct cpuset host_cpus;	/* host CPUs QEMU is pinned to; empty: not pinned */
+	double boot_s;			/* QEMU start to the guest's agent ready */
+	char key[20];			/* what the VM was booted from, hashed: same key, same VM */
 };
 
 /* Fixed facts of the topology, for the generator and the analyzer. */
@@ -141,6 +174,7 @@ struct lab_status {
 	enum lab_placement placement;
 	unsigned int queues;		/* of the lab's ports (gen0's receive queues) */
 	char holder[128];		/* who holds the lab's lock now ("" none) */
+	struct lab_vm vm;		/* a VM as the DUT: vm.on */
 	bool build_died;		/* a lab up or down was killed mid-way: repair with lab up */
 };
 

@@ -18,6 +18,10 @@ struct lab_ctx {
 	int nsfd[LAB_NROLES];
 	struct nl *nl[LAB_NROLES];
 	unsigned int ports;		/* paths being built */
+	/* The roles built here, a bit each (1 << LAB_GEN ...): all three for
+	 * the namespace lab; the tester's two for a VM lab, whose DUT role
+	 * the guest builds in its own root namespace (nsfd -1). */
+	unsigned int roles;
 	struct cpuset rps[LAB_PORTS_MAX * LAB_NIFS];	/* path p's interface i at p * LAB_NIFS + i */
 };
 
@@ -44,6 +48,13 @@ struct sysctl_kv {
 };
 /* Each path is under /proc/sys/net/, with "IF" replaced by ifname. */
 int lab_write_sysctls(const struct sysctl_kv *kv, size_t n, const char *ifname, char *err, size_t errlen);
+
+/* The roles of c->roles, for c->ports paths: links flagged, sysctls,
+ * RPS, rules, offloads, MTU, addresses, routes and neighbours, shaping;
+ * the links exist already (veth pairs, taps, or the guest's NICs). */
+int lab_configure(struct lab_ctx *c, char *err, size_t errlen);
+#define LAB_ROLE(r) (1u << (r))
+#define LAB_ALL_ROLES (LAB_ROLE(LAB_GEN) | LAB_ROLE(LAB_DUT) | LAB_ROLE(LAB_SINK))
 
 /* Building is short: finish it rather than leave half a lab. */
 void lab_block_signals(sigset_t *old);

@@ -3,6 +3,7 @@
  * on which CPUs, and whether a build died half way). */
 #include "lab/lab.h"
 #include "lab/lab_impl.h"
+#include "lab/labvm.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -323,8 +324,54 @@ static void placement(struct lab_status *st)
 	}
 }
 
+/* A VM lab's DUT, as it was booted: its ports are the guest's NICs, its
+ * CPUs the guest's, numbered from 0, and the tester's all the host's but
+ * those QEMU was pinned to. */
+static void vm_dut(struct lab_status *st, const struct lab_spec *b)
+{
+	unsigned int ports = b->ports ? b->ports : 1;
+
+	st->exists = true;
+	st->ns_present[LAB_DUT] = st->vm.running;
+	st->forwarding = st->vm.running;
+	st->rules = st->vm.running ? (int)b->rules : -1;
+	st->queues = b->queues ? b->queues : 1;
+	if (b->shape) {
+		snprintf(st->shape.kind, sizeof(st->shape.kind), "tbf");
+		if (b->shape_rate.kind == RATE_PPS) {
+			st->shape.pkt_size = 1000;
+			st->shape.rate = (uint64_t)(b->shape_rate.value * 1000);
+		} else {
+			st->shape.rate = (uint64_t)(b->shape_rate.value / 8);
+		}
+	}
+	for (unsigned int p = 0; p < ports && p < LAB_PORTS_MAX; p++)
+		for (int i = LAB_DUT0; i <= LAB_DUT1; i++) {
+			const struct lab_addr *a = lab_path_if(p, (enum lab_ifx)i);
+			struct lab_if_status *is = &st->ifs[p * LAB_NIFS + i];
+
+			is->present = st->vm.running;
+			snprintf(is->link.name, sizeof(is->link.name), "%s", a->ifname);
+			snprintf(is->link.kind, sizeof(is->link.kind), "virtio_net");
+			memcpy(is->link.mac, a->mac, 6);
+			is->link.up = is->link.running = st->vm.running;
+			is->link.mtu = b->mtu ? b->mtu : 1500;
+			/* where the guest put the port's IRQs (labvm_guest_setup) */
+			cpuset_zero(&is->cpus);
+			if (b->placement == PLACE_FREE)
+				is->cpus = b->dut_cpus;
+			else
+				cpuset_add(&is->cpus, (unsigned int)cpuset_nth(&b->dut_cpus,
+									  b->placement == PLACE_SPLIT && i == LAB_DUT1 ? 1 : 0));
+			is->cpus_known = st->vm.running && cpuset_count(&b->dut_cpus) > 0;
+		}
+	if (!st->vm.running)
+		st->complete = false;
+}
+
 int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errlen)
 {
+	struct lab_spec booted;
 	struct lab_ctx c;
 	struct cpuset online;
 	int rc;
@@ -337,9 +384,14 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 		return rc;
 	}
 	st->complete = true;
+	labvm_read(prefix, &st->vm, &booted);
 	for (int r = 0; r < LAB_NROLES; r++) {
 		st->ns_present[r] = c.nsfd[r] >= 0;
 		st->exists |= st->ns_present[r];
+		if (r == LAB_DUT && st->vm.on) {
+			vm_dut(st, &booted);
+			continue;
+		}
 		if (!st->ns_present[r]) {
 			st->complete = false;
 			continue;
@@ -364,7 +416,7 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 	if (st->build_died)
 		st->complete = false;
 	if (!host_online_cpus(&online, err, errlen))
-		cpuset_diff(&st->tester_cpus, &online, &st->dut_cpus);
+		cpuset_diff(&st->tester_cpus, &online, st->vm.on ? &st->vm.host_cpus : &st->dut_cpus);
 	if (!st->queues)
 		st->queues = 1;
 	if (!st->forwarding)

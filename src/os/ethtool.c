@@ -83,6 +83,20 @@ int ethtool_queues(int sock, const char *ifname, unsigned int *rx, unsigned int 
 	return 0;
 }
 
+int ethtool_set_queues(int sock, const char *ifname, unsigned int n)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	int rc = eth_ioctl(sock, ifname, &ch);
+
+	if (rc)
+		return rc;
+	if (ch.combined_count == n)
+		return 0;
+	ch.cmd = ETHTOOL_SCHANNELS;
+	ch.combined_count = n;
+	return eth_ioctl(sock, ifname, &ch);
+}
+
 /* More than any driver reports (mlx5 has a few thousand with many queues). */
 #define STATS_MAX 65536
 

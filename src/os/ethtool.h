@@ -17,6 +17,8 @@ int ethtool_offloads_off(int sock, const char *ifname);
 /* Receive and transmit queues in use (combined channels plus rx-only,
  * tx-only); 0 or -errno when the driver does not say. */
 int ethtool_queues(int sock, const char *ifname, unsigned int *rx, unsigned int *tx);
+/* Use n combined channels (virtio-net's queue pairs). */
+int ethtool_set_queues(int sock, const char *ifname, unsigned int n);
 /* Link speed in Mb/s as the driver reports it; 0 when unknown. */
 int ethtool_speed(int sock, const char *ifname, unsigned int *mbps);
 

@@ -313,6 +313,22 @@ int nl_link_mtu(struct nl *nl, int ifindex, unsigned int mtu)
 	return talk(nl, nlh, NULL, NULL);
 }
 
+int nl_link_mac(struct nl *nl, int ifindex, const uint8_t mac[6])
+{
+	struct nlmsghdr *nlh = link_msg(nl, RTM_NEWLINK, 0, ifindex);
+
+	mnl_attr_put(nlh, IFLA_ADDRESS, 6, mac);
+	return talk(nl, nlh, NULL, NULL);
+}
+
+int nl_link_rename(struct nl *nl, int ifindex, const char *name)
+{
+	struct nlmsghdr *nlh = link_msg(nl, RTM_NEWLINK, 0, ifindex);
+
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	return talk(nl, nlh, NULL, NULL);
+}
+
 int nl_xdp_set(struct nl *nl, int ifindex, int prog_fd, uint32_t flags)
 {
 	struct nlmsghdr *nlh = link_msg(nl, RTM_NEWLINK, 0, ifindex);

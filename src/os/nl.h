@@ -43,6 +43,9 @@ int nl_veth_add(struct nl *nl, const char *name, const uint8_t mac[6],
 int nl_link_del(struct nl *nl, int ifindex);
 int nl_link_up(struct nl *nl, int ifindex, bool up);
 int nl_link_mtu(struct nl *nl, int ifindex, unsigned int mtu);
+/* Set a link's MAC address; rename a link (it must be down). */
+int nl_link_mac(struct nl *nl, int ifindex, const uint8_t mac[6]);
+int nl_link_rename(struct nl *nl, int ifindex, const char *name);
 /* Set and clear IFF_* flags of a link. */
 int nl_link_flags(struct nl *nl, int ifindex, unsigned int set, unsigned int clear);
 

@@ -1,4 +1,5 @@
 #include "os/probe.h"
+#include "os/qemu.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +35,8 @@ static const char *const names[PR_COUNT] = {
 	[PR_XDP_VETH] = "xdp_native_veth", [PR_NFTABLES] = "nftables",
 	[PR_IPTABLES] = "iptables", [PR_TBF] = "tbf", [PR_RPS] = "rps",
 	[PR_IRQ_TIME] = "irq_time_accounting", [PR_XDP_LIVE] = "xdp_live_frames",
-	[PR_STEADY_CPU] = "steady_cpu",
+	[PR_STEADY_CPU] = "steady_cpu", [PR_TUN] = "tun", [PR_QEMU] = "qemu", [PR_KVM] = "kvm",
+	[PR_VM_KERNELS] = "vm_kernels",
 };
 
 void probe_set(struct probe_report *r, enum probe_id id, enum probe_state s, const char *detail)
@@ -320,6 +322,32 @@ static void probe_files(struct probe_report *r, const char *root)
 		set(r, PR_IPTABLES, PROBE_NO, "no iptables command (wirerate uses nftables itself; only peers need it)");
 }
 
+/* What a VM lab needs: taps, QEMU, and whether KVM runs it or TCG
+ * emulates it. */
+static void probe_vm(struct probe_report *r)
+{
+	char path[512];
+	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		set(r, PR_TUN, PROBE_YES, "taps (/dev/net/tun): a VM lab's NICs");
+	} else {
+		set(r, PR_TUN, PROBE_NO, "no /dev/net/tun (%s): no VM lab (lab up --kernel) here", strerror(errno));
+	}
+	if (!qemu_find(path, sizeof(path)))
+		set(r, PR_QEMU, PROBE_YES, "%s: 'lab up --kernel' boots the DUT's kernel in a VM", path);
+	else
+		set(r, PR_QEMU, PROBE_NO, "no %s: 'lab up --kernel' needs it (apt-get install qemu-system-x86)", QEMU_BIN);
+	if (qemu_kvm_usable())
+		set(r, PR_KVM, PROBE_YES, "KVM: a VM lab runs at the host's speed");
+	else
+		set(r, PR_KVM, PROBE_NO, "no usable /dev/kvm: a VM lab is emulated (TCG), tens of times slower, so its "
+		    "figures compare kernels only relative to each other");
+	/* the cache lives above this layer: the command checks and sets it */
+	set(r, PR_VM_KERNELS, PROBE_UNKNOWN, "not checked");
+}
+
 void probe_run(struct probe_report *r, const char *sys_root, bool have_root)
 {
 	memset(r, 0, sizeof(*r));
@@ -340,5 +368,6 @@ void probe_run(struct probe_report *r, const char *sys_root, bool have_root)
 		r->item[i].name = names[i];
 	/* the soak lives above this layer: the command checks and sets it */
 	set(r, PR_STEADY_CPU, PROBE_UNKNOWN, "not checked");
+	probe_vm(r);
 	probe_files(r, sys_root ? sys_root : "/");
 }

@@ -17,7 +17,7 @@ static void print_mac(struct out *o, const char *key, const uint8_t m[6])
 
 /* Path p's two lines of the topology, its four interfaces and their
  * addresses. */
-static void print_path(struct out *o, unsigned int p)
+static void print_path(struct out *o, unsigned int p, bool vm)
 {
 	const struct lab_addr *g = lab_path_if(p, LAB_GEN0), *d0 = lab_path_if(p, LAB_DUT0);
 	const struct lab_addr *d1 = lab_path_if(p, LAB_DUT1), *s = lab_path_if(p, LAB_SINK0);
@@ -32,10 +32,10 @@ static void print_path(struct out *o, unsigned int p)
 		inet_ntop(AF_INET6, all[i]->ip6, a6, sizeof(a6));
 		snprintf(v6[i], sizeof(v6[i]), "%s/64", a6);
 	}
-	out_text(o, "  [gen] %s %s ==veth== %s %s [dut] %s %s ==veth== %s %s [sink]\n"
+	out_text(o, "  [gen] %s %s ==%s== %s %s [%s] %s %s ==%s== %s %s [sink]\n"
 		    "        %-27s %-22s %-27s %s\n",
-		 g->ifname, v4[0], d0->ifname, v4[1], d1->ifname, v4[2], s->ifname, v4[3],
-		 v6[0], v6[1], v6[2], v6[3]);
+		 g->ifname, v4[0], vm ? "tap" : "veth", d0->ifname, v4[1], vm ? "VM" : "dut", d1->ifname, v4[2],
+		 vm ? "tap" : "veth", s->ifname, v4[3], v6[0], v6[1], v6[2], v6[3]);
 }
 
 /* Interface k of the lab (path k / LAB_NIFS): a row of the table. */
@@ -47,6 +47,8 @@ static void if_row(struct out *o, const struct lab_status *st, unsigned int k)
 
 	out_obj_start(o, NULL);
 	lab_ns_name(st->prefix, a->role, ns, sizeof(ns));
+	if (st->vm.on && a->role == LAB_DUT)
+		snprintf(ns, sizeof(ns), "(the VM)");
 	out_str(o, "namespace", "  %-10s ", ns);
 	out_str(o, "name", "%-6s ", a->ifname);
 	out_u64(o, "path", NULL, k / LAB_NIFS);
@@ -95,6 +97,11 @@ static void ingress_line(struct out *o, const struct lab_status *st)
 		napi = napi && st->ifs[p * LAB_NIFS + LAB_DUT0].link.xdp_prog_id &&
 		       st->ifs[p * LAB_NIFS + LAB_DUT1].link.xdp_prog_id;
 	out_bool(o, "napi_mode", NULL, napi);
+	if (st->vm.on) {
+		out_str(o, "ingress", "  ingress: %s\n", "virtio-net NICs: an overloaded guest drops from its "
+			"receive ring, or QEMU leaves the frames in the tap, which drops them");
+		return;
+	}
 	out_str(o, "ingress", "  ingress: %s\n", !napi ?
 		"skb mode (no XDP on the DUT's ports: 'lab up --no-xdp', or the kernel could not)" :
 		st->ports > 1 ?
@@ -156,6 +163,35 @@ static void dut_block(struct out *o, const struct lab_status *st)
 	out_obj_end(o);
 }
 
+/* A VM as the DUT: its kernel, how it is emulated, its CPUs. */
+static void vm_block(struct out *o, const struct lab_vm *vm)
+{
+	char buf[256];
+
+	if (!vm->on) {
+		out_null(o, "vm");
+		return;
+	}
+	out_obj_start(o, "vm");
+	out_bool(o, "running", NULL, vm->running);
+	out_str(o, "release", "  VM: kernel %s", vm->release[0] ? vm->release : "?");
+	out_str(o, "kernel", NULL, vm->kernel);
+	out_str(o, "image", NULL, vm->image);
+	out_str(o, "source", " (%s)", vm->source);
+	out_str(o, "accel", ", %s", !strcmp(vm->accel, "kvm") ? "KVM" : "TCG");
+	out_text(o, "%s", !strcmp(vm->accel, "kvm") ? "" :
+		 " (emulated, no KVM here: its figures compare kernels relative to each other only)");
+	out_u64(o, "vcpus", "\n      %llu vCPU(s)", vm->vcpus);
+	cpuset_format_list(&vm->host_cpus, buf, sizeof(buf));
+	out_str(o, "host_cpus", " on host CPU %s", cpuset_count(&vm->host_cpus) ? buf : "any (not pinned: one host CPU)");
+	out_u64(o, "memory_mib", ", %llu MiB", vm->memory_mib);
+	out_f64(o, "boot_s", ", booted in %.1f s", vm->boot_s);
+	out_i64(o, "pid", ", QEMU pid %lld", vm->pid);
+	out_str(o, "cmdline", vm->cmdline[0] ? "\n      kernel command line + %s" : NULL, vm->cmdline);
+	out_text(o, "%s\n", vm->running ? "" : "\n      not running: 'wirerate lab up --kernel ...' boots it again");
+	out_obj_end(o);
+}
+
 void labprint_status(struct out *o, const struct lab_status *st)
 {
 	const char *state = st->complete ? "up" : st->exists ? "partial" : "absent";
@@ -183,7 +219,7 @@ void labprint_status(struct out *o, const struct lab_status *st)
 	if (st->ports > 1)
 		out_text(o, "  %u parallel paths through the DUT\n", st->ports);
 	for (unsigned int p = 0; p < st->ports; p++)
-		print_path(o, p);
+		print_path(o, p, st->vm.on);
 	out_text(o, "\n");
 	out_text(o, "  %-10s %-6s %-15s %-18s %-5s %-5s %12s %10s %12s %10s  %s\n",
 		 "namespace", "if", "address", "mac", "state", "rps", "rx frames", "rx drop",
@@ -193,6 +229,7 @@ void labprint_status(struct out *o, const struct lab_status *st)
 		if_row(o, st, k);
 	out_arr_end(o);
 	dut_block(o, st);
+	vm_block(o, &st->vm);
 }
 
 void labprint_removed(const char *prefix)

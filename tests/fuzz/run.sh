@@ -3,8 +3,9 @@
 # copy of its seed corpus: frame_parse (frames from the wire),
 # stream_proto (the stream server's control lines, from the network),
 # agent_proto (the DUT agent's messages, from another host),
-# neigh_reply (ARP and ND answers on a tester port) and runs_import
-# (an export file from another tester, stored in a real SQLite store).
+# neigh_reply (ARP and ND answers on a tester port), runs_import
+# (an export file from another tester, stored in a real SQLite store) and
+# kernel_image (a --kernel file's header).
 # FUZZ_SECONDS (default 20) is split between the targets, at least 5 s
 # each. Exit 0: no crash; 77: skipped (clang or libFuzzer missing: on
 # Debian, libFuzzer is in libclang-rt-14-dev); anything else: a crash or a
@@ -13,8 +14,8 @@ set -u
 
 cd "$(dirname "$0")/../.." || exit 1
 CLANG=${CLANG:-clang}
-TARGETS="frame_parse stream_proto agent_proto neigh_reply runs_import"
-per=$(( ${FUZZ_SECONDS:-20} / 5 ))
+TARGETS="frame_parse stream_proto agent_proto neigh_reply runs_import kernel_image"
+per=$(( ${FUZZ_SECONDS:-20} / 6 ))
 [ "$per" -ge 5 ] || per=5
 FLAGS="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -I. -Isrc -D_GNU_SOURCE -Wall -Wextra"
 
@@ -78,6 +79,7 @@ for t in $TARGETS; do
 	stream_proto) fuzz_one stream_proto stream tests/fuzz/fuzz_stream.c src/engine/stream_proto.c || failed=1 ;;
 	agent_proto) fuzz_one agent_proto agent tests/fuzz/fuzz_agent.c src/dut/agentproto.c src/dut/envkv.c \
 		src/core/dutsnap.c -ljson-c -lm || failed=1 ;;
+	kernel_image) fuzz_one kernel_image kimage tests/fuzz/fuzz_kimage.c src/core/kimage.c || failed=1 ;;
 	neigh_reply) fuzz_one neigh_reply neigh tests/fuzz/fuzz_neigh.c src/core/neigh.c || failed=1 ;;
 	runs_import) fuzz_one runs_import import tests/fuzz/fuzz_import.c src/store/dbexport.c src/store/db.c \
 		src/store/dbschema.c src/store/dbpg.c src/store/sql.c src/os/fsutil.c src/core/lossattr.c src/core/cpuset.c \

@@ -1,0 +1,340 @@
+/* QEMU processes; see qemu.h. */
+#include "os/qemu.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/kvm.h>
+
+#include "core/timeconst.h"
+#include "os/command.h"
+#include "os/fsutil.h"
+
+bool qemu_kvm_usable(void)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC), v;
+
+	if (fd < 0)
+		return false;
+	v = ioctl(fd, KVM_GET_API_VERSION, 0);
+	close(fd);
+	return v == KVM_API_VERSION;
+}
+
+int qemu_find(char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	char dir[4096];
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(dir, sizeof(dir), "%.*s/%s", (int)n, path, QEMU_BIN);
+		if (n && access(dir, X_OK) == 0) {
+			snprintf(buf, len, "%s", dir);
+			return 0;
+		}
+		path += n + (path[n] == ':');
+	}
+	return -ENOENT;
+}
+
+struct argbuf {
+	const char **argv;
+	unsigned int n;
+	char *store;
+	size_t len, off;
+	int rc;
+};
+
+static void arg(struct argbuf *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void arg(struct argbuf *a, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (a->rc)
+		return;
+	if (a->n + 1 >= QEMU_ARGV_MAX || a->off >= a->len) {
+		a->rc = -E2BIG;
+		return;
+	}
+	va_start(ap, fmt);
+	w = vsnprintf(a->store + a->off, a->len - a->off, fmt, ap);
+	va_end(ap);
+	if (w < 0 || (size_t)w >= a->len - a->off) {
+		a->rc = -E2BIG;
+		return;
+	}
+	a->argv[a->n++] = a->store + a->off;
+	a->argv[a->n] = NULL;
+	a->off += (size_t)w + 1;
+}
+
+int qemu_argv(const struct qemu_cfg *c, const char **argv, char *store, size_t len)
+{
+	struct argbuf a = { .argv = argv, .store = store, .len = len };
+
+	arg(&a, "%s", QEMU_BIN);
+	arg(&a, "-name");
+	arg(&a, "%s", c->name);
+	/* Nothing but what is asked for: no VGA, no default NIC or disk. */
+	arg(&a, "-nodefaults");
+	arg(&a, "-no-user-config");
+	arg(&a, "-display");
+	arg(&a, "none");
+	arg(&a, "-no-reboot");		/* a panic or a reboot ends it */
+	arg(&a, "-machine");
+	arg(&a, "pc");
+	arg(&a, "-accel");
+	arg(&a, c->kvm ? "kvm" : "tcg,thread=multi");
+	arg(&a, "-cpu");
+	arg(&a, c->kvm ? "host" : "max");
+	arg(&a, "-smp");
+	arg(&a, "%u", c->cpus ? c->cpus : 1);
+	arg(&a, "-m");
+	arg(&a, "%u", c->memory_mib);
+	arg(&a, "-kernel");
+	arg(&a, "%s", c->kernel);
+	arg(&a, "-initrd");
+	arg(&a, "%s", c->initrd);
+	arg(&a, "-append");
+	arg(&a, "%s", c->append);
+	arg(&a, "-serial");
+	arg(&a, "file:%s", c->console);
+	arg(&a, "-monitor");
+	arg(&a, "none");
+	arg(&a, "-pidfile");
+	arg(&a, "%s", c->pidfile);
+	arg(&a, "-daemonize");
+	for (unsigned int i = 0; i < c->nnics; i++) {
+		const struct qemu_nic *n = &c->nic[i];
+		char fds[TAP_QUEUES_MAX * 12] = "";
+		size_t off = 0;
+
+		for (unsigned int q = 0; q < n->queues; q++)
+			off += (size_t)snprintf(fds + off, sizeof(fds) - off, "%s%d", q ? ":" : "", n->fds[q]);
+		arg(&a, "-netdev");
+		arg(&a, "tap,id=n%u,%s=%s", i, n->queues > 1 ? "fds" : "fd", fds);
+		char dev[200], mq[32] = "";
+
+		/* mq wants vectors for every queue pair, the config and control */
+		if (n->queues > 1)
+			snprintf(mq, sizeof(mq), ",mq=on,vectors=%u", 2 * n->queues + 2);
+		/* romfile= : no boot ROM to load, the kernel comes with -kernel */
+		snprintf(dev, sizeof(dev), "virtio-net-pci,netdev=n%u,mac=%02x:%02x:%02x:%02x:%02x:%02x,host_mtu=%u,romfile=%s",
+			 i, n->mac[0], n->mac[1], n->mac[2], n->mac[3], n->mac[4], n->mac[5], n->mtu ? n->mtu : 1500, mq);
+		arg(&a, "-device");
+		arg(&a, "%s", dev);
+	}
+	if (c->nports) {
+		arg(&a, "-device");
+		arg(&a, "virtio-serial-pci,id=vs0");
+	}
+	for (unsigned int k = 0; k < c->nports; k++) {
+		arg(&a, "-chardev");
+		arg(&a, "socket,id=ag%u,path=%s,server=on,wait=off", k, c->port_sock[k]);
+		arg(&a, "-device");
+		arg(&a, "virtserialport,bus=vs0.0,chardev=ag%u,name=wirerate.agent%u", k, k);
+	}
+	return a.rc;
+}
+
+/* Read a whole small /proc file (NULs kept) into buf; bytes or -errno. */
+static long proc_read(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+bool qemu_alive(pid_t pid, const char *name)
+{
+	char path[64], buf[8192];
+	long n;
+
+	if (pid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	if ((n = proc_read(path, buf, sizeof(buf))) <= 0)
+		return false;
+	/* arguments NUL-separated: "-name" then the name */
+	for (long i = 0; i < n; i += (long)strlen(buf + i) + 1)
+		if (!strcmp(buf + i, "-name") && i + 6 < n && !strcmp(buf + i + 6, name))
+			return true;
+	return false;
+}
+
+int qemu_vcpu_threads(pid_t pid, pid_t *tid, int max)
+{
+	char path[64], comm[64];
+	struct dirent *e;
+	int found = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path)))
+		return 0;
+	for (int k = 0; k < max; k++)
+		tid[k] = 0;
+	while ((e = readdir(d))) {
+		char cpath[300];
+		int k;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/comm", (int)pid, e->d_name);
+		if (proc_read(cpath, comm, sizeof(comm)) <= 0)
+			continue;
+		if (sscanf(comm, "CPU %d/", &k) == 1 && k >= 0 && k < max && !tid[k]) {
+			tid[k] = (pid_t)atoi(e->d_name);
+			found++;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+static int set_affinity(pid_t tid, const struct cpuset *cpus)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (int c = cpuset_next(cpus, 0); c >= 0 && c < CPU_SETSIZE; c = cpuset_next(cpus, (unsigned)c + 1))
+		CPU_SET(c, &set);
+	return sched_setaffinity(tid, sizeof(set), &set) ? -errno : 0;
+}
+
+int qemu_pin(pid_t pid, const struct cpuset *cpus, const int *vcpu_cpu, int nvcpu)
+{
+	pid_t tid[64];
+	char path[64];
+	struct dirent *e;
+	DIR *d;
+	int rc = 0, n = nvcpu < 64 ? nvcpu : 64;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path)))
+		return -errno;
+	while ((e = readdir(d)))
+		if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && !rc)
+			rc = set_affinity((pid_t)atoi(e->d_name), cpus);
+	closedir(d);
+	if (rc)
+		return rc;
+	qemu_vcpu_threads(pid, tid, n);
+	for (int k = 0; k < n && !rc; k++) {
+		struct cpuset one;
+
+		if (vcpu_cpu[k] < 0 || !tid[k])
+			continue;
+		cpuset_zero(&one);
+		cpuset_add(&one, (unsigned)vcpu_cpu[k]);
+		rc = set_affinity(tid[k], &one);
+	}
+	return rc;
+}
+
+static bool gone_within(pid_t pid, const char *name, unsigned int ms)
+{
+	for (unsigned int t = 0; t < ms; t += 10) {
+		struct timespec ts = { 0, 10 * NSEC_PER_MSEC };
+
+		/* our child when we started it, a zombie until reaped */
+		waitpid(pid, NULL, WNOHANG);
+		if (!qemu_alive(pid, name))
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return !qemu_alive(pid, name);
+}
+
+int qemu_stop(pid_t pid, const char *name, unsigned int wait_ms)
+{
+	if (!qemu_alive(pid, name))
+		return 0;
+	kill(pid, SIGTERM);
+	if (gone_within(pid, name, wait_ms))
+		return 0;
+	kill(pid, SIGKILL);
+	return gone_within(pid, name, wait_ms) ? 0 : -ETIMEDOUT;
+}
+
+int qemu_start(const struct qemu_cfg *cfg, pid_t *pid, char *err, size_t errlen)
+{
+	const char *argv[QEMU_ARGV_MAX];
+	static char store[16384];
+	char buf[32], tail[300];
+	int rc, status;
+	pid_t child;
+
+	*pid = 0;
+	if ((rc = qemu_argv(cfg, argv, store, sizeof(store)))) {
+		snprintf(err, errlen, "the QEMU command line is too long");
+		return rc;
+	}
+	unlink(cfg->pidfile);
+	fflush(NULL);
+	if ((child = fork()) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		return rc;
+	}
+	if (child == 0) {
+		int in = open("/dev/null", O_RDONLY), out = open(cfg->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		/* the taps' descriptors are QEMU's now: keep them across exec */
+		for (unsigned int i = 0; i < cfg->nnics; i++)
+			for (unsigned int q = 0; q < cfg->nic[i].queues; q++)
+				fcntl(cfg->nic[i].fds[q], F_SETFD, 0);
+		if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+			_exit(126);
+		/* a session of its own: the tester's Ctrl-C is not the VM's */
+		setsid();
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		execvp(argv[0], (char *const *)argv);
+		dprintf(2, "cannot run %s: %s (install qemu-system-x86)\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	/* -daemonize: this child returns once the machine is made */
+	while (waitpid(child, &status, 0) < 0)
+		if (errno != EINTR) {
+			rc = -errno;
+			snprintf(err, errlen, "waiting for QEMU: %s", strerror(errno));
+			return rc;
+		}
+	command_log_tail(cfg->log, tail, sizeof(tail));
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(err, errlen, "QEMU did not start: %s", tail[0] ? tail : "no reason given");
+		return WIFEXITED(status) && WEXITSTATUS(status) == 127 ? -ENOENT : -EIO;
+	}
+	if (fs_read(NULL, cfg->pidfile, buf, sizeof(buf)) <= 0 || (*pid = (pid_t)atoi(buf)) <= 0) {
+		snprintf(err, errlen, "QEMU started but wrote no pid to %s", cfg->pidfile);
+		return -EIO;
+	}
+	return 0;
+}
