@@ -1,9 +1,14 @@
 #include "app/labrun.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
-static const char *const action_names[] = { "up", "down", "status" };
+#include "core/duttarget.h"
+#include "dut/dut.h"
+
+static const char *const action_names[] = { "up", "down", "status", "exec" };
 
 int app_lab_action_parse(const char *word, enum app_lab_action *a)
 {
@@ -58,5 +63,31 @@ int app_lab_run(const struct lab_spec *spec, enum app_lab_action a, bool status_
 	}
 	rc = act(spec, a, status_after_down, st, failed, err, errlen);
 	lab_unlock(&lock, a == APP_LAB_DOWN && !rc ? spec->prefix : NULL);
+	return rc;
+}
+
+int app_lab_exec(const char *prefix, char *const *argv, int *status, char **output, char *err, size_t errlen)
+{
+	struct dut_target t = { .given = true, .kind = DUT_LAB };
+	struct lab_status *st = calloc(1, sizeof(*st));
+	struct dut *d;
+	int rc;
+
+	*output = NULL;
+	if (!st)
+		return -ENOMEM;
+	rc = lab_status(prefix, st, err, errlen);
+	if (!rc && !st->complete) {
+		snprintf(err, errlen, "the lab %s is %s: run 'wirerate lab up'", prefix, st->exists ? "half-built" : "not up");
+		rc = -ENOENT;
+	}
+	free(st);
+	if (rc)
+		return rc;
+	snprintf(t.prefix, sizeof(t.prefix), "%s", prefix);
+	if ((rc = dut_open(&t, NULL, 0, &d, err, errlen)))
+		return rc;
+	rc = dut_exec(d, argv, APP_LAB_EXEC_TIMEOUT_MS, status, output, err, errlen);
+	dut_close(d);
 	return rc;
 }

@@ -8,7 +8,7 @@
 
 #include "lab/lab.h"
 
-enum app_lab_action { APP_LAB_UP, APP_LAB_DOWN, APP_LAB_STATUS };
+enum app_lab_action { APP_LAB_UP, APP_LAB_DOWN, APP_LAB_STATUS, APP_LAB_EXEC };
 
 /* The step of app_lab_run that failed, for the caller's message. */
 enum app_lab_step { APP_LAB_STEP_LOCK, APP_LAB_STEP_UP, APP_LAB_STEP_DOWN, APP_LAB_STEP_STATUS };
@@ -23,5 +23,12 @@ const char *app_lab_action_name(enum app_lab_action a);
  * and err says why. */
 int app_lab_run(const struct lab_spec *spec, enum app_lab_action a, bool status_after_down,
 		struct lab_status *st, enum app_lab_step *failed, char *err, size_t errlen);
+
+#define APP_LAB_EXEC_TIMEOUT_MS (120 * 1000)
+
+/* 'lab exec -- CMD...': argv run in the lab's DUT (its namespace, or a
+ * VM lab's guest) through the lab's own agent; its exit status into
+ * *status and its output (malloc'd) into *output. */
+int app_lab_exec(const char *prefix, char *const *argv, int *status, char **output, char *err, size_t errlen);
 
 #endif

@@ -22,6 +22,7 @@ struct trialopt {
 	struct trial_cfg cfg;
 	int path;			/* --port-type: TRIALOPT_* */
 	bool lab_napi;			/* the lab DUT's ports run XDP (NAPI mode) */
+	bool lab_vm;			/* the lab's DUT is a VM (lab up --kernel): its ports are taps */
 	unsigned int lab_queues;	/* queues of the lab's ports */
 	struct rate rate;
 	bool rate_set;

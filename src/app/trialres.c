@@ -168,6 +168,7 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 			c->rx_cpu = last;
 	}
 	o->lab_napi = napi;
+	o->lab_vm = st.vm.on;
 	o->lab_queues = st.queues;
 	cpuset_format_list(&st.dut_cpus, dut, sizeof(dut));
 	if (!cpuset_count(&o->watch))
@@ -428,7 +429,7 @@ static int choose_path(struct trialopt *o, char *err, size_t errlen)
 		choose_cabled(o, fits);
 		return 0;
 	}
-	if (!o->lab_napi) {
+	if (!o->lab_napi && !o->lab_vm) {
 		snprintf(o->path_why, sizeof(o->path_why), "auto: the lab's DUT ports run no XDP (it was "
 			 "brought up with --no-xdp, or the kernel could not)");
 	} else if (!fits) {
@@ -436,7 +437,11 @@ static int choose_path(struct trialopt *o, char *err, size_t errlen)
 	} else if (xdpgen_probe(why, sizeof(why))) {
 		snprintf(o->path_why, sizeof(o->path_why), "auto: the XDP generator does not run here (%s)", why);
 	} else {
-		snprintf(o->path_why, sizeof(o->path_why), "auto: the lab's DUT ports run XDP (NAPI mode)");
+		/* A tap takes XDP frames as a NIC takes them off the wire: what
+		 * the VM does not read in time it drops, and counts. */
+		snprintf(o->path_why, sizeof(o->path_why), o->lab_vm ?
+			 "auto: the VM's taps take XDP frames and drop what it does not read in time, as a NIC does" :
+			 "auto: the lab's DUT ports run XDP (NAPI mode)");
 		c->xdp_gen = c->xdp_rx = true;
 	}
 	return 0;

@@ -20,7 +20,9 @@
 #include "os/fsutil.h"
 
 #define PORT_NAME "wirerate.agent"
-#define HOST_POLL_MS 20		/* how often a port with no tester looks again */
+#define HOST_POLL_MS 100	/* how often a port with no tester looks again: a
+				 * tester waits that long at most, an idle guest wakes
+				 * 10 times a second a port */
 
 struct port_srv {
 	char dev[64];
@@ -57,7 +59,7 @@ static void __attribute__((noreturn)) serve_port(const char *dev)
 		}
 		/* a process per session: whatever one leaves is gone with it */
 		if ((pid = fork()) == 0) {
-			int rc = agent_serve(fd, fd, &never, err, sizeof(err));
+			int rc = agent_serve_exec(fd, fd, &never, err, sizeof(err));
 
 			_exit(rc ? 1 : 0);
 		}

@@ -8,7 +8,17 @@
 #include "cli/opt.h"
 #include "dut/agent.h"
 
-static const struct opt agent_opts[] = { { NULL } };
+struct agent_args {
+	bool exec;
+};
+
+static const struct opt agent_opts[] = {
+	{ "exec", 0, OPT_NOARG, NULL, "options", NULL,
+	  "also run commands for 'lab exec' (the lab's own agent, which the\n"
+	  "tester starts in the DUT's namespace; never given over ssh)",
+	  opt_set_true, OPT_FIELD(struct agent_args, exec) },
+	{ NULL },
+};
 static const struct opt *const agent_tables[] = { agent_opts, NULL };
 
 const struct opt_cmd agent_cmd = {
@@ -29,7 +39,10 @@ int cmd_agent(struct cli *cli, int argc, char **argv)
 	int rc, nargs;
 	char *args[1];
 
-	if ((rc = opt_parse(&agent_cmd, NULL, cli, argc, argv, args, 1, &nargs)))
+	struct agent_args aa = { false };
+	void *ctx[] = { &aa };
+
+	if ((rc = opt_parse(&agent_cmd, ctx, cli, argc, argv, args, 1, &nargs)))
 		return opt_exit(rc);
 	if (nargs)
 		return cli_fail(EXIT_USAGE, "agent: takes no arguments");
@@ -43,7 +56,7 @@ int cmd_agent(struct cli *cli, int argc, char **argv)
 	flag = cli_stop_catch(&stop);
 	sigaction(SIGTERM, NULL, &sa);
 	sigaction(SIGHUP, &sa, NULL);
-	rc = agent_serve(0, 1, flag, err, sizeof(err));
+	rc = aa.exec ? agent_serve_exec(0, 1, flag, err, sizeof(err)) : agent_serve(0, 1, flag, err, sizeof(err));
 	cli_stop_restore(&stop);
 	if (rc) {
 		cli_error("agent: %s", err);

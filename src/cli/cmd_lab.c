@@ -20,14 +20,28 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 	enum app_lab_action a;
 	enum app_lab_step failed;
 	const char *action;
+	char **cmd = NULL;
 	struct out *o;
 	char err[512];
 	int rc;
 
-	if ((rc = lab_args_parse(cli, argc, argv, &spec, &action)) >= 0)
+	if ((rc = lab_args_parse(cli, argc, argv, &spec, &action, &cmd)) >= 0)
 		return rc;
 	app_lab_action_parse(action, &a);
-	if (a != APP_LAB_STATUS) {
+	if (a == APP_LAB_EXEC) {
+		int status;
+		char *output;
+
+		rc = app_lab_exec(spec.prefix, cmd, &status, &output, err, sizeof(err));
+		free(cmd);
+		if (output)
+			fputs(output, stdout);
+		free(output);
+		if (rc)
+			return cli_fail(cli_status(rc), "lab exec: %s", err);
+		return status;
+	}
+	if (a != APP_LAB_STATUS && !spec.kernel[0]) {
 		/* Building or removing takes a second or two and is finished
 		 * rather than left half done (lab_up, lab_down): a Ctrl-C then
 		 * would only kill the report of a job that completed. */
@@ -38,10 +52,12 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 	}
 	/* in JSON, down prints the status of the lab now gone: one shape
 	 * for up, down and status */
-	if (app_lab_run(&spec, a, cli->json, &st, &failed, err, sizeof(err))) {
+	/* A VM's boot takes seconds, and Ctrl-C ends it: lab up stops the
+	 * VM and removes what it built (labvm_up) */
+	if ((rc = app_lab_run(&spec, a, cli->json, &st, &failed, err, sizeof(err)))) {
 		cli_error("lab %s: %s%s", failed == APP_LAB_STEP_STATUS ? "status" : action, err,
 			  failed == APP_LAB_STEP_UP ? " (nothing was left behind)" : "");
-		return EXIT_RUNTIME;
+		return rc == -EINTR ? 130 : failed == APP_LAB_STEP_LOCK ? EXIT_RUNTIME : cli_status(rc);
 	}
 	if (a == APP_LAB_DOWN && !cli->json) {
 		labprint_removed(spec.prefix);

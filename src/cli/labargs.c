@@ -138,6 +138,13 @@ static int set_vm_uint(void *ctx, const struct opt *opt, const char *v, char *er
 	return rc;
 }
 
+static int set_vm_flag(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	((struct lab_args *)ctx)->up_only = opt;
+	((struct lab_args *)ctx)->vm_only = opt;
+	return opt_set_true(ctx, opt, v, err, errlen);
+}
+
 static const struct opt lab_opts[] = {
 	{ "prefix", 0, OPT_VALUE, "P", "options", "wr-", "namespace name prefix: labs side by side", set_prefix },
 	{ "dut-cpus", 0, OPT_VALUE, "LIST", "lab up only", NULL,
@@ -188,6 +195,10 @@ static const struct opt lab_vm_opts[] = {
 	  "mitigations=off, ...)", set_vm_str, LA(cmdline), 0, LAB_CMDLINE_MAX },
 	{ "dut-memory", 0, OPT_VALUE, "MIB", NULL, "512", "the VM's memory in MiB",
 	  set_vm_uint, LA(memory_mib), LAB_VM_MEMORY_MIN, LAB_VM_MEMORY_MAX },
+	{ "soak-calibrate", 0, OPT_NOARG, NULL, NULL, NULL,
+	  "the guest measures its soak's idle rate as it boots (about 10 s\n"
+	  "under TCG), so that --soak and 'soak --dut lab' work on the VM",
+	  set_vm_flag, LA(soak_calibrate) },
 	{ "boot-timeout", 0, OPT_VALUE, "S", NULL, "90",
 	  "seconds the VM may take to boot to its agent (then its console's\n"
 	  "last lines say why it did not)", set_vm_uint, LA(boot_timeout_s), 1, 3600 },
@@ -198,15 +209,17 @@ static const struct opt *const lab_tables[] = { lab_opts, lab_vm_opts, NULL };
 
 const struct opt_cmd lab_cmd = {
 	.name = "lab",
-	.synopsis = "up|down|status [OPTIONS]",
+	.synopsis = "up|down|status [OPTIONS] | exec [--prefix P] -- CMD [ARGS...]",
 	.about = "  up       build the lab (or repair it; safe to repeat)\n"
 		 "  down     remove the lab, also a half-built one\n"
-		 "  status   topology, CPU placement, rules, shaping and counters\n",
+		 "  status   topology, CPU placement, rules, shaping and counters\n"
+		 "  exec     run CMD in the DUT: its namespace, or a VM lab's guest\n",
 	.tables = lab_tables,
 	.bare_errors = true,
 };
 
-int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action)
+int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action,
+		   char ***cmd)
 {
 	struct lab_args la = { .spec = { .placement = PLACE_BOUND } };
 	enum app_lab_action act;
@@ -215,12 +228,30 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out,
 	int nargs, rc;
 
 	snprintf(la.spec.prefix, sizeof(la.spec.prefix), "%s", LAB_PREFIX_DEFAULT);
+	if (cmd)
+		*cmd = NULL;
 	/* the action is a word among the options: all of them gathered, so
 	 * that none or two get lab's own message */
 	if ((rc = opt_parse_words(&lab_cmd, ctx, cli, argc, argv, &args, &nargs)))
 		return opt_exit(rc);
+	if (nargs >= 1 && !strcmp(args[0], "exec")) {
+		if (nargs < 2 || !cmd) {
+			free(args);
+			return cli_fail(EXIT_USAGE, "lab exec: give the command to run in the DUT after '--', "
+					"e.g. 'wirerate lab exec -- nft list ruleset'");
+		}
+		/* the command's words, from after "exec" (args is NULL-ended room) */
+		memmove(args, args + 1, (size_t)nargs * sizeof(*args));
+		args[nargs - 1] = NULL;
+		*cmd = args;
+		*action = "exec";
+		if (la.up_only)
+			return cli_fail(EXIT_USAGE, "lab exec: --%s applies to 'lab up' only", la.up_only->name);
+		*out = la.spec;
+		return -1;
+	}
 	if (nargs != 1) {
-		cli_error(!nargs ? "lab: say up, down or status (see 'wirerate lab --help')"
+		cli_error(!nargs ? "lab: say up, down, status or exec (see 'wirerate lab --help')"
 				 : "lab: one action only, got '%s' after '%s'",
 			  nargs > 1 ? args[1] : "", nargs ? args[0] : argv[0]);
 		free(args);
@@ -229,7 +260,7 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out,
 	*action = args[0];
 	free(args);
 	if (app_lab_action_parse(*action, &act)) {
-		cli_error("lab: unknown action '%s': expected up, down or status", *action);
+		cli_error("lab: unknown action '%s': expected up, down, status or exec", *action);
 		return EXIT_USAGE;
 	}
 	if (act != APP_LAB_UP && la.up_only)

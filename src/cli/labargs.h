@@ -10,6 +10,9 @@
  * as 'lab up' would check them, without acting: -1 with *spec and
  * *action set, or the exit status (0 after --help) after a one-line
  * error. */
-int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action);
+/* cmd (may be NULL: no exec then): for 'lab exec', the command's words,
+ * NULL-ended, malloc'd (one free). */
+int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action,
+		   char ***cmd);
 
 #endif

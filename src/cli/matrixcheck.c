@@ -41,7 +41,7 @@ static int check_labs(struct cli *cli, struct matrix_plan *p)
 		int la = app_matrix_lab_argv(&p->m, c, p->mo.prefix, p->mo.no_xdp, largv), rc;
 		const char *action;
 
-		if ((rc = lab_args_parse(cli, la, largv, &p->specs[c], &action)) >= 0)
+		if ((rc = lab_args_parse(cli, la, largv, &p->specs[c], &action, NULL)) >= 0)
 			return rc ? rc : EXIT_USAGE;
 	}
 	return -1;

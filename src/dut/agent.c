@@ -17,6 +17,7 @@
 #include "dut/envcap.h"
 #include "dut/snapread.h"
 #include "dut/soak.h"
+#include "dut/agentexec.h"
 #include "dut/profile.h"
 #include "dut/stallprobe.h"
 #include "os/clock.h"
@@ -36,6 +37,7 @@ struct agent {
 	struct profile *prof;
 	struct agentapply apply;
 	int out_fd;
+	bool allow_exec;		/* a VM lab's guest: lab exec runs commands */
 };
 
 /* FNV-1a, 64 bits: a fingerprint of a file to tell two kernels' configs
@@ -212,7 +214,10 @@ static json_object *do_soak_start(struct agent *a, json_object *req)
 	else
 		soak_calib_default_path(path, sizeof(path));
 	if ((rc = soak_calib_load(path, cal, err, sizeof(err))) == -ENOENT)
-		snprintf(err, sizeof(err), "no soak calibration in %.100s on the DUT: run 'wirerate soak --calibrate' there on an idle machine first",
+		snprintf(err, sizeof(err), a->allow_exec ?
+			 "no soak calibration in %.100s on the DUT: a VM lab's guest measures one as it boots with "
+			 "'lab up --kernel ... --soak-calibrate' (or run 'wirerate lab exec -- wirerate soak --calibrate')" :
+			 "no soak calibration in %.100s on the DUT: run 'wirerate soak --calibrate' there on an idle machine first",
 			 path);
 	if (!rc)
 		rc = soak_calib_verify(cal, err, sizeof(err));
@@ -430,6 +435,9 @@ static json_object *handle(struct agent *a, json_object *req, bool *bye)
 		return do_profile_read(a, req);
 	if (!strcmp(op, "apply"))
 		return do_apply(a, req);
+	if (!strcmp(op, "exec"))
+		return a->allow_exec ? agentexec_run(req) :
+		       agentproto_error("exec: only the lab's own agent runs commands (on a DUT of your own, use ssh)");
 	if (!strcmp(op, "restore") || !strcmp(op, "bye")) {
 		*bye = !strcmp(op, "bye");
 		return restore(a, err, sizeof(err)) ? agentproto_error(err) : ok();
@@ -463,7 +471,19 @@ static int reply(struct agent *a, json_object *o)
 	return rc;
 }
 
+static int serve(int in_fd, int out_fd, bool allow_exec, const volatile sig_atomic_t *stop, char *err, size_t errlen);
+
 int agent_serve(int in_fd, int out_fd, const volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	return serve(in_fd, out_fd, false, stop, err, errlen);
+}
+
+int agent_serve_exec(int in_fd, int out_fd, const volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	return serve(in_fd, out_fd, true, stop, err, errlen);
+}
+
+static int serve(int in_fd, int out_fd, bool allow_exec, const volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
 	struct agent *a = calloc(1, sizeof(*a));
 	char *buf = malloc(AGENT_REQ_MAX + 1);
@@ -477,6 +497,7 @@ int agent_serve(int in_fd, int out_fd, const volatile sig_atomic_t *stop, char *
 		return -ENOMEM;
 	}
 	a->out_fd = out_fd;
+	a->allow_exec = allow_exec;
 	while (!bye && !eof && !rc && !*stop) {
 		struct pollfd p = { .fd = in_fd, .events = POLLIN };
 		char *nl;

@@ -276,7 +276,11 @@ static void exec_agent(const struct dut *d, int fd, int err_fd)
 			sched_setaffinity(0, sizeof(set), &set);
 	}
 	if (d->t.kind != DUT_SSH) {
-		execl("/proc/self/exe", "wirerate", "agent", (char *)NULL);
+		/* the lab's own agent also runs 'lab exec' commands */
+		if (d->t.kind == DUT_LAB)
+			execl("/proc/self/exe", "wirerate", "agent", "--exec", (char *)NULL);
+		else
+			execl("/proc/self/exe", "wirerate", "agent", (char *)NULL);
 		dprintf(2, "cannot run /proc/self/exe: %s\n", strerror(errno));
 		_exit(127);
 	}
@@ -451,6 +455,33 @@ int dut_snapshot(struct dut *d, struct dutsnap *s, char *err, size_t errlen)
 	return snapshot(d, "all", s, err, errlen);
 }
 
+int dut_exec(struct dut *d, char *const *argv, unsigned int timeout_ms, int *status, char **output,
+	     char *err, size_t errlen)
+{
+	json_object *req = op("exec"), *av = json_object_new_array(), *ans, *v;
+	int rc;
+
+	*output = NULL;
+	*status = -1;
+	for (size_t i = 0; argv[i]; i++)
+		json_object_array_add(av, json_object_new_string(argv[i]));
+	json_object_object_add(req, "argv", av);
+	json_object_object_add(req, "timeout_ms", json_object_new_int64(timeout_ms));
+	/* the command's own time, and the answer's after it */
+	ans = ask(d, req, timeout_ms + DUT_ANSWER_MS, &rc, err, errlen);
+	if (!rc) {
+		*status = (int)agentproto_u64(ans, "status");
+		if (json_object_object_get_ex(ans, "output", &v) && json_object_is_type(v, json_type_string))
+			*output = strndup(json_object_get_string(v), (size_t)json_object_get_string_len(v));
+		if (agentproto_bool(ans, "timed_out")) {
+			snprintf(err, errlen, "%s: the command did not end within %u s", d->name, timeout_ms / 1000);
+			rc = -ETIMEDOUT;
+		}
+	}
+	json_object_put(ans);
+	return rc;
+}
+
 int dut_procstat(struct dut *d, const char *irq_filter, struct procstat_sample *p, char *err, size_t errlen)
 {
 	struct dutsnap *s = calloc(1, sizeof(*s));
@@ -478,9 +509,10 @@ int dut_soak_start(struct dut *d, const struct cpuset *cpus, const char *calib_p
 
 	cpuset_format_list(cpus, list, sizeof(list));
 	json_object_object_add(req, "cpus", json_object_new_string(list));
-	/* A tester's path means nothing on another box: a remote DUT
-	 * keeps its calibration in its own default place. */
-	if (calib_path && d->t.kind != DUT_SSH)
+	/* A tester's path means nothing on another box: a remote DUT, and
+	 * a VM lab's guest (which made its own as it booted), keep their
+	 * calibration in their own default place. */
+	if (calib_path && d->t.kind != DUT_SSH && d->vm_lock < 0)
 		json_object_object_add(req, "calibration", json_object_new_string(calib_path));
 	ans = ask(d, req, DUT_ANSWER_MS, &rc, err, errlen);
 	if (!rc && check) {

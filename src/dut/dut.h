@@ -89,6 +89,12 @@ struct dut_apply {
 int dut_apply(struct dut *d, const struct dut_apply *a, char *what, size_t whatlen, char *err, size_t errlen);
 int dut_restore(struct dut *d, char *err, size_t errlen);
 
+/* Run argv on the DUT (a VM lab's guest only: other agents refuse) for
+ * at most timeout_ms; its exit status and its stdout and stderr
+ * (malloc'd, the first AGENTEXEC_OUTPUT_MAX bytes) come back. */
+int dut_exec(struct dut *d, char *const *argv, unsigned int timeout_ms, int *status, char **output,
+	     char *err, size_t errlen);
+
 /* Restore, end the agent and free; NULL is fine. */
 void dut_close(struct dut *d);
 

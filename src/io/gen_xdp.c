@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/timeconst.h"
 #include "io/gen.h"
 #include "io/gen_impl.h"
+#include "os/nl.h"
 #include "io/xdpgen.h"
 
 struct gen_xdp {
@@ -127,6 +129,12 @@ struct gen *gen_xdp_create(const struct gen_cfg *cfg, char *err, size_t errlen)
 	}
 	x->gen.ops = &gen_xdp_ops;
 	x->gen.flow_window = cfg->flow_fd > 0 ? XDPGEN_FLOW_WINDOW : 0;
-	x->gen.needs_xdp_peer = true;
+	/* veth hands an XDP frame only to a peer that runs XDP; a tap or a
+	 * NIC takes it as it is */
+	{
+		struct link_info li;
+
+		x->gen.needs_xdp_peer = nl_link_get_in(cfg->nsfd, cfg->ifname, &li) || !strcmp(li.kind, "veth");
+	}
 	return &x->gen;
 }

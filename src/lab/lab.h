@@ -72,6 +72,7 @@ struct lab_spec {
 	unsigned int vcpus;		/* --dut-cpus N with --kernel; 0 = 1 */
 	unsigned int memory_mib;	/* 0 = LAB_VM_MEMORY_DEFAULT */
 	unsigned int boot_timeout_s;	/* 0 = LAB_VM_BOOT_TIMEOUT */
+	bool soak_calibrate;		/* the guest measures its soak's idle rate as it boots */
 };
 
 /* What a VM lab booted (lab status, and every run's environment). */

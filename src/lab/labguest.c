@@ -16,7 +16,7 @@
 #include "os/ethtool.h"
 #include "os/fsutil.h"
 
-#define NIC_WAIT_MS 15000	/* the drivers probe while init goes on */
+#define NIC_WAIT_MS 8000	/* the drivers probe while init goes on: a second or two under TCG */
 
 /* The link whose MAC is mac, into name; 0 or -ENOENT. */
 static int find_by_mac(const uint8_t mac[6], char *name, size_t len)

@@ -90,10 +90,11 @@ int labvm_conf_format(const struct lab_spec *s, char *buf, size_t len)
 	cpuset_format_list(&s->dut_cpus, cpus, sizeof(cpus));
 	n = snprintf(buf, len,
 		     "prefix=%s\nports=%u\nqueues=%u\nmtu=%u\nrules=%u\nplacement=%s\ndut_cpus=%s\n"
-		     "shape=%s\nshape_value=%.17g\n",
+		     "shape=%s\nshape_value=%.17g\nsoak_calibrate=%d\n",
 		     s->prefix, s->ports ? s->ports : 1, s->queues ? s->queues : 1, s->mtu ? s->mtu : 1500, s->rules,
 		     lab_placement_name(s->placement), cpus,
-		     !s->shape ? "none" : s->shape_rate.kind == RATE_PPS ? "pps" : "bps", s->shape ? s->shape_rate.value : 0);
+		     !s->shape ? "none" : s->shape_rate.kind == RATE_PPS ? "pps" : "bps", s->shape ? s->shape_rate.value : 0,
+		     s->soak_calibrate);
 	return n < 0 || (size_t)n >= len ? -E2BIG : 0;
 }
 
@@ -519,6 +520,16 @@ static int boot(struct boot *b, int fds[][2][TAP_QUEUES_MAX], char *err, size_t 
 			return -EIO;
 		}
 		if (stop_pending()) {
+			sigset_t set;
+			struct timespec zero = { 0, 0 };
+
+			/* taken here, so that the caller says so and cleans up */
+			sigemptyset(&set);
+			sigaddset(&set, SIGINT);
+			sigaddset(&set, SIGTERM);
+			sigaddset(&set, SIGHUP);
+			while (sigtimedwait(&set, NULL, &zero) > 0)
+				;
 			snprintf(err, errlen, "interrupted while the VM booted");
 			return -EINTR;
 		}

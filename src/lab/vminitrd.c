@@ -26,6 +26,7 @@ static const char *const module_roots[] = {
 static const char init_script[] =
 	"#!/bin/sh\n"
 	"# wirerate's VM DUT: made by 'wirerate lab up --kernel', runs wirerate vm-guest\n"
+	"export PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root WIRERATE_STATE_DIR=/var/lib/wirerate\n"
 	"mount -t proc proc /proc\n"
 	"mount -t sysfs sysfs /sys\n"
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
@@ -34,10 +35,20 @@ static const char init_script[] =
 	"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
 	"echo /sbin/modprobe > /proc/sys/kernel/modprobe 2>/dev/null\n"
 	"for m in virtio_pci virtio_net virtio_console; do modprobe $m 2>/dev/null; done\n"
+	"ln -s /proc/self/fd /dev/fd 2>/dev/null\n"
+	"# the soak's idle rate, measured while nothing else runs (lab up --soak-calibrate)\n"
+	"if grep -q '^soak_calibrate=1' /etc/wirerate/lab.conf; then\n"
+	"  echo 'wirerate-guest: calibrating the soak'\n"
+	"  wirerate soak --calibrate --timeout 60s >/dev/null 2>&1 || echo 'wirerate-guest: the soak did not calibrate'\n"
+	"fi\n"
 	"exec /bin/wirerate vm-guest /etc/wirerate/lab.conf\n";
 
 static const char *const busybox_links[] = { "bin/sh", "bin/mount", "bin/modprobe", "bin/insmod", "bin/cat",
-					     "bin/echo", "bin/ls", "bin/ip", "bin/sleep", "sbin/modprobe" };
+					     "bin/echo", "bin/ls", "bin/sleep", "bin/ps", "bin/grep", "bin/sysctl",
+					     "sbin/modprobe" };
+/* The tester's own tools a user reaches the guest with ('lab exec'):
+ * each with its libraries, where the tester has it. */
+static const char *const tools[] = { "/usr/sbin/nft", "/usr/sbin/ip", "/usr/sbin/tc", "/usr/sbin/ethtool" };
 static const char *const dirs[] = { "bin", "sbin", "dev", "proc", "sys", "tmp", "run", "etc", "etc/wirerate",
 				    "lib", "lib64", "usr", "usr/lib", "boot", "var", "var/lib", "var/lib/wirerate",
 				    "root" };
@@ -324,6 +335,14 @@ int vminitrd_build(const char *path, const struct vmkernel *k, const char *conf,
 		rc = add_file(&c, &s, "bin/wirerate", exe, err, errlen);
 	if (!rc)
 		rc = add_libraries(&c, &s, exe, dir, err, errlen);
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]) && !rc; i++) {
+		char real[4096];
+
+		if (access(tools[i], X_OK) || !realpath(tools[i], real))
+			continue;
+		if (!(rc = add_file(&c, &s, tools[i] + 1, real, err, errlen)))
+			rc = add_libraries(&c, &s, real, dir, err, errlen);
+	}
 	if (!rc)
 		rc = add_modules(&c, &s, k, err, errlen);
 	if (!rc && k->config[0] && k->release[0]) {

@@ -46,6 +46,13 @@ int command_run(char *const *argv, const char *dir, const char *log, unsigned in
 		int e;
 
 		close(pipefd[0]);
+		/* the caller may block signals while it builds: not for the child */
+		{
+			sigset_t none;
+
+			sigemptyset(&none);
+			sigprocmask(SIG_SETMASK, &none, NULL);
+		}
 		/* its own process group: a stop reaches what it started too */
 		setpgid(0, 0);
 		signal(SIGINT, SIG_DFL);

@@ -311,6 +311,13 @@ int qemu_start(const struct qemu_cfg *cfg, pid_t *pid, char *err, size_t errlen)
 				fcntl(cfg->nic[i].fds[q], F_SETFD, 0);
 		if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
 			_exit(126);
+		/* the caller may block signals while it builds: not for the child */
+		{
+			sigset_t none;
+
+			sigemptyset(&none);
+			sigprocmask(SIG_SETMASK, &none, NULL);
+		}
 		/* a session of its own: the tester's Ctrl-C is not the VM's */
 		setsid();
 		signal(SIGINT, SIG_DFL);

@@ -178,7 +178,8 @@ static void vm_block(struct out *o, const struct lab_vm *vm)
 	out_str(o, "kernel", NULL, vm->kernel);
 	out_str(o, "image", NULL, vm->image);
 	out_str(o, "source", " (%s)", vm->source);
-	out_str(o, "accel", ", %s", !strcmp(vm->accel, "kvm") ? "KVM" : "TCG");
+	out_str(o, "accel", NULL, vm->accel);
+	out_text(o, ", %s", !strcmp(vm->accel, "kvm") ? "KVM" : "TCG");
 	out_text(o, "%s", !strcmp(vm->accel, "kvm") ? "" :
 		 " (emulated, no KVM here: its figures compare kernels relative to each other only)");
 	out_u64(o, "vcpus", "\n      %llu vCPU(s)", vm->vcpus);
@@ -214,6 +215,7 @@ void labprint_status(struct out *o, const struct lab_status *st)
 		out_arr_start(o, "interfaces");
 		out_arr_end(o);
 		out_null(o, "dut");
+		out_null(o, "vm");
 		return;
 	}
 	if (st->ports > 1)
