@@ -38,6 +38,9 @@ pkgs=(
 	python3-prometheus-client python3-jsonschema
 	# trial --capture's file is read back with tcpdump
 	tcpdump
+	# the VM lab (lab up --kernel): QEMU, the guest's busybox, and the
+	# Debian kernel packages' modules decompressed (xz, zstd)
+	qemu-system-x86 busybox-static xz-utils zstd
 )
 
 # make bench: the peer tools it measures against.

@@ -91,6 +91,22 @@ out=$("$WR" lab exec --prefix "$P" -- /no/such/command 2>&1); rc=$?
 [ "$rc" = 127 ] && grep -q "No such file" <<<"$out" || fail "lab exec of a missing command: exit $rc, $out"
 note "[$SECONDS s] drop rule done"
 
+# ---- AF_PACKET into a tap the VM reads slower than asked: back-pressure ----
+txp() { ip -n "${P}gen" -j -s link show gen0 | jq -r '.[0].stats64.tx.packets'; }
+a=$(txp)
+j=$("$WR" trial $T --port-type afpacket --rate 200kpps --duration 2s --learn-frames 0 --no-store --json) ||
+	fail "AF_PACKET trial into the tap"
+b=$(txp)
+d=$(jq -c '.directions[0]' <<<"$j")
+note "AF_PACKET at 200 kpps into the tap: $(jq -c '{offered_pps, tx, rx, lost, tester_limited}' <<<"$d"); gen0 sent $((b - a))"
+[ "$(jq -r .tx <<<"$d")" = "$((b - a))" ] || fail "counted $(jq -r .tx <<<"$d") sent, the tap sent $((b - a))"
+# TCG forwards tens of kpps: 2 kpps is a floor a stalled generator (what
+# a full ring gave before: none after the first 4096) falls under
+[ "$(jq -r '.rx + .lost == .tx and .offered_pps >= 2000 and .lost * 100 <= .tx' <<<"$d")" = true ] ||
+	fail "AF_PACKET on a tap: $d"
+[ "$(jq -r '.tester_limited and (.tester_reason | test("back-pressure"))' <<<"$d")" = true ] ||
+	fail "the VM's back-pressure not said: $(jq -r .tester_reason <<<"$d")"
+
 # ---- a throughput search at 64 B below what TCG forwards: an NDR ----
 # (TCG forwards some tens of kpps: 80 kpps is above it on this host; 1 s
 # trials and a 20% width keep the search to about 10 s)

@@ -203,6 +203,29 @@ static void limit(void **st)
 	assert_int_equal(pace_due(&p, UINT64_MAX), 64);
 }
 
+/* Frames taken back (never left the port) are not sent: the count and
+ * the achieved rate are of what did leave; never below zero. */
+static void unsend(void **st)
+{
+	struct pace p;
+	struct pace_stats ps;
+	char why[128];
+	(void)st;
+
+	assert_int_equal(pace_init(&p, 1000, 0, 64, 0, why, sizeof(why)), 0);
+	pace_sent(&p, 64, 100000000ULL);
+	pace_sent(&p, 36, 100000000ULL);
+	pace_unsend(&p, 40);
+	pace_stats(&p, &ps);
+	assert_int_equal(ps.sent, 60);
+	assert_true(ps.achieved_pps > 599.9 && ps.achieved_pps < 600.1);
+	/* what is due again: the 40 are owed */
+	assert_int_equal(pace_due(&p, 100000000ULL), 40);
+	pace_unsend(&p, 1000);
+	pace_stats(&p, &ps);
+	assert_int_equal(ps.sent, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +237,7 @@ int main(void)
 		cmocka_unit_test(low_rate_batches_of_one),
 		cmocka_unit_test(burst_cap),
 		cmocka_unit_test(limit),
+		cmocka_unit_test(unsend),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
