@@ -20,6 +20,7 @@
 #include "os/fsutil.h"
 
 #define PORT_NAME "wirerate.agent"
+#define VMGUEST_BANNER LABVM_BANNER
 #define HOST_POLL_MS 100	/* how often a port with no tester looks again: a
 				 * tester waits that long at most, an idle guest wakes
 				 * 10 times a second a port */
@@ -56,6 +57,12 @@ static void __attribute__((noreturn)) serve_port(const char *dev)
 			if (poll(&p, 1, 0) >= 0 && !(p.revents & POLLHUP))
 				break;
 			nanosleep(&ts, NULL);
+		}
+		/* What the tester sent before this end was open is lost (the
+		 * guest's driver discards it): the banner says it may speak. */
+		if (write(fd, VMGUEST_BANNER "\n", strlen(VMGUEST_BANNER) + 1) < 0) {
+			close(fd);
+			continue;
 		}
 		/* a process per session: whatever one leaves is gone with it */
 		if ((pid = fork()) == 0) {

@@ -326,8 +326,26 @@ static void exec_agent(const struct dut *d, int fd, int err_fd)
  * whose other end is a Unix socket of QEMU's: connect, no child. */
 static int start_vm(struct dut *d, char *err, size_t errlen)
 {
+	json_object *o;
+	int rc;
+
 	d->pid = -1;
-	return labvm_agent_connect(d->t.prefix, &d->fd, &d->vm_lock, err, errlen);
+	if ((rc = labvm_agent_connect(d->t.prefix, &d->fd, &d->vm_lock, err, errlen)))
+		return rc;
+	/* The guest's banner: its end is open. Without one in time (a guest
+	 * whose last session still serves this port), speak all the same. */
+	if ((o = read_answer(d, LABVM_BANNER_MS, &rc, err, errlen))) {
+		bool banner = agentproto_str(o, "banner", NULL) != NULL;
+
+		json_object_put(o);
+		if (!banner) {
+			snprintf(err, errlen, "%s: the VM's agent spoke before it was asked", d->name);
+			return -EPROTO;
+		}
+	} else if (rc != -ETIMEDOUT) {
+		return rc;
+	}
+	return 0;
 }
 
 static int start(struct dut *d, char *err, size_t errlen)

@@ -23,6 +23,10 @@
 #define LABVM_AGENTS 4		/* agent sessions at once */
 #define LABVM_READY "wirerate-guest: ready"
 #define LABVM_FAILED "wirerate-guest: error: "
+/* The guest's first line on an agent port once its end is open: what the
+ * tester wrote before then, the guest's driver threw away. */
+#define LABVM_BANNER "{\"ok\":true,\"banner\":\"wirerate agent\"}"
+#define LABVM_BANNER_MS 10000	/* a tester waits this long for it, then speaks */
 
 /* Boot (or keep, when it runs what s asks for) the VM lab. */
 int labvm_up(const struct lab_spec *s, char *err, size_t errlen);
