@@ -1,4 +1,4 @@
-/* wirerate probe's workflow: what the host can do (os/probe.c's checks),
+/* wirerate probe's workflow: what the host can do (os/hostcaps.c's checks),
  * with the two that need more than a look: whether the XDP generator's
  * live frames run here (root), and whether the CPUs hold their speed (a
  * short soak of each); and --require's list against it. */
@@ -11,7 +11,7 @@
 #include "app/portpath.h"
 #include "os/cpulat.h"
 #include "os/ifprobe.h"
-#include "os/probe.h"
+#include "os/hostcaps.h"
 
 /* --require's list: feature names, none empty or unknown. 0, or -EINVAL
  * with the reason. */

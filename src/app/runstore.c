@@ -259,7 +259,7 @@ static int store_row(struct storeopt *s, const struct r2544_row *row, char *err,
 		struct db_result r = {
 			.size = row->size, .repeat = i, .max_load = row->max_load,
 			/* any cap but the line rate: a pass there is "at least"
-			 * (report.c reads bounds from this and the uppers) */
+			 * (store/reportdb.c reads bounds from this and the uppers) */
 			.max_is_ceiling = row->max_from != R2544_MAX_LINE,
 			.ndr_valid = o->ndr.lower_valid, .ndr_lower = o->ndr.lower,
 			.ndr_upper = o->ndr.upper_valid ? o->ndr.upper : NAN,

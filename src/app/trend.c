@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "app/runs.h"
-#include "store/report.h"
+#include "store/reportdb.h"
 
 /* Keys that differ from run to run whatever changed: not an explanation. */
 static const char *const restless[] = {

@@ -1,6 +1,6 @@
 /* The state of one running trial, shared by trial.c (which runs it) and
  * trialresult.c (which reads its result): not for use outside
- * src/engine/trial*.c. (trialcheck.c checks a configuration and needs
+ * src/engine/trial*.c. (trialpreflight.c checks a configuration and needs
  * none of it.) */
 #ifndef WR_ENGINE_TRIAL_IMPL_H
 #define WR_ENGINE_TRIAL_IMPL_H
@@ -60,7 +60,7 @@ struct run {
 	struct rx_ctx rx[TRIAL_MAX_DIRS];
 	bool peer_read[TRIAL_MAX_DIRS];	/* rx_peer_if's transmit drops read at the start */
 	uint64_t peer_drops0[TRIAL_MAX_DIRS];
-	/* Loss attribution (trialdut.c): the DUT before the traffic, and the
+	/* Loss attribution (trialloss.c): the DUT before the traffic, and the
 	 * transmit ports' drops (what the DUT's ingress ring refused). */
 	struct dutsnap *snap0;		/* NULL: not taken (yet) */
 	bool snap_tried;

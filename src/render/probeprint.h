@@ -6,7 +6,7 @@
 
 #include "app/probe.h"
 #include "os/cpulat.h"
-#include "os/probe.h"
+#include "os/hostcaps.h"
 #include "render/out.h"
 
 void probeprint_report(struct out *o, const struct probe_report *r);

@@ -1,6 +1,6 @@
 /* A loaded and compared report written out: the text tables (throughput
  * by size, the trials, by configuration, the DUT's CPU) and JSON from the same
- * out_* calls, and the CSV files; report.c loads and compares. */
+ * out_* calls, and the CSV files; store/reportdb.c loads and compares. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include "render/lossprint.h"
 #include "render/report_render.h"
-#include "store/report.h"
+#include "store/reportdb.h"
 
 /* "19.99k" or "49.7%" of line rate; the cell's figure as the table shows it. */
 static void fmt_thr(const struct rm_cell *c, char *buf, size_t len)

@@ -215,7 +215,7 @@ static void trials(struct report_model *m)
 	m->run[0].cell[0].trial_fwd_max = 100000;
 	m->nsizes = 2;
 	memcpy(m->sizes, tsz, sizeof(tsz));
-	/* the verdicts report.c gives these (tests/unit/test_report.c checks
+	/* the verdicts store/reportdb.c gives these (tests/unit/test_report.c checks
 	 * that): run 2's 64-byte trial is at another load, so it has none */
 	m->run[0].cell[0].verdict = m->run[0].cell[1].verdict = RM_BASELINE;
 	m->run[1].cell[0].verdict = RM_WORSE;

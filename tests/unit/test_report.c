@@ -18,7 +18,7 @@
 #include "store/db.h"
 #include "render/out.h"
 #include "render/report_render.h"
-#include "store/report.h"
+#include "store/reportdb.h"
 
 static struct report_model m;
 

@@ -1,4 +1,4 @@
-#include "store/report.h"
+#include "store/reportdb.h"
 #include "os/cpulat.h"
 #include "os/timefmt.h"
 

@@ -2,8 +2,8 @@
  * cell compared with the baseline's (the first run), and the model written
  * as text (the tables by size and by configuration), JSON or CSV. The HTML writer
  * (html.c) reads the same model. The verdict rule is in docs/store.md. */
-#ifndef WR_STORE_REPORT_H
-#define WR_STORE_REPORT_H
+#ifndef WR_STORE_REPORTDB_H
+#define WR_STORE_REPORTDB_H
 
 #include <stddef.h>
 #include <stdint.h>

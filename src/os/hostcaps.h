@@ -1,8 +1,8 @@
 /* What this host can do, found by trying it (in a throw-away network
  * namespace), so that commands and tests can fall back or skip with a
  * reason instead of failing half way. */
-#ifndef WR_OS_PROBE_H
-#define WR_OS_PROBE_H
+#ifndef WR_OS_HOSTCAPS_H
+#define WR_OS_HOSTCAPS_H
 
 #include <stdbool.h>
 #include <stddef.h>

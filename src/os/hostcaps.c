@@ -1,4 +1,4 @@
-#include "os/probe.h"
+#include "os/hostcaps.h"
 #include "os/qemu.h"
 
 #include <errno.h>
