@@ -307,7 +307,7 @@ static void print_profiles(struct out *o, const struct report_model *m);
 
 /* What the runs hold, for which tables to print. */
 struct kinds {
-	bool pct, cfg_differ, any_thr, any_trial, any_stream, cost;
+	bool pct, cfg_differ, any_thr, any_trial, any_stream, cost, max_load;
 };
 
 /* A line per run (its test, time, kernel and configuration), and what
@@ -335,6 +335,7 @@ static void runs_lines(struct out *o, const struct report_model *m, struct kinds
 			k->any_trial |= run->cell[c].have_trial;
 			k->any_stream |= run->cell[c].have_stream;
 			k->cost |= run->cell[c].ns_per_frame > 0;
+			k->max_load |= run->cell[c].have_thr && run->cell[c].max_load > 0;
 		}
 		k->cfg_differ |= strcmp(run->config, m->run[0].config) != 0;
 	}
@@ -403,6 +404,38 @@ static void by_config(struct out *o, const struct report_model *m, const struct 
 	}
 }
 
+/* The shape QA teams publish: the NDR as a share of the maximum load
+ * the search could offer, per size (rows) and run (columns: the kernels,
+ * the configurations of a matrix). Printed where no line rate is known,
+ * as on the lab and a VM DUT, where the maximum load is what the test
+ * asked for (--max-load) or the tester's ceiling. */
+static void of_max_load(struct out *o, const struct report_model *m)
+{
+	char name[128], cell[64];
+
+	out_text(o, "\n  NDR as %% of the maximum load (the search's --max-load or the tester's ceiling;"
+		 " >= a bound)\n  %5s", "size");
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		run_name(&m->run[r], name, sizeof(name));
+		out_text(o, r + 1 < m->nruns ? "  %-24s" : "  %s", name);
+	}
+	out_text(o, "\n");
+	for (unsigned int s = 0; s < m->nsizes; s++) {
+		out_text(o, "  %5u", m->sizes[s]);
+		for (unsigned int r = 0; r < m->nruns; r++) {
+			const struct rm_cell *c = rm_cell_of(&m->run[r], m->sizes[s]);
+
+			if (c && c->have_thr && c->max_load > 0)
+				snprintf(cell, sizeof(cell), "%s%.1f%% of %.2fk", c->tester_limited ? ">=" : "",
+					 c->ndr_med * 100 / c->max_load, c->max_load / 1e3);
+			else
+				snprintf(cell, sizeof(cell), "-");
+			out_text(o, r + 1 < m->nruns ? "  %-24s" : "  %s", cell);
+		}
+		out_text(o, "\n");
+	}
+}
+
 /* The cost per frame, where it was measured. */
 static void cost_table(struct out *o, const struct report_model *m, const struct kinds *k)
 {
@@ -443,6 +476,8 @@ static void print_tables(struct out *o, const struct report_model *m)
 		by_size(o, m, &k);
 	if (k.cfg_differ)
 		by_config(o, m, &k);
+	if (k.any_thr && k.max_load && !k.pct)
+		of_max_load(o, m);
 	if (k.cost)
 		cost_table(o, m, &k);
 	print_profiles(o, m);
@@ -573,6 +608,11 @@ static void json_search(struct out *o, const struct rm_cell *c)
 	}
 	if (c->pdr_med > 0)
 		out_f64(o, "pdr_median_pps", NULL, c->pdr_med);
+	if (c->max_load > 0) {
+		out_f64(o, "max_load_pps", NULL, c->max_load);
+		if (c->have_thr)
+			out_f64(o, "ndr_pct_of_max_load", NULL, c->ndr_med * 100 / c->max_load);
+	}
 	if (c->line_pps > 0) {
 		out_f64(o, "line_pps", NULL, c->line_pps);
 		if (c->have_thr)

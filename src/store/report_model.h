@@ -46,6 +46,8 @@ struct rm_cell {
 	double ndr_med, ndr_min, ndr_max;	/* frames/s */
 	double pdr_med;			/* frames/s, 0 unknown */
 	double line_pps;		/* line rate for this size, 0 unknown */
+	double max_load;		/* the searches' maximum load, frames/s
+					 * (the lowest over the repeats), 0 unknown */
 	bool tester_limited;		/* the NDR is a bound: "at least" (the tester or
 					 * --max-load stopped a search, not the DUT) */
 	/* the medians with their order-statistics intervals (core/interval),

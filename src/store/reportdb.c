@@ -563,6 +563,8 @@ static int load_cells(struct sql *h, struct rm_run *r, double line_bps, bool pdr
 			cost[nc++] = cpu;
 		if (isfinite(w) && w > c->width_pps)
 			c->width_pps = w;
+		if (isfinite(w = col_d(st, 1)) && w > 0 && (!(c->max_load > 0) || w < c->max_load))
+			c->max_load = w;
 		/* "At least": a repeat's own bound was stopped by the tester. */
 		if (stored_bound(col_d(st, 3), col_d(st, 15), col_d(st, 1), sql_col_int(st, 2)))
 			c->tester_limited = true;

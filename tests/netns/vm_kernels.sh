@@ -34,6 +34,9 @@ grep -q "6\.1\." <<<"$rels" && grep -q "6\.12\." <<<"$rels" || fail "kernels sto
 for c in $cpus; do [ "${c%%:*}" = "${c##*:}" ] || fail "a VM of ${c%%:*} vCPUs had ${c##*:} CPUs: $cpus"; done
 "$WR" report $ids >"$D/report" || fail "report"
 grep -q "kernel=6\.1\." "$D/report" && grep -q "kernel=6\.12\." "$D/report" || fail "the report does not tell the kernels apart"
+# the QA table: per size, per run, the NDR as a share of the 80 kpps max load
+awk '/NDR as % of the maximum load/ { t = 1; next } t && $1 == 64 { print; exit }' "$D/report" >"$D/pct"
+[ "$(grep -o '% of 80.00k' "$D/pct" | wc -l)" = 4 ] || fail "no share of the max load for each run: $(cat "$D/pct")"
 vm_nothing_left "$P"
 
 # ---- UP against SMP: one kernel, two vCPUs, maxcpus=1 or not ----

@@ -389,9 +389,17 @@ static void intervals_bounds_noise_from_store(void **st)
 			assert_non_null(strstr(txt, "\"ndr_limited\":true"));
 			assert_non_null(strstr(txt, "\"pdr_at_least\":true"));
 			assert_non_null(strstr(txt, "\"coverage\":0.9375"));
+			assert_non_null(strstr(txt, "\"max_load_pps\":1000000,\"ndr_pct_of_max_load\":1.2"));
 		} else {
 			assert_non_null(strstr(txt, "12.00k* [9.00k-15.00k] 94%"));
 			assert_non_null(strstr(txt, "NDR limited by sporadic loss of "));
+			/* no line rate here: the NDR as a share of the max load,
+			 * "-" for the row that kept none */
+			const char *t = strstr(txt, "NDR as % of the maximum load");
+
+			assert_non_null(t);
+			assert_non_null(strstr(t, "   64  1.2% of 1000.00k"));
+			assert_non_null(strstr(t, "1000.00k          -\n"));
 		}
 		free(txt);
 	}
