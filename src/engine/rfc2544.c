@@ -120,14 +120,17 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 		return -EINTR;
 	}
 	struct r2544_trial rt;
-	uint64_t tx = 0, rx = 0;
+	uint64_t tx = 0, rx = 0, refused = 0;
 
+	/* tx: the frames of the load, sent or refused by the DUT's full
+	 * ingress (struct trial_dir_result's dut_refused) */
 	for (unsigned int d = 0; d < c->tr->ndirs; d++) {
-		tx += c->tr->dir[d].tx;
+		tx += c->tr->dir[d].tx + c->tr->dir[d].dut_refused;
 		rx += c->tr->dir[d].rx;
+		refused += c->tr->dir[d].dut_refused;
 	}
 	rt = (struct r2544_trial){ .size = row->size, .test = test, .load = load,
-				   .duration_ns = duration_ns, .tx = tx, .rx = rx,
+				   .duration_ns = duration_ns, .tx = tx, .rx = rx, .dut_refused = refused,
 				   .tester_limited = c->tr->tester_limited, .cpu_soak_pct = -1,
 				   .repeat = test == 't' ? c->rep : 0,
 				   .loss = c->tr->loss_valid ? c->tr->loss : NULL, .nloss = c->tr->ndirs };
@@ -160,7 +163,7 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 		uint64_t sent[TRIAL_MAX_DIRS] = { 0 };
 
 		for (unsigned int d = 0; d < c->tr->ndirs; d++)
-			sent[d] = c->tr->dir[d].tx;
+			sent[d] = c->tr->dir[d].tx + c->tr->dir[d].dut_refused;
 		rt.limit = lossattr_limit(rt.loss, rt.nloss, sent, rt.tester_limited, &hint, rt.limit_text,
 					  sizeof(rt.limit_text));
 	} else {
@@ -176,11 +179,14 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 	return 0;
 }
 
+/* A trial's frames for the search: what was sent and, where the DUT's
+ * full ingress held the generator back, what it refused of the load, so
+ * that a DUT which pushes back fails the load as one that drops would. */
 static void totals(const struct trial_result *tr, uint64_t *tx, uint64_t *rx)
 {
 	*tx = *rx = 0;
 	for (unsigned int d = 0; d < tr->ndirs; d++) {
-		*tx += tr->dir[d].tx;
+		*tx += tr->dir[d].tx + tr->dir[d].dut_refused;
 		*rx += tr->dir[d].rx;
 	}
 }

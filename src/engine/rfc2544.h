@@ -90,7 +90,8 @@ struct r2544_trial {
 	char test;			/* 't' throughput, 'l' latency, 'f' frame loss, 'b' back-to-back */
 	double load;
 	uint64_t duration_ns;
-	uint64_t tx, rx;
+	uint64_t tx, rx;		/* tx: the load's frames, sent or refused */
+	uint64_t dut_refused;		/* of tx, refused by the DUT's full ingress */
 	bool tester_limited;
 	bool cpu_valid;
 	double cpu_busy_pct;		/* DUT CPUs, summed, /proc/stat wall - idle */

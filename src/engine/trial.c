@@ -279,8 +279,20 @@ static void plan(struct run *r, struct trial_result *res)
 		analyzer_arm(r->rx[d].an, &a);
 		res->dir[d].latency_every = analyzer_latency_every(r->rx[d].an);
 	}
-	for (unsigned int d = 0; d < c->ndirs; d++)
+	for (unsigned int d = 0; d < c->ndirs; d++) {
+		struct link_info li;
+
 		r->peer_read[d] = !peer_drops(&c->dir[d], &r->peer_drops0[d]);
+		/* A veth's or a tap's next hop is a queue in the kernel that the
+		 * DUT drains (a veth peer's ring, a tap's reader): when it is
+		 * full, the DUT refuses. A NIC's is the wire (its line rate, or
+		 * the DUT's pause frames): the tester's. Back to back, the far
+		 * end is the tester's own. */
+		r->next_hop_dut[d] = !c->dir[d].direct &&
+				     ((c->dut.on && c->dut.lab) ||
+				      (!nl_link_get_in(c->dir[d].tx_nsfd, c->dir[d].tx_if, &li) &&
+				       (!strcmp(li.kind, "veth") || !strcmp(li.kind, "tun"))));
+	}
 }
 
 /* The analyzers' threads, then the generators'. */

@@ -125,6 +125,12 @@ struct trial_dir_result {
 					 * end counted them (rx_peer_if's transmit drops) */
 	uint64_t tx_errors;
 	uint64_t tx_refused;		/* refused by the next hop's queue, sent again */
+	uint64_t dut_refused;		/* frames of the trial's load the DUT would not take:
+					 * the next hop is the DUT's own ingress queue (a
+					 * veth or a tap), it was full, and the generator fell
+					 * short by these. Never sent, never lost: the DUT's
+					 * shortfall, which a throughput search counts as
+					 * its loss at this load (docs/measurement.md) */
 	uint64_t ring_drops;		/* XDP frames the next hop's receive ring refused: the
 					 * DUT's input drops (the tester's when direct) */
 	bool flow_control;		/* back to back: the generator kept a window to the analyzer */

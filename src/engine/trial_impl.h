@@ -59,6 +59,8 @@ struct run {
 	struct gen_ctx gen[TRIAL_MAX_DIRS][TRIAL_MAX_THREADS];
 	struct rx_ctx rx[TRIAL_MAX_DIRS];
 	bool peer_read[TRIAL_MAX_DIRS];	/* rx_peer_if's transmit drops read at the start */
+	bool next_hop_dut[TRIAL_MAX_DIRS];	/* tx_if's far end is the DUT's ingress
+						 * queue (a veth or tap, not a cable) */
 	uint64_t peer_drops0[TRIAL_MAX_DIRS];
 	/* Loss attribution (trialloss.c): the DUT before the traffic, and the
 	 * transmit ports' drops (what the DUT's ingress ring refused). */

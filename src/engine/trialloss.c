@@ -72,7 +72,8 @@ void trial_dut_after(struct run *r, struct trial_result *res)
 		if (r->txdrop_read[d] && !tx_dropped(&c->dir[d], &now) && now >= r->txdrop0[d] &&
 		    !gen_resends_refused(r->gen[d][0].gen))
 			txd = now - r->txdrop0[d];
-		*ld = (struct lossattr_dir){ .sent = o->tx, .received = o->rx,
+		/* what the DUT's full ingress refused of the load: its loss */
+		*ld = (struct lossattr_dir){ .sent = o->tx + o->dut_refused, .received = o->rx,
 					     .tester_tx_errors = o->tx_errors,
 					     .tester_rx_drops = o->tester_rx_drops,
 					     .tester_if_drops = o->tester_if_drops,
@@ -83,11 +84,11 @@ void trial_dut_after(struct run *r, struct trial_result *res)
 		 * transmit drop is the tester's own; back to back the far end's
 		 * ring is the tester's too. */
 		if (c->dut.on && c->dut.lab) {
-			ld->ingress_refused = txd > refused ? txd : refused;
+			ld->ingress_refused = (txd > refused ? txd : refused) + o->dut_refused;
 		} else if (c->dir[d].direct) {
 			ld->tester_refused += txd > refused ? txd : refused;
 		} else {
-			ld->ingress_refused = refused;
+			ld->ingress_refused = refused + o->dut_refused;
 			ld->tester_tx_errors += txd;
 		}
 		if (c->dut.on) {

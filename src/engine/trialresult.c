@@ -64,9 +64,13 @@ static void tester_reason(const struct run *r, unsigned int d, const struct gen_
 
 	if (o->tester_reason[0])
 		return;
+	/* Held back by a DUT that was full: the DUT's shortfall, not ours. */
+	if (!interrupted && r->next_hop_dut[d] && o->tx_refused &&
+	    (double)gs->sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
+		o->dut_refused = r->limit - gs->sent;
 #define REASON(...) (n += (size_t)snprintf(rs + n, n < cap ? cap - n : 0, "%s", n ? "; " : ""), \
 		     n += (size_t)snprintf(rs + n, n < cap ? cap - n : 0, __VA_ARGS__))
-	if (!interrupted && (double)gs->sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
+	if (!interrupted && !o->dut_refused && (double)gs->sent < (double)r->limit * (1.0 - TRIAL_TESTER_SHORTFALL))
 		REASON("the generator offered %.0f frames/s, %.2f%% short of %.0f%s", o->offered_pps,
 		       100.0 * (1.0 - (double)gs->sent / (double)r->limit), c->rate_pps,
 		       o->tx_refused ? "; the next hop's queue was full and the kernel held frames back "

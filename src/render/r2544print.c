@@ -376,6 +376,7 @@ static void trials_print(struct out *o, const struct r2544_result *res)
 		out_f64(o, "duration_s", NULL, ns_to_s(t->duration_ns));
 		out_u64(o, "tx", NULL, t->tx);
 		out_u64(o, "rx", NULL, t->rx);
+		out_u64(o, "dut_refused", NULL, t->dut_refused);
 		out_bool(o, "tester_limited", NULL, t->tester_limited);
 		if (t->cpu_valid) {
 			out_f64(o, "dut_cpu_busy_pct", NULL, t->cpu_busy_pct);

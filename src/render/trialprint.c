@@ -77,7 +77,13 @@ void trialprint_dir(struct out *o, const struct trial_dir_result *d, double fram
 	out_u64(o, "tester_refused", ", +%llu refused by its ring)", d->tester_refused);
 	out_u64(o, "tx_errors", ", transmit errors %llu", d->tx_errors);
 	out_u64(o, "tx_refused", ", held back by the next hop %llu", d->tx_refused);
+	out_u64(o, "dut_refused", NULL, d->dut_refused);
 	out_bool(o, "tester_limited", NULL, d->tester_limited);
+	if (d->dut_refused)
+		out_text(o, "; the DUT's ingress was full and held back %llu frames of the load, %.1f%%"
+			 " (back-pressure: the DUT's shortfall, counted against it, not as sent or lost)",
+			 (unsigned long long)d->dut_refused,
+			 100.0 * (double)d->dut_refused / (double)(d->tx + d->dut_refused));
 	if (d->tester_limited)
 		out_str(o, "tester_reason", ": TESTER-LIMITED, %s (not DUT loss)\n", d->tester_reason);
 	else

@@ -87,6 +87,45 @@ static void throughput(void **st)
 	assert_false(res.interrupted);
 }
 
+/* A DUT behind a veth or a tap pushes back instead of dropping: above its
+ * capacity the generator sends only what it takes, loses nothing, and
+ * the rest of the load is dut_refused (never sent). The search must
+ * find the same NDR as for a DUT that drops. */
+static int sim_pushback(void *ctx, const struct trial_cfg *t, struct trial_result *out,
+			const volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	struct dut *d = ctx;
+	double secs = t->duration_ns / 1e9;
+	uint64_t load = (uint64_t)(t->rate_pps * secs), took = (uint64_t)(d->capacity * secs);
+
+	sim(ctx, t, out, stop, err, errlen);
+	if (load > took) {
+		out->dir[0].tx = out->dir[0].rx = took;
+		out->dir[0].lost = 0;
+		out->dir[0].tx_refused = 1000;
+		out->dir[0].dut_refused = load - took;
+		out->dir[0].offered_pps = d->capacity;
+	}
+	return 0;
+}
+
+static void throughput_pushback(void **st)
+{
+	struct dut d = { .capacity = 40000, .buffer = 0 };
+	struct r2544_cfg c;
+	char err[256];
+
+	setup(&c, &d, R2544_THROUGHPUT);
+	c.runner = sim_pushback;
+	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	const struct search_bound *n = &res.row[0].thr.ndr;
+
+	assert_true(n->lower_valid && n->upper_valid);
+	assert_true(n->lower <= 40000 && n->lower >= 40000 - 500);
+	assert_false(n->at_max);
+	(void)st;
+}
+
 static void frame_loss_steps(void **st)
 {
 	struct dut d = { .capacity = 40000, .buffer = 0 };
@@ -535,7 +574,7 @@ static void sizes_agree_run(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(throughput), cmocka_unit_test(frame_loss_steps),
+		cmocka_unit_test(throughput), cmocka_unit_test(throughput_pushback), cmocka_unit_test(frame_loss_steps),
 		cmocka_unit_test(frame_loss_clean_at_once), cmocka_unit_test(back_to_back),
 		cmocka_unit_test(latency_at_ndr), cmocka_unit_test(stop_marks_incomplete),
 		cmocka_unit_test(repeat_median_spread), cmocka_unit_test(hook_error_stops),
