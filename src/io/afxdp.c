@@ -31,6 +31,7 @@
 #include "io/port.h"
 #include "io/port_impl.h"
 #include "io/bpf/bpf_objs.h"
+#include "os/bpfobj.h"
 #include "io/bpf/bpf_shared.h"
 #include "os/clock.h"
 #include "os/ethtool.h"
@@ -186,21 +187,27 @@ static void fill_all(struct afx *p, unsigned int qi)
  * skb per frame before the program runs. Inside the namespace. */
 static int prog_attach(struct afx *p, char *err, size_t errlen)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "wr_xsk");
 	LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = XDP_FLAGS_DRV_MODE);
 	struct bpf_program *prog;
 	int map_fd, rc;
 
-	p->obj = bpf_object__open_mem(wr_bpf_xsk, wr_bpf_xsk_len, &oo);
-	if (!p->obj) {
-		rc = -errno;
+	/* With the receive time in the frame's metadata; a kernel that
+	 * refuses bpf_xdp_adjust_meta to the program (EINVAL from the
+	 * verifier) gets the same program without it, and user space stamps
+	 * the frames when it reads them. */
+	for (int nometa = 0;; nometa++) {
+		p->obj = nometa ? bpfobj_open("wr_xsk", wr_bpf_xsk_nometa, wr_bpf_xsk_nometa_len, err, errlen)
+				: bpfobj_open("wr_xsk", wr_bpf_xsk, wr_bpf_xsk_len, err, errlen);
+		if (!p->obj)
+			return -EINVAL;
+		if (!(rc = bpf_object__load(p->obj)))
+			break;
+		bpf_object__close(p->obj);
 		p->obj = NULL;
-		snprintf(err, errlen, "cannot open the AF_XDP receive program: %s", strerror(-rc));
-		return rc;
-	}
-	if ((rc = bpf_object__load(p->obj))) {
-		snprintf(err, errlen, "cannot load the AF_XDP receive program: %s", strerror(-rc));
-		return rc;
+		if (nometa || rc != -EINVAL) {
+			snprintf(err, errlen, "cannot load the AF_XDP receive program: %s", strerror(-rc));
+			return rc;
+		}
 	}
 	prog = bpf_object__find_program_by_name(p->obj, "wr_xsk");
 	map_fd = bpf_object__find_map_fd_by_name(p->obj, "xsks");

@@ -8,6 +8,8 @@ extern const unsigned char wr_bpf_xdpgen[];	/* the live-frames generator */
 extern const size_t wr_bpf_xdpgen_len;
 extern const unsigned char wr_bpf_xsk[];	/* test frames to an AF_XDP socket */
 extern const size_t wr_bpf_xsk_len;
+extern const unsigned char wr_bpf_xsk_nometa[];	/* the same, without the receive time */
+extern const size_t wr_bpf_xsk_nometa_len;
 extern const unsigned char wr_bpf_count[];	/* the analyzer inside XDP */
 extern const size_t wr_bpf_count_len;
 extern const unsigned char wr_bpf_pass[];	/* the lab DUT's ingress: XDP_PASS */

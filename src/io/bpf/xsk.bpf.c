@@ -92,6 +92,7 @@ int wr_xsk(struct xdp_md *ctx)
 	 * frame (measured on this kernel with veth; see docs/afxdp.md). Where
 	 * there is no room for it the frame still goes, without a time, and
 	 * user space falls back to its own clock. */
+#ifndef WR_XSK_NO_META
 	if (!bpf_xdp_adjust_meta(ctx, -(int)sizeof(*m))) {
 		__u64 now = bpf_ktime_get_tai_ns();
 
@@ -103,6 +104,9 @@ int wr_xsk(struct xdp_md *ctx)
 			m->pad = 0;
 		}
 	}
+#else
+	(void)m;
+#endif
 	return bpf_redirect_map(&xsks, ctx->rx_queue_index, XDP_PASS);
 }
 
