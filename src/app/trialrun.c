@@ -110,7 +110,11 @@ static void db_trial_of(const struct trialopt *to, const struct trial_result *re
 		tx += res->dir[d].tx;
 	}
 	*t = (struct db_trial){ .size = (unsigned int)(res->avg_frame_size + 0.5), .test = 'x', .repeat = rep,
-			      .load = to->cfg.rate_pps * res->ndirs, .duration_s = ns_to_s(res->elapsed_ns),
+			      .load = to->cfg.rate_pps * res->ndirs,
+			      /* the time the trial's own rates are of: its duration,
+			       * or what ran of it when interrupted (the generator may
+			       * stop a few ms late, which is not the trial's time) */
+			      .duration_s = ns_to_s(res->interrupted ? res->elapsed_ns : to->cfg.duration_ns),
 			      .tx = tx, .rx = fwd, .tester_limited = res->tester_limited, .cpu_valid = cr->valid,
 			      .cpu_busy_pct = cr->valid ? cr->busy_cpu_s / cr->seconds * 100 : 0,
 			      .cpu_soak_pct = cr->valid && cr->soak_cpu_s >= 0 ? cr->soak_cpu_s / cr->seconds * 100 : -1,

@@ -57,7 +57,9 @@ c --dst-mac 01:00:5e:00:00:01
 c --dst-mac " 2:77:72:0:0:2"
 # frames over the link's MTU, on every path, before anything is stored
 D=$(mktemp -d); trap 'rm -rf "$D"; cleanup' EXIT
-for pt in xdp afpacket; do
+pts=afpacket
+"$WR" probe --require xdp_live_frames >/dev/null 2>&1 && pts="xdp afpacket"
+for pt in $pts; do
 	expect_exit 2 "$WR" trial --prefix "$P" --rate 1kpps --duration 1s --size 1600 --port-type $pt --db "$D/r.db"
 done
 expect_exit 2 "$WR" rfc2544 --prefix "$P" --quick --sizes 64,1600 --max-load 10kpps --db "$D/r.db"

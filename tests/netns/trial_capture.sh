@@ -61,7 +61,7 @@ check afpacket "$j" "$D/a.pcapng"
 	grep -q "^  capture    $D/t.pcapng: [0-9]* frame(s) received and not counted" || fail "no capture line in the text"
 
 # 2. The XDP analyzer: the frames are copied out of the kernel at the end
-if "$WR" probe --require xdp_native_veth >/dev/null 2>&1; then
+if "$WR" probe --require xdp_native_veth,xdp_live_frames >/dev/null 2>&1; then
 	plant
 	j=$("$WR" trial $T --port-type xdp --capture "$D/x.pcapng") || fail "trial --capture (xdp): $j"
 	wait "$fpid" || fail "the forger sent nothing: $(cat "$D/forge.out")"
@@ -70,7 +70,7 @@ if "$WR" probe --require xdp_native_veth >/dev/null 2>&1; then
 	check xdp "$j" "$D/x.pcapng"
 	[ "$(jq -r '.capture.reasons["not-test"]' <<<"$j")" -ge 5 ] || fail "xdp: not-test $(jq -c .capture <<<"$j")"
 else
-	note "skipped the XDP analyzer: $("$WR" probe --require xdp_native_veth 2>&1)"
+	note "skipped the XDP path: $("$WR" probe --require xdp_native_veth,xdp_live_frames 2>&1)"
 fi
 
 # 3. --capture-count caps it: two of the six or more
