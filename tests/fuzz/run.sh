@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Build each libFuzzer target with clang and run it for a bounded time on a
 # copy of its seed corpus: frame_parse (frames from the wire),
 # stream_proto (the stream server's control lines, from the network),
@@ -7,7 +7,8 @@
 # (an export file from another tester, stored in a real SQLite store) and
 # kernel_image (a --kernel file's header).
 # FUZZ_SECONDS (default 20) is split between the targets, at least 5 s
-# each. Exit 0: no crash; 77: skipped (clang or libFuzzer missing: on
+# each; as many targets build and run at once as the host has CPUs (each
+# still gets its seconds of its own CPU). Exit 0: no crash; 77: skipped (clang or libFuzzer missing: on
 # Debian, libFuzzer is in libclang-rt-14-dev); anything else: a crash or a
 # failed build, the reproducer kept and its path printed.
 set -u
@@ -72,18 +73,32 @@ fuzz_one() {
 	return 0
 }
 
-failed=0
-for t in $TARGETS; do
-	case $t in
-	frame_parse) fuzz_one frame_parse frame tests/fuzz/fuzz_frame.c src/core/frame.c || failed=1 ;;
-	stream_proto) fuzz_one stream_proto stream tests/fuzz/fuzz_stream.c src/engine/stream_proto.c || failed=1 ;;
+one() {
+	case $1 in
+	frame_parse) fuzz_one frame_parse frame tests/fuzz/fuzz_frame.c src/core/frame.c ;;
+	stream_proto) fuzz_one stream_proto stream tests/fuzz/fuzz_stream.c src/engine/stream_proto.c ;;
 	agent_proto) fuzz_one agent_proto agent tests/fuzz/fuzz_agent.c src/dut/agentproto.c src/dut/envkv.c \
-		src/core/dutsnap.c -ljson-c -lm || failed=1 ;;
-	kernel_image) fuzz_one kernel_image kimage tests/fuzz/fuzz_kimage.c src/core/kimage.c || failed=1 ;;
-	neigh_reply) fuzz_one neigh_reply neigh tests/fuzz/fuzz_neigh.c src/core/neigh.c || failed=1 ;;
+		src/core/dutsnap.c -ljson-c -lm ;;
+	kernel_image) fuzz_one kernel_image kimage tests/fuzz/fuzz_kimage.c src/core/kimage.c ;;
+	neigh_reply) fuzz_one neigh_reply neigh tests/fuzz/fuzz_neigh.c src/core/neigh.c ;;
 	runs_import) fuzz_one runs_import import tests/fuzz/fuzz_import.c src/store/dbexport.c src/store/db.c \
 		src/store/dbschema.c src/store/dbpg.c src/store/sql.c src/os/fsutil.c src/core/lossattr.c src/core/cpuset.c \
-		src/core/dutsnap.c src/core/cpustat.c $(pkg-config --cflags --libs libpq) -ljson-c -lsqlite3 -lm || failed=1 ;;
+		src/core/dutsnap.c src/core/cpustat.c $(pkg-config --cflags --libs libpq) -ljson-c -lsqlite3 -lm ;;
 	esac
+}
+
+failed=0 running=0
+jobs_max=$(nproc 2>/dev/null || echo 1)
+for t in $TARGETS; do
+	if [ "$running" -ge "$jobs_max" ]; then
+		wait -n || failed=1
+		running=$((running - 1))
+	fi
+	one "$t" &
+	running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do
+	wait -n || failed=1
+	running=$((running - 1))
 done
 exit $failed
