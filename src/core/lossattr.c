@@ -224,6 +224,7 @@ static void own(const struct lossattr_dir *d, const struct dutsnap *b, const str
 	/* A frame veth's ring refused is counted at both ends: the sender's
 	 * tx_dropped (the tester's port) and the receiver's rx_dropped: the
 	 * larger, once. */
+	put(l, LOSS_DUT_INGRESS, d->held_back, "held back by %.40s's full queue (back-pressure: never sent)", in);
 	if (d->ingress_refused >= ring)
 		put(l, LOSS_DUT_INGRESS, d->ingress_refused, "ring of %.40s (refused at the tester's port)%s", in, queues);
 	else
@@ -383,6 +384,7 @@ int lossattr_compute(const struct lossattr_in *in, struct lossattr *out)
 
 		memset(o, 0, sizeof(*o));
 		o->lost = d64(dd->sent, dd->received);
+		o->held_back = dd->held_back < o->lost ? dd->held_back : o->lost;
 		o->have_dut = in->before && in->after;
 		own(dd, in->before, in->after, &own_l[d]);
 		for (unsigned int i = 0; i < own_l[d].n; i++)
@@ -426,7 +428,11 @@ const char *lossattr_format(const struct lossattr *a, char *buf, size_t len)
 	if (!len)
 		return buf;
 	buf[0] = '\0';
-	PUT("lost %llu", (unsigned long long)a->lost);
+	if (a->held_back)
+		PUT("short of the load by %llu (lost %llu, held back by the DUT %llu)", (unsigned long long)a->lost,
+		    (unsigned long long)(a->lost - a->held_back), (unsigned long long)a->held_back);
+	else
+		PUT("lost %llu", (unsigned long long)a->lost);
 	for (unsigned int i = 0; i < a->n; i++) {
 		const struct lossattr_entry *e = &a->e[i];
 

@@ -65,6 +65,7 @@ struct lossattr_entry {
  * (when not 0) last. */
 struct lossattr {
 	uint64_t lost;			/* sent - received */
+	uint64_t held_back;		/* of lost, the DUT's back-pressure (never sent) */
 	uint64_t counted;		/* the entries other than unaccounted, added up */
 	uint64_t over;			/* counted - lost when the counters saw more */
 	bool have_dut;			/* DUT counters were read around the trial */
@@ -83,6 +84,10 @@ struct lossattr_dir {
 	 * transmit port's tx_dropped); veth counts them in the DUT port's
 	 * rx_dropped as well. */
 	uint64_t ingress_refused;
+	/* Frames of the load the DUT's full ingress queue held back (a veth's
+	 * or a tap's back-pressure): never sent, in sent all the same, as
+	 * the DUT's shortfall at its ingress. */
+	uint64_t held_back;
 	const char *dut_in, *dut_out;	/* DUT port names; NULL: not known */
 	/* dut_out is the far end of the tester's receive port and its
 	 * tx_dropped holds tester_refused + tester_if_drops (veth). */

@@ -83,12 +83,13 @@ void trial_dut_after(struct run *r, struct trial_result *res)
 		 * XDP generator's ring_drops among them). On cabled ports a
 		 * transmit drop is the tester's own; back to back the far end's
 		 * ring is the tester's too. */
+		ld->held_back = o->dut_refused;
 		if (c->dut.on && c->dut.lab) {
-			ld->ingress_refused = (txd > refused ? txd : refused) + o->dut_refused;
+			ld->ingress_refused = txd > refused ? txd : refused;
 		} else if (c->dir[d].direct) {
 			ld->tester_refused += txd > refused ? txd : refused;
 		} else {
-			ld->ingress_refused = refused + o->dut_refused;
+			ld->ingress_refused = refused;
 			ld->tester_tx_errors += txd;
 		}
 		if (c->dut.on) {

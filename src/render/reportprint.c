@@ -413,8 +413,8 @@ static void of_max_load(struct out *o, const struct report_model *m)
 {
 	char name[128], cell[64];
 
-	out_text(o, "\n  NDR as %% of the maximum load (the search's --max-load or the tester's ceiling;"
-		 " >= a bound)\n  %5s", "size");
+	out_text(o, "\n  NDR as %% of the maximum load (the search's --max-load or the tester's ceiling)\n  %5s",
+		 "size");
 	for (unsigned int r = 0; r < m->nruns; r++) {
 		run_name(&m->run[r], name, sizeof(name));
 		out_text(o, r + 1 < m->nruns ? "  %-24s" : "  %s", name);

@@ -119,6 +119,33 @@ static void qdisc_tree(void **st)
 	free(a);
 }
 
+/* A DUT behind a veth that pushed back: 4,000 frames of a 10,000-frame
+ * load never sent, 6,000 sent and forwarded. The shortfall is the DUT's
+ * ingress, and the text tells it from loss. */
+static void held_back(void **st)
+{
+	struct dutsnap *b = snap(), *a = snap();
+	struct lossattr out[2];
+	char buf[256];
+
+	(void)st;
+	struct lossattr_in in = one_dir(10000, 6000, b, a);
+
+	in.dir[0].held_back = 4000;
+	assert_int_equal(lossattr_compute(&in, out), 0);
+	assert_int_equal(out[0].lost, 4000);
+	assert_int_equal(out[0].held_back, 4000);
+	assert_int_equal(at(&out[0], LOSS_DUT_INGRESS, "held back by dut0's full queue (back-pressure: never sent)"), 4000);
+	assert_int_equal(at(&out[0], LOSS_UNACCOUNTED, ""), 0);
+	assert_string_equal(lossattr_format(&out[0], buf, sizeof(buf)),
+			    "short of the load by 4000 (lost 0, held back by the DUT 4000): dut-ingress held back by "
+			    "dut0's full queue (back-pressure: never sent) 4000");
+	dutsnap_clear(a);
+	dutsnap_clear(b);
+	free(a);
+	free(b);
+}
+
 static void ingress(void **st)
 {
 	struct dutsnap *b = snap(), *a = snap();
@@ -487,7 +514,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(qdisc_tbf),
 		cmocka_unit_test(qdisc_tree),
-		cmocka_unit_test(ingress),
+		cmocka_unit_test(held_back), cmocka_unit_test(ingress),
 		cmocka_unit_test(stack),
 		cmocka_unit_test(egress_and_tester),
 		cmocka_unit_test(no_dut),
