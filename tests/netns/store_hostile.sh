@@ -72,6 +72,18 @@ case "$err" in *"$DB"*"'spy'"*) ;; *) fail "runs rm on a planted file: the error
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM spy")" = 0 ] || fail "the planted trigger fired: $(sqlite3 "$DB" "SELECT * FROM spy")"
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM runs")" = 1 ] || fail "runs rm deleted from a refused file"
 [ "$(sha256sum <"$DB")" = "$sum" ] || fail "a refused file was changed"
+# An index of ours made again with the same name but not unique (two runs
+# could then share a UUID) is refused the same way.
+DB=$D/index.db
+new_store "$DB"
+sqlite3 "$DB" "DROP INDEX runs_uuid; CREATE INDEX runs_uuid ON runs(uuid);" || fail "sqlite3: remaking runs_uuid"
+expect_exit 2 "$WR" runs --db "$DB"
+case "$("$WR" runs --db "$DB" 2>&1)" in *"index 'runs_uuid'"*) ;; *) fail "runs on a non-unique runs_uuid: no word of it" ;; esac
+sqlite3 "$DB" "DROP INDEX runs_uuid; CREATE UNIQUE INDEX runs_uuid ON runs(uuid, label);" || fail "sqlite3: remaking runs_uuid"
+expect_exit 2 "$WR" runs --db "$DB"
+sqlite3 "$DB" "DROP INDEX runs_uuid; CREATE UNIQUE INDEX runs_uuid ON runs(uuid) WHERE uuid = 'x';" ||
+	fail "sqlite3: remaking runs_uuid"
+expect_exit 2 "$WR" runs --db "$DB"
 # A view is refused the same way.
 DB=$D/view.db
 new_store "$DB"
