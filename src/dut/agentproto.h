@@ -46,6 +46,9 @@ void agentproto_put_snap(json_object *o, const struct dutsnap *s);
 int agentproto_get_snap(json_object *o, struct dutsnap *s, char *err, size_t errlen);
 
 void agentproto_put_env(json_object *o, const char *key, const struct envcap *e);
+/* The string keys of object o.key into e as prefix + key: at most
+ * ENVCAP_DUT_MAX keys in all; the key "name" (the caller's) and keys past
+ * the bound or too long are dropped, their count in prefix + "env_dropped". */
 void agentproto_get_env(json_object *o, const char *key, const char *prefix, struct envcap *e);
 
 struct soak_idle;

@@ -96,6 +96,39 @@ static json_object *parse(const char *s)
 	return agentproto_parse(s, strlen(s), err, sizeof(err));
 }
 
+/* An agent's env: its "name" never replaces the tester's; a flood of keys
+ * takes at most ENVCAP_DUT_MAX slots and says how many it lost. */
+static void env_hostile(void **st)
+{
+	static struct envcap e;
+	json_object *o = json_object_new_object(), *x = json_object_new_object();
+	char k[32];
+
+	(void)st;
+	json_object_object_add(x, "name", json_object_new_string("ssh:spoofed-dut"));
+	for (int i = 0; i < 256; i++) {
+		snprintf(k, sizeof(k), "k%03d", i);
+		json_object_object_add(x, k, json_object_new_string("v"));
+	}
+	json_object_object_add(o, "env", x);
+	memset(&e, 0, sizeof(e));
+	envcap_set(&e, "run.message_size", "1025");
+	agentproto_get_env(o, "env", "dut.", &e);
+	assert_null(envcap_get(&e, "dut.name"));
+	assert_non_null(envcap_get(&e, "dut.k000"));
+	assert_null(envcap_get(&e, "dut.k255"));
+	assert_int_equal(e.n, 1 + (ENVCAP_DUT_MAX - 2) + 1);
+	assert_string_equal(envcap_get(&e, "dut.env_dropped"), "131");	/* name + 130 past the bound */
+	/* the tester's keys still fit */
+	for (int i = 0; i < 256 - 1; i++) {
+		snprintf(k, sizeof(k), "run.t%03d", i);
+		envcap_set(&e, k, "x");
+	}
+	assert_non_null(envcap_get(&e, "run.t254"));
+	assert_string_equal(envcap_get(&e, "run.message_size"), "1025");
+	json_object_put(o);
+}
+
 /* What another host may send: never a crash, and a reason. */
 static void hostile(void **st)
 {
@@ -156,8 +189,9 @@ static void hostile(void **st)
 	assert_non_null(o);
 	memset(&e, 0, sizeof(e));
 	agentproto_get_env(o, "env", "dut.", &e);
-	assert_int_equal(e.n, 1);
+	assert_int_equal(e.n, 2);
 	assert_string_equal(envcap_get(&e, "dut.kernel.release"), "6.1");
+	assert_string_equal(envcap_get(&e, "dut.env_dropped"), "1");
 	json_object_put(o);
 }
 
@@ -224,6 +258,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(snap_round_trip),
 		cmocka_unit_test(hostile),
+		cmocka_unit_test(env_hostile),
 		cmocka_unit_test(agent_loop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
