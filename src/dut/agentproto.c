@@ -6,11 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsonbound.h"
 #include "dut/dut.h"
 #include "dut/envcap.h"
 #include "dut/profile.h"
 #include "dut/stallprobe.h"
 #include "dut/soak.h"
+
+/* What one answer may make the parser build: a snapshot of a DUT with
+ * many ports and queues holds a few thousand objects (its /proc texts are
+ * strings); these bound it to some 12 MB of objects and 26 MB of values,
+ * where an 8 MiB line of "{}," made 2.1 GiB. */
+const struct json_bound agentproto_bound = { .containers = 16384, .values = 262144 };
 
 json_object *agentproto_parse(const char *line, size_t len, char *err, size_t errlen)
 {
@@ -23,6 +30,8 @@ json_object *agentproto_parse(const char *line, size_t len, char *err, size_t er
 		snprintf(err, errlen, "a line of %zu bytes, over the limit", len);
 		return NULL;
 	}
+	if (json_bound_check(line, len, &agentproto_bound, err, errlen))
+		return NULL;
 	/* Depth 16 is more than any message nests; the default of 32 would
 	 * do too, but a peer has no reason to go near either. */
 	if (!(tok = json_tokener_new_ex(16))) {

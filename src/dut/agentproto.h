@@ -23,10 +23,13 @@
 #define AGENT_RESP_MAX (8 * 1024 * 1024)
 
 struct envcap;
+struct json_bound;
 struct soak_load;
 
 /* A line into an object: NULL with a reason when it is not one JSON
- * object (a trailing newline is fine). */
+ * object (a trailing newline is fine) or holds more than agentproto_bound
+ * allows (core/jsonbound.h). */
+extern const struct json_bound agentproto_bound;
 json_object *agentproto_parse(const char *line, size_t len, char *err, size_t errlen);
 /* The object as one line with its newline, into a malloc'ed string. */
 char *agentproto_line(json_object *o, size_t *len);

@@ -96,6 +96,53 @@ static json_object *parse(const char *s)
 	return agentproto_parse(s, strlen(s), err, sizeof(err));
 }
 
+/* Whether agentproto_parse takes s (the object freed). */
+static int parses(const char *s, size_t n)
+{
+	json_object *o = agentproto_parse(s, n, err, sizeof(err));
+
+	json_object_put(o);
+	return o != NULL;
+}
+
+/* An answer that would make the parser build far more than its size:
+ * refused on its bytes, with a reason; strings do not count. */
+static void amplification(void **st)
+{
+	size_t n = 3 * 20000 + 64, o = 0;
+	char *line = malloc(n);
+
+	(void)st;
+	assert_non_null(line);
+	o += (size_t)snprintf(line, n, "{\"x\":[");
+	for (int i = 0; i < 20000; i++)
+		o += (size_t)snprintf(line + o, n - o, "%s{}", i ? "," : "");
+	o += (size_t)snprintf(line + o, n - o, "]}");
+	err[0] = 0;
+	assert_null(agentproto_parse(line, o, err, sizeof(err)));
+	assert_non_null(strstr(err, "objects and arrays"));
+	/* numbers: one value each */
+	o = (size_t)snprintf(line, n, "{\"x\":[");
+	for (int i = 0; i < 30000 && o + 12 < n; i++)
+		o += (size_t)snprintf(line + o, n - o, "%s1", i ? "," : "");
+	o += (size_t)snprintf(line + o, n - o, "]}");
+	assert_true(parses(line, o));
+	free(line);
+	/* braces inside a string are text, not objects */
+	{
+		size_t m = 20000 * 2 + 32;
+		char *s = malloc(m);
+
+		assert_non_null(s);
+		o = (size_t)snprintf(s, m, "{\"x\":\"");
+		for (int i = 0; i < 20000; i++)
+			s[o++] = i % 2 ? '}' : '{';
+		o += (size_t)snprintf(s + o, m - o, "\"}");
+		assert_true(parses(s, o));
+		free(s);
+	}
+}
+
 /* An agent's env: its "name" never replaces the tester's; a flood of keys
  * takes at most ENVCAP_DUT_MAX slots and says how many it lost. */
 static void env_hostile(void **st)
@@ -259,6 +306,7 @@ int main(void)
 		cmocka_unit_test(snap_round_trip),
 		cmocka_unit_test(hostile),
 		cmocka_unit_test(env_hostile),
+		cmocka_unit_test(amplification),
 		cmocka_unit_test(agent_loop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
