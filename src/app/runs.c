@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "core/errmsg.h"
+#include "core/jsonbound.h"
 #include "core/units.h"
 #include "wr_config.h"
 
@@ -175,6 +176,23 @@ static int parse_doc(const char *buf, size_t len, const char *name, json_object 
 	enum json_tokener_error je = json_tokener_error_depth;
 	size_t end = 0;
 
+	/* A real export spends 40 bytes or more of text on each object or
+	 * array (a run's empty "tags":[] is the leanest), so one per 16 bytes,
+	 * and a million at most, passes any; a file of "{}" that would cost
+	 * 263 times its size does not (json-c: some 700 bytes an object). */
+	struct json_bound import_bound = { .containers = 4096 + len / 16, .values = 16384 + len / 2 };
+	char why[160];
+
+	if (import_bound.containers > (1u << 20))
+		import_bound.containers = 1u << 20;
+	if (import_bound.values > (1u << 24))
+		import_bound.values = 1u << 24;
+
+	if (json_bound_check(buf ? buf : "", len, &import_bound, why, sizeof(why))) {
+		if (tok)
+			json_tokener_free(tok);
+		return errmsg(-EINVAL, err, errlen, "%s: %s", name, why);
+	}
 	if (tok && len <= INT32_MAX) {
 		*doc = json_tokener_parse_ex(tok, buf ? buf : "", (int)len);
 		end = json_tokener_get_parse_end(tok);

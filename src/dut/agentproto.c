@@ -6,11 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsonbound.h"
 #include "dut/dut.h"
 #include "dut/envcap.h"
 #include "dut/profile.h"
 #include "dut/stallprobe.h"
 #include "dut/soak.h"
+
+/* What one answer may make the parser build: a snapshot of a DUT with
+ * many ports and queues holds a few thousand objects (its /proc texts are
+ * strings); these bound it to some 12 MB of objects and 26 MB of values,
+ * where an 8 MiB line of "{}," made 2.1 GiB. */
+const struct json_bound agentproto_bound = { .containers = 16384, .values = 262144 };
 
 json_object *agentproto_parse(const char *line, size_t len, char *err, size_t errlen)
 {
@@ -23,6 +30,8 @@ json_object *agentproto_parse(const char *line, size_t len, char *err, size_t er
 		snprintf(err, errlen, "a line of %zu bytes, over the limit", len);
 		return NULL;
 	}
+	if (json_bound_check(line, len, &agentproto_bound, err, errlen))
+		return NULL;
 	/* Depth 16 is more than any message nests; the default of 32 would
 	 * do too, but a peer has no reason to go near either. */
 	if (!(tok = json_tokener_new_ex(16))) {
@@ -307,20 +316,32 @@ void agentproto_put_env(json_object *o, const char *key, const struct envcap *e)
 void agentproto_get_env(json_object *o, const char *key, const char *prefix, struct envcap *e)
 {
 	json_object *x;
+	unsigned int taken = 0, dropped = 0;
+	char name[ENVCAP_KEY];
 
 	if (!json_object_object_get_ex(o, key, &x) || !json_object_is_type(x, json_type_object))
 		return;
 	json_object_object_foreach(x, k, v) {
-		char name[ENVCAP_KEY];
-
 		if (!json_object_is_type(v, json_type_string))
 			continue;
-		/* A key that would not fit whole is dropped, not cut into
-		 * another key's name. */
-		if ((size_t)snprintf(name, sizeof(name), "%s%s", prefix, k) >= sizeof(name))
+		/* "name" is the tester's (which DUT it asked for, set by the
+		 * caller): the agent's word never replaces it. A key that would
+		 * not fit whole is dropped, not cut into another key's name. */
+		if (!strcmp(k, "name") || !strcmp(k, "env_dropped") ||
+		    (size_t)snprintf(name, sizeof(name), "%s%s", prefix, k) >= sizeof(name)) {
+			dropped++;
 			continue;
+		}
+		/* ENVCAP_DUT_MAX less dut.name and dut.env_dropped */
+		if (!envcap_get(e, name) && taken >= ENVCAP_DUT_MAX - 2) {
+			dropped++;
+			continue;
+		}
+		taken += !envcap_get(e, name);
 		envcap_set(e, name, "%s", json_object_get_string(v));
 	}
+	if (dropped && (size_t)snprintf(name, sizeof(name), "%senv_dropped", prefix) < sizeof(name))
+		envcap_set(e, name, "%u", dropped);
 }
 
 void agentproto_put_load(json_object *o, const struct soak_load *l)

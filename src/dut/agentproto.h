@@ -23,10 +23,13 @@
 #define AGENT_RESP_MAX (8 * 1024 * 1024)
 
 struct envcap;
+struct json_bound;
 struct soak_load;
 
 /* A line into an object: NULL with a reason when it is not one JSON
- * object (a trailing newline is fine). */
+ * object (a trailing newline is fine) or holds more than agentproto_bound
+ * allows (core/jsonbound.h). */
+extern const struct json_bound agentproto_bound;
 json_object *agentproto_parse(const char *line, size_t len, char *err, size_t errlen);
 /* The object as one line with its newline, into a malloc'ed string. */
 char *agentproto_line(json_object *o, size_t *len);
@@ -46,6 +49,9 @@ void agentproto_put_snap(json_object *o, const struct dutsnap *s);
 int agentproto_get_snap(json_object *o, struct dutsnap *s, char *err, size_t errlen);
 
 void agentproto_put_env(json_object *o, const char *key, const struct envcap *e);
+/* The string keys of object o.key into e as prefix + key: at most
+ * ENVCAP_DUT_MAX keys in all; the key "name" (the caller's) and keys past
+ * the bound or too long are dropped, their count in prefix + "env_dropped". */
 void agentproto_get_env(json_object *o, const char *key, const char *prefix, struct envcap *e);
 
 struct soak_idle;

@@ -428,8 +428,8 @@ int dut_open(const struct dut_target *t, const char *const *ifnames, unsigned in
 		rc = -EPROTO;
 	}
 	if (!rc) {
-		envcap_set(&d->env, "dut.name", "%s", d->name);
 		agentproto_get_env(ans, "env", "dut.", &d->env);
+		envcap_set(&d->env, "dut.name", "%s", d->name);	/* what the tester asked for */
 	}
 	json_object_put(ans);
 	if (rc) {

@@ -10,7 +10,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define ENVCAP_MAX 256
+/* A run's record holds the tester's keys and the DUT's account of itself
+ * (dut.*), which a hostile or broken agent may flood: the DUT's share is
+ * bounded on its own (ENVCAP_DUT_MAX, its own keys past that dropped and
+ * counted in dut.env_dropped), so the tester's keys keep the 256 they had
+ * before there was a DUT. */
+#define ENVCAP_DUT_MAX 128
+#define ENVCAP_MAX (256 + ENVCAP_DUT_MAX)
 #define ENVCAP_KEY 48
 #define ENVCAP_VALUE 256
 

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <json-c/json.h>
+
 #define OUT_DEPTH 32
 
 struct out {
@@ -132,6 +134,42 @@ void out_put_text(FILE *f, const char *s, bool keep_newline)
 
 	for (size_t i = 0, used; i < n; i += used)
 		fwrite(unit, 1, text_unit(p + i, n - i, keep_newline, unit, &used), f);
+}
+
+void json_put_value(FILE *f, json_object *v)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_object: {
+		bool first = true;
+
+		fputc('{', f);
+		json_object_object_foreach(v, key, val) {
+			if (!first)
+				fputc(',', f);
+			first = false;
+			json_put_string(f, key);
+			fputc(':', f);
+			json_put_value(f, val);
+		}
+		fputc('}', f);
+		break;
+	}
+	case json_type_array:
+		fputc('[', f);
+		for (size_t i = 0, n = json_object_array_length(v); i < n; i++) {
+			if (i)
+				fputc(',', f);
+			json_put_value(f, json_object_array_get_idx(v, i));
+		}
+		fputc(']', f);
+		break;
+	case json_type_string:
+		json_put_string(f, json_object_get_string(v));
+		break;
+	default:	/* null, boolean, numbers: json-c's form has no text to check */
+		fputs(v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN) : "null", f);
+		break;
+	}
 }
 
 void json_put_string(FILE *f, const char *s)

@@ -71,10 +71,11 @@ void runsprint_show(struct out *o, json_object *doc)
 	out_str(o, NULL, "  %s\n", field(run, "status"));
 	out_str(o, NULL, "  uuid       %s\n", field(run, "uuid"));
 	{
-		time_t t = (time_t)json_object_get_int64(json_object_object_get(run, "started"));
 		char when[64];
 
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", localtime(&t));
+		/* A stored time may have no calendar date: "?" as runs and report. */
+		timefmt_local(when, sizeof(when), json_object_get_int64(json_object_object_get(run, "started")),
+			      "%Y-%m-%d %H:%M:%S %z");
 		out_str(o, NULL, "  started    %s\n", when);
 	}
 	out_str(o, NULL, "  sizes      %s\n", field(run, "sizes"));
@@ -157,7 +158,8 @@ void runsprint_removed(struct out *o, const int64_t *ids, size_t n)
 
 void runsprint_doc(json_object *doc)
 {
-	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+	json_put_value(stdout, doc);
+	putchar('\n');
 }
 
 void runsprint_done(struct out *o, const struct app_runs_done *d)

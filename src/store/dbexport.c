@@ -1,5 +1,6 @@
 #include "store/dbexport.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -222,6 +223,12 @@ static int insert(struct sql *h, const char *table, json_object *row, const char
 			snprintf(err, errlen, "%s.%s: a text of over %d bytes", table, key, DB_EXPORT_TEXT_MAX);
 			return -EINVAL;
 		}
+		if (val && json_object_is_type(val, json_type_string) &&
+		    strlen(json_object_get_string(val)) != (size_t)json_object_get_string_len(val)) {
+			/* stored whole, shown cut at the NUL: what is shown is not what is stored */
+			snprintf(err, errlen, "%s.%s: a text with a NUL byte", table, key);
+			return -EINVAL;
+		}
 		cols[n] = key;
 		vals[n++] = val;
 	}
@@ -288,9 +295,21 @@ static int64_t run_by_uuid(struct sql *h, const char *uuid)
 	return id;
 }
 
+/* A UUID as db_uuid writes it: 8-4-4-4-12 hex digits. Anything else in
+ * the uuid column could pose as a label ("baseline") or another run. */
+static bool is_uuid(const char *s)
+{
+	if (strlen(s) != 36)
+		return false;
+	for (int i = 0; i < 36; i++)
+		if (i == 8 || i == 13 || i == 18 || i == 23 ? s[i] != '-' : !isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
 static int import_run(struct sql *h, json_object *one, struct db_import_result *r, char *err, size_t errlen)
 {
-	json_object *run, *uuid, *trials;
+	json_object *run, *uuid = NULL, *trials;
 	int64_t id, tid, unused;
 	int rc;
 
@@ -299,8 +318,13 @@ static int import_run(struct sql *h, json_object *one, struct db_import_result *
 		snprintf(err, errlen, "a run without its \"run\" object");
 		return -EINVAL;
 	}
-	if (json_object_object_get_ex(run, "uuid", &uuid) && json_object_is_type(uuid, json_type_string) &&
-	    run_by_uuid(h, json_object_get_string(uuid))) {
+	if (json_object_object_get_ex(run, "uuid", &uuid) && uuid &&
+	    (!json_object_is_type(uuid, json_type_string) ||
+	     (json_object_get_string_len(uuid) && !is_uuid(json_object_get_string(uuid))))) {
+		snprintf(err, errlen, "run.uuid: not a UUID (8-4-4-4-12 hex digits)");
+		return -EINVAL;
+	}
+	if (uuid && run_by_uuid(h, json_object_get_string(uuid))) {
 		r->skipped++;
 		return 0;
 	}
@@ -314,6 +338,13 @@ static int import_run(struct sql *h, json_object *one, struct db_import_result *
 	if (!sql_prepare(h, "UPDATE runs SET uuid = ? WHERE id = ? AND uuid = ''", &st)) {
 		sql_bind_str(st, 1, fresh);
 		sql_bind_int(st, 2, id);
+		sql_step(st);
+		sql_finalize(st);
+	}
+	/* Nothing imported runs here: a run another store had as running
+	 * ended unfinished (the schema's CHECK refuses unknown statuses). */
+	if (!sql_prepare(h, "UPDATE runs SET status = 'interrupted' WHERE id = ? AND status = 'running'", &st)) {
+		sql_bind_int(st, 1, id);
 		sql_step(st);
 		sql_finalize(st);
 	}

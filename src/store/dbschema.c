@@ -319,6 +319,30 @@ out:
 	return rc;
 }
 
+/* What makes an index the one wirerate made, beyond its name: unique or
+ * not, partial or not, its columns in order with their direction and
+ * collation, and its SQL (a partial index's WHERE; the migrations make
+ * each index with the same statement as a fresh schema, which the v1
+ * upgrade in tests/netns/store_hostile.sh exercises). Into buf ("" when h
+ * has no such index). */
+static void index_shape(sqlite3 *h, const char *table, const char *name, char *buf, size_t len)
+{
+	sqlite3_stmt *st;
+
+	buf[0] = '\0';
+	if (sqlite3_prepare_v2(h, "SELECT (SELECT \"unique\" || '/' || partial FROM pragma_index_list(?1) WHERE name = ?2)"
+			       " || ':' || (SELECT group_concat(c, ',') FROM (SELECT coalesce(name, '?') || ' ' || \"desc\""
+			       " || ' ' || coll || ' ' || key AS c FROM pragma_index_xinfo(?2) ORDER BY seqno))"
+			       " || ':' || coalesce((SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?2), '')",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+}
+
 int db_schema_check(sqlite3 *h, const char *path, int64_t v, char *err, size_t errlen)
 {
 	sqlite3 *ref;
@@ -348,6 +372,20 @@ int db_schema_check(sqlite3 *h, const char *path, int64_t v, char *err, size_t e
 			goto out;
 		}
 		sqlite3_reset(q);
+		if (type && name && !strcmp(type, "index")) {
+			const char *table = (const char *)sqlite3_column_text(st, 2);
+			char mine[512], theirs[512];
+
+			index_shape(ref, table ? table : "", name, mine, sizeof(mine));
+			index_shape(h, table ? table : "", name, theirs, sizeof(theirs));
+			if (strcmp(mine, theirs)) {
+				snprintf(err, errlen, "%s has an index '%s' that is not the one wirerate's schema makes "
+					 "(unique, partial or columns differ): refused (left untouched; give another --db)",
+					 path, name);
+				rc = -EINVAL;
+				goto out;
+			}
+		}
 	}
 	if (step != SQLITE_DONE) {
 		snprintf(err, errlen, "%s is not a readable SQLite database (%s); left untouched", path,

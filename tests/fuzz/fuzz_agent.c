@@ -31,9 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)agentproto_u64(o, "version");
 	memset(&env, 0, sizeof(env));
 	agentproto_get_env(o, "env", "dut.", &env);
-	CHECK(env.n <= ENVCAP_MAX);
+	CHECK(env.n <= ENVCAP_DUT_MAX - 1);	/* dut.name, the caller's, is the last */
 	for (unsigned int i = 0; i < env.n; i++)
-		CHECK(!strncmp(env.kv[i].key, "dut.", 4));
+		CHECK(!strncmp(env.kv[i].key, "dut.", 4) && strcmp(env.kv[i].key, "dut.name"));
 	agentproto_get_load(o, &load);
 	CHECK(load.n <= SOAK_MAX_CPUS);
 	for (unsigned int i = 0; i < load.n; i++)

@@ -77,7 +77,7 @@ one() {
 	case $1 in
 	frame_parse) fuzz_one frame_parse frame tests/fuzz/fuzz_frame.c src/core/frame.c ;;
 	stream_proto) fuzz_one stream_proto stream tests/fuzz/fuzz_stream.c src/engine/stream_proto.c ;;
-	agent_proto) fuzz_one agent_proto agent tests/fuzz/fuzz_agent.c src/dut/agentproto.c src/dut/envkv.c \
+	agent_proto) fuzz_one agent_proto agent tests/fuzz/fuzz_agent.c src/dut/agentproto.c src/dut/envkv.c src/core/jsonbound.c \
 		src/core/dutsnap.c -ljson-c -lm ;;
 	kernel_image) fuzz_one kernel_image kimage tests/fuzz/fuzz_kimage.c src/core/kimage.c ;;
 	neigh_reply) fuzz_one neigh_reply neigh tests/fuzz/fuzz_neigh.c src/core/neigh.c ;;

@@ -35,6 +35,10 @@ sqlite3 "$DB" "INSERT INTO runs (id, started, test, label, status) VALUES
 out=$("$WR" runs --db "$DB") || fail "runs with started = 9e18 exited $?"
 printf '%s\n' "$out" | grep -q '^ *1  ?  ' || fail "runs: no '?' for the time out of range: $out"
 # (run 3, before 1970, is not listed: the listing starts at --since 0)
+for id in 1 3; do
+	out=$("$WR" runs show "$id" --db "$DB") || fail "runs show $id with its start time out of range exited $?"
+	printf '%s\n' "$out" | grep -q '^  started    ?$' || fail "runs show $id: no '?' for the time: $out"
+done
 t=$("$WR" runs --db "$DB" --json | jq -c '[.runs[] | [.id, (.time | type)]]')
 [ "$t" = '[[2,"string"],[1,"null"]]' ] ||
 	fail "runs --json: the times are $t"
@@ -68,6 +72,18 @@ case "$err" in *"$DB"*"'spy'"*) ;; *) fail "runs rm on a planted file: the error
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM spy")" = 0 ] || fail "the planted trigger fired: $(sqlite3 "$DB" "SELECT * FROM spy")"
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM runs")" = 1 ] || fail "runs rm deleted from a refused file"
 [ "$(sha256sum <"$DB")" = "$sum" ] || fail "a refused file was changed"
+# An index of ours made again with the same name but not unique (two runs
+# could then share a UUID) is refused the same way.
+DB=$D/index.db
+new_store "$DB"
+sqlite3 "$DB" "DROP INDEX runs_uuid; CREATE INDEX runs_uuid ON runs(uuid);" || fail "sqlite3: remaking runs_uuid"
+expect_exit 2 "$WR" runs --db "$DB"
+case "$("$WR" runs --db "$DB" 2>&1)" in *"index 'runs_uuid'"*) ;; *) fail "runs on a non-unique runs_uuid: no word of it" ;; esac
+sqlite3 "$DB" "DROP INDEX runs_uuid; CREATE UNIQUE INDEX runs_uuid ON runs(uuid, label);" || fail "sqlite3: remaking runs_uuid"
+expect_exit 2 "$WR" runs --db "$DB"
+sqlite3 "$DB" "DROP INDEX runs_uuid; CREATE UNIQUE INDEX runs_uuid ON runs(uuid) WHERE uuid = 'x';" ||
+	fail "sqlite3: remaking runs_uuid"
+expect_exit 2 "$WR" runs --db "$DB"
 # A view is refused the same way.
 DB=$D/view.db
 new_store "$DB"
@@ -140,7 +156,11 @@ clean "$D/t3" "report --csv"
 clean "$D/t4" "report's error naming a bad run"
 "$WR" runs --db "$DB" --json >"$D/j1" || fail "runs --json on the escapes"
 "$WR" report 1 --db "$DB" --json >"$D/j2" || fail "report --json on the escapes"
-for j in "$D/j1" "$D/j2"; do
+"$WR" runs show 1 --db "$DB" --json >"$D/j3" || fail "runs show --json on the escapes"
+"$WR" runs export 1 --db "$DB" >"$D/j4" || fail "runs export on the escapes"
+"$WR" runs show 1 --db "$DB" >"$D/t5" || fail "runs show on the escapes"
+clean "$D/t5" "runs show"
+for j in "$D/j1" "$D/j2" "$D/j3" "$D/j4"; do
 	jq . "$j" >/dev/null || fail "$(basename "$j"): not JSON: $(od -c "$j" | head -5)"
 	clean "$j" "$(basename "$j")"
 done
@@ -149,5 +169,58 @@ l=$(jq -r '.runs[0].label' "$D/j1")
 	fail "runs --json: the label decodes to $(printf '%s' "$l" | od -c | head -3)"
 [ "$(jq -r '.runs[0].tags[0]' "$D/j1")" = "$(printf 'tg\357\277\275\033')" ] || fail "runs --json: the tag"
 [ "$(jq -r '.runs[0].label' "$D/j2")" = "$l" ] || fail "report --json: the label differs from runs --json"
+[ "$(jq -r '.runs[0].run.label' "$D/j3")" = "$l" ] || fail "runs show --json: the label differs from runs --json"
+[ "$(jq -r '.runs[0].run.label' "$D/j4")" = "$l" ] || fail "runs export: the label differs from runs --json"
+
+
+# 5. Import files that lie: a "uuid" that is a label, a text with a NUL
+# in it, a run "running" for ever. The uuid and the NUL are refused (exit
+# 2, one line, nothing stored); the running run is stored as interrupted,
+# and a status the schema does not know is refused.
+DB=$D/imp.db
+new_store "$DB"
+sqlite3 "$DB" "INSERT INTO runs (id, started, test, label, status) VALUES (1, 1700000000, 'trial', 'baseline', 'complete')" ||
+	fail "sqlite3: the labelled run"
+doc() { # RUN-OBJECT-FIELDS (JSON, merged into a plain run)
+	printf '{"wirerate":{"export":1},"runs":[{"run":%s}]}' \
+		"$(jq -c -n "{started:1700000000,test:\"trial\",label:\"x\",status:\"complete\"} + $1")"
+}
+doc '{uuid:"baseline"}' >"$D/i1.json"
+expect_exit 2 "$WR" runs import "$D/i1.json" --db "$DB"
+err=$("$WR" runs import "$D/i1.json" --db "$DB" 2>&1)
+case "$err" in *"not a UUID"*) ;; *) fail "import of uuid 'baseline': $err" ;; esac
+[ "$(echo "$err" | wc -l)" = 1 ] || fail "import of uuid 'baseline': more than one line: $err"
+doc '{uuid:42}' >"$D/i2.json"
+expect_exit 2 "$WR" runs import "$D/i2.json" --db "$DB"
+printf '{"wirerate":{"export":1},"runs":[{"run":{"started":1,"test":"rfc2544\\u0000 forged","status":"complete"}}]}' >"$D/i3.json"
+expect_exit 2 "$WR" runs import "$D/i3.json" --db "$DB"
+case "$("$WR" runs import "$D/i3.json" --db "$DB" 2>&1)" in *"NUL"*) ;; *) fail "import of a NUL: no word of it" ;; esac
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM runs")" = 1 ] || fail "a refused import stored a run"
+[ "$("$WR" report baseline --db "$DB" --json | jq -c '[.runs[].id]')" = '[1]' ] || fail "report baseline is not run 1"
+doc '{status:"running",pid:0,uuid:"0123abcd-0000-4000-8000-00000000beef"}' >"$D/i4.json"
+"$WR" runs import "$D/i4.json" --db "$DB" >/dev/null || fail "import of a running run"
+[ "$(sqlite3 "$DB" "SELECT status FROM runs WHERE uuid = '0123abcd-0000-4000-8000-00000000beef'")" = interrupted ] ||
+	fail "an imported running run is stored as $(sqlite3 "$DB" "SELECT status FROM runs WHERE id > 1")"
+[ "$("$WR" runs --db "$DB" --json | jq -r '.runs[] | select(.id != 1) | .status')" = interrupted ] ||
+	fail "runs shows the imported running run as $("$WR" runs --db "$DB" --json | jq -c .runs)"
+doc '{status:"pwned"}' >"$D/i5.json"
+expect_exit 2 "$WR" runs import "$D/i5.json" --db "$DB"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM runs")" = 2 ] || fail "an unknown status was stored"
+
+
+# 6. An import file of 900 KB of {} (json-c: some 700 bytes an object, so
+# 231 MB once parsed): refused on its bytes, exit 2, before the parser
+# builds it. With GNU time, its peak RSS is under 64 MB (9.7 MB measured;
+# the bound is generous for a slow libc, not a timing).
+python3 -c 'import sys; sys.stdout.write("{\"wirerate\":{\"export\":1},\"runs\":[" + ",".join(["{}"] * 300000) + "]}")' \
+	>"$D/amp.json" || fail "python3: the {} file"
+expect_exit 2 "$WR" runs import "$D/amp.json" --db "$DB"
+case "$("$WR" runs import "$D/amp.json" --db "$DB" 2>&1)" in *"objects and arrays"*) ;; *) fail "import of {}: no reason" ;; esac
+if [ -x /usr/bin/time ]; then
+	rss=$(/usr/bin/time -f %M "$WR" runs import "$D/amp.json" --db "$DB" 2>&1 >/dev/null | tail -1)
+	[ "$rss" -lt 65536 ] || fail "import of {}: peak RSS $rss kB"
+fi
+"$WR" runs export 1 --db "$DB" >"$D/real.json" || fail "runs export 1"
+"$WR" runs import "$D/real.json" --db "$D/time.db" >/dev/null || fail "a real export no longer imports"
 
 echo ok

@@ -96,6 +96,86 @@ static json_object *parse(const char *s)
 	return agentproto_parse(s, strlen(s), err, sizeof(err));
 }
 
+/* Whether agentproto_parse takes s (the object freed). */
+static int parses(const char *s, size_t n)
+{
+	json_object *o = agentproto_parse(s, n, err, sizeof(err));
+
+	json_object_put(o);
+	return o != NULL;
+}
+
+/* An answer that would make the parser build far more than its size:
+ * refused on its bytes, with a reason; strings do not count. */
+static void amplification(void **st)
+{
+	size_t n = 3 * 20000 + 64, o = 0;
+	char *line = malloc(n);
+
+	(void)st;
+	assert_non_null(line);
+	o += (size_t)snprintf(line, n, "{\"x\":[");
+	for (int i = 0; i < 20000; i++)
+		o += (size_t)snprintf(line + o, n - o, "%s{}", i ? "," : "");
+	o += (size_t)snprintf(line + o, n - o, "]}");
+	err[0] = 0;
+	assert_null(agentproto_parse(line, o, err, sizeof(err)));
+	assert_non_null(strstr(err, "objects and arrays"));
+	/* numbers: one value each */
+	o = (size_t)snprintf(line, n, "{\"x\":[");
+	for (int i = 0; i < 30000 && o + 12 < n; i++)
+		o += (size_t)snprintf(line + o, n - o, "%s1", i ? "," : "");
+	o += (size_t)snprintf(line + o, n - o, "]}");
+	assert_true(parses(line, o));
+	free(line);
+	/* braces inside a string are text, not objects */
+	{
+		size_t m = 20000 * 2 + 32;
+		char *s = malloc(m);
+
+		assert_non_null(s);
+		o = (size_t)snprintf(s, m, "{\"x\":\"");
+		for (int i = 0; i < 20000; i++)
+			s[o++] = i % 2 ? '}' : '{';
+		o += (size_t)snprintf(s + o, m - o, "\"}");
+		assert_true(parses(s, o));
+		free(s);
+	}
+}
+
+/* An agent's env: its "name" never replaces the tester's; a flood of keys
+ * takes at most ENVCAP_DUT_MAX slots and says how many it lost. */
+static void env_hostile(void **st)
+{
+	static struct envcap e;
+	json_object *o = json_object_new_object(), *x = json_object_new_object();
+	char k[32];
+
+	(void)st;
+	json_object_object_add(x, "name", json_object_new_string("ssh:spoofed-dut"));
+	for (int i = 0; i < 256; i++) {
+		snprintf(k, sizeof(k), "k%03d", i);
+		json_object_object_add(x, k, json_object_new_string("v"));
+	}
+	json_object_object_add(o, "env", x);
+	memset(&e, 0, sizeof(e));
+	envcap_set(&e, "run.message_size", "1025");
+	agentproto_get_env(o, "env", "dut.", &e);
+	assert_null(envcap_get(&e, "dut.name"));
+	assert_non_null(envcap_get(&e, "dut.k000"));
+	assert_null(envcap_get(&e, "dut.k255"));
+	assert_int_equal(e.n, 1 + (ENVCAP_DUT_MAX - 2) + 1);
+	assert_string_equal(envcap_get(&e, "dut.env_dropped"), "131");	/* name + 130 past the bound */
+	/* the tester's keys still fit */
+	for (int i = 0; i < 256 - 1; i++) {
+		snprintf(k, sizeof(k), "run.t%03d", i);
+		envcap_set(&e, k, "x");
+	}
+	assert_non_null(envcap_get(&e, "run.t254"));
+	assert_string_equal(envcap_get(&e, "run.message_size"), "1025");
+	json_object_put(o);
+}
+
 /* What another host may send: never a crash, and a reason. */
 static void hostile(void **st)
 {
@@ -156,8 +236,9 @@ static void hostile(void **st)
 	assert_non_null(o);
 	memset(&e, 0, sizeof(e));
 	agentproto_get_env(o, "env", "dut.", &e);
-	assert_int_equal(e.n, 1);
+	assert_int_equal(e.n, 2);
 	assert_string_equal(envcap_get(&e, "dut.kernel.release"), "6.1");
+	assert_string_equal(envcap_get(&e, "dut.env_dropped"), "1");
 	json_object_put(o);
 }
 
@@ -224,6 +305,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(snap_round_trip),
 		cmocka_unit_test(hostile),
+		cmocka_unit_test(env_hostile),
+		cmocka_unit_test(amplification),
 		cmocka_unit_test(agent_loop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
