@@ -55,7 +55,76 @@ static int set_max_load(void *ctx, const struct opt *opt, const char *v, char *e
 	return rate_parse(v, &r->po.max_load, err, errlen);
 }
 
+/* --goal (id 0, repeatable) and --preset (id 1): RFC 9971 search goals. */
+static int set_goal9971(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct rfc2544_args *r = ctx;
+	int n;
+
+	if (opt->id) {
+		n = goal_preset(v, r->goals + r->ngoals, GOAL_MAX - r->ngoals, err, errlen);
+		if (n < 0)
+			return -EINVAL;
+		r->ngoals += (unsigned int)n;
+		return 0;
+	}
+	if (r->ngoals >= GOAL_MAX) {
+		snprintf(err, errlen, "--goal '%.64s': at most %d goals", v, GOAL_MAX);
+		return -EINVAL;
+	}
+	if (goal_parse(v, &r->goals[r->ngoals], err, errlen))
+		return -EINVAL;
+	r->ngoals++;
+	return 0;
+}
+
+/* The goals onto the search's options: today's search runs one loss-free
+ * goal (NDR) and at most one other (PDR), sharing the final trial
+ * duration, the duration sum, the exceed ratio and the width. */
+static int map_goals(struct rfc2544_args *r, char *err, size_t errlen)
+{
+	const struct search_goal *g = r->goals, *ndr = NULL, *pdr = NULL;
+
+	if (!r->ngoals)
+		return 0;
+	for (unsigned int i = 0; i < r->ngoals; i++) {
+		if (g[i].final_ns != g[0].final_ns || g[i].sum_ns != g[0].sum_ns ||
+		    g[i].exceed_ratio != g[0].exceed_ratio || g[i].width != g[0].width ||
+		    g[i].initial_ns != g[0].initial_ns) {
+			snprintf(err, errlen, "--goal: goals differing in f, d, e, w or i are not supported yet; "
+				 "give them the same, or run once per goal");
+			return -EINVAL;
+		}
+		if (g[i].loss_ratio == 0 && !ndr)
+			ndr = &g[i];
+		else if (g[i].loss_ratio > 0 && !pdr)
+			pdr = &g[i];
+		else {
+			snprintf(err, errlen, "--goal: at most one goal with 0l and one with a loss ratio, for now");
+			return -EINVAL;
+		}
+	}
+	r->po.trial_ns = g[0].final_ns;
+	r->po.trial_set = true;
+	r->po.dsum_ns = g[0].sum_ns;
+	r->po.exceed = g[0].exceed_ratio;
+	r->po.pdr = pdr ? pdr->loss_ratio : 0;
+	if (g[0].width > 0)
+		r->po.precision = g[0].width;
+	return 0;
+}
+
 static const struct opt r2544_opts[] = {
+	{ "goal", 0, OPT_VALUE, "GOAL", "RFC 9971", NULL,
+	  "a search goal in RFC 9971's notation, [name:]<s>f<s>d<%>l<%>e\n"
+	  "[<%>w][<s>i], e.g. 60f60d0l0e; repeatable. Sets --trial-time\n"
+	  "(f), --duration-sum (d), --pdr (l), --exceed-ratio (e),\n"
+	  "--precision (w): those options are these goals' attributes",
+	  set_goal9971, 0, 0, 0, 0 },
+	{ "preset", 0, OPT_VALUE, "NAME", NULL, NULL,
+	  "goals by name: rfc2544 (60f60d0l0e), tst009 (60f120d0l50e),\n"
+	  "csit (1f21d0l50e, 1f21d0.5l50e), quick, default",
+	  set_goal9971, 0, 0, 0, 1 },
 	{ "sizes", 0, OPT_VALUE, "LIST", "RFC 2544", "64,128,256,512,1024,1280,1518",
 	  "frame sizes (with --ipv6 84 instead of 64; --imix: one\n"
 	  "IMIX row instead)", set_sizes },
@@ -144,6 +213,8 @@ int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r,
 	}
 	if (r->json_stream)
 		cli->json = true;
+	if (map_goals(r, err, sizeof(err)))
+		return cli_fail(EXIT_USAGE, "rfc2544: %s", err);
 	if (app_r2544_check(&r->po, to, r->sizes_given, err, sizeof(err)) ||
 	    app_r2544_timing(&r->po, &to->cfg, plan, err, sizeof(err)))
 		return cli_fail(EXIT_USAGE, "rfc2544: %s", err);

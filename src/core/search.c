@@ -247,9 +247,20 @@ static enum cls classify(const struct search *s, int goal, double x, uint64_t mi
 	double e = s->cfg.exceed_ratio;
 	unsigned int i;
 
+	double gs = 0, bs = 0;
+	bool final = min_dur >= s->cfg.final_ns;
+
 	for (i = 0; i < s->n; i++) {
 		const struct trial *t = &s->t[i];
 
+		if (final && usable_at(s, t, 0, x) && t->dur < min_dur) {
+			/* RFC 9971: a short trial can prove an upper bound */
+			if (passes(s, t, goal))
+				gs += (double)t->dur;
+			else
+				bs += (double)t->dur;
+			continue;
+		}
 		if (!usable_at(s, t, min_dur, x))
 			continue;
 		if (passes(s, t, goal))
@@ -258,6 +269,9 @@ static enum cls classify(const struct search *s, int goal, double x, uint64_t mi
 			b += (double)t->dur;
 	}
 	*good = g;
+	/* the RFC's effective bad sum: short bad time not balanced by short
+	 * good time (good_short * E / (1 - E)) counts as bad */
+	b += fmax(0, bs - gs * e / (1 - e));
 	if (g + b <= 0)
 		return C_NONE;
 	whole = fmax(sum, g + b);
@@ -298,7 +312,7 @@ static void eval(const struct search *s, int goal, uint64_t min_dur, struct view
 	for (i = 0; i < s->n; i++) {
 		const struct trial *t = &s->t[i];
 
-		if (!first_at(s, i, min_dur) || (v->uv && t->load >= v->u) ||
+		if (!first_at(s, i, min_dur >= s->cfg.final_ns ? 0 : min_dur) || (v->uv && t->load >= v->u) ||
 		    classify(s, goal, t->load, min_dur, &good) != C_UPPER)
 			continue;
 		v->uv = true;

@@ -11,9 +11,11 @@
  * wide width goal, then runs phases whose trial durations grow
  * geometrically toward final_ns while the width goal halves each phase, down
  * to precision in the final phase. Every trial classifies for both goals at
- * once (loss 0 passes NDR; loss ratio <= pdr_ratio passes PDR). Shorter
- * trials are only hints: a reported bound is valid only if a trial at
- * final_ns measured it.
+ * once (loss 0 passes NDR; loss ratio <= pdr_ratio passes PDR). A
+ * reported lower bound is valid only if trials at final_ns measured it;
+ * shorter trials can prove an upper bound (RFC 9971): in the final view
+ * their bad time counts as bad, less what their good time balances
+ * (good_short * E / (1 - E)).
  *
  * Classification (the draft's goal exceed ratio E and goal duration sum
  * G): a load is judged for a goal from the summed durations of its trials

@@ -227,13 +227,19 @@ static double run_flaky(const struct search_cfg *c, uint64_t seed, double cap)
 	/* The same classification, from the full-length trials in the log. */
 	for (int pass = 0; pass < 2; pass++) {
 		for (i = 0; i < n; i++) {
-			double g = 0, b = 0, whole;
+			double g = 0, b = 0, gs = 0, bs = 0, whole;
 
-			if (log[i].dur != c->final_ns)
+			if (pass == 1 && log[i].dur != c->final_ns)
 				continue;
 			for (k = 0; k < n; k++)
 				if (log[k].dur == c->final_ns && log[k].load == log[i].load)
 					*(log[k].rx < log[k].tx ? &b : &g) += (double)log[k].dur;
+				else if (log[k].load == log[i].load)
+					*(log[k].rx < log[k].tx ? &bs : &gs) += (double)log[k].dur;
+			/* RFC 9971: short bad time not balanced by short good time */
+			b += fmax(0, bs - gs * c->exceed_ratio / (1 - c->exceed_ratio));
+			if (g + b <= 0)
+				continue;
 			whole = fmax((double)sum, g + b);
 			if (pass == 0 && b / whole > c->exceed_ratio && log[i].load < u)
 				u = log[i].load;
