@@ -87,6 +87,58 @@ static const char *last_line(struct dut *d, char *out, size_t len)
 	return out;
 }
 
+/* Reap the agent's process (ssh, or the lab's agent) within grace_ms,
+ * then SIGTERM (the agent restores on it) and 1 s more, then SIGKILL:
+ * every wait bounded, at most grace_ms + 1 s and a SIGKILL's reap.
+ * Its status in *status when it ended by itself or on SIGTERM. */
+#define DUT_TERM_MS 1000
+static void reap(struct dut *d, unsigned int grace_ms, int *status)
+{
+	int st = 0;
+
+	if (d->pid <= 0)
+		return;
+	for (unsigned int waited = 0, sig = 0;; waited += 20) {
+		pid_t r = waitpid(d->pid, &st, WNOHANG);
+
+		if (r == d->pid || (r < 0 && errno != EINTR)) {
+			if (r == d->pid && status)
+				*status = st;
+			break;
+		}
+		if (!sig && waited >= grace_ms) {
+			kill(d->pid, SIGTERM);
+			sig = 1;
+			waited = 0;
+			grace_ms = DUT_TERM_MS;
+		} else if (sig && waited >= grace_ms) {
+			kill(d->pid, SIGKILL);
+			while (waitpid(d->pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			break;
+		}
+		usleep(20000);
+	}
+	d->pid = -1;
+}
+
+/* A session that timed out ends at once: nothing more is asked (no bye,
+ * no restore over a link that does not answer) and its process is ended
+ * without a wait for it to go by itself. */
+static void abandon(struct dut *d)
+{
+	d->dead = true;
+	if (d->fd >= 0) {
+		close(d->fd);
+		d->fd = -1;
+	}
+	reap(d, 0, NULL);
+}
+
+/* How long the agent's process may take to end by itself once its end of
+ * the pipe closed (ssh says why and exits at once). */
+#define DUT_EXIT_MS 2000
+
 /* Why the agent ended before answering, from its exit status. */
 static int explain_death(struct dut *d, char *err, size_t errlen)
 {
@@ -94,8 +146,7 @@ static int explain_death(struct dut *d, char *err, size_t errlen)
 	int status = 0;
 
 	drain_stderr(d);
-	if (d->pid > 0 && waitpid(d->pid, &status, 0) == d->pid)
-		d->pid = -1;
+	reap(d, DUT_EXIT_MS, &status);
 	d->dead = true;
 	last_line(d, line, sizeof(line));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
@@ -142,18 +193,21 @@ static json_object *read_answer(struct dut *d, unsigned int timeout_ms, int *rc,
 				snprintf(why, sizeof(why), "%s", err);
 				snprintf(err, errlen, "%s: the agent's answer is garbled: %s", d->name, why);
 				*rc = -EPROTO;
+				abandon(d);	/* nothing it says next can be trusted */
 			}
 			return o;
 		}
 		if (d->have >= AGENT_RESP_MAX) {
 			snprintf(err, errlen, "%s: an answer longer than %d bytes", d->name, AGENT_RESP_MAX);
 			*rc = -EPROTO;
+			abandon(d);
 			return NULL;
 		}
 		t = now_ms();
 		if (t >= deadline) {
 			snprintf(err, errlen, "%s: no answer from the agent within %u s", d->name, timeout_ms / 1000);
 			*rc = -ETIMEDOUT;
+			abandon(d);
 			return NULL;
 		}
 		if (poll(p, 2, (int)(deadline - t)) < 0 && errno != EINTR) {
@@ -661,16 +715,9 @@ void dut_close(struct dut *d)
 	}
 	if (d->fd >= 0)
 		close(d->fd);
-	if (d->pid > 0) {
-		/* After bye the agent exits at once; give it 5 s, then end
-		 * it (it restores on SIGTERM as well). */
-		for (int i = 0; i < 50 && waitpid(d->pid, NULL, WNOHANG) == 0; i++)
-			usleep(100000);
-		if (waitpid(d->pid, NULL, WNOHANG) == 0) {
-			kill(d->pid, SIGTERM);
-			waitpid(d->pid, NULL, 0);
-		}
-	}
+	/* After bye the agent exits at once; give it 5 s, then end it (it
+	 * restores on SIGTERM as well), bounded. */
+	reap(d, 5000, NULL);
 	if (d->err_fd >= 0)
 		close(d->err_fd);
 	if (d->vm_lock >= 0)
