@@ -30,8 +30,11 @@ awk -v s="$(nft_share "$j")" 'BEGIN { exit !(s < 5) }' || fail "nft functions we
 j=$("$WR" trial $T --label prof-1000) || fail "trial --profile with rules"
 p=$(jq -c '.dut_cpu.profile | {samples, busy_pct, softirq_pct, top: [.top[0:5][] | "\(.symbol) \(.pct | floor)%"]}' <<<"$j")
 note "1000 rules: $p"
-# the rule walk is most of the work (37 kpps of 40 got through here)
-[ "$(jq -r '.dut_cpu.profile.top[0].symbol | startswith("nft_")' <<<"$j")" = true ] || fail "with rules, first: $p"
+# the rule walk is most of the work (37 kpps of 40 got through here),
+# after what a paravirtualised guest's hypervisor calls cost (pvm_*,
+# native_write_msr: 44% on a 6.18 pvm guest, interrupts' MSR writes)
+[ "$(jq -r '[.dut_cpu.profile.top[].symbol | select(test("^(pvm_|native_write_msr)") | not)][0] | startswith("nft_")' <<<"$j")" = true ] ||
+	fail "with rules, first: $p"
 awk -v s="$(nft_share "$j")" 'BEGIN { exit !(s >= 30) }' || fail "nft functions weigh $(nft_share "$j")% with 1000 rules: $p"
 
 echo "$j" >"$D/trial.json"
