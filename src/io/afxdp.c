@@ -571,16 +571,19 @@ static bool rx_ready(struct afx *p)
 }
 
 /* Take up to RX_BATCH frames from queue q, give each to fn, and return the
- * buffers to the fill ring. now_ns is this batch's user-space time, used
- * for frames that came without the program's metadata. */
-static unsigned int rx_queue_batch(struct afx *p, struct afx_queue *q, port_rx_fn fn, void *ctx,
-				   uint64_t now_ns)
+ * buffers to the fill ring. A frame that came without the program's
+ * metadata gets the batch's user-space time, read after the ring showed
+ * it: every frame in the batch was sent (and stamped) before that, so its
+ * latency is never negative. */
+static unsigned int rx_queue_batch(struct afx *p, struct afx_queue *q, port_rx_fn fn, void *ctx)
 {
 	uint32_t idx, fidx;
 	unsigned int n = xsk_ring_cons__peek(&q->rx, RX_BATCH, &idx), got;
+	uint64_t now_ns;
 
 	if (!n)
 		return 0;
+	now_ns = clock_ns(CLOCK_REALTIME);
 	/* Each queue owns rx_n frames and its fill ring has rx_n entries,
 	 * so there is always room for those just received. */
 	got = xsk_ring_prod__reserve(&q->fill, n, &fidx);
@@ -615,7 +618,6 @@ static int afx_rx_poll(void *vp, port_rx_fn fn, void *ctx, int timeout_ms)
 {
 	struct afx *p = vp;
 	unsigned int delivered = 0, got;
-	uint64_t now;
 
 	if (!p->want_rx)
 		return -EINVAL;
@@ -629,11 +631,10 @@ static int afx_rx_poll(void *vp, port_rx_fn fn, void *ctx, int timeout_ms)
 		if (poll(pfd, p->nq, timeout_ms) < 0)
 			return errno == EINTR ? 0 : -errno;
 	}
-	now = clock_ns(CLOCK_REALTIME);
 	do {
 		got = 0;
 		for (unsigned int i = 0; i < p->nq; i++)
-			got += rx_queue_batch(p, &p->q[i], fn, ctx, now);
+			got += rx_queue_batch(p, &p->q[i], fn, ctx);
 		delivered += got;
 	} while (got && delivered < RX_MAX_CALL);
 	p->st.rx_frames += delivered;

@@ -13,6 +13,11 @@ export WIRERATE_DB=$D/r.db
 T="--prefix $P --rate 40kpps --duration 2s --learn-wait 0.1s --drain 0.3s --profile --json"
 "$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
 
+# A paravirtualised guest's hypervisor calls (pvm_*, native_write_msr:
+# 39-73% on a 6.18 pvm guest, interrupts' MSR writes) come before the
+# work a test looks at; these jq filters step over them.
+NOT_HV_SEL='test("^(pvm_|native_write_msr)") | not'
+NOT_HV="select($NOT_HV_SEL)"
 # nft_share JSON: the share of the top entries whose name starts nft_
 nft_share() { jq -r '[.dut_cpu.profile.top[] | select(.symbol | startswith("nft_")) | .pct] | add // 0' <<<"$1"; }
 j=$("$WR" trial $T --label prof-0) || fail "trial --profile"
@@ -31,9 +36,8 @@ j=$("$WR" trial $T --label prof-1000) || fail "trial --profile with rules"
 p=$(jq -c '.dut_cpu.profile | {samples, busy_pct, softirq_pct, top: [.top[0:5][] | "\(.symbol) \(.pct | floor)%"]}' <<<"$j")
 note "1000 rules: $p"
 # the rule walk is most of the work (37 kpps of 40 got through here),
-# after what a paravirtualised guest's hypervisor calls cost (pvm_*,
-# native_write_msr: 44% on a 6.18 pvm guest, interrupts' MSR writes)
-[ "$(jq -r '[.dut_cpu.profile.top[].symbol | select(test("^(pvm_|native_write_msr)") | not)][0] | startswith("nft_")' <<<"$j")" = true ] ||
+# after the hypervisor's calls
+[ "$(jq -r "[.dut_cpu.profile.top[].symbol | $NOT_HV][0] | startswith(\"nft_\")" <<<"$j")" = true ] ||
 	fail "with rules, first: $p"
 awk -v s="$(nft_share "$j")" 'BEGIN { exit !(s >= 30) }' || fail "nft functions weigh $(nft_share "$j")% with 1000 rules: $p"
 
@@ -45,13 +49,13 @@ $CHECK/trial.schema.json "$D/trial.json" || fail "trial --profile against trial.
 r=$("$WR" report prof-0 prof-1000) || fail "report"
 note "$(grep "went from" <<<"$r")"
 grep -Eq "nft_[a-z_]+ went from (under )?[0-9.]+% to [0-9.]+% of the busy time in #2 prof-1000" <<<"$r" || fail "report: $r"
-[ "$("$WR" report prof-0 prof-1000 --json | jq -r '.runs[1].cells[0].profile.top[0].symbol | startswith("nft_")')" = true ] ||
+[ "$("$WR" report prof-0 prof-1000 --json | jq -r "[.runs[1].cells[0].profile.top[].symbol | $NOT_HV][0] | startswith(\"nft_\")")" = true ] ||
 	fail "report --json: $("$WR" report prof-0 prof-1000 --json | jq -c '[.runs[].cells[0].profile]')"
 
 # rfc2544 keeps the profile of its NDR trial.
 "$WR" rfc2544 throughput --prefix "$P" --quick --trial-time 1s --settle 0.1s --learn-wait 0.1s --drain 0.3s \
 	--sizes 64 --max-load 40kpps --profile --label prof-search >/dev/null || fail "rfc2544 --profile"
-c=$("$WR" report prof-search --json | jq -c '.runs[0].cells[0] | {ndr_median_pps, profile: (.profile.top[0:3])}')
+c=$("$WR" report prof-search --json | jq -c ".runs[0].cells[0] | {ndr_median_pps, profile: [.profile.top[] | select(.symbol | $NOT_HV_SEL)][0:3]}")
 note "rfc2544: $c"
 [ "$(jq -r '.profile[0].symbol | startswith("nft_")' <<<"$c")" = true ] || fail "rfc2544's NDR profile: $c"
 
