@@ -198,6 +198,33 @@ static void explain(struct trend_change *c, const struct env *env, size_t g0, si
 	}
 }
 
+int app_trend_explain(struct db *db, const int64_t *before, size_t nb, const int64_t *after, size_t na,
+		      struct trend_change *c, char *err, size_t errlen)
+{
+	size_t n = nb + na;
+	struct env *env;
+	int rc = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!nb || !na)
+		return 0;
+	if (!(env = calloc(n, sizeof(*env)))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; !rc && i < n; i++)
+		if ((rc = db_run_env(db, i < nb ? before[i] : after[i - nb], on_env, &env[i], err, errlen)) == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+	if (!rc) {
+		c->at = nb;
+		explain(c, env, 0, nb, n);
+	}
+	for (size_t i = 0; i < n; i++)
+		env_free(&env[i]);
+	free(env);
+	return rc;
+}
+
 void app_trend_free(struct trend *t)
 {
 	free(t->p);

@@ -29,4 +29,11 @@ int app_trend(struct db *const *dbs, unsigned int ndb, const struct db_run_filte
 	      unsigned int size, struct trend *t, char *err, size_t errlen);
 void app_trend_free(struct trend *t);
 
+/* What differed in the environment between the runs before[0..nb) and
+ * after[0..na) of one store, as a trend's change explains itself (steady
+ * keys first: the same on each side); c's at, before, after and pct are
+ * the caller's. 0, or -errno with err. */
+int app_trend_explain(struct db *db, const int64_t *before, size_t nb, const int64_t *after, size_t na,
+		      struct trend_change *c, char *err, size_t errlen);
+
 #endif

@@ -56,6 +56,12 @@ int cli_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 
 /* The exit status of a step that returned rc (0 or -errno): 0, EXIT_USAGE
  * for -EINVAL (the input was wrong), else EXIT_RUNTIME. */
 int cli_status(int rc);
+/* A test's command line (targv[0] "wirerate", then trial or rfc2544 and
+ * its options, NULL ended) checked by the test's command in this process
+ * with nothing built (cli->check_only), as the matrix and bisect check
+ * what they will run: 0, or its exit status after it printed why; the
+ * time it plans in *planned_s. */
+int cli_check_test(struct cli *cli, char **targv, double *planned_s);
 
 /* Ctrl-C and SIGTERM while a command runs: cli_stop_catch installs the
  * handler (remembering what was there) and returns the flag it sets, which
@@ -85,6 +91,8 @@ extern const struct opt_cmd vmguest_cmd;
 int cmd_lab(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd lab_cmd;
 int cmd_matrix(struct cli *cli, int argc, char **argv);
+int cmd_bisect(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd bisect_cmd;
 extern const struct opt_cmd matrix_cmd;
 int cmd_probe(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd probe_cmd;

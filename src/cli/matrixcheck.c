@@ -12,26 +12,6 @@
 #include "cli/labargs.h"
 #include "store/db.h"
 
-/* The test's own options, checked by the test's command in this process
- * with nothing built (cli->check_only): 0, or its exit status after it
- * printed why. */
-static int check_test(struct cli *cli, char **targv, double *planned_s)
-{
-	struct cli sub = *cli;
-	char *copy[APP_MATRIX_ARGV_MAX];
-	int n = 0, rc;
-
-	/* the command takes its options out of the array it is given */
-	for (; targv[n + 1]; n++)
-		copy[n] = targv[n + 1];
-	copy[n] = NULL;
-	sub.check_only = true;
-	sub.planned_s = 0;
-	rc = !strcmp(copy[0], "trial") ? cmd_trial(&sub, n, copy) : cmd_rfc2544(&sub, n, copy);
-	*planned_s = sub.planned_s;
-	return rc;
-}
-
 /* Every configuration checked as 'lab up' would check it, before any lab
  * is built or test run: -1, or the exit status. */
 static int check_labs(struct cli *cli, struct matrix_plan *p)
@@ -79,7 +59,7 @@ int matrix_check(struct cli *cli, int argc, char **argv, struct matrix_plan *p)
 					.fail_pct = mo->fail_pct, .json = cli->json };
 	/* the test's own options, parsed by the test with nothing built */
 	for (int c = 0; c < (run->remote ? m->nconf : 1); c++)
-		if ((rc = check_test(cli, app_matrix_run_argv(run, c), &run->planned_s)))
+		if ((rc = cli_check_test(cli, app_matrix_run_argv(run, c), &run->planned_s)))
 			return rc;
 	return -1;
 }

@@ -40,6 +40,11 @@ int selfexec_stopped(void)
 	return stop_sig;
 }
 
+const volatile int *selfexec_stop_flag(void)
+{
+	return &stop_sig;
+}
+
 int selfexec_run(char **argv, int out_fd, int fail)
 {
 	int status, err;

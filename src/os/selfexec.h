@@ -28,5 +28,7 @@ struct selfexec_sigs {
 void selfexec_catch(struct selfexec_sigs *s);
 void selfexec_restore(const struct selfexec_sigs *s);
 int selfexec_stopped(void);
+/* The same as a flag another wait can watch (command_run's stop). */
+const volatile int *selfexec_stop_flag(void);
 
 #endif

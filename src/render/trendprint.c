@@ -14,6 +14,36 @@ static const char *pps(double v, char *buf, size_t len)
 	return buf;
 }
 
+void trendprint_differed(struct out *o, const struct trend_change *c)
+{
+	out_arr_start(o, "differed");
+	for (unsigned int i = 0; i < c->ndiff; i++) {
+		const struct trend_diff *d = &c->diff[i];
+
+		out_obj_start(o, NULL);
+		if (!i || d->steady != c->diff[i - 1].steady)
+			out_text(o, "%s    %s", i ? "\n" : "", d->steady ? "what differed, the same on each side:" :
+								 "also differed between the two runs:");
+		out_str(o, "key", " %s", d->key);
+		if (d->before[0])
+			out_str(o, "before", " %s", d->before);
+		else
+			out_null(o, "before");
+		out_text(o, "%s -> ", d->before[0] ? "" : " (none)");
+		if (d->after[0])
+			out_str(o, "after", "%s", d->after);
+		else
+			out_null(o, "after");
+		out_text(o, "%s", d->after[0] ? "" : "(none)");
+		out_bool(o, "steady", NULL, d->steady);
+		out_text(o, "%s", i + 1 < c->ndiff && d->steady == c->diff[i + 1].steady ? ";" : "");
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_bool(o, "more", c->more ? " (and more)" : NULL, c->more);
+	out_text(o, "%s", c->ndiff ? "\n" : "    nothing in the runs' environment differed\n");
+}
+
 void trend_print(struct out *o, const struct trend *t, double fail_pct, bool regression)
 {
 	char a[32], b[32];
@@ -74,32 +104,7 @@ void trend_print(struct out *o, const struct trend *t, double fail_pct, bool reg
 		out_text(o, ": %s -> %s", pps(c->before, a, sizeof(a)), pps(c->after, b, sizeof(b)));
 		out_f64(o, "pct", " (%+.1f%%)", c->pct);
 		out_str(o, "verdict", ", %s\n", c->worse ? "worse" : "better");
-		out_arr_start(o, "differed");
-		for (unsigned int i = 0; i < c->ndiff; i++) {
-			const struct trend_diff *d = &c->diff[i];
-
-			out_obj_start(o, NULL);
-			if (!i || d->steady != c->diff[i - 1].steady)
-				out_text(o, "%s    %s", i ? "\n" : "", d->steady ? "what differed, the same on each side:" :
-									 "also differed between the two runs:");
-			out_str(o, "key", " %s", d->key);
-			if (d->before[0])
-				out_str(o, "before", " %s", d->before);
-			else
-				out_null(o, "before");
-			out_text(o, "%s -> ", d->before[0] ? "" : " (none)");
-			if (d->after[0])
-				out_str(o, "after", "%s", d->after);
-			else
-				out_null(o, "after");
-			out_text(o, "%s", d->after[0] ? "" : "(none)");
-			out_bool(o, "steady", NULL, d->steady);
-			out_text(o, "%s", i + 1 < c->ndiff && d->steady == c->diff[i + 1].steady ? ";" : "");
-			out_obj_end(o);
-		}
-		out_arr_end(o);
-		out_bool(o, "more", c->more ? " (and more)" : NULL, c->more);
-		out_text(o, "%s", c->ndiff ? "\n" : "    nothing in the runs' environment differed\n");
+		trendprint_differed(o, c);
 		out_obj_end(o);
 	}
 	out_arr_end(o);

@@ -11,4 +11,8 @@
  * worse than the group before by more than fail_pct. */
 void trend_print(struct out *o, const struct trend *t, double fail_pct, bool regression);
 
+/* What differed across change c: the "differed" array and "more", and
+ * in text the keys, steady ones first ("nothing ... differed" when none). */
+void trendprint_differed(struct out *o, const struct trend_change *c);
+
 #endif

@@ -657,6 +657,25 @@ int db_run_end(struct db *db, int64_t id, const char *status, const char *headli
 	return 0;
 }
 
+int db_run_reopen(struct db *db, int64_t id, char *err, size_t errlen)
+{
+	char boot[64];
+	int rc;
+
+	db_boot_id(boot, sizeof(boot));
+	if ((rc = begin(db, err, errlen)))
+		return rc;
+	rc = run_stmt(db->c, "UPDATE runs SET status = 'running', ended = NULL, pid = ?, boot_id = ? WHERE id = ?", "isi",
+		      (int64_t)getpid(), boot, id);
+	if ((rc = finish(db, rc, "reopening the run", err, errlen)))
+		return rc;
+	if (!db->h && (rc = dbpg_run_lock(db->c, id, true))) {
+		snprintf(err, errlen, "locking the run: %s", sql_errmsg(db->c));
+		return -EIO;
+	}
+	return 0;
+}
+
 /* The trial's loss attribution, per direction (after its row). */
 static int loss_add(struct db *db, int64_t trial, const struct db_trial *t)
 {

@@ -103,6 +103,10 @@ int db_run_begin(struct db *db, const struct db_run_info *ri, const struct db_kv
 int db_run_end(struct db *db, int64_t id, const char *status, const char *headline,
 	       char *err, size_t errlen);
 
+/* A run that ended made running again by this process (a resumed
+ * bisection): its status, end, pid and boot id. */
+int db_run_reopen(struct db *db, int64_t id, char *err, size_t errlen);
+
 /* A stream's figures (wirerate stream), beside its trial row: the bytes
  * each way and each end's time in ns, the sends refused, the receiving
  * socket's drops, the senders, and each end's CPU (cpus 0: not

@@ -192,7 +192,16 @@ static struct rm_cell *new_cell(struct rm_run *r, unsigned int size, double line
 /* The plain trials of a run (`wirerate trial [--repeat N]`, test 'x'):
  * per frame size the median of what they forwarded, their range and the
  * mean loss. */
-#define TRIAL_OFFER_SLACK 0.005	/* the generator within this of its load: the load */
+double report_trial_forwarded(double load, double tx, double rx, double dur)
+{
+	double offered = load;
+
+	if (!(tx > 0))
+		return NAN;
+	if (isfinite(dur) && dur > 0 && tx / dur < load * (1 - TRIAL_OFFER_SLACK))
+		offered = tx / dur;
+	return offered * rx / tx;
+}
 
 static int load_trials(struct sql *h, struct rm_run *r, double line_bps, char *err, size_t errlen)
 {
@@ -238,15 +247,8 @@ static int load_trials(struct sql *h, struct rm_run *r, double line_bps, char *e
 			nf = nc = 0;
 			loss = 0;
 		}
-		/* What was offered: the load asked for, or what the generator
-		 * sent when it fell short of that (a tester-limited trial), so
-		 * that a trial offered 59k of 100k never reads 100k forwarded. */
-		double dur = col_d(st, 6), offered = load;
-
-		if (isfinite(dur) && dur > 0 && tx / dur < load * (1 - TRIAL_OFFER_SLACK))
-			offered = tx / dur;
 		if (nf < MAXT) {
-			fwd[nf++] = offered * rx / tx;
+			fwd[nf++] = report_trial_forwarded(load, tx, rx, col_d(st, 6));
 			loss += rx < tx ? (tx - rx) * 100 / tx : 0;
 		}
 		c->trial_offered_pps = load;

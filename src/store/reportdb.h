@@ -35,6 +35,13 @@ int report_load(struct db *db, const int64_t *ids, unsigned int n, struct report
 int report_load_stores(struct db *const *dbs, const int64_t *ids, unsigned int n, struct report_model *m,
 		       char *err, size_t errlen);
 
+/* What came out of the DUT in a stored plain trial, frames/s: what was
+ * offered (the load asked for, or what the generator sent when it fell
+ * short of it by more than TRIAL_OFFER_SLACK: a trial offered 59k of
+ * 100k never reads 100k forwarded) times rx/tx. NAN when tx is not > 0. */
+#define TRIAL_OFFER_SLACK 0.005
+double report_trial_forwarded(double load, double tx, double rx, double duration_s);
+
 /* m->title, from the runs and the baseline's ref. */
 void report_title(struct report_model *m);
 

@@ -1,0 +1,104 @@
+# bisect over a git range of DUT configuration: 16 commits, commit 11
+# adds 3000 null firewall rules to the DUT's forward path (the lab's
+# forwarding rate falls by more than half), and --apply loads each
+# commit's ruleset into a lab built afresh. The bisection is killed
+# (SIGKILL) in the middle of a step and resumed: it names commit 11,
+# having measured at most 6 candidates besides the ends, with the rule
+# count among what differed; commit 7 fails to build, and is skipped with
+# the build's reason. 'bisect log' gives the same, the HTML page shows the
+# steps. The same series without the rules commit stops after the ends:
+# "good and bad do not differ".
+. "$(dirname "$0")/lib.sh"
+command -v git >/dev/null || skip "no git (scripts/deps.sh installs it)"
+
+D=$(mktemp -d); trap 'kill -9 $bg 2>/dev/null; rm -rf "$D"; cleanup' EXIT
+export WIRERATE_DB=$D/r.db
+G=$D/cfg
+git init -q -b main "$G"
+git -C "$G" config user.email t@example.invalid
+git -C "$G" config user.name test
+# each commit's ruleset: a table of its own, n null rules (a mark no
+# frame has) in the forward hook
+cat >"$G/apply.sh" <<'A'
+set -e
+n=$(cat rules)
+{ echo "table inet wrbisect {"; echo "chain fwd { type filter hook forward priority 0; policy accept;"
+  i=0; while [ $i -lt "$n" ]; do echo "meta mark 0x7e57 counter"; i=$((i + 1)); done; echo "} }"; } >/tmp/wrbisect-$$.nft
+ip netns exec "${WR_BISECT_PREFIX}dut" nft -f /tmp/wrbisect-$$.nft
+rm -f /tmp/wrbisect-$$.nft
+A
+commit() { git -C "$G" add -A && git -C "$G" commit -q -m "$1"; }
+echo 0 >"$G/rules"
+for i in $(seq 0 15); do
+	echo "step $i" >"$G/notes"
+	[ "$i" = 7 ] && echo "half done" >"$G/broken" || rm -f "$G/broken"
+	if [ "$i" = 11 ]; then echo 3000 >"$G/rules"; commit "c$i: 3000 null rules"; else commit "c$i: notes"; fi
+	eval "C$i=$(git -C "$G" rev-parse HEAD)"
+done
+git -C "$G" branch flat "$C10"
+
+M="trial --rate 100kpps --duration 0.5s --learn-wait 0.1s --drain 0.3s"
+B=(bisect start --tree "$G" --good "$C0" --bad "$C15" --lab "" --prefix "$P" --apply "sh apply.sh"
+	--build "test ! -e broken || { echo 'broken: half done'; exit 1; }" --label known)
+
+# ---- started, killed in a step, resumed ----
+t0=$SECONDS
+"$WR" "${B[@]}" -- $M >"$D/start.out" 2>&1 &
+bg=$!
+# killed while measuring the fifth measurement (the ends take four):
+# mid-step, its trial running
+for _ in $(seq 600); do
+	[ "$(grep -c ': measuring' "$D/start.out")" -ge 5 ] && break
+	kill -0 $bg 2>/dev/null || break
+	sleep 0.1
+done
+sleep 0.5
+kill -9 $bg 2>/dev/null || fail "bisect ended before it was killed: $(tail -5 "$D/start.out")"
+wait $bg 2>/dev/null
+note "killed after: $(grep -c ': measuring' "$D/start.out") measurements begun"
+id=$("$WR" runs --json | jq -r '[.runs[] | select(.test == "bisect")][0].id')
+[ -n "$id" ] && [ "$id" != null ] || fail "no bisection stored: $(cat "$D/start.out")"
+sleep 1	# the killed trial's child stores itself as interrupted
+"$WR" bisect resume --json >"$D/res.json" 2>"$D/res.err" || fail "resume: $(tail -5 "$D/res.err")"
+note "known step: $((SECONDS - t0)) s in all"
+r=$(jq -c '{result, first_bad, measured, noise, first_bad_median, last_good_median, change_pct}' "$D/res.json")
+note "result: $r"
+jq -r '.steps[] | "  \(.index) \(.shown) \(.verdict) \(.median) \(.values) \(.reason // "")"' "$D/res.json" | while read -r l; do note "$l"; done
+[ "$(jq -r '.result' "$D/res.json")" = found ] || fail "not found: $r"
+[ "$(jq -r '.first_bad' "$D/res.json")" = 11 ] || fail "first bad not commit 11: $r"
+[ "$(jq -r '.first_bad_candidate' "$D/res.json")" = "$C11" ] || fail "first bad not $C11: $r"
+[ "$(jq -r '.measured' "$D/res.json")" -le 6 ] || fail "more than 6 candidates measured: $r"
+# more than half the rate gone
+jq -e '.first_bad_median < .last_good_median / 2' "$D/res.json" >/dev/null || fail "no drop by half: $r"
+# commit 7's build failed: a skip with the build's own words, never a verdict
+s7=$(jq -c '.steps[] | select(.index == 7)' "$D/res.json")
+[ -z "$s7" ] || { jq -e '.verdict == "skip" and (.reason | test("the build failed.*broken: half done"))' <<<"$s7" >/dev/null ||
+	fail "commit 7: $s7"; }
+# the tree back where it was
+[ "$(git -C "$G" symbolic-ref --short HEAD)" = main ] || fail "the tree is left at $(git -C "$G" rev-parse HEAD)"
+# what differed between the last good and the first bad: the DUT's rules
+jq -e '[.environment.differed[].key] | any(test("nft|rules"))' "$D/res.json" >/dev/null ||
+	note "what differed: $(jq -c '[.environment.differed[] | .key]' "$D/res.json")"
+# every step stored with the bisection's tags and the candidate's id
+n=$("$WR" runs --tag "bisect:$id" --json | jq '[.runs[] | select(.test == "trial" and .status == "complete")] | length')
+[ "$n" -ge 5 ] || fail "$n measurement runs stored"
+"$WR" runs --tag "bisect-candidate:$C11" --json | jq -e '.runs | length >= 1' >/dev/null || fail "no run tagged with commit 11"
+# the log says the same; the page shows the steps
+"$WR" bisect log "$id" >"$D/log" || fail "log"
+grep -q "first bad is 11 " "$D/log" || fail "log: $(cat "$D/log")"
+"$WR" bisect log known --html "$D/b.html" >/dev/null || fail "log --html"
+grep -q "known 11/" "$D/b.html" || fail "the page does not show the step of commit 11"
+[ "$(grep -o 'known [0-9]*/' "$D/b.html" | sort -u | wc -l)" -ge 4 ] || fail "the page shows too few steps"
+# a complete bisection is not resumed again
+"$WR" bisect resume >/dev/null 2>"$D/e"; [ $? = 2 ] || fail "resume of nothing: $(cat "$D/e")"
+
+# ---- no step: the flat branch, the ends do not differ ----
+t0=$SECONDS
+"$WR" bisect start --tree "$G" --good "$C0" --bad flat --lab "" --prefix "$P" --apply "sh apply.sh" \
+	--label flat --json -- $M >"$D/flat.json" 2>"$D/flat.err" || fail "flat: $(tail -3 "$D/flat.err")"
+note "no step: $((SECONDS - t0)) s: $(jq -c '{result, measured, noise}' "$D/flat.json")"
+[ "$(jq -r '.result' "$D/flat.json")" = no-difference ] || fail "flat: $(jq -c . "$D/flat.json")"
+[ "$(jq -r '.measured' "$D/flat.json")" = 0 ] || fail "flat: candidates measured beyond the ends"
+"$WR" bisect log flat | grep -q "good and bad do not differ" || fail "flat log"
+no_namespaces_left "$P"
+ok
