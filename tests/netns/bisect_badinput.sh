@@ -53,4 +53,4 @@ bad "uncommitted changes" start "${O[@]}" --good "$A" --bad "$C" $M
 git -C "$G" checkout -q -- f
 bad "no database at .* (nothing stored yet)" resume
 [ "$("$WR" runs --json 2>/dev/null | jq '.runs | length')" = 0 ] || fail "a run was stored: $("$WR" runs)"
-ok
+echo ok
