@@ -99,6 +99,36 @@ int db_default_path(char *buf, size_t len, char *err, size_t errlen)
 	return 0;
 }
 
+/* The file's first bytes, read through SQLite's own VFS: a plain open()
+ * and close() of the file would drop every POSIX lock this process holds
+ * on it, and with them the shared lock by which another connection of
+ * ours says it is open, so a writer elsewhere would take itself for the
+ * last one and fold in and delete the write-ahead log under it. SQLite's
+ * VFS defers that close. */
+static int read_head(const char *path, char *head, size_t len, char *err, size_t errlen)
+{
+	sqlite3_vfs *vfs = sqlite3_vfs_find(NULL);
+	sqlite3_file *f;
+	int out = 0, rc;
+
+	if (!vfs || !(f = calloc(1, (size_t)vfs->szOsFile))) {
+		snprintf(err, errlen, "database %s: no SQLite file system", path);
+		return -ENOMEM;
+	}
+	rc = vfs->xOpen(vfs, path, f, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &out);
+	if (rc == SQLITE_OK)
+		rc = f->pMethods->xRead(f, head, (int)len, 0);
+	if (f->pMethods)
+		f->pMethods->xClose(f);
+	free(f);
+	if (rc == SQLITE_OK)
+		return 0;
+	if (rc == SQLITE_IOERR_SHORT_READ)
+		return 1;
+	snprintf(err, errlen, "database %s: %s", path, sqlite3_errstr(rc));
+	return rc == SQLITE_CANTOPEN ? -EACCES : -EIO;
+}
+
 /* Refuse, before SQLite opens it, a file that is not a SQLite database:
  * opening one for writing could turn it into one. */
 static int check_header(const char *path, bool *exists, char *err, size_t errlen)
@@ -106,8 +136,7 @@ static int check_header(const char *path, bool *exists, char *err, size_t errlen
 	static const char magic[16] = "SQLite format 3";
 	char head[16];
 	struct stat sb;
-	ssize_t n;
-	int fd;
+	int rc;
 
 	*exists = false;
 	if (stat(path, &sb)) {
@@ -123,13 +152,9 @@ static int check_header(const char *path, bool *exists, char *err, size_t errlen
 	}
 	if (sb.st_size == 0)
 		return 0;	/* SQLite's own empty database */
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		snprintf(err, errlen, "database %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	if (n != (ssize_t)sizeof(head) || memcmp(head, magic, sizeof(magic))) {
+	if ((rc = read_head(path, head, sizeof(head), err, errlen)) < 0)
+		return rc;
+	if (rc || memcmp(head, magic, sizeof(magic))) {
 		snprintf(err, errlen, "%s is not a SQLite database (left untouched; give another --db)", path);
 		return -EINVAL;
 	}

@@ -1,7 +1,8 @@
 /* The results store on real files in a temporary directory: schema
  * creation, migration from version 1 with its data, refusal of files that
  * are not ours or carry objects of their own (untouched), readers that
- * never write, two writers at once, cascading deletes, the status of a
+ * never write, two writers at once, a held connection beside a writer
+ * in another process, cascading deletes, the status of a
  * run whose process died. */
 #include <errno.h>
 #include <math.h>
@@ -673,8 +674,62 @@ static int remove_dir(void **st)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-int main(void)
+/* One process holds a connection for long (a bisection's own run) and
+ * opens and closes others beside it; another process writes and closes
+ * meanwhile. Its close must see the held connection and leave the
+ * write-ahead log alone: the holder then reads what was written, not a
+ * "malformed" database. */
+static void held_beside_writer(void **st)
 {
+	char p[300], err[256];
+	struct db *held, *b;
+	pid_t kid;
+	int ws;
+
+	path_of(p, sizeof(p), "held.db");
+	assert_int_equal(db_open(p, true, &held, err, sizeof(err)), 0);
+	new_run(held, "first");
+	for (int round = 0; round < 3; round++) {
+		assert_int_equal(db_open(p, false, &b, err, sizeof(err)), 0);
+		db_close(b);
+		kid = fork();
+		assert_true(kid >= 0);
+		if (kid == 0) {	/* a process of its own, as a measurement is */
+			execl("/proc/self/exe", "test_db", "--write", p, (char *)NULL);
+			_exit(127);
+		}
+		assert_int_equal(waitpid(kid, &ws, 0), kid);
+		assert_true(WIFEXITED(ws));
+		assert_int_equal(WEXITSTATUS(ws), 0);
+		err[0] = '\0';
+		assert_int_equal(db_open(p, false, &b, err, sizeof(err)), 0);
+		assert_int_equal(q_int(b, "SELECT count(*) FROM runs WHERE label = 'child'"), round + 1);
+		db_close(b);
+		assert_int_equal(q_int(held, "SELECT count(*) FROM runs WHERE label = 'child'"), round + 1);
+	}
+	db_close(held);
+	(void)st;
+}
+
+/* test_db --write PATH: one run stored by a process of its own */
+static int write_one(const char *p)
+{
+	char err[256];
+	struct db *w;
+
+	if (db_open(p, false, &w, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	new_run(w, "child");
+	db_close(w);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--write"))
+		return write_one(argv[2]);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(create_schema), cmocka_unit_test(migrate_from_v1),
 		cmocka_unit_test(migrate_from_v2_loss), cmocka_unit_test(migrate_from_v2_cpu),
@@ -682,7 +737,7 @@ int main(void)
 		cmocka_unit_test(concurrent_writers), cmocka_unit_test(status_of_dead_run),
 		cmocka_unit_test(default_path), cmocka_unit_test(delete_all_or_none),
 		cmocka_unit_test(read_only_place), cmocka_unit_test(refuse_planted),
-		cmocka_unit_test(reader_never_writes),
+		cmocka_unit_test(reader_never_writes), cmocka_unit_test(held_beside_writer),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }
