@@ -342,7 +342,7 @@ static void probe_vm(struct probe_report *r)
 	if (qemu_kvm_usable())
 		set(r, PR_KVM, PROBE_YES, "KVM: a VM lab runs at the host's speed");
 	else
-		set(r, PR_KVM, PROBE_NO, "no usable /dev/kvm: a VM lab is emulated (TCG), tens of times slower, so its "
+		set(r, PR_KVM, PROBE_NO, "no usable KVM (no /dev/kvm, or QEMU cannot start a vCPU on it): a VM lab is emulated (TCG), tens of times slower, so its "
 		    "figures compare kernels only relative to each other");
 	/* the cache lives above this layer: the command checks and sets it */
 	set(r, PR_VM_KERNELS, PROBE_UNKNOWN, "not checked");

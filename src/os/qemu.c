@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -22,15 +23,68 @@
 #include "os/command.h"
 #include "os/fsutil.h"
 
+/* QEMU with KVM and the host's CPU model, paused before the first
+ * instruction: its QMP greeting comes after the vCPU is set up, so a
+ * "quit" it answers with exit status 0 says the vCPU was accepted. */
+static bool kvm_starts(void)
+{
+	static const char quit[] = "{\"execute\":\"qmp_capabilities\"}\n{\"execute\":\"quit\"}\n";
+	char bin[4096];
+	int in[2], st;
+	pid_t pid;
+
+	if (qemu_find(bin, sizeof(bin)) || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in))
+		return false;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (null < 0 || dup2(in[0], 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
+			_exit(127);
+		execl(bin, QEMU_BIN, "-nodefaults", "-no-user-config", "-display", "none", "-machine", "pc",
+		      "-accel", "kvm", "-cpu", "host", "-m", "64", "-S", "-monitor", "none", "-serial", "none",
+		      "-qmp", "stdio", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	if (pid < 0) {
+		close(in[1]);
+		return false;
+	}
+	/* a socket, not a pipe: a QEMU already gone is no SIGPIPE here */
+	if (send(in[1], quit, sizeof(quit) - 1, MSG_NOSIGNAL) < 0) {
+		/* its exit status says why */
+	}
+	close(in[1]);
+	for (int i = 0; i < 500; i++) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+
+		if (w == pid)
+			return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+		if (w < 0 && errno != EINTR)
+			return false;
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return false;
+}
+
 bool qemu_kvm_usable(void)
 {
-	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC), v;
+	static int known = -1;
+	int fd, v;
 
+	if (known >= 0)
+		return known;
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		return false;
+		return (known = 0);
 	v = ioctl(fd, KVM_GET_API_VERSION, 0);
 	close(fd);
-	return v == KVM_API_VERSION;
+	known = v == KVM_API_VERSION && kvm_starts();
+	return known;
 }
 
 int qemu_find(char *buf, size_t len)

@@ -40,7 +40,10 @@ struct qemu_cfg {
 	unsigned int nports;
 };
 
-/* Whether /dev/kvm is there and answers (KVM's API version 12). */
+/* Whether a VM runs under KVM here: /dev/kvm answers (KVM's API version
+ * 12) and QEMU starts a vCPU of the host's model on it (some nested or
+ * paravirtual hosts give a /dev/kvm whose vCPUs refuse QEMU's MSRs, and
+ * QEMU aborts). Checked once per process, within 5 s. */
 bool qemu_kvm_usable(void);
 /* The path of qemu-system-x86_64 in PATH into buf, or -ENOENT. */
 int qemu_find(char *buf, size_t len);

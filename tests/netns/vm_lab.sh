@@ -36,12 +36,18 @@ wait "$up" 2>/dev/null
 orphan=$(cat "/run/wirerate/vm-$P/qemu.pid")
 note "lab up killed with QEMU $orphan booting"
 D=$(mktemp -d); trap 'rm -rf "$D"; vm_cleanup' EXIT
+# KVM when QEMU starts a vCPU of the host's model on /dev/kvm (a host may
+# have a /dev/kvm whose vCPUs refuse QEMU's MSRs), checked here on its own
+accel=tcg
+[ -w /dev/kvm ] && (printf '{"execute":"qmp_capabilities"}\n{"execute":"quit"}\n' |
+	timeout 10 qemu-system-x86_64 -nodefaults -no-user-config -display none -machine pc -accel kvm -cpu host \
+		-m 64 -S -monitor none -serial none -qmp stdio) >/dev/null 2>&1 && accel=kvm
 t0=$SECONDS
 "$WR" lab up --prefix "$P" --kernel "$K61" --json >"$D/up" 2>&1 || fail "lab up after a killed one: $(cat "$D/up")"
 note "booted in $((SECONDS - t0)) s: $(jq -c .vm "$D/up")"
 ! kill -0 "$orphan" 2>/dev/null || fail "the killed lab up's QEMU $orphan still runs"
 [ "$(pgrep -c -f -- "-name wirerate-lab-$P( |$)")" = 1 ] || fail "not one QEMU for the lab: $(pgrep -a -f -- "-name wirerate-lab-$P")"
-[ "$(jq -r '.state + " " + (.vm.running|tostring) + " " + .vm.accel' "$D/up")" = "up true $( [ -w /dev/kvm ] && echo kvm || echo tcg)" ] ||
+[ "$(jq -r '.state + " " + (.vm.running|tostring) + " " + .vm.accel' "$D/up")" = "up true $accel" ] ||
 	fail "lab status after lab up: $(jq -c '{state, vm}' "$D/up")"
 REL=$(jq -r .vm.release "$D/up")
 [ -n "$REL" ] && [ "$REL" != "$(uname -r)" ] || fail "the guest's release '$REL' is not a kernel of its own"
