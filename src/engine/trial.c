@@ -22,9 +22,10 @@
 #define LEARN_LEAD_NS	(10 * NSEC_PER_MSEC)	/* after the last learning frame is due */
 #define PROGRESS_NS	NSEC_PER_SEC
 #define WAIT_US		20000			/* the control loop's period */
-/* The counters for the loss attribution are read this long before the
- * traffic (two of the loop's turns, a snapshot takes about a ms): after
- * the learning frames, before the first test frame. */
+/* The counters for the loss attribution are read at least this long
+ * before the traffic (two of the loop's turns; a namespace's snapshot
+ * takes about a ms, a TCG guest's tens): after the learning frames,
+ * before the first test frame. */
 #define SNAP_LEAD_NS	(2 * WAIT_US * NSEC_PER_USEC)
 
 /* The kernel stamps received frames with CLOCK_REALTIME: the tags use it too. */
@@ -255,6 +256,28 @@ static void plan(struct run *r, struct trial_result *res)
 
 		learn_ns = (uint64_t)((double)c->learn_frames / lr * NSEC_PER_SEC) + c->learn_wait_ns;
 	}
+	/* Without learning frames the DUT's counters are read now, before
+	 * any frame. With them, between the learning and the traffic: a
+	 * first reading says how long one takes (a VM's agent answers in
+	 * tens of ms, longer when its vCPU stalls), and the traffic waits
+	 * three times that, so the reading ends before the first frame. */
+	r->snap_lead_ns = SNAP_LEAD_NS;
+	if (c->dut.on) {
+		uint64_t t0 = now_ns();
+
+		trial_dut_before(r);
+		if (c->learn_frames) {
+			uint64_t took = now_ns() - t0;
+
+			if (3 * took > r->snap_lead_ns)
+				r->snap_lead_ns = 3 * took;
+			dutsnap_clear(r->snap0);
+			free(r->snap0);
+			r->snap0 = NULL;
+			r->snap_tried = false;
+			learn_ns += r->snap_lead_ns;
+		}
+	}
 	r->t_learn = now_ns() + START_DELAY_NS;
 	r->t_start = r->t_learn + learn_ns;
 	r->t_end = r->t_start + c->duration_ns;
@@ -364,8 +387,11 @@ static void watch(struct run *r, struct trial_result *res, const volatile sig_at
 		uint64_t t = now_ns();
 		bool gens_done = t > r->t_end + 200 * NSEC_PER_MSEC;
 
-		if (!r->snap_tried && t + SNAP_LEAD_NS >= r->t_start)
+		if (!r->snap_tried && t + r->snap_lead_ns >= r->t_start) {
 			trial_dut_before(r);
+			if (r->snap0 && now_ns() > r->t_start)
+				r->snap_late = true;
+		}
 		/* The DUT's CPU figures cover the traffic window only. */
 		if (c->cost && !cpucost_started(c->cost) && t >= r->t_start)
 			cpucost_mark_start(c->cost);

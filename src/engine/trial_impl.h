@@ -66,6 +66,8 @@ struct run {
 	 * transmit ports' drops (what the DUT's ingress ring refused). */
 	struct dutsnap *snap0;		/* NULL: not taken (yet) */
 	bool snap_tried;
+	bool snap_late;			/* read after the first test frame was due */
+	uint64_t snap_lead_ns;		/* read this long before the traffic */
 	bool txdrop_read[TRIAL_MAX_DIRS];
 	uint64_t txdrop0[TRIAL_MAX_DIRS];
 	char snap_err[160];

@@ -62,6 +62,9 @@ void trial_dut_after(struct run *r, struct trial_result *res)
 	if (c->dut.on && (!r->snap0 || !after))
 		snprintf(res->loss_note, sizeof(res->loss_note), "no DUT counters: %s",
 			 r->snap_err[0] ? r->snap_err : "out of memory");
+	else if (r->snap_late)
+		snprintf(res->loss_note, sizeof(res->loss_note),
+			 "the DUT answered after the traffic began: what it dropped first is unaccounted");
 	for (unsigned int d = 0; d < c->ndirs; d++) {
 		const struct trial_dir_result *o = &res->dir[d];
 		struct lossattr_dir *ld = &in.dir[d];
