@@ -16,7 +16,10 @@
 #include "app/trend.h"
 #include "os/command.h"
 #include "os/fsutil.h"
+#include "os/clock.h"
 #include "os/selfexec.h"
+#include "dut/dut.h"
+#include "dut/envcap.h"
 #include "store/reportdb.h"
 #include "store/runlist.h"
 
@@ -53,8 +56,8 @@ static void step_said(const struct app_bisect *b, size_t i, const char *fmt, ...
 
 /* The settings as the bisection run's environment: one key each. */
 struct kvbuf {
-	struct db_kv kv[24];
-	char num[6][24];
+	struct db_kv kv[32];
+	char num[8][24];
 	char measure[8192];
 	size_t n;
 };
@@ -79,14 +82,19 @@ static void spec_env(const struct app_bisect *b, struct kvbuf *k)
 	snprintf(k->num[1], sizeof(k->num[1]), "%u", s->repeat);
 	snprintf(k->num[2], sizeof(k->num[2]), "%u", s->max_rounds);
 	snprintf(k->num[3], sizeof(k->num[3]), "%u", s->timeout_s);
+	snprintf(k->num[4], sizeof(k->num[4]), "%u", s->dut_wait_s);
+	kv_add(k, "bisect.name", s->name);
 	kv_add(k, "bisect.tree", s->tree);
 	kv_add(k, "bisect.good", s->good);
 	kv_add(k, "bisect.bad", s->bad);
 	kv_add(k, "bisect.kernels", s->kernels);
 	kv_add(k, "bisect.build", s->build);
 	kv_add(k, "bisect.apply", s->apply);
+	kv_add(k, "bisect.install", s->install);
+	kv_add(k, "bisect.release", s->release);
 	kv_add(k, "bisect.boot", s->boot);
 	kv_add(k, "bisect.modules", s->modules);
+	kv_add(k, "bisect.lab_on", s->lab_on ? "1" : NULL);
 	kv_add(k, "bisect.lab", s->lab);
 	kv_add(k, "bisect.prefix", s->prefix);
 	kv_add(k, "bisect.figure", bisectdb_figure_name(s->figure));
@@ -94,6 +102,7 @@ static void spec_env(const struct app_bisect *b, struct kvbuf *k)
 	kv_add(k, "bisect.repeat", k->num[1]);
 	kv_add(k, "bisect.rounds", k->num[2]);
 	kv_add(k, "bisect.timeout", k->num[3]);
+	kv_add(k, "bisect.dut_wait", k->num[4]);
 	kv_add(k, "bisect.measure", k->measure);
 	kv_add(k, "bisect.logs", s->logs);
 	kv_add(k, "bisect.head", b->head);
@@ -156,8 +165,8 @@ static int on_spec(void *ctx, const char *key, const char *v)
 		size_t off, len;
 	} str[] = {
 #define S(k, f) { "bisect." k, offsetof(struct app_bisect_spec, f), sizeof(((struct app_bisect_spec *)0)->f) }
-		S("tree", tree), S("good", good), S("bad", bad), S("kernels", kernels), S("build", build),
-		S("apply", apply), S("boot", boot), S("modules", modules), S("lab", lab), S("prefix", prefix),
+		S("name", name), S("tree", tree), S("good", good), S("bad", bad), S("kernels", kernels), S("build", build),
+		S("apply", apply), S("install", install), S("release", release), S("boot", boot), S("modules", modules), S("lab", lab), S("prefix", prefix),
 		S("logs", logs),
 #undef S
 	};
@@ -167,7 +176,9 @@ static int on_spec(void *ctx, const char *key, const char *v)
 			snprintf((char *)s + str[i].off, str[i].len, "%s", v);
 			return 0;
 		}
-	if (!strcmp(key, "bisect.head"))
+	if (!strcmp(key, "bisect.lab_on"))
+		s->lab_on = !strcmp(v, "1");
+	else if (!strcmp(key, "bisect.head"))
 		snprintf(b->head, sizeof(b->head), "%s", v);
 	else if (!strcmp(key, "bisect.figure"))
 		return bisectdb_figure_parse(v, &s->figure);
@@ -179,6 +190,8 @@ static int on_spec(void *ctx, const char *key, const char *v)
 		s->max_rounds = (unsigned int)strtoul(v, NULL, 10);
 	else if (!strcmp(key, "bisect.timeout"))
 		s->timeout_s = (unsigned int)strtoul(v, NULL, 10);
+	else if (!strcmp(key, "bisect.dut_wait"))
+		s->dut_wait_s = (unsigned int)strtoul(v, NULL, 10);
 	else if (!strcmp(key, "bisect.measure")) {
 		char *copy = strdup(v), *save = NULL;
 
@@ -196,30 +209,35 @@ static int on_spec(void *ctx, const char *key, const char *v)
 
 struct newest {
 	int64_t id;
+	bool any;
 };
 
-static int on_incomplete(void *ctx, const struct db_run_row *r)
+static int on_newest(void *ctx, const struct db_run_row *r)
 {
 	struct newest *n = ctx;
 
-	if (!strcmp(r->test, "bisect") && strcmp(r->status, "complete"))
+	if (!strcmp(r->test, "bisect") && (n->any || strcmp(r->status, "complete")))
 		n->id = r->id;
 	return 0;
 }
 
-int app_bisect_open(struct app_bisect *b, const char *db_path, int64_t id, char *err, size_t errlen)
+int app_bisect_open(struct app_bisect *b, const char *db_path, int64_t id, bool any, char *err, size_t errlen)
 {
 	struct db *db = NULL;
 	struct db_run_filter f = { .tag = "bisect" };
-	struct newest nw = { 0 };
+	struct newest nw = { .any = any };
 	int rc;
 
 	snprintf(b->spec.db_path, sizeof(b->spec.db_path), "%s", db_path);
 	if ((rc = db_open(db_path, false, &db, err, errlen)))
 		return rc;
 	if (!id) {
-		if (!(rc = db_runs_list(db, &f, on_incomplete, &nw, err, errlen)) && !(id = nw.id)) {
-			snprintf(err, errlen, "no bisection to resume in %s (each one stored is complete)", db_path);
+		if (!(rc = db_runs_list(db, &f, on_newest, &nw, err, errlen)) && !(id = nw.id)) {
+			if (any)
+				snprintf(err, errlen, "no bisection stored in %s", db_path);
+			else
+				snprintf(err, errlen, "no bisection to resume in %s (each one stored is complete)",
+					 db_path);
 			rc = -ENOENT;
 		}
 	}
@@ -325,14 +343,116 @@ int app_bisect_state(struct app_bisect *b, char *err, size_t errlen)
 	return rc;
 }
 
+/* The measurement's DUT (--dut, --ssh-option, --dut-agent), as the
+ * test will reach it: 0, or -EINVAL when it names none. */
+static int measure_dut(const struct app_bisect_spec *s, struct dut_target *t, char *err, size_t errlen)
+{
+	const char *target = NULL;
+
+	*t = (struct dut_target){ 0 };
+	for (int i = 0; i + 1 < s->nmeasure; i++) {
+		const char *o = s->measure[i], *v = s->measure[i + 1];
+
+		if (!strcmp(o, "--dut"))
+			target = v;
+		else if (!strcmp(o, "--ssh-option") && t->nssh_opts < DUT_SSH_OPTS_MAX)
+			t->ssh_opts[t->nssh_opts++] = v;
+		else if (!strcmp(o, "--dut-agent"))
+			t->agent = v;
+	}
+	if (!target) {
+		snprintf(err, errlen, "--install: the measurement names no --dut to wait for");
+		return -EINVAL;
+	}
+	return duttarget_parse(target, t, err, errlen);
+}
+
+/* Run a command of the spec (sh -c, in the tree) into log: 0, 1 with why
+ * (a skip), -EINTR. */
+static int run_cmd(const struct app_bisect *b, const char *what, const char *cmd, const char *log, char *out,
+		   size_t outlen, char *why, size_t whylen)
+{
+	char *argv[] = { "sh", "-c", (char *)cmd, NULL }, err[512], tail[256];
+	int st;
+
+	unlink(log);
+	st = command_run(argv, b->spec.tree[0] ? b->spec.tree : NULL, log, b->spec.timeout_s * 1000u,
+			 selfexec_stop_flag(), err, sizeof(err));
+	if (st == -EINTR || selfexec_stopped())
+		return -EINTR;
+	command_log_tail(log, tail, sizeof(tail));
+	if (st) {
+		snprintf(why, whylen, "%s failed (%s%d%s%.200s): see %.300s", what, st < 0 ? "error " : "exit ",
+			 st < 0 ? -st : st, *tail ? ": " : "", tail, log);
+		return 1;
+	}
+	if (out)
+		snprintf(out, outlen, "%.127s", tail);
+	return 0;
+}
+
+/* --install: the build onto the cabled DUT, then a bounded wait for it
+ * to answer with the kernel expected. 0, 1 with why, -EINTR. */
+static int install(struct app_bisect *b, size_t i, char *why, size_t whylen)
+{
+	const struct app_bisect_spec *s = &b->spec;
+	char log[4600], want[128] = "", got[128] = "", err[512] = "no answer";
+	struct dut_target t;
+	uint64_t deadline;
+	int st;
+
+	if (measure_dut(s, &t, err, sizeof(err))) {
+		snprintf(why, whylen, "%s", err);
+		return 1;
+	}
+	if (s->release[0]) {
+		snprintf(log, sizeof(log), "%s/release-%zu.log", s->logs, i);
+		if ((st = run_cmd(b, "--release", s->release, log, want, sizeof(want), why, whylen)))
+			return st;
+		if (!want[0]) {
+			snprintf(why, whylen, "--release printed nothing: see %.300s", log);
+			return 1;
+		}
+	}
+	step_said(b, i, "installing");
+	snprintf(log, sizeof(log), "%s/install-%zu.log", s->logs, i);
+	if ((st = run_cmd(b, "--install", s->install, log, NULL, 0, why, whylen)))
+		return st;
+	step_said(b, i, "waiting for the DUT");
+	deadline = mono_ns() + s->dut_wait_s * 1000000000ull;
+	t.connect_timeout_s = 10;
+	for (;;) {
+		struct dut *d = NULL;
+
+		if (!dut_open(&t, NULL, 0, &d, err, sizeof(err))) {
+			const char *rel = envcap_get(dut_env(d), "dut.kernel.release");
+
+			snprintf(got, sizeof(got), "%s", rel ? rel : "");
+			dut_close(d);
+			if (!want[0] || !strcmp(got, want))
+				return 0;
+		}
+		if (selfexec_stopped())
+			return -EINTR;
+		if (mono_ns() >= deadline)
+			break;
+		sleep(2);
+	}
+	if (got[0])
+		snprintf(why, whylen, "the DUT answered with kernel %.100s, not %.100s, for %u s", got, want,
+			 s->dut_wait_s);
+	else
+		snprintf(why, whylen, "the DUT did not answer within %u s of --install: %.300s", s->dut_wait_s, err);
+	return 1;
+}
+
 /* Candidate i's place in the tree, built, booted and configured: 0, or
  * 1 with why not in why (a skip), or -EINTR. */
 static int prepare(struct app_bisect *b, size_t i, char *why, size_t whylen)
 {
 	const struct app_bisect_spec *s = &b->spec;
 	const struct app_bisect_cand *c = &b->c[i];
-	char log[4600], err[512], tail[256];
-	unsigned int tmo = s->timeout_s * 1000u;
+	char log[4600], err[512];
 	int st;
 
 	setenv("WR_BISECT_CANDIDATE", c->id, 1);
@@ -345,20 +465,14 @@ static int prepare(struct app_bisect *b, size_t i, char *why, size_t whylen)
 		}
 	}
 	if (s->build[0]) {
-		char *argv[] = { "sh", "-c", (char *)s->build, NULL };
-
 		step_said(b, i, "building");
 		snprintf(log, sizeof(log), "%s/build-%zu.log", s->logs, i);
-		unlink(log);
-		st = command_run(argv, s->tree[0] ? s->tree : NULL, log, tmo, selfexec_stop_flag(), err, sizeof(err));
-		if (st == -EINTR || selfexec_stopped())
-			return -EINTR;
-		if (st) {
-			command_log_tail(log, tail, sizeof(tail));
-			snprintf(why, whylen, "the build failed (%s%d%s%.200s): see %.300s", st < 0 ? "error " : "exit ",
-				 st < 0 ? -st : st, *tail ? ": " : "", tail, log);
-			return 1;
-		}
+		if ((st = run_cmd(b, "the build", s->build, log, NULL, 0, why, whylen)))
+			return st;
+	}
+	if (s->install[0]) {
+		if ((st = install(b, i, why, whylen)))
+			return st;
 	}
 	if (b->lab_spec) {
 		struct lab_spec ls;
@@ -373,19 +487,9 @@ static int prepare(struct app_bisect *b, size_t i, char *why, size_t whylen)
 		}
 	}
 	if (s->apply[0]) {
-		char *argv[] = { "sh", "-c", (char *)s->apply, NULL };
-
 		snprintf(log, sizeof(log), "%s/apply-%zu.log", s->logs, i);
-		unlink(log);
-		st = command_run(argv, s->tree[0] ? s->tree : NULL, log, tmo, selfexec_stop_flag(), err, sizeof(err));
-		if (st == -EINTR || selfexec_stopped())
-			return -EINTR;
-		if (st) {
-			command_log_tail(log, tail, sizeof(tail));
-			snprintf(why, whylen, "--apply failed (%s%d%s%.200s): see %.300s", st < 0 ? "error " : "exit ",
-				 st < 0 ? -st : st, *tail ? ": " : "", tail, log);
-			return 1;
-		}
+		if ((st = run_cmd(b, "--apply", s->apply, log, NULL, 0, why, whylen)))
+			return st;
 	}
 	return 0;
 }

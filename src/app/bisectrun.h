@@ -28,6 +28,7 @@
 #define BISECT_ARGV_MAX		256	/* the measurement's command line */
 #define BISECT_NAME_MAX		40
 #define BISECT_TIMEOUT_DEFAULT	7200	/* s: one build, apply or boot command */
+#define BISECT_DUT_WAIT_DEFAULT	600	/* s: a cabled DUT back after --install */
 #define BISECT_REPEAT_DEFAULT	3
 #define BISECT_ROUNDS_DEFAULT	3
 #define BISECT_VALUES_MAX	64	/* pooled values of one candidate */
@@ -40,9 +41,16 @@ struct app_bisect_spec {
 	char good[64], bad[64];		/* as given */
 	char kernels[8192];		/* comma-separated, in order; "" with a git range */
 	char build[1024], apply[1024];	/* sh -c commands */
+	/* A cabled DUT: install the build on it (sh -c, here: the command
+	 * reaches the DUT itself, and reboots or kexecs it), then wait up to
+	 * dut_wait_s for the measurement's --dut to answer, with the kernel
+	 * release that the release command prints when one is given. */
+	char install[1024], release[1024];
+	unsigned int dut_wait_s;
 	char boot[1024];		/* the image the build makes, in the tree: boot it on a VM lab */
 	char modules[1024];		/* its modules' directory, in the tree ("" none) */
-	char lab[1024];			/* 'lab up' options: the lab built afresh per candidate */
+	bool lab_on;			/* the lab built afresh per candidate, */
+	char lab[1024];			/* with these 'lab up' options */
 	char prefix[32];		/* the lab's */
 	enum bisect_figure figure;
 	unsigned int size;		/* frame size of the figure; 0 any/smallest */
@@ -95,9 +103,10 @@ int app_bisect_candidates(struct app_bisect *b, char *err, size_t errlen);
 /* A new bisection stored (its run, its settings), b->id set. */
 int app_bisect_create(struct app_bisect *b, char *err, size_t errlen);
 
-/* The bisection of run id (0: the newest not complete) loaded from the
- * store: its settings and candidates; -ENOENT when there is none. */
-int app_bisect_open(struct app_bisect *b, const char *db_path, int64_t id, char *err, size_t errlen);
+/* The bisection of run id (0: the newest not complete, or with any the
+ * newest of all) loaded from the store: its settings and candidates;
+ * -ENOENT when there is none. */
+int app_bisect_open(struct app_bisect *b, const char *db_path, int64_t id, bool any, char *err, size_t errlen);
 
 /* Its steps re-read from the store and decided again (b->st, b->marks). */
 int app_bisect_state(struct app_bisect *b, char *err, size_t errlen);

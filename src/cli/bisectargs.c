@@ -36,6 +36,15 @@ static const struct opt bisect_opts_table[] = {
 	  "configure the DUT: sh -c CMD in the tree (e.g. load the candidate's\n"
 	  "nft ruleset); a failure skips the candidate. $WR_BISECT_CANDIDATE,\n"
 	  "$WR_BISECT_TREE and $WR_BISECT_PREFIX name what it works on", opt_set_str, BO(apply) },
+	{ "install", 0, OPT_VALUE, "CMD", NULL, NULL,
+	  "a cabled DUT: install the build on it (sh -c CMD here, in the\n"
+	  "tree: it copies, installs, and reboots or kexecs the DUT), then wait\n"
+	  "for the measurement's --dut to answer", opt_set_str, BO(install) },
+	{ "release", 0, OPT_VALUE, "CMD", NULL, NULL,
+	  "with --install: prints the kernel release the DUT must come back\n"
+	  "with (e.g. make -s kernelrelease); another is a skip", opt_set_str, BO(release) },
+	{ "dut-wait", 0, OPT_VALUE, "S", NULL, "600", "with --install: how long the DUT may take to answer, s",
+	  opt_set_uint, BO(dut_wait), 1, 86400 },
 	{ "lab", 0, OPT_VALUE, "OPTIONS", NULL, NULL,
 	  "build the lab afresh for each candidate with these 'lab up'\n"
 	  "options ('' for the defaults; implied by --kernels and --boot)", opt_set_str, BO(lab) },
@@ -84,7 +93,8 @@ const struct opt_cmd bisect_cmd = {
 		 "reason, never a verdict (docs/bisect.md).\n",
 	.notes = "The state is in the store: 'bisect resume' goes on after Ctrl-C, a crash\n"
 		 "or a reboot (RUN: the bisection's run id or label; default the newest not\n"
-		 "complete), and 'bisect log' prints it, as 'git bisect log' does.\n"
+		 "complete), and 'bisect log' prints it, as 'git bisect log' does (default\n"
+		 "the newest).\n"
 		 "The test's options follow '--': any of trial's or rfc2544 throughput's,\n"
 		 "except --label, --repeat, --db, --no-store and --json, which bisect sets\n"
 		 "(and --prefix when it builds the lab).\n"
@@ -137,9 +147,22 @@ static int check_start(struct bisect_opts *bo)
 	if (!bo->kernels && (!bo->good || !bo->bad))
 		return cli_fail(EXIT_USAGE, "bisect start: give --good REV and --bad REV (a git range in --tree), "
 				"or --kernels LIST");
-	if (!bo->kernels && !bo->build && !bo->apply && !bo->boot && !bo->lab)
+	if (!bo->kernels && !bo->build && !bo->apply && !bo->boot && !bo->lab && !bo->install)
 		return cli_fail(EXIT_USAGE, "bisect start: nothing would change between candidates: give --build, "
-				"--boot or --apply");
+				"--boot, --install or --apply");
+	if (bo->release && !bo->install)
+		return cli_fail(EXIT_USAGE, "bisect: --release goes with --install");
+	if (bo->install && (bo->boot || bo->kernels || bo->lab))
+		return cli_fail(EXIT_USAGE, "bisect: --install is for a cabled DUT: not with --boot, --kernels or --lab");
+	if (bo->install) {
+		bool dut = false;
+
+		for (int i = 0; i + 1 < bo->nmeasure; i++)
+			dut |= !strcmp(bo->measure[i], "--dut") && !strncmp(bo->measure[i + 1], "ssh:", 4);
+		if (!dut)
+			return cli_fail(EXIT_USAGE, "bisect: --install: the measurement needs --dut ssh:HOST, the DUT to "
+					"wait for (as a separate word)");
+	}
 	if (bo->modules && !bo->boot)
 		return cli_fail(EXIT_USAGE, "bisect: --modules goes with --boot");
 	if (bo->html)
@@ -156,7 +179,8 @@ int bisect_args(struct cli *cli, int argc, char **argv, struct bisect_opts *bo)
 	char **words = NULL;
 
 	*bo = (struct bisect_opts){ .tree = ".", .prefix = LAB_PREFIX_DEFAULT, .label = "bisect", .repeat = 3,
-				    .rounds = 3, .timeout = BISECT_TIMEOUT_DEFAULT };
+				    .rounds = 3, .timeout = BISECT_TIMEOUT_DEFAULT,
+				    .dut_wait = BISECT_DUT_WAIT_DEFAULT };
 	for (nown = 1; nown < argc && strcmp(argv[nown], "--"); nown++)
 		;
 	if (nown < argc) {
@@ -183,7 +207,7 @@ int bisect_args(struct cli *cli, int argc, char **argv, struct bisect_opts *bo)
 		return check_start(bo);
 	if (bo->nmeasure || nown < argc)
 		return cli_fail(EXIT_USAGE, "bisect %s: the measurement is given to 'bisect start' only", words[0]);
-	if (bo->good || bo->bad || bo->kernels || bo->build || bo->apply || bo->boot || bo->lab)
+	if (bo->good || bo->bad || bo->kernels || bo->build || bo->apply || bo->boot || bo->lab || bo->install)
 		return cli_fail(EXIT_USAGE, "bisect %s: the candidates and commands are the stored bisection's",
 				words[0]);
 	if (bo->html && bo->sub != BISECT_LOG)

@@ -10,9 +10,9 @@ enum bisect_sub { BISECT_START, BISECT_RESUME, BISECT_LOG };
 
 struct bisect_opts {
 	enum bisect_sub sub;
-	const char *good, *bad, *tree, *kernels, *build, *apply, *boot, *modules, *lab, *prefix;
+	const char *good, *bad, *tree, *kernels, *build, *apply, *install, *release, *boot, *modules, *lab, *prefix;
 	const char *figure, *label, *logs, *db, *html, *run;
-	unsigned int size, repeat, rounds, timeout;
+	unsigned int size, repeat, rounds, timeout, dut_wait;
 	bool size_set;
 	char **measure;			/* from the test's name on (start) */
 	int nmeasure;

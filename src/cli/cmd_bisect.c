@@ -151,6 +151,8 @@ static int spec_of(struct bisect_cli *bc, const struct bisect_opts *bo)
 	    (rc = copy_opt(s->kernels, sizeof(s->kernels), bo->kernels, "--kernels")) >= 0 ||
 	    (rc = copy_opt(s->build, sizeof(s->build), bo->build, "--build")) >= 0 ||
 	    (rc = copy_opt(s->apply, sizeof(s->apply), bo->apply, "--apply")) >= 0 ||
+	    (rc = copy_opt(s->install, sizeof(s->install), bo->install, "--install")) >= 0 ||
+	    (rc = copy_opt(s->release, sizeof(s->release), bo->release, "--release")) >= 0 ||
 	    (rc = copy_opt(s->boot, sizeof(s->boot), bo->boot, "--boot")) >= 0 ||
 	    (rc = copy_opt(s->modules, sizeof(s->modules), bo->modules, "--modules")) >= 0 ||
 	    (rc = copy_opt(s->lab, sizeof(s->lab), bo->lab, "--lab")) >= 0 ||
@@ -167,6 +169,7 @@ static int spec_of(struct bisect_cli *bc, const struct bisect_opts *bo)
 	s->repeat = bo->repeat;
 	s->max_rounds = bo->rounds;
 	s->timeout_s = bo->timeout;
+	s->dut_wait_s = bo->dut_wait;
 	for (int i = 0; i < bo->nmeasure; i++)
 		s->measure[i] = bo->measure[i];
 	s->nmeasure = bo->nmeasure;
@@ -174,7 +177,8 @@ static int spec_of(struct bisect_cli *bc, const struct bisect_opts *bo)
 		snprintf(s->db_path, sizeof(s->db_path), "%s", bo->db);
 	else if (db_default_path(s->db_path, sizeof(s->db_path), err, sizeof(err)))
 		return cli_fail(EXIT_USAGE, "bisect: %s", err);
-	if (bo->lab || bo->kernels || bo->boot)
+	s->lab_on = bo->lab || bo->kernels || bo->boot;
+	if (s->lab_on)
 		b->lab_spec = lab_spec_of;
 	return -1;
 }
@@ -245,11 +249,11 @@ static int resume(struct bisect_cli *bc, const struct bisect_opts *bo, bool need
 		if (rc)
 			return cli_fail(EXIT_USAGE, "bisect: %s", err);
 	}
-	if ((rc = app_bisect_open(b, path, id, err, sizeof(err))))
+	if ((rc = app_bisect_open(b, path, id, !need_clean, err, sizeof(err))))
 		return cli_fail(rc == -ENOENT || rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "bisect: %s", err);
 	if (need_clean && b->spec.tree[0] && (rc = check_tree(&b->spec)) >= 0)
 		return rc;
-	if (b->spec.lab[0] || b->spec.kernels[0] || b->spec.boot[0])
+	if (b->spec.lab_on)
 		b->lab_spec = lab_spec_of;
 	return -1;
 }

@@ -136,10 +136,13 @@ static void result_out(struct out *o, const struct app_bisect *b, const struct t
 		const struct app_bisect_cand *g = &b->c[st->last_good], *x = &b->c[st->first_bad];
 		double gm = cand_median(g, &gi), xm = cand_median(x, &bi);
 
-		out_u64(o, "first_bad", st->action == BISECT_FOUND ? ": the first bad is %llu " :
-								   ": the first bad is one of %llu", st->action == BISECT_FOUND ? st->first_bad : st->last_good + 1);
-		if (st->action == BISECT_RANGE)
-			out_text(o, "..%zu (skipped between)", st->first_bad);
+		/* first_bad is the first candidate measured bad; with skips
+		 * between, range_from is where the first bad may begin */
+		if (st->action == BISECT_RANGE) {
+			out_u64(o, "range_from", ": the first bad is one of %llu", st->last_good + 1);
+			out_u64(o, "first_bad", "..%llu (skipped between)", st->first_bad);
+		} else
+			out_u64(o, "first_bad", ": the first bad is %llu ", st->first_bad);
 		out_str(o, "first_bad_candidate", NULL, x->id);
 		out_str(o, "first_bad_shown", st->action == BISECT_FOUND ? "%s\n" : "\n", x->shown);
 		out_u64(o, "last_good", NULL, st->last_good);
@@ -193,9 +196,9 @@ void bisectprint_log(struct out *o, const struct app_bisect *b, const struct tre
 	out_arr_end(o);
 	out_text(o, "\n");
 	if (st->ends_known) {
-		out_f64(o, "noise", "  noise: %s", st->sigma);
-		out_text(o, " %s (the ends' spread, as the verdicts use it)\n", bisectdb_figure_unit(s->figure));
-		(void)num(st->sigma, sg, sizeof(sg));
+		out_f64(o, "noise", NULL, st->sigma);
+		out_text(o, "  noise: %s %s (the ends' spread, as the verdicts use it)\n", num(st->sigma, sg, sizeof(sg)),
+			 bisectdb_figure_unit(s->figure));
 	} else {
 		out_null(o, "noise");
 	}

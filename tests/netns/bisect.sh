@@ -1,6 +1,6 @@
 # bisect over a git range of DUT configuration: 16 commits, commit 11
 # adds 3000 null firewall rules to the DUT's forward path (the lab's
-# forwarding rate falls by more than half), and --apply loads each
+# forwarding rate falls from 100 to 33-64 kfps here), and --apply loads each
 # commit's ruleset into a lab built afresh. The bisection is killed
 # (SIGKILL) in the middle of a step and resumed: it names commit 11,
 # having measured at most 6 candidates besides the ends, with the rule
@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v git >/dev/null || skip "no git (scripts/deps.sh installs it)"
 
-D=$(mktemp -d); trap 'kill -9 $bg 2>/dev/null; rm -rf "$D"; cleanup' EXIT
+D=$(mktemp -d); trap 'kill -9 $bg 2>/dev/null; [ -n "${WR_KEEP:-}" ] || rm -rf "$D"; cleanup' EXIT
 export WIRERATE_DB=$D/r.db
 G=$D/cfg
 git init -q -b main "$G"
@@ -22,8 +22,8 @@ git -C "$G" config user.name test
 cat >"$G/apply.sh" <<'A'
 set -e
 n=$(cat rules)
-{ echo "table inet wrbisect {"; echo "chain fwd { type filter hook forward priority 0; policy accept;"
-  i=0; while [ $i -lt "$n" ]; do echo "meta mark 0x7e57 counter"; i=$((i + 1)); done; echo "} }"; } >/tmp/wrbisect-$$.nft
+{ echo "table inet wrbisect {"; echo "chain forward_rules { type filter hook forward priority 0; policy accept;"
+  i=0; while [ $i -lt "$n" ]; do echo "meta mark 0x7e57 counter"; i=$((i + 1)); done; echo "}"; echo "}"; } >/tmp/wrbisect-$$.nft
 ip netns exec "${WR_BISECT_PREFIX}dut" nft -f /tmp/wrbisect-$$.nft
 rm -f /tmp/wrbisect-$$.nft
 A
@@ -38,8 +38,8 @@ done
 git -C "$G" branch flat "$C10"
 
 M="trial --rate 100kpps --duration 0.5s --learn-wait 0.1s --drain 0.3s"
-B=(bisect start --tree "$G" --good "$C0" --bad "$C15" --lab "" --prefix "$P" --apply "sh apply.sh"
-	--build "test ! -e broken || { echo 'broken: half done'; exit 1; }" --label known)
+BUILD="test ! -e broken || { echo 'broken: half done'; exit 1; }"
+B=(bisect start --tree "$G" --good "$C0" --bad "$C15" --lab "" --prefix "$P" --apply "sh apply.sh" --build "$BUILD" --label known)
 
 # ---- started, killed in a step, resumed ----
 t0=$SECONDS
@@ -68,8 +68,10 @@ jq -r '.steps[] | "  \(.index) \(.shown) \(.verdict) \(.median) \(.values) \(.re
 [ "$(jq -r '.first_bad' "$D/res.json")" = 11 ] || fail "first bad not commit 11: $r"
 [ "$(jq -r '.first_bad_candidate' "$D/res.json")" = "$C11" ] || fail "first bad not $C11: $r"
 [ "$(jq -r '.measured' "$D/res.json")" -le 6 ] || fail "more than 6 candidates measured: $r"
-# more than half the rate gone
-jq -e '.first_bad_median < .last_good_median / 2' "$D/res.json" >/dev/null || fail "no drop by half: $r"
+# the drop measured: 3000 rules took the lab from 100 kfps to 33-64 kfps
+# across runs on this 2-vCPU host (its speed drifts); a fifth gone is
+# far outside the ends' noise and inside every run seen
+jq -e '.first_bad_median < .last_good_median * 0.8' "$D/res.json" >/dev/null || fail "no drop by a fifth: $r"
 # commit 7's build failed: a skip with the build's own words, never a verdict
 s7=$(jq -c '.steps[] | select(.index == 7)' "$D/res.json")
 [ -z "$s7" ] || { jq -e '.verdict == "skip" and (.reason | test("the build failed.*broken: half done"))' <<<"$s7" >/dev/null ||
@@ -86,6 +88,7 @@ n=$("$WR" runs --tag "bisect:$id" --json | jq '[.runs[] | select(.test == "trial
 # the log says the same; the page shows the steps
 "$WR" bisect log "$id" >"$D/log" || fail "log"
 grep -q "first bad is 11 " "$D/log" || fail "log: $(cat "$D/log")"
+grep -qE '^  noise: [0-9.]+k? frames/s' "$D/log" || fail "log: no noise figure: $(grep noise "$D/log")"
 "$WR" bisect log known --html "$D/b.html" >/dev/null || fail "log --html"
 grep -q "known 11/" "$D/b.html" || fail "the page does not show the step of commit 11"
 [ "$(grep -o 'known [0-9]*/' "$D/b.html" | sort -u | wc -l)" -ge 4 ] || fail "the page shows too few steps"
@@ -100,5 +103,7 @@ note "no step: $((SECONDS - t0)) s: $(jq -c '{result, measured, noise}' "$D/flat
 [ "$(jq -r '.result' "$D/flat.json")" = no-difference ] || fail "flat: $(jq -c . "$D/flat.json")"
 [ "$(jq -r '.measured' "$D/flat.json")" = 0 ] || fail "flat: candidates measured beyond the ends"
 "$WR" bisect log flat | grep -q "good and bad do not differ" || fail "flat log"
+# with no RUN, the log is the newest bisection's, complete or not
+"$WR" bisect log --json | jq -e '.name == "flat"' >/dev/null || fail "log: not the newest: $("$WR" bisect log 2>&1 | head -2)"
 no_namespaces_left "$P"
 echo ok

@@ -6,6 +6,12 @@ command -v busybox >/dev/null || skip "no busybox (scripts/deps.sh installs busy
 # The newest 6.1 cloud kernel Debian has: fetched with apt-get into the
 # cache the first time, as 'lab up --kernel' does for a user.
 K61=${WR_VM_KERNEL:-6.1.0-*-cloud-amd64}
+# The kernels the contrasts set against it: the next release, and 6.1's
+# PREEMPT_RT build.
+# shellcheck disable=SC2034
+K612=${WR_VM_KERNEL2:-6.12.*-cloud-amd64}
+# shellcheck disable=SC2034
+KRT=${WR_VM_KERNEL_RT:-6.1.0-*-rt-amd64}
 
 # No QEMU of this test's labs, no tap, no namespace, no VM directory.
 vm_nothing_left() {

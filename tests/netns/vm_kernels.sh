@@ -6,8 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_vm.sh"
 
-K612=${WR_VM_KERNEL2:-6.12.*-cloud-amd64}
-KRT=${WR_VM_KERNEL_RT:-6.1.0-*-rt-amd64}
 D=$(mktemp -d); trap 'rm -rf "$D"; vm_cleanup' EXIT
 export WIRERATE_DB="$D/results.db"
 S="rfc2544 throughput --quick --sizes 64 --max-load 80kpps --precision 20% --trial-time 1s --settle 0.2s --drain 0.5s --learn-wait 0.2s"
