@@ -160,8 +160,9 @@ static int check_ends(struct app_stream_opts *op, char *err, size_t errlen)
 		return errmsg(-EINVAL, err, errlen, "--once applies to --server only");
 	if (op->max_sessions && (!server || op->once))
 		return errmsg(-EINVAL, err, errlen, "--max-sessions applies to --server without --once");
-	if ((op->bind || op->max_per_peer || op->max_duration_ns || op->user) && !server)
-		return errmsg(-EINVAL, err, errlen, "--bind, --max-per-peer, --max-duration and --user apply to --server only");
+	if ((op->bind || op->max_per_peer || op->peer_prefix6 || op->max_duration_ns || op->user) && !server)
+		return errmsg(-EINVAL, err, errlen,
+			      "--bind, --max-per-peer, --peer-prefix6, --max-duration and --user apply to --server only");
 	if (op->allow_any && op->mode != APP_STREAM_CLIENT)
 		return errmsg(-EINVAL, err, errlen, "--allow-any-address applies to --client only");
 	if (op->token_file && op->mode == APP_STREAM_LAB)
@@ -658,6 +659,20 @@ const char *app_stream_user(const struct app_stream_opts *op)
 	return op->user ? op->user : "nobody";
 }
 
+bool app_stream_open(const struct app_stream_opts *op, const struct stream_server *s)
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+
+	if (s->token)
+		return false;
+	if (!op->bind)
+		return true;
+	if (inet_pton(AF_INET, op->bind, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) != 127;
+	return !(inet_pton(AF_INET6, op->bind, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6));
+}
+
 int app_stream_listen(const struct app_stream_opts *op, struct stream_server *s, char *tok, size_t toklen,
 		      char *err, size_t errlen)
 {
@@ -670,6 +685,7 @@ int app_stream_listen(const struct app_stream_opts *op, struct stream_server *s,
 	s->once = op->once;
 	s->max_sessions = op->max_sessions;
 	s->max_per_peer = op->max_per_peer ? op->max_per_peer : STREAM_PER_PEER_DEFAULT;
+	s->peer_prefix6 = op->peer_prefix6 ? op->peer_prefix6 : STREAM_PREFIX6_DEFAULT;
 	s->max_duration_ns = op->max_duration_ns ? op->max_duration_ns : STREAM_MAX_DURATION_DEFAULT;
 	if ((rc = load_token(op, tok, toklen, err, errlen)))
 		return rc;

@@ -42,6 +42,7 @@ struct app_stream_opts {
 	bool have_rate;
 	unsigned int max_sessions;	/* 0: not given */
 	unsigned int max_per_peer;	/* 0: not given */
+	unsigned int peer_prefix6;	/* 0: not given */
 	uint64_t max_duration_ns;	/* 0: not given */
 	const char *bind, *token_file, *user;
 	char prefix[LAB_PREFIX_MAX + 1];
@@ -130,6 +131,9 @@ int app_stream_listen(const struct app_stream_opts *op, struct stream_server *s,
 
 /* The user --server runs as, once listening: only root changes user. */
 const char *app_stream_user(const struct app_stream_opts *op);
+/* Whether the server serves anyone who reaches it: no token, and a
+ * --bind that is not loopback (or none). */
+bool app_stream_open(const struct app_stream_opts *op, const struct stream_server *s);
 
 /* The stored run's headline, as 'runs' shows it. */
 void app_stream_headline(const struct app_stream_opts *op, const struct app_stream_res *res, char *buf,

@@ -123,6 +123,11 @@ static const struct opt stream_opts[] = {
 	  "with --server: at most N sessions at once from one\n"
 	  "address, and N connections awaiting their request\n(1..256, default 2)",
 	  opt_set_uint, SO(max_per_peer), 1, STREAM_SESSIONS_MAX },
+	{ "peer-prefix6", 0, OPT_VALUE, "BITS", NULL, NULL,
+	  "with --server: an IPv6 client is its address's first\n"
+	  "BITS bits for --max-per-peer (1..128, default 64: a host\n"
+	  "has a /64 to come from; 128: each address its own)",
+	  opt_set_uint, SO(peer_prefix6), 1, 128 },
 	{ "max-duration", 0, OPT_VALUE, "T", NULL, NULL,
 	  "with --server: the longest run a client may ask for\n"
 	  "(100ms..24h, default 60s); a session is cut 5 s past\nits run without the client's end",
@@ -201,8 +206,8 @@ static const struct opt *const stream_tables[] = { stream_opts, storeopt_opts, N
 const struct opt_cmd stream_cmd = {
 	.name = "stream",
 	.synopsis = "--server [--bind ADDR] [--port N] [--once | --max-sessions N]\n"
-		    "                              [--max-per-peer N] [--max-duration T] [--token-file FILE]\n"
-		    "                              [--user NAME] [--json]\n"
+		    "                              [--max-per-peer N] [--peer-prefix6 BITS] [--max-duration T]\n"
+		    "                              [--token-file FILE] [--user NAME] [--json]\n"
 		    "       wirerate stream --client|-H HOST [-m SIZE] [-l T] [--rate RATE] [-c] [-C] [-T L,R]\n"
 		    "                              [--threads N] [--cpus LIST] [--port N] [--token-file FILE]\n"
 		    "                              [--allow-any-address] [--json]\n"

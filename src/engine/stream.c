@@ -608,10 +608,18 @@ static int client_session(int cfd, int ufd, const struct stream_client *c, struc
 	/* the server's counts are collected whatever stopped the sending */
 	snprintf(line, sizeof(line), "END sent=%" PRIu64 "\n", r->sent);
 	if (stream_ctl_send(cfd, line) ||
-	    stream_ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS + STREAM_GRACE_NS / NSEC_PER_MSEC) ||
-	    stream_result_parse(line, &counts)) {
+	    stream_ctl_recv(cfd, line, sizeof(line), STREAM_CTL_MS + STREAM_GRACE_NS / NSEC_PER_MSEC)) {
 		if (!rc)
 			snprintf(err, errlen, "no counts from the server after the run");
+		return rc ? rc : -EPROTO;
+	}
+	if (stream_result_parse(line, &counts)) {
+		/* a count out of range too: never stored as given */
+		if (!rc) {
+			stream_quote(line, q, sizeof(q));
+			snprintf(err, errlen, "the server's counts do not read (a number missing or out of range): '%s'",
+				 q);
+		}
 		return rc ? rc : -EPROTO;
 	}
 	r->recv = counts.msgs;

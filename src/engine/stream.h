@@ -33,6 +33,8 @@
 #define STREAM_MAX_DURATION_DEFAULT (60 * NSEC_PER_SEC)
 #define STREAM_HELLO_MS 2000		/* for a client's request, from its connect */
 #define STREAM_PENDING_MAX 64		/* connections whose request is awaited */
+#define STREAM_PREFIX6_DEFAULT 64	/* IPv6 peers counted by their /64: a host
+					 * has a /64 of addresses to come from */
 
 /* How busy one end's CPUs were over its part of the run (/proc/stat:
  * not idle, interrupt time included): its one pinned CPU, or every CPU
@@ -100,6 +102,8 @@ struct stream_server {
 	unsigned int max_sessions;	/* at once, each in a child process (0: the default) */
 	unsigned int max_per_peer;	/* from one address, at once, sessions and
 					 * requests awaited each (0: the default) */
+	unsigned int peer_prefix6;	/* an IPv6 peer is its first this many bits
+					 * (1..128; 0: STREAM_PREFIX6_DEFAULT) */
 	uint64_t max_duration_ns;	/* the longest run a client may ask for
 					 * (0: STREAM_MAX_DURATION_DEFAULT) */
 	const char *token;		/* a client must send this one (NULL: any client) */
@@ -140,7 +144,10 @@ uint16_t stream_local_port(int fd);
 
 /* Serve sessions until *quit, or one with once. Concurrent sessions run in
  * child processes of their own (netserver's way), at most max_sessions,
- * max_per_peer from one address; a client beyond, or one whose request
+ * max_per_peer from one address (IPv6: one peer_prefix6 network); when
+ * the requests awaited fill their slots, the oldest is turned away for a
+ * new connection (so connections that never send their request cannot
+ * keep a real client out); a client beyond, or one whose request
  * is bad, late, too long or without the token, is told so in one line and
  * reported with its -errno (-EBUSY, -EPROTO, -ETIMEDOUT, -EPERM, -EACCES).
  * On quit the children are stopped (SIGTERM, then SIGKILL past a bound)

@@ -153,7 +153,8 @@ int stream_end_parse(const char *line, uint64_t *sent)
 	struct kv kv[KV_MAX];
 	int n;
 
-	if (kv_split(line, "END", kv, &n) || kv_u64(kv, n, "sent", UINT64_MAX, sent))
+	/* counts are stored as SQLite's signed 64 bits: beyond is no count */
+	if (kv_split(line, "END", kv, &n) || kv_u64(kv, n, "sent", INT64_MAX, sent))
 		return -EPROTO;
 	return 0;
 }
@@ -206,9 +207,10 @@ int stream_result_parse(const char *line, struct stream_counts *c)
 	int n;
 
 	memset(c, 0, sizeof(*c));
-	if (kv_split(line, "RESULT", kv, &n) || kv_u64(kv, n, "msgs", UINT64_MAX, &c->msgs) ||
-	    kv_u64(kv, n, "bytes", UINT64_MAX, &c->bytes) || kv_u64(kv, n, "elapsed_ns", UINT64_MAX, &c->elapsed_ns) ||
-	    kv_u64(kv, n, "rcvbuf", INT_MAX, &rb) || kv_u64(kv, n, "drops", UINT64_MAX, &c->drops))
+	/* counts are stored as SQLite's signed 64 bits: beyond is no count */
+	if (kv_split(line, "RESULT", kv, &n) || kv_u64(kv, n, "msgs", INT64_MAX, &c->msgs) ||
+	    kv_u64(kv, n, "bytes", INT64_MAX, &c->bytes) || kv_u64(kv, n, "elapsed_ns", INT64_MAX, &c->elapsed_ns) ||
+	    kv_u64(kv, n, "rcvbuf", INT_MAX, &rb) || kv_u64(kv, n, "drops", INT64_MAX, &c->drops))
 		return -EPROTO;
 	c->rcvbuf = (int)rb;
 	/* both or neither; a count of CPUs without a share is no figure */

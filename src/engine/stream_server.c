@@ -62,7 +62,7 @@ struct server_state {
 	const struct stream_server *cfg;
 	struct child *kids;
 	struct pending wait[STREAM_PENDING_MAX];
-	unsigned int max, per_peer;
+	unsigned int max, per_peer, prefix6;
 	uint64_t max_dur_ns;
 	pid_t self;
 	bool done;			/* once: the session was served */
@@ -117,6 +117,31 @@ static void pending_end(struct server_state *st, struct pending *pw, const char 
 	vsnprintf(pw->s.err, sizeof(pw->s.err), fmt, ap);
 	va_end(ap);
 	report(st->cfg, &pw->s);
+}
+
+/* The peer a connection counts against: its address, an IPv6 one cut to
+ * its first prefix6 bits (IPv4, mapped or not, is the address whole). */
+static void peer_key(const struct server_state *st, const struct sockaddr_storage *a, uint8_t key[16])
+{
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	stream_addr_key(a, key);
+	if (!memcmp(key, mapped, sizeof(mapped)) || st->prefix6 >= 128)
+		return;
+	if (st->prefix6 % 8)
+		key[st->prefix6 / 8] &= (uint8_t)(0xff00 >> (st->prefix6 % 8));
+	memset(key + (st->prefix6 + 7) / 8, 0, 16 - (st->prefix6 + 7) / 8);
+}
+
+/* The peer's name in a refusal: "this address", or its network. */
+static const char *peer_what(const struct server_state *st, const uint8_t key[16], char *buf, size_t len)
+{
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	if (!memcmp(key, mapped, sizeof(mapped)) || st->prefix6 >= 128)
+		return "this address";
+	snprintf(buf, len, "this address's /%u", st->prefix6);
+	return buf;
 }
 
 /* Connections from key: awaited, and in session. */
@@ -234,7 +259,7 @@ static void decide(struct server_state *st, struct pending *pw)
 	const char *tok = st->cfg->token;
 	struct stream_hello h;
 	unsigned int waiting, serving, busy = 0;
-	char why[128], line[64];
+	char why[128], line[64], what[32];
 
 	if (stream_hello_parse(pw->buf, &h, why, sizeof(why))) {
 		pending_end(st, pw, "ERR bad request\n", -EPROTO, "bad request from the client: %s", why);
@@ -260,8 +285,8 @@ static void decide(struct server_state *st, struct pending *pw)
 	peer_count(st, pw->key, &waiting, &serving);
 	if (serving >= st->per_peer) {
 		snprintf(line, sizeof(line), "ERR busy per_peer=%u\n", st->per_peer);
-		pending_end(st, pw, line, -EBUSY, "refused: already serving %u session%s from this address, the most at once",
-			    st->per_peer, st->per_peer == 1 ? "" : "s");
+		pending_end(st, pw, line, -EBUSY, "refused: already serving %u session%s from %s, the most at once",
+			    st->per_peer, st->per_peer == 1 ? "" : "s", peer_what(st, pw->key, what, sizeof(what)));
 		goto out;
 	}
 	if (st->cfg->once) {
@@ -312,6 +337,29 @@ static void pending_read(struct server_state *st, struct pending *pw)
 	}
 }
 
+/* A slot for a new connection: a free one, else the oldest awaited
+ * (one that has sent nothing first) is turned away for it, as a real
+ * client sends its request at once and a slot held without one is what
+ * an attacker would fill them with. */
+static struct pending *pending_slot(struct server_state *st)
+{
+	struct pending *old = NULL;
+	uint64_t now = mono_ns();
+
+	for (unsigned int i = 0; i < STREAM_PENDING_MAX; i++) {
+		struct pending *pw = &st->wait[i];
+
+		if (pw->fd < 0)
+			return pw;
+		if (!old || (!pw->n && old->n) || (!pw->n == !old->n && pw->deadline < old->deadline))
+			old = pw;
+	}
+	pending_end(st, old, "ERR busy too many connections\n", -EBUSY,
+		    "turned away: no request in %.1f s, and its slot was wanted (%d connections awaited)",
+		    (double)(now + STREAM_HELLO_MS * NSEC_PER_MSEC - old->deadline) / NSEC_PER_SEC, STREAM_PENDING_MAX);
+	return old;
+}
+
 /* Take the connections waiting on the listener into the awaited ones;
  * those beyond the bounds are turned away at once. */
 static void accept_new(struct server_state *st)
@@ -319,36 +367,30 @@ static void accept_new(struct server_state *st)
 	/* a bounded batch, so that a flood of connections still leaves
 	 * time for the rest of the loop */
 	for (int b = 0; b < 16; b++) {
-		struct pending *pw = NULL;
+		struct pending *pw;
 		struct sockaddr_storage peer;
 		socklen_t sl = sizeof(peer);
 		struct stream_session s = { 0 };
 		unsigned int waiting, serving;
 		uint8_t key[16];
-		char line[64];
+		char line[64], what[32];
 		int fd = accept4(st->cfg->lfd, (struct sockaddr *)&peer, &sl, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 		if (fd < 0)
 			return;
 		peer_name(&peer, sl, s.peer, sizeof(s.peer));
-		stream_addr_key(&peer, key);
+		peer_key(st, &peer, key);
 		peer_count(st, key, &waiting, &serving);
-		for (unsigned int i = 0; i < STREAM_PENDING_MAX && !pw; i++)
-			if (st->wait[i].fd < 0)
-				pw = &st->wait[i];
-		if (waiting >= st->per_peer || !pw) {
-			snprintf(line, sizeof(line), waiting >= st->per_peer ? "ERR busy per_peer=%u\n"
-					: "ERR busy too many connections\n", st->per_peer);
+		if (waiting >= st->per_peer) {
+			snprintf(line, sizeof(line), "ERR busy per_peer=%u\n", st->per_peer);
 			say_and_close(fd, line);
 			s.rc = -EBUSY;
-			if (waiting >= st->per_peer)
-				snprintf(s.err, sizeof(s.err), "refused: %u connections from this address awaited already",
-					 waiting);
-			else
-				snprintf(s.err, sizeof(s.err), "refused: %d connections awaited already", STREAM_PENDING_MAX);
+			snprintf(s.err, sizeof(s.err), "refused: %u connections from %s awaited already", waiting,
+				 peer_what(st, key, what, sizeof(what)));
 			report(st->cfg, &s);
 			continue;
 		}
+		pw = pending_slot(st);
 		*pw = (struct pending){ .fd = fd, .deadline = mono_ns() + STREAM_HELLO_MS * NSEC_PER_MSEC,
 					.peer = peer, .s = s };
 		memcpy(pw->key, key, 16);
@@ -492,6 +534,8 @@ static int serve(const struct stream_server *cfg, char *err, size_t errlen)
 	*st = (struct server_state){ .cfg = cfg, .self = getpid(), .rc = -ETIMEDOUT,
 				     .max = cfg->once ? 1 : cfg->max_sessions ? cfg->max_sessions : STREAM_SESSIONS_DEFAULT,
 				     .per_peer = cfg->max_per_peer ? cfg->max_per_peer : STREAM_PER_PEER_DEFAULT,
+				     .prefix6 = cfg->peer_prefix6 && cfg->peer_prefix6 <= 128 ? cfg->peer_prefix6
+										 : STREAM_PREFIX6_DEFAULT,
 				     .max_dur_ns = cfg->max_duration_ns ? cfg->max_duration_ns : STREAM_MAX_DURATION_DEFAULT };
 	if (st->max > STREAM_SESSIONS_MAX)
 		st->max = STREAM_SESSIONS_MAX;

@@ -301,13 +301,18 @@ void streamprint_server(struct out *o, const struct app_stream_opts *op, const s
 	out_u64(o, "port", "port %llu", op->port);
 	out_f64(o, "max_duration_s", ", runs of up to %g s", ns_to_s(s->max_duration_ns));
 	out_u64(o, "max_per_peer", ", %llu at once from one address", s->max_per_peer);
+	out_u64(o, "peer_prefix6", s->peer_prefix6 < 128 ? " (IPv6: one /%llu)" : NULL, s->peer_prefix6);
 	out_bool(o, "token", NULL, s->token != NULL);
 	out_text(o, "%s", s->token ? ", a token asked for" : "");
 	if (root)
 		out_str(o, "user", ", as user %s", app_stream_user(op));
 	else
 		out_null(o, "user");
-	out_text(o, "%s\n", op->once ? ", for one session" : " (Ctrl-C ends it)");
+	out_text(o, "%s", op->once ? ", for one session" : " (Ctrl-C ends it)");
+	/* said where it is seen: a server anyone can start runs on */
+	out_bool(o, "open", NULL, app_stream_open(op, s));
+	out_text(o, "%s\n", app_stream_open(op, s) ? "; open: no token, so anyone who reaches it may run sessions "
+			 "(--token-file or a loopback --bind to close it)" : "");
 }
 
 static int hook_listening(void *ctx, const struct app_stream_opts *op, const struct stream_server *s, bool root)

@@ -67,9 +67,12 @@ static void check_result(const char *line)
 	uint64_t sent;
 	int n;
 
-	stream_end_parse(line, &sent);
+	/* a count read is one the store holds: never above 2^63-1 */
+	if (!stream_end_parse(line, &sent))
+		CHECK(sent <= INT64_MAX);
 	if (stream_result_parse(line, &c))
 		return;
+	CHECK(c.msgs <= INT64_MAX && c.bytes <= INT64_MAX && c.elapsed_ns <= INT64_MAX && c.drops <= INT64_MAX);
 	n = stream_result_format(&c, out, sizeof(out));
 	CHECK(n > 0);
 	out[n - 1] = '\0';

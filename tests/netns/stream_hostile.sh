@@ -1,11 +1,15 @@
 # wirerate stream --server against hostile clients, in two namespaces of
-# its own joined by a veth pair (server 198.18.100.1 and 2001:2:0:100::1,
-# clients 198.18.100.2-.5 and 2001:2:0:100::2): idle connections, long
-# sessions that never send, a slow request and wrong tokens do not keep a
-# real client out or wait; a third party's datagrams are not counted; runs
-# longer than --max-duration are refused, and a session without its END is
-# cut; --bind listens on that address only; root is dropped; a peer's
-# bytes never reach the output raw; bad input for each option exits 2.
+# its own joined by a veth pair (server 198.18.100.1, 2001:2:0:100::1 and
+# 2001:2:0:101::1; clients 198.18.100.2-.5, 2001:2:0:100::2 and ::10-17,
+# and 2001:2:0:101::2): idle connections, long sessions that never send,
+# a slow request and wrong tokens do not keep a real client out or wait;
+# connections that never ask give up their slots to one that does; IPv6
+# peers are counted by their /64; a third party's datagrams are not
+# counted; a count out of range is refused; runs longer than
+# --max-duration are refused, and a session without its END is cut;
+# --bind listens on that address only; a server open to anyone says so;
+# root is dropped; a peer's bytes never reach the output raw; bad input
+# for each option exits 2.
 . "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 PEER="python3 $(dirname "${BASH_SOURCE[0]}")/../tools/stream_peer.py"
 
@@ -27,6 +31,9 @@ ip link add hs netns "$S" type veth peer name hc netns "$C" || fail "veth add"
 ip -n "$S" addr add 198.18.100.1/24 dev hs && ip -n "$S" addr add 2001:2:0:100::1/64 dev hs nodad || fail "server addresses"
 for a in 2 3 4 5; do ip -n "$C" addr add 198.18.100.$a/24 dev hc || fail "client address .$a"; done
 ip -n "$C" addr add 2001:2:0:100::2/64 dev hc nodad || fail "client IPv6 address"
+for x in 10 11 12 13 14 15 16 17; do ip -n "$C" addr add 2001:2:0:100::$x/64 dev hc nodad || fail "client ::$x"; done
+ip -n "$S" addr add 2001:2:0:101::1/64 dev hs nodad && ip -n "$C" addr add 2001:2:0:101::2/64 dev hc nodad ||
+	fail "the second /64"
 for n in "$S" "$C"; do ip -n "$n" link set lo up; done
 ip -n "$S" link set hs up && ip -n "$C" link set hc up || fail "link up"
 
@@ -72,6 +79,9 @@ t --server --port $PORT --bind 198.18.100.99	# not an address of this host
 t --server --port $PORT --max-per-peer 0
 t --server --port $PORT --max-per-peer 257
 t --server --port $PORT --max-per-peer x
+t --server --port $PORT --peer-prefix6 0
+t --server --port $PORT --peer-prefix6 129
+t --client 127.0.0.1 --peer-prefix6 64
 t --server --port $PORT --max-duration 0
 t --server --port $PORT --max-duration 25h
 t --server --port $PORT --max-duration x
@@ -114,8 +124,12 @@ nobody=$(id -u nobody)
 [ "$uid" = "$nobody$nobody$nobody$nobody" ] || fail "the server's Uid line is $(grep Uid /proc/$sp/status), want $nobody"
 grep -q '^Groups:[[:space:]]*$' /proc/$sp/status || fail "supplementary groups kept: $(grep Groups /proc/$sp/status)"
 stop_server
-[ "$(jq -r '.bind == "'$SRV'" and .user == "nobody" and (.sessions | length) == 1 and .sessions[0].ok' "$D/srv")" = true ] ||
+[ "$(jq -r '.bind == "'$SRV'" and .user == "nobody" and .open and (.sessions | length) == 1 and .sessions[0].ok' "$D/srv")" = true ] ||
 	fail "server output: $(cat "$D/srv")"
+# loopback only, or a token: not open
+start_server --bind 127.0.0.1 --json
+stop_server
+jq -e '.open == false' "$D/srv" >/dev/null || fail "a loopback server said open: $(cat "$D/srv")"
 start_server --bind 2001:2:0:100::1
 client 2001:2:0:100::1 --port $PORT -l 0.3 >/dev/null || fail "client over IPv6 to the bound address: exit $?"
 [ -z "$(ip netns exec "$S" ss -Hltn "sport = :$PORT" | grep -v '\[2001:2:0:100::1\]')" ] || fail "--bind IPv6 listens elsewhere too"
@@ -163,11 +177,62 @@ note "server: $(jq -c '[.sessions[] | .error // "ok"] | group_by(.) | map({(.[0]
 [ "$(jq '[.sessions[] | select(.error == "refused: 2 connections from this address awaited already")] | length' "$D/srv")" = 8 ] ||
 	fail "idle connections beyond 2 were not turned away: $(cat "$D/srv")"
 
+# Connections that never ask cannot keep out a client that does: 64
+# idle ones from .3 (--max-per-peer 64 lets one address take every
+# awaited slot), and a client with the token is still served at once,
+# the oldest idle connection turned away for it.
+start_server --max-per-peer 64 --token-file "$D/tok" --json
+peer idle 198.18.100.3 64 5 >"$D/idle64" &
+ip=$!
+for _ in $(seq 50); do grep -q connected "$D/idle64" && break; sleep 0.1; done
+client $SRV --port $PORT -l 0.3 --token-file "$D/tok" >"$D/c" 2>&1 ||
+	fail "a client with the token among 64 idle connections: exit $?: $(cat "$D/c")"
+kill $ip 2>/dev/null; wait $ip 2>/dev/null
+stop_server
+note "idle: $(cat "$D/idle64"); server: $(jq -c '[.sessions[] | .error // "ok" | sub("[0-9.]+ s"; "N s")] | group_by(.) | map({(.[0]): length}) | add' "$D/srv")"
+grep -q '^connected 64$' "$D/idle64" || fail "the 64 idle connections: $(cat "$D/idle64")"
+jq -e '[.sessions[] | select(.ok)] | length == 1' "$D/srv" >/dev/null || fail "the client was not served: $(cat "$D/srv")"
+jq -e '[.sessions[] | select((.error // "") | startswith("turned away: no request in"))] | length >= 1' "$D/srv" >/dev/null ||
+	fail "no idle connection turned away for the client: $(cat "$D/srv")"
+
+# IPv6 peers are one peer per /64: eight addresses of one /64 hold two
+# sessions between them (six refused as that peer's), and a client from
+# another /64 is served; with --peer-prefix6 128, each address alone.
+start_server --max-sessions 4 --json
+hps=()
+for x in 10 11 12 13 14 15 16 17; do
+	ip netns exec "$C" timeout 40 $PEER hold 2001:2:0:100::1 $PORT 2001:2:0:100::$x 1 >"$D/h6-$x" &
+	hps+=($!)
+done
+for _ in $(seq 100); do [ "$(cat "$D"/h6-* | wc -l)" = 8 ] && break; sleep 0.1; done
+h6=$(cat "$D"/h6-*)
+note "eight addresses of one /64: $(sed 's/port=[0-9]*.*/port=N/' <<<"$h6" | sort | uniq -c | tr -s ' \n' ' ')"
+[ "$(grep -c '^OK port=' <<<"$h6")" = 2 ] || fail "one /64 held more or fewer than 2 sessions: $h6"
+[ "$(grep -c '^ERR busy per_peer=2$' <<<"$h6")" = 6 ] || fail "one /64's other addresses not refused as its: $h6"
+client 2001:2:0:101::1 --port $PORT -l 0.3 >"$D/c" 2>&1 || fail "a client of another /64 among them: exit $?: $(cat "$D/c")"
+kill "${hps[@]}" 2>/dev/null; wait "${hps[@]}" 2>/dev/null
+stop_server
+jq -e '[.sessions[] | select((.error // "") | test("from this address.s /64"))] | length == 6' "$D/srv" >/dev/null ||
+	fail "the refusals do not name the /64: $(cat "$D/srv")"
+start_server --max-sessions 4 --peer-prefix6 128
+hps=()
+for x in 10 11 12; do
+	ip netns exec "$C" timeout 40 $PEER hold 2001:2:0:100::1 $PORT 2001:2:0:100::$x 1 >"$D/h6-$x" &
+	hps+=($!)
+done
+for _ in $(seq 100); do [ "$(cat "$D"/h6-1[012] | wc -l)" = 3 ] && break; sleep 0.1; done
+[ "$(cat "$D"/h6-1[012] | grep -c '^OK port=')" = 3 ] || fail "--peer-prefix6 128: $(cat "$D"/h6-1[012])"
+kill "${hps[@]}" 2>/dev/null; wait "${hps[@]}" 2>/dev/null
+stop_server
+
 # A third party's datagrams are not counted: the client sends 10; 1000
 # more come from another socket on its address and 1000 from another
 # address. A version 1 client (no data port in HELLO) is filtered by its
 # address only.
 start_server
+# no token, every address: the start line says it is open
+head -1 "$D/srv" | grep -q '; open: no token, so anyone who reaches it may run sessions' ||
+	fail "an open server's start line: $(head -1 "$D/srv")"
 r2=$(peer count 198.18.100.2 2 198.18.100.3)
 r1=$(peer count 198.18.100.2 1 198.18.100.3)
 note "version 2: $r2; version 1: $r1"
@@ -202,7 +267,7 @@ rc=$?
 client $SRV --port $PORT -l 0.3 --token-file "$D/tok" >"$D/c" 2>&1 || fail "the server's token: exit $?: $(cat "$D/c")"
 stop_server
 note "token server: $(jq -c '[.sessions[] | .error // "ok"]' "$D/srv")"
-[ "$(jq -r '.token and ([.sessions[] | .ok] == [false, false, false, true])' "$D/srv")" = true ] ||
+[ "$(jq -r '.token and (.open | not) and ([.sessions[] | .ok] == [false, false, false, true])' "$D/srv")" = true ] ||
 	fail "token server's sessions: $(cat "$D/srv")"
 ! grep -rq 's3cret' "$D/srv" "$D/srv.err" "$D/c" || fail "the token was printed"
 
@@ -236,4 +301,14 @@ note "from a hostile server -> $rc: $(tr -c '[:print:]\n' '?' <<<"$err")"
 [ $rc = 1 ] || fail "client of a hostile server: exit $rc"
 LC_ALL=C grep -q '[^[:print:]]' <<<"$err" && fail "raw bytes in the client's error: $(od -c <<<"$err" | head)"
 grep -Fq "the server refused: '\\x1b]0;pwned\\x07\\xff'" <<<"$err" || fail "the server's text not quoted: $err"
+# A server's count beyond what the store holds (2^64-1, a -1 as a signed
+# count) is refused, never stored wrapped.
+ip netns exec "$S" timeout 15 $PEER result 127.0.0.1 $PORT 198.18.100.1 \
+	'RESULT msgs=18446744073709551615 bytes=100 elapsed_ns=1000 rcvbuf=212992 drops=0' >"$D/fake" &
+fp=$!
+for _ in $(seq 50); do grep -q listening "$D/fake" && break; sleep 0.1; done
+err=$(timeout 10 ip netns exec "$C" "$WR" stream --client $SRV --port $PORT -l 0.2 2>&1 >/dev/null); rc=$?
+wait_bounded $fp 5
+note "a count of 2^64-1 -> $rc: $err"
+[ $rc = 1 ] && grep -q "the server's counts do not read" <<<"$err" || fail "a count out of range: exit $rc: $err"
 echo ok

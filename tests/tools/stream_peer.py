@@ -14,6 +14,7 @@ time (every socket times out in 10 s) and in what it sends.
     noend MS        a session of MS ms that never ends; print the time to the answer after OK
     badend TEXT     a session whose END is TEXT; print the answer
     server TEXT     listen on SRC:PORT, answer one request with TEXT
+    result TEXT     listen on SRC:PORT, serve one session and answer its END with TEXT
 """
 import socket
 import sys
@@ -49,6 +50,19 @@ def udp(src):
     u = socket.socket(fam(src), socket.SOCK_DGRAM)
     u.bind((src, 0))
     return u
+
+
+def serve_one(src, port):
+    """Listen on SRC:PORT, say so, and return the one connection accepted."""
+    ls = socket.socket(fam(src), socket.SOCK_STREAM)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.settimeout(10)
+    ls.bind((src, port))
+    ls.listen(1)
+    print('listening', flush=True)
+    c, _ = ls.accept()
+    c.settimeout(10)
+    return c
 
 
 def main():
@@ -124,16 +138,17 @@ def main():
         s.sendall(a[0].encode('latin-1').decode('unicode_escape').encode('latin-1') + b'\n')
         print(readline(s))
     elif mode == 'server':
-        ls = socket.socket(fam(src), socket.SOCK_STREAM)
-        ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        ls.settimeout(10)
-        ls.bind((src, port))
-        ls.listen(1)
-        print('listening', flush=True)
-        c, _ = ls.accept()
-        c.settimeout(10)
+        c = serve_one(src, port)
         readline(c)
         c.sendall(a[0].encode('latin-1').decode('unicode_escape').encode('latin-1') + b'\n')
+        time.sleep(0.2)
+    elif mode == 'result':
+        u = udp(src)
+        c = serve_one(src, port)
+        readline(c)
+        c.sendall(b'OK port=%d rcvbuf=212992 version=2\n' % u.getsockname()[1])
+        readline(c)
+        c.sendall(a[0].encode() + b'\n')
         time.sleep(0.2)
     else:
         sys.exit('unknown mode ' + mode)

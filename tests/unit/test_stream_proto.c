@@ -144,9 +144,20 @@ static void replies(void **st)
 	assert_int_not_equal(stream_result_parse("RESULT msgs=1 bytes=2 elapsed_ns=3 rcvbuf=4 drops=0 cpus=1 "
 						 "busy_ppm=1000001", &d), 0);
 	uint64_t sent;
-	assert_int_equal(stream_end_parse("END sent=18446744073709551615", &sent), 0);
-	assert_true(sent == UINT64_MAX);
+	/* the store's range: a signed 64-bit count, never a -1 stored */
+	assert_int_equal(stream_end_parse("END sent=9223372036854775807", &sent), 0);
+	assert_true(sent == INT64_MAX);
+	assert_int_not_equal(stream_end_parse("END sent=9223372036854775808", &sent), 0);
+	assert_int_not_equal(stream_end_parse("END sent=18446744073709551615", &sent), 0);
 	assert_int_not_equal(stream_end_parse("END sent=18446744073709551616", &sent), 0);
+	assert_int_not_equal(stream_result_parse("RESULT msgs=18446744073709551615 bytes=2 elapsed_ns=3 rcvbuf=4 drops=0",
+						 &d), 0);
+	assert_int_not_equal(stream_result_parse("RESULT msgs=1 bytes=9223372036854775808 elapsed_ns=3 rcvbuf=4 drops=0",
+						 &d), 0);
+	assert_int_not_equal(stream_result_parse("RESULT msgs=1 bytes=2 elapsed_ns=3 rcvbuf=4 drops=18446744073709551615",
+						 &d), 0);
+	assert_int_equal(stream_result_parse("RESULT msgs=9223372036854775807 bytes=2 elapsed_ns=3 rcvbuf=4 drops=0", &d),
+			 0);
 }
 
 static void quoting(void **st)
