@@ -16,6 +16,7 @@
 #include "app/trend.h"
 #include "os/command.h"
 #include "os/fsutil.h"
+#include "core/timeconst.h"
 #include "os/clock.h"
 #include "os/selfexec.h"
 #include "dut/dut.h"
@@ -165,9 +166,9 @@ static int on_spec(void *ctx, const char *key, const char *v)
 		size_t off, len;
 	} str[] = {
 #define S(k, f) { "bisect." k, offsetof(struct app_bisect_spec, f), sizeof(((struct app_bisect_spec *)0)->f) }
-		S("name", name), S("tree", tree), S("good", good), S("bad", bad), S("kernels", kernels), S("build", build),
-		S("apply", apply), S("install", install), S("release", release), S("boot", boot), S("modules", modules), S("lab", lab), S("prefix", prefix),
-		S("logs", logs),
+		S("name", name), S("tree", tree), S("good", good), S("bad", bad), S("kernels", kernels),
+		S("build", build), S("apply", apply), S("install", install), S("release", release), S("boot", boot),
+		S("modules", modules), S("lab", lab), S("prefix", prefix), S("logs", logs),
 #undef S
 	};
 
@@ -343,15 +344,13 @@ int app_bisect_state(struct app_bisect *b, char *err, size_t errlen)
 	return rc;
 }
 
-/* The measurement's DUT (--dut, --ssh-option, --dut-agent), as the
- * test will reach it: 0, or -EINVAL when it names none. */
-static int measure_dut(const struct app_bisect_spec *s, struct dut_target *t, char *err, size_t errlen)
+int app_bisect_measure_dut(char *const *measure, int nmeasure, struct dut_target *t, char *err, size_t errlen)
 {
 	const char *target = NULL;
 
 	*t = (struct dut_target){ 0 };
-	for (int i = 0; i + 1 < s->nmeasure; i++) {
-		const char *o = s->measure[i], *v = s->measure[i + 1];
+	for (int i = 0; i + 1 < nmeasure; i++) {
+		const char *o = measure[i], *v = measure[i + 1];
 
 		if (!strcmp(o, "--dut"))
 			target = v;
@@ -401,7 +400,7 @@ static int install(struct app_bisect *b, size_t i, char *why, size_t whylen)
 	uint64_t deadline;
 	int st;
 
-	if (measure_dut(s, &t, err, sizeof(err))) {
+	if (app_bisect_measure_dut(s->measure, s->nmeasure, &t, err, sizeof(err))) {
 		snprintf(why, whylen, "%s", err);
 		return 1;
 	}
@@ -419,7 +418,7 @@ static int install(struct app_bisect *b, size_t i, char *why, size_t whylen)
 	if ((st = run_cmd(b, "--install", s->install, log, NULL, 0, why, whylen)))
 		return st;
 	step_said(b, i, "waiting for the DUT");
-	deadline = mono_ns() + s->dut_wait_s * 1000000000ull;
+	deadline = mono_ns() + s->dut_wait_s * NSEC_PER_SEC;
 	t.connect_timeout_s = 10;
 	for (;;) {
 		struct dut *d = NULL;

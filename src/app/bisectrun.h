@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "core/bisect.h"
+#include "core/duttarget.h"
 #include "lab/lab.h"
 #include "store/bisectdb.h"
 #include "store/trend_model.h"
@@ -107,6 +108,11 @@ int app_bisect_create(struct app_bisect *b, char *err, size_t errlen);
  * newest of all) loaded from the store: its settings and candidates;
  * -ENOENT when there is none. */
 int app_bisect_open(struct app_bisect *b, const char *db_path, int64_t id, bool any, char *err, size_t errlen);
+
+/* The DUT a measurement's command line reaches (--dut, --ssh-option,
+ * --dut-agent), the one --install waits for: 0, or -EINVAL with err
+ * when it names none or a bad one. */
+int app_bisect_measure_dut(char *const *measure, int nmeasure, struct dut_target *t, char *err, size_t errlen);
 
 /* Its steps re-read from the store and decided again (b->st, b->marks). */
 int app_bisect_state(struct app_bisect *b, char *err, size_t errlen);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/bisectrun.h"
 #include "cli/opt.h"
 #include "lab/lab.h"
 
@@ -155,11 +156,10 @@ static int check_start(struct bisect_opts *bo)
 	if (bo->install && (bo->boot || bo->kernels || bo->lab))
 		return cli_fail(EXIT_USAGE, "bisect: --install is for a cabled DUT: not with --boot, --kernels or --lab");
 	if (bo->install) {
-		bool dut = false;
+		struct dut_target t;
+		char err[256];
 
-		for (int i = 0; i + 1 < bo->nmeasure; i++)
-			dut |= !strcmp(bo->measure[i], "--dut") && !strncmp(bo->measure[i + 1], "ssh:", 4);
-		if (!dut)
+		if (app_bisect_measure_dut(bo->measure, bo->nmeasure, &t, err, sizeof(err)) || t.kind != DUT_SSH)
 			return cli_fail(EXIT_USAGE, "bisect: --install: the measurement needs --dut ssh:HOST, the DUT to "
 					"wait for (as a separate word)");
 	}

@@ -119,14 +119,21 @@ static void pending_end(struct server_state *st, struct pending *pw, const char 
 	report(st->cfg, &pw->s);
 }
 
+/* Whether a peer's key is its address whole: IPv4 (mapped, as
+ * stream_addr_key makes it), or IPv6 counted by every bit. */
+static bool peer_whole(const struct server_state *st, const uint8_t key[16])
+{
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	return !memcmp(key, mapped, sizeof(mapped)) || st->prefix6 >= 128;
+}
+
 /* The peer a connection counts against: its address, an IPv6 one cut to
  * its first prefix6 bits (IPv4, mapped or not, is the address whole). */
 static void peer_key(const struct server_state *st, const struct sockaddr_storage *a, uint8_t key[16])
 {
-	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
-
 	stream_addr_key(a, key);
-	if (!memcmp(key, mapped, sizeof(mapped)) || st->prefix6 >= 128)
+	if (peer_whole(st, key))
 		return;
 	if (st->prefix6 % 8)
 		key[st->prefix6 / 8] &= (uint8_t)(0xff00 >> (st->prefix6 % 8));
@@ -136,9 +143,7 @@ static void peer_key(const struct server_state *st, const struct sockaddr_storag
 /* The peer's name in a refusal: "this address", or its network. */
 static const char *peer_what(const struct server_state *st, const uint8_t key[16], char *buf, size_t len)
 {
-	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
-
-	if (!memcmp(key, mapped, sizeof(mapped)) || st->prefix6 >= 128)
+	if (peer_whole(st, key))
 		return "this address";
 	snprintf(buf, len, "this address's /%u", st->prefix6);
 	return buf;

@@ -293,6 +293,8 @@ void streamprint_run(struct out *o, const struct app_stream_opts *op, const stru
 
 void streamprint_server(struct out *o, const struct app_stream_opts *op, const struct stream_server *s, bool root)
 {
+	bool open = app_stream_open(op, s);
+
 	out_text(o, "wirerate stream server on ");
 	if (op->bind)
 		out_str(o, "bind", "%s ", op->bind);
@@ -310,8 +312,8 @@ void streamprint_server(struct out *o, const struct app_stream_opts *op, const s
 		out_null(o, "user");
 	out_text(o, "%s", op->once ? ", for one session" : " (Ctrl-C ends it)");
 	/* said where it is seen: a server anyone can start runs on */
-	out_bool(o, "open", NULL, app_stream_open(op, s));
-	out_text(o, "%s\n", app_stream_open(op, s) ? "; open: no token, so anyone who reaches it may run sessions "
+	out_bool(o, "open", NULL, open);
+	out_text(o, "%s\n", open ? "; open: no token, so anyone who reaches it may run sessions "
 			 "(--token-file or a loopback --bind to close it)" : "");
 }
 
