@@ -49,6 +49,8 @@ int app_r2544_timing(const struct app_r2544_opts *o, struct trial_cfg *base, str
 	base->duration_ns = p->final_ns;
 	/* short trials while the bounds are wide, when the final ones are long */
 	p->initial_ns = p->final_ns >= 2 * NSEC_PER_SEC ? (o->quick ? 500 * NSEC_PER_MSEC : NSEC_PER_SEC) : p->final_ns;
+	if (o->initial_ns && o->initial_ns <= p->final_ns)
+		p->initial_ns = o->initial_ns;
 	p->latency_runs = (unsigned int)(o->lat_set ? o->lat_runs : o->quick ? 3 : APP_R2544_LATENCY_RUNS);
 	p->latency_ns = o->quick ? p->final_ns : APP_R2544_LATENCY_NS;
 	p->b2b_runs = (unsigned int)(o->b2b_set ? o->b2b_runs : o->quick ? 2 : APP_R2544_B2B_RUNS);
@@ -57,7 +59,37 @@ int app_r2544_timing(const struct app_r2544_opts *o, struct trial_cfg *base, str
 	p->goals = o->exceed > 0 || p->dsum_ns > p->final_ns;
 	p->nrows = o->imix ? 1 : o->nsizes;
 	p->min_load = 100;
+	app_r2544_goals(o, p);
 	return 0;
+}
+
+void app_r2544_goals(const struct app_r2544_opts *o, struct app_r2544_plan *p)
+{
+	struct search_goal g = { .final_ns = p->final_ns, .sum_ns = p->dsum_ns, .exceed_ratio = o->exceed,
+				 .width = o->precision, .initial_ns = p->initial_ns };
+
+	if (o->ngoals) {
+		/* as given, with the width and initial trials the search
+		 * applies where a goal left them out */
+		memcpy(p->goal, o->goals, sizeof(o->goals));
+		p->ngoal = o->ngoals;
+		for (unsigned int i = 0; i < p->ngoal; i++) {
+			if (!p->goal[i].width)
+				p->goal[i].width = o->precision;
+			if (!p->goal[i].initial_ns)
+				p->goal[i].initial_ns = p->initial_ns;
+		}
+		return;
+	}
+	p->goal[0] = g;
+	snprintf(p->goal[0].name, sizeof(p->goal[0].name), "ndr");
+	p->ngoal = 1;
+	if (o->pdr > 0) {
+		p->goal[1] = g;
+		p->goal[1].loss_ratio = o->pdr;
+		snprintf(p->goal[1].name, sizeof(p->goal[1].name), "pdr");
+		p->ngoal = 2;
+	}
 }
 
 int app_r2544_check_mtu(const struct app_r2544_opts *o, const struct trial_cfg *base, char *err, size_t errlen)

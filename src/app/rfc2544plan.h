@@ -12,6 +12,7 @@
 #include "core/timeconst.h"
 #include "core/units.h"
 #include "app/ceiling.h"
+#include "core/goal.h"
 #include "engine/rfc2544.h"
 #include "engine/trial.h"
 
@@ -52,6 +53,11 @@ struct app_r2544_opts {
 	uint64_t lat_runs, b2b_runs, repeat;
 	bool lat_set, b2b_set;
 	uint64_t dsum_ns;		/* 0: the trial time */
+	uint64_t initial_ns;		/* a goal's Initial Trial Duration; 0: the plan's */
+	/* --goal and --preset in order (RFC 9971's Search Goals); none: the
+	 * plan derives them from the options above */
+	struct search_goal goals[GOAL_MAX];
+	unsigned int ngoals;
 };
 
 enum app_r2544_load_from {
@@ -88,6 +94,10 @@ struct app_r2544_plan {
 	uint64_t final_ns, initial_ns, settle_ns, dsum_ns, latency_ns, b2b_max_ns;
 	unsigned int latency_runs, b2b_runs, repeats;
 	bool goals;			/* more than one trial, or some, decides a load */
+	/* the search's goals in RFC 9971 terms: those given, or the options'
+	 * (NDR "ndr", and "pdr" with a PDR goal), in the order reported */
+	struct search_goal goal[GOAL_MAX];
+	unsigned int ngoal;
 	unsigned int nrows;		/* sizes, or 1 IMIX row */
 	double max_load[R2544_MAX_SIZES];
 	enum app_r2544_load_from load_from[R2544_MAX_SIZES];
@@ -103,6 +113,10 @@ struct app_r2544_plan {
  * set to match. -EINVAL with a reason when the options contradict. */
 int app_r2544_timing(const struct app_r2544_opts *o, struct trial_cfg *base, struct app_r2544_plan *p,
 		     char *err, size_t errlen);
+
+/* The search's goals in p->goal: o's, or the options' as goals (with
+ * p's durations); app_r2544_timing calls it. */
+void app_r2544_goals(const struct app_r2544_opts *o, struct app_r2544_plan *p);
 
 /* What a run will take, told before it starts: trials and seconds, the
  * tester's ceiling measured through the DUT (placed) included. An

@@ -238,7 +238,8 @@ int app_store_r2544_trial(void *arg, const struct r2544_trial *rt, char *err, si
 			      .cpu_busy_pct = rt->cpu_busy_pct, .cpu_soak_pct = rt->cpu_soak_pct,
 			      .soak_trusted = rt->soak_trusted,
 			      .ns_per_frame = rt->ns_per_frame, .cpu_source = rt->cpu_source,
-			      .loss = rt->loss, .nloss = rt->nloss };
+			      .loss = rt->loss, .nloss = rt->nloss,
+			      .traffic_s = (double)rt->elapsed_ns / NSEC_PER_SEC };
 
 	app_store_profile(rt->profile, &t, prof);
 	return app_store_trial(arg, &t, err, errlen);
@@ -256,6 +257,9 @@ static int store_row(struct storeopt *s, const struct r2544_row *row, char *err,
 						 row->loss[i].rx, row->loss[i].loss_pct, row->loss[i].tester_limited };
 	for (unsigned int i = 0; i < row->nrep && !rc; i++) {
 		const struct search_outcome *o = &row->rep[i];
+		struct r2544_goal_result gr[GOAL_MAX];
+		struct db_goal_result dg[GOAL_MAX];
+		char spec[GOAL_MAX][64];
 		struct db_result r = {
 			.size = row->size, .repeat = i, .max_load = row->max_load,
 			/* any cap but the line rate: a pass there is "at least"
@@ -273,6 +277,18 @@ static int store_row(struct storeopt *s, const struct r2544_row *row, char *err,
 			.b2b_avg = NAN, .b2b_min = NAN, .b2b_max = NAN,
 		};
 
+		for (unsigned int k = 0; k < s->ngoals && k < GOAL_MAX; k++) {
+			struct search_goal bare = s->goals[k];
+
+			bare.name[0] = '\0';
+			goal_format(&bare, spec[k], sizeof(spec[k]));
+			r2544_goal_result(row, o, &s->goals[k], &gr[k]);
+			dg[k] = (struct db_goal_result){ .name = s->goals[k].name, .spec = spec[k], .rlb = gr[k].rlb,
+							 .rub = gr[k].rub, .cond = gr[k].cond,
+							 .irregular = gr[k].irregular };
+			r.ngoals = k + 1;
+		}
+		r.goals = dg;
 		if (i == 0) {
 			r.have_lat = row->lat_frames > 0;
 			r.lat_load = row->lat_load;
@@ -360,6 +376,8 @@ int app_store_r2544_begin(struct storeopt *s, const struct trialopt *to, const s
 	s->exceed_ratio = o->exceed;
 	s->duration_sum_ns = plan->dsum_ns;
 	s->trial_ns = plan->final_ns;
+	s->goals = plan->goal;
+	s->ngoals = plan->ngoal;
 	if ((rc = app_store_begin(s, to, &ri, err, errlen)))
 		return rc;
 	cfg->on_trial = app_store_r2544_trial;

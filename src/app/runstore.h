@@ -11,6 +11,7 @@
 
 #include "app/trialcfg.h"
 #include "dut/profile.h"
+#include "core/goal.h"
 #include "store/db.h"
 
 #define APP_STORE_MAX_TAGS 32
@@ -29,6 +30,8 @@ struct storeopt {
 	double exceed_ratio;		/* rfc2544: the search's goal exceed ratio */
 	uint64_t duration_sum_ns;	/* rfc2544: its goal duration sum */
 	uint64_t trial_ns;		/* rfc2544: its full trial time; 0: not rfc2544 */
+	const struct search_goal *goals;	/* rfc2544: the search's goals (the plan's) */
+	unsigned int ngoals;
 };
 
 /* Open the database (nothing with --no-store). -EINVAL: the file is not

@@ -62,19 +62,19 @@ static int set_goal9971(void *ctx, const struct opt *opt, const char *v, char *e
 	int n;
 
 	if (opt->id) {
-		n = goal_preset(v, r->goals + r->ngoals, GOAL_MAX - r->ngoals, err, errlen);
+		n = goal_preset(v, r->po.goals + r->po.ngoals, GOAL_MAX - r->po.ngoals, err, errlen);
 		if (n < 0)
 			return -EINVAL;
-		r->ngoals += (unsigned int)n;
+		r->po.ngoals += (unsigned int)n;
 		return 0;
 	}
-	if (r->ngoals >= GOAL_MAX) {
+	if (r->po.ngoals >= GOAL_MAX) {
 		snprintf(err, errlen, "--goal '%.64s': at most %d goals", v, GOAL_MAX);
 		return -EINVAL;
 	}
-	if (goal_parse(v, &r->goals[r->ngoals], err, errlen))
+	if (goal_parse(v, &r->po.goals[r->po.ngoals], err, errlen))
 		return -EINVAL;
-	r->ngoals++;
+	r->po.ngoals++;
 	return 0;
 }
 
@@ -83,14 +83,21 @@ static int set_goal9971(void *ctx, const struct opt *opt, const char *v, char *e
  * duration, the duration sum, the exceed ratio and the width. */
 static int map_goals(struct rfc2544_args *r, char *err, size_t errlen)
 {
-	const struct search_goal *g = r->goals, *ndr = NULL, *pdr = NULL;
+	const struct search_goal *g = r->po.goals, *ndr = NULL, *pdr = NULL;
+	double width = 0;
+	uint64_t initial = 0;
 
-	if (!r->ngoals)
+	if (!r->po.ngoals)
 		return 0;
-	for (unsigned int i = 0; i < r->ngoals; i++) {
+	/* a goal without w or i takes the others' (or the search's own) */
+	for (unsigned int i = 0; i < r->po.ngoals; i++) {
+		width = width ? width : g[i].width;
+		initial = initial ? initial : g[i].initial_ns;
+	}
+	for (unsigned int i = 0; i < r->po.ngoals; i++) {
 		if (g[i].final_ns != g[0].final_ns || g[i].sum_ns != g[0].sum_ns ||
-		    g[i].exceed_ratio != g[0].exceed_ratio || g[i].width != g[0].width ||
-		    g[i].initial_ns != g[0].initial_ns) {
+		    g[i].exceed_ratio != g[0].exceed_ratio || (g[i].width && g[i].width != width) ||
+		    (g[i].initial_ns && g[i].initial_ns != initial)) {
 			snprintf(err, errlen, "--goal: goals differing in f, d, e, w or i are not supported yet; "
 				 "give them the same, or run once per goal");
 			return -EINVAL;
@@ -109,8 +116,9 @@ static int map_goals(struct rfc2544_args *r, char *err, size_t errlen)
 	r->po.dsum_ns = g[0].sum_ns;
 	r->po.exceed = g[0].exceed_ratio;
 	r->po.pdr = pdr ? pdr->loss_ratio : 0;
-	if (g[0].width > 0)
-		r->po.precision = g[0].width;
+	if (width > 0)
+		r->po.precision = width;
+	r->po.initial_ns = initial;
 	return 0;
 }
 

@@ -8,15 +8,12 @@
 #include "app/trialcfg.h"
 #include "cli/cli.h"
 #include "cli/storeargs.h"
-#include "core/goal.h"
 
 struct rfc2544_args {
 	struct app_r2544_opts po;	/* the options the plan reads, declared into it */
 	bool sizes_given;
 	bool json_stream;
 	const char *openmetrics;
-	struct search_goal goals[GOAL_MAX];	/* --goal and --preset, in order */
-	unsigned int ngoals;
 };
 
 /* argv into r, so and to (rfc2544's own options, the store's, the

@@ -179,3 +179,10 @@ int goal_preset(const char *name, struct search_goal *g, unsigned int max, char 
 	snprintf(err, errlen, "--preset '%.32s': unknown; give %s", name, goal_preset_names());
 	return -EINVAL;
 }
+
+void goal_trial_output(double load, uint64_t duration_ns, uint64_t tx, uint64_t rx, struct trial_output *out)
+{
+	out->loss_ratio = tx ? (double)(tx - (rx < tx ? rx : tx)) / (double)tx : 0;
+	out->effective_s = (double)duration_ns / 1e9;
+	out->forwarding_rate = load * (1 - out->loss_ratio);
+}

@@ -46,4 +46,15 @@ int goal_preset(const char *name, struct search_goal *g, unsigned int max, char 
 /* The names goal_preset knows, for --help: "rfc2544|tst009|csit|quick|default". */
 const char *goal_preset_names(void);
 
+/* A Trial Output in RFC 9971 terms, from a trial's intended load
+ * (frames/s), the duration the search counts for it, and the frames
+ * offered (tx) and forwarded (rx): the Trial Loss Ratio (lost / offered;
+ * more received than offered, duplicates, is no loss; nothing offered is
+ * no loss), the Trial Effective Duration in seconds (the counted one) and
+ * the Trial Forwarding Rate, the load times one less the loss ratio. */
+struct trial_output {
+	double loss_ratio, effective_s, forwarding_rate;
+};
+void goal_trial_output(double load, uint64_t duration_ns, uint64_t tx, uint64_t rx, struct trial_output *out);
+
 #endif

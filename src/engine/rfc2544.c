@@ -130,7 +130,8 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 		refused += c->tr->dir[d].dut_refused;
 	}
 	rt = (struct r2544_trial){ .size = row->size, .test = test, .load = load,
-				   .duration_ns = duration_ns, .tx = tx, .rx = rx, .dut_refused = refused,
+				   .duration_ns = duration_ns, .elapsed_ns = c->tr->elapsed_ns,
+				   .tx = tx, .rx = rx, .dut_refused = refused,
 				   .tester_limited = c->tr->tester_limited, .cpu_soak_pct = -1,
 				   .repeat = test == 't' ? c->rep : 0,
 				   .loss = c->tr->loss_valid ? c->tr->loss : NULL, .nloss = c->tr->ndirs };
@@ -402,6 +403,30 @@ bool r2544_bound_note(const struct r2544_row *row, const struct search_outcome *
 			snprintf(why, len, "at line rate");
 		return false;
 	}
+}
+
+void r2544_goal_result(const struct r2544_row *row, const struct search_outcome *o, const struct search_goal *g,
+		       struct r2544_goal_result *out)
+{
+	const struct search_bound *b = g->loss_ratio > 0 ? &o->pdr : &o->ndr;
+	char why[sizeof(out->irregular) - 32];
+
+	*out = (struct r2544_goal_result){ .rlb = b->lower_valid ? b->lower : NAN,
+					   .rub = b->upper_valid ? b->upper : NAN,
+					   .cond = b->lower_valid && b->cond_valid ? b->cond_tput : NAN };
+	out->at_least = r2544_bound_note(row, o, g->loss_ratio > 0, why, sizeof(why));
+	if (!b->lower_valid && b->upper_valid)
+		snprintf(out->irregular, sizeof(out->irregular),
+			 "min load failed: no load passed down to %.0f frames/s", b->upper);
+	else if (!b->lower_valid)
+		snprintf(out->irregular, sizeof(out->irregular), "no bound: no full-length trial was run");
+	else if (!b->upper_valid && why[0])
+		snprintf(out->irregular, sizeof(out->irregular), "max load reached: %s", why);
+	else if (b->noisy)
+		snprintf(out->irregular, sizeof(out->irregular),
+			 "noisy: %.0f frames/s, at or above the upper bound, passed too", b->noisy_load);
+	else if (!o->done)
+		snprintf(out->irregular, sizeof(out->irregular), "width not reached: the search hit its trial cap");
 }
 
 /* The kept throughput trial of row at load that failed bound pdr's goal

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/goal.h"
 #include "core/interval.h"
 #include "core/lossattr.h"
 #include "core/noisefloor.h"
@@ -89,7 +90,8 @@ struct r2544_trial {
 	unsigned int size;
 	char test;			/* 't' throughput, 'l' latency, 'f' frame loss, 'b' back-to-back */
 	double load;
-	uint64_t duration_ns;
+	uint64_t duration_ns;		/* asked, and what the search counts */
+	uint64_t elapsed_ns;		/* the traffic's time as measured, 0 unknown */
 	uint64_t tx, rx;		/* tx: the load's frames, sent or refused */
 	uint64_t dut_refused;		/* of tx, refused by the DUT's full ingress */
 	bool tester_limited;
@@ -227,6 +229,21 @@ typedef void (*r2544_progress_fn)(void *ctx, const struct r2544_progress *p);
  * (trial cap) before any load failed is a bound too, and why says so. */
 bool r2544_bound_note(const struct r2544_row *row, const struct search_outcome *o, bool pdr,
 		      char *why, size_t len);
+
+/* One RFC 9971 Goal Result: goal g's Relevant Lower Bound, Relevant
+ * Upper Bound and Conditional Throughput in outcome o of row (frames/s,
+ * NAN where there is none), and, when the result is irregular, why: the
+ * min load failed, the max load was reached (line rate, the tester's
+ * ceiling or its limit, --max-load), a load at or above the upper bound
+ * passed too, or the search stopped at its trial cap before the width.
+ * A goal with a loss ratio reads the search's PDR, one without its NDR. */
+struct r2544_goal_result {
+	double rlb, rub, cond;
+	bool at_least;			/* the RLB is "at least" (r2544_bound_note) */
+	char irregular[256];		/* "" for a regular result */
+};
+void r2544_goal_result(const struct r2544_row *row, const struct search_outcome *o, const struct search_goal *g,
+		       struct r2544_goal_result *out);
 
 /* The sizes' agreement on the NDR (pdr false) or the PDR of res, whose
  * PDR loss goal was pdr_ratio; r2544_run fills res->agree with it. */

@@ -405,6 +405,61 @@ static void trial_table(struct page *p)
 	fputs("</tbody></table></div></section>\n", f);
 }
 
+static bool cell_has_goals(const struct rm_cell *c)
+{
+	return c->ngoal > 0;
+}
+
+/* The search's goals in RFC 9971 terms: per run, size and goal, the
+ * Relevant Lower and Upper Bounds (medians over the repeats) and what was
+ * irregular. */
+static void goal_table(struct page *p)
+{
+	FILE *f = p->f;
+
+	if (!any_cell(p, cell_has_goals))
+		return;
+	fputs("<section><h2>Search goals (RFC 9971)</h2><p class=\"lead\">Each goal in RFC 9971's notation "
+	      "(final trial s f, duration sum s d, loss % l, exceed % e, width % w, initial trial s i): its "
+	      "Relevant Lower Bound (the throughput figure) and Relevant Upper Bound, in frames/s per "
+	      "interface and direction, medians over repeated searches; irregular results say why.</p>\n"
+	      "<div class=\"wrap\"><table class=\"trl\"><thead><tr><th>Run</th><th>Frame size</th><th>Goal</th>"
+	      "<th>Lower bound</th><th>Upper bound</th><th>Cond. throughput</th><th>Irregular</th></tr></thead>"
+	      "<tbody>\n", f);
+	for (unsigned int r = 0; r < p->nruns; r++)
+		for (unsigned int s = 0; s < p->nsizes; s++) {
+			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+
+			for (unsigned int i = 0; c && i < c->ngoal; i++) {
+				const struct rm_goal *g = &c->goal[i];
+				char v[3][32], why[200];
+
+				svgc_fmt_pps(v[0], sizeof(v[0]), g->rlb);
+				svgc_fmt_pps(v[1], sizeof(v[1]), g->rub);
+				svgc_fmt_pps(v[2], sizeof(v[2]), g->cond);
+				fputs("<tr><td>", f);
+				run_name(p, r);
+				fprintf(f, "</td><td>%u B</td><td>", c->size);
+				if (g->name[0]) {
+					esc(p, g->name, sizeof(g->name));
+					fputc(':', f);
+				}
+				esc(p, g->spec, sizeof(g->spec));
+				fputs("</td>", f);
+				for (int k = 0; k < 3; k++)
+					td(p, " class=\"num\"", isnan(k == 0 ? g->rlb : k == 1 ? g->rub : g->cond) ? "—" : v[k],
+					   sizeof(v[k]));
+				if (g->irregular)
+					snprintf(why, sizeof(why), "%u of %u: %s", g->irregular, g->repeats, g->why);
+				else
+					snprintf(why, sizeof(why), "no");
+				td(p, "", why, sizeof(why));
+				fputs("</tr>\n", f);
+			}
+		}
+	fputs("</tbody></table></div></section>\n", f);
+}
+
 /* Streams (`wirerate stream`): what was received, the loss, and netperf's
  * service demand of the sender, the receiver and the DUT; verdicts on the
  * received throughput. */
@@ -618,6 +673,7 @@ int report_html_write(const struct report_model *m, FILE *f, char *err, size_t e
 		banner(&p);
 		runs_table(&p);
 		thr_table(&p);
+		goal_table(&p);
 		trial_table(&p);
 		stream_table(&p);
 		cfg_table(&p);

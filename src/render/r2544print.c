@@ -363,6 +363,20 @@ static const char *test_key(char test)
 }
 
 /* Every trial of the run, in order (JSON only). */
+/* RFC 9971's Trial Output of t (JSON only), and the traffic's own time
+ * beside the effective duration the search counted. */
+static void trial_output_print(struct out *o, const struct r2544_trial *t)
+{
+	struct trial_output to;
+
+	goal_trial_output(t->load, t->duration_ns, t->tx, t->rx, &to);
+	out_f64(o, "loss_ratio", NULL, to.loss_ratio);
+	out_f64(o, "effective_duration_s", NULL, to.effective_s);
+	out_f64(o, "forwarding_rate", NULL, to.forwarding_rate);
+	if (t->elapsed_ns)
+		out_f64(o, "traffic_s", NULL, ns_to_s(t->elapsed_ns));
+}
+
 static void trials_print(struct out *o, const struct r2544_result *res)
 {
 	out_arr_start(o, "trials");
@@ -377,6 +391,7 @@ static void trials_print(struct out *o, const struct r2544_result *res)
 		out_u64(o, "tx", NULL, t->tx);
 		out_u64(o, "rx", NULL, t->rx);
 		out_u64(o, "dut_refused", NULL, t->dut_refused);
+		trial_output_print(o, t);
 		out_bool(o, "tester_limited", NULL, t->tester_limited);
 		if (t->cpu_valid) {
 			out_f64(o, "dut_cpu_busy_pct", NULL, t->cpu_busy_pct);
@@ -414,6 +429,69 @@ static void tail_print(struct out *o, const struct r2544_result *res, const stru
 		out_text(o, "\n  INCOMPLETE: interrupted; the rows above are what was found before the stop\n");
 }
 
+/* v as a whole number of frames/s, or "none". */
+static const char *num(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%.0f", v);
+	return buf;
+}
+
+/* Each goal's Goal Result (RFC 9971) per size: the text shows the
+ * search the row's figures come from, JSON every repeat. */
+static void goals_print(struct out *o, const struct r2544_result *res, const struct r2544print_opts *p)
+{
+	bool any = false;
+
+	for (unsigned int i = 0; i < res->nrows; i++)
+		any |= res->row[i].nrep > 0;
+	out_arr_start(o, "goal_results");
+	if (!any || !p->ngoal) {
+		out_arr_end(o);
+		return;
+	}
+	out_text(o, "\n  goals (RFC 9971)  frames/s per interface and direction\n");
+	out_text(o, "  %5s  %-26s %12s %12s %12s  %s\n", "size", "goal", "lower bound", "upper bound", "cond. tput",
+		 "irregular");
+	for (unsigned int i = 0; i < res->nrows; i++) {
+		const struct r2544_row *row = &res->row[i];
+
+		for (unsigned int r = 0; r < row->nrep; r++) {
+			bool shown = row->nrep == 1 || !memcmp(&row->rep[r], &row->thr, sizeof(row->thr));
+
+			for (unsigned int k = 0; k < p->ngoal; k++) {
+				struct r2544_goal_result gr;
+				char spec[64], sz[16], v[3][24];
+
+				r2544_goal_result(row, &row->rep[r], &p->goal[k], &gr);
+				goal_format(&p->goal[k], spec, sizeof(spec));
+				out_obj_start(o, NULL);
+				out_u64(o, "size", NULL, row->size);
+				out_u64(o, "repeat", NULL, r);
+				out_str(o, "goal", NULL, spec);
+				out_f64(o, "rlb", NULL, gr.rlb);
+				out_f64(o, "rub", NULL, gr.rub);
+				out_f64(o, "conditional_throughput", NULL, gr.cond);
+				out_bool(o, "at_least", NULL, gr.at_least);
+				out_str(o, "irregular", NULL, gr.irregular);
+				out_obj_end(o);
+				if (!shown)
+					continue;
+				if (row->size)
+					snprintf(sz, sizeof(sz), "%u", row->size);
+				else
+					snprintf(sz, sizeof(sz), "imix");
+				out_text(o, "  %5s  %-26s %s%10s %12s %12s  %s\n", sz, spec, gr.at_least ? ">=" : "  ",
+					 num(gr.rlb, v[0], sizeof(v[0])), num(gr.rub, v[1], sizeof(v[1])),
+					 num(gr.cond, v[2], sizeof(v[2])), gr.irregular[0] ? gr.irregular : "no");
+			}
+		}
+	}
+	out_arr_end(o);
+}
+
 void r2544print_result(struct out *o, const struct r2544_result *res, const struct r2544print_opts *p)
 {
 	out_arr_start(o, "rows");
@@ -434,6 +512,7 @@ void r2544print_result(struct out *o, const struct r2544_result *res, const stru
 		row_print(o, &res->row[i], frame, p);
 	}
 	out_arr_end(o);
+	goals_print(o, res, p);
 	r2544_agree_print(o, res);
 	trials_print(o, res);
 	tail_print(o, res, p);
@@ -442,6 +521,9 @@ void r2544print_result(struct out *o, const struct r2544_result *res, const stru
 /* --json-stream's line for one trial as it ends. */
 void r2544print_event(struct out *o, const struct r2544_trial *t)
 {
+	struct trial_output to;
+
+	goal_trial_output(t->load, t->duration_ns, t->tx, t->rx, &to);
 	out_str(o, "event", NULL, "trial");
 	out_u64(o, "size", NULL, t->size);
 	out_str(o, "test", NULL, test_key(t->test));
@@ -450,7 +532,8 @@ void r2544print_event(struct out *o, const struct r2544_trial *t)
 	out_f64(o, "duration_s", NULL, ns_to_s(t->duration_ns));
 	out_u64(o, "tx", NULL, t->tx);
 	out_u64(o, "rx", NULL, t->rx);
-	out_f64(o, "loss_pct", NULL, t->tx ? 100.0 * (double)(t->tx - (t->rx < t->tx ? t->rx : t->tx)) / (double)t->tx : 0);
+	out_f64(o, "loss_pct", NULL, 100.0 * to.loss_ratio);
+	trial_output_print(o, t);
 	out_bool(o, "tester_limited", NULL, t->tester_limited);
 	lossattr_limit_print(o, t->limit, t->limit_text[0] ? t->limit_text : lossattr_limit_name(t->limit));
 	if (t->cpu_valid)

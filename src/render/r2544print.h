@@ -23,6 +23,8 @@ struct r2544print_opts {
 	unsigned int nsizes;
 	int64_t run_id;			/* 0: not stored */
 	const char *db;			/* where it was stored */
+	const struct search_goal *goal;	/* the search's goals (RFC 9971), ngoal of them */
+	unsigned int ngoal;
 };
 
 /* The table of an RFC 2544 run after its settings: a row per size (NDR,

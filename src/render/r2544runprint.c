@@ -69,6 +69,39 @@ void r2544runprint_result(struct out *o, const struct r2544runprint *v)
 	out_f64(o, "elapsed_s", " in %.0f s\n", ns_to_s(res->elapsed_ns));
 	if (to->line_bps > 0)
 		out_f64(o, "line_rate_bps", "  line rate %.0f bit/s\n", to->line_bps);
+	/* RFC 9971's report items: the load's unit and scope, the traffic's
+	 * direction, and every goal with all its attributes */
+	out_str(o, "load_unit", "  loads      %s", "frames/s");
+	out_text(o, " offered per interface and direction, not the aggregate");
+	out_str(o, "load_per", NULL, "interface");
+	out_str(o, "traffic", "; traffic %s\n", to->cfg.ndirs > 1 ? "bidirectional" : "unidirectional");
+	out_arr_start(o, "goals");
+	for (unsigned int i = 0; i < plan->ngoal; i++) {
+		const struct search_goal *g = &plan->goal[i];
+		char spec[64];
+
+		goal_format(g, spec, sizeof(spec));
+		out_obj_start(o, NULL);
+		out_str(o, "goal", i ? ", %s" : "  goals      %s", spec);
+		out_str(o, "name", NULL, g->name);
+		out_f64(o, "final_trial_duration_s", NULL, ns_to_s(g->final_ns));
+		out_f64(o, "duration_sum_s", NULL, ns_to_s(g->sum_ns));
+		out_f64(o, "loss_ratio", NULL, g->loss_ratio);
+		out_f64(o, "exceed_ratio", NULL, g->exceed_ratio);
+		if (g->width > 0)
+			out_f64(o, "width", NULL, g->width);
+		else
+			out_null(o, "width");
+		if (g->initial_ns)
+			out_f64(o, "initial_trial_duration_s", NULL, ns_to_s(g->initial_ns));
+		else
+			out_null(o, "initial_trial_duration_s");
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	if (plan->ngoal)
+		out_text(o, "\n  (RFC 9971 notation: final trial s f, duration sum s d, loss %% l, exceed %% e, "
+			 "width %% w, initial trial s i)\n");
 	trialrunprint_ports(o, to);
 	out_arr_start(o, "deviations");
 	for (unsigned int i = 0; i < plan->ndev; i++) {
@@ -82,7 +115,7 @@ void r2544runprint_result(struct out *o, const struct r2544runprint *v)
 
 	struct r2544print_opts p = { .tests = po->tests, .goals = plan->goals, .line_bps = to->line_bps,
 				     .sizes = to->cfg.sizes, .nsizes = to->cfg.nsizes, .run_id = v->run_id,
-				     .db = v->db };
+				     .db = v->db, .goal = plan->goal, .ngoal = plan->ngoal };
 
 	r2544print_result(o, res, &p);
 }

@@ -436,6 +436,44 @@ static void of_max_load(struct out *o, const struct report_model *m)
 	}
 }
 
+/* Each run's goals (RFC 9971): per size and goal, the medians of the
+ * Relevant Lower and Upper Bounds over the repeats, and what was
+ * irregular. */
+static void goals_table(struct out *o, const struct report_model *m)
+{
+	char name[128], lb[24], ub[24];
+	bool any = false;
+
+	for (unsigned int r = 0; r < m->nruns; r++)
+		for (unsigned int k = 0; k < m->run[r].ncells; k++)
+			any |= m->run[r].cell[k].ngoal > 0;
+	if (!any)
+		return;
+	out_text(o, "\n  goals (RFC 9971; frames/s per interface and direction, medians over the repeats)\n");
+	out_text(o, "  %-8s %5s  %-26s %12s %12s  %s\n", "run", "size", "goal", "lower bound", "upper bound",
+		 "irregular");
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		run_name(&m->run[r], name, sizeof(name));
+		for (unsigned int k = 0; k < m->run[r].ncells; k++) {
+			const struct rm_cell *c = &m->run[r].cell[k];
+
+			for (unsigned int i = 0; i < c->ngoal; i++) {
+				const struct rm_goal *g = &c->goal[i];
+				char spec[80];
+
+				snprintf(spec, sizeof(spec), "%s%s%s", g->name, g->name[0] ? ":" : "", g->spec);
+				snprintf(lb, sizeof(lb), isnan(g->rlb) ? "none" : "%.0f", g->rlb);
+				snprintf(ub, sizeof(ub), isnan(g->rub) ? "none" : "%.0f", g->rub);
+				if (g->irregular)
+					out_text(o, "  %-8s %5u  %-26s %12s %12s  %u of %u: %s\n", name, c->size, spec, lb,
+						 ub, g->irregular, g->repeats, g->why);
+				else
+					out_text(o, "  %-8s %5u  %-26s %12s %12s  no\n", name, c->size, spec, lb, ub);
+			}
+		}
+	}
+}
+
 /* The cost per frame, where it was measured. */
 static void cost_table(struct out *o, const struct report_model *m, const struct kinds *k)
 {
@@ -480,6 +518,7 @@ static void print_tables(struct out *o, const struct report_model *m)
 		of_max_load(o, m);
 	if (k.cost)
 		cost_table(o, m, &k);
+	goals_table(o, m);
 	print_profiles(o, m);
 }
 
@@ -725,6 +764,27 @@ static void json_stream(struct out *o, const struct rm_cell *c)
 	out_obj_end(o);
 }
 
+/* The search's goals (RFC 9971's Goal Results) over the repeats. */
+static void json_goals(struct out *o, const struct rm_cell *c)
+{
+	out_arr_start(o, "goals");
+	for (unsigned int i = 0; i < c->ngoal; i++) {
+		const struct rm_goal *g = &c->goal[i];
+
+		out_obj_start(o, NULL);
+		out_str(o, "name", NULL, g->name);
+		out_str(o, "goal", NULL, g->spec);
+		out_f64(o, "rlb", NULL, g->rlb);
+		out_f64(o, "rub", NULL, g->rub);
+		out_f64(o, "conditional_throughput", NULL, g->cond);
+		out_u64(o, "repeats", NULL, g->repeats);
+		out_u64(o, "irregular_repeats", NULL, g->irregular);
+		out_str(o, "irregular", NULL, g->why);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+}
+
 static void json_cell(struct out *o, const struct rm_cell *c)
 {
 	out_obj_start(o, NULL);
@@ -732,6 +792,7 @@ static void json_cell(struct out *o, const struct rm_cell *c)
 	out_bool(o, "have_throughput", NULL, c->have_thr);
 	out_u64(o, "repeats", NULL, c->repeats);
 	json_search(o, c);
+	json_goals(o, c);
 	json_latency_loss(o, c);
 	if (c->ns_per_frame > 0)
 		out_f64(o, "ns_per_frame", NULL, c->ns_per_frame);

@@ -1,4 +1,5 @@
 #include "store/db.h"
+#include "core/goal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -230,6 +231,8 @@ static int upgrade(sqlite3 *h, char *err, size_t errlen)
 		rc = exec(h, db_migrate_5_6, "migrating the schema from version 5", err, errlen);
 	if (!rc && v >= 1 && v < 7)
 		rc = exec(h, db_migrate_6_7, "migrating the schema from version 6", err, errlen);
+	if (!rc && v >= 1 && v < 8)
+		rc = exec(h, db_migrate_7_8, "migrating the schema from version 7", err, errlen);
 	if (!rc && v < DB_SCHEMA_VERSION) {
 		snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
 			 DB_APPLICATION_ID, DB_SCHEMA_VERSION);
@@ -770,6 +773,14 @@ int db_trial_add(struct db *db, int64_t run, const struct db_trial *t, char *err
 			      x->send_cpus ? x->send_busy_pct : NAN, (int64_t)x->recv_cpus,
 			      x->recv_cpus ? x->recv_busy_pct : NAN);
 	}
+	if (!rc && t->load > 0) {
+		struct trial_output to;
+
+		goal_trial_output(t->load, (uint64_t)llround(t->duration_s * 1e9), t->tx, t->rx, &to);
+		rc = run_stmt(db->c, "INSERT INTO trial_output (trial_id, loss_ratio, effective_s, forwarding_rate,"
+				     " traffic_s) VALUES (?,?,?,?,?)", "idddd", id, to.loss_ratio, to.effective_s,
+			      to.forwarding_rate, t->traffic_s > 0 ? t->traffic_s : NAN);
+	}
 	return finish(db, rc, "storing a trial", err, errlen);
 }
 
@@ -782,6 +793,17 @@ int db_result_add(struct db *db, int64_t run, const struct db_result *r, char *e
 	/* a size stored again replaces its row */
 	rc = run_stmt(db->c, "DELETE FROM results WHERE run_id = ? AND size = ? AND repeat = ?", "iii", run,
 		      (int64_t)r->size, (int64_t)r->repeat);
+	if (!rc)
+		rc = run_stmt(db->c, "DELETE FROM goal_results WHERE run_id = ? AND size = ? AND repeat = ?", "iii",
+			      run, (int64_t)r->size, (int64_t)r->repeat);
+	for (unsigned int i = 0; !rc && i < r->ngoals; i++) {
+		const struct db_goal_result *g = &r->goals[i];
+
+		rc = run_stmt(db->c, "INSERT INTO goal_results (run_id, size, repeat, pos, name, spec, rlb, rub,"
+				     " cond_tput, irregular) VALUES (?,?,?,?,?,?,?,?,?,?)", "iiiissddds", run,
+			      (int64_t)r->size, (int64_t)r->repeat, (int64_t)i, g->name, g->spec, g->rlb, g->rub,
+			      g->cond, g->irregular);
+	}
 	if (!rc)
 		rc = run_stmt(db->c,
 		      "INSERT INTO results (run_id, size, repeat, max_load, max_is_ceiling,"

@@ -23,7 +23,7 @@ struct sql;
 struct sqlite3;
 
 #define DB_APPLICATION_ID 0x57527274	/* "WRrt" */
-#define DB_SCHEMA_VERSION 7
+#define DB_SCHEMA_VERSION 8
 /* A random (version 4) UUID, as SQL: each run's, made as it is stored. */
 #define DB_UUID_SQL \
 	"lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' ||" \
@@ -152,6 +152,7 @@ struct db_trial {
 	const struct db_prof_entry *prof;
 	unsigned int nprof;
 	const struct db_stream *stream;	/* a stream's run, or NULL */
+	double traffic_s;		/* the traffic's measured time, <= 0 unknown */
 };
 
 /* One finished trial, committed before returning. */
@@ -165,6 +166,15 @@ struct db_loss_step {
 };
 
 /* One frame size, one repeat of the search. NAN for figures not measured. */
+/* One search goal's result (RFC 9971's Goal Result) for a size and
+ * repeat: the goal's name and compact notation, its bounds and
+ * conditional throughput (NAN: none), why it is irregular ("": not). */
+struct db_goal_result {
+	const char *name, *spec;
+	double rlb, rub, cond;
+	const char *irregular;
+};
+
 struct db_result {
 	unsigned int size;
 	unsigned int repeat;
@@ -184,6 +194,8 @@ struct db_result {
 	unsigned int b2b_runs;
 	const struct db_loss_step *loss;
 	unsigned int nloss;
+	const struct db_goal_result *goals;	/* every goal of the search, in order */
+	unsigned int ngoals;
 };
 
 /* One size's results (one repeat), committed before returning. */

@@ -15,10 +15,12 @@
 /* A run's tables: (table, the column naming its parent). */
 static const char *const run_children[][2] = {
 	{ "tags", "run_id" }, { "env", "run_id" }, { "results", "run_id" }, { "loss_steps", "run_id" },
+	{ "goal_results", "run_id" },
 };
 static const char *const trial_children[][2] = {
 	{ "trial_cpu", "cpu" }, { "trial_loss_dir", "loss_dir" }, { "trial_loss", "loss" },
 	{ "trial_profile", "profile" }, { "stream_trial", "stream" },
+	{ "trial_output", "output" },
 };
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -178,7 +178,7 @@ static int check_owner_once(struct sql *c, const char *uri, int64_t *version, in
 /* The migrations from a version (5 and on) to the next, as for a file. */
 static const char *migration(int64_t from)
 {
-	return from == 5 ? db_migrate_5_6 : from == 6 ? db_migrate_6_7 : NULL;
+	return from == 5 ? db_migrate_5_6 : from == 6 ? db_migrate_6_7 : from == 7 ? db_migrate_7_8 : NULL;
 }
 
 /* Make the schema, or bring an older one up to date, under the lock,

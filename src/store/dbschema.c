@@ -194,6 +194,33 @@ const char db_schema_v1[] =
 	"  recv_cpus INTEGER," \
 	"  recv_busy_pct REAL);"
 
+/* From 7 to 8: RFC 9971's items. Each trial's Trial Output (its loss
+ * ratio, the effective duration the search counted, its forwarding rate:
+ * load times one less the loss ratio) and the traffic time measured
+ * beside it; and each search goal's result per size and repeat: the goal
+ * in the RFC's compact notation, its Relevant Lower and Upper Bounds and
+ * Conditional Throughput (NULL when there is none), and why the result is
+ * irregular ('' when it is not). */
+#define MIGRATE_7_8_SQL \
+	"CREATE TABLE trial_output (" \
+	"  trial_id INTEGER PRIMARY KEY REFERENCES trials(id) ON DELETE CASCADE," \
+	"  loss_ratio REAL NOT NULL," \
+	"  effective_s REAL NOT NULL," \
+	"  forwarding_rate REAL NOT NULL," \
+	"  traffic_s REAL);" \
+	"CREATE TABLE goal_results (" \
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE," \
+	"  size INTEGER NOT NULL," \
+	"  repeat INTEGER NOT NULL DEFAULT 0," \
+	"  pos INTEGER NOT NULL," \
+	"  name TEXT NOT NULL DEFAULT ''," \
+	"  spec TEXT NOT NULL," \
+	"  rlb REAL," \
+	"  rub REAL," \
+	"  cond_tput REAL," \
+	"  irregular TEXT NOT NULL DEFAULT ''," \
+	"  PRIMARY KEY (run_id, size, repeat, pos));"
+
 static const char schema_v2[] = SCHEMA_V2_SQL;
 /* Version 3: version 2 and the loss attribution's tables. */
 static const char schema_v3[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL;
@@ -206,15 +233,20 @@ static const char schema_v4[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL;
 static const char schema_v5[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL UUID_COLUMN_SQL;
 /* Version 6: version 5 and the trials' profiles. */
 static const char schema_v6[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL UUID_COLUMN_SQL MIGRATE_5_6_SQL;
-/* Version 7 (current): version 6 and the streams' figures. */
+/* Version 7: version 6 and the streams' figures. */
 static const char schema_v7[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL UUID_COLUMN_SQL MIGRATE_5_6_SQL
 	MIGRATE_6_7_SQL;
+/* Version 8 (current): version 7 and RFC 9971's trial outputs and goal
+ * results. */
+static const char schema_v8[] = SCHEMA_V2_SQL TRIAL_LOSS_SQL MIGRATE_3_4_SQL UUID_COLUMN_SQL MIGRATE_5_6_SQL
+	MIGRATE_6_7_SQL MIGRATE_7_8_SQL;
 /* From 2 to 3: the loss attribution's tables; older trials have none. */
 const char db_migrate_2_3[] = TRIAL_LOSS_SQL;
 const char db_migrate_3_4[] = MIGRATE_3_4_SQL;
 const char db_migrate_4_5[] = MIGRATE_4_5_SQL;
 const char db_migrate_5_6[] = MIGRATE_5_6_SQL;
 const char db_migrate_6_7[] = MIGRATE_6_7_SQL;
+const char db_migrate_7_8[] = MIGRATE_7_8_SQL;
 
 
 /* From 1 to 2: runs gain their label, place, line rate, pid and headline;
@@ -259,7 +291,8 @@ const char db_migrate_1_2[] =
 const char *db_schema_sql(int64_t v)
 {
 	return v == 0 ? "" : v == 1 ? db_schema_v1 : v == 2 ? schema_v2 : v == 3 ? schema_v3 : v == 4 ? schema_v4 :
-	       v == 5 ? schema_v5 : v == 6 ? schema_v6 : v == 7 ? schema_v7 : NULL;
+	       v == 5 ? schema_v5 : v == 6 ? schema_v6 : v == 7 ? schema_v7 :
+	       v == 8 ? schema_v8 : NULL;
 }
 
 /* What the file's (type, name, table) rows are checked against: the

@@ -25,6 +25,7 @@ extern const char db_migrate_4_5[];
 extern const char db_migrate_5_6[];
 /* From 6 to 7: the streams' figures. */
 extern const char db_migrate_6_7[];
+extern const char db_migrate_7_8[];
 
 /* Refuse (-EINVAL with err naming path and the object) a file whose
  * sqlite_master holds an object that schema version v does not make,

@@ -38,6 +38,18 @@ struct rm_loss_point {
 /* One frame size in one run. Throughput figures are over the run's
  * repeats (rfc2544 --repeat N): the median and the spread. */
 #define RM_MAX_PROF 10			/* profile entries kept per cell */
+#define RM_MAX_GOALS 8			/* search goals kept per cell (core/goal.h's GOAL_MAX) */
+
+/* One search goal's result over a size's repeats (RFC 9971's Goal
+ * Result): the medians of its Relevant Lower and Upper Bounds and its
+ * Conditional Throughput (NAN: no repeat had one), and how many repeats
+ * were irregular, with the first one's reason. */
+struct rm_goal {
+	char name[24], spec[48];
+	double rlb, rub, cond;
+	unsigned int repeats, irregular;
+	char why[160];
+};
 
 struct rm_cell {
 	unsigned int size;		/* bytes, with FCS */
@@ -75,6 +87,10 @@ struct rm_cell {
 	double prof_busy_pct, prof_softirq_pct;
 	unsigned int nprof;
 	struct rm_prof { char symbol[64]; double pct; } prof[RM_MAX_PROF];
+	/* the search's goals, in their order (none: a run stored before
+	 * goals were, or no search) */
+	struct rm_goal goal[RM_MAX_GOALS];
+	unsigned int ngoal;
 	/* plain trials (wirerate trial [--repeat N]): the load offered (all
 	 * directions), what came out of the DUT (the offered rate times rx/tx:
 	 * the median over the trials, and their range) and the mean loss;

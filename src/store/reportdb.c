@@ -508,9 +508,64 @@ out:
 	return rc;
 }
 
+enum { MAXR = 64 };	/* repeats read per size */
+
+/* Each cell's goal results (RFC 9971), medians over its repeats. */
+static int load_goals(struct sql *h, struct rm_run *r, char *err, size_t errlen)
+{
+	struct sql_st *st;
+	double v[3][MAXR];
+	unsigned int nv[3] = { 0 };
+	struct rm_cell *c = NULL;
+	struct rm_goal *g = NULL;
+	int rc = 0;
+
+	if (sql_prepare(h, "SELECT size, pos, name, spec, rlb, rub, cond_tput, irregular FROM goal_results"
+			   " WHERE run_id = ? ORDER BY size, pos, repeat", &st))
+		return fail_sql(h, "reading goal results", err, errlen);
+	sql_bind_int(st, 1, r->id);
+	for (int s = sql_step(st);; s = sql_step(st)) {
+		unsigned int size = s == 1 ? (unsigned int)sql_col_int(st, 0) : 0;
+		int64_t pos = s == 1 ? sql_col_int(st, 1) : -1;
+
+		/* a new goal (or the end): its medians */
+		if (g && (s != 1 || size != c->size || pos != (int64_t)(g - c->goal))) {
+			g->rlb = nv[0] ? median(v[0], nv[0]) : NAN;
+			g->rub = nv[1] ? median(v[1], nv[1]) : NAN;
+			g->cond = nv[2] ? median(v[2], nv[2]) : NAN;
+			g = NULL;
+		}
+		if (s != 1) {
+			if (s != 0)
+				rc = fail_sql(h, "reading goal results", err, errlen);
+			break;
+		}
+		if (!g) {
+			c = (struct rm_cell *)rm_cell_of(r, size);
+			/* the goals come in order from 0; a gap or too many is not ours */
+			if (!c || pos != (int64_t)c->ngoal || c->ngoal >= RM_MAX_GOALS)
+				continue;
+			g = &c->goal[c->ngoal++];
+			snprintf(g->name, sizeof(g->name), "%s", sql_col_text(st, 2));
+			snprintf(g->spec, sizeof(g->spec), "%s", sql_col_text(st, 3));
+			nv[0] = nv[1] = nv[2] = 0;
+		}
+		g->repeats++;
+		for (int k = 0; k < 3; k++) {
+			double x = col_d(st, 4 + k);
+
+			if (isfinite(x) && nv[k] < MAXR)
+				v[k][nv[k]++] = x;
+		}
+		if (sql_col_text(st, 7)[0] && !g->irregular++)
+			snprintf(g->why, sizeof(g->why), "%s", sql_col_text(st, 7));
+	}
+	sql_finalize(st);
+	return rc;
+}
+
 static int load_cells(struct sql *h, struct rm_run *r, double line_bps, bool pdr_goal, char *err, size_t errlen)
 {
-	enum { MAXR = 64 };
 	struct sql_st *st;
 	int rc = 0;
 
@@ -603,7 +658,7 @@ static int load_cells(struct sql *h, struct rm_run *r, double line_bps, bool pdr
 		if ((rc = load_noise_floor(h, r, &r->cell[k], pdr_goal, err, errlen)))
 			return rc;
 	if ((rc = load_trials(h, r, line_bps, err, errlen)) || (rc = load_trial_loss(h, r, err, errlen)) ||
-	    (rc = load_streams(h, r, err, errlen)))
+	    (rc = load_streams(h, r, err, errlen)) || (rc = load_goals(h, r, err, errlen)))
 		return rc;
 	return load_profiles(h, r, err, errlen);
 }

@@ -2,7 +2,10 @@
 # its trial time shortened to 1 s as a goal attribute (1f1d0l0e), on a lab
 # DUT shaped to 20 kpps: one loss-free goal, so the PDR is the NDR, found
 # within 3% of the shaper's rate (the tolerance of rfc2544.sh, same lab),
-# and never above the max load.
+# and never above the max load. Then two named goals of other loss
+# ratios: the header names every goal with all its attributes and the
+# load's scope, each goal has its result (the loss-free one's is the NDR,
+# the lossy one's no lower), and every trial its RFC 9971 Trial Output.
 . "$(dirname "$0")/lib.sh"
 
 "$WR" probe --require tbf >/dev/null 2>&1 || skip "no tbf"
@@ -13,4 +16,17 @@ r=$(printf '%s' "$j" | jq -c '.rows[0] | [.ndr.lower, .ndr.upper, .pdr.lower]')
 printf '%s' "$r" | jq -e '.[0] >= 19400 and .[0] <= 20600 and .[1] <= 40000 and .[2] == .[0]' >/dev/null ||
 	fail "--goal rfc2544:1f1d0l0e: [NDR lower, upper, PDR lower] $r, want NDR within 3% of 20000 and PDR = NDR"
 note "rfc2544:1f1d0l0e: $r"
+
+J=$(mktemp); trap 'rm -f "$J"; cleanup' EXIT
+"$WR" rfc2544 throughput --prefix "$P" --goal strict:1f1d0l0e --goal lossy:1f1d2l0e0.5w --settle 0.1s \
+	--learn-wait 0.1s --drain 0.3s --sizes 64 --max-load 40kpps --json-stream >"$J" || fail "rfc2544, two goals"
+j=$(tail -n 1 "$J")
+[ "$(jq -r '[.goals[].goal] == ["strict:1f1d0l0e0.5w1i", "lossy:1f1d2l0e0.5w1i"] and .goals[1].loss_ratio == 0.02 and .goals[1].width == 0.005 and .load_per == "interface" and .traffic == "unidirectional"' <<<"$j")" = true ] ||
+	fail "header: $(jq -c '{goals, load_per, traffic}' <<<"$j")"
+g=$(jq -c '[.goal_results[] | {goal, rlb, rub, irregular}]' <<<"$j")
+note "two goals: $g"
+[ "$(jq -r '.goal_results as $g | ($g | length) == 2 and $g[0].rlb == .rows[0].ndr.lower and $g[1].rlb == .rows[0].pdr.lower and $g[1].rlb >= $g[0].rlb and $g[0].rub <= 40000 and $g[0].irregular == ""' <<<"$j")" = true ] || fail "goal results: $g"
+# every trial's output: loss ratio of its counts, the counted duration, the forwarding rate
+[ "$(jq -s '[.[] | select(.event == "trial")] | length > 3 and all(.[]; .loss_ratio == (if .tx > 0 then ((.tx - ([.rx, .tx] | min)) / .tx) else 0 end) and .effective_duration_s == .duration_s and ((.forwarding_rate - .load * (1 - .loss_ratio)) | fabs) <= 1e-6 * .load and .traffic_s > 0)' "$J")" = true ] ||
+	fail "trial outputs: $(grep -m2 '"trial"' "$J")"
 echo ok

@@ -117,9 +117,9 @@ case "$err" in *"schema version 1"*"wirerate runs upgrade"*) ;; *) fail "runs on
 [ "$(cd "$D" && ls v1.db*)" = v1.db ] || fail "runs or report made files beside a version 1 file: $(cd "$D" && ls v1.db*)"
 [ "$(sqlite3 "$DB" "PRAGMA user_version")" = 1 ] || fail "the file was migrated"
 "$WR" runs upgrade --db "$DB" | grep -q "upgraded from 1" || fail "runs upgrade on a version 1 file"
-[ "$(sqlite3 "$DB" "PRAGMA user_version")" = 7 ] || fail "runs upgrade did not migrate"
+[ "$(sqlite3 "$DB" "PRAGMA user_version")" = 8 ] || fail "runs upgrade did not migrate"
 [ "$("$WR" runs --db "$DB" --json | jq -c '[.runs[].id]')" = '[7]' ] || fail "runs after the upgrade"
-[ "$("$WR" runs upgrade --db "$DB" --json | jq -c '[.schema_version, .was]')" = '[7,7]' ] ||
+[ "$("$WR" runs upgrade --db "$DB" --json | jq -c '[.schema_version, .was]')" = '[8,8]' ] ||
 	fail "runs upgrade --json on a current file"
 # An empty file is listed as nothing stored, and left empty.
 : >"$D/empty.db"

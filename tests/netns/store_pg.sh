@@ -148,16 +148,17 @@ err=$("$WR" runs --db "$H" 2>&1 >/dev/null); rc=$?
 expect_exit 2 "$WR" trial $T --db "$H"
 psql -XAtq "$H" -c "DROP TRIGGER t ON trials; CREATE RULE r AS ON INSERT TO tags DO INSTEAD NOTHING" >/dev/null
 expect_exit 2 "$WR" report 1 --db "$H"
-# An older schema (version 5: before the trials' profiles and the
-# streams' figures), as a store made by an older release would be:
+# An older schema (version 5: before the trials' profiles, the streams'
+# figures and RFC 9971's outputs), as a store made by an older release would be:
 # readers ask for the upgrade, a writer makes it, once.
 psql -XAtq "$H" -c "DROP RULE r ON tags; DROP TABLE trial_profile; DROP TABLE stream_trial;
+	DROP TABLE trial_output; DROP TABLE goal_results;
 	ALTER TABLE trial_cpu DROP COLUMN profile_samples, DROP COLUMN profile_hz, DROP COLUMN profile_busy_pct,
 	DROP COLUMN profile_softirq_pct; UPDATE wirerate_meta SET value = '5' WHERE key = 'schema_version'" >/dev/null
 err=$("$WR" runs --db "$H" 2>&1 >/dev/null); rc=$?
 [ "$rc" = 1 ] && grep -q "runs upgrade" <<<"$err" || fail "a reader of an older schema: exit $rc, '$err'"
 "$WR" runs upgrade --db "$H" >/dev/null || fail "runs upgrade on PostgreSQL"
-[ "$(psql -XAtq "$H" -c "SELECT value FROM wirerate_meta WHERE key = 'schema_version'")" = 7 ] || fail "not migrated to 7"
+[ "$(psql -XAtq "$H" -c "SELECT value FROM wirerate_meta WHERE key = 'schema_version'")" = 8 ] || fail "not migrated to 8"
 [ "$("$WR" runs --db "$H" --json | jq '.runs | length')" = 4 ] || fail "runs lost in the migration (4 synced)"
 psql -XAtq "$H" -c "UPDATE wirerate_meta SET value = '99' WHERE key = 'schema_version'" >/dev/null
 err=$("$WR" runs --db "$H" 2>&1 >/dev/null); rc=$?

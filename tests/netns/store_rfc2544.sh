@@ -24,6 +24,10 @@ note "run $id, $ntrials trials, NDR $(jq -c '.rows[0].repeats' <<<"$j")"
 [ "$(dbq "SELECT count(*) FROM results WHERE run_id = $id AND size = 64")" = 2 ] || fail "not two repeats stored"
 [ "$(dbq "SELECT value FROM env WHERE run_id = $id AND key = 'lab.placement'")" = bound ] || fail "environment not captured"
 [ -n "$(dbq "SELECT value FROM env WHERE run_id = $id AND key = 'kernel.release'")" ] || fail "no kernel release"
+# RFC 9971's items: each trial's output (the forwarding rate is the load
+# times one less the loss ratio), each goal's result per repeat.
+[ "$(dbq "SELECT count(*) FROM trial_output o JOIN trials t ON t.id = o.trial_id WHERE t.run_id = $id AND o.effective_s = t.duration_s AND abs(o.forwarding_rate - t.load * (1 - o.loss_ratio)) <= 1e-6 * t.load AND o.traffic_s > 0")" = "$ntrials" ] || fail "trial outputs missing or wrong"
+[ "$(dbq "SELECT count(*) FROM goal_results WHERE run_id = $id AND size = 64 AND rlb > 0")" = 4 ] || fail "goal results: not 2 goals x 2 repeats"
 [ "$(db_whole)" = ok ] || fail "integrity"
 
 r=$("$WR" runs --db "$DB" --json) || fail "runs"
@@ -51,6 +55,10 @@ med=$(jq -r '.rows[0].repeats.ndr_median' <<<"$j")
 # that holds the DUT's vCPU only pushes one NDR down (17083 in a noisy
 # hour here), never up.
 [ "$(jq -r --argjson med "$med" '.size == 64 and .repeats == 2 and .ndr_median_pps == $med and .ndr_max_pps >= 19400 and .ndr_max_pps <= 20600 and .ndr_min_pps <= .ndr_max_pps and .width_pps == 200 and .verdict == "baseline"' <<<"$c")" = true ] || fail "report cell: $c (search median $med)"
+# Each goal's result over the repeats: the NDR goal's lower bound is the
+# NDR the table shows.
+[ "$(jq -r '[.goals[].name] == ["ndr", "pdr"] and .goals[0].rlb == .ndr_median_pps and .goals[0].rub >= .goals[0].rlb and .goals[1].rlb >= .goals[0].rlb and .goals[0].repeats == 2' <<<"$c")" = true ] || fail "report goals: $(jq -c .goals <<<"$c")"
+"$WR" report base --db "$DB" | grep -Eq ' 64  ndr:1f1d0l0e' || fail "report text: no goals table"
 "$WR" report base --db "$DB" --csv >"$D/r.csv" || fail "report --csv"
 python3 - "$D/r.csv" "$med" <<'PY' || fail "CSV does not parse to the same figures"
 import csv, sys
@@ -88,6 +96,7 @@ j2=$("$WR" report base worse better --db "$DB" --json) || fail "report --json (n
 # The HTML page: one file, with charts, and no half file on failure.
 "$WR" report base worse better --db "$DB" --html "$D/r.html" >/dev/null || fail "report --html"
 [ -s "$D/r.html" ] && grep -q "<svg" "$D/r.html" || fail "no chart in the HTML"
+grep -q "Search goals (RFC 9971)" "$D/r.html" || fail "no goals in the HTML"
 expect_exit 2 "$WR" report base --db "$DB" --html "$D/no/such/dir/r.html"
 [ -z "$(ls "$D" | grep 'r.html.')" ] || fail "a temporary HTML file was left: $(ls "$D")"
 

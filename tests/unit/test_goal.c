@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <errno.h>
 #include <string.h>
 
@@ -96,12 +97,28 @@ static void test_presets(void **state)
 	assert_non_null(strstr(err, "rfc2544"));
 }
 
+/* RFC 9971's Trial Output: loss ratio, effective duration, forwarding
+ * rate; duplicates are no loss, nothing offered is no loss. */
+static void test_trial_output(void **st)
+{
+	struct trial_output t;
+
+	(void)st;
+	goal_trial_output(40000, 2000000000, 80000, 60000, &t);
+	assert_true(fabs(t.loss_ratio - 0.25) < 1e-12 && t.effective_s == 2 && fabs(t.forwarding_rate - 30000) < 1e-6);
+	goal_trial_output(1000, 500000000, 500, 501, &t);
+	assert_true(t.loss_ratio == 0 && t.effective_s == 0.5 && t.forwarding_rate == 1000);
+	goal_trial_output(1000, 1000000000, 0, 0, &t);
+	assert_true(t.loss_ratio == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_rfc_forms),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_presets),
+		cmocka_unit_test(test_trial_output),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

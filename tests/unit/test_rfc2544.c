@@ -403,6 +403,58 @@ static void line_rate_is_a_value(void **st)
 	assert_non_null(strstr(why, "--max-load"));
 }
 
+/* RFC 9971's Goal Results and their irregular reasons: a goal with no
+ * loss reads the NDR, one with a loss ratio the PDR; the max load passed
+ * (line rate, --max-load, the tester's limit), the min load failed, a
+ * load at or above the upper bound passing, and a search stopped at its
+ * trial cap are each marked, a plain result is not. */
+static void goal_results_irregular(void **st)
+{
+	struct search_goal ndr = { .final_ns = 1000000000, .sum_ns = 1000000000 }, pdr = ndr;
+	struct r2544_goal_result g;
+	struct r2544_row row = { .size = 64, .max_load = 100000, .max_from = R2544_MAX_LINE };
+	struct search_outcome *o = &row.thr;
+
+	pdr.loss_ratio = 0.005;
+	o->done = true;
+	o->ndr = (struct search_bound){ .lower = 50000, .upper = 50500, .lower_valid = true, .upper_valid = true,
+					.cond_tput = 50000, .cond_valid = true };
+	o->pdr = (struct search_bound){ .lower = 60000, .upper = 60500, .lower_valid = true, .upper_valid = true,
+					.cond_tput = 59900, .cond_valid = true };
+	r2544_goal_result(&row, o, &ndr, &g);
+	assert_true(g.rlb == 50000 && g.rub == 50500 && g.cond == 50000 && !g.at_least);
+	assert_string_equal(g.irregular, "");
+	r2544_goal_result(&row, o, &pdr, &g);
+	assert_true(g.rlb == 60000 && g.rub == 60500 && g.cond == 59900);
+	assert_string_equal(g.irregular, "");
+	/* trial cap */
+	o->done = false;
+	r2544_goal_result(&row, o, &ndr, &g);
+	assert_non_null(strstr(g.irregular, "trial cap"));
+	o->done = true;
+	/* noisy */
+	o->ndr.noisy = true;
+	o->ndr.noisy_load = 52000;
+	r2544_goal_result(&row, o, &ndr, &g);
+	assert_non_null(strstr(g.irregular, "noisy: 52000"));
+	o->ndr.noisy = false;
+	/* the max load passed: at line rate a value, but irregular; against
+	 * --max-load also "at least" */
+	o->ndr = (struct search_bound){ .lower = 100000, .upper = 100000, .lower_valid = true, .at_max = true };
+	r2544_goal_result(&row, o, &ndr, &g);
+	assert_true(g.rlb == 100000 && isnan(g.rub) && !g.at_least && isnan(g.cond));
+	assert_string_equal(g.irregular, "max load reached: at line rate");
+	row.max_from = R2544_MAX_GIVEN;
+	r2544_goal_result(&row, o, &ndr, &g);
+	assert_true(g.at_least);
+	assert_non_null(strstr(g.irregular, "max load reached: passed at 64 B at the --max-load given"));
+	/* the min load failed */
+	o->ndr = (struct search_bound){ .upper = 100, .upper_valid = true };
+	r2544_goal_result(&row, o, &ndr, &g);
+	assert_true(isnan(g.rlb) && g.rub == 100);
+	assert_non_null(strstr(g.irregular, "min load failed"));
+}
+
 
 /* A row with one search whose PDR (and NDR) lies in [lo, hi] (hi 0: no
  * load failed, an "at least" against the tester's ceiling). */
@@ -579,6 +631,7 @@ int main(void)
 		cmocka_unit_test(latency_at_ndr), cmocka_unit_test(stop_marks_incomplete),
 		cmocka_unit_test(repeat_median_spread), cmocka_unit_test(hook_error_stops),
 		cmocka_unit_test(at_least_where_capped), cmocka_unit_test(line_rate_is_a_value),
+		cmocka_unit_test(goal_results_irregular),
 		cmocka_unit_test(sizes_agree), cmocka_unit_test(sizes_differ_explained),
 		cmocka_unit_test(sizes_agree_intervals), cmocka_unit_test(sizes_agree_run),
 	};
