@@ -29,7 +29,11 @@ echo "   where the tester falls short of a load, the trial says so)"
 # --max-load 1Mpps, not the tester's ceiling: measured through a DUT
 # that pushes back (a veth's full queue stops the sender), that ceiling is
 # the DUT's own rate, and a search under it could only say "at least".
-"$WR" rfc2544 throughput $Q --max-load 1Mpps --label demo-kernel
+echo "   goals (RFC 9971): ndr and pdr fail a load on one lossy 2 s trial; tolerant passes it"
+echo "   when one of its two trials there is clean (a 50% exceed ratio), so a moment's stall of"
+echo "   this host's vCPU, which drops a few frames at any rate, does not set that figure"
+"$WR" rfc2544 throughput $Q --max-load 1Mpps --label demo-kernel \
+	--goal ndr:2f2d0l0e --goal pdr:2f2d0.5l0e --goal tolerant:2f4d0l50e
 echo
 echo "== one trial at 600 kpps: where the frames the DUT did not forward went"
 "$WR" trial --prefix "$P" --rate 600kpps --duration 3s --no-store | grep -E "^  (received|loss|DUT CPU|cost|limit) "

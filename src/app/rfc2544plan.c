@@ -63,33 +63,71 @@ int app_r2544_timing(const struct app_r2544_opts *o, struct trial_cfg *base, str
 	return 0;
 }
 
+/* The initial trials of a search whose final trials are final_ns long. */
+static uint64_t initial_for(uint64_t final_ns, bool quick)
+{
+	return final_ns >= 2 * NSEC_PER_SEC ? (quick ? 500 * NSEC_PER_MSEC : NSEC_PER_SEC) : final_ns;
+}
+
+/* Whether goal g can be served by search set s. */
+static bool goal_fits(const struct search_goal *g, const struct r2544_goalset *s)
+{
+	return g->final_ns == s->final_ns && g->sum_ns == s->duration_sum_ns && g->exceed_ratio == s->exceed_ratio &&
+	       g->width == s->precision && g->initial_ns == s->initial_ns &&
+	       (g->loss_ratio == 0 || s->pdr_ratio == 0 || g->loss_ratio == s->pdr_ratio);
+}
+
 void app_r2544_goals(const struct app_r2544_opts *o, struct app_r2544_plan *p)
 {
 	struct search_goal g = { .final_ns = p->final_ns, .sum_ns = p->dsum_ns, .exceed_ratio = o->exceed,
 				 .width = o->precision, .initial_ns = p->initial_ns };
+	struct r2544_goalset set[GOAL_MAX] = { { .precision = o->precision, .exceed_ratio = o->exceed,
+						 .final_ns = p->final_ns, .initial_ns = p->initial_ns,
+						 .duration_sum_ns = p->dsum_ns } };
+	unsigned int nset = 1;
 
-	if (o->ngoals) {
-		/* as given, with the width and initial trials the search
-		 * applies where a goal left them out */
-		memcpy(p->goal, o->goals, sizeof(o->goals));
-		p->ngoal = o->ngoals;
-		for (unsigned int i = 0; i < p->ngoal; i++) {
-			if (!p->goal[i].width)
-				p->goal[i].width = o->precision;
-			if (!p->goal[i].initial_ns)
-				p->goal[i].initial_ns = p->initial_ns;
+	p->nmore = 0;
+	p->first_pdr = 0;
+	memset(p->goal_set, 0, sizeof(p->goal_set));
+	if (!o->ngoals) {
+		p->goal[0] = g;
+		snprintf(p->goal[0].name, sizeof(p->goal[0].name), "ndr");
+		p->ngoal = 1;
+		if (o->pdr > 0) {
+			p->goal[1] = g;
+			p->goal[1].loss_ratio = o->pdr;
+			snprintf(p->goal[1].name, sizeof(p->goal[1].name), "pdr");
+			p->ngoal = 2;
 		}
+		p->first_pdr = o->pdr;
 		return;
 	}
-	p->goal[0] = g;
-	snprintf(p->goal[0].name, sizeof(p->goal[0].name), "ndr");
-	p->ngoal = 1;
-	if (o->pdr > 0) {
-		p->goal[1] = g;
-		p->goal[1].loss_ratio = o->pdr;
-		snprintf(p->goal[1].name, sizeof(p->goal[1].name), "pdr");
-		p->ngoal = 2;
+	/* as given, with the width and initial trials the search applies
+	 * where a goal left them out */
+	memcpy(p->goal, o->goals, sizeof(o->goals));
+	p->ngoal = o->ngoals;
+	for (unsigned int i = 0; i < p->ngoal; i++) {
+		struct search_goal *x = &p->goal[i];
+		unsigned int k;
+
+		if (!x->width)
+			x->width = o->precision;
+		if (!x->initial_ns)
+			x->initial_ns = i == 0 ? p->initial_ns : initial_for(x->final_ns, o->quick);
+		for (k = 0; k < nset && !goal_fits(x, &set[k]); k++)
+			;
+		if (k == nset) {	/* GOAL_MAX goals at most: a set for each fits */
+			set[nset++] = (struct r2544_goalset){ .precision = x->width, .exceed_ratio = x->exceed_ratio,
+							      .final_ns = x->final_ns, .initial_ns = x->initial_ns,
+							      .duration_sum_ns = x->sum_ns };
+		}
+		if (x->loss_ratio > 0)
+			set[k].pdr_ratio = x->loss_ratio;
+		p->goal_set[i] = (unsigned char)k;
 	}
+	p->first_pdr = set[0].pdr_ratio;
+	p->nmore = nset - 1;
+	memcpy(p->more, set + 1, sizeof(p->more));
 }
 
 int app_r2544_check_mtu(const struct app_r2544_opts *o, const struct trial_cfg *base, char *err, size_t errlen)
@@ -317,6 +355,8 @@ void app_r2544_fill(const struct app_r2544_opts *o, const struct app_r2544_plan 
 	cfg->b2b_runs = p->b2b_runs;
 	cfg->b2b_max_ns = p->b2b_max_ns;
 	cfg->repeats = p->repeats;
+	cfg->nmore = p->nmore;
+	memcpy(cfg->more, p->more, sizeof(cfg->more));
 	for (unsigned int i = 0; i < p->nrows; i++) {
 		cfg->max_load[i] = p->max_load[i];
 		cfg->max_is_ceiling[i] = p->load_from[i] == APP_R2544_LOAD_CEILING ||
@@ -352,6 +392,16 @@ void app_r2544_estimate(const struct app_r2544_opts *o, const struct app_r2544_p
 								    (double)p->dsum_ns / (double)p->final_ns : 1);
 		trials += (unsigned int)(rows * (p->repeats ? p->repeats : 1) * n);
 		secs += rows * (p->repeats ? p->repeats : 1) * per;
+		/* each further goal set's search, at its own durations */
+		for (unsigned int k = 0; k < p->nmore && (o->tests & R2544_THROUGHPUT); k++) {
+			const struct r2544_goalset *g = &p->more[k];
+			double gf = (double)g->final_ns / NSEC_PER_SEC, gi = (double)g->initial_ns / NSEC_PER_SEC;
+			double gn = ceil(log2(1 / (g->precision > 0 ? g->precision : 0.005))) + 4;
+			double gd = g->duration_sum_ns > g->final_ns ? (double)g->duration_sum_ns / (double)g->final_ns : 1;
+
+			trials += (unsigned int)(rows * (p->repeats ? p->repeats : 1) * gn);
+			secs += rows * (p->repeats ? p->repeats : 1) * (gn / 2 * (gi + wait) + gn / 2 * (gf + wait) * gd);
+		}
 	}
 	if (o->tests & R2544_LATENCY) {
 		trials += (unsigned int)(rows * p->latency_runs);

@@ -98,6 +98,13 @@ struct app_r2544_plan {
 	 * (NDR "ndr", and "pdr" with a PDR goal), in the order reported */
 	struct search_goal goal[GOAL_MAX];
 	unsigned int ngoal;
+	/* which search serves each goal: 0 the first (the options' above),
+	 * k more[k - 1]: one per further set of goals sharing f, d, e, w and
+	 * i, a loss-free one and a lossy one each */
+	unsigned char goal_set[GOAL_MAX];
+	struct r2544_goalset more[GOAL_MAX - 1];
+	unsigned int nmore;
+	double first_pdr;		/* the first search's lossy goal's ratio, 0: none */
 	unsigned int nrows;		/* sizes, or 1 IMIX row */
 	double max_load[R2544_MAX_SIZES];
 	enum app_r2544_load_from load_from[R2544_MAX_SIZES];
@@ -115,7 +122,11 @@ int app_r2544_timing(const struct app_r2544_opts *o, struct trial_cfg *base, str
 		     char *err, size_t errlen);
 
 /* The search's goals in p->goal: o's, or the options' as goals (with
- * p's durations); app_r2544_timing calls it. */
+ * p's durations), each with the width and initial trials it gets where
+ * it gave none; and the searches that serve them: the first goal's
+ * (the options'), and one more per further set of goals that share f, d,
+ * e, w and i (a loss-free and a lossy ratio each, as many loss-free or
+ * same-ratio goals as share them). app_r2544_timing calls it. */
 void app_r2544_goals(const struct app_r2544_opts *o, struct app_r2544_plan *p);
 
 /* What a run will take, told before it starts: trials and seconds, the

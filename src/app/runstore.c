@@ -282,7 +282,8 @@ static int store_row(struct storeopt *s, const struct r2544_row *row, char *err,
 
 			bare.name[0] = '\0';
 			goal_format(&bare, spec[k], sizeof(spec[k]));
-			r2544_goal_result(row, o, &s->goals[k], &gr[k]);
+			r2544_goal_result(row, r2544_set_outcome(row, i, s->goal_set ? s->goal_set[k] : 0), &s->goals[k],
+					  &gr[k]);
 			dg[k] = (struct db_goal_result){ .name = s->goals[k].name, .spec = spec[k], .rlb = gr[k].rlb,
 							 .rub = gr[k].rub, .cond = gr[k].cond,
 							 .irregular = gr[k].irregular };
@@ -377,6 +378,7 @@ int app_store_r2544_begin(struct storeopt *s, const struct trialopt *to, const s
 	s->duration_sum_ns = plan->dsum_ns;
 	s->trial_ns = plan->final_ns;
 	s->goals = plan->goal;
+	s->goal_set = plan->goal_set;
 	s->ngoals = plan->ngoal;
 	if ((rc = app_store_begin(s, to, &ri, err, errlen)))
 		return rc;

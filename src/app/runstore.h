@@ -31,6 +31,7 @@ struct storeopt {
 	uint64_t duration_sum_ns;	/* rfc2544: its goal duration sum */
 	uint64_t trial_ns;		/* rfc2544: its full trial time; 0: not rfc2544 */
 	const struct search_goal *goals;	/* rfc2544: the search's goals (the plan's) */
+	const unsigned char *goal_set;		/* and each one's search (r2544_set_outcome) */
 	unsigned int ngoals;
 };
 

@@ -55,6 +55,19 @@ static int set_max_load(void *ctx, const struct opt *opt, const char *v, char *e
 	return rate_parse(v, &r->po.max_load, err, errlen);
 }
 
+/* A name given to two goals: the results could not say which is which. */
+static int dup_name(const struct rfc2544_args *r, const char *v, char *err, size_t errlen)
+{
+	for (unsigned int i = 0; i < r->po.ngoals; i++)
+		for (unsigned int k = i + 1; k < r->po.ngoals; k++)
+			if (r->po.goals[i].name[0] && !strcmp(r->po.goals[i].name, r->po.goals[k].name)) {
+				snprintf(err, errlen, "'%.64s': a second goal named '%s': give each goal its own name", v,
+					 r->po.goals[k].name);
+				return -EINVAL;
+			}
+	return 0;
+}
+
 /* --goal (id 0, repeatable) and --preset (id 1): RFC 9971 search goals. */
 static int set_goal9971(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
@@ -66,7 +79,7 @@ static int set_goal9971(void *ctx, const struct opt *opt, const char *v, char *e
 		if (n < 0)
 			return -EINVAL;
 		r->po.ngoals += (unsigned int)n;
-		return 0;
+		return dup_name(r, v, err, errlen);
 	}
 	if (r->po.ngoals >= GOAL_MAX) {
 		snprintf(err, errlen, "--goal '%.64s': at most %d goals", v, GOAL_MAX);
@@ -75,59 +88,42 @@ static int set_goal9971(void *ctx, const struct opt *opt, const char *v, char *e
 	if (goal_parse(v, &r->po.goals[r->po.ngoals], err, errlen))
 		return -EINVAL;
 	r->po.ngoals++;
-	return 0;
+	return dup_name(r, v, err, errlen);
 }
 
-/* The goals onto the search's options: today's search runs one loss-free
- * goal (NDR) and at most one other (PDR), sharing the final trial
- * duration, the duration sum, the exceed ratio and the width. */
+/* The first goal onto the search's options: its search is the run's
+ * first (the table's NDR and PDR); the plan gives every other goal a
+ * search of its own unless it shares this one's attributes
+ * (app_r2544_goals), and the first lossy goal that does sets --pdr. */
 static int map_goals(struct rfc2544_args *r, char *err, size_t errlen)
 {
-	const struct search_goal *g = r->po.goals, *ndr = NULL, *pdr = NULL;
-	double width = 0;
-	uint64_t initial = 0;
+	const struct search_goal *g = r->po.goals;
 
+	(void)err;
+	(void)errlen;
 	if (!r->po.ngoals)
 		return 0;
-	/* a goal without w or i takes the others' (or the search's own) */
-	for (unsigned int i = 0; i < r->po.ngoals; i++) {
-		width = width ? width : g[i].width;
-		initial = initial ? initial : g[i].initial_ns;
-	}
-	for (unsigned int i = 0; i < r->po.ngoals; i++) {
-		if (g[i].final_ns != g[0].final_ns || g[i].sum_ns != g[0].sum_ns ||
-		    g[i].exceed_ratio != g[0].exceed_ratio || (g[i].width && g[i].width != width) ||
-		    (g[i].initial_ns && g[i].initial_ns != initial)) {
-			snprintf(err, errlen, "--goal: goals differing in f, d, e, w or i are not supported yet; "
-				 "give them the same, or run once per goal");
-			return -EINVAL;
-		}
-		if (g[i].loss_ratio == 0 && !ndr)
-			ndr = &g[i];
-		else if (g[i].loss_ratio > 0 && !pdr)
-			pdr = &g[i];
-		else {
-			snprintf(err, errlen, "--goal: at most one goal with 0l and one with a loss ratio, for now");
-			return -EINVAL;
-		}
-	}
 	r->po.trial_ns = g[0].final_ns;
 	r->po.trial_set = true;
 	r->po.dsum_ns = g[0].sum_ns;
 	r->po.exceed = g[0].exceed_ratio;
-	r->po.pdr = pdr ? pdr->loss_ratio : 0;
-	if (width > 0)
-		r->po.precision = width;
-	r->po.initial_ns = initial;
+	r->po.pdr = 0;
+	if (g[0].width > 0)
+		r->po.precision = g[0].width;
+	r->po.initial_ns = g[0].initial_ns;
 	return 0;
 }
 
 static const struct opt r2544_opts[] = {
 	{ "goal", 0, OPT_VALUE, "GOAL", "RFC 9971", NULL,
 	  "a search goal in RFC 9971's notation, [name:]<s>f<s>d<%>l<%>e\n"
-	  "[<%>w][<s>i], e.g. 60f60d0l0e; repeatable. Sets --trial-time\n"
-	  "(f), --duration-sum (d), --pdr (l), --exceed-ratio (e),\n"
-	  "--precision (w): those options are these goals' attributes",
+	  "[<%>w][<s>i], e.g. 60f60d0l0e; repeatable (up to 8, each\n"
+	  "with its own name). The first goal sets --trial-time (f),\n"
+	  "--duration-sum (d), --exceed-ratio (e), --precision (w) and,\n"
+	  "with a lossy goal beside it, --pdr (l): those options are\n"
+	  "its attributes. Goals sharing f, d, e, w and i share a search;\n"
+	  "the others get one each, after it. Each goal's lower and\n"
+	  "upper bound are in the output and the store",
 	  set_goal9971, 0, 0, 0, 0 },
 	{ "preset", 0, OPT_VALUE, "NAME", NULL, NULL,
 	  "goals by name: rfc2544 (60f60d0l0e), tst009 (60f120d0l50e),\n"
@@ -226,5 +222,7 @@ int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r,
 	if (app_r2544_check(&r->po, to, r->sizes_given, err, sizeof(err)) ||
 	    app_r2544_timing(&r->po, &to->cfg, plan, err, sizeof(err)))
 		return cli_fail(EXIT_USAGE, "rfc2544: %s", err);
+	if (r->po.ngoals)
+		r->po.pdr = plan->first_pdr;
 	return -1;
 }

@@ -22,6 +22,7 @@ struct ctx {
 	uint16_t next_id;
 	unsigned int row;
 	unsigned int rep;		/* repeat of the throughput search in progress */
+	unsigned int set;		/* its goal set: 0 the first, k more[k - 1] */
 	uint64_t t0;
 	uint64_t rows_ns;		/* from t0 to the end of the last finished row */
 	/* this search's clean full-length trials' DUT cost, to report the
@@ -133,7 +134,8 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 				   .duration_ns = duration_ns, .elapsed_ns = c->tr->elapsed_ns,
 				   .tx = tx, .rx = rx, .dut_refused = refused,
 				   .tester_limited = c->tr->tester_limited, .cpu_soak_pct = -1,
-				   .repeat = test == 't' ? c->rep : 0,
+				   .repeat = test == 't' || test == 'g' ? c->rep : 0,
+				   .goalset = test == 'g' ? c->set : 0,
 				   .loss = c->tr->loss_valid ? c->tr->loss : NULL, .nloss = c->tr->ndirs };
 	struct lossattr_cpu_hint hint = { .stall_ms = -1 };
 
@@ -151,7 +153,7 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 			rt.cpu_source = cr.source;
 			rt.profile = cr.profiled ? &cr.profile : NULL;
 			/* The cost at the throughput rate: a full-length clean trial. */
-			if (test != 'b' && rx >= tx && duration_ns == c->cfg->final_ns &&
+			if (test != 'b' && test != 'g' && rx >= tx && duration_ns == c->cfg->final_ns &&
 			    c->ncost < sizeof(c->cost) / sizeof(c->cost[0])) {
 				c->cost[c->ncost].load = load;
 				c->cost[c->ncost].ns = cr.ns_per_frame;
@@ -214,15 +216,16 @@ static void report(struct ctx *c, const char *test, unsigned int n, double load,
 	c->progress(c->pctx, &p);
 }
 
-static int search_once(struct ctx *c, struct search_outcome *out, char *err, size_t errlen)
+static int search_once(struct ctx *c, const struct r2544_goalset *gs, struct search_outcome *out, char *err,
+		       size_t errlen)
 {
 	struct r2544_row *row = &c->res->row[c->row];
 	const struct r2544_cfg *cfg = c->cfg;
 	struct search_cfg sc = {
 		.min_load = cfg->min_load, .max_load = row->max_load,
-		.precision = cfg->precision * row->max_load, .pdr_ratio = cfg->pdr_ratio,
-		.final_ns = cfg->final_ns, .initial_ns = cfg->initial_ns,
-		.exceed_ratio = cfg->exceed_ratio, .duration_sum_ns = cfg->duration_sum_ns,
+		.precision = gs->precision * row->max_load, .pdr_ratio = gs->pdr_ratio,
+		.final_ns = gs->final_ns, .initial_ns = gs->initial_ns,
+		.exceed_ratio = gs->exceed_ratio, .duration_sum_ns = gs->duration_sum_ns,
 	};
 	uint64_t per_load = 1;
 	struct search *s;
@@ -233,8 +236,8 @@ static int search_once(struct ctx *c, struct search_outcome *out, char *err, siz
 
 	/* 60 trials when one trial decides a load; as many times more as a
 	 * load may need trials (each counts), up to 600. */
-	if (cfg->final_ns && cfg->duration_sum_ns > cfg->final_ns)
-		per_load = (cfg->duration_sum_ns + cfg->final_ns - 1) / cfg->final_ns;
+	if (gs->final_ns && gs->duration_sum_ns > gs->final_ns)
+		per_load = (gs->duration_sum_ns + gs->final_ns - 1) / gs->final_ns;
 	sc.max_trials = per_load >= 10 ? 600 : 60 * (unsigned int)per_load;
 
 	if (sc.min_load >= sc.max_load)
@@ -242,19 +245,21 @@ static int search_once(struct ctx *c, struct search_outcome *out, char *err, siz
 	if (!(s = search_create(&sc, err, errlen)))
 		return -EINVAL;
 	while (search_next(s, &load, &dur)) {
-		if ((rc = run(c, 't', load, dur, err, errlen)))
+		if ((rc = run(c, c->set ? 'g' : 't', load, dur, err, errlen)))
 			break;
 		totals(c->tr, &tx, &rx);
 		search_feed(s, load, dur, tx, rx, c->tr->tester_limited);
-		if (c->nft && c->nnft < NF_TRIALS) {
+		/* the noise floor is the first search's, at its durations */
+		if (!c->set && c->nft && c->nnft < NF_TRIALS) {
 			if (c->nfw)
 				nf_where_of(c->tr, &c->nfw[c->nnft]);
 			c->nft[c->nnft++] = (struct nf_trial){ .load = load, .duration_ns = dur, .tx = tx, .rx = rx,
 							       .limited = c->tr->tester_limited };
 		}
 		search_outcome(s, out);
-		row->thr = *out;
-		report(c, "throughput", ++n, load, out);
+		if (!c->set)
+			row->thr = *out;
+		report(c, c->set ? "goal search" : "throughput", ++n, load, out);
 	}
 	search_outcome(s, out);
 	search_destroy(s);
@@ -429,6 +434,13 @@ void r2544_goal_result(const struct r2544_row *row, const struct search_outcome 
 		snprintf(out->irregular, sizeof(out->irregular), "width not reached: the search hit its trial cap");
 }
 
+const struct search_outcome *r2544_set_outcome(const struct r2544_row *row, unsigned int rep, unsigned int set)
+{
+	if (rep >= R2544_MAX_REPEATS)
+		rep = 0;
+	return set && set < GOAL_MAX ? &row->more[rep][set - 1] : &row->rep[rep];
+}
+
 /* The kept throughput trial of row at load that failed bound pdr's goal
  * (any loss for the NDR), the one that lost the most; NULL: none kept. */
 static const struct r2544_trial *failed_at(const struct r2544_result *res, const struct r2544_row *row,
@@ -543,6 +555,11 @@ static int do_throughput(struct ctx *c, char *err, size_t errlen)
 	struct r2544_row *row = &c->res->row[c->row];
 	unsigned int reps = c->cfg->repeats ? c->cfg->repeats : 1, mid = 0;
 	double cost_load[R2544_MAX_REPEATS] = { 0 };
+	const struct r2544_goalset first = {
+		.precision = c->cfg->precision, .pdr_ratio = c->cfg->pdr_ratio, .exceed_ratio = c->cfg->exceed_ratio,
+		.final_ns = c->cfg->final_ns, .initial_ns = c->cfg->initial_ns,
+		.duration_sum_ns = c->cfg->duration_sum_ns,
+	};
 	int rc = 0;
 
 	if (reps > R2544_MAX_REPEATS)
@@ -551,11 +568,16 @@ static int do_throughput(struct ctx *c, char *err, size_t errlen)
 		/* The cost is of this repeat's NDR, not the best load of any. */
 		row->ns_per_frame_ndr = row->ndr_cost_load = 0;
 		c->ncost = 0;
-		if ((rc = search_once(c, &row->rep[c->rep], err, errlen)))
+		if ((rc = search_once(c, &first, &row->rep[c->rep], err, errlen)))
 			break;
 		ndr_cost(c, row, &row->rep[c->rep]);
 		row->rep_ns_per_frame[c->rep] = row->ns_per_frame_ndr;
 		cost_load[c->rep] = row->ndr_cost_load;
+		for (c->set = 1; !rc && c->set <= c->cfg->nmore && c->set < GOAL_MAX; c->set++)
+			rc = search_once(c, &c->cfg->more[c->set - 1], &row->more[c->rep][c->set - 1], err, errlen);
+		c->set = 0;
+		if (rc)
+			break;
 		row->nrep++;
 	}
 	c->rep = 0;

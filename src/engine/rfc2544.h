@@ -41,6 +41,13 @@ enum r2544_max_from {
 	R2544_MAX_GIVEN,		/* --max-load */
 };
 
+/* One search's goals: a loss-free goal (NDR) and, with pdr_ratio > 0, a
+ * lossy one (PDR), sharing the rest of their attributes. */
+struct r2544_goalset {
+	double precision, pdr_ratio, exceed_ratio;	/* as in r2544_cfg */
+	uint64_t final_ns, initial_ns, duration_sum_ns;
+};
+
 struct r2544_cfg {
 	struct trial_cfg base;		/* ports, flows, learning, drain, CPUs */
 	unsigned int sizes[R2544_MAX_SIZES];
@@ -78,6 +85,13 @@ struct r2544_cfg {
 	 * a comparison can tell a change from the DUT's own spread. Latency,
 	 * frame loss and back-to-back run once, at the median NDR. */
 	unsigned int repeats;
+	/* Further searches, one per set of goals (RFC 9971) whose final or
+	 * initial trial duration, duration sum, exceed ratio or width differ
+	 * from the first search's (the fields above): each runs after the
+	 * first one, in every repeat, with its own trials (test 'g'), which
+	 * the first's figures (NDR, PDR, noise floor, cost) never pool. */
+	struct r2544_goalset more[GOAL_MAX - 1];
+	unsigned int nmore;
 	/* Hooks (may be NULL), called as results become final so the caller
 	 * can store them at once: a crash then loses at most the trial in
 	 * flight. A non-zero return stops the run with that error. */
@@ -88,7 +102,9 @@ struct r2544_cfg {
 
 struct r2544_trial {
 	unsigned int size;
-	char test;			/* 't' throughput, 'l' latency, 'f' frame loss, 'b' back-to-back */
+	char test;			/* 't' throughput, 'g' a further goal set's search (r2544_cfg.more),
+					 * 'l' latency, 'f' frame loss, 'b' back-to-back */
+	unsigned int goalset;		/* 'g': which (1: more[0]); 0 otherwise */
 	double load;
 	uint64_t duration_ns;		/* asked, and what the search counts */
 	uint64_t elapsed_ns;		/* the traffic's time as measured, 0 unknown */
@@ -134,6 +150,8 @@ struct r2544_row {
 	struct search_outcome rep[R2544_MAX_REPEATS];
 	double rep_ns_per_frame[R2544_MAX_REPEATS];	/* cost at that repeat's NDR, 0 unknown */
 	unsigned int nrep;		/* finished searches */
+	/* each repeat's further searches (r2544_cfg.more), in order */
+	struct search_outcome more[R2544_MAX_REPEATS][GOAL_MAX - 1];
 	double ndr_med, ndr_min, ndr_max;	/* over the repeats with a valid NDR */
 	double pdr_med, pdr_min, pdr_max;
 	unsigned int ndr_valid;		/* repeats with a valid NDR */
@@ -244,6 +262,9 @@ struct r2544_goal_result {
 };
 void r2544_goal_result(const struct r2544_row *row, const struct search_outcome *o, const struct search_goal *g,
 		       struct r2544_goal_result *out);
+
+/* Repeat rep's search of goal set set (0: the first, 1: more[0], ...). */
+const struct search_outcome *r2544_set_outcome(const struct r2544_row *row, unsigned int rep, unsigned int set);
 
 /* The sizes' agreement on the NDR (pdr false) or the PDR of res, whose
  * PDR loss goal was pdr_ratio; r2544_run fills res->agree with it. */

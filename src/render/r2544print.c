@@ -359,10 +359,10 @@ static void row_print(struct out *o, const struct r2544_row *row, double frame, 
 /* A trial's test in JSON ('t', 'l', 'f' or 'b'). */
 static const char *test_key(char test)
 {
-	return test == 't' ? "throughput" : test == 'l' ? "latency" : test == 'f' ? "frame_loss" : "back_to_back";
+	return test == 't' ? "throughput" : test == 'g' ? "goal_search" : test == 'l' ? "latency" :
+	       test == 'f' ? "frame_loss" : "back_to_back";
 }
 
-/* Every trial of the run, in order (JSON only). */
 /* RFC 9971's Trial Output of t (JSON only), and the traffic's own time
  * beside the effective duration the search counted. */
 static void trial_output_print(struct out *o, const struct r2544_trial *t)
@@ -377,6 +377,7 @@ static void trial_output_print(struct out *o, const struct r2544_trial *t)
 		out_f64(o, "traffic_s", NULL, ns_to_s(t->elapsed_ns));
 }
 
+/* Every trial of the run, in order (JSON only). */
 static void trials_print(struct out *o, const struct r2544_result *res)
 {
 	out_arr_start(o, "trials");
@@ -465,7 +466,8 @@ static void goals_print(struct out *o, const struct r2544_result *res, const str
 				struct r2544_goal_result gr;
 				char spec[64], sz[16], v[3][24];
 
-				r2544_goal_result(row, &row->rep[r], &p->goal[k], &gr);
+				r2544_goal_result(row, r2544_set_outcome(row, r, p->goal_set ? p->goal_set[k] : 0),
+						  &p->goal[k], &gr);
 				goal_format(&p->goal[k], spec, sizeof(spec));
 				out_obj_start(o, NULL);
 				out_u64(o, "size", NULL, row->size);
@@ -528,6 +530,8 @@ void r2544print_event(struct out *o, const struct r2544_trial *t)
 	out_u64(o, "size", NULL, t->size);
 	out_str(o, "test", NULL, test_key(t->test));
 	out_u64(o, "repeat", NULL, t->repeat);
+	if (t->test == 'g')
+		out_u64(o, "goal_set", NULL, t->goalset);
 	out_f64(o, "load", NULL, t->load);
 	out_f64(o, "duration_s", NULL, ns_to_s(t->duration_ns));
 	out_u64(o, "tx", NULL, t->tx);

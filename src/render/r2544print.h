@@ -24,6 +24,7 @@ struct r2544print_opts {
 	int64_t run_id;			/* 0: not stored */
 	const char *db;			/* where it was stored */
 	const struct search_goal *goal;	/* the search's goals (RFC 9971), ngoal of them */
+	const unsigned char *goal_set;	/* each one's search (r2544_set_outcome), or NULL: all the first */
 	unsigned int ngoal;
 };
 

@@ -115,7 +115,8 @@ void r2544runprint_result(struct out *o, const struct r2544runprint *v)
 
 	struct r2544print_opts p = { .tests = po->tests, .goals = plan->goals, .line_bps = to->line_bps,
 				     .sizes = to->cfg.sizes, .nsizes = to->cfg.nsizes, .run_id = v->run_id,
-				     .db = v->db, .goal = plan->goal, .ngoal = plan->ngoal };
+				     .db = v->db, .goal = plan->goal,
+				     .goal_set = plan->goal_set, .ngoal = plan->ngoal };
 
 	r2544print_result(o, res, &p);
 }

@@ -2,10 +2,13 @@
 # its trial time shortened to 1 s as a goal attribute (1f1d0l0e), on a lab
 # DUT shaped to 20 kpps: one loss-free goal, so the PDR is the NDR, found
 # within 3% of the shaper's rate (the tolerance of rfc2544.sh, same lab),
-# and never above the max load. Then two named goals of other loss
-# ratios: the header names every goal with all its attributes and the
-# load's scope, each goal has its result (the loss-free one's is the NDR,
-# the lossy one's no lower), and every trial its RFC 9971 Trial Output.
+# and never above the max load. Then three named goals: two of one
+# search (loss-free and lossy) and one with a duration sum of two trials
+# and a 50% exceed ratio, which gets a search of its own: the header
+# names every goal with all its attributes and the load's scope, each
+# goal has its result (the loss-free one's is the NDR, the lossy one's no
+# lower, the third one's near the shape too), and every trial its RFC
+# 9971 Trial Output.
 . "$(dirname "$0")/lib.sh"
 
 "$WR" probe --require tbf >/dev/null 2>&1 || skip "no tbf"
@@ -18,14 +21,17 @@ printf '%s' "$r" | jq -e '.[0] >= 19400 and .[0] <= 20600 and .[1] <= 40000 and 
 note "rfc2544:1f1d0l0e: $r"
 
 J=$(mktemp); trap 'rm -f "$J"; cleanup' EXIT
-"$WR" rfc2544 throughput --prefix "$P" --goal strict:1f1d0l0e --goal lossy:1f1d2l0e0.5w --settle 0.1s \
-	--learn-wait 0.1s --drain 0.3s --sizes 64 --max-load 40kpps --json-stream >"$J" || fail "rfc2544, two goals"
+"$WR" rfc2544 throughput --prefix "$P" --goal strict:1f1d0l0e --goal lossy:1f1d2l0e0.5w --goal e50:1f2d0l50e --settle 0.1s \
+	--learn-wait 0.1s --drain 0.3s --sizes 64 --max-load 40kpps --json-stream >"$J" || fail "rfc2544, three goals"
 j=$(tail -n 1 "$J")
-[ "$(jq -r '[.goals[].goal] == ["strict:1f1d0l0e0.5w1i", "lossy:1f1d2l0e0.5w1i"] and .goals[1].loss_ratio == 0.02 and .goals[1].width == 0.005 and .load_per == "interface" and .traffic == "unidirectional"' <<<"$j")" = true ] ||
+[ "$(jq -r '[.goals[].goal] == ["strict:1f1d0l0e0.5w1i", "lossy:1f1d2l0e0.5w1i", "e50:1f2d0l50e0.5w1i"] and .goals[1].loss_ratio == 0.02 and .goals[1].width == 0.005 and .load_per == "interface" and .traffic == "unidirectional"' <<<"$j")" = true ] ||
 	fail "header: $(jq -c '{goals, load_per, traffic}' <<<"$j")"
 g=$(jq -c '[.goal_results[] | {goal, rlb, rub, irregular}]' <<<"$j")
-note "two goals: $g"
-[ "$(jq -r '.goal_results as $g | ($g | length) == 2 and $g[0].rlb == .rows[0].ndr.lower and $g[1].rlb == .rows[0].pdr.lower and $g[1].rlb >= $g[0].rlb and $g[0].rub <= 40000 and $g[0].irregular == ""' <<<"$j")" = true ] || fail "goal results: $g"
+note "three goals: $g"
+[ "$(jq -r '.goal_results as $g | ($g | length) == 3 and $g[0].rlb == .rows[0].ndr.lower and $g[1].rlb == .rows[0].pdr.lower and $g[1].rlb >= $g[0].rlb and $g[0].rub <= 40000 and $g[0].irregular == "" and $g[2].rlb >= 19400 and $g[2].rlb <= 20600 and $g[2].rub <= 40000' <<<"$j")" = true ] || fail "goal results: $g"
+# the third goal's own search: its trials apart, never pooled with the first's
+[ "$(jq -r '[.trials[] | select(.test == "goal_search")] | length >= 4' <<<"$j")" = true ] || fail "no trials of the third goal's search"
+[ "$(jq -s '[.[] | select(.event == "trial" and .test == "goal_search")] | length > 0 and all(.[]; .goal_set == 1)' "$J")" = true ] || fail "goal search trials without their set"
 # every trial's output: loss ratio of its counts, the counted duration, the forwarding rate
 [ "$(jq -s '[.[] | select(.event == "trial")] | length > 3 and all(.[]; .loss_ratio == (if .tx > 0 then ((.tx - ([.rx, .tx] | min)) / .tx) else 0 end) and .effective_duration_s == .duration_s and ((.forwarding_rate - .load * (1 - .loss_ratio)) | fabs) <= 1e-6 * .load and .traffic_s > 0)' "$J")" = true ] ||
 	fail "trial outputs: $(grep -m2 '"trial"' "$J")"

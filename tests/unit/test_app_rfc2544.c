@@ -51,6 +51,45 @@ static double fixed_ceiling(void *ctx, unsigned int size)
 	return *(double *)ctx;
 }
 
+/* Goals into searches: those sharing f, d, e, w and i share one (a
+ * loss-free and one lossy ratio); the rest get one each, with the width
+ * and initial trials a goal left out filled in; without goals, the
+ * options' NDR and PDR are the goals. */
+static void goal_sets(void **st)
+{
+	static const char *const g[] = { "ndr:1f1d0l0e", "pdr:1f1d0.5l0e0.5w", "e50:1f2d0l50e", "x:1f1d1l0e",
+					 "ndr2:1f1d0l0e" };
+	struct app_r2544_opts o;
+	struct app_r2544_plan p;
+	struct trial_cfg b;
+	static const unsigned char want[] = { 0, 0, 1, 2, 0 };
+
+	opts(&o);
+	base_cfg(&b);
+	assert_int_equal(app_r2544_timing(&o, &b, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.ngoal, 2);
+	assert_string_equal(p.goal[0].name, "ndr");
+	assert_true(p.goal[1].loss_ratio == 0.005 && p.goal[1].final_ns == p.final_ns);
+	assert_int_equal(p.nmore, 0);
+	assert_true(p.first_pdr == 0.005);
+	for (unsigned int i = 0; i < 5; i++)
+		assert_int_equal(goal_parse(g[i], &o.goals[i], err, sizeof(err)), 0);
+	o.ngoals = 5;
+	o.trial_ns = NSEC_PER_SEC;
+	o.trial_set = true;
+	o.pdr = 0;
+	assert_int_equal(app_r2544_timing(&o, &b, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.ngoal, 5);
+	assert_memory_equal(p.goal_set, want, sizeof(want));
+	assert_int_equal(p.nmore, 2);
+	assert_true(p.first_pdr == 0.005);
+	assert_true(p.more[0].duration_sum_ns == 2 * NSEC_PER_SEC && p.more[0].exceed_ratio == 0.5 &&
+		    p.more[0].pdr_ratio == 0 && p.more[0].precision == 0.005);
+	assert_true(p.more[1].pdr_ratio == 0.01 && p.more[1].final_ns == NSEC_PER_SEC);
+	for (unsigned int i = 0; i < 5; i++)
+		assert_true(p.goal[i].width == 0.005 && p.goal[i].initial_ns == NSEC_PER_SEC);
+}
+
 static void strict_defaults(void **st)
 {
 	struct app_r2544_opts o;
@@ -473,7 +512,7 @@ static void estimate(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(strict_defaults),	cmocka_unit_test(quick_defaults),
+		cmocka_unit_test(strict_defaults),	cmocka_unit_test(quick_defaults), cmocka_unit_test(goal_sets),
 		cmocka_unit_test(duration_sum_below_trial), cmocka_unit_test(max_load_line_rate),
 		cmocka_unit_test(max_load_ceiling),	cmocka_unit_test(max_load_given),
 		cmocka_unit_test(max_load_placed),

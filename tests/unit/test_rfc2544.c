@@ -87,6 +87,63 @@ static void throughput(void **st)
 	assert_false(res.interrupted);
 }
 
+/* A second goal set (other durations, a 2% width, a 1% loss goal): its
+ * own search after the first, each repeat, trials marked 'g' with their
+ * set, the first search's figures the same as without it, and its goal
+ * results read from its own outcome. */
+static unsigned int g_trials, g_bad_set, t_trials;
+static int count_trial(void *ctx, const struct r2544_trial *t, char *err, size_t errlen)
+{
+	(void)ctx, (void)err, (void)errlen;
+	if (t->test == 'g') {
+		g_trials++;
+		g_bad_set += t->goalset != 1 || t->duration_ns > 1000000000ULL;
+	} else if (t->test == 't') {
+		t_trials++;
+	}
+	return 0;
+}
+
+static void throughput_goal_sets(void **st)
+{
+	struct dut d = { .capacity = 40000, .buffer = 0 };
+	struct r2544_cfg c;
+	char err[256];
+	double ndr;
+	unsigned int plain;
+
+	setup(&c, &d, R2544_THROUGHPUT);
+	c.repeats = 2;
+	c.on_trial = count_trial;
+	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	ndr = res.row[0].thr.ndr.lower;
+	plain = t_trials;
+	assert_int_equal(g_trials, 0);
+	t_trials = 0;
+	c.more[0] = (struct r2544_goalset){ .precision = 0.02, .pdr_ratio = 0.01, .final_ns = 1000000000ULL,
+					    .initial_ns = 1000000000ULL, .duration_sum_ns = 1000000000ULL };
+	c.nmore = 1;
+	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	const struct r2544_row *row = &res.row[0];
+
+	assert_true(row->thr.ndr.lower == ndr);
+	assert_int_equal(t_trials, plain);
+	print_message("goal set trials %u (bad %u), first %u\n", g_trials, g_bad_set, t_trials);
+	assert_true(g_trials >= 2 * 2 && g_bad_set == 0);
+	for (unsigned int r = 0; r < 2; r++) {
+		const struct search_outcome *o = r2544_set_outcome(row, r, 1);
+		struct search_goal g = { .loss_ratio = 0.01 };
+		struct r2544_goal_result gr;
+
+		assert_true(o->ndr.lower_valid && o->ndr.lower <= 40000 && o->ndr.lower >= 40000 * 0.98 - 1);
+		/* the 2% width: coarser than the first search's 0.5% */
+		assert_true(o->ndr.upper - o->ndr.lower <= 0.02 * 100000 + 1);
+		r2544_goal_result(row, o, &g, &gr);
+		assert_true(gr.rlb == o->pdr.lower && gr.rlb <= 40000 / 0.99 + 1 && gr.rlb >= o->ndr.lower);
+		assert_true(r2544_set_outcome(row, r, 0) == &row->rep[r]);
+	}
+}
+
 /* A DUT behind a veth or a tap pushes back instead of dropping: above its
  * capacity the generator sends only what it takes, loses nothing, and
  * the rest of the load is dut_refused (never sent). The search must
@@ -631,7 +688,7 @@ int main(void)
 		cmocka_unit_test(latency_at_ndr), cmocka_unit_test(stop_marks_incomplete),
 		cmocka_unit_test(repeat_median_spread), cmocka_unit_test(hook_error_stops),
 		cmocka_unit_test(at_least_where_capped), cmocka_unit_test(line_rate_is_a_value),
-		cmocka_unit_test(goal_results_irregular),
+		cmocka_unit_test(goal_results_irregular), cmocka_unit_test(throughput_goal_sets),
 		cmocka_unit_test(sizes_agree), cmocka_unit_test(sizes_differ_explained),
 		cmocka_unit_test(sizes_agree_intervals), cmocka_unit_test(sizes_agree_run),
 	};
