@@ -430,7 +430,9 @@ static void goal_table(struct page *p)
 		for (unsigned int s = 0; s < p->nsizes; s++) {
 			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
 
-			for (unsigned int i = 0; c && i < c->ngoal; i++) {
+			unsigned int ng = c ? (c->ngoal < RM_MAX_GOALS ? c->ngoal : RM_MAX_GOALS) : 0;
+
+			for (unsigned int i = 0; i < ng; i++) {
 				const struct rm_goal *g = &c->goal[i];
 				char v[3][32], why[200];
 
@@ -450,7 +452,8 @@ static void goal_table(struct page *p)
 					td(p, " class=\"num\"", isnan(k == 0 ? g->rlb : k == 1 ? g->rub : g->cond) ? "—" : v[k],
 					   sizeof(v[k]));
 				if (g->irregular)
-					snprintf(why, sizeof(why), "%u of %u: %s", g->irregular, g->repeats, g->why);
+					snprintf(why, sizeof(why), "%u of %u: %.*s", g->irregular, g->repeats,
+						 (int)strnlen(g->why, sizeof(g->why)), g->why);
 				else
 					snprintf(why, sizeof(why), "no");
 				td(p, "", why, sizeof(why));

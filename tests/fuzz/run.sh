@@ -83,7 +83,7 @@ one() {
 	neigh_reply) fuzz_one neigh_reply neigh tests/fuzz/fuzz_neigh.c src/core/neigh.c ;;
 	runs_import) fuzz_one runs_import import tests/fuzz/fuzz_import.c src/store/dbexport.c src/store/db.c \
 		src/store/dbschema.c src/store/dbpg.c src/store/sql.c src/os/fsutil.c src/core/lossattr.c src/core/cpuset.c \
-		src/core/dutsnap.c src/core/cpustat.c $(pkg-config --cflags --libs libpq) -ljson-c -lsqlite3 -lm ;;
+		src/core/dutsnap.c src/core/cpustat.c src/core/goal.c $(pkg-config --cflags --libs libpq) -ljson-c -lsqlite3 -lm ;;
 	esac
 }
 
