@@ -228,6 +228,7 @@ int app_r2544_go(struct app_r2544_job *j)
 	free(j->s.cfg);
 	j->s.cfg = NULL;
 	free(res);
+	app_store_release(j->s.so);
 	app_trial_release(j->s.to);
 	return j->rc;
 }

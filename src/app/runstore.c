@@ -71,6 +71,28 @@ static void env_dut(struct envcap *e, struct dut *d)
 		envcap_set(e, de->kv[i].key, "%s", de->kv[i].value);
 }
 
+/* The SUT's part of e (the lab's and the DUT's keys, and the kernel the
+ * SUT runs: the VM's, the DUT agent's, else this host's, which a
+ * namespace lab forwards on) and its summary, for the run's report. */
+static void keep_sut(struct storeopt *s, const struct envcap *e)
+{
+	const char *k = envcap_get(e, "lab.vm.release");
+
+	envcap_config(e, s->sut_config, sizeof(s->sut_config));
+	free(s->sut);
+	if (!(s->sut = calloc(1, sizeof(*s->sut))))
+		return;
+	if (!k)
+		k = envcap_get(e, "dut.kernel.release");
+	if (!k && envcap_get(e, "lab.prefix"))
+		k = envcap_get(e, "kernel.release");
+	if (k)
+		envcap_set(s->sut, "kernel", "%s", k);
+	for (unsigned int i = 0; i < e->n; i++)
+		if (!strncmp(e->kv[i].key, "lab.", 4) || !strncmp(e->kv[i].key, "dut.", 4))
+			envcap_set(s->sut, e->kv[i].key, "%s", e->kv[i].value);
+}
+
 int app_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run_info *ri,
 		    char *err, size_t errlen)
 {
@@ -79,7 +101,7 @@ int app_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run
 	char e2[256];
 	int rc;
 
-	if (!s->db)
+	if (!s->db && !s->want_sut)
 		return 0;
 	if ((rc = env_new(&e, &kv, err, errlen)))
 		return rc;
@@ -129,12 +151,20 @@ int app_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run
 		if (s->duration_sum_ns > s->trial_ns)
 			envcap_set(e, "run.duration_sum", "%gs", (double)s->duration_sum_ns / NSEC_PER_SEC);
 	}
+	if (s->want_sut)
+		keep_sut(s, e);
 	ri->where = to->where;
 	ri->line_bps = to->line_bps;
-	rc = begin_with(s, e, kv, ri, err, errlen);
+	rc = s->db ? begin_with(s, e, kv, ri, err, errlen) : 0;
 	free(kv);
 	free(e);
 	return rc;
+}
+
+void app_store_release(struct storeopt *s)
+{
+	free(s->sut);
+	s->sut = NULL;
 }
 
 int app_store_stream_begin(struct storeopt *s, const struct app_stream_info *si, struct db_run_info *ri,
@@ -380,6 +410,7 @@ int app_store_r2544_begin(struct storeopt *s, const struct trialopt *to, const s
 	s->goals = plan->goal;
 	s->goal_set = plan->goal_set;
 	s->ngoals = plan->ngoal;
+	s->want_sut = true;
 	if ((rc = app_store_begin(s, to, &ri, err, errlen)))
 		return rc;
 	cfg->on_trial = app_store_r2544_trial;

@@ -16,6 +16,8 @@
 
 #define APP_STORE_MAX_TAGS 32
 
+struct envcap;
+
 struct storeopt {
 	char path[4096];
 	bool path_set;
@@ -33,15 +35,24 @@ struct storeopt {
 	const struct search_goal *goals;	/* rfc2544: the search's goals (the plan's) */
 	const unsigned char *goal_set;		/* and each one's search (r2544_set_outcome) */
 	unsigned int ngoals;
+	/* rfc2544 (want_sut): the SUT's part of the environment captured at
+	 * the start (lab.*, dut.*, kernel.release), stored or not, and its
+	 * summary, for the run's own report; app_store_release frees it */
+	bool want_sut;
+	struct envcap *sut;
+	char sut_config[256];
 };
 
 /* Open the database (nothing with --no-store). -EINVAL: the file is not
  * ours (bad input); other -errno: the host failed. */
 int app_store_open(struct storeopt *s, char *err, size_t errlen);
 
-/* Capture the environment of the ports in to and insert the run. */
+/* Capture the environment of the ports in to and insert the run (with
+ * want_sut, capture it also when nothing is stored). */
 int app_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run_info *ri,
 		    char *err, size_t errlen);
+/* Free what app_store_begin kept for the run's report (s->sut). */
+void app_store_release(struct storeopt *s);
 
 /* A finished trial; nothing without a run. */
 int app_store_trial(struct storeopt *s, const struct db_trial *t, char *err, size_t errlen);

@@ -5,6 +5,7 @@
 
 #include "core/timeconst.h"
 #include "core/units.h"
+#include "dut/envcap.h"
 #include "os/clock.h"
 #include "os/fsutil.h"
 #include "render/openmetrics.h"
@@ -41,6 +42,30 @@ static void max_loads(struct out *o, const struct app_r2544_plan *plan)
 		out_obj_end(o);
 	}
 	out_arr_end(o);
+}
+
+/* The SUT's configuration as the run began (RFC 9971 asks the report
+ * for all of it): the kernel and the summary in the text, with where the
+ * whole capture is; in JSON every key of the lab and the DUT. */
+static void sut_print(struct out *o, const struct r2544runprint *v)
+{
+	const char *k = v->sut ? envcap_get(v->sut, "kernel") : NULL;
+
+	out_obj_start(o, "sut");
+	if (k)
+		out_str(o, "kernel", "  sut        kernel %s", k);
+	else
+		out_null(o, "kernel");
+	out_str(o, "config", k ? ", %s" : "  sut        %s", v->sut_config && v->sut_config[0] ? v->sut_config
+												   : "(nothing captured)");
+	if (v->run_id)
+		out_text(o, "\n             all of it: wirerate runs show %lld", (long long)v->run_id);
+	out_text(o, "\n");
+	out_obj_start(o, "environment");
+	for (unsigned int i = 0; v->sut && i < v->sut->n; i++)
+		out_str(o, v->sut->kv[i].key, NULL, v->sut->kv[i].value);
+	out_obj_end(o);
+	out_obj_end(o);
 }
 
 /* The result as a table (or JSON): the run's settings and deviations, a
@@ -101,7 +126,8 @@ void r2544runprint_result(struct out *o, const struct r2544runprint *v)
 	out_arr_end(o);
 	if (plan->ngoal)
 		out_text(o, "\n  (RFC 9971 notation: final trial s f, duration sum s d, loss %% l, exceed %% e, "
-			 "width %% w, initial trial s i)\n");
+			 "width w in %% of the max load, an absolute load difference; initial trial s i)\n");
+	sut_print(o, v);
 	trialrunprint_ports(o, to);
 	out_arr_start(o, "deviations");
 	for (unsigned int i = 0; i < plan->ndev; i++) {
@@ -202,7 +228,7 @@ static void hook_end(void *ctx, const struct app_r2544_setup *s, const struct r2
 {
 	const struct r2544runprint_run *v = ctx;
 	struct r2544runprint p = { .po = s->po, .to = s->to, .plan = s->plan, .res = res, .run_id = s->so->run_id,
-				   .db = s->so->path };
+				   .db = s->so->path, .sut = s->so->sut, .sut_config = s->so->sut_config };
 	struct om_rfc2544 m = { .label = s->so->label, .res = res };
 	struct out *o = v->out_create(v->json, "rfc2544");
 	char err[512], line[4096 + 640];

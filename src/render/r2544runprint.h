@@ -23,6 +23,8 @@ struct r2544runprint {
 	const struct r2544_result *res;
 	int64_t run_id;			/* 0: not stored */
 	const char *db;			/* the store's path */
+	const struct envcap *sut;	/* the SUT's configuration (storeopt.sut), or NULL */
+	const char *sut_config;		/* its summary */
 };
 
 void r2544runprint_result(struct out *o, const struct r2544runprint *v);

@@ -2,7 +2,8 @@
 # its trial time shortened to 1 s as a goal attribute (1f1d0l0e), on a lab
 # DUT shaped to 20 kpps: one loss-free goal, so the PDR is the NDR, found
 # within 3% of the shaper's rate (the tolerance of rfc2544.sh, same lab),
-# and never above the max load. Then three named goals: two of one
+# and never above the max load; the output carries the SUT's
+# configuration. Then three named goals: two of one
 # search (loss-free and lossy) and one with a duration sum of two trials
 # and a 50% exceed ratio, which gets a search of its own: the header
 # names every goal with all its attributes and the load's scope, each
@@ -19,6 +20,10 @@ r=$(printf '%s' "$j" | jq -c '.rows[0] | [.ndr.lower, .ndr.upper, .pdr.lower]')
 printf '%s' "$r" | jq -e '.[0] >= 19400 and .[0] <= 20600 and .[1] <= 40000 and .[2] == .[0]' >/dev/null ||
 	fail "--goal rfc2544:1f1d0l0e: [NDR lower, upper, PDR lower] $r, want NDR within 3% of 20000 and PDR = NDR"
 note "rfc2544:1f1d0l0e: $r"
+# the SUT's configuration in the run's own output: this host's kernel (a
+# namespace lab forwards on it), the summary, the lab's keys
+[ "$(printf '%s' "$j" | jq -r --arg k "$(uname -r)" '.sut.kernel == $k and (.sut.config | test("shape=20000pps")) and .sut.environment["lab.shape"] == "20000pps" and .sut.environment["lab.prefix"] != null')" = true ] ||
+	fail "sut: $(printf '%s' "$j" | jq -c '.sut | {kernel, config}')"
 
 J=$(mktemp); trap 'rm -f "$J"; cleanup' EXIT
 "$WR" rfc2544 throughput --prefix "$P" --goal strict:1f1d0l0e --goal lossy:1f1d2l0e0.5w --goal e50:1f2d0l50e --settle 0.1s \
