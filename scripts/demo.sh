@@ -26,9 +26,9 @@ echo
 echo "== wirerate rfc2544 throughput --quick: the kernel's forwarding path, 100 rules"
 echo "   (up to 1 Mpps: more than this DUT forwards, so every figure is the DUT's;"
 echo "   where the tester falls short of a load, the trial says so)"
-# --max-load 1Mpps, not the tester's ceiling: measured through a DUT
-# that pushes back (a veth's full queue stops the sender), that ceiling is
-# the DUT's own rate, and a search under it could only say "at least".
+# --max-load 1Mpps: one top load on every host, above what this DUT
+# forwards, in place of a ceiling measured before each search (which
+# through a DUT that pushes back is a step above the DUT's own rate).
 echo "   goals (RFC 9971): ndr and pdr fail a load on one lossy 2 s trial; tolerant passes it"
 echo "   when one of its two trials there is clean (a 50% exceed ratio), so a moment's stall of"
 echo "   this host's vCPU, which drops a few frames at any rate, does not set that figure"

@@ -15,6 +15,20 @@ static double min_offered(const struct trial_result *r)
 	return m;
 }
 
+/* Flat out, every direction's shortfall the DUT's full ingress (no
+ * direction tester-limited). */
+static bool dut_held(const struct trial_result *r)
+{
+	bool any = false;
+
+	for (unsigned int d = 0; d < r->ndirs; d++) {
+		if (r->dir[d].tester_limited)
+			return false;
+		any |= r->dir[d].dut_refused > 0;
+	}
+	return any;
+}
+
 static uint16_t next_id(uint16_t *id)
 {
 	uint16_t v = *id;
@@ -56,6 +70,11 @@ int app_placement_ceiling(const struct trial_cfg *base, unsigned int size, uint1
 		goto out;
 	}
 	out->flat_pps = min_offered(r);
+	if (dut_held(r) && out->flat_pps >= 1) {
+		out->dut_held = out->found = true;
+		out->pps = floor(out->flat_pps / APP_CEIL_FIRST);
+		goto out;
+	}
 	for (rate = floor(out->flat_pps * APP_CEIL_FIRST); out->steps < APP_CEIL_STEPS && rate >= 1;
 	     rate = floor(rate * APP_CEIL_STEP)) {
 		bool held = true;

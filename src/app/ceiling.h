@@ -7,7 +7,13 @@
  * began with tester-limited trials. Measured through the trial's own
  * path: flat out, then paced below what that reached, stepping down
  * until a trial is not tester-limited (the trial's own test: offered
- * within 0.5% of the target, nothing dropped by the tester's receive). */
+ * within 0.5% of the target, nothing dropped by the tester's receive).
+ * A DUT that pushes back (its ingress queue full, flat out: a veth or a
+ * tap behind AF_PACKET) takes less than the tester offers: what got
+ * through is the DUT's rate, not the tester's reach, so the ceiling is
+ * not stepped down to it; the max load is set a step above it, where
+ * the DUT is overloaded, and the search's trials there count the DUT's
+ * refusal as its loss. */
 #ifndef WR_APP_CEILING_H
 #define WR_APP_CEILING_H
 
@@ -36,6 +42,8 @@
 
 struct app_ceiling {
 	bool found;			/* a paced step was not tester-limited */
+	bool dut_held;			/* flat out, the DUT's full ingress held frames back:
+					 * pps is a step above what it took (flat_pps) */
 	double pps;			/* the highest such step's target */
 	double flat_pps;		/* the generator flat out */
 	unsigned int steps;		/* paced loads tried */

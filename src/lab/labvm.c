@@ -602,7 +602,7 @@ int labvm_up(const struct lab_spec *s, char *err, size_t errlen)
 	snprintf(b->vm.image, sizeof(b->vm.image), "%s", b->k.image);
 	snprintf(b->vm.source, sizeof(b->vm.source), "%s", b->k.source);
 	snprintf(b->vm.release, sizeof(b->vm.release), "%s", b->k.release);
-	snprintf(b->vm.accel, sizeof(b->vm.accel), "%s", qemu_kvm_usable() ? "kvm" : "tcg");
+	snprintf(b->vm.accel, sizeof(b->vm.accel), "%s", qemu_kvm_usable() && qemu_kvm_boots(b->k.image) ? "kvm" : "tcg");
 	snprintf(b->vm.cmdline, sizeof(b->vm.cmdline), "%s", s->cmdline);
 	b->vm.vcpus = s->vcpus ? s->vcpus : 1;
 	b->vm.memory_mib = s->memory_mib ? s->memory_mib : LAB_VM_MEMORY_DEFAULT;

@@ -339,8 +339,13 @@ static void probe_vm(struct probe_report *r)
 		set(r, PR_QEMU, PROBE_YES, "%s: 'lab up --kernel' boots the DUT's kernel in a VM", path);
 	else
 		set(r, PR_QEMU, PROBE_NO, "no %s: 'lab up --kernel' needs it (apt-get install qemu-system-x86)", QEMU_BIN);
-	if (qemu_kvm_usable())
-		set(r, PR_KVM, PROBE_YES, "KVM: a VM lab runs at the host's speed");
+	if (qemu_kvm_usable() && qemu_kvm_verdict() < 0)
+		set(r, PR_KVM, PROBE_NO, "KVM starts QEMU's vCPUs here, but a kernel booted under it hung before its "
+		    "first message (lab up --kernel checked, this boot of the host): a VM lab is emulated (TCG), tens of "
+		    "times slower, so its figures compare kernels only relative to each other");
+	else if (qemu_kvm_usable())
+		set(r, PR_KVM, PROBE_YES, "KVM: a VM lab runs at the host's speed%s",
+		    qemu_kvm_verdict() > 0 ? " (a kernel booted under it)" : "");
 	else
 		set(r, PR_KVM, PROBE_NO, "no usable KVM (no /dev/kvm, or QEMU cannot start a vCPU on it): a VM lab is emulated (TCG), tens of times slower, so its "
 		    "figures compare kernels only relative to each other");

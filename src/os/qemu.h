@@ -45,6 +45,19 @@ struct qemu_cfg {
  * paravirtual hosts give a /dev/kvm whose vCPUs refuse QEMU's MSRs, and
  * QEMU aborts). Checked once per process, within 5 s. */
 bool qemu_kvm_usable(void);
+
+/* Whether a kernel boots under that KVM: some nested hosts start QEMU's
+ * vCPUs, run the BIOS and the kernel's real-mode setup, and then never
+ * reach the kernel's first message. Checked by booting image under KVM
+ * with no initramfs up to its panic for want of a root, within
+ * QEMU_KVM_BOOT_MS; the verdict kept in QEMU_KVM_VERDICT for this boot of
+ * the host (its boot_id), so that it costs that once. */
+#define QEMU_KVM_BOOT_MS 10000
+#define QEMU_KVM_VERDICT "/run/wirerate/kvm-boots"
+bool qemu_kvm_boots(const char *image);
+/* The verdict kept for this boot: 1 kernels boot under KVM, -1 they
+ * hang, 0 not checked. */
+int qemu_kvm_verdict(void);
 /* The path of qemu-system-x86_64 in PATH into buf, or -ENOENT. */
 int qemu_find(char *buf, size_t len);
 

@@ -181,7 +181,7 @@ static void vm_block(struct out *o, const struct lab_vm *vm)
 	out_str(o, "accel", NULL, vm->accel);
 	out_text(o, ", %s", !strcmp(vm->accel, "kvm") ? "KVM" : "TCG");
 	out_text(o, "%s", !strcmp(vm->accel, "kvm") ? "" :
-		 " (emulated, no KVM here: its figures compare kernels relative to each other only)");
+		 " (emulated: no usable KVM here, 'wirerate probe' says why; its figures compare kernels relative to each other only)");
 	out_u64(o, "vcpus", "\n      %llu vCPU(s)", vm->vcpus);
 	cpuset_format_list(&vm->host_cpus, buf, sizeof(buf));
 	out_str(o, "host_cpus", " on host CPU %s", cpuset_count(&vm->host_cpus) ? buf : "any (not pinned: one host CPU)");

@@ -27,8 +27,18 @@ static void max_loads(struct out *o, const struct app_r2544_plan *plan)
 		out_obj_start(o, NULL);
 		out_f64(o, "max_load", NULL, plan->max_load[i]);
 		out_str(o, "from", NULL, from[plan->load_from[i]]);
-		if (plan->load_from[i] == APP_R2544_LOAD_PLACED) {
+		if (plan->load_from[i] == APP_R2544_LOAD_PLACED && c->dut_held) {
+			out_f64(o, "pps", "  max load   %.0f frames/s: a step above what the DUT took flat out", c->pps);
+			out_f64(o, "flat_out_pps", " (%.0f frames/s;", c->flat_pps);
+			out_text(o, " its full ingress held the rest back: the tester overloads it)\n");
+			out_bool(o, "dut_held", NULL, true);
+			out_u64(o, "steps", NULL, 0);
+			out_u64(o, "trials", NULL, 0);
+			out_bool(o, "held", NULL, true);
+			out_null(o, "last_limited");
+		} else if (plan->load_from[i] == APP_R2544_LOAD_PLACED) {
 			out_f64(o, "pps", "  max load   %.0f frames/s: the tester's ceiling through the DUT", c->pps);
+			out_bool(o, "dut_held", NULL, false);
 			out_f64(o, "flat_out_pps", " (flat out %.0f", c->flat_pps);
 			out_u64(o, "steps", "; %llu paced step(s)", c->steps);
 			out_u64(o, "trials", " in %llu trials", c->trials);
