@@ -17,7 +17,7 @@ echo "== wirerate probe"
 "$WR" probe
 echo
 # The DUT's kernel path gets a firewall of 100 rules that match nothing:
-# bare, the lab's DUT forwards more frames than the tester, sharing this
+# bare, on the XDP path the lab's DUT forwards more frames than the tester, sharing this
 # host's CPUs with it, can offer (docs/performance.md, "The lab's reach"),
 # and its figures would be the tester's bound, not the DUT's.
 echo "== wirerate lab up --rules 100 (a firewall of 100 rules in the DUT's forwarding path)"
