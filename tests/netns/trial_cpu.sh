@@ -10,8 +10,19 @@ T="--prefix $P --learn-wait 0.2s --drain 0.5s --json"
 
 # 200 kpps, about a fifth of the DUT's CPU: at 50 kpps (about 5%), tick
 # sampling without IRQ time accounting once saw 1% of it
+# seen: the receive work shows on the DUT's CPU (the test below)
+seen() { [ "$(jq -r '.cpus[0].sys + .cpus[0].soft > 2 or .cpus[0].net_rx_s > 1000' <<<"$1")" = true ]; }
 j=$("$WR" trial $T --rate 200kpps --duration 2s) || fail "trial"
 c=$(jq -c .dut_cpu <<<"$j")
+# Without IRQ time accounting the kernel charges a tick to what runs when
+# it fires; a trial in which this host held the DUT's vCPU so that its
+# ticks missed the NAPI work (seen once: busy 41% by wall minus idle, sys
+# 1.7%) is measured once more. A watch of the wrong CPU misses it twice.
+if ! seen "$c"; then
+	note "the ticks missed the receive work once: $c"
+	j=$("$WR" trial $T --rate 200kpps --duration 2s) || fail "trial, again"
+	c=$(jq -c .dut_cpu <<<"$j")
+fi
 note "without soak: $(jq -c '{cpus: [.cpus[] | {cpu, soft, idle, busy, net_rx_s}], ns_per_frame, source}' <<<"$c")"
 [ "$(jq -r '.cpus | length' <<<"$c")" = 1 ] || fail "want the one DUT CPU: $c"
 [ "$(jq -r '.cpus[0].cpu' <<<"$c")" = "$dut" ] || fail "watched CPU is not the DUT's"
@@ -24,8 +35,7 @@ note "without soak: $(jq -c '{cpus: [.cpus[] | {cpu, soft, idle, busy, net_rx_s}
 # time, and cannot take the FIFO NAPI threads' time) leave it far
 # inside; a watch of the wrong CPU, or one that misses the work, reads
 # near 0.
-[ "$(jq -r '.cpus[0].sys + .cpus[0].soft > 2 or .cpus[0].net_rx_s > 1000' <<<"$c")" = true ] ||
-	fail "no receive work seen on the DUT CPU: $c"
+seen "$c" || fail "no receive work seen on the DUT CPU, twice: $c"
 [ "$(jq -r '.ns_per_frame > 0' <<<"$c")" = true ] || fail "no cost per frame: $c"
 
 # With the soak: calibrate the DUT CPU (short, into a file of our own).
