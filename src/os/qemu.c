@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -22,6 +23,17 @@
 #include "core/timeconst.h"
 #include "os/command.h"
 #include "os/fsutil.h"
+
+/* A probe QEMU's child side: killed with its parent (a lab up killed
+ * mid-check leaves no QEMU behind), stdio on in (or /dev/null). */
+static void probe_child(int in)
+{
+	int null = open("/dev/null", O_RDWR);
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || null < 0 ||
+	    dup2(in >= 0 ? in : null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
+		_exit(127);
+}
 
 /* Wait for pid at most ms milliseconds: true when it exited 0; killed
  * and reaped otherwise. */
@@ -58,10 +70,7 @@ static bool kvm_starts(void)
 		return false;
 	pid = fork();
 	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		if (null < 0 || dup2(in[0], 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
-			_exit(127);
+		probe_child(in[0]);
 		execl(bin, QEMU_BIN, "-nodefaults", "-no-user-config", "-display", "none", "-machine", "pc",
 		      "-accel", "kvm", "-cpu", "host", "-m", "64", "-S", "-monitor", "none", "-serial", "none",
 		      "-qmp", "stdio", (char *)NULL);
@@ -132,14 +141,13 @@ static bool kvm_boots_now(const char *image)
 
 	if (qemu_find(bin, sizeof(bin)) || fs_mkdir_parents(log) || (fd = mkstemp(log)) < 0)
 		return false;
-	close(fd);
-	snprintf(serial, sizeof(serial), "file:%s", log);
+	/* gone from the directory at once (nothing left if we are killed);
+	 * QEMU opens it again through the descriptor it inherits */
+	unlink(log);
+	snprintf(serial, sizeof(serial), "file:/proc/self/fd/%d", fd);
 	pid = fork();
 	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
-			_exit(127);
+		probe_child(-1);
 		execl(bin, QEMU_BIN, "-nodefaults", "-no-user-config", "-display", "none", "-machine", "pc",
 		      "-accel", "kvm", "-cpu", "host", "-m", "128", "-no-reboot", "-monitor", "none", "-serial", serial,
 		      "-kernel", image, "-append", "console=ttyS0 earlyprintk=serial,ttyS0 panic=-1 loglevel=4",
@@ -148,16 +156,19 @@ static bool kvm_boots_now(const char *image)
 	}
 	if (pid > 0) {
 		wait_bounded(pid, QEMU_KVM_BOOT_MS);
-		n = fs_read(NULL, log, buf, sizeof(buf));
-		ok = n > 0 && strstr(buf, "Kernel panic");
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		if (n > 0) {
+			buf[n] = '\0';
+			ok = strstr(buf, "Kernel panic");
+		}
 	}
-	unlink(log);
+	close(fd);
 	return ok;
 }
 
 bool qemu_kvm_boots(const char *image)
 {
-	char id[64], line[128];
+	char id[64];
 	int v = qemu_kvm_verdict();
 	bool ok;
 
@@ -165,17 +176,12 @@ bool qemu_kvm_boots(const char *image)
 		return v > 0;
 	ok = kvm_boots_now(image);
 	if (boot_id(id, sizeof(id))) {
-		char tmp[256];
-		int fd = fs_tmp_open(QEMU_KVM_VERDICT, tmp, sizeof(tmp));
-		int len = snprintf(line, sizeof(line), "%s %s\n", id, ok ? "ok" : "hangs");
+		struct fs_out o;
 
 		/* a reader sees the whole line or none */
-		if (fd >= 0) {
-			bool done = write(fd, line, (size_t)len) == len;
-
-			close(fd);
-			if (!done || rename(tmp, QEMU_KVM_VERDICT))
-				unlink(tmp);
+		if (!fs_out_open(&o, QEMU_KVM_VERDICT)) {
+			fprintf(o.f, "%s %s\n", id, ok ? "ok" : "hangs");
+			fs_out_close(&o, true);
 		}
 	}
 	return ok;
