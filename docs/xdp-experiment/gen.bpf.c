@@ -38,7 +38,7 @@ SEC("xdp") int gen_redirect(struct xdp_md *ctx) { return bpf_redirect(tx_ifindex
 SEC("xdp") int xpass(struct xdp_md *ctx) { count(); return XDP_PASS; }
 SEC("xdp") int xdrop(struct xdp_md *ctx) { count(); return XDP_DROP; }
 
-static __always_inline __u16 tag_check(const __u8 *b)
+static __always_inline __u16 frame_tag_check(const __u8 *b)
 {
 	__u64 a = *(const __u64 *)b, c = *(const __u64 *)(b + 8), h;
 	h = a * 0x9E3779B97F4A7C15ULL ^ c;
@@ -78,7 +78,7 @@ static __always_inline int tag_frame(struct xdp_md *ctx, int mode, int action)
 	n[6] = seq >> 40; n[7] = seq >> 32; n[8] = seq >> 24;
 	n[9] = seq >> 16; n[10] = seq >> 8; n[11] = seq;
 	n[12] = ts >> 24; n[13] = ts >> 16; n[14] = ts >> 8; n[15] = ts;
-	__u16 chk = tag_check(n);
+	__u16 chk = frame_tag_check(n);
 	n[16] = chk >> 8; n[17] = chk;
 
 	/* RFC 1624: HC' = ~(~HC + ~m + m'); padding words are zero in both */
@@ -128,7 +128,7 @@ static __always_inline int tmpl_frame(struct xdp_md *ctx, int tag)
 	n[6] = seq >> 40; n[7] = seq >> 32; n[8] = seq >> 24;
 	n[9] = seq >> 16; n[10] = seq >> 8; n[11] = seq;
 	n[12] = ts >> 24; n[13] = ts >> 16; n[14] = ts >> 8; n[15] = ts;
-	__u16 chk = tag_check(n);
+	__u16 chk = frame_tag_check(n);
 	n[16] = chk >> 8; n[17] = chk;
 	__u32 s = (__u32)bpf_csum_diff(0, 0, (__be32 *)neww, 20, tmpl_sum);
 	s = (s & 0xffff) + (s >> 16);

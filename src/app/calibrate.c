@@ -8,8 +8,8 @@
 #include <time.h>
 #include <sys/utsname.h>
 
-#include "app/trialres.h"
-#include "core/timeconst.h"
+#include "app/trial_plan.h"
+#include "core/ns.h"
 #include "lab/lab.h"
 #include "os/cpulat.h"
 #include "store/calib.h"
@@ -23,7 +23,7 @@ void app_calibrate_defaults(struct trialopt *to)
 		to->cfg.learn_frames = 0;
 }
 
-double app_calib_min_offered(const struct trial_result *r)
+double app_calibrate_min_offered(const struct trial_result *r)
 {
 	double m = r->dir[0].offered_pps;
 
@@ -32,7 +32,7 @@ double app_calib_min_offered(const struct trial_result *r)
 	return m;
 }
 
-bool app_calib_rx_clean(const struct trial_result *r)
+bool app_calibrate_rx_clean(const struct trial_result *r)
 {
 	for (unsigned int d = 0; d < r->ndirs; d++)
 		if (r->dir[d].lost || r->dir[d].tester_rx_drops || r->dir[d].tester_if_drops || r->dir[d].tx_errors)
@@ -40,14 +40,14 @@ bool app_calib_rx_clean(const struct trial_result *r)
 	return true;
 }
 
-double app_calib_ceiling(const struct trial_result *flat, const struct trial_result *paced, double *pace_err)
+double app_calibrate_ceiling(const struct trial_result *flat, const struct trial_result *paced, double *pace_err)
 {
-	*pace_err = fabs(app_calib_min_offered(paced) - paced->dir[0].target_pps) * 100.0 / paced->dir[0].target_pps;
-	return app_calib_rx_clean(flat) && *pace_err <= 0.5 ? app_calib_min_offered(flat)
-							    : app_calib_min_offered(paced);
+	*pace_err = fabs(app_calibrate_min_offered(paced) - paced->dir[0].target_pps) * 100.0 / paced->dir[0].target_pps;
+	return app_calibrate_rx_clean(flat) && *pace_err <= 0.5 ? app_calibrate_min_offered(flat)
+							    : app_calibrate_min_offered(paced);
 }
 
-void app_calib_line_span(const double *lines, unsigned int n, double *lo, double *hi)
+void app_calibrate_line_span(const double *lines, unsigned int n, double *lo, double *hi)
 {
 	*lo = *hi = 0;
 	for (unsigned int i = 0; i < n; i++)
@@ -110,7 +110,7 @@ int app_calibrate(struct trialopt *to, const volatile sig_atomic_t *stop, struct
 		return rc;
 	/* 2: paced at 90% of what the generator reached. */
 	if (!flat->interrupted) {
-		to->cfg.rate_pps = floor(app_calib_min_offered(flat) * 0.9);
+		to->cfg.rate_pps = floor(app_calibrate_min_offered(flat) * 0.9);
 		to->cfg.trial_id = (uint16_t)((to->cfg.trial_id + 1) & 0x7fff);
 		if (to->cfg.rate_pps < 1) {
 			snprintf(err, errlen, "the generator sent nothing");
@@ -126,7 +126,7 @@ int app_calibrate(struct trialopt *to, const volatile sig_atomic_t *stop, struct
 
 	r->flat = flat;
 	r->paced = paced;
-	e->pps = app_calib_ceiling(flat, paced, &r->pace_err);
+	e->pps = app_calibrate_ceiling(flat, paced, &r->pace_err);
 
 	/* Where the host had the generator's and the analyzer's CPUs: before
 	 * each step (the trial measures it) and now. A ceiling measured while
@@ -140,7 +140,7 @@ int app_calibrate(struct trialopt *to, const volatile sig_atomic_t *stop, struct
 		r->line_after = 0;
 	const double lines[] = { flat->cpu_line_ns, paced->cpu_line_ns, r->line_after };
 
-	app_calib_line_span(lines, 3, &lo, &hi);
+	app_calibrate_line_span(lines, 3, &lo, &hi);
 	r->moved = cpulat_moved(lo, hi);
 
 	e->size = to->cfg.sizes[0];
@@ -148,12 +148,12 @@ int app_calibrate(struct trialopt *to, const volatile sig_atomic_t *stop, struct
 		cpulat_pair_name(r->gen_cpu, r->rx_cpu, e->line_cpus, sizeof(e->line_cpus));
 		e->line_ns = flat->cpu_line_ns;
 	}
-	app_trial_calib_key(to, e->port_type, sizeof(e->port_type));
-	e->rx_ok = app_calib_rx_clean(flat) || app_calib_rx_clean(paced);
+	app_trial_plan_calib_key(to, e->port_type, sizeof(e->port_type));
+	e->rx_ok = app_calibrate_rx_clean(flat) || app_calibrate_rx_clean(paced);
 	e->when = (int64_t)time(NULL);
 	uname(&u);
 	snprintf(e->kernel, sizeof(e->kernel), "%s", u.release);
-	r->path = app_trial_path(to);
+	r->path = app_trial_plan_path(to);
 	r->threads = trial_threads(&to->cfg);
 	r->lab = to->lab;
 	r->calib_path = to->calib_path;

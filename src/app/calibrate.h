@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "app/trialcfg.h"
+#include "app/trial_cfg.h"
 #include "engine/trial.h"
 #include "store/calib.h"
 
@@ -19,16 +19,16 @@
 void app_calibrate_defaults(struct trialopt *to);
 
 /* The lowest rate any direction offered. */
-double app_calib_min_offered(const struct trial_result *r);
+double app_calibrate_min_offered(const struct trial_result *r);
 /* Nothing lost or dropped by the tester, nothing failed to send. */
-bool app_calib_rx_clean(const struct trial_result *r);
+bool app_calibrate_rx_clean(const struct trial_result *r);
 /* The ceiling: flat out when the analyzer counted all of it and the
  * generator held 90% of it paced (within 0.5%); else what the paced run
  * reached. *pace_err: the paced run's % off its target. */
-double app_calib_ceiling(const struct trial_result *flat, const struct trial_result *paced, double *pace_err);
+double app_calibrate_ceiling(const struct trial_result *flat, const struct trial_result *paced, double *pace_err);
 /* The smallest and largest of the n cache line times above 0 (0 and 0
  * when none is). */
-void app_calib_line_span(const double *lines, unsigned int n, double *lo, double *hi);
+void app_calibrate_line_span(const double *lines, unsigned int n, double *lo, double *hi);
 
 /* What 'wirerate calibrate' prints below the trial's header. */
 struct calib_report {
@@ -52,7 +52,7 @@ struct app_calibrate {
 	struct calib_report rep;	/* what to print */
 };
 
-/* The calibration of to (resolved: app_trial_resolve) until done or
+/* The calibration of to (resolved: app_trial_plan_resolve) until done or
  * *stop. -EINTR when stopped (nothing stored); err empty: nothing to
  * say. c is given back by app_calibrate_free either way. */
 int app_calibrate(struct trialopt *to, const volatile sig_atomic_t *stop, struct app_calibrate *c,

@@ -39,7 +39,7 @@ static uint16_t next_id(uint16_t *id)
 	return v;
 }
 
-int app_placement_ceiling(const struct trial_cfg *base, unsigned int size, uint16_t *trial_id,
+int app_ceiling_placement(const struct trial_cfg *base, unsigned int size, uint16_t *trial_id,
 			  const volatile sig_atomic_t *stop, struct app_ceiling *out, char *err, size_t errlen)
 {
 	struct trial_result *r = calloc(1, sizeof(*r));

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/timeconst.h"
+#include "core/ns.h"
 #include "engine/trial.h"
 
 /* Each trial of the measurement: 1 s of traffic (the rate the generator
@@ -55,7 +55,7 @@ struct app_ceiling {
 /* Measure the ceiling for one frame size through base's path (resolved:
  * the lab's DUT or the cabled ports). *trial_id is used and advanced.
  * -EINTR when stopped; -errno with a reason when a trial fails. */
-int app_placement_ceiling(const struct trial_cfg *base, unsigned int size, uint16_t *trial_id,
+int app_ceiling_placement(const struct trial_cfg *base, unsigned int size, uint16_t *trial_id,
 			  const volatile sig_atomic_t *stop, struct app_ceiling *out, char *err, size_t errlen);
 
 #endif

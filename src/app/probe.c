@@ -1,5 +1,5 @@
 #include "app/probe.h"
-#include "lab/vmkernel.h"
+#include "lab/vm_kernel.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <net/if.h>
 
 #include "core/cpuset.h"
-#include "core/timeconst.h"
+#include "core/ns.h"
 #include "dut/soak.h"
 #include "io/xdpgen.h"
 #include "os/netns.h"
@@ -29,7 +29,7 @@ int app_probe_check_require(const char *list, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		snprintf(name, sizeof(name), "%.*s", (int)n, p);
-		if (n >= sizeof(name) || probe_find(name) < 0) {
+		if (n >= sizeof(name) || hostcaps_find(name) < 0) {
 			snprintf(err, errlen, "--require: unknown feature '%.*s' (see 'wirerate probe' for names)", (int)n,
 				 p);
 			return -EINVAL;
@@ -53,7 +53,7 @@ static void check_steady(struct probe_report *r)
 
 	if (procstat_online(NULL, &cpus, err, sizeof(err)) ||
 	    soak_steady_check(&cpus, 200 * NSEC_PER_MSEC, &st, err, sizeof(err))) {
-		probe_set(r, PR_STEADY_CPU, PROBE_UNKNOWN, err);
+		hostcaps_set(r, PR_STEADY_CPU, PROBE_UNKNOWN, err);
 		return;
 	}
 	if (st.spread > SOAK_IDLE_TOL || st.steal_ticks > 0) {
@@ -66,11 +66,11 @@ static void check_steady(struct probe_report *r)
 			n += snprintf(line + n, sizeof(line) - (size_t)n, " the hypervisor stole %lld ticks in %.1f s;",
 				      (long long)st.steal_ticks, st.seconds);
 		snprintf(line + n, sizeof(line) - (size_t)n, " soak figures drift (docs/cpu.md)");
-		probe_set(r, PR_STEADY_CPU, PROBE_NO, line);
+		hostcaps_set(r, PR_STEADY_CPU, PROBE_NO, line);
 	} else {
 		snprintf(line, sizeof(line), "two 200 ms readings of each CPU's speed within %.1f%%, no steal time",
 			 100 * st.spread);
-		probe_set(r, PR_STEADY_CPU, PROBE_YES, line);
+		hostcaps_set(r, PR_STEADY_CPU, PROBE_YES, line);
 	}
 }
 
@@ -81,34 +81,34 @@ static void check_live(struct probe_report *r, bool have_root, bool *live, char 
 
 	*live = false;
 	if (!have_root) {
-		probe_set(r, PR_XDP_LIVE, PROBE_UNKNOWN, "needs root to try");
+		hostcaps_set(r, PR_XDP_LIVE, PROBE_UNKNOWN, "needs root to try");
 		snprintf(live_why, whylen, "needs root to try");
 	} else if (xdpgen_probe(why, sizeof(why))) {
 		snprintf(live_why, whylen, "%s", why);
 		snprintf(line, sizeof(line), "%s: the generator uses AF_PACKET", why);
-		probe_set(r, PR_XDP_LIVE, PROBE_NO, line);
+		hostcaps_set(r, PR_XDP_LIVE, PROBE_NO, line);
 	} else {
 		*live = true;
-		probe_set(r, PR_XDP_LIVE, PROBE_YES, "BPF_PROG_RUN live frames: the XDP generator (no skb, paced in BPF)");
+		hostcaps_set(r, PR_XDP_LIVE, PROBE_YES, "BPF_PROG_RUN live frames: the XDP generator (no skb, paced in BPF)");
 	}
 }
 
 void app_probe_run(struct probe_report *r, const char *root, bool have_root, bool steady, bool *live,
 		   char *live_why, size_t whylen)
 {
-	probe_run(r, root, have_root);
+	hostcaps_run(r, root, have_root);
 	check_live(r, have_root, live, live_why, whylen);
 	{
 		char list[2048];
-		int n = vmkernel_cached(list, sizeof(list));
+		int n = vm_kernel_cached(list, sizeof(list));
 
 		for (char *p = list; *p; p++)
 			if (*p == '\n')
 				*p = p[1] ? ';' : '\0';
 		if (n)
-			probe_set(r, PR_VM_KERNELS, PROBE_YES, list);
+			hostcaps_set(r, PR_VM_KERNELS, PROBE_YES, list);
 		else
-			probe_set(r, PR_VM_KERNELS, PROBE_NO, "none cached yet: 'lab up --kernel VERSION' fetches a Debian "
+			hostcaps_set(r, PR_VM_KERNELS, PROBE_NO, "none cached yet: 'lab up --kernel VERSION' fetches a Debian "
 				  "kernel package into the cache");
 	}
 	if (steady)
@@ -126,7 +126,7 @@ int app_probe_require(const struct probe_report *r, const char *list, char *err,
 	}
 	/* the names were checked (app_probe_check_require) */
 	for (char *n = strtok_r(buf, ",", &save); n && !rc; n = strtok_r(NULL, ",", &save)) {
-		int i = probe_find(n);
+		int i = hostcaps_find(n);
 
 		if (i < 0 || r->item[i].state != PROBE_YES) {
 			snprintf(err, errlen, "%s missing: %s", n, i < 0 ? "not a feature" : r->item[i].detail);
@@ -156,10 +156,10 @@ int app_probe_port(const char *spec, bool live, const char *live_why, struct app
 	if (rc)
 		return rc;
 
-	struct portpath_in in = { .tx_name = spec, .rx_name = spec, .tx = &out->p, .live_frames = live,
+	struct port_path_in in = { .tx_name = spec, .rx_name = spec, .tx = &out->p, .live_frames = live,
 				  .live_why = live_why, .one_size_fits = true };
 
-	portpath_choose(&in, &out->auto_path);
+	app_port_path_choose(&in, &out->auto_path);
 	return 0;
 }
 

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "app/portpath.h"
+#include "app/port_path.h"
 #include "os/cpulat.h"
 #include "os/ifprobe.h"
 #include "os/hostcaps.h"
@@ -34,7 +34,7 @@ int app_probe_require(const struct probe_report *r, const char *list, char *err,
  * -errno with err. */
 struct app_probe_port {
 	struct ifprobe p;
-	struct portpath_out auto_path;
+	struct port_path_out auto_path;
 	char err[256];
 };
 

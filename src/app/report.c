@@ -75,7 +75,7 @@ static int resolve(const struct app_report_cfg *c, struct db **db, const char **
 	int rc;
 
 	for (unsigned int i = 0; i < c->nruns; i++) {
-		if ((rc = report_resolve_in(db, names, ndb, c->runs[i], &which[i], &ids[i], note, sizeof(note), err,
+		if ((rc = report_db_resolve_in(db, names, ndb, c->runs[i], &which[i], &ids[i], note, sizeof(note), err,
 					    errlen)))
 			return input(rc);
 		if (note[0] && c->note)
@@ -106,7 +106,7 @@ int app_report_load(const struct app_report_cfg *c, struct report_model **mp, ch
 		rc = -ENOMEM;
 		goto out;
 	}
-	if ((rc = report_load_stores(dbs, ids, c->nruns, m, err, errlen))) {
+	if ((rc = report_db_load_stores(dbs, ids, c->nruns, m, err, errlen))) {
 		rc = input(rc);
 		goto out;
 	}
@@ -116,8 +116,8 @@ int app_report_load(const struct app_report_cfg *c, struct report_model **mp, ch
 		if (c->ndb > 1)
 			snprintf(m->run[i].ref, sizeof(m->run[i].ref), "%u:%lld", which[i] + 1, (long long)m->run[i].id);
 	}
-	report_title(m);
-	report_compare(m, c->fail_pct);
+	report_db_title(m);
+	report_db_compare(m, c->fail_pct);
 	*mp = m;
 	m = NULL;
 out:

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "store/reportdb.h"
+#include "store/report_db.h"
 #include "store/report_model.h"
 #include "store/trend_model.h"
 

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 
 #include "core/errmsg.h"
-#include "core/jsonbound.h"
+#include "core/json_bound.h"
 #include "core/units.h"
 #include "wr_config.h"
 
@@ -71,7 +71,7 @@ int app_runs_ids(int n, char **args, int64_t *ids, size_t *nids, int *bad)
 		uint64_t v;
 		size_t k;
 
-		if (u64_parse(args[i], 1, INT64_MAX, &v, err, sizeof(err))) {
+		if (units_u64_parse(args[i], 1, INT64_MAX, &v, err, sizeof(err))) {
 			*bad = i;
 			return -EINVAL;
 		}
@@ -85,7 +85,7 @@ int app_runs_ids(int n, char **args, int64_t *ids, size_t *nids, int *bad)
 
 int app_runs_delete(struct db *db, const int64_t *ids, size_t n, char *err, size_t errlen)
 {
-	int rc = db_runs_delete(db, ids, n, err, errlen);
+	int rc = db_delete_runs(db, ids, n, err, errlen);
 
 	if (rc == -ENOENT) {
 		size_t l = strlen(err);
@@ -252,7 +252,7 @@ static int import_doc(const char *path, const char *from, json_object *doc, cons
 
 	if ((rc = db_open(path, true, &db, err, errlen)))
 		return rc;
-	if (doc && (rc = db_import(db, doc, r, e, sizeof(e))))
+	if (doc && (rc = db_export_read(db, doc, r, e, sizeof(e))))
 		snprintf(err, errlen, "%s: %s; nothing was %s", from, e, what);
 	db_close(db);
 	return rc;
@@ -314,7 +314,7 @@ static int sync_doc(const char *from, const struct db_run_filter *f, json_object
 		rc = errmsg(-EIO, err, errlen, "%s: %s", from, e);
 	else if (s.nomem)
 		rc = errmsg(-ENOMEM, err, errlen, "out of memory");
-	else if (s.n && (rc = db_export(db, s.ids, s.n, WR_VERSION, doc, e, sizeof(e))))
+	else if (s.n && (rc = db_export_write(db, s.ids, s.n, WR_VERSION, doc, e, sizeof(e))))
 		rc = errmsg(errmsg_host(rc), err, errlen, "%s: %s", from, e);
 	free(s.ids);
 	db_close(db);
@@ -378,7 +378,7 @@ int app_runs_export(const char *path_opt, int argc, char **argv, struct json_obj
 
 	*doc = NULL;
 	if (!(rc = app_runs_named(argc, argv, false, path_opt, &ids, &n, &db, err, errlen)) &&
-	    (rc = db_export(db, ids, n, WR_VERSION, doc, err, errlen)) && rc != -ENOENT)
+	    (rc = db_export_write(db, ids, n, WR_VERSION, doc, err, errlen)) && rc != -ENOENT)
 		rc = errmsg_host(rc);
 	db_close(db);
 	free(ids);

@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 #include "store/db.h"
-#include "store/dbexport.h"
-#include "store/runlist.h"
+#include "store/db_export.h"
+#include "store/db_runs.h"
 
 /* The store at path_opt, or the default one (its path in path), opened to
  * write or only to read. -ENOENT when there is no file (err unset); else

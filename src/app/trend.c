@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "app/runs.h"
-#include "store/reportdb.h"
+#include "store/report_db.h"
 
 /* Keys that differ from run to run whatever changed: not an explanation. */
 static const char *const restless[] = {
@@ -213,7 +213,7 @@ int app_trend_explain(struct db *db, const int64_t *before, size_t nb, const int
 		return -ENOMEM;
 	}
 	for (size_t i = 0; !rc && i < n; i++)
-		if ((rc = db_run_env(db, i < nb ? before[i] : after[i - nb], on_env, &env[i], err, errlen)) == -ENOMEM)
+		if ((rc = db_runs_env(db, i < nb ? before[i] : after[i - nb], on_env, &env[i], err, errlen)) == -ENOMEM)
 			snprintf(err, errlen, "out of memory");
 	if (!rc) {
 		c->at = nb;
@@ -266,10 +266,10 @@ static int pick_size(struct db *const *dbs, const struct cands *cs, unsigned int
 
 		if (strcmp(cs->c[k].test, t->test))
 			continue;
-		if ((rc = report_load(dbs[cs->c[k].store], &cs->c[k].id, 1, m, err, errlen)))
+		if ((rc = report_db_load(dbs[cs->c[k].store], &cs->c[k].id, 1, m, err, errlen)))
 			return rc;
 		t->size = size ? size : m->sizes[0];
-		if ((c = rm_cell_of(&m->run[0], t->size))) {
+		if ((c = report_model_cell_of(&m->run[0], t->size))) {
 			t->trials = !c->have_thr && c->have_trial;
 			t->offered_pps = c->trial_offered_pps;
 		}
@@ -307,9 +307,9 @@ static int points(struct db *const *dbs, unsigned int ndb, const struct cands *c
 
 		if (strcmp(cs->c[k].test, t->test))
 			continue;
-		if ((rc = report_load(dbs[cs->c[k].store], &cs->c[k].id, 1, m, err, errlen)))
+		if ((rc = report_db_load(dbs[cs->c[k].store], &cs->c[k].id, 1, m, err, errlen)))
 			return rc;
-		c = rm_cell_of(&m->run[0], t->size);
+		c = report_model_cell_of(&m->run[0], t->size);
 		if (!in_series(t, c)) {
 			t->skipped++;
 			continue;
@@ -324,7 +324,7 @@ static int points(struct db *const *dbs, unsigned int ndb, const struct cands *c
 		p->value = t->trials ? c->trial_fwd_pps : c->ndr_med;
 		p->bound = !t->trials && c->tester_limited;
 		x[t->n] = p->value;
-		if ((rc = db_run_env(dbs[cs->c[k].store], p->id, on_env, &env[t->n], err, errlen))) {
+		if ((rc = db_runs_env(dbs[cs->c[k].store], p->id, on_env, &env[t->n], err, errlen))) {
 			if (rc == -ENOMEM)
 				snprintf(err, errlen, "out of memory");
 			return rc;
@@ -346,7 +346,7 @@ static int judge(struct trend *t, struct env *env, const double *x, char *err, s
 	struct cp_result cp;
 	int rc;
 
-	if ((rc = cp_find(x, t->n, &cp))) {
+	if ((rc = changepoint_find(x, t->n, &cp))) {
 		snprintf(err, errlen, "the series' figures cannot be judged");
 		return rc;
 	}

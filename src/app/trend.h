@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "store/db.h"
-#include "store/runlist.h"
+#include "store/db_runs.h"
 #include "store/trend_model.h"
 
 /* The series in the ndb stores that f lets through, merged in time (a

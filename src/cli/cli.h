@@ -34,12 +34,12 @@ struct out;
 #define CLI_JSON_SCHEMA 1
 
 /* The emitter for a command's output on stdout, text or JSON as cli says;
- * a JSON document starts with the "wirerate" header (cliout.c). */
+ * a JSON document starts with the "wirerate" header (cli_out.c). */
 struct out *cli_out_create(const struct cli *cli, const char *command);
 struct out *cli_out_create_json(bool json, const char *command);
 /* The same header, for a document written by hand: '"wirerate":{...},'
  * on stdout, right after its '{'. */
-void cli_json_header(const char *command);
+void cli_out_json_header(const char *command);
 
 struct cmd {
 	const char *name;
@@ -61,7 +61,7 @@ int cli_status(int rc);
  * with nothing built (cli->check_only), as the matrix and bisect check
  * what they will run: 0, or its exit status after it printed why; the
  * time it plans in *planned_s. */
-int cli_check_test(struct cli *cli, char **targv, double *planned_s);
+int test_args_check(struct cli *cli, char **targv, double *planned_s);
 
 /* Ctrl-C and SIGTERM while a command runs: cli_stop_catch installs the
  * handler (remembering what was there) and returns the flag it sets, which

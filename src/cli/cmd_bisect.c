@@ -6,7 +6,7 @@
  *
  * Everything checked before anything is built or measured (the range,
  * the tree, each candidate's lab as 'lab up' checks it, the measurement
- * as its command parses it); then app/bisectrun.c runs it to the end. */
+ * as its command parses it); then app/bisect_run.c runs it to the end. */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/bisectsrc.h"
-#include "cli/bisectargs.h"
+#include "app/bisect_source.h"
+#include "cli/bisect_args.h"
 #include "cli/cli.h"
-#include "cli/labargs.h"
+#include "cli/lab_args.h"
 #include "os/selfexec.h"
-#include "render/bisectprint.h"
-#include "store/reportdb.h"
+#include "render/bisect_print.h"
+#include "store/report_db.h"
 
 #define LAB_WORDS_MAX 64
 
@@ -79,7 +79,7 @@ static void on_step(void *ctx, const struct app_bisect *b, size_t i, const char 
 	struct bisect_cli *bc = ctx;
 
 	if (!bc->cli->json)
-		bisectprint_step(stdout, b, i, what);
+		bisect_print_step(stdout, b, i, what);
 }
 
 static void on_say(void *ctx, const char *line)
@@ -97,10 +97,10 @@ static int figure_of(const struct bisect_opts *bo, enum bisect_figure *f)
 		*f = rfc ? BISECT_FIG_NDR : BISECT_FIG_FORWARDED;
 		return -1;
 	}
-	if (bisectdb_figure_parse(bo->figure, f))
+	if (bisect_db_figure_parse(bo->figure, f))
 		return cli_fail(EXIT_USAGE, "bisect: --figure '%.32s': ndr, pdr, forwarded or cpu-per-frame",
 				bo->figure);
-	if (bisectdb_figure_rfc2544(*f) != rfc)
+	if (bisect_db_figure_rfc2544(*f) != rfc)
 		return cli_fail(EXIT_USAGE, "bisect: --figure %s is %s, and the measurement is %s", bo->figure,
 				rfc ? "a trial's figure (forwarded, cpu-per-frame)" : "an rfc2544 throughput figure",
 				bo->measure[0]);
@@ -128,7 +128,7 @@ static int check_tree(struct app_bisect_spec *s)
 	if (strlen(real) >= sizeof(s->tree))
 		return cli_fail(EXIT_USAGE, "bisect: --tree: a path too long");
 	snprintf(s->tree, sizeof(s->tree), "%s", real);
-	if ((rc = bisectsrc_dirty(s->tree, err, sizeof(err))) < 0)
+	if ((rc = app_bisect_source_dirty(s->tree, err, sizeof(err))) < 0)
 		return cli_fail(rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "bisect: --tree %.200s is not a git work tree: %s",
 				s->tree, err);
 	if (rc)
@@ -202,7 +202,7 @@ static int check_measure(struct bisect_cli *bc)
 		argv[a++] = (char *)s->prefix;
 	}
 	argv[a] = NULL;
-	return cli_check_test(bc->cli, argv, &planned);
+	return test_args_check(bc->cli, argv, &planned);
 }
 
 static int start(struct bisect_cli *bc, const struct bisect_opts *bo)
@@ -213,7 +213,7 @@ static int start(struct bisect_cli *bc, const struct bisect_opts *bo)
 
 	if ((rc = spec_of(bc, bo)) >= 0 || (rc = check_measure(bc)))
 		return rc;
-	if ((rc = app_bisect_candidates(b, err, sizeof(err))))
+	if ((rc = app_bisect_source_candidates(b, err, sizeof(err))))
 		return cli_fail(cli_status(rc), "bisect: %s", err);
 	if (b->lab_spec)
 		for (size_t i = 0; i < (b->spec.kernels[0] ? b->n : 1); i++) {
@@ -222,9 +222,9 @@ static int start(struct bisect_cli *bc, const struct bisect_opts *bo)
 			if (lab_spec_of(bc, b, i, &ls, err, sizeof(err)))
 				return EXIT_USAGE;
 		}
-	if (b->spec.tree[0] && (rc = bisectsrc_head(b->spec.tree, b->head, sizeof(b->head), err, sizeof(err))))
+	if (b->spec.tree[0] && (rc = app_bisect_source_head(b->spec.tree, b->head, sizeof(b->head), err, sizeof(err))))
 		return cli_fail(cli_status(rc), "bisect: %s", err);
-	if ((rc = app_bisect_create(b, err, sizeof(err))))
+	if ((rc = app_bisect_run_create(b, err, sizeof(err))))
 		return cli_fail(cli_status(rc), "bisect: %s", err);
 	return -1;
 }
@@ -244,12 +244,12 @@ static int resume(struct bisect_cli *bc, const struct bisect_opts *bo, bool need
 	if (bo->run) {
 		if ((rc = db_open_read(path, &db, err, sizeof(err))))
 			return cli_fail(cli_status(rc), "bisect: %s", err);
-		rc = report_resolve(db, bo->run, &id, note, sizeof(note), err, sizeof(err));
+		rc = report_db_resolve(db, bo->run, &id, note, sizeof(note), err, sizeof(err));
 		db_close(db);
 		if (rc)
 			return cli_fail(EXIT_USAGE, "bisect: %s", err);
 	}
-	if ((rc = app_bisect_open(b, path, id, !need_clean, err, sizeof(err))))
+	if ((rc = app_bisect_run_open(b, path, id, !need_clean, err, sizeof(err))))
 		return cli_fail(rc == -ENOENT || rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "bisect: %s", err);
 	if (need_clean && b->spec.tree[0] && (rc = check_tree(&b->spec)) >= 0)
 		return rc;
@@ -298,12 +298,12 @@ static int print_log(struct bisect_cli *bc)
 	struct out *o;
 
 	if ((b->st.action == BISECT_FOUND || b->st.action == BISECT_RANGE) &&
-	    !app_bisect_explain(b, &diff, err, sizeof(err)))
+	    !app_bisect_run_explain(b, &diff, err, sizeof(err)))
 		d = &diff;
 	o = cli_out_create(bc->cli, "bisect");
 	if (!o)
 		return cli_fail(EXIT_RUNTIME, "bisect: out of memory");
-	bisectprint_log(o, b, d);
+	bisect_print_log(o, b, d);
 	out_destroy(o);
 	return 0;
 }
@@ -331,14 +331,14 @@ int cmd_bisect(struct cli *cli, int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	if (bo.sub == BISECT_LOG) {
-		if ((rc = app_bisect_state(&bc->b, err, sizeof(err))))
+		if ((rc = app_bisect_run_state(&bc->b, err, sizeof(err))))
 			rc = cli_fail(EXIT_RUNTIME, "bisect: %s", err);
 		else if (!(rc = print_log(bc)) && bo.html)
 			rc = html(bc, bo.html);
 		goto out;
 	}
 	if (!cli->json)
-		bisectprint_begin(stdout, &bc->b, bo.sub == BISECT_RESUME);
+		bisect_print_begin(stdout, &bc->b, bo.sub == BISECT_RESUME);
 	rc = app_bisect_run(&bc->b);
 	if (rc == -EINTR) {
 		cli_error("bisect: stopped; every finished step is stored: 'wirerate bisect resume %" PRId64 "' goes on",
@@ -353,7 +353,7 @@ int cmd_bisect(struct cli *cli, int argc, char **argv)
 	}
 out:
 	bisect_args_free(&bo);
-	app_bisect_free(&bc->b);
+	app_bisect_run_free(&bc->b);
 	free(bc);
 	return rc;
 }

@@ -3,11 +3,11 @@
 #include <errno.h>
 
 #include "cli/cli.h"
-#include "cli/calibrateargs.h"
+#include "cli/calibrate_args.h"
 #include "app/calibrate.h"
-#include "app/trialres.h"
-#include "render/calibprint.h"
-#include "render/trialrunprint.h"
+#include "app/trial_plan.h"
+#include "render/calibrate_print.h"
+#include "render/trial_live.h"
 
 int cmd_calibrate(struct cli *cli, int argc, char **argv)
 {
@@ -20,8 +20,8 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 
 	if ((rc = calibrate_args(cli, argc, argv, &to)) >= 0)
 		return rc;
-	if ((rc = app_trial_resolve(&to, err, sizeof(err)))) {
-		app_trial_release(&to);
+	if ((rc = app_trial_plan_resolve(&to, err, sizeof(err)))) {
+		app_trial_plan_release(&to);
 		return cli_fail(cli_status(rc), "calibrate: %s", err);
 	}
 	cli_stop_catch(&stop);
@@ -31,12 +31,12 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 		rc = rc == -EINTR ? 130 : EXIT_RUNTIME;
 	} else {
 		o = cli_out_create(cli, "calibrate");
-		trialrunprint_header(o, &to, cal.flat);
-		calibprint_report(o, &cal.rep);
+		trial_live_header(o, &to, cal.flat);
+		calibrate_print_report(o, &cal.rep);
 		out_destroy(o);
 	}
 	app_calibrate_free(&to, &cal);
 	cli_stop_restore(&stop);
-	app_trial_release(&to);
+	app_trial_plan_release(&to);
 	return rc;
 }

@@ -5,10 +5,10 @@
 #include <time.h>
 
 #include "cli/cli.h"
-#include "cli/cpuargs.h"
-#include "app/cpuwatch.h"
+#include "cli/cpu_args.h"
+#include "app/cpu_watch.h"
 #include "dut/dut.h"
-#include "render/cpuprint.h"
+#include "render/cpu_print.h"
 #include "render/out.h"
 
 /* Every interval until --count or Ctrl-C, then the average (and the
@@ -22,15 +22,15 @@ static int watch(struct cli *cli, const struct app_cpu_cfg *c, struct app_cpu_wa
 
 	if (!o)
 		return EXIT_RUNTIME;
-	cpuprint_start(o, c->interval_ns, w->hz, c->irq, w->first);
+	cpu_print_start(o, c->interval_ns, w->hz, c->irq, w->first);
 	cli_stop_catch(&stop);
 	out_arr_start(o, "samples");
-	while ((rc = app_cpu_next(c, w, cli_stop_flag(), err, sizeof(err))) > 0)
-		cpuprint_sample(o, (int64_t)time(NULL), w->prev, w->cur, w->hz, c->irq, c->cpus);
+	while ((rc = app_cpu_watch_next(c, w, cli_stop_flag(), err, sizeof(err))) > 0)
+		cpu_print_sample(o, (int64_t)time(NULL), w->prev, w->cur, w->hz, c->irq, c->cpus);
 	out_arr_end(o);
 	if (!rc) {
-		app_cpu_finish(c, w);
-		cpuprint_watch_end(o, c, w);
+		app_cpu_watch_finish(c, w);
+		cpu_print_watch_end(o, c, w);
 	}
 	cli_stop_restore(&stop);
 	out_destroy(o);
@@ -49,13 +49,13 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 		return rc;
 	if (op.dut.given && (rc = dut_open(&op.dut, NULL, 0, &op.cfg.d, err, sizeof(err))))
 		return cli_fail(cli_status(rc), "cpu: %s", err);
-	if ((rc = app_cpu_open(&op.cfg, &w, &why, err, sizeof(err)))) {
+	if ((rc = app_cpu_watch_open(&op.cfg, &w, &why, err, sizeof(err)))) {
 		cli_error("cpu: %s%s", why == APP_CPU_PROFILE ? "--profile: " : "", err);
 		rc = why == APP_CPU_CHECK || (why == APP_CPU_PROFILE && rc == -EINVAL) ? EXIT_USAGE : EXIT_RUNTIME;
 	} else {
 		rc = watch(cli, &op.cfg, &w);
 	}
-	app_cpu_close(&w);
+	app_cpu_watch_close(&w);
 	dut_close(op.cfg.d);
 	return rc;
 }

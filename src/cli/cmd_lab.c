@@ -6,12 +6,12 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/labargs.h"
+#include "cli/lab_args.h"
 #include "cli/opt.h"
 #include "render/out.h"
-#include "render/labprint.h"
+#include "render/lab_print.h"
 #include "lab/lab.h"
-#include "app/labrun.h"
+#include "app/lab_run.h"
 
 int cmd_lab(struct cli *cli, int argc, char **argv)
 {
@@ -27,12 +27,12 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 
 	if ((rc = lab_args_parse(cli, argc, argv, &spec, &action, &cmd)) >= 0)
 		return rc;
-	app_lab_action_parse(action, &a);
+	app_lab_run_action_parse(action, &a);
 	if (a == APP_LAB_EXEC) {
 		int status;
 		char *output;
 
-		rc = app_lab_exec(spec.prefix, cmd, &status, &output, err, sizeof(err));
+		rc = app_lab_run_exec(spec.prefix, cmd, &status, &output, err, sizeof(err));
 		free(cmd);
 		if (output)
 			fputs(output, stdout);
@@ -53,20 +53,20 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 	/* in JSON, down prints the status of the lab now gone: one shape
 	 * for up, down and status */
 	/* A VM's boot takes seconds, and Ctrl-C ends it: lab up stops the
-	 * VM and removes what it built (labvm_up) */
+	 * VM and removes what it built (vm_lab_up) */
 	if ((rc = app_lab_run(&spec, a, cli->json, &st, &failed, err, sizeof(err)))) {
 		cli_error("lab %s: %s%s", failed == APP_LAB_STEP_STATUS ? "status" : action, err,
 			  failed == APP_LAB_STEP_UP ? " (nothing was left behind)" : "");
 		return rc == -EINTR ? 130 : failed == APP_LAB_STEP_LOCK ? EXIT_RUNTIME : cli_status(rc);
 	}
 	if (a == APP_LAB_DOWN && !cli->json) {
-		labprint_removed(spec.prefix);
+		lab_print_removed(spec.prefix);
 		return 0;
 	}
 	o = cli_out_create(cli, "lab");
 	if (!o)
 		return cli_fail(EXIT_RUNTIME, "out of memory");
-	labprint_status(o, &st);
+	lab_print_status(o, &st);
 	out_destroy(o);
 	return 0;
 }

@@ -3,17 +3,17 @@
  *
  * The same test across lab configurations, every combination of the axes'
  * values one configuration: everything checked before a lab is built
- * (matrixcheck.c), then each configuration's lab built afresh and its test
+ * (matrix_check.c), then each configuration's lab built afresh and its test
  * run and stored, and the runs compared by 'wirerate report'
- * (app/matrixrun.c). */
+ * (app/matrix_run.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "cli/matrixcheck.h"
-#include "app/matrixrun.h"
-#include "render/matrixprint.h"
+#include "cli/matrix_check.h"
+#include "app/matrix_run.h"
+#include "render/matrix_print.h"
 #include "render/out.h"
 
 static void say(void *ctx, const char *line)
@@ -30,7 +30,7 @@ static int print_json(void *ctx, FILE *report)
 
 	if (!o)
 		return -ENOMEM;
-	matrixprint_json(o, r->m, r->run_ids, r->mtag, r->prefix, report);
+	matrix_print_json(o, r->m, r->run_ids, r->mtag, r->prefix, report);
 	out_destroy(o);
 	return 0;
 }
@@ -43,7 +43,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 	if (!p)
 		return cli_fail(EXIT_RUNTIME, "matrix: out of memory");
 	if ((rc = matrix_check(cli, argc, argv, p)) < 0) {
-		matrixprint_hooks(&p->run);
+		matrix_print_hooks(&p->run);
 		p->run.say = say;
 		p->run.report = print_json;
 		rc = app_matrix_run(&p->run);

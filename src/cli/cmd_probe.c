@@ -2,10 +2,10 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "cli/probeargs.h"
+#include "cli/probe_args.h"
 #include "app/probe.h"
 #include "render/out.h"
-#include "render/probeprint.h"
+#include "render/probe_print.h"
 
 static void unmeasured(void *ctx, const struct cpulat_pair *p)
 {
@@ -40,7 +40,7 @@ int cmd_probe(struct cli *cli, int argc, char **argv)
 	else if (!(o = cli_out_create(cli, "probe")))
 		rc = EXIT_RUNTIME;
 	else {
-		rc = probeprint_host(o, h, &hooks) ? EXIT_RUNTIME : 0;
+		rc = probe_print_host(o, h, &hooks) ? EXIT_RUNTIME : 0;
 		out_destroy(o);
 	}
 	free(h);

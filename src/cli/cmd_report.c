@@ -1,13 +1,13 @@
 /* wirerate report RUN... [--json] [--csv|--csv-loss] [--html FILE]
  * [--fail-on-regression PCT] [--db FILE]..., and report --trend.
- * reportargs.c declares the options, app/report.c has their rules and
- * both workflows, render/reportrunprint.c writes them out. */
+ * report_args.c declares the options, app/report.c has their rules and
+ * both workflows, render/report_live.c writes them out. */
 #include <stdlib.h>
 
 #include "app/report.h"
 #include "cli/cli.h"
-#include "cli/reportargs.h"
-#include "render/reportrunprint.h"
+#include "cli/report_args.h"
+#include "render/report_live.h"
 
 #define EXIT_REGRESSION 3
 
@@ -24,7 +24,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		[APP_REPORT_OK] = 0, [APP_REPORT_INPUT] = EXIT_USAGE, [APP_REPORT_HOST] = EXIT_RUNTIME,
 		[APP_REPORT_REGRESSION] = EXIT_REGRESSION,
 	};
-	struct reportrunprint p = { .create = cli_out_create_json };
+	struct report_live p = { .create = cli_out_create_json };
 	struct app_report_opts op;
 	enum app_report_why why = APP_REPORT_INPUT;
 	char err[2 * 4096 + 512];
@@ -35,7 +35,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 	op.json = cli->json;
 	op.note = note;
 	if (!(rc = app_report_check(&op, err, sizeof(err))))
-		rc = (op.trend ? app_report_trend : app_report_run)(&op, &reportrunprint_hooks, &p, &why, err,
+		rc = (op.trend ? app_report_trend : app_report_run)(&op, &report_live_hooks, &p, &why, err,
 								     sizeof(err));
 	if (rc)
 		cli_error("report: %s", err);

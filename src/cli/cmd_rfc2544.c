@@ -2,10 +2,10 @@
 #include <errno.h>
 
 #include "cli/cli.h"
-#include "cli/rfc2544args.h"
-#include "cli/storeargs.h"
-#include "app/rfc2544run.h"
-#include "render/r2544runprint.h"
+#include "cli/rfc2544_args.h"
+#include "cli/store_args.h"
+#include "app/rfc2544_run.h"
+#include "render/rfc2544_live.h"
 
 static void say(void *ctx, bool warning, const char *line)
 {
@@ -15,11 +15,11 @@ static void say(void *ctx, bool warning, const char *line)
 
 /* The exit status of a run: 130 stopped by Ctrl-C (also while measuring
  * a ceiling); a failed step's, 2 for bad input before the search. */
-static int status(const struct app_r2544_job *j)
+static int status(const struct app_rfc2544_job *j)
 {
-	if (j->fail == APP_R2544_FAIL_SEARCH)
+	if (j->fail == APP_RFC2544_FAIL_SEARCH)
 		return EXIT_RUNTIME;
-	if (j->fail == APP_R2544_FAIL_SETUP && j->rc == -EINTR)
+	if (j->fail == APP_RFC2544_FAIL_SETUP && j->rc == -EINTR)
 		return 130;
 	return j->rc ? cli_status(j->rc) : j->interrupted ? 130 : 0;
 }
@@ -29,25 +29,25 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	struct rfc2544_args r;
 	struct storeopt so;
 	struct trialopt to;
-	struct app_r2544_plan plan;
+	struct app_rfc2544_plan plan;
 	struct cli_stop cs = { .caught = false };
-	struct app_r2544_hooks h = { .stop = cli_stop_hook, .say = say, .store_end = storeopt_end, .ctx = &cs };
-	struct app_r2544_job j = { .s = { .po = &r.po, .to = &to, .so = &so, .plan = &plan }, .h = &h };
-	struct r2544runprint_run v;
+	struct app_rfc2544_hooks h = { .stop = cli_stop_hook, .say = say, .store_end = store_args_end, .ctx = &cs };
+	struct app_rfc2544_job j = { .s = { .po = &r.po, .to = &to, .so = &so, .plan = &plan }, .h = &h };
+	struct rfc2544_live_run v;
 	int rc;
 
 	if ((rc = rfc2544_args(cli, argc, argv, &r, &so, &to, &plan)) >= 0)
 		return rc;
 	if (cli->check_only) {
 		/* the plan without the host: no ceiling measured in place */
-		app_r2544_estimate(&r.po, &plan, &to.cfg, false, &j.s.est);
+		app_rfc2544_plan_estimate(&r.po, &plan, &to.cfg, false, &j.s.est);
 		cli->planned_s = j.s.est.seconds;
 		return 0;
 	}
 	/* after the parse: --json and --json-stream are options */
-	v = (struct r2544runprint_run){ .json = cli->json, .json_stream = r.json_stream,
+	v = (struct rfc2544_live_run){ .json = cli->json, .json_stream = r.json_stream,
 					.out_create = cli_out_create_json, .openmetrics = r.openmetrics };
-	r2544runprint_hooks(&v, &h);
-	app_r2544_go(&j);
+	rfc2544_live_hooks(&v, &h);
+	app_rfc2544_run_go(&j);
 	return status(&j);
 }

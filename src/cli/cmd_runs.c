@@ -1,13 +1,13 @@
 /* wirerate runs [--label L] [--tag T] [--since TIME] [--json] [--db F]
- * wirerate runs show|export|import|sync|rm|upgrade ... (runsargs.c) */
+ * wirerate runs show|export|import|sync|rm|upgrade ... (runs_args.c) */
 #include <errno.h>
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "cli/runsargs.h"
+#include "cli/runs_args.h"
 #include "app/runs.h"
 #include "render/out.h"
-#include "render/runsprint.h"
+#include "render/runs_print.h"
 
 /* The runs the filters let through, a line or an object each (none
  * stored yet: an empty list). */
@@ -23,9 +23,9 @@ static int runs_list(struct cli *cli, const struct runs_opts *ro)
 	if ((rc = app_runs_open(ro->req.db_path, false, &db, path, sizeof(path), err, sizeof(err))) && rc != -ENOENT)
 		return cli_fail(cli_status(rc), "runs: %s", err);
 	o = cli_out_create(cli, "runs");
-	runsprint_list_head(o, path);
+	runs_print_list_head(o, path);
 	out_arr_start(o, "runs");
-	if (app_runs_list(db, &ro->req.f, runsprint_run, o, err, sizeof(err)))
+	if (app_runs_list(db, &ro->req.f, runs_print_run, o, err, sizeof(err)))
 		ret = cli_fail(EXIT_RUNTIME, "runs: %s: %s", path, err);
 	out_arr_end(o);
 	out_destroy(o);
@@ -55,7 +55,7 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 	/* show as text; export, and show --json: the document as it is */
 	o = sub == APP_RUNS_EXPORT || (sub == APP_RUNS_SHOW && cli->json) ? NULL :
 	    sub == APP_RUNS_SHOW ? out_create(stdout, false) : cli_out_create(cli, "runs");
-	runsprint_done(o, &d);
+	runs_print_done(o, &d);
 	out_destroy(o);
 	app_runs_done_free(&d);
 	return fflush(stdout) && sub == APP_RUNS_EXPORT ? EXIT_RUNTIME : 0;

@@ -1,15 +1,15 @@
 /* wirerate soak: cyclesoak's "System load", from SCHED_IDLE soakers
- * against their calibrated idle rate. soakargs.c declares the options,
- * app/soakrun.c has both workflows (--calibrate and the soak) and
- * render/soakprint.c prints them as they go. */
+ * against their calibrated idle rate. soak_args.c declares the options,
+ * app/soak_run.c has both workflows (--calibrate and the soak) and
+ * render/soak_print.c prints them as they go. */
 #include <stdlib.h>
 
-#include "app/soakrun.h"
+#include "app/soak_run.h"
 #include "cli/cli.h"
-#include "cli/soakargs.h"
+#include "cli/soak_args.h"
 #include "dut/dut.h"
 #include "render/out.h"
-#include "render/soakprint.h"
+#include "render/soak_print.h"
 
 int cmd_soak(struct cli *cli, int argc, char **argv)
 {
@@ -37,13 +37,13 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 	p.json = cli->json;
 	p.per_cpu = op.per_cpu;
 	if (op.calibrate)
-		rc = app_soak_calibration(&cfg, &soakprint_hooks, &p, &r, err, sizeof(err));
+		rc = app_soak_run_calibration(&cfg, &soak_print_hooks, &p, &r, err, sizeof(err));
 	else
-		rc = app_soak_run(&cfg, &soakprint_hooks, &p, &r, err, sizeof(err));
+		rc = app_soak_run(&cfg, &soak_print_hooks, &p, &r, err, sizeof(err));
 	if (rc && err[0])
 		cli_error("soak: %s", err);
 	out_destroy(p.o);
-	app_soak_result_free(&r);
+	app_soak_run_result_free(&r);
 	cli_stop_restore(&stop);
 	dut_close(op.d);
 	return status[r.why];

@@ -1,14 +1,14 @@
 /* wirerate stream: netperf's UDP_STREAM, a server, a client, or both ends
- * through the lab's DUT (lab mode). streamargs.c declares the options,
- * app/streammode.c runs each mode, render/streamprint.c prints as it
+ * through the lab's DUT (lab mode). stream_args.c declares the options,
+ * app/stream_run.c runs each mode, render/stream_print.c prints as it
  * goes; this file points the hooks and picks the exit status. */
 #include <stdio.h>
 
-#include "app/streammode.h"
+#include "app/stream_run.h"
 #include "cli/cli.h"
-#include "cli/streamargs.h"
+#include "cli/stream_args.h"
 #include "render/out.h"
-#include "render/streamprint.h"
+#include "render/stream_print.h"
 
 /* A line for the user while the client runs: a warning, or a note. */
 static void note(void *ctx, bool warning, const char *line)
@@ -41,9 +41,9 @@ int cmd_stream(struct cli *cli, int argc, char **argv)
 	op.root = cli_have_root();
 	p.json = cli->json;
 	if (op.mode == APP_STREAM_SERVER)
-		rc = app_stream_serve(&op, &streamprint_hooks, &p, &e, err, sizeof(err));
+		rc = app_stream_run_serve(&op, &stream_print_hooks, &p, &e, err, sizeof(err));
 	else
-		rc = app_stream_run(&op, &streamprint_hooks, &p, &e, err, sizeof(err));
+		rc = app_stream_run(&op, &stream_print_hooks, &p, &e, err, sizeof(err));
 	if (rc && err[0])
 		cli_error("stream: %s", err);
 	if (e.warning[0])

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "cli/storeargs.h"
-#include "cli/trialargs.h"
-#include "app/trialrun.h"
-#include "render/trialrunprint.h"
+#include "cli/store_args.h"
+#include "cli/trial_args.h"
+#include "app/trial_run.h"
+#include "render/trial_live.h"
 
 static void say(void *ctx, bool warning, const char *line)
 {
@@ -27,7 +27,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 {
 	struct app_trial_job *j = calloc(1, sizeof(*j));
 	struct cli_stop cs = { 0 };
-	struct app_trial_hooks h = { .stop = cli_stop_hook, .say = say, .store_end = storeopt_end, .ctx = &cs };
+	struct app_trial_hooks h = { .stop = cli_stop_hook, .say = say, .store_end = store_args_end, .ctx = &cs };
 	struct trialrunprint_run v;
 	struct trial_args own = { 0 };
 	int rc;
@@ -38,16 +38,16 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	j->run.repeat = (unsigned int)own.repeat;
 	if (rc >= 0 || cli->check_only) {
 		if (rc < 0)
-			cli->planned_s = app_trial_planned_s(&j->to.cfg, j->run.repeat);
+			cli->planned_s = app_trial_run_planned_s(&j->to.cfg, j->run.repeat);
 		free(j);
 		return rc < 0 ? 0 : rc;
 	}
 	/* after the parse: --json is one of the options */
 	v = (struct trialrunprint_run){ .to = &j->to, .json = cli->json, .out_create = cli_out_create_json,
 					.files = own.files };
-	trialrunprint_hooks(&v, &h);
+	trial_live_hooks(&v, &h);
 	j->h = &h;
-	app_trial_go(j);
+	app_trial_run_go(j);
 	rc = status(&j->run);
 	free(j);
 	return rc;

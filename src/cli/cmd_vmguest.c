@@ -3,10 +3,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/vmguest.h"
+#include "app/vm_init.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
-#include "lab/labvm.h"
+#include "lab/vm_lab.h"
 
 static const struct opt vmguest_opts[] = { { NULL } };
 static const struct opt *const vmguest_tables[] = { vmguest_opts, NULL };
@@ -33,12 +33,12 @@ int cmd_vmguest(struct cli *cli, int argc, char **argv)
 	if (getpid() != 1)
 		return cli_fail(EXIT_USAGE, "vm-guest: runs as a VM lab's init, not on a host: use 'wirerate lab up --kernel'");
 	/* The console is how the tester hears from it until the agent runs. */
-	if ((rc = app_vm_guest_start(args[0], ready, sizeof(ready), err, sizeof(err)))) {
+	if ((rc = app_vm_init_start(args[0], ready, sizeof(ready), err, sizeof(err)))) {
 		printf("%s%s\n", LABVM_FAILED, err);
 		fflush(stdout);
 		return EXIT_RUNTIME;
 	}
 	printf("%s\n", ready);
 	fflush(stdout);
-	app_vm_guest_serve();
+	app_vm_init_serve();
 }

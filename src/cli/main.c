@@ -98,13 +98,13 @@ static int cmd_help(struct cli *cli, int argc, char **argv)
 		return 0;
 	}
 	printf("{");
-	cli_json_header("help");
+	cli_out_json_header("help");
 	printf("\"commands\":[");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		printf("%s{\"name\":", i ? "," : "");
-		json_put_string(stdout, commands[i].name);
+		out_json_put_string(stdout, commands[i].name);
 		printf(",\"summary\":");
-		json_put_string(stdout, commands[i].summary);
+		out_json_put_string(stdout, commands[i].summary);
 		printf(",\"needs_root\":%s", commands[i].needs & NEED_ROOT ? "true" : "false");
 		if (commands[i].opts) {
 			putchar(',');
@@ -124,7 +124,7 @@ static int cmd_version(struct cli *cli, int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if (cli->json) {
 		printf("{");
-		cli_json_header("version");
+		cli_out_json_header("version");
 		printf("\"version\":\"%s\",\"revision\":\"%s\"}\n", WR_VERSION, WR_REVISION);
 	} else {
 		printf("wirerate %s (%s)\n", WR_VERSION, WR_REVISION);

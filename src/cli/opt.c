@@ -240,12 +240,12 @@ void opt_usage(FILE *f, const struct opt_cmd *cmd)
 static void json_opt(FILE *f, const struct opt *o, const char *group, bool first)
 {
 	fprintf(f, "%s{\"name\":", first ? "" : ",");
-	json_put_string(f, o->name);
+	out_json_put_string(f, o->name);
 	fprintf(f, ",\"short\":");
 	if (o->shortname) {
 		char s[2] = { o->shortname, 0 };
 
-		json_put_string(f, s);
+		out_json_put_string(f, s);
 	} else {
 		fputs("null", f);
 	}
@@ -253,19 +253,19 @@ static void json_opt(FILE *f, const struct opt *o, const char *group, bool first
 	if (o->arg == OPT_NOARG)
 		fputs("null", f);
 	else
-		json_put_string(f, o->meta ? o->meta : "VALUE");
+		out_json_put_string(f, o->meta ? o->meta : "VALUE");
 	fprintf(f, ",\"optional_value\":%s,\"group\":", o->arg == OPT_OPTIONAL ? "true" : "false");
 	if (group)
-		json_put_string(f, group);
+		out_json_put_string(f, group);
 	else
 		fputs("null", f);
 	fprintf(f, ",\"default\":");
 	if (o->def)
-		json_put_string(f, o->def);
+		out_json_put_string(f, o->def);
 	else
 		fputs("null", f);
 	fprintf(f, ",\"help\":");
-	json_put_string(f, o->help ? o->help : "");
+	out_json_put_string(f, o->help ? o->help : "");
 	fputc('}', f);
 }
 
@@ -279,12 +279,12 @@ void opt_json(FILE *f, const struct opt_cmd *cmd)
 		char line[512];
 
 		snprintf(line, sizeof(line), "wirerate %s %s", cmd->name, cmd->synopsis ? cmd->synopsis : "[OPTIONS]");
-		json_put_string(f, line);
+		out_json_put_string(f, line);
 	}
 	fprintf(f, ",\"about\":");
-	json_put_string(f, cmd->about ? cmd->about : "");
+	out_json_put_string(f, cmd->about ? cmd->about : "");
 	fprintf(f, ",\"notes\":");
-	json_put_string(f, cmd->notes ? cmd->notes : "");
+	out_json_put_string(f, cmd->notes ? cmd->notes : "");
 	fprintf(f, ",\"options\":[");
 	for (int t = 0; cmd->tables[t]; t++)
 		for (const struct opt *o = cmd->tables[t]; o->name; o++) {
@@ -322,13 +322,13 @@ static int given(void *ctx, const struct opt *opt, int rc)
 
 int opt_set_u64(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen)
 {
-	return given(ctx, opt, u64_parse(value, opt->min, opt->max, (uint64_t *)((char *)ctx + opt->off), err, errlen));
+	return given(ctx, opt, units_u64_parse(value, opt->min, opt->max, (uint64_t *)((char *)ctx + opt->off), err, errlen));
 }
 
 int opt_set_uint(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen)
 {
 	uint64_t v;
-	int rc = u64_parse(value, opt->min, opt->max > UINT32_MAX ? UINT32_MAX : opt->max, &v, err, errlen);
+	int rc = units_u64_parse(value, opt->min, opt->max > UINT32_MAX ? UINT32_MAX : opt->max, &v, err, errlen);
 
 	if (!rc)
 		*(unsigned int *)((char *)ctx + opt->off) = (unsigned int)v;
@@ -337,7 +337,7 @@ int opt_set_uint(void *ctx, const struct opt *opt, const char *value, char *err,
 
 int opt_set_ns(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen)
 {
-	return given(ctx, opt, duration_parse(value, opt->min, opt->max, (uint64_t *)((char *)ctx + opt->off), err,
+	return given(ctx, opt, units_duration_parse(value, opt->min, opt->max, (uint64_t *)((char *)ctx + opt->off), err,
 					      errlen));
 }
 

@@ -18,7 +18,7 @@ static double median_of(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-double cp_noise(const double *x, size_t n)
+double changepoint_noise(const double *x, size_t n)
 {
 	double *v, mad, med, floor_;
 
@@ -131,7 +131,7 @@ static double pooled(const double *x, size_t n, const struct cp_result *r)
 	return sqrt(ss / (double)(n - r->nchanges - 1));
 }
 
-int cp_find(const double *x, size_t n, struct cp_result *r)
+int changepoint_find(const double *x, size_t n, struct cp_result *r)
 {
 	double sigma;
 	int rc;
@@ -148,7 +148,7 @@ int cp_find(const double *x, size_t n, struct cp_result *r)
 	 * (a DUT overloaded after a change is noisier than one that kept
 	 * up): once grouped, the runs' spread about their groups' means is
 	 * the noise when it is larger, and the groups are made again. */
-	r->sigma = cp_noise(x, n);
+	r->sigma = changepoint_noise(x, n);
 	if ((rc = partition(x, n, r)))
 		return rc;
 	sigma = pooled(x, n, r);

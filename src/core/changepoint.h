@@ -38,9 +38,9 @@ struct cp_result {
 /* The change points of x[0..n-1]. 0, or -EINVAL for n above
  * CP_MAX_POINTS or a value that is not finite; n below 2 * CP_MIN_GROUP
  * has no change. */
-int cp_find(const double *x, size_t n, struct cp_result *r);
+int changepoint_find(const double *x, size_t n, struct cp_result *r);
 
-/* The run-to-run noise of x as cp_find takes it. */
-double cp_noise(const double *x, size_t n);
+/* The run-to-run noise of x as changepoint_find takes it. */
+double changepoint_noise(const double *x, size_t n);
 
 #endif

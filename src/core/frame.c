@@ -253,7 +253,7 @@ void frame_set_flow(uint8_t *buf, const struct frame_layout *lay,
 	put16(udp + 6, udp_csum_fix(csum_finish_diff(uacc)));
 }
 
-uint16_t tag_check(const uint8_t *tag16)
+uint16_t frame_tag_check(const uint8_t *tag16)
 {
 	uint64_t a = get_le64(tag16), b = get_le64(tag16 + 8), h;
 
@@ -266,7 +266,7 @@ uint16_t tag_check(const uint8_t *tag16)
 	return (uint16_t)(h >> 48);
 }
 
-void tag_encode(uint8_t out[FRAME_TAG_LEN], const struct tag *t)
+void frame_tag_encode(uint8_t out[FRAME_TAG_LEN], const struct tag *t)
 {
 	uint64_t seq = t->seq & FRAME_SEQ_MASK;
 
@@ -277,16 +277,16 @@ void tag_encode(uint8_t out[FRAME_TAG_LEN], const struct tag *t)
 		out[6 + i] = (uint8_t)(seq >> (40 - 8 * i));
 	put16(out + 12, (uint16_t)(t->ts >> 16));
 	put16(out + 14, (uint16_t)t->ts);
-	put16(out + 16, tag_check(out));
+	put16(out + 16, frame_tag_check(out));
 }
 
-enum frame_verdict tag_decode(const uint8_t in[FRAME_TAG_LEN], struct tag *t)
+enum frame_verdict frame_tag_decode(const uint8_t in[FRAME_TAG_LEN], struct tag *t)
 {
 	uint64_t seq = 0;
 
 	if (get16(in) != FRAME_TAG_MAGIC)
 		return FRAME_NO_TAG;
-	if (get16(in + 16) != tag_check(in))
+	if (get16(in + 16) != frame_tag_check(in))
 		return FRAME_BAD_TAG;
 	for (int i = 0; i < 6; i++)
 		seq = seq << 8 | in[6 + i];
@@ -297,12 +297,12 @@ enum frame_verdict tag_decode(const uint8_t in[FRAME_TAG_LEN], struct tag *t)
 	return FRAME_OK;
 }
 
-void tag_write(uint8_t *payload, const struct tag *t)
+void frame_tag_write(uint8_t *payload, const struct tag *t)
 {
 	uint8_t nt[FRAME_TAG_LEN];
 	uint64_t acc = (uint16_t)~get16(payload - 2);
 
-	tag_encode(nt, t);
+	frame_tag_encode(nt, t);
 	for (int i = 0; i < FRAME_TAG_LEN; i += 2)
 		acc = csum_diff16(acc, get16(payload + i), get16(nt + i));
 	memcpy(payload, nt, FRAME_TAG_LEN);
@@ -420,7 +420,7 @@ enum frame_verdict frame_parse(const uint8_t *buf, size_t len,
 	out->lay.len = (uint16_t)(out->lay.l4_off + ulen);
 	if (out->lay.payload_len < FRAME_TAG_LEN)
 		return FRAME_NO_TAG;
-	return tag_decode(buf + out->lay.payload_off, &out->tag);
+	return frame_tag_decode(buf + out->lay.payload_off, &out->tag);
 }
 
 const char *frame_verdict_name(enum frame_verdict v)

@@ -2,7 +2,7 @@
  * carrying an 18-byte tag in the UDP payload.
  *
  * The generator builds a frame once per flow (frame_build, frame_set_flow)
- * and then, per frame, rewrites only the tag (tag_write), fixing the UDP
+ * and then, per frame, rewrites only the tag (frame_tag_write), fixing the UDP
  * checksum incrementally (RFC 1624). The analyzer hands every received byte
  * sequence to frame_parse, which treats it as untrusted.
  *
@@ -18,7 +18,7 @@
  *	 4	2	stream id
  *	 6	6	sequence number (48 bits, wraps at 2^48)
  *	12	4	transmit timestamp: low 32 bits of ns since the trial epoch
- *	16	2	check: a 16-bit hash of bytes 0..15 (tag_check)
+ *	16	2	check: a 16-bit hash of bytes 0..15 (frame_tag_check)
  *
  * A random payload passes the magic and the check with probability 2^-32.
  * The check also catches corruption of the tag that a missing UDP checksum
@@ -26,7 +26,7 @@
  *
  * Timestamps: the transmitter writes (tx_ns - epoch) mod 2^32 and the
  * receiver, reading the same clock, computes latency as
- * (rx_ns - epoch - ts) mod 2^32 (tag_latency_ns). That is exact for any
+ * (rx_ns - epoch - ts) mod 2^32 (frame_tag_latency_ns). That is exact for any
  * latency below 2^32 ns = 4.295 s; a frame delayed longer aliases to
  * latency mod 4.295 s. Frames arriving that late are outside the trial's
  * residual wait (2 s by default) anyway, so the analyzer must stop counting
@@ -89,7 +89,7 @@ struct tag {
 	uint16_t trial;
 	uint16_t stream;
 	uint64_t seq;		/* only the low 48 bits travel */
-	uint32_t ts;		/* tag_ts() of the transmit time */
+	uint32_t ts;		/* frame_tag_ts() of the transmit time */
 };
 
 /* Why a byte sequence is not a test frame, so the analyzer can count the
@@ -168,29 +168,29 @@ uint32_t frame_flows_count(const struct frame_flows *f);
 void frame_set_flow(uint8_t *buf, const struct frame_layout *lay,
 		    const struct frame_flows *f, uint32_t i);
 
-/* The 18 tag bytes for t, and back. tag_decode checks the magic and the
+/* The 18 tag bytes for t, and back. frame_tag_decode checks the magic and the
  * check and returns FRAME_OK, FRAME_NO_TAG or FRAME_BAD_TAG. */
-void tag_encode(uint8_t out[FRAME_TAG_LEN], const struct tag *t);
-enum frame_verdict tag_decode(const uint8_t in[FRAME_TAG_LEN], struct tag *t);
+void frame_tag_encode(uint8_t out[FRAME_TAG_LEN], const struct tag *t);
+enum frame_verdict frame_tag_decode(const uint8_t in[FRAME_TAG_LEN], struct tag *t);
 
 /* The check field's value for tag bytes 0..15. Exposed for tests and the
  * fuzzer, which verify it independently. */
-uint16_t tag_check(const uint8_t *tag16);
+uint16_t frame_tag_check(const uint8_t *tag16);
 
 /* Per-frame hot path: overwrite the tag at payload (= buf +
  * lay.payload_off of a frame from frame_build, with payload_len >=
  * FRAME_TAG_LEN) and fix the UDP checksum, which sits 2 bytes before the
  * payload, incrementally from the old and new tag bytes. */
-void tag_write(uint8_t *payload, const struct tag *t);
+void frame_tag_write(uint8_t *payload, const struct tag *t);
 
 /* The timestamp the tag carries for a time ns_since_epoch, and the latency
  * recovered on receive (see the header comment for the 4.295 s wrap). */
-static inline uint32_t tag_ts(uint64_t ns_since_epoch)
+static inline uint32_t frame_tag_ts(uint64_t ns_since_epoch)
 {
 	return (uint32_t)ns_since_epoch;
 }
 
-static inline uint32_t tag_latency_ns(uint32_t ts, uint64_t rx_ns_since_epoch)
+static inline uint32_t frame_tag_latency_ns(uint32_t ts, uint64_t rx_ns_since_epoch)
 {
 	return (uint32_t)rx_ns_since_epoch - ts;
 }

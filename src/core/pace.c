@@ -1,6 +1,6 @@
 #include "core/pace.h"
 
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 #include <errno.h>
 #include <math.h>

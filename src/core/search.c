@@ -1,6 +1,6 @@
 #include "core/search.h"
 
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 #include "core/units.h"
 
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -42,7 +42,7 @@ static const struct suffix *find_suffix(const struct suffix *t, const char *s)
 	return NULL;
 }
 
-int rate_parse(const char *s, struct rate *r, char *err, size_t errlen)
+int units_rate_parse(const char *s, struct rate *r, char *err, size_t errlen)
 {
 	static const struct suffix pps[] = {
 		{ "", 1 }, { "pps", 1 }, { "kpps", 1e3 }, { "mpps", 1e6 },
@@ -85,7 +85,7 @@ bad:
 	return -EINVAL;
 }
 
-void rate_format(const struct rate *r, char *buf, size_t len)
+void units_rate_format(const struct rate *r, char *buf, size_t len)
 {
 	static const char *const pu[] = { "pps", "kpps", "Mpps", "Gpps" };
 	static const char *const bu[] = { "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s" };
@@ -113,7 +113,7 @@ void rate_format(const struct rate *r, char *buf, size_t len)
 	}
 }
 
-int u64_parse(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+int units_u64_parse(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 	      char *err, size_t errlen)
 {
 	unsigned long long v;
@@ -140,7 +140,7 @@ bad:
 	return -EINVAL;
 }
 
-int size_parse(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+int units_size_parse(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 	       char *err, size_t errlen)
 {
 	static const struct suffix iec[] = {
@@ -168,7 +168,7 @@ bad:
 	return -EINVAL;
 }
 
-int duration_parse(const char *s, uint64_t min_ns, uint64_t max_ns,
+int units_duration_parse(const char *s, uint64_t min_ns, uint64_t max_ns,
 		   uint64_t *ns, char *err, size_t errlen)
 {
 	static const struct suffix dur[] = {
@@ -194,12 +194,12 @@ bad:
 	return -EINVAL;
 }
 
-double linerate_pps(uint64_t bps, unsigned int frame_size)
+double units_linerate_pps(uint64_t bps, unsigned int frame_size)
 {
 	return (double)bps / ((frame_size + 20.0) * 8.0);
 }
 
-size_t sizes_join(char *buf, size_t len, const unsigned int *sizes, unsigned int n)
+size_t units_sizes_join(char *buf, size_t len, const unsigned int *sizes, unsigned int n)
 {
 	size_t off = 0;
 
@@ -210,7 +210,7 @@ size_t sizes_join(char *buf, size_t len, const unsigned int *sizes, unsigned int
 	return off;
 }
 
-void duration_text(double s, char *buf, size_t len)
+void units_duration_text(double s, char *buf, size_t len)
 {
 	if (s < 90)
 		snprintf(buf, len, "%.0f s", s);
@@ -220,7 +220,7 @@ void duration_text(double s, char *buf, size_t len)
 		snprintf(buf, len, "%.1f h", s / 3600);
 }
 
-int ratio_parse(const char *s, double *out)
+int units_ratio_parse(const char *s, double *out)
 {
 	char *end;
 	double v = strtod(s, &end);

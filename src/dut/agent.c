@@ -12,16 +12,16 @@
 
 #include "core/cpuset.h"
 #include "core/dutsnap.h"
-#include "dut/agentapply.h"
-#include "dut/agentproto.h"
+#include "dut/agent_apply.h"
+#include "dut/agent_proto.h"
 #include "dut/envcap.h"
 #include "dut/snapread.h"
 #include "dut/soak.h"
-#include "dut/agentexec.h"
+#include "dut/agent_exec.h"
 #include "dut/profile.h"
 #include "dut/stallprobe.h"
 #include "os/clock.h"
-#include "os/fsutil.h"
+#include "os/fs.h"
 #include "os/procstat.h"
 #include "os/nft.h"
 #include "wr_config.h"
@@ -35,7 +35,7 @@ struct agent {
 	struct soak_snap last;		/* where the next soak_read counts from */
 	struct stallprobe *stall;
 	struct profile *prof;
-	struct agentapply apply;
+	struct agent_apply apply;
 	int out_fd;
 	bool allow_exec;		/* a VM lab's guest: lab exec runs commands */
 };
@@ -80,17 +80,17 @@ static void hello_env(struct agent *a, struct envcap *e)
 	const char *rel;
 
 	envcap_host(e, NULL);
-	rel = envcap_get(e, "kernel.release");
+	rel = envcap_kv_get(e, "kernel.release");
 	if (rel && config_hash(rel, &h))
-		envcap_set(e, "kernel.config_hash", "%016llx", (unsigned long long)h);
+		envcap_kv_set(e, "kernel.config_hash", "%016llx", (unsigned long long)h);
 	if (fs_read(NULL, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, sizeof(buf)) > 0) {
 		buf[strcspn(buf, "\n")] = 0;
-		envcap_set(e, "cpu.governor", "%s", buf);
+		envcap_kv_set(e, "cpu.governor", "%s", buf);
 	} else {
-		envcap_set(e, "cpu.governor", "none");
+		envcap_kv_set(e, "cpu.governor", "none");
 	}
 	if (!nft_ruleset_text(&rules, e2, sizeof(e2))) {
-		envcap_set(e, "nft.ruleset_hash", "%016llx", (unsigned long long)fnv1a(FNV_START, rules, strlen(rules)));
+		envcap_kv_set(e, "nft.ruleset_hash", "%016llx", (unsigned long long)fnv1a(FNV_START, rules, strlen(rules)));
 		free(rules);
 	}
 	for (unsigned int i = 0; i < a->nif; i++)
@@ -107,7 +107,7 @@ static json_object *ok(void)
 
 static json_object *do_hello(struct agent *a, json_object *req)
 {
-	uint64_t v = agentproto_u64(req, "version");
+	uint64_t v = agent_proto_u64(req, "version");
 	json_object *ifs, *o, *sup;
 	struct envcap *e;
 	char why[160];
@@ -115,7 +115,7 @@ static json_object *do_hello(struct agent *a, json_object *req)
 
 	if (v != AGENT_PROTO_VERSION) {
 		snprintf(why, sizeof(why), "protocol version %llu is not spoken here", (unsigned long long)v);
-		o = agentproto_error(why);
+		o = agent_proto_error(why);
 		json_object_object_add(o, "version", json_object_new_uint64(AGENT_PROTO_VERSION));
 		return o;
 	}
@@ -126,27 +126,27 @@ static json_object *do_hello(struct agent *a, json_object *req)
 			const char *s = json_object_get_string(json_object_array_get_idx(ifs, i));
 
 			if (a->nif == DUTSNAP_IF_MAX)
-				return agentproto_error("too many interfaces");
+				return agent_proto_error("too many interfaces");
 			/* An interface name: what the kernel allows and no path
 			 * tricks, since it lands in /sys paths. */
 			if (!s || !*s || strlen(s) > 15 || strchr(s, '/') || !strcmp(s, ".") || !strcmp(s, ".."))
-				return agentproto_error("an interface name is not valid");
+				return agent_proto_error("an interface name is not valid");
 			snprintf(a->ifnames[a->nif], sizeof(a->ifnames[0]), "%s", s);
 			a->ifptr[a->nif] = a->ifnames[a->nif];
 			a->nif++;
 		}
 	}
 	if (!(e = calloc(1, sizeof(*e))))
-		return agentproto_error("out of memory");
+		return agent_proto_error("out of memory");
 	hello_env(a, e);
 	o = ok();
 	json_object_object_add(o, "version", json_object_new_uint64(AGENT_PROTO_VERSION));
 	json_object_object_add(o, "agent", json_object_new_string("wirerate " WR_VERSION));
 	sup = json_object_new_object();
 	json_object_object_add(sup, "root", json_object_new_boolean(geteuid() == 0));
-	json_object_object_add(sup, "nft", json_object_new_boolean(envcap_get(e, "nft.ruleset_hash") != NULL));
+	json_object_object_add(sup, "nft", json_object_new_boolean(envcap_kv_get(e, "nft.ruleset_hash") != NULL));
 	json_object_object_add(o, "supports", sup);
-	agentproto_put_env(o, "env", e);
+	agent_proto_put_env(o, "env", e);
 	free(e);
 	a->hello = true;
 	return o;
@@ -161,7 +161,7 @@ static int snap_proc(struct dutsnap *s, char *err, size_t errlen)
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	s->t_ns = mono_ns();
+	s->t_ns = clock_mono_ns();
 	if ((rc = procstat_slurp(NULL, "/proc/stat", &s->proc_stat, err, errlen)))
 		return rc;
 	procstat_slurp(NULL, "/proc/interrupts", &s->proc_interrupts, e2, sizeof(e2));
@@ -173,17 +173,17 @@ static int snap_proc(struct dutsnap *s, char *err, size_t errlen)
 static json_object *do_snapshot(struct agent *a, json_object *req)
 {
 	struct dutsnap *s = calloc(1, sizeof(*s));
-	bool proc = !strcmp(agentproto_str(req, "what", "all"), "proc");
+	bool proc = !strcmp(agent_proto_str(req, "what", "all"), "proc");
 	char err[256];
 	json_object *o;
 
 	if (!s)
-		return agentproto_error("out of memory");
+		return agent_proto_error("out of memory");
 	if (proc ? snap_proc(s, err, sizeof(err)) : snapread(a->ifptr, a->nif, s, err, sizeof(err))) {
-		o = agentproto_error(err);
+		o = agent_proto_error(err);
 	} else {
 		o = ok();
-		agentproto_put_snap(o, s);
+		agent_proto_put_snap(o, s);
 	}
 	dutsnap_clear(s);
 	free(s);
@@ -198,29 +198,29 @@ static json_object *do_soak_start(struct agent *a, json_object *req)
 	struct cpuset cpus;
 	json_object *o;
 	char err[256], path[4096];
-	const char *p = agentproto_str(req, "calibration", NULL);
+	const char *p = agent_proto_str(req, "calibration", NULL);
 	int rc;
 
 	if (a->soak)
-		return agentproto_error("a soak is already running");
-	if (cpuset_parse_list(agentproto_str(req, "cpus", ""), &cpus, err, sizeof(err)))
-		return agentproto_error(err);
+		return agent_proto_error("a soak is already running");
+	if (cpuset_parse_list(agent_proto_str(req, "cpus", ""), &cpus, err, sizeof(err)))
+		return agent_proto_error(err);
 	if (!(cal = calloc(1, sizeof(*cal))) || !(idle = calloc(1, sizeof(*idle)))) {
 		free(cal);
-		return agentproto_error("out of memory");
+		return agent_proto_error("out of memory");
 	}
 	if (p)
 		snprintf(path, sizeof(path), "%s", p);
 	else
-		soak_calib_default_path(path, sizeof(path));
-	if ((rc = soak_calib_load(path, cal, err, sizeof(err))) == -ENOENT)
+		soak_calibration_default_path(path, sizeof(path));
+	if ((rc = soak_calibration_load(path, cal, err, sizeof(err))) == -ENOENT)
 		snprintf(err, sizeof(err), a->allow_exec ?
 			 "no soak calibration in %.100s on the DUT: a VM lab's guest measures one as it boots with "
 			 "'lab up --kernel ... --soak-calibrate' (or run 'wirerate lab exec -- wirerate soak --calibrate')" :
 			 "no soak calibration in %.100s on the DUT: run 'wirerate soak --calibrate' there on an idle machine first",
 			 path);
 	if (!rc)
-		rc = soak_calib_verify(cal, err, sizeof(err));
+		rc = soak_calibration_verify(cal, err, sizeof(err));
 	/* The calibration checked against the CPUs' idle speed now, alone,
 	 * before the soakers that measure start: a host whose speed moved
 	 * makes the figures untrusted, and the tester says so. */
@@ -236,7 +236,7 @@ static json_object *do_soak_start(struct agent *a, json_object *req)
 	free(cal);
 	if (rc) {
 		free(idle);
-		o = agentproto_error(err);
+		o = agent_proto_error(err);
 
 		/* No calibration, or one for another kernel or CPU: the
 		 * tester asked for what cannot be, as a bad option would. */
@@ -246,7 +246,7 @@ static json_object *do_soak_start(struct agent *a, json_object *req)
 	}
 	o = ok();
 	if (checked)
-		agentproto_put_check(o, idle);
+		agent_proto_put_check(o, idle);
 	free(idle);
 	return o;
 }
@@ -260,13 +260,13 @@ static json_object *do_stall_start(struct agent *a, json_object *req)
 	a->stall = NULL;
 	profile_destroy(a->prof);
 	a->prof = NULL;
-	if (cpuset_parse_list(agentproto_str(req, "cpus", ""), &cpus, err, sizeof(err)) ||
+	if (cpuset_parse_list(agent_proto_str(req, "cpus", ""), &cpus, err, sizeof(err)) ||
 	    stallprobe_create(&cpus, 0, 0, &a->stall, err, sizeof(err)))
-		return agentproto_error(err);
+		return agent_proto_error(err);
 	if (stallprobe_start(a->stall, err, sizeof(err))) {
 		stallprobe_destroy(a->stall);
 		a->stall = NULL;
-		return agentproto_error(err);
+		return agent_proto_error(err);
 	}
 	return ok();
 }
@@ -277,9 +277,9 @@ static json_object *do_stall_read(struct agent *a)
 	json_object *o;
 
 	if (!a->stall)
-		return agentproto_error("no stall probe is running");
+		return agent_proto_error("no stall probe is running");
 	if (!(r = calloc(1, sizeof(*r))))
-		return agentproto_error("out of memory");
+		return agent_proto_error("out of memory");
 	stallprobe_stop(a->stall);
 	stallprobe_read(a->stall, r);
 	stallprobe_destroy(a->stall);
@@ -287,7 +287,7 @@ static json_object *do_stall_read(struct agent *a)
 	profile_destroy(a->prof);
 	a->prof = NULL;
 	o = ok();
-	agentproto_put_stall(o, r);
+	agent_proto_put_stall(o, r);
 	free(r);
 	return o;
 }
@@ -298,22 +298,22 @@ static json_object *do_profile_start(struct agent *a, json_object *req, bool sta
 {
 	struct cpuset cpus;
 	char err[256];
-	uint64_t hz = agentproto_u64(req, "hz");
+	uint64_t hz = agent_proto_u64(req, "hz");
 
 	if (!start || !a->prof) {
 		profile_destroy(a->prof);
 		a->prof = NULL;
-		if (cpuset_parse_list(agentproto_str(req, "cpus", ""), &cpus, err, sizeof(err)))
-			return agentproto_error(err);
+		if (cpuset_parse_list(agent_proto_str(req, "cpus", ""), &cpus, err, sizeof(err)))
+			return agent_proto_error(err);
 		if (hz > PROFILE_HZ_MAX)
-			return agentproto_error("a sampling rate over the most allowed");
+			return agent_proto_error("a sampling rate over the most allowed");
 		if (profile_create(&cpus, (unsigned int)hz, &a->prof, err, sizeof(err)))
-			return agentproto_error(err);
+			return agent_proto_error(err);
 	}
 	if (start && profile_start(a->prof, err, sizeof(err))) {
 		profile_destroy(a->prof);
 		a->prof = NULL;
-		return agentproto_error(err);
+		return agent_proto_error(err);
 	}
 	return ok();
 }
@@ -322,37 +322,37 @@ static json_object *do_profile_read(struct agent *a, json_object *req)
 {
 	struct profile_result *r;
 	json_object *o;
-	uint64_t top = agentproto_u64(req, "top");
+	uint64_t top = agent_proto_u64(req, "top");
 
 	if (!a->prof)
-		return agentproto_error("no profile is running");
+		return agent_proto_error("no profile is running");
 	if (!(r = calloc(1, sizeof(*r))))
-		return agentproto_error("out of memory");
+		return agent_proto_error("out of memory");
 	profile_stop(a->prof);
 	profile_read(a->prof, top > PROFILE_TOP_MAX || !top ? PROFILE_TOP_MAX : (unsigned int)top, r);
 	profile_destroy(a->prof);
 	a->prof = NULL;
 	o = ok();
-	agentproto_put_profile(o, r);
+	agent_proto_put_profile(o, r);
 	free(r);
 	return o;
 }
 
 static json_object *do_soak_read(struct agent *a)
 {
-	struct soak_load *l;
+	struct soak_calib_busy *l;
 	struct soak_snap now;
 	json_object *o;
 
 	if (!a->soak)
-		return agentproto_error("no soak is running");
+		return agent_proto_error("no soak is running");
 	if (!(l = calloc(1, sizeof(*l))))
-		return agentproto_error("out of memory");
+		return agent_proto_error("out of memory");
 	soak_snap(a->soak, &now);
 	soak_load_between(a->soak, &a->last, &now, l);
 	a->last = now;
 	o = ok();
-	agentproto_put_load(o, l);
+	agent_proto_put_load(o, l);
 	free(l);
 	return o;
 }
@@ -360,7 +360,7 @@ static json_object *do_soak_read(struct agent *a)
 static json_object *do_apply(struct agent *a, json_object *req)
 {
 	static const char *const names[] = { "keep", "bound", "split", "free" };
-	const char *pl = agentproto_str(req, "placement", "keep");
+	const char *pl = agent_proto_str(req, "placement", "keep");
 	struct dut_apply ap = { 0 };
 	char err[256], what[256];
 	json_object *o;
@@ -369,21 +369,21 @@ static json_object *do_apply(struct agent *a, json_object *req)
 	for (i = 0; i < 4 && strcmp(pl, names[i]); i++)
 		;
 	if (i == 4)
-		return agentproto_error("placement must be keep, bound, split or free");
+		return agent_proto_error("placement must be keep, bound, split or free");
 	ap.placement = (enum dut_placement)i;
 	if (ap.placement != DUT_PLACE_KEEP &&
-	    cpuset_parse_list(agentproto_str(req, "cpus", ""), &ap.cpus, err, sizeof(err)))
-		return agentproto_error(err);
+	    cpuset_parse_list(agent_proto_str(req, "cpus", ""), &ap.cpus, err, sizeof(err)))
+		return agent_proto_error(err);
 	if (json_object_object_get_ex(req, "rules", NULL)) {
-		uint64_t r = agentproto_u64(req, "rules");
+		uint64_t r = agent_proto_u64(req, "rules");
 
 		if (r > NFT_RULES_MAX)
-			return agentproto_error("too many rules");
+			return agent_proto_error("too many rules");
 		ap.rules_set = true;
 		ap.rules = (unsigned int)r;
 	}
-	if (agentapply_apply(&a->apply, a->ifnames, a->nif, &ap, what, sizeof(what), err, sizeof(err)))
-		return agentproto_error(err);
+	if (agent_apply(&a->apply, a->ifnames, a->nif, &ap, what, sizeof(what), err, sizeof(err)))
+		return agent_proto_error(err);
 	o = ok();
 	json_object_object_add(o, "applied", json_object_new_string(what));
 	return o;
@@ -399,19 +399,19 @@ static int restore(struct agent *a, char *err, size_t errlen)
 	a->stall = NULL;
 	profile_destroy(a->prof);
 	a->prof = NULL;
-	return agentapply_restore(&a->apply, err, errlen);
+	return agent_apply_restore(&a->apply, err, errlen);
 }
 
 /* One request in, one answer out; *bye set when the tester is done. */
 static json_object *handle(struct agent *a, json_object *req, bool *bye)
 {
-	const char *op = agentproto_str(req, "op", "");
+	const char *op = agent_proto_str(req, "op", "");
 	char err[256];
 
 	if (!strcmp(op, "hello"))
 		return do_hello(a, req);
 	if (!a->hello)
-		return agentproto_error("say hello first");
+		return agent_proto_error("say hello first");
 	if (!strcmp(op, "snapshot"))
 		return do_snapshot(a, req);
 	if (!strcmp(op, "soak_start"))
@@ -436,13 +436,13 @@ static json_object *handle(struct agent *a, json_object *req, bool *bye)
 	if (!strcmp(op, "apply"))
 		return do_apply(a, req);
 	if (!strcmp(op, "exec"))
-		return a->allow_exec ? agentexec_run(req) :
-		       agentproto_error("exec: only the lab's own agent runs commands (on a DUT of your own, use ssh)");
+		return a->allow_exec ? agent_exec_run(req) :
+		       agent_proto_error("exec: only the lab's own agent runs commands (on a DUT of your own, use ssh)");
 	if (!strcmp(op, "restore") || !strcmp(op, "bye")) {
 		*bye = !strcmp(op, "bye");
-		return restore(a, err, sizeof(err)) ? agentproto_error(err) : ok();
+		return restore(a, err, sizeof(err)) ? agent_proto_error(err) : ok();
 	}
-	return agentproto_error("unknown op");
+	return agent_proto_error("unknown op");
 }
 
 static int write_all(int fd, const char *p, size_t n)
@@ -463,7 +463,7 @@ static int write_all(int fd, const char *p, size_t n)
 static int reply(struct agent *a, json_object *o)
 {
 	size_t n;
-	char *line = agentproto_line(o, &n);
+	char *line = agent_proto_line(o, &n);
 	int rc = line ? write_all(a->out_fd, line, n) : -ENOMEM;
 
 	free(line);
@@ -516,13 +516,13 @@ static int serve(int in_fd, int out_fd, bool allow_exec, const volatile sig_atom
 		have += (size_t)r;
 		while (!rc && !bye && (nl = memchr(buf, '\n', have))) {
 			size_t len = (size_t)(nl - buf) + 1;
-			json_object *req = agentproto_parse(buf, len, err, errlen);
+			json_object *req = agent_proto_parse(buf, len, err, errlen);
 
 			if (req) {
 				rc = reply(a, handle(a, req, &bye));
 				json_object_put(req);
 			} else {
-				rc = reply(a, agentproto_error(err));
+				rc = reply(a, agent_proto_error(err));
 			}
 			memmove(buf, buf + len, have - len);
 			have -= len;
@@ -530,7 +530,7 @@ static int serve(int in_fd, int out_fd, bool allow_exec, const volatile sig_atom
 		if (have == AGENT_REQ_MAX) {
 			/* A request longer than any the protocol has: answer and
 			 * end, since where the next one starts is unknown. */
-			reply(a, agentproto_error("request too long"));
+			reply(a, agent_proto_error("request too long"));
 			break;
 		}
 	}

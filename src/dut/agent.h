@@ -16,7 +16,7 @@ int agent_serve(int in_fd, int out_fd, const volatile sig_atomic_t *stop, char *
 
 /* The same for the lab's own agent (in its DUT namespace, or a VM lab's
  * guest), which also runs commands for 'lab exec' (the exec op,
- * agentexec.h); an agent reached over ssh never does. */
+ * agent_exec.h); an agent reached over ssh never does. */
 int agent_serve_exec(int in_fd, int out_fd, const volatile sig_atomic_t *stop, char *err, size_t errlen);
 
 #endif

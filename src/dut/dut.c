@@ -13,12 +13,12 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
-#include "core/timeconst.h"
-#include "dut/agentproto.h"
+#include "core/ns.h"
+#include "dut/agent_proto.h"
 #include "dut/envcap.h"
 #include "dut/soak.h"
 #include "lab/lab.h"
-#include "lab/labvm.h"
+#include "lab/vm_lab.h"
 #include "os/netns.h"
 #include "os/procstat.h"
 
@@ -183,7 +183,7 @@ static json_object *read_answer(struct dut *d, unsigned int timeout_ms, int *rc,
 
 		if (nl) {
 			size_t len = (size_t)(nl - d->buf) + 1;
-			json_object *o = agentproto_parse(d->buf, len, err, errlen);
+			json_object *o = agent_proto_parse(d->buf, len, err, errlen);
 
 			memmove(d->buf, d->buf + len, d->have - len);
 			d->have -= len;
@@ -235,7 +235,7 @@ static json_object *read_answer(struct dut *d, unsigned int timeout_ms, int *rc,
 static json_object *ask(struct dut *d, json_object *req, unsigned int timeout_ms, int *rc, char *err, size_t errlen)
 {
 	size_t n, off = 0;
-	char *line = agentproto_line(req, &n);
+	char *line = agent_proto_line(req, &n);
 	json_object *o;
 
 	json_object_put(req);
@@ -265,17 +265,17 @@ static json_object *ask(struct dut *d, json_object *req, unsigned int timeout_ms
 	free(line);
 	if (!(o = read_answer(d, timeout_ms, rc, err, errlen)))
 		return NULL;
-	if (!agentproto_bool(o, "ok")) {
+	if (!agent_proto_bool(o, "ok")) {
 		char why[300];
 
-		snprintf(why, sizeof(why), "%s", agentproto_str(o, "error", "no reason given"));
+		snprintf(why, sizeof(why), "%s", agent_proto_str(o, "error", "no reason given"));
 		for (char *p = why; *p; p++)
 			if ((unsigned char)*p < 0x20)
 				*p = '?';
 		snprintf(err, errlen, "%s: %s", d->name, why);
 		/* The agent says when the request itself was wrong (a soak with
 		 * no calibration there): that is bad input, not a failed run. */
-		*rc = agentproto_bool(o, "invalid") ? -EINVAL : -EIO;
+		*rc = agent_proto_bool(o, "invalid") ? -EINVAL : -EIO;
 		/* the caller may still read the answer (hello's version) */
 	}
 	return o;
@@ -384,12 +384,12 @@ static int start_vm(struct dut *d, char *err, size_t errlen)
 	int rc;
 
 	d->pid = -1;
-	if ((rc = labvm_agent_connect(d->t.prefix, &d->fd, &d->vm_lock, err, errlen)))
+	if ((rc = vm_lab_agent_connect(d->t.prefix, &d->fd, &d->vm_lock, err, errlen)))
 		return rc;
 	/* The guest's banner: its end is open. Without one in time (a guest
 	 * whose last session still serves this port), speak all the same. */
 	if ((o = read_answer(d, LABVM_BANNER_MS, &rc, err, errlen))) {
-		bool banner = agentproto_str(o, "banner", NULL) != NULL;
+		bool banner = agent_proto_str(o, "banner", NULL) != NULL;
 
 		json_object_put(o);
 		if (!banner) {
@@ -406,7 +406,7 @@ static int start(struct dut *d, char *err, size_t errlen)
 {
 	int sv[2], ep[2];
 
-	if (d->t.kind == DUT_LAB && labvm_present(d->t.prefix))
+	if (d->t.kind == DUT_LAB && vm_lab_present(d->t.prefix))
 		return start_vm(d, err, errlen);
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
@@ -475,15 +475,15 @@ int dut_open(const struct dut_target *t, const char *const *ifnames, unsigned in
 	/* The first answer waits for ssh's connection too. */
 	ans = ask(d, req, DUT_ANSWER_MS + (t->connect_timeout_s ? t->connect_timeout_s : DUT_CONNECT_S) * 1000,
 		  &rc, err, errlen);
-	v = ans ? agentproto_u64(ans, "version") : 0;
+	v = ans ? agent_proto_u64(ans, "version") : 0;
 	if (ans && v != AGENT_PROTO_VERSION) {
 		snprintf(err, errlen, "%s: the agent speaks protocol version %llu and this wirerate speaks %d: install the same wirerate version on both",
 			 d->name, (unsigned long long)v, AGENT_PROTO_VERSION);
 		rc = -EPROTO;
 	}
 	if (!rc) {
-		agentproto_get_env(ans, "env", "dut.", &d->env);
-		envcap_set(&d->env, "dut.name", "%s", d->name);	/* what the tester asked for */
+		agent_proto_get_env(ans, "env", "dut.", &d->env);
+		envcap_kv_set(&d->env, "dut.name", "%s", d->name);	/* what the tester asked for */
 	}
 	json_object_put(ans);
 	if (rc) {
@@ -512,7 +512,7 @@ static int snapshot(struct dut *d, const char *what, struct dutsnap *s, char *er
 	json_object_object_add(req, "what", json_object_new_string(what));
 	ans = ask(d, req, DUT_ANSWER_MS, &rc, err, errlen);
 
-	if (!rc && (rc = agentproto_get_snap(ans, s, err, errlen))) {
+	if (!rc && (rc = agent_proto_get_snap(ans, s, err, errlen))) {
 		char why[256];
 
 		snprintf(why, sizeof(why), "%s", err);
@@ -542,10 +542,10 @@ int dut_exec(struct dut *d, char *const *argv, unsigned int timeout_ms, int *sta
 	/* the command's own time, and the answer's after it */
 	ans = ask(d, req, timeout_ms + DUT_ANSWER_MS, &rc, err, errlen);
 	if (!rc) {
-		*status = (int)agentproto_u64(ans, "status");
+		*status = (int)agent_proto_u64(ans, "status");
 		if (json_object_object_get_ex(ans, "output", &v) && json_object_is_type(v, json_type_string))
 			*output = strndup(json_object_get_string(v), (size_t)json_object_get_string_len(v));
-		if (agentproto_bool(ans, "timed_out")) {
+		if (agent_proto_bool(ans, "timed_out")) {
 			snprintf(err, errlen, "%s: the command did not end within %u s", d->name, timeout_ms / 1000);
 			rc = -ETIMEDOUT;
 		}
@@ -588,7 +588,7 @@ int dut_soak_start(struct dut *d, const struct cpuset *cpus, const char *calib_p
 		json_object_object_add(req, "calibration", json_object_new_string(calib_path));
 	ans = ask(d, req, DUT_ANSWER_MS, &rc, err, errlen);
 	if (!rc && check) {
-		bool got = agentproto_get_check(ans, check);
+		bool got = agent_proto_get_check(ans, check);
 
 		if (checked)
 			*checked = got;
@@ -641,7 +641,7 @@ int dut_profile_read(struct dut *d, unsigned int top, struct profile_result *r, 
 	json_object_object_add(req, "top", json_object_new_int64(top));
 	ans = ask(d, req, DUT_ANSWER_MS, &rc, err, errlen);
 	if (!rc)
-		agentproto_get_profile(ans, r);
+		agent_proto_get_profile(ans, r);
 	json_object_put(ans);
 	return rc;
 }
@@ -652,18 +652,18 @@ int dut_stall_read(struct dut *d, struct stallprobe_result *r, char *err, size_t
 	json_object *ans = ask(d, op("stall_read"), DUT_ANSWER_MS, &rc, err, errlen);
 
 	if (!rc)
-		agentproto_get_stall(ans, r);
+		agent_proto_get_stall(ans, r);
 	json_object_put(ans);
 	return rc;
 }
 
-int dut_soak_read(struct dut *d, struct soak_load *l, char *err, size_t errlen)
+int dut_soak_read(struct dut *d, struct soak_calib_busy *l, char *err, size_t errlen)
 {
 	int rc;
 	json_object *ans = ask(d, op("soak_read"), DUT_ANSWER_MS, &rc, err, errlen);
 
 	if (!rc)
-		agentproto_get_load(ans, l);
+		agent_proto_get_load(ans, l);
 	json_object_put(ans);
 	return rc;
 }
@@ -690,7 +690,7 @@ int dut_apply(struct dut *d, const struct dut_apply *a, char *what, size_t whatl
 		json_object_object_add(req, "rules", json_object_new_int64(a->rules));
 	ans = ask(d, req, DUT_ANSWER_MS, &rc, err, errlen);
 	if (!rc && what)
-		snprintf(what, whatlen, "%s", agentproto_str(ans, "applied", ""));
+		snprintf(what, whatlen, "%s", agent_proto_str(ans, "applied", ""));
 	json_object_put(ans);
 	return rc;
 }

@@ -22,7 +22,7 @@
 
 struct dut;
 struct envcap;
-struct soak_load;
+struct soak_calib_busy;
 
 /* Start the agent for target and say hello; ifnames are the DUT's ports
  * whose counters, rings, queues and IRQs the agent reports (the lab's are
@@ -53,7 +53,7 @@ struct soak_idle;
  * made one. */
 int dut_soak_start(struct dut *d, const struct cpuset *cpus, const char *calib_path, struct soak_idle *check,
 		   bool *checked, char *err, size_t errlen);
-int dut_soak_read(struct dut *d, struct soak_load *l, char *err, size_t errlen);
+int dut_soak_read(struct dut *d, struct soak_calib_busy *l, char *err, size_t errlen);
 int dut_soak_stop(struct dut *d, char *err, size_t errlen);
 
 /* The stall probe (dut/stallprobe.h) on cpus of the DUT, from start to

@@ -15,7 +15,7 @@
 
 #include "os/cpulat.h"
 #include "os/ethtool.h"
-#include "os/fsutil.h"
+#include "os/fs.h"
 #include "lab/lab.h"
 #include "os/netns.h"
 #include "wr_config.h"
@@ -36,15 +36,15 @@ void envcap_host(struct envcap *e, const char *root)
 
 	if (fs_read(root, "/proc/sys/kernel/osrelease", buf, sizeof(buf)) > 0) {
 		trim(buf);
-		envcap_set(e, "kernel.release", "%s", buf);
+		envcap_kv_set(e, "kernel.release", "%s", buf);
 	}
 	if (fs_read(root, "/proc/cmdline", buf, sizeof(buf)) > 0) {
 		trim(buf);
-		envcap_set(e, "kernel.cmdline", "%s", buf);
+		envcap_kv_set(e, "kernel.cmdline", "%s", buf);
 	}
 	if (fs_read(root, "/sys/devices/system/cpu/online", buf, sizeof(buf)) > 0) {
 		trim(buf);
-		envcap_set(e, "cpu.online", "%s", buf);
+		envcap_kv_set(e, "cpu.online", "%s", buf);
 	}
 	/* /proc/cpuinfo is larger than one read buffer on big hosts: count
 	 * processors line by line. */
@@ -68,13 +68,13 @@ void envcap_host(struct envcap *e, const char *root)
 				while (*v == ' ' || *v == '\t')
 					v++;
 				trim(v);
-				envcap_set(e, "cpu.model", "%s", v);
+				envcap_kv_set(e, "cpu.model", "%s", v);
 				model = true;
 			}
 		}
 		fclose(f);
 		if (cpus)
-			envcap_set(e, "cpu.count", "%u", cpus);
+			envcap_kv_set(e, "cpu.count", "%u", cpus);
 	}
 	/* How far apart the host has the CPUs now (this host only, never a
 	 * fixture's): on a VM it moves them, and the figures with them. */
@@ -84,14 +84,14 @@ void envcap_host(struct envcap *e, const char *root)
 
 		cpulat_format(p, np, buf, sizeof(buf));
 		if (buf[0])
-			envcap_set(e, "cpu.line_ns", "%s", buf);
+			envcap_kv_set(e, "cpu.line_ns", "%s", buf);
 	}
-	envcap_set(e, "wirerate.version", "%s", WR_VERSION);
-	envcap_set(e, "wirerate.revision", "%s", WR_REVISION);
+	envcap_kv_set(e, "wirerate.version", "%s", WR_VERSION);
+	envcap_kv_set(e, "wirerate.revision", "%s", WR_REVISION);
 	n = gethostname(buf, sizeof(buf) - 1);
 	if (n == 0) {
 		buf[sizeof(buf) - 1] = '\0';
-		envcap_set(e, "host.name", "%s", buf);
+		envcap_kv_set(e, "host.name", "%s", buf);
 	}
 }
 
@@ -180,7 +180,7 @@ void envcap_port(struct envcap *e, const char *name, int nsfd, const char *ifnam
 	char key[ENVCAP_KEY], buf[1024];
 	int saved = -1, sock = -1;
 
-	envcap_set(e, (snprintf(key, sizeof(key), "port.%s.name", name), key), "%s", ifname);
+	envcap_kv_set(e, (snprintf(key, sizeof(key), "port.%s.name", name), key), "%s", ifname);
 	if (nsfd < 0 || !netns_enter(nsfd, &saved)) {
 		sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 		if (nsfd >= 0)
@@ -194,48 +194,48 @@ void envcap_port(struct envcap *e, const char *name, int nsfd, const char *ifnam
 
 		snprintf(key, sizeof(key), "port.%s.driver", name);
 		if (!eth_cmd(sock, ifname, &di))
-			envcap_set(e, key, "%s%s%s", di.driver, di.version[0] ? " " : "", di.version);
+			envcap_kv_set(e, key, "%s%s%s", di.driver, di.version[0] ? " " : "", di.version);
 		else
-			envcap_set(e, key, "unknown");
+			envcap_kv_set(e, key, "unknown");
 		if (di.fw_version[0]) {
 			snprintf(key, sizeof(key), "port.%s.firmware", name);
-			envcap_set(e, key, "%.*s", (int)sizeof(di.fw_version), di.fw_version);
+			envcap_kv_set(e, key, "%.*s", (int)sizeof(di.fw_version), di.fw_version);
 		}
 		snprintf(key, sizeof(key), "port.%s.queues", name);
 		{
 			unsigned int rxq = 0, txq = 0;
 
 			if (!ethtool_queues(sock, ifname, &rxq, &txq))
-				envcap_set(e, key, "rx=%u tx=%u", rxq, txq);
+				envcap_kv_set(e, key, "rx=%u tx=%u", rxq, txq);
 		}
 		snprintf(key, sizeof(key), "port.%s.speed", name);
 		if (!ethtool_speed(sock, ifname, &mbps) && mbps)
-			envcap_set(e, key, "%u Mb/s", mbps);
+			envcap_kv_set(e, key, "%u Mb/s", mbps);
 		else
-			envcap_set(e, key, "unknown");
+			envcap_kv_set(e, key, "unknown");
 		snprintf(key, sizeof(key), "port.%s.offloads", name);
 		if (!ethtool_offloads_get(sock, ifname, &o))
-			envcap_set(e, key, "gro=%s gso=%s tso=%s", o.gro ? "on" : "off", o.gso ? "on" : "off",
+			envcap_kv_set(e, key, "gro=%s gso=%s tso=%s", o.gro ? "on" : "off", o.gso ? "on" : "off",
 				   o.tso ? "on" : "off");
 		else
-			envcap_set(e, key, "unknown");
+			envcap_kv_set(e, key, "unknown");
 		snprintf(key, sizeof(key), "port.%s.rings", name);
 		if (!eth_cmd(sock, ifname, &rp))
-			envcap_set(e, key, "rx=%u/%u tx=%u/%u", rp.rx_pending, rp.rx_max_pending, rp.tx_pending,
+			envcap_kv_set(e, key, "rx=%u/%u tx=%u/%u", rp.rx_pending, rp.rx_max_pending, rp.tx_pending,
 				   rp.tx_max_pending);
 		else
-			envcap_set(e, key, "not readable");
+			envcap_kv_set(e, key, "not readable");
 		close(sock);
 	}
 	port_irqs(root, ifname, buf, sizeof(buf));
 	snprintf(key, sizeof(key), "port.%s.driver", name);
-	const char *drv = envcap_get(e, key);
+	const char *drv = envcap_kv_get(e, key);
 
 	snprintf(key, sizeof(key), "port.%s.irqs", name);
 	if (!strcmp(buf, "none") && drv && !strncmp(drv, "veth", 4))
-		envcap_set(e, key, "none (veth has no IRQs: its receive work runs where RPS puts it)");
+		envcap_kv_set(e, key, "none (veth has no IRQs: its receive work runs where RPS puts it)");
 	else
-		envcap_set(e, key, "%s", buf);
+		envcap_kv_set(e, key, "%s", buf);
 	if (sys_rps) {
 		char path[256];
 
@@ -243,7 +243,7 @@ void envcap_port(struct envcap *e, const char *name, int nsfd, const char *ifnam
 		if (fs_read(root, path, buf, sizeof(buf)) > 0) {
 			trim(buf);
 			snprintf(key, sizeof(key), "port.%s.rps", name);
-			envcap_set(e, key, "%s", buf);
+			envcap_kv_set(e, key, "%s", buf);
 		}
 	}
 }
@@ -260,29 +260,29 @@ int envcap_lab(struct envcap *e, const char *prefix, char *err, size_t errlen)
 	}
 	if ((rc = lab_status(prefix, st, err, errlen)))
 		goto out;
-	envcap_set(e, "lab.prefix", "%s", prefix);
-	envcap_set(e, "lab.placement", "%s", lab_placement_name(st->placement));
+	envcap_kv_set(e, "lab.prefix", "%s", prefix);
+	envcap_kv_set(e, "lab.placement", "%s", lab_placement_name(st->placement));
 	if (st->rules >= 0)
-		envcap_set(e, "lab.rules", "%d", st->rules);
+		envcap_kv_set(e, "lab.rules", "%d", st->rules);
 	cpuset_format_list(&st->dut_cpus, list, sizeof(list));
-	envcap_set(e, "lab.dut_cpus", "%s", list[0] ? list : "none");
-	envcap_set(e, "lab.dut_cpu_count", "%u", st->vm.on ? st->vm.vcpus : cpuset_count(&st->dut_cpus));
+	envcap_kv_set(e, "lab.dut_cpus", "%s", list[0] ? list : "none");
+	envcap_kv_set(e, "lab.dut_cpu_count", "%u", st->vm.on ? st->vm.vcpus : cpuset_count(&st->dut_cpus));
 	/* A VM's kernel is what the run measures; how it was emulated says
 	 * what the figures compare with (TCG: kernels relative to each other) */
-	envcap_set(e, "lab.kind", "%s", st->vm.on ? "vm" : "netns");
+	envcap_kv_set(e, "lab.kind", "%s", st->vm.on ? "vm" : "netns");
 	if (st->vm.on) {
-		envcap_set(e, "lab.vm.kernel", "%s", st->vm.kernel);
-		envcap_set(e, "lab.vm.release", "%s", st->vm.release);
-		envcap_set(e, "lab.vm.source", "%s", st->vm.source);
-		envcap_set(e, "lab.vm.accel", "%s", st->vm.accel);
-		envcap_set(e, "lab.vm.vcpus", "%u", st->vm.vcpus);
-		envcap_set(e, "lab.vm.memory_mib", "%u", st->vm.memory_mib);
-		envcap_set(e, "lab.vm.cmdline", "%s", st->vm.cmdline[0] ? st->vm.cmdline : "none");
+		envcap_kv_set(e, "lab.vm.kernel", "%s", st->vm.kernel);
+		envcap_kv_set(e, "lab.vm.release", "%s", st->vm.release);
+		envcap_kv_set(e, "lab.vm.source", "%s", st->vm.source);
+		envcap_kv_set(e, "lab.vm.accel", "%s", st->vm.accel);
+		envcap_kv_set(e, "lab.vm.vcpus", "%u", st->vm.vcpus);
+		envcap_kv_set(e, "lab.vm.memory_mib", "%u", st->vm.memory_mib);
+		envcap_kv_set(e, "lab.vm.cmdline", "%s", st->vm.cmdline[0] ? st->vm.cmdline : "none");
 		cpuset_format_list(&st->vm.host_cpus, list, sizeof(list));
-		envcap_set(e, "lab.vm.host_cpus", "%s", list[0] ? list : "unpinned");
+		envcap_kv_set(e, "lab.vm.host_cpus", "%s", list[0] ? list : "unpinned");
 	}
 	if (st->ifs[LAB_DUT0].present)
-		envcap_set(e, "lab.mtu", "%u", st->ifs[LAB_DUT0].link.mtu);
+		envcap_kv_set(e, "lab.mtu", "%u", st->ifs[LAB_DUT0].link.mtu);
 	/* NAPI mode (XDP on the DUT's ports) or plain skb mode: where an
 	 * overloaded DUT drops, so it belongs with the configuration. */
 	{
@@ -291,17 +291,17 @@ int envcap_lab(struct envcap *e, const char *prefix, char *err, size_t errlen)
 		for (unsigned int p = 0; p < st->ports; p++)
 			napi = napi && st->ifs[p * LAB_NIFS + LAB_DUT0].link.xdp_prog_id &&
 			       st->ifs[p * LAB_NIFS + LAB_DUT1].link.xdp_prog_id;
-		envcap_set(e, "lab.ingress", "%s", st->vm.on ? "virtio" : napi ? "napi" : "skb");
+		envcap_kv_set(e, "lab.ingress", "%s", st->vm.on ? "virtio" : napi ? "napi" : "skb");
 	}
-	envcap_set(e, "lab.queues", "%u", st->queues);
-	envcap_set(e, "lab.ports", "%u", st->ports);
+	envcap_kv_set(e, "lab.queues", "%u", st->queues);
+	envcap_kv_set(e, "lab.ports", "%u", st->ports);
 	if (!strcmp(st->shape.kind, "tbf")) {
 		if (st->shape.pkt_size)
-			envcap_set(e, "lab.shape", "%.0fpps", (double)st->shape.rate / st->shape.pkt_size);
+			envcap_kv_set(e, "lab.shape", "%.0fpps", (double)st->shape.rate / st->shape.pkt_size);
 		else
-			envcap_set(e, "lab.shape", "%.0fbit", (double)st->shape.rate * 8);
+			envcap_kv_set(e, "lab.shape", "%.0fbit", (double)st->shape.rate * 8);
 	} else {
-		envcap_set(e, "lab.shape", "none");
+		envcap_kv_set(e, "lab.shape", "none");
 	}
 	for (unsigned int i = 0; i < st->ports * LAB_NIFS; i++) {
 		const struct lab_addr *a = lab_path_if(i / LAB_NIFS, (enum lab_ifx)(i % LAB_NIFS));
@@ -313,7 +313,7 @@ int envcap_lab(struct envcap *e, const char *prefix, char *err, size_t errlen)
 		if (st->ifs[i].rps_known) {
 			cpuset_format_list(&st->ifs[i].rps, list, sizeof(list));
 			snprintf(key, sizeof(key), "lab.%s.rps", a->ifname);
-			envcap_set(e, key, "%s", list[0] ? list : "none");
+			envcap_kv_set(e, key, "%s", list[0] ? list : "none");
 		}
 		lab_ns_name(prefix, a->role, ns, sizeof(ns));
 		if (st->vm.on && a->role == LAB_DUT)
@@ -348,7 +348,7 @@ void envcap_config(const struct envcap *e, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && off < len; i++) {
-		const char *v = envcap_get(e, parts[i].key);
+		const char *v = envcap_kv_get(e, parts[i].key);
 
 		if (v && parts[i].dflt && !strcmp(v, parts[i].dflt))
 			continue;

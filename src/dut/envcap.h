@@ -29,9 +29,9 @@ struct envcap {
 };
 
 /* Set key (replacing an earlier value); silently dropped when full. */
-void envcap_set(struct envcap *e, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void envcap_kv_set(struct envcap *e, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The value of key, or NULL. */
-const char *envcap_get(const struct envcap *e, const char *key);
+const char *envcap_kv_get(const struct envcap *e, const char *key);
 
 /* kernel.release, kernel.cmdline, cpu.model, cpu.count, cpu.online,
  * wirerate.version, wirerate.revision; on this host (root NULL or "/")

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 #define RING_PAGES 128			/* data pages per CPU (512 KiB), a power of two */
 #define MAX_STACK 32			/* kernel frames kept per sample */

@@ -13,7 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "os/fsutil.h"
+#include "core/stat.h"
+#include "os/fs.h"
 #include "os/procstat.h"
 #include "os/timefmt.h"
 
@@ -260,11 +261,11 @@ void soak_snap(const struct soak *s, struct soak_snap *snap)
 		snap->cpu_ns[i] = s->w[i].have_clk && !clock_gettime(s->w[i].clk, &ts)
 				  ? (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec : 0;
 	}
-	snap->t_ns = mono_ns();
+	snap->t_ns = clock_mono_ns();
 }
 
 void soak_load_between(const struct soak *s, const struct soak_snap *a, const struct soak_snap *b,
-		       struct soak_load *out)
+		       struct soak_calib_busy *out)
 {
 	double sec = b->t_ns > a->t_ns ? (double)(b->t_ns - a->t_ns) / NSEC_PER_SEC : 0, sum = 0;
 
@@ -281,7 +282,7 @@ void soak_load_between(const struct soak *s, const struct soak_snap *a, const st
 		out->share[i] = sec > 0 ? ran / sec : 0;
 		out->run_rate[i] = ran > 0 ? loops / ran : out->rate[i];
 		if (s->calib[i] > 0) {
-			out->load[i] = soak_load(loops, sec, s->calib[i], &out->clamped);
+			out->load[i] = soak_calib_busy(loops, sec, s->calib[i], &out->clamped);
 			out->raw[i] = sec > 0 ? 1 - out->rate[i] / s->calib[i] : 0;
 		}
 		sum += out->load[i];
@@ -289,7 +290,7 @@ void soak_load_between(const struct soak *s, const struct soak_snap *a, const st
 	out->all = s->n ? sum / s->n : 0;
 }
 
-void soak_read(const struct soak *s, struct soak_load *out)
+void soak_read(const struct soak *s, struct soak_calib_busy *out)
 {
 	struct soak_snap now;
 
@@ -336,7 +337,7 @@ static int host_identity(struct soak_calib *c, char *err, size_t errlen)
 static void sleep_until(uint64_t t_ns, const volatile sig_atomic_t *stop)
 {
 	/* In slices, so that a stop request is seen within 50 ms. */
-	for (uint64_t now = mono_ns(); now < t_ns && !(stop && *stop); now = mono_ns()) {
+	for (uint64_t now = clock_mono_ns(); now < t_ns && !(stop && *stop); now = clock_mono_ns()) {
 		uint64_t d = t_ns - now < 50 * NSEC_PER_MSEC ? t_ns - now : 50 * NSEC_PER_MSEC;
 		struct timespec ts = { (time_t)(d / NSEC_PER_SEC), (long)(d % NSEC_PER_SEC) };
 
@@ -353,7 +354,7 @@ int soak_calibrate(const struct cpuset *cpus, const struct soak_calib_opts *o,
 	uint64_t timeout = o->timeout_ns ? o->timeout_ns : 60 * NSEC_PER_SEC, t0, next;
 	double tol = o->tolerance > 0 ? o->tolerance : 0.01, worst = 0;
 	struct soak_snap *a = NULL, *b = NULL;
-	struct soak_load *l = NULL;
+	struct soak_calib_busy *l = NULL;
 	double *hist = NULL;		/* settle readings per CPU, a ring */
 	struct soak *s = NULL;
 	int rc;
@@ -375,7 +376,7 @@ int soak_calibrate(const struct cpuset *cpus, const struct soak_calib_opts *o,
 	if ((rc = soak_start(s, err, errlen)))
 		goto out;
 	/* The first reading warms caches and the CPU's clock: not counted. */
-	t0 = mono_ns();
+	t0 = clock_mono_ns();
 	sleep_until(t0 + interval / 2, stop);
 	soak_snap(s, a);
 	next = a->t_ns;
@@ -434,7 +435,7 @@ out:
 	return rc;
 }
 
-void soak_calib_default_path(char *buf, size_t len)
+void soak_calibration_default_path(char *buf, size_t len)
 {
 	const char *d = getenv("WIRERATE_STATE_DIR"), *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
 
@@ -446,7 +447,7 @@ void soak_calib_default_path(char *buf, size_t len)
 		snprintf(buf, len, "%s/.local/state/wirerate/soak-calibration", h && *h ? h : "/root");
 }
 
-int soak_calib_load(const char *path, struct soak_calib *c, char *err, size_t errlen)
+int soak_calibration_load(const char *path, struct soak_calib *c, char *err, size_t errlen)
 {
 	char buf[65536], e2[200];
 	long n = fs_read(NULL, path, buf, sizeof(buf));
@@ -470,7 +471,7 @@ int soak_calib_load(const char *path, struct soak_calib *c, char *err, size_t er
 	return rc;
 }
 
-int soak_calib_save(const char *path, const struct soak_calib *c, char *err, size_t errlen)
+int soak_calibration_save(const char *path, const struct soak_calib *c, char *err, size_t errlen)
 {
 	char text[65536];
 	struct fs_out o;
@@ -495,7 +496,7 @@ int soak_calib_save(const char *path, const struct soak_calib *c, char *err, siz
 	return rc;
 }
 
-int soak_calib_verify(const struct soak_calib *c, char *err, size_t errlen)
+int soak_calibration_verify(const struct soak_calib *c, char *err, size_t errlen)
 {
 	struct soak_calib here;
 	int rc;
@@ -519,7 +520,7 @@ static int soak_start_warm(const struct cpuset *cpus, const struct soak_calib *c
 
 	if ((rc = soak_create(cpus, calib, s, err, errlen)) || (rc = soak_start(*s, err, errlen)))
 		return rc;
-	sleep_until(mono_ns() + 50 * NSEC_PER_MSEC, NULL);
+	sleep_until(clock_mono_ns() + 50 * NSEC_PER_MSEC, NULL);
 	soak_snap(*s, a);
 	return 0;
 }
@@ -528,7 +529,7 @@ int soak_check_idle(const struct cpuset *cpus, const struct soak_calib *calib, u
 		    double tol, struct soak_idle *out, char *err, size_t errlen)
 {
 	struct soak_snap *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	struct soak_load *l = malloc(sizeof(*l));
+	struct soak_calib_busy *l = malloc(sizeof(*l));
 	double *v = calloc((size_t)IDLE_SLICES * SOAK_MAX_CPUS, sizeof(double));
 	unsigned int used[SOAK_MAX_CPUS] = { 0 }, busy = SOAK_MAX_CPUS;
 	struct soak *s = NULL;
@@ -627,7 +628,7 @@ int soak_steady_check(const struct cpuset *cpus, uint64_t reading_ns, struct soa
 		      char *err, size_t errlen)
 {
 	struct soak_snap *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	struct soak_load *l1 = malloc(sizeof(*l1)), *l2 = malloc(sizeof(*l2));
+	struct soak_calib_busy *l1 = malloc(sizeof(*l1)), *l2 = malloc(sizeof(*l2));
 	struct soak *s = NULL;
 	int64_t steal0;
 	int rc;

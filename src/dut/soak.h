@@ -21,8 +21,8 @@
 #include <stdint.h>
 
 #include "core/cpuset.h"
-#include "core/cpustat.h"
-#include "core/timeconst.h"
+#include "core/soak_calib.h"
+#include "core/ns.h"
 
 /* The loop's signature: a calibration made with another loop (or the same
  * loop compiled without optimisation) is refused. */
@@ -43,7 +43,7 @@ struct soak_snap {
 };
 
 /* Load over an interval, per soaked CPU, as fractions 0..1. */
-struct soak_load {
+struct soak_calib_busy {
 	double seconds;
 	double all;			/* mean of load[] */
 	unsigned int n;
@@ -70,9 +70,9 @@ unsigned int soak_cpu(const struct soak *s, unsigned int i);
 void soak_snap(const struct soak *s, struct soak_snap *snap);
 /* Load between two snapshots (b later). */
 void soak_load_between(const struct soak *s, const struct soak_snap *a, const struct soak_snap *b,
-		       struct soak_load *out);
+		       struct soak_calib_busy *out);
 /* Per-CPU load since soak_start. */
-void soak_read(const struct soak *s, struct soak_load *out);
+void soak_read(const struct soak *s, struct soak_calib_busy *out);
 /* Stop and join the soakers (idempotent). */
 void soak_stop(struct soak *s);
 /* Stops if needed and frees; NULL is fine. */
@@ -143,7 +143,7 @@ struct soak_calib_opts {
 	uint64_t timeout_ns;		/* give up after (60 s) */
 };
 /* Called after each reading with the rates of the CPUs (in soak order). */
-typedef void (*soak_progress_fn)(void *ctx, unsigned int reading, const struct soak_load *l,
+typedef void (*soak_progress_fn)(void *ctx, unsigned int reading, const struct soak_calib_busy *l,
 				 double worst_spread);
 
 /* Soak cpus on an idle machine until every CPU's last `settle` readings are
@@ -155,12 +155,12 @@ int soak_calibrate(const struct cpuset *cpus, const struct soak_calib_opts *o,
 
 /* $WIRERATE_STATE_DIR, $XDG_STATE_HOME/wirerate or ~/.local/state/wirerate,
  * then "/soak-calibration". */
-void soak_calib_default_path(char *buf, size_t len);
+void soak_calibration_default_path(char *buf, size_t len);
 /* Read and parse; -ENOENT when missing, -EINVAL (corrupt) with a reason. */
-int soak_calib_load(const char *path, struct soak_calib *c, char *err, size_t errlen);
+int soak_calibration_load(const char *path, struct soak_calib *c, char *err, size_t errlen);
 /* Write to a temporary file and rename over path (parents made). */
-int soak_calib_save(const char *path, const struct soak_calib *c, char *err, size_t errlen);
+int soak_calibration_save(const char *path, const struct soak_calib *c, char *err, size_t errlen);
 /* Check c against this host (kernel, CPU model, loop); -ESTALE with why. */
-int soak_calib_verify(const struct soak_calib *c, char *err, size_t errlen);
+int soak_calibration_verify(const struct soak_calib *c, char *err, size_t errlen);
 
 #endif

@@ -47,14 +47,14 @@ static void *prober_main(void *arg)
 		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	}
 	atomic_store(&w->ready, true);
-	next = mono_ns() + w->period;
+	next = clock_mono_ns() + w->period;
 	while (!atomic_load_explicit(&w->stop, memory_order_relaxed)) {
 		struct timespec ts = { (time_t)(next / NSEC_PER_SEC), (long)(next % NSEC_PER_SEC) };
 		uint64_t now, late;
 
 		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
 			continue;	/* a signal: sleep again to the same time */
-		now = mono_ns();
+		now = clock_mono_ns();
 		late = now > next ? now - next : 0;
 		atomic_store_explicit(&w->wakeups, atomic_load_explicit(&w->wakeups, memory_order_relaxed) + 1,
 				      memory_order_relaxed);
@@ -133,7 +133,7 @@ static bool read_stat(struct cpustat *s)
 int stallprobe_start(struct stallprobe *p, char *err, size_t errlen)
 {
 	p->sa_ok = read_stat(p->sa);
-	p->t0 = mono_ns();
+	p->t0 = clock_mono_ns();
 	for (unsigned int i = 0; i < p->n; i++) {
 		struct prober *w = &p->w[i];
 		pthread_attr_t attr;
@@ -174,7 +174,7 @@ void stallprobe_stop(struct stallprobe *p)
 	}
 	if (!any)
 		return;
-	p->t1 = mono_ns();
+	p->t1 = clock_mono_ns();
 	p->sb_ok = read_stat(p->sb);
 	p->stopped = true;
 	for (unsigned int i = 0; i < p->n; i++)
@@ -186,7 +186,7 @@ void stallprobe_stop(struct stallprobe *p)
 
 void stallprobe_read(const struct stallprobe *p, struct stallprobe_result *o)
 {
-	uint64_t t1 = p->stopped ? p->t1 : mono_ns();
+	uint64_t t1 = p->stopped ? p->t1 : clock_mono_ns();
 	long hz = sysconf(_SC_CLK_TCK);
 	struct cpustat *now = NULL;
 	const struct cpustat *b = p->sb;

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "core/cpuset.h"
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 /* 20 ms. cyclictest's 1 ms would see every stall of a millisecond, but
  * a wakeup is not free on a VM: on a 2-vCPU PVM guest each cost the CPU

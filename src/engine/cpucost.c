@@ -1,7 +1,7 @@
 #include "engine/cpucost.h"
 
 #include "core/lossattr.h"
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@ struct cpucost {
 	struct cpuset cpus;
 	bool soak;
 	struct procstat_sample *a, *b;
-	struct soak_load *load;		/* the soak over the window */
+	struct soak_calib_busy *load;		/* the soak over the window */
 	bool started, ended, a_ok, b_ok, load_ok;
 	struct soak_idle *idle;		/* the agent's idle check before the soak */
 	bool idle_ok;
@@ -142,7 +142,7 @@ bool cpucost_ended(const struct cpucost *c)
 
 void cpucost_result(const struct cpucost *c, uint64_t frames, struct cpucost_result *o)
 {
-	const struct soak_load *sl = c->load;
+	const struct soak_calib_busy *sl = c->load;
 	long hz = sysconf(_SC_CLK_TCK);
 	bool back;
 

@@ -12,6 +12,7 @@
 
 #include "core/cpuset.h"
 #include "core/cpustat.h"
+#include "core/soak_calib.h"
 #include "dut/profile.h"
 #include "dut/stallprobe.h"
 

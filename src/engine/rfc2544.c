@@ -1,7 +1,7 @@
 #include "engine/rfc2544.h"
 #include "core/lossattr.h"
 
-#include "core/cpustat.h"
+#include "core/stat.h"
 #include "os/clock.h"
 
 #include <errno.h>
@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 struct ctx {
-	const struct r2544_cfg *cfg;
-	struct r2544_result *res;
+	const struct rfc2544_cfg *cfg;
+	struct rfc2544_result *res;
 	struct trial_result *tr;
 	const volatile sig_atomic_t *stop;
-	r2544_progress_fn progress;
+	rfc2544_progress_fn progress;
 	void *pctx;
 	uint16_t next_id;
 	unsigned int row;
@@ -71,9 +71,9 @@ static void nf_where_of(const struct trial_result *tr, struct nf_where *w)
 /* Sleep in short steps so that a stop is seen promptly. */
 static void settle(const struct ctx *c)
 {
-	uint64_t end = mono_ns() + c->cfg->settle_ns;
+	uint64_t end = clock_mono_ns() + c->cfg->settle_ns;
 
-	while (!stopped(c) && mono_ns() < end)
+	while (!stopped(c) && clock_mono_ns() < end)
 		usleep(20000);
 }
 
@@ -81,7 +81,7 @@ static void settle(const struct ctx *c)
 static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char *err, size_t errlen)
 {
 	struct trial_cfg t = c->cfg->base;
-	struct r2544_row *row = &c->res->row[c->row];
+	struct rfc2544_row *row = &c->res->row[c->row];
 	int rc;
 
 	if (c->cfg->nsizes) {
@@ -120,7 +120,7 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 		c->res->interrupted = true;
 		return -EINTR;
 	}
-	struct r2544_trial rt;
+	struct rfc2544_trial rt;
 	uint64_t tx = 0, rx = 0, refused = 0;
 
 	/* tx: the frames of the load, sent or refused by the DUT's full
@@ -130,7 +130,7 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 		rx += c->tr->dir[d].rx;
 		refused += c->tr->dir[d].dut_refused;
 	}
-	rt = (struct r2544_trial){ .size = row->size, .test = test, .load = load,
+	rt = (struct rfc2544_trial){ .size = row->size, .test = test, .load = load,
 				   .duration_ns = duration_ns, .elapsed_ns = c->tr->elapsed_ns,
 				   .tx = tx, .rx = rx, .dut_refused = refused,
 				   .tester_limited = c->tr->tester_limited, .cpu_soak_pct = -1,
@@ -177,7 +177,7 @@ static int run(struct ctx *c, char test, double load, uint64_t duration_ns, char
 	/* kept without the attribution: it is the next trial's buffer */
 	rt.loss = NULL;
 	rt.nloss = 0;
-	if (c->res->ntrials < R2544_MAX_TRIALS)
+	if (c->res->ntrials < RFC2544_MAX_TRIALS)
 		c->res->trials[c->res->ntrials++] = rt;
 	return 0;
 }
@@ -197,7 +197,7 @@ static void totals(const struct trial_result *tr, uint64_t *tx, uint64_t *rx)
 static void report(struct ctx *c, const char *test, unsigned int n, double load,
 		   const struct search_outcome *bounds)
 {
-	struct r2544_progress p = { .size = c->res->row[c->row].size, .test = test, .trial = n,
+	struct rfc2544_progress p = { .size = c->res->row[c->row].size, .test = test, .trial = n,
 				    .load = load, .bounds = bounds, .eta_s = -1 };
 	uint64_t tx, rx;
 
@@ -209,18 +209,18 @@ static void report(struct ctx *c, const char *test, unsigned int n, double load,
 		/* the finished rows' pace over every row, less the time spent */
 		double per_row = (double)c->rows_ns / NSEC_PER_SEC / c->row;
 
-		p.eta_s = per_row * (double)c->res->nrows - (double)(mono_ns() - c->t0) / NSEC_PER_SEC;
+		p.eta_s = per_row * (double)c->res->nrows - (double)(clock_mono_ns() - c->t0) / NSEC_PER_SEC;
 		if (p.eta_s < 0)
 			p.eta_s = 0;
 	}
 	c->progress(c->pctx, &p);
 }
 
-static int search_once(struct ctx *c, const struct r2544_goalset *gs, struct search_outcome *out, char *err,
+static int search_once(struct ctx *c, const struct rfc2544_goalset *gs, struct search_outcome *out, char *err,
 		       size_t errlen)
 {
-	struct r2544_row *row = &c->res->row[c->row];
-	const struct r2544_cfg *cfg = c->cfg;
+	struct rfc2544_row *row = &c->res->row[c->row];
+	const struct rfc2544_cfg *cfg = c->cfg;
 	struct search_cfg sc = {
 		.min_load = cfg->min_load, .max_load = row->max_load,
 		.precision = gs->precision * row->max_load, .pdr_ratio = gs->pdr_ratio,
@@ -269,10 +269,10 @@ static int search_once(struct ctx *c, const struct r2544_goalset *gs, struct sea
 /* Median, min and max of the valid bounds of every repeat; *median_rep is
  * the repeat holding the median (the lower middle for an even count), so
  * the row's figures all come from one real search. */
-static unsigned int spread(const struct r2544_row *row, bool pdr, double *med, double *lo, double *hi,
+static unsigned int spread(const struct rfc2544_row *row, bool pdr, double *med, double *lo, double *hi,
 			   unsigned int *median_rep)
 {
-	double v[R2544_MAX_REPEATS];
+	double v[RFC2544_MAX_REPEATS];
 	unsigned int n = 0;
 
 	for (unsigned int i = 0; i < row->nrep; i++) {
@@ -297,10 +297,10 @@ static unsigned int spread(const struct r2544_row *row, bool pdr, double *med, d
 
 /* The medians' intervals over the repeats (core/interval), and whether
  * any repeat's figure is a bound. */
-static void intervals(struct r2544_row *row)
+static void intervals(struct rfc2544_row *row)
 {
 	for (int pdr = 0; pdr < 2; pdr++) {
-		double v[R2544_MAX_REPEATS];
+		double v[RFC2544_MAX_REPEATS];
 		unsigned int n = 0, nb = 0;
 
 		for (unsigned int i = 0; i < row->nrep; i++) {
@@ -309,7 +309,7 @@ static void intervals(struct r2544_row *row)
 			if (!b->lower_valid)
 				continue;
 			v[n++] = b->lower;
-			nb += r2544_bound_note(row, &row->rep[i], pdr, NULL, 0);
+			nb += rfc2544_bound_note(row, &row->rep[i], pdr, NULL, 0);
 		}
 		if (n)
 			interval_median(v, n, INTERVAL_GOAL, pdr ? &row->pdr_iv : &row->ndr_iv);
@@ -330,7 +330,7 @@ static void intervals(struct r2544_row *row)
  * When the NDR is limited by it, where those frames went: the place that
  * took most of the sporadic loss, over the lossy trials up to the highest
  * load the floor was seen at. */
-static void noise_floor(struct ctx *c, struct r2544_row *row)
+static void noise_floor(struct ctx *c, struct rfc2544_row *row)
 {
 	struct nf_cfg nc = { .ndr = row->ndr_iv.n ? row->ndr_iv.median : 0 };
 	uint64_t lost = 0, best = 0;
@@ -367,7 +367,7 @@ static void noise_floor(struct ctx *c, struct r2544_row *row)
 			 (unsigned long long)best, (unsigned long long)lost);
 }
 
-bool r2544_bound_note(const struct r2544_row *row, const struct search_outcome *o, bool pdr,
+bool rfc2544_bound_note(const struct rfc2544_row *row, const struct search_outcome *o, bool pdr,
 		      char *why, size_t len)
 {
 	const struct search_bound *b = pdr ? &o->pdr : &o->ndr;
@@ -393,16 +393,16 @@ bool r2544_bound_note(const struct r2544_row *row, const struct search_outcome *
 		return true;
 	}
 	switch (row->max_from) {
-	case R2544_MAX_CEILING:
+	case RFC2544_MAX_CEILING:
 		if (why)
 			snprintf(why, len, "passed at %s at the tester's calibrated ceiling, %.0f frames/s", sz,
 				 row->max_load);
 		return true;
-	case R2544_MAX_GIVEN:
+	case RFC2544_MAX_GIVEN:
 		if (why)
 			snprintf(why, len, "passed at %s at the --max-load given, %.0f frames/s", sz, row->max_load);
 		return true;
-	case R2544_MAX_LINE:
+	case RFC2544_MAX_LINE:
 	default:
 		if (why)
 			snprintf(why, len, "at line rate");
@@ -410,16 +410,16 @@ bool r2544_bound_note(const struct r2544_row *row, const struct search_outcome *
 	}
 }
 
-void r2544_goal_result(const struct r2544_row *row, const struct search_outcome *o, const struct search_goal *g,
-		       struct r2544_goal_result *out)
+void rfc2544_goal_result(const struct rfc2544_row *row, const struct search_outcome *o, const struct search_goal *g,
+		       struct rfc2544_goal_result *out)
 {
 	const struct search_bound *b = g->loss_ratio > 0 ? &o->pdr : &o->ndr;
 	char why[sizeof(out->irregular) - 32];
 
-	*out = (struct r2544_goal_result){ .rlb = b->lower_valid ? b->lower : NAN,
+	*out = (struct rfc2544_goal_result){ .rlb = b->lower_valid ? b->lower : NAN,
 					   .rub = b->upper_valid ? b->upper : NAN,
 					   .cond = b->lower_valid && b->cond_valid ? b->cond_tput : NAN };
-	out->at_least = r2544_bound_note(row, o, g->loss_ratio > 0, why, sizeof(why));
+	out->at_least = rfc2544_bound_note(row, o, g->loss_ratio > 0, why, sizeof(why));
 	if (!b->lower_valid && b->upper_valid)
 		snprintf(out->irregular, sizeof(out->irregular),
 			 "min load failed: no load passed down to %.0f frames/s", b->upper);
@@ -434,23 +434,23 @@ void r2544_goal_result(const struct r2544_row *row, const struct search_outcome 
 		snprintf(out->irregular, sizeof(out->irregular), "width not reached: the search hit its trial cap");
 }
 
-const struct search_outcome *r2544_set_outcome(const struct r2544_row *row, unsigned int rep, unsigned int set)
+const struct search_outcome *rfc2544_set_outcome(const struct rfc2544_row *row, unsigned int rep, unsigned int set)
 {
-	if (rep >= R2544_MAX_REPEATS)
+	if (rep >= RFC2544_MAX_REPEATS)
 		rep = 0;
 	return set && set < GOAL_MAX ? &row->more[rep][set - 1] : &row->rep[rep];
 }
 
 /* The kept throughput trial of row at load that failed bound pdr's goal
  * (any loss for the NDR), the one that lost the most; NULL: none kept. */
-static const struct r2544_trial *failed_at(const struct r2544_result *res, const struct r2544_row *row,
+static const struct rfc2544_trial *failed_at(const struct rfc2544_result *res, const struct rfc2544_row *row,
 					   double load, bool pdr, double pdr_ratio)
 {
-	const struct r2544_trial *best = NULL;
+	const struct rfc2544_trial *best = NULL;
 	double worst = -1;
 
 	for (unsigned int i = 0; i < res->ntrials; i++) {
-		const struct r2544_trial *t = &res->trials[i];
+		const struct rfc2544_trial *t = &res->trials[i];
 		double ratio = t->tx ? (double)(t->tx - (t->rx < t->tx ? t->rx : t->tx)) / (double)t->tx : 0;
 
 		if (t->test != 't' || t->size != row->size || fabs(t->load - load) > load * 1e-9 ||
@@ -464,22 +464,22 @@ static const struct r2544_trial *failed_at(const struct r2544_result *res, const
 	return best;
 }
 
-void r2544_agree(const struct r2544_result *res, bool pdr, double pdr_ratio, struct r2544_agree *out)
+void rfc2544_agree(const struct rfc2544_result *res, bool pdr, double pdr_ratio, struct rfc2544_agree *out)
 {
 	double top_lo = -INFINITY, low_hi = INFINITY;
 
 	memset(out, 0, sizeof(*out));
 	for (unsigned int i = 0; i < res->nrows; i++) {
-		const struct r2544_row *row = &res->row[i];
+		const struct rfc2544_row *row = &res->row[i];
 		const struct search_bound *b = pdr ? &row->thr.pdr : &row->thr.ndr;
 		const struct interval *iv = pdr ? &row->pdr_iv : &row->ndr_iv;
-		struct r2544_agree_size *z = &out->s[out->n];
+		struct rfc2544_agree_size *z = &out->s[out->n];
 		char why[64];
 		bool open;
 
 		if (!row->thr_done || !b->lower_valid)
 			continue;
-		open = r2544_bound_note(row, &row->thr, pdr, why, sizeof(why));
+		open = rfc2544_bound_note(row, &row->thr, pdr, why, sizeof(why));
 		if (!open && !strcmp(why, "at line rate")) {
 			out->nline++;
 			continue;
@@ -516,10 +516,10 @@ void r2544_agree(const struct r2544_result *res, bool pdr, double pdr_ratio, str
 		return;
 	out->explained = true;
 	for (unsigned int k = 0; k < out->n; k++) {
-		struct r2544_agree_size *z = &out->s[k];
-		const struct r2544_row *row = &res->row[z->row];
+		struct rfc2544_agree_size *z = &out->s[k];
+		const struct rfc2544_row *row = &res->row[z->row];
 		const struct search_bound *b = pdr ? &row->thr.pdr : &row->thr.ndr;
-		const struct r2544_trial *t;
+		const struct rfc2544_trial *t;
 
 		if (!(z->hi < top_lo))
 			continue;
@@ -537,7 +537,7 @@ void r2544_agree(const struct r2544_result *res, bool pdr, double pdr_ratio, str
 
 /* The DUT's cost at a search's NDR: its clean full-length trial at the
  * highest load not above the NDR's lower bound. */
-static void ndr_cost(struct ctx *c, struct r2544_row *row, const struct search_outcome *o)
+static void ndr_cost(struct ctx *c, struct rfc2544_row *row, const struct search_outcome *o)
 {
 	double lim = o->ndr.lower_valid ? o->ndr.lower * (1 + 1e-9) : -1;
 
@@ -552,18 +552,18 @@ static void ndr_cost(struct ctx *c, struct r2544_row *row, const struct search_o
 
 static int do_throughput(struct ctx *c, char *err, size_t errlen)
 {
-	struct r2544_row *row = &c->res->row[c->row];
+	struct rfc2544_row *row = &c->res->row[c->row];
 	unsigned int reps = c->cfg->repeats ? c->cfg->repeats : 1, mid = 0;
-	double cost_load[R2544_MAX_REPEATS] = { 0 };
-	const struct r2544_goalset first = {
+	double cost_load[RFC2544_MAX_REPEATS] = { 0 };
+	const struct rfc2544_goalset first = {
 		.precision = c->cfg->precision, .pdr_ratio = c->cfg->pdr_ratio, .exceed_ratio = c->cfg->exceed_ratio,
 		.final_ns = c->cfg->final_ns, .initial_ns = c->cfg->initial_ns,
 		.duration_sum_ns = c->cfg->duration_sum_ns,
 	};
 	int rc = 0;
 
-	if (reps > R2544_MAX_REPEATS)
-		reps = R2544_MAX_REPEATS;
+	if (reps > RFC2544_MAX_REPEATS)
+		reps = RFC2544_MAX_REPEATS;
 	for (c->rep = 0; c->rep < reps; c->rep++) {
 		/* The cost is of this repeat's NDR, not the best load of any. */
 		row->ns_per_frame_ndr = row->ndr_cost_load = 0;
@@ -599,7 +599,7 @@ static int do_throughput(struct ctx *c, char *err, size_t errlen)
  * averaged away. */
 static int do_latency(struct ctx *c, char *err, size_t errlen)
 {
-	struct r2544_row *row = &c->res->row[c->row];
+	struct rfc2544_row *row = &c->res->row[c->row];
 	struct hist *all;
 	int rc = 0;
 
@@ -637,12 +637,12 @@ static int do_latency(struct ctx *c, char *err, size_t errlen)
  * trials lose nothing. */
 static int do_loss(struct ctx *c, char *err, size_t errlen)
 {
-	struct r2544_row *row = &c->res->row[c->row];
+	struct rfc2544_row *row = &c->res->row[c->row];
 	unsigned int clean = 0;
 	int rc = 0;
 
-	for (int pct = 100; pct >= 10 && clean < 2 && row->nloss < R2544_MAX_STEPS; pct -= 10) {
-		struct r2544_loss_step *st = &row->loss[row->nloss];
+	for (int pct = 100; pct >= 10 && clean < 2 && row->nloss < RFC2544_MAX_STEPS; pct -= 10) {
+		struct rfc2544_loss_step *st = &row->loss[row->nloss];
 		double load = row->max_load * pct / 100.0;
 
 		if (load < c->cfg->min_load)
@@ -666,7 +666,7 @@ static int do_loss(struct ctx *c, char *err, size_t errlen)
  * loses nothing, found by bisection on the burst length, several times. */
 static int do_b2b(struct ctx *c, char *err, size_t errlen)
 {
-	struct r2544_row *row = &c->res->row[c->row];
+	struct rfc2544_row *row = &c->res->row[c->row];
 	const double rate = row->max_load;
 	uint64_t top = (uint64_t)(rate * (double)c->cfg->b2b_max_ns / NSEC_PER_SEC);
 	double sum = 0;
@@ -715,8 +715,8 @@ static int do_b2b(struct ctx *c, char *err, size_t errlen)
 	return rc;
 }
 
-int r2544_run(const struct r2544_cfg *cfg, struct r2544_result *res,
-	      const volatile sig_atomic_t *stop, r2544_progress_fn progress,
+int rfc2544_run(const struct rfc2544_cfg *cfg, struct rfc2544_result *res,
+	      const volatile sig_atomic_t *stop, rfc2544_progress_fn progress,
 	      void *pctx, char *err, size_t errlen)
 {
 	struct ctx c = { .cfg = cfg, .res = res, .stop = stop, .progress = progress, .pctx = pctx };
@@ -736,28 +736,28 @@ int r2544_run(const struct r2544_cfg *cfg, struct r2544_result *res,
 		res->row[i].max_is_ceiling = cfg->max_is_ceiling[i];
 		res->row[i].max_from = cfg->max_from[i];
 	}
-	c.t0 = mono_ns();
+	c.t0 = clock_mono_ns();
 	c.nft = calloc(NF_TRIALS, sizeof(*c.nft));	/* without it, no noise floor: not an error */
 	c.nfw = calloc(NF_TRIALS, sizeof(*c.nfw));	/* without it, no place for it */
 	for (c.row = 0; c.row < res->nrows && !rc; c.row++) {
 		c.nnft = 0;
 		/* Latency and back-to-back need the throughput rate. */
-		if (cfg->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B))
+		if (cfg->tests & (RFC2544_THROUGHPUT | RFC2544_LATENCY | RFC2544_B2B))
 			rc = do_throughput(&c, err, errlen);
-		if (!rc && (cfg->tests & R2544_LATENCY))
+		if (!rc && (cfg->tests & RFC2544_LATENCY))
 			rc = do_latency(&c, err, errlen);
-		if (!rc && (cfg->tests & R2544_LOSS))
+		if (!rc && (cfg->tests & RFC2544_LOSS))
 			rc = do_loss(&c, err, errlen);
-		if (!rc && (cfg->tests & R2544_B2B))
+		if (!rc && (cfg->tests & RFC2544_B2B))
 			rc = do_b2b(&c, err, errlen);
 		if (!rc && cfg->on_row)
 			rc = cfg->on_row(cfg->hook_ctx, &res->row[c.row], err, errlen);
-		c.rows_ns = mono_ns() - c.t0;
+		c.rows_ns = clock_mono_ns() - c.t0;
 	}
-	res->elapsed_ns = mono_ns() - c.t0;
-	if (cfg->tests & (R2544_THROUGHPUT | R2544_LATENCY | R2544_B2B)) {
-		r2544_agree(res, false, cfg->pdr_ratio, &res->agree[0]);
-		r2544_agree(res, true, cfg->pdr_ratio, &res->agree[1]);
+	res->elapsed_ns = clock_mono_ns() - c.t0;
+	if (cfg->tests & (RFC2544_THROUGHPUT | RFC2544_LATENCY | RFC2544_B2B)) {
+		rfc2544_agree(res, false, cfg->pdr_ratio, &res->agree[0]);
+		rfc2544_agree(res, true, cfg->pdr_ratio, &res->agree[1]);
 	}
 	free(c.nft);
 	free(c.nfw);

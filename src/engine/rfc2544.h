@@ -19,43 +19,43 @@
 
 struct dut;
 
-#define R2544_MAX_SIZES 16
-#define R2544_MAX_STEPS 24
-#define R2544_MAX_TRIALS 256
-#define R2544_MAX_REPEATS 16
+#define RFC2544_MAX_SIZES 16
+#define RFC2544_MAX_STEPS 24
+#define RFC2544_MAX_TRIALS 256
+#define RFC2544_MAX_REPEATS 16
 
-enum r2544_test {
-	R2544_THROUGHPUT = 1 << 0,
-	R2544_LATENCY = 1 << 1,
-	R2544_LOSS = 1 << 2,
-	R2544_B2B = 1 << 3,
+enum rfc2544_test {
+	RFC2544_THROUGHPUT = 1 << 0,
+	RFC2544_LATENCY = 1 << 1,
+	RFC2544_LOSS = 1 << 2,
+	RFC2544_B2B = 1 << 3,
 };
 
-struct r2544_trial;
-struct r2544_row;
+struct rfc2544_trial;
+struct rfc2544_row;
 
 /* Where a row's maximum load came from: what an "at least" is against. */
-enum r2544_max_from {
-	R2544_MAX_LINE,			/* the line rate: passing it is a value, not a bound */
-	R2544_MAX_CEILING,		/* the tester's calibrated ceiling */
-	R2544_MAX_GIVEN,		/* --max-load */
+enum rfc2544_max_from {
+	RFC2544_MAX_LINE,			/* the line rate: passing it is a value, not a bound */
+	RFC2544_MAX_CEILING,		/* the tester's calibrated ceiling */
+	RFC2544_MAX_GIVEN,		/* --max-load */
 };
 
 /* One search's goals: a loss-free goal (NDR) and, with pdr_ratio > 0, a
  * lossy one (PDR), sharing the rest of their attributes. */
-struct r2544_goalset {
-	double precision, pdr_ratio, exceed_ratio;	/* as in r2544_cfg */
+struct rfc2544_goalset {
+	double precision, pdr_ratio, exceed_ratio;	/* as in rfc2544_cfg */
 	uint64_t final_ns, initial_ns, duration_sum_ns;
 };
 
-struct r2544_cfg {
+struct rfc2544_cfg {
 	struct trial_cfg base;		/* ports, flows, learning, drain, CPUs */
-	unsigned int sizes[R2544_MAX_SIZES];
+	unsigned int sizes[RFC2544_MAX_SIZES];
 	unsigned int nsizes;		/* 0: base.sizes is one IMIX row */
-	unsigned int tests;		/* enum r2544_test bits */
-	double max_load[R2544_MAX_SIZES];	/* frames/s per size: line rate or ceiling */
-	bool max_is_ceiling[R2544_MAX_SIZES];	/* the tester's ceiling, not line rate */
-	enum r2544_max_from max_from[R2544_MAX_SIZES];
+	unsigned int tests;		/* enum rfc2544_test bits */
+	double max_load[RFC2544_MAX_SIZES];	/* frames/s per size: line rate or ceiling */
+	bool max_is_ceiling[RFC2544_MAX_SIZES];	/* the tester's ceiling, not line rate */
+	enum rfc2544_max_from max_from[RFC2544_MAX_SIZES];
 	double min_load;		/* frames/s */
 	double precision;		/* fraction of max load, e.g. 0.005 */
 	double pdr_ratio;
@@ -90,19 +90,19 @@ struct r2544_cfg {
 	 * from the first search's (the fields above): each runs after the
 	 * first one, in every repeat, with its own trials (test 'g'), which
 	 * the first's figures (NDR, PDR, noise floor, cost) never pool. */
-	struct r2544_goalset more[GOAL_MAX - 1];
+	struct rfc2544_goalset more[GOAL_MAX - 1];
 	unsigned int nmore;
 	/* Hooks (may be NULL), called as results become final so the caller
 	 * can store them at once: a crash then loses at most the trial in
 	 * flight. A non-zero return stops the run with that error. */
-	int (*on_trial)(void *ctx, const struct r2544_trial *t, char *err, size_t errlen);
-	int (*on_row)(void *ctx, const struct r2544_row *row, char *err, size_t errlen);
+	int (*on_trial)(void *ctx, const struct rfc2544_trial *t, char *err, size_t errlen);
+	int (*on_row)(void *ctx, const struct rfc2544_row *row, char *err, size_t errlen);
 	void *hook_ctx;
 };
 
-struct r2544_trial {
+struct rfc2544_trial {
 	unsigned int size;
-	char test;			/* 't' throughput, 'g' a further goal set's search (r2544_cfg.more),
+	char test;			/* 't' throughput, 'g' a further goal set's search (rfc2544_cfg.more),
 					 * 'l' latency, 'f' frame loss, 'b' back-to-back */
 	unsigned int goalset;		/* 'g': which (1: more[0]); 0 otherwise */
 	double load;
@@ -119,7 +119,7 @@ struct r2544_trial {
 	const char *cpu_source;
 	unsigned int repeat;		/* which search of the size (0-based); 0 for the other tests */
 	/* where each direction's frames were lost, or NULL: the trial's own,
-	 * valid during on_trial only (NULL in r2544_result.trials) */
+	 * valid during on_trial only (NULL in rfc2544_result.trials) */
 	const struct lossattr *loss;
 	unsigned int nloss;
 	/* with --profile, where the DUT's CPUs spent it (valid during
@@ -131,7 +131,7 @@ struct r2544_trial {
 	char limit_text[232];
 };
 
-struct r2544_loss_step {
+struct rfc2544_loss_step {
 	double pct;			/* of max load */
 	double load;
 	uint64_t tx, rx;
@@ -139,25 +139,25 @@ struct r2544_loss_step {
 	bool tester_limited;
 };
 
-struct r2544_row {
+struct rfc2544_row {
 	unsigned int size;
 	double max_load;
 	bool max_is_ceiling;
-	enum r2544_max_from max_from;
+	enum rfc2544_max_from max_from;
 	struct search_outcome thr;	/* the repeat with the median NDR */
 	bool thr_done;
 	/* every repeat of the search, and NDR/PDR over them */
-	struct search_outcome rep[R2544_MAX_REPEATS];
-	double rep_ns_per_frame[R2544_MAX_REPEATS];	/* cost at that repeat's NDR, 0 unknown */
+	struct search_outcome rep[RFC2544_MAX_REPEATS];
+	double rep_ns_per_frame[RFC2544_MAX_REPEATS];	/* cost at that repeat's NDR, 0 unknown */
 	unsigned int nrep;		/* finished searches */
-	/* each repeat's further searches (r2544_cfg.more), in order */
-	struct search_outcome more[R2544_MAX_REPEATS][GOAL_MAX - 1];
+	/* each repeat's further searches (rfc2544_cfg.more), in order */
+	struct search_outcome more[RFC2544_MAX_REPEATS][GOAL_MAX - 1];
 	double ndr_med, ndr_min, ndr_max;	/* over the repeats with a valid NDR */
 	double pdr_med, pdr_min, pdr_max;
 	unsigned int ndr_valid;		/* repeats with a valid NDR */
 	/* the medians with their order-statistics intervals (core/interval),
 	 * over the repeats with a valid bound; *_bound: some repeat's figure
-	 * is "at least" (r2544_bound_note), so the median is one too */
+	 * is "at least" (rfc2544_bound_note), so the median is one too */
 	struct interval ndr_iv, pdr_iv;
 	bool ndr_bound, pdr_bound;
 	unsigned int ndr_nbound, pdr_nbound;	/* how many repeats' figures are bounds */
@@ -177,7 +177,7 @@ struct r2544_row {
 	uint64_t lat_frames;
 	uint64_t lat_min, lat_median, lat_p99, lat_p999, lat_max;
 	uint64_t lat_pdv;		/* p99.9 - min: delay variation (RFC 8219 style) */
-	struct r2544_loss_step loss[R2544_MAX_STEPS];
+	struct rfc2544_loss_step loss[RFC2544_MAX_STEPS];
 	unsigned int nloss;
 	bool loss_done;
 	/* back-to-back */
@@ -197,37 +197,37 @@ struct r2544_row {
  * failed just above its figure: the DUT's CPU (that size costs the DUT
  * more), loss while no CPU was saturated (the DUT's CPU away for moments:
  * the host, not the DUT's capacity), a qdisc, the tester. */
-struct r2544_agree_size {
-	unsigned int row;		/* index in r2544_result.row */
+struct rfc2544_agree_size {
+	unsigned int row;		/* index in rfc2544_result.row */
 	double figure;			/* the row's NDR or PDR (the median with repeats) */
 	double lo, hi;			/* its range; hi INFINITY: open above */
 	bool below;			/* its range ends below another size's start */
 	double fail_load;		/* the failing trial's load, 0: none kept */
 	enum lossattr_limit_by by;	/* that trial's verdict (LIMIT_UNKNOWN without one) */
-	const char *why;		/* its line, in r2544_result.trials; "" without one */
+	const char *why;		/* its line, in rfc2544_result.trials; "" without one */
 };
 
-struct r2544_agree {
+struct rfc2544_agree {
 	unsigned int n;			/* sizes compared: with a figure, not at line rate */
 	unsigned int nline;		/* sizes left out: at line rate, bound by bytes */
 	bool agree;			/* n >= 2 and every range meets the others */
 	bool explained;			/* every size below another has a verdict */
 	double lo, hi;			/* where the ranges meet (agree), or the widest gap */
-	struct r2544_agree_size s[R2544_MAX_SIZES];
+	struct rfc2544_agree_size s[RFC2544_MAX_SIZES];
 };
 
-struct r2544_result {
-	struct r2544_row row[R2544_MAX_SIZES];
+struct rfc2544_result {
+	struct rfc2544_row row[RFC2544_MAX_SIZES];
 	unsigned int nrows;
-	struct r2544_agree agree[2];	/* NDR, PDR (throughput runs, two or more sizes) */
-	struct r2544_trial trials[R2544_MAX_TRIALS];
-	unsigned int ntrials;		/* kept, at most R2544_MAX_TRIALS */
+	struct rfc2544_agree agree[2];	/* NDR, PDR (throughput runs, two or more sizes) */
+	struct rfc2544_trial trials[RFC2544_MAX_TRIALS];
+	unsigned int ntrials;		/* kept, at most RFC2544_MAX_TRIALS */
 	unsigned int trials_run;
 	uint64_t elapsed_ns;
 	bool interrupted;
 };
 
-struct r2544_progress {
+struct rfc2544_progress {
 	unsigned int size;
 	const char *test;
 	unsigned int trial;
@@ -235,7 +235,7 @@ struct r2544_progress {
 	const struct search_outcome *bounds;	/* throughput only */
 	double eta_s;			/* rough estimate of time left, <0 unknown */
 };
-typedef void (*r2544_progress_fn)(void *ctx, const struct r2544_progress *p);
+typedef void (*rfc2544_progress_fn)(void *ctx, const struct rfc2544_progress *p);
 
 /* Whether bound b of outcome o (a search of row) is "at least" a value
  * rather than the value, and why, in why (may be NULL): true when no load
@@ -245,7 +245,7 @@ typedef void (*r2544_progress_fn)(void *ctx, const struct r2544_progress *p);
  * 540112)"). Passing the line rate is a value ("at line rate" in why,
  * false returned); so is a bound the DUT failed above. A search stopped
  * (trial cap) before any load failed is a bound too, and why says so. */
-bool r2544_bound_note(const struct r2544_row *row, const struct search_outcome *o, bool pdr,
+bool rfc2544_bound_note(const struct rfc2544_row *row, const struct search_outcome *o, bool pdr,
 		      char *why, size_t len);
 
 /* One RFC 9971 Goal Result: goal g's Relevant Lower Bound, Relevant
@@ -255,25 +255,25 @@ bool r2544_bound_note(const struct r2544_row *row, const struct search_outcome *
  * ceiling or its limit, --max-load), a load at or above the upper bound
  * passed too, or the search stopped at its trial cap before the width.
  * A goal with a loss ratio reads the search's PDR, one without its NDR. */
-struct r2544_goal_result {
+struct rfc2544_goal_result {
 	double rlb, rub, cond;
-	bool at_least;			/* the RLB is "at least" (r2544_bound_note) */
+	bool at_least;			/* the RLB is "at least" (rfc2544_bound_note) */
 	char irregular[256];		/* "" for a regular result */
 };
-void r2544_goal_result(const struct r2544_row *row, const struct search_outcome *o, const struct search_goal *g,
-		       struct r2544_goal_result *out);
+void rfc2544_goal_result(const struct rfc2544_row *row, const struct search_outcome *o, const struct search_goal *g,
+		       struct rfc2544_goal_result *out);
 
 /* Repeat rep's search of goal set set (0: the first, 1: more[0], ...). */
-const struct search_outcome *r2544_set_outcome(const struct r2544_row *row, unsigned int rep, unsigned int set);
+const struct search_outcome *rfc2544_set_outcome(const struct rfc2544_row *row, unsigned int rep, unsigned int set);
 
 /* The sizes' agreement on the NDR (pdr false) or the PDR of res, whose
- * PDR loss goal was pdr_ratio; r2544_run fills res->agree with it. */
-void r2544_agree(const struct r2544_result *res, bool pdr, double pdr_ratio, struct r2544_agree *out);
+ * PDR loss goal was pdr_ratio; rfc2544_run fills res->agree with it. */
+void rfc2544_agree(const struct rfc2544_result *res, bool pdr, double pdr_ratio, struct rfc2544_agree *out);
 
 /* Run the chosen tests for every size. Rows finished before a stop stay in
  * res; res->interrupted says the rest is missing. */
-int r2544_run(const struct r2544_cfg *cfg, struct r2544_result *res,
-	      const volatile sig_atomic_t *stop, r2544_progress_fn progress,
+int rfc2544_run(const struct rfc2544_cfg *cfg, struct rfc2544_result *res,
+	      const volatile sig_atomic_t *stop, rfc2544_progress_fn progress,
 	      void *pctx, char *err, size_t errlen);
 
 #endif

@@ -49,7 +49,7 @@ static int poll_until(int fd, short events, uint64_t end)
 {
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = events };
-		uint64_t t = mono_ns();
+		uint64_t t = clock_mono_ns();
 		int n;
 
 		if (t >= end)
@@ -66,7 +66,7 @@ static int poll_until(int fd, short events, uint64_t end)
  * nothing past one before an answer. */
 int stream_ctl_recv(int fd, char *buf, size_t len, int timeout_ms)
 {
-	uint64_t end = mono_ns() + (uint64_t)timeout_ms * NSEC_PER_MSEC;
+	uint64_t end = clock_mono_ns() + (uint64_t)timeout_ms * NSEC_PER_MSEC;
 	size_t n = 0;
 
 	for (;;) {
@@ -118,7 +118,7 @@ static int server_count(int cfd, int ufd, uint64_t duration_ns, const struct soc
 	struct mmsghdr msgs[STREAM_BATCH];
 	struct iovec iov[STREAM_BATCH];
 	struct sockaddr_storage from[STREAM_BATCH];
-	uint64_t start = mono_ns(), deadline = start + duration_ns + STREAM_END_NS, end = 0;
+	uint64_t start = clock_mono_ns(), deadline = start + duration_ns + STREAM_END_NS, end = 0;
 	char line[STREAM_LINE_MAX], q[4 * STREAM_QUOTE_MAX + 8], (*bufs)[2048] = malloc(STREAM_BATCH * sizeof(*bufs));
 	uint8_t want[16], got[16];
 	int rc = 0;
@@ -131,7 +131,7 @@ static int server_count(int cfd, int ufd, uint64_t duration_ns, const struct soc
 		stream_addr_key(peer, want);
 	for (;;) {
 		struct pollfd p[2] = { { .fd = ufd, .events = POLLIN }, { .fd = cfd, .events = POLLIN } };
-		uint64_t t = mono_ns();
+		uint64_t t = clock_mono_ns();
 		int n;
 
 		if (end && t >= end)
@@ -181,14 +181,14 @@ static int server_count(int cfd, int ufd, uint64_t duration_ns, const struct soc
 				snprintf(err, errlen, "control connection: %s", strerror(-rc));
 				goto out;
 			}
-			if (stream_end_parse(line, sent)) {
-				stream_quote(line, q, sizeof(q));
+			if (stream_proto_end_parse(line, sent)) {
+				stream_proto_quote(line, q, sizeof(q));
 				snprintf(err, errlen, "unexpected from the client: '%s'", q);
 				rc = -EPROTO;
 				goto out;
 			}
-			r->recv_ns = mono_ns() - start;
-			end = mono_ns() + STREAM_GRACE_NS;
+			r->recv_ns = clock_mono_ns() - start;
+			end = clock_mono_ns() + STREAM_GRACE_NS;
 			/* over the sending, not the grace that follows it; a
 			 * figure that cannot be had is left out of RESULT */
 			{
@@ -236,7 +236,7 @@ static int data_socket(int cfd, const struct stream_hello *h, const struct socka
 	return ufd;
 }
 
-int stream_server_session(int cfd, const struct stream_hello *h, const struct sockaddr_storage *peer,
+int stream_session_serve(int cfd, const struct stream_hello *h, const struct sockaddr_storage *peer,
 			  volatile sig_atomic_t *quit, struct stream_result *r, char *err, size_t errlen)
 {
 	struct stream_counts c;
@@ -302,7 +302,7 @@ int stream_server_session(int cfd, const struct stream_hello *h, const struct so
 	c = (struct stream_counts){ .msgs = r->recv, .bytes = r->recv_bytes, .elapsed_ns = r->recv_ns,
 				    .rcvbuf = r->rcvbuf, .drops = r->drops, .cpus = r->recv_cpu.ncpus,
 				    .busy_ppm = (uint64_t)(r->recv_cpu.busy * 1e6 + 0.5) };
-	stream_result_format(&c, line, sizeof(line));
+	stream_proto_result_format(&c, line, sizeof(line));
 	if ((rc = stream_ctl_send(cfd, line)))
 		snprintf(err, errlen, "control connection: %s", strerror(-rc));
 out:
@@ -391,7 +391,7 @@ uint16_t stream_local_port(int fd)
 /* Connect the control socket within STREAM_CTL_MS; 0 or -errno. */
 static int connect_bounded(int fd, const struct sockaddr *a, socklen_t alen)
 {
-	uint64_t end = mono_ns() + STREAM_CTL_MS * NSEC_PER_MSEC;
+	uint64_t end = clock_mono_ns() + STREAM_CTL_MS * NSEC_PER_MSEC;
 	int soerr = 0, rc;
 	socklen_t sl = sizeof(soerr);
 
@@ -463,7 +463,7 @@ static unsigned int client_due(struct pace *p, bool paced, uint64_t end, volatil
 		ts = (struct timespec){ .tv_sec = (time_t)((wake - *t) / NSEC_PER_SEC),
 					.tv_nsec = (long)((wake - *t) % NSEC_PER_SEC) };
 		nanosleep(&ts, NULL);
-		*t = mono_ns();
+		*t = clock_mono_ns();
 	}
 	return n;
 }
@@ -496,7 +496,7 @@ static int client_blast(int ufd, const struct stream_client *c, struct stream_re
 	}
 	if (c->window)
 		c->window(c->window_arg, false);
-	start = t = mono_ns();
+	start = t = clock_mono_ns();
 	if (paced && (rc = pace_init(&pace, c->rate_pps, start, STREAM_BATCH, 0, err, errlen)))
 		goto out;
 	while (!*c->stop && t - start < c->duration_ns) {
@@ -518,10 +518,10 @@ static int client_blast(int ufd, const struct stream_client *c, struct stream_re
 		} else if (n < 0 && errno != EINTR) {
 			rc = -errno;
 			snprintf(err, errlen, "send: %s", strerror(errno));
-			t = mono_ns();
+			t = clock_mono_ns();
 			goto out;
 		}
-		t = mono_ns();
+		t = clock_mono_ns();
 	}
 	r->sent_bytes = r->sent * c->size;
 	r->interrupted = *c->stop;
@@ -580,7 +580,7 @@ static int client_session(int cfd, int ufd, const struct stream_client *c, struc
 	h.data_port = stream_local_port(ufd);
 	if (c->token)
 		snprintf(h.token, sizeof(h.token), "%s", c->token);
-	rc = stream_hello_format(&h, line, sizeof(line));
+	rc = stream_proto_hello_format(&h, line, sizeof(line));
 	if (rc >= 0)
 		rc = stream_ctl_send(cfd, line);
 	/* the token, gone from memory once sent */
@@ -590,8 +590,8 @@ static int client_session(int cfd, int ufd, const struct stream_client *c, struc
 		snprintf(err, errlen, "the server did not answer: %s", strerror(-rc));
 		return rc;
 	}
-	if (stream_reply_parse(line, &rep)) {
-		stream_quote(line, q, sizeof(q));
+	if (stream_proto_reply_parse(line, &rep)) {
+		stream_proto_quote(line, q, sizeof(q));
 		snprintf(err, errlen, "not an answer from a stream server: '%s'", q);
 		return -EPROTO;
 	}
@@ -613,10 +613,10 @@ static int client_session(int cfd, int ufd, const struct stream_client *c, struc
 			snprintf(err, errlen, "no counts from the server after the run");
 		return rc ? rc : -EPROTO;
 	}
-	if (stream_result_parse(line, &counts)) {
+	if (stream_proto_result_parse(line, &counts)) {
 		/* a count out of range too: never stored as given */
 		if (!rc) {
-			stream_quote(line, q, sizeof(q));
+			stream_proto_quote(line, q, sizeof(q));
 			snprintf(err, errlen, "the server's counts do not read (a number missing or out of range): '%s'",
 				 q);
 		}
@@ -702,7 +702,7 @@ static void *lab_server_run(void *arg)
 {
 	struct lab_server *ls = arg;
 
-	stream_serve(&ls->s, ls->err, sizeof(ls->err));
+	stream_server_run(&ls->s, ls->err, sizeof(ls->err));
 	return NULL;
 }
 

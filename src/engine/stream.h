@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 #define STREAM_PORT 12866		/* netperf's */
 #define STREAM_MSG_MAX 65507		/* the largest UDP payload over IPv4 */
@@ -154,13 +154,13 @@ uint16_t stream_local_port(int fd);
  * and reaped before this returns. With once, the 0 or -errno (with err)
  * of the first session allowed (those turned away do not end it); else
  * 0, or -errno when the server could not start. */
-int stream_serve(const struct stream_server *s, char *err, size_t errlen);
+int stream_server_run(const struct stream_server *s, char *err, size_t errlen);
 
 /* Give up root for the user named (its uid and gid, no supplementary
  * groups, no new privileges), once every socket that needed root is
  * made. 0, or -errno: -ENOENT no such user, -EINVAL the user is root,
  * -EPERM not root. */
-int stream_drop_root(const char *user, char *err, size_t errlen);
+int stream_server_drop_root(const char *user, char *err, size_t errlen);
 
 /* Resolve host (name or address) and port into c's control address; addr
  * gets it numeric. 0, or -EINVAL with a message. */

@@ -10,7 +10,7 @@
 
 #include "engine/stream.h"
 #include "engine/stream_proto.h"
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 #define STREAM_BATCH 64
 #define STREAM_GRACE_NS (500 * NSEC_PER_MSEC)	/* late datagrams counted after END */
@@ -28,7 +28,7 @@ void stream_addr_key(const struct sockaddr_storage *a, uint8_t key[16]);
 /* One session on an accepted control connection whose request h was
  * read and allowed, from peer, until it ends or *quit: 0 or -errno with
  * err; r holds what was counted. */
-int stream_server_session(int cfd, const struct stream_hello *h, const struct sockaddr_storage *peer,
+int stream_session_serve(int cfd, const struct stream_hello *h, const struct sockaddr_storage *peer,
 			  volatile sig_atomic_t *quit, struct stream_result *r, char *err, size_t errlen);
 
 #endif

@@ -1,7 +1,7 @@
 /* The stream control protocol's lines (stream_proto.h). Everything a peer
  * sends is read here with bounds of its own: no sscanf, whose %u takes
  * "-1" and leading spaces, and no peer byte copied anywhere but through
- * stream_quote. */
+ * stream_proto_quote. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "engine/stream_proto.h"
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 #define KV_MAX 16
 
@@ -87,7 +87,7 @@ static int kv_u64(const struct kv *kv, int n, const char *key, uint64_t max, uin
 	return *v > max ? -ERANGE : 0;
 }
 
-int stream_hello_parse(const char *line, struct stream_hello *h, char *err, size_t errlen)
+int stream_proto_hello_parse(const char *line, struct stream_hello *h, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "size", "duration_ms", "version", "port", "cpu" };
 	static const uint64_t max[] = { UINT32_MAX, UINT64_MAX / NSEC_PER_MSEC, UINT32_MAX, 65535, STREAM_CPU_MAX };
@@ -130,7 +130,7 @@ int stream_hello_parse(const char *line, struct stream_hello *h, char *err, size
 	return 0;
 }
 
-int stream_hello_format(const struct stream_hello *h, char *buf, size_t len)
+int stream_proto_hello_format(const struct stream_hello *h, char *buf, size_t len)
 {
 	int n;
 
@@ -148,7 +148,7 @@ int stream_hello_format(const struct stream_hello *h, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENOSPC : n;
 }
 
-int stream_end_parse(const char *line, uint64_t *sent)
+int stream_proto_end_parse(const char *line, uint64_t *sent)
 {
 	struct kv kv[KV_MAX];
 	int n;
@@ -159,7 +159,7 @@ int stream_end_parse(const char *line, uint64_t *sent)
 	return 0;
 }
 
-int stream_reply_parse(const char *line, struct stream_reply *r)
+int stream_proto_reply_parse(const char *line, struct stream_reply *r)
 {
 	struct kv kv[KV_MAX];
 	uint64_t v;
@@ -196,11 +196,11 @@ int stream_reply_parse(const char *line, struct stream_reply *r)
 		return -EPROTO;
 	r->kind = STREAM_REPLY_ERR;
 	r->limit = 0;
-	stream_quote(line[3] ? line + 4 : "", r->text, sizeof(r->text));
+	stream_proto_quote(line[3] ? line + 4 : "", r->text, sizeof(r->text));
 	return 0;
 }
 
-int stream_result_parse(const char *line, struct stream_counts *c)
+int stream_proto_result_parse(const char *line, struct stream_counts *c)
 {
 	struct kv kv[KV_MAX];
 	uint64_t rb;
@@ -224,7 +224,7 @@ int stream_result_parse(const char *line, struct stream_counts *c)
 	return 0;
 }
 
-int stream_result_format(const struct stream_counts *c, char *buf, size_t len)
+int stream_proto_result_format(const struct stream_counts *c, char *buf, size_t len)
 {
 	char cpu[48] = "";
 	int n;
@@ -237,7 +237,7 @@ int stream_result_format(const struct stream_counts *c, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENOSPC : n;
 }
 
-void stream_quote(const char *s, char *buf, size_t len)
+void stream_proto_quote(const char *s, char *buf, size_t len)
 {
 	size_t o = 0;
 
@@ -278,7 +278,7 @@ more:
 	buf[o] = '\0';
 }
 
-int stream_token_check(const char *tok, char *err, size_t errlen)
+int stream_proto_token_check(const char *tok, char *err, size_t errlen)
 {
 	size_t n = strlen(tok);
 
@@ -296,7 +296,7 @@ int stream_token_check(const char *tok, char *err, size_t errlen)
 	return 0;
 }
 
-bool stream_token_equal(const char *a, const char *b)
+bool stream_proto_token_equal(const char *a, const char *b)
 {
 	size_t la = strnlen(a, STREAM_TOKEN_MAX + 1), lb = strnlen(b, STREAM_TOKEN_MAX + 1);
 	unsigned int diff = (unsigned int)(la ^ lb);
@@ -311,7 +311,7 @@ bool stream_token_equal(const char *a, const char *b)
 	return !diff && la <= STREAM_TOKEN_MAX;
 }
 
-int stream_token_load(const char *path, char *tok, size_t len, char *err, size_t errlen)
+int stream_proto_token_load(const char *path, char *tok, size_t len, char *err, size_t errlen)
 {
 	char buf[STREAM_TOKEN_MAX + 3];
 	struct stat st;
@@ -354,7 +354,7 @@ int stream_token_load(const char *path, char *tok, size_t len, char *err, size_t
 		snprintf(err, errlen, "'%s': the token has a NUL byte", path);
 		goto out;
 	}
-	if (stream_token_check(buf, err, errlen)) {
+	if (stream_proto_token_check(buf, err, errlen)) {
 		char m[160];
 
 		snprintf(m, sizeof(m), "%s", err);

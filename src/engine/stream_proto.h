@@ -69,30 +69,30 @@ struct stream_counts {
 };
 
 /* Each parser takes one line without its '\n': 0, or -EPROTO with a
- * message that quotes none of a token (stream_hello_parse: -ERANGE when
+ * message that quotes none of a token (stream_proto_hello_parse: -ERANGE when
  * a number is out of range). */
-int stream_hello_parse(const char *line, struct stream_hello *h, char *err, size_t errlen);
-int stream_end_parse(const char *line, uint64_t *sent);
-int stream_reply_parse(const char *line, struct stream_reply *r);
-int stream_result_parse(const char *line, struct stream_counts *c);
+int stream_proto_hello_parse(const char *line, struct stream_hello *h, char *err, size_t errlen);
+int stream_proto_end_parse(const char *line, uint64_t *sent);
+int stream_proto_reply_parse(const char *line, struct stream_reply *r);
+int stream_proto_result_parse(const char *line, struct stream_counts *c);
 
 /* Write a line, '\n' included, into buf: its length, or -ENOSPC. */
-int stream_hello_format(const struct stream_hello *h, char *buf, size_t len);
-int stream_result_format(const struct stream_counts *c, char *buf, size_t len);
+int stream_proto_hello_format(const struct stream_hello *h, char *buf, size_t len);
+int stream_proto_result_format(const struct stream_counts *c, char *buf, size_t len);
 
 /* A peer's text made safe to print: bytes outside printable ASCII and
  * the backslash as \xNN, at most STREAM_QUOTE_MAX of them (then "..."),
  * and nothing from "token=" on. buf always ends up NUL-terminated. */
-void stream_quote(const char *s, char *buf, size_t len);
+void stream_proto_quote(const char *s, char *buf, size_t len);
 
 /* 1..STREAM_TOKEN_MAX characters of printable ASCII but space: 0, or
  * -EINVAL with a message that does not quote it. */
-int stream_token_check(const char *tok, char *err, size_t errlen);
+int stream_proto_token_check(const char *tok, char *err, size_t errlen);
 /* Equal tokens, in a time that does not depend on where they differ. */
-bool stream_token_equal(const char *a, const char *b);
+bool stream_proto_token_equal(const char *a, const char *b);
 /* A token from a file: a regular file not open to others (mode o-rwx),
  * its one line (a trailing newline dropped). 0, or -errno with a message
  * naming the file and never the token. */
-int stream_token_load(const char *path, char *tok, size_t len, char *err, size_t errlen);
+int stream_proto_token_load(const char *path, char *tok, size_t len, char *err, size_t errlen);
 
 #endif

@@ -193,7 +193,7 @@ static void child_main(struct server_state *st, struct pending *pw, const struct
 		if (st->wait[i].fd >= 0 && &st->wait[i] != pw)
 			close(st->wait[i].fd);
 	session_socket(pw->fd);
-	s->rc = stream_server_session(pw->fd, h, &pw->peer, st->cfg->quit, &s->res, s->err, sizeof(s->err));
+	s->rc = stream_session_serve(pw->fd, h, &pw->peer, st->cfg->quit, &s->res, s->err, sizeof(s->err));
 	close(pw->fd);
 	/* _exit: the caller's stdio buffers are the parent's to flush */
 	_exit(write(wfd, s, sizeof(*s)) == (ssize_t)sizeof(*s) ? 0 : 1);
@@ -248,7 +248,7 @@ static void serve_here(struct server_state *st, struct pending *pw, const struct
 		if (st->wait[i].fd >= 0 && &st->wait[i] != pw)
 			pending_end(st, &st->wait[i], line, -EBUSY, "refused: already serving 1 session, the most at once");
 	session_socket(pw->fd);
-	pw->s.rc = st->rc = stream_server_session(pw->fd, h, &pw->peer, st->cfg->quit, &pw->s.res, pw->s.err,
+	pw->s.rc = st->rc = stream_session_serve(pw->fd, h, &pw->peer, st->cfg->quit, &pw->s.res, pw->s.err,
 						  sizeof(pw->s.err));
 	close(pw->fd);
 	pw->fd = -1;
@@ -266,13 +266,13 @@ static void decide(struct server_state *st, struct pending *pw)
 	unsigned int waiting, serving, busy = 0;
 	char why[128], line[64], what[32];
 
-	if (stream_hello_parse(pw->buf, &h, why, sizeof(why))) {
+	if (stream_proto_hello_parse(pw->buf, &h, why, sizeof(why))) {
 		pending_end(st, pw, "ERR bad request\n", -EPROTO, "bad request from the client: %s", why);
 		goto out;
 	}
 	/* before any limit is told, so that a client without the token
 	 * learns nothing of the server */
-	if (tok && !stream_token_equal(h.token, tok)) {
+	if (tok && !stream_proto_token_equal(h.token, tok)) {
 		pending_end(st, pw, "ERR auth\n", -EACCES, "refused: %s", *h.token ? "not the server's token" : "no token");
 		goto out;
 	}
@@ -349,7 +349,7 @@ static void pending_read(struct server_state *st, struct pending *pw)
 static struct pending *pending_slot(struct server_state *st)
 {
 	struct pending *old = NULL;
-	uint64_t now = mono_ns();
+	uint64_t now = clock_mono_ns();
 
 	for (unsigned int i = 0; i < STREAM_PENDING_MAX; i++) {
 		struct pending *pw = &st->wait[i];
@@ -396,7 +396,7 @@ static void accept_new(struct server_state *st)
 			continue;
 		}
 		pw = pending_slot(st);
-		*pw = (struct pending){ .fd = fd, .deadline = mono_ns() + STREAM_HELLO_MS * NSEC_PER_MSEC,
+		*pw = (struct pending){ .fd = fd, .deadline = clock_mono_ns() + STREAM_HELLO_MS * NSEC_PER_MSEC,
 					.peer = peer, .s = s };
 		memcpy(pw->key, key, 16);
 	}
@@ -465,7 +465,7 @@ static void poll_all(struct server_state *st, bool with_lfd, int timeout_ms)
 	struct pollfd p[1 + STREAM_PENDING_MAX + STREAM_SESSIONS_MAX];
 	struct child *kid[1 + STREAM_PENDING_MAX + STREAM_SESSIONS_MAX];
 	struct pending *pw[1 + STREAM_PENDING_MAX + STREAM_SESSIONS_MAX];
-	uint64_t now = mono_ns();
+	uint64_t now = clock_mono_ns();
 	nfds_t n = 0;
 
 	if (with_lfd)
@@ -501,7 +501,7 @@ static void poll_all(struct server_state *st, bool with_lfd, int timeout_ms)
 			pending_read(st, pw[i]);
 	}
 	/* the slow: past their time, whatever they sent */
-	now = mono_ns();
+	now = clock_mono_ns();
 	for (unsigned int i = 0; with_lfd && !st->done && i < STREAM_PENDING_MAX; i++)
 		if (st->wait[i].fd >= 0 && st->wait[i].deadline <= now)
 			pending_end(st, &st->wait[i], "ERR no request in time\n", -ETIMEDOUT,
@@ -514,12 +514,12 @@ static void poll_all(struct server_state *st, bool with_lfd, int timeout_ms)
  * the server stopped), a bounded wait, SIGKILL for any left. */
 static void stop_children(struct server_state *st)
 {
-	uint64_t end = mono_ns() + STOP_MS * NSEC_PER_MSEC;
+	uint64_t end = clock_mono_ns() + STOP_MS * NSEC_PER_MSEC;
 
 	for (unsigned int i = 0; i < st->max; i++)
 		if (st->kids[i].pid && !st->kids[i].reaped)
 			kill(st->kids[i].pid, SIGTERM);
-	while (reap(st, false) && mono_ns() < end)
+	while (reap(st, false) && clock_mono_ns() < end)
 		poll_all(st, false, 100);
 	for (unsigned int i = 0; i < st->max; i++)
 		if (st->kids[i].pid && !st->kids[i].reaped)
@@ -572,7 +572,7 @@ out:
 	return rc;
 }
 
-int stream_serve(const struct stream_server *s, char *err, size_t errlen)
+int stream_server_run(const struct stream_server *s, char *err, size_t errlen)
 {
 	int saved = -1, rc;
 
@@ -587,7 +587,7 @@ int stream_serve(const struct stream_server *s, char *err, size_t errlen)
 	return rc;
 }
 
-int stream_drop_root(const char *user, char *err, size_t errlen)
+int stream_server_drop_root(const char *user, char *err, size_t errlen)
 {
 	struct passwd *pw;
 

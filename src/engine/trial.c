@@ -48,7 +48,7 @@ static void pin(int cpu)
 /* ---- generator ---- */
 
 /* The learning frames (thread 0 only), then the traffic, each one phase of
- * the generator; the figures are kept for trial_finish_dir. */
+ * the generator; the figures are kept for trial_result_finish_dir. */
 static void *gen_main(void *arg)
 {
 	struct gen_ctx *g = arg;
@@ -265,7 +265,7 @@ static void plan(struct run *r, struct trial_result *res)
 	if (c->dut.on) {
 		uint64_t t0 = now_ns();
 
-		trial_dut_before(r);
+		trial_loss_before(r);
 		if (c->learn_frames) {
 			uint64_t took = now_ns() - t0;
 
@@ -305,7 +305,7 @@ static void plan(struct run *r, struct trial_result *res)
 	for (unsigned int d = 0; d < c->ndirs; d++) {
 		struct link_info li;
 
-		r->peer_read[d] = !peer_drops(&c->dir[d], &r->peer_drops0[d]);
+		r->peer_read[d] = !trial_peer_drops(&c->dir[d], &r->peer_drops0[d]);
 		/* A veth's or a tap's next hop is a queue in the kernel that the
 		 * DUT drains (a veth peer's ring, a tap's reader): when it is
 		 * full, the DUT refuses. A NIC's is the wire (its line rate, or
@@ -388,7 +388,7 @@ static void watch(struct run *r, struct trial_result *res, const volatile sig_at
 		bool gens_done = t > r->t_end + 200 * NSEC_PER_MSEC;
 
 		if (!r->snap_tried && t + r->snap_lead_ns >= r->t_start) {
-			trial_dut_before(r);
+			trial_loss_before(r);
 			if (r->snap0 && now_ns() > r->t_start)
 				r->snap_late = true;
 		}
@@ -443,13 +443,13 @@ static int collect(struct run *r, struct trial_result *res, char *err, size_t er
 		}
 	}
 	for (unsigned int d = 0; d < c->ndirs; d++) {
-		trial_finish_dir(r, d, res, res->interrupted);
+		trial_result_finish_dir(r, d, res, res->interrupted);
 		for (unsigned int k = 0; k < r->nthreads; k++)
 			if (r->gen[d][k].stopped_ns > stopped)
 				stopped = r->gen[d][k].stopped_ns;
 	}
 	res->elapsed_ns = stopped > r->t_start ? stopped - r->t_start : 0;
-	trial_dut_after(r, res);
+	trial_loss_after(r, res);
 	return 0;
 }
 
@@ -461,7 +461,7 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 	struct run *r;
 	int rc;
 
-	if ((rc = trial_cfg_check(c, err, errlen)))
+	if ((rc = trial_preflight_check(c, err, errlen)))
 		return rc;
 	r = calloc(1, sizeof(*r));
 	h = calloc(1, sizeof(*h));
@@ -480,7 +480,7 @@ int trial_run(const struct trial_cfg *c, struct trial_result *res,
 		if (c->sizes[i] > h->maxsz)
 			h->maxsz = c->sizes[i];
 	}
-	if ((rc = trial_mtu_check(c, err, errlen)) || (rc = open_ports(r, h, err, errlen)) ||
+	if ((rc = trial_preflight_mtu(c, err, errlen)) || (rc = open_ports(r, h, err, errlen)) ||
 	    (rc = create_ends(r, h, res, err, errlen)))
 		goto out;
 	plan(r, res);

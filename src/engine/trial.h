@@ -52,7 +52,7 @@ struct trial_dir {
 };
 
 /* The DUT whose counters say where lost frames went: read before the
- * traffic and after the drain (trial_dut_snapshot). */
+ * traffic and after the drain (trial_loss_snapshot). */
 struct dut;
 struct trial_dut {
 	bool on;
@@ -206,17 +206,17 @@ static inline enum analyzer_type trial_analyzer_type(const struct trial_cfg *cfg
 }
 
 /* Check cfg before anything is opened: sizes, rate, flows, CPUs. */
-int trial_cfg_check(const struct trial_cfg *cfg, char *err, size_t errlen);
+int trial_preflight_check(const struct trial_cfg *cfg, char *err, size_t errlen);
 
 /* Every direction's transmit link takes the largest frame: -EMSGSIZE with
  * err naming the MTU needed otherwise. */
-int trial_mtu_check(const struct trial_cfg *c, char *err, size_t errlen);
+int trial_preflight_mtu(const struct trial_cfg *c, char *err, size_t errlen);
 
 /* The DUT's counters now: snapread in a short-lived thread that enters
  * d's namespace, so the caller's namespace never changes. (The one place
  * to read a DUT: over the agent of dut/dut.h later.) Free with
  * dutsnap_clear. */
-int trial_dut_snapshot(const struct trial_dut *d, struct dutsnap *s, char *err, size_t errlen);
+int trial_loss_snapshot(const struct trial_dut *d, struct dutsnap *s, char *err, size_t errlen);
 
 /* Run one trial. stop (may be NULL) ends the traffic early when it becomes
  * non-zero; the drain still happens and res->interrupted is set. progress

@@ -1,6 +1,6 @@
 /* The state of one running trial, shared by trial.c (which runs it) and
- * trialresult.c (which reads its result): not for use outside
- * src/engine/trial*.c. (trialpreflight.c checks a configuration and needs
+ * trial_result.c (which reads its result): not for use outside
+ * src/engine/trial*.c. (trial_preflight.c checks a configuration and needs
  * none of it.) */
 #ifndef WR_ENGINE_TRIAL_IMPL_H
 #define WR_ENGINE_TRIAL_IMPL_H
@@ -62,7 +62,7 @@ struct run {
 	bool next_hop_dut[TRIAL_MAX_DIRS];	/* tx_if's far end is the DUT's ingress
 						 * queue (a veth or tap, not a cable) */
 	uint64_t peer_drops0[TRIAL_MAX_DIRS];
-	/* Loss attribution (trialloss.c): the DUT before the traffic, and the
+	/* Loss attribution (trial_loss.c): the DUT before the traffic, and the
 	 * transmit ports' drops (what the DUT's ingress ring refused). */
 	struct dutsnap *snap0;		/* NULL: not taken (yet) */
 	bool snap_tried;
@@ -74,7 +74,7 @@ struct run {
 };
 
 /* The far end of a direction's receive port: what its full ring refused. */
-static inline int peer_drops(const struct trial_dir *t, uint64_t *n)
+static inline int trial_peer_drops(const struct trial_dir *t, uint64_t *n)
 {
 	struct link_info li;
 	int rc;
@@ -88,12 +88,12 @@ static inline int peer_drops(const struct trial_dir *t, uint64_t *n)
 
 /* The DUT's counters and the transmit ports' drops before the traffic
  * (once; nothing without cfg->dut), and after the drain: each
- * direction's attribution into res (after trial_finish_dir). */
-void trial_dut_before(struct run *r);
-void trial_dut_after(struct run *r, struct trial_result *res);
+ * direction's attribution into res (after trial_result_finish_dir). */
+void trial_loss_before(struct run *r);
+void trial_loss_after(struct run *r, struct trial_result *res);
 
 /* Direction d's figures and verdict into res->dir[d], after the trial's
  * threads have ended. */
-void trial_finish_dir(struct run *r, unsigned int d, struct trial_result *res, bool interrupted);
+void trial_result_finish_dir(struct run *r, unsigned int d, struct trial_result *res, bool interrupted);
 
 #endif

@@ -15,7 +15,7 @@
 #include <sys/socket.h>
 
 #include "io/ifcount.h"
-#include "core/timeconst.h"
+#include "core/ns.h"
 #include "io/port.h"
 #include "io/port_impl.h"
 #include "os/netns.h"

@@ -120,7 +120,7 @@ static void on_frame(void *arg, const uint8_t *frame, uint32_t len, uint64_t ts)
 	}
 	if (t->duplicate != dup)
 		snap(x, frame, len, ts, "duplicate", SNAP_TAG);
-	hist_add(&x->latency, tag_latency_ns(fi.tag.ts, ts - x->arm.epoch_ns));
+	hist_add(&x->latency, frame_tag_latency_ns(fi.tag.ts, ts - x->arm.epoch_ns));
 	__atomic_store_n(&x->received, x->received + 1, __ATOMIC_RELAXED);
 }
 

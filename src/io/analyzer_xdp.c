@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/timeconst.h"
+#include "core/ns.h"
 #include "io/analyzer.h"
 #include "io/analyzer_impl.h"
 #include "io/bpf/bpf_shared.h"

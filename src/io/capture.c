@@ -12,7 +12,7 @@
 
 #include "core/frame.h"
 #include "io/capture.h"
-#include "os/fsutil.h"
+#include "os/fs.h"
 
 #define BT_SHB 0x0A0D0D0Au
 #define BT_IDB 0x00000001u

@@ -41,7 +41,7 @@ void gen_stop(struct gen *g) { g->ops->stop(g); }
 uint64_t gen_sent(const struct gen *g) { return g->ops->sent(g); }
 void gen_stats(const struct gen *g, struct gen_stats *st) { g->ops->stats(g, st); }
 int gen_ring_refused(const struct gen *g, uint64_t *n) { return g->ops->ring_refused(g, n); }
-int gen_port_counters(struct gen *g, uint64_t *tx_errors, uint64_t *tx_refused)
+int gen_link_counters(struct gen *g, uint64_t *tx_errors, uint64_t *tx_refused)
 {
 	return g->ops->port_counters(g, tx_errors, tx_refused);
 }

@@ -122,6 +122,6 @@ int gen_ring_refused(const struct gen *g, uint64_t *n);
 /* The transmit port's own counters since it was opened: frames the kernel
  * refused, and those the next hop's queue refused and the ring sent again.
  * -EOPNOTSUPP without a port. */
-int gen_port_counters(struct gen *g, uint64_t *tx_errors, uint64_t *tx_refused);
+int gen_link_counters(struct gen *g, uint64_t *tx_errors, uint64_t *tx_refused);
 
 #endif

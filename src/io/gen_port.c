@@ -10,7 +10,7 @@
 #include <sys/prctl.h>
 
 #include "core/pace.h"
-#include "core/timeconst.h"
+#include "core/ns.h"
 #include "io/gen.h"
 #include "io/gen_impl.h"
 #include "io/port.h"
@@ -84,12 +84,12 @@ static void phase_loop(struct gen_port *g, struct pace *pace, const struct gen_p
 			continue;
 		}
 		k = port_tx_acquire(g->port, n, &first);
-		tag.ts = tag_ts(now - ph->epoch_ns);
+		tag.ts = frame_tag_ts(now - ph->epoch_ns);
 		for (unsigned int j = 0; j < k; j++) {
 			unsigned int s = (first + j) & mask;
 
 			tag.seq = seq++;
-			tag_write(g->slot[s] + g->payload_off, &tag);
+			frame_tag_write(g->slot[s] + g->payload_off, &tag);
 			port_tx_submit(g->port, s, g->slot_len[s]);
 		}
 		/* With the ring full, kick anyway: a frame the next hop

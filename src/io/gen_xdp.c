@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/timeconst.h"
+#include "core/ns.h"
 #include "io/gen.h"
 #include "io/gen_impl.h"
 #include "os/nl.h"

@@ -1,7 +1,7 @@
 #include "lab/lab.h"
 #include "lab/lab_impl.h"
-#include "lab/labxdp.h"
-#include "lab/labvm.h"
+#include "lab/lab_xdp.h"
+#include "lab/vm_lab.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
-#include "os/fsutil.h"
+#include "os/fs.h"
 #include "os/netns.h"
 #include "os/nft.h"
 
@@ -92,7 +92,7 @@ int lab_placement_parse(const char *s, enum lab_placement *p)
 	return -EINVAL;
 }
 
-int host_online_cpus(struct cpuset *s, char *err, size_t errlen)
+int lab_online_cpus(struct cpuset *s, char *err, size_t errlen)
 {
 	char buf[4096];
 	long n = fs_read(NULL, "/sys/devices/system/cpu/online", buf, sizeof(buf));
@@ -136,7 +136,7 @@ int lab_spec_check(struct lab_spec *s, char *err, size_t errlen)
 
 	if ((rc = lab_prefix_check(s->prefix, err, errlen)))
 		return rc;
-	if ((rc = host_online_cpus(&online, err, errlen)))
+	if ((rc = lab_online_cpus(&online, err, errlen)))
 		return rc;
 	cpuset_format_list(&online, list, sizeof(list));
 	if (s->kernel[0]) {
@@ -440,7 +440,7 @@ static void plan_rps(struct lab_ctx *c)
 	struct cpuset online, tester, first, second;
 	char e[64];
 
-	if (host_online_cpus(&online, e, sizeof(e)))
+	if (lab_online_cpus(&online, e, sizeof(e)))
 		cpuset_zero(&online);
 	cpuset_diff(&tester, &online, &s->dut_cpus);
 	if (!cpuset_count(&tester))
@@ -619,7 +619,7 @@ static int configure_shape(struct lab_ctx *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* Runs inside the DUT's namespace: every DUT port in NAPI mode (labxdp.h).
+/* Runs inside the DUT's namespace: every DUT port in NAPI mode (lab_xdp.h).
  * A kernel that cannot leaves them as they were: the lab still works, in
  * skb mode, and 'lab status' says which. A port whose NAPI thread is
  * pinned to one CPU then needs no RPS: its receive work runs on that CPU
@@ -638,7 +638,7 @@ static int dut_xdp(void *arg, char *err, size_t errlen)
 	cpuset_zero(&none);
 	for (unsigned int p = 0; p < c->ports; p++)
 		for (int i = LAB_DUT0; i <= LAB_DUT1 && !rc; i++)
-			rc = labxdp_setup(nl, lab_paths[p][i].ifname, &c->rps[PIX(p, i)], err, errlen);
+			rc = lab_xdp_setup(nl, lab_paths[p][i].ifname, &c->rps[PIX(p, i)], err, errlen);
 	for (unsigned int p = 0; p < c->ports; p++)
 		for (int i = LAB_DUT0; i <= LAB_DUT1 && !rc; i++) {
 			const struct cpuset *cpus = &c->rps[PIX(p, i)];
@@ -711,12 +711,12 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (s->kernel[0])
-		return labvm_up(s, err, errlen);
+		return vm_lab_up(s, err, errlen);
 	/* Building is short; finish it rather than leave half a lab. */
 	lab_block_signals(&old);
 	/* a VM lab of this prefix goes first: its taps hold the names */
-	if (labvm_present(s->prefix))
-		rc = labvm_down(s->prefix, err, errlen);
+	if (vm_lab_present(s->prefix))
+		rc = vm_lab_down(s->prefix, err, errlen);
 	for (int r = 0; r < LAB_NROLES && !rc; r++) {
 		lab_ns_name(s->prefix, (enum lab_role)r, name, sizeof(name));
 		rc = netns_add(name, err, errlen);
@@ -774,8 +774,8 @@ int lab_down(const char *prefix, char *err, size_t errlen)
 		return rc;
 	lab_block_signals(&old);
 	/* a VM lab's QEMU first: its taps go with it */
-	if (labvm_present(prefix))
-		rc = labvm_down(prefix, err, errlen);
+	if (vm_lab_present(prefix))
+		rc = vm_lab_down(prefix, err, errlen);
 	/* Delete the links first so that nothing lingers while a namespace
 	 * is kept alive by a process still inside it. */
 	lab_ctx_open(&c, prefix, false, err, errlen);

@@ -135,9 +135,9 @@ const char *lab_prefix_arg(const char *prefix, char *buf, size_t len);
  * rebuild it (rebuilds). */
 #define LAB_LOCK_DIR "/run/wirerate"
 #define LAB_LOCK_ENV "WIRERATE_LAB_HELD"
-int lab_lock(const char *prefix, const char *what, bool rebuilds, int *fd, char *err, size_t errlen);
+int lab_status_lock(const char *prefix, const char *what, bool rebuilds, int *fd, char *err, size_t errlen);
 /* remove_prefix: the lab is gone, its lock file goes too (else NULL) */
-void lab_unlock(int *fd, const char *remove_prefix);
+void lab_status_unlock(int *fd, const char *remove_prefix);
 
 /* Build or repair the lab so that it matches spec; idempotent. On failure
  * nothing is left half-built: the lab is removed and err says why. */
@@ -191,6 +191,6 @@ int lab_direct_add(const char *prefix, uint8_t tx_mac[6], uint8_t rx_mac[6], cha
 int lab_direct_del(const char *prefix, char *err, size_t errlen);
 
 /* Online CPUs of this host. */
-int host_online_cpus(struct cpuset *s, char *err, size_t errlen);
+int lab_online_cpus(struct cpuset *s, char *err, size_t errlen);
 
 #endif

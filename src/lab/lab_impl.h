@@ -1,5 +1,5 @@
 /* Pieces of the lab shared by its files (lab.c builds and removes the
- * lab; labstatus.c locks and inspects it; labdirect.c adds the calibration
+ * lab; lab_status.c locks and inspects it; lab_direct.c adds the calibration
  * pair): not for use outside src/sys/lab*.c. */
 #ifndef WR_LAB_LAB_IMPL_H
 #define WR_LAB_LAB_IMPL_H

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 static inline uint64_t clock_ns(clockid_t id)
 {
@@ -16,7 +16,7 @@ static inline uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
-static inline uint64_t mono_ns(void)
+static inline uint64_t clock_mono_ns(void)
 {
 	return clock_ns(CLOCK_MONOTONIC);
 }

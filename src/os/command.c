@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 static uint64_t mono_ms(void)
 {

@@ -27,7 +27,7 @@ static int wait_for(volatile uint64_t *p, uint64_t want, const struct pingpong *
 	unsigned int n = 0;
 
 	while (*p != want)
-		if (!(++n & 4095) && (pp->stop || mono_ns() > pp->deadline_ns))
+		if (!(++n & 4095) && (pp->stop || clock_mono_ns() > pp->deadline_ns))
 			return -ETIMEDOUT;
 	return 0;
 }
@@ -97,7 +97,7 @@ int cpulat_measure(int a, int b, double *ns, char *err, size_t errlen)
 	}
 	memset(pp, 0, sizeof(*pp));
 	pp->cpu = b;
-	pp->deadline_ns = mono_ns() + CPULAT_TIMEOUT_NS;
+	pp->deadline_ns = clock_mono_ns() + CPULAT_TIMEOUT_NS;
 	CPU_ZERO(&one);
 	CPU_SET(b, &one);
 	pthread_attr_init(&attr);
@@ -109,18 +109,18 @@ int cpulat_measure(int a, int b, double *ns, char *err, size_t errlen)
 		return rc == EINVAL ? -EINVAL : -rc;
 	}
 	pthread_attr_destroy(&attr);
-	while (!pp->ready && mono_ns() < pp->deadline_ns)
+	while (!pp->ready && clock_mono_ns() < pp->deadline_ns)
 		sched_yield();
 
 	rc = pp->ready == 1 ? 0 : pp->ready ? -EINVAL : -ETIMEDOUT;
 	for (int k = 0; !rc && k < CPULAT_BATCHES; k++) {
-		uint64_t t0 = mono_ns();
+		uint64_t t0 = clock_mono_ns();
 
 		for (int i = 0; !rc && i < CPULAT_ROUNDS; i++, x += 2) {
 			pp->v = x;
 			rc = wait_for(&pp->v, x + 1, pp);
 		}
-		batch[k] = (double)(mono_ns() - t0) / CPULAT_ROUNDS / 2;
+		batch[k] = (double)(clock_mono_ns() - t0) / CPULAT_ROUNDS / 2;
 	}
 	pp->stop = 1;
 	pthread_join(t, NULL);

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 /* Round trips per batch and batches per measurement: the answer is half
  * the median batch's round trip, so an interrupt spoils one batch, not the

@@ -20,7 +20,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
-#include "os/fsutil.h"
+#include "os/fs.h"
 #include "os/nl.h"
 #include "os/nft.h"
 
@@ -39,14 +39,14 @@ static const char *const names[PR_COUNT] = {
 	[PR_VM_KERNELS] = "vm_kernels",
 };
 
-void probe_set(struct probe_report *r, enum probe_id id, enum probe_state s, const char *detail)
+void hostcaps_set(struct probe_report *r, enum probe_id id, enum probe_state s, const char *detail)
 {
 	r->item[id].name = names[id];
 	r->item[id].state = s;
 	snprintf(r->item[id].detail, sizeof(r->item[id].detail), "%s", detail);
 }
 
-int probe_find(const char *name)
+int hostcaps_find(const char *name)
 {
 	for (int i = 0; i < PR_COUNT; i++)
 		if (!strcmp(names[i], name))
@@ -353,7 +353,7 @@ static void probe_vm(struct probe_report *r)
 	set(r, PR_VM_KERNELS, PROBE_UNKNOWN, "not checked");
 }
 
-void probe_run(struct probe_report *r, const char *sys_root, bool have_root)
+void hostcaps_run(struct probe_report *r, const char *sys_root, bool have_root)
 {
 	memset(r, 0, sizeof(*r));
 	for (int i = 0; i < PR_COUNT; i++) {

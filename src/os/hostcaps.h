@@ -32,11 +32,11 @@ struct probe_report {
 
 /* Run every check; sys_root is "/" or a fixture tree for the file-based
  * ones (kernel config, clocksource, CPUs). */
-void probe_run(struct probe_report *r, const char *sys_root, bool have_root);
+void hostcaps_run(struct probe_report *r, const char *sys_root, bool have_root);
 /* Fill one item from a check made elsewhere (the XDP generator lives in
  * src/io, above this layer: the command runs it and reports here). */
-void probe_set(struct probe_report *r, enum probe_id id, enum probe_state s, const char *detail);
+void hostcaps_set(struct probe_report *r, enum probe_id id, enum probe_state s, const char *detail);
 /* Index of the item called name, or -1. */
-int probe_find(const char *name);
+int hostcaps_find(const char *name);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "os/fsutil.h"
+#include "os/fs.h"
 
 bool kthread_is(const char *root, pid_t pid)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "os/fsutil.h"
+#include "os/fs.h"
 #include "os/kthread.h"
 #include "os/napi.h"
 

@@ -58,7 +58,7 @@ static int await(int fd, const struct neighsock_req *q, uint64_t deadline, uint8
 	uint8_t buf[2048];
 
 	for (;;) {
-		uint64_t now = mono_ns();
+		uint64_t now = clock_mono_ns();
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		struct sockaddr_ll from;
 		socklen_t fl = sizeof(from);
@@ -103,7 +103,7 @@ int neighsock_resolve(const struct neighsock_req *q, struct neighsock_res *res, 
 		uint64_t sent;
 
 		memcpy(to.sll_addr, frame, 6);
-		sent = mono_ns();
+		sent = clock_mono_ns();
 		if (sendto(fd, frame, (size_t)len, 0, (struct sockaddr *)&to, sizeof(to)) != len) {
 			rc = -errno;
 			snprintf(err, errlen, "%s: sending the %s: %s", q->ifname, q->v6 ? "neighbour solicitation" :
@@ -113,7 +113,7 @@ int neighsock_resolve(const struct neighsock_req *q, struct neighsock_res *res, 
 		res->tries = t + 1;
 		rc = await(fd, q, sent + q->wait_ns, res->mac);
 		if (!rc)
-			res->rtt_ns = mono_ns() - sent;
+			res->rtt_ns = clock_mono_ns() - sent;
 		else if (rc != -ETIMEDOUT)
 			snprintf(err, errlen, "%s: waiting for the answer: %s", q->ifname, strerror(-rc));
 	}

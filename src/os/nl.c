@@ -16,7 +16,7 @@
 #include <linux/if_addr.h>
 
 #include "os/netns.h"
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 struct nl {
 	struct mnl_socket *sk;

@@ -7,9 +7,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "os/fsutil.h"
+#include "os/fs.h"
 #include "os/clock.h"
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 struct procstat_sample *procstat_sample_new(void)
 {
@@ -103,7 +103,7 @@ int procstat_read(const char *root, const char *irq_filter, struct procstat_samp
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	s->t_ns = mono_ns();
+	s->t_ns = clock_mono_ns();
 	if ((rc = procstat_slurp(root, files[0], &text[0], err, errlen)))
 		return rc;
 	/* The others are optional: a kernel without them has no column. */
@@ -199,7 +199,7 @@ int procstat_busy_start(struct procstat_busy *b, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	b->t_ns = mono_ns();
+	b->t_ns = clock_mono_ns();
 	if ((rc = busy_read(b->stat, err, errlen)))
 		procstat_busy_free(b);
 	return rc;
@@ -209,7 +209,7 @@ int procstat_busy_end(struct procstat_busy *b, int cpu, double *busy, unsigned i
 		      size_t errlen)
 {
 	struct cpustat *now = malloc(sizeof(*now));
-	uint64_t t = mono_ns();
+	uint64_t t = clock_mono_ns();
 	long hz = sysconf(_SC_CLK_TCK);
 	struct cpustat_pct pct;
 	int rc;

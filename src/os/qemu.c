@@ -20,9 +20,9 @@
 #include <sys/wait.h>
 #include <linux/kvm.h>
 
-#include "core/timeconst.h"
+#include "core/ns.h"
 #include "os/command.h"
-#include "os/fsutil.h"
+#include "os/fs.h"
 
 /* A probe QEMU's child side: killed with its parent (a lab up killed
  * mid-check leaves no QEMU behind), stdio on in (or /dev/null). */

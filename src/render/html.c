@@ -4,8 +4,8 @@
  * opened years later on machines with no network; script-free so a
  * hostile run label can at worst show up as text (the page also carries a
  * Content-Security-Policy that forbids scripts, in case escaping ever
- * failed). Everything from the model goes through svgc_esc. The charts
- * are htmlchart.c's. */
+ * failed). Everything from the model goes through svg_esc. The charts
+ * are html_chart.c's. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -19,14 +19,14 @@
 
 static void esc(struct page *p, const char *s, size_t max)
 {
-	svgc_esc(p->f, s, max, 0);
+	svg_esc(p->f, s, max, 0);
 }
 
 /* The rate a run's configuration table shows: the NDR, or what a plain
  * trial forwarded; false when the cell has neither. */
 static bool rate_at(const struct page *p, unsigned int r, unsigned int s, double *v, bool *at_least)
 {
-	const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+	const struct rm_cell *c = html_cell_of(p, r, p->m->sizes[s]);
 
 	if (c && c->have_thr && isfinite(c->ndr_med))
 		*v = c->ndr_med;
@@ -104,7 +104,7 @@ static void head(struct page *p, const char *title)
 	fputs(CSS, f);
 	/* One custom property per run colour, so swatches need no style attribute. */
 	for (unsigned int i = 0; i < RM_MAX_RUNS; i++)
-		fprintf(f, ".c%u{--c:%s}", i, svgc_colour(i));
+		fprintf(f, ".c%u{--c:%s}", i, svg_colour(i));
 	fputs("\n</style>\n</head>\n<body>\n<main>\n", f);
 }
 
@@ -214,7 +214,7 @@ static void run_heads(struct page *p)
 
 static void thr_cell(struct page *p, unsigned int r, unsigned int size)
 {
-	const struct rm_cell *c = cell_of(p, r, size);
+	const struct rm_cell *c = html_cell_of(p, r, size);
 	char v[32], range[80], pps[32], pdr[32];
 	FILE *f = p->f;
 
@@ -222,20 +222,20 @@ static void thr_cell(struct page *p, unsigned int r, unsigned int size)
 		fputs("<td class=\"num na\">—</td>", f);
 		return;
 	}
-	fmt_thr(v, sizeof(v), c, c->ndr_med);
-	svgc_fmt_pps(pps, sizeof(pps), c->ndr_med);
-	fmt_range(range, sizeof(range), c);
+	html_fmt_thr(v, sizeof(v), c, c->ndr_med);
+	svg_fmt_pps(pps, sizeof(pps), c->ndr_med);
+	html_fmt_range(range, sizeof(range), c);
 	/* the figures the cell has no room for, as its tooltip */
-	svgc_fmt_pps(pdr, sizeof(pdr), c->pdr_med);
-	fprintf(f, "<td class=\"num\" title=\"NDR %s%s%s", pps, ok(c->pdr_med) ? ", PDR " : "",
-		ok(c->pdr_med) ? pdr : "");
-	if (ok(c->b2b_frames))
+	svg_fmt_pps(pdr, sizeof(pdr), c->pdr_med);
+	fprintf(f, "<td class=\"num\" title=\"NDR %s%s%s", pps, html_ok(c->pdr_med) ? ", PDR " : "",
+		html_ok(c->pdr_med) ? pdr : "");
+	if (html_ok(c->b2b_frames))
 		fprintf(f, ", back-to-back %.0f frames", c->b2b_frames);
 	fprintf(f, "%s%s\"><span class=\"v\">%s%s%s</span><span class=\"s\">%s%s%s", c->tester_limited ?
 		"; a search was stopped by the tester or the max load, not the DUT: the DUT did at least this" : "",
 		c->nf.limited ? "; * the NDR is limited by sporadic loss (see the notes)" : "", c->tester_limited ?
-		"≥\u2009" : "", v, c->nf.limited ? "*" : "", ok(c->line_pps) ? pps : "",
-		ok(c->line_pps) && range[0] ? " · " : "", range);
+		"≥\u2009" : "", v, c->nf.limited ? "*" : "", html_ok(c->line_pps) ? pps : "",
+		html_ok(c->line_pps) && range[0] ? " · " : "", range);
 	if (c->repeats > 1)
 		fprintf(f, " (n=%u)", c->repeats);
 	fputs("</span>", f);
@@ -253,7 +253,7 @@ static void thr_notes(struct page *p)
 
 	for (unsigned int r = 0; r < p->nruns; r++)
 		for (unsigned int s = 0; s < p->nsizes; s++) {
-			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+			const struct rm_cell *c = html_cell_of(p, r, p->m->sizes[s]);
 			char text[512];
 
 			if (!c || !c->nf.limited)
@@ -285,7 +285,7 @@ static void thr_table(struct page *p)
 
 	for (unsigned int r = 0; r < p->nruns; r++)
 		for (unsigned int s = 0; s < p->nsizes; s++)
-			any |= thr_at(p, r, s) != NULL;
+			any |= html_thr_at(p, r, s) != NULL;
 	if (!any) {
 		fputs("<p class=\"note\">No run has throughput figures.</p></section>\n", f);
 		return;
@@ -299,15 +299,15 @@ static void thr_table(struct page *p)
 		double line = 0;
 		char b[32];
 
-		for (unsigned int r = 0; r < p->nruns && !ok(line); r++) {
-			const struct rm_cell *c = cell_of(p, r, size);
+		for (unsigned int r = 0; r < p->nruns && !html_ok(line); r++) {
+			const struct rm_cell *c = html_cell_of(p, r, size);
 
 			if (c)
 				line = c->line_pps;
 		}
 		fprintf(f, "<tr><th>%u B</th>", size);
-		if (ok(line)) {
-			svgc_fmt_pps(b, sizeof(b), line);
+		if (html_ok(line)) {
+			svg_fmt_pps(b, sizeof(b), line);
 			fprintf(f, "<td class=\"num\">%s</td>", b);
 		} else {
 			fputs("<td class=\"num na\">—</td>", f);
@@ -336,7 +336,7 @@ static bool any_cell(const struct page *p, bool (*has)(const struct rm_cell *c))
 {
 	for (unsigned int r = 0; r < p->nruns; r++)
 		for (unsigned int s = 0; s < p->nsizes; s++) {
-			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+			const struct rm_cell *c = html_cell_of(p, r, p->m->sizes[s]);
 
 			if (c && has(c))
 				return true;
@@ -369,7 +369,7 @@ static void trial_table(struct page *p)
 	for (unsigned int s = 0; s < p->nsizes; s++) {
 		fprintf(f, "<tr><th>%u B</th>", p->m->sizes[s]);
 		for (unsigned int r = 0; r < p->nruns; r++) {
-			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+			const struct rm_cell *c = html_cell_of(p, r, p->m->sizes[s]);
 			char fwd[32], off[32];
 
 			if (!c || !c->have_trial || !isfinite(c->trial_fwd_pps) || !isfinite(c->trial_offered_pps) ||
@@ -377,16 +377,16 @@ static void trial_table(struct page *p)
 				fputs("<td class=\"num na\">—</td>", f);
 				continue;
 			}
-			svgc_fmt_pps(fwd, sizeof(fwd), c->trial_fwd_pps);
-			svgc_fmt_pps(off, sizeof(off), c->trial_offered_pps);
+			svg_fmt_pps(fwd, sizeof(fwd), c->trial_fwd_pps);
+			svg_fmt_pps(off, sizeof(off), c->trial_offered_pps);
 			fprintf(f, "<td class=\"num\"><span class=\"v\">%s</span><span class=\"s\">of %s, "
 				"loss %.3f%%%s", fwd, off, c->trial_loss_pct,
 				c->tester_limited ? "; the tester fell short" : "");
 			if (c->trials > 1 && isfinite(c->trial_fwd_min) && isfinite(c->trial_fwd_max)) {
 				char lo[32], hi[32];
 
-				svgc_fmt_pps(lo, sizeof(lo), c->trial_fwd_min);
-				svgc_fmt_pps(hi, sizeof(hi), c->trial_fwd_max);
+				svg_fmt_pps(lo, sizeof(lo), c->trial_fwd_min);
+				svg_fmt_pps(hi, sizeof(hi), c->trial_fwd_max);
 				fprintf(f, " · %s..%s (n=%u)", lo, hi, c->trials);
 			}
 			fputs("</span>", f);
@@ -428,7 +428,7 @@ static void goal_table(struct page *p)
 	      "<tbody>\n", f);
 	for (unsigned int r = 0; r < p->nruns; r++)
 		for (unsigned int s = 0; s < p->nsizes; s++) {
-			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+			const struct rm_cell *c = html_cell_of(p, r, p->m->sizes[s]);
 
 			unsigned int ng = c ? (c->ngoal < RM_MAX_GOALS ? c->ngoal : RM_MAX_GOALS) : 0;
 
@@ -436,9 +436,9 @@ static void goal_table(struct page *p)
 				const struct rm_goal *g = &c->goal[i];
 				char v[3][32], why[200];
 
-				svgc_fmt_pps(v[0], sizeof(v[0]), g->rlb);
-				svgc_fmt_pps(v[1], sizeof(v[1]), g->rub);
-				svgc_fmt_pps(v[2], sizeof(v[2]), g->cond);
+				svg_fmt_pps(v[0], sizeof(v[0]), g->rlb);
+				svg_fmt_pps(v[1], sizeof(v[1]), g->rub);
+				svg_fmt_pps(v[2], sizeof(v[2]), g->cond);
 				fputs("<tr><td>", f);
 				run_name(p, r);
 				fprintf(f, "</td><td>%u B</td><td>", c->size);
@@ -481,7 +481,7 @@ static void stream_table(struct page *p)
 	for (unsigned int s = 0; s < p->nsizes; s++) {
 		fprintf(f, "<tr><th>%u B</th>", p->m->sizes[s]);
 		for (unsigned int r = 0; r < p->nruns; r++) {
-			const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+			const struct rm_cell *c = html_cell_of(p, r, p->m->sizes[s]);
 			const double sd[3] = { c ? c->st_send_sd : -1, c ? c->st_recv_sd : -1, c ? c->st_dut_sd : -1 };
 
 			if (!c || !c->have_stream || !isfinite(c->st_recv_mbps) || !isfinite(c->st_loss_pct)) {
@@ -592,7 +592,7 @@ static void banner(struct page *p)
 
 	for (unsigned int r = 1; r < p->nruns; r++)
 		for (unsigned int s = 0; s < p->nsizes; s++) {
-			const struct rm_cell *c = cell_of(p, r, m->sizes[s]);
+			const struct rm_cell *c = html_cell_of(p, r, m->sizes[s]);
 
 			n += listed(p, c);
 			compared += c && c->verdict >= RM_NOISE && c->verdict <= RM_WORSE;
@@ -615,7 +615,7 @@ static void banner(struct page *p)
 		fputs("<ul>", f);
 		for (unsigned int r = 1; r < p->nruns; r++)
 			for (unsigned int s = 0; s < p->nsizes; s++) {
-				const struct rm_cell *c = cell_of(p, r, m->sizes[s]);
+				const struct rm_cell *c = html_cell_of(p, r, m->sizes[s]);
 
 				if (!listed(p, c))
 					continue;
@@ -631,7 +631,7 @@ static void banner(struct page *p)
 	fputs("</div>\n", f);
 }
 
-int report_html_write(const struct report_model *m, FILE *f, char *err, size_t errlen)
+int html_report_write(const struct report_model *m, FILE *f, char *err, size_t errlen)
 {
 	struct page p = { .f = f, .m = m };
 	const char *title;
@@ -680,7 +680,7 @@ int report_html_write(const struct report_model *m, FILE *f, char *err, size_t e
 		trial_table(&p);
 		stream_table(&p);
 		cfg_table(&p);
-		html_charts(&p);
+		html_chart_all(&p);
 	}
 	fprintf(f, "<footer>Generated by wirerate %s (%s). Frame sizes include the FCS; line rate "
 		"counts 20 bytes of preamble and inter-frame gap per frame (RFC 2544).</footer>\n"
@@ -721,14 +721,14 @@ static void trend_chart(struct page *p, const struct trend *t)
 			snprintf(cat[i], sizeof(cat[i]), "#%lld", (long long)t->p[i].id);
 		cats[i] = cat[i];
 	}
-	scale = svgc_pps_unit(top, &unit);
+	scale = svg_pps_unit(top, &unit);
 	snprintf(v, sizeof(v), "%s (%s)", t->trials ? "Forwarded" : "NDR", unit);
 	fputs("<figure>", p->f);
-	svgc_begin(&c, p->f, "chart", CHART_W, 340, legend, 3, "The figure over the runs, with its groups");
-	svgc_axis_linear(&c.y, 0, fmax(top / scale, 1e-3) * 1.05, 6);
+	svg_begin(&c, p->f, "chart", CHART_W, 340, legend, 3, "The figure over the runs, with its groups");
+	svg_axis_linear(&c.y, 0, fmax(top / scale, 1e-3) * 1.05, 6);
 	c.y.label = v;
 	c.x.label = "Runs, oldest first";
-	svgc_axes(&c, cats, (unsigned int)t->n);
+	svg_axes(&c, cats, (unsigned int)t->n);
 	/* each group's mean as a dashed line across its runs */
 	for (size_t g = 0, start = 0; g <= t->nc; g++) {
 		size_t end = g < t->nc ? t->c[g].at : t->n;
@@ -737,30 +737,30 @@ static void trend_chart(struct page *p, const struct trend *t)
 		for (size_t i = start; i < end; i++)
 			mean += t->p[i].value;
 		mean /= (double)(end - start ? end - start : 1);
-		xs[0] = svgc_xcat(&c, (unsigned int)start) - svgc_catw(&c) / 2;
-		xs[1] = svgc_xcat(&c, (unsigned int)(end - 1)) + svgc_catw(&c) / 2;
-		ys[0] = ys[1] = svgc_yv(&c, mean / scale);
-		svgc_line(&c, xs, ys, 2, svgc_colour(1), true);
+		xs[0] = svg_xcat(&c, (unsigned int)start) - svg_catw(&c) / 2;
+		xs[1] = svg_xcat(&c, (unsigned int)(end - 1)) + svg_catw(&c) / 2;
+		ys[0] = ys[1] = svg_yv(&c, mean / scale);
+		svg_line(&c, xs, ys, 2, svg_colour(1), true);
 		start = end;
 	}
 	/* each change as a line down the plot between its two runs */
 	for (size_t g = 0; g < t->nc; g++) {
 		double xs[2], ys[2] = { c.py0, c.py1 };
 
-		xs[0] = xs[1] = svgc_xcat(&c, (unsigned int)t->c[g].at) - svgc_catw(&c) / 2;
-		svgc_line(&c, xs, ys, 2, svgc_colour(2), false);
+		xs[0] = xs[1] = svg_xcat(&c, (unsigned int)t->c[g].at) - svg_catw(&c) / 2;
+		svg_line(&c, xs, ys, 2, svg_colour(2), false);
 	}
 	for (size_t i = 0; i < t->n; i++) {
 		const struct trend_point *pt = &t->p[i];
 
-		svgc_fmt_pps(v, sizeof(v), pt->value);
+		svg_fmt_pps(v, sizeof(v), pt->value);
 		snprintf(tip, sizeof(tip), "#%s %.64s %s: %s%s (group %u)", pt->ref, pt->label, pt->when,
 			 pt->bound ? "≥ " : "", v, pt->group + 1);
-		svgc_marker(&c, svgc_xcat(&c, (unsigned int)i), svgc_yv(&c, pt->value / scale),
-			    svgc_shape_of(pt->group), svgc_colour(pt->group % 2 ? 3 : 0), pt->bound, tip);
+		svg_marker(&c, svg_xcat(&c, (unsigned int)i), svg_yv(&c, pt->value / scale),
+			    svg_shape_of(pt->group), svg_colour(pt->group % 2 ? 3 : 0), pt->bound, tip);
 	}
-	svgc_legend(&c, legend, 3, true);
-	svgc_end(&c);
+	svg_legend(&c, legend, 3, true);
+	svg_end(&c);
 	fputs("<figcaption>One marker per run, in time; runs of one group share a shape. Dashed: each "
 	      "group's mean. A solid line down the chart: a change beyond the run-to-run noise. Hover a "
 	      "marker for its run.</figcaption></figure>\n", p->f);
@@ -768,7 +768,7 @@ static void trend_chart(struct page *p, const struct trend *t)
 	free(cat);
 }
 
-int trend_html_write(const struct trend *t, FILE *f, char *err, size_t errlen)
+int html_trend_write(const struct trend *t, FILE *f, char *err, size_t errlen)
 {
 	struct page p = { .f = f };
 	char title[160], a[32], b[32];
@@ -785,7 +785,7 @@ int trend_html_write(const struct trend *t, FILE *f, char *err, size_t errlen)
 	fprintf(f, "</h1><p class=\"sub\">%s; %zu group%s, %zu change%s beyond the run-to-run noise (",
 		t->trials ? "frames/s forwarded of the same offered load" : "NDR (median of repeats)", t->nc + 1,
 		t->nc ? "s" : "", t->nc, t->nc == 1 ? "" : "s");
-	svgc_fmt_pps(a, sizeof(a), t->sigma);
+	svg_fmt_pps(a, sizeof(a), t->sigma);
 	esc(&p, a, sizeof(a));
 	fputs(").</p></header>\n<section><h2>The series</h2>\n", f);
 	trend_chart(&p, t);
@@ -800,8 +800,8 @@ int trend_html_write(const struct trend *t, FILE *f, char *err, size_t errlen)
 		const struct trend_change *c = &t->c[g];
 		const struct trend_point *pt = &t->p[c->at];
 
-		svgc_fmt_pps(a, sizeof(a), c->before);
-		svgc_fmt_pps(b, sizeof(b), c->after);
+		svg_fmt_pps(a, sizeof(a), c->before);
+		svg_fmt_pps(b, sizeof(b), c->after);
 		fprintf(f, "<tr><th>#%s</th><td>", pt->ref);
 		esc(&p, pt->label, sizeof(pt->label));
 		fputs("</td><td>", f);

@@ -1,4 +1,4 @@
-/* What html.c (the page and its tables) and htmlchart.c (its charts)
+/* What html.c (the page and its tables) and html_chart.c (its charts)
  * share: not for use outside src/store/html*.c. The helpers are static
  * inline: small, and no name of theirs leaves these two files. */
 #ifndef WR_RENDER_HTML_IMPL_H
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "store/report_model.h"
-#include "render/svgchart.h"
+#include "render/svg.h"
 
 #define CHART_W 1180
 #define SMALL_W 580
@@ -27,7 +27,7 @@ struct page {
 
 /* A cell of run r, with its counts bounded: the model is filled by other
  * code, and a bad count must not walk off an array here. */
-static inline const struct rm_cell *cell_of(const struct page *p, unsigned int r, unsigned int size)
+static inline const struct rm_cell *html_cell_of(const struct page *p, unsigned int r, unsigned int size)
 {
 	const struct rm_run *run = &p->m->run[r];
 
@@ -38,31 +38,31 @@ static inline const struct rm_cell *cell_of(const struct page *p, unsigned int r
 }
 
 /* The cell of run r for the s-th size, when it has a throughput figure. */
-static inline const struct rm_cell *thr_at(const struct page *p, unsigned int r, unsigned int s)
+static inline const struct rm_cell *html_thr_at(const struct page *p, unsigned int r, unsigned int s)
 {
-	const struct rm_cell *c = cell_of(p, r, p->m->sizes[s]);
+	const struct rm_cell *c = html_cell_of(p, r, p->m->sizes[s]);
 
 	return c && c->have_thr && isfinite(c->ndr_med) ? c : NULL;
 }
 
-static inline bool ok(double v)
+static inline bool html_ok(double v)
 {
 	return isfinite(v) && v > 0;
 }
 
 /* A throughput figure in the cell's own unit: % of line rate when the line
  * rate is known, pps otherwise. */
-static inline void fmt_thr(char *b, size_t n, const struct rm_cell *c, double pps)
+static inline void html_fmt_thr(char *b, size_t n, const struct rm_cell *c, double pps)
 {
-	if (ok(c->line_pps))
+	if (html_ok(c->line_pps))
 		snprintf(b, n, "%.1f%%", pps * 100 / c->line_pps);
 	else
-		svgc_fmt_pps(b, n, pps);
+		svg_fmt_pps(b, n, pps);
 }
 
 /* A range over repeats, in the cell's unit; empty when it shows nothing
  * new (one repeat, or min and max round to the same figure). */
-static inline void fmt_range(char *b, size_t n, const struct rm_cell *c)
+static inline void html_fmt_range(char *b, size_t n, const struct rm_cell *c)
 {
 	char lo[32], hi[32];
 
@@ -72,18 +72,18 @@ static inline void fmt_range(char *b, size_t n, const struct rm_cell *c)
 	/* the median's interval (order statistics) when there is one, with
 	 * its coverage; else the range */
 	if (c->ndr_iv.n > 1) {
-		fmt_thr(lo, sizeof(lo), c, c->ndr_iv.lo);
-		fmt_thr(hi, sizeof(hi), c, c->ndr_iv.hi);
+		html_fmt_thr(lo, sizeof(lo), c, c->ndr_iv.lo);
+		html_fmt_thr(hi, sizeof(hi), c, c->ndr_iv.hi);
 		snprintf(b, n, "%s..%s (%u%%)", lo, hi, interval_coverage_pct(c->ndr_iv.coverage));
 		return;
 	}
-	fmt_thr(lo, sizeof(lo), c, c->ndr_min);
-	fmt_thr(hi, sizeof(hi), c, c->ndr_max);
+	html_fmt_thr(lo, sizeof(lo), c, c->ndr_min);
+	html_fmt_thr(hi, sizeof(hi), c, c->ndr_max);
 	if (strcmp(lo, hi))
 		snprintf(b, n, "%s..%s", lo, hi);
 }
 
 /* The four chart sections, in the page's order. */
-void html_charts(struct page *p);
+void html_chart_all(struct page *p);
 
 #endif

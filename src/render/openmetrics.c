@@ -1,5 +1,5 @@
 #include "render/openmetrics.h"
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -76,7 +76,7 @@ static double tvalue(const struct trial_dir_result *d, enum tfig k)
 	}
 }
 
-void om_write_trials(FILE *f, const char *label, const struct trial_result *res, unsigned int n,
+void openmetrics_write_trials(FILE *f, const char *label, const struct trial_result *res, unsigned int n,
 		     const double *ns_per_frame)
 {
 	static const double qs[] = { 0.5, 0.99, 0.999 };
@@ -124,7 +124,7 @@ void om_write_trials(FILE *f, const char *label, const struct trial_result *res,
 	fputs("# EOF\n", f);
 }
 
-void om_write_rfc2544(FILE *f, const char *label, const struct r2544_result *res)
+void openmetrics_write_rfc2544(FILE *f, const char *label, const struct rfc2544_result *res)
 {
 	for (int pdr = 0; pdr < 2; pdr++) {
 		const char *name = pdr ? "wirerate_rfc2544_pdr_frames_per_second" : "wirerate_rfc2544_ndr_frames_per_second";
@@ -145,17 +145,17 @@ void om_write_rfc2544(FILE *f, const char *label, const struct r2544_result *res
 
 		family(f, name, "gauge", NULL, "1: the figure is a bound the tester or --max-load set, not the DUT");
 		for (unsigned int i = 0; i < res->nrows; i++) {
-			const struct r2544_row *row = &res->row[i];
+			const struct rfc2544_row *row = &res->row[i];
 			const struct search_bound *b = pdr ? &row->thr.pdr : &row->thr.ndr;
 
 			if (row->thr_done && b->lower_valid)
 				sample(f, name, label, row->size, NULL,
-				       r2544_bound_note(row, &row->thr, pdr, NULL, 0) || (pdr ? row->pdr_bound : row->ndr_bound));
+				       rfc2544_bound_note(row, &row->thr, pdr, NULL, 0) || (pdr ? row->pdr_bound : row->ndr_bound));
 		}
 	}
 	family(f, "wirerate_rfc2544_latency_seconds", "gauge", "seconds", "latency at the throughput rate");
 	for (unsigned int i = 0; i < res->nrows; i++) {
-		const struct r2544_row *row = &res->row[i];
+		const struct rfc2544_row *row = &res->row[i];
 
 		if (!row->lat_done)
 			continue;
@@ -167,16 +167,16 @@ void om_write_rfc2544(FILE *f, const char *label, const struct r2544_result *res
 	fputs("# EOF\n", f);
 }
 
-void om_trials_write(FILE *f, void *arg)
+void openmetrics_trials_write(FILE *f, void *arg)
 {
 	const struct om_trials *t = arg;
 
-	om_write_trials(f, t->label, t->res, t->n, t->ns);
+	openmetrics_write_trials(f, t->label, t->res, t->n, t->ns);
 }
 
-void om_rfc2544_write(FILE *f, void *arg)
+void openmetrics_rfc2544_write(FILE *f, void *arg)
 {
 	const struct om_rfc2544 *m = arg;
 
-	om_write_rfc2544(f, m->label, m->res);
+	openmetrics_write_rfc2544(f, m->label, m->res);
 }

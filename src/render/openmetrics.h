@@ -15,12 +15,12 @@
 /* The trials of one `trial` run, res[0..n) (its repeats); label may be
  * NULL or "". ns_per_frame[i]: the DUT's CPU per forwarded frame of
  * repeat i, 0 unknown. */
-void om_write_trials(FILE *f, const char *label, const struct trial_result *res, unsigned int n,
+void openmetrics_write_trials(FILE *f, const char *label, const struct trial_result *res, unsigned int n,
 		     const double *ns_per_frame);
 
 /* An rfc2544 run: each row's NDR and PDR (and whether each is a bound),
  * latency where measured. */
-void om_write_rfc2544(FILE *f, const char *label, const struct r2544_result *res);
+void openmetrics_write_rfc2544(FILE *f, const char *label, const struct rfc2544_result *res);
 
 /* The two above for a writer that takes a FILE and one argument (the
  * file writer fs_write_file): arg a struct om_trials or a struct
@@ -34,10 +34,10 @@ struct om_trials {
 
 struct om_rfc2544 {
 	const char *label;
-	const struct r2544_result *res;
+	const struct rfc2544_result *res;
 };
 
-void om_trials_write(FILE *f, void *arg);
-void om_rfc2544_write(FILE *f, void *arg);
+void openmetrics_trials_write(FILE *f, void *arg);
+void openmetrics_rfc2544_write(FILE *f, void *arg);
 
 #endif

@@ -136,7 +136,7 @@ void out_put_text(FILE *f, const char *s, bool keep_newline)
 		fwrite(unit, 1, text_unit(p + i, n - i, keep_newline, unit, &used), f);
 }
 
-void json_put_value(FILE *f, json_object *v)
+void out_json_put_value(FILE *f, json_object *v)
 {
 	switch (json_object_get_type(v)) {
 	case json_type_object: {
@@ -147,9 +147,9 @@ void json_put_value(FILE *f, json_object *v)
 			if (!first)
 				fputc(',', f);
 			first = false;
-			json_put_string(f, key);
+			out_json_put_string(f, key);
 			fputc(':', f);
-			json_put_value(f, val);
+			out_json_put_value(f, val);
 		}
 		fputc('}', f);
 		break;
@@ -159,12 +159,12 @@ void json_put_value(FILE *f, json_object *v)
 		for (size_t i = 0, n = json_object_array_length(v); i < n; i++) {
 			if (i)
 				fputc(',', f);
-			json_put_value(f, json_object_array_get_idx(v, i));
+			out_json_put_value(f, json_object_array_get_idx(v, i));
 		}
 		fputc(']', f);
 		break;
 	case json_type_string:
-		json_put_string(f, json_object_get_string(v));
+		out_json_put_string(f, json_object_get_string(v));
 		break;
 	default:	/* null, boolean, numbers: json-c's form has no text to check */
 		fputs(v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN) : "null", f);
@@ -172,7 +172,7 @@ void json_put_value(FILE *f, json_object *v)
 	}
 }
 
-void json_put_string(FILE *f, const char *s)
+void out_json_put_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	size_t n = strlen((const char *)p);
@@ -220,7 +220,7 @@ static void key(struct out *o, const char *k)
 		fputc(',', o->f);
 	o->first[o->depth] = false;
 	if (k && o->close[o->depth] == '}') {
-		json_put_string(o->f, k);
+		out_json_put_string(o->f, k);
 		fputc(':', o->f);
 	}
 }
@@ -255,7 +255,7 @@ void out_str(struct out *o, const char *k, const char *fmt, const char *v)
 {
 	if (o->json) {
 		key(o, k);
-		json_put_string(o->f, v);
+		out_json_put_string(o->f, v);
 	} else if (fmt) {
 		char small[512], *big = NULL;
 		size_t need = 4 * strlen(v ? v : "") + 1;	/* every byte \xNN at worst */

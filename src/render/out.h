@@ -40,12 +40,12 @@ void out_text(struct out *o, const char *fmt, ...) __attribute__((format(printf,
  * sequence (overlong forms, surrogates, truncated sequences included)
  * becomes \ufffd, one per byte; control characters (C0, DEL, C1) and
  * U+2028/U+2029 are written as \uXXXX. */
-void json_put_string(FILE *f, const char *s);
-/* A json-c value into f, every string and key through json_put_string:
+void out_json_put_string(FILE *f, const char *s);
+/* A json-c value into f, every string and key through out_json_put_string:
  * the one JSON rule for a document held as a tree (runs show --json,
  * runs export) as for one written by out_*. */
 struct json_object;
-void json_put_value(FILE *f, struct json_object *v);
+void out_json_put_value(FILE *f, struct json_object *v);
 
 /* A JSON document another writer left in src (a child's output), in
  * JSON only, under key as it is: its trailing newlines dropped, null when

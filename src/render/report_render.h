@@ -12,26 +12,26 @@
 /* Text (the tables) or JSON (every figure), from the same calls. */
 void report_print(struct out *o, const struct report_model *m);
 /* One line per run and frame size, with a header. */
-void report_csv(const struct report_model *m, FILE *f);
+void report_print_csv(const struct report_model *m, FILE *f);
 /* The frame loss test's steps: one line per run, frame size and offered
  * load (from the maximum load down, step 1 first), with a header. */
-void report_csv_loss(const struct report_model *m, FILE *f);
+void report_print_csv_loss(const struct report_model *m, FILE *f);
 
 /* One self-contained HTML page (inline CSS and SVG, no scripts, no
  * fetches): the tables and the charts (throughput vs frame size per run,
  * loss vs offered load, latency percentiles, CPU per frame). 0 or -errno
  * with a reason in err. */
-int report_html_write(const struct report_model *m, FILE *f, char *err, size_t errlen);
+int html_report_write(const struct report_model *m, FILE *f, char *err, size_t errlen);
 
 /* The same kind of page for report --trend: the series as a chart with
  * its groups' means and its changes marked, and a table of the changes
  * with what differed. */
 struct trend;
-int trend_html_write(const struct trend *t, FILE *f, char *err, size_t errlen);
+int html_trend_write(const struct trend *t, FILE *f, char *err, size_t errlen);
 
 /* The two pages to a file: written beside path and renamed over it. 0, or
  * -errno with the reason in err. */
-int report_html_file(const char *path, const struct report_model *m, char *err, size_t errlen);
-int trend_html_file(const char *path, const struct trend *t, char *err, size_t errlen);
+int html_file_report(const char *path, const struct report_model *m, char *err, size_t errlen);
+int html_file_trend(const char *path, const struct trend *t, char *err, size_t errlen);
 
 #endif

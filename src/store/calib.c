@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "os/fsutil.h"
+#include "os/fs.h"
 
 void calib_default_path(char *buf, size_t len)
 {

@@ -17,10 +17,10 @@
 
 #include <sqlite3.h>
 
-#include "store/dbpg.h"
-#include "store/dbschema.h"
+#include "store/db_pg.h"
+#include "store/db_schema.h"
 #include "store/sql.h"
-#include "os/fsutil.h"
+#include "os/fs.h"
 
 struct db {
 	sqlite3 *h;		/* NULL on PostgreSQL */
@@ -75,7 +75,7 @@ static int64_t one_int(sqlite3 *h, const char *sql, int *rc, char *err, size_t e
 
 bool db_is_uri(const char *path)
 {
-	return dbpg_is_uri(path);
+	return db_pg_is_uri(path);
 }
 
 int db_default_path(char *buf, size_t len, char *err, size_t errlen)
@@ -336,7 +336,7 @@ static int open_pg(const char *uri, bool write, struct db **out, char *err, size
 		return -ENOMEM;
 	}
 	snprintf(db->path, sizeof(db->path), "%s", uri);
-	if ((rc = dbpg_open(uri, write, &db->c, &db->found_version, err, errlen))) {
+	if ((rc = db_pg_open(uri, write, &db->c, &db->found_version, err, errlen))) {
 		free(db);
 		return rc;
 	}
@@ -352,7 +352,7 @@ int db_open(const char *path, bool create, struct db **out, char *err, size_t er
 	int rc, flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX;
 
 	*out = NULL;
-	if (dbpg_is_uri(path))
+	if (db_pg_is_uri(path))
 		return open_pg(path, true, out, err, errlen);
 	if ((rc = check_header(path, &exists, err, errlen)))
 		return rc;
@@ -449,7 +449,7 @@ int db_open_read(const char *path, struct db **out, char *err, size_t errlen)
 	int rc;
 
 	*out = NULL;
-	if (dbpg_is_uri(path))
+	if (db_pg_is_uri(path))
 		return open_pg(path, false, out, err, errlen);
 	if ((rc = check_header(path, &exists, err, errlen)))
 		return rc;
@@ -581,7 +581,7 @@ const char *db_run_status(struct db *db, const char *status, int64_t id, int64_t
 		return db_status_shown(status, pid, boot_id, this_boot);
 	/* PostgreSQL: the run may be another tester's, whose pid means
 	 * nothing here; its session's lock says. */
-	alive = dbpg_run_alive(db->c, id);
+	alive = db_pg_run_alive(db->c, id);
 	return alive == 0 ? "interrupted" : status;
 }
 
@@ -665,7 +665,7 @@ int db_run_begin(struct db *db, const struct db_run_info *ri, const struct db_kv
 		return rc;
 	/* PostgreSQL: the run is alive to other testers while this lock is
 	 * held (SQLite: its pid and boot id tell) */
-	if (!db->h && (rc = dbpg_run_lock(db->c, *id, true)))
+	if (!db->h && (rc = db_pg_run_lock(db->c, *id, true)))
 		snprintf(err, errlen, "locking the run: %s", sql_errmsg(db->c));
 	return rc;
 }
@@ -681,7 +681,7 @@ int db_run_end(struct db *db, int64_t id, const char *status, const char *headli
 	if ((rc = finish(db, rc, "finishing the run", err, errlen)))
 		return rc;
 	if (!db->h)
-		dbpg_run_lock(db->c, id, false);
+		db_pg_run_lock(db->c, id, false);
 	return 0;
 }
 
@@ -697,7 +697,7 @@ int db_run_reopen(struct db *db, int64_t id, char *err, size_t errlen)
 		      (int64_t)getpid(), boot, id);
 	if ((rc = finish(db, rc, "reopening the run", err, errlen)))
 		return rc;
-	if (!db->h && (rc = dbpg_run_lock(db->c, id, true))) {
+	if (!db->h && (rc = db_pg_run_lock(db->c, id, true))) {
 		snprintf(err, errlen, "locking the run: %s", sql_errmsg(db->c));
 		return -EIO;
 	}
@@ -848,7 +848,7 @@ static int run_exists(struct sql *c, int64_t id)
 	return rc;
 }
 
-int db_runs_delete(struct db *db, const int64_t *ids, size_t n, char *err, size_t errlen)
+int db_delete_runs(struct db *db, const int64_t *ids, size_t n, char *err, size_t errlen)
 {
 	int rc;
 
@@ -873,7 +873,7 @@ int db_runs_delete(struct db *db, const int64_t *ids, size_t n, char *err, size_
 
 int db_run_delete(struct db *db, int64_t id, char *err, size_t errlen)
 {
-	return db_runs_delete(db, &id, 1, err, errlen);
+	return db_delete_runs(db, &id, 1, err, errlen);
 }
 
 int db_integrity(struct db *db, char *err, size_t errlen)

@@ -1,6 +1,6 @@
 /* The results store: one SQLite file (WAL, foreign keys, busy timeout),
  * or a PostgreSQL database shared by several testers (a libpq URI as the
- * path; store/dbpg.h),
+ * path; store/db_pg.h),
  * holding runs, their trials with the DUT CPU figures, per-size results of
  * every repeat, the environment and tags. The schema is versioned with
  * PRAGMA user_version and migrated forward when a writer opens it; readers
@@ -205,7 +205,7 @@ int db_result_add(struct db *db, int64_t run, const struct db_result *r, char *e
 int db_run_delete(struct db *db, int64_t id, char *err, size_t errlen);
 /* Delete the n runs in one transaction: all of them, or with -ENOENT
  * (err names the first missing id) none. */
-int db_runs_delete(struct db *db, const int64_t *ids, size_t n, char *err, size_t errlen);
+int db_delete_runs(struct db *db, const int64_t *ids, size_t n, char *err, size_t errlen);
 
 /* The status to show: a run still "running" whose process is gone (other
  * boot, or no such pid) was killed: "interrupted". */

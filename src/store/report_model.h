@@ -1,8 +1,8 @@
 /* What `wirerate report` shows, loaded from the store and compared: the
  * runs side by side (rows are frame sizes, columns are runs),
  * each cell with the figures behind it and a verdict against the first run
- * (the baseline). The text/JSON/CSV writers (reportprint.c) and the
- * HTML+SVG writer (html.c, htmlchart.c) read this one model, so they never
+ * (the baseline). The text/JSON/CSV writers (report_print.c) and the
+ * HTML+SVG writer (html.c, html_chart.c) read this one model, so they never
  * disagree. */
 #ifndef WR_STORE_REPORT_MODEL_H
 #define WR_STORE_REPORT_MODEL_H
@@ -140,7 +140,7 @@ struct rm_run {
 					 * "placement=bound rules=0 dut-cpus=1" */
 	bool interrupted;
 	char cpu_line[128];		/* env cpu.line_ns: "0-1:43.2 ..."; "" unknown */
-	/* set by report_compare: the host had the CPUs at another distance
+	/* set by report_db_compare: the host had the CPUs at another distance
 	 * than in the baseline (sys/cpulat.h), and what moved */
 	bool placement_moved;
 	char placement_note[160];
@@ -159,7 +159,7 @@ struct report_model {
 };
 
 /* The cell of run r for a frame size, or NULL. */
-static inline const struct rm_cell *rm_cell_of(const struct rm_run *r, unsigned int size)
+static inline const struct rm_cell *report_model_cell_of(const struct rm_run *r, unsigned int size)
 {
 	for (unsigned int i = 0; i < r->ncells; i++)
 		if (r->cell[i].size == size)

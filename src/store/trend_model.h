@@ -1,4 +1,4 @@
-/* What 'report --trend' shows (app/trend.h fills it, render/trendprint.c
+/* What 'report --trend' shows (app/trend.h fills it, render/trend_print.c
  * writes it): the series of one figure over stored runs, its groups, and
  * each change with what differed in the runs' environment across it. */
 #ifndef WR_STORE_TREND_MODEL_H

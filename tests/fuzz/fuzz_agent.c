@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dut/agentproto.h"
+#include "dut/agent_proto.h"
 #include "dut/envcap.h"
 #include "dut/soak.h"
 
@@ -16,33 +16,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct dutsnap a, b;
 static struct envcap env;
-static struct soak_load load;
+static struct soak_calib_busy load;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char err[256];
-	json_object *o = agentproto_parse((const char *)data, size, err, sizeof(err)), *again;
+	json_object *o = agent_proto_parse((const char *)data, size, err, sizeof(err)), *again;
 
 	if (!o) {
 		CHECK(strnlen(err, sizeof(err)) < sizeof(err));
 		return 0;
 	}
-	(void)agentproto_str(o, "op", "");
-	(void)agentproto_u64(o, "version");
+	(void)agent_proto_str(o, "op", "");
+	(void)agent_proto_u64(o, "version");
 	memset(&env, 0, sizeof(env));
-	agentproto_get_env(o, "env", "dut.", &env);
+	agent_proto_get_env(o, "env", "dut.", &env);
 	CHECK(env.n <= ENVCAP_DUT_MAX - 1);	/* dut.name, the caller's, is the last */
 	for (unsigned int i = 0; i < env.n; i++)
 		CHECK(!strncmp(env.kv[i].key, "dut.", 4) && strcmp(env.kv[i].key, "dut.name"));
-	agentproto_get_load(o, &load);
+	agent_proto_get_load(o, &load);
 	CHECK(load.n <= SOAK_MAX_CPUS);
 	for (unsigned int i = 0; i < load.n; i++)
 		CHECK(load.load[i] >= 0 && load.load[i] <= 1);
-	if (!agentproto_get_snap(o, &a, err, sizeof(err))) {
+	if (!agent_proto_get_snap(o, &a, err, sizeof(err))) {
 		CHECK(a.nif <= DUTSNAP_IF_MAX && a.nqdisc <= DUTSNAP_QDISC_MAX && a.nnft <= DUTSNAP_NFT_MAX);
 		again = json_object_new_object();
-		agentproto_put_snap(again, &a);
-		CHECK(!agentproto_get_snap(again, &b, err, sizeof(err)));
+		agent_proto_put_snap(again, &a);
+		CHECK(!agent_proto_get_snap(again, &b, err, sizeof(err)));
 		CHECK(a.nif == b.nif && a.nqdisc == b.nqdisc && a.nnft == b.nnft && a.t_ns == b.t_ns);
 		for (unsigned int i = 0; i < a.nif; i++)
 			CHECK(a.ifs[i].rx_packets == b.ifs[i].rx_packets && !strcmp(a.ifs[i].name, b.ifs[i].name));

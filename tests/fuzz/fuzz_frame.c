@@ -1,6 +1,6 @@
 /* libFuzzer target for frame_parse: any byte sequence must be handled
  * without reading out of bounds, and whatever it accepts must be
- * consistent. Accepted frames are also fed back through tag_write and
+ * consistent. Accepted frames are also fed back through frame_tag_write and
  * frame_set_flow, whose incremental checksums must keep them valid.
  * Build and run with tests/fuzz/run.sh. */
 #include <stdint.h>
@@ -43,9 +43,9 @@ static void check_info(const uint8_t *d, size_t size, const struct frame_info *f
 		CHECK(!memcmp(fi->src_ip, d + l->l3_off + 8, 16));
 	}
 	/* The tag re-encodes to the very bytes it came from. */
-	tag_encode(tag, &fi->tag);
+	frame_tag_encode(tag, &fi->tag);
 	CHECK(!memcmp(tag, d + l->payload_off, FRAME_TAG_LEN));
-	CHECK(tag_check(d + l->payload_off) == be16(d + l->payload_off + 16));
+	CHECK(frame_tag_check(d + l->payload_off) == be16(d + l->payload_off + 16));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	check_info(data, size, &fi);
 
-	/* tag_write needs a live UDP checksum (frame_build always sets one). */
+	/* frame_tag_write needs a live UDP checksum (frame_build always sets one). */
 	if (!be16(data + fi.lay.l4_off + 6))
 		return 0;
 	b = malloc(size);
@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	t.seq = (t.seq * 0x9E3779B97F4A7C15ULL + 1) & FRAME_SEQ_MASK;
 	t.ts ^= 0xdeadbeef;
 	t.stream++;
-	tag_write(b + fi.lay.payload_off, &t);
+	frame_tag_write(b + fi.lay.payload_off, &t);
 	CHECK(frame_parse(b, size, &fi2) == FRAME_OK);
 	check_info(b, size, &fi2);
 	CHECK(fi2.tag.seq == t.seq && fi2.tag.ts == t.ts && fi2.tag.stream == t.stream);

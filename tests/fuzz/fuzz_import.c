@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "store/db.h"
-#include "store/dbexport.h"
+#include "store/db_export.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_tokener_free(tok);
 	if (!doc)
 		return 0;
-	if (db_import(db, doc, &r, err, sizeof(err))) {
+	if (db_export_read(db, doc, &r, err, sizeof(err))) {
 		CHECK(r.imported == 0 && r.skipped == 0);
 		CHECK(count("runs") == 0 && count("trials") == 0 && count("trial_loss") == 0);
 		CHECK(strnlen(err, sizeof(err)) < sizeof(err) && err[0]);
@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			int64_t id = r.first;
 			json_object *back = NULL;
 
-			CHECK(!db_export(db, &id, 1, "fuzz", &back, err, sizeof(err)));
+			CHECK(!db_export_write(db, &id, 1, "fuzz", &back, err, sizeof(err)));
 			json_object_put(back);
 		}
 		CHECK(sqlite3_exec(db_sqlite(db), "DELETE FROM runs", NULL, NULL, NULL) == SQLITE_OK);

@@ -28,23 +28,23 @@ static void check_hello(const char *line)
 	char err[256], out[STREAM_LINE_MAX + 64];
 	int n;
 
-	if (stream_hello_parse(line, &h, err, sizeof(err))) {
+	if (stream_proto_hello_parse(line, &h, err, sizeof(err))) {
 		check_printable(err, sizeof(err));
 		return;
 	}
 	CHECK(h.version >= 1);
 	CHECK(h.version < 2 || h.data_port);
-	CHECK(!*h.token || !stream_token_check(h.token, err, sizeof(err)));
-	CHECK(stream_token_equal(h.token, h.token));
+	CHECK(!*h.token || !stream_proto_token_check(h.token, err, sizeof(err)));
+	CHECK(stream_proto_token_equal(h.token, h.token));
 	if (h.version < 2) {
 		/* version 1 lines carry neither */
 		h.data_port = 0;
 		h.token[0] = '\0';
 	}
-	n = stream_hello_format(&h, out, sizeof(out));
+	n = stream_proto_hello_format(&h, out, sizeof(out));
 	CHECK(n > 0 && out[n - 1] == '\n');
 	out[n - 1] = '\0';
-	CHECK(!stream_hello_parse(out, &h2, err, sizeof(err)));
+	CHECK(!stream_proto_hello_parse(out, &h2, err, sizeof(err)));
 	CHECK(h2.version == h.version && h2.size == h.size && h2.duration_ms == h.duration_ms &&
 	      h2.data_port == h.data_port && !strcmp(h2.token, h.token));
 }
@@ -53,7 +53,7 @@ static void check_reply(const char *line)
 {
 	struct stream_reply r;
 
-	if (stream_reply_parse(line, &r))
+	if (stream_proto_reply_parse(line, &r))
 		return;
 	CHECK(r.kind <= STREAM_REPLY_ERR);
 	CHECK(r.kind != STREAM_REPLY_OK || (r.port && r.rcvbuf >= 0 && r.version >= 1));
@@ -68,15 +68,15 @@ static void check_result(const char *line)
 	int n;
 
 	/* a count read is one the store holds: never above 2^63-1 */
-	if (!stream_end_parse(line, &sent))
+	if (!stream_proto_end_parse(line, &sent))
 		CHECK(sent <= INT64_MAX);
-	if (stream_result_parse(line, &c))
+	if (stream_proto_result_parse(line, &c))
 		return;
 	CHECK(c.msgs <= INT64_MAX && c.bytes <= INT64_MAX && c.elapsed_ns <= INT64_MAX && c.drops <= INT64_MAX);
-	n = stream_result_format(&c, out, sizeof(out));
+	n = stream_proto_result_format(&c, out, sizeof(out));
 	CHECK(n > 0);
 	out[n - 1] = '\0';
-	CHECK(!stream_result_parse(out, &c2));
+	CHECK(!stream_proto_result_parse(out, &c2));
 	CHECK(!memcmp(&c, &c2, sizeof(c)));
 }
 
@@ -93,10 +93,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_hello(line);
 	check_reply(line);
 	check_result(line);
-	stream_quote(line, q, sizeof(q));
+	stream_proto_quote(line, q, sizeof(q));
 	check_printable(q, sizeof(q));
 	/* any buffer size, down to none */
-	stream_quote(line, q, size ? data[0] % sizeof(q) : 0);
+	stream_proto_quote(line, q, size ? data[0] % sizeof(q) : 0);
 	if (size && data[0] % sizeof(q))
 		check_printable(q, data[0] % sizeof(q));
 	return 0;

@@ -77,12 +77,12 @@ one() {
 	case $1 in
 	frame_parse) fuzz_one frame_parse frame tests/fuzz/fuzz_frame.c src/core/frame.c ;;
 	stream_proto) fuzz_one stream_proto stream tests/fuzz/fuzz_stream.c src/engine/stream_proto.c ;;
-	agent_proto) fuzz_one agent_proto agent tests/fuzz/fuzz_agent.c src/dut/agentproto.c src/dut/envkv.c src/core/jsonbound.c \
+	agent_proto) fuzz_one agent_proto agent tests/fuzz/fuzz_agent.c src/dut/agent_proto.c src/dut/envcap_kv.c src/core/json_bound.c \
 		src/core/dutsnap.c -ljson-c -lm ;;
 	kernel_image) fuzz_one kernel_image kimage tests/fuzz/fuzz_kimage.c src/core/kimage.c ;;
 	neigh_reply) fuzz_one neigh_reply neigh tests/fuzz/fuzz_neigh.c src/core/neigh.c ;;
-	runs_import) fuzz_one runs_import import tests/fuzz/fuzz_import.c src/store/dbexport.c src/store/db.c \
-		src/store/dbschema.c src/store/dbpg.c src/store/sql.c src/os/fsutil.c src/core/lossattr.c src/core/cpuset.c \
+	runs_import) fuzz_one runs_import import tests/fuzz/fuzz_import.c src/store/db_export.c src/store/db.c \
+		src/store/db_schema.c src/store/db_pg.c src/store/sql.c src/os/fs.c src/core/lossattr.c src/core/cpuset.c \
 		src/core/dutsnap.c src/core/cpustat.c src/core/goal.c $(pkg-config --cflags --libs libpq) -ljson-c -lsqlite3 -lm ;;
 	esac
 }

@@ -73,7 +73,7 @@ static void compare(struct report_model *m)
 	for (unsigned int r = 0; r < m->nruns; r++)
 		for (unsigned int i = 0; i < m->run[r].ncells; i++) {
 			struct rm_cell *c = &m->run[r].cell[i];
-			const struct rm_cell *b = rm_cell_of(&m->run[0], c->size);
+			const struct rm_cell *b = report_model_cell_of(&m->run[0], c->size);
 
 			if (r == 0) {
 				c->verdict = RM_BASELINE;
@@ -215,7 +215,7 @@ static void trials(struct report_model *m)
 	m->run[0].cell[0].trial_fwd_max = 100000;
 	m->nsizes = 2;
 	memcpy(m->sizes, tsz, sizeof(tsz));
-	/* the verdicts store/reportdb.c gives these (tests/unit/test_report.c checks
+	/* the verdicts store/report_db.c gives these (tests/unit/test_report.c checks
 	 * that): run 2's 64-byte trial is at another load, so it has none */
 	m->run[0].cell[0].verdict = m->run[0].cell[1].verdict = RM_BASELINE;
 	m->run[1].cell[0].verdict = RM_WORSE;
@@ -276,7 +276,7 @@ static int write_one(const struct report_model *m, const char *path)
 		perror(path);
 		return 1;
 	}
-	rc = report_html_write(m, f, err, sizeof(err));
+	rc = html_report_write(m, f, err, sizeof(err));
 	if (fclose(f) && !rc) {
 		perror(path);
 		return 1;

@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 		if (frame_parse(buf, (size_t)n, &fi) != FRAME_OK || (fi.tag.trial & 0x8000))
 			continue;
 		fi.tag.seq = (fi.tag.seq + (1ULL << 47) - 1) & ((1ULL << 48) - 1);
-		tag_write(buf + fi.lay.payload_off, &fi.tag);
+		frame_tag_write(buf + fi.lay.payload_off, &fi.tag);
 		if (frame_parse(buf, (size_t)n, &fi) != FRAME_OK) {
 			fprintf(stderr, "seqforge: the forged frame does not parse\n");
 			return 1;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/stat.h"
 #include "dut/soak.h"
 #include "dut/stallprobe.h"
 
@@ -21,7 +22,7 @@ static int cost(const struct cpuset *cpus, double seconds, uint64_t period_ns)
 	unsigned int n = (unsigned int)(seconds / 0.5);
 	double rate[2048], ratio[1024];
 	struct soak_snap a, b;
-	struct soak_load l;
+	struct soak_calib_busy l;
 	struct soak *s = NULL;
 	unsigned int np = 0;
 	char err[256];

@@ -8,7 +8,7 @@
  *     of the trial's streams, as a first copy or a duplicate exactly as a
  *     shadow bitmap per stream says; of another stream, as stale;
  *   - a frame the program counts as a test frame carries a valid tag
- *     (tag_decode) right after a UDP header.
+ *     (frame_tag_decode) right after a UDP header.
  * The analyzer is armed for three streams (0, 2, 4: three generator
  * threads of direction 0); frames also come on streams 1 and 6, which are
  * not the trial's.
@@ -67,7 +67,7 @@ static uint32_t valid_frame(uint8_t *buf, size_t cap, uint64_t seq)
 	s.size = frame_size_min(fam, s.vlan) + (unsigned int)(rnd() % 200);
 	if (frame_build(&s, buf, cap, &lay, err, sizeof(err)))
 		return 0;
-	tag_write(buf + lay.payload_off, &t);
+	frame_tag_write(buf + lay.payload_off, &t);
 	return lay.len;
 }
 
@@ -173,7 +173,7 @@ int main(int argc, char **argv)
 			struct tag t;
 
 			for (int i = 0; i < 4 && !ok; i++)
-				if (offs[i] + FRAME_TAG_LEN <= len && tag_decode(frame + offs[i], &t) == FRAME_OK)
+				if (offs[i] + FRAME_TAG_LEN <= len && frame_tag_decode(frame + offs[i], &t) == FRAME_OK)
 					ok = 1;
 			/* a first copy, whether or not frame_parse took the
 			 * frame (the program does not check the UDP checksum) */

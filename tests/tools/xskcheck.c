@@ -110,13 +110,13 @@ static void on_frame(void *vctx, const uint8_t *frame, uint32_t len, uint64_t ts
 		r->seen[fi.tag.seq >> 3] |= (uint8_t)(1u << (fi.tag.seq & 7));
 	}
 	if (!r->valid)
-		r->first_ns = mono_ns();
-	r->last_ns = mono_ns();
+		r->first_ns = clock_mono_ns();
+	r->last_ns = clock_mono_ns();
 	r->valid++;
 	if (r->epoch) {
 		/* Receive time is the port's (kernel metadata or batch clock),
 		 * transmit time the sender's, both CLOCK_REALTIME. */
-		lat = tag_latency_ns(fi.tag.ts, ts_ns - r->epoch);
+		lat = frame_tag_latency_ns(fi.tag.ts, ts_ns - r->epoch);
 		if (lat > 1000000000ULL) {
 			r->lat_bad++;
 		} else {
@@ -201,10 +201,10 @@ static uint64_t send_frames(struct port *p, uint64_t n, uint64_t pps, uint64_t d
 {
 	unsigned int mask = port_tx_slots(p) - 1;
 	struct tag tag = { .trial = trial, .stream = 0 };
-	uint64_t sent = 0, start = mono_ns();
+	uint64_t sent = 0, start = clock_mono_ns();
 
 	while (sent < n && !interrupted) {
-		uint64_t now = mono_ns(), due = n - sent;
+		uint64_t now = clock_mono_ns(), due = n - sent;
 		unsigned int k, first;
 
 		if (now > deadline)
@@ -226,12 +226,12 @@ static uint64_t send_frames(struct port *p, uint64_t n, uint64_t pps, uint64_t d
 			}
 		}
 		k = port_tx_acquire(p, due < TX_BURST ? (unsigned int)due : TX_BURST, &first);
-		tag.ts = tag_ts(clock_ns(CLOCK_REALTIME) - epoch);
+		tag.ts = frame_tag_ts(clock_ns(CLOCK_REALTIME) - epoch);
 		for (unsigned int j = 0; j < k; j++) {
 			unsigned int s = (first + j) & mask;
 
 			tag.seq = sent + j;
-			tag_write(port_tx_slot(p, s) + payload_off[s], &tag);
+			frame_tag_write(port_tx_slot(p, s) + payload_off[s], &tag);
 			port_tx_submit(p, s, len[s]);
 		}
 		if (port_tx_kick(p))
@@ -250,7 +250,7 @@ static int send_xdpgen(struct side *s, const struct frame_spec *spec, const stru
 		       uint64_t *sent, char *err, size_t errlen)
 {
 	struct xdpgen_cfg gc = { .ifname = s->ifname, .nsfd = s->nsfd, .spec = spec, .flows = flows };
-	uint64_t now = clock_ns(CLOCK_REALTIME), mono = mono_ns();
+	uint64_t now = clock_ns(CLOCK_REALTIME), mono = clock_mono_ns();
 	struct xdpgen_phase ph = { .rate_pps = (double)(pps ? pps : 20000000), .start_ns = now + 10000000ULL,
 				   .end_ns = now + (deadline > mono ? deadline - mono : 0), .limit = n,
 				   .epoch_ns = epoch, .max_burst = 32, .trial = trial };
@@ -350,7 +350,7 @@ int main(int argc, char **argv)
 		}
 		th_started = true;
 	}
-	t0 = mono_ns();
+	t0 = clock_mono_ns();
 	if (tx.ifname) {
 		struct frame_spec spec;
 		struct frame_layout lay;
@@ -373,7 +373,7 @@ int main(int argc, char **argv)
 			tx_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 			if (send_xdpgen(&tx, &spec, &flows, n, pps, deadline, rs.trial, epoch, &sent, err, sizeof(err)))
 				goto out;
-			tx_end = mono_ns();
+			tx_end = clock_mono_ns();
 			tx_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - tx_cpu;
 			goto drain;
 		}
@@ -394,25 +394,25 @@ int main(int argc, char **argv)
 		pin(tx.cpu);
 		tx_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		sent = send_frames(tx.port, n, pps, deadline, rs.trial, epoch, payload_off, lens);
-		tx_end = mono_ns();
+		tx_end = clock_mono_ns();
 		tx_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - tx_cpu;
 		/* Every frame completed, boundedly. */
 		for (int i = 0; i < 2000 && port_tx_pending(tx.port); i++)
 			usleep(1000);
 drain:
 		if (rx.port) {
-			uint64_t until = mono_ns() + (uint64_t)drain_ms * 1000000ULL;
+			uint64_t until = clock_mono_ns() + (uint64_t)drain_ms * 1000000ULL;
 
-			while (__atomic_load_n(&rs.valid, __ATOMIC_RELAXED) < sent && mono_ns() < until && !interrupted)
+			while (__atomic_load_n(&rs.valid, __ATOMIC_RELAXED) < sent && clock_mono_ns() < until && !interrupted)
 				usleep(1000);
 		}
 	} else {
 		uint64_t until = t0 + (uint64_t)(duration * 1e9);
 
-		while (mono_ns() < until && !interrupted)
+		while (clock_mono_ns() < until && !interrupted)
 			usleep(10000);
 	}
-	t1 = mono_ns();
+	t1 = clock_mono_ns();
 	rc = 0;
 out:
 	if (th_started) {

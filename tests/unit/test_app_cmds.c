@@ -15,11 +15,11 @@
 #include <string.h>
 
 #include "app/calibrate.h"
-#include "app/cpuwatch.h"
-#include "app/labrun.h"
+#include "app/cpu_watch.h"
+#include "app/lab_run.h"
 #include "app/probe.h"
-#include "app/soakrun.h"
-#include "core/timeconst.h"
+#include "app/soak_run.h"
+#include "core/ns.h"
 
 static char err[512];
 
@@ -40,24 +40,24 @@ static void calib_ceiling(void **state)
 
 	(void)state;
 	step(&flat, 0, 1000000, 990000);
-	assert_true(app_calib_min_offered(&flat) == 990000);
+	assert_true(app_calibrate_min_offered(&flat) == 990000);
 	/* paced within 0.5% and nothing lost flat out: the flat-out figure */
 	step(&paced, 891000, 890000, 889000);
-	assert_true(app_calib_rx_clean(&flat));
-	assert_true(app_calib_ceiling(&flat, &paced, &pe) == 990000);
+	assert_true(app_calibrate_rx_clean(&flat));
+	assert_true(app_calibrate_ceiling(&flat, &paced, &pe) == 990000);
 	assert_true(pe > 0.22 && pe < 0.23);
 	/* paced off by more than 0.5%: what the paced run reached */
 	step(&paced, 891000, 880000, 870000);
-	assert_true(app_calib_ceiling(&flat, &paced, &pe) == 870000);
+	assert_true(app_calibrate_ceiling(&flat, &paced, &pe) == 870000);
 	assert_true(pe > 2.3 && pe < 2.4);
 	/* the analyzer lost frames flat out: the paced figure */
 	step(&paced, 891000, 890000, 889000);
 	flat.dir[1].lost = 1;
-	assert_false(app_calib_rx_clean(&flat));
-	assert_true(app_calib_ceiling(&flat, &paced, &pe) == 889000);
+	assert_false(app_calibrate_rx_clean(&flat));
+	assert_true(app_calibrate_ceiling(&flat, &paced, &pe) == 889000);
 	flat.dir[1].lost = 0;
 	flat.dir[0].tester_if_drops = 3;
-	assert_false(app_calib_rx_clean(&flat));
+	assert_false(app_calibrate_rx_clean(&flat));
 }
 
 static void calib_line_span(void **state)
@@ -66,11 +66,11 @@ static void calib_line_span(void **state)
 	double lo, hi;
 
 	(void)state;
-	app_calib_line_span(none, 3, &lo, &hi);
+	app_calibrate_line_span(none, 3, &lo, &hi);
 	assert_true(lo == 0 && hi == 0);
-	app_calib_line_span(some, 3, &lo, &hi);
+	app_calibrate_line_span(some, 3, &lo, &hi);
 	assert_true(lo == 95 && hi == 120);
-	app_calib_line_span(one, 3, &lo, &hi);
+	app_calibrate_line_span(one, 3, &lo, &hi);
 	assert_true(lo == 80 && hi == 80);
 }
 
@@ -101,21 +101,21 @@ static void cpu_check(void **state)
 
 	(void)state;
 	assert_non_null(s);
-	assert_int_equal(app_cpu_sample(NULL, FIXTURES "/real-t0", NULL, s, err, sizeof(err)), 0);
-	assert_int_equal(app_cpu_check(s, NULL, NULL, &online, err, sizeof(err)), 0);
+	assert_int_equal(app_cpu_watch_sample(NULL, FIXTURES "/real-t0", NULL, s, err, sizeof(err)), 0);
+	assert_int_equal(app_cpu_watch_check(s, NULL, NULL, &online, err, sizeof(err)), 0);
 	assert_int_equal(cpuset_count(&online), 2);
 	assert_int_equal(cpuset_parse_list("1", &only, err, sizeof(err)), 0);
-	assert_int_equal(app_cpu_check(s, &only, NULL, &online, err, sizeof(err)), 0);
+	assert_int_equal(app_cpu_watch_check(s, &only, NULL, &online, err, sizeof(err)), 0);
 	assert_int_equal(cpuset_parse_list("0-2", &only, err, sizeof(err)), 0);
-	assert_int_equal(app_cpu_check(s, &only, NULL, &online, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_cpu_watch_check(s, &only, NULL, &online, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--cpus: CPU 2 is not online (online: 0-1)");
 
 	/* a filter that names no line */
-	assert_int_equal(app_cpu_sample(NULL, FIXTURES "/real-t0", "no-such-line", s, err, sizeof(err)), 0);
-	assert_int_equal(app_cpu_check(s, NULL, "no-such-line", &online, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_cpu_watch_sample(NULL, FIXTURES "/real-t0", "no-such-line", s, err, sizeof(err)), 0);
+	assert_int_equal(app_cpu_watch_check(s, NULL, "no-such-line", &online, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--irq: no IRQ line's name contains 'no-such-line' (see /proc/interrupts)");
-	assert_int_equal(app_cpu_sample(NULL, FIXTURES "/real-t0", "virtio0", s, err, sizeof(err)), 0);
-	assert_int_equal(app_cpu_check(s, NULL, "virtio0", &online, err, sizeof(err)), 0);
+	assert_int_equal(app_cpu_watch_sample(NULL, FIXTURES "/real-t0", "virtio0", s, err, sizeof(err)), 0);
+	assert_int_equal(app_cpu_watch_check(s, NULL, "virtio0", &online, err, sizeof(err)), 0);
 	procstat_sample_free(s);
 }
 
@@ -128,40 +128,40 @@ static void cpu_watch(void **state)
 	struct cpuset only;
 
 	(void)state;
-	assert_int_equal(app_cpu_open(&c, &w, &why, err, sizeof(err)), 0);
+	assert_int_equal(app_cpu_watch_open(&c, &w, &why, err, sizeof(err)), 0);
 	assert_true(w.hz > 0);
-	assert_int_equal(app_cpu_next(&c, &w, &stop, err, sizeof(err)), 1);
-	assert_int_equal(app_cpu_next(&c, &w, &stop, err, sizeof(err)), 1);
-	assert_int_equal(app_cpu_next(&c, &w, &stop, err, sizeof(err)), 0);
+	assert_int_equal(app_cpu_watch_next(&c, &w, &stop, err, sizeof(err)), 1);
+	assert_int_equal(app_cpu_watch_next(&c, &w, &stop, err, sizeof(err)), 1);
+	assert_int_equal(app_cpu_watch_next(&c, &w, &stop, err, sizeof(err)), 0);
 	assert_int_equal(w.n, 2);
 	assert_true(w.prev->t_ns > w.first->t_ns);
 	/* no profile asked: none read at the end */
-	app_cpu_finish(&c, &w);
+	app_cpu_watch_finish(&c, &w);
 	assert_null(w.profiled);
-	app_cpu_close(&w);
+	app_cpu_watch_close(&w);
 
 	/* stopped: no interval */
 	c.count = 0;
 	stop = 1;
-	assert_int_equal(app_cpu_open(&c, &w, &why, err, sizeof(err)), 0);
-	assert_int_equal(app_cpu_next(&c, &w, &stop, err, sizeof(err)), 0);
+	assert_int_equal(app_cpu_watch_open(&c, &w, &why, err, sizeof(err)), 0);
+	assert_int_equal(app_cpu_watch_next(&c, &w, &stop, err, sizeof(err)), 0);
 	assert_int_equal(w.n, 0);
-	app_cpu_close(&w);
+	app_cpu_watch_close(&w);
 
 	/* the step that failed */
 	assert_int_equal(cpuset_parse_list("3", &only, err, sizeof(err)), 0);
 	c.cpus = &only;
-	assert_int_equal(app_cpu_open(&c, &w, &why, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_cpu_watch_open(&c, &w, &why, err, sizeof(err)), -EINVAL);
 	assert_int_equal(why, APP_CPU_CHECK);
-	app_cpu_close(&w);
+	app_cpu_watch_close(&w);
 	c.cpus = NULL;
 	c.root = FIXTURES "/no-such-tree";
-	assert_true(app_cpu_open(&c, &w, &why, err, sizeof(err)) < 0);
+	assert_true(app_cpu_watch_open(&c, &w, &why, err, sizeof(err)) < 0);
 	assert_int_equal(why, APP_CPU_SAMPLE);
-	app_cpu_close(&w);
+	app_cpu_watch_close(&w);
 }
 
-static void load(struct soak_load *l, double seconds, double l0, double l1)
+static void load(struct soak_calib_busy *l, double seconds, double l0, double l1)
 {
 	memset(l, 0, sizeof(*l));
 	l->seconds = seconds;
@@ -175,15 +175,15 @@ static void load(struct soak_load *l, double seconds, double l0, double l1)
 
 static void soak_accumulate(void **state)
 {
-	static struct soak_load tot, l;
+	static struct soak_calib_busy tot, l;
 
 	(void)state;
 	memset(&tot, 0, sizeof(tot));
 	load(&l, 1, 0.2, 0.4);
-	app_soak_accumulate(&tot, &l);
+	app_soak_run_accumulate(&tot, &l);
 	load(&l, 3, 0.6, 0.0);
 	l.clamped = true;
-	app_soak_accumulate(&tot, &l);
+	app_soak_run_accumulate(&tot, &l);
 	assert_true(tot.seconds == 4);
 	assert_int_equal(tot.n, 2);
 	assert_int_equal(tot.cpu[1], 3);
@@ -195,40 +195,40 @@ static void soak_accumulate(void **state)
 
 static void soak_fast_and_keep(void **state)
 {
-	static struct soak_load l;
+	static struct soak_calib_busy l;
 
 	(void)state;
 	load(&l, 1, 0, 0);
 	l.raw[0] = -0.01;
 	l.raw[1] = -0.03;
-	assert_false(app_soak_fast(&l, 1));
-	assert_true(app_soak_fast(&l, 2));
+	assert_false(app_soak_run_fast(&l, 1));
+	assert_true(app_soak_run_fast(&l, 2));
 	/* a reading Ctrl-C cut to under a tenth of the interval is dropped */
-	assert_true(app_soak_keep(false, 0.001, NSEC_PER_SEC));
-	assert_false(app_soak_keep(true, 0.05, NSEC_PER_SEC));
-	assert_true(app_soak_keep(true, 0.2, NSEC_PER_SEC));
+	assert_true(app_soak_run_keep(false, 0.001, NSEC_PER_SEC));
+	assert_false(app_soak_run_keep(true, 0.05, NSEC_PER_SEC));
+	assert_true(app_soak_run_keep(true, 0.2, NSEC_PER_SEC));
 }
 
 static void soak_hist(void **state)
 {
-	static struct soak_load l;
+	static struct soak_calib_busy l;
 	struct app_soak_hist h;
 
 	(void)state;
-	assert_int_equal(app_soak_hist_init(&h, 2, 2), 0);
+	assert_int_equal(app_soak_run_hist_init(&h, 2, 2), 0);
 	for (int i = 0; i < 5; i++) {
 		load(&l, 1, 0.1 * i, 0.2 * i);
-		assert_true(app_soak_hist_add(&h, &l));
+		assert_true(app_soak_run_hist_add(&h, &l));
 	}
 	assert_int_equal(h.n, 5);
 	assert_int_equal(h.cap, 8);
-	app_soak_hist_compact(&h);
+	app_soak_run_hist_compact(&h);
 	for (int i = 0; i < 5; i++) {
 		assert_true(fabs(h.v[i] - 0.15 * i) < 1e-12);
 		assert_true(fabs(h.v[5 + i] - 0.1 * i) < 1e-12);
 		assert_true(fabs(h.v[10 + i] - 0.2 * i) < 1e-12);
 	}
-	app_soak_hist_free(&h);
+	app_soak_run_hist_free(&h);
 	assert_null(h.v);
 }
 
@@ -237,15 +237,15 @@ static void lab_actions(void **state)
 	enum app_lab_action a;
 
 	(void)state;
-	assert_int_equal(app_lab_action_parse("up", &a), 0);
+	assert_int_equal(app_lab_run_action_parse("up", &a), 0);
 	assert_int_equal(a, APP_LAB_UP);
-	assert_int_equal(app_lab_action_parse("down", &a), 0);
+	assert_int_equal(app_lab_run_action_parse("down", &a), 0);
 	assert_int_equal(a, APP_LAB_DOWN);
-	assert_int_equal(app_lab_action_parse("status", &a), 0);
+	assert_int_equal(app_lab_run_action_parse("status", &a), 0);
 	assert_int_equal(a, APP_LAB_STATUS);
-	assert_string_equal(app_lab_action_name(a), "status");
-	assert_int_equal(app_lab_action_parse("Up", &a), -EINVAL);
-	assert_int_equal(app_lab_action_parse("", &a), -EINVAL);
+	assert_string_equal(app_lab_run_action_name(a), "status");
+	assert_int_equal(app_lab_run_action_parse("Up", &a), -EINVAL);
+	assert_int_equal(app_lab_run_action_parse("", &a), -EINVAL);
 }
 
 /* --require: known names only, none empty; the first missing one said
@@ -262,9 +262,9 @@ static void probe_require(void **state)
 	assert_string_equal(err, "--require: unknown feature 'pktgen' (see 'wirerate probe' for names)");
 	memset(&r, 0, sizeof(r));
 	for (int i = 0; i < PR_COUNT; i++)
-		probe_set(&r, (enum probe_id)i, PROBE_YES, "here");
+		hostcaps_set(&r, (enum probe_id)i, PROBE_YES, "here");
 	assert_int_equal(app_probe_require(&r, "veth,af_xdp", err, sizeof(err)), 0);
-	probe_set(&r, (enum probe_id)probe_find("af_xdp"), PROBE_NO, "no XSK here");
+	hostcaps_set(&r, (enum probe_id)hostcaps_find("af_xdp"), PROBE_NO, "no XSK here");
 	assert_int_equal(app_probe_require(&r, "veth,af_xdp", err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "af_xdp missing: no XSK here");
 }

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app/matrix.h"
+#include "app/matrix_plan.h"
 
 static char err[512];
 
@@ -20,53 +20,53 @@ static void add(struct app_matrix *m, const char *opt, const char *v)
 	char *s = keep[n++ % 32];
 
 	snprintf(s, 64, "%s", v);
-	assert_int_equal(app_matrix_add(m, app_matrix_axis(m, opt), s, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_add(m, app_matrix_plan_axis(m, opt), s, err, sizeof(err)), 0);
 }
 
 static void expansion_order(void **st)
 {
 	struct app_matrix m;
 
-	app_matrix_init(&m);
+	app_matrix_plan_init(&m);
 	add(&m, "--placement", "bound,split,free");
 	add(&m, "--rules", "0,1000");
-	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_count(&m, err, sizeof(err)), 0);
 	assert_int_equal(m.nconf, 6);
 	/* the first axis varies fastest */
-	assert_string_equal(app_matrix_value(&m, 0, 0), "bound");
-	assert_string_equal(app_matrix_value(&m, 1, 0), "split");
-	assert_string_equal(app_matrix_value(&m, 2, 0), "free");
-	assert_string_equal(app_matrix_value(&m, 3, 0), "bound");
-	assert_string_equal(app_matrix_value(&m, 0, 1), "0");
-	assert_string_equal(app_matrix_value(&m, 2, 1), "0");
-	assert_string_equal(app_matrix_value(&m, 3, 1), "1000");
-	assert_null(app_matrix_value(&m, 0, 2));
+	assert_string_equal(app_matrix_plan_value(&m, 0, 0), "bound");
+	assert_string_equal(app_matrix_plan_value(&m, 1, 0), "split");
+	assert_string_equal(app_matrix_plan_value(&m, 2, 0), "free");
+	assert_string_equal(app_matrix_plan_value(&m, 3, 0), "bound");
+	assert_string_equal(app_matrix_plan_value(&m, 0, 1), "0");
+	assert_string_equal(app_matrix_plan_value(&m, 2, 1), "0");
+	assert_string_equal(app_matrix_plan_value(&m, 3, 1), "1000");
+	assert_null(app_matrix_plan_value(&m, 0, 2));
 }
 
 static void labels(void **st)
 {
 	struct app_matrix m;
 
-	app_matrix_init(&m);
+	app_matrix_plan_init(&m);
 	add(&m, "--placement", "bound,free");
 	add(&m, "--rules", "0,100");
 	add(&m, "--mtu", "1500");	/* one value: not in the label */
-	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_labels(&m, NULL, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_labels(&m, NULL, err, sizeof(err)), 0);
 	assert_string_equal(m.labels[0], "bound,rules=0");
 	assert_string_equal(m.labels[1], "free,rules=0");
 	assert_string_equal(m.labels[3], "free,rules=100");
-	assert_int_equal(app_matrix_labels(&m, "6.1", err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_labels(&m, "6.1", err, sizeof(err)), 0);
 	assert_string_equal(m.labels[2], "6.1 bound,rules=100");
 
 	/* one configuration: the label, or "matrix" */
-	app_matrix_init(&m);
+	app_matrix_plan_init(&m);
 	add(&m, "--dut-cpus", "0-1");
-	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_count(&m, err, sizeof(err)), 0);
 	assert_int_equal(m.nconf, 1);
-	assert_int_equal(app_matrix_labels(&m, NULL, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_labels(&m, NULL, err, sizeof(err)), 0);
 	assert_string_equal(m.labels[0], "matrix");
-	assert_int_equal(app_matrix_labels(&m, "k", err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_labels(&m, "k", err, sizeof(err)), 0);
 	assert_string_equal(m.labels[0], "k");
 }
 
@@ -74,12 +74,12 @@ static void dut_cpus_not_split(void **st)
 {
 	struct app_matrix m;
 
-	app_matrix_init(&m);
+	app_matrix_plan_init(&m);
 	add(&m, "--dut-cpus", "0,1");
 	add(&m, "--dut-cpus", "1");
-	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_count(&m, err, sizeof(err)), 0);
 	assert_int_equal(m.nconf, 2);
-	assert_int_equal(app_matrix_labels(&m, NULL, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_labels(&m, NULL, err, sizeof(err)), 0);
 	assert_string_equal(m.labels[0], "dut-cpus=0,1");
 	assert_string_equal(m.labels[1], "dut-cpus=1");
 }
@@ -89,11 +89,11 @@ static void lab_argv(void **st)
 	struct app_matrix m;
 	char *argv[2 * APP_MATRIX_NAXES + 6];
 
-	app_matrix_init(&m);
+	app_matrix_plan_init(&m);
 	add(&m, "--rules", "0,10");
 	add(&m, "--queues", "2");
-	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_lab_argv(&m, 1, "t-", true, argv), 9);
+	assert_int_equal(app_matrix_plan_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_lab_argv(&m, 1, "t-", true, argv), 9);
 	const char *want[] = { "lab", "--prefix", "t-", "--rules", "10", "--queues", "2", "--no-xdp", "up" };
 
 	for (int i = 0; i < 9; i++)
@@ -106,26 +106,26 @@ static void bad_axes(void **st)
 	struct app_matrix m;
 	char v[64];
 
-	app_matrix_init(&m);
-	assert_int_equal(app_matrix_axis(&m, "--bogus"), -1);
+	app_matrix_plan_init(&m);
+	assert_int_equal(app_matrix_plan_axis(&m, "--bogus"), -1);
 	snprintf(v, sizeof(v), "bound,,free");
-	assert_int_equal(app_matrix_add(&m, 0, v, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_add(&m, 0, v, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--placement 'bound,,free': give values separated by single commas");
 	snprintf(v, sizeof(v), "0,");
-	assert_int_equal(app_matrix_add(&m, 1, v, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_add(&m, 1, v, err, sizeof(err)), -EINVAL);
 	assert_null(strchr(err, '\n'));
 	/* no axis */
-	app_matrix_init(&m);
-	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), -EINVAL);
+	app_matrix_plan_init(&m);
+	assert_int_equal(app_matrix_plan_count(&m, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "give at least one axis"));
 	/* too many values on one axis, too many configurations */
 	snprintf(v, sizeof(v), "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17");
-	assert_int_equal(app_matrix_add(&m, 1, v, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_add(&m, 1, v, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--rules: at most 16 values");
-	app_matrix_init(&m);
+	app_matrix_plan_init(&m);
 	add(&m, "--rules", "1,2,3,4,5,6,7,8,9");
 	add(&m, "--queues", "1,2,3,4,5,6,7,8");
-	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_count(&m, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "more than 64 configurations");
 }
 
@@ -133,43 +133,43 @@ static void long_label_refused(void **st)
 {
 	struct app_matrix m;
 
-	app_matrix_init(&m);
+	app_matrix_plan_init(&m);
 	add(&m, "--shape", "100000000kpps,200000000kpps");
 	add(&m, "--rules", "1000000,2000000");
 	add(&m, "--mtu", "1500,9000");
-	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_labels(&m, "a-forty-character-label-for-this-matrix!", err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_labels(&m, "a-forty-character-label-for-this-matrix!", err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "the label of configuration 1 would be longer than 63 characters"));
 }
 
 static void reserved(void **st)
 {
-	assert_true(app_matrix_reserved("--prefix", false));
-	assert_true(app_matrix_reserved("--db=x", false));
-	assert_false(app_matrix_reserved("--js", false));	/* names are exact: the test refuses it */
-	assert_true(app_matrix_reserved("-j", false));
-	assert_false(app_matrix_reserved("--rate", false));
-	assert_false(app_matrix_reserved("--dbx", false));
-	assert_false(app_matrix_reserved("--d", false));
-	assert_false(app_matrix_reserved("--dut", true));	/* not --dut-placement */
-	assert_false(app_matrix_reserved("--ra", false));
+	assert_true(app_matrix_plan_reserved("--prefix", false));
+	assert_true(app_matrix_plan_reserved("--db=x", false));
+	assert_false(app_matrix_plan_reserved("--js", false));	/* names are exact: the test refuses it */
+	assert_true(app_matrix_plan_reserved("-j", false));
+	assert_false(app_matrix_plan_reserved("--rate", false));
+	assert_false(app_matrix_plan_reserved("--dbx", false));
+	assert_false(app_matrix_plan_reserved("--d", false));
+	assert_false(app_matrix_plan_reserved("--dut", true));	/* not --dut-placement */
+	assert_false(app_matrix_plan_reserved("--ra", false));
 }
 
 static void own_options(void **st)
 {
 	const char *tags[] = { "ok", "" };
 
-	assert_int_equal(app_matrix_check_own("k", tags, 1, NULL, NULL, "5", err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_check_own("", NULL, 0, NULL, NULL, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_own("k", tags, 1, NULL, NULL, "5", err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_check_own("", NULL, 0, NULL, NULL, NULL, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "1 to 40 characters"));
-	assert_int_equal(app_matrix_check_own("a\tb", NULL, 0, NULL, NULL, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_own("a\tb", NULL, 0, NULL, NULL, NULL, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--label: no control characters");
-	assert_int_equal(app_matrix_check_own(NULL, tags, 2, NULL, NULL, NULL, err, sizeof(err)), -EINVAL);
-	assert_int_equal(app_matrix_check_own(NULL, NULL, 0, "", NULL, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_own(NULL, tags, 2, NULL, NULL, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_own(NULL, NULL, 0, "", NULL, NULL, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--db: give a file name");
-	assert_int_equal(app_matrix_check_own(NULL, NULL, 0, NULL, "/nonexistent-dir/r.html", NULL, err, sizeof(err)),
+	assert_int_equal(app_matrix_plan_check_own(NULL, NULL, 0, NULL, "/nonexistent-dir/r.html", NULL, err, sizeof(err)),
 			 -EINVAL);
-	assert_int_equal(app_matrix_check_own(NULL, NULL, 0, NULL, NULL, "-1", err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_own(NULL, NULL, 0, NULL, NULL, "-1", err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--fail-on-regression '-1': give a percentage, 0 or more");
 }
 
@@ -181,7 +181,7 @@ static void test_argv(void **st)
 	const char *want[] = { "wirerate", "trial", "--rate", "1kpps", "--prefix", "t-", "--label", "L", "--tag",
 			       "matrix-1", "--tag", "x", "--db", "/d", NULL };
 
-	app_matrix_test_argv(argv, test, 3, "t-", "L", "matrix-1", tags, 1, "/d");
+	app_matrix_plan_test_argv(argv, test, 3, "t-", "L", "matrix-1", tags, 1, "/d");
 	for (int i = 0; want[i]; i++)
 		assert_string_equal(argv[i], want[i]);
 	assert_null(argv[14]);
@@ -201,27 +201,27 @@ static void remote_dut(void **st)
 	const char *want[] = { "wirerate", "trial", "--rate", "1k", "--label", "L", "--tag", "t", "--db", "/d",
 			       "--dut-placement", "free", "--dut-rules", "10", NULL };
 
-	assert_false(app_matrix_remote_dut(lab, 5));
-	assert_true(app_matrix_remote_dut(ssh, 5));
-	assert_true(app_matrix_remote_dut(local, 2));
-	assert_false(app_matrix_remote_dut(ssh, 4));	/* --dut without its value */
-	assert_false(app_matrix_reserved("--tx", true));
-	assert_false(app_matrix_reserved("--dst-mac", true));
-	assert_true(app_matrix_reserved("--dut-placement", true));
-	assert_true(app_matrix_reserved("--dut-rules=4", true));
-	assert_true(app_matrix_reserved("--prefix", true));
-	app_matrix_init(&m);
-	assert_int_equal(app_matrix_add(&m, app_matrix_axis(&m, "--placement"), pl, err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_add(&m, app_matrix_axis(&m, "--rules"), ru, err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_count(&m, err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_check_remote(&m, err, sizeof(err)), 0);
-	app_matrix_test_argv(argv, test, 3, NULL, "L", "t", NULL, 0, "/d");
-	app_matrix_dut_argv(&m, 3, argv);	/* the first axis varies fastest */
+	assert_false(app_matrix_plan_remote_dut(lab, 5));
+	assert_true(app_matrix_plan_remote_dut(ssh, 5));
+	assert_true(app_matrix_plan_remote_dut(local, 2));
+	assert_false(app_matrix_plan_remote_dut(ssh, 4));	/* --dut without its value */
+	assert_false(app_matrix_plan_reserved("--tx", true));
+	assert_false(app_matrix_plan_reserved("--dst-mac", true));
+	assert_true(app_matrix_plan_reserved("--dut-placement", true));
+	assert_true(app_matrix_plan_reserved("--dut-rules=4", true));
+	assert_true(app_matrix_plan_reserved("--prefix", true));
+	app_matrix_plan_init(&m);
+	assert_int_equal(app_matrix_plan_add(&m, app_matrix_plan_axis(&m, "--placement"), pl, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_add(&m, app_matrix_plan_axis(&m, "--rules"), ru, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_check_remote(&m, err, sizeof(err)), 0);
+	app_matrix_plan_test_argv(argv, test, 3, NULL, "L", "t", NULL, 0, "/d");
+	app_matrix_plan_dut_argv(&m, 3, argv);	/* the first axis varies fastest */
 	for (int i = 0; want[i]; i++)
 		assert_string_equal(argv[i], want[i]);
 	assert_null(argv[14]);
-	assert_int_equal(app_matrix_add(&m, app_matrix_axis(&m, "--mtu"), mtu, err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_check_remote(&m, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_add(&m, app_matrix_plan_axis(&m, "--mtu"), mtu, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_check_remote(&m, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--mtu"));
 }
 
@@ -235,11 +235,11 @@ static void report_argv(void **st)
 			       "--fail-on-regression", "5", NULL };
 
 	(void)st;
-	app_matrix_report_argv(argv, ids, runs, 3, true, "/s.db", "r.html", "5");
+	app_matrix_plan_report_argv(argv, ids, runs, 3, true, "/s.db", "r.html", "5");
 	for (int k = 0; want[k]; k++)
 		assert_string_equal(argv[k], want[k]);
 	assert_null(argv[12]);
-	app_matrix_report_argv(argv, ids, runs, 1, false, "/s.db", NULL, NULL);
+	app_matrix_plan_report_argv(argv, ids, runs, 1, false, "/s.db", NULL, NULL);
 	assert_string_equal(argv[1], "report");
 	assert_string_equal(argv[2], "7");
 	assert_string_equal(argv[4], "/s.db");
@@ -255,9 +255,9 @@ static void check_test_help(void **st)
 	bool remote;
 
 	(void)st;
-	assert_int_equal(app_matrix_check_test(help, 4, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_test(help, 4, 0, &remote, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--help among the test's options: for them, see 'wirerate trial --help'");
-	assert_int_equal(app_matrix_check_test(h, 2, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_test(h, 2, 0, &remote, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "-h among the test's options: for them, see 'wirerate rfc2544 --help'");
 }
 
@@ -277,23 +277,23 @@ static void check_test_reserved(void **st)
 	bool remote = true;
 
 	(void)st;
-	assert_int_equal(app_matrix_check_test(ok, 5, 0, &remote, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_check_test(ok, 5, 0, &remote, err, sizeof(err)), 0);
 	assert_false(remote);
-	assert_int_equal(app_matrix_check_test(prefix, 5, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_test(prefix, 5, 0, &remote, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--prefix is the matrix's to set, not the test's (see 'wirerate matrix --help')");
-	assert_int_equal(app_matrix_check_test(db, 2, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_test(db, 2, 0, &remote, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--db=/s.db is the matrix's to set, not the test's (see 'wirerate matrix --help')");
-	assert_int_equal(app_matrix_check_test(label, 3, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_test(label, 3, 0, &remote, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--label is the matrix's to set"));
-	assert_int_equal(app_matrix_check_test(json, 2, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_test(json, 2, 0, &remote, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--json is the matrix's to set"));
 	/* the lab's matrix sets the ports */
-	assert_int_equal(app_matrix_check_test(tx, 3, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_test(tx, 3, 0, &remote, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--tx is the matrix's to set"));
 	/* words 1 on are options; word 0 is the test's name */
-	assert_int_equal(app_matrix_check_test(name, 3, 0, &remote, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_check_test(name, 3, 0, &remote, err, sizeof(err)), 0);
 	/* --dut lab:...: the lab's matrix, where the DUT's options are the test's */
-	assert_int_equal(app_matrix_check_test(lab, 5, 0, &remote, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_check_test(lab, 5, 0, &remote, err, sizeof(err)), 0);
 	assert_false(remote);
 }
 
@@ -311,23 +311,23 @@ static void check_test_remote(void **st)
 	bool remote = false;
 
 	(void)st;
-	assert_int_equal(app_matrix_check_test(ssh, 9, 0, &remote, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_check_test(ssh, 9, 0, &remote, err, sizeof(err)), 0);
 	assert_true(remote);
 	remote = false;
-	assert_int_equal(app_matrix_check_test(local, 4, 0, &remote, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_check_test(local, 4, 0, &remote, err, sizeof(err)), 0);
 	assert_true(remote);
 	remote = false;
-	assert_int_equal(app_matrix_check_test(placement, 5, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_test(placement, 5, 0, &remote, err, sizeof(err)), -EINVAL);
 	assert_true(remote);
 	assert_string_equal(err,
 			    "--dut-placement is the matrix's to set, not the test's (see 'wirerate matrix --help')");
-	assert_int_equal(app_matrix_check_test(rules, 3, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_test(rules, 3, 0, &remote, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--dut-rules=10 is the matrix's to set"));
-	assert_int_equal(app_matrix_check_test(db, 4, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_test(db, 4, 0, &remote, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--db is the matrix's to set"));
 	/* the DUT named after the reserved option: still remote, still refused */
 	remote = false;
-	assert_int_equal(app_matrix_check_test(label, 4, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_test(label, 4, 0, &remote, err, sizeof(err)), -EINVAL);
 	assert_true(remote);
 	assert_non_null(strstr(err, "--label=x is the matrix's to set"));
 }
@@ -344,20 +344,20 @@ static void check_test_room(void **st)
 	test[0] = "trial";
 	for (int i = 1; i < APP_MATRIX_ARGV_MAX; i++)
 		test[i] = "--rate";
-	assert_int_equal(app_matrix_check_test(test, n, 0, &remote, err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_check_test(test, n + 1, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_test(test, n, 0, &remote, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_check_test(test, n + 1, 0, &remote, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "too many test options");
 	/* each tag is two words: --tag and its value */
-	assert_int_equal(app_matrix_check_test(test, n - 4, 2, &remote, err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_check_test(test, n - 3, 2, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_test(test, n - 4, 2, &remote, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_check_test(test, n - 3, 2, &remote, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "too many test options");
-	assert_int_equal(app_matrix_check_test(test, 1, (APP_MATRIX_ARGV_MAX - 13) / 2, &remote, err, sizeof(err)),
+	assert_int_equal(app_matrix_plan_check_test(test, 1, (APP_MATRIX_ARGV_MAX - 13) / 2, &remote, err, sizeof(err)),
 			 0);
-	assert_int_equal(app_matrix_check_test(test, 1, (APP_MATRIX_ARGV_MAX - 13) / 2 + 1, &remote, err,
+	assert_int_equal(app_matrix_plan_check_test(test, 1, (APP_MATRIX_ARGV_MAX - 13) / 2 + 1, &remote, err,
 					       sizeof(err)), -EINVAL);
 	/* a reserved word is said first, before the room */
 	test[5] = "--db";
-	assert_int_equal(app_matrix_check_test(test, n + 1, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_matrix_plan_check_test(test, n + 1, 0, &remote, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--db is the matrix's to set"));
 }
 

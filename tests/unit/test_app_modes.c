@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "app/report.h"
-#include "app/soakrun.h"
-#include "app/streammode.h"
+#include "app/soak_run.h"
+#include "app/stream_run.h"
 #include "store/db.h"
 
 static char err[2 * 4096 + 512], dir[256], path[512], garbage[512];
@@ -229,12 +229,12 @@ static const struct app_stream_hooks stream_hooks = { .listening = listening, .r
 static void stream_end_status(void **st)
 {
 	(void)st;
-	assert_string_equal(app_stream_end_status(false, false, APP_STREAM_OK), "complete");
-	assert_string_equal(app_stream_end_status(true, true, APP_STREAM_OK), "interrupted");
-	assert_string_equal(app_stream_end_status(false, true, APP_STREAM_OK), "complete");
-	assert_string_equal(app_stream_end_status(false, false, APP_STREAM_STOPPED), "interrupted");
-	assert_string_equal(app_stream_end_status(true, false, APP_STREAM_HOST), "failed");
-	assert_string_equal(app_stream_end_status(false, false, APP_STREAM_INPUT), "failed");
+	assert_string_equal(app_stream_run_end_status(false, false, APP_STREAM_OK), "complete");
+	assert_string_equal(app_stream_run_end_status(true, true, APP_STREAM_OK), "interrupted");
+	assert_string_equal(app_stream_run_end_status(false, true, APP_STREAM_OK), "complete");
+	assert_string_equal(app_stream_run_end_status(false, false, APP_STREAM_STOPPED), "interrupted");
+	assert_string_equal(app_stream_run_end_status(true, false, APP_STREAM_HOST), "failed");
+	assert_string_equal(app_stream_run_end_status(false, false, APP_STREAM_INPUT), "failed");
 }
 
 /* Refusals before anything is printed: lab mode without root, a token
@@ -248,7 +248,7 @@ static void stream_refusals(void **st)
 	struct seen s = { 0 };
 
 	(void)st;
-	app_stream_defaults(&op);
+	app_stream_client_defaults(&op);
 	op.stop = &stop;
 	op.mode = APP_STREAM_LAB;
 	assert_int_equal(app_stream_run(&op, &stream_hooks, &s, &e, err, sizeof(err)), -EPERM);
@@ -263,7 +263,7 @@ static void stream_refusals(void **st)
 	assert_non_null(strstr(err, "--token-file: "));
 	op.mode = APP_STREAM_SERVER;
 	op.server = true;
-	assert_int_equal(app_stream_serve(&op, &stream_hooks, &s, &e, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_stream_run_serve(&op, &stream_hooks, &s, &e, err, sizeof(err)), -EINVAL);
 	assert_int_equal(e.why, APP_STREAM_INPUT);
 	memset(err, 'x', sizeof(err) - 1);
 	op.token_file = err;
@@ -271,7 +271,7 @@ static void stream_refusals(void **st)
 	{
 		char e2[1024];
 
-		assert_int_equal(app_stream_serve(&op, &stream_hooks, &s, &e, e2, sizeof(e2)), -EINVAL);
+		assert_int_equal(app_stream_run_serve(&op, &stream_hooks, &s, &e, e2, sizeof(e2)), -EINVAL);
 		assert_int_equal(strlen(e2), 511);
 	}
 	assert_int_equal(s.open + s.print, 0);
@@ -304,19 +304,19 @@ static void soak_refusals(void **st)
 
 	(void)st;
 	assert_int_equal(cpuset_parse_list("0", &cpus, err, sizeof(err)), 0);
-	assert_int_equal(app_soak_calibration(&cfg, &soak_hooks, &s, &r, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_soak_run_calibration(&cfg, &soak_hooks, &s, &r, err, sizeof(err)), -EINVAL);
 	assert_int_equal(r.why, APP_SOAK_INPUT);
 	assert_non_null(strstr(err, "--calibration "));
 	assert_non_null(strstr(err, " (give another file, or delete it)"));
-	app_soak_result_free(&r);
+	app_soak_run_result_free(&r);
 	assert_int_equal(app_soak_run(&cfg, &soak_hooks, &s, &r, err, sizeof(err)), -EINVAL);
 	assert_int_equal(r.why, APP_SOAK_INPUT);
-	app_soak_result_free(&r);
+	app_soak_run_result_free(&r);
 	snprintf(nothere, sizeof(nothere), "%s/nothere", dir);
 	cfg.path = nothere;
 	assert_int_equal(app_soak_run(&cfg, &soak_hooks, &s, &r, err, sizeof(err)), -ENOENT);
 	assert_int_equal(r.why, APP_SOAK_INPUT);
-	app_soak_result_free(&r);
+	app_soak_run_result_free(&r);
 	assert_int_equal(s.open, 0);
 }
 

@@ -9,18 +9,18 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "app/trialcheck.h"
-#include "app/trialrun.h"
-#include "core/timeconst.h"
+#include "app/trial_check.h"
+#include "app/trial_run.h"
+#include "core/ns.h"
 
 static void test_next_id(void **state)
 {
 	(void)state;
-	assert_int_equal(app_trial_next_id(1), 2);
-	assert_int_equal(app_trial_next_id(0x7ffe), 0x7fff);
+	assert_int_equal(app_trial_run_next_id(1), 2);
+	assert_int_equal(app_trial_run_next_id(0x7ffe), 0x7fff);
 	/* past the 15 bits: round to 1, never 0 */
-	assert_int_equal(app_trial_next_id(0x7fff), 1);
-	assert_int_equal(app_trial_next_id(0xffff), 1);
+	assert_int_equal(app_trial_run_next_id(0x7fff), 1);
+	assert_int_equal(app_trial_run_next_id(0xffff), 1);
 }
 
 static void test_loss_pct(void **state)
@@ -29,14 +29,14 @@ static void test_loss_pct(void **state)
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
-	assert_true(app_trial_loss_pct(&r) == 0);
+	assert_true(app_trial_run_loss_pct(&r) == 0);
 	r.ndirs = 2;
 	r.dir[0].tx = 1000, r.dir[0].rx = 900;
 	r.dir[1].tx = 1000, r.dir[1].rx = 1000;
-	assert_float_equal(app_trial_loss_pct(&r), 5.0, 1e-9);
+	assert_float_equal(app_trial_run_loss_pct(&r), 5.0, 1e-9);
 	/* duplicates never make a negative loss */
 	r.dir[0].rx = 1200;
-	assert_true(app_trial_loss_pct(&r) == 0);
+	assert_true(app_trial_run_loss_pct(&r) == 0);
 }
 
 static void test_median_repeat(void **state)
@@ -44,10 +44,10 @@ static void test_median_repeat(void **state)
 	const double fwd[] = { 100, 300, 200, 200 };
 
 	(void)state;
-	assert_int_equal(app_trial_median_repeat(fwd, 4, 200), 2);
-	assert_int_equal(app_trial_median_repeat(fwd, 1, 200), 0);
-	assert_int_equal(app_trial_median_repeat(fwd, 0, 0), 0);
-	assert_int_equal(app_trial_median_repeat(fwd, 2, 290), 1);
+	assert_int_equal(app_trial_run_median_repeat(fwd, 4, 200), 2);
+	assert_int_equal(app_trial_run_median_repeat(fwd, 1, 200), 0);
+	assert_int_equal(app_trial_run_median_repeat(fwd, 0, 0), 0);
+	assert_int_equal(app_trial_run_median_repeat(fwd, 2, 290), 1);
 }
 
 static void test_summarize(void **state)
@@ -60,7 +60,7 @@ static void test_summarize(void **state)
 	run.done = 1;
 	run.fwd[0] = 9900;
 	run.loss_sum = 1;
-	app_trial_summarize(&run, 10000, &s, buf, sizeof(buf));
+	app_trial_run_summarize(&run, 10000, &s, buf, sizeof(buf));
 	assert_string_equal(buf, "rx 9.9k f/s of 10k offered, loss 1.000%");
 	assert_float_equal(s.median, 9900, 1e-9);
 	assert_float_equal(s.loss_mean, 1, 1e-9);
@@ -69,7 +69,7 @@ static void test_summarize(void **state)
 	run.fwd[1] = 9000, run.fwd[2] = 9950;
 	run.loss_sum = 3;
 	run.tester_limited = true;
-	app_trial_summarize(&run, 10000, &s, buf, sizeof(buf));
+	app_trial_run_summarize(&run, 10000, &s, buf, sizeof(buf));
 	assert_string_equal(buf, "rx 9.9k f/s of 10k offered (median of 3, 9k..9.95k), loss 1.000% (mean), "
 			    "tester-limited");
 	assert_float_equal(s.lo, 9000, 1e-9);
@@ -88,9 +88,9 @@ static void test_planned(void **state)
 	cfg.duration_ns = 10 * NSEC_PER_SEC;
 	cfg.learn_wait_ns = NSEC_PER_SEC;
 	cfg.drain_ns = 2 * NSEC_PER_SEC;
-	assert_float_equal(app_trial_planned_s(&cfg, 1), 13, 1e-9);
-	assert_float_equal(app_trial_planned_s(&cfg, 3), 39, 1e-9);
-	assert_true(app_trial_planned_s(&cfg, 3) >= APP_TRIAL_PLAN_SHOWN_S);
+	assert_float_equal(app_trial_run_planned_s(&cfg, 1), 13, 1e-9);
+	assert_float_equal(app_trial_run_planned_s(&cfg, 3), 39, 1e-9);
+	assert_true(app_trial_run_planned_s(&cfg, 3) >= APP_TRIAL_PLAN_SHOWN_S);
 }
 
 /* The word the run's row ends with: a stop first, then any failure or no
@@ -100,16 +100,16 @@ static void test_status(void **state)
 	struct app_trial_run run = { .repeat = 2 };
 
 	(void)state;
-	assert_string_equal(app_trial_status(&run), "failed");
+	assert_string_equal(app_trial_run_status(&run), "failed");
 	run.done = 2;
-	assert_string_equal(app_trial_status(&run), "complete");
+	assert_string_equal(app_trial_run_status(&run), "complete");
 	run.fail = APP_TRIAL_FAIL_HOOK;
-	assert_string_equal(app_trial_status(&run), "failed");
+	assert_string_equal(app_trial_run_status(&run), "failed");
 	run.interrupted = true;
-	assert_string_equal(app_trial_status(&run), "interrupted");
+	assert_string_equal(app_trial_run_status(&run), "interrupted");
 	run.fail = APP_TRIAL_FAIL_NONE;
 	run.done = 0;
-	assert_string_equal(app_trial_status(&run), "interrupted");
+	assert_string_equal(app_trial_run_status(&run), "interrupted");
 }
 
 static int hook_calls;
@@ -134,7 +134,7 @@ static void test_stopped_first(void **state)
 	(void)state;
 	memset(&so, 0, sizeof(so));
 	to.cfg.trial_id = 7;
-	assert_int_equal(app_trial_repeats(&to, &so, &run), 0);
+	assert_int_equal(app_trial_run_repeats(&to, &so, &run), 0);
 	assert_true(run.interrupted);
 	assert_int_equal(run.done, 0);
 	assert_int_equal(run.fail, APP_TRIAL_FAIL_NONE);
@@ -166,7 +166,7 @@ static void test_check(void **state)
 
 	(void)state;
 	/* nothing but a rate: the lab, the benchmarking addresses, a trial id */
-	app_trial_defaults(&o);
+	app_trial_check_defaults(&o);
 	assert_string_equal(checked(&o, "1kpps"), "");
 	assert_true(o.lab);
 	assert_true(o.rate_set);
@@ -174,27 +174,27 @@ static void test_check(void **state)
 	assert_int_not_equal(o.cfg.trial_id, 0);
 	assert_true(o.cfg.trial_id < 0x8000);
 	assert_int_equal(o.cfg.learn_frames, 1);
-	app_trial_defaults(&o);
+	app_trial_check_defaults(&o);
 	assert_string_equal(checked(&o, NULL), "--rate is required (e.g. --rate 100kpps)");
 	/* options that go together, and those that do not */
-	app_trial_defaults(&o);
+	app_trial_check_defaults(&o);
 	o.rate_set = true;
 	o.tx_if = "a";
 	assert_string_equal(checked(&o, NULL), "give both --tx and --rx, or neither for the lab");
-	app_trial_defaults(&o);
+	app_trial_check_defaults(&o);
 	o.rate_set = o.size_set = o.imix_set = true;
 	assert_string_equal(checked(&o, NULL), "--size and --imix: one frame size or a mix, not both");
-	app_trial_defaults(&o);
+	app_trial_check_defaults(&o);
 	o.rate_set = o.src_set = true;
 	assert_string_equal(checked(&o, NULL),
 			    "--src-ip applies to --tx/--rx ports only (the lab's addresses and MACs are fixed)");
-	app_trial_defaults(&o);
+	app_trial_check_defaults(&o);
 	o.rate_set = true;
 	o.dut_t = (struct dut_target){ .given = true, .kind = DUT_LOCAL };
 	assert_string_equal(checked(&o, NULL), "--dut local: give the tester's ports cabled to it with --tx and --rx");
 	/* IPv6 without addresses: the benchmarking range's, and the smallest
 	 * frame that holds the tag */
-	app_trial_defaults(&o);
+	app_trial_check_defaults(&o);
 	o.rate_set = o.ipv6 = true;
 	assert_string_equal(checked(&o, NULL), "");
 	assert_int_equal(o.src_ip[0], 0x20);
@@ -208,7 +208,7 @@ static void test_check_ports(void **state)
 
 	(void)state;
 	/* two pairs: each its own ports, one address for all */
-	app_trial_defaults(&o);
+	app_trial_check_defaults(&o);
 	o.rate_set = true;
 	o.tx_if = "a,b";
 	o.rx_if = "c,d";
@@ -219,17 +219,17 @@ static void test_check_ports(void **state)
 	assert_string_equal(o.port[1].rx_if, "d");
 	assert_string_equal(o.tx_if, "a");
 	assert_memory_equal(o.port[1].dst_ip, o.dst_ip, 16);
-	app_trial_defaults(&o);
+	app_trial_check_defaults(&o);
 	o.rate_set = true;
 	o.tx_if = "a,b";
 	o.rx_if = "c";
 	assert_string_equal(checked(&o, NULL), "--tx names 2 ports and --rx 1: give one --rx port for each --tx port");
-	app_trial_defaults(&o);
+	app_trial_check_defaults(&o);
 	o.rate_set = true;
 	o.tx_if = "a,,b";
 	o.rx_if = "c";
 	assert_string_equal(checked(&o, NULL), "--tx 'a,,b': an empty item in the list");
-	app_trial_defaults(&o);
+	app_trial_check_defaults(&o);
 	o.rate_set = true;
 	o.tx_if = "a,b";
 	o.rx_if = "c,d";
@@ -238,7 +238,7 @@ static void test_check_ports(void **state)
 	assert_string_equal(checked(&o, NULL), "--dst-mac gives 1 MAC for 2 port pairs: give one for each (each DUT "
 			    "port has its own)");
 	/* an address outside the benchmarking ranges is refused */
-	app_trial_defaults(&o);
+	app_trial_check_defaults(&o);
 	o.rate_set = o.dst_set = true;
 	o.tx_if = "a";
 	o.rx_if = "b";
@@ -247,7 +247,7 @@ static void test_check_ports(void **state)
 	o.allow_any = true;
 	assert_string_equal(checked(&o, NULL), "");
 	/* a next hop needs the tester's own address on its subnet */
-	app_trial_defaults(&o);
+	app_trial_check_defaults(&o);
 	o.rate_set = true;
 	o.tx_if = "a";
 	o.rx_if = "b";

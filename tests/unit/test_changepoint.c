@@ -59,7 +59,7 @@ static void precision_recall(void **st)
 		struct cp_result r;
 
 		series(x, n, 5, true);
-		assert_int_equal(cp_find(x, n, &r), 0);
+		assert_int_equal(changepoint_find(x, n, &r), 0);
 		truth += 2;
 		found += r.nchanges;
 		for (size_t c = 0; c < r.nchanges; c++)
@@ -85,7 +85,7 @@ static void flat_noise(void **st)
 		struct cp_result r;
 
 		series(x, n, 0, false);
-		assert_int_equal(cp_find(x, n, &r), 0);
+		assert_int_equal(changepoint_find(x, n, &r), 0);
 		cut += r.nchanges > 0;
 	}
 	printf("# flat series of 30 runs, 1%% noise: %zu of %zu cut\n", cut, tries);
@@ -99,7 +99,7 @@ static void exact_step(void **st)
 	struct cp_result r;
 
 	(void)st;
-	assert_int_equal(cp_find(x, 12, &r), 0);
+	assert_int_equal(changepoint_find(x, 12, &r), 0);
 	assert_int_equal(r.nchanges, 1);
 	assert_int_equal(r.at[0], 6);
 	assert_true(fabs(r.mean[0] - 100.1666) < 0.01);
@@ -113,7 +113,7 @@ static void lone_outlier(void **st)
 	struct cp_result r;
 
 	(void)st;
-	assert_int_equal(cp_find(x, 10, &r), 0);
+	assert_int_equal(changepoint_find(x, 10, &r), 0);
 	assert_int_equal(r.nchanges, 0);
 }
 
@@ -125,8 +125,8 @@ static void noise_floor(void **st)
 	struct cp_result r;
 
 	(void)st;
-	assert_true(fabs(cp_noise(x, 8) - 5.0) < 0.01);
-	assert_int_equal(cp_find(x, 8, &r), 0);
+	assert_true(fabs(changepoint_noise(x, 8) - 5.0) < 0.01);
+	assert_int_equal(changepoint_find(x, 8, &r), 0);
 	assert_int_equal(r.nchanges, 0);
 }
 
@@ -137,11 +137,11 @@ static void bad_input(void **st)
 	struct cp_result r;
 
 	(void)st;
-	assert_int_equal(cp_find(x, 4, &r), -EINVAL);
-	assert_int_equal(cp_find(big, CP_MAX_POINTS + 1, &r), -EINVAL);
-	assert_int_equal(cp_find(x, 1, &r), 0);
+	assert_int_equal(changepoint_find(x, 4, &r), -EINVAL);
+	assert_int_equal(changepoint_find(big, CP_MAX_POINTS + 1, &r), -EINVAL);
+	assert_int_equal(changepoint_find(x, 1, &r), 0);
 	assert_int_equal(r.nchanges, 0);
-	assert_int_equal(cp_find(x, 0, &r), 0);
+	assert_int_equal(changepoint_find(x, 0, &r), 0);
 }
 
 int main(void)

@@ -11,6 +11,8 @@
 
 #include "core/cpuset.h"
 #include "core/cpustat.h"
+#include "core/soak_calib.h"
+#include "core/stat.h"
 
 static char err[512];
 
@@ -263,26 +265,26 @@ static void soak_arith(void **st)
 	bool cl = false;
 
 	/* Half the loops of the calibration in the same time: 50% load. */
-	assert_float_equal(soak_load(500, 1.0, 1000, &cl), 0.5, 1e-12);
+	assert_float_equal(soak_calib_busy(500, 1.0, 1000, &cl), 0.5, 1e-12);
 	assert_false(cl);
-	assert_float_equal(soak_load(1000, 2.0, 1000, &cl), 0.5, 1e-12);
-	assert_float_equal(soak_load(1000, 1.0, 1000, &cl), 0.0, 1e-12);
+	assert_float_equal(soak_calib_busy(1000, 2.0, 1000, &cl), 0.5, 1e-12);
+	assert_float_equal(soak_calib_busy(1000, 1.0, 1000, &cl), 0.0, 1e-12);
 	assert_false(cl);
-	assert_float_equal(soak_load(0, 1.0, 1000, &cl), 1.0, 1e-12);
+	assert_float_equal(soak_calib_busy(0, 1.0, 1000, &cl), 1.0, 1e-12);
 	assert_false(cl);
 	/* Faster than calibrated: clamped to 0 and said so. */
-	assert_float_equal(soak_load(1010, 1.0, 1000, &cl), 0.0, 1e-12);
+	assert_float_equal(soak_calib_busy(1010, 1.0, 1000, &cl), 0.0, 1e-12);
 	assert_true(cl);
 	cl = false;
-	assert_float_equal(soak_load(10, 0.0, 1000, &cl), 0.0, 1e-12);
+	assert_float_equal(soak_calib_busy(10, 0.0, 1000, &cl), 0.0, 1e-12);
 	assert_true(cl);
 	cl = false;
-	assert_float_equal(soak_load(10, 1.0, 0, &cl), 0.0, 1e-12);
+	assert_float_equal(soak_calib_busy(10, 1.0, 0, &cl), 0.0, 1e-12);
 	assert_true(cl);
 	cl = false;
-	assert_float_equal(soak_load(NAN, 1.0, 10, &cl), 0.0, 1e-12);
+	assert_float_equal(soak_calib_busy(NAN, 1.0, 10, &cl), 0.0, 1e-12);
 	assert_true(cl);
-	assert_float_equal(soak_load(-5, 1.0, 10, NULL), 1.0, 1e-12);
+	assert_float_equal(soak_calib_busy(-5, 1.0, 10, NULL), 1.0, 1e-12);
 }
 
 static void summary(void **st)

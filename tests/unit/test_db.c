@@ -20,7 +20,7 @@
 #include <sqlite3.h>
 
 #include "store/db.h"
-#include "store/dbschema.h"
+#include "store/db_schema.h"
 
 static char dir[256];
 
@@ -303,7 +303,7 @@ static void delete_all_or_none(void **st)
 	add_trials(db, a, 3);
 	int64_t bad[] = { a, b + 1000, c };
 
-	assert_int_equal(db_runs_delete(db, bad, 3, err, sizeof(err)), -ENOENT);
+	assert_int_equal(db_delete_runs(db, bad, 3, err, sizeof(err)), -ENOENT);
 	char want[64];
 
 	snprintf(want, sizeof(want), "no run %lld", (long long)(b + 1000));
@@ -315,7 +315,7 @@ static void delete_all_or_none(void **st)
 
 	int64_t twice[] = { a, c, a };
 
-	assert_int_equal(db_runs_delete(db, twice, 3, err, sizeof(err)), 0);
+	assert_int_equal(db_delete_runs(db, twice, 3, err, sizeof(err)), 0);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM runs"), 1);
 	assert_int_equal(q_int(db, "SELECT id FROM runs"), b);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM trials"), 0);

@@ -16,16 +16,16 @@ static void host(void **st)
 {
 	memset(&e, 0, sizeof(e));
 	envcap_host(&e, FIXTURES);
-	assert_string_equal(envcap_get(&e, "kernel.release"), "6.1.0-99-amd64");
-	assert_string_equal(envcap_get(&e, "kernel.cmdline"), "BOOT_IMAGE=/vmlinuz root=/dev/vda1 ro isolcpus=1");
-	assert_string_equal(envcap_get(&e, "cpu.model"), "Intel(R) Xeon(R) CPU E5-2620 v4 @ 2.10GHz");
-	assert_string_equal(envcap_get(&e, "cpu.count"), "3");
-	assert_string_equal(envcap_get(&e, "cpu.online"), "0-2");
-	assert_non_null(envcap_get(&e, "wirerate.version"));
-	assert_non_null(envcap_get(&e, "wirerate.revision"));
-	assert_null(envcap_get(&e, "no.such.key"));
+	assert_string_equal(envcap_kv_get(&e, "kernel.release"), "6.1.0-99-amd64");
+	assert_string_equal(envcap_kv_get(&e, "kernel.cmdline"), "BOOT_IMAGE=/vmlinuz root=/dev/vda1 ro isolcpus=1");
+	assert_string_equal(envcap_kv_get(&e, "cpu.model"), "Intel(R) Xeon(R) CPU E5-2620 v4 @ 2.10GHz");
+	assert_string_equal(envcap_kv_get(&e, "cpu.count"), "3");
+	assert_string_equal(envcap_kv_get(&e, "cpu.online"), "0-2");
+	assert_non_null(envcap_kv_get(&e, "wirerate.version"));
+	assert_non_null(envcap_kv_get(&e, "wirerate.revision"));
+	assert_null(envcap_kv_get(&e, "no.such.key"));
 	/* a fixture tree is not this host: no CPUs measured */
-	assert_null(envcap_get(&e, "cpu.line_ns"));
+	assert_null(envcap_kv_get(&e, "cpu.line_ns"));
 }
 
 /* This host: how far apart its CPUs are, measured. */
@@ -38,10 +38,10 @@ static void host_live(void **st)
 	memset(&e, 0, sizeof(e));
 	envcap_host(&e, NULL);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		assert_null(envcap_get(&e, "cpu.line_ns"));
+		assert_null(envcap_kv_get(&e, "cpu.line_ns"));
 		return;
 	}
-	v = envcap_get(&e, "cpu.line_ns");
+	v = envcap_kv_get(&e, "cpu.line_ns");
 	assert_non_null(v);
 	assert_int_equal(sscanf(v, "%d-%d:%lf", &a, &b, &ns), 3);
 	assert_true(a != b && ns > 1 && ns < 100000);
@@ -52,14 +52,14 @@ static void port_irqs_and_rps(void **st)
 	memset(&e, 0, sizeof(e));
 	/* No such interface here: the ioctls fail and say so. */
 	envcap_port(&e, "tx", -1, "eth9", FIXTURES, true);
-	assert_string_equal(envcap_get(&e, "port.tx.name"), "eth9");
-	assert_string_equal(envcap_get(&e, "port.tx.irqs"), "30:0 31:1 32:?");
-	assert_string_equal(envcap_get(&e, "port.tx.rps"), "00000000,00000006");
-	assert_string_equal(envcap_get(&e, "port.tx.driver"), "unknown");
-	assert_string_equal(envcap_get(&e, "port.tx.rings"), "not readable");
+	assert_string_equal(envcap_kv_get(&e, "port.tx.name"), "eth9");
+	assert_string_equal(envcap_kv_get(&e, "port.tx.irqs"), "30:0 31:1 32:?");
+	assert_string_equal(envcap_kv_get(&e, "port.tx.rps"), "00000000,00000006");
+	assert_string_equal(envcap_kv_get(&e, "port.tx.driver"), "unknown");
+	assert_string_equal(envcap_kv_get(&e, "port.tx.rings"), "not readable");
 	envcap_port(&e, "rx", -1, "eth7", FIXTURES, true);
-	assert_string_equal(envcap_get(&e, "port.rx.irqs"), "none");
-	assert_null(envcap_get(&e, "port.rx.rps"));
+	assert_string_equal(envcap_kv_get(&e, "port.rx.irqs"), "none");
+	assert_null(envcap_kv_get(&e, "port.rx.rps"));
 }
 
 static void set_replace_config(void **st)
@@ -67,29 +67,29 @@ static void set_replace_config(void **st)
 	char cfg[256];
 
 	memset(&e, 0, sizeof(e));
-	envcap_set(&e, "lab.placement", "%s", "free");
-	envcap_set(&e, "lab.placement", "%s", "bound");
-	envcap_set(&e, "lab.rules", "%d", 10);
-	envcap_set(&e, "lab.dut_cpu_count", "%u", 1u);
-	envcap_set(&e, "run.flows", "%u", 16u);
+	envcap_kv_set(&e, "lab.placement", "%s", "free");
+	envcap_kv_set(&e, "lab.placement", "%s", "bound");
+	envcap_kv_set(&e, "lab.rules", "%d", 10);
+	envcap_kv_set(&e, "lab.dut_cpu_count", "%u", 1u);
+	envcap_kv_set(&e, "run.flows", "%u", 16u);
 	assert_int_equal(e.n, 4);
 	envcap_config(&e, cfg, sizeof(cfg));
 	assert_string_equal(cfg, "placement=bound rules=10 dut-cpus=1 flows=16");
 	/* the default queues and ingress are left out (runs stored before
 	 * they were recorded read the same); others are shown */
-	envcap_set(&e, "lab.queues", "%u", 1u);
-	envcap_set(&e, "lab.ingress", "%s", "napi");
+	envcap_kv_set(&e, "lab.queues", "%u", 1u);
+	envcap_kv_set(&e, "lab.ingress", "%s", "napi");
 	envcap_config(&e, cfg, sizeof(cfg));
 	assert_string_equal(cfg, "placement=bound rules=10 dut-cpus=1 flows=16");
-	envcap_set(&e, "lab.queues", "%u", 2u);
-	envcap_set(&e, "lab.ingress", "%s", "skb");
+	envcap_kv_set(&e, "lab.queues", "%u", 2u);
+	envcap_kv_set(&e, "lab.ingress", "%s", "skb");
 	envcap_config(&e, cfg, sizeof(cfg));
 	assert_string_equal(cfg, "placement=bound rules=10 dut-cpus=1 queues=2 ingress=skb flows=16");
 	for (unsigned int i = 0; i < ENVCAP_MAX + 10; i++) {
 		char k[32];
 
 		snprintf(k, sizeof(k), "k%u", i);
-		envcap_set(&e, k, "%u", i);
+		envcap_kv_set(&e, k, "%u", i);
 	}
 	assert_int_equal(e.n, ENVCAP_MAX);	/* full: dropped, not overflowed */
 }

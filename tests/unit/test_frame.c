@@ -135,7 +135,7 @@ static void make(uint8_t *buf, struct frame_layout *l, enum frame_family fam,
 	s.vlan = vlan;
 	s.vlan_tci = 0x2064;
 	assert_int_equal(frame_build(&s, buf, 9100, l, err, sizeof(err)), 0);
-	tag_write(buf + l->payload_off, &t);
+	frame_tag_write(buf + l->payload_off, &t);
 }
 
 static void sizes_v4(void **st)
@@ -170,11 +170,11 @@ static void sizes_v4(void **st)
 		assert_int_equal(buf[30], 198);
 		assert_int_equal(buf[31], 19);
 		check_csums(buf, &l);
-		/* Untagged as built; tagged after tag_write. */
+		/* Untagged as built; tagged after frame_tag_write. */
 		assert_int_equal(frame_parse(buf, l.len, &fi), FRAME_NO_TAG);
 		struct tag t = rnd_tag();
 
-		tag_write(buf + l.payload_off, &t);
+		frame_tag_write(buf + l.payload_off, &t);
 		check_csums(buf, &l);
 		assert_int_equal(frame_parse(buf, l.len, &fi), FRAME_OK);
 		assert_int_equal(fi.lay.family, FRAME_IPV4);
@@ -223,7 +223,7 @@ static void sizes_v6_vlan(void **st)
 		}
 		struct tag t = rnd_tag();
 
-		tag_write(buf + l.payload_off, &t);
+		frame_tag_write(buf + l.payload_off, &t);
 		check_csums(buf, &l);
 		assert_int_equal(frame_parse(buf, l.len, &fi), FRAME_OK);
 		assert_int_equal(fi.lay.family, FRAME_IPV6);
@@ -243,7 +243,7 @@ static void sizes_v6_vlan(void **st)
 		assert_true(l.payload_len >= FRAME_TAG_LEN);
 		struct tag t = rnd_tag();
 
-		tag_write(buf + l.payload_off, &t);
+		frame_tag_write(buf + l.payload_off, &t);
 		check_csums(buf, &l);
 		assert_int_equal(frame_parse(buf, l.len, &fi), FRAME_OK);
 		assert_true(fi.vlan);
@@ -289,13 +289,13 @@ static void tag_roundtrip(void **st)
 
 	for (int i = 0; i < 20000; i++) {
 		t = rnd_tag();
-		tag_encode(b, &t);
+		frame_tag_encode(b, &t);
 		assert_int_equal(b[0], 0x57);
 		assert_int_equal(b[1], 0xb1);
 		assert_int_equal(be16(b + 2), t.trial);
 		assert_int_equal(be16(b + 4), t.stream);
-		assert_int_equal(be16(b + 16), tag_check(b));
-		assert_int_equal(tag_decode(b, &u), FRAME_OK);
+		assert_int_equal(be16(b + 16), frame_tag_check(b));
+		assert_int_equal(frame_tag_decode(b, &u), FRAME_OK);
 		assert_int_equal(u.trial, t.trial);
 		assert_int_equal(u.stream, t.stream);
 		assert_int_equal(u.seq, t.seq);
@@ -305,22 +305,22 @@ static void tag_roundtrip(void **st)
 		int bit = (int)(16 + rnd() % (FRAME_TAG_LEN * 8 - 16));
 
 		b[bit / 8] ^= (uint8_t)(1 << (bit % 8));
-		missed += tag_decode(b, &u) != FRAME_BAD_TAG;
+		missed += frame_tag_decode(b, &u) != FRAME_BAD_TAG;
 		b[0] ^= 0x80;
-		assert_int_equal(tag_decode(b, &u), FRAME_NO_TAG);
+		assert_int_equal(frame_tag_decode(b, &u), FRAME_NO_TAG);
 	}
 	assert_true(missed <= 2);
 	/* Only 48 bits travel. */
 	t = (struct tag){ 1, 2, 0xABCD123456789AULL, 5 };
-	tag_encode(b, &t);
-	assert_int_equal(tag_decode(b, &u), FRAME_OK);
+	frame_tag_encode(b, &t);
+	assert_int_equal(frame_tag_decode(b, &u), FRAME_OK);
 	assert_int_equal(u.seq, 0x123456789AULL | (0xCDULL << 40));
 	/* Latency across the 32-bit timestamp wrap. */
-	assert_int_equal(tag_latency_ns(tag_ts((1ULL << 32) - 10), (1ULL << 32) + 5), 15);
-	assert_int_equal(tag_latency_ns(tag_ts(5ULL << 32 | 100), 5ULL << 32 | 1100), 1000);
+	assert_int_equal(frame_tag_latency_ns(frame_tag_ts((1ULL << 32) - 10), (1ULL << 32) + 5), 15);
+	assert_int_equal(frame_tag_latency_ns(frame_tag_ts(5ULL << 32 | 100), 5ULL << 32 | 1100), 1000);
 }
 
-/* tag_write's incremental checksum must equal a full recompute, bit for
+/* frame_tag_write's incremental checksum must equal a full recompute, bit for
  * bit, including the 0 -> 0xFFFF case. */
 static void tag_write_csum(void **st)
 {
@@ -338,7 +338,7 @@ static void tag_write_csum(void **st)
 			for (int k = 0; k < 3000; k++) {
 				struct tag t = rnd_tag();
 
-				tag_write(buf + l.payload_off, &t);
+				frame_tag_write(buf + l.payload_off, &t);
 				check_csums(buf, &l);
 			}
 		}
@@ -350,11 +350,11 @@ static void tag_write_csum(void **st)
 	for (int k = 0; k < 4000000 && ffff < 3; k++) {
 		struct tag t = rnd_tag();
 
-		tag_write(buf + l.payload_off, &t);
+		frame_tag_write(buf + l.payload_off, &t);
 		if (be16(buf + l.l4_off + 6) == 0xffff) {
 			check_csums(buf, &l);
 			t = rnd_tag();
-			tag_write(buf + l.payload_off, &t);
+			frame_tag_write(buf + l.payload_off, &t);
 			check_csums(buf, &l);
 			ffff++;
 		}

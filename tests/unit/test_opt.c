@@ -15,7 +15,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
-#include "core/timeconst.h"
+#include "core/ns.h"
 
 struct t {
 	const char *name, *opt;

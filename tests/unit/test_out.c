@@ -40,7 +40,7 @@ static char *json_of(const char *s)
 	struct mem m;
 
 	mem_open(&m);
-	json_put_string(m.f, s);
+	out_json_put_string(m.f, s);
 	return mem_close(&m);
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/cpustat.h"
+#include "core/soak_calib.h"
 #include "os/procstat.h"
 #include "dut/soak.h"
 
@@ -155,7 +156,7 @@ static void calib_file(void **st)
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/sub/dir/soak-calibration", dir);
-	assert_int_equal(soak_calib_load(path, d, err, sizeof(err)), -ENOENT);
+	assert_int_equal(soak_calibration_load(path, d, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "--calibrate"));
 	snprintf(c->kernel, sizeof(c->kernel), "k1");
 	snprintf(c->cpu_model, sizeof(c->cpu_model), "Some CPU @ 2.0GHz");
@@ -164,19 +165,19 @@ static void calib_file(void **st)
 	c->n = 1;
 	c->cpu[0] = 1;
 	c->rate[0] = 12345.5;
-	assert_int_equal(soak_calib_save(path, c, err, sizeof(err)), 0);
-	assert_int_equal(soak_calib_load(path, d, err, sizeof(err)), 0);
+	assert_int_equal(soak_calibration_save(path, c, err, sizeof(err)), 0);
+	assert_int_equal(soak_calibration_load(path, d, err, sizeof(err)), 0);
 	assert_string_equal(d->cpu_model, "Some CPU @ 2.0GHz");
 	assert_float_equal(soak_calib_rate(d, 1), 12345.5, 1e-3);
 	/* Made on kernel "k1": refused here. */
-	assert_int_equal(soak_calib_verify(d, err, sizeof(err)), -ESTALE);
+	assert_int_equal(soak_calibration_verify(d, err, sizeof(err)), -ESTALE);
 	assert_non_null(strstr(err, "k1"));
 
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs("wirerate-soak-calibration 1\nkernel k\ncpu 0 garbage\n", f);
 	fclose(f);
-	assert_int_equal(soak_calib_load(path, d, err, sizeof(err)), -EINVAL);
+	assert_int_equal(soak_calibration_load(path, d, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, path));
 	assert_non_null(strstr(err, "corrupt"));
 	snprintf(e2, sizeof(e2), "rm -rf '%s'", dir);
@@ -214,7 +215,7 @@ static void soak_refuses(void **st)
 static void soak_runs(void **st)
 {
 	struct soak_calib *c = calloc(1, sizeof(*c));
-	struct soak_load *l = malloc(sizeof(*l));
+	struct soak_calib_busy *l = malloc(sizeof(*l));
 	struct soak_snap *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
 	struct soak *s = NULL;
 	struct cpuset cpus;

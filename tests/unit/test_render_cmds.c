@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/matrix.h"
-#include "render/matrixprint.h"
+#include "app/matrix_plan.h"
+#include "render/matrix_print.h"
 #include "render/out.h"
-#include "render/runsprint.h"
+#include "render/runs_print.h"
 #include "store/db.h"
 
 static char err[512];
@@ -86,24 +86,24 @@ static void runs_import(void **st)
 	struct mem m;
 
 	(void)st;
-	runsprint_import(mem_out(&m, false), "/s/r.db", &two);
+	runs_print_import(mem_out(&m, false), "/s/r.db", &two);
 	mem_is(&m, "imported 2 run(s) as 5-6 into /s/r.db; 1 already there (the same UUID), skipped\n");
-	runsprint_import(mem_out(&m, true), "/s/r.db", &two);
+	runs_print_import(mem_out(&m, true), "/s/r.db", &two);
 	mem_is(&m, "{\"db\":\"/s/r.db\",\"imported\":2,\"first\":5,\"last\":6,\"skipped\":1}\n");
 
-	runsprint_import(mem_out(&m, false), "/s/r.db", &one);
+	runs_print_import(mem_out(&m, false), "/s/r.db", &one);
 	mem_is(&m, "imported 1 run(s) as 4 into /s/r.db; 0 already there (the same UUID), skipped\n");
-	runsprint_import(mem_out(&m, true), "/s/r.db", &one);
+	runs_print_import(mem_out(&m, true), "/s/r.db", &one);
 	mem_is(&m, "{\"db\":\"/s/r.db\",\"imported\":1,\"first\":4,\"last\":4,\"skipped\":0}\n");
 
-	runsprint_import(mem_out(&m, false), "/s/r.db", &none);
+	runs_print_import(mem_out(&m, false), "/s/r.db", &none);
 	mem_is(&m, "imported 0 run(s) into /s/r.db; 3 already there (the same UUID), skipped\n");
-	runsprint_import(mem_out(&m, true), "/s/r.db", &none);
+	runs_print_import(mem_out(&m, true), "/s/r.db", &none);
 	mem_is(&m, "{\"db\":\"/s/r.db\",\"imported\":0,\"skipped\":3}\n");
 
-	runsprint_import(mem_out(&m, false), "/s/\x1b[2J", &none);
+	runs_print_import(mem_out(&m, false), "/s/\x1b[2J", &none);
 	mem_is(&m, "imported 0 run(s) into /s/\\x1b[2J; 3 already there (the same UUID), skipped\n");
-	runsprint_import(mem_out(&m, true), "/s/\x1b[2J", &none);
+	runs_print_import(mem_out(&m, true), "/s/\x1b[2J", &none);
 	mem_is(&m, "{\"db\":\"/s/\\u001b[2J\",\"imported\":0,\"skipped\":3}\n");
 }
 
@@ -116,17 +116,17 @@ static void runs_sync(void **st)
 	struct mem m;
 
 	(void)st;
-	runsprint_sync(mem_out(&m, false), "/a.db", "/b.db", &two);
+	runs_print_sync(mem_out(&m, false), "/a.db", "/b.db", &two);
 	mem_is(&m, "synced /a.db into /b.db: 2 run(s) copied as 5-6, 1 already there (the same UUID)\n");
-	runsprint_sync(mem_out(&m, true), "/a.db", "/b.db", &two);
+	runs_print_sync(mem_out(&m, true), "/a.db", "/b.db", &two);
 	mem_is(&m, "{\"from\":\"/a.db\",\"db\":\"/b.db\",\"imported\":2,\"first\":5,\"last\":6,\"skipped\":1}\n");
 
-	runsprint_sync(mem_out(&m, false), "/a.db", "/b.db", &one);
+	runs_print_sync(mem_out(&m, false), "/a.db", "/b.db", &one);
 	mem_is(&m, "synced /a.db into /b.db: 1 run(s) copied as 9, 0 already there (the same UUID)\n");
 
-	runsprint_sync(mem_out(&m, false), "/a.db", "/b.db", &none);
+	runs_print_sync(mem_out(&m, false), "/a.db", "/b.db", &none);
 	mem_is(&m, "synced /a.db into /b.db: 0 run(s) copied, 2 already there (the same UUID)\n");
-	runsprint_sync(mem_out(&m, true), "/a.db", "/b.db", &none);
+	runs_print_sync(mem_out(&m, true), "/a.db", "/b.db", &none);
 	mem_is(&m, "{\"from\":\"/a.db\",\"db\":\"/b.db\",\"imported\":0,\"skipped\":2}\n");
 }
 
@@ -138,22 +138,22 @@ static void runs_upgrade(void **st)
 	struct mem m;
 
 	(void)st;
-	runsprint_upgrade(mem_out(&m, false), "/s.db", DB_SCHEMA_VERSION);
+	runs_print_upgrade(mem_out(&m, false), "/s.db", DB_SCHEMA_VERSION);
 	snprintf(want, sizeof(want), "database /s.db: schema version %d, already current\n", DB_SCHEMA_VERSION);
 	mem_is(&m, want);
-	runsprint_upgrade(mem_out(&m, false), "/s.db", 0);
+	runs_print_upgrade(mem_out(&m, false), "/s.db", 0);
 	snprintf(want, sizeof(want), "database /s.db: schema version %d, created in the empty file\n",
 		 DB_SCHEMA_VERSION);
 	mem_is(&m, want);
-	runsprint_upgrade(mem_out(&m, false), "/s.db", DB_SCHEMA_VERSION - 2);
+	runs_print_upgrade(mem_out(&m, false), "/s.db", DB_SCHEMA_VERSION - 2);
 	snprintf(want, sizeof(want), "database /s.db: schema version %d, upgraded from %d\n", DB_SCHEMA_VERSION,
 		 DB_SCHEMA_VERSION - 2);
 	mem_is(&m, want);
-	runsprint_upgrade(mem_out(&m, true), "/s.db", DB_SCHEMA_VERSION - 2);
+	runs_print_upgrade(mem_out(&m, true), "/s.db", DB_SCHEMA_VERSION - 2);
 	snprintf(want, sizeof(want), "{\"db\":\"/s.db\",\"schema_version\":%d,\"was\":%d}\n", DB_SCHEMA_VERSION,
 		 DB_SCHEMA_VERSION - 2);
 	mem_is(&m, want);
-	runsprint_upgrade(mem_out(&m, true), "/s.db", 0);
+	runs_print_upgrade(mem_out(&m, true), "/s.db", 0);
 	snprintf(want, sizeof(want), "{\"db\":\"/s.db\",\"schema_version\":%d,\"was\":0}\n", DB_SCHEMA_VERSION);
 	mem_is(&m, want);
 }
@@ -166,13 +166,13 @@ static void runs_removed(void **st)
 	struct mem m;
 
 	(void)st;
-	runsprint_removed(mem_out(&m, false), ids, 3);
+	runs_print_removed(mem_out(&m, false), ids, 3);
 	mem_is(&m, "deleted run 3\ndeleted run 9\ndeleted run 12\n");
-	runsprint_removed(mem_out(&m, true), ids, 3);
+	runs_print_removed(mem_out(&m, true), ids, 3);
 	mem_is(&m, "{\"removed\":[3,9,12]}\n");
-	runsprint_removed(mem_out(&m, false), ids, 0);
+	runs_print_removed(mem_out(&m, false), ids, 0);
 	mem_is(&m, "");
-	runsprint_removed(mem_out(&m, true), ids, 0);
+	runs_print_removed(mem_out(&m, true), ids, 0);
 	mem_is(&m, "{\"removed\":[]}\n");
 }
 
@@ -183,11 +183,11 @@ static void two_confs(struct app_matrix *m)
 
 	snprintf(pl, sizeof(pl), "bound,free");
 	snprintf(ru, sizeof(ru), "0");
-	app_matrix_init(m);
-	assert_int_equal(app_matrix_add(m, app_matrix_axis(m, "--placement"), pl, err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_add(m, app_matrix_axis(m, "--rules"), ru, err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_count(m, err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_labels(m, NULL, err, sizeof(err)), 0);
+	app_matrix_plan_init(m);
+	assert_int_equal(app_matrix_plan_add(m, app_matrix_plan_axis(m, "--placement"), pl, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_add(m, app_matrix_plan_axis(m, "--rules"), ru, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_count(m, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_labels(m, NULL, err, sizeof(err)), 0);
 }
 
 /* The matrix's document: its tag and lab, each configuration's label,
@@ -205,20 +205,20 @@ static void matrix_json(void **st)
 	two_confs(&mx);
 	assert_non_null(src = tmpfile());
 	fputs(report, src);
-	matrixprint_json(mem_out(&m, true), &mx, runs, "matrix-1", "t-", src);
+	matrix_print_json(mem_out(&m, true), &mx, runs, "matrix-1", "t-", src);
 	mem_is(&m, "{\"tag\":\"matrix-1\",\"prefix\":\"t-\",\"configurations\":["
 		   "{\"label\":\"bound\",\"run_id\":11,\"lab\":{\"placement\":\"bound\",\"rules\":\"0\"}},"
 		   "{\"label\":\"free\",\"run_id\":12,\"lab\":{\"placement\":\"free\",\"rules\":\"0\"}}],"
 		   "\"report\":{\"runs\": [11,\n12]}}\n");
-	matrixprint_json(mem_out(&m, false), &mx, runs, "matrix-1", "t-", src);
+	matrix_print_json(mem_out(&m, false), &mx, runs, "matrix-1", "t-", src);
 	mem_is(&m, "");
 	fclose(src);
 
 	/* no report written (the child failed): null; a label with the user's
 	 * --label, escaped in JSON */
-	assert_int_equal(app_matrix_labels(&mx, "k\x01", err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_labels(&mx, "k\x01", err, sizeof(err)), 0);
 	assert_non_null(src = tmpfile());
-	matrixprint_json(mem_out(&m, true), &mx, runs, "matrix-2", "t-", src);
+	matrix_print_json(mem_out(&m, true), &mx, runs, "matrix-2", "t-", src);
 	mem_is(&m, "{\"tag\":\"matrix-2\",\"prefix\":\"t-\",\"configurations\":["
 		   "{\"label\":\"k\\u0001 bound\",\"run_id\":11,\"lab\":{\"placement\":\"bound\",\"rules\":\"0\"}},"
 		   "{\"label\":\"k\\u0001 free\",\"run_id\":12,\"lab\":{\"placement\":\"free\",\"rules\":\"0\"}}],"
@@ -228,12 +228,12 @@ static void matrix_json(void **st)
 
 static void print_config(const void *label)
 {
-	matrixprint_config(1, 4, label);
+	matrix_print_config(1, 4, label);
 }
 
 static void print_begin(const void *prefix)
 {
-	matrixprint_begin(3, prefix, "matrix-\x1b");
+	matrix_print_begin(3, prefix, "matrix-\x1b");
 }
 
 /* The lines on stdout: "matrix C/N: LABEL" (counted from 1) and the
@@ -276,7 +276,7 @@ static void matrix_hooks(void **st)
 
 	(void)st;
 	two_confs(&mx);
-	matrixprint_hooks(&r);
+	matrix_print_hooks(&r);
 	assert_ptr_equal(r.ctx, &r);
 	got = stdout_of(run_hooks, &r);
 	assert_string_equal(got, "matrix: 2 configuration(s) in lab t-, runs tagged matrix-1\nmatrix 2/2: free\n\n");

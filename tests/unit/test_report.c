@@ -18,7 +18,7 @@
 #include "store/db.h"
 #include "render/out.h"
 #include "render/report_render.h"
-#include "store/reportdb.h"
+#include "store/report_db.h"
 
 static struct report_model m;
 
@@ -64,27 +64,27 @@ static void clear_regression(void **st)
 	const double base[] = { 20000, 20100, 19950 }, now[] = { 17000, 17100, 16950 };
 
 	two_runs(base, 3, now, 3, 100);
-	report_compare(&m, 5);
+	report_db_compare(&m, 5);
 	assert_int_equal(m.run[0].cell[0].verdict, RM_BASELINE);
 	assert_int_equal(m.run[1].cell[0].verdict, RM_WORSE);
 	assert_true(fabs(m.run[1].cell[0].diff_pct - (-15.0)) < 0.01);
 	/* (19950 - 100) - (17100 + 100) = 2650 frames/s beyond noise: 13.2% */
 	assert_true(m.regression);
-	report_compare(&m, 13);
+	report_db_compare(&m, 13);
 	assert_true(m.regression);
-	report_compare(&m, 14);
+	report_db_compare(&m, 14);
 	assert_false(m.regression);	/* worse, but not by 14% beyond noise */
 	assert_int_equal(m.run[1].cell[0].verdict, RM_WORSE);
-	report_compare(&m, -1);
+	report_db_compare(&m, -1);
 	assert_false(m.regression);	/* no threshold, no regression flag */
 	/* the same runs, one of them incomplete: shown worse, not a CI failure */
 	m.run[1].interrupted = true;
-	report_compare(&m, 5);
+	report_db_compare(&m, 5);
 	assert_int_equal(m.run[1].cell[0].verdict, RM_WORSE);
 	assert_false(m.regression);
 	m.run[1].interrupted = false;
 	m.run[0].interrupted = true;
-	report_compare(&m, 5);
+	report_db_compare(&m, 5);
 	assert_false(m.regression);
 }
 
@@ -93,7 +93,7 @@ static void clear_improvement(void **st)
 	const double base[] = { 20000, 20100, 19950 }, now[] = { 32000, 31900, 32100 };
 
 	two_runs(base, 3, now, 3, 100);
-	report_compare(&m, 0);
+	report_db_compare(&m, 0);
 	assert_int_equal(m.run[1].cell[0].verdict, RM_BETTER);
 	assert_true(m.run[1].cell[0].diff_pct > 59 && m.run[1].cell[0].diff_pct < 61);
 	assert_false(m.regression);
@@ -105,7 +105,7 @@ static void noise(void **st)
 	const double base[] = { 20000, 19000, 21000 }, now[] = { 19400, 18500, 20500 };
 
 	two_runs(base, 3, now, 3, 100);
-	report_compare(&m, 0);
+	report_db_compare(&m, 0);
 	assert_int_equal(m.run[1].cell[0].verdict, RM_NOISE);
 	assert_true(m.run[1].cell[0].diff_pct < -2.9);
 	assert_false(m.regression);
@@ -113,13 +113,13 @@ static void noise(void **st)
 	const double one_a[] = { 20000 }, one_b[] = { 19850 }, one_c[] = { 19700 };
 
 	two_runs(one_a, 1, one_b, 1, 100);
-	report_compare(&m, 0);
+	report_db_compare(&m, 0);
 	assert_int_equal(m.run[1].cell[0].verdict, RM_NOISE);	/* 150 apart, bands +-100 overlap */
 	two_runs(one_a, 1, one_c, 1, 100);
-	report_compare(&m, 0);
+	report_db_compare(&m, 0);
 	assert_int_equal(m.run[1].cell[0].verdict, RM_WORSE);	/* 300 apart: 19800 > 19700 + 100 */
 	assert_true(m.regression);	/* any amount beyond noise at 0% */
-	report_compare(&m, 1);
+	report_db_compare(&m, 1);
 	assert_false(m.regression);	/* (19900 - 19800) / 20000 = 0.5% < 1% */
 }
 
@@ -129,7 +129,7 @@ static void at_least_and_missing(void **st)
 
 	two_runs(base, 1, now, 1, 100);
 	m.run[1].cell[0].tester_limited = true;	/* "at least 15000": not worse, nor noise */
-	report_compare(&m, 0);
+	report_db_compare(&m, 0);
 	assert_int_equal(m.run[1].cell[0].verdict, RM_NOT_COMPARABLE);
 	assert_true(m.run[1].cell[0].diff_at_least);
 	assert_false(m.regression);
@@ -138,29 +138,29 @@ static void at_least_and_missing(void **st)
 
 	two_runs(base, 1, high, 1, 100);
 	m.run[1].cell[0].tester_limited = true;
-	report_compare(&m, 0);
+	report_db_compare(&m, 0);
 	assert_int_equal(m.run[1].cell[0].verdict, RM_BETTER);
 	assert_true(m.run[1].cell[0].diff_at_least);
 	/* a bound baseline: a value below all of it is worse (a regression,
 	 * by at least the gap), one above it is not comparable */
 	two_runs(base, 1, low, 1, 100);
 	m.run[0].cell[0].tester_limited = true;
-	report_compare(&m, 0);
+	report_db_compare(&m, 0);
 	assert_int_equal(m.run[1].cell[0].verdict, RM_WORSE);
 	assert_true(m.run[1].cell[0].diff_at_least && m.regression);
 	two_runs(base, 1, high, 1, 100);
 	m.run[0].cell[0].tester_limited = true;
-	report_compare(&m, 0);
+	report_db_compare(&m, 0);
 	assert_int_equal(m.run[1].cell[0].verdict, RM_NOT_COMPARABLE);
 	/* two bounds */
 	two_runs(base, 1, high, 1, 100);
 	m.run[0].cell[0].tester_limited = m.run[1].cell[0].tester_limited = true;
-	report_compare(&m, 0);
+	report_db_compare(&m, 0);
 	assert_int_equal(m.run[1].cell[0].verdict, RM_NOT_COMPARABLE);
 	/* A size only one run has: no verdict. */
 	two_runs(base, 1, now, 1, 100);
 	m.run[1].cell[0].size = 512;
-	report_compare(&m, 0);
+	report_db_compare(&m, 0);
 	assert_int_equal(m.run[1].cell[0].verdict, RM_NONE);
 	assert_false(m.regression);
 }
@@ -211,20 +211,20 @@ static void load_from_store(void **st)
 		assert_int_equal(db_run_end(db, id[r], "complete", NULL, err, sizeof(err)), 0);
 	}
 	/* A label names the latest run; an id is an id. */
-	assert_int_equal(report_resolve(db, "k", &got, note, sizeof(note), err, sizeof(err)), 0);
+	assert_int_equal(report_db_resolve(db, "k", &got, note, sizeof(note), err, sizeof(err)), 0);
 	assert_int_equal(got, id[1]);
 	assert_non_null(strstr(note, "2 runs"));
-	assert_int_equal(report_resolve(db, "1", &got, note, sizeof(note), err, sizeof(err)), 0);
+	assert_int_equal(report_db_resolve(db, "1", &got, note, sizeof(note), err, sizeof(err)), 0);
 	assert_int_equal(got, id[0]);
-	assert_int_equal(report_resolve(db, "nope", &got, note, sizeof(note), err, sizeof(err)), -ENOENT);
-	assert_int_equal(report_resolve(db, "99", &got, note, sizeof(note), err, sizeof(err)), -ENOENT);
+	assert_int_equal(report_db_resolve(db, "nope", &got, note, sizeof(note), err, sizeof(err)), -ENOENT);
+	assert_int_equal(report_db_resolve(db, "99", &got, note, sizeof(note), err, sizeof(err)), -ENOENT);
 
-	assert_int_equal(report_load(db, id, 2, &m, err, sizeof(err)), 0);
+	assert_int_equal(report_db_load(db, id, 2, &m, err, sizeof(err)), 0);
 	assert_int_equal(m.nruns, 2);
 	assert_int_equal(m.nsizes, 2);
 	assert_int_equal(m.sizes[0], 64);
 	assert_int_equal(m.sizes[1], 512);
-	const struct rm_cell *c = rm_cell_of(&m.run[0], 64);
+	const struct rm_cell *c = report_model_cell_of(&m.run[0], 64);
 
 	assert_non_null(c);
 	assert_int_equal(c->repeats, 3);
@@ -232,7 +232,7 @@ static void load_from_store(void **st)
 	assert_true(c->pdr_med == 20150);
 	assert_true(c->width_pps == 200 && c->ns_per_frame == 900);
 	assert_string_equal(m.run[1].config, "rules=1000");
-	report_compare(&m, 10);
+	report_db_compare(&m, 10);
 	assert_string_equal(m.run[0].cpu_line, "0-1:42.0");
 	assert_false(m.run[0].placement_moved);
 	assert_true(m.run[1].placement_moved);
@@ -261,14 +261,14 @@ static void load_from_store(void **st)
 		size_t plen = 0;
 		FILE *pf = open_memstream(&page, &plen);
 
-		assert_int_equal(report_html_write(&m, pf, e2, sizeof(e2)), 0);
+		assert_int_equal(html_report_write(&m, pf, e2, sizeof(e2)), 0);
 		fclose(pf);
 		assert_non_null(strstr(page, "title=\"the host had CPUs 0 and 1 172 ns a cache line apart (42 in the "
 					     "baseline): its figures move with that\">CPUs moved</span>"));
 		free(page);
 	}
-	assert_int_equal(rm_cell_of(&m.run[1], 64)->verdict, RM_WORSE);
-	assert_int_equal(rm_cell_of(&m.run[1], 512)->verdict, RM_NOISE);
+	assert_int_equal(report_model_cell_of(&m.run[1], 64)->verdict, RM_WORSE);
+	assert_int_equal(report_model_cell_of(&m.run[1], 512)->verdict, RM_NOISE);
 	assert_true(m.regression);
 
 	/* CSV: a header and one line per run and size. */
@@ -276,7 +276,7 @@ static void load_from_store(void **st)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	report_csv(&m, f);
+	report_print_csv(&m, f);
 	fclose(f);
 	int lines = 0;
 
@@ -292,7 +292,7 @@ static void load_from_store(void **st)
 
 	/* The loss CSV: a header and one line per step, from 100% down. */
 	f = open_memstream(&buf, &len);
-	report_csv_loss(&m, f);
+	report_print_csv_loss(&m, f);
 	fclose(f);
 	lines = 0;
 	for (char *q = buf; *q; q++)
@@ -362,8 +362,8 @@ static void intervals_bounds_noise_from_store(void **st)
 	assert_int_equal(db_result_add(db, id[1], &old, err, sizeof(err)), 0);
 	assert_int_equal(db_run_end(db, id[1], "complete", NULL, err, sizeof(err)), 0);
 
-	assert_int_equal(report_load(db, id, 2, &m, err, sizeof(err)), 0);
-	const struct rm_cell *c = rm_cell_of(&m.run[0], 64), *o = rm_cell_of(&m.run[1], 64);
+	assert_int_equal(report_db_load(db, id, 2, &m, err, sizeof(err)), 0);
+	const struct rm_cell *c = report_model_cell_of(&m.run[0], 64), *o = report_model_cell_of(&m.run[1], 64);
 
 	assert_true(c->ndr_iv.n == 5 && c->ndr_iv.median == 12000 && c->ndr_iv.lo == 9000 && c->ndr_iv.hi == 15000);
 	assert_true(fabs(c->ndr_iv.coverage - 0.9375) < 1e-9);
@@ -373,7 +373,7 @@ static void intervals_bounds_noise_from_store(void **st)
 	assert_true(c->nf.ppm_lo <= 300 && c->nf.ppm_hi >= 300);
 	assert_false(o->tester_limited);
 	assert_false(o->nf.limited);
-	report_compare(&m, 0);
+	report_db_compare(&m, 0);
 	/* 12000 [9000-15000] +-5000 against 12000: noise */
 	assert_int_equal(o->verdict, RM_NOISE);
 	for (int json = 0; json < 2; json++) {
@@ -408,7 +408,7 @@ static void intervals_bounds_noise_from_store(void **st)
 		size_t plen = 0;
 		FILE *pf = open_memstream(&page, &plen);
 
-		assert_int_equal(report_html_write(&m, pf, e2, sizeof(e2)), 0);
+		assert_int_equal(html_report_write(&m, pf, e2, sizeof(e2)), 0);
 		fclose(pf);
 		assert_non_null(strstr(page, "NDR limited by sporadic loss of "));
 		free(page);
@@ -458,11 +458,11 @@ static void trials_from_store(void **st)
 		}
 		assert_int_equal(db_run_end(db, id[r], "complete", NULL, err, sizeof(err)), 0);
 	}
-	assert_int_equal(report_load(db, id, 7, &m, err, sizeof(err)), 0);
+	assert_int_equal(report_db_load(db, id, 7, &m, err, sizeof(err)), 0);
 	assert_int_equal(m.nsizes, 1);
-	report_compare(&m, 5);
+	report_db_compare(&m, 5);
 	for (int r = 0; r < 6; r++) {
-		const struct rm_cell *c = rm_cell_of(&m.run[r], 64);
+		const struct rm_cell *c = report_model_cell_of(&m.run[r], 64);
 
 		assert_non_null(c);
 		assert_true(c->have_trial && !c->have_thr && c->trials == 1);
@@ -474,23 +474,23 @@ static void trials_from_store(void **st)
 		assert_true(c->ns_per_frame == 3000 + r);
 		assert_int_equal(c->verdict, want[r]);
 	}
-	const struct rm_cell *c3 = rm_cell_of(&m.run[6], 64);
+	const struct rm_cell *c3 = report_model_cell_of(&m.run[6], 64);
 
 	assert_true(c3->trials == 3 && c3->trial_fwd_pps == 95000 && c3->trial_fwd_min == 94500 &&
 		    c3->trial_fwd_max == 95500);
 	assert_true(fabs(c3->trial_loss_pct - 5) < 1e-9);
 	assert_int_equal(c3->verdict, want[6]);
-	assert_true(fabs(rm_cell_of(&m.run[2], 64)->trial_loss_pct - 41) < 1e-9);
-	assert_true(fabs(rm_cell_of(&m.run[2], 64)->diff_pct - (59000 - 99000) * 100.0 / 99000) < 1e-9);
+	assert_true(fabs(report_model_cell_of(&m.run[2], 64)->trial_loss_pct - 41) < 1e-9);
+	assert_true(fabs(report_model_cell_of(&m.run[2], 64)->diff_pct - (59000 - 99000) * 100.0 / 99000) < 1e-9);
 	assert_true(m.regression);		/* 59000 against 99000, limit 5% */
-	report_compare(&m, 50);
+	report_db_compare(&m, 50);
 	assert_false(m.regression);		/* the gap is (98500 - 59500) / 99000: 39% */
 
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	report_csv(&m, f);
+	report_print_csv(&m, f);
 	fclose(f);
 	assert_non_null(strstr(buf, ",trials,trial_offered_pps,trial_forwarded_pps,trial_forwarded_min_pps,"
 				    "trial_forwarded_max_pps,trial_loss_pct,ndr_interval_lo_pps,ndr_interval_hi_pps,"
@@ -538,30 +538,30 @@ static void resolve_in_stores(void **st)
 	}
 	/* both stores number their runs 1, 2 */
 	assert_int_equal(id[0][0], id[1][0]);
-	assert_int_equal(report_resolve_in(db, names, 2, "nightly", &which, &got, note, sizeof(note), err,
+	assert_int_equal(report_db_resolve_in(db, names, 2, "nightly", &which, &got, note, sizeof(note), err,
 					   sizeof(err)), 0);
 	assert_int_equal(which, 1);
 	assert_int_equal(got, id[1][1]);
 	assert_non_null(strstr(note, "2 runs in 2 stores"));
-	assert_int_equal(report_resolve_in(db, names, 2, "1:nightly", &which, &got, note, sizeof(note), err,
+	assert_int_equal(report_db_resolve_in(db, names, 2, "1:nightly", &which, &got, note, sizeof(note), err,
 					   sizeof(err)), 0);
 	assert_int_equal(which, 0);
 	assert_int_equal(got, id[0][1]);
-	assert_int_equal(report_resolve_in(db, names, 2, "only-0", &which, &got, note, sizeof(note), err,
+	assert_int_equal(report_db_resolve_in(db, names, 2, "only-0", &which, &got, note, sizeof(note), err,
 					   sizeof(err)), 0);
 	assert_int_equal(which, 0);
 	assert_string_equal(note, "");
 	/* the same id in both: ambiguous, both named */
-	assert_int_equal(report_resolve_in(db, names, 2, "1", &which, &got, note, sizeof(note), err, sizeof(err)),
+	assert_int_equal(report_db_resolve_in(db, names, 2, "1", &which, &got, note, sizeof(note), err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "1: "));
 	assert_non_null(strstr(err, "2: "));
-	assert_int_equal(report_resolve_in(db, names, 2, "2:1", &which, &got, note, sizeof(note), err, sizeof(err)),
+	assert_int_equal(report_db_resolve_in(db, names, 2, "2:1", &which, &got, note, sizeof(note), err, sizeof(err)),
 			 0);
 	assert_int_equal(which, 1);
 	assert_int_equal(got, id[1][0]);
 	/* 3 is no store's place: a label, and there is none */
-	assert_int_equal(report_resolve_in(db, names, 2, "3:1", &which, &got, note, sizeof(note), err, sizeof(err)),
+	assert_int_equal(report_db_resolve_in(db, names, 2, "3:1", &which, &got, note, sizeof(note), err, sizeof(err)),
 			 -ENOENT);
 	assert_non_null(strstr(err, "'3:1'"));
 	/* a run's UUID, from store 1 */
@@ -575,7 +575,7 @@ static void resolve_in_stores(void **st)
 		sqlite3_finalize(q);
 	}
 	assert_true(strlen(uuid) >= 32);
-	assert_int_equal(report_resolve_in(db, names, 2, uuid, &which, &got, note, sizeof(note), err, sizeof(err)),
+	assert_int_equal(report_db_resolve_in(db, names, 2, uuid, &which, &got, note, sizeof(note), err, sizeof(err)),
 			 0);
 	assert_int_equal(which, 1);
 	assert_int_equal(got, id[1][0]);
@@ -584,7 +584,7 @@ static void resolve_in_stores(void **st)
 	ids[1] = id[1][0];
 	dbs[0] = db[0];
 	dbs[1] = db[1];
-	assert_int_equal(report_load_stores(dbs, ids, 2, &m, err, sizeof(err)), 0);
+	assert_int_equal(report_db_load_stores(dbs, ids, 2, &m, err, sizeof(err)), 0);
 	assert_string_equal(m.run[0].label, "only-0");
 	assert_string_equal(m.run[1].label, "only-1");
 	assert_string_equal(m.run[0].ref, "1");

@@ -42,7 +42,7 @@ static int sim(void *ctx, const struct trial_cfg *t, struct trial_result *res,
 	return 0;
 }
 
-static void setup(struct r2544_cfg *c, struct dut *d, unsigned int tests)
+static void setup(struct rfc2544_cfg *c, struct dut *d, unsigned int tests)
 {
 	memset(c, 0, sizeof(*c));
 	c->base.ndirs = 1;
@@ -65,16 +65,16 @@ static void setup(struct r2544_cfg *c, struct dut *d, unsigned int tests)
 	c->runner_ctx = d;
 }
 
-static struct r2544_result res;
+static struct rfc2544_result res;
 
 static void throughput(void **st)
 {
 	struct dut d = { .capacity = 40000, .buffer = 0 };
-	struct r2544_cfg c;
+	struct rfc2544_cfg c;
 	char err[256];
 
-	setup(&c, &d, R2544_THROUGHPUT);
-	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	setup(&c, &d, RFC2544_THROUGHPUT);
+	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
 	const struct search_bound *n = &res.row[0].thr.ndr, *p = &res.row[0].thr.pdr;
 
 	assert_true(n->lower_valid && n->upper_valid);
@@ -92,7 +92,7 @@ static void throughput(void **st)
  * set, the first search's figures the same as without it, and its goal
  * results read from its own outcome. */
 static unsigned int g_trials, g_bad_set, t_trials;
-static int count_trial(void *ctx, const struct r2544_trial *t, char *err, size_t errlen)
+static int count_trial(void *ctx, const struct rfc2544_trial *t, char *err, size_t errlen)
 {
 	(void)ctx, (void)err, (void)errlen;
 	if (t->test == 'g') {
@@ -107,40 +107,40 @@ static int count_trial(void *ctx, const struct r2544_trial *t, char *err, size_t
 static void throughput_goal_sets(void **st)
 {
 	struct dut d = { .capacity = 40000, .buffer = 0 };
-	struct r2544_cfg c;
+	struct rfc2544_cfg c;
 	char err[256];
 	double ndr;
 	unsigned int plain;
 
-	setup(&c, &d, R2544_THROUGHPUT);
+	setup(&c, &d, RFC2544_THROUGHPUT);
 	c.repeats = 2;
 	c.on_trial = count_trial;
-	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
 	ndr = res.row[0].thr.ndr.lower;
 	plain = t_trials;
 	assert_int_equal(g_trials, 0);
 	t_trials = 0;
-	c.more[0] = (struct r2544_goalset){ .precision = 0.02, .pdr_ratio = 0.01, .final_ns = 1000000000ULL,
+	c.more[0] = (struct rfc2544_goalset){ .precision = 0.02, .pdr_ratio = 0.01, .final_ns = 1000000000ULL,
 					    .initial_ns = 1000000000ULL, .duration_sum_ns = 1000000000ULL };
 	c.nmore = 1;
-	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
-	const struct r2544_row *row = &res.row[0];
+	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	const struct rfc2544_row *row = &res.row[0];
 
 	assert_true(row->thr.ndr.lower == ndr);
 	assert_int_equal(t_trials, plain);
 	print_message("goal set trials %u (bad %u), first %u\n", g_trials, g_bad_set, t_trials);
 	assert_true(g_trials >= 2 * 2 && g_bad_set == 0);
 	for (unsigned int r = 0; r < 2; r++) {
-		const struct search_outcome *o = r2544_set_outcome(row, r, 1);
+		const struct search_outcome *o = rfc2544_set_outcome(row, r, 1);
 		struct search_goal g = { .loss_ratio = 0.01 };
-		struct r2544_goal_result gr;
+		struct rfc2544_goal_result gr;
 
 		assert_true(o->ndr.lower_valid && o->ndr.lower <= 40000 && o->ndr.lower >= 40000 * 0.98 - 1);
 		/* the 2% width: coarser than the first search's 0.5% */
 		assert_true(o->ndr.upper - o->ndr.lower <= 0.02 * 100000 + 1);
-		r2544_goal_result(row, o, &g, &gr);
+		rfc2544_goal_result(row, o, &g, &gr);
 		assert_true(gr.rlb == o->pdr.lower && gr.rlb <= 40000 / 0.99 + 1 && gr.rlb >= o->ndr.lower);
-		assert_true(r2544_set_outcome(row, r, 0) == &row->rep[r]);
+		assert_true(rfc2544_set_outcome(row, r, 0) == &row->rep[r]);
 	}
 }
 
@@ -169,12 +169,12 @@ static int sim_pushback(void *ctx, const struct trial_cfg *t, struct trial_resul
 static void throughput_pushback(void **st)
 {
 	struct dut d = { .capacity = 40000, .buffer = 0 };
-	struct r2544_cfg c;
+	struct rfc2544_cfg c;
 	char err[256];
 
-	setup(&c, &d, R2544_THROUGHPUT);
+	setup(&c, &d, RFC2544_THROUGHPUT);
 	c.runner = sim_pushback;
-	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
 	const struct search_bound *n = &res.row[0].thr.ndr;
 
 	assert_true(n->lower_valid && n->upper_valid);
@@ -186,12 +186,12 @@ static void throughput_pushback(void **st)
 static void frame_loss_steps(void **st)
 {
 	struct dut d = { .capacity = 40000, .buffer = 0 };
-	struct r2544_cfg c;
+	struct rfc2544_cfg c;
 	char err[256];
 
-	setup(&c, &d, R2544_LOSS);
-	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
-	const struct r2544_row *r = &res.row[0];
+	setup(&c, &d, RFC2544_LOSS);
+	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	const struct rfc2544_row *r = &res.row[0];
 
 	/* 100, 90, ..., 40 (clean), 30 (clean): stop after two clean steps. */
 	assert_int_equal(r->nloss, 8);
@@ -207,11 +207,11 @@ static void frame_loss_steps(void **st)
 static void frame_loss_clean_at_once(void **st)
 {
 	struct dut d = { .capacity = 1e9, .buffer = 0 };
-	struct r2544_cfg c;
+	struct rfc2544_cfg c;
 	char err[256];
 
-	setup(&c, &d, R2544_LOSS);
-	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	setup(&c, &d, RFC2544_LOSS);
+	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
 	assert_int_equal(res.row[0].nloss, 2);	/* 100% and 90%, both clean */
 }
 
@@ -220,12 +220,12 @@ static void back_to_back(void **st)
 	/* At R = 100k with C = 40k, a burst of n frames keeps n * 0.6 in the
 	 * buffer: the longest clean burst is B / 0.6. */
 	struct dut d = { .capacity = 40000, .buffer = 600 };
-	struct r2544_cfg c;
+	struct rfc2544_cfg c;
 	char err[256];
 
-	setup(&c, &d, R2544_B2B);
-	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
-	const struct r2544_row *r = &res.row[0];
+	setup(&c, &d, RFC2544_B2B);
+	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	const struct rfc2544_row *r = &res.row[0];
 
 	assert_int_equal(r->b2b_runs, 2);
 	assert_true(r->b2b_avg <= 1000.5 && r->b2b_avg >= 1000 * 0.99);
@@ -241,12 +241,12 @@ static void back_to_back(void **st)
 static void latency_at_ndr(void **st)
 {
 	struct dut d = { .capacity = 40000, .buffer = 0 };
-	struct r2544_cfg c;
+	struct rfc2544_cfg c;
 	char err[256];
 
-	setup(&c, &d, R2544_LATENCY);
-	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
-	const struct r2544_row *r = &res.row[0];
+	setup(&c, &d, RFC2544_LATENCY);
+	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	const struct rfc2544_row *r = &res.row[0];
 
 	assert_true(r->lat_done);
 	assert_int_equal(r->lat_runs, 3);
@@ -261,12 +261,12 @@ static volatile sig_atomic_t stop_now = 1;
 static void stop_marks_incomplete(void **st)
 {
 	struct dut d = { .capacity = 40000, .buffer = 0 };
-	struct r2544_cfg c;
+	struct rfc2544_cfg c;
 	char err[256];
 
-	setup(&c, &d, R2544_THROUGHPUT);
+	setup(&c, &d, RFC2544_THROUGHPUT);
 	c.settle_ns = 1;	/* the stop is seen before the second trial */
-	assert_int_equal(r2544_run(&c, &res, &stop_now, NULL, NULL, err, sizeof(err)), 0);
+	assert_int_equal(rfc2544_run(&c, &res, &stop_now, NULL, NULL, err, sizeof(err)), 0);
 	assert_true(res.interrupted);
 	assert_true(res.trials_run <= 1);
 }
@@ -281,7 +281,7 @@ struct noisy {
 	bool fail_hook;
 };
 
-static int on_trial(void *ctx, const struct r2544_trial *t, char *err, size_t errlen)
+static int on_trial(void *ctx, const struct rfc2544_trial *t, char *err, size_t errlen)
 {
 	struct noisy *n = ctx;
 
@@ -297,7 +297,7 @@ static int on_trial(void *ctx, const struct r2544_trial *t, char *err, size_t er
 	return 0;
 }
 
-static int on_row(void *ctx, const struct r2544_row *row, char *err, size_t errlen)
+static int on_row(void *ctx, const struct rfc2544_row *row, char *err, size_t errlen)
 {
 	struct noisy *n = ctx;
 
@@ -319,19 +319,19 @@ static int sim_noisy(void *ctx, const struct trial_cfg *t, struct trial_result *
 static void repeat_median_spread(void **st)
 {
 	struct noisy n = { .caps = { 40000, 30000, 36000, 40000 } };
-	struct r2544_cfg c;
+	struct rfc2544_cfg c;
 	char err[256];
 
 	n.d.capacity = n.caps[0];
-	setup(&c, &n.d, R2544_THROUGHPUT);
+	setup(&c, &n.d, RFC2544_THROUGHPUT);
 	c.runner = sim_noisy;
 	c.runner_ctx = &n;
 	c.repeats = 3;
 	c.on_trial = on_trial;
 	c.on_row = on_row;
 	c.hook_ctx = &n;
-	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
-	const struct r2544_row *row = &res.row[0];
+	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	const struct rfc2544_row *row = &res.row[0];
 
 	assert_int_equal(row->nrep, 3);
 	assert_int_equal(row->ndr_valid, 3);
@@ -355,16 +355,16 @@ static void repeat_median_spread(void **st)
 static void hook_error_stops(void **st)
 {
 	struct noisy n = { .caps = { 40000, 40000, 40000, 40000 }, .fail_hook = true };
-	struct r2544_cfg c;
+	struct rfc2544_cfg c;
 	char err[256] = "";
 
 	n.d.capacity = 40000;
-	setup(&c, &n.d, R2544_THROUGHPUT);
+	setup(&c, &n.d, RFC2544_THROUGHPUT);
 	c.runner = sim_noisy;
 	c.runner_ctx = &n;
 	c.on_trial = on_trial;
 	c.hook_ctx = &n;
-	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), -ENOSPC);
+	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), -ENOSPC);
 	assert_int_equal(n.trials_seen, 1);
 	assert_string_equal(err, "disk full");
 }
@@ -409,26 +409,26 @@ static int sim_capped(void *ctx, const struct trial_cfg *t, struct trial_result 
 static void at_least_where_capped(void **st)
 {
 	struct capped d = { .capacity = 80000, .ppm = 300, .tester = 60000 };
-	struct r2544_cfg c;
+	struct rfc2544_cfg c;
 	char err[256], why[256];
 
-	setup(&c, NULL, R2544_THROUGHPUT);
+	setup(&c, NULL, RFC2544_THROUGHPUT);
 	c.runner = sim_capped;
 	c.runner_ctx = &d;
 	c.max_load[0] = 100000;
 	c.max_is_ceiling[0] = true;
-	c.max_from[0] = R2544_MAX_CEILING;
+	c.max_from[0] = RFC2544_MAX_CEILING;
 	c.repeats = 5;
-	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
-	const struct r2544_row *row = &res.row[0];
+	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	const struct rfc2544_row *row = &res.row[0];
 
 	/* the NDR failed at loads the tester could offer: a value */
 	assert_true(row->thr.ndr.upper_valid);
-	assert_false(r2544_bound_note(row, &row->thr, false, why, sizeof(why)));
+	assert_false(rfc2544_bound_note(row, &row->thr, false, why, sizeof(why)));
 	assert_false(row->ndr_bound);
 	/* the PDR passed all the tester could offer: "at least", and where */
 	assert_true(row->thr.pdr.lower_valid && !row->thr.pdr.upper_valid);
-	assert_true(r2544_bound_note(row, &row->thr, true, why, sizeof(why)));
+	assert_true(rfc2544_bound_note(row, &row->thr, true, why, sizeof(why)));
 	assert_non_null(strstr(why, "at 64 B the tester fell short at "));
 	assert_true(row->pdr_bound);
 	assert_true(row->thr.limit_load >= 60000 && row->thr.limit_got > 0);
@@ -444,19 +444,19 @@ static void at_least_where_capped(void **st)
 static void line_rate_is_a_value(void **st)
 {
 	struct dut d = { .capacity = 1e9, .buffer = 0 };
-	struct r2544_cfg c;
+	struct rfc2544_cfg c;
 	char err[256], why[256];
 
-	setup(&c, &d, R2544_THROUGHPUT);
-	c.max_from[0] = R2544_MAX_LINE;
-	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	setup(&c, &d, RFC2544_THROUGHPUT);
+	c.max_from[0] = RFC2544_MAX_LINE;
+	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
 	assert_true(res.row[0].thr.ndr.at_max);
-	assert_false(r2544_bound_note(&res.row[0], &res.row[0].thr, false, why, sizeof(why)));
+	assert_false(rfc2544_bound_note(&res.row[0], &res.row[0].thr, false, why, sizeof(why)));
 	assert_string_equal(why, "at line rate");
 	assert_false(res.row[0].nf.limited);
 	/* the same search against --max-load is a bound */
-	res.row[0].max_from = R2544_MAX_GIVEN;
-	assert_true(r2544_bound_note(&res.row[0], &res.row[0].thr, false, why, sizeof(why)));
+	res.row[0].max_from = RFC2544_MAX_GIVEN;
+	assert_true(rfc2544_bound_note(&res.row[0], &res.row[0].thr, false, why, sizeof(why)));
 	assert_non_null(strstr(why, "--max-load"));
 }
 
@@ -468,8 +468,8 @@ static void line_rate_is_a_value(void **st)
 static void goal_results_irregular(void **st)
 {
 	struct search_goal ndr = { .final_ns = 1000000000, .sum_ns = 1000000000 }, pdr = ndr;
-	struct r2544_goal_result g;
-	struct r2544_row row = { .size = 64, .max_load = 100000, .max_from = R2544_MAX_LINE };
+	struct rfc2544_goal_result g;
+	struct rfc2544_row row = { .size = 64, .max_load = 100000, .max_from = RFC2544_MAX_LINE };
 	struct search_outcome *o = &row.thr;
 
 	pdr.loss_ratio = 0.005;
@@ -478,36 +478,36 @@ static void goal_results_irregular(void **st)
 					.cond_tput = 50000, .cond_valid = true };
 	o->pdr = (struct search_bound){ .lower = 60000, .upper = 60500, .lower_valid = true, .upper_valid = true,
 					.cond_tput = 59900, .cond_valid = true };
-	r2544_goal_result(&row, o, &ndr, &g);
+	rfc2544_goal_result(&row, o, &ndr, &g);
 	assert_true(g.rlb == 50000 && g.rub == 50500 && g.cond == 50000 && !g.at_least);
 	assert_string_equal(g.irregular, "");
-	r2544_goal_result(&row, o, &pdr, &g);
+	rfc2544_goal_result(&row, o, &pdr, &g);
 	assert_true(g.rlb == 60000 && g.rub == 60500 && g.cond == 59900);
 	assert_string_equal(g.irregular, "");
 	/* trial cap */
 	o->done = false;
-	r2544_goal_result(&row, o, &ndr, &g);
+	rfc2544_goal_result(&row, o, &ndr, &g);
 	assert_non_null(strstr(g.irregular, "trial cap"));
 	o->done = true;
 	/* noisy */
 	o->ndr.noisy = true;
 	o->ndr.noisy_load = 52000;
-	r2544_goal_result(&row, o, &ndr, &g);
+	rfc2544_goal_result(&row, o, &ndr, &g);
 	assert_non_null(strstr(g.irregular, "noisy: 52000"));
 	o->ndr.noisy = false;
 	/* the max load passed: at line rate a value, but irregular; against
 	 * --max-load also "at least" */
 	o->ndr = (struct search_bound){ .lower = 100000, .upper = 100000, .lower_valid = true, .at_max = true };
-	r2544_goal_result(&row, o, &ndr, &g);
+	rfc2544_goal_result(&row, o, &ndr, &g);
 	assert_true(g.rlb == 100000 && isnan(g.rub) && !g.at_least && isnan(g.cond));
 	assert_string_equal(g.irregular, "max load reached: at line rate");
-	row.max_from = R2544_MAX_GIVEN;
-	r2544_goal_result(&row, o, &ndr, &g);
+	row.max_from = RFC2544_MAX_GIVEN;
+	rfc2544_goal_result(&row, o, &ndr, &g);
 	assert_true(g.at_least);
 	assert_non_null(strstr(g.irregular, "max load reached: passed at 64 B at the --max-load given"));
 	/* the min load failed */
 	o->ndr = (struct search_bound){ .upper = 100, .upper_valid = true };
-	r2544_goal_result(&row, o, &ndr, &g);
+	rfc2544_goal_result(&row, o, &ndr, &g);
 	assert_true(isnan(g.rlb) && g.rub == 100);
 	assert_non_null(strstr(g.irregular, "min load failed"));
 }
@@ -515,14 +515,14 @@ static void goal_results_irregular(void **st)
 
 /* A row with one search whose PDR (and NDR) lies in [lo, hi] (hi 0: no
  * load failed, an "at least" against the tester's ceiling). */
-static void agree_row(struct r2544_result *r, unsigned int i, unsigned int size, double lo, double hi)
+static void agree_row(struct rfc2544_result *r, unsigned int i, unsigned int size, double lo, double hi)
 {
-	struct r2544_row *row = &r->row[i];
+	struct rfc2544_row *row = &r->row[i];
 	struct search_bound *b[2] = { &row->thr.ndr, &row->thr.pdr };
 
 	row->size = size;
 	row->max_load = 1e6;
-	row->max_from = R2544_MAX_CEILING;
+	row->max_from = RFC2544_MAX_CEILING;
 	row->thr_done = true;
 	for (int k = 0; k < 2; k++) {
 		b[k]->lower = lo;
@@ -535,10 +535,10 @@ static void agree_row(struct r2544_result *r, unsigned int i, unsigned int size,
 		r->nrows = i + 1;
 }
 
-static void agree_trial(struct r2544_result *r, unsigned int size, double load, uint64_t tx, uint64_t rx,
+static void agree_trial(struct rfc2544_result *r, unsigned int size, double load, uint64_t tx, uint64_t rx,
 			enum lossattr_limit_by by, const char *why)
 {
-	struct r2544_trial *t = &r->trials[r->ntrials++];
+	struct rfc2544_trial *t = &r->trials[r->ntrials++];
 
 	memset(t, 0, sizeof(*t));
 	t->size = size;
@@ -554,35 +554,35 @@ static void agree_trial(struct r2544_result *r, unsigned int size, double load, 
  * a size at line rate is bound by bytes and left out. */
 static void sizes_agree(void **st)
 {
-	struct r2544_agree a;
+	struct rfc2544_agree a;
 
 	memset(&res, 0, sizeof(res));
 	agree_row(&res, 0, 64, 650000, 662000);
 	agree_row(&res, 1, 1518, 655000, 667000);
-	r2544_agree(&res, true, 0.005, &a);
+	rfc2544_agree(&res, true, 0.005, &a);
 	assert_int_equal(a.n, 2);
 	assert_true(a.agree);
 	assert_true(a.lo == 655000 && a.hi == 662000);
 	/* 1518 B stopped by the tester at 148000: at least, and no contradiction */
 	agree_row(&res, 1, 1518, 148000, 0);
-	r2544_agree(&res, true, 0.005, &a);
+	rfc2544_agree(&res, true, 0.005, &a);
 	assert_true(a.agree && a.lo == 650000 && a.hi == 662000);
 	assert_true(isinf(a.s[1].hi));
 	/* ... but one above 662000 contradicts 64 B's failure there */
 	agree_row(&res, 1, 1518, 700000, 0);
-	r2544_agree(&res, true, 0.005, &a);
+	rfc2544_agree(&res, true, 0.005, &a);
 	assert_false(a.agree);
 	assert_true(a.s[0].below && !a.s[1].below);
 	/* passing the line rate is bound by bytes: one size left, no verdict */
-	res.row[1].max_from = R2544_MAX_LINE;
-	r2544_agree(&res, true, 0.005, &a);
+	res.row[1].max_from = RFC2544_MAX_LINE;
+	rfc2544_agree(&res, true, 0.005, &a);
 	assert_int_equal(a.n, 1);
 	assert_int_equal(a.nline, 1);
 	assert_false(a.agree);
 	/* a row whose search did not run is not compared */
-	res.row[1].max_from = R2544_MAX_CEILING;
+	res.row[1].max_from = RFC2544_MAX_CEILING;
 	res.row[1].thr_done = false;
-	r2544_agree(&res, true, 0.005, &a);
+	rfc2544_agree(&res, true, 0.005, &a);
 	assert_int_equal(a.n, 1);
 }
 
@@ -590,12 +590,12 @@ static void sizes_agree(void **st)
  * lower one: its verdict and line; without such a trial, not explained. */
 static void sizes_differ_explained(void **st)
 {
-	struct r2544_agree a;
+	struct rfc2544_agree a;
 
 	memset(&res, 0, sizeof(res));
 	agree_row(&res, 0, 64, 294000, 300000);
 	agree_row(&res, 1, 1518, 660000, 670000);
-	r2544_agree(&res, true, 0.005, &a);
+	rfc2544_agree(&res, true, 0.005, &a);
 	assert_false(a.agree);
 	assert_false(a.explained);
 	assert_true(a.lo == 300000 && a.hi == 660000);
@@ -603,30 +603,30 @@ static void sizes_differ_explained(void **st)
 	/* at 300000, 0.1% lost: under the PDR's goal, not the failing trial;
 	 * 2% lost at the DUT's ring with no CPU saturated is */
 	agree_trial(&res, 64, 300000, 600000, 599400, LIMIT_DUT_AWAY, "sporadic: small");
-	r2544_agree(&res, true, 0.005, &a);
+	rfc2544_agree(&res, true, 0.005, &a);
 	assert_false(a.explained);
 	agree_trial(&res, 64, 300000, 600000, 588000, LIMIT_DUT_AWAY, "sporadic: the DUT's receive side");
 	agree_trial(&res, 1518, 300000, 600000, 500000, LIMIT_DUT_CPU, "another size's");
-	r2544_agree(&res, true, 0.005, &a);
+	rfc2544_agree(&res, true, 0.005, &a);
 	assert_true(a.explained);
 	assert_true(a.s[0].fail_load == 300000);
 	assert_int_equal(a.s[0].by, LIMIT_DUT_AWAY);
 	assert_string_equal(a.s[0].why, "sporadic: the DUT's receive side");
 	assert_false(a.s[1].below);
 	/* the NDR fails on any loss: the 0.1% trial is the worst one there */
-	r2544_agree(&res, false, 0.005, &a);
+	rfc2544_agree(&res, false, 0.005, &a);
 	assert_true(a.explained && a.s[0].fail_load == 300000);
 	assert_string_equal(a.s[0].why, "sporadic: the DUT's receive side");
 	/* a tester-limited trial explains nothing about the DUT: skipped */
 	res.ntrials = 0;
 	agree_trial(&res, 64, 300000, 600000, 500000, LIMIT_TESTER, "the tester");
 	res.trials[0].tester_limited = true;
-	r2544_agree(&res, true, 0.005, &a);
+	rfc2544_agree(&res, true, 0.005, &a);
 	assert_false(a.explained);
 	/* a verdict of "unknown" (no counter saw it) does not explain either */
 	res.trials[0].tester_limited = false;
 	res.trials[0].limit = LIMIT_UNKNOWN;
-	r2544_agree(&res, true, 0.005, &a);
+	rfc2544_agree(&res, true, 0.005, &a);
 	assert_true(a.s[0].fail_load == 300000);
 	assert_false(a.explained);
 }
@@ -635,7 +635,7 @@ static void sizes_differ_explained(void **st)
  * widened above by one search's width. */
 static void sizes_agree_intervals(void **st)
 {
-	struct r2544_agree a;
+	struct rfc2544_agree a;
 
 	memset(&res, 0, sizeof(res));
 	agree_row(&res, 0, 64, 294000, 300000);
@@ -645,17 +645,17 @@ static void sizes_agree_intervals(void **st)
 		res.row[i].pdr_iv = (struct interval){ .n = 5, .median = i ? 640000 : 620000,
 						       .lo = i ? 500000 : 290000, .hi = i ? 700000 : 660000 };
 	}
-	r2544_agree(&res, true, 0.005, &a);
+	rfc2544_agree(&res, true, 0.005, &a);
 	assert_true(a.agree);
 	/* 64 B's interval widened by its search's width, 6000 */
 	assert_true(a.lo == 500000 && a.hi == 666000);
 	assert_true(a.s[0].figure == 620000);
 	/* a bound among the repeats opens the range */
 	res.row[0].pdr_iv.hi = 400000;
-	r2544_agree(&res, true, 0.005, &a);
+	rfc2544_agree(&res, true, 0.005, &a);
 	assert_false(a.agree);
 	res.row[0].pdr_bound = true;
-	r2544_agree(&res, true, 0.005, &a);
+	rfc2544_agree(&res, true, 0.005, &a);
 	assert_true(a.agree && isinf(a.s[0].hi));
 }
 
@@ -664,14 +664,14 @@ static void sizes_agree_intervals(void **st)
 static void sizes_agree_run(void **st)
 {
 	struct dut d = { .capacity = 40000, .buffer = 0 };
-	struct r2544_cfg c;
+	struct rfc2544_cfg c;
 	char err[256];
 
-	setup(&c, &d, R2544_THROUGHPUT);
+	setup(&c, &d, RFC2544_THROUGHPUT);
 	c.sizes[1] = 1518;
 	c.nsizes = 2;
 	c.max_load[1] = 100000;
-	assert_int_equal(r2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
 	assert_int_equal(res.agree[0].n, 2);
 	assert_true(res.agree[0].agree && res.agree[1].agree);
 	assert_true(res.agree[1].lo <= 40000 / 0.995 + 1 && res.agree[1].hi >= 40000);

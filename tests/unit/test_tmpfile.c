@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "core/cpustat.h"
+#include "core/soak_calib.h"
 #include "store/calib.h"
-#include "os/fsutil.h"
+#include "os/fs.h"
 #include "dut/soak.h"
 
 static char dir[64], victim[128];
@@ -121,9 +121,9 @@ static void soak_no_follow(void **st)
 
 	snprintf(path, sizeof(path), "%s/soak-calibration", dir);
 	plant(path);
-	assert_int_equal(soak_calib_save(path, &c, err, sizeof(err)), 0);
+	assert_int_equal(soak_calibration_save(path, &c, err, sizeof(err)), 0);
 	check_after(path);
-	assert_int_equal(soak_calib_load(path, &got, err, sizeof(err)), 0);
+	assert_int_equal(soak_calibration_load(path, &got, err, sizeof(err)), 0);
 	assert_int_equal(got.n, 1);
 	assert_true(got.rate[0] == 1e6);
 }

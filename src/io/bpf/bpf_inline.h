@@ -4,9 +4,9 @@
 
 #include <linux/types.h>
 
-/* wirerate's tag check (src/core/frame.c tag_check), from little-endian
+/* wirerate's tag check (src/core/frame.c frame_tag_check), from little-endian
  * loads of the tag's bytes 0..7 and 8..15. */
-static __always_inline __u16 tag_check(__u64 a, __u64 b)
+static __always_inline __u16 frame_tag_check(__u64 a, __u64 b)
 {
 	__u64 h = a * 0x9E3779B97F4A7C15ULL ^ b;
 

@@ -180,7 +180,7 @@ int wr_count(struct xdp_md *ctx)
 	__u64 a, c;
 	__builtin_memcpy(&a, t, 8);
 	__builtin_memcpy(&c, t + 8, 8);
-	if (tag_check(a, c) != (__u16)(t[16] << 8 | t[17]))
+	if (frame_tag_check(a, c) != (__u16)(t[16] << 8 | t[17]))
 		return verdict(k, XC_BAD_TAG, XDP_DROP);
 	if (!xc.armed)
 		return verdict(k, XC_STALE, XDP_DROP);

@@ -141,7 +141,7 @@ int wr_gen(struct xdp_md *ctx)
 	w0 = bpf_cpu_to_be64(0x57B1ULL << 48 | (__u64)xg.trial << 32 | (__u64)xg.stream << 16 |
 			     ((seq >> 32) & 0xffff));
 	w1 = bpf_cpu_to_be64(seq << 32 | (ts & 0xffffffff));
-	c = tag_check(w0, w1);
+	c = frame_tag_check(w0, w1);
 	cw = bpf_htons(c);
 
 	/* The UDP checksum: the template's sum plus the tag's, in the same

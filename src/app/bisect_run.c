@@ -1,0 +1,762 @@
+#include "app/bisect_run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app/bisect_source.h"
+#include "app/trend.h"
+#include "os/command.h"
+#include "os/fs.h"
+#include "core/ns.h"
+#include "os/clock.h"
+#include "os/selfexec.h"
+#include "dut/dut.h"
+#include "dut/envcap.h"
+#include "store/report_db.h"
+#include "store/db_runs.h"
+
+#define CHILD_CANNOT_RUN 1
+
+static void say(const struct app_bisect *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const struct app_bisect *b, const char *fmt, ...)
+{
+	char line[2048];
+	va_list ap;
+
+	if (!b->say)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	b->say(b->ctx, line);
+}
+
+static void step_said(const struct app_bisect *b, size_t i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void step_said(const struct app_bisect *b, size_t i, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!b->step)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	b->step(b->ctx, b, i, line);
+}
+
+/* The settings as the bisection run's environment: one key each. */
+struct kvbuf {
+	struct db_kv kv[32];
+	char num[8][24];
+	char measure[8192];
+	size_t n;
+};
+
+static void kv_add(struct kvbuf *k, const char *key, const char *v)
+{
+	if (v && *v && k->n < sizeof(k->kv) / sizeof(k->kv[0]))
+		k->kv[k->n++] = (struct db_kv){ key, v };
+}
+
+static void spec_env(const struct app_bisect *b, struct kvbuf *k)
+{
+	const struct app_bisect_spec *s = &b->spec;
+	size_t at = 0;
+
+	k->n = 0;
+	k->measure[0] = '\0';
+	for (int i = 0; i < s->nmeasure; i++)
+		at += (size_t)snprintf(k->measure + at, at < sizeof(k->measure) ? sizeof(k->measure) - at : 0,
+				       "%s%s", i ? "\n" : "", s->measure[i]);
+	snprintf(k->num[0], sizeof(k->num[0]), "%u", s->size);
+	snprintf(k->num[1], sizeof(k->num[1]), "%u", s->repeat);
+	snprintf(k->num[2], sizeof(k->num[2]), "%u", s->max_rounds);
+	snprintf(k->num[3], sizeof(k->num[3]), "%u", s->timeout_s);
+	snprintf(k->num[4], sizeof(k->num[4]), "%u", s->dut_wait_s);
+	kv_add(k, "bisect.name", s->name);
+	kv_add(k, "bisect.tree", s->tree);
+	kv_add(k, "bisect.good", s->good);
+	kv_add(k, "bisect.bad", s->bad);
+	kv_add(k, "bisect.kernels", s->kernels);
+	kv_add(k, "bisect.build", s->build);
+	kv_add(k, "bisect.apply", s->apply);
+	kv_add(k, "bisect.install", s->install);
+	kv_add(k, "bisect.release", s->release);
+	kv_add(k, "bisect.boot", s->boot);
+	kv_add(k, "bisect.modules", s->modules);
+	kv_add(k, "bisect.lab_on", s->lab_on ? "1" : NULL);
+	kv_add(k, "bisect.lab", s->lab);
+	kv_add(k, "bisect.prefix", s->prefix);
+	kv_add(k, "bisect.figure", bisect_db_figure_name(s->figure));
+	kv_add(k, "bisect.size", k->num[0]);
+	kv_add(k, "bisect.repeat", k->num[1]);
+	kv_add(k, "bisect.rounds", k->num[2]);
+	kv_add(k, "bisect.timeout", k->num[3]);
+	kv_add(k, "bisect.dut_wait", k->num[4]);
+	kv_add(k, "bisect.measure", k->measure);
+	kv_add(k, "bisect.logs", s->logs);
+	kv_add(k, "bisect.head", b->head);
+}
+
+static void default_logs(struct app_bisect *b)
+{
+	struct app_bisect_spec *s = &b->spec;
+	const char *home = getenv("HOME");
+	char dir[4096];
+
+	if (s->logs[0])
+		return;
+	if (!db_is_uri(s->db_path)) {
+		snprintf(dir, sizeof(dir), "%s", s->db_path);
+		char *slash = strrchr(dir, '/');
+
+		if (slash)
+			*slash = '\0';
+		else
+			snprintf(dir, sizeof(dir), ".");
+	} else
+		snprintf(dir, sizeof(dir), "%s/.local/share/wirerate", home && *home ? home : "/tmp");
+	snprintf(s->logs, sizeof(s->logs), "%.4000s/bisect-%" PRId64, dir, b->id);
+}
+
+int app_bisect_run_create(struct app_bisect *b, char *err, size_t errlen)
+{
+	const char *tags[] = { "bisect" };
+	char config[160];
+	struct kvbuf *k = calloc(1, sizeof(*k));
+	struct db *db = NULL;
+	int rc;
+
+	if (!k)
+		return -ENOMEM;
+	snprintf(config, sizeof(config), "figure=%s size=%u repeat=%u candidates=%zu",
+		 bisect_db_figure_name(b->spec.figure), b->spec.size, b->spec.repeat, b->n);
+	spec_env(b, k);
+	struct db_run_info ri = { .test = "bisect", .label = b->spec.name, .tags = tags, .ntags = 1, .sizes = "",
+				  .config = config, .where = b->spec.tree[0] ? b->spec.tree : "kernels", .repeats = 1 };
+
+	if (!(rc = db_open(b->spec.db_path, true, &db, err, errlen)) &&
+	    !(rc = db_run_begin(db, &ri, k->kv, k->n, &b->id, err, errlen)))
+		rc = db_run_end(db, b->id, "interrupted", "started", err, errlen);
+	db_close(db);
+	free(k);
+	if (!rc)
+		default_logs(b);
+	return rc;
+}
+
+/* The bisection's settings back from its environment. */
+static int on_spec(void *ctx, const char *key, const char *v)
+{
+	struct app_bisect *b = ctx;
+	struct app_bisect_spec *s = &b->spec;
+	static const struct {
+		const char *key;
+		size_t off, len;
+	} str[] = {
+#define S(k, f) { "bisect." k, offsetof(struct app_bisect_spec, f), sizeof(((struct app_bisect_spec *)0)->f) }
+		S("name", name), S("tree", tree), S("good", good), S("bad", bad), S("kernels", kernels),
+		S("build", build), S("apply", apply), S("install", install), S("release", release), S("boot", boot),
+		S("modules", modules), S("lab", lab), S("prefix", prefix), S("logs", logs),
+#undef S
+	};
+
+	for (size_t i = 0; i < sizeof(str) / sizeof(str[0]); i++)
+		if (!strcmp(key, str[i].key)) {
+			snprintf((char *)s + str[i].off, str[i].len, "%s", v);
+			return 0;
+		}
+	if (!strcmp(key, "bisect.lab_on"))
+		s->lab_on = !strcmp(v, "1");
+	else if (!strcmp(key, "bisect.head"))
+		snprintf(b->head, sizeof(b->head), "%s", v);
+	else if (!strcmp(key, "bisect.figure"))
+		return bisect_db_figure_parse(v, &s->figure);
+	else if (!strcmp(key, "bisect.size"))
+		s->size = (unsigned int)strtoul(v, NULL, 10);
+	else if (!strcmp(key, "bisect.repeat"))
+		s->repeat = (unsigned int)strtoul(v, NULL, 10);
+	else if (!strcmp(key, "bisect.rounds"))
+		s->max_rounds = (unsigned int)strtoul(v, NULL, 10);
+	else if (!strcmp(key, "bisect.timeout"))
+		s->timeout_s = (unsigned int)strtoul(v, NULL, 10);
+	else if (!strcmp(key, "bisect.dut_wait"))
+		s->dut_wait_s = (unsigned int)strtoul(v, NULL, 10);
+	else if (!strcmp(key, "bisect.measure")) {
+		char *copy = strdup(v), *save = NULL;
+
+		if (!copy)
+			return -ENOMEM;
+		s->nmeasure = 0;
+		for (char *w = strtok_r(copy, "\n", &save); w && s->nmeasure < BISECT_ARGV_MAX - 1;
+		     w = strtok_r(NULL, "\n", &save))
+			s->measure[s->nmeasure++] = w;
+		s->measure[s->nmeasure] = NULL;
+		b->measure_buf = copy;
+	}
+	return 0;
+}
+
+struct newest {
+	int64_t id;
+	bool any;
+};
+
+static int on_newest(void *ctx, const struct db_run_row *r)
+{
+	struct newest *n = ctx;
+
+	if (!strcmp(r->test, "bisect") && (n->any || strcmp(r->status, "complete")))
+		n->id = r->id;
+	return 0;
+}
+
+int app_bisect_run_open(struct app_bisect *b, const char *db_path, int64_t id, bool any, char *err, size_t errlen)
+{
+	struct db *db = NULL;
+	struct db_run_filter f = { .tag = "bisect" };
+	struct newest nw = { .any = any };
+	int rc;
+
+	snprintf(b->spec.db_path, sizeof(b->spec.db_path), "%s", db_path);
+	if ((rc = db_open(db_path, false, &db, err, errlen)))
+		return rc;
+	if (!id) {
+		if (!(rc = db_runs_list(db, &f, on_newest, &nw, err, errlen)) && !(id = nw.id)) {
+			if (any)
+				snprintf(err, errlen, "no bisection stored in %s", db_path);
+			else
+				snprintf(err, errlen, "no bisection to resume in %s (each one stored is complete)",
+					 db_path);
+			rc = -ENOENT;
+		}
+	}
+	if (!rc) {
+		b->id = id;
+		if ((rc = db_runs_env(db, id, on_spec, b, err, errlen)) && !*err)
+			snprintf(err, errlen, "run %" PRId64 "'s bisection settings do not read back", id);
+	}
+	db_close(db);
+	if (!rc && !b->spec.nmeasure) {
+		snprintf(err, errlen, "run %" PRId64 " is not a bisection", id);
+		rc = -ENOENT;
+	}
+	if (!rc)
+		default_logs(b);
+	return rc ? rc : app_bisect_source_candidates(b, err, errlen);
+}
+
+/* The candidate a step's run belongs to, from its tags; -1 none. */
+static long step_of(const struct app_bisect *b, const char *tags)
+{
+	char want[48];
+	const char *p;
+	size_t wl;
+
+	wl = (size_t)snprintf(want, sizeof(want), "bisect-step:%" PRId64 ":", b->id);
+	for (p = tags; (p = strstr(p, want)); p += wl) {
+		if (p != tags && p[-1] != ',')
+			continue;
+		char *end;
+		long i = strtol(p + wl, &end, 10);
+
+		if ((*end == ',' || !*end) && i >= 0 && (size_t)i < b->n)
+			return i;
+	}
+	return -1;
+}
+
+struct gather {
+	struct app_bisect *b;
+	struct db *db;
+	char *err;
+	size_t errlen;
+};
+
+static int on_step(void *ctx, const struct db_run_row *r)
+{
+	struct gather *g = ctx;
+	long i = step_of(g->b, r->tags);
+	struct app_bisect_cand *c;
+	unsigned int n = 0;
+	bool bound = false;
+	int rc;
+
+	if (i < 0)
+		return 0;
+	c = &g->b->c[i];
+	if (!strcmp(r->test, "bisect skip")) {
+		c->failed = true;
+		snprintf(c->reason, sizeof(c->reason), "%s", r->headline);
+		return 0;
+	}
+	if (strcmp(r->status, "complete"))
+		return 0;
+	if ((rc = bisect_db_values(g->db, r->id, g->b->spec.figure, g->b->spec.size, c->v + c->n,
+				  BISECT_VALUES_MAX - c->n, &n, &bound, g->err, g->errlen)))
+		return rc;
+	c->n += n;
+	c->bound |= bound;
+	c->rounds++;
+	if (c->nruns < sizeof(c->runs) / sizeof(c->runs[0]))
+		c->runs[c->nruns++] = r->id;
+	return 0;
+}
+
+int app_bisect_run_state(struct app_bisect *b, char *err, size_t errlen)
+{
+	char tag[32];
+	struct db_run_filter f = { .tag = tag };
+	struct bisect_cand *bc = calloc(b->n, sizeof(*bc));
+	struct gather g = { .b = b, .err = err, .errlen = errlen };
+	int rc;
+
+	if (!bc)
+		return -ENOMEM;
+	for (size_t i = 0; i < b->n; i++) {
+		struct app_bisect_cand *c = &b->c[i];
+
+		c->n = c->rounds = c->nruns = 0;
+		c->bound = c->failed = false;
+		c->reason[0] = '\0';
+	}
+	snprintf(tag, sizeof(tag), "bisect:%" PRId64, b->id);
+	if (!(rc = db_open(b->spec.db_path, false, &g.db, err, errlen)))
+		rc = db_runs_list(g.db, &f, on_step, &g, err, errlen);
+	db_close(g.db);
+	for (size_t i = 0; !rc && i < b->n; i++)
+		bc[i] = (struct bisect_cand){ .v = b->c[i].v, .n = b->c[i].n, .rounds = b->c[i].rounds,
+					      .failed = b->c[i].failed };
+	if (!rc && (rc = bisect_decide(bc, b->n, b->spec.max_rounds, b->marks, &b->st)))
+		snprintf(err, errlen, "the steps' figures cannot be judged");
+	free(bc);
+	return rc;
+}
+
+int app_bisect_run_measure_dut(char *const *measure, int nmeasure, struct dut_target *t, char *err, size_t errlen)
+{
+	const char *target = NULL;
+
+	*t = (struct dut_target){ 0 };
+	for (int i = 0; i + 1 < nmeasure; i++) {
+		const char *o = measure[i], *v = measure[i + 1];
+
+		if (!strcmp(o, "--dut"))
+			target = v;
+		else if (!strcmp(o, "--ssh-option") && t->nssh_opts < DUT_SSH_OPTS_MAX)
+			t->ssh_opts[t->nssh_opts++] = v;
+		else if (!strcmp(o, "--dut-agent"))
+			t->agent = v;
+	}
+	if (!target) {
+		snprintf(err, errlen, "--install: the measurement names no --dut to wait for");
+		return -EINVAL;
+	}
+	return duttarget_parse(target, t, err, errlen);
+}
+
+/* Run a command of the spec (sh -c, in the tree) into log: 0, 1 with why
+ * (a skip), -EINTR. */
+static int run_cmd(const struct app_bisect *b, const char *what, const char *cmd, const char *log, char *out,
+		   size_t outlen, char *why, size_t whylen)
+{
+	char *argv[] = { "sh", "-c", (char *)cmd, NULL }, err[512], tail[256];
+	int st;
+
+	unlink(log);
+	st = command_run(argv, b->spec.tree[0] ? b->spec.tree : NULL, log, b->spec.timeout_s * 1000u,
+			 selfexec_stop_flag(), err, sizeof(err));
+	if (st == -EINTR || selfexec_stopped())
+		return -EINTR;
+	command_log_tail(log, tail, sizeof(tail));
+	if (st) {
+		snprintf(why, whylen, "%s failed (%s%d%s%.200s): see %.300s", what, st < 0 ? "error " : "exit ",
+			 st < 0 ? -st : st, *tail ? ": " : "", tail, log);
+		return 1;
+	}
+	if (out)
+		snprintf(out, outlen, "%.127s", tail);
+	return 0;
+}
+
+/* --install: the build onto the cabled DUT, then a bounded wait for it
+ * to answer with the kernel expected. 0, 1 with why, -EINTR. */
+static int install(struct app_bisect *b, size_t i, char *why, size_t whylen)
+{
+	const struct app_bisect_spec *s = &b->spec;
+	char log[4600], want[128] = "", got[128] = "", err[512] = "no answer";
+	struct dut_target t;
+	uint64_t deadline;
+	int st;
+
+	if (app_bisect_run_measure_dut(s->measure, s->nmeasure, &t, err, sizeof(err))) {
+		snprintf(why, whylen, "%s", err);
+		return 1;
+	}
+	if (s->release[0]) {
+		snprintf(log, sizeof(log), "%s/release-%zu.log", s->logs, i);
+		if ((st = run_cmd(b, "--release", s->release, log, want, sizeof(want), why, whylen)))
+			return st;
+		if (!want[0]) {
+			snprintf(why, whylen, "--release printed nothing: see %.300s", log);
+			return 1;
+		}
+	}
+	step_said(b, i, "installing");
+	snprintf(log, sizeof(log), "%s/install-%zu.log", s->logs, i);
+	if ((st = run_cmd(b, "--install", s->install, log, NULL, 0, why, whylen)))
+		return st;
+	step_said(b, i, "waiting for the DUT");
+	deadline = clock_mono_ns() + s->dut_wait_s * NSEC_PER_SEC;
+	t.connect_timeout_s = 10;
+	for (;;) {
+		struct dut *d = NULL;
+
+		if (!dut_open(&t, NULL, 0, &d, err, sizeof(err))) {
+			const char *rel = envcap_kv_get(dut_env(d), "dut.kernel.release");
+
+			snprintf(got, sizeof(got), "%s", rel ? rel : "");
+			dut_close(d);
+			if (!want[0] || !strcmp(got, want))
+				return 0;
+		}
+		if (selfexec_stopped())
+			return -EINTR;
+		if (clock_mono_ns() >= deadline)
+			break;
+		sleep(2);
+	}
+	if (got[0])
+		snprintf(why, whylen, "the DUT answered with kernel %.100s, not %.100s, for %u s", got, want,
+			 s->dut_wait_s);
+	else
+		snprintf(why, whylen, "the DUT did not answer within %u s of --install: %.300s", s->dut_wait_s, err);
+	return 1;
+}
+
+/* Candidate i's place in the tree, built, booted and configured: 0, or
+ * 1 with why not in why (a skip), or -EINTR. */
+static int prepare(struct app_bisect *b, size_t i, char *why, size_t whylen)
+{
+	const struct app_bisect_spec *s = &b->spec;
+	const struct app_bisect_cand *c = &b->c[i];
+	char log[4600], err[512];
+	int st;
+
+	setenv("WR_BISECT_CANDIDATE", c->id, 1);
+	setenv("WR_BISECT_PREFIX", s->prefix, 1);
+	if (s->tree[0]) {
+		setenv("WR_BISECT_TREE", s->tree, 1);
+		if (app_bisect_source_checkout(s->tree, c->id, err, sizeof(err))) {
+			snprintf(why, whylen, "checkout failed: %s", err);
+			return 1;
+		}
+	}
+	if (s->build[0]) {
+		step_said(b, i, "building");
+		snprintf(log, sizeof(log), "%s/build-%zu.log", s->logs, i);
+		if ((st = run_cmd(b, "the build", s->build, log, NULL, 0, why, whylen)))
+			return st;
+	}
+	if (s->install[0]) {
+		if ((st = install(b, i, why, whylen)))
+			return st;
+	}
+	if (b->lab_spec) {
+		struct lab_spec ls;
+
+		step_said(b, i, "lab up");
+		if (b->lab_spec(b->ctx, b, i, &ls, err, sizeof(err)) || lab_down(s->prefix, err, sizeof(err)) ||
+		    lab_up(&ls, err, sizeof(err))) {
+			if (selfexec_stopped())
+				return -EINTR;
+			snprintf(why, whylen, "the lab did not come up: %s", err);
+			return 1;
+		}
+	}
+	if (s->apply[0]) {
+		snprintf(log, sizeof(log), "%s/apply-%zu.log", s->logs, i);
+		if ((st = run_cmd(b, "--apply", s->apply, log, NULL, 0, why, whylen)))
+			return st;
+	}
+	return 0;
+}
+
+/* A skip, stored as a run of its own with the reason as its headline. */
+static int store_skip(struct app_bisect *b, size_t i, const char *why, char *err, size_t errlen)
+{
+	char tag[32], step[48], label[64];
+	const char *tags[] = { tag, step };
+	struct db_run_info ri = { .test = "bisect skip", .label = label, .tags = tags, .ntags = 2, .sizes = "",
+				  .config = "", .where = "", .repeats = 1 };
+	struct db_kv env[] = { { "bisect.candidate", b->c[i].id } };
+	struct db *db = NULL;
+	int64_t id;
+	int rc;
+
+	snprintf(tag, sizeof(tag), "bisect:%" PRId64, b->id);
+	snprintf(step, sizeof(step), "bisect-step:%" PRId64 ":%zu", b->id, i);
+	snprintf(label, sizeof(label), "%.*s %zu/skip", BISECT_NAME_MAX, b->spec.name, i);
+	if (!(rc = db_open(b->spec.db_path, false, &db, err, errlen)) &&
+	    !(rc = db_run_begin(db, &ri, env, 1, &id, err, errlen)))
+		rc = db_run_end(db, id, "failed", why, err, errlen);
+	db_close(db);
+	return rc;
+}
+
+/* The measurement's command line for candidate i, its round r. */
+static void measure_argv(const struct app_bisect *b, size_t i, char **argv, char bufs[][80])
+{
+	const struct app_bisect_spec *s = &b->spec;
+	int a = 0;
+
+	argv[a++] = "wirerate";
+	for (int k = 0; k < s->nmeasure; k++)
+		argv[a++] = s->measure[k];
+	if (b->lab_spec && !app_bisect_source_has_option(s->measure, "--prefix")) {
+		argv[a++] = "--prefix";
+		argv[a++] = (char *)s->prefix;
+	}
+	snprintf(bufs[0], 80, "%u", s->repeat);
+	snprintf(bufs[1], 80, "%.*s %zu/%.16s", BISECT_NAME_MAX, s->name, i, b->c[i].shown);
+	bufs[1][63] = '\0';
+	snprintf(bufs[2], 80, "bisect:%" PRId64, b->id);
+	snprintf(bufs[3], 80, "bisect-step:%" PRId64 ":%zu", b->id, i);
+	snprintf(bufs[4], 80, "bisect-candidate:%.60s", b->c[i].id);
+	argv[a++] = "--repeat";
+	argv[a++] = bufs[0];
+	argv[a++] = "--label";
+	argv[a++] = bufs[1];
+	argv[a++] = "--tag";
+	argv[a++] = bufs[2];
+	argv[a++] = "--tag";
+	argv[a++] = bufs[3];
+	argv[a++] = "--tag";
+	argv[a++] = bufs[4];
+	argv[a++] = "--db";
+	argv[a++] = (char *)s->db_path;
+	argv[a] = NULL;
+}
+
+/* One step: candidate i prepared (unless it was the last one) and
+ * measured once. 0 (a skip is stored too), -EINTR, or -EIO. */
+static int step(struct app_bisect *b, size_t i, long *prepared)
+{
+	char why[768], err[512], log[4600], bufs[5][80];
+	char *argv[BISECT_ARGV_MAX + 24];
+	int rc = 0, st, fd;
+
+	if (*prepared != (long)i) {
+		*prepared = -1;
+		if ((rc = prepare(b, i, why, sizeof(why))) < 0)
+			return rc;
+		if (rc)
+			goto skip;
+		*prepared = (long)i;
+	}
+	step_said(b, i, "measuring");
+	measure_argv(b, i, argv, bufs);
+	snprintf(log, sizeof(log), "%s/measure-%zu.log", b->spec.logs, i);
+	if ((fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0) {
+		say(b, "%s: %s", log, strerror(errno));
+		return -EIO;
+	}
+	st = selfexec_run(argv, fd, CHILD_CANNOT_RUN);
+	close(fd);
+	if (st == 130 || selfexec_stopped())
+		return -EINTR;
+	if (st < 0) {
+		say(b, "cannot run the measurement: %s", strerror(-st));
+		return -EIO;
+	}
+	if (st) {
+		snprintf(why, sizeof(why), "the measurement failed (exit %d): see %.300s", st, log);
+		*prepared = -1;
+		goto skip;
+	}
+	/* its figure: none is a skip too (the test did not give it) */
+	unsigned int before = b->c[i].n, rounds = b->c[i].rounds;
+
+	if ((rc = app_bisect_run_state(b, err, sizeof(err)))) {
+		say(b, "%s", err);
+		return -EIO;
+	}
+	if (b->c[i].rounds == rounds) {
+		say(b, "the measurement stored no run in %s", b->spec.db_path);
+		return -EIO;
+	}
+	if (b->c[i].n > before)
+		return 0;
+	snprintf(why, sizeof(why), "the measurement gave no %s figure%s", bisect_db_figure_name(b->spec.figure),
+		 b->spec.size ? " at that size" : "");
+skip:
+	step_said(b, i, "skip: %s", why);
+	if ((rc = store_skip(b, i, why, err, sizeof(err)))) {
+		say(b, "%s", err);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* The headline of the bisection's end, for 'runs' and its record. */
+static void headline(const struct app_bisect *b, char *out, size_t len)
+{
+	const struct bisect_state *st = &b->st;
+
+	switch (st->action) {
+	case BISECT_FOUND:
+		snprintf(out, len, "first bad: %s", b->c[st->first_bad].shown);
+		break;
+	case BISECT_RANGE:
+		snprintf(out, len, "first bad: one of %zu (%s .. %s; skipped between)", st->first_bad - st->last_good,
+			 b->c[st->last_good + 1].shown, b->c[st->first_bad].shown);
+		break;
+	case BISECT_NO_DIFFERENCE:
+		snprintf(out, len, "good and bad do not differ beyond their noise");
+		break;
+	case BISECT_END_FAILED:
+		snprintf(out, len, "the %s end could not be measured: %s", st->next ? "bad" : "good",
+			 b->c[st->next].reason);
+		break;
+	default:
+		snprintf(out, len, "undecided");
+	}
+}
+
+static int mark_end(struct app_bisect *b, const char *status, char *err, size_t errlen)
+{
+	char line[512];
+	struct db *db = NULL;
+	int rc;
+
+	headline(b, line, sizeof(line));
+	if (!(rc = db_open(b->spec.db_path, false, &db, err, errlen)))
+		rc = db_run_end(db, b->id, status, line, err, errlen);
+	db_close(db);
+	return rc;
+}
+
+static int hold(struct app_bisect *b, int *lock)
+{
+	char err[512], held[64];
+
+	if (lab_status_lock(b->spec.prefix, "bisect", true, lock, err, sizeof(err))) {
+		say(b, "%s", err);
+		return -EIO;
+	}
+	fcntl(*lock, F_SETFD, 0);
+	snprintf(held, sizeof(held), "%s:%d", b->spec.prefix, *lock);
+	setenv(LAB_LOCK_ENV, held, 1);
+	return 0;
+}
+
+/* An end whose figure is the tester's bound cannot be compared. */
+static bool ends_bounded(struct app_bisect *b)
+{
+	for (int e = 0; e < 2; e++) {
+		const struct app_bisect_cand *c = &b->c[e ? b->n - 1 : 0];
+
+		if (c->bound && c->n >= BISECT_END_VALUES) {
+			say(b, "the %s end's %s is the tester's bound, not the DUT's (\"at least\"): it cannot be "
+			       "compared; raise the measurement's --max-load or --rate",
+			    e ? "bad" : "good", bisect_db_figure_name(b->spec.figure));
+			return true;
+		}
+	}
+	return false;
+}
+
+int app_bisect_run(struct app_bisect *b)
+{
+	struct selfexec_sigs sigs;
+	struct db *db = NULL;
+	char err[512];
+	long prepared = -1;
+	int rc = 0, lock = -1;
+
+	snprintf(err, sizeof(err), "%.500s/.", b->spec.logs);
+	if ((rc = fs_mkdir_parents(err))) {
+		say(b, "%s: %s", b->spec.logs, strerror(-rc));
+		return -EIO;
+	}
+	/* the bisection is running while this process is: its pid (and on
+	 * PostgreSQL its lock) say so */
+	if (db_open(b->spec.db_path, false, &db, err, sizeof(err)) || db_run_reopen(db, b->id, err, sizeof(err))) {
+		say(b, "%s", err);
+		db_close(db);
+		return -EIO;
+	}
+	if (b->lab_spec && hold(b, &lock)) {
+		db_close(db);
+		return -EIO;
+	}
+	selfexec_catch(&sigs);
+	while (!rc) {
+		if ((rc = app_bisect_run_state(b, err, sizeof(err)))) {
+			say(b, "%s", err);
+			rc = -EIO;
+			break;
+		}
+		if (b->st.action != BISECT_MEASURE)
+			break;
+		if (ends_bounded(b)) {
+			rc = -EIO;
+			break;
+		}
+		if (selfexec_stopped()) {
+			rc = -EINTR;
+			break;
+		}
+		rc = step(b, b->st.next, &prepared);
+	}
+	if (b->lab_spec) {
+		if (lab_down(b->spec.prefix, err, sizeof(err)))
+			say(b, "lab down: %s", err);
+		unsetenv(LAB_LOCK_ENV);
+		lab_status_unlock(&lock, b->spec.prefix);
+	}
+	if (b->spec.tree[0] && b->head[0] && app_bisect_source_checkout(b->spec.tree, b->head, err, sizeof(err)))
+		say(b, "the tree is left at a candidate: checking %s out again: %s", b->head, err);
+	if (mark_end(b, rc ? "interrupted" : "complete", err, sizeof(err))) {
+		say(b, "%s", err);
+		if (!rc)
+			rc = -EIO;
+	}
+	selfexec_restore(&sigs);
+	db_close(db);
+	return rc;
+}
+
+int app_bisect_run_explain(const struct app_bisect *b, struct trend_change *c, char *err, size_t errlen)
+{
+	const struct app_bisect_cand *g = &b->c[b->st.last_good], *x = &b->c[b->st.first_bad];
+	struct db *db = NULL;
+	int rc;
+
+	if ((rc = db_open(b->spec.db_path, false, &db, err, errlen)))
+		return rc;
+	rc = app_trend_explain(db, g->runs, g->nruns, x->runs, x->nruns, c, err, errlen);
+	db_close(db);
+	return rc;
+}
+
+void app_bisect_run_free(struct app_bisect *b)
+{
+	free(b->c);
+	free(b->marks);
+	free(b->measure_buf);
+	b->c = NULL;
+	b->marks = NULL;
+	b->measure_buf = NULL;
+}

@@ -1,0 +1,179 @@
+#include "app/matrix_run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "os/selfexec.h"
+
+/* A child's exit status when it cannot start: a runtime failure. */
+#define CHILD_CANNOT_RUN 1
+
+static void say(const struct app_matrix_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const struct app_matrix_run *r, const char *fmt, ...)
+{
+	char line[4096 + 1024];
+	va_list ap;
+
+	if (!r->say)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	r->say(r->ctx, line);
+}
+
+char **app_matrix_run_argv(struct app_matrix_run *r, int c)
+{
+	app_matrix_plan_test_argv(r->targv, r->test, r->ntest, r->remote ? NULL : r->prefix, r->m->labels[c], r->mtag,
+			     r->tags, r->ntags, r->db_path);
+	if (r->remote)
+		app_matrix_plan_dut_argv(r->m, c, r->targv);
+	return r->targv;
+}
+
+/* Configuration c: its lab built, its test run (its stdout to out_fd,
+ * -1 this process's) and stored. */
+static int run_one(struct app_matrix_run *r, int c, int out_fd)
+{
+	const char *label = r->m->labels[c];
+	char err[512];
+	int st;
+
+	if (r->starting)
+		r->starting(r->ctx, c);
+	if (!r->remote && (lab_down(r->prefix, err, sizeof(err)) || lab_up(&r->specs[c], err, sizeof(err)))) {
+		say(r, "configuration %d (%s): lab up: %s", c + 1, label, err);
+		return -EIO;
+	}
+	if (selfexec_stopped())
+		return -EINTR;
+	st = selfexec_run(app_matrix_run_argv(r, c), out_fd, CHILD_CANNOT_RUN);
+	if (st < 0) {
+		say(r, "cannot run the test: %s", strerror(-st));
+		return -EIO;
+	}
+	r->run_ids[c] = app_matrix_plan_newest_run(r->db_path, r->mtag);
+	if (st) {
+		/* the test said why; a stop keeps the runs so far */
+		if (st == 130 || selfexec_stopped())
+			return -EINTR;
+		say(r, "configuration %d (%s): the test failed (exit %d); the runs so far are stored, tagged %s",
+		    c + 1, label, st, r->mtag);
+		return st;
+	}
+	if (r->run_ids[c] <= (c ? r->run_ids[c - 1] : 0)) {
+		say(r, "configuration %d (%s): the test stored no run in %s", c + 1, label, r->db_path);
+		return -EIO;
+	}
+	if (r->done)
+		r->done(r->ctx, c);
+	return 0;
+}
+
+/* The configurations' runs compared by 'wirerate report', run as a
+ * child; with json its document goes to a temporary file handed to the
+ * report hook. Its exit status, or -EIO. */
+static int report(struct app_matrix_run *r)
+{
+	char *argv[APP_MATRIX_REPORT_ARGV], ids[APP_MATRIX_MAX][24];
+	FILE *doc = NULL;
+	int st;
+
+	app_matrix_plan_report_argv(argv, ids, r->run_ids, r->m->nconf, r->json, r->db_path, r->html, r->fail_pct);
+	if (r->json && !(doc = tmpfile())) {
+		say(r, "a temporary file: %s", strerror(errno));
+		return -EIO;
+	}
+	st = selfexec_run(argv, doc ? fileno(doc) : -1, CHILD_CANNOT_RUN);
+	if (st < 0)
+		st = -EIO;
+	if (doc) {
+		if (r->report && r->report(r->ctx, doc))
+			st = -EIO;
+		fclose(doc);
+	}
+	return st;
+}
+
+/* The lab is the matrix's until the end: its lock, which the tests
+ * inherit and take as theirs (the environment names it), so that it lasts
+ * while a test runs, even if the matrix dies. 0, or -EIO after saying why. */
+static int hold(struct app_matrix_run *r, int *lock)
+{
+	char err[512], held[64];
+
+	if (lab_status_lock(r->prefix, "matrix", true, lock, err, sizeof(err))) {
+		say(r, "%s", err);
+		return -EIO;
+	}
+	fcntl(*lock, F_SETFD, 0);
+	snprintf(held, sizeof(held), "%s:%d", r->prefix, *lock);
+	setenv(LAB_LOCK_ENV, held, 1);
+	return 0;
+}
+
+/* Every configuration in turn until one fails or a stop: 0 or why not,
+ * with *at the last one started and *started how many were. */
+static int run_all(struct app_matrix_run *r, int out_fd, int *at, int *started)
+{
+	int rc = 0;
+
+	for (int c = 0; !rc && c < r->m->nconf && !selfexec_stopped(); c++) {
+		*at = c;
+		*started = c + 1;
+		rc = run_one(r, c, out_fd);
+	}
+	return rc;
+}
+
+int app_matrix_run(struct app_matrix_run *r)
+{
+	int nconf = r->m->nconf, rc = 0, lock = -1, at = 0, started = 0;
+	FILE *null = r->json ? fopen("/dev/null", "w") : NULL;
+	struct selfexec_sigs sigs;
+	bool between = false;
+	char err[512];
+
+	if (!r->remote && hold(r, &lock)) {
+		if (null)
+			fclose(null);
+		return -EIO;
+	}
+	selfexec_catch(&sigs);
+	if (r->begin)
+		r->begin(r->ctx);
+	if (!r->remote && lab_down(r->prefix, err, sizeof(err))) {
+		say(r, "lab down: %s", err);
+		rc = -EIO;
+	}
+	if (!rc)
+		rc = run_all(r, null ? fileno(null) : -1, &at, &started);
+	if (!rc && selfexec_stopped()) {
+		rc = -EINTR;
+		between = started > 0;
+	}
+	if (!r->remote && lab_down(r->prefix, err, sizeof(err))) {
+		say(r, "lab down: %s", err);
+		if (!rc)
+			rc = -EIO;
+	}
+	if (rc == -EINTR && !started)
+		say(r, "stopped before configuration 1 of %d; nothing was run", nconf);
+	else if (rc == -EINTR)
+		say(r, "stopped %s configuration %d of %d; the runs so far are stored, tagged %s",
+		    between ? "after" : "in", at + 1, nconf, r->mtag);
+	if (!rc)
+		rc = report(r);
+	if (!r->remote) {
+		unsetenv(LAB_LOCK_ENV);
+		lab_status_unlock(&lock, r->prefix);
+	}
+	selfexec_restore(&sigs);
+	if (null)
+		fclose(null);
+	return rc;
+}

@@ -1,0 +1,68 @@
+/* A matrix run, once its configurations are checked: the lab held for
+ * the whole run (its tests share the lock), and per configuration the
+ * lab built afresh with it (none for a DUT of its own, which the test's
+ * agent configures) and the test run as a child of this program, its run
+ * stored with the configuration's label and the matrix's tag; then the
+ * runs compared by 'wirerate report', run as a child too. Ctrl-C or
+ * SIGTERM stops between or in a test, keeping the runs so far; the lab
+ * taken down at the end, also on failure. */
+#ifndef WR_APP_MATRIX_RUN_H
+#define WR_APP_MATRIX_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "app/matrix_plan.h"
+#include "lab/lab.h"
+
+/* A lab's build between two configurations, about, in seconds (2-4 s on
+ * a small VM): part of the time a matrix plans. */
+#define APP_MATRIX_LAB_UP_S 4.0
+
+struct app_matrix_run {
+	/* in */
+	const struct app_matrix *m;	/* counted and labelled */
+	const char *prefix;		/* the lab's */
+	bool remote;			/* the test's DUT of its own: no lab */
+	const struct lab_spec *specs;	/* per configuration (not remote) */
+	char **test;			/* argv from the test's name on */
+	int ntest;
+	const char *const *tags;	/* the user's, beside the matrix's */
+	int ntags;
+	const char *db_path, *mtag;	/* the store, the matrix's tag */
+	const char *html, *fail_pct;	/* the report's (NULL: none) */
+	/* The report as a JSON document (handed to report), the tests' own
+	 * output discarded so that it cannot break that document. */
+	bool json;
+	double planned_s;		/* the test's planned seconds a configuration (0: unknown) */
+	/* Said as the run goes (any may be NULL): begin before the first
+	 * configuration (the lab held, when there is one); each
+	 * configuration before its lab is built and after its test stored
+	 * its run; report, with json, the report's document as its child
+	 * wrote it (empty when it wrote nothing), the lab still held and the
+	 * signals still passed on, not 0 to fail the run; say, a line of
+	 * what went wrong (more than one may come). */
+	void (*begin)(void *ctx);
+	void (*starting)(void *ctx, int c);
+	void (*done)(void *ctx, int c);
+	int (*report)(void *ctx, FILE *doc);
+	void (*say)(void *ctx, const char *line);
+	void *ctx;
+	/* out */
+	int64_t run_ids[APP_MATRIX_MAX];	/* each configuration's stored run */
+	char *targv[APP_MATRIX_ARGV_MAX];
+};
+
+/* Configuration c's test command line, in r->targv. */
+char **app_matrix_run_argv(struct app_matrix_run *r, int c);
+
+/* Every configuration in turn, then the report: the report's exit status
+ * when each stored its run; -EINTR when stopped (the runs so far stay
+ * stored); -EIO when the lab, the test's start or its store, or the
+ * report's start failed; a positive exit status when a test failed with
+ * it. What went wrong is said through say. */
+int app_matrix_run(struct app_matrix_run *r);
+
+#endif

@@ -1,0 +1,724 @@
+#include "app/stream_client.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+
+#include "core/addrpolicy.h"
+#include "core/stat.h"
+#include "core/errmsg.h"
+#include "core/pace.h"
+#include "core/ns.h"
+#include "dut/envcap.h"
+#include "dut/soak.h"
+#include "engine/stream_proto.h"
+#include "os/netns.h"
+#include "os/procstat.h"
+
+void app_stream_client_defaults(struct app_stream_opts *op)
+{
+	memset(op, 0, sizeof(*op));
+	op->cpu = op->server_cpu = -1;
+	op->port = STREAM_PORT;
+	op->size = APP_STREAM_SIZE_DEFAULT;
+	op->duration_ns = 10 * NSEC_PER_SEC;
+	snprintf(op->prefix, sizeof(op->prefix), "%s", LAB_PREFIX_DEFAULT);
+}
+
+double app_stream_client_rate_pps(const struct app_stream_opts *op)
+{
+	if (!op->have_rate)
+		return 0;
+	return op->rate.kind == RATE_PPS ? op->rate.value : op->rate.value / ((double)op->size * 8);
+}
+
+/* ---- netperf's option values ---- */
+
+/* "A[,B]": two unsigned numbers, the second optional. */
+static int two_numbers(const char *v, double *a, double *b, bool *have_b)
+{
+	char *end;
+
+	*a = strtod(v, &end);
+	*have_b = false;
+	if (end == v || !isfinite(*a))
+		return -EINVAL;
+	if (*end == ',') {
+		const char *w = end + 1;
+
+		*b = strtod(w, &end);
+		if (end == w || !isfinite(*b))
+			return -EINVAL;
+		*have_b = true;
+	}
+	return *end ? -EINVAL : 0;
+}
+
+int app_stream_client_confidence(struct app_stream_opts *op, const char *v, char *err, size_t errlen)
+{
+	double level, width = APP_STREAM_CONF_WIDTH;
+	bool have_width;
+
+	if (two_numbers(v, &level, &width, &have_width) || (level != 95 && level != 99) ||
+	    (have_width && (width < 0.1 || width > 50))) {
+		snprintf(err, errlen, "'%s': give LEVEL[,WIDTH]: a confidence level of 95 or 99 (%%) and the "
+			 "interval's width, 0.1..50 %% of the mean (default 10)", v);
+		return -EINVAL;
+	}
+	op->conf_level = (unsigned int)level;
+	op->conf_width = have_width ? width : APP_STREAM_CONF_WIDTH;
+	return 0;
+}
+
+int app_stream_client_iterations(struct app_stream_opts *op, const char *v, char *err, size_t errlen)
+{
+	double max, min = APP_STREAM_ITER_DEFAULT_MIN;
+	bool have_min;
+
+	if (two_numbers(v, &max, &min, &have_min) || max != floor(max) || min != floor(min) || max < 1 ||
+	    max > STREAM_ITER_MAX || (have_min && (min < 1 || min > max))) {
+		snprintf(err, errlen, "'%s': give MAX[,MIN]: at most MAX runs (1..%d) and at least MIN (1..MAX, "
+			 "default 3)", v, STREAM_ITER_MAX);
+		return -EINVAL;
+	}
+	op->iter_max = (unsigned int)max;
+	op->iter_min = have_min ? (unsigned int)min : max < APP_STREAM_ITER_DEFAULT_MIN ? (unsigned int)max :
+			APP_STREAM_ITER_DEFAULT_MIN;
+	return 0;
+}
+
+/* A CPU number of -T, "" for none. */
+static int cpu_number(const char *v, size_t len, int *cpu, char *err, size_t errlen)
+{
+	char buf[16];
+	unsigned long n;
+	char *end;
+
+	*cpu = -1;
+	if (!len)
+		return 0;
+	if (len >= sizeof(buf) || *v < '0' || *v > '9')
+		goto bad;
+	memcpy(buf, v, len);
+	buf[len] = 0;
+	n = strtoul(buf, &end, 10);
+	if (*end || n > STREAM_CPU_MAX)
+		goto bad;
+	*cpu = (int)n;
+	return 0;
+bad:
+	snprintf(err, errlen, "wants CPU numbers (0..%d): LOCAL,REMOTE, LOCAL, or ,REMOTE", STREAM_CPU_MAX);
+	return -EINVAL;
+}
+
+int app_stream_client_bind_cpu(struct app_stream_opts *op, const char *v, char *err, size_t errlen)
+{
+	const char *comma = strchr(v, ',');
+	int rc;
+
+	if (!*v || (comma && strchr(comma + 1, ',')) || !strcmp(v, ","))
+		return cpu_number("x", 1, &op->cpu, err, errlen);
+	if ((rc = cpu_number(v, comma ? (size_t)(comma - v) : strlen(v), &op->cpu, err, errlen)))
+		return rc;
+	if (!comma)
+		op->server_cpu = op->cpu;
+	else if ((rc = cpu_number(comma + 1, strlen(comma + 1), &op->server_cpu, err, errlen)))
+		return rc;
+	op->have_bind_cpu = true;
+	return 0;
+}
+
+/* --rate given: the client's, and sending something. */
+static int check_rate(const struct app_stream_opts *op, char *err, size_t errlen)
+{
+	double pps = app_stream_client_rate_pps(op);
+
+	if (op->mode == APP_STREAM_SERVER)
+		return errmsg(-EINVAL, err, errlen, "--rate is the client's (lab mode or --client)");
+	if (!(pps >= PACE_RATE_MIN && pps <= PACE_RATE_MAX))
+		return errmsg(-EINVAL, err, errlen, "--rate: %g datagrams/s is outside %g..%g", pps, PACE_RATE_MIN, PACE_RATE_MAX);
+	if (pps * ns_to_s((double)op->duration_ns) < 1)
+		return errmsg(-EINVAL, err, errlen, "--rate %g datagrams/s for -l %g s sends no datagram", pps,
+			      ns_to_s((double)op->duration_ns));
+	return 0;
+}
+
+/* Which end each option belongs to. */
+static int check_ends(struct app_stream_opts *op, char *err, size_t errlen)
+{
+	bool server = op->mode == APP_STREAM_SERVER;
+	int rc;
+
+	if (op->once && !server)
+		return errmsg(-EINVAL, err, errlen, "--once applies to --server only");
+	if (op->max_sessions && (!server || op->once))
+		return errmsg(-EINVAL, err, errlen, "--max-sessions applies to --server without --once");
+	if ((op->bind || op->max_per_peer || op->peer_prefix6 || op->max_duration_ns || op->user) && !server)
+		return errmsg(-EINVAL, err, errlen,
+			      "--bind, --max-per-peer, --peer-prefix6, --max-duration and --user apply to --server only");
+	if (op->allow_any && op->mode != APP_STREAM_CLIENT)
+		return errmsg(-EINVAL, err, errlen, "--allow-any-address applies to --client only");
+	if (op->token_file && op->mode == APP_STREAM_LAB)
+		return errmsg(-EINVAL, err, errlen, "--token-file applies to --server and --client");
+	if (op->have_prefix && op->mode != APP_STREAM_LAB)
+		return errmsg(-EINVAL, err, errlen, "--prefix is for lab mode (neither --server nor --client)");
+	if (server && (op->dut.given || cpuset_count(&op->watch) || op->soak || op->soak_path))
+		return errmsg(-EINVAL, err, errlen, "--dut, --watch-cpus, --soak and --soak-calibration are the client's "
+			      "(lab mode or --client)");
+	if ((rc = duttarget_check(&op->dut, err, errlen)))
+		return rc;
+	if (server && (op->profile || op->profile_hz || op->profile_top))
+		return errmsg(-EINVAL, err, errlen, "--profile is the client's (lab mode or --client --dut)");
+	if ((op->profile_hz || op->profile_top) && !op->profile)
+		return errmsg(-EINVAL, err, errlen, "--profile-hz and --profile-top go with --profile");
+	if (op->mode == APP_STREAM_CLIENT && !op->dut.given && (cpuset_count(&op->watch) || op->soak || op->profile))
+		return errmsg(-EINVAL, err, errlen, "--%s: name the DUT the stream crosses with --dut",
+			      op->soak ? "soak" : op->profile ? "profile" : "watch-cpus");
+	if (op->have_rate && (rc = check_rate(op, err, errlen)))
+		return rc;
+	if (op->iter_max && !op->conf_level)
+		return errmsg(-EINVAL, err, errlen, "-i (--iterations) goes with -I (--confidence)");
+	if (op->conf_level && server)
+		return errmsg(-EINVAL, err, errlen, "-I is the client's (lab mode or --client)");
+	if (op->conf_level && !op->iter_max) {
+		op->iter_max = APP_STREAM_ITER_DEFAULT_MAX;
+		op->iter_min = APP_STREAM_ITER_DEFAULT_MIN;
+	}
+	if (server && (op->local_cpu || op->remote_cpu || op->have_bind_cpu))
+		return errmsg(-EINVAL, err, errlen, "-c, -C and -T are the client's (lab mode or --client): it tells the server");
+	return 0;
+}
+
+/* The CPUs online here: false when that is not known. */
+static bool online_here(struct cpuset *online)
+{
+	char e[256];
+
+	return procstat_online(NULL, online, e, sizeof(e)) == 0;
+}
+
+static int offline(const struct cpuset *online, int cpu, const char *what, char *err, size_t errlen)
+{
+	char list[256];
+
+	cpuset_format_list(online, list, sizeof(list));
+	return errmsg(-EINVAL, err, errlen, "%s: CPU %d is not online here (online: %s)", what, cpu, list);
+}
+
+/* The senders: one, --threads N, or one on each CPU of --cpus. */
+static int check_senders(struct app_stream_opts *op, char *err, size_t errlen)
+{
+	unsigned int n = cpuset_count(&op->cpus);
+	struct cpuset online;
+	int c;
+
+	op->nsend = op->threads ? op->threads : 1;
+	for (unsigned int i = 0; i < STREAMRUN_MAX; i++)
+		op->send_cpu[i] = op->cpu;
+	if (!n)
+		return 0;
+	if (op->cpu >= 0)
+		return errmsg(-EINVAL, err, errlen, "--cpus pins the senders: give -T ,REMOTE for the server's CPU only");
+	if (n > STREAMRUN_MAX)
+		return errmsg(-EINVAL, err, errlen, "--cpus: at most %d CPUs, one sender each", STREAMRUN_MAX);
+	if (op->threads && op->threads != n)
+		return errmsg(-EINVAL, err, errlen, "--threads %u and --cpus with %u CPU(s): one sender per CPU, so "
+			      "as many of each", op->threads, n);
+	if (online_here(&online))
+		for (c = cpuset_next(&op->cpus, 0); c >= 0; c = cpuset_next(&op->cpus, (unsigned int)c + 1))
+			if (!cpuset_has(&online, (unsigned int)c))
+				return offline(&online, c, "--cpus", err, errlen);
+	op->nsend = n;
+	for (unsigned int i = 0; i < n; i++)
+		op->send_cpu[i] = cpuset_nth(&op->cpus, i);
+	return 0;
+}
+
+int app_stream_client_check(struct app_stream_opts *op, char *err, size_t errlen)
+{
+	struct cpuset online;
+	bool server;
+	int rc;
+
+	if (op->server && op->host)
+		return errmsg(-EINVAL, err, errlen, "--server and --client exclude each other");
+	op->mode = op->server ? APP_STREAM_SERVER : op->host ? APP_STREAM_CLIENT : APP_STREAM_LAB;
+	server = op->mode == APP_STREAM_SERVER;
+	if ((rc = check_ends(op, err, errlen)))
+		return rc;
+	for (int end = 0; end < 2; end++) {
+		int cpu = end ? op->server_cpu : op->cpu;
+
+		/* the server's CPU is this host's in lab mode only */
+		if (cpu < 0 || (end && op->mode != APP_STREAM_LAB))
+			continue;
+		if (online_here(&online) && !cpuset_has(&online, (unsigned int)cpu))
+			return offline(&online, cpu, "-T", err, errlen);
+	}
+	if (server && (op->store.path_set || op->store.label || op->store.ntags || op->store.no_store))
+		return errmsg(-EINVAL, err, errlen, "--db, --label, --tag and --no-store are the client's (it stores the runs)");
+	if (server && (op->threads || cpuset_count(&op->cpus)))
+		return errmsg(-EINVAL, err, errlen, "--threads and --cpus are the client's (lab mode or --client)");
+	if ((rc = check_senders(op, err, errlen)))
+		return rc;
+	if (op->nsend > 1 && op->mode == APP_STREAM_LAB && op->have_port)
+		return errmsg(-EINVAL, err, errlen, "--port with several senders in lab mode: each sender's server picks a port");
+	if (server && (op->have_size || op->have_duration))
+		return errmsg(-EINVAL, err, errlen, "--message-size and --duration are the client's (the server takes them from it)");
+	return 0;
+}
+
+/* ---- the client's side ---- */
+
+/* One run's senders, and where they go: a server (gen < 0), or the lab's
+ * sink namespace, each sender with a server of its own there. */
+struct run {
+	struct app_stream_opts *op;
+	struct app_stream_res *res;
+	struct stream_client c;
+	struct dut *d;
+	struct cpucost *cost;
+	bool store_warned;
+	/* lab mode */
+	int gen, sink;
+	const uint8_t *ip;
+	uint16_t port[STREAMRUN_MAX];	/* each sender's server's, as used */
+	bool in_session[STREAMRUN_MAX];
+};
+
+static void note(const struct app_stream_opts *op, bool warning, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void note(const struct app_stream_opts *op, bool warning, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	if (!op->note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	op->note(op->note_ctx, warning, line);
+}
+
+static void dut_window(void *arg, bool end)
+{
+	struct cpucost *c = arg;
+
+	if (end)
+		cpucost_mark_end(c);
+	else
+		cpucost_mark_start(c);
+}
+
+/* Open the DUT the stream crosses (lab mode: the lab of --prefix unless
+ * --dut names another; --client: only with --dut) and the watch of its
+ * CPUs, and hook it to the client's sending window. */
+static int dut_watch_open(struct run *w, const struct lab_status *lab, char *err, size_t errlen)
+{
+	const struct app_stream_opts *op = w->op;
+	struct dut_target t = op->dut;
+	struct cpuset watch = op->watch;
+	const char *ports[2] = { lab_if(LAB_DUT0)->ifname, lab_if(LAB_DUT1)->ifname };
+	char e[512], path[4096];
+	struct lab_status st;
+	const char *v;
+	int rc;
+
+	if (!t.given) {
+		if (op->mode != APP_STREAM_LAB)
+			return 0;
+		t.kind = DUT_LAB;
+		snprintf(t.prefix, sizeof(t.prefix), "%s", op->prefix);
+	}
+	if (t.kind == DUT_LAB) {
+		/* lab mode has read its lab's status already */
+		if (!lab || strcmp(t.prefix, op->prefix)) {
+			if ((rc = lab_status(t.prefix, &st, e, sizeof(e)))) {
+				snprintf(err, errlen, "--dut: %s", e);
+				return errmsg_host(rc);
+			}
+			lab = &st;
+		}
+		t.avoid = lab->dut_cpus;
+		if (!cpuset_count(&watch))
+			watch = lab->dut_cpus;
+	}
+	if ((rc = dut_open(&t, t.kind == DUT_LAB ? ports : NULL, t.kind == DUT_LAB ? 2 : 0, &w->d, err, errlen)))
+		return rc;
+	if (!cpuset_count(&watch) && (v = envcap_kv_get(dut_env(w->d), "dut.cpu.online")) &&
+	    cpuset_parse_list(v, &watch, e, sizeof(e))) {
+		snprintf(err, errlen, "the DUT's CPU list '%s': %s", v, e);
+		return -EIO;
+	}
+	if (op->soak_path)
+		snprintf(path, sizeof(path), "%s", op->soak_path);
+	else
+		soak_calibration_default_path(path, sizeof(path));
+	if ((rc = cpucost_create(w->d, &watch, op->soak, t.kind == DUT_SSH ? NULL : path, &w->cost, err, errlen)))
+		return rc;
+	if (op->profile)
+		cpucost_profile(w->cost, op->profile_hz, op->profile_top ? op->profile_top : 10);
+	w->c.window = dut_window;
+	w->c.window_arg = w->cost;
+	return 0;
+}
+
+/* The run's row in the store, before its runs. */
+static int keep_begin(struct run *w, const char *lab, char *err, size_t errlen)
+{
+	struct app_stream_opts *op = w->op;
+	struct app_stream_info si = { .lab = lab, .dut = w->d, .size = (unsigned int)op->size,
+				      .rate_pps = app_stream_client_rate_pps(op), .senders = op->nsend,
+				      .server_cpu = op->server_cpu };
+	struct db_run_info ri = { .test = "stream", .repeats = op->conf_level ? op->iter_max : 1 };
+	char where[160], sizes[16];
+	int rc;
+
+	snprintf(sizes, sizeof(sizes), "%llu", (unsigned long long)op->size);
+	ri.sizes = sizes;
+	if (lab)
+		snprintf(where, sizeof(where), "through lab %s: gen0 -> DUT -> sink0 (%s)", lab, w->res->addr);
+	else
+		snprintf(where, sizeof(where), "to %s (%s) port %u", op->host, w->res->addr, op->port);
+	si.where = where;
+	if (cpuset_count(&op->cpus))
+		cpuset_format_list(&op->cpus, si.cpus, sizeof(si.cpus));
+	else if (op->cpu >= 0)
+		snprintf(si.cpus, sizeof(si.cpus), "%d", op->cpu);
+	if ((rc = app_run_store_open(&op->store, err, errlen)) ||
+	    (rc = app_run_store_stream_begin(&op->store, &si, &ri, err, errlen)))
+		return rc;
+	return 0;
+}
+
+/* A run stored as it ends: a plain trial with the stream's figures and
+ * the DUT's CPU over it. A store that refuses one is said once; the runs
+ * go on. */
+static void keep_run(struct run *w, const struct stream_result *r, unsigned int rep)
+{
+	struct app_stream_opts *op = w->op;
+	struct cpucost_result *cr;
+	struct db_prof_entry prof[PROFILE_TOP_MAX];
+	struct db_stream x;
+	struct db_trial t;
+	char err[512];
+
+	if (!op->store.db || !op->store.run_id)
+		return;
+	cr = calloc(1, sizeof(*cr));
+	if (cr && w->cost && cpucost_ended(w->cost))
+		cpucost_result(w->cost, r->recv + r->drops, cr);
+	app_run_store_stream_trial(r, (unsigned int)op->size, op->nsend, rep, cr, &t, &x, prof);
+	if (app_run_store_trial(&op->store, &t, err, sizeof(err)) && !w->store_warned) {
+		note(op, true, "run %u not stored in %s: %s", rep + 1, op->store.path, err);
+		w->store_warned = true;
+	}
+	free(cr);
+}
+
+/* Each sender with a server of its own in sink, on a port of its own. */
+static int lab_one(void *arg, unsigned int i, const struct stream_client *c, struct stream_result *r, char *err,
+		   size_t errlen)
+{
+	struct run *w = arg;
+
+	w->port[i] = w->op->have_port ? w->op->port : 0;
+	return stream_lab_run(w->gen, w->sink, w->ip, &w->port[i], c, r, &w->in_session[i], err, errlen);
+}
+
+static int client_one(void *arg, unsigned int i, const struct stream_client *c, struct stream_result *r,
+		      char *err, size_t errlen)
+{
+	(void)arg;
+	(void)i;
+	return stream_client_run(c, -1, r, err, errlen);
+}
+
+/* Why sender i failed, into err: -ECANCELED when a stop cut its session. */
+static int sender_failed(struct run *w, unsigned int i, char *err, size_t errlen)
+{
+	const struct app_stream_opts *op = w->op;
+	bool stopped = op->stop && *op->stop;
+	char who[32] = "";
+
+	if (op->nsend > 1)
+		snprintf(who, sizeof(who), "sender %u: ", i);
+	if (w->gen < 0) {
+		snprintf(err, errlen, "%s%s (%s port %u)", who, w->res->s[i].err, w->res->addr, op->port);
+		return stopped ? -ECANCELED : -EIO;
+	}
+	if (!w->in_session[i]) {
+		snprintf(err, errlen, "%s%s", who, w->res->s[i].err);
+		return -EIO;
+	}
+	snprintf(err, errlen, "%s%s (lab %s, %s port %u)", who, w->res->s[i].err, op->prefix, w->res->addr,
+		 w->port[i]);
+	return stopped ? -ECANCELED : -EIO;
+}
+
+/* One run of the senders, their total into r. */
+static int run_once(struct run *w, struct stream_result *r, char *err, size_t errlen)
+{
+	const struct app_stream_opts *op = w->op;
+	int first = app_stream_senders_many(&w->c, op->nsend, op->send_cpu, w->gen < 0 ? client_one : lab_one, w,
+				   w->res->s);
+
+	if (first >= 0) {
+		for (unsigned int i = 0; i < op->nsend; i++)
+			if (w->res->s[i].rc && w->res->s[i].rc != -ECANCELED)
+				return sender_failed(w, i, err, errlen);
+		snprintf(err, errlen, "the senders were stopped");
+		return -EIO;
+	}
+	app_stream_senders_total(w->res->s, op->nsend, r);
+	return 0;
+}
+
+/* One run, or with -I runs until the mean's interval is narrow enough or
+ * -i's most are done; res->r is the last run's. The first run that fails
+ * stops them. */
+static int iterate(struct run *w, char *err, size_t errlen)
+{
+	const struct app_stream_opts *op = w->op;
+	struct stream_conf *cf = &w->res->cf;
+	struct stream_result *r = &w->res->r;
+	unsigned int max = op->conf_level ? op->iter_max : 1;
+	int rc;
+
+	cf->halfwidth = INFINITY;
+	for (unsigned int i = 0; i < max; i++) {
+		memset(r, 0, sizeof(*r));
+		if ((rc = run_once(w, r, err, errlen)))
+			return rc;
+		keep_run(w, r, i);
+		cf->mbps[cf->n++] = stream_mbps(r->recv_bytes, r->recv_ns);
+		if (!op->conf_level || r->interrupted || (op->stop && *op->stop))
+			break;
+		cf->halfwidth = stat_mean_halfwidth(cf->mbps, cf->n, op->conf_level);
+		if (isfinite(cf->halfwidth))
+			note(op, false, "run %u: %.2f 10^6bits/s received; the mean's %u%% interval +-%.2f%%", cf->n,
+			     cf->mbps[cf->n - 1], op->conf_level, cf->halfwidth * 100);
+		else
+			note(op, false, "run %u: %.2f 10^6bits/s received", cf->n, cf->mbps[cf->n - 1]);
+		if (cf->n >= op->iter_min && 200 * cf->halfwidth <= op->conf_width) {
+			cf->achieved = true;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The runs, stored, and the DUT's CPU over the last. */
+static int runs(struct run *w, const char *lab, char *err, size_t errlen)
+{
+	struct app_stream_res *res = w->res;
+	int rc;
+
+	if ((rc = keep_begin(w, lab, err, errlen)) || (rc = iterate(w, err, errlen)))
+		return rc;
+	if (w->cost && cpucost_ended(w->cost)) {
+		cpucost_result(w->cost, res->r.recv + res->r.drops, &res->cr);
+		snprintf(res->dut, sizeof(res->dut), "%s", dut_name(w->d));
+		res->have_cost = true;
+	}
+	return 0;
+}
+
+/* Against a server: --client. */
+static int client(struct run *w, char *err, size_t errlen)
+{
+	struct app_stream_opts *op = w->op;
+	char e[256];
+	int rc;
+
+	if (stream_resolve(&w->c, op->host, op->port, w->res->addr, sizeof(w->res->addr), e, sizeof(e))) {
+		snprintf(err, errlen, "--client: %s", e);
+		return -EINVAL;
+	}
+	/* A load test aimed at a real host by a typo: the benchmarking
+	 * ranges and loopback only, unless the user says otherwise. */
+	if (!op->allow_any && !addrpolicy_in_bench_range((struct sockaddr *)&w->c.addr) &&
+	    !addrpolicy_is_loopback((struct sockaddr *)&w->c.addr)) {
+		snprintf(err, errlen, "--client %s is outside the benchmarking ranges " ADDRPOLICY_RANGES
+			 " and loopback: give --allow-any-address to send there anyway", w->res->addr);
+		return -EINVAL;
+	}
+	w->res->port = op->port;
+	if ((rc = dut_watch_open(w, NULL, err, errlen)))
+		return rc;
+	return runs(w, NULL, err, errlen);
+}
+
+/* Both ends on the tester's CPUs (the server's thread inherits this
+ * one's), off the DUT's, as a trial's generator and analyzer are. */
+static void pin_to(const struct cpuset *cpus)
+{
+	cpu_set_t set;
+
+	if (!cpuset_count(cpus))
+		return;
+	CPU_ZERO(&set);
+	for (int cpu = cpuset_next(cpus, 0); cpu >= 0; cpu = cpuset_next(cpus, (unsigned int)cpu + 1))
+		CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+/* Through the lab, with both ends here: lab mode. */
+static int lab(struct run *w, char *err, size_t errlen)
+{
+	struct app_stream_opts *op = w->op;
+	const struct lab_addr *dst = lab_if(LAB_SINK0);
+	char name[NETNS_NAME_MAX], pa[LAB_PREFIX_MAX + 12];
+	struct lab_status st;
+	int lock = -1, rc;
+
+	if ((rc = lab_status_lock(op->prefix, "a stream", false, &lock, err, errlen)) ||
+	    (rc = lab_status(op->prefix, &st, err, errlen))) {
+		rc = errmsg_host(rc);
+		goto out;
+	}
+	if (!st.complete) {
+		snprintf(err, errlen, "the lab %s is %s: run 'wirerate lab up%s'", op->prefix,
+			 st.exists ? "half-built" : "not up", lab_prefix_arg(op->prefix, pa, sizeof(pa)));
+		rc = -ENOENT;
+		goto out;
+	}
+	pin_to(&st.tester_cpus);
+	lab_ns_name(op->prefix, LAB_GEN, name, sizeof(name));
+	w->gen = netns_open(name);
+	lab_ns_name(op->prefix, LAB_SINK, name, sizeof(name));
+	w->sink = netns_open(name);
+	if (w->gen < 0 || w->sink < 0) {
+		rc = w->gen < 0 ? w->gen : w->sink;
+		snprintf(err, errlen, "cannot open the lab's namespaces (%s)", strerror(-rc));
+		rc = errmsg_host(rc);
+		goto out;
+	}
+	inet_ntop(AF_INET, dst->ip, w->res->addr, sizeof(w->res->addr));
+	w->ip = dst->ip;
+	op->host = w->res->addr;
+	if (!(rc = dut_watch_open(w, &st, err, errlen)) && !(rc = runs(w, op->prefix, err, errlen)))
+		w->res->port = w->port[0];
+out:
+	lab_status_unlock(&lock, NULL);
+	return rc;
+}
+
+/* The token of --token-file into tok ("" without one). */
+static int load_token(const struct app_stream_opts *op, char *tok, size_t len, char *err, size_t errlen)
+{
+	char e[512];
+
+	if (op->token_file && stream_proto_token_load(op->token_file, tok, len, e, sizeof(e))) {
+		snprintf(err, errlen, "--token-file: %s", e);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int app_stream_client(struct app_stream_opts *op, struct app_stream_res *res, char *err, size_t errlen)
+{
+	struct run *w = calloc(1, sizeof(*w));
+	char tok[STREAM_TOKEN_MAX + 1] = "";
+	int rc;
+
+	if (!w) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	memset(res, 0, sizeof(*res));
+	*w = (struct run){ .op = op, .res = res, .gen = -1, .sink = -1,
+			   .c = { .size = op->size, .duration_ns = op->duration_ns, .rate_pps = app_stream_client_rate_pps(op),
+				  .stop = op->stop, .cpu = op->cpu, .server_cpu = op->server_cpu } };
+	if ((rc = load_token(op, tok, sizeof(tok), err, errlen)))
+		goto out;
+	w->c.token = *tok ? tok : NULL;
+	rc = op->mode == APP_STREAM_LAB ? lab(w, err, errlen) : client(w, err, errlen);
+out:
+	cpucost_destroy(w->cost);
+	dut_close(w->d);
+	if (w->gen >= 0)
+		close(w->gen);
+	if (w->sink >= 0)
+		close(w->sink);
+	explicit_bzero(tok, sizeof(tok));
+	free(w);
+	return rc;
+}
+
+const char *app_stream_client_user(const struct app_stream_opts *op)
+{
+	return op->user ? op->user : "nobody";
+}
+
+bool app_stream_client_open(const struct app_stream_opts *op, const struct stream_server *s)
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+
+	if (s->token)
+		return false;
+	if (!op->bind)
+		return true;
+	if (inet_pton(AF_INET, op->bind, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) != 127;
+	return !(inet_pton(AF_INET6, op->bind, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6));
+}
+
+int app_stream_client_listen(const struct app_stream_opts *op, struct stream_server *s, char *tok, size_t toklen,
+		      char *err, size_t errlen)
+{
+	struct sockaddr_storage ba;
+	socklen_t bl = 0;
+	bool root = geteuid() == 0;
+	char e[256];
+	int rc;
+
+	s->once = op->once;
+	s->max_sessions = op->max_sessions;
+	s->max_per_peer = op->max_per_peer ? op->max_per_peer : STREAM_PER_PEER_DEFAULT;
+	s->peer_prefix6 = op->peer_prefix6 ? op->peer_prefix6 : STREAM_PREFIX6_DEFAULT;
+	s->max_duration_ns = op->max_duration_ns ? op->max_duration_ns : STREAM_MAX_DURATION_DEFAULT;
+	if ((rc = load_token(op, tok, toklen, err, errlen)))
+		return rc;
+	if (op->bind && stream_addr_parse(op->bind, op->port, &ba, &bl, e, sizeof(e))) {
+		snprintf(err, errlen, "--bind: %s", e);
+		return -EINVAL;
+	}
+	if (op->user && !root) {
+		snprintf(err, errlen, "--user: only root can run as another user (running as uid %u)",
+			 (unsigned int)geteuid());
+		return -EINVAL;
+	}
+	if ((s->lfd = stream_listen(op->bind ? &ba : NULL, bl, op->port, err, errlen)) < 0) {
+		rc = s->lfd;
+		return rc == -EADDRINUSE || rc == -EACCES || rc == -EADDRNOTAVAIL ? -EINVAL : errmsg_host(rc);
+	}
+	/* Root was for the port alone (one below 1024): the sessions need
+	 * none, so a client reaches only an unprivileged process. */
+	if (root && (rc = stream_server_drop_root(app_stream_client_user(op), e, sizeof(e)))) {
+		snprintf(err, errlen, "--user: %s", e);
+		return rc == -ENOENT && op->user ? -EINVAL : errmsg_host(rc);
+	}
+	s->token = *tok ? tok : NULL;
+	return 0;
+}
+
+void app_stream_client_headline(const struct app_stream_opts *op, const struct app_stream_res *res, char *buf,
+			 size_t len)
+{
+	const struct stream_result *r = &res->r;
+
+	snprintf(buf, len, "%.1f Mb/s received of %.1f sent (%llu B%s), loss %.2f%%",
+		 stream_mbps(r->recv_bytes, r->recv_ns), stream_mbps(r->sent_bytes, r->send_ns),
+		 (unsigned long long)op->size, op->nsend > 1 ? ", several senders" : "",
+		 r->sent ? 100.0 * (double)(r->sent > r->recv ? r->sent - r->recv : 0) / (double)r->sent : 0);
+}

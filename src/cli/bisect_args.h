@@ -1,0 +1,29 @@
+/* bisect's options (src/cli/bisect_args.c): the table, and the words
+ * parsed into a subcommand and a spec. */
+#ifndef WR_CLI_BISECT_ARGS_H
+#define WR_CLI_BISECT_ARGS_H
+
+#include "app/bisect_run.h"
+#include "cli/cli.h"
+
+enum bisect_sub { BISECT_START, BISECT_RESUME, BISECT_LOG };
+
+struct bisect_opts {
+	enum bisect_sub sub;
+	const char *good, *bad, *tree, *kernels, *build, *apply, *install, *release, *boot, *modules, *lab, *prefix;
+	const char *figure, *label, *logs, *db, *html, *run;
+	unsigned int size, repeat, rounds, timeout, dut_wait;
+	bool size_set;
+	char **measure;			/* from the test's name on (start) */
+	int nmeasure;
+	char **words;
+};
+
+extern const struct opt_cmd bisect_cmd;
+
+/* argv parsed: -1 with *bo set, or the exit status after a one-line
+ * error (0 after --help). */
+int bisect_args(struct cli *cli, int argc, char **argv, struct bisect_opts *bo);
+void bisect_args_free(struct bisect_opts *bo);
+
+#endif

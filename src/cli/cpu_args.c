@@ -1,0 +1,97 @@
+/* cpu's options: declared once (the table that opt_parse, the usage text
+ * and 'help --json' read; also mpstat's INTERVAL [COUNT] arguments), then
+ * parsed and checked. */
+#include "cli/cpu_args.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cli/cli.h"
+#include "cli/opt.h"
+#include "core/ns.h"
+#include "cli/dut_args.h"
+#include "dut/profile.h"
+
+static const struct opt cpu_opts[] = {
+	{ "interval", 0, OPT_VALUE, "T", "sampling", "1s", "time between rows (10ms..1h)",
+	  opt_set_ns, OPT_FIELD(struct cpu_opts, cfg.interval_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR },
+	{ "count", 0, OPT_VALUE, "N", NULL, NULL, "stop after N intervals (default: until Ctrl-C)",
+	  opt_set_u64, OPT_FIELD(struct cpu_opts, cfg.count), 1, 1000000000 },
+	{ "cpus", 0, OPT_VALUE, "LIST", NULL, NULL, "CPUs to show (e.g. 1 or 0-3,8; default all online)",
+	  opt_set_cpuset, OPT_FIELD(struct cpu_opts, cpus), 0, 0, OPT_FIELD(struct cpu_opts, have_cpus) },
+	{ "irq", 0, OPT_VALUE, "NAME", NULL, NULL, "count only IRQ lines whose name contains NAME (e.g. eth0)",
+	  opt_set_str, OPT_FIELD(struct cpu_opts, cfg.irq) },
+	{ "profile", 0, OPT_NOARG, NULL, "profile", NULL,
+	  "also sample where the CPUs' time goes over the whole run\n"
+	  "(cpu-clock sampling, named from /proc/kallsyms) and print the\n"
+	  "top functions and the share in softirq at the end", opt_set_true, OPT_FIELD(struct cpu_opts, cfg.profile) },
+	{ "profile-hz", 0, OPT_VALUE, "HZ", NULL, "999", "--profile's sampling rate per CPU", opt_set_uint,
+	  OPT_FIELD(struct cpu_opts, cfg.profile_hz), 1, PROFILE_HZ_MAX },
+	{ "profile-top", 0, OPT_VALUE, "N", NULL, "10", "--profile's entries shown", opt_set_uint, OPT_FIELD(struct cpu_opts, cfg.profile_top), 1,
+	  PROFILE_TOP_MAX },
+	{ "root", 0, OPT_VALUE, "DIR", NULL, "/", "read /proc under DIR (fixture trees)",
+	  opt_set_str, OPT_FIELD(struct cpu_opts, cfg.root) },
+	DUTOPT_ENTRIES(OPT_FIELD(struct cpu_opts, dut), "the host", "this host", "the DUT whose CPUs to show"),
+	{ NULL },
+};
+
+static const struct opt *const cpu_tables[] = { cpu_opts, NULL };
+
+const struct opt_cmd cpu_cmd = {
+	.name = "cpu",
+	.synopsis = "[--interval 1s] [--count N] [--cpus LIST] [--irq NAME] [--dut TARGET] [--json]\n"
+		    "       wirerate cpu [OPTIONS] [INTERVAL [COUNT]]   (mpstat's habit: INTERVAL in seconds)",
+	.about = "Per-CPU time (mpstat's columns), interrupts and network softirqs per second,\n"
+		 "every interval; Ctrl-C or the end of --count prints the average.\n",
+	.notes = "%busy is (wall time - idle - iowait) / wall time: without\n"
+		 "CONFIG_IRQ_TIME_ACCOUNTING, interrupt time lands in no column, so the\n"
+		 "columns add up to less than the wall time and %busy is the closer figure.\n",
+	.tables = cpu_tables,
+};
+
+int cpu_args(struct cli *cli, int argc, char **argv, struct cpu_opts *op)
+{
+	void *ctx[] = { op };
+	char *args[2];
+	int nargs, rc;
+
+	memset(op, 0, sizeof(*op));
+	op->cfg.root = "/";
+	char err[256];
+
+	if ((rc = opt_parse(&cpu_cmd, ctx, cli, argc, argv, args, 2, &nargs)))
+		return opt_exit(rc);
+	/* mpstat's habit: cpu [INTERVAL [COUNT]], INTERVAL in seconds unless
+	 * it has a unit; each once, as an argument or as its option */
+	for (int i = 0; i < nargs; i++) {
+		const struct opt *o = &cpu_opts[i];
+		char v[64];
+
+		if (i ? op->cfg.count != 0 : op->cfg.interval_ns != 0) {
+			cli_error("cpu: the %s is given twice: '%s' and --%s", o->name, args[i], o->name);
+			return EXIT_USAGE;
+		}
+		snprintf(v, sizeof(v), "%s%s", args[i],
+			 !i && *args[i] && strspn(args[i], "0123456789.") == strlen(args[i]) ? "s" : "");
+		if (o->set(op, o, v, err, sizeof(err))) {
+			cli_error("cpu: the %s argument: %s", o->name, err);
+			return EXIT_USAGE;
+		}
+	}
+	if (!op->cfg.interval_ns)
+		op->cfg.interval_ns = NSEC_PER_SEC;
+	op->cfg.cpus = op->have_cpus ? &op->cpus : NULL;
+	if (duttarget_check(&op->dut, err, sizeof(err))) {
+		cli_error("cpu: %s", err);
+		return EXIT_USAGE;
+	}
+	if (op->cfg.profile && strcmp(op->cfg.root, "/"))
+		return cli_fail(EXIT_USAGE, "cpu: --profile samples this host's CPUs or a DUT's, not a fixture tree: "
+				"give one of --root and --profile");
+	if (op->dut.given && strcmp(op->cfg.root, "/"))
+		return cli_fail(EXIT_USAGE, "cpu: --root reads this host's fixture trees, not a DUT's: give one of "
+				"--root and --dut");
+	return -1;
+}

@@ -1,0 +1,285 @@
+/* lab's options: declared once (the table that opt_parse, the usage text
+ * and 'help --json' read), then parsed with the action and checked. */
+#include "cli/lab_args.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cli/opt.h"
+#include "core/cpuset.h"
+#include "core/units.h"
+#include "lab/lab.h"
+#include "app/lab_run.h"
+
+/* lab's options and the last one given that only 'lab up' takes */
+struct lab_args {
+	struct lab_spec spec;
+	const struct opt *up_only;
+	char dut_cpus[64];		/* as given: a CPU list, or with --kernel a vCPU count */
+	const struct opt *vm_only;	/* the last option given that needs --kernel */
+};
+
+#define LA(field) OPT_FIELD(struct lab_args, spec.field)
+
+static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct lab_args *la = ctx;
+	int rc;
+
+	if ((rc = lab_prefix_check(v, err, errlen)))
+		return rc;
+	snprintf(la->spec.prefix, sizeof(la->spec.prefix), "%s", v);
+	return 0;
+}
+
+static int set_dut_cpus(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct lab_args *la = ctx;
+	int rc;
+
+	snprintf(la->dut_cpus, sizeof(la->dut_cpus), "%.*s", (int)sizeof(la->dut_cpus) - 1, v);
+	if ((rc = cpuset_parse_list(v, &la->spec.dut_cpus, err, errlen)))
+		return rc;
+	if (!cpuset_count(&la->spec.dut_cpus)) {
+		snprintf(err, errlen, "give at least one CPU, e.g. 1 or 1-3");
+		return -EINVAL;
+	}
+	la->up_only = opt;
+	return 0;
+}
+
+static int set_placement(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct lab_args *la = ctx;
+
+	if (lab_placement_parse(v, &la->spec.placement)) {
+		snprintf(err, errlen, "--placement '%s': expected bound, split or free", v);
+		return -EINVAL;
+	}
+	la->up_only = opt;
+	return 0;
+}
+
+static int set_shape(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct lab_args *la = ctx;
+	int rc;
+
+	if ((rc = units_rate_parse(v, &la->spec.shape_rate, err, errlen)))
+		return rc;
+	la->spec.shape = true;
+	la->up_only = opt;
+	return 0;
+}
+
+static int set_mtu(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct lab_args *la = ctx;
+	char why[256];
+	int rc;
+
+	if ((rc = opt_set_uint(ctx, opt, v, why, sizeof(why)))) {
+		snprintf(err, errlen, "%s (9000 carries 9018-byte frames)", why);
+		return rc;
+	}
+	la->up_only = opt;
+	return 0;
+}
+
+/* --rules, --queues, --ports: a number in range */
+static int set_up_uint(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	int rc = opt_set_uint(ctx, opt, v, err, errlen);
+
+	if (!rc)
+		((struct lab_args *)ctx)->up_only = opt;
+	return rc;
+}
+
+static int set_no_xdp(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	((struct lab_args *)ctx)->up_only = opt;
+	return opt_set_true(ctx, opt, v, err, errlen);
+}
+
+/* --kernel, --modules, --kernel-cmdline: a string of at most max bytes */
+static int set_vm_str(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct lab_args *la = ctx;
+	char *dst = (char *)ctx + opt->off;
+
+	if (!*v || strlen(v) > (size_t)opt->max) {
+		snprintf(err, errlen, "--%s: give 1 to %lld characters", opt->name, (long long)opt->max);
+		return -EINVAL;
+	}
+	for (const char *p = v; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			snprintf(err, errlen, "--%s: no control characters", opt->name);
+			return -EINVAL;
+		}
+	memcpy(dst, v, strlen(v) + 1);
+	la->up_only = opt;
+	if (strcmp(opt->name, "kernel"))
+		la->vm_only = opt;
+	return 0;
+}
+
+static int set_vm_uint(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	int rc = opt_set_uint(ctx, opt, v, err, errlen);
+
+	if (!rc) {
+		((struct lab_args *)ctx)->up_only = opt;
+		((struct lab_args *)ctx)->vm_only = opt;
+	}
+	return rc;
+}
+
+static int set_vm_flag(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	((struct lab_args *)ctx)->up_only = opt;
+	((struct lab_args *)ctx)->vm_only = opt;
+	return opt_set_true(ctx, opt, v, err, errlen);
+}
+
+static const struct opt lab_opts[] = {
+	{ "prefix", 0, OPT_VALUE, "P", "options", "wr-", "namespace name prefix: labs side by side", set_prefix },
+	{ "dut-cpus", 0, OPT_VALUE, "LIST", "lab up only", NULL,
+	  "CPUs that do the DUT's forwarding (default: the last one);\n"
+	  "with --kernel, N: the VM's number of vCPUs (default 1)", set_dut_cpus },
+	{ "placement", 0, OPT_VALUE, "MODE", NULL, "bound",
+	  "bound: both directions on the first DUT CPU\n"
+	  "split: each direction on a DUT CPU of its own\n"
+	  "free:  spread over all DUT CPUs by flow hash", set_placement },
+	{ "rules", 0, OPT_VALUE, "N", NULL, NULL, "N firewall rules that match nothing in the forward path (0..100000)",
+	  set_up_uint, LA(rules), 0, 100000 },
+	{ "shape", 0, OPT_VALUE, "RATE", NULL, NULL,
+	  "cap the DUT at RATE (e.g. 50kpps or 100Mbit) with a token bucket", set_shape },
+	{ "mtu", 0, OPT_VALUE, "N", NULL, "1500",
+	  "MTU of the lab's links, 1280..9000 (9000 for\nframes up to 9018 bytes)",
+	  set_mtu, LA(mtu), LAB_MTU_MIN, LAB_MTU_MAX },
+	{ "queues", 0, OPT_VALUE, "N", NULL, "1",
+	  "transmit and receive queues of every lab port, 1..8:\n"
+	  "a generator thread each ('trial --gen-cpu LIST'), and the DUT's\n"
+	  "receive spread over its CPUs queue by queue, like a NIC's RSS",
+	  set_up_uint, LA(queues), 1, LAB_QUEUES_MAX },
+	{ "ports", 0, OPT_VALUE, "N", NULL, "1",
+	  "parallel forwarding paths through the DUT, 1..4: path P is\n"
+	  "genP -> dut(2P) | dut(2P+1) -> sinkP, on 198.18.P.0/24 and\n"
+	  "198.19.P.0/24 (path 0: gen0, dut0, dut1, sink0)",
+	  set_up_uint, LA(ports), 1, LAB_PORTS_MAX },
+	{ "no-xdp", 0, OPT_NOARG, NULL, NULL, NULL,
+	  "leave the DUT's ports in skb mode (by default they run an XDP\n"
+	  "pass-through with threaded NAPI on the DUT CPUs, so an\n"
+	  "overloaded DUT drops from its receive ring like a NIC)",
+	  set_no_xdp, LA(no_xdp) },
+	{ NULL },
+};
+
+/* The DUT as a virtual machine booting a kernel of the user's choice. */
+static const struct opt lab_vm_opts[] = {
+	{ "kernel", 0, OPT_VALUE, "KERNEL", "lab up: a VM as the DUT (docs/vm-dut.md)", NULL,
+	  "boot the DUT from KERNEL under QEMU (KVM when /dev/kvm works,\n"
+	  "else TCG): a kernel image file (arch/x86/boot/bzImage), or a\n"
+	  "Debian kernel package version (6.1.0-57-cloud-amd64,\n"
+	  "'6.12.*-rt-amd64'), fetched with apt-get into the cache", set_vm_str, LA(kernel), 0, LAB_PATH_MAX },
+	{ "modules", 0, OPT_VALUE, "DIR", NULL, NULL,
+	  "the modules of a kernel file: DIR/lib/modules/RELEASE (from\n"
+	  "make modules_install INSTALL_MOD_PATH=DIR) or the release's directory",
+	  set_vm_str, LA(modules), 0, LAB_PATH_MAX },
+	{ "kernel-cmdline", 0, OPT_VALUE, "ARGS", NULL, NULL,
+	  "added to the guest kernel's command line (maxcpus=1, threadirqs,\n"
+	  "mitigations=off, ...)", set_vm_str, LA(cmdline), 0, LAB_CMDLINE_MAX },
+	{ "dut-memory", 0, OPT_VALUE, "MIB", NULL, "512", "the VM's memory in MiB",
+	  set_vm_uint, LA(memory_mib), LAB_VM_MEMORY_MIN, LAB_VM_MEMORY_MAX },
+	{ "soak-calibrate", 0, OPT_NOARG, NULL, NULL, NULL,
+	  "the guest measures its soak's idle rate as it boots (about 10 s\n"
+	  "under TCG), so that --soak and 'soak --dut lab' work on the VM",
+	  set_vm_flag, LA(soak_calibrate) },
+	{ "boot-timeout", 0, OPT_VALUE, "S", NULL, "90",
+	  "seconds the VM may take to boot to its agent (then its console's\n"
+	  "last lines say why it did not)", set_vm_uint, LA(boot_timeout_s), 1, 3600 },
+	{ NULL },
+};
+
+static const struct opt *const lab_tables[] = { lab_opts, lab_vm_opts, NULL };
+
+const struct opt_cmd lab_cmd = {
+	.name = "lab",
+	.synopsis = "up|down|status [OPTIONS] | exec [--prefix P] -- CMD [ARGS...]",
+	.about = "  up       build the lab (or repair it; safe to repeat)\n"
+		 "  down     remove the lab, also a half-built one\n"
+		 "  status   topology, CPU placement, rules, shaping and counters\n"
+		 "  exec     run CMD in the DUT: its namespace, or a VM lab's guest\n",
+	.tables = lab_tables,
+	.bare_errors = true,
+};
+
+int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action,
+		   char ***cmd)
+{
+	struct lab_args la = { .spec = { .placement = PLACE_BOUND } };
+	enum app_lab_action act;
+	void *ctx[] = { &la, &la };
+	char err[512], **args;
+	int nargs, rc;
+
+	snprintf(la.spec.prefix, sizeof(la.spec.prefix), "%s", LAB_PREFIX_DEFAULT);
+	if (cmd)
+		*cmd = NULL;
+	/* the action is a word among the options: all of them gathered, so
+	 * that none or two get lab's own message */
+	if ((rc = opt_parse_words(&lab_cmd, ctx, cli, argc, argv, &args, &nargs)))
+		return opt_exit(rc);
+	if (nargs >= 1 && !strcmp(args[0], "exec")) {
+		if (nargs < 2 || !cmd) {
+			free(args);
+			return cli_fail(EXIT_USAGE, "lab exec: give the command to run in the DUT after '--', "
+					"e.g. 'wirerate lab exec -- nft list ruleset'");
+		}
+		/* the command's words, from after "exec" (args is NULL-ended room) */
+		memmove(args, args + 1, (size_t)nargs * sizeof(*args));
+		args[nargs - 1] = NULL;
+		*cmd = args;
+		*action = "exec";
+		if (la.up_only)
+			return cli_fail(EXIT_USAGE, "lab exec: --%s applies to 'lab up' only", la.up_only->name);
+		*out = la.spec;
+		return -1;
+	}
+	if (nargs != 1) {
+		cli_error(!nargs ? "lab: say up, down, status or exec (see 'wirerate lab --help')"
+				 : "lab: one action only, got '%s' after '%s'",
+			  nargs > 1 ? args[1] : "", nargs ? args[0] : argv[0]);
+		free(args);
+		return EXIT_USAGE;
+	}
+	*action = args[0];
+	free(args);
+	if (app_lab_run_action_parse(*action, &act)) {
+		cli_error("lab: unknown action '%s': expected up, down, status or exec", *action);
+		return EXIT_USAGE;
+	}
+	if (act != APP_LAB_UP && la.up_only)
+		return cli_fail(EXIT_USAGE, "lab %s: --%s applies to 'lab up' only", *action, la.up_only->name);
+	if (la.vm_only && !la.spec.kernel[0])
+		return cli_fail(EXIT_USAGE, "lab up: --%s needs --kernel (a VM as the DUT)", la.vm_only->name);
+	if (la.spec.kernel[0] && la.dut_cpus[0]) {
+		char *end;
+		unsigned long n = strtoul(la.dut_cpus, &end, 10);
+
+		/* a VM's CPUs are its own: how many, not which of the host's */
+		if (*end || end == la.dut_cpus || n < 1 || n > LAB_VCPUS_MAX)
+			return cli_fail(EXIT_USAGE, "lab up: with --kernel, --dut-cpus is the VM's number of vCPUs, "
+					"1..%d, not '%s'", LAB_VCPUS_MAX, la.dut_cpus);
+		la.spec.vcpus = (unsigned int)n;
+		cpuset_zero(&la.spec.dut_cpus);
+	}
+	if (act == APP_LAB_UP && lab_spec_check(&la.spec, err, sizeof(err)))
+		return cli_fail(EXIT_USAGE, "lab up: %s", err);
+	*out = la.spec;
+	return -1;
+}

@@ -1,0 +1,18 @@
+/* lab's options (src/cli/lab_args.c): the table and the parse, which the
+ * matrix uses too. */
+#ifndef WR_CLI_LAB_ARGS_H
+#define WR_CLI_LAB_ARGS_H
+
+#include "cli/cli.h"
+#include "lab/lab.h"
+
+/* 'lab' and its options as cmd_lab takes them (argv[0] is "lab"), checked
+ * as 'lab up' would check them, without acting: -1 with *spec and
+ * *action set, or the exit status (0 after --help) after a one-line
+ * error. */
+/* cmd (may be NULL: no exec then): for 'lab exec', the command's words,
+ * NULL-ended, malloc'd (one free). */
+int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action,
+		   char ***cmd);
+
+#endif

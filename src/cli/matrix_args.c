@@ -1,0 +1,117 @@
+/* matrix's options: declared once (the table that opt_parse, the usage
+ * text and 'help --json' read: the axes and the matrix's own), parsed up
+ * to '--', and the test named after it. */
+#include "cli/matrix_args.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/opt.h"
+
+#define MO(field) OPT_FIELD(struct matrix_opts, field)
+
+static int set_axis(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct matrix_opts *mo = ctx;
+	char name[48];
+
+	snprintf(name, sizeof(name), "--%s", opt->name);
+	return app_matrix_plan_add(mo->m, app_matrix_plan_axis(mo->m, name), (char *)v, err, errlen);
+}
+
+static int set_tag(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct matrix_opts *mo = ctx;
+
+	if (mo->ntags == (int)(sizeof(mo->tags) / sizeof(mo->tags[0]))) {
+		snprintf(err, errlen, "--tag: at most %d", (int)(sizeof(mo->tags) / sizeof(mo->tags[0])));
+		return -EINVAL;
+	}
+	mo->tags[mo->ntags++] = v;
+	return 0;
+}
+
+static const struct opt matrix_opts_table[] = {
+	{ "placement", 0, OPT_VALUE, "LIST", "axes ('lab up' options, each a comma-separated list of values, or repeated)",
+	  NULL, "e.g. bound,split,free (the DUT's IRQ placement)", set_axis },
+	{ "rules", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 0,100,1000 (null firewall rules in the DUT)", set_axis },
+	{ "dut-cpus", 0, OPT_VALUE, "CPUS", NULL, NULL, "one CPU list per occurrence: --dut-cpus 1 --dut-cpus 0-1",
+	  set_axis },
+	{ "shape", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 50kpps,100kpps", set_axis },
+	{ "mtu", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 1500,9000", set_axis },
+	{ "queues", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 1,2", set_axis },
+	{ "kernel", 0, OPT_VALUE, "LIST", NULL, NULL,
+	  "the DUT's kernels, a VM lab each (lab up --kernel): e.g.\n"
+	  "6.1.0-57-cloud-amd64,6.12.118+deb12-cloud-amd64; with it --dut-cpus\n"
+	  "is the VM's vCPUs", set_axis },
+	{ "kernel-cmdline", 0, OPT_VALUE, "ARGS", NULL, NULL,
+	  "one guest kernel command line per occurrence, 'none' for none:\n"
+	  "--kernel-cmdline maxcpus=1 --kernel-cmdline none (UP against SMP)", set_axis },
+	{ "prefix", 0, OPT_VALUE, "P", "options", LAB_PREFIX_DEFAULT,
+	  "the lab's namespace prefix. A lab already up with this\n"
+	  "prefix is taken down first; the matrix takes its own down at\n"
+	  "the end, also on failure or Ctrl-C", opt_set_str, MO(prefix) },
+	{ "no-xdp", 0, OPT_NOARG, NULL, NULL, NULL, "every configuration's DUT in skb mode ('lab up --no-xdp')",
+	  opt_set_true, MO(no_xdp) },
+	{ "label", 0, OPT_VALUE, "TEXT", NULL, NULL, "put in front of each run's label (the configuration)",
+	  opt_set_str, MO(label) },
+	{ "tag", 0, OPT_VALUE, "TEXT", NULL, NULL, "an extra tag on every run (repeatable)", set_tag },
+	{ "db", 0, OPT_VALUE, "FILE", NULL, NULL,
+	  "the results database, a file or a postgresql:// URI\n(default as for 'wirerate runs')", opt_set_db, MO(db) },
+	{ "html", 0, OPT_VALUE, "FILE", NULL, NULL, "the report as an HTML page too", opt_set_str, MO(html) },
+	{ "fail-on-regression", 0, OPT_VALUE, "PCT", NULL, NULL,
+	  "exit 3 when a configuration is worse than the first by more\n"
+	  "than PCT percent beyond noise", opt_set_str, MO(fail_pct) },
+	{ NULL },
+};
+
+static const struct opt *const matrix_tables[] = { matrix_opts_table, NULL };
+
+const struct opt_cmd matrix_cmd = {
+	.name = "matrix",
+	.synopsis = "AXES... [OPTIONS] -- trial|rfc2544 [TEST OPTIONS]",
+	.about = "Runs the same test once per lab configuration: every combination of the\n"
+		 "axes' values. For each, the lab is built afresh with that configuration\n"
+		 "and the test runs and is stored (label: the configuration; one tag for the\n"
+		 "whole matrix). Then 'wirerate report' compares the runs: a table by size\n"
+		 "(rows are frame sizes, columns are configurations) and one by setup (rows\n"
+		 "are configurations, kpps), each against the first configuration.\n",
+	.notes = "The test's options follow '--': any of trial's or rfc2544's, except the\n"
+		 "ones the matrix sets (--prefix, --tx, --rx, --label, --db, --no-store, --json).\n"
+		 "At most 64 configurations. With --json: the configurations, their run ids\n"
+		 "and the report's JSON.\n"
+		 "\n"
+		 "exit status: 0; 1 runtime failure; 2 bad input; 3 regression (with\n"
+		 "--fail-on-regression); 130 interrupted (the runs finished so far stay stored)\n",
+	.tables = matrix_tables,
+};
+
+int matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, char ***test, int *ntest)
+{
+	void *ctx[] = { mo };
+	int test_at = -1, rc, nown, nargs;
+	char *args[1];
+
+	app_matrix_plan_init(mo->m);
+	*mo = (struct matrix_opts){ .m = mo->m, .prefix = LAB_PREFIX_DEFAULT };
+	/* The matrix's own options end at '--'; the test's follow. */
+	for (nown = 1; nown < argc && strcmp(argv[nown], "--"); nown++)
+		;
+	if (nown < argc)
+		test_at = nown + 1;
+	if ((rc = opt_parse(&matrix_cmd, ctx, cli, nown, argv, args, 1, &nargs)))
+		return opt_exit(rc);
+	if (nargs) {
+		cli_error("matrix: unexpected '%s': the test goes after '--'", args[0]);
+		return EXIT_USAGE;
+	}
+	if (test_at < 0 || test_at >= argc)
+		return cli_fail(EXIT_USAGE, "matrix: give the test after '--': trial or rfc2544 and its options "
+				"(see 'wirerate matrix --help')");
+	if (strcmp(argv[test_at], "trial") && strcmp(argv[test_at], "rfc2544"))
+		return cli_fail(EXIT_USAGE, "matrix: the test is trial or rfc2544, not '%s'", argv[test_at]);
+	*test = argv + test_at;
+	*ntest = argc - test_at;
+	return -1;
+}

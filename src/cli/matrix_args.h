@@ -1,0 +1,26 @@
+/* matrix's options (src/cli/matrix_args.c): the table and the parse. */
+#ifndef WR_CLI_MATRIX_ARGS_H
+#define WR_CLI_MATRIX_ARGS_H
+
+#include <stdbool.h>
+
+#include "app/matrix_plan.h"
+#include "cli/cli.h"
+#include "cli/store_args.h"
+#include "lab/lab.h"
+
+/* The matrix's own options, before '--'. */
+struct matrix_opts {
+	struct app_matrix *m;
+	const char *prefix, *label, *db, *html, *fail_pct;
+	const char *tags[STOREOPT_MAX_TAGS - 1];	/* and the matrix's own */
+	int ntags;
+	bool no_xdp;
+};
+
+/* argv up to '--' into mo (mo->m: the axes' values) and the test after
+ * it (*test from its name on, ntest words): -1 to go on, or the exit
+ * status (0 after --help) after a one-line error. */
+int matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, char ***test, int *ntest);
+
+#endif

@@ -1,0 +1,26 @@
+/* rfc2544's options (src/cli/rfc2544_args.c): the table and the parse. */
+#ifndef WR_CLI_RFC2544_ARGS_H
+#define WR_CLI_RFC2544_ARGS_H
+
+#include <stdbool.h>
+
+#include "app/rfc2544_plan.h"
+#include "app/trial_cfg.h"
+#include "cli/cli.h"
+#include "cli/store_args.h"
+
+struct rfc2544_args {
+	struct app_rfc2544_opts po;	/* the options the plan reads, declared into it */
+	bool sizes_given;
+	bool json_stream;
+	const char *openmetrics;
+};
+
+/* argv into r, so and to (rfc2544's own options, the store's, the
+ * traffic options), with the test words and every check, and the plan
+ * timed (RFC 2544's defaults, or the lab's quick mode): -1 to go on, or
+ * the exit status (0 after --help) after a one-line error. */
+int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct storeopt *so,
+		 struct trialopt *to, struct app_rfc2544_plan *plan);
+
+#endif

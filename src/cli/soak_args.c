@@ -1,0 +1,127 @@
+/* soak's options: declared once (the table that opt_parse, the usage text
+ * and 'help --json' read), then parsed and checked. */
+#include "cli/soak_args.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cli/opt.h"
+#include "core/ns.h"
+#include "cli/dut_args.h"
+#include "dut/soak.h"
+#include "app/soak_run.h"
+
+static int set_calibration(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct soak_opts *op = ctx;
+
+	if (!*v || strlen(v) >= sizeof(op->path) - 32) {
+		snprintf(err, errlen, "expected a file name");
+		return -EINVAL;
+	}
+	snprintf(op->path, sizeof(op->path), "%s", v);
+	op->path_set = true;
+	return 0;
+}
+
+static int set_settle(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	int rc = opt_set_uint(ctx, opt, v, err, errlen);
+
+	if (!rc)
+		((struct soak_opts *)ctx)->cal_only = "--settle";
+	return rc;
+}
+
+static int set_tolerance(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct soak_opts *op = ctx;
+	char *end;
+
+	errno = 0;
+	op->cal.tolerance = strtod(v, &end) / 100;
+	if (end == v || (*end && strcmp(end, "%")) || errno ||
+	    !(op->cal.tolerance >= 0.0001 && op->cal.tolerance <= 0.5)) {
+		snprintf(err, errlen, "'%s' is not a percentage in 0.01..50", v);
+		return -EINVAL;
+	}
+	op->cal_only = "--tolerance";
+	return 0;
+}
+
+static const struct opt soak_opts[] = {
+	{ "calibrate", 0, OPT_NOARG, NULL, "soaking", NULL,
+	  "measure the idle rate (the machine must be idle) and\n"
+	  "store it; needed once per kernel and CPU model (the\n"
+	  "file keeps the CPUs not calibrated this time)",
+	  opt_set_true, OPT_FIELD(struct soak_opts, calibrate) },
+	{ "interval", 0, OPT_VALUE, "T", NULL, "1s", "time per reading (10ms..1h)",
+	  opt_set_ns, OPT_FIELD(struct soak_opts, interval_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR },
+	{ "duration", 0, OPT_VALUE, "T", NULL, NULL, "stop after T (default: until Ctrl-C)",
+	  opt_set_ns, OPT_FIELD(struct soak_opts, duration_ns), 10 * NSEC_PER_MSEC, 31 * NSEC_PER_DAY },
+	{ "cpus", 0, OPT_VALUE, "LIST", NULL, NULL, "CPUs to soak (default: all online)",
+	  opt_set_cpuset, OPT_FIELD(struct soak_opts, cpus), 0, 0, OPT_FIELD(struct soak_opts, have_cpus) },
+	{ "per-cpu", 0, OPT_NOARG, NULL, NULL, NULL, "the load of each CPU too",
+	  opt_set_true, OPT_FIELD(struct soak_opts, per_cpu) },
+	{ "calibration", 0, OPT_VALUE, "FILE", NULL, NULL,
+	  "calibration file (default $WIRERATE_STATE_DIR,\n"
+	  "$XDG_STATE_HOME/wirerate or ~/.local/state/wirerate,\n"
+	  "then /soak-calibration)", set_calibration },
+	{ "settle", 0, OPT_VALUE, "N", "calibration only", "5", "consecutive readings that must agree (2..100)",
+	  set_settle, OPT_FIELD(struct soak_opts, cal.settle), 2, 100 },
+	{ "tolerance", 0, OPT_VALUE, "PCT", NULL, "1", "how closely, in percent of their mean (0.01..50)",
+	  set_tolerance },
+	{ "timeout", 0, OPT_VALUE, "T", NULL, "60s", "give up after T (1s..1h)",
+	  opt_set_ns, OPT_FIELD(struct soak_opts, cal.timeout_ns), NSEC_PER_SEC, NSEC_PER_HOUR },
+	DUTOPT_ENTRIES(OPT_FIELD(struct soak_opts, dut), "the host", "this host",
+		       "soak the CPUs of this DUT, with the calibration kept there"),
+	{ NULL },
+};
+
+static const struct opt *const soak_tables[] = { soak_opts, NULL };
+
+const struct opt_cmd soak_cmd = {
+	.name = "soak",
+	.synopsis = "[--calibrate] [--interval 1s] [--duration T] [--cpus LIST]\n"
+		    "                     [--per-cpu] [--calibration FILE] [--dut TARGET] [--json]",
+	.about = "Runs a lowest-priority (SCHED_IDLE) busy loop pinned to each CPU and prints\n"
+		 "how much slower it runs than on an idle machine: the CPU that everything\n"
+		 "else took, interrupts and softirqs included (Andrew Morton's cyclesoak).\n",
+	.tables = soak_tables,
+};
+
+int soak_args(struct cli *cli, int argc, char **argv, struct soak_opts *op)
+{
+	void *ctx[] = { op };
+	char *args[1];
+	int nargs, rc;
+
+	memset(op, 0, sizeof(*op));
+	op->interval_ns = NSEC_PER_SEC;
+	op->cal.settle = 5;
+	op->cal.tolerance = 0.01;
+	op->cal.timeout_ns = 60 * NSEC_PER_SEC;
+	soak_calibration_default_path(op->path, sizeof(op->path));
+	if ((rc = opt_parse(&soak_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
+		return opt_exit(rc);
+	char err[256];
+
+	if (op->cal_only && !op->calibrate) {
+		cli_error("soak: %s applies to --calibrate only", op->cal_only);
+		return EXIT_USAGE;
+	}
+	if (duttarget_check(&op->dut, err, sizeof(err)))
+		return cli_fail(EXIT_USAGE, "soak: %s", err);
+	/* A calibration is made on the idle machine it is for. */
+	if (op->dut.given && op->calibrate)
+		return cli_fail(EXIT_USAGE, "soak: --calibrate runs on the DUT itself: 'wirerate soak --calibrate' there, idle");
+	if (op->dut.kind == DUT_SSH && op->path_set) {
+		cli_error("soak: --calibration names a file here; a DUT over ssh uses its own");
+		return EXIT_USAGE;
+	}
+	if (op->calibrate && op->duration_ns)
+		return cli_fail(EXIT_USAGE, "soak: --duration does not apply to --calibrate (see --timeout)");
+	return -1;
+}

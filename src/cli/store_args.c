@@ -1,0 +1,90 @@
+/* The results store's options (--db, --label, --tag, --no-store) as a
+ * table for opt_parse; see store_args.h. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/store_args.h"
+
+/* A label or tag is shown in text tables, one run a line: a newline, tab
+ * or escape in it would break or forge them. */
+static bool has_control(const char *v)
+{
+	for (; *v; v++)
+		if (iscntrl((unsigned char)*v))
+			return true;
+	return false;
+}
+
+static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct storeopt *s = ctx;
+
+	int rc;
+
+	if (!*v || strlen(v) >= sizeof(s->path)) {
+		snprintf(err, errlen, "--db: give a file name");
+		return -EINVAL;
+	}
+	if ((rc = opt_db_check(v, err, errlen)))
+		return rc;
+	snprintf(s->path, sizeof(s->path), "%s", v);
+	s->path_set = true;
+	return 0;
+}
+
+/* --label (id 0) and --tag (id 1): 1 to 63 characters, no control
+ * characters; a label may be empty (no label). */
+static int set_text(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct storeopt *s = ctx;
+	bool tag = opt->id;
+
+	if (has_control(v)) {
+		snprintf(err, errlen, "--%s: no control characters (newline, tab, escape ...)", opt->name);
+		return -EINVAL;
+	}
+	if (strlen(v) > 63 || (!*v && tag)) {
+		snprintf(err, errlen, "--%s '%.80s': 1 to 63 characters", opt->name, v);
+		return -EINVAL;
+	}
+	if (!tag) {
+		s->label = v;
+		return 0;
+	}
+	if (s->ntags == STOREOPT_MAX_TAGS) {
+		snprintf(err, errlen, "--tag: at most %d tags", STOREOPT_MAX_TAGS);
+		return -EINVAL;
+	}
+	s->tags[s->ntags++] = v;
+	return 0;
+}
+
+const struct opt store_args_opts[] = {
+	{ "db", 0, OPT_VALUE, "FILE", "results store (see 'wirerate runs' and 'wirerate report')", NULL,
+	  "the results database: a file, or a postgresql:// URI shared by\n"
+	  "several testers (docs/store.md); default $WIRERATE_DB, else\n"
+	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db", set_db },
+	{ "label", 0, OPT_VALUE, "TEXT", NULL, NULL, "a name for this run, e.g. the kernel: --label 6.1.0", set_text,
+	  0, 0, 0, 0 },
+	{ "tag", 0, OPT_VALUE, "TEXT", NULL, NULL, "a free-form tag (repeatable)", set_text, 0, 0, 0, 1 },
+	{ "no-store", 0, OPT_NOARG, NULL, NULL, NULL, "do not store this run",
+	  opt_set_true, OPT_FIELD(struct storeopt, no_store) },
+	{ NULL },
+};
+
+void store_args_init(struct storeopt *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void store_args_end(struct storeopt *s, const char *status, const char *headline)
+{
+	char err[512];
+	int64_t id = s->run_id;
+
+	if (app_run_store_end(s, status, headline, err, sizeof(err)))
+		cli_error("warning: run %lld not marked %s in %s: %s", (long long)id, status, s->path, err);
+}

@@ -1,0 +1,64 @@
+/* trial's options: declared once (its own table beside the traffic and
+ * store options, read by opt_parse, the usage text and 'help --json'),
+ * then parsed and checked. */
+#include "cli/trial_args.h"
+
+#include "app/trial_check.h"
+#include "app/trial_run.h"
+#include "cli/opt.h"
+#include "cli/trial_opts.h"
+#include "io/capture.h"
+
+static const struct opt trial_args_opts[] = {
+	{ "repeat", 0, OPT_VALUE, "N", "repeats", "1",
+	  "run the trial N times in a row (1..16), each stored;\n"
+	  "'report' compares the runs over their spread",
+	  opt_set_u64, OPT_FIELD(struct trial_args, repeat), 1, APP_TRIAL_MAX_REPEATS },
+	{ "latency-histogram", 0, OPT_VALUE, "FILE", NULL, NULL,
+	  "write every direction's full latency histogram as CSV\n"
+	  "(repeat,direction,lo_ns,hi_ns,count,cumulative; docs/trial.md)",
+	  opt_set_path, OPT_FIELD(struct trial_args, files.histogram) },
+	{ "openmetrics", 0, OPT_VALUE, "FILE", NULL, NULL,
+	  "write the run's figures as OpenMetrics text (for a\n"
+	  "Prometheus textfile collector; docs/json.md)",
+	  opt_set_path, OPT_FIELD(struct trial_args, files.openmetrics) },
+	{ "capture", 0, OPT_VALUE, "FILE", NULL, NULL,
+	  "write the first frames received but not counted (not a\n"
+	  "test frame, a bad tag, another trial's, late, a\n"
+	  "duplicate) to a pcapng file, each with why",
+	  opt_set_path, OPT_FIELD(struct trial_args, files.capture) },
+	{ "capture-count", 0, OPT_VALUE, "N", NULL, "100",
+	  "how many frames --capture keeps (1..10000)",
+	  opt_set_uint, OPT_FIELD(struct trial_args, files.capture_count), 1, CAPTURE_MAX_FRAMES },
+	{ NULL },
+};
+
+static const struct opt *const trial_tables[] = { trial_opts, trial_args_opts, store_args_opts, NULL };
+
+const struct opt_cmd trial_cmd = {
+	.name = "trial",
+	.synopsis = "--rate RATE [OPTIONS]",
+	.about = "Offers UDP frames at RATE for a time and counts what came out of the DUT.\n",
+	.tables = trial_tables,
+};
+
+int trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, struct trial_args *own,
+	       struct storeopt *so)
+{
+	void *ctx[] = { to, own, so };
+	char *args[1], err[512];
+	int nargs, rc;
+
+	app_trial_check_defaults(to);
+	store_args_init(so);
+	own->repeat = 1;
+	if ((rc = opt_parse(&trial_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
+		return opt_exit(rc);
+	if (app_trial_check(to, NULL, err, sizeof(err)))
+		return cli_fail(EXIT_USAGE, "trial: %s", err);
+	if (own->files.capture_count && !own->files.capture)
+		return cli_fail(EXIT_USAGE, "trial: --capture-count goes with --capture FILE");
+	if (!own->files.capture_count)
+		own->files.capture_count = TRIAL_CAPTURE_COUNT;
+	return -1;
+}

@@ -1,0 +1,26 @@
+/* trial's options (src/cli/trial_args.c): the table and the parse. */
+#ifndef WR_CLI_TRIAL_ARGS_H
+#define WR_CLI_TRIAL_ARGS_H
+
+#include <stdint.h>
+
+#include "app/trial_cfg.h"
+#include "cli/cli.h"
+#include "cli/store_args.h"
+#include "render/trial_files.h"
+
+#define TRIAL_CAPTURE_COUNT 100	/* --capture-count's default */
+
+struct trial_args {
+	uint64_t repeat;
+	/* --latency-histogram, --openmetrics, --capture FILE, --capture-count N */
+	struct trial_files files;
+};
+
+/* argv into to, own and so (the traffic options, trial's own, the
+ * store's), with the checks trialopt does not know of: -1 to go on, or
+ * the exit status (0 after --help) after a one-line error. */
+int trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, struct trial_args *own,
+	       struct storeopt *so);
+
+#endif

@@ -1,0 +1,20 @@
+/* A bisection as text or JSON: its steps as they go (text only), and its
+ * log: every candidate measured or skipped with its verdict and figures,
+ * and the result, with what differed in the environment across it. */
+#ifndef WR_RENDER_BISECT_PRINT_H
+#define WR_RENDER_BISECT_PRINT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "app/bisect_run.h"
+#include "render/out.h"
+
+/* The bisection's first line (text only). */
+void bisect_print_begin(FILE *f, const struct app_bisect *b, bool resumed);
+/* A step's line (text only): candidate i and what happens to it. */
+void bisect_print_step(FILE *f, const struct app_bisect *b, size_t i, const char *what);
+/* The whole state; diff NULL when nothing was found to explain. */
+void bisect_print_log(struct out *o, const struct app_bisect *b, const struct trend_change *diff);
+
+#endif

@@ -1,0 +1,35 @@
+/* What 'wirerate matrix' prints: in text, a line as it begins and one
+ * per configuration (the tests print their own results in between), the
+ * planned time on stderr; with --json, one document at the end: the
+ * configurations, each with its label, its run and its lab settings, and
+ * the report's document (which a child wrote) inside. */
+#ifndef WR_RENDER_MATRIX_PRINT_H
+#define WR_RENDER_MATRIX_PRINT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "app/matrix_plan.h"
+#include "app/matrix_run.h"
+#include "render/out.h"
+
+void matrix_print_json(struct out *o, const struct app_matrix *m, const int64_t *run_ids, const char *mtag,
+		      const char *prefix, FILE *report);
+
+/* The matrix's first line: nconf configurations in lab prefix (NULL:
+ * on the test's DUT), the tag of its runs. */
+void matrix_print_begin(int nconf, const char *prefix, const char *mtag);
+/* On stderr: about test_s seconds a configuration, lab_s more for the
+ * lab's build (0: none). */
+void matrix_print_planned(int nconf, double test_s, double lab_s);
+/* "matrix C/N: LABEL" before configuration c's test; a blank line after
+ * it stored its run. */
+void matrix_print_config(int c, int nconf, const char *label);
+void matrix_print_config_done(void);
+
+/* A run's hooks that only print, their ctx the run itself: begin (the
+ * first line and the plan), starting and done (a configuration's lines);
+ * with json, the plan alone (on stderr). */
+void matrix_print_hooks(struct app_matrix_run *r);
+
+#endif

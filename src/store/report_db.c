@@ -1,0 +1,905 @@
+#include "store/report_db.h"
+#include "os/cpulat.h"
+#include "os/timefmt.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/sql.h"
+
+#include "core/stat.h"
+#include "core/lossattr.h"
+#include "core/ns.h"
+
+static int fail_sql(struct sql *h, const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s", what, sql_errmsg(h));
+	return -EIO;
+}
+
+/* How a run matched its name in one store. */
+struct found {
+	int64_t id, started;
+	char how;		/* 'i' its id, 'u' its UUID, 'l' its label */
+	int nlabel;		/* runs with that label in the store */
+};
+
+static int find_step(struct sql *h, struct sql_st *st, char how, struct found *f, char *err, size_t errlen)
+{
+	int rc = sql_step(st);
+
+	if (rc == 1) {
+		f->id = sql_col_int(st, 0);
+		f->started = sql_col_int(st, 1);
+		f->nlabel = how == 'l' ? sql_col_int(st, 2) : 1;
+		f->how = how;
+	}
+	sql_finalize(st);
+	if (rc != 1 && rc != 0)
+		return fail_sql(h, "looking up the run", err, errlen);
+	return rc == 1;
+}
+
+/* arg in one store: an id (all digits), else a UUID, else a label (the
+ * latest run with it; a label may be all digits too). 1 found, 0 not. */
+static int find_in(struct db *db, const char *arg, struct found *f, char *err, size_t errlen)
+{
+	static const struct { char how; const char *sql; } q[] = {
+		{ 'i', "SELECT id, started FROM runs WHERE id = ?1" },
+		{ 'u', "SELECT id, started FROM runs WHERE uuid = ?1 AND uuid != ''" },
+		{ 'l', "SELECT id, started, (SELECT count(*) FROM runs WHERE label = ?1) FROM runs"
+		       " WHERE label = ?1 ORDER BY started DESC, id DESC LIMIT 1" },
+	};
+	struct sql *h = db_sql(db);
+	char *end;
+	long long v = strtoll(arg, &end, 10);
+
+	for (unsigned int i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		struct sql_st *st;
+		int rc;
+
+		if (q[i].how == 'i' && (!*arg || *end))
+			continue;
+		if (sql_prepare(h, q[i].sql, &st))
+			return fail_sql(h, "looking up the run", err, errlen);
+		if (q[i].how == 'i')
+			sql_bind_int(st, 1, v);
+		else
+			sql_bind_str(st, 1, arg);
+		if ((rc = find_step(h, st, q[i].how, f, err, errlen)))
+			return rc;
+	}
+	return 0;
+}
+
+int report_db_resolve(struct db *db, const char *arg, int64_t *id, char *note, size_t notelen,
+		   char *err, size_t errlen)
+{
+	const char *name = "";
+	unsigned int which;
+
+	return report_db_resolve_in(&db, &name, 1, arg, &which, id, note, notelen, err, errlen);
+}
+
+int report_db_resolve_in(struct db *const *dbs, const char *const *names, unsigned int ndb, const char *arg,
+		      unsigned int *which, int64_t *id, char *note, size_t notelen, char *err, size_t errlen)
+{
+	struct found f[REPORT_MAX_STORES], *best = NULL;
+	bool hit[REPORT_MAX_STORES] = { false };
+	unsigned int first = 0, last = ndb, nid = 0, nstores = 0;
+	int nlabel = 0;
+	const char *given = arg;
+	char *end;
+	unsigned long k;
+
+	note[0] = '\0';
+	if (!ndb || ndb > REPORT_MAX_STORES) {
+		snprintf(err, errlen, "from 1 to %d stores", REPORT_MAX_STORES);
+		return -EINVAL;
+	}
+	/* "K:RUN" names RUN in the K-th store, of several */
+	k = strtoul(arg, &end, 10);
+	if (ndb > 1 && end != arg && *end == ':' && arg[0] != '0' && k >= 1 && k <= ndb) {
+		first = (unsigned int)k - 1;
+		last = first + 1;
+		arg = end + 1;
+	}
+	for (unsigned int i = first; i < last; i++) {
+		int rc = find_in(dbs[i], arg, &f[i], err, errlen);
+
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			continue;
+		hit[i] = true;
+		nstores++;
+		nid += f[i].how == 'i';
+		nlabel += f[i].how == 'l' ? f[i].nlabel : 0;
+	}
+	/* An id or a UUID before a label, as in one store; of labels, the
+	 * latest run over every store. */
+	for (unsigned int i = first; i < last; i++) {
+		if (!hit[i])
+			continue;
+		if (!best || (best->how == 'l' && f[i].how != 'l') ||
+		    (best->how == 'l' && f[i].how == 'l' &&
+		     (f[i].started > best->started || (f[i].started == best->started && f[i].id > best->id)))) {
+			best = &f[i];
+			*which = i;
+		}
+	}
+	if (!best) {
+		snprintf(err, errlen, "no run '%s' (neither a run id, a UUID nor a label; see 'wirerate runs')", given);
+		return -ENOENT;
+	}
+	if (nid > 1) {
+		char *p = err;
+		size_t n = (size_t)snprintf(err, errlen, "run %s is in %u stores (", arg, nid);
+
+		for (unsigned int i = first, j = 0; i < last; i++)
+			if (hit[i] && f[i].how == 'i' && n < errlen)
+				n += (size_t)snprintf(p + n, errlen - n, "%s%u: %s", j++ ? ", " : "", i + 1, names[i]);
+		if (n < errlen)
+			snprintf(p + n, errlen - n, "): name it as K:%s, K the store's place among the --db", arg);
+		return -EINVAL;
+	}
+	*id = best->id;
+	if (best->how == 'l' && nlabel > 1) {
+		if (ndb > 1)
+			snprintf(note, notelen, "label '%s' names %d runs in %u store%s; using the latest, run %u:%lld",
+				 arg, nlabel, nstores, nstores == 1 ? "" : "s", *which + 1, (long long)*id);
+		else
+			snprintf(note, notelen, "label '%s' names %d runs; using the latest, run %lld", arg, nlabel,
+				 (long long)*id);
+	}
+	return 0;
+}
+
+static double col_d(struct sql_st *st, int i)
+{
+	return sql_col_type(st, i) == SQL_NULL ? NAN : sql_col_double(st, i);
+}
+
+static void col_s(struct sql_st *st, int i, char *buf, size_t len)
+{
+	const char *t = sql_col_text(st, i);
+
+	snprintf(buf, len, "%s", t);
+}
+
+static double median(double *v, unsigned int n)
+{
+	return n ? stat_median(v, n, NULL, NULL) : NAN;
+}
+
+/* A run's next cell, for a frame size; NULL when the run has them all. */
+static struct rm_cell *new_cell(struct rm_run *r, unsigned int size, double line_bps)
+{
+	struct rm_cell *c;
+
+	if (r->ncells == RM_MAX_SIZES)
+		return NULL;
+	c = &r->cell[r->ncells++];
+	memset(c, 0, sizeof(*c));
+	c->size = size;
+	if (line_bps > 0 && size)
+		c->line_pps = line_bps / ((size + 20.0) * 8);
+	return c;
+}
+
+/* The plain trials of a run (`wirerate trial [--repeat N]`, test 'x'):
+ * per frame size the median of what they forwarded, their range and the
+ * mean loss. */
+double report_db_trial_forwarded(double load, double tx, double rx, double dur)
+{
+	double offered = load;
+
+	if (!(tx > 0))
+		return NAN;
+	if (isfinite(dur) && dur > 0 && tx / dur < load * (1 - TRIAL_OFFER_SLACK))
+		offered = tx / dur;
+	return offered * rx / tx;
+}
+
+static int load_trials(struct sql *h, struct rm_run *r, double line_bps, char *err, size_t errlen)
+{
+	enum { MAXT = 64 };
+	double fwd[MAXT], cost[MAXT], loss = 0;
+	unsigned int nf = 0, nc = 0;
+	struct rm_cell *c = NULL;
+	struct sql_st *st;
+
+	if (sql_prepare(h, "SELECT size, load, tx, rx, tester_limited,"
+				  " (SELECT ns_per_frame FROM trial_cpu WHERE trial_id = trials.id), duration_s"
+				  " FROM trials WHERE run_id = ? AND test = 'x' AND tx > 0"
+				  " AND NOT EXISTS (SELECT 1 FROM stream_trial s WHERE s.trial_id = trials.id)"
+				  " ORDER BY size, id", &st))
+		return fail_sql(h, "reading trials", err, errlen);
+	sql_bind_int(st, 1, r->id);
+	for (int s = sql_step(st);; s = sql_step(st)) {
+		unsigned int size = s == 1 ? (unsigned int)sql_col_int(st, 0) : 0;
+
+		/* A new size (or the end): finish the cell before. */
+		if (c && (s != 1 || size != c->size)) {
+			c->have_trial = nf > 0;
+			c->trials = nf;
+			if (nf) {
+				c->trial_fwd_pps = median(fwd, nf);
+				c->trial_fwd_min = fwd[0];
+				c->trial_fwd_max = fwd[nf - 1];
+				c->trial_loss_pct = loss / nf;
+			}
+			if (nc && !(c->ns_per_frame > 0))
+				c->ns_per_frame = median(cost, nc);
+			c = NULL;
+		}
+		if (s != 1)
+			break;
+		double load = col_d(st, 1), tx = col_d(st, 2), rx = col_d(st, 3), cpu = col_d(st, 5);
+
+		if (!isfinite(load) || !(tx > 0) || !isfinite(rx))
+			continue;
+		if (!c) {
+			if (!(c = (struct rm_cell *)report_model_cell_of(r, size)) && !(c = new_cell(r, size, line_bps)))
+				continue;
+			nf = nc = 0;
+			loss = 0;
+		}
+		if (nf < MAXT) {
+			fwd[nf++] = report_db_trial_forwarded(load, tx, rx, col_d(st, 6));
+			loss += rx < tx ? (tx - rx) * 100 / tx : 0;
+		}
+		c->trial_offered_pps = load;
+		c->tester_limited |= sql_col_int(st, 4) != 0;
+		if (isfinite(cpu) && cpu > 0 && nc < MAXT)
+			cost[nc++] = cpu;
+	}
+	sql_finalize(st);
+	return 0;
+}
+
+/* netperf's service demand: us of CPU (busy share x CPUs x ns) per KB. */
+static double service_demand(double busy_pct, double cpus, double ns, double bytes)
+{
+	if (!isfinite(busy_pct) || !(cpus > 0) || !(ns > 0) || !(bytes > 0))
+		return -1;
+	return busy_pct / 100 * cpus * ns / 1e3 / (bytes / 1024);
+}
+
+/* A median of the figures that are there (>= 0); -1 when none is. */
+static double median_known(double *v, unsigned int n)
+{
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (v[i] >= 0)
+			v[k++] = v[i];
+	return k ? median(v, k) : -1;
+}
+
+/* A stream's runs, per message size: see rm_cell. */
+static int load_streams(struct sql *h, struct rm_run *r, char *err, size_t errlen)
+{
+	enum { MAXT = 64 };
+	double recv[MAXT], sent[MAXT], ssd[MAXT], rsd[MAXT], dsd[MAXT], cost[MAXT], loss = 0;
+	unsigned int n = 0, nc = 0;
+	struct rm_cell *c = NULL;
+	struct sql_st *st;
+
+	if (sql_prepare(h, "SELECT t.size, t.tx, t.rx, s.senders, s.sent_bytes, s.recv_bytes, s.send_ns, s.recv_ns,"
+			   " s.send_cpus, s.send_busy_pct, s.recv_cpus, s.recv_busy_pct,"
+			   " (SELECT ns_per_frame FROM trial_cpu WHERE trial_id = t.id)"
+			   " FROM trials t JOIN stream_trial s ON s.trial_id = t.id"
+			   " WHERE t.run_id = ? AND t.tx > 0 ORDER BY t.size, t.id", &st))
+		return fail_sql(h, "reading streams", err, errlen);
+	sql_bind_int(st, 1, r->id);
+	for (int step = sql_step(st);; step = sql_step(st)) {
+		unsigned int size = step == 1 ? (unsigned int)sql_col_int(st, 0) : 0;
+
+		if (c && (step != 1 || size != c->size)) {
+			c->have_stream = n > 0;
+			c->stream_runs = n;
+			if (n) {
+				c->st_recv_mbps = median(recv, n);
+				c->st_recv_min = recv[0];
+				c->st_recv_max = recv[n - 1];
+				c->st_send_mbps = median(sent, n);
+				c->st_loss_pct = loss / n;
+				c->st_send_sd = median_known(ssd, n);
+				c->st_recv_sd = median_known(rsd, n);
+				c->st_dut_sd = median_known(dsd, n);
+			}
+			if (nc && !(c->ns_per_frame > 0))
+				c->ns_per_frame = median(cost, nc);
+			c = NULL;
+		}
+		if (step != 1)
+			break;
+		double tx = col_d(st, 1), rx = col_d(st, 2), sb = col_d(st, 4), rb = col_d(st, 5);
+		double sns = col_d(st, 6), rns = col_d(st, 7), dut = col_d(st, 12);
+
+		if (!(tx > 0) || !isfinite(rx) || !(sns > 0) || !(rns > 0) || !isfinite(sb) || !isfinite(rb))
+			continue;
+		if (!c) {
+			if (!(c = (struct rm_cell *)report_model_cell_of(r, size)) && !(c = new_cell(r, size, 0)))
+				continue;
+			n = nc = 0;
+			loss = 0;
+		}
+		if (n < MAXT) {
+			recv[n] = rb * 8 / ns_to_s(rns) / 1e6;
+			sent[n] = sb * 8 / ns_to_s(sns) / 1e6;
+			ssd[n] = service_demand(col_d(st, 9), col_d(st, 8), sns, sb);
+			rsd[n] = service_demand(col_d(st, 11), col_d(st, 10), rns, rb);
+			/* the DUT: its CPU per datagram forwarded, one frame each */
+			dsd[n] = isfinite(dut) && dut > 0 && size ? dut / 1e3 * 1024 / size : -1;
+			loss += rx < tx ? (tx - rx) * 100 / tx : 0;
+			n++;
+		}
+		if ((unsigned int)sql_col_int(st, 3) > c->stream_senders)
+			c->stream_senders = (unsigned int)sql_col_int(st, 3);
+		if (isfinite(dut) && dut > 0 && nc < MAXT)
+			cost[nc++] = dut;
+	}
+	sql_finalize(st);
+	return 0;
+}
+
+/* Where the plain trials of each size lost their frames: the stored
+ * attribution added up over the trials and directions. */
+static int load_trial_loss(struct sql *h, struct rm_run *r, char *err, size_t errlen)
+{
+	struct lossattr *a = malloc(sizeof(*a));
+	struct sql_st *st = NULL, *tot = NULL;
+	int rc = 0;
+
+	if (!a)
+		return -ENOMEM;
+	if (sql_prepare(h, "SELECT l.place, l.detail, SUM(l.frames) FROM trial_loss l"
+				  " JOIN trials t ON t.id = l.trial_id"
+				  " WHERE t.run_id = ? AND t.size = ? AND t.test = 'x' GROUP BY l.place, l.detail", &st) ||
+	    sql_prepare(h, "SELECT COUNT(*), SUM(d.lost), SUM(d.over) FROM trial_loss_dir d"
+				  " JOIN trials t ON t.id = d.trial_id WHERE t.run_id = ? AND t.size = ? AND t.test = 'x'", &tot)) {
+		rc = fail_sql(h, "reading the loss attribution", err, errlen);
+		goto out;
+	}
+	for (unsigned int i = 0; i < r->ncells; i++) {
+		struct rm_cell *c = &r->cell[i];
+		int64_t n = 0, lost = 0, over = 0;
+
+		if (!c->have_trial)
+			continue;
+		sql_reset(tot);
+		sql_bind_int(tot, 1, r->id);
+		sql_bind_int(tot, 2, (int)c->size);
+		if (sql_step(tot) == 1) {
+			n = sql_col_int(tot, 0);
+			lost = sql_col_int(tot, 1);
+			over = sql_col_int(tot, 2);
+		}
+		/* runs from before the attribution have no rows: nothing said */
+		if (n <= 0 || lost < 0 || over < 0)
+			continue;
+		memset(a, 0, sizeof(*a));
+		a->lost = (uint64_t)lost;
+		a->over = (uint64_t)over;
+		sql_reset(st);
+		sql_bind_int(st, 1, r->id);
+		sql_bind_int(st, 2, (int)c->size);
+		while (sql_step(st) == 1) {
+			const char *pl = sql_col_text(st, 0);
+			const char *de = sql_col_text(st, 1);
+			int64_t fr = sql_col_int(st, 2);
+			enum lossattr_place p;
+
+			/* a row this build does not know is left out, not misread */
+			if (!pl || lossattr_place_parse(pl, &p) || fr <= 0)
+				continue;
+			lossattr_add(a, p, de ? de : "", (uint64_t)fr);
+		}
+		c->have_loss = true;
+		c->loss_lost = a->lost;
+		c->loss_over = a->over;
+		lossattr_format(a, c->loss_text, sizeof(c->loss_text));
+	}
+out:
+	sql_finalize(st);
+	sql_finalize(tot);
+	free(a);
+	return rc;
+}
+
+/* A stored bound is "at least" when no load failed above it (no upper)
+ * and it is not simply the line rate: the max load was a cap (the
+ * tester's ceiling, --max-load), or the search stopped below it (the
+ * tester fell short). Runs migrated from version 1 kept no max load:
+ * never a bound. A PDR the tester stopped says nothing of the NDR. */
+static bool stored_bound(double lower, double upper, double max_load, bool max_is_cap)
+{
+	return isfinite(lower) && isnan(upper) && isfinite(max_load) &&
+	       (max_is_cap || lower < max_load * (1 - 1e-9));
+}
+
+/* The noise floor of one cell from the run's stored throughput trials of
+ * its size (every repeat), against its median PDR when the run had a PDR
+ * goal. Trials the store could not give are simply not read. */
+#define NF_LOAD_MAX 4096
+
+static int load_noise_floor(struct sql *h, const struct rm_run *r, struct rm_cell *c, bool pdr_goal,
+			    char *err, size_t errlen)
+{
+	struct nf_cfg nc = { .ndr = c->ndr_iv.n ? c->ndr_iv.median : 0,
+			     .ref_load = pdr_goal && c->pdr_iv.n ? c->pdr_iv.median : 0 };
+	struct nf_trial *t;
+	struct sql_st *st;
+	size_t n = 0;
+
+	if (!(t = calloc(NF_LOAD_MAX, sizeof(*t)))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (sql_prepare(h, "SELECT load, duration_s, tx, rx, tester_limited FROM trials"
+				  " WHERE run_id = ? AND size = ? AND test = 't' ORDER BY id", &st)) {
+		free(t);
+		return fail_sql(h, "reading trials", err, errlen);
+	}
+	sql_bind_int(st, 1, r->id);
+	sql_bind_int(st, 2, c->size);
+	while (n < NF_LOAD_MAX && sql_step(st) == 1) {
+		double load = col_d(st, 0), dur = col_d(st, 1);
+		int64_t tx = sql_col_int(st, 2), rx = sql_col_int(st, 3);
+
+		/* anything may have written the store: only sane rows */
+		if (!isfinite(load) || !(load > 0) || !isfinite(dur) || !(dur > 0) || dur > 1e6 || tx <= 0 || rx < 0)
+			continue;
+		t[n++] = (struct nf_trial){ .load = load, .duration_ns = (uint64_t)(dur * 1e9), .tx = (uint64_t)tx,
+					    .rx = (uint64_t)rx, .limited = sql_col_int(st, 4) != 0 };
+	}
+	sql_finalize(st);
+	noisefloor_detect(t, n, &nc, &c->nf);
+	free(t);
+	return 0;
+}
+
+/* The cells of one run from its per-repeat results. */
+/* Each cell's profile: of its plain trials the last with one; of its
+ * throughput trials the one at the highest load that lost nothing (the
+ * NDR's), else the highest. */
+static int load_profiles(struct sql *h, struct rm_run *r, char *err, size_t errlen)
+{
+	struct sql_st *pick = NULL, *top = NULL;
+	int rc = 0;
+
+	if (sql_prepare(h, "SELECT c.trial_id, c.profile_busy_pct, c.profile_softirq_pct FROM trial_cpu c"
+			   " JOIN trials t ON t.id = c.trial_id WHERE t.run_id = ? AND t.size = ?"
+			   " AND c.profile_samples IS NOT NULL"
+			   " ORDER BY t.test = 'x' DESC, t.rx >= t.tx DESC, t.load DESC, t.id DESC LIMIT 1", &pick) ||
+	    sql_prepare(h, "SELECT symbol, pct FROM trial_profile WHERE trial_id = ? ORDER BY pos", &top)) {
+		rc = fail_sql(h, "reading the profiles", err, errlen);
+		goto out;
+	}
+	for (unsigned int i = 0; i < r->ncells; i++) {
+		struct rm_cell *c = &r->cell[i];
+		int64_t trial;
+
+		sql_reset(pick);
+		sql_bind_int(pick, 1, r->id);
+		sql_bind_int(pick, 2, c->size);
+		if (sql_step(pick) != 1)
+			continue;
+		trial = sql_col_int(pick, 0);
+		c->have_prof = true;
+		c->prof_busy_pct = sql_col_double(pick, 1);
+		c->prof_softirq_pct = sql_col_double(pick, 2);
+		sql_reset(top);
+		sql_bind_int(top, 1, trial);
+		while (c->nprof < RM_MAX_PROF && sql_step(top) == 1) {
+			struct rm_prof *p = &c->prof[c->nprof++];
+
+			snprintf(p->symbol, sizeof(p->symbol), "%s", sql_col_text(top, 0));
+			p->pct = sql_col_double(top, 1);
+		}
+	}
+out:
+	sql_finalize(pick);
+	sql_finalize(top);
+	return rc;
+}
+
+enum { MAXR = 64 };	/* repeats read per size */
+
+/* Each cell's goal results (RFC 9971), medians over its repeats. */
+static int load_goals(struct sql *h, struct rm_run *r, char *err, size_t errlen)
+{
+	struct sql_st *st;
+	double v[3][MAXR];
+	unsigned int nv[3] = { 0 };
+	struct rm_cell *c = NULL;
+	struct rm_goal *g = NULL;
+	int rc = 0;
+
+	if (sql_prepare(h, "SELECT size, pos, name, spec, rlb, rub, cond_tput, irregular FROM goal_results"
+			   " WHERE run_id = ? ORDER BY size, pos, repeat", &st))
+		return fail_sql(h, "reading goal results", err, errlen);
+	sql_bind_int(st, 1, r->id);
+	for (int s = sql_step(st);; s = sql_step(st)) {
+		unsigned int size = s == 1 ? (unsigned int)sql_col_int(st, 0) : 0;
+		int64_t pos = s == 1 ? sql_col_int(st, 1) : -1;
+
+		/* a new goal (or the end): its medians */
+		if (g && (s != 1 || size != c->size || pos != (int64_t)(g - c->goal))) {
+			g->rlb = nv[0] ? median(v[0], nv[0]) : NAN;
+			g->rub = nv[1] ? median(v[1], nv[1]) : NAN;
+			g->cond = nv[2] ? median(v[2], nv[2]) : NAN;
+			g = NULL;
+		}
+		if (s != 1) {
+			if (s != 0)
+				rc = fail_sql(h, "reading goal results", err, errlen);
+			break;
+		}
+		if (!g) {
+			c = (struct rm_cell *)report_model_cell_of(r, size);
+			/* the goals come in order from 0; a gap or too many is not ours */
+			if (!c || pos != (int64_t)c->ngoal || c->ngoal >= RM_MAX_GOALS)
+				continue;
+			g = &c->goal[c->ngoal++];
+			snprintf(g->name, sizeof(g->name), "%s", sql_col_text(st, 2));
+			snprintf(g->spec, sizeof(g->spec), "%s", sql_col_text(st, 3));
+			nv[0] = nv[1] = nv[2] = 0;
+		}
+		g->repeats++;
+		for (int k = 0; k < 3; k++) {
+			double x = col_d(st, 4 + k);
+
+			if (isfinite(x) && nv[k] < MAXR)
+				v[k][nv[k]++] = x;
+		}
+		if (sql_col_text(st, 7)[0] && !g->irregular++)
+			snprintf(g->why, sizeof(g->why), "%s", sql_col_text(st, 7));
+	}
+	sql_finalize(st);
+	return rc;
+}
+
+static int load_cells(struct sql *h, struct rm_run *r, double line_bps, bool pdr_goal, char *err, size_t errlen)
+{
+	struct sql_st *st;
+	int rc = 0;
+
+	if (sql_prepare(h,
+			       "SELECT size, max_load, max_is_ceiling, ndr_lower, pdr_lower, at_max, tester_capped,"
+			       " width_pps, ns_per_frame, lat_min, lat_median, lat_p99, lat_p999, lat_max, b2b_avg,"
+			       " ndr_upper, pdr_upper"
+			       " FROM results WHERE run_id = ? ORDER BY size, repeat", &st))
+		return fail_sql(h, "reading results", err, errlen);
+	sql_bind_int(st, 1, r->id);
+	double ndr[MAXR], pdr[MAXR], cost[MAXR];
+	unsigned int nn = 0, np = 0, nc = 0;
+	struct rm_cell *c = NULL;
+
+	for (int s = sql_step(st);; s = sql_step(st)) {
+		unsigned int size = s == 1 ? (unsigned int)sql_col_int(st, 0) : 0;
+
+		/* A new size (or the end): finish the cell before. */
+		if (c && (s != 1 || size != c->size)) {
+			c->repeats = nn;
+			c->have_thr = nn > 0;
+			if (nn)
+				interval_median(ndr, nn, INTERVAL_GOAL, &c->ndr_iv);
+			if (np)
+				interval_median(pdr, np, INTERVAL_GOAL, &c->pdr_iv);
+			c->pdr_med = np ? median(pdr, np) : 0;
+			c->ns_per_frame = nc ? median(cost, nc) : 0;
+			if (nn) {
+				c->ndr_med = median(ndr, nn);
+				c->ndr_min = ndr[0];
+				c->ndr_max = ndr[nn - 1];
+			}
+			c = NULL;
+		}
+		if (s != 1) {
+			if (s != 0)
+				rc = fail_sql(h, "reading results", err, errlen);
+			break;
+		}
+		if (!c) {
+			if (!(c = new_cell(r, size, line_bps)))
+				continue;
+			nn = np = nc = 0;
+		}
+		double v = col_d(st, 3), w = col_d(st, 7), cpu = col_d(st, 8);
+
+		if (isfinite(v) && nn < MAXR)
+			ndr[nn++] = v;
+		if (isfinite(v = col_d(st, 4)) && np < MAXR)
+			pdr[np++] = v;
+		if (isfinite(cpu) && cpu > 0 && nc < MAXR)
+			cost[nc++] = cpu;
+		if (isfinite(w) && w > c->width_pps)
+			c->width_pps = w;
+		if (isfinite(w = col_d(st, 1)) && w > 0 && (!(c->max_load > 0) || w < c->max_load))
+			c->max_load = w;
+		/* "At least": a repeat's own bound was stopped by the tester. */
+		if (stored_bound(col_d(st, 3), col_d(st, 15), col_d(st, 1), sql_col_int(st, 2)))
+			c->tester_limited = true;
+		if (stored_bound(col_d(st, 4), col_d(st, 16), col_d(st, 1), sql_col_int(st, 2)))
+			c->pdr_bound = true;
+		if (!c->have_lat && isfinite(col_d(st, 9))) {
+			c->have_lat = true;
+			c->lat_min = col_d(st, 9);
+			c->lat_median = col_d(st, 10);
+			c->lat_p99 = col_d(st, 11);
+			c->lat_p999 = col_d(st, 12);
+			c->lat_max = col_d(st, 13);
+		}
+		if (isfinite(col_d(st, 14)))
+			c->b2b_frames = col_d(st, 14);
+	}
+	sql_finalize(st);
+	if (rc)
+		return rc;
+	if (sql_prepare(h, "SELECT size, pct, load, loss_pct FROM loss_steps WHERE run_id = ?"
+				  " ORDER BY size, pct DESC", &st))
+		return fail_sql(h, "reading frame loss", err, errlen);
+	sql_bind_int(st, 1, r->id);
+	while (sql_step(st) == 1) {
+		struct rm_cell *lc = (struct rm_cell *)report_model_cell_of(r, (unsigned int)sql_col_int(st, 0));
+
+		if (lc && lc->nloss < RM_MAX_LOSS)
+			lc->loss[lc->nloss++] = (struct rm_loss_point){ col_d(st, 1), col_d(st, 2), col_d(st, 3) };
+	}
+	sql_finalize(st);
+	/* every size with a search, even one that found no NDR at all (its
+	 * least load lost a frame): that is the floor's doing too */
+	for (unsigned int k = 0; k < r->ncells; k++)
+		if ((rc = load_noise_floor(h, r, &r->cell[k], pdr_goal, err, errlen)))
+			return rc;
+	if ((rc = load_trials(h, r, line_bps, err, errlen)) || (rc = load_trial_loss(h, r, err, errlen)) ||
+	    (rc = load_streams(h, r, err, errlen)) || (rc = load_goals(h, r, err, errlen)))
+		return rc;
+	return load_profiles(h, r, err, errlen);
+}
+
+static int add_size(struct report_model *m, unsigned int size)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nsizes; i++)
+		if (m->sizes[i] == size)
+			return 0;
+	if (m->nsizes == RM_MAX_SIZES)
+		return -E2BIG;
+	for (i = m->nsizes; i > 0 && m->sizes[i - 1] > size; i--)
+		m->sizes[i] = m->sizes[i - 1];
+	m->sizes[i] = size;
+	m->nsizes++;
+	return 0;
+}
+
+int report_db_load(struct db *db, const int64_t *ids, unsigned int n, struct report_model *m,
+		char *err, size_t errlen)
+{
+	struct db *dbs[RM_MAX_RUNS];
+
+	for (unsigned int i = 0; i < n && i < RM_MAX_RUNS; i++)
+		dbs[i] = db;
+	return report_db_load_stores(dbs, ids, n, m, err, errlen);
+}
+
+int report_db_load_stores(struct db *const *dbs, const int64_t *ids, unsigned int n, struct report_model *m,
+		       char *err, size_t errlen)
+{
+	char boot[64];
+	int rc = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->fail_pct = -1;
+	if (n > RM_MAX_RUNS) {
+		snprintf(err, errlen, "at most %d runs in one report", RM_MAX_RUNS);
+		return -EINVAL;
+	}
+	db_boot_id(boot, sizeof(boot));
+	for (unsigned int i = 0; i < n && !rc; i++) {
+		struct rm_run *r = &m->run[m->nruns];
+		struct sql *h = db_sql(dbs[i]);
+		struct sql_st *st;
+		char status[32], runboot[64];
+		int64_t pid;
+		double line_bps;
+		bool pdr_goal;
+
+		memset(r, 0, sizeof(*r));
+		if (sql_prepare(h, "SELECT id, started, test, label, config, status, pid, boot_id, line_bps,"
+					  " (SELECT value FROM env WHERE run_id = runs.id AND key IN ('dut.kernel.release', 'kernel.release')"
+					  "  ORDER BY key = 'dut.kernel.release' DESC LIMIT 1),"
+					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'cpu.line_ns'),"
+					  " pdr_ratio"
+					  " FROM runs WHERE id = ?", &st))
+			return fail_sql(h, "reading runs", err, errlen);
+		sql_bind_int(st, 1, ids[i]);
+		if (sql_step(st) != 1) {
+			sql_finalize(st);
+			snprintf(err, errlen, "no run %lld", (long long)ids[i]);
+			return -ENOENT;
+		}
+		r->id = sql_col_int(st, 0);
+		snprintf(r->ref, sizeof(r->ref), "%lld", (long long)r->id);
+		if (timefmt_local(r->when, sizeof(r->when), sql_col_int(st, 1), "%Y-%m-%dT%H:%M:%S%z"))
+			r->when[0] = '\0';
+		col_s(st, 2, r->test, sizeof(r->test));
+		col_s(st, 3, r->label, sizeof(r->label));
+		col_s(st, 4, r->config, sizeof(r->config));
+		col_s(st, 5, status, sizeof(status));
+		col_s(st, 7, runboot, sizeof(runboot));
+		pid = sql_col_int(st, 6);
+		line_bps = sql_col_double(st, 8);
+		col_s(st, 9, r->kernel, sizeof(r->kernel));
+		col_s(st, 10, r->cpu_line, sizeof(r->cpu_line));
+		pdr_goal = sql_col_double(st, 11) > 0;
+		sql_finalize(st);
+		r->interrupted = strcmp(db_run_status(dbs[i], status, r->id, pid, runboot, boot), "complete") != 0;
+		if ((rc = load_cells(h, r, line_bps, pdr_goal, err, errlen)))
+			break;
+		for (unsigned int k = 0; k < r->ncells && !rc; k++)
+			if ((rc = add_size(m, r->cell[k].size)))
+				snprintf(err, errlen, "more than %d frame sizes in these runs", RM_MAX_SIZES);
+		m->nruns++;
+	}
+	if (!rc)
+		report_db_title(m);
+	return rc;
+}
+
+void report_db_title(struct report_model *m)
+{
+	snprintf(m->title, sizeof(m->title), "wirerate report: %u run%s against run %s", m->nruns,
+		 m->nruns == 1 ? "" : "s", m->nruns ? m->run[0].ref : "0");
+}
+
+void report_db_band(const struct rm_cell *c, double *lo, double *hi)
+{
+	double w = c->width_pps > 0 ? c->width_pps : 0;
+
+	*lo = (c->ndr_iv.n ? c->ndr_iv.lo : c->ndr_min) - w;
+	*hi = (c->ndr_iv.n ? c->ndr_iv.hi : c->ndr_max) + w;
+}
+
+const char *report_db_verdict_name(enum rm_verdict v)
+{
+	switch (v) {
+	case RM_BASELINE: return "baseline";
+	case RM_NOISE: return "noise";
+	case RM_BETTER: return "better";
+	case RM_WORSE: return "worse";
+	case RM_NOT_COMPARABLE: return "not comparable";
+	default: return "none";
+	}
+}
+
+/* Plain trials compare by what the DUT forwarded, and only at the same
+ * offered load (within the search's default width goal, 0.5%). As with
+ * the NDR, a cell's band is its trials' range widened by that goal (0.5%
+ * of its offered load, how exactly one trial places the rate) and only
+ * bands apart are better or worse. A trial in which the tester fell short
+ * says nothing about the DUT: no verdict. */
+#define TRIAL_BAND 0.005
+
+/* An incomplete run (stopped, or its process died) is compared and shown,
+ * but a CI gate does not fail on it, nor on a baseline that is one: its
+ * figures may stop short of what the search would have found. */
+static bool counts(const struct report_model *m, unsigned int r)
+{
+	return !m->run[r].interrupted && !m->run[0].interrupted;
+}
+
+static void compare_trial(struct report_model *m, unsigned int r, struct rm_cell *c, const struct rm_cell *b,
+			  double fail_pct)
+{
+	double blo, bhi, clo, chi;
+
+	if (r == 0) {
+		c->verdict = RM_BASELINE;
+		return;
+	}
+	c->verdict = RM_NONE;
+	if (!b || !b->have_trial || !(b->trial_fwd_pps > 0) || !(b->trial_offered_pps > 0) ||
+	    fabs(c->trial_offered_pps - b->trial_offered_pps) > TRIAL_BAND * b->trial_offered_pps ||
+	    c->tester_limited || b->tester_limited)
+		return;
+	blo = b->trial_fwd_min - TRIAL_BAND * b->trial_offered_pps;
+	bhi = b->trial_fwd_max + TRIAL_BAND * b->trial_offered_pps;
+	clo = c->trial_fwd_min - TRIAL_BAND * c->trial_offered_pps;
+	chi = c->trial_fwd_max + TRIAL_BAND * c->trial_offered_pps;
+	c->diff_pct = (c->trial_fwd_pps - b->trial_fwd_pps) * 100 / b->trial_fwd_pps;
+	c->verdict = clo > bhi ? RM_BETTER : chi < blo ? RM_WORSE : RM_NOISE;
+	if (c->verdict == RM_WORSE && fail_pct >= 0 && counts(m, r) && (blo - chi) * 100 / b->trial_fwd_pps > fail_pct)
+		m->regression = true;
+}
+
+/* A stream's received throughput against the baseline's: ranges apart by
+ * more than STREAM_BAND of the baseline are a change (one run is no
+ * measure of its own spread: -I's runs give one, and a stream's figure
+ * moves by more than a trial's from run to run). */
+#define STREAM_BAND 0.05
+
+static void compare_stream(struct report_model *m, unsigned int r, struct rm_cell *c, const struct rm_cell *b,
+			   double fail_pct)
+{
+	double blo, bhi;
+
+	if (r == 0) {
+		c->verdict = RM_BASELINE;
+		return;
+	}
+	c->verdict = RM_NONE;
+	if (!b || !b->have_stream || !(b->st_recv_mbps > 0))
+		return;
+	blo = b->st_recv_min - STREAM_BAND * b->st_recv_mbps;
+	bhi = b->st_recv_max + STREAM_BAND * b->st_recv_mbps;
+	c->diff_pct = (c->st_recv_mbps - b->st_recv_mbps) * 100 / b->st_recv_mbps;
+	c->verdict = c->st_recv_min > bhi ? RM_BETTER : c->st_recv_max < blo ? RM_WORSE : RM_NOISE;
+	if (c->verdict == RM_WORSE && fail_pct >= 0 && counts(m, r) &&
+	    (blo - c->st_recv_max) * 100 / b->st_recv_mbps > fail_pct)
+		m->regression = true;
+}
+
+void report_db_compare(struct report_model *m, double fail_pct)
+{
+	m->fail_pct = fail_pct;
+	m->regression = false;
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		struct rm_run *run = &m->run[r];
+
+		run->placement_moved = r && cpulat_text_moved(m->run[0].cpu_line, run->cpu_line, "in the baseline",
+							      run->placement_note, sizeof(run->placement_note));
+		if (!run->placement_moved)
+			run->placement_note[0] = '\0';
+	}
+	for (unsigned int r = 0; r < m->nruns; r++) {
+		for (unsigned int k = 0; k < m->run[r].ncells; k++) {
+			struct rm_cell *c = &m->run[r].cell[k];
+			const struct rm_cell *b = report_model_cell_of(&m->run[0], c->size);
+			double blo, bhi, clo, chi;
+
+			c->diff_pct = 0;
+			c->diff_at_least = false;
+			if (!c->have_thr && c->have_stream) {
+				compare_stream(m, r, c, b, fail_pct);
+				continue;
+			}
+			if (!c->have_thr && c->have_trial) {
+				compare_trial(m, r, c, b, fail_pct);
+				continue;
+			}
+			if (!c->have_thr || !b || !b->have_thr || !(b->ndr_med > 0)) {
+				c->verdict = r == 0 && c->have_thr ? RM_BASELINE : RM_NONE;
+				continue;
+			}
+			if (r == 0) {
+				c->verdict = RM_BASELINE;
+				continue;
+			}
+			c->diff_pct = (c->ndr_med - b->ndr_med) * 100 / b->ndr_med;
+			report_db_band(b, &blo, &bhi);
+			report_db_band(c, &clo, &chi);
+			/* Intervals apart are a change; overlapping ones are noise.
+			 * An "at least" figure is a bound, never a value: it is
+			 * better only above the other's whole interval, the other
+			 * worse only below its lowest, else not comparable. */
+			struct interval bi = { .n = 1, .median = b->ndr_med, .lo = blo, .hi = bhi };
+			struct interval ci = { .n = 1, .median = c->ndr_med, .lo = clo, .hi = chi };
+			struct interval_verdict iv;
+
+			interval_compare(&ci, c->tester_limited, &bi, b->tester_limited, &iv);
+			c->verdict = iv.cmp == ICMP_HIGHER ? RM_BETTER : iv.cmp == ICMP_LOWER ? RM_WORSE :
+				     iv.cmp == ICMP_OVERLAP ? RM_NOISE : RM_NOT_COMPARABLE;
+			c->diff_at_least = iv.at_least;
+			if (c->verdict == RM_WORSE && fail_pct >= 0 && counts(m, r) && (blo - chi) * 100 / b->ndr_med > fail_pct)
+				m->regression = true;
+		}
+	}
+}
+

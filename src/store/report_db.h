@@ -1,0 +1,58 @@
+/* wirerate report: runs loaded from the store into a report_model, each
+ * cell compared with the baseline's (the first run), and the model written
+ * as text (the tables by size and by configuration), JSON or CSV. The HTML writer
+ * (html.c) reads the same model. The verdict rule is in docs/store.md. */
+#ifndef WR_STORE_REPORT_DB_H
+#define WR_STORE_REPORT_DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "store/db.h"
+#include "store/report_model.h"
+
+#define REPORT_MAX_STORES 8
+
+/* RUN as given on the command line: a run id, a run's UUID, or a label
+ * (the latest run with it; note says so when the label matched more than
+ * one). -ENOENT with err when there is no such run. */
+int report_db_resolve(struct db *db, const char *arg, int64_t *id, char *note, size_t notelen,
+		   char *err, size_t errlen);
+
+/* The same over ndb stores (names: how errors name them), *which the
+ * store the run is in. A label is the latest run with it in any store;
+ * "K:RUN" (K from 1, with several stores) is RUN in the K-th store only.
+ * An id found in more than one store is ambiguous: -EINVAL, err naming
+ * them. An id or UUID is taken before a label, as in one store. */
+int report_db_resolve_in(struct db *const *dbs, const char *const *names, unsigned int ndb, const char *arg,
+		      unsigned int *which, int64_t *id, char *note, size_t notelen, char *err, size_t errlen);
+
+/* Load the runs (ids[0] is the baseline) into m, sizes ascending; each
+ * run's ref is its id. report_db_load_stores reads run i from dbs[i]. */
+int report_db_load(struct db *db, const int64_t *ids, unsigned int n, struct report_model *m,
+		char *err, size_t errlen);
+int report_db_load_stores(struct db *const *dbs, const int64_t *ids, unsigned int n, struct report_model *m,
+		       char *err, size_t errlen);
+
+/* What came out of the DUT in a stored plain trial, frames/s: what was
+ * offered (the load asked for, or what the generator sent when it fell
+ * short of it by more than TRIAL_OFFER_SLACK: a trial offered 59k of
+ * 100k never reads 100k forwarded) times rx/tx. NAN when tx is not > 0. */
+#define TRIAL_OFFER_SLACK 0.005
+double report_db_trial_forwarded(double load, double tx, double rx, double duration_s);
+
+/* m->title, from the runs and the baseline's ref. */
+void report_db_title(struct report_model *m);
+
+/* The verdict and difference of every cell against the baseline, and
+ * m->regression against fail_pct (< 0: no threshold). */
+void report_db_compare(struct report_model *m, double fail_pct);
+
+/* The noise band of a cell, in frames/s: [lo, hi] around its median,
+ * from the spread of its repeats widened by the search's width goal. */
+void report_db_band(const struct rm_cell *c, double *lo, double *hi);
+
+const char *report_db_verdict_name(enum rm_verdict v);
+
+#endif
