@@ -46,7 +46,7 @@ struct trialopt {
 	double line_bps;		/* 0: unknown */
 	bool line_set;
 	int nsfd[3];			/* lab: gen, sink, DUT */
-	int lab_status_lock;			/* lab: its lock (lab_status_lock), -1 when not held here */
+	int lab_lock;		/* lab: its lock (lab_status_lock), -1 when not held here */
 	char dir_label[TRIAL_MAX_DIRS][96];
 	char where[256];		/* "through lab wr- (DUT CPU 1)" */
 	char calib_path[4096];		/* the tester's ceilings */

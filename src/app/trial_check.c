@@ -45,7 +45,7 @@ void app_trial_check_defaults(struct trialopt *o)
 	memset(o, 0, sizeof(*o));
 	snprintf(o->prefix, sizeof(o->prefix), "%s", LAB_PREFIX_DEFAULT);
 	o->nsfd[0] = o->nsfd[1] = o->nsfd[2] = -1;
-	o->lab_status_lock = -1;
+	o->lab_lock = -1;
 	o->xdp_hold_fd = -1;
 	o->cfg.ndirs = 1;
 	o->nports = 1;

@@ -97,7 +97,7 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 	int rc;
 
 	/* the lab is this run's alone until app_trial_plan_release */
-	if ((rc = lab_status_lock(o->prefix, o->direct ? "calibrate" : "a trial or search", false, &o->lab_status_lock, err, errlen)))
+	if ((rc = lab_status_lock(o->prefix, o->direct ? "calibrate" : "a trial or search", false, &o->lab_lock, err, errlen)))
 		return rc == -EBUSY ? -EBUSY : rc;
 	if ((rc = lab_status(o->prefix, &st, err, errlen)))
 		return rc;
@@ -108,7 +108,7 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 			 o->prefix, st.exists ? "half-built" : "not up", lab_prefix_arg(o->prefix, pa, sizeof(pa)));
 		/* no lab, no lock file left for it */
 		if (!st.exists)
-			lab_status_unlock(&o->lab_status_lock, o->prefix);
+			lab_status_unlock(&o->lab_lock, o->prefix);
 		return -ENOENT;
 	}
 	for (int r = 0; r < 3; r++) {
@@ -524,7 +524,7 @@ void app_trial_plan_release(struct trialopt *o)
 		close(o->xdp_hold_fd);
 		o->xdp_hold_fd = -1;
 	}
-	lab_status_unlock(&o->lab_status_lock, NULL);
+	lab_status_unlock(&o->lab_lock, NULL);
 	/* the lab's pairs share nsfd[]; cabled pair 0's are nsfd[0..1] */
 	for (unsigned int p = o->lab ? TRIAL_MAX_PORTS : 1; p < TRIAL_MAX_PORTS; p++) {
 		struct trialport *t = &o->port[p];
