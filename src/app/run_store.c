@@ -245,6 +245,17 @@ int app_run_store_end(struct storeopt *s, const char *status, const char *headli
 	return rc;
 }
 
+void app_run_store_end_say(struct storeopt *s, const char *status, const char *headline,
+			   const struct app_cli_hooks *cli)
+{
+	char err[512];
+	int64_t id = s->run_id;
+
+	if (app_run_store_end(s, status, headline, err, sizeof(err)))
+		app_cli_hooks_say(cli, APP_SAY_WARNING, "run %lld not marked %s in %s: %s", (long long)id, status,
+				  s->path, err);
+}
+
 void app_run_store_profile(const struct profile_result *p, struct db_trial *t, struct db_prof_entry *e)
 {
 	if (!p || !p->valid)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "app/cli_hooks.h"
 #include "app/trial_cfg.h"
 #include "dut/profile.h"
 #include "core/goal.h"
@@ -60,6 +61,10 @@ int app_run_store_trial(struct storeopt *s, const struct db_trial *t, char *err,
 /* Mark the run complete/interrupted/failed with its headline and close;
  * -errno with err when the mark failed (the database is closed anyway). */
 int app_run_store_end(struct storeopt *s, const char *status, const char *headline, char *err, size_t errlen);
+/* The same, a mark that failed said as a warning through cli (the run's
+ * results stand): "run 7 not marked complete in FILE: why". */
+void app_run_store_end_say(struct storeopt *s, const char *status, const char *headline,
+			   const struct app_cli_hooks *cli);
 
 /* A stream's run (wirerate stream): what its config says of it. */
 struct app_stream_info {

@@ -144,9 +144,10 @@ static void db_trial_of(const struct trialopt *to, const struct trial_result *re
 
 /* One repeat: the traffic, the DUT's CPU and the stored trial; *unstored
  * when the store refused it, warn saying why. */
-static int run_one(struct trialopt *to, struct storeopt *so, struct app_trial_run *run, unsigned int rep,
-		   bool *unstored, char *warn, size_t warnlen)
+static int run_one(struct app_trial_job *j, unsigned int rep, bool *unstored, char *warn, size_t warnlen)
 {
+	struct trialopt *to = &j->to;
+	struct app_trial_run *run = &j->run;
 	struct trial_result *res = &run->res[rep];
 	struct cpucost_result *cr = &run->cr[rep];
 	uint64_t fwd = 0;
@@ -158,7 +159,7 @@ static int run_one(struct trialopt *to, struct storeopt *so, struct app_trial_ru
 		run->fail = APP_TRIAL_FAIL_CPU;
 		return rc;
 	}
-	rc = trial_run(&to->cfg, res, run->stop, run->progress, run->progress_ctx, run->err, sizeof(run->err));
+	rc = trial_run(&to->cfg, res, run->stop, j->h->progress, j->ctx, run->err, sizeof(run->err));
 	if (rc) {
 		cpucost_destroy(to->cfg.cost);
 		to->cfg.cost = NULL;
@@ -186,13 +187,26 @@ static int run_one(struct trialopt *to, struct storeopt *so, struct app_trial_ru
 	struct db_prof_entry prof[PROFILE_TOP_MAX];
 
 	db_trial_of(to, res, rep, cr, &t, prof);
-	if (app_run_store_trial(so, &t, warn, warnlen))
+	if (app_run_store_trial(&j->so, &t, warn, warnlen))
 		*unstored = true;
 	return 0;
 }
 
-int app_trial_run_repeats(struct trialopt *to, struct storeopt *so, struct app_trial_run *run)
+/* After a repeat's trial and before its figures count: the progress
+ * line cleared, a trial the store refused said (warn), the repeat
+ * printed; nonzero ends the run. */
+static int after_each(struct app_trial_job *j, unsigned int i, const char *warn)
 {
+	j->h->quiet(j->ctx);
+	if (warn)
+		app_cli_hooks_say(j->cli, APP_SAY_WARNING, "not stored in %s: %s", j->so.path, warn);
+	return j->h->repeat(j->ctx, &j->run, i);
+}
+
+int app_trial_run_repeats(struct app_trial_job *j)
+{
+	struct trialopt *to = &j->to;
+	struct app_trial_run *run = &j->run;
 	char warn[512];
 	bool unstored;
 	int rc = 0;
@@ -214,9 +228,9 @@ int app_trial_run_repeats(struct trialopt *to, struct storeopt *so, struct app_t
 		if (i)
 			to->cfg.trial_id = app_trial_run_next_id(to->cfg.trial_id);
 		run->ids[i] = to->cfg.trial_id;
-		if ((rc = run_one(to, so, run, i, &unstored, warn, sizeof(warn))))
+		if ((rc = run_one(j, i, &unstored, warn, sizeof(warn))))
 			break;
-		if (run->after_each && (rc = run->after_each(run->ctx, i, unstored ? warn : NULL))) {
+		if ((rc = after_each(j, i, unstored ? warn : NULL))) {
 			run->fail = APP_TRIAL_FAIL_HOOK;
 			break;
 		}
@@ -276,47 +290,22 @@ const char *app_trial_run_status(const struct app_trial_run *run)
 	return run->interrupted ? "interrupted" : !run->done || run->fail ? "failed" : "complete";
 }
 
-/* A warning from the files' end (trial_files_close's warn), to the CLI. */
-static void say_warning(void *ctx, const char *line)
-{
-	const struct app_trial_hooks *h = ((struct app_trial_job *)ctx)->h;
-
-	h->say(h->ctx, true, line);
-}
-
-/* app_trial_run.after_each: the progress line cleared, a repeat the store
- * refused said, the repeat printed. */
-static int after_each(void *ctx, unsigned int i, const char *warn)
-{
-	struct app_trial_job *j = ctx;
-	const struct app_trial_hooks *h = j->h;
-	char line[sizeof(j->so.path) + 640];
-
-	h->quiet(h->print_ctx);
-	if (warn) {
-		snprintf(line, sizeof(line), "not stored in %s: %s", j->so.path, warn);
-		h->say(h->ctx, true, line);
-	}
-	return h->repeat(h->print_ctx, &j->run, i);
-}
-
 /* The run's row, then the files asked for (renamed over their names at
  * the end): a bad --db or a place a file cannot be written fails before
  * the traffic. 0, or -errno after the error is said, with the stored run
  * marked failed. */
 static int open_outputs(struct app_trial_job *j)
 {
-	const struct app_trial_hooks *h = j->h;
 	char err[4096 + 512];
 	int rc;
 
 	if ((rc = app_trial_run_store_begin(&j->so, &j->to, j->run.repeat, err, sizeof(err))))
 		j->run.fail = APP_TRIAL_FAIL_STORE;
-	else if ((rc = h->files_open(h->print_ctx, &j->to.cfg.capture, err, sizeof(err))))
+	else if ((rc = j->h->files_open(j->ctx, &j->to.cfg.capture, err, sizeof(err))))
 		j->run.fail = APP_TRIAL_FAIL_FILES;
 	if (rc) {
-		h->say(h->ctx, false, err);
-		h->store_end(&j->so, "failed", NULL);
+		j->cli->say(j->cli->ctx, APP_SAY_ERROR, err);
+		app_run_store_end_say(&j->so, "failed", NULL, j->cli);
 		j->run.rc = rc;
 	}
 	return rc;
@@ -329,51 +318,48 @@ static int open_outputs(struct app_trial_job *j)
 static void finish(struct app_trial_job *j)
 {
 	const struct app_trial_hooks *h = j->h;
+	const struct app_cli_hooks *cli = j->cli;
 	struct app_trial_run *run = &j->run;
 	struct trial_cfg *cfg = &j->to.cfg;
 	char headline[160];
 
 	if (run->fail == APP_TRIAL_FAIL_CPU || run->fail == APP_TRIAL_FAIL_TRAFFIC) {
-		h->quiet(h->print_ctx);
-		h->say(h->ctx, false, run->err);
+		h->quiet(j->ctx);
+		cli->say(cli->ctx, APP_SAY_ERROR, run->err);
 	}
 	app_trial_run_summarize(run, cfg->rate_pps * cfg->ndirs, &j->sum, headline, sizeof(headline));
-	h->store_end(&j->so, app_trial_run_status(run), run->done ? headline : NULL);
-	h->files_close(h->print_ctx, j->so.label, run, run->done > 0, say_warning, j);
+	app_run_store_end_say(&j->so, app_trial_run_status(run), run->done ? headline : NULL, cli);
+	h->files_close(j->ctx, j->so.label, run, run->done > 0, cli);
 	cfg->capture = NULL;
-	h->stop(h->ctx, false);
-	h->end(h->print_ctx, run, &j->sum, j->so.run_id);
+	cli->stop(cli->ctx, false);
+	h->end(j->ctx, run, &j->sum, j->so.run_id);
 }
 
 int app_trial_run_go(struct app_trial_job *j)
 {
-	const struct app_trial_hooks *h = j->h;
+	const struct app_cli_hooks *cli = j->cli;
 	struct app_trial_run *run = &j->run;
 	double secs;
 
 	if ((run->rc = app_trial_run_prepare(&j->to, run, run->err, sizeof(run->err)))) {
 		run->fail = APP_TRIAL_FAIL_PREPARE;
-		h->say(h->ctx, false, run->err);
+		cli->say(cli->ctx, APP_SAY_ERROR, run->err);
 		goto out;
 	}
 	/* Ctrl-C from here on stops the run in order: a run row stored before
 	 * the handlers were in place was left 'running' by a signal between. */
-	run->stop = h->stop(h->ctx, true);
+	run->stop = cli->stop(cli->ctx, true);
 	if (open_outputs(j)) {
-		h->stop(h->ctx, false);
+		cli->stop(cli->ctx, false);
 		goto out;
 	}
 	/* A long run says how long before it starts. */
 	if ((secs = app_trial_run_planned_s(&j->to.cfg, run->repeat)) >= APP_TRIAL_PLAN_SHOWN_S)
-		h->planned(h->print_ctx, run->repeat, j->to.cfg.duration_ns, secs);
-	run->progress = h->progress;
-	run->progress_ctx = h->print_ctx;
-	run->after_each = after_each;
-	run->ctx = j;
-	app_trial_run_repeats(&j->to, &j->so, run);
+		j->h->planned(j->ctx, run->repeat, j->to.cfg.duration_ns, secs);
+	app_trial_run_repeats(j);
 	finish(j);
 out:
-	h->files_drop(h->print_ctx);
+	j->h->files_drop(j->ctx);
 	app_trial_run_free(&j->to, run);
 	return run->rc;
 }

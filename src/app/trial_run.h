@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "app/cli_hooks.h"
 #include "app/run_store.h"
 #include "app/trial_cfg.h"
 #include "engine/cpucost.h"
@@ -30,19 +31,13 @@ enum app_trial_fail {
 	APP_TRIAL_FAIL_FILES,		/* a file asked for could not be made: rc -errno */
 	APP_TRIAL_FAIL_CPU,		/* the DUT's CPU watch did not start: rc -errno */
 	APP_TRIAL_FAIL_TRAFFIC,		/* the trial itself failed: rc -errno (-EMSGSIZE: a frame too big) */
-	APP_TRIAL_FAIL_HOOK,		/* after_each (app_trial_run_go: repeat) said stop: rc is what it returned */
+	APP_TRIAL_FAIL_HOOK,		/* the repeat's printing (hooks' repeat) failed: rc is what it returned */
 };
 
 struct app_trial_run {
 	/* in */
 	unsigned int repeat;		/* 1..APP_TRIAL_MAX_REPEATS */
 	volatile sig_atomic_t *stop;	/* set: no more repeats, the trial stops */
-	trial_progress_fn progress;	/* or NULL */
-	void *progress_ctx;
-	/* After each repeat's trial and before its figures count: warn is
-	 * why it was not stored, or NULL. Nonzero ends the run. */
-	int (*after_each)(void *ctx, unsigned int i, const char *warn);
-	void *ctx;
 	struct trial_result *res;	/* repeat entries each, the caller's */
 	struct cpucost_result *cr;
 	/* out: per repeat */
@@ -71,9 +66,12 @@ void app_trial_run_free(struct trialopt *to, struct app_trial_run *run);
 int app_trial_run_store_begin(struct storeopt *so, const struct trialopt *to, unsigned int repeat, char *err,
 			  size_t errlen);
 
-/* Run the repeats until all are done, one fails or a stop; leaves
- * to->cfg.cost NULL. Returns run->rc (0 when nothing failed). */
-int app_trial_run_repeats(struct trialopt *to, struct storeopt *so, struct app_trial_run *run);
+struct app_trial_job;
+/* Run j's repeats until all are done, one fails or a stop; after each,
+ * the progress line cleared, a trial the store refused said and the
+ * repeat printed (j's hooks). Leaves to->cfg.cost NULL. Returns
+ * j->run.rc (0 when nothing failed). */
+int app_trial_run_repeats(struct app_trial_job *j);
 
 /* The word a run's row ends with: interrupted (a stop), failed (a step
  * failed, or no repeat done), else complete. */
@@ -111,52 +109,49 @@ unsigned int app_trial_run_median_repeat(const double *fwd, unsigned int n, doub
  * for this port type and size; returns the ceiling (0: none known). */
 double app_trial_run_check_ceiling(const struct trialopt *o, struct trial_result *res);
 
-/* A trial command's run as app_trial_run_go goes. The CLI's half, each with
- * ctx: Ctrl-C caught from the run's row to the end of its files (stop on:
- * the flag a signal sets) and let go (off); a line for stderr (an error,
- * or a warning: the results stand); the run's row marked at its end. The
- * printing's half, each with print_ctx: the plan of a long run before it
- * starts; the progress line while a trial runs (NULL: none) and its
+/* A trial command's run as it prints, the hooks render exports
+ * (trial_live_hooks), each called with the job's ctx: the plan of a long
+ * run before it starts; the progress line while a trial runs and its
  * clearing (quiet, before a repeat's output or an error); each repeat as
  * it ends (nonzero, -errno: the run stops); the files asked for, made
  * before the traffic (open, its capture handed to the trial), written or
- * removed at the end (close, keep: with the done repeats; warn: a file
- * not written), removed when still open (drop); the run's end (the
- * summary, the stored run's id, 0: none). */
+ * removed at the end (close, keep: with the done repeats; a file not
+ * written is said through cli), removed when still open (drop); the
+ * run's end (the summary, the stored run's id, 0: none). */
 struct app_trial_hooks {
-	volatile sig_atomic_t *(*stop)(void *ctx, bool on);
-	void (*say)(void *ctx, bool warning, const char *line);
-	void (*store_end)(struct storeopt *so, const char *status, const char *headline);
-	void *ctx;
-	void (*planned)(void *pctx, unsigned int repeat, uint64_t duration_ns, double secs);
+	void (*planned)(void *ctx, unsigned int repeat, uint64_t duration_ns, double secs);
 	trial_progress_fn progress;
-	void (*quiet)(void *pctx);
-	int (*repeat)(void *pctx, const struct app_trial_run *run, unsigned int i);
-	int (*files_open)(void *pctx, struct capture **cap, char *err, size_t errlen);
-	void (*files_close)(void *pctx, const char *label, const struct app_trial_run *run, bool keep,
-			    void (*warn)(void *ctx, const char *line), void *wctx);
-	void (*files_drop)(void *pctx);
-	void (*end)(void *pctx, const struct app_trial_run *run, const struct app_trial_summary *sum,
+	void (*quiet)(void *ctx);
+	int (*repeat)(void *ctx, const struct app_trial_run *run, unsigned int i);
+	int (*files_open)(void *ctx, struct capture **cap, char *err, size_t errlen);
+	void (*files_close)(void *ctx, const char *label, const struct app_trial_run *run, bool keep,
+			    const struct app_cli_hooks *cli);
+	void (*files_drop)(void *ctx);
+	void (*end)(void *ctx, const struct app_trial_run *run, const struct app_trial_summary *sum,
 		    int64_t run_id);
-	void *print_ctx;
 };
 
-/* What app_trial_run_go runs: the options parsed (to, so, run.repeat) and
- * the hooks; out: run (fail, rc, interrupted) and sum. */
+/* What app_trial_run_go runs: the options parsed (to, so, run.repeat),
+ * the CLI's hooks (Ctrl-C caught from the run's row to the end of its
+ * files; errors and warnings said), the printing hooks and their ctx;
+ * out: run (fail, rc, interrupted) and sum. */
 struct app_trial_job {
 	struct trialopt to;
 	struct storeopt so;
+	const struct app_cli_hooks *cli;
 	const struct app_trial_hooks *h;
+	void *ctx;
 	struct app_trial_run run;
 	struct app_trial_summary sum;
 };
 
 /* The trial command's run: prepared (app_trial_run_prepare), its row stored
  * and its files made, the plan of a long run said, the repeats, the
- * summary, the row's end, the files written, the end printed; all let go
- * after. Each failure is said (h->say) where it happens, but a repeat
- * the printing could not print; its kind and -errno are left in
- * j->run.fail and j->run.rc, which it returns. */
+ * summary, the row's end (a mark that failed said as a warning), the
+ * files written, the end printed; all let go after. Each failure is said
+ * (cli->say) where it happens, but a repeat the printing could not
+ * print; its kind and -errno are left in j->run.fail and j->run.rc,
+ * which it returns. */
 int app_trial_run_go(struct app_trial_job *j);
 
 #endif

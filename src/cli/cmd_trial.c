@@ -8,10 +8,10 @@
 #include "app/trial_run.h"
 #include "render/trial_live.h"
 
-static void say(void *ctx, bool warning, const char *line)
+static void say(void *ctx, enum app_say how, const char *line)
 {
 	(void)ctx;
-	cli_error("%strial: %s", warning ? "warning: " : "", line);
+	cli_error("%strial: %s", how == APP_SAY_WARNING ? "warning: " : "", line);
 }
 
 /* The exit status of a run: 130 stopped by Ctrl-C; a failed step's, 2
@@ -27,8 +27,8 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 {
 	struct app_trial_job *j = calloc(1, sizeof(*j));
 	struct cli_stop cs = { 0 };
-	struct app_trial_hooks h = { .stop = cli_stop_hook, .say = say, .store_end = store_args_end, .ctx = &cs };
-	struct trialrunprint_run v;
+	const struct app_cli_hooks ch = { .stop = cli_stop_hook, .say = say, .ctx = &cs };
+	struct trial_live_run v;
 	struct trial_args own = { 0 };
 	int rc;
 
@@ -43,10 +43,10 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	}
 	/* after the parse: --json is one of the options */
-	v = (struct trialrunprint_run){ .to = &j->to, .json = cli->json, .out_create = cli_out_create_json,
-					.files = own.files };
-	trial_live_hooks(&v, &h);
-	j->h = &h;
+	trial_live_init(&v, &j->to, cli->json, cli_out_create_json, &own.files);
+	j->cli = &ch;
+	j->h = &trial_live_hooks;
+	j->ctx = &v;
 	app_trial_run_go(j);
 	rc = status(&j->run);
 	free(j);

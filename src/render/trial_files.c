@@ -33,27 +33,22 @@ void trial_files_repeat(struct trial_files *f, const struct trial_result *r, uns
 }
 
 void trial_files_close(struct trial_files *f, const char *label, const struct app_trial_run *run, bool keep,
-		      void (*warn)(void *ctx, const char *line), void *ctx)
+		      const struct app_cli_hooks *cli)
 {
-	char err[512], line[4096 + 1024];
+	char err[512];
 
 	if (f->openmetrics && keep) {
 		struct om_trials om = { .label = label, .res = run->res, .n = run->done, .ns = run->kept_ns };
 
-		if (fs_write_file(f->openmetrics, openmetrics_trials_write, &om, err, sizeof(err))) {
-			snprintf(line, sizeof(line), "--openmetrics %s: %s", f->openmetrics, err);
-			warn(ctx, line);
-		}
+		if (fs_write_file(f->openmetrics, openmetrics_trials_write, &om, err, sizeof(err)))
+			app_cli_hooks_say(cli, APP_SAY_WARNING, "--openmetrics %s: %s", f->openmetrics, err);
 	}
-	if (fs_out_close(&f->hist, keep) && keep) {
-		snprintf(line, sizeof(line), "--latency-histogram %s: not written", f->histogram);
-		warn(ctx, line);
-	}
+	if (fs_out_close(&f->hist, keep) && keep)
+		app_cli_hooks_say(cli, APP_SAY_WARNING, "--latency-histogram %s: not written", f->histogram);
 	if (f->cap) {
 		capture_stats(f->cap, &f->cs);
 		if (capture_close(f->cap, keep, err, sizeof(err))) {
-			snprintf(line, sizeof(line), "--capture %s: not written", err);
-			warn(ctx, line);
+			app_cli_hooks_say(cli, APP_SAY_WARNING, "--capture %s: not written", err);
 			f->cs.written = 0;
 			f->capture = NULL;
 		}

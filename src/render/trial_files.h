@@ -32,10 +32,10 @@ int trial_files_open(struct trial_files *f, const char *app, char *err, size_t e
 /* Repeat i's histogram rows. */
 void trial_files_repeat(struct trial_files *f, const struct trial_result *r, unsigned int i);
 /* The run's end: with keep, the OpenMetrics file of its done repeats
- * written and the others renamed into place; without, all removed. warn
- * has a line for each file not written. */
+ * written and the others renamed into place; without, all removed. A
+ * warning said through cli for each file not written. */
 void trial_files_close(struct trial_files *f, const char *label, const struct app_trial_run *run, bool keep,
-		      void (*warn)(void *ctx, const char *line), void *ctx);
+		      const struct app_cli_hooks *cli);
 /* Whatever is still open, removed (a failed run). */
 void trial_files_drop(struct trial_files *f);
 

@@ -123,11 +123,11 @@ static void repeat_block(struct out *o, const struct trialopt *to, const struct 
 	out_obj_end(o);
 }
 
-/* app_trial_hooks' printing half (print_ctx a struct trialrunprint_run): a
- * repeat, the output made at the first. */
+/* trial_live_hooks (ctx a struct trial_live_run): a repeat, the output
+ * made at the first. */
 static int hook_repeat(void *ctx, const struct app_trial_run *run, unsigned int i)
 {
-	struct trialrunprint_run *v = ctx;
+	struct trial_live_run *v = ctx;
 
 	if (!v->o) {
 		if (!(v->o = v->out_create(v->json, "trial")))
@@ -141,7 +141,7 @@ static int hook_repeat(void *ctx, const struct app_trial_run *run, unsigned int 
 
 static void hook_end(void *ctx, const struct app_trial_run *run, const struct app_trial_summary *sum, int64_t run_id)
 {
-	struct trialrunprint_run *v = ctx;
+	struct trial_live_run *v = ctx;
 	struct out *o = v->o;
 
 	if (!o)
@@ -167,12 +167,15 @@ static void hook_end(void *ctx, const struct app_trial_run *run, const struct ap
 	v->o = NULL;
 }
 
-static void hook_progress(void *arg, const struct trial_progress *p)
+static void hook_progress(void *ctx, const struct trial_progress *p)
 {
-	struct trialrunprint_run *v = arg;
-	struct trialrunprint_progress *pc = &v->pc;
-	double dt = ns_to_s(p->elapsed_ns - pc->last_ns);
+	struct trial_live_run *v = ctx;
+	struct trial_live_progress *pc = &v->pc;
+	double dt;
 
+	if (!v->progress)
+		return;
+	dt = ns_to_s(p->elapsed_ns - pc->last_ns);
 	if (dt <= 0)
 		dt = 1;
 	fprintf(stderr, "\r  %-8s %5.1f/%.1f s  tx %9.0f f/s  rx %9.0f f/s  lost so far %.3f%%   ",
@@ -194,7 +197,7 @@ static void hook_planned(void *ctx, unsigned int repeat, uint64_t duration_ns, d
 
 static void hook_quiet(void *ctx)
 {
-	struct trialrunprint_run *v = ctx;
+	struct trial_live_run *v = ctx;
 
 	if (v->pc.shown)
 		fprintf(stderr, "\r%100s\r", "");
@@ -203,7 +206,7 @@ static void hook_quiet(void *ctx)
 
 static int hook_files_open(void *ctx, struct capture **cap, char *err, size_t errlen)
 {
-	struct trialrunprint_run *v = ctx;
+	struct trial_live_run *v = ctx;
 	int rc = trial_files_open(&v->files, "wirerate " WR_VERSION, err, errlen);
 
 	if (!rc)
@@ -212,29 +215,29 @@ static int hook_files_open(void *ctx, struct capture **cap, char *err, size_t er
 }
 
 static void hook_files_close(void *ctx, const char *label, const struct app_trial_run *run, bool keep,
-			     void (*warn)(void *ctx, const char *line), void *wctx)
+			     const struct app_cli_hooks *cli)
 {
-	struct trialrunprint_run *v = ctx;
+	struct trial_live_run *v = ctx;
 
-	trial_files_close(&v->files, label, run, keep, warn, wctx);
+	trial_files_close(&v->files, label, run, keep, cli);
 }
 
 static void hook_files_drop(void *ctx)
 {
-	struct trialrunprint_run *v = ctx;
+	struct trial_live_run *v = ctx;
 
 	trial_files_drop(&v->files);
 }
 
-void trial_live_hooks(struct trialrunprint_run *v, struct app_trial_hooks *h)
+void trial_live_init(struct trial_live_run *v, const struct trialopt *to, bool json,
+		     struct out *(*create)(bool json, const char *command), const struct trial_files *files)
 {
-	h->planned = hook_planned;
-	h->progress = isatty(STDERR_FILENO) && v->to->cfg.duration_ns > 2 * NSEC_PER_SEC ? hook_progress : NULL;
-	h->quiet = hook_quiet;
-	h->repeat = hook_repeat;
-	h->files_open = hook_files_open;
-	h->files_close = hook_files_close;
-	h->files_drop = hook_files_drop;
-	h->end = hook_end;
-	h->print_ctx = v;
+	*v = (struct trial_live_run){ .to = to, .json = json, .out_create = create, .files = *files,
+				      .progress = isatty(STDERR_FILENO) && to->cfg.duration_ns > 2 * NSEC_PER_SEC };
 }
+
+const struct app_trial_hooks trial_live_hooks = {
+	.planned = hook_planned, .progress = hook_progress, .quiet = hook_quiet, .repeat = hook_repeat,
+	.files_open = hook_files_open, .files_close = hook_files_close, .files_drop = hook_files_drop,
+	.end = hook_end,
+};

@@ -23,28 +23,31 @@ void trial_live_header(struct out *out, const struct trialopt *o, const struct t
  * on its own where a command prints no trial header (rfc2544). */
 void trial_live_ports(struct out *out, const struct trialopt *o);
 
-/* A trial run's printing, as app_trial_run_go's printing hooks
- * (trial_live_hooks, print_ctx v): the plan of a long run; the
- * progress line on a terminal when a trial lasts over 2 s; each repeat
- * ("repeat I of N" when there are several; the output made at the first
- * by out_create, in JSON a "repeats" array); the files asked for; the
- * run's end (the summary after several repeats and always in JSON, with
- * the median trial at the top level; --capture's file; the stored run).
- * The caller sets the in part and zeroes the rest. */
-struct trialrunprint_run {
-	/* in */
+/* A trial run's printing, app_trial_run_go's hooks (trial_live_hooks,
+ * ctx a struct trial_live_run): the plan of a long run; the progress
+ * line on a terminal when a trial lasts over 2 s; each repeat ("repeat I
+ * of N" when there are several; the output made at the first by
+ * out_create, in JSON a "repeats" array); the files asked for; the run's
+ * end (the summary after several repeats and always in JSON, with the
+ * median trial at the top level; --capture's file; the stored run).
+ * trial_live_init sets it up for the run of to. */
+struct trial_live_run {
 	const struct trialopt *to;
 	bool json;
 	struct out *(*out_create)(bool json, const char *command);
 	struct trial_files files;	/* the paths asked for */
+	bool progress;			/* the progress line is shown */
 	/* meanwhile */
-	struct trialrunprint_progress {
+	struct trial_live_progress {
 		uint64_t last_tx, last_rx, last_ns;
 		bool shown;
 	} pc;
 	struct out *o;
 };
 
-void trial_live_hooks(struct trialrunprint_run *v, struct app_trial_hooks *h);
+void trial_live_init(struct trial_live_run *v, const struct trialopt *to, bool json,
+		     struct out *(*create)(bool json, const char *command), const struct trial_files *files);
+
+extern const struct app_trial_hooks trial_live_hooks;
 
 #endif

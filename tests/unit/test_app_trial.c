@@ -114,33 +114,40 @@ static void test_status(void **state)
 
 static int hook_calls;
 
-static int hook(void *ctx, unsigned int i, const char *warn)
+static void hook_quiet(void *ctx)
 {
-	(void)ctx, (void)i, (void)warn;
+	(void)ctx;
+	hook_calls++;
+}
+
+static int hook_repeat(void *ctx, const struct app_trial_run *run, unsigned int i)
+{
+	(void)ctx, (void)run, (void)i;
 	hook_calls++;
 	return 0;
 }
 
+static const struct app_trial_hooks hooks = { .quiet = hook_quiet, .repeat = hook_repeat };
+
 /* A stop before the first repeat: nothing runs, the run is interrupted. */
 static void test_stopped_first(void **state)
 {
-	static struct trialopt to;
-	struct storeopt so;
+	static struct app_trial_job j;
 	struct trial_result res[2];
 	struct cpucost_result cr[2];
 	volatile sig_atomic_t stop = 1;
-	struct app_trial_run run = { .repeat = 2, .stop = &stop, .after_each = hook, .res = res, .cr = cr };
 
 	(void)state;
-	memset(&so, 0, sizeof(so));
-	to.cfg.trial_id = 7;
-	assert_int_equal(app_trial_run_repeats(&to, &so, &run), 0);
-	assert_true(run.interrupted);
-	assert_int_equal(run.done, 0);
-	assert_int_equal(run.fail, APP_TRIAL_FAIL_NONE);
+	j.h = &hooks;
+	j.run = (struct app_trial_run){ .repeat = 2, .stop = &stop, .res = res, .cr = cr };
+	j.to.cfg.trial_id = 7;
+	assert_int_equal(app_trial_run_repeats(&j), 0);
+	assert_true(j.run.interrupted);
+	assert_int_equal(j.run.done, 0);
+	assert_int_equal(j.run.fail, APP_TRIAL_FAIL_NONE);
 	assert_int_equal(hook_calls, 0);
-	assert_int_equal(to.cfg.trial_id, 7);
-	assert_null(to.cfg.cost);
+	assert_int_equal(j.to.cfg.trial_id, 7);
+	assert_null(j.to.cfg.cost);
 }
 
 /* o with the options set by fill, checked: its error, or "" when it
