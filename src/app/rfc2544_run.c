@@ -26,17 +26,16 @@ static int placed_ceiling(void *ctx, unsigned int size, struct app_ceiling *out,
 	struct app_rfc2544_setup *s = ctx;
 	int rc;
 
-	if (s->measuring)
-		s->measuring(s->ctx, size, false);
+	s->h->measuring(s->ctx, size, false);
 	rc = app_ceiling_placement(&s->cfg->base, size, &s->cfg->base.trial_id, s->stop, out, err, errlen);
-	if (s->measuring)
-		s->measuring(s->ctx, size, true);
+	s->h->measuring(s->ctx, size, true);
 	return rc;
 }
 
-/* Each row's maximum load. Through the lab, the tester's ceiling is
- * measured in the placement of the search's own trials: a back-to-back
- * one can be ten times what the generator offers through the DUT. */
+/* Each row's maximum load, the planned time said before and Ctrl-C
+ * caught meanwhile. Through the lab, the tester's ceiling is measured in
+ * the placement of the search's own trials: a back-to-back one can be
+ * ten times what the generator offers through the DUT. */
 static int max_loads(struct app_rfc2544_setup *s, char *err, size_t errlen)
 {
 	char key[sizeof(((struct calib_entry *)0)->port_type)];
@@ -51,11 +50,10 @@ static int max_loads(struct app_rfc2544_setup *s, char *err, size_t errlen)
 		h.ctx = s;
 	}
 	app_rfc2544_plan_estimate(s->po, s->plan, &s->cfg->base, h.placed != NULL, &s->est);
-	if (s->loads_begin)
-		s->loads_begin(s->ctx, &s->est);
+	s->h->planned(s->ctx, &s->est);
+	s->stop = s->cli->stop(s->cli->ctx, true);
 	rc = app_rfc2544_plan_max_loads(s->po, &s->cfg->base, &h, s->plan, err, errlen);
-	if (s->loads_end)
-		s->loads_end(s->ctx);
+	s->stop = s->cli->stop(s->cli->ctx, false);
 	return rc;
 }
 
@@ -77,13 +75,13 @@ int app_rfc2544_run_set_up(struct app_rfc2544_setup *s, char *err, size_t errlen
 	return 0;
 }
 
-/* --json-stream: each trial to the caller once the hooks set up before
- * (the store's) have it. */
+/* Each trial to the printing hooks once the engine's hooks set up
+ * before (the store's) have it. */
 struct search_hooks {
 	int (*on_trial)(void *ctx, const struct rfc2544_trial *t, char *err, size_t errlen);
 	int (*on_row)(void *ctx, const struct rfc2544_row *row, char *err, size_t errlen);
 	void *ctx;
-	struct app_rfc2544_run_search *x;
+	const struct app_rfc2544_setup *s;
 };
 
 static int search_trial(void *ctx, const struct rfc2544_trial *t, char *err, size_t errlen)
@@ -93,7 +91,7 @@ static int search_trial(void *ctx, const struct rfc2544_trial *t, char *err, siz
 
 	if (h->on_trial && (rc = h->on_trial(h->ctx, t, err, errlen)))
 		return rc;
-	h->x->on_trial(h->x->ctx, t);
+	h->s->h->on_trial(h->s->ctx, t);
 	return 0;
 }
 
@@ -104,56 +102,21 @@ static int search_row(void *ctx, const struct rfc2544_row *row, char *err, size_
 	return h->on_row ? h->on_row(h->ctx, row, err, errlen) : 0;
 }
 
-int app_rfc2544_run_search(struct app_rfc2544_setup *s, struct app_rfc2544_run_search *x, struct rfc2544_result *res, char *err,
-		     size_t errlen)
+int app_rfc2544_run_search(struct app_rfc2544_setup *s, struct rfc2544_result *res, char *err, size_t errlen)
 {
 	struct rfc2544_cfg *cfg = s->cfg;
-	struct search_hooks h = { .on_trial = cfg->on_trial, .on_row = cfg->on_row, .ctx = cfg->hook_ctx, .x = x };
+	struct search_hooks h = { .on_trial = cfg->on_trial, .on_row = cfg->on_row, .ctx = cfg->hook_ctx, .s = s };
 	int rc;
 
-	if (x->on_trial) {
-		cfg->on_trial = search_trial;
-		cfg->on_row = search_row;
-		cfg->hook_ctx = &h;
-	}
-	rc = rfc2544_run(cfg, res, x->stop, x->progress, x->progress_ctx, err, errlen);
+	cfg->on_trial = search_trial;
+	cfg->on_row = search_row;
+	cfg->hook_ctx = &h;
+	rc = rfc2544_run(cfg, res, s->stop, s->h->progress, s->ctx, err, errlen);
 	/* h is gone with this call: the hooks as they were */
 	cfg->on_trial = h.on_trial;
 	cfg->on_row = h.on_row;
 	cfg->hook_ctx = h.ctx;
 	return rc;
-}
-
-/* app_rfc2544_setup's hooks, through the job's: the planned time said and
- * Ctrl-C caught before the maximum loads, let go after. */
-static void loads_begin(void *ctx, const struct app_rfc2544_plan_estimate *est)
-{
-	struct app_rfc2544_job *j = ctx;
-
-	j->h->planned(j->h->print_ctx, est);
-	j->s.stop = j->h->stop(j->h->ctx, true);
-}
-
-static void loads_end(void *ctx)
-{
-	struct app_rfc2544_job *j = ctx;
-
-	j->h->stop(j->h->ctx, false);
-}
-
-static void measuring(void *ctx, unsigned int size, bool done)
-{
-	struct app_rfc2544_job *j = ctx;
-
-	j->h->measuring(j->h->print_ctx, size, done);
-}
-
-/* A file the end did not write (its warn), to the CLI. */
-static void say_warning(void *ctx, const char *line)
-{
-	struct app_rfc2544_job *j = ctx;
-
-	j->h->say(j->h->ctx, true, line);
 }
 
 /* The run up to its search: 0, or -errno after the error is said (not
@@ -165,18 +128,14 @@ static int set_up(struct app_rfc2544_job *j)
 
 	j->fail = APP_RFC2544_FAIL_PREPARE;
 	if ((j->rc = app_rfc2544_run_prepare(s->po, s->to, err, sizeof(err)))) {
-		j->h->say(j->h->ctx, false, err);
+		s->cli->say(s->cli->ctx, APP_SAY_ERROR, err);
 		return j->rc;
 	}
 	if (!(s->cfg = calloc(1, sizeof(*s->cfg))))
 		return j->rc = -ENOMEM;
-	s->loads_begin = loads_begin;
-	s->loads_end = loads_end;
-	s->measuring = measuring;
-	s->ctx = j;
 	j->fail = APP_RFC2544_FAIL_SETUP;
 	if ((j->rc = app_rfc2544_run_set_up(s, err, sizeof(err))))
-		j->h->say(j->h->ctx, false, err);
+		s->cli->say(s->cli->ctx, APP_SAY_ERROR, err);
 	else
 		j->fail = APP_RFC2544_FAIL_NONE;
 	return j->rc;
@@ -186,30 +145,27 @@ static int set_up(struct app_rfc2544_job *j)
  * and the result printed; a failed search said, its row marked failed. */
 static void search(struct app_rfc2544_job *j, struct rfc2544_result *res)
 {
-	const struct app_rfc2544_hooks *h = j->h;
-	struct app_rfc2544_run_search x = { .progress = h->progress, .progress_ctx = h->print_ctx, .on_trial = h->on_trial,
-				      .ctx = h->print_ctx };
-	char headline[512], err[512], line[sizeof(j->s.so->path) + 640];
+	struct app_rfc2544_setup *s = &j->s;
+	const struct app_cli_hooks *cli = s->cli;
+	char headline[512], err[512];
 	int rc;
 
-	h->searching(h->print_ctx, &j->s.est);
-	x.stop = h->stop(h->ctx, true);
-	rc = app_rfc2544_run_search(&j->s, &x, res, err, sizeof(err));
-	h->stop(h->ctx, false);
-	h->quiet(h->print_ctx);
+	s->h->searching(s->ctx, &s->est);
+	s->stop = cli->stop(cli->ctx, true);
+	rc = app_rfc2544_run_search(s, res, err, sizeof(err));
+	s->stop = cli->stop(cli->ctx, false);
+	s->h->quiet(s->ctx);
 	if (rc) {
 		j->fail = APP_RFC2544_FAIL_SEARCH;
 		j->rc = rc;
-		h->say(h->ctx, false, err);
-		h->store_end(j->s.so, "failed", NULL);
+		cli->say(cli->ctx, APP_SAY_ERROR, err);
+		app_run_store_end_say(s->so, "failed", NULL, cli);
 		return;
 	}
-	if (app_run_store_rfc2544_finish(j->s.so, res, headline, sizeof(headline), err, sizeof(err))) {
-		snprintf(line, sizeof(line), "storing the last rows in %s: %s", j->s.so->path, err);
-		h->say(h->ctx, true, line);
-	}
-	h->store_end(j->s.so, res->interrupted ? "interrupted" : "complete", headline);
-	h->end(h->print_ctx, &j->s, res, say_warning, j);
+	if (app_run_store_rfc2544_finish(s->so, res, headline, sizeof(headline), err, sizeof(err)))
+		app_cli_hooks_say(cli, APP_SAY_WARNING, "storing the last rows in %s: %s", s->so->path, err);
+	app_run_store_end_say(s->so, res->interrupted ? "interrupted" : "complete", headline, cli);
+	s->h->end(s->ctx, s, res);
 	j->interrupted = res->interrupted;
 }
 
@@ -223,8 +179,8 @@ int app_rfc2544_run_go(struct app_rfc2544_job *j)
 	} else if (res) {
 		search(j, res);
 	}
-	j->h->stop(j->h->ctx, false);
-	j->h->store_end(j->s.so, "failed", NULL);
+	j->s.cli->stop(j->s.cli->ctx, false);
+	app_run_store_end_say(j->s.so, "failed", NULL, j->s.cli);
 	free(j->s.cfg);
 	j->s.cfg = NULL;
 	free(res);

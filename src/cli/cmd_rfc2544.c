@@ -7,10 +7,10 @@
 #include "app/rfc2544_run.h"
 #include "render/rfc2544_live.h"
 
-static void say(void *ctx, bool warning, const char *line)
+static void say(void *ctx, enum app_say how, const char *line)
 {
 	(void)ctx;
-	cli_error("%srfc2544: %s", warning ? "warning: " : "", line);
+	cli_error("%srfc2544: %s", how == APP_SAY_WARNING ? "warning: " : "", line);
 }
 
 /* The exit status of a run: 130 stopped by Ctrl-C (also while measuring
@@ -31,9 +31,10 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	struct trialopt to;
 	struct app_rfc2544_plan plan;
 	struct cli_stop cs = { .caught = false };
-	struct app_rfc2544_hooks h = { .stop = cli_stop_hook, .say = say, .store_end = store_args_end, .ctx = &cs };
-	struct app_rfc2544_job j = { .s = { .po = &r.po, .to = &to, .so = &so, .plan = &plan }, .h = &h };
+	const struct app_cli_hooks ch = { .stop = cli_stop_hook, .say = say, .ctx = &cs };
 	struct rfc2544_live_run v;
+	struct app_rfc2544_job j = { .s = { .po = &r.po, .to = &to, .so = &so, .cli = &ch, .h = &rfc2544_live_hooks,
+					    .ctx = &v, .plan = &plan } };
 	int rc;
 
 	if ((rc = rfc2544_args(cli, argc, argv, &r, &so, &to, &plan)) >= 0)
@@ -45,9 +46,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		return 0;
 	}
 	/* after the parse: --json and --json-stream are options */
-	v = (struct rfc2544_live_run){ .json = cli->json, .json_stream = r.json_stream,
-					.out_create = cli_out_create_json, .openmetrics = r.openmetrics };
-	rfc2544_live_hooks(&v, &h);
+	rfc2544_live_init(&v, cli->json, r.json_stream, cli_out_create_json, r.openmetrics);
 	app_rfc2544_run_go(&j);
 	return status(&j);
 }

@@ -79,12 +79,3 @@ void store_args_init(struct storeopt *s)
 {
 	memset(s, 0, sizeof(*s));
 }
-
-void store_args_end(struct storeopt *s, const char *status, const char *headline)
-{
-	char err[512];
-	int64_t id = s->run_id;
-
-	if (app_run_store_end(s, status, headline, err, sizeof(err)))
-		cli_error("warning: run %lld not marked %s in %s: %s", (long long)id, status, s->path, err);
-}

@@ -157,11 +157,11 @@ void rfc2544_live_result(struct out *o, const struct rfc2544runprint *v)
 	rfc2544_print_result(o, res, &p);
 }
 
-/* app_rfc2544_hooks' printing half (print_ctx a struct rfc2544_live_run): the
- * trial line, its clearing, the search's start. */
-static void hook_progress(void *arg, const struct rfc2544_progress *p)
+/* rfc2544_live_hooks (ctx a struct rfc2544_live_run): the trial line,
+ * its clearing, the search's start. */
+static void hook_progress(void *ctx, const struct rfc2544_progress *p)
 {
-	const struct rfc2544_live_run *pr = arg;
+	const struct rfc2544_live_run *pr = ctx;
 	double eta = p->eta_s;
 
 	if (eta < 0 && pr->estimate_s > 0) {
@@ -224,42 +224,40 @@ static void hook_measuring(void *ctx, unsigned int size, bool done)
 static void hook_trial(void *ctx, const struct rfc2544_trial *t)
 {
 	const struct rfc2544_live_run *v = ctx;
-	struct out *o = v->out_create(true, "rfc2544");
+	struct out *o;
 
-	if (o) {
+	if (!v->json_stream)
+		return;
+	if ((o = v->out_create(true, "rfc2544"))) {
 		rfc2544_print_event(o, t);
 		out_destroy(o);
 	}
 }
 
 /* The result as a table (or JSON), then --openmetrics's file. */
-static void hook_end(void *ctx, const struct app_rfc2544_setup *s, const struct rfc2544_result *res,
-		     void (*warn)(void *ctx, const char *line), void *wctx)
+static void hook_end(void *ctx, const struct app_rfc2544_setup *s, const struct rfc2544_result *res)
 {
 	const struct rfc2544_live_run *v = ctx;
 	struct rfc2544runprint p = { .po = s->po, .to = s->to, .plan = s->plan, .res = res, .run_id = s->so->run_id,
 				   .db = s->so->path, .sut = s->so->sut, .sut_config = s->so->sut_config };
 	struct om_rfc2544 m = { .label = s->so->label, .res = res };
 	struct out *o = v->out_create(v->json, "rfc2544");
-	char err[512], line[4096 + 640];
+	char err[512];
 
 	rfc2544_live_result(o, &p);
 	out_destroy(o);
-	if (v->openmetrics && fs_write_file(v->openmetrics, openmetrics_rfc2544_write, &m, err, sizeof(err))) {
-		snprintf(line, sizeof(line), "--openmetrics %s: %s", v->openmetrics, err);
-		warn(wctx, line);
-	}
+	if (v->openmetrics && fs_write_file(v->openmetrics, openmetrics_rfc2544_write, &m, err, sizeof(err)))
+		app_cli_hooks_say(s->cli, APP_SAY_WARNING, "--openmetrics %s: %s", v->openmetrics, err);
 }
 
-void rfc2544_live_hooks(struct rfc2544_live_run *v, struct app_rfc2544_hooks *h)
+void rfc2544_live_init(struct rfc2544_live_run *v, bool json, bool json_stream,
+		       struct out *(*create)(bool json, const char *command), const char *openmetrics)
 {
-	v->tty = isatty(STDERR_FILENO);
-	h->planned = hook_planned;
-	h->measuring = hook_measuring;
-	h->searching = hook_searching;
-	h->progress = hook_progress;
-	h->quiet = hook_quiet;
-	h->on_trial = v->json_stream ? hook_trial : NULL;
-	h->end = hook_end;
-	h->print_ctx = v;
+	*v = (struct rfc2544_live_run){ .json = json, .json_stream = json_stream, .out_create = create,
+					.openmetrics = openmetrics, .tty = isatty(STDERR_FILENO) };
 }
+
+const struct app_rfc2544_hooks rfc2544_live_hooks = {
+	.planned = hook_planned, .measuring = hook_measuring, .searching = hook_searching,
+	.progress = hook_progress, .quiet = hook_quiet, .on_trial = hook_trial, .end = hook_end,
+};

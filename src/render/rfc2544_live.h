@@ -29,26 +29,29 @@ struct rfc2544runprint {
 
 void rfc2544_live_result(struct out *o, const struct rfc2544runprint *v);
 
-/* An rfc2544 run's printing, as app_rfc2544_run_go's printing hooks
- * (rfc2544_live_hooks, print_ctx v): the planned time before the
- * maximum loads, which can take minutes; a ceiling measured through the
- * DUT (a line on a terminal meanwhile, cleared when done); the trial line
- * during the search: on a terminal one line that updates, elsewhere (a
- * log, a CI job) one line per trial, the time left until the first size
- * is done the plan's estimate less the time spent; each trial as a JSON
- * object of its own (--json-stream); the result (out_create's output) and
- * --openmetrics's file. The caller sets the in part and zeroes the rest. */
+/* An rfc2544 run's printing, app_rfc2544_run_go's hooks
+ * (rfc2544_live_hooks, ctx a struct rfc2544_live_run): the planned time
+ * before the maximum loads, which can take minutes; a ceiling measured
+ * through the DUT (a line on a terminal meanwhile, cleared when done);
+ * the trial line during the search: on a terminal one line that updates,
+ * elsewhere (a log, a CI job) one line per trial, the time left until
+ * the first size is done the plan's estimate less the time spent; each
+ * trial as a JSON object of its own (--json-stream); the result
+ * (out_create's output) and --openmetrics's file. rfc2544_live_init sets
+ * it up. */
 struct rfc2544_live_run {
-	/* in */
 	bool json, json_stream;
 	struct out *(*out_create)(bool json, const char *command);
 	const char *openmetrics;	/* --openmetrics FILE, or NULL */
-	/* meanwhile */
 	bool tty;			/* stderr is a terminal */
+	/* meanwhile */
 	uint64_t t0;			/* clock_mono_ns at the search's start */
 	double estimate_s;
 };
 
-void rfc2544_live_hooks(struct rfc2544_live_run *v, struct app_rfc2544_hooks *h);
+void rfc2544_live_init(struct rfc2544_live_run *v, bool json, bool json_stream,
+		       struct out *(*create)(bool json, const char *command), const char *openmetrics);
+
+extern const struct app_rfc2544_hooks rfc2544_live_hooks;
 
 #endif
