@@ -15,9 +15,10 @@
 enum app_say { APP_SAY_ERROR, APP_SAY_WARNING, APP_SAY_NOTE };
 
 /* stop on: Ctrl-C and SIGTERM caught from here on, the flag they set
- * returned; off: let go again (NULL), also when never caught; NULL for a
- * workflow that never stops early (report). say: a line on stderr,
- * worded by the CLI (the command's name before it). ctx is the CLI's. */
+ * returned; off: let go again (NULL), also when never caught. say: a
+ * line on stderr, worded by the CLI (the command's name before it). ctx
+ * is the CLI's. A workflow that never stops early (report) takes no
+ * stop, one that says nothing as it goes (soak) no say: NULL there. */
 struct app_cli_hooks {
 	volatile sig_atomic_t *(*stop)(void *ctx, bool on);
 	void (*say)(void *ctx, enum app_say how, const char *line);

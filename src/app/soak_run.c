@@ -179,28 +179,27 @@ static int soak_cpus(const struct app_soak_cfg *cfg, struct app_soak_result *r, 
 	return rc;
 }
 
-/* The CPUs, then Ctrl-C caught: a stop from here on ends the run in
- * order; before, while the DUT is asked for its CPUs, it ends the process. */
-static int soak_begin(const struct app_soak_cfg *cfg, struct app_soak_result *r, char *err, size_t errlen)
+/* The CPUs, then Ctrl-C caught (*stop): a stop from here on ends the run
+ * in order; before, while the DUT is asked for its CPUs, it ends the
+ * process. */
+static int soak_begin(const struct app_soak_cfg *cfg, const struct app_cli_hooks *cli, struct app_soak_result *r,
+		      const volatile sig_atomic_t **stop, char *err, size_t errlen)
 {
 	int rc = soak_cpus(cfg, r, err, errlen);
 
-	if (!rc && cfg->catch_stop)
-		cfg->catch_stop(cfg->stop_ctx, true);
+	if (!rc)
+		*stop = cli->stop(cli->ctx, true);
 	return rc;
 }
 
-int app_soak_run_calibration(const struct app_soak_cfg *cfg, const struct app_soak_hooks *h, void *ctx,
-			 struct app_soak_result *r, char *err, size_t errlen)
+/* The calibration, once Ctrl-C is caught (stop). */
+static int calibration(const struct app_soak_cfg *cfg, const volatile sig_atomic_t *stop,
+		       const struct app_soak_hooks *h, void *ctx, struct app_soak_result *r, char *err, size_t errlen)
 {
 	struct soak_calib_opts cal = *cfg->cal;
 	char e[STEP_ERR_MAX];
 	int rc;
 
-	memset(r, 0, sizeof(*r));
-	err[0] = '\0';
-	if ((rc = soak_begin(cfg, r, err, errlen)))
-		return rc;
 	r->why = APP_SOAK_HOST;
 	if (!(r->calib = calloc(1, sizeof(*r->calib))))
 		return -ENOMEM;
@@ -214,13 +213,28 @@ int app_soak_run_calibration(const struct app_soak_cfg *cfg, const struct app_so
 		return rc;
 	h->calib_start(ctx, cfg, r);
 	cal.interval_ns = cfg->interval_ns;
-	rc = app_soak_run_calibrate(cfg->path, &r->cpus, &cal, cfg->stop, h->progress, ctx, r->calib, &r->kept, err,
+	rc = app_soak_run_calibrate(cfg->path, &r->cpus, &cal, stop, h->progress, ctx, r->calib, &r->kept, err,
 				room(errlen, STEP_ERR_MAX));
 	h->calib_end(ctx, cfg, r, !rc);
 	if (rc)
-		r->why = *cfg->stop ? APP_SOAK_STOPPED : rc == -EINVAL ? APP_SOAK_INPUT : APP_SOAK_HOST;
+		r->why = *stop ? APP_SOAK_STOPPED : rc == -EINVAL ? APP_SOAK_INPUT : APP_SOAK_HOST;
 	else
 		r->why = APP_SOAK_OK;
+	return rc;
+}
+
+int app_soak_run_calibration(const struct app_soak_cfg *cfg, const struct app_cli_hooks *cli,
+			 const struct app_soak_hooks *h, void *ctx, struct app_soak_result *r, char *err,
+			 size_t errlen)
+{
+	const volatile sig_atomic_t *stop;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	err[0] = '\0';
+	if (!(rc = soak_begin(cfg, cli, r, &stop, err, errlen)))
+		rc = calibration(cfg, stop, h, ctx, r, err, errlen);
+	cli->stop(cli->ctx, false);
 	return rc;
 }
 
@@ -233,6 +247,7 @@ struct soak_room {
 	struct soak_idle *idle;
 	bool checked;			/* idle holds the check of the calibration */
 	struct soak *s;			/* this host's soakers (NULL: the DUT's) */
+	const volatile sig_atomic_t *stop;	/* set: the soak ends */
 };
 
 /* The soakers ready: on the DUT (which loads and checks its calibration
@@ -277,12 +292,12 @@ static int soak_loop(const struct app_soak_cfg *cfg, const struct app_soak_hooks
 		m->a->t_ns = clock_mono_ns();	/* the readings' times are the tester's */
 	start = next = m->a->t_ns;
 	end = cfg->duration_ns ? start + cfg->duration_ns : UINT64_MAX;
-	while (!*cfg->stop && next < end) {
+	while (!*m->stop && next < end) {
 		next = next + cfg->interval_ns < end ? next + cfg->interval_ns : end;
-		wait_until(next, cfg->stop);
+		wait_until(next, m->stop);
 		if ((rc = reading(cfg->d, m->s, m->a, m->b, m->l, err, errlen)))
 			return rc;
-		if (!app_soak_run_keep(*cfg->stop, m->l->seconds, cfg->interval_ns))
+		if (!app_soak_run_keep(*m->stop, m->l->seconds, cfg->interval_ns))
 			break;
 		app_soak_run_accumulate(m->total, m->l);
 		if (!app_soak_run_hist_add(&r->hist, m->l))
@@ -293,8 +308,8 @@ static int soak_loop(const struct app_soak_cfg *cfg, const struct app_soak_hooks
 	return 0;
 }
 
-int app_soak_run(const struct app_soak_cfg *cfg, const struct app_soak_hooks *h, void *ctx,
-		 struct app_soak_result *r, char *err, size_t errlen)
+int app_soak_run(const struct app_soak_cfg *cfg, const struct app_cli_hooks *cli, const struct app_soak_hooks *h,
+		 void *ctx, struct app_soak_result *r, char *err, size_t errlen)
 {
 	struct soak_room m = {
 		.c = calloc(1, sizeof(*m.c)), .a = malloc(sizeof(*m.a)), .b = malloc(sizeof(*m.b)),
@@ -304,7 +319,7 @@ int app_soak_run(const struct app_soak_cfg *cfg, const struct app_soak_hooks *h,
 
 	memset(r, 0, sizeof(*r));
 	err[0] = '\0';
-	if ((rc = soak_begin(cfg, r, err, errlen)))
+	if ((rc = soak_begin(cfg, cli, r, &m.stop, err, errlen)))
 		goto out;
 	errlen = room(errlen, STEP_ERR_MAX);
 	rc = -ENOMEM;
@@ -329,10 +344,11 @@ int app_soak_run(const struct app_soak_cfg *cfg, const struct app_soak_hooks *h,
 	}
 	app_soak_run_hist_compact(&r->hist);
 	r->trusted = !m.checked || m.idle->trusted;
-	r->interrupted = *cfg->stop;
+	r->interrupted = *m.stop;
 	r->why = APP_SOAK_OK;
 	h->end(ctx, r);
 out:
+	cli->stop(cli->ctx, false);
 	soak_destroy(m.s);
 	free(m.idle);
 	free(m.c);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "app/cli_hooks.h"
 #include "core/cpuset.h"
 #include "dut/dut.h"
 #include "dut/soak.h"
@@ -67,11 +68,6 @@ struct app_soak_cfg {
 	uint64_t interval_ns, duration_ns;	/* duration 0: until stop */
 	const struct soak_calib_opts *cal;	/* --calibrate's, but its interval */
 	struct dut *d;			/* not NULL: the soak runs there */
-	const volatile sig_atomic_t *stop;
-	/* Ctrl-C caught from here on (set stop), called once the CPUs are
-	 * known; NULL: the caller caught it already. */
-	volatile sig_atomic_t *(*catch_stop)(void *ctx, bool on);
-	void *stop_ctx;
 };
 
 struct app_soak_result {
@@ -86,7 +82,9 @@ struct app_soak_result {
 	unsigned int kept;		/* its CPUs kept from the file before */
 };
 
-/* What the caller prints, in the order it happens; ctx is the caller's. */
+/* What the caller prints, in the order it happens, the hooks render
+ * exports (soak_print_hooks), each called with the ctx it hands the
+ * workflow. */
 struct app_soak_hooks {
 	/* there is something to say: nonzero ends it (quietly) */
 	int (*open)(void *ctx);
@@ -105,18 +103,24 @@ struct app_soak_hooks {
 	void (*end)(void *ctx, const struct app_soak_result *r);
 };
 
-/* soak --calibrate: cfg->cpus calibrated on this host and saved to
+/* Both workflows catch Ctrl-C through cli once the CPUs are known (a
+ * stop from there on ends the run in order; before, while the DUT is
+ * asked for its CPUs, it ends the process) and let it go at their end;
+ * they say nothing through it: their error is err.
+ *
+ * soak --calibrate: cfg->cpus calibrated on this host and saved to
  * cfg->path (never over a file that is not a soak calibration: refused
- * before the minutes of measuring), until done or *stop. 0, or -errno
+ * before the minutes of measuring), until done or a stop. 0, or -errno
  * with r->why and err (empty: nothing to say). */
-int app_soak_run_calibration(const struct app_soak_cfg *cfg, const struct app_soak_hooks *h, void *ctx,
-			 struct app_soak_result *r, char *err, size_t errlen);
+int app_soak_run_calibration(const struct app_soak_cfg *cfg, const struct app_cli_hooks *cli,
+			 const struct app_soak_hooks *h, void *ctx, struct app_soak_result *r, char *err,
+			 size_t errlen);
 
-/* The soak of cfg->cpus until cfg->duration_ns or *stop. 0, or -errno
+/* The soak of cfg->cpus until cfg->duration_ns or a stop. 0, or -errno
  * with r->why and err (empty: nothing to say). r is freed by
  * app_soak_run_result_free either way. */
-int app_soak_run(const struct app_soak_cfg *cfg, const struct app_soak_hooks *h, void *ctx,
-		 struct app_soak_result *r, char *err, size_t errlen);
+int app_soak_run(const struct app_soak_cfg *cfg, const struct app_cli_hooks *cli, const struct app_soak_hooks *h,
+		 void *ctx, struct app_soak_result *r, char *err, size_t errlen);
 void app_soak_run_result_free(struct app_soak_result *r);
 
 #endif

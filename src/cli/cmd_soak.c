@@ -18,6 +18,7 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 	};
 	struct soakprint_run p = { .create = cli_out_create_json };
 	struct cli_stop stop = { 0 };
+	const struct app_cli_hooks ch = { .stop = cli_stop_hook, .ctx = &stop };
 	struct app_soak_result r;
 	struct soak_opts op;
 	char err[1024], derr[256];
@@ -31,20 +32,19 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 		.cpus = op.have_cpus ? &op.cpus : NULL,
 		.path = op.d && op.dut.kind == DUT_SSH ? NULL : op.path,
 		.interval_ns = op.interval_ns, .duration_ns = op.duration_ns, .cal = &op.cal,
-		.d = op.d, .stop = cli_stop_flag(), .catch_stop = cli_stop_hook, .stop_ctx = &stop,
+		.d = op.d,
 	};
 
 	p.json = cli->json;
 	p.per_cpu = op.per_cpu;
 	if (op.calibrate)
-		rc = app_soak_run_calibration(&cfg, &soak_print_hooks, &p, &r, err, sizeof(err));
+		rc = app_soak_run_calibration(&cfg, &ch, &soak_print_hooks, &p, &r, err, sizeof(err));
 	else
-		rc = app_soak_run(&cfg, &soak_print_hooks, &p, &r, err, sizeof(err));
+		rc = app_soak_run(&cfg, &ch, &soak_print_hooks, &p, &r, err, sizeof(err));
 	if (rc && err[0])
 		cli_error("soak: %s", err);
 	out_destroy(p.o);
 	app_soak_run_result_free(&r);
-	cli_stop_restore(&stop);
 	dut_close(op.d);
 	return status[r.why];
 }

@@ -61,6 +61,15 @@ static int teardown(void **st)
 	return system(cmd) ? -1 : 0;
 }
 
+/* The CLI's stop: the flag, never set. */
+static volatile sig_atomic_t stop_flag;
+
+static volatile sig_atomic_t *stop(void *ctx, bool on)
+{
+	(void)ctx;
+	return on ? &stop_flag : NULL;
+}
+
 /* ---- report ---- */
 
 static int page(void *ctx, const char *p, const struct report_model *m, char *e, size_t elen)
@@ -293,28 +302,27 @@ static const struct app_soak_hooks soak_hooks = { .open = soak_open };
  * reading; a soak without its calibration is the input's too. */
 static void soak_refusals(void **st)
 {
-	volatile sig_atomic_t stop = 0;
+	const struct app_cli_hooks cli = { .stop = stop };
 	struct soak_calib_opts cal = { .settle = 5, .tolerance = 0.01, .timeout_ns = 1000000000 };
 	struct cpuset cpus;
-	struct app_soak_cfg cfg = { .cpus = &cpus, .path = garbage, .interval_ns = 1000000000, .cal = &cal,
-				    .stop = &stop };
+	struct app_soak_cfg cfg = { .cpus = &cpus, .path = garbage, .interval_ns = 1000000000, .cal = &cal };
 	struct app_soak_result r;
 	struct seen s = { 0 };
 	char nothere[600];
 
 	(void)st;
 	assert_int_equal(cpuset_parse_list("0", &cpus, err, sizeof(err)), 0);
-	assert_int_equal(app_soak_run_calibration(&cfg, &soak_hooks, &s, &r, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_soak_run_calibration(&cfg, &cli, &soak_hooks, &s, &r, err, sizeof(err)), -EINVAL);
 	assert_int_equal(r.why, APP_SOAK_INPUT);
 	assert_non_null(strstr(err, "--calibration "));
 	assert_non_null(strstr(err, " (give another file, or delete it)"));
 	app_soak_run_result_free(&r);
-	assert_int_equal(app_soak_run(&cfg, &soak_hooks, &s, &r, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_soak_run(&cfg, &cli, &soak_hooks, &s, &r, err, sizeof(err)), -EINVAL);
 	assert_int_equal(r.why, APP_SOAK_INPUT);
 	app_soak_run_result_free(&r);
 	snprintf(nothere, sizeof(nothere), "%s/nothere", dir);
 	cfg.path = nothere;
-	assert_int_equal(app_soak_run(&cfg, &soak_hooks, &s, &r, err, sizeof(err)), -ENOENT);
+	assert_int_equal(app_soak_run(&cfg, &cli, &soak_hooks, &s, &r, err, sizeof(err)), -ENOENT);
 	assert_int_equal(r.why, APP_SOAK_INPUT);
 	app_soak_run_result_free(&r);
 	assert_int_equal(s.open, 0);
