@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +280,7 @@ int app_stream_client_check(struct app_stream_opts *op, char *err, size_t errlen
  * sink namespace, each sender with a server of its own there. */
 struct run {
 	struct app_stream_opts *op;
+	const struct app_cli_hooks *cli;	/* where a line for the user goes */
 	struct app_stream_res *res;
 	struct stream_client c;
 	struct dut *d;
@@ -292,21 +292,6 @@ struct run {
 	uint16_t port[STREAMRUN_MAX];	/* each sender's server's, as used */
 	bool in_session[STREAMRUN_MAX];
 };
-
-static void note(const struct app_stream_opts *op, bool warning, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void note(const struct app_stream_opts *op, bool warning, const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	if (!op->note)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	op->note(op->note_ctx, warning, line);
-}
 
 static void dut_window(void *arg, bool end)
 {
@@ -418,7 +403,7 @@ static void keep_run(struct run *w, const struct stream_result *r, unsigned int 
 		cpucost_result(w->cost, r->recv + r->drops, cr);
 	app_run_store_stream_trial(r, (unsigned int)op->size, op->nsend, rep, cr, &t, &x, prof);
 	if (app_run_store_trial(&op->store, &t, err, sizeof(err)) && !w->store_warned) {
-		note(op, true, "run %u not stored in %s: %s", rep + 1, op->store.path, err);
+		app_cli_hooks_say(w->cli, APP_SAY_WARNING, "run %u not stored in %s: %s", rep + 1, op->store.path, err);
 		w->store_warned = true;
 	}
 	free(cr);
@@ -504,10 +489,12 @@ static int iterate(struct run *w, char *err, size_t errlen)
 			break;
 		cf->halfwidth = stat_mean_halfwidth(cf->mbps, cf->n, op->conf_level);
 		if (isfinite(cf->halfwidth))
-			note(op, false, "run %u: %.2f 10^6bits/s received; the mean's %u%% interval +-%.2f%%", cf->n,
-			     cf->mbps[cf->n - 1], op->conf_level, cf->halfwidth * 100);
+			app_cli_hooks_say(w->cli, APP_SAY_NOTE, "run %u: %.2f 10^6bits/s received; the mean's %u%% "
+					  "interval +-%.2f%%", cf->n, cf->mbps[cf->n - 1], op->conf_level,
+					  cf->halfwidth * 100);
 		else
-			note(op, false, "run %u: %.2f 10^6bits/s received", cf->n, cf->mbps[cf->n - 1]);
+			app_cli_hooks_say(w->cli, APP_SAY_NOTE, "run %u: %.2f 10^6bits/s received", cf->n,
+					  cf->mbps[cf->n - 1]);
 		if (cf->n >= op->iter_min && 200 * cf->halfwidth <= op->conf_width) {
 			cf->achieved = true;
 			break;
@@ -624,7 +611,8 @@ static int load_token(const struct app_stream_opts *op, char *tok, size_t len, c
 	return 0;
 }
 
-int app_stream_client(struct app_stream_opts *op, struct app_stream_res *res, char *err, size_t errlen)
+int app_stream_client(struct app_stream_opts *op, const struct app_cli_hooks *cli, struct app_stream_res *res,
+		      char *err, size_t errlen)
 {
 	struct run *w = calloc(1, sizeof(*w));
 	char tok[STREAM_TOKEN_MAX + 1] = "";
@@ -635,7 +623,7 @@ int app_stream_client(struct app_stream_opts *op, struct app_stream_res *res, ch
 		return -ENOMEM;
 	}
 	memset(res, 0, sizeof(*res));
-	*w = (struct run){ .op = op, .res = res, .gen = -1, .sink = -1,
+	*w = (struct run){ .op = op, .cli = cli, .res = res, .gen = -1, .sink = -1,
 			   .c = { .size = op->size, .duration_ns = op->duration_ns, .rate_pps = app_stream_client_rate_pps(op),
 				  .stop = op->stop, .cpu = op->cpu, .server_cpu = op->server_cpu } };
 	if ((rc = load_token(op, tok, sizeof(tok), err, errlen)))

@@ -14,6 +14,7 @@
 
 #include <netinet/in.h>
 
+#include "app/cli_hooks.h"
 #include "app/run_store.h"
 #include "app/stream_senders.h"
 #include "core/cpuset.h"
@@ -69,13 +70,11 @@ struct app_stream_opts {
 	int send_cpu[STREAMRUN_MAX];	/* each one's CPU, -1: not pinned: the same */
 	/* the store (--db, --label, --tag, --no-store): each run a trial */
 	struct storeopt store;
-	/* While it runs: the stop flag (either end), whether the caller
-	 * may administer networks (lab mode needs it), and where a line for
-	 * the user goes (each -I run's figure, a run the store refused). */
-	volatile sig_atomic_t *stop;
+	/* While it runs: whether the caller may administer networks (lab
+	 * mode needs it), and the client's stop flag, which app_stream_run
+	 * sets from the CLI's stop hook. */
 	bool root;
-	void (*note)(void *ctx, bool warning, const char *line);
-	void *note_ctx;
+	volatile sig_atomic_t *stop;
 };
 
 /* Nothing given: the defaults (netperf's port, message size and run). */
@@ -112,12 +111,15 @@ struct app_stream_res {
 };
 
 /* Run the client's side (mode CLIENT or LAB: root and a lab that is up)
- * until the runs are done, one fails or op->stop is set. op->host is the
- * server; in lab mode, the lab's sink address is set there. 0, or
- * -EINVAL (bad input: a token file, a host, an address outside the
- * benchmarking ranges), -ECANCELED (a run was stopped by op->stop before
- * its figures came), or another -errno; err says why. */
-int app_stream_client(struct app_stream_opts *op, struct app_stream_res *res, char *err, size_t errlen);
+ * until the runs are done, one fails or op->stop is set; a line for the
+ * user said through cli as it goes (each -I run's figure, a note; a run
+ * the store refused, a warning). op->host is the server; in lab mode,
+ * the lab's sink address is set there. 0, or -EINVAL (bad input: a token
+ * file, a host, an address outside the benchmarking ranges), -ECANCELED
+ * (a run was stopped by op->stop before its figures came), or another
+ * -errno; err says why. */
+int app_stream_client(struct app_stream_opts *op, const struct app_cli_hooks *cli, struct app_stream_res *res,
+		      char *err, size_t errlen);
 
 /* The server's side up to serving (--server): the token read, the
  * listening socket made (on --bind's address, --port), and root given up

@@ -15,10 +15,12 @@ const char *app_stream_run_end_status(bool have, bool interrupted, enum app_stre
 	return why == APP_STREAM_OK ? "complete" : "failed";
 }
 
-int app_stream_run_serve(const struct app_stream_opts *op, const struct app_stream_hooks *h, void *ctx,
-		     struct app_stream_end *e, char *err, size_t errlen)
+int app_stream_run_serve(const struct app_stream_opts *op, const struct app_cli_hooks *cli,
+		     const struct app_stream_hooks *h, void *ctx, enum app_stream_why *why, char *err,
+		     size_t errlen)
 {
-	struct stream_server s = { .lfd = -1, .nsfd = -1, .quit = op->stop, .on_session = h->session, .arg = ctx };
+	volatile sig_atomic_t *stop = cli->stop(cli->ctx, true);
+	struct stream_server s = { .lfd = -1, .nsfd = -1, .quit = stop, .on_session = h->session, .arg = ctx };
 	char tok[STREAM_TOKEN_MAX + 1] = "";
 	bool root = geteuid() == 0;	/* as started: root is given up once listening */
 	int rc;
@@ -27,47 +29,43 @@ int app_stream_run_serve(const struct app_stream_opts *op, const struct app_stre
 	if (errlen > 512)
 		errlen = 512;
 	err[0] = '\0';
-	e->warning[0] = '\0';
-	e->why = APP_STREAM_HOST;
+	*why = APP_STREAM_HOST;
 	if ((rc = app_stream_client_listen(op, &s, tok, sizeof(tok), err, errlen))) {
-		e->why = rc == -EINVAL ? APP_STREAM_INPUT : APP_STREAM_HOST;
+		*why = rc == -EINVAL ? APP_STREAM_INPUT : APP_STREAM_HOST;
 	} else if (!(rc = h->listening(ctx, op, &s, root))) {
 		rc = stream_server_run(&s, err, errlen);
-		h->served(ctx, *op->stop);
+		h->served(ctx, *stop);
 		/* with --once, the session's failure, already on its line */
 		if (rc && op->once)
 			err[0] = '\0';
-		e->why = rc ? APP_STREAM_HOST : APP_STREAM_OK;
+		*why = rc ? APP_STREAM_HOST : APP_STREAM_OK;
 	}
 	if (s.lfd >= 0)
 		close(s.lfd);
 	explicit_bzero(tok, sizeof(tok));
+	cli->stop(cli->ctx, false);
 	return rc;
 }
 
 /* The stored run's end: its status, and the headline 'runs' shows. */
-static void store_end(struct app_stream_opts *op, const struct app_stream_res *res, struct app_stream_end *e)
+static void store_end(struct app_stream_opts *op, const struct app_cli_hooks *cli, const struct app_stream_res *res,
+		      enum app_stream_why why)
 {
-	const char *status = app_stream_run_end_status(res->cf.n > 0, res->r.interrupted, e->why);
-	char headline[160], err[512];
-	int64_t id = op->store.run_id;
+	const char *status = app_stream_run_end_status(res->cf.n > 0, res->r.interrupted, why);
+	char headline[160];
 
 	if (res->cf.n > 0)
 		app_stream_client_headline(op, res, headline, sizeof(headline));
-	if (app_run_store_end(&op->store, status, res->cf.n > 0 ? headline : NULL, err, sizeof(err)))
-		snprintf(e->warning, sizeof(e->warning), "run %lld not marked %s in %s: %s", (long long)id, status,
-			 op->store.path, err);
+	app_run_store_end_say(&op->store, status, res->cf.n > 0 ? headline : NULL, cli);
 }
 
-int app_stream_run(struct app_stream_opts *op, const struct app_stream_hooks *h, void *ctx,
-		   struct app_stream_end *e, char *err, size_t errlen)
+/* The client's run, once Ctrl-C is caught (op->stop). */
+static int client(struct app_stream_opts *op, const struct app_cli_hooks *cli, const struct app_stream_hooks *h,
+		  void *ctx, enum app_stream_why *why, char *err, size_t errlen)
 {
 	struct app_stream_res *res = calloc(1, sizeof(*res));
 	int rc;
 
-	err[0] = '\0';
-	e->warning[0] = '\0';
-	e->why = APP_STREAM_HOST;
 	if (!res) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -78,12 +76,25 @@ int app_stream_run(struct app_stream_opts *op, const struct app_stream_hooks *h,
 		free(res);
 		return -EPERM;
 	}
-	if ((rc = app_stream_client(op, res, err, errlen)))
-		e->why = rc == -ECANCELED ? APP_STREAM_STOPPED : rc == -EINVAL ? APP_STREAM_INPUT : APP_STREAM_HOST;
+	if ((rc = app_stream_client(op, cli, res, err, errlen)))
+		*why = rc == -ECANCELED ? APP_STREAM_STOPPED : rc == -EINVAL ? APP_STREAM_INPUT : APP_STREAM_HOST;
 	else if (!(rc = h->result(ctx, op, res)))
-		e->why = res->r.interrupted ? APP_STREAM_STOPPED : APP_STREAM_OK;
+		*why = res->r.interrupted ? APP_STREAM_STOPPED : APP_STREAM_OK;
 	if (op->store.db)
-		store_end(op, res, e);
+		store_end(op, cli, res, *why);
 	free(res);
+	return rc;
+}
+
+int app_stream_run(struct app_stream_opts *op, const struct app_cli_hooks *cli, const struct app_stream_hooks *h,
+		   void *ctx, enum app_stream_why *why, char *err, size_t errlen)
+{
+	int rc;
+
+	err[0] = '\0';
+	*why = APP_STREAM_HOST;
+	op->stop = cli->stop(cli->ctx, true);
+	rc = client(op, cli, h, ctx, why, err, errlen);
+	op->stop = cli->stop(cli->ctx, false);
 	return rc;
 }

@@ -17,7 +17,8 @@
  * or none). */
 enum app_stream_why { APP_STREAM_OK, APP_STREAM_INPUT, APP_STREAM_HOST, APP_STREAM_STOPPED };
 
-/* What the caller prints; ctx is the caller's. */
+/* What the caller prints, the hooks render exports (stream_print_hooks),
+ * each called with the ctx it hands the workflow. */
 struct app_stream_hooks {
 	/* --server listening (root: started as root, given up since);
 	 * nonzero ends it quietly */
@@ -28,29 +29,29 @@ struct app_stream_hooks {
 	int (*result)(void *ctx, const struct app_stream_opts *op, const struct app_stream_res *res);
 };
 
-struct app_stream_end {
-	enum app_stream_why why;
-	/* the client's run stored but its end not marked: why ("" else) */
-	char warning[5120];
-};
-
 /* The stored run's status at its end: interrupted when the last run's
  * figures say so (have: there are figures) or the client was stopped,
  * failed when it failed, else complete. */
 const char *app_stream_run_end_status(bool have, bool interrupted, enum app_stream_why why);
 
-/* The server's workflow (op->mode SERVER, op->stop set). 0, or -errno
- * with e->why and err (empty: nothing more to say; --once's failed
- * session is said on its line). */
-int app_stream_run_serve(const struct app_stream_opts *op, const struct app_stream_hooks *h, void *ctx,
-		     struct app_stream_end *e, char *err, size_t errlen);
+/* Both workflows catch Ctrl-C through cli's stop from their start to
+ * their end; a blocked send or wait returns at once to look (the CLI's
+ * handler is installed without SA_RESTART).
+ *
+ * The server's workflow (op->mode SERVER). 0, or -errno with *why and
+ * err (empty: nothing more to say; --once's failed session is said on
+ * its line). */
+int app_stream_run_serve(const struct app_stream_opts *op, const struct app_cli_hooks *cli,
+		     const struct app_stream_hooks *h, void *ctx, enum app_stream_why *why, char *err,
+		     size_t errlen);
 
-/* The client's workflow (op->mode CLIENT or LAB, op->stop, op->root and
- * op->note set): app_stream_client, its figures to h->result, the stored
- * run's end. 0 when the figures were printed (e->why STOPPED when they
- * are marked interrupted), or -errno with e->why and err (empty: nothing
+/* The client's workflow (op->mode CLIENT or LAB, op->root set):
+ * app_stream_client (saying through cli as it goes), its figures to
+ * h->result, the stored run's end (a mark that failed said as a
+ * warning). 0 when the figures were printed (*why STOPPED when they
+ * are marked interrupted), or -errno with *why and err (empty: nothing
  * to say). */
-int app_stream_run(struct app_stream_opts *op, const struct app_stream_hooks *h, void *ctx,
-		   struct app_stream_end *e, char *err, size_t errlen);
+int app_stream_run(struct app_stream_opts *op, const struct app_cli_hooks *cli, const struct app_stream_hooks *h,
+		   void *ctx, enum app_stream_why *why, char *err, size_t errlen);
 
 #endif

@@ -10,14 +10,15 @@
 #include "render/out.h"
 #include "render/stream_print.h"
 
-/* A line for the user while the client runs: a warning, or a note. */
-static void note(void *ctx, bool warning, const char *line)
+/* A line for the user: an error, a warning, or a note (each -I run's
+ * figure) on its own. */
+static void say(void *ctx, enum app_say how, const char *line)
 {
 	(void)ctx;
-	if (warning)
-		cli_error("warning: stream: %s", line);
-	else
+	if (how == APP_SAY_NOTE)
 		fprintf(stderr, "stream: %s\n", line);
+	else
+		cli_error("%sstream: %s", how == APP_SAY_WARNING ? "warning: " : "", line);
 }
 
 int cmd_stream(struct cli *cli, int argc, char **argv)
@@ -28,27 +29,22 @@ int cmd_stream(struct cli *cli, int argc, char **argv)
 	};
 	struct streamprint_ctx p = { .create = cli_out_create_json };
 	struct cli_stop stop = { 0 };
+	const struct app_cli_hooks ch = { .stop = cli_stop_hook, .say = say, .ctx = &stop };
 	struct app_stream_opts op;
-	struct app_stream_end e;
+	enum app_stream_why why;
 	char err[1024];
 	int rc;
 
 	if ((rc = stream_args(cli, argc, argv, &op)) >= 0)
 		return rc;
-	/* no SA_RESTART: a blocked send or wait returns at once to look */
-	op.stop = cli_stop_catch(&stop);
-	op.note = note;
 	op.root = cli_have_root();
 	p.json = cli->json;
 	if (op.mode == APP_STREAM_SERVER)
-		rc = app_stream_run_serve(&op, &stream_print_hooks, &p, &e, err, sizeof(err));
+		rc = app_stream_run_serve(&op, &ch, &stream_print_hooks, &p, &why, err, sizeof(err));
 	else
-		rc = app_stream_run(&op, &stream_print_hooks, &p, &e, err, sizeof(err));
+		rc = app_stream_run(&op, &ch, &stream_print_hooks, &p, &why, err, sizeof(err));
 	if (rc && err[0])
 		cli_error("stream: %s", err);
-	if (e.warning[0])
-		cli_error("warning: %s", e.warning);
 	out_destroy(p.o);
-	cli_stop_restore(&stop);
-	return status[e.why];
+	return status[why];
 }

@@ -251,36 +251,34 @@ static void stream_end_status(void **st)
  * bytes at most. */
 static void stream_refusals(void **st)
 {
-	volatile sig_atomic_t stop = 0;
+	const struct app_cli_hooks cli = { .stop = stop };
 	struct app_stream_opts op;
-	struct app_stream_end e;
+	enum app_stream_why why;
 	struct seen s = { 0 };
 
 	(void)st;
 	app_stream_client_defaults(&op);
-	op.stop = &stop;
 	op.mode = APP_STREAM_LAB;
-	assert_int_equal(app_stream_run(&op, &stream_hooks, &s, &e, err, sizeof(err)), -EPERM);
-	assert_int_equal(e.why, APP_STREAM_HOST);
+	assert_int_equal(app_stream_run(&op, &cli, &stream_hooks, &s, &why, err, sizeof(err)), -EPERM);
+	assert_int_equal(why, APP_STREAM_HOST);
 	assert_non_null(strstr(err, "lab mode needs root"));
-	assert_string_equal(e.warning, "");
 	op.mode = APP_STREAM_CLIENT;
 	op.host = "127.0.0.1";
 	op.token_file = "/nonexistent/token";
-	assert_int_equal(app_stream_run(&op, &stream_hooks, &s, &e, err, sizeof(err)), -EINVAL);
-	assert_int_equal(e.why, APP_STREAM_INPUT);
+	assert_int_equal(app_stream_run(&op, &cli, &stream_hooks, &s, &why, err, sizeof(err)), -EINVAL);
+	assert_int_equal(why, APP_STREAM_INPUT);
 	assert_non_null(strstr(err, "--token-file: "));
 	op.mode = APP_STREAM_SERVER;
 	op.server = true;
-	assert_int_equal(app_stream_run_serve(&op, &stream_hooks, &s, &e, err, sizeof(err)), -EINVAL);
-	assert_int_equal(e.why, APP_STREAM_INPUT);
+	assert_int_equal(app_stream_run_serve(&op, &cli, &stream_hooks, &s, &why, err, sizeof(err)), -EINVAL);
+	assert_int_equal(why, APP_STREAM_INPUT);
 	memset(err, 'x', sizeof(err) - 1);
 	op.token_file = err;
 	err[sizeof(err) - 1] = '\0';
 	{
 		char e2[1024];
 
-		assert_int_equal(app_stream_run_serve(&op, &stream_hooks, &s, &e, e2, sizeof(e2)), -EINVAL);
+		assert_int_equal(app_stream_run_serve(&op, &cli, &stream_hooks, &s, &why, e2, sizeof(e2)), -EINVAL);
 		assert_int_equal(strlen(e2), 511);
 	}
 	assert_int_equal(s.open + s.print, 0);
