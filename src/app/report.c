@@ -78,8 +78,8 @@ static int resolve(const struct app_report_cfg *c, struct db **db, const char **
 		if ((rc = report_db_resolve_in(db, names, ndb, c->runs[i], &which[i], &ids[i], note, sizeof(note), err,
 					    errlen)))
 			return input(rc);
-		if (note[0] && c->note)
-			c->note(c->note_ctx, note);
+		if (note[0] && c->cli)
+			c->cli->say(c->cli->ctx, APP_SAY_NOTE, note);
 	}
 	return 0;
 }
@@ -183,12 +183,11 @@ static enum app_report_why input_or_host(int rc)
 	return rc == -EINVAL ? APP_REPORT_INPUT : APP_REPORT_HOST;
 }
 
-int app_report_run(const struct app_report_opts *op, const struct app_report_hooks *h, void *ctx,
-		   enum app_report_why *why, char *err, size_t errlen)
+int app_report_run(const struct app_report_opts *op, const struct app_cli_hooks *cli,
+		   const struct app_report_hooks *h, void *ctx, enum app_report_why *why, char *err, size_t errlen)
 {
 	const struct app_report_cfg c = { .dbs = op->db, .ndb = op->ndb, .runs = op->runs,
-					  .nruns = (unsigned int)op->nruns, .fail_pct = op->fail_pct,
-					  .note = op->note, .note_ctx = op->note_ctx };
+					  .nruns = (unsigned int)op->nruns, .fail_pct = op->fail_pct, .cli = cli };
 	struct report_model *m = NULL;
 	int rc;
 
@@ -209,8 +208,9 @@ int app_report_run(const struct app_report_opts *op, const struct app_report_hoo
 	return rc;
 }
 
-int app_report_trend(const struct app_report_opts *op, const struct app_report_hooks *h, void *ctx,
-		     enum app_report_why *why, char *err, size_t errlen)
+int app_report_trend(const struct app_report_opts *op, const struct app_cli_hooks *cli,
+		     const struct app_report_hooks *h, void *ctx, enum app_report_why *why, char *err,
+		     size_t errlen)
 {
 	const struct db_run_filter f = { .label = op->label, .tag = op->tag, .dut = op->dut[0] ? op->dut : NULL };
 	struct db *db[REPORT_MAX_STORES] = { 0 };
@@ -220,6 +220,7 @@ int app_report_trend(const struct app_report_opts *op, const struct app_report_h
 	bool regression;
 	int rc;
 
+	(void)cli;	/* the series names no run: nothing to note */
 	if ((rc = app_report_open(op->db, op->ndb, NULL, path, sizeof(path), names, db, err, errlen))) {
 		app_report_close(db);
 		*why = input_or_host(rc);

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "app/cli_hooks.h"
 #include "store/report_db.h"
 #include "store/report_model.h"
 #include "store/trend_model.h"
@@ -19,9 +20,9 @@ struct app_report_cfg {
 	char *const *runs;		/* as given; runs[0] is the baseline */
 	unsigned int nruns;
 	double fail_pct;		/* a regression past it is one (< 0: no threshold) */
-	/* A run's name matched more than one run (a label): what was taken. */
-	void (*note)(void *ctx, const char *line);
-	void *note_ctx;
+	/* A run's name matched more than one run (a label): what was taken,
+	 * said as a note (NULL: nothing said). */
+	const struct app_cli_hooks *cli;
 };
 
 /* The names of the runs before any store is opened: one at least, at
@@ -60,9 +61,6 @@ struct app_report_opts {
 	const char *label, *tag, *test;
 	unsigned int size;
 	char dut[160];			/* --dut: the DUT's name as runs store it; "" any */
-	/* a run's name matched more than one run: what was taken */
-	void (*note)(void *ctx, const char *line);
-	void *note_ctx;
 };
 
 /* The options' rules for the mode op asks for, before any store is
@@ -73,7 +71,8 @@ int app_report_check(const struct app_report_opts *op, char *err, size_t errlen)
  * host, or written with a regression past --fail-on-regression. */
 enum app_report_why { APP_REPORT_OK, APP_REPORT_INPUT, APP_REPORT_HOST, APP_REPORT_REGRESSION };
 
-/* What the caller writes out; ctx is the caller's. */
+/* What the caller writes out, the hooks render exports
+ * (report_live_hooks), each called with the ctx it hands the workflow. */
 struct app_report_hooks {
 	/* the report's or the trend's HTML page to path: 0, or -errno with
 	 * err (-ENOSYS: this build writes no HTML) */
@@ -87,11 +86,14 @@ struct app_report_hooks {
 };
 
 /* report RUN... and report --trend, op checked (app_report_check): the
- * model or the series loaded, the page written, then the rest. 0 (why OK
- * or REGRESSION), or -errno with why and err. */
-int app_report_run(const struct app_report_opts *op, const struct app_report_hooks *h, void *ctx,
-		   enum app_report_why *why, char *err, size_t errlen);
-int app_report_trend(const struct app_report_opts *op, const struct app_report_hooks *h, void *ctx,
-		     enum app_report_why *why, char *err, size_t errlen);
+ * model or the series loaded, the page written, then the rest; a run's
+ * name that matched several runs said through cli as a note (the trend
+ * names none; neither stops early). 0 (why OK or REGRESSION), or -errno
+ * with why and err. */
+int app_report_run(const struct app_report_opts *op, const struct app_cli_hooks *cli,
+		   const struct app_report_hooks *h, void *ctx, enum app_report_why *why, char *err, size_t errlen);
+int app_report_trend(const struct app_report_opts *op, const struct app_cli_hooks *cli,
+		     const struct app_report_hooks *h, void *ctx, enum app_report_why *why, char *err,
+		     size_t errlen);
 
 #endif

@@ -11,11 +11,12 @@
 
 #define EXIT_REGRESSION 3
 
-/* A run's name matched several runs: which one was taken. */
-static void note(void *ctx, const char *line)
+/* A line for the user; a note is which run a name matching several
+ * was taken for. */
+static void say(void *ctx, enum app_say how, const char *line)
 {
 	(void)ctx;
-	cli_error("report: %s", line);
+	cli_error("%sreport: %s", how == APP_SAY_WARNING ? "warning: " : "", line);
 }
 
 int cmd_report(struct cli *cli, int argc, char **argv)
@@ -25,6 +26,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		[APP_REPORT_REGRESSION] = EXIT_REGRESSION,
 	};
 	struct report_live p = { .create = cli_out_create_json };
+	const struct app_cli_hooks ch = { .say = say };
 	struct app_report_opts op;
 	enum app_report_why why = APP_REPORT_INPUT;
 	char err[2 * 4096 + 512];
@@ -33,9 +35,8 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 	if ((rc = report_args(cli, argc, argv, &op)) >= 0)
 		return rc;
 	op.json = cli->json;
-	op.note = note;
 	if (!(rc = app_report_check(&op, err, sizeof(err))))
-		rc = (op.trend ? app_report_trend : app_report_run)(&op, &report_live_hooks, &p, &why, err,
+		rc = (op.trend ? app_report_trend : app_report_run)(&op, &ch, &report_live_hooks, &p, &why, err,
 								     sizeof(err));
 	if (rc)
 		cli_error("report: %s", err);

@@ -168,27 +168,27 @@ static void report_run(void **st)
 
 	(void)st;
 	(void)dbs;
-	assert_int_equal(app_report_run(&op, &report_hooks, &s, &why, err, sizeof(err)), 0);
+	assert_int_equal(app_report_run(&op, NULL, &report_hooks, &s, &why, err, sizeof(err)), 0);
 	assert_int_equal(why, APP_REPORT_OK);
 	assert_int_equal(s.page, 0);
 	assert_int_equal(s.print, 1);
 	op.html = "x.html";
 	s.page_rc = -ENOSYS;
-	assert_int_equal(app_report_run(&op, &report_hooks, &s, &why, err, sizeof(err)), -ENOSYS);
+	assert_int_equal(app_report_run(&op, NULL, &report_hooks, &s, &why, err, sizeof(err)), -ENOSYS);
 	assert_int_equal(why, APP_REPORT_HOST);
 	assert_string_equal(err, "--html: this build cannot write HTML yet");
 	assert_int_equal(s.print, 1);
 	s.page_rc = -EACCES;
-	assert_int_equal(app_report_run(&op, &report_hooks, &s, &why, err, sizeof(err)), -EACCES);
+	assert_int_equal(app_report_run(&op, NULL, &report_hooks, &s, &why, err, sizeof(err)), -EACCES);
 	assert_string_equal(err, "page failed");
 	s.page_rc = 0;
 	s.print_rc = -ENOSPC;
-	assert_int_equal(app_report_run(&op, &report_hooks, &s, &why, err, sizeof(err)), -ENOSPC);
+	assert_int_equal(app_report_run(&op, NULL, &report_hooks, &s, &why, err, sizeof(err)), -ENOSPC);
 	assert_int_equal(why, APP_REPORT_HOST);
 	assert_string_equal(err, "writing the report: No space left on device");
 	op.runs = missing;
 	s = (struct seen){ 0 };
-	assert_int_equal(app_report_run(&op, &report_hooks, &s, &why, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_report_run(&op, NULL, &report_hooks, &s, &why, err, sizeof(err)), -EINVAL);
 	assert_int_equal(why, APP_REPORT_INPUT);
 	assert_int_equal(s.page + s.print, 0);
 }
@@ -201,14 +201,14 @@ static void report_trend(void **st)
 	enum app_report_why why;
 
 	(void)st;
-	assert_int_equal(app_report_trend(&op, &report_hooks, &s, &why, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_report_trend(&op, NULL, &report_hooks, &s, &why, err, sizeof(err)), -EINVAL);
 	assert_int_equal(why, APP_REPORT_INPUT);
 	assert_string_equal(err, "--trend: no complete run of 'trial' to follow");
 	op.label = "nope";
-	assert_int_equal(app_report_trend(&op, &report_hooks, &s, &why, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_report_trend(&op, NULL, &report_hooks, &s, &why, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--trend: no complete run to follow with that label, tag or DUT");
 	op.db[0] = "/nonexistent/r.db";
-	assert_int_equal(app_report_trend(&op, &report_hooks, &s, &why, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_report_trend(&op, NULL, &report_hooks, &s, &why, err, sizeof(err)), -EINVAL);
 	assert_int_equal(why, APP_REPORT_INPUT);
 	assert_int_equal(s.page + s.trend, 0);
 }

@@ -180,8 +180,9 @@ static void since(void **st)
 	assert_int_equal(app_runs_since("2024-05-01x", 0, &t), -EINVAL);
 }
 
-static void noted(void *ctx, const char *line)
+static void noted(void *ctx, enum app_say how, const char *line)
 {
+	assert_int_equal(how, APP_SAY_NOTE);
 	snprintf(ctx, 256, "%s", line);
 }
 
@@ -192,8 +193,8 @@ static void report_runs(void **st)
 	char *none[] = { NULL }, *empty[] = { "1", "" }, *many[RM_MAX_RUNS + 1];
 	char *byname[] = { "a", "2" }, *k[] = { "2:1", "1:3" }, *missing[] = { "9" }, note[256] = "";
 	const char *two[] = { path, path }, *gone[] = { "/nonexistent/r.db" };
-	struct app_report_cfg c = { .dbs = two, .ndb = 1, .runs = byname, .nruns = 2, .fail_pct = -1,
-				    .note = noted, .note_ctx = note };
+	const struct app_cli_hooks cli = { .say = noted, .ctx = note };
+	struct app_report_cfg c = { .dbs = two, .ndb = 1, .runs = byname, .nruns = 2, .fail_pct = -1, .cli = &cli };
 	struct report_model *m;
 
 	assert_int_equal(app_report_check_runs(none, 0, err, sizeof(err)), -EINVAL);
