@@ -75,10 +75,7 @@ static bool names_option(const char *why, const char *value)
 	return false;
 }
 
-/* One option and its value: the setter's reason gets the option's name in
- * front unless it names an option already. Whatever the setter returned
- * (-ERANGE from a number out of range), the value was bad input: -EINVAL. */
-static int apply(const struct opt *o, void *ctx, const char *value, char *err, size_t errlen)
+int opt_apply(const struct opt *o, void *ctx, const char *value, char *err, size_t errlen)
 {
 	char why[512];
 	int rc;
@@ -162,7 +159,7 @@ static int parse(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, i
 			cli->json = true;
 			continue;
 		}
-		if ((rc = apply(o, ctx[t], value, err, errlen))) {
+		if ((rc = opt_apply(o, ctx[t], value, err, errlen))) {
 			*by_setter = true;
 			return rc;
 		}

@@ -86,6 +86,14 @@ int opt_parse(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, int 
 int opt_parse_words(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, int argc, char **argv,
 		    char ***words, int *nwords);
 
+/* One option's value through its setter, as opt_parse takes it: 0, or
+ * -EINVAL with the setter's reason in err, the option's name in front
+ * unless the reason names an option already (whatever the setter
+ * returned, -ERANGE from a number out of range, the value was bad
+ * input). For a command that sets another's options itself: the matrix
+ * and bisect set the lab's. */
+int opt_apply(const struct opt *o, void *ctx, const char *value, char *err, size_t errlen);
+
 /* A failed opt_parse (or opt_parse_words) as the command's exit status:
  * 0 after --help, EXIT_RUNTIME for -ENOMEM, else EXIT_USAGE. */
 int opt_exit(int rc);
