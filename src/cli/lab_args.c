@@ -14,14 +14,6 @@
 #include "lab/lab.h"
 #include "app/lab_run.h"
 
-/* lab's options and the last one given that only 'lab up' takes */
-struct lab_args {
-	struct lab_spec spec;
-	const struct opt *up_only;
-	char dut_cpus[64];		/* as given: a CPU list, or with --kernel a vCPU count */
-	const struct opt *vm_only;	/* the last option given that needs --kernel */
-};
-
 #define LA(field) OPT_FIELD(struct lab_args, spec.field)
 
 static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
@@ -218,22 +210,58 @@ const struct opt_cmd lab_cmd = {
 	.bare_errors = true,
 };
 
-int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action,
-		   char ***cmd)
+void lab_args_init(struct lab_args *la)
 {
-	struct lab_args la = { .spec = { .placement = PLACE_BOUND } };
-	enum app_lab_action act;
-	void *ctx[] = { &la, &la };
-	char err[512], **args;
-	int nargs, rc;
+	*la = (struct lab_args){ .spec = { .placement = PLACE_BOUND } };
+	snprintf(la->spec.prefix, sizeof(la->spec.prefix), "%s", LAB_PREFIX_DEFAULT);
+}
 
-	snprintf(la.spec.prefix, sizeof(la.spec.prefix), "%s", LAB_PREFIX_DEFAULT);
-	if (cmd)
-		*cmd = NULL;
+const struct opt *lab_args_opt(const char *name)
+{
+	for (int t = 0; lab_tables[t]; t++)
+		for (const struct opt *o = lab_tables[t]; o->name; o++)
+			if (!strcmp(o->name, name))
+				return o;
+	return NULL;
+}
+
+int lab_args_set(struct lab_args *la, const struct opt *o, const char *value)
+{
+	char err[768];
+
+	/* as opt_parse says a setter's reason for lab (bare_errors) */
+	if (opt_apply(o, la, value, err, sizeof(err)))
+		return cli_fail(EXIT_USAGE, "%s", err);
+	return -1;
+}
+
+int lab_args_options(struct cli *cli, struct lab_args *la, int argc, char **argv)
+{
+	void *ctx[] = { la, la };
+	int rc;
+
 	/* the action is a word among the options: all of them gathered, so
 	 * that none or two get lab's own message */
-	if ((rc = opt_parse_words(&lab_cmd, ctx, cli, argc, argv, &args, &nargs)))
+	if ((rc = opt_parse_words(&lab_cmd, ctx, cli, argc, argv, &la->words, &la->nwords)))
 		return opt_exit(rc);
+	return -1;
+}
+
+void lab_args_free(struct lab_args *la)
+{
+	free(la->words);
+	la->words = NULL;
+	la->nwords = 0;
+}
+
+/* The words among the options (args, malloc'd with room for a NULL after
+ * them: freed, or handed out as *cmd) and the checks of what was given
+ * with them (la, a copy: *out is its spec), as lab_args_parse says. */
+static int finish(struct lab_args la, char **args, int nargs, struct lab_spec *out, const char **action, char ***cmd)
+{
+	enum app_lab_action act;
+	char err[512];
+
 	if (nargs >= 1 && !strcmp(args[0], "exec")) {
 		if (nargs < 2 || !cmd) {
 			free(args);
@@ -253,7 +281,7 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out,
 	if (nargs != 1) {
 		cli_error(!nargs ? "lab: say up, down, status or exec (see 'wirerate lab --help')"
 				 : "lab: one action only, got '%s' after '%s'",
-			  nargs > 1 ? args[1] : "", nargs ? args[0] : argv[0]);
+			  nargs > 1 ? args[1] : "", nargs ? args[0] : "");
 		free(args);
 		return EXIT_USAGE;
 	}
@@ -282,4 +310,31 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out,
 		return cli_fail(EXIT_USAGE, "lab up: %s", err);
 	*out = la.spec;
 	return -1;
+}
+
+int lab_args_up(struct lab_args *la, struct lab_spec *out)
+{
+	char **args = calloc((size_t)la->nwords + 2, sizeof(*args));
+	const char *action;
+
+	if (!args)
+		return cli_fail(EXIT_RUNTIME, "lab: out of memory");
+	for (int i = 0; i < la->nwords; i++)
+		args[i] = la->words[i];
+	args[la->nwords] = "up";
+	return finish(*la, args, la->nwords + 1, out, &action, NULL);
+}
+
+int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action,
+		   char ***cmd)
+{
+	struct lab_args la;
+	int rc;
+
+	lab_args_init(&la);
+	if (cmd)
+		*cmd = NULL;
+	if ((rc = lab_args_options(cli, &la, argc, argv)) >= 0)
+		return rc;
+	return finish(la, la.words, la.nwords, out, action, cmd);
 }
