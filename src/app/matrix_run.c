@@ -26,13 +26,21 @@ static void say(const struct app_matrix_run *r, const char *fmt, ...)
 	r->say(r->ctx, line);
 }
 
-char **app_matrix_run_argv(struct app_matrix_run *r, int c)
+void app_matrix_run_test(const struct app_matrix_run *r, int c, struct app_child *what)
 {
-	app_matrix_plan_test_argv(r->targv, r->test, r->ntest, r->remote ? NULL : r->prefix, r->m->labels[c], r->mtag,
-			     r->tags, r->ntags, r->db_path);
-	if (r->remote)
-		app_matrix_plan_dut_argv(r->m, c, r->targv);
-	return r->targv;
+	const struct app_matrix *m = r->m;
+
+	*what = (struct app_child){ .cmd = APP_CHILD_TEST, .words = r->test, .nwords = r->ntest,
+				    .label = m->labels[c], .db = r->db_path };
+	what->tags[what->ntags++] = r->mtag;
+	for (int t = 0; t < r->ntags && what->ntags < APP_STORE_MAX_TAGS; t++)
+		what->tags[what->ntags++] = r->tags[t];
+	if (!r->remote) {
+		what->prefix = r->prefix;
+		return;
+	}
+	what->placement = app_matrix_plan_value(m, c, app_matrix_plan_axis(m, "placement"));
+	what->rules = app_matrix_plan_value(m, c, app_matrix_plan_axis(m, "rules"));
 }
 
 /* Configuration c: its lab built, its test run (its stdout to out_fd,
@@ -40,6 +48,7 @@ char **app_matrix_run_argv(struct app_matrix_run *r, int c)
 static int run_one(struct app_matrix_run *r, int c, int out_fd)
 {
 	const char *label = r->m->labels[c];
+	struct app_child what;
 	char err[512];
 	int st;
 
@@ -51,7 +60,8 @@ static int run_one(struct app_matrix_run *r, int c, int out_fd)
 	}
 	if (selfexec_stopped())
 		return -EINTR;
-	st = selfexec_run(app_matrix_run_argv(r, c), out_fd, CHILD_CANNOT_RUN);
+	app_matrix_run_test(r, c, &what);
+	st = app_child_run(r->argv, r->ctx, &what, out_fd, CHILD_CANNOT_RUN);
 	if (st < 0) {
 		say(r, "cannot run the test: %s", strerror(-st));
 		return -EIO;
@@ -79,16 +89,17 @@ static int run_one(struct app_matrix_run *r, int c, int out_fd)
  * report hook. Its exit status, or -EIO. */
 static int report(struct app_matrix_run *r)
 {
-	char *argv[APP_MATRIX_REPORT_ARGV], ids[APP_MATRIX_MAX][24];
+	const struct app_child what = { .cmd = APP_CHILD_REPORT, .json = r->json, .runs = r->run_ids,
+					.nruns = r->m->nconf, .db = r->db_path, .html = r->html,
+					.fail_pct = r->fail_pct };
 	FILE *doc = NULL;
 	int st;
 
-	app_matrix_plan_report_argv(argv, ids, r->run_ids, r->m->nconf, r->json, r->db_path, r->html, r->fail_pct);
 	if (r->json && !(doc = tmpfile())) {
 		say(r, "a temporary file: %s", strerror(errno));
 		return -EIO;
 	}
-	st = selfexec_run(argv, doc ? fileno(doc) : -1, CHILD_CANNOT_RUN);
+	st = app_child_run(r->argv, r->ctx, &what, doc ? fileno(doc) : -1, CHILD_CANNOT_RUN);
 	if (st < 0)
 		st = -EIO;
 	if (doc) {

@@ -2,10 +2,13 @@
  * command takes; the test's own words first, as the user gave them. */
 #include "cli/child_args.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "app/matrix_plan.h"
 
 /* The words, counted (argv NULL) or copied after argv's pointers. */
 struct line {
@@ -111,4 +114,61 @@ bool child_args_is(const char *word, const char *opt)
 	size_t n = strlen(opt);
 
 	return !strncmp(word, opt, n) && (!word[n] || word[n] == '=');
+}
+
+bool child_args_remote(char *const *test, int ntest)
+{
+	for (int i = 0; i < ntest; i++) {
+		const char *v = NULL;
+
+		if (!strcmp(test[i], "--dut") && i + 1 < ntest)
+			v = test[i + 1];
+		else if (!strncmp(test[i], "--dut=", 6))
+			v = test[i] + 6;
+		if (v && strcmp(v, "lab") && strncmp(v, "lab:", 4))
+			return true;
+	}
+	return false;
+}
+
+/* Whether a test option is one the matrix sets itself. */
+static bool matrix_sets(const char *word, bool remote)
+{
+	/* The lab's matrix sets the ports; a real DUT's matrix sets what it
+	 * changes on the DUT, and the test names the ports and the DUT. */
+	static const char *const lab[] = { "--prefix", "--tx", "--rx", "--label", "--db", "--no-store",
+					   "--json", "-j", "--dst-mac", NULL };
+	static const char *const dut[] = { "--prefix", "--label", "--db", "--no-store", "--json", "-j",
+					   "--dut-placement", "--dut-rules", NULL };
+	const char *const *taken = remote ? dut : lab;
+
+	/* Option names are exact (no abbreviations), with or without =. */
+	for (int k = 0; taken[k]; k++)
+		if (child_args_is(word, taken[k]))
+			return true;
+	return false;
+}
+
+int child_args_matrix(char **test, int ntest, int ntags, bool *remote, char *err, size_t errlen)
+{
+	*remote = child_args_remote(test, ntest);
+	for (int i = 1; i < ntest; i++) {
+		/* the test would print its help and the matrix run on */
+		if (!strcmp(test[i], "--help") || !strcmp(test[i], "-h")) {
+			snprintf(err, errlen, "%s among the test's options: for them, see 'wirerate %s --help'", test[i],
+				 test[0]);
+			return -EINVAL;
+		}
+		if (matrix_sets(test[i], *remote)) {
+			snprintf(err, errlen, "%s is the matrix's to set, not the test's (see 'wirerate matrix --help')",
+				 test[i]);
+			return -EINVAL;
+		}
+	}
+	/* the label, tag, store and lab the matrix adds, and the DUT's axes */
+	if (ntest + 2 * ntags + 12 > APP_MATRIX_ARGV_MAX) {
+		snprintf(err, errlen, "too many test options");
+		return -EINVAL;
+	}
+	return 0;
 }

@@ -27,6 +27,7 @@ struct cli {
 	double planned_s;
 };
 
+struct app_child;
 struct opt_cmd;
 struct out;
 
@@ -56,12 +57,13 @@ int cli_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 
 /* The exit status of a step that returned rc (0 or -errno): 0, EXIT_USAGE
  * for -EINVAL (the input was wrong), else EXIT_RUNTIME. */
 int cli_status(int rc);
-/* A test's command line (targv[0] "wirerate", then trial or rfc2544 and
- * its options, NULL ended) checked by the test's command in this process
- * with nothing built (cli->check_only), as the matrix and bisect check
- * what they will run: 0, or its exit status after it printed why; the
- * time it plans in *planned_s. */
-int test_args_check(struct cli *cli, char **targv, double *planned_s);
+/* A test that the matrix or bisect will run as a child (what: a test's
+ * words, trial or rfc2544 and its options, and what the workflow adds)
+ * checked by the test's command in this process with nothing built
+ * (cli->check_only), its command line as the child will have it: 0, or
+ * its exit status after it printed why; the time it plans in
+ * *planned_s. */
+int test_args_check(struct cli *cli, const struct app_child *what, double *planned_s);
 
 /* Ctrl-C and SIGTERM while a command runs: cli_stop_catch installs the
  * handler (remembering what was there) and returns the flag it sets, which

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "app/bisect_source.h"
+#include "app/child.h"
 #include "cli/bisect_args.h"
 #include "cli/cli.h"
 #include "cli/lab_args.h"
@@ -187,22 +188,11 @@ static int spec_of(struct bisect_cli *bc, const struct bisect_opts *bo)
 static int check_measure(struct bisect_cli *bc)
 {
 	const struct app_bisect_spec *s = &bc->b.spec;
-	char *argv[BISECT_ARGV_MAX + 8], rep[16];
+	const struct app_child what = { .cmd = APP_CHILD_TEST, .words = s->measure, .nwords = s->nmeasure,
+					.prefix = bc->b.lab_spec ? s->prefix : NULL, .repeat = s->repeat };
 	double planned;
-	int a = 0;
 
-	argv[a++] = "wirerate";
-	for (int i = 0; i < s->nmeasure; i++)
-		argv[a++] = s->measure[i];
-	snprintf(rep, sizeof(rep), "%u", s->repeat);
-	argv[a++] = "--repeat";
-	argv[a++] = rep;
-	if (bc->b.lab_spec) {
-		argv[a++] = "--prefix";
-		argv[a++] = (char *)s->prefix;
-	}
-	argv[a] = NULL;
-	return test_args_check(bc->cli, argv, &planned);
+	return test_args_check(bc->cli, &what, &planned);
 }
 
 static int start(struct bisect_cli *bc, const struct bisect_opts *bo)

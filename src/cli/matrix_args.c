@@ -1,24 +1,19 @@
 /* matrix's options: declared once (the table that opt_parse, the usage
  * text and 'help --json' read: the axes and the matrix's own), parsed up
- * to '--', and the test named after it. */
+ * to '--', and the test named after it; and each configuration's lab,
+ * its axes' values set through lab's table as 'lab up' takes them. */
 #include "cli/matrix_args.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/lab_args.h"
 #include "cli/opt.h"
 
 #define MO(field) OPT_FIELD(struct matrix_opts, field)
 
-static int set_axis(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	struct matrix_opts *mo = ctx;
-	char name[48];
-
-	snprintf(name, sizeof(name), "--%s", opt->name);
-	return app_matrix_plan_add(mo->m, app_matrix_plan_axis(mo->m, name), (char *)v, err, errlen);
-}
+static int set_axis(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen);
 
 static int set_tag(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
@@ -67,6 +62,54 @@ static const struct opt matrix_opts_table[] = {
 };
 
 static const struct opt *const matrix_tables[] = { matrix_opts_table, NULL };
+
+/* The table's first APP_MATRIX_NAXES entries are the axes, in the order
+ * of app/matrix_plan.c: each the 'lab up' option of its name, which
+ * lab's table sets (cli/lab_args.c). A value of an axis that lists is
+ * split at its commas. */
+static int set_axis(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct matrix_opts *mo = ctx;
+	int k = (int)(opt - matrix_opts_table);
+	char *save = NULL;
+
+	if (!mo->m->axes[k].lists)
+		return app_matrix_plan_add(mo->m, k, (char *)v, err, errlen);
+	if (!*v || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,")) {
+		snprintf(err, errlen, "--%s '%s': give values separated by single commas", opt->name, v);
+		return -EINVAL;
+	}
+	/* cut in place: argv's */
+	for (char *tok = strtok_r((char *)v, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (app_matrix_plan_add(mo->m, k, tok, err, errlen))
+			return -EINVAL;
+	return 0;
+}
+
+const char *matrix_args_axis(int k)
+{
+	return matrix_opts_table[k].name;
+}
+
+int matrix_args_lab(const struct matrix_opts *mo, int c, struct lab_spec *out)
+{
+	struct lab_args la;
+	int rc;
+
+	/* in the order 'lab --prefix P AXES... [--no-xdp] up' would take them */
+	lab_args_init(&la);
+	if ((rc = lab_args_set(&la, lab_args_opt("prefix"), mo->prefix)) >= 0)
+		return rc;
+	for (int k = 0; k < APP_MATRIX_NAXES; k++) {
+		const char *v = app_matrix_plan_setting(mo->m, c, k);
+
+		if (v && (rc = lab_args_set(&la, lab_args_opt(matrix_args_axis(k)), v)) >= 0)
+			return rc;
+	}
+	if (mo->no_xdp && (rc = lab_args_set(&la, lab_args_opt("no-xdp"), NULL)) >= 0)
+		return rc;
+	return lab_args_up(&la, out);
+}
 
 const struct opt_cmd matrix_cmd = {
 	.name = "matrix",

@@ -23,4 +23,12 @@ struct matrix_opts {
  * status (0 after --help) after a one-line error. */
 int matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, char ***test, int *ntest);
 
+/* Axis k's option: the name matrix and 'lab up' give it ("placement"). */
+const char *matrix_args_axis(int k);
+
+/* Configuration c's lab: the prefix, its axes' settings and --no-xdp set
+ * through lab's table and checked, as 'lab up' would take them: -1 with
+ * *out set, or the exit status after lab's one-line error. */
+int matrix_args_lab(const struct matrix_opts *mo, int c, struct lab_spec *out);
+
 #endif

@@ -3,25 +3,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/child_args.h"
 #include "cli/cli.h"
 
-int test_args_check(struct cli *cli, char **targv, double *planned_s)
+int test_args_check(struct cli *cli, const struct app_child *what, double *planned_s)
 {
 	struct cli sub = *cli;
-	char **copy;
+	char **targv = child_args_build(NULL, what);
 	int n = 0, rc;
 
-	/* the command takes its options out of the array it is given */
+	if (!targv)
+		return cli_fail(EXIT_RUNTIME, "out of memory");
+	/* the command takes its options out of the array it is given: its
+	 * own, from the test's name on */
 	while (targv[n + 1])
 		n++;
-	if (!(copy = calloc((size_t)n + 1, sizeof(*copy))))
-		return cli_fail(EXIT_RUNTIME, "out of memory");
-	for (int i = 0; i < n; i++)
-		copy[i] = targv[i + 1];
 	sub.check_only = true;
 	sub.planned_s = 0;
-	rc = !strcmp(copy[0], "trial") ? cmd_trial(&sub, n, copy) : cmd_rfc2544(&sub, n, copy);
+	rc = !strcmp(targv[1], "trial") ? cmd_trial(&sub, n, targv + 1) : cmd_rfc2544(&sub, n, targv + 1);
 	*planned_s = sub.planned_s;
-	free(copy);
+	free(targv);
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* The children's command lines (src/cli/child_args.c): a matrix's test
- * and report and a bisection's measurement, as the app asks for them. */
+ * and report and a bisection's measurement, as the app asks for them, and
+ * the test's words a matrix refuses before anything is built. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/matrix_plan.h"
 #include "cli/child_args.h"
+
+static char err[512];
 
 static void same(char **argv, const char *const *want)
 {
@@ -101,12 +105,135 @@ static void option_names(void **st)
 	assert_false(child_args_is("--dut", "--dut-placement"));
 }
 
+/* The test's --help (or -h) is refused: the test would print its help
+ * and exit 0, and the matrix would go on to build its labs. */
+static void matrix_help(void **st)
+{
+	char *help[] = { "trial", "--rate", "1k", "--help" };
+	char *h[] = { "rfc2544", "-h" };
+	bool remote;
+
+	(void)st;
+	assert_int_equal(child_args_matrix(help, 4, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--help among the test's options: for them, see 'wirerate trial --help'");
+	assert_int_equal(child_args_matrix(h, 2, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "-h among the test's options: for them, see 'wirerate rfc2544 --help'");
+}
+
+/* The test's words before anything is built: the options the lab's
+ * matrix sets refused (the test's name itself not looked at), and the
+ * ones it leaves to the test passed. */
+static void matrix_reserved(void **st)
+{
+	char *ok[] = { "trial", "--rate", "1k", "--dur", "5" };
+	char *prefix[] = { "trial", "--rate", "1k", "--prefix", "x-" };
+	char *db[] = { "trial", "--db=/s.db" };
+	char *label[] = { "trial", "--label", "L" };
+	char *json[] = { "trial", "--json" };
+	char *j[] = { "trial", "-j" };
+	char *tx[] = { "trial", "--tx", "a" };
+	char *name[] = { "--prefix", "--rate", "1k" };
+	char *lab[] = { "trial", "--dut", "lab:t-", "--dut-placement", "bound" };
+	bool remote = true;
+
+	(void)st;
+	assert_int_equal(child_args_matrix(ok, 5, 0, &remote, err, sizeof(err)), 0);
+	assert_false(remote);
+	assert_int_equal(child_args_matrix(prefix, 5, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--prefix is the matrix's to set, not the test's (see 'wirerate matrix --help')");
+	assert_int_equal(child_args_matrix(db, 2, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--db=/s.db is the matrix's to set, not the test's (see 'wirerate matrix --help')");
+	assert_int_equal(child_args_matrix(label, 3, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--label is the matrix's to set"));
+	assert_int_equal(child_args_matrix(json, 2, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--json is the matrix's to set"));
+	assert_int_equal(child_args_matrix(j, 2, 0, &remote, err, sizeof(err)), -EINVAL);
+	/* the lab's matrix sets the ports */
+	assert_int_equal(child_args_matrix(tx, 3, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--tx is the matrix's to set"));
+	/* words 1 on are options; word 0 is the test's name */
+	assert_int_equal(child_args_matrix(name, 3, 0, &remote, err, sizeof(err)), 0);
+	/* --dut lab:...: the lab's matrix, where the DUT's options are the test's */
+	assert_int_equal(child_args_matrix(lab, 5, 0, &remote, err, sizeof(err)), 0);
+	assert_false(remote);
+}
+
+/* A test that names a DUT of its own (--dut ssh:... or local): remote
+ * set, the ports the test's, and --dut-placement, --dut-rules and the
+ * store's options the matrix's. */
+static void matrix_remote_words(void **st)
+{
+	char *ssh[] = { "trial", "--dut", "ssh:r1", "--tx", "a", "--rx", "b", "--dst-mac", "02:00:00:00:00:01" };
+	char *local[] = { "trial", "--dut=local", "--tx", "a" };
+	char *placement[] = { "trial", "--dut", "ssh:r1", "--dut-placement", "bound" };
+	char *rules[] = { "trial", "--dut=local", "--dut-rules=10" };
+	char *db[] = { "trial", "--dut=local", "--db", "/s.db" };
+	char *label[] = { "trial", "--label=x", "--dut", "local" };
+	char *lab[] = { "trial", "--rate", "1k", "--dut", "lab:t-" };
+	char *bare[] = { "trial", "--tx", "a", "--dut" };
+	bool remote = false;
+
+	(void)st;
+	assert_false(child_args_remote(lab, 5));
+	assert_false(child_args_remote(bare, 4));	/* --dut without its value */
+	assert_true(child_args_remote(local, 2));
+	assert_int_equal(child_args_matrix(ssh, 9, 0, &remote, err, sizeof(err)), 0);
+	assert_true(remote);
+	remote = false;
+	assert_int_equal(child_args_matrix(local, 4, 0, &remote, err, sizeof(err)), 0);
+	assert_true(remote);
+	remote = false;
+	assert_int_equal(child_args_matrix(placement, 5, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_true(remote);
+	assert_string_equal(err,
+			    "--dut-placement is the matrix's to set, not the test's (see 'wirerate matrix --help')");
+	assert_int_equal(child_args_matrix(rules, 3, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--dut-rules=10 is the matrix's to set"));
+	assert_int_equal(child_args_matrix(db, 4, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--db is the matrix's to set"));
+	/* the DUT named after the reserved option: still remote, still refused */
+	remote = false;
+	assert_int_equal(child_args_matrix(label, 4, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_true(remote);
+	assert_non_null(strstr(err, "--label=x is the matrix's to set"));
+}
+
+/* Room for what the matrix adds: ntest + 2 * ntags + 12 words at most
+ * APP_MATRIX_ARGV_MAX, one more refused. */
+static void matrix_room(void **st)
+{
+	static char *test[APP_MATRIX_ARGV_MAX];
+	int n = APP_MATRIX_ARGV_MAX - 12;
+	bool remote;
+
+	(void)st;
+	test[0] = "trial";
+	for (int i = 1; i < APP_MATRIX_ARGV_MAX; i++)
+		test[i] = "--rate";
+	assert_int_equal(child_args_matrix(test, n, 0, &remote, err, sizeof(err)), 0);
+	assert_int_equal(child_args_matrix(test, n + 1, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "too many test options");
+	/* each tag is two words: --tag and its value */
+	assert_int_equal(child_args_matrix(test, n - 4, 2, &remote, err, sizeof(err)), 0);
+	assert_int_equal(child_args_matrix(test, n - 3, 2, &remote, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "too many test options");
+	assert_int_equal(child_args_matrix(test, 1, (APP_MATRIX_ARGV_MAX - 13) / 2, &remote, err, sizeof(err)), 0);
+	assert_int_equal(child_args_matrix(test, 1, (APP_MATRIX_ARGV_MAX - 13) / 2 + 1, &remote, err, sizeof(err)),
+			 -EINVAL);
+	/* a reserved word is said first, before the room */
+	test[5] = "--db";
+	assert_int_equal(child_args_matrix(test, n + 1, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--db is the matrix's to set"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(matrix_test),	  cmocka_unit_test(matrix_remote),
-		cmocka_unit_test(bisect_measure), cmocka_unit_test(report),
-		cmocka_unit_test(option_names),
+		cmocka_unit_test(matrix_test),	   cmocka_unit_test(matrix_remote),
+		cmocka_unit_test(bisect_measure),  cmocka_unit_test(report),
+		cmocka_unit_test(option_names),	   cmocka_unit_test(matrix_help),
+		cmocka_unit_test(matrix_reserved), cmocka_unit_test(matrix_remote_words),
+		cmocka_unit_test(matrix_room),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
