@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "app/bisect_run.h"
+#include "cli/bisect_check.h"
+#include "cli/child_args.h"
 #include "cli/opt.h"
 #include "lab/lab.h"
 
@@ -123,13 +125,10 @@ static int check_measure(struct bisect_opts *bo)
 	for (int i = 1; i < bo->nmeasure; i++) {
 		if (strchr(bo->measure[i], '\n'))
 			return cli_fail(EXIT_USAGE, "bisect: the measurement's words must not hold a newline");
-		for (size_t k = 0; k < sizeof(reserved) / sizeof(reserved[0]); k++) {
-			size_t l = strlen(reserved[k]);
-
-			if (!strncmp(bo->measure[i], reserved[k], l) && (!bo->measure[i][l] || bo->measure[i][l] == '='))
+		for (size_t k = 0; k < sizeof(reserved) / sizeof(reserved[0]); k++)
+			if (child_args_is(bo->measure[i], reserved[k]))
 				return cli_fail(EXIT_USAGE, "bisect: the measurement's %s is bisect's to set", reserved[k]);
-		}
-		if (lab && (!strcmp(bo->measure[i], "--prefix") || !strncmp(bo->measure[i], "--prefix=", 9)))
+		if (lab && child_args_is(bo->measure[i], "--prefix"))
 			return cli_fail(EXIT_USAGE, "bisect: the measurement's --prefix is bisect's to set (it builds the "
 					"lab: give --prefix to bisect)");
 	}
@@ -159,7 +158,7 @@ static int check_start(struct bisect_opts *bo)
 		struct dut_target t;
 		char err[256];
 
-		if (app_bisect_run_measure_dut(bo->measure, bo->nmeasure, &t, err, sizeof(err)) || t.kind != DUT_SSH)
+		if (bisect_check_dut(bo->measure, bo->nmeasure, &t, err, sizeof(err)) || t.kind != DUT_SSH)
 			return cli_fail(EXIT_USAGE, "bisect: --install: the measurement needs --dut ssh:HOST, the DUT to "
 					"wait for (as a separate word)");
 	}
