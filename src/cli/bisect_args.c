@@ -108,71 +108,75 @@ const struct opt_cmd bisect_cmd = {
 static const char *const reserved[] = { "--label", "--repeat", "--db", "--no-store", "--json", "-j", "--help",
 					"-h" };
 
-static int check_measure(struct bisect_opts *bo)
+static enum opt_result check_measure(struct bisect_opts *bo, int *status)
 {
 	bool lab = bo->lab || bo->kernels || bo->boot;
 
 	if (!bo->nmeasure)
-		return cli_fail(EXIT_USAGE, "bisect: give the measurement after '--': trial or rfc2544 throughput "
-				"and its options (see 'wirerate bisect --help')");
+		return opt_fail(status, EXIT_USAGE, "bisect: give the measurement after '--': trial or rfc2544 "
+				"throughput and its options (see 'wirerate bisect --help')");
 	if (strcmp(bo->measure[0], "trial") && strcmp(bo->measure[0], "rfc2544"))
-		return cli_fail(EXIT_USAGE, "bisect: the measurement is trial or rfc2544 throughput, not '%.64s'",
-				bo->measure[0]);
+		return opt_fail(status, EXIT_USAGE,
+				"bisect: the measurement is trial or rfc2544 throughput, not '%.64s'", bo->measure[0]);
 	if (!strcmp(bo->measure[0], "rfc2544") && (bo->nmeasure < 2 || strcmp(bo->measure[1], "throughput")))
-		return cli_fail(EXIT_USAGE, "bisect: of rfc2544, the throughput test only (an NDR or PDR to follow)");
+		return opt_fail(status, EXIT_USAGE,
+				"bisect: of rfc2544, the throughput test only (an NDR or PDR to follow)");
 	for (int i = 1; i < bo->nmeasure; i++) {
 		if (strchr(bo->measure[i], '\n'))
-			return cli_fail(EXIT_USAGE, "bisect: the measurement's words must not hold a newline");
+			return opt_fail(status, EXIT_USAGE, "bisect: the measurement's words must not hold a newline");
 		for (size_t k = 0; k < sizeof(reserved) / sizeof(reserved[0]); k++) {
 			size_t l = strlen(reserved[k]);
 
 			if (!strncmp(bo->measure[i], reserved[k], l) && (!bo->measure[i][l] || bo->measure[i][l] == '='))
-				return cli_fail(EXIT_USAGE, "bisect: the measurement's %s is bisect's to set", reserved[k]);
+				return opt_fail(status, EXIT_USAGE, "bisect: the measurement's %s is bisect's to set",
+						reserved[k]);
 		}
 		if (lab && (!strcmp(bo->measure[i], "--prefix") || !strncmp(bo->measure[i], "--prefix=", 9)))
-			return cli_fail(EXIT_USAGE, "bisect: the measurement's --prefix is bisect's to set (it builds the "
-					"lab: give --prefix to bisect)");
+			return opt_fail(status, EXIT_USAGE, "bisect: the measurement's --prefix is bisect's to set (it "
+					"builds the lab: give --prefix to bisect)");
 	}
 	if (bo->nmeasure > BISECT_ARGV_MAX - 16)
-		return cli_fail(EXIT_USAGE, "bisect: the measurement has more than %d words", BISECT_ARGV_MAX - 16);
-	return -1;
+		return opt_fail(status, EXIT_USAGE, "bisect: the measurement has more than %d words",
+				BISECT_ARGV_MAX - 16);
+	return OPT_GO;
 }
 
-static int check_start(struct bisect_opts *bo)
+static enum opt_result check_start(struct bisect_opts *bo, int *status)
 {
 	bool git = bo->good || bo->bad;
 
 	if (bo->kernels && (git || bo->build || bo->boot))
-		return cli_fail(EXIT_USAGE, "bisect: --kernels is a series of its own: not with --good, --bad, "
+		return opt_fail(status, EXIT_USAGE, "bisect: --kernels is a series of its own: not with --good, --bad, "
 				"--build or --boot");
 	if (!bo->kernels && (!bo->good || !bo->bad))
-		return cli_fail(EXIT_USAGE, "bisect start: give --good REV and --bad REV (a git range in --tree), "
-				"or --kernels LIST");
+		return opt_fail(status, EXIT_USAGE, "bisect start: give --good REV and --bad REV (a git range in "
+				"--tree), or --kernels LIST");
 	if (!bo->kernels && !bo->build && !bo->apply && !bo->boot && !bo->lab && !bo->install)
-		return cli_fail(EXIT_USAGE, "bisect start: nothing would change between candidates: give --build, "
-				"--boot, --install or --apply");
+		return opt_fail(status, EXIT_USAGE, "bisect start: nothing would change between candidates: give "
+				"--build, --boot, --install or --apply");
 	if (bo->release && !bo->install)
-		return cli_fail(EXIT_USAGE, "bisect: --release goes with --install");
+		return opt_fail(status, EXIT_USAGE, "bisect: --release goes with --install");
 	if (bo->install && (bo->boot || bo->kernels || bo->lab))
-		return cli_fail(EXIT_USAGE, "bisect: --install is for a cabled DUT: not with --boot, --kernels or --lab");
+		return opt_fail(status, EXIT_USAGE,
+				"bisect: --install is for a cabled DUT: not with --boot, --kernels or --lab");
 	if (bo->install) {
 		struct dut_target t;
 		char err[256];
 
 		if (app_bisect_run_measure_dut(bo->measure, bo->nmeasure, &t, err, sizeof(err)) || t.kind != DUT_SSH)
-			return cli_fail(EXIT_USAGE, "bisect: --install: the measurement needs --dut ssh:HOST, the DUT to "
-					"wait for (as a separate word)");
+			return opt_fail(status, EXIT_USAGE, "bisect: --install: the measurement needs --dut ssh:HOST, "
+					"the DUT to wait for (as a separate word)");
 	}
 	if (bo->modules && !bo->boot)
-		return cli_fail(EXIT_USAGE, "bisect: --modules goes with --boot");
+		return opt_fail(status, EXIT_USAGE, "bisect: --modules goes with --boot");
 	if (bo->html)
-		return cli_fail(EXIT_USAGE, "bisect: --html is 'bisect log''s");
+		return opt_fail(status, EXIT_USAGE, "bisect: --html is 'bisect log''s");
 	if (strlen(bo->label) > BISECT_NAME_MAX || !*bo->label)
-		return cli_fail(EXIT_USAGE, "bisect: --label: 1 to %d characters", BISECT_NAME_MAX);
-	return check_measure(bo);
+		return opt_fail(status, EXIT_USAGE, "bisect: --label: 1 to %d characters", BISECT_NAME_MAX);
+	return check_measure(bo, status);
 }
 
-int bisect_args(struct cli *cli, int argc, char **argv, struct bisect_opts *bo)
+enum opt_result bisect_args(struct cli *cli, int argc, char **argv, struct bisect_opts *bo, int *status)
 {
 	void *ctx[] = { bo };
 	int nown, nwords = 0, rc;
@@ -188,10 +192,10 @@ int bisect_args(struct cli *cli, int argc, char **argv, struct bisect_opts *bo)
 		bo->nmeasure = argc - nown - 1;
 	}
 	if ((rc = opt_parse_words(&bisect_cmd, ctx, cli, nown, argv, &words, &nwords)))
-		return opt_exit(rc);
+		return opt_exit(status, opt_status(rc));
 	bo->words = words;
 	if (!nwords)
-		return cli_fail(EXIT_USAGE, "bisect: start, resume or log (see 'wirerate bisect --help')");
+		return opt_fail(status, EXIT_USAGE, "bisect: start, resume or log (see 'wirerate bisect --help')");
 	if (!strcmp(words[0], "start"))
 		bo->sub = BISECT_START;
 	else if (!strcmp(words[0], "resume"))
@@ -199,20 +203,21 @@ int bisect_args(struct cli *cli, int argc, char **argv, struct bisect_opts *bo)
 	else if (!strcmp(words[0], "log"))
 		bo->sub = BISECT_LOG;
 	else
-		return cli_fail(EXIT_USAGE, "bisect: unexpected '%.64s': start, resume or log", words[0]);
+		return opt_fail(status, EXIT_USAGE, "bisect: unexpected '%.64s': start, resume or log", words[0]);
 	if (nwords > (bo->sub == BISECT_START ? 1 : 2))
-		return cli_fail(EXIT_USAGE, "bisect %s: unexpected '%.64s'", words[0], words[nwords - 1]);
+		return opt_fail(status, EXIT_USAGE, "bisect %s: unexpected '%.64s'", words[0], words[nwords - 1]);
 	bo->run = nwords > 1 ? words[1] : NULL;
 	if (bo->sub == BISECT_START)
-		return check_start(bo);
+		return check_start(bo, status);
 	if (bo->nmeasure || nown < argc)
-		return cli_fail(EXIT_USAGE, "bisect %s: the measurement is given to 'bisect start' only", words[0]);
+		return opt_fail(status, EXIT_USAGE, "bisect %s: the measurement is given to 'bisect start' only",
+				words[0]);
 	if (bo->good || bo->bad || bo->kernels || bo->build || bo->apply || bo->boot || bo->lab || bo->install)
-		return cli_fail(EXIT_USAGE, "bisect %s: the candidates and commands are the stored bisection's",
+		return opt_fail(status, EXIT_USAGE, "bisect %s: the candidates and commands are the stored bisection's",
 				words[0]);
 	if (bo->html && bo->sub != BISECT_LOG)
-		return cli_fail(EXIT_USAGE, "bisect: --html is 'bisect log''s");
-	return -1;
+		return opt_fail(status, EXIT_USAGE, "bisect: --html is 'bisect log''s");
+	return OPT_GO;
 }
 
 void bisect_args_free(struct bisect_opts *bo)

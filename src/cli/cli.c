@@ -11,8 +11,7 @@
 #include "cli/cli.h"
 #include "render/out.h"
 
-static void say(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-static void say(const char *fmt, va_list ap)
+void cli_verror(const char *fmt, va_list ap)
 {
 	char small[1024], *big = NULL;
 	va_list again;
@@ -37,7 +36,7 @@ void cli_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	say(fmt, ap);
+	cli_verror(fmt, ap);
 	va_end(ap);
 }
 
@@ -46,7 +45,7 @@ int cli_fail(int status, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	say(fmt, ap);
+	cli_verror(fmt, ap);
 	va_end(ap);
 	return status;
 }

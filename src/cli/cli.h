@@ -4,6 +4,7 @@
 #define WR_CLI_CLI_H
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -51,17 +52,12 @@ struct cmd {
 
 /* One-line error on stderr, "wirerate: ..." */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_verror(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* The same, then status back: "return cli_fail(EXIT_USAGE, ...);". */
 int cli_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The exit status of a step that returned rc (0 or -errno): 0, EXIT_USAGE
  * for -EINVAL (the input was wrong), else EXIT_RUNTIME. */
 int cli_status(int rc);
-/* A test's command line (targv[0] "wirerate", then trial or rfc2544 and
- * its options, NULL ended) checked by the test's command in this process
- * with nothing built (cli->check_only), as the matrix and bisect check
- * what they will run: 0, or its exit status after it printed why; the
- * time it plans in *planned_s. */
-int test_args_check(struct cli *cli, char **targv, double *planned_s);
 
 /* Ctrl-C and SIGTERM while a command runs: cli_stop_catch installs the
  * handler (remembering what was there) and returns the flag it sets, which

@@ -43,7 +43,7 @@ int cmd_agent(struct cli *cli, int argc, char **argv)
 	void *ctx[] = { &aa };
 
 	if ((rc = opt_parse(&agent_cmd, ctx, cli, argc, argv, args, 1, &nargs)))
-		return opt_exit(rc);
+		return opt_status(rc);
 	if (nargs)
 		return cli_fail(EXIT_USAGE, "agent: takes no arguments");
 	if (isatty(0)) {

@@ -18,7 +18,7 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 	struct out *o;
 	int rc;
 
-	if ((rc = calibrate_args(cli, argc, argv, &to)) >= 0)
+	if (calibrate_args(cli, argc, argv, &to, &rc) == OPT_EXIT)
 		return rc;
 	if ((rc = app_trial_plan_resolve(&to, err, sizeof(err)))) {
 		app_trial_plan_release(&to);

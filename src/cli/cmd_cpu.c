@@ -45,7 +45,7 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 	char err[512];
 	int rc;
 
-	if ((rc = cpu_args(cli, argc, argv, &op)) >= 0)
+	if (cpu_args(cli, argc, argv, &op, &rc) == OPT_EXIT)
 		return rc;
 	if (op.dut.given && (rc = dut_open(&op.dut, NULL, 0, &op.cfg.d, err, sizeof(err))))
 		return cli_fail(cli_status(rc), "cpu: %s", err);

@@ -25,7 +25,7 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 	char err[512];
 	int rc;
 
-	if ((rc = lab_args_parse(cli, argc, argv, &spec, &action, &cmd)) >= 0)
+	if (lab_args_parse(cli, argc, argv, &spec, &action, &cmd, &rc) == OPT_EXIT)
 		return rc;
 	app_lab_run_action_parse(action, &a);
 	if (a == APP_LAB_EXEC) {

@@ -36,7 +36,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 	struct rfc2544_live_run v;
 	int rc;
 
-	if ((rc = rfc2544_args(cli, argc, argv, &r, &so, &to, &plan)) >= 0)
+	if (rfc2544_args(cli, argc, argv, &r, &so, &to, &plan, &rc) == OPT_EXIT)
 		return rc;
 	if (cli->check_only) {
 		/* the plan without the host: no ceiling measured in place */

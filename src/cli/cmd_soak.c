@@ -23,7 +23,7 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 	char err[1024], derr[256];
 	int rc;
 
-	if ((rc = soak_args(cli, argc, argv, &op)) >= 0)
+	if (soak_args(cli, argc, argv, &op, &rc) == OPT_EXIT)
 		return rc;
 	if (op.dut.given && (rc = dut_open(&op.dut, NULL, 0, &op.d, derr, sizeof(derr))))
 		return cli_fail(cli_status(rc), "soak: %s", derr);

@@ -33,7 +33,7 @@ int cmd_stream(struct cli *cli, int argc, char **argv)
 	char err[1024];
 	int rc;
 
-	if ((rc = stream_args(cli, argc, argv, &op)) >= 0)
+	if (stream_args(cli, argc, argv, &op, &rc) == OPT_EXIT)
 		return rc;
 	/* no SA_RESTART: a blocked send or wait returns at once to look */
 	op.stop = cli_stop_catch(&stop);

@@ -51,7 +51,7 @@ const struct opt_cmd cpu_cmd = {
 	.tables = cpu_tables,
 };
 
-int cpu_args(struct cli *cli, int argc, char **argv, struct cpu_opts *op)
+enum opt_result cpu_args(struct cli *cli, int argc, char **argv, struct cpu_opts *op, int *status)
 {
 	void *ctx[] = { op };
 	char *args[2];
@@ -62,36 +62,31 @@ int cpu_args(struct cli *cli, int argc, char **argv, struct cpu_opts *op)
 	char err[256];
 
 	if ((rc = opt_parse(&cpu_cmd, ctx, cli, argc, argv, args, 2, &nargs)))
-		return opt_exit(rc);
+		return opt_exit(status, opt_status(rc));
 	/* mpstat's habit: cpu [INTERVAL [COUNT]], INTERVAL in seconds unless
 	 * it has a unit; each once, as an argument or as its option */
 	for (int i = 0; i < nargs; i++) {
 		const struct opt *o = &cpu_opts[i];
 		char v[64];
 
-		if (i ? op->cfg.count != 0 : op->cfg.interval_ns != 0) {
-			cli_error("cpu: the %s is given twice: '%s' and --%s", o->name, args[i], o->name);
-			return EXIT_USAGE;
-		}
+		if (i ? op->cfg.count != 0 : op->cfg.interval_ns != 0)
+			return opt_fail(status, EXIT_USAGE, "cpu: the %s is given twice: '%s' and --%s", o->name,
+					args[i], o->name);
 		snprintf(v, sizeof(v), "%s%s", args[i],
 			 !i && *args[i] && strspn(args[i], "0123456789.") == strlen(args[i]) ? "s" : "");
-		if (o->set(op, o, v, err, sizeof(err))) {
-			cli_error("cpu: the %s argument: %s", o->name, err);
-			return EXIT_USAGE;
-		}
+		if (o->set(op, o, v, err, sizeof(err)))
+			return opt_fail(status, EXIT_USAGE, "cpu: the %s argument: %s", o->name, err);
 	}
 	if (!op->cfg.interval_ns)
 		op->cfg.interval_ns = NSEC_PER_SEC;
 	op->cfg.cpus = op->have_cpus ? &op->cpus : NULL;
-	if (duttarget_check(&op->dut, err, sizeof(err))) {
-		cli_error("cpu: %s", err);
-		return EXIT_USAGE;
-	}
+	if (duttarget_check(&op->dut, err, sizeof(err)))
+		return opt_fail(status, EXIT_USAGE, "cpu: %s", err);
 	if (op->cfg.profile && strcmp(op->cfg.root, "/"))
-		return cli_fail(EXIT_USAGE, "cpu: --profile samples this host's CPUs or a DUT's, not a fixture tree: "
-				"give one of --root and --profile");
+		return opt_fail(status, EXIT_USAGE, "cpu: --profile samples this host's CPUs or a DUT's, not a "
+				"fixture tree: give one of --root and --profile");
 	if (op->dut.given && strcmp(op->cfg.root, "/"))
-		return cli_fail(EXIT_USAGE, "cpu: --root reads this host's fixture trees, not a DUT's: give one of "
-				"--root and --dut");
-	return -1;
+		return opt_fail(status, EXIT_USAGE, "cpu: --root reads this host's fixture trees, not a DUT's: give "
+				"one of --root and --dut");
+	return OPT_GO;
 }

@@ -218,8 +218,8 @@ const struct opt_cmd lab_cmd = {
 	.bare_errors = true,
 };
 
-int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action,
-		   char ***cmd)
+enum opt_result lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action,
+			       char ***cmd, int *status)
 {
 	struct lab_args la = { .spec = { .placement = PLACE_BOUND } };
 	enum app_lab_action act;
@@ -233,11 +233,11 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out,
 	/* the action is a word among the options: all of them gathered, so
 	 * that none or two get lab's own message */
 	if ((rc = opt_parse_words(&lab_cmd, ctx, cli, argc, argv, &args, &nargs)))
-		return opt_exit(rc);
+		return opt_exit(status, opt_status(rc));
 	if (nargs >= 1 && !strcmp(args[0], "exec")) {
 		if (nargs < 2 || !cmd) {
 			free(args);
-			return cli_fail(EXIT_USAGE, "lab exec: give the command to run in the DUT after '--', "
+			return opt_fail(status, EXIT_USAGE, "lab exec: give the command to run in the DUT after '--', "
 					"e.g. 'wirerate lab exec -- nft list ruleset'");
 		}
 		/* the command's words, from after "exec" (args is NULL-ended room) */
@@ -246,40 +246,41 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out,
 		*cmd = args;
 		*action = "exec";
 		if (la.up_only)
-			return cli_fail(EXIT_USAGE, "lab exec: --%s applies to 'lab up' only", la.up_only->name);
+			return opt_fail(status, EXIT_USAGE, "lab exec: --%s applies to 'lab up' only",
+					la.up_only->name);
 		*out = la.spec;
-		return -1;
+		return OPT_GO;
 	}
 	if (nargs != 1) {
 		cli_error(!nargs ? "lab: say up, down, status or exec (see 'wirerate lab --help')"
 				 : "lab: one action only, got '%s' after '%s'",
 			  nargs > 1 ? args[1] : "", nargs ? args[0] : argv[0]);
 		free(args);
-		return EXIT_USAGE;
+		return opt_exit(status, EXIT_USAGE);
 	}
 	*action = args[0];
 	free(args);
-	if (app_lab_run_action_parse(*action, &act)) {
-		cli_error("lab: unknown action '%s': expected up, down, status or exec", *action);
-		return EXIT_USAGE;
-	}
+	if (app_lab_run_action_parse(*action, &act))
+		return opt_fail(status, EXIT_USAGE, "lab: unknown action '%s': expected up, down, status or exec",
+				*action);
 	if (act != APP_LAB_UP && la.up_only)
-		return cli_fail(EXIT_USAGE, "lab %s: --%s applies to 'lab up' only", *action, la.up_only->name);
+		return opt_fail(status, EXIT_USAGE, "lab %s: --%s applies to 'lab up' only", *action,
+				la.up_only->name);
 	if (la.vm_only && !la.spec.kernel[0])
-		return cli_fail(EXIT_USAGE, "lab up: --%s needs --kernel (a VM as the DUT)", la.vm_only->name);
+		return opt_fail(status, EXIT_USAGE, "lab up: --%s needs --kernel (a VM as the DUT)", la.vm_only->name);
 	if (la.spec.kernel[0] && la.dut_cpus[0]) {
 		char *end;
 		unsigned long n = strtoul(la.dut_cpus, &end, 10);
 
 		/* a VM's CPUs are its own: how many, not which of the host's */
 		if (*end || end == la.dut_cpus || n < 1 || n > LAB_VCPUS_MAX)
-			return cli_fail(EXIT_USAGE, "lab up: with --kernel, --dut-cpus is the VM's number of vCPUs, "
-					"1..%d, not '%s'", LAB_VCPUS_MAX, la.dut_cpus);
+			return opt_fail(status, EXIT_USAGE, "lab up: with --kernel, --dut-cpus is the VM's number of "
+					"vCPUs, 1..%d, not '%s'", LAB_VCPUS_MAX, la.dut_cpus);
 		la.spec.vcpus = (unsigned int)n;
 		cpuset_zero(&la.spec.dut_cpus);
 	}
 	if (act == APP_LAB_UP && lab_spec_check(&la.spec, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "lab up: %s", err);
+		return opt_fail(status, EXIT_USAGE, "lab up: %s", err);
 	*out = la.spec;
-	return -1;
+	return OPT_GO;
 }

@@ -87,7 +87,8 @@ const struct opt_cmd matrix_cmd = {
 	.tables = matrix_tables,
 };
 
-int matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, char ***test, int *ntest)
+enum opt_result matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, char ***test,
+			    int *ntest, int *status)
 {
 	void *ctx[] = { mo };
 	int test_at = -1, rc, nown, nargs;
@@ -101,17 +102,15 @@ int matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, 
 	if (nown < argc)
 		test_at = nown + 1;
 	if ((rc = opt_parse(&matrix_cmd, ctx, cli, nown, argv, args, 1, &nargs)))
-		return opt_exit(rc);
-	if (nargs) {
-		cli_error("matrix: unexpected '%s': the test goes after '--'", args[0]);
-		return EXIT_USAGE;
-	}
+		return opt_exit(status, opt_status(rc));
+	if (nargs)
+		return opt_fail(status, EXIT_USAGE, "matrix: unexpected '%s': the test goes after '--'", args[0]);
 	if (test_at < 0 || test_at >= argc)
-		return cli_fail(EXIT_USAGE, "matrix: give the test after '--': trial or rfc2544 and its options "
-				"(see 'wirerate matrix --help')");
+		return opt_fail(status, EXIT_USAGE, "matrix: give the test after '--': trial or rfc2544 and its "
+				"options (see 'wirerate matrix --help')");
 	if (strcmp(argv[test_at], "trial") && strcmp(argv[test_at], "rfc2544"))
-		return cli_fail(EXIT_USAGE, "matrix: the test is trial or rfc2544, not '%s'", argv[test_at]);
+		return opt_fail(status, EXIT_USAGE, "matrix: the test is trial or rfc2544, not '%s'", argv[test_at]);
 	*test = argv + test_at;
 	*ntest = argc - test_at;
-	return -1;
+	return OPT_GO;
 }

@@ -1,6 +1,7 @@
 /* Options declared once: the parser, the usage and the JSON; see opt.h. */
 #include <errno.h>
 #include <libgen.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,7 +414,23 @@ int opt_parse_words(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli
 	return rc;
 }
 
-int opt_exit(int rc)
+int opt_status(int rc)
 {
 	return rc == OPT_HELP ? 0 : rc == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+}
+
+enum opt_result opt_exit(int *status, int st)
+{
+	*status = st;
+	return OPT_EXIT;
+}
+
+enum opt_result opt_fail(int *status, int st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_verror(fmt, ap);
+	va_end(ap);
+	return opt_exit(status, st);
 }

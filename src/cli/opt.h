@@ -88,7 +88,24 @@ int opt_parse_words(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli
 
 /* A failed opt_parse (or opt_parse_words) as the command's exit status:
  * 0 after --help, EXIT_RUNTIME for -ENOMEM, else EXIT_USAGE. */
-int opt_exit(int rc);
+int opt_status(int rc);
+
+/* What a command's parse says: its X_args() and each check it makes
+ * before the command acts. OPT_GO: the input is good, the command goes
+ * on; OPT_EXIT: the command ends now, with the exit status the parse
+ * wrote to its int *status (0 after --help, else after a one-line
+ * error). */
+enum opt_result {
+	OPT_GO,
+	OPT_EXIT,
+};
+
+/* OPT_EXIT with *status = st, for a parse that said why itself (or
+ * printed the usage): "return opt_exit(status, EXIT_USAGE);". */
+enum opt_result opt_exit(int *status, int st);
+/* The one-line error, as cli_error says it, then OPT_EXIT with
+ * *status = st: "return opt_fail(status, EXIT_USAGE, "trial: %s", err);". */
+enum opt_result opt_fail(int *status, int st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The usage text generated from the declaration. */
 void opt_usage(FILE *f, const struct opt_cmd *cmd);

@@ -54,7 +54,7 @@ const struct opt_cmd probe_cmd = {
 	.tables = probe_tables,
 };
 
-int probe_args(struct cli *cli, int argc, char **argv, struct app_probe_cfg *c)
+enum opt_result probe_args(struct cli *cli, int argc, char **argv, struct app_probe_cfg *c, int *status)
 {
 	void *ctx[] = { c };
 	char *args[1], err[512];
@@ -62,10 +62,10 @@ int probe_args(struct cli *cli, int argc, char **argv, struct app_probe_cfg *c)
 
 	*c = (struct app_probe_cfg){ .root = "/" };
 	if ((rc = opt_parse(&probe_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return opt_exit(rc);
+		return opt_exit(status, opt_status(rc));
 	if (!*c->root)
-		return cli_fail(EXIT_USAGE, "probe --root: give a directory");
+		return opt_fail(status, EXIT_USAGE, "probe --root: give a directory");
 	if (c->require && app_probe_check_require(c->require, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "probe %s", err);
-	return -1;
+		return opt_fail(status, EXIT_USAGE, "probe %s", err);
+	return OPT_GO;
 }

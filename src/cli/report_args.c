@@ -119,7 +119,7 @@ const struct opt_cmd report_cmd = {
 	.tables = report_tables,
 };
 
-int report_args(struct cli *cli, int argc, char **argv, struct app_report_opts *op)
+enum opt_result report_args(struct cli *cli, int argc, char **argv, struct app_report_opts *op, int *status)
 {
 	void *ctx[] = { op };
 	int rc;
@@ -128,6 +128,6 @@ int report_args(struct cli *cli, int argc, char **argv, struct app_report_opts *
 	/* Options and run names in any order: every name gathered, so that
 	 * too many get the report's own message. */
 	if ((rc = opt_parse_words(&report_cmd, ctx, cli, argc, argv, &op->runs, &op->nruns)))
-		return opt_exit(rc);
-	return -1;
+		return opt_exit(status, opt_status(rc));
+	return OPT_GO;
 }

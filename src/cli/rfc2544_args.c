@@ -182,10 +182,8 @@ const struct opt_cmd rfc2544_cmd = {
 	.tables = rfc2544_tables,
 };
 
-/* argv into r, so and to, checked, and the plan timed: -1 to go on, or
- * the exit status. */
-int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct storeopt *so,
-		 struct trialopt *to, struct app_rfc2544_plan *plan)
+enum opt_result rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct storeopt *so,
+			     struct trialopt *to, struct app_rfc2544_plan *plan, int *status)
 {
 	void *ctx[] = { r, so, to };
 	char err[512], **args;
@@ -194,35 +192,31 @@ int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r,
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			opt_usage(stdout, &rfc2544_cmd);
-			return 0;
+			return opt_exit(status, 0);
 		}
 	/* the search chooses the loads; a --rate would be ignored */
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--rate") || !strncmp(argv[i], "--rate=", 7)) {
-			cli_error("rfc2544: --rate is not an option here: the search chooses the loads up to --max-load");
-			return EXIT_USAGE;
-		}
-	}
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--rate") || !strncmp(argv[i], "--rate=", 7))
+			return opt_fail(status, EXIT_USAGE, "rfc2544: --rate is not an option here: the search "
+					"chooses the loads up to --max-load");
 	*r = (struct rfc2544_args){ .json_stream = false };
 	app_rfc2544_check_defaults(&r->po);
 	store_args_init(so);
 	app_trial_check_defaults(to);
 	if ((rc = opt_parse_words(&rfc2544_cmd, ctx, cli, argc, argv, &args, &nargs)))
-		return opt_exit(rc);
+		return opt_exit(status, opt_status(rc));
 	rc = app_rfc2544_check_tests_parse(&r->po, args, nargs, err, sizeof(err));
 	free(args);
-	if (rc) {
-		cli_error("rfc2544: %s", err);
-		return EXIT_USAGE;
-	}
+	if (rc)
+		return opt_fail(status, EXIT_USAGE, "rfc2544: %s", err);
 	if (r->json_stream)
 		cli->json = true;
 	if (map_goals(r, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "rfc2544: %s", err);
+		return opt_fail(status, EXIT_USAGE, "rfc2544: %s", err);
 	if (app_rfc2544_check(&r->po, to, r->sizes_given, err, sizeof(err)) ||
 	    app_rfc2544_plan_timing(&r->po, &to->cfg, plan, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "rfc2544: %s", err);
+		return opt_fail(status, EXIT_USAGE, "rfc2544: %s", err);
 	if (r->po.ngoals)
 		r->po.pdr = plan->first_pdr;
-	return -1;
+	return OPT_GO;
 }

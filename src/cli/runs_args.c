@@ -117,7 +117,7 @@ const char *runs_args_word(enum app_runs_sub sub)
 }
 
 /* The words after the options: the subcommand and what it takes. */
-static int runs_words(struct runs_opts *ro, int n, char **words)
+static enum opt_result runs_words(struct runs_opts *ro, int n, char **words, int *status)
 {
 	const struct runs_sub *s = NULL;
 	int k;
@@ -125,35 +125,39 @@ static int runs_words(struct runs_opts *ro, int n, char **words)
 	for (size_t i = 0; n && i < sizeof(runs_subs) / sizeof(runs_subs[0]); i++)
 		if (!strcmp(words[0], runs_subs[i].word))
 			s = &runs_subs[i];
+	if (!s && n)
+		return opt_fail(status, EXIT_USAGE, "runs: unexpected '%s' (see 'wirerate runs --help')", words[0]);
 	if (!s)
-		return n ? cli_fail(EXIT_USAGE, "runs: unexpected '%s' (see 'wirerate runs --help')", words[0]) : -1;
+		return OPT_GO;
 	if (s->why && ro->filter)
-		return cli_fail(EXIT_USAGE, "runs %s: %s does not apply: %s", s->word, ro->filter, s->why);
+		return opt_fail(status, EXIT_USAGE, "runs %s: %s does not apply: %s", s->word, ro->filter, s->why);
 	k = n - 1;
 	if (k < s->min)
-		return cli_fail(EXIT_USAGE, "runs %s: %s", s->word, s->none);
+		return opt_fail(status, EXIT_USAGE, "runs %s: %s", s->word, s->none);
 	if (s->max >= 0 && k > s->max) {
 		if (s->many_end)
-			return cli_fail(EXIT_USAGE, "runs %s: %s'%s'%s", s->word, s->many, words[1 + s->max], s->many_end);
-		return cli_fail(EXIT_USAGE, "runs %s: %s", s->word, s->many);
+			return opt_fail(status, EXIT_USAGE, "runs %s: %s'%s'%s", s->word, s->many, words[1 + s->max],
+					s->many_end);
+		return opt_fail(status, EXIT_USAGE, "runs %s: %s", s->word, s->many);
 	}
 	ro->req.sub = s->sub;
 	ro->req.nargs = k;
 	ro->req.args = words + 1;
-	return -1;
+	return OPT_GO;
 }
 
-int runs_args(struct cli *cli, int argc, char **argv, struct runs_opts *ro)
+enum opt_result runs_args(struct cli *cli, int argc, char **argv, struct runs_opts *ro, int *status)
 {
 	void *ctx[] = { ro };
 	int rc, n;
 
 	*ro = (struct runs_opts){ .req.sub = APP_RUNS_LIST };
 	if ((rc = opt_parse_words(&runs_cmd, ctx, cli, argc, argv, &ro->words, &n)))
-		return opt_exit(rc);
-	if ((rc = runs_words(ro, n, ro->words)) >= 0)
-		runs_args_free(ro);
-	return rc;
+		return opt_exit(status, opt_status(rc));
+	if (runs_words(ro, n, ro->words, status) == OPT_GO)
+		return OPT_GO;
+	runs_args_free(ro);
+	return OPT_EXIT;
 }
 
 void runs_args_free(struct runs_opts *ro)

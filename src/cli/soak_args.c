@@ -92,7 +92,7 @@ const struct opt_cmd soak_cmd = {
 	.tables = soak_tables,
 };
 
-int soak_args(struct cli *cli, int argc, char **argv, struct soak_opts *op)
+enum opt_result soak_args(struct cli *cli, int argc, char **argv, struct soak_opts *op, int *status)
 {
 	void *ctx[] = { op };
 	char *args[1];
@@ -105,23 +105,21 @@ int soak_args(struct cli *cli, int argc, char **argv, struct soak_opts *op)
 	op->cal.timeout_ns = 60 * NSEC_PER_SEC;
 	soak_calibration_default_path(op->path, sizeof(op->path));
 	if ((rc = opt_parse(&soak_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return opt_exit(rc);
+		return opt_exit(status, opt_status(rc));
 	char err[256];
 
-	if (op->cal_only && !op->calibrate) {
-		cli_error("soak: %s applies to --calibrate only", op->cal_only);
-		return EXIT_USAGE;
-	}
+	if (op->cal_only && !op->calibrate)
+		return opt_fail(status, EXIT_USAGE, "soak: %s applies to --calibrate only", op->cal_only);
 	if (duttarget_check(&op->dut, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "soak: %s", err);
+		return opt_fail(status, EXIT_USAGE, "soak: %s", err);
 	/* A calibration is made on the idle machine it is for. */
 	if (op->dut.given && op->calibrate)
-		return cli_fail(EXIT_USAGE, "soak: --calibrate runs on the DUT itself: 'wirerate soak --calibrate' there, idle");
-	if (op->dut.kind == DUT_SSH && op->path_set) {
-		cli_error("soak: --calibration names a file here; a DUT over ssh uses its own");
-		return EXIT_USAGE;
-	}
+		return opt_fail(status, EXIT_USAGE,
+				"soak: --calibrate runs on the DUT itself: 'wirerate soak --calibrate' there, idle");
+	if (op->dut.kind == DUT_SSH && op->path_set)
+		return opt_fail(status, EXIT_USAGE,
+				"soak: --calibration names a file here; a DUT over ssh uses its own");
 	if (op->calibrate && op->duration_ns)
-		return cli_fail(EXIT_USAGE, "soak: --duration does not apply to --calibrate (see --timeout)");
-	return -1;
+		return opt_fail(status, EXIT_USAGE, "soak: --duration does not apply to --calibrate (see --timeout)");
+	return OPT_GO;
 }

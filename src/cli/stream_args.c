@@ -232,7 +232,7 @@ const struct opt_cmd stream_cmd = {
 	.tables = stream_tables,
 };
 
-int stream_args(struct cli *cli, int argc, char **argv, struct app_stream_opts *op)
+enum opt_result stream_args(struct cli *cli, int argc, char **argv, struct app_stream_opts *op, int *status)
 {
 	void *ctx[] = { op, &op->store };
 	char *args[1], err[512];
@@ -240,10 +240,8 @@ int stream_args(struct cli *cli, int argc, char **argv, struct app_stream_opts *
 
 	app_stream_client_defaults(op);
 	if ((rc = opt_parse(&stream_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return opt_exit(rc);
-	if (app_stream_client_check(op, err, sizeof(err))) {
-		cli_error("stream: %s", err);
-		return EXIT_USAGE;
-	}
-	return -1;
+		return opt_exit(status, opt_status(rc));
+	if (app_stream_client_check(op, err, sizeof(err)))
+		return opt_fail(status, EXIT_USAGE, "stream: %s", err);
+	return OPT_GO;
 }

@@ -42,8 +42,8 @@ const struct opt_cmd trial_cmd = {
 	.tables = trial_tables,
 };
 
-int trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, struct trial_args *own,
-	       struct storeopt *so)
+enum opt_result trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, struct trial_args *own,
+			   struct storeopt *so, int *status)
 {
 	void *ctx[] = { to, own, so };
 	char *args[1], err[512];
@@ -53,12 +53,12 @@ int trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, stru
 	store_args_init(so);
 	own->repeat = 1;
 	if ((rc = opt_parse(&trial_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return opt_exit(rc);
+		return opt_exit(status, opt_status(rc));
 	if (app_trial_check(to, NULL, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "trial: %s", err);
+		return opt_fail(status, EXIT_USAGE, "trial: %s", err);
 	if (own->files.capture_count && !own->files.capture)
-		return cli_fail(EXIT_USAGE, "trial: --capture-count goes with --capture FILE");
+		return opt_fail(status, EXIT_USAGE, "trial: --capture-count goes with --capture FILE");
 	if (!own->files.capture_count)
 		own->files.capture_count = TRIAL_CAPTURE_COUNT;
-	return -1;
+	return OPT_GO;
 }
