@@ -1,9 +1,9 @@
 /* The command table and what every subcommand shares. Only src/cli prints
- * to the user or decides the exit status. */
+ * to the user or decides the exit status. A command that Ctrl-C stops
+ * catches it with os/stop.h. */
 #ifndef WR_CLI_CLI_H
 #define WR_CLI_CLI_H
 
-#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -58,24 +58,6 @@ int cli_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 
 /* The exit status of a step that returned rc (0 or -errno): 0, EXIT_USAGE
  * for -EINVAL (the input was wrong), else EXIT_RUNTIME. */
 int cli_status(int rc);
-
-/* Ctrl-C and SIGTERM while a command runs: cli_stop_catch installs the
- * handler (remembering what was there) and returns the flag it sets, which
- * the engine polls; cli_stop_restore puts the old handlers back and may be
- * called twice. */
-struct cli_stop {
-	struct sigaction old_int, old_term;
-	bool caught;
-};
-volatile sig_atomic_t *cli_stop_catch(struct cli_stop *s);
-void cli_stop_restore(struct cli_stop *s);
-/* Both as one hook for an app workflow (ctx: a struct cli_stop): on
- * catches and returns the flag, off restores and returns NULL. */
-volatile sig_atomic_t *cli_stop_hook(void *s, bool on);
-/* True once a caught signal arrived; the flag itself, for an engine
- * that polls it. */
-bool cli_stopped(void);
-volatile sig_atomic_t *cli_stop_flag(void);
 
 /* True when the process may administer networks and namespaces. */
 bool cli_have_root(void);

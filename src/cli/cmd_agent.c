@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "dut/agent.h"
+#include "os/stop.h"
 
 struct agent_args {
 	bool exec;
@@ -32,8 +33,7 @@ const struct opt_cmd agent_cmd = {
 
 int cmd_agent(struct cli *cli, int argc, char **argv)
 {
-	struct cli_stop stop;
-	struct sigaction sa;
+	struct stop stop;
 	volatile sig_atomic_t *flag;
 	char err[256] = "";
 	int rc, nargs;
@@ -53,11 +53,9 @@ int cmd_agent(struct cli *cli, int argc, char **argv)
 	/* A tester gone mid-answer must not kill the agent before it
 	 * restores; and a hangup (the SSH session closed) is a stop. */
 	signal(SIGPIPE, SIG_IGN);
-	flag = cli_stop_catch(&stop);
-	sigaction(SIGTERM, NULL, &sa);
-	sigaction(SIGHUP, &sa, NULL);
+	flag = stop_catch_hangup(&stop);
 	rc = aa.exec ? agent_serve_exec(0, 1, flag, err, sizeof(err)) : agent_serve(0, 1, flag, err, sizeof(err));
-	cli_stop_restore(&stop);
+	stop_restore(&stop);
 	if (rc) {
 		cli_error("agent: %s", err);
 		return EXIT_RUNTIME;

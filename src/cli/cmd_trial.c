@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "cli/store_args.h"
 #include "cli/trial_args.h"
+#include "os/stop.h"
 #include "app/trial_run.h"
 #include "render/trial_live.h"
 
@@ -26,8 +27,8 @@ static int status(const struct app_trial_run *run)
 int cmd_trial(struct cli *cli, int argc, char **argv)
 {
 	struct app_trial_job *j = calloc(1, sizeof(*j));
-	struct cli_stop cs = { 0 };
-	struct app_trial_hooks h = { .stop = cli_stop_hook, .say = say, .store_end = store_args_end, .ctx = &cs };
+	struct stop cs = { 0 };
+	struct app_trial_hooks h = { .stop = stop_hook, .say = say, .store_end = store_args_end, .ctx = &cs };
 	struct trialrunprint_run v;
 	struct trial_args own = { 0 };
 	enum opt_result parsed;
