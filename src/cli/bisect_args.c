@@ -14,63 +14,67 @@
 #define BO(field) OPT_FIELD(struct bisect_opts, field)
 
 static const struct opt bisect_opts_table[] = {
-	{ "good", 0, OPT_VALUE, "REV", "the candidates (start)", NULL,
-	  "the last commit known good (a git revision in --tree)", opt_set_str, BO(good) },
-	{ "bad", 0, OPT_VALUE, "REV", NULL, NULL, "the first commit known bad: a descendant of --good", opt_set_str,
-	  BO(bad) },
-	{ "tree", 0, OPT_VALUE, "DIR", NULL, ".", "the git tree: a kernel's, or a repository of DUT configuration;\n"
-	  "checked out at each candidate (no uncommitted changes), and back\n"
-	  "where it was at the end", opt_set_str, BO(tree) },
-	{ "kernels", 0, OPT_VALUE, "LIST", NULL, NULL,
-	  "instead of a git range: kernels in order, the good first and the\n"
-	  "bad last (files or Debian kernel package versions, as 'lab up\n"
-	  "--kernel' takes them), each booted on a VM lab", opt_set_str, BO(kernels) },
-	{ "build", 0, OPT_VALUE, "CMD", "each candidate", NULL,
-	  "build it: sh -c CMD in the tree, its output in the logs; a failure\n"
-	  "skips the candidate", opt_set_str, BO(build) },
-	{ "boot", 0, OPT_VALUE, "IMAGE", NULL, NULL,
-	  "the kernel image the build made, in the tree (arch/x86/boot/bzImage):\n"
-	  "booted on a VM lab, built afresh per candidate", opt_set_str, BO(boot) },
-	{ "modules", 0, OPT_VALUE, "DIR", NULL, NULL, "with --boot: its modules, in the tree ('lab up --modules')",
-	  opt_set_str, BO(modules) },
-	{ "apply", 0, OPT_VALUE, "CMD", NULL, NULL,
-	  "configure the DUT: sh -c CMD in the tree (e.g. load the candidate's\n"
-	  "nft ruleset); a failure skips the candidate. $WR_BISECT_CANDIDATE,\n"
-	  "$WR_BISECT_TREE and $WR_BISECT_PREFIX name what it works on", opt_set_str, BO(apply) },
-	{ "install", 0, OPT_VALUE, "CMD", NULL, NULL,
-	  "a cabled DUT: install the build on it (sh -c CMD here, in the\n"
-	  "tree: it copies, installs, and reboots or kexecs the DUT), then wait\n"
-	  "for the measurement's --dut to answer", opt_set_str, BO(install) },
-	{ "release", 0, OPT_VALUE, "CMD", NULL, NULL,
-	  "with --install: prints the kernel release the DUT must come back\n"
-	  "with (e.g. make -s kernelrelease); another is a skip", opt_set_str, BO(release) },
-	{ "dut-wait", 0, OPT_VALUE, "S", NULL, "600", "with --install: how long the DUT may take to answer, s",
-	  opt_set_uint, BO(dut_wait), 1, 86400 },
-	{ "lab", 0, OPT_VALUE, "OPTIONS", NULL, NULL,
-	  "build the lab afresh for each candidate with these 'lab up'\n"
-	  "options ('' for the defaults; implied by --kernels and --boot)", opt_set_str, BO(lab) },
-	{ "prefix", 0, OPT_VALUE, "P", NULL, LAB_PREFIX_DEFAULT, "the lab's namespace prefix", opt_set_str,
-	  BO(prefix) },
-	{ "timeout", 0, OPT_VALUE, "S", NULL, "7200", "the longest one build or --apply command may take, s",
-	  opt_set_uint, BO(timeout), 1, 604800 },
-	{ "figure", 0, OPT_VALUE, "F", "the verdict", NULL,
-	  "what is followed: ndr or pdr (an rfc2544 throughput measurement;\n"
-	  "default ndr), forwarded or cpu-per-frame (a trial; default forwarded)", opt_set_str, BO(figure) },
-	{ "size", 0, OPT_VALUE, "BYTES", NULL, NULL, "the figure at this frame size (default: the smallest)",
-	  opt_set_uint, BO(size), 60, 16384, BO(size_set) },
-	{ "repeat", 0, OPT_VALUE, "N", NULL, "3", "the measurement's --repeat: values per measurement",
-	  opt_set_uint, BO(repeat), 1, 16 },
-	{ "max-rounds", 0, OPT_VALUE, "N", NULL, "3",
-	  "measurements of one candidate before \"cannot tell\" skips it", opt_set_uint, BO(rounds), 1, 10 },
-	{ "label", 0, OPT_VALUE, "NAME", "store", "bisect", "the bisection's name: its runs' labels start with it",
-	  opt_set_str, BO(label) },
-	{ "logs", 0, OPT_VALUE, "DIR", NULL, NULL,
-	  "where the commands' and measurements' output goes (default:\n"
-	  "bisect-ID beside the store)", opt_set_str, BO(logs) },
-	{ "db", 0, OPT_VALUE, "FILE", NULL, NULL, "the results database, a file or a postgresql:// URI\n"
-	  "(default as for 'wirerate runs')", opt_set_db, BO(db) },
-	{ "html", 0, OPT_VALUE, "FILE", "log", NULL, "log: the steps' runs as 'report --html' shows them, in order",
-	  opt_set_path, BO(html) },
+	{ OPT_STR("good", "REV", BO(good), "the last commit known good (a git revision in --tree)"),
+	  .group = "the candidates (start)" },
+	{ OPT_STR("bad", "REV", BO(bad), "the first commit known bad: a descendant of --good") },
+	{ OPT_STR("tree", "DIR", BO(tree),
+		  "the git tree: a kernel's, or a repository of DUT configuration;\n"
+		  "checked out at each candidate (no uncommitted changes), and back\n"
+		  "where it was at the end"),
+	  .def = "." },
+	{ OPT_STR("kernels", "LIST", BO(kernels),
+		  "instead of a git range: kernels in order, the good first and the\n"
+		  "bad last (files or Debian kernel package versions, as 'lab up\n"
+		  "--kernel' takes them), each booted on a VM lab") },
+	{ OPT_STR("build", "CMD", BO(build),
+		  "build it: sh -c CMD in the tree, its output in the logs; a failure\n"
+		  "skips the candidate"),
+	  .group = "each candidate" },
+	{ OPT_STR("boot", "IMAGE", BO(boot),
+		  "the kernel image the build made, in the tree (arch/x86/boot/bzImage):\n"
+		  "booted on a VM lab, built afresh per candidate") },
+	{ OPT_STR("modules", "DIR", BO(modules), "with --boot: its modules, in the tree ('lab up --modules')") },
+	{ OPT_STR("apply", "CMD", BO(apply),
+		  "configure the DUT: sh -c CMD in the tree (e.g. load the candidate's\n"
+		  "nft ruleset); a failure skips the candidate. $WR_BISECT_CANDIDATE,\n"
+		  "$WR_BISECT_TREE and $WR_BISECT_PREFIX name what it works on") },
+	{ OPT_STR("install", "CMD", BO(install),
+		  "a cabled DUT: install the build on it (sh -c CMD here, in the\n"
+		  "tree: it copies, installs, and reboots or kexecs the DUT), then wait\n"
+		  "for the measurement's --dut to answer") },
+	{ OPT_STR("release", "CMD", BO(release),
+		  "with --install: prints the kernel release the DUT must come back\n"
+		  "with (e.g. make -s kernelrelease); another is a skip") },
+	{ OPT_UINT("dut-wait", "S", BO(dut_wait), 1, 86400,
+		   "with --install: how long the DUT may take to answer, s"),
+	  .def = "600" },
+	{ OPT_STR("lab", "OPTIONS", BO(lab),
+		  "build the lab afresh for each candidate with these 'lab up'\n"
+		  "options ('' for the defaults; implied by --kernels and --boot)") },
+	{ OPT_STR("prefix", "P", BO(prefix), "the lab's namespace prefix"), .def = LAB_PREFIX_DEFAULT },
+	{ OPT_UINT("timeout", "S", BO(timeout), 1, 604800, "the longest one build or --apply command may take, s"),
+	  .def = "7200" },
+	{ OPT_STR("figure", "F", BO(figure),
+		  "what is followed: ndr or pdr (an rfc2544 throughput measurement;\n"
+		  "default ndr), forwarded or cpu-per-frame (a trial; default forwarded)"),
+	  .group = "the verdict" },
+	{ OPT_UINT("size", "BYTES", BO(size), 60, 16384, "the figure at this frame size (default: the smallest)"),
+	  .given = BO(size_set) },
+	{ OPT_UINT("repeat", "N", BO(repeat), 1, 16, "the measurement's --repeat: values per measurement"),
+	  .def = "3" },
+	{ OPT_UINT("max-rounds", "N", BO(rounds), 1, 10,
+		   "measurements of one candidate before \"cannot tell\" skips it"),
+	  .def = "3" },
+	{ OPT_STR("label", "NAME", BO(label), "the bisection's name: its runs' labels start with it"),
+	  .group = "store", .def = "bisect" },
+	{ OPT_STR("logs", "DIR", BO(logs),
+		  "where the commands' and measurements' output goes (default:\n"
+		  "bisect-ID beside the store)") },
+	{ OPT_DB("db", "FILE", BO(db),
+		 "the results database, a file or a postgresql:// URI\n"
+		 "(default as for 'wirerate runs')") },
+	{ OPT_PATH("html", "FILE", BO(html), "log: the steps' runs as 'report --html' shows them, in order"),
+	  .group = "log" },
 	{ NULL },
 };
 

@@ -14,10 +14,10 @@ struct agent_args {
 };
 
 static const struct opt agent_opts[] = {
-	{ "exec", 0, OPT_NOARG, NULL, "options", NULL,
-	  "also run commands for 'lab exec' (the lab's own agent, which the\n"
-	  "tester starts in the DUT's namespace; never given over ssh)",
-	  opt_set_true, OPT_FIELD(struct agent_args, exec) },
+	{ OPT_BOOL("exec", OPT_FIELD(struct agent_args, exec),
+		   "also run commands for 'lab exec' (the lab's own agent, which the\n"
+		   "tester starts in the DUT's namespace; never given over ssh)"),
+	  .group = "options" },
 	{ NULL },
 };
 static const struct opt *const agent_tables[] = { agent_opts, NULL };

@@ -16,8 +16,8 @@
 
 /* Every command's own two, after its tables. */
 static const struct opt common_opts[] = {
-	{ "json", 'j', OPT_NOARG, NULL, NULL, NULL, "machine-readable output" },
-	{ "help", 'h', OPT_NOARG, NULL, NULL, NULL, "this help" },
+	{ OPT_CUSTOM("json", OPT_NOARG, NULL, NULL, "machine-readable output"), .shortname = 'j' },
+	{ OPT_CUSTOM("help", OPT_NOARG, NULL, NULL, "this help"), .shortname = 'h' },
 	{ NULL },
 };
 
@@ -313,11 +313,11 @@ int opt_set_str(void *ctx, const struct opt *opt, const char *value, char *err, 
 	return 0;
 }
 
-/* A value taken: the bool at opt->id, when not 0, says it was given. */
+/* A value taken: the bool at opt->given, when not 0, says it was given. */
 static int given(void *ctx, const struct opt *opt, int rc)
 {
-	if (!rc && opt->id)
-		*(bool *)((char *)ctx + opt->id) = true;
+	if (!rc && opt->given)
+		*(bool *)((char *)ctx + opt->given) = true;
 	return rc;
 }
 

@@ -25,17 +25,18 @@ static int set_tx(void *ctx, const struct opt *opt, const char *v, char *err, si
 	return 0;
 }
 
+#define PC(field) OPT_FIELD(struct app_probe_cfg, field)
+
 static const struct opt probe_opts[] = {
-	{ "require", 0, OPT_VALUE, "NAMES", NULL, NULL,
-	  "exit 1 with the reason unless every named feature is\n"
-	  "present (tests use it to skip), e.g. --require af_xdp,veth",
-	  opt_set_str, OPT_FIELD(struct app_probe_cfg, require) },
-	{ "root", 0, OPT_VALUE, "DIR", NULL, "/", "read kernel config, CPUs and clocksource under DIR (fixtures)",
-	  opt_set_str, OPT_FIELD(struct app_probe_cfg, root) },
-	{ "tx", 0, OPT_VALUE, "IF", NULL, NULL,
-	  "also report on interface IF (IF@NETNS: in a named namespace;\n"
-	  "again for more): its driver, native XDP and AF_XDP zero-copy\n"
-	  "tried for real, and the path --port-type auto takes on it", set_tx },
+	{ OPT_STR("require", "NAMES", PC(require),
+		  "exit 1 with the reason unless every named feature is\n"
+		  "present (tests use it to skip), e.g. --require af_xdp,veth") },
+	{ OPT_STR("root", "DIR", PC(root), "read kernel config, CPUs and clocksource under DIR (fixtures)"),
+	  .def = "/" },
+	{ OPT_CUSTOM("tx", OPT_VALUE, "IF", set_tx,
+		     "also report on interface IF (IF@NETNS: in a named namespace;\n"
+		     "again for more): its driver, native XDP and AF_XDP zero-copy\n"
+		     "tried for real, and the path --port-type auto takes on it") },
 	{ NULL },
 };
 

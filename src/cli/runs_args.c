@@ -48,15 +48,16 @@ static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, si
 }
 
 static const struct opt runs_opts_table[] = {
-	{ "label", 0, OPT_VALUE, "L", "filters", NULL, "only runs labelled L", set_filter, 0, 0, 0, 0 },
-	{ "tag", 0, OPT_VALUE, "T", NULL, NULL, "only runs tagged T", set_filter, 0, 0, 0, 1 },
-	{ "since", 0, OPT_VALUE, "TIME", NULL, NULL,
-	  "only runs started since TIME: 2024-05-01, '2024-05-01 13:00',\n"
-	  "or an age such as 30m, 12h, 7d", set_since },
-	{ "db", 0, OPT_VALUE, "FILE", "store", NULL,
-	  "the results database: a file, or a postgresql:// URI shared by\n"
-	  "several testers (docs/store.md); default $WIRERATE_DB, else\n"
-	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db", set_db },
+	{ OPT_CUSTOM("label", OPT_VALUE, "L", set_filter, "only runs labelled L"), .group = "filters" },
+	{ OPT_CUSTOM("tag", OPT_VALUE, "T", set_filter, "only runs tagged T"), .id = 1 },
+	{ OPT_CUSTOM("since", OPT_VALUE, "TIME", set_since,
+		     "only runs started since TIME: 2024-05-01, '2024-05-01 13:00',\n"
+		     "or an age such as 30m, 12h, 7d") },
+	{ OPT_CUSTOM("db", OPT_VALUE, "FILE", set_db,
+		     "the results database: a file, or a postgresql:// URI shared by\n"
+		     "several testers (docs/store.md); default $WIRERATE_DB, else\n"
+		     "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db"),
+	  .group = "store" },
 	{ NULL },
 };
 

@@ -9,27 +9,26 @@
 #include "cli/trial_opts.h"
 #include "io/capture.h"
 
+#define TA(field) OPT_FIELD(struct trial_args, field)
+
 static const struct opt trial_args_opts[] = {
-	{ "repeat", 0, OPT_VALUE, "N", "repeats", "1",
-	  "run the trial N times in a row (1..16), each stored;\n"
-	  "'report' compares the runs over their spread",
-	  opt_set_u64, OPT_FIELD(struct trial_args, repeat), 1, APP_TRIAL_MAX_REPEATS },
-	{ "latency-histogram", 0, OPT_VALUE, "FILE", NULL, NULL,
-	  "write every direction's full latency histogram as CSV\n"
-	  "(repeat,direction,lo_ns,hi_ns,count,cumulative; docs/trial.md)",
-	  opt_set_path, OPT_FIELD(struct trial_args, files.histogram) },
-	{ "openmetrics", 0, OPT_VALUE, "FILE", NULL, NULL,
-	  "write the run's figures as OpenMetrics text (for a\n"
-	  "Prometheus textfile collector; docs/json.md)",
-	  opt_set_path, OPT_FIELD(struct trial_args, files.openmetrics) },
-	{ "capture", 0, OPT_VALUE, "FILE", NULL, NULL,
-	  "write the first frames received but not counted (not a\n"
-	  "test frame, a bad tag, another trial's, late, a\n"
-	  "duplicate) to a pcapng file, each with why",
-	  opt_set_path, OPT_FIELD(struct trial_args, files.capture) },
-	{ "capture-count", 0, OPT_VALUE, "N", NULL, "100",
-	  "how many frames --capture keeps (1..10000)",
-	  opt_set_uint, OPT_FIELD(struct trial_args, files.capture_count), 1, CAPTURE_MAX_FRAMES },
+	{ OPT_U64("repeat", "N", TA(repeat), 1, APP_TRIAL_MAX_REPEATS,
+		  "run the trial N times in a row (1..16), each stored;\n"
+		  "'report' compares the runs over their spread"),
+	  .group = "repeats", .def = "1" },
+	{ OPT_PATH("latency-histogram", "FILE", TA(files.histogram),
+		   "write every direction's full latency histogram as CSV\n"
+		   "(repeat,direction,lo_ns,hi_ns,count,cumulative; docs/trial.md)") },
+	{ OPT_PATH("openmetrics", "FILE", TA(files.openmetrics),
+		   "write the run's figures as OpenMetrics text (for a\n"
+		   "Prometheus textfile collector; docs/json.md)") },
+	{ OPT_PATH("capture", "FILE", TA(files.capture),
+		   "write the first frames received but not counted (not a\n"
+		   "test frame, a bad tag, another trial's, late, a\n"
+		   "duplicate) to a pcapng file, each with why") },
+	{ OPT_UINT("capture-count", "N", TA(files.capture_count), 1, CAPTURE_MAX_FRAMES,
+		   "how many frames --capture keeps (1..10000)"),
+	  .def = "100" },
 	{ NULL },
 };
 
