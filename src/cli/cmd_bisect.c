@@ -18,6 +18,8 @@
 #include "cli/bisect_args.h"
 #include "cli/cli.h"
 #include "cli/lab_args.h"
+#include "cli/opt.h"
+#include "cli/test_args.h"
 #include "os/selfexec.h"
 #include "render/bisect_print.h"
 #include "store/report_db.h"
@@ -39,7 +41,7 @@ static int lab_spec_of(void *ctx, const struct app_bisect *b, size_t i, struct l
 	const struct app_bisect_spec *s = &b->spec;
 	char words[sizeof(s->lab)], kernel[4200], modules[4200], *argv[LAB_WORDS_MAX + 12], *save = NULL;
 	const char *action;
-	int a = 0, rc;
+	int a = 0, status;
 
 	snprintf(words, sizeof(words), "%s", s->lab);
 	argv[a++] = "lab";
@@ -67,7 +69,7 @@ static int lab_spec_of(void *ctx, const struct app_bisect *b, size_t i, struct l
 	}
 	argv[a++] = "up";
 	argv[a] = NULL;
-	if ((rc = lab_args_parse(bc->cli, a, argv, out, &action, NULL)) >= 0) {
+	if (lab_args_parse(bc->cli, a, argv, out, &action, NULL, &status) == OPT_EXIT) {
 		snprintf(err, errlen, "the lab's options for candidate %zu are refused (said above)", i);
 		return -EINVAL;
 	}
@@ -89,82 +91,84 @@ static void on_say(void *ctx, const char *line)
 }
 
 /* The figure the measurement gives: the option's, or the test's own. */
-static int figure_of(const struct bisect_opts *bo, enum bisect_figure *f)
+static enum opt_result figure_of(const struct bisect_opts *bo, enum bisect_figure *f, int *status)
 {
 	bool rfc = !strcmp(bo->measure[0], "rfc2544");
 
 	if (!bo->figure) {
 		*f = rfc ? BISECT_FIG_NDR : BISECT_FIG_FORWARDED;
-		return -1;
+		return OPT_GO;
 	}
 	if (bisect_db_figure_parse(bo->figure, f))
-		return cli_fail(EXIT_USAGE, "bisect: --figure '%.32s': ndr, pdr, forwarded or cpu-per-frame",
+		return opt_fail(status, EXIT_USAGE, "bisect: --figure '%.32s': ndr, pdr, forwarded or cpu-per-frame",
 				bo->figure);
 	if (bisect_db_figure_rfc2544(*f) != rfc)
-		return cli_fail(EXIT_USAGE, "bisect: --figure %s is %s, and the measurement is %s", bo->figure,
+		return opt_fail(status, EXIT_USAGE, "bisect: --figure %s is %s, and the measurement is %s", bo->figure,
 				rfc ? "a trial's figure (forwarded, cpu-per-frame)" : "an rfc2544 throughput figure",
 				bo->measure[0]);
-	return -1;
+	return OPT_GO;
 }
 
-static int copy_opt(char *dst, size_t len, const char *v, const char *name)
+/* An option's text into the spec's field of len bytes, when given. */
+static enum opt_result copy_opt(char *dst, size_t len, const char *v, const char *name, int *status)
 {
 	if (!v)
-		return -1;
+		return OPT_GO;
 	if (strlen(v) >= len)
-		return cli_fail(EXIT_USAGE, "bisect: %s: at most %zu characters", name, len - 1);
+		return opt_fail(status, EXIT_USAGE, "bisect: %s: at most %zu characters", name, len - 1);
 	snprintf(dst, len, "%s", v);
-	return -1;
+	return OPT_GO;
 }
 
 /* The tree: a git work tree without uncommitted changes, by its full path. */
-static int check_tree(struct app_bisect_spec *s)
+static enum opt_result check_tree(struct app_bisect_spec *s, int *status)
 {
 	char real[PATH_MAX], err[512];
 	int rc;
 
 	if (!realpath(s->tree, real))
-		return cli_fail(EXIT_USAGE, "bisect: --tree %.200s: %s", s->tree, strerror(errno));
+		return opt_fail(status, EXIT_USAGE, "bisect: --tree %.200s: %s", s->tree, strerror(errno));
 	if (strlen(real) >= sizeof(s->tree))
-		return cli_fail(EXIT_USAGE, "bisect: --tree: a path too long");
+		return opt_fail(status, EXIT_USAGE, "bisect: --tree: a path too long");
 	snprintf(s->tree, sizeof(s->tree), "%s", real);
 	if ((rc = app_bisect_source_dirty(s->tree, err, sizeof(err))) < 0)
-		return cli_fail(rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "bisect: --tree %.200s is not a git work tree: %s",
-				s->tree, err);
+		return opt_fail(status, rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME,
+				"bisect: --tree %.200s is not a git work tree: %s", s->tree, err);
 	if (rc)
-		return cli_fail(EXIT_USAGE, "bisect: --tree %.200s has uncommitted changes: commit or stash them first "
-				"(each candidate is checked out)", s->tree);
-	return -1;
+		return opt_fail(status, EXIT_USAGE, "bisect: --tree %.200s has uncommitted changes: commit or stash "
+				"them first (each candidate is checked out)", s->tree);
+	return OPT_GO;
 }
 
-/* The spec from the options, checked; -1 or the exit status. */
-static int spec_of(struct bisect_cli *bc, const struct bisect_opts *bo)
+/* The spec from the options, checked. */
+static enum opt_result spec_of(struct bisect_cli *bc, const struct bisect_opts *bo, int *status)
 {
 	struct app_bisect *b = &bc->b;
 	struct app_bisect_spec *s = &b->spec;
+	/* the spec's field, and the option (of the same name in bo) */
+#define TEXT(field, option) { s->field, sizeof(s->field), bo->option, "--" #option }
+	const struct {
+		char *dst;
+		size_t len;
+		const char *v, *name;
+	} texts[] = {
+		TEXT(name, label), TEXT(good, good), TEXT(bad, bad), TEXT(kernels, kernels), TEXT(build, build),
+		TEXT(apply, apply), TEXT(install, install), TEXT(release, release), TEXT(boot, boot),
+		TEXT(modules, modules), TEXT(lab, lab), TEXT(prefix, prefix), TEXT(logs, logs),
+	};
+#undef TEXT
 	char err[1024];
-	int rc;
 
-	if ((rc = copy_opt(s->name, sizeof(s->name), bo->label, "--label")) >= 0 ||
-	    (rc = copy_opt(s->good, sizeof(s->good), bo->good, "--good")) >= 0 ||
-	    (rc = copy_opt(s->bad, sizeof(s->bad), bo->bad, "--bad")) >= 0 ||
-	    (rc = copy_opt(s->kernels, sizeof(s->kernels), bo->kernels, "--kernels")) >= 0 ||
-	    (rc = copy_opt(s->build, sizeof(s->build), bo->build, "--build")) >= 0 ||
-	    (rc = copy_opt(s->apply, sizeof(s->apply), bo->apply, "--apply")) >= 0 ||
-	    (rc = copy_opt(s->install, sizeof(s->install), bo->install, "--install")) >= 0 ||
-	    (rc = copy_opt(s->release, sizeof(s->release), bo->release, "--release")) >= 0 ||
-	    (rc = copy_opt(s->boot, sizeof(s->boot), bo->boot, "--boot")) >= 0 ||
-	    (rc = copy_opt(s->modules, sizeof(s->modules), bo->modules, "--modules")) >= 0 ||
-	    (rc = copy_opt(s->lab, sizeof(s->lab), bo->lab, "--lab")) >= 0 ||
-	    (rc = copy_opt(s->prefix, sizeof(s->prefix), bo->prefix, "--prefix")) >= 0 ||
-	    (rc = copy_opt(s->logs, sizeof(s->logs), bo->logs, "--logs")) >= 0 ||
-	    (rc = figure_of(bo, &s->figure)) >= 0)
-		return rc;
-	if (!bo->kernels && ((rc = copy_opt(s->tree, sizeof(s->tree), bo->tree, "--tree")) >= 0 ||
-			     (rc = check_tree(s)) >= 0))
-		return rc;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		if (copy_opt(texts[i].dst, texts[i].len, texts[i].v, texts[i].name, status) == OPT_EXIT)
+			return OPT_EXIT;
+	if (figure_of(bo, &s->figure, status) == OPT_EXIT)
+		return OPT_EXIT;
+	if (!bo->kernels && (copy_opt(s->tree, sizeof(s->tree), bo->tree, "--tree", status) == OPT_EXIT ||
+			     check_tree(s, status) == OPT_EXIT))
+		return OPT_EXIT;
 	if (lab_prefix_check(s->prefix, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "bisect: --prefix: %s", err);
+		return opt_fail(status, EXIT_USAGE, "bisect: --prefix: %s", err);
 	s->size = bo->size_set ? bo->size : 0;
 	s->repeat = bo->repeat;
 	s->max_rounds = bo->rounds;
@@ -176,15 +180,15 @@ static int spec_of(struct bisect_cli *bc, const struct bisect_opts *bo)
 	if (bo->db)
 		snprintf(s->db_path, sizeof(s->db_path), "%s", bo->db);
 	else if (db_default_path(s->db_path, sizeof(s->db_path), err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "bisect: %s", err);
+		return opt_fail(status, EXIT_USAGE, "bisect: %s", err);
 	s->lab_on = bo->lab || bo->kernels || bo->boot;
 	if (s->lab_on)
 		b->lab_spec = lab_spec_of;
-	return -1;
+	return OPT_GO;
 }
 
 /* The measurement as its command parses it, with what bisect adds. */
-static int check_measure(struct bisect_cli *bc)
+static enum opt_result check_measure(struct bisect_cli *bc, int *status)
 {
 	const struct app_bisect_spec *s = &bc->b.spec;
 	char *argv[BISECT_ARGV_MAX + 8], rep[16];
@@ -202,34 +206,37 @@ static int check_measure(struct bisect_cli *bc)
 		argv[a++] = (char *)s->prefix;
 	}
 	argv[a] = NULL;
-	return test_args_check(bc->cli, argv, &planned);
+	return test_args_check(bc->cli, argv, &planned, status);
 }
 
-static int start(struct bisect_cli *bc, const struct bisect_opts *bo)
+/* A new bisection from the options, checked and stored. */
+static enum opt_result start(struct bisect_cli *bc, const struct bisect_opts *bo, int *status)
 {
 	struct app_bisect *b = &bc->b;
 	char err[1024];
 	int rc;
 
-	if ((rc = spec_of(bc, bo)) >= 0 || (rc = check_measure(bc)))
-		return rc;
+	if (spec_of(bc, bo, status) == OPT_EXIT || check_measure(bc, status) == OPT_EXIT)
+		return OPT_EXIT;
 	if ((rc = app_bisect_source_candidates(b, err, sizeof(err))))
-		return cli_fail(cli_status(rc), "bisect: %s", err);
+		return opt_fail(status, cli_status(rc), "bisect: %s", err);
 	if (b->lab_spec)
 		for (size_t i = 0; i < (b->spec.kernels[0] ? b->n : 1); i++) {
 			struct lab_spec ls;
 
 			if (lab_spec_of(bc, b, i, &ls, err, sizeof(err)))
-				return EXIT_USAGE;
+				return opt_exit(status, EXIT_USAGE);
 		}
 	if (b->spec.tree[0] && (rc = app_bisect_source_head(b->spec.tree, b->head, sizeof(b->head), err, sizeof(err))))
-		return cli_fail(cli_status(rc), "bisect: %s", err);
+		return opt_fail(status, cli_status(rc), "bisect: %s", err);
 	if ((rc = app_bisect_run_create(b, err, sizeof(err))))
-		return cli_fail(cli_status(rc), "bisect: %s", err);
-	return -1;
+		return opt_fail(status, cli_status(rc), "bisect: %s", err);
+	return OPT_GO;
 }
 
-static int resume(struct bisect_cli *bc, const struct bisect_opts *bo, bool need_clean)
+/* A stored bisection (bo->run, or the newest not complete), opened; with
+ * need_clean, its tree checked as start checks it. */
+static enum opt_result resume(struct bisect_cli *bc, const struct bisect_opts *bo, bool need_clean, int *status)
 {
 	struct app_bisect *b = &bc->b;
 	char path[4096], err[1024], note[256];
@@ -240,22 +247,22 @@ static int resume(struct bisect_cli *bc, const struct bisect_opts *bo, bool need
 	if (bo->db)
 		snprintf(path, sizeof(path), "%s", bo->db);
 	else if (db_default_path(path, sizeof(path), err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "bisect: %s", err);
+		return opt_fail(status, EXIT_USAGE, "bisect: %s", err);
 	if (bo->run) {
 		if ((rc = db_open_read(path, &db, err, sizeof(err))))
-			return cli_fail(cli_status(rc), "bisect: %s", err);
+			return opt_fail(status, cli_status(rc), "bisect: %s", err);
 		rc = report_db_resolve(db, bo->run, &id, note, sizeof(note), err, sizeof(err));
 		db_close(db);
 		if (rc)
-			return cli_fail(EXIT_USAGE, "bisect: %s", err);
+			return opt_fail(status, EXIT_USAGE, "bisect: %s", err);
 	}
 	if ((rc = app_bisect_run_open(b, path, id, !need_clean, err, sizeof(err))))
-		return cli_fail(rc == -ENOENT || rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "bisect: %s", err);
-	if (need_clean && b->spec.tree[0] && (rc = check_tree(&b->spec)) >= 0)
-		return rc;
+		return opt_fail(status, rc == -ENOENT || rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "bisect: %s", err);
+	if (need_clean && b->spec.tree[0] && check_tree(&b->spec, status) == OPT_EXIT)
+		return OPT_EXIT;
 	if (b->spec.lab_on)
 		b->lab_spec = lab_spec_of;
-	return -1;
+	return OPT_GO;
 }
 
 /* The steps' runs in order as 'report' shows them, into an HTML page. */
@@ -321,14 +328,13 @@ int cmd_bisect(struct cli *cli, int argc, char **argv)
 	bc->b.ctx = bc;
 	bc->b.step = on_step;
 	bc->b.say = on_say;
-	if ((rc = bisect_args(cli, argc, argv, &bo)) >= 0)
+	if (bisect_args(cli, argc, argv, &bo, &rc) == OPT_EXIT)
 		goto out;
 	if (bo.sub != BISECT_LOG && !cli_have_root() && !cli->check_only) {
 		rc = cli_fail(EXIT_RUNTIME, "bisect: needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN): run it as root");
 		goto out;
 	}
-	rc = bo.sub == BISECT_START ? start(bc, &bo) : resume(bc, &bo, bo.sub == BISECT_RESUME);
-	if (rc >= 0)
+	if ((bo.sub == BISECT_START ? start(bc, &bo, &rc) : resume(bc, &bo, bo.sub == BISECT_RESUME, &rc)) == OPT_EXIT)
 		goto out;
 	if (bo.sub == BISECT_LOG) {
 		if ((rc = app_bisect_run_state(&bc->b, err, sizeof(err))))

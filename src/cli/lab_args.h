@@ -4,15 +4,15 @@
 #define WR_CLI_LAB_ARGS_H
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "lab/lab.h"
 
 /* 'lab' and its options as cmd_lab takes them (argv[0] is "lab"), checked
- * as 'lab up' would check them, without acting: -1 with *spec and
- * *action set, or the exit status (0 after --help) after a one-line
- * error. */
-/* cmd (may be NULL: no exec then): for 'lab exec', the command's words,
+ * as 'lab up' would check them, without acting: OPT_GO with *out and
+ * *action set, or OPT_EXIT with *status (opt.h).
+ * cmd (may be NULL: no exec then): for 'lab exec', the command's words,
  * NULL-ended, malloc'd (one free). */
-int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action,
-		   char ***cmd);
+enum opt_result lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action,
+			       char ***cmd, int *status);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "app/matrix_plan.h"
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/store_args.h"
 #include "lab/lab.h"
 
@@ -19,8 +20,9 @@ struct matrix_opts {
 };
 
 /* argv up to '--' into mo (mo->m: the axes' values) and the test after
- * it (*test from its name on, ntest words): -1 to go on, or the exit
- * status (0 after --help) after a one-line error. */
-int matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, char ***test, int *ntest);
+ * it (*test from its name on, ntest words): OPT_GO, or OPT_EXIT with
+ * *status (opt.h). */
+enum opt_result matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, char ***test,
+			    int *ntest, int *status);
 
 #endif

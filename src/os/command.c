@@ -23,7 +23,7 @@ static uint64_t mono_ms(void)
 }
 
 int command_run(char *const *argv, const char *dir, const char *log, unsigned int timeout_ms,
-		const volatile int *stop, char *err, size_t errlen)
+		const volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
 	int pipefd[2], status = 0, rc;
 	uint64_t deadline = mono_ms() + timeout_ms, kill_at = 0;
