@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/socket.h>
 
+#include "core/text.h"
 #include "os/fs.h"
 #include "os/netns.h"
 #include "os/nft.h"
@@ -175,23 +176,6 @@ static int ns_report(void *arg, char *out, size_t outlen)
 	return 0;
 }
 
-static const char *report_get(const char *rep, const char *key, char *val, size_t len)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = rep; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t ll = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (ll > kl && !strncmp(p, key, kl) && p[kl] == '=') {
-			snprintf(val, len, "%.*s", (int)(ll - kl - 1), p + kl + 1);
-			return val;
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	return NULL;
-}
-
 /* The lock file's word on the lab: who holds it now, or whether its last
  * holder was a lab up or down that died before it finished. */
 static void lock_report(const char *prefix, struct lab_status *st)
@@ -228,12 +212,12 @@ static void if_report(struct lab_ctx *c, enum lab_role r, const struct lab_addr 
 	int saved, sock;
 
 	snprintf(key, sizeof(key), "rps.%s", a->ifname);
-	if (report_get(rep, key, val, sizeof(val)) && !cpuset_parse_mask(val, &is->rps, e, sizeof(e)))
+	if (text_kv_get(rep, key, val, sizeof(val)) && !cpuset_parse_mask(val, &is->rps, e, sizeof(e)))
 		is->rps_known = true;
 	is->cpus = is->rps;
 	is->cpus_known = is->rps_known;
 	snprintf(key, sizeof(key), "napi.%s", a->ifname);
-	if (report_get(rep, key, val, sizeof(val)) && !cpuset_parse_mask(val, &is->cpus, e, sizeof(e)))
+	if (text_kv_get(rep, key, val, sizeof(val)) && !cpuset_parse_mask(val, &is->cpus, e, sizeof(e)))
 		is->cpus_known = true;
 	if (netns_enter(c->nsfd[r], &saved))
 		return;
@@ -281,9 +265,9 @@ static void path_report(struct lab_ctx *c, const char *prefix, enum lab_role rol
 			if_report(c, role, a, rep, is, p == 0 && i == LAB_GEN0 ? &st->queues : NULL);
 	}
 	if (role == LAB_DUT && p == 0) {
-		if (report_get(rep, "forwarding", val, sizeof(val)))
+		if (text_kv_get(rep, "forwarding", val, sizeof(val)))
 			st->forwarding = val[0] == '1';
-		if (report_get(rep, "rules", val, sizeof(val)))
+		if (text_kv_get(rep, "rules", val, sizeof(val)))
 			st->rules = atoi(val);
 		if (st->ifs[LAB_DUT1].present)
 			nl_qdisc_get_root(c->nl[role], st->ifs[LAB_DUT1].link.ifindex, &st->shape);

@@ -18,6 +18,7 @@
 #include <sys/un.h>
 
 #include "core/ns.h"
+#include "core/text.h"
 #include "os/command.h"
 #include "os/fs.h"
 #include "os/netns.h"
@@ -48,29 +49,12 @@ bool vm_lab_present(const char *prefix)
 
 /* ---- key=value text: the guest's settings and the state file ---- */
 
-static const char *kv_get(const char *text, const char *key, char *val, size_t len)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = text; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t ll = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (ll > kl && !strncmp(p, key, kl) && p[kl] == '=') {
-			snprintf(val, len, "%.*s", (int)(ll - kl - 1), p + kl + 1);
-			return val;
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	return NULL;
-}
-
 static int kv_uint(const char *text, const char *key, unsigned int max, unsigned int *out, char *err, size_t errlen)
 {
 	char v[64], *end;
 	unsigned long n;
 
-	if (!kv_get(text, key, v, sizeof(v)))
+	if (!text_kv_get(text, key, v, sizeof(v)))
 		return 0;
 	errno = 0;
 	n = strtoul(v, &end, 10);
@@ -105,25 +89,25 @@ int vm_lab_conf_parse(const char *text, struct lab_spec *s, char *err, size_t er
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->prefix, sizeof(s->prefix), "%s", LAB_PREFIX_DEFAULT);
-	if (kv_get(text, "prefix", v, sizeof(v)) && !lab_prefix_check(v, err, errlen))
+	if (text_kv_get(text, "prefix", v, sizeof(v)) && !lab_prefix_check(v, err, errlen))
 		snprintf(s->prefix, sizeof(s->prefix), "%.*s", LAB_PREFIX_MAX, v);
 	if ((rc = kv_uint(text, "ports", LAB_PORTS_MAX, &s->ports, err, errlen)) ||
 	    (rc = kv_uint(text, "queues", LAB_QUEUES_MAX, &s->queues, err, errlen)) ||
 	    (rc = kv_uint(text, "mtu", LAB_MTU_MAX, &s->mtu, err, errlen)) ||
 	    (rc = kv_uint(text, "rules", 100000, &s->rules, err, errlen)))
 		return rc;
-	if (kv_get(text, "placement", v, sizeof(v)) && lab_placement_parse(v, &s->placement)) {
+	if (text_kv_get(text, "placement", v, sizeof(v)) && lab_placement_parse(v, &s->placement)) {
 		snprintf(err, errlen, "lab.conf: placement=%.20s", v);
 		return -EINVAL;
 	}
-	if (kv_get(text, "dut_cpus", v, sizeof(v)) && v[0] && cpuset_parse_list(v, &s->dut_cpus, err, errlen))
+	if (text_kv_get(text, "dut_cpus", v, sizeof(v)) && v[0] && cpuset_parse_list(v, &s->dut_cpus, err, errlen))
 		return -EINVAL;
-	if (kv_get(text, "shape", v, sizeof(v)) && strcmp(v, "none")) {
+	if (text_kv_get(text, "shape", v, sizeof(v)) && strcmp(v, "none")) {
 		char n[64];
 
 		s->shape = true;
 		s->shape_rate.kind = !strcmp(v, "pps") ? RATE_PPS : RATE_BPS;
-		s->shape_rate.value = kv_get(text, "shape_value", n, sizeof(n)) ? strtod(n, NULL) : 0;
+		s->shape_rate.value = text_kv_get(text, "shape_value", n, sizeof(n)) ? strtod(n, NULL) : 0;
 		if (!(s->shape_rate.value >= 1 && s->shape_rate.value < 1e15)) {
 			snprintf(err, errlen, "lab.conf: shape_value out of range");
 			return -EINVAL;
@@ -190,7 +174,7 @@ void vm_lab_read(const char *prefix, struct lab_vm *vm, struct lab_spec *booted)
 	kv_uint(text, "memory", LAB_VM_MEMORY_MAX, &vm->memory_mib, e, sizeof(e));
 	kv_uint(text, "boot_ms", 1u << 30, &ms, e, sizeof(e));
 	vm->boot_s = ms / 1000.0;
-#define STR(k, f) if (kv_get(text, k, v, sizeof(v))) snprintf(vm->f, sizeof(vm->f), "%.*s", (int)sizeof(vm->f) - 1, v)
+#define STR(k, f) if (text_kv_get(text, k, v, sizeof(v))) snprintf(vm->f, sizeof(vm->f), "%.*s", (int)sizeof(vm->f) - 1, v)
 	STR("kernel", kernel);
 	STR("image", image);
 	STR("source", source);
@@ -199,7 +183,7 @@ void vm_lab_read(const char *prefix, struct lab_vm *vm, struct lab_spec *booted)
 	STR("cmdline", cmdline);
 	STR("key", key);
 #undef STR
-	if (kv_get(text, "host_cpus", v, sizeof(v)) && v[0])
+	if (text_kv_get(text, "host_cpus", v, sizeof(v)) && v[0])
 		cpuset_parse_list(v, &vm->host_cpus, e, sizeof(e));
 	vm_name(prefix, name, sizeof(name));
 	vm->running = ready && qemu_alive(vm->pid, name);
