@@ -308,22 +308,6 @@ int qemu_argv(const struct qemu_cfg *c, const char **argv, char *store, size_t l
 	return a.rc;
 }
 
-/* Read a whole small /proc file (NULs kept) into buf; bytes or -errno. */
-static long proc_read(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return n;
-}
-
 bool qemu_alive(pid_t pid, const char *name)
 {
 	char path[64], buf[8192];
@@ -332,7 +316,7 @@ bool qemu_alive(pid_t pid, const char *name)
 	if (pid <= 0)
 		return false;
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	if ((n = proc_read(path, buf, sizeof(buf))) <= 0)
+	if ((n = fs_read(NULL, path, buf, sizeof(buf))) <= 0)
 		return false;
 	/* arguments NUL-separated: "-name" then the name */
 	for (long i = 0; i < n; i += (long)strlen(buf + i) + 1)
@@ -360,7 +344,7 @@ int qemu_vcpu_threads(pid_t pid, pid_t *tid, int max)
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
 		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/comm", (int)pid, e->d_name);
-		if (proc_read(cpath, comm, sizeof(comm)) <= 0)
+		if (fs_read(NULL, cpath, comm, sizeof(comm)) <= 0)
 			continue;
 		if (sscanf(comm, "CPU %d/", &k) == 1 && k >= 0 && k < max && !tid[k]) {
 			tid[k] = (pid_t)atoi(e->d_name);
