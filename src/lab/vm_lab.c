@@ -301,18 +301,11 @@ static double mono_s(void)
 static void console_tail(const char *path, char *out, size_t len)
 {
 	char buf[4096];
-	long n = 0;
 	int lines = 0;
-	FILE *f = fopen(path, "r");
 
 	out[0] = '\0';
-	if (!f)
+	if (fs_read_tail(path, buf, sizeof(buf)) < 0)
 		return;
-	if (fseek(f, -(long)sizeof(buf) + 1, SEEK_END))
-		fseek(f, 0, SEEK_SET);
-	n = (long)fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n > 0 ? n : 0] = '\0';
 	for (char *p = buf; *p; p++)
 		if (*p == '\r' || (*p != '\n' && ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)))
 			*p = '?';

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "core/ns.h"
+#include "os/fs.h"
 
 static uint64_t mono_ms(void)
 {
@@ -118,17 +119,11 @@ int command_run(char *const *argv, const char *dir, const char *log, unsigned in
 void command_log_tail(const char *log, char *out, size_t len)
 {
 	char buf[4096];
-	long n = 0;
-	FILE *f;
+	long n;
 
 	out[0] = '\0';
-	if (!log || !(f = fopen(log, "r")))
+	if (!log || (n = fs_read_tail(log, buf, sizeof(buf))) < 0)
 		return;
-	if (fseek(f, -(long)sizeof(buf) + 1, SEEK_END))
-		fseek(f, 0, SEEK_SET);
-	n = (long)fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n > 0 ? n : 0] = '\0';
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	{

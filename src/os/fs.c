@@ -48,6 +48,23 @@ long fs_read(const char *root, const char *path, char *buf, size_t len)
 	return (long)off;
 }
 
+long fs_read_tail(const char *path, char *buf, size_t len)
+{
+	FILE *f;
+	long n;
+
+	if (!len)
+		return -EINVAL;
+	if (!(f = fopen(path, "re")))
+		return -errno;
+	if (fseek(f, -(long)(len - 1), SEEK_END))
+		fseek(f, 0, SEEK_SET);
+	n = (long)fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return n;
+}
+
 int fs_write(const char *root, const char *path, const char *s)
 {
 	char p[4096];

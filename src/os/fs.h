@@ -10,6 +10,9 @@
 /* Read root/path into buf (NUL-terminated, trailing newline kept);
  * returns bytes read or -errno. root NULL or "" means "/". */
 long fs_read(const char *root, const char *path, char *buf, size_t len);
+/* The end of the file at path (a log): its last len - 1 bytes, or all of
+ * a shorter file, into buf (NUL-terminated); bytes read or -errno. */
+long fs_read_tail(const char *path, char *buf, size_t len);
 /* Write s to root/path; returns 0 or -errno. */
 int fs_write(const char *root, const char *path, const char *s);
 /* Create the directories above path (mkdir -p of its parent). */
