@@ -19,6 +19,7 @@
 #include "os/fs.h"
 #include "os/netns.h"
 #include "os/nft.h"
+#include "os/procstat.h"
 
 /* The lock file names its holder; one that died leaves its name in the
  * free file. A lab up, lab down or matrix that died may have left the lab
@@ -399,7 +400,7 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 	lock_report(prefix, st);
 	if (st->build_died)
 		st->complete = false;
-	if (!lab_online_cpus(&online, err, errlen))
+	if (!procstat_online(NULL, &online, err, errlen))
 		cpuset_diff(&st->tester_cpus, &online, st->vm.on ? &st->vm.host_cpus : &st->dut_cpus);
 	if (!st->queues)
 		st->queues = 1;

@@ -22,6 +22,7 @@
 #include "os/command.h"
 #include "os/fs.h"
 #include "os/netns.h"
+#include "os/procstat.h"
 #include "os/qemu.h"
 #include "os/tap.h"
 
@@ -370,7 +371,7 @@ static void plan_pinning(unsigned int vcpus, struct cpuset *host, int *vcpu_cpu)
 	cpuset_zero(host);
 	for (unsigned int k = 0; k < vcpus; k++)
 		vcpu_cpu[k] = -1;
-	if (lab_online_cpus(&online, e, sizeof(e)) || cpuset_count(&online) < 2)
+	if (procstat_online(NULL, &online, e, sizeof(e)) || cpuset_count(&online) < 2)
 		return;
 	{
 		struct cpuset first;
