@@ -29,6 +29,15 @@ static bool died_mid_build(const char *who)
 	return strstr(who, ", lab up") || strstr(who, ", lab down") || strstr(who, ", matrix");
 }
 
+/* The holder's line of the lock file fd ("" when it cannot be read). */
+static void holder_read(int fd, char *who, size_t len)
+{
+	ssize_t n = fd >= 0 ? pread(fd, who, len - 1, 0) : -1;
+
+	who[n > 0 ? n : 0] = '\0';
+	who[strcspn(who, "\n")] = '\0';
+}
+
 int lab_status_lock(const char *prefix, const char *what, bool rebuilds, int *fd, char *err, size_t errlen)
 {
 	const char *held = getenv(LAB_LOCK_ENV);
@@ -77,11 +86,9 @@ again:
 		}
 	} else {
 		int e = errno;
-		ssize_t n = e == EWOULDBLOCK ? pread(*fd, who, sizeof(who) - 1, 0) : -1;
 
 		rc = e == EWOULDBLOCK ? -EBUSY : -e;
-		who[n > 0 ? n : 0] = '\0';
-		who[strcspn(who, "\n")] = '\0';
+		holder_read(e == EWOULDBLOCK ? *fd : -1, who, sizeof(who));
 		if (rc == -EBUSY)
 			snprintf(err, errlen, "lab %s is in use (%s): wait for it to end, or stop it", prefix,
 				 who[0] ? who : "by another process");
@@ -91,10 +98,7 @@ again:
 		*fd = -1;
 		return rc;
 	}
-	ssize_t n = pread(*fd, who, sizeof(who) - 1, 0);
-
-	who[n > 0 ? n : 0] = '\0';
-	who[strcspn(who, "\n")] = '\0';
+	holder_read(*fd, who, sizeof(who));
 	if (!rebuilds && died_mid_build(who)) {
 		snprintf(err, errlen, "lab %s may be half built (%s was killed before it finished): "
 			 "run 'wirerate lab up%s' first", prefix, who, lab_prefix_arg(prefix, pa, sizeof(pa)));
@@ -182,15 +186,12 @@ static int ns_report(void *arg, char *out, size_t outlen)
 static void lock_report(const char *prefix, struct lab_status *st)
 {
 	char path[128], who[128];
-	ssize_t n;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/lab-%s.lock", LAB_LOCK_DIR, prefix);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return;
-	n = pread(fd, who, sizeof(who) - 1, 0);
-	who[n > 0 ? n : 0] = '\0';
-	who[strcspn(who, "\n")] = '\0';
+	holder_read(fd, who, sizeof(who));
 	if (flock(fd, LOCK_SH | LOCK_NB)) {
 		int pid = 0;
 
