@@ -437,14 +437,7 @@ out:
 
 void soak_calibration_default_path(char *buf, size_t len)
 {
-	const char *d = getenv("WIRERATE_STATE_DIR"), *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
-
-	if (d && *d)
-		snprintf(buf, len, "%s/soak-calibration", d);
-	else if (x && *x)
-		snprintf(buf, len, "%s/wirerate/soak-calibration", x);
-	else
-		snprintf(buf, len, "%s/.local/state/wirerate/soak-calibration", h && *h ? h : "/root");
+	fs_state_path("soak-calibration", buf, len);
 }
 
 int soak_calibration_load(const char *path, struct soak_calib *c, char *err, size_t errlen)

@@ -95,6 +95,18 @@ int fs_write_err(const char *path, const char *s, char *err, size_t errlen)
 	return rc;
 }
 
+void fs_state_path(const char *name, char *buf, size_t len)
+{
+	const char *d = getenv("WIRERATE_STATE_DIR"), *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
+
+	if (d && *d)
+		snprintf(buf, len, "%s/%s", d, name);
+	else if (x && *x)
+		snprintf(buf, len, "%s/wirerate/%s", x, name);
+	else
+		snprintf(buf, len, "%s/.local/state/wirerate/%s", h && *h ? h : "/root", name);
+}
+
 int fs_mkdir_parents(const char *path)
 {
 	char d[4096];
