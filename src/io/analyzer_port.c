@@ -135,7 +135,7 @@ static int port_run(struct analyzer *a, const volatile int *stop, uint64_t grace
 			snprintf(err, errlen, "receive: %s", strerror(-n));
 			return n;
 		}
-		if (n == 0 && (*stop || clock_ns(CLOCK_REALTIME) >
+		if (n == 0 && (*stop || clock_real_ns() >
 				       __atomic_load_n(&x->deadline_ns, __ATOMIC_RELAXED) + grace_ns))
 			return 0;
 	}

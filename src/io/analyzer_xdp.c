@@ -80,7 +80,7 @@ static int xdp_run(struct analyzer *a, const volatile int *stop, uint64_t grace_
 	(void)err;
 	(void)errlen;
 	for (;;) {
-		uint64_t t = clock_ns(CLOCK_REALTIME);
+		uint64_t t = clock_real_ns();
 
 		__atomic_store_n(&x->received, xdpcount_received(x->xc), __ATOMIC_RELAXED);
 		if (*stop || t > __atomic_load_n(&x->deadline_ns, __ATOMIC_RELAXED) + grace_ns)

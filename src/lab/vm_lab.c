@@ -19,6 +19,7 @@
 
 #include "core/ns.h"
 #include "core/text.h"
+#include "os/clock.h"
 #include "os/command.h"
 #include "os/fs.h"
 #include "os/netns.h"
@@ -290,14 +291,6 @@ static void key_of(const struct lab_spec *s, const struct vm_kernel *k, const ch
 	snprintf(out, len, "%016llx", (unsigned long long)h);
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The last lines of the console, each control byte '?', joined by " | ". */
 static void console_tail(const char *path, char *out, size_t len)
 {
@@ -477,7 +470,7 @@ static int boot(struct boot *b, int fds[][2][TAP_QUEUES_MAX], char *err, size_t 
 		unlink(socks[k]);
 		q.port_sock[k] = socks[k];
 	}
-	t0 = mono_s();
+	t0 = ns_to_s((double)clock_mono_ns());
 	if ((rc = qemu_start(&q, &pid, err, errlen)))
 		return rc == -ENOENT ? -EINVAL : rc;
 	b->vm.pid = (int)pid;
@@ -511,7 +504,7 @@ static int boot(struct boot *b, int fds[][2][TAP_QUEUES_MAX], char *err, size_t 
 			snprintf(err, errlen, "interrupted while the VM booted");
 			return -EINTR;
 		}
-		if (mono_s() > deadline) {
+		if (ns_to_s((double)clock_mono_ns()) > deadline) {
 			console_tail(console, tail, sizeof(tail));
 			snprintf(err, errlen, "the VM's agent did not come up within %u s (--boot-timeout)%s%s",
 				 s->boot_timeout_s ? s->boot_timeout_s : LAB_VM_BOOT_TIMEOUT, tail[0] ? "; its console: " : "",
@@ -525,7 +518,7 @@ static int boot(struct boot *b, int fds[][2][TAP_QUEUES_MAX], char *err, size_t 
 		/* its own words on what it lacked: the user's kernel is bad input */
 		return strstr(line, "no NIC") || strstr(line, "modules") ? -EINVAL : -EIO;
 	}
-	b->vm.boot_s = mono_s() - t0;
+	b->vm.boot_s = ns_to_s((double)clock_mono_ns()) - t0;
 	{
 		char v[80];
 

@@ -13,21 +13,14 @@
 #include <sys/wait.h>
 
 #include "core/ns.h"
+#include "os/clock.h"
 #include "os/fs.h"
-
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 int command_run(char *const *argv, const char *dir, const char *log, unsigned int timeout_ms,
 		const volatile int *stop, char *err, size_t errlen)
 {
 	int pipefd[2], status = 0, rc;
-	uint64_t deadline = mono_ms() + timeout_ms, kill_at = 0;
+	uint64_t deadline = clock_mono_ms() + timeout_ms, kill_at = 0;
 	pid_t pid;
 
 	/* The child says through this pipe that exec failed, and why. */
@@ -73,7 +66,7 @@ int command_run(char *const *argv, const char *dir, const char *log, unsigned in
 	close(pipefd[1]);
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
-		uint64_t now = mono_ms();
+		uint64_t now = clock_mono_ms();
 
 		if (w == pid)
 			break;
