@@ -70,7 +70,7 @@ static void snap(struct analyzer_port *x, const uint8_t *frame, uint32_t len, ui
 	if (how == SNAP_TAG)
 		capture_tag_detail(frame, len, x->arm.trial, detail, sizeof(detail));
 	else if (how == SNAP_LATE && ts > deadline)
-		snprintf(detail, sizeof(detail), "%.3f ms after the deadline", (double)(ts - deadline) / 1e6);
+		snprintf(detail, sizeof(detail), "%.3f ms after the deadline", ns_to_ms((double)(ts - deadline)));
 	capture_frame(x->cap, x->cap_if, frame, len, len, ts, reason, detail);
 }
 

@@ -117,7 +117,7 @@ static void on_cap(void *arg, const struct xdpcount_cap *c)
 	if (c->why == XC_STALE || c->why == XC_DUPLICATE)
 		capture_tag_detail(c->data, c->caplen, x->trial, detail, sizeof(detail));
 	else if (c->why == XC_LATE && c->ts_ns > deadline)
-		snprintf(detail, sizeof(detail), "%.3f ms after the deadline", (double)(c->ts_ns - deadline) / 1e6);
+		snprintf(detail, sizeof(detail), "%.3f ms after the deadline", ns_to_ms((double)(c->ts_ns - deadline)));
 	capture_frame(x->cap, x->cap_if, c->data, c->caplen, c->len, c->ts_ns, xdpcount_why_name(c->why), detail);
 }
 

@@ -1,5 +1,6 @@
 #include "store/db.h"
 #include "core/goal.h"
+#include "core/ns.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -776,7 +777,7 @@ int db_trial_add(struct db *db, int64_t run, const struct db_trial *t, char *err
 	if (!rc && t->load > 0) {
 		struct trial_output to;
 
-		goal_trial_output(t->load, (uint64_t)llround(t->duration_s * 1e9), t->tx, t->rx, &to);
+		goal_trial_output(t->load, (uint64_t)llround(t->duration_s * NSEC_PER_SEC), t->tx, t->rx, &to);
 		rc = run_stmt(db->c, "INSERT INTO trial_output (trial_id, loss_ratio, effective_s, forwarding_rate,"
 				     " traffic_s) VALUES (?,?,?,?,?)", "idddd", id, to.loss_ratio, to.effective_s,
 			      to.forwarding_rate, t->traffic_s > 0 ? t->traffic_s : NAN);

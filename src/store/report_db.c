@@ -265,7 +265,7 @@ static double service_demand(double busy_pct, double cpus, double ns, double byt
 {
 	if (!isfinite(busy_pct) || !(cpus > 0) || !(ns > 0) || !(bytes > 0))
 		return -1;
-	return busy_pct / 100 * cpus * ns / 1e3 / (bytes / 1024);
+	return busy_pct / 100 * cpus * ns / NSEC_PER_USEC / (bytes / 1024);
 }
 
 /* A median of the figures that are there (>= 0); -1 when none is. */
@@ -454,7 +454,7 @@ static int load_noise_floor(struct sql *h, const struct rm_run *r, struct rm_cel
 		/* anything may have written the store: only sane rows */
 		if (!isfinite(load) || !(load > 0) || !isfinite(dur) || !(dur > 0) || dur > 1e6 || tx <= 0 || rx < 0)
 			continue;
-		t[n++] = (struct nf_trial){ .load = load, .duration_ns = (uint64_t)(dur * 1e9), .tx = (uint64_t)tx,
+		t[n++] = (struct nf_trial){ .load = load, .duration_ns = (uint64_t)(dur * NSEC_PER_SEC), .tx = (uint64_t)tx,
 					    .rx = (uint64_t)rx, .limited = sql_col_int(st, 4) != 0 };
 	}
 	sql_finalize(st);
