@@ -152,7 +152,7 @@ static void state_write(const char *prefix, const struct lab_vm *vm, const char 
 void vm_lab_read(const char *prefix, struct lab_vm *vm, struct lab_spec *booted)
 {
 	char path[256], name[64], v[LAB_PATH_MAX + 1], e[128];
-	static char text[8192];
+	char text[8192];
 	unsigned int ready = 0, ms = 0, pid = 0;
 
 	memset(vm, 0, sizeof(*vm));
@@ -331,26 +331,24 @@ static void console_tail(const char *path, char *out, size_t len)
 /* The console's verdict: 1 ready (line copied), -1 failed (reason), 0 not yet. */
 static int console_state(const char *path, char *line, size_t len)
 {
-	static char buf[1 << 16];
-	long n = fs_read(NULL, path, buf, sizeof(buf));
-	char *p;
+	const size_t size = 1 << 16;
+	char *buf = malloc(size), *p = NULL;
+	int st = 0;
 
-	if (n <= 0)
-		return 0;
-	if ((p = strstr(buf, LABVM_READY))) {
-		snprintf(line, len, "%.*s", (int)strcspn(p, "\r\n"), p);
-		return 1;
+	if (buf && fs_read(NULL, path, buf, size) > 0) {
+		if ((p = strstr(buf, LABVM_READY))) {
+			st = 1;
+		} else if ((p = strstr(buf, LABVM_FAILED))) {
+			p += strlen(LABVM_FAILED);
+			st = -1;
+		} else if ((p = strstr(buf, "Kernel panic"))) {
+			st = -1;
+		}
 	}
-	if ((p = strstr(buf, LABVM_FAILED))) {
-		p += strlen(LABVM_FAILED);
+	if (st)
 		snprintf(line, len, "%.*s", (int)strcspn(p, "\r\n"), p);
-		return -1;
-	}
-	if ((p = strstr(buf, "Kernel panic"))) {
-		snprintf(line, len, "%.*s", (int)strcspn(p, "\r\n"), p);
-		return -1;
-	}
-	return 0;
+	free(buf);
+	return st;
 }
 
 /* Where QEMU runs: every online CPU but the tester's first, each vCPU on

@@ -423,7 +423,7 @@ int qemu_stop(pid_t pid, const char *name, unsigned int wait_ms)
 int qemu_start(const struct qemu_cfg *cfg, pid_t *pid, char *err, size_t errlen)
 {
 	const char *argv[QEMU_ARGV_MAX];
-	static char store[16384];
+	char store[16384];
 	char buf[32], tail[300];
 	int rc, status;
 	pid_t child;
