@@ -23,6 +23,7 @@
 #include "core/ns.h"
 #include "os/command.h"
 #include "os/fs.h"
+#include "os/procstat.h"
 
 /* A probe QEMU's child side: killed with its parent (a lab up killed
  * mid-check leaves no QEMU behind), stdio on in (or /dev/null). */
@@ -105,23 +106,11 @@ bool qemu_kvm_usable(void)
 	return known;
 }
 
-/* The verdict file's line for this boot of the host: "BOOT_ID ok" or
- * "BOOT_ID hangs". */
-static bool boot_id(char *buf, size_t len)
-{
-	long n = fs_read(NULL, "/proc/sys/kernel/random/boot_id", buf, len);
-
-	if (n <= 1)
-		return false;
-	buf[strcspn(buf, "\n")] = '\0';
-	return true;
-}
-
 int qemu_kvm_verdict(void)
 {
 	char id[64], line[128], v[16], f[64];
 
-	if (!boot_id(id, sizeof(id)) || fs_read(NULL, QEMU_KVM_VERDICT, line, sizeof(line)) <= 0 ||
+	if (!procstat_boot_id(NULL, id, sizeof(id)) || fs_read(NULL, QEMU_KVM_VERDICT, line, sizeof(line)) <= 0 ||
 	    sscanf(line, "%63s %15s", f, v) != 2 || strcmp(f, id))
 		return 0;
 	return !strcmp(v, "ok") ? 1 : !strcmp(v, "hangs") ? -1 : 0;
@@ -175,7 +164,7 @@ bool qemu_kvm_boots(const char *image)
 	if (v)
 		return v > 0;
 	ok = kvm_boots_now(image);
-	if (boot_id(id, sizeof(id))) {
+	if (procstat_boot_id(NULL, id, sizeof(id))) {
 		struct fs_out o;
 
 		/* a reader sees the whole line or none */

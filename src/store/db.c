@@ -22,6 +22,7 @@
 #include "store/db_schema.h"
 #include "store/sql.h"
 #include "os/fs.h"
+#include "os/procstat.h"
 
 struct db {
 	sqlite3 *h;		/* NULL on PostgreSQL */
@@ -543,17 +544,6 @@ void db_uuid(char out[37])
 		 b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
-void db_boot_id(char *buf, size_t len)
-{
-	long n = fs_read(NULL, "/proc/sys/kernel/random/boot_id", buf, len);
-
-	if (n <= 0) {
-		buf[0] = '\0';
-		return;
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
 const char *db_status_shown(const char *status, int64_t pid, const char *boot_id, const char *this_boot)
 {
 	char path[64], comm[64];
@@ -642,7 +632,7 @@ int db_run_begin(struct db *db, const struct db_run_info *ri, const struct db_kv
 	char boot[64], uuid[37];
 	int rc;
 
-	db_boot_id(boot, sizeof(boot));
+	procstat_boot_id(NULL, boot, sizeof(boot));
 	if ((rc = begin(db, err, errlen)))
 		return rc;
 	db_uuid(uuid);
@@ -691,7 +681,7 @@ int db_run_reopen(struct db *db, int64_t id, char *err, size_t errlen)
 	char boot[64];
 	int rc;
 
-	db_boot_id(boot, sizeof(boot));
+	procstat_boot_id(NULL, boot, sizeof(boot));
 	if ((rc = begin(db, err, errlen)))
 		return rc;
 	rc = run_stmt(db->c, "UPDATE runs SET status = 'running', ended = NULL, pid = ?, boot_id = ? WHERE id = ?", "isi",

@@ -1,4 +1,5 @@
 #include "store/report_db.h"
+#include "os/procstat.h"
 #include "os/timefmt.h"
 
 #include <errno.h>
@@ -556,7 +557,7 @@ int report_db_load_stores(struct db *const *dbs, const int64_t *ids, unsigned in
 		snprintf(err, errlen, "at most %d runs in one report", RM_MAX_RUNS);
 		return -EINVAL;
 	}
-	db_boot_id(boot, sizeof(boot));
+	procstat_boot_id(NULL, boot, sizeof(boot));
 	for (unsigned int i = 0; i < n && !rc; i++) {
 		struct rm_run *r = &m->run[m->nruns];
 		struct sql *h = db_sql(dbs[i]);
