@@ -339,57 +339,29 @@ static bool any_cell(const struct page *p, bool (*has)(const struct rm_cell *c))
 	return false;
 }
 
-/* A table of cells by size, a column per run: its head, the first
- * column named col. */
-static void cells_open(struct page *p, const char *col)
-{
-	fprintf(p->f, "<div class=\"wrap\"><table class=\"trl thr%s\"><thead><tr><th>%s</th>",
-		p->nruns > 6 ? " dense" : "", col);
-	run_heads(p);
-}
-
-/* Plain trials (`wirerate trial`): what the DUT forwarded of the load
- * offered, and the loss; verdicts only against a trial at the same load. */
-static void trial_table(struct page *p)
+/* A section of cells by size, a column per run, when a run has a cell
+ * that has(): its heading and lead (html), the first column named col,
+ * and each cell's figures from cell(), which writes nothing and returns
+ * false when the cell has none; a verdict under each run but the first. */
+static void cells_table(struct page *p, bool (*has)(const struct rm_cell *c), const char *html, const char *col,
+			bool (*cell)(struct page *p, const struct rm_cell *c))
 {
 	FILE *f = p->f;
 
-	if (!any_cell(p, cell_has_trial))
+	if (!any_cell(p, has))
 		return;
-	fputs("<section><h2>Trials by frame size</h2><p class=\"lead\">Plain trials: frames per second "
-	      "the DUT forwarded of those offered (the median over repeated trials, with their range "
-	      "below), and the loss. Verdicts compare each run with the baseline's trials at the same "
-	      "offered load, beyond their ranges widened by 0.5% of that load.</p>\n", f);
-	cells_open(p, "Frame size");
+	fputs(html, f);
+	fprintf(f, "<div class=\"wrap\"><table class=\"trl thr%s\"><thead><tr><th>%s</th>",
+		p->nruns > 6 ? " dense" : "", col);
+	run_heads(p);
 	for (unsigned int s = 0; s < p->nsizes; s++) {
 		fprintf(f, "<tr><th>%u B</th>", p->m->sizes[s]);
 		for (unsigned int r = 0; r < p->nruns; r++) {
 			const struct rm_cell *c = html_cell_of(p, r, p->m->sizes[s]);
-			char fwd[32], off[32];
 
-			if (!c || !c->have_trial || !isfinite(c->trial_fwd_pps) || !isfinite(c->trial_offered_pps) ||
-			    !isfinite(c->trial_loss_pct)) {
+			if (!c || !cell(p, c)) {
 				fputs("<td class=\"num na\">—</td>", f);
 				continue;
-			}
-			svg_fmt_pps(fwd, sizeof(fwd), c->trial_fwd_pps);
-			svg_fmt_pps(off, sizeof(off), c->trial_offered_pps);
-			fprintf(f, "<td class=\"num\"><span class=\"v\">%s</span><span class=\"s\">of %s, "
-				"loss %.3f%%%s", fwd, off, c->trial_loss_pct,
-				c->tester_limited ? "; the tester fell short" : "");
-			if (c->trials > 1 && isfinite(c->trial_fwd_min) && isfinite(c->trial_fwd_max)) {
-				char lo[32], hi[32];
-
-				svg_fmt_pps(lo, sizeof(lo), c->trial_fwd_min);
-				svg_fmt_pps(hi, sizeof(hi), c->trial_fwd_max);
-				fprintf(f, " · %s..%s (n=%u)", lo, hi, c->trials);
-			}
-			fputs("</span>", f);
-			/* where the frames went; runs from before the attribution: nothing */
-			if (c->have_loss && c->loss_lost) {
-				fputs("<span class=\"s\">", f);
-				html_esc(p, c->loss_text, sizeof(c->loss_text));
-				fputs("</span>", f);
 			}
 			if (r > 0)
 				verdict(p, c);
@@ -398,6 +370,49 @@ static void trial_table(struct page *p)
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table></div></section>\n", f);
+}
+
+/* A plain trial's cell: what the DUT forwarded of the load offered, the
+ * loss, the range over repeats and where the frames went. */
+static bool trial_cell(struct page *p, const struct rm_cell *c)
+{
+	FILE *f = p->f;
+	char fwd[32], off[32];
+
+	if (!c->have_trial || !isfinite(c->trial_fwd_pps) || !isfinite(c->trial_offered_pps) ||
+	    !isfinite(c->trial_loss_pct))
+		return false;
+	svg_fmt_pps(fwd, sizeof(fwd), c->trial_fwd_pps);
+	svg_fmt_pps(off, sizeof(off), c->trial_offered_pps);
+	fprintf(f, "<td class=\"num\"><span class=\"v\">%s</span><span class=\"s\">of %s, "
+		"loss %.3f%%%s", fwd, off, c->trial_loss_pct,
+		c->tester_limited ? "; the tester fell short" : "");
+	if (c->trials > 1 && isfinite(c->trial_fwd_min) && isfinite(c->trial_fwd_max)) {
+		char lo[32], hi[32];
+
+		svg_fmt_pps(lo, sizeof(lo), c->trial_fwd_min);
+		svg_fmt_pps(hi, sizeof(hi), c->trial_fwd_max);
+		fprintf(f, " · %s..%s (n=%u)", lo, hi, c->trials);
+	}
+	fputs("</span>", f);
+	/* where the frames went; runs from before the attribution: nothing */
+	if (c->have_loss && c->loss_lost) {
+		fputs("<span class=\"s\">", f);
+		html_esc(p, c->loss_text, sizeof(c->loss_text));
+		fputs("</span>", f);
+	}
+	return true;
+}
+
+/* Plain trials (`wirerate trial`): what the DUT forwarded of the load
+ * offered, and the loss; verdicts only against a trial at the same load. */
+static void trial_table(struct page *p)
+{
+	cells_table(p, cell_has_trial, "<section><h2>Trials by frame size</h2><p class=\"lead\">Plain trials: "
+		    "frames per second the DUT forwarded of those offered (the median over repeated trials, with "
+		    "their range below), and the loss. Verdicts compare each run with the baseline's trials at "
+		    "the same offered load, beyond their ranges widened by 0.5% of that load.</p>\n",
+		    "Frame size", trial_cell);
 }
 
 static bool cell_has_goals(const struct rm_cell *c)
@@ -458,52 +473,41 @@ static void goal_table(struct page *p)
 	fputs("</tbody></table></div></section>\n", f);
 }
 
+/* A stream's cell: what was received of what was sent, the loss, the
+ * range over -I's runs, and the service demand of each end and the DUT. */
+static bool stream_cell(struct page *p, const struct rm_cell *c)
+{
+	static const char *const who[3] = { "sender", "receiver", "DUT" };
+	const double sd[3] = { c->st_send_sd, c->st_recv_sd, c->st_dut_sd };
+	FILE *f = p->f;
+
+	if (!c->have_stream || !isfinite(c->st_recv_mbps) || !isfinite(c->st_loss_pct))
+		return false;
+	fprintf(f, "<td class=\"num\"><span class=\"v\">%.1f Mb/s</span><span class=\"s\">of %.1f sent, "
+		"loss %.2f%%", c->st_recv_mbps, c->st_send_mbps, c->st_loss_pct);
+	if (c->stream_runs > 1 && isfinite(c->st_recv_min) && isfinite(c->st_recv_max))
+		fprintf(f, " · %.1f..%.1f (n=%u)", c->st_recv_min, c->st_recv_max, c->stream_runs);
+	fputs("</span><span class=\"s\">us/KB", f);
+	for (int i = 0; i < 3; i++) {
+		if (sd[i] >= 0 && isfinite(sd[i]))
+			fprintf(f, "%s %s %.2f", i ? "," : "", who[i], sd[i]);
+		else
+			fprintf(f, "%s %s —", i ? "," : "", who[i]);
+	}
+	fputs("</span>", f);
+	return true;
+}
+
 /* Streams (`wirerate stream`): what was received, the loss, and netperf's
  * service demand of the sender, the receiver and the DUT; verdicts on the
  * received throughput. */
 static void stream_table(struct page *p)
 {
-	FILE *f = p->f;
-
-	if (!any_cell(p, cell_has_stream))
-		return;
-	fputs("<section><h2>Streams by message size</h2><p class=\"lead\">UDP streams: 10<sup>6</sup> bits/s "
-	      "received (the median over the runs of -I, with their range below), the loss, and the service "
-	      "demand, microseconds of CPU per KB moved, of the sender, the receiver and the DUT. Verdicts "
-	      "compare the received throughput with the baseline's, beyond their ranges widened by 5% of "
-	      "the baseline's.</p>\n", f);
-	cells_open(p, "Message size");
-	for (unsigned int s = 0; s < p->nsizes; s++) {
-		fprintf(f, "<tr><th>%u B</th>", p->m->sizes[s]);
-		for (unsigned int r = 0; r < p->nruns; r++) {
-			const struct rm_cell *c = html_cell_of(p, r, p->m->sizes[s]);
-			const double sd[3] = { c ? c->st_send_sd : -1, c ? c->st_recv_sd : -1, c ? c->st_dut_sd : -1 };
-
-			if (!c || !c->have_stream || !isfinite(c->st_recv_mbps) || !isfinite(c->st_loss_pct)) {
-				fputs("<td class=\"num na\">—</td>", f);
-				continue;
-			}
-			fprintf(f, "<td class=\"num\"><span class=\"v\">%.1f Mb/s</span><span class=\"s\">of %.1f sent, "
-				"loss %.2f%%", c->st_recv_mbps, c->st_send_mbps, c->st_loss_pct);
-			if (c->stream_runs > 1 && isfinite(c->st_recv_min) && isfinite(c->st_recv_max))
-				fprintf(f, " · %.1f..%.1f (n=%u)", c->st_recv_min, c->st_recv_max, c->stream_runs);
-			fputs("</span><span class=\"s\">us/KB", f);
-			for (int i = 0; i < 3; i++) {
-				static const char *const who[3] = { "sender", "receiver", "DUT" };
-
-				if (sd[i] >= 0 && isfinite(sd[i]))
-					fprintf(f, "%s %s %.2f", i ? "," : "", who[i], sd[i]);
-				else
-					fprintf(f, "%s %s —", i ? "," : "", who[i]);
-			}
-			fputs("</span>", f);
-			if (r > 0)
-				verdict(p, c);
-			fputs("</td>", f);
-		}
-		fputs("</tr>\n", f);
-	}
-	fputs("</tbody></table></div></section>\n", f);
+	cells_table(p, cell_has_stream, "<section><h2>Streams by message size</h2><p class=\"lead\">UDP "
+		    "streams: 10<sup>6</sup> bits/s received (the median over the runs of -I, with their range "
+		    "below), the loss, and the service demand, microseconds of CPU per KB moved, of the sender, "
+		    "the receiver and the DUT. Verdicts compare the received throughput with the baseline's, "
+		    "beyond their ranges widened by 5% of the baseline's.</p>\n", "Message size", stream_cell);
 }
 
 /* By configuration: one row per configuration, kpps per size, the best in each
