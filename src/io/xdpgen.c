@@ -86,6 +86,7 @@ static void handler_init(void)
 	sigaction(XDPGEN_SIG, &sa, NULL);
 }
 
+/* A signal's handler is the process's, whichever generator sets it: once. */
 static void install_handler(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;

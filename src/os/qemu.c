@@ -92,6 +92,8 @@ static bool kvm_starts(void)
 
 bool qemu_kvm_usable(void)
 {
+	/* A fact about the host for the process's life, and the check starts
+	 * a QEMU: kept (a matrix of VM labs asks at each lab up). */
 	static int known = -1;
 	int fd, v;
 
