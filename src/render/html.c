@@ -339,27 +339,33 @@ static bool any_cell(const struct page *p, bool (*has)(const struct rm_cell *c))
 	return false;
 }
 
-/* A section of cells by size, a column per run, when a run has a cell
- * that has(): its heading and lead (html), the first column named col,
- * and each cell's figures from cell(), which writes nothing and returns
- * false when the cell has none; a verdict under each run but the first. */
-static void cells_table(struct page *p, bool (*has)(const struct rm_cell *c), const char *html, const char *col,
-			bool (*cell)(struct page *p, const struct rm_cell *c))
+/* A section of cells by size, a column per run, shown when a run has a
+ * cell that has(): its heading and lead (html), the first column named
+ * col, and each cell's figures from cell(), which writes nothing and
+ * returns false when the cell has none. */
+struct cells_kind {
+	bool (*has)(const struct rm_cell *c);
+	const char *html, *col;
+	bool (*cell)(struct page *p, const struct rm_cell *c);
+};
+
+/* The section of kind k, with a verdict under each run but the first. */
+static void cells_table(struct page *p, const struct cells_kind *k)
 {
 	FILE *f = p->f;
 
-	if (!any_cell(p, has))
+	if (!any_cell(p, k->has))
 		return;
-	fputs(html, f);
+	fputs(k->html, f);
 	fprintf(f, "<div class=\"wrap\"><table class=\"trl thr%s\"><thead><tr><th>%s</th>",
-		p->nruns > 6 ? " dense" : "", col);
+		p->nruns > 6 ? " dense" : "", k->col);
 	run_heads(p);
 	for (unsigned int s = 0; s < p->nsizes; s++) {
 		fprintf(f, "<tr><th>%u B</th>", p->m->sizes[s]);
 		for (unsigned int r = 0; r < p->nruns; r++) {
 			const struct rm_cell *c = html_cell_of(p, r, p->m->sizes[s]);
 
-			if (!c || !cell(p, c)) {
+			if (!c || !k->cell(p, c)) {
 				fputs("<td class=\"num na\">—</td>", f);
 				continue;
 			}
@@ -406,14 +412,14 @@ static bool trial_cell(struct page *p, const struct rm_cell *c)
 
 /* Plain trials (`wirerate trial`): what the DUT forwarded of the load
  * offered, and the loss; verdicts only against a trial at the same load. */
-static void trial_table(struct page *p)
-{
-	cells_table(p, cell_has_trial, "<section><h2>Trials by frame size</h2><p class=\"lead\">Plain trials: "
-		    "frames per second the DUT forwarded of those offered (the median over repeated trials, with "
-		    "their range below), and the loss. Verdicts compare each run with the baseline's trials at "
-		    "the same offered load, beyond their ranges widened by 0.5% of that load.</p>\n",
-		    "Frame size", trial_cell);
-}
+static const struct cells_kind trial_cells = {
+	cell_has_trial,
+	"<section><h2>Trials by frame size</h2><p class=\"lead\">Plain trials: frames per second the DUT "
+	"forwarded of those offered (the median over repeated trials, with their range below), and the "
+	"loss. Verdicts compare each run with the baseline's trials at the same offered load, beyond their "
+	"ranges widened by 0.5% of that load.</p>\n",
+	"Frame size", trial_cell,
+};
 
 static bool cell_has_goals(const struct rm_cell *c)
 {
@@ -501,14 +507,15 @@ static bool stream_cell(struct page *p, const struct rm_cell *c)
 /* Streams (`wirerate stream`): what was received, the loss, and netperf's
  * service demand of the sender, the receiver and the DUT; verdicts on the
  * received throughput. */
-static void stream_table(struct page *p)
-{
-	cells_table(p, cell_has_stream, "<section><h2>Streams by message size</h2><p class=\"lead\">UDP "
-		    "streams: 10<sup>6</sup> bits/s received (the median over the runs of -I, with their range "
-		    "below), the loss, and the service demand, microseconds of CPU per KB moved, of the sender, "
-		    "the receiver and the DUT. Verdicts compare the received throughput with the baseline's, "
-		    "beyond their ranges widened by 5% of the baseline's.</p>\n", "Message size", stream_cell);
-}
+static const struct cells_kind stream_cells = {
+	cell_has_stream,
+	"<section><h2>Streams by message size</h2><p class=\"lead\">UDP streams: 10<sup>6</sup> bits/s "
+	"received (the median over the runs of -I, with their range below), the loss, and the service "
+	"demand, microseconds of CPU per KB moved, of the sender, the receiver and the DUT. Verdicts "
+	"compare the received throughput with the baseline's, beyond their ranges widened by 5% of the "
+	"baseline's.</p>\n",
+	"Message size", stream_cell,
+};
 
 /* By configuration: one row per configuration, kpps per size, the best in each
  * column picked out. */
@@ -676,8 +683,8 @@ int html_report_write(const struct report_model *m, FILE *f, char *err, size_t e
 		runs_table(&p);
 		thr_table(&p);
 		goal_table(&p);
-		trial_table(&p);
-		stream_table(&p);
+		cells_table(&p, &trial_cells);
+		cells_table(&p, &stream_cells);
 		cfg_table(&p);
 		html_chart_all(&p);
 	}
