@@ -15,6 +15,7 @@
 #include "os/fs.h"
 #include "os/netns.h"
 #include "os/nft.h"
+#include "os/procstat.h"
 
 static const char *const role_suffix[LAB_NROLES] = { "gen", "dut", "sink" };
 
@@ -92,18 +93,6 @@ int lab_placement_parse(const char *s, enum lab_placement *p)
 	return -EINVAL;
 }
 
-int lab_online_cpus(struct cpuset *s, char *err, size_t errlen)
-{
-	char buf[4096];
-	long n = fs_read(NULL, "/sys/devices/system/cpu/online", buf, sizeof(buf));
-
-	if (n < 0) {
-		snprintf(err, errlen, "cannot read /sys/devices/system/cpu/online: %s", strerror((int)-n));
-		return (int)n;
-	}
-	return cpuset_parse_list(buf, s, err, errlen);
-}
-
 int lab_prefix_check(const char *prefix, char *err, size_t errlen)
 {
 	size_t n = strlen(prefix);
@@ -136,7 +125,7 @@ int lab_spec_check(struct lab_spec *s, char *err, size_t errlen)
 
 	if ((rc = lab_prefix_check(s->prefix, err, errlen)))
 		return rc;
-	if ((rc = lab_online_cpus(&online, err, errlen)))
+	if ((rc = procstat_online(NULL, &online, err, errlen)))
 		return rc;
 	cpuset_format_list(&online, list, sizeof(list));
 	if (s->kernel[0]) {
@@ -440,7 +429,7 @@ static void plan_rps(struct lab_ctx *c)
 	struct cpuset online, tester, first, second;
 	char e[64];
 
-	if (lab_online_cpus(&online, e, sizeof(e)))
+	if (procstat_online(NULL, &online, e, sizeof(e)))
 		cpuset_zero(&online);
 	cpuset_diff(&tester, &online, &s->dut_cpus);
 	if (!cpuset_count(&tester))
