@@ -22,9 +22,9 @@ const struct opt_cmd calibrate_cmd = {
 	.tables = calibrate_tables,
 };
 
-enum opt_result calibrate_args(struct cli *cli, int argc, char **argv, struct trialopt *to, int *status)
+enum opt_result calibrate_args(struct cli *cli, int argc, char **argv, struct trial_setup *to, int *status)
 {
-	void *ctx[] = { to };
+	void *ctx[] = { &to->req };
 	char *args[1], err[512];
 	int nargs, rc;
 

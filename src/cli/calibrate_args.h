@@ -8,6 +8,6 @@
 
 /* argv into to, checked, with calibrate's defaults where trial's differ:
  * OPT_GO, or OPT_EXIT with *status (opt.h). */
-enum opt_result calibrate_args(struct cli *cli, int argc, char **argv, struct trialopt *to, int *status);
+enum opt_result calibrate_args(struct cli *cli, int argc, char **argv, struct trial_setup *to, int *status);
 
 #endif

@@ -12,7 +12,7 @@
 
 int cmd_calibrate(struct cli *cli, int argc, char **argv)
 {
-	struct trialopt to;
+	struct trial_setup to;
 	struct app_calibrate cal = { 0 };
 	struct stop stop = { 0 };
 	char err[512];

@@ -29,7 +29,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 {
 	struct rfc2544_args r;
 	struct storeopt so;
-	struct trialopt to;
+	struct trial_setup to;
 	struct app_rfc2544_plan plan;
 	struct stop cs = { 0 };
 	struct app_rfc2544_hooks h = { .stop = stop_hook, .say = say, .store_end = store_args_end, .ctx = &cs };
@@ -41,7 +41,7 @@ int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 		return rc;
 	if (cli->check_only) {
 		/* the plan without the host: no ceiling measured in place */
-		app_rfc2544_plan_estimate(&r.po, &plan, &to.cfg, false, &j.s.est);
+		app_rfc2544_plan_estimate(&r.po, &plan, &to.plan.cfg, false, &j.s.est);
 		cli->planned_s = j.s.est.seconds;
 		return 0;
 	}

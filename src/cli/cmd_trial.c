@@ -40,7 +40,7 @@ int cmd_trial(struct cli *cli, int argc, char **argv)
 	j->run.repeat = (unsigned int)own.repeat;
 	if (parsed == OPT_EXIT || cli->check_only) {
 		if (parsed == OPT_GO) {
-			cli->planned_s = app_trial_run_planned_s(&j->to.cfg, j->run.repeat);
+			cli->planned_s = app_trial_run_planned_s(&j->to.plan.cfg, j->run.repeat);
 			rc = 0;
 		}
 		free(j);

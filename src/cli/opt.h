@@ -153,7 +153,7 @@ int opt_set_path(void *ctx, const struct opt *opt, const char *value, char *err,
  * counts; for a setter of the command's own, .off, .min, .max and .id
  * when it reads them:
  *
- *	#define TO(field) OPT_FIELD(struct trialopt, field)
+ *	#define TO(field) OPT_FIELD(struct trial_setup, field)
  *	{ OPT_NS("duration", "T", TO(cfg.duration_ns), NSEC_PER_MSEC, NSEC_PER_DAY, "traffic time"),
  *	  .group = "timing", .shortname = 't', .def = "10s", .given = TO(duration_set) },
  *	{ OPT_CUSTOM("rate", OPT_VALUE, "RATE", set_rate, "per direction: 100kpps or 1Gbit") },

@@ -187,9 +187,9 @@ const struct opt_cmd rfc2544_cmd = {
 };
 
 enum opt_result rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct storeopt *so,
-			     struct trialopt *to, struct app_rfc2544_plan *plan, int *status)
+			     struct trial_setup *to, struct app_rfc2544_plan *plan, int *status)
 {
-	void *ctx[] = { r, so, to };
+	void *ctx[] = { r, so, &to->req };
 	char err[512], **args;
 	int nargs, rc;
 
@@ -218,7 +218,7 @@ enum opt_result rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2
 	if (map_goals(r, err, sizeof(err)))
 		return opt_fail(status, EXIT_USAGE, "rfc2544: %s", err);
 	if (app_rfc2544_check(&r->po, to, r->sizes_given, err, sizeof(err)) ||
-	    app_rfc2544_plan_timing(&r->po, &to->cfg, plan, err, sizeof(err)))
+	    app_rfc2544_plan_timing(&r->po, &to->plan.cfg, plan, err, sizeof(err)))
 		return opt_fail(status, EXIT_USAGE, "rfc2544: %s", err);
 	if (r->po.ngoals)
 		r->po.pdr = plan->first_pdr;

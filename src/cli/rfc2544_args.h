@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "app/rfc2544_plan.h"
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/store_args.h"
@@ -22,6 +22,6 @@ struct rfc2544_args {
  * timed (RFC 2544's defaults, or the lab's quick mode): OPT_GO, or
  * OPT_EXIT with *status (opt.h). */
 enum opt_result rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct storeopt *so,
-			     struct trialopt *to, struct app_rfc2544_plan *plan, int *status);
+			     struct trial_setup *to, struct app_rfc2544_plan *plan, int *status);
 
 #endif

@@ -41,10 +41,10 @@ const struct opt_cmd trial_cmd = {
 	.tables = trial_tables,
 };
 
-enum opt_result trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, struct trial_args *own,
+enum opt_result trial_args(struct cli *cli, int argc, char **argv, struct trial_setup *to, struct trial_args *own,
 			   struct storeopt *so, int *status)
 {
-	void *ctx[] = { to, own, so };
+	void *ctx[] = { &to->req, own, so };
 	char *args[1], err[512];
 	int nargs, rc;
 

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/store_args.h"
@@ -21,7 +21,7 @@ struct trial_args {
 /* argv into to, own and so (the traffic options, trial's own, the
  * store's), with the checks trialopt does not know of: OPT_GO, or
  * OPT_EXIT with *status (opt.h). */
-enum opt_result trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, struct trial_args *own,
+enum opt_result trial_args(struct cli *cli, int argc, char **argv, struct trial_setup *to, struct trial_args *own,
 			   struct storeopt *so, int *status);
 
 #endif

@@ -129,11 +129,11 @@ static int opt_gen_cpus(const char *v, struct trial_cfg *c, char *err, size_t er
 	return 0;
 }
 
-#define TO(field) OPT_FIELD(struct trialopt, field)
+#define TO(field) OPT_FIELD(struct trial_request, field)
 
 static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 
 	snprintf(o->prefix, sizeof(o->prefix), "%s", v);
 	o->prefix_set = true;
@@ -142,7 +142,7 @@ static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err
 
 static int set_mac(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	bool rx = opt->id;
 	char items[TRIAL_MAX_PORTS][96];
 	unsigned int n;
@@ -164,7 +164,7 @@ static int set_mac(void *ctx, const struct opt *opt, const char *v, char *err, s
 
 static int set_ip(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	bool src = opt->id, v6 = strchr(v, ':') != NULL;
 	char items[TRIAL_MAX_PORTS][96];
 	unsigned int n;
@@ -198,7 +198,7 @@ static int set_ip(void *ctx, const struct opt *opt, const char *v, char *err, si
 
 static int set_ipv6(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 
 	o->ipv6 = o->ipv6_flag = true;
 	return 0;
@@ -206,7 +206,7 @@ static int set_ipv6(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 static int set_rate(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	int rc = units_rate_parse(v, &o->rate, err, errlen);
 
 	if (!rc)
@@ -216,7 +216,7 @@ static int set_rate(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 static int set_size(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	uint64_t x;
 	int rc;
 
@@ -230,7 +230,7 @@ static int set_size(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 static int set_imix(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 
 	o->imix_set = true;
 	return parse_imix(v ? v : TRIAL_OPTS_IMIX_DEFAULT, &o->cfg, err, errlen);
@@ -238,7 +238,7 @@ static int set_imix(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 static int set_flows(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	uint64_t x;
 	int rc;
 
@@ -251,14 +251,14 @@ static int set_flows(void *ctx, const struct opt *opt, const char *v, char *err,
 
 static int set_bidir(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	((struct trialopt *)ctx)->cfg.ndirs = 2;
-	((struct trialopt *)ctx)->bidir = true;
+	((struct trial_request *)ctx)->cfg.ndirs = 2;
+	((struct trial_request *)ctx)->bidir = true;
 	return 0;
 }
 
 static int set_line(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	struct rate lr;
 	int rc;
 
@@ -278,18 +278,18 @@ static int set_line(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 static int set_gen_cpu(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	return opt_gen_cpus(v, &((struct trialopt *)ctx)->cfg, err, errlen);
+	return opt_gen_cpus(v, &((struct trial_request *)ctx)->cfg, err, errlen);
 }
 
 static int set_rx_cpu(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	return opt_cpu("--rx-cpu", v, &((struct trialopt *)ctx)->cfg.rx_cpu, err, errlen);
+	return opt_cpu("--rx-cpu", v, &((struct trial_request *)ctx)->cfg.rx_cpu, err, errlen);
 }
 
 static int set_port_type(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	static const char *const names[] = { "auto", "xdp", "afxdp", "afpacket", "mmsg" };
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 
 	o->path = -1;
 	for (int i = 0; i < 5; i++)
@@ -304,7 +304,7 @@ static int set_port_type(void *ctx, const struct opt *opt, const char *v, char *
 
 static int set_latency_every(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	uint64_t x;
 
 	if (!strcmp(v, "auto")) {
@@ -323,7 +323,7 @@ static int set_latency_every(void *ctx, const struct opt *opt, const char *v, ch
 static int set_path(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	char *dst = (char *)ctx + opt->off;
-	size_t cap = sizeof(((struct trialopt *)0)->calib_path);
+	size_t cap = sizeof(((struct trial_setup *)0)->req.calib_path);
 
 	if (!*v || strlen(v) >= cap) {
 		snprintf(err, errlen, "give a file name");
@@ -335,7 +335,7 @@ static int set_path(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 static int set_watch(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 
 	if (cpuset_parse_list(v, &o->watch, err, errlen) || !cpuset_count(&o->watch)) {
 		snprintf(err, errlen, "--watch-cpus '%s': expected a CPU list like 1 or 2-3", v);
@@ -346,7 +346,7 @@ static int set_watch(void *ctx, const struct opt *opt, const char *v, char *err,
 
 static int set_dut_ports(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	char *save = NULL;
 
 	if (!*v || strlen(v) >= sizeof(o->dut_ports_buf)) {
@@ -372,7 +372,7 @@ static int set_dut_placement(void *ctx, const struct opt *opt, const char *v, ch
 
 	for (int i = 1; i < 4; i++)
 		if (!strcmp(v, names[i])) {
-			((struct trialopt *)ctx)->dut_place = i;
+			((struct trial_request *)ctx)->dut_place = i;
 			return 0;
 		}
 	snprintf(err, errlen, "--dut-placement '%s': expected bound, split or free", v);
@@ -381,7 +381,7 @@ static int set_dut_placement(void *ctx, const struct opt *opt, const char *v, ch
 
 static int set_cfg_flag(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 
 	o->cfg.no_flow_control = true;
 	return 0;
@@ -389,7 +389,7 @@ static int set_cfg_flag(void *ctx, const struct opt *opt, const char *v, char *e
 
 static int set_burst(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	uint64_t x;
 	int rc;
 
