@@ -1,11 +1,11 @@
 /* A traffic command's trial (trial, calibrate, rfc2544) in three parts,
  * each with one owner:
  * - the request: what the user asked for, written only by the option
- *   tables (src/cli/trial_opts.c) over the defaults that
- *   app_trial_check_defaults and app_calibrate_defaults set;
+ *   tables (src/cli/trial_opts.c) over app_trial_check_defaults;
  * - the plan: what will run, made from the request by app_trial_check
  *   (its rules: port lists, default addresses, the lab or cabled ports)
- *   and app_trial_plan_resolve (the lab's or the interfaces' names, MACs,
+ *   and a command's own defaults (app_calibrate_defaults), then
+ *   app_trial_plan_resolve (the lab's or the interfaces' names, MACs,
  *   link speed, frames/s, the port path and why, the DUT's CPUs); every
  *   step after those reads the plan, never the request's copy;
  * - the session: what the run holds open (the lab's lock and namespaces,

@@ -662,18 +662,6 @@ int lab_configure(struct lab_ctx *c, char *err, size_t errlen)
 	return rc;
 }
 
-void lab_block_signals(sigset_t *old)
-{
-	sigset_t all;
-
-	sigemptyset(&all);
-	sigaddset(&all, SIGINT);
-	sigaddset(&all, SIGTERM);
-	sigaddset(&all, SIGHUP);
-	sigaddset(&all, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &all, old);
-}
-
 /* Delete path p's links (a veth's peer goes with it), whatever is left
  * of them. */
 static void del_path(struct lab_ctx *c, unsigned int p)
@@ -702,7 +690,7 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 	if (s->kernel[0])
 		return vm_lab_up(s, err, errlen);
 	/* Building is short; finish it rather than leave half a lab. */
-	lab_block_signals(&old);
+	stop_hold(&old);
 	/* a VM lab of this prefix goes first: its taps hold the names */
 	if (vm_lab_present(s->prefix))
 		rc = vm_lab_down(s->prefix, err, errlen);
@@ -747,7 +735,7 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 	lab_ctx_close(&c);
 	if (rc)
 		lab_down(s->prefix, e2, sizeof(e2));
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	stop_let_go(&old);
 	return rc;
 }
 
@@ -761,7 +749,7 @@ int lab_down(const char *prefix, char *err, size_t errlen)
 	/* never a name outside the lab's own (a prefix is not a path) */
 	if ((rc = lab_prefix_check(prefix, err, errlen)))
 		return rc;
-	lab_block_signals(&old);
+	stop_hold(&old);
 	/* a VM lab's QEMU first: its taps go with it */
 	if (vm_lab_present(prefix))
 		rc = vm_lab_down(prefix, err, errlen);
@@ -778,6 +766,6 @@ int lab_down(const char *prefix, char *err, size_t errlen)
 		if ((e = netns_del(name, err, errlen)) && !rc)
 			rc = e;
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	stop_let_go(&old);
 	return rc;
 }

@@ -375,13 +375,6 @@ static void plan_pinning(unsigned int vcpus, struct cpuset *host, int *vcpu_cpu)
 		vcpu_cpu[k] = cpuset_nth(host, k % cpuset_count(host));
 }
 
-static bool stop_pending(void)
-{
-	sigset_t p;
-
-	return !sigpending(&p) && (sigismember(&p, SIGINT) || sigismember(&p, SIGTERM) || sigismember(&p, SIGHUP));
-}
-
 /* The taps of every path, made in the generator's and the sink's
  * namespaces (fds[p][0] gen<p>, [1] sink<p>), with the tester's MACs. */
 static int make_taps(struct lab_ctx *c, int fds[][2][TAP_QUEUES_MAX], char *err, size_t errlen)
@@ -488,17 +481,8 @@ static int boot(struct boot *b, int fds[][2][TAP_QUEUES_MAX], char *err, size_t 
 			snprintf(err, errlen, "the VM ended while it booted%s%s", tail[0] ? ": " : "", tail);
 			return -EIO;
 		}
-		if (stop_pending()) {
-			sigset_t set;
-			struct timespec zero = { 0, 0 };
-
-			/* taken here, so that the caller says so and cleans up */
-			sigemptyset(&set);
-			sigaddset(&set, SIGINT);
-			sigaddset(&set, SIGTERM);
-			sigaddset(&set, SIGHUP);
-			while (sigtimedwait(&set, NULL, &zero) > 0)
-				;
+		/* taken here, so that the caller says so and cleans up */
+		if (stop_take()) {
 			snprintf(err, errlen, "interrupted while the VM booted");
 			return -EINTR;
 		}
@@ -554,7 +538,7 @@ int vm_lab_up(const struct lab_spec *s, char *err, size_t errlen)
 		free(b);
 		return -EINVAL;
 	}
-	lab_block_signals(&sigs);
+	stop_hold(&sigs);
 	if ((rc = vm_kernel_resolve(s->kernel, s->modules, true, &b->k, err, errlen)))
 		goto done;
 	/* the guest's own view: its vCPUs are its DUT CPUs, numbered from 0 */
@@ -634,7 +618,7 @@ int vm_lab_up(const struct lab_spec *s, char *err, size_t errlen)
 		}
 	}
 done:
-	sigprocmask(SIG_SETMASK, &sigs, NULL);
+	stop_let_go(&sigs);
 	free(b);
 	return rc;
 }

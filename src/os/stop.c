@@ -2,6 +2,7 @@
 #include "os/stop.h"
 
 #include <string.h>
+#include <time.h>
 
 static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -92,4 +93,47 @@ void stop_forward(pid_t pid)
 	child = pid;
 	if (pid > 0 && flag)
 		kill(pid, flag);
+}
+
+/* The signals stop_hold holds back. */
+static void held(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+}
+
+void stop_hold(sigset_t *old)
+{
+	sigset_t set;
+
+	held(&set);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+void stop_let_go(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+bool stop_take(void)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t set, pending;
+	bool came = false;
+
+	/* SIGQUIT stays held for its usual end at stop_let_go */
+	sigemptyset(&set);
+	if (sigpending(&pending))
+		return false;
+	for (int i = 0; i < 3; i++) {
+		sigaddset(&set, sigs[i]);
+		came |= sigismember(&pending, sigs[i]) == 1;
+	}
+	if (came)
+		while (sigtimedwait(&set, NULL, &zero) > 0)
+			;
+	return came;
 }

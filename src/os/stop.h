@@ -40,6 +40,16 @@ volatile sig_atomic_t *stop_hook(void *s, bool on);
 bool stop_requested(void);
 volatile sig_atomic_t *stop_flag(void);
 
+/* Work that must not be left half done (a lab's build or removal): the
+ * stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT) held back, not lost,
+ * from stop_hold until stop_let_go puts the old mask back, when one that
+ * came is acted on as usual. In between, stop_take says whether a
+ * SIGINT, SIGTERM or SIGHUP came and takes them, for a step long enough to give up early (a VM's boot):
+ * the caller then undoes what it did and says so. */
+void stop_hold(sigset_t *old);
+void stop_let_go(const sigset_t *old);
+bool stop_take(void);
+
 /* While child runs (0: none any more): a caught signal that another
  * process sent to this one alone is passed on to it; the terminal's
  * Ctrl-C reaches the child itself (one process group). A stop caught

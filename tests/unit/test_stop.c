@@ -163,6 +163,33 @@ static int ended_by(pid_t pid)
 	return WIFSIGNALED(status) ? WTERMSIG(status) : -1;
 }
 
+/* A build holds the signals back: one that comes waits for stop_let_go,
+ * or stop_take takes it (and says so) for a step that gives up early. */
+static void hold_take_and_let_go(void **st)
+{
+	struct stop s = { 0 };
+	volatile sig_atomic_t *f;
+	sigset_t old;
+
+	(void)st;
+	f = stop_catch(&s);
+	stop_hold(&old);
+	assert_false(stop_take());
+	raise(SIGINT);
+	assert_int_equal(*f, 0);
+	assert_true(stop_take());
+	assert_false(stop_take());
+	stop_let_go(&old);
+	assert_int_equal(*f, 0);
+	/* one not taken is acted on when the hold ends */
+	stop_hold(&old);
+	raise(SIGTERM);
+	assert_int_equal(*f, 0);
+	stop_let_go(&old);
+	assert_int_equal(*f, SIGTERM);
+	stop_restore(&s);
+}
+
 static void forward_to_a_child(void **st)
 {
 	struct stop s = { 0 };
@@ -196,6 +223,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(hangup_and_hook, mine_first, defaults),
 		cmocka_unit_test_setup_teardown(ignore, mine_first, defaults),
 		/* the children die of the default actions */
+		cmocka_unit_test_setup_teardown(hold_take_and_let_go, mine_first, defaults),
 		cmocka_unit_test_setup_teardown(forward_to_a_child, defaults, defaults),
 	};
 
