@@ -19,6 +19,7 @@
 #include "core/ns.h"
 #include "os/clock.h"
 #include "os/selfexec.h"
+#include "os/stop.h"
 #include "dut/dut.h"
 #include "dut/envcap.h"
 #include "store/report_db.h"
@@ -374,8 +375,8 @@ static int run_cmd(const struct app_bisect *b, const char *what, const char *cmd
 
 	unlink(log);
 	st = command_run(argv, b->spec.tree[0] ? b->spec.tree : NULL, log, b->spec.timeout_s * 1000u,
-			 selfexec_stop_flag(), err, sizeof(err));
-	if (st == -EINTR || selfexec_stopped())
+			 stop_flag(), err, sizeof(err));
+	if (st == -EINTR || stop_requested())
 		return -EINTR;
 	command_log_tail(log, tail, sizeof(tail));
 	if (st) {
@@ -429,7 +430,7 @@ static int install(struct app_bisect *b, size_t i, char *why, size_t whylen)
 			if (!want[0] || !strcmp(got, want))
 				return 0;
 		}
-		if (selfexec_stopped())
+		if (stop_requested())
 			return -EINTR;
 		if (clock_mono_ns() >= deadline)
 			break;
@@ -477,7 +478,7 @@ static int prepare(struct app_bisect *b, size_t i, char *why, size_t whylen)
 		step_said(b, i, "lab up");
 		if (b->lab_spec(b->ctx, b, i, &ls, err, sizeof(err)) || lab_down(s->prefix, err, sizeof(err)) ||
 		    lab_up(&ls, err, sizeof(err))) {
-			if (selfexec_stopped())
+			if (stop_requested())
 				return -EINTR;
 			snprintf(why, whylen, "the lab did not come up: %s", err);
 			return 1;
@@ -559,7 +560,7 @@ static int step(struct app_bisect *b, size_t i, long *prepared)
 	}
 	st = app_child_run(b->argv, b->ctx, &m.what, fd, CHILD_CANNOT_RUN);
 	close(fd);
-	if (st == 130 || selfexec_stopped())
+	if (st == 130 || stop_requested())
 		return -EINTR;
 	if (st < 0) {
 		say(b, "cannot run the measurement: %s", strerror(-st));
@@ -664,7 +665,7 @@ static bool ends_bounded(struct app_bisect *b)
 
 int app_bisect_run(struct app_bisect *b)
 {
-	struct selfexec_sigs sigs;
+	struct stop sigs;
 	struct db *db = NULL;
 	char err[512];
 	long prepared = -1;
@@ -686,7 +687,7 @@ int app_bisect_run(struct app_bisect *b)
 		db_close(db);
 		return -EIO;
 	}
-	selfexec_catch(&sigs);
+	stop_catch_hangup(&sigs);
 	while (!rc) {
 		if ((rc = app_bisect_run_state(b, err, sizeof(err)))) {
 			say(b, "%s", err);
@@ -699,7 +700,7 @@ int app_bisect_run(struct app_bisect *b)
 			rc = -EIO;
 			break;
 		}
-		if (selfexec_stopped()) {
+		if (stop_requested()) {
 			rc = -EINTR;
 			break;
 		}
@@ -718,7 +719,7 @@ int app_bisect_run(struct app_bisect *b)
 		if (!rc)
 			rc = -EIO;
 	}
-	selfexec_restore(&sigs);
+	stop_restore(&sigs);
 	db_close(db);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "os/selfexec.h"
+#include "os/stop.h"
 
 /* A child's exit status when it cannot start: a runtime failure. */
 #define CHILD_CANNOT_RUN 1
@@ -58,7 +59,7 @@ static int run_one(struct app_matrix_run *r, int c, int out_fd)
 		say(r, "configuration %d (%s): lab up: %s", c + 1, label, err);
 		return -EIO;
 	}
-	if (selfexec_stopped())
+	if (stop_requested())
 		return -EINTR;
 	app_matrix_run_test(r, c, &what);
 	st = app_child_run(r->argv, r->ctx, &what, out_fd, CHILD_CANNOT_RUN);
@@ -69,7 +70,7 @@ static int run_one(struct app_matrix_run *r, int c, int out_fd)
 	r->run_ids[c] = app_matrix_plan_newest_run(r->db_path, r->mtag);
 	if (st) {
 		/* the test said why; a stop keeps the runs so far */
-		if (st == 130 || selfexec_stopped())
+		if (st == 130 || stop_requested())
 			return -EINTR;
 		say(r, "configuration %d (%s): the test failed (exit %d); the runs so far are stored, tagged %s",
 		    c + 1, label, st, r->mtag);
@@ -133,7 +134,7 @@ static int run_all(struct app_matrix_run *r, int out_fd, int *at, int *started)
 {
 	int rc = 0;
 
-	for (int c = 0; !rc && c < r->m->nconf && !selfexec_stopped(); c++) {
+	for (int c = 0; !rc && c < r->m->nconf && !stop_requested(); c++) {
 		*at = c;
 		*started = c + 1;
 		rc = run_one(r, c, out_fd);
@@ -145,7 +146,7 @@ int app_matrix_run(struct app_matrix_run *r)
 {
 	int nconf = r->m->nconf, rc = 0, lock = -1, at = 0, started = 0;
 	FILE *null = r->json ? fopen("/dev/null", "w") : NULL;
-	struct selfexec_sigs sigs;
+	struct stop sigs;
 	bool between = false;
 	char err[512];
 
@@ -154,7 +155,7 @@ int app_matrix_run(struct app_matrix_run *r)
 			fclose(null);
 		return -EIO;
 	}
-	selfexec_catch(&sigs);
+	stop_catch_hangup(&sigs);
 	if (r->begin)
 		r->begin(r->ctx);
 	if (!r->remote && lab_down(r->prefix, err, sizeof(err))) {
@@ -163,7 +164,7 @@ int app_matrix_run(struct app_matrix_run *r)
 	}
 	if (!rc)
 		rc = run_all(r, null ? fileno(null) : -1, &at, &started);
-	if (!rc && selfexec_stopped()) {
+	if (!rc && stop_requested()) {
 		rc = -EINTR;
 		between = started > 0;
 	}
@@ -183,7 +184,7 @@ int app_matrix_run(struct app_matrix_run *r)
 		unsetenv(LAB_LOCK_ENV);
 		lab_status_unlock(&lock, r->prefix);
 	}
-	selfexec_restore(&sigs);
+	stop_restore(&sigs);
 	if (null)
 		fclose(null);
 	return rc;

@@ -15,17 +15,17 @@
 
 #include "app/rfc2544_plan.h"
 #include "app/run_store.h"
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 
 /* The ports resolved, the DUT opened, and every size the search will
  * offer checked against the links, before anything is stored or sent.
  * -EINVAL for a size that cannot be (bad input), another -errno; err says
  * why. app_trial_plan_release undoes it. */
-int app_rfc2544_run_prepare(const struct app_rfc2544_opts *po, struct trialopt *to, char *err, size_t errlen);
+int app_rfc2544_run_prepare(const struct app_rfc2544_opts *po, struct trial_setup *to, char *err, size_t errlen);
 
 struct app_rfc2544_setup {
 	const struct app_rfc2544_opts *po;
-	struct trialopt *to;
+	struct trial_setup *to;
 	struct storeopt *so;
 	volatile sig_atomic_t *stop;	/* set: the ceiling's measurement stops */
 	/* Around the maximum loads, which can take minutes: how long the

@@ -93,7 +93,7 @@ static void keep_sut(struct storeopt *s, const struct envcap *e)
 			envcap_kv_set(s->sut, e->kv[i].key, "%s", e->kv[i].value);
 }
 
-int app_run_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run_info *ri,
+int app_run_store_begin(struct storeopt *s, const struct trial_setup *to, struct db_run_info *ri,
 		    char *err, size_t errlen)
 {
 	struct envcap *e;
@@ -107,16 +107,16 @@ int app_run_store_begin(struct storeopt *s, const struct trialopt *to, struct db
 		return rc;
 	/* The lab or the cabled ports as they are now; what cannot be read is
 	 * left out rather than failing the run. */
-	if (to->lab) {
-		if (envcap_lab(e, to->prefix, e2, sizeof(e2)))
+	if (to->plan.lab) {
+		if (envcap_lab(e, to->plan.prefix, e2, sizeof(e2)))
 			envcap_kv_set(e, "lab.error", "%s", e2);
 	} else {
-		envcap_port(e, "tx", to->nsfd[0], to->tx_name, NULL, to->nsfd[0] < 0);
-		if (strcmp(to->tx_name, to->rx_name) || to->nsfd[0] != to->nsfd[1])
-			envcap_port(e, "rx", to->nsfd[1], to->rx_name, NULL, to->nsfd[1] < 0);
+		envcap_port(e, "tx", to->ses.nsfd[0], to->plan.tx_name, NULL, to->ses.nsfd[0] < 0);
+		if (strcmp(to->plan.tx_name, to->plan.rx_name) || to->ses.nsfd[0] != to->ses.nsfd[1])
+			envcap_port(e, "rx", to->ses.nsfd[1], to->plan.rx_name, NULL, to->ses.nsfd[1] < 0);
 		/* the further pairs as tx1, rx1, ... */
-		for (unsigned int p = 1; p < to->nports && p < TRIAL_MAX_PORTS; p++) {
-			const struct trialport *t = &to->port[p];
+		for (unsigned int p = 1; p < to->plan.nports && p < TRIAL_MAX_PORTS; p++) {
+			const struct trial_port *t = &to->plan.port[p];
 			char k[8];
 
 			snprintf(k, sizeof(k), "tx%u", p);
@@ -125,25 +125,25 @@ int app_run_store_begin(struct storeopt *s, const struct trialopt *to, struct db
 			envcap_port(e, k, t->rx_nsfd, t->rx_name, NULL, t->rx_nsfd < 0);
 		}
 	}
-	if (to->nports > 1)
-		envcap_kv_set(e, "run.ports", "%u", to->nports);
-	if (to->dut) {
-		env_dut(e, to->dut);
-		if (to->dut_applied[0])
-			envcap_kv_set(e, "dut.applied", "%s", to->dut_applied);
-		if (to->dut_place)
+	if (to->plan.nports > 1)
+		envcap_kv_set(e, "run.ports", "%u", to->plan.nports);
+	if (to->ses.dut) {
+		env_dut(e, to->ses.dut);
+		if (to->ses.dut_applied[0])
+			envcap_kv_set(e, "dut.applied", "%s", to->ses.dut_applied);
+		if (to->req.dut_place)
 			envcap_kv_set(e, "dut.placement", "%s",
-				   (const char *[]){ "keep", "bound", "split", "free" }[to->dut_place]);
-		if (to->dut_rules_set)
-			envcap_kv_set(e, "dut.rules", "%u", to->dut_rules);
+				   (const char *[]){ "keep", "bound", "split", "free" }[to->req.dut_place]);
+		if (to->req.dut_rules_set)
+			envcap_kv_set(e, "dut.rules", "%u", to->req.dut_rules);
 	}
-	envcap_kv_set(e, "run.flows", "%u", frame_flows_count(&to->cfg.flows));
-	envcap_kv_set(e, "run.directions", "%u", to->cfg.ndirs);
+	envcap_kv_set(e, "run.flows", "%u", frame_flows_count(&to->plan.cfg.flows));
+	envcap_kv_set(e, "run.directions", "%u", to->plan.cfg.ndirs);
 	envcap_kv_set(e, "run.port_type", "%s", app_trial_plan_path(to));
-	envcap_kv_set(e, "run.analyzer", "%s", to->cfg.xdp_rx ? "xdp" : port_type_name(to->cfg.port_type));
-	envcap_kv_set(e, "run.family", "%s", to->ipv6 ? "ipv6" : "ipv4");
-	if (to->line_bps > 0)
-		envcap_kv_set(e, "run.line_bps", "%.0f", to->line_bps);
+	envcap_kv_set(e, "run.analyzer", "%s", to->plan.cfg.xdp_rx ? "xdp" : port_type_name(to->plan.cfg.port_type));
+	envcap_kv_set(e, "run.family", "%s", to->plan.ipv6 ? "ipv6" : "ipv4");
+	if (to->plan.line_bps > 0)
+		envcap_kv_set(e, "run.line_bps", "%.0f", to->plan.line_bps);
 	/* rfc2544's load classification: in the config (so reports tell
 	 * the runs apart) only when it is not one trial per load. */
 	if (s->trial_ns) {
@@ -153,8 +153,8 @@ int app_run_store_begin(struct storeopt *s, const struct trialopt *to, struct db
 	}
 	if (s->want_sut)
 		keep_sut(s, e);
-	ri->where = to->where;
-	ri->line_bps = to->line_bps;
+	ri->where = to->plan.where;
+	ri->line_bps = to->plan.line_bps;
 	rc = s->db ? begin_with(s, e, kv, ri, err, errlen) : 0;
 	free(kv);
 	free(e);
@@ -392,7 +392,7 @@ int app_run_store_rfc2544_finish(struct storeopt *s, const struct rfc2544_result
 	return rc;
 }
 
-int app_run_store_rfc2544_begin(struct storeopt *s, const struct trialopt *to, const struct app_rfc2544_opts *o,
+int app_run_store_rfc2544_begin(struct storeopt *s, const struct trial_setup *to, const struct app_rfc2544_opts *o,
 			  const struct app_rfc2544_plan *plan, struct rfc2544_cfg *cfg, char *err, size_t errlen)
 {
 	char sizes[160], test[64], names[48];

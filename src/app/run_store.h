@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 #include "dut/profile.h"
 #include "core/goal.h"
 #include "store/db.h"
@@ -49,7 +49,7 @@ int app_run_store_open(struct storeopt *s, char *err, size_t errlen);
 
 /* Capture the environment of the ports in to and insert the run (with
  * want_sut, capture it also when nothing is stored). */
-int app_run_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run_info *ri,
+int app_run_store_begin(struct storeopt *s, const struct trial_setup *to, struct db_run_info *ri,
 		    char *err, size_t errlen);
 /* Free what app_run_store_begin kept for the run's report (s->sut). */
 void app_run_store_release(struct storeopt *s);
@@ -108,7 +108,7 @@ struct rfc2544_cfg;
 
 /* Insert rfc2544's run (its tests, sizes and goals as asked in o, the
  * plan's timing) and set cfg's hooks to store each trial and row in s. */
-int app_run_store_rfc2544_begin(struct storeopt *s, const struct trialopt *to, const struct app_rfc2544_opts *o,
+int app_run_store_rfc2544_begin(struct storeopt *s, const struct trial_setup *to, const struct app_rfc2544_opts *o,
 			  const struct app_rfc2544_plan *plan, struct rfc2544_cfg *cfg, char *err, size_t errlen);
 
 #endif

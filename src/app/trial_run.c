@@ -13,23 +13,23 @@
 #include "os/cpulat.h"
 #include "store/calib.h"
 
-double app_trial_run_check_ceiling(const struct trialopt *o, struct trial_result *res)
+double app_trial_run_check_ceiling(const struct trial_setup *o, struct trial_result *res)
 {
 	struct calib_entry e;
 	char err[256], key[sizeof(e.port_type)];
 
 	app_trial_plan_calib_key(o, key, sizeof(key));
-	if (o->cfg.nsizes != 1 || calib_lookup(o->calib_path, key, o->cfg.sizes[0], &e, err, sizeof(err)))
+	if (o->plan.cfg.nsizes != 1 || calib_lookup(o->plan.calib_path, key, o->plan.cfg.sizes[0], &e, err, sizeof(err)))
 		return 0;
 	/* calibrated on the same pair of CPUs: how far apart they were then */
 	if (e.line_ns > 0 && res->cpu_line_ns > 0) {
 		char pair[sizeof(e.line_cpus)];
 
-		cpulat_pair_name(o->cfg.gen_cpu[0], o->cfg.rx_cpu, pair, sizeof(pair));
+		cpulat_pair_name(o->plan.cfg.gen_cpu[0], o->plan.cfg.rx_cpu, pair, sizeof(pair));
 		if (!strcmp(pair, e.line_cpus))
 			res->ceiling_line_ns = e.line_ns;
 	}
-	if (o->cfg.rate_pps <= e.pps)
+	if (o->plan.cfg.rate_pps <= e.pps)
 		return e.pps;
 	for (unsigned int d = 0; d < res->ndirs; d++) {
 		struct trial_dir_result *r = &res->dir[d];
@@ -38,7 +38,7 @@ double app_trial_run_check_ceiling(const struct trialopt *o, struct trial_result
 			continue;
 		snprintf(r->tester_reason, sizeof(r->tester_reason),
 			 "%.0f frames/s is above the tester's calibrated ceiling of %.0f (wirerate calibrate)",
-			 o->cfg.rate_pps, e.pps);
+			 o->plan.cfg.rate_pps, e.pps);
 		r->tester_limited = true;
 		res->tester_limited = true;
 	}
@@ -100,7 +100,7 @@ void app_trial_run_summarize(const struct app_trial_run *run, double load, struc
 
 /* The stored form of one repeat: its counts, the DUT's CPU, stalls and
  * profile (prof: PROFILE_TOP_MAX entries, kept while t is stored). */
-static void db_trial_of(const struct trialopt *to, const struct trial_result *res, unsigned int rep,
+static void db_trial_of(const struct trial_setup *to, const struct trial_result *res, unsigned int rep,
 			const struct cpucost_result *cr, struct db_trial *t, struct db_prof_entry *prof)
 {
 	uint64_t fwd = 0, tx = 0;
@@ -110,11 +110,11 @@ static void db_trial_of(const struct trialopt *to, const struct trial_result *re
 		tx += res->dir[d].tx;
 	}
 	*t = (struct db_trial){ .size = (unsigned int)(res->avg_frame_size + 0.5), .test = 'x', .repeat = rep,
-			      .load = to->cfg.rate_pps * res->ndirs,
+			      .load = to->plan.cfg.rate_pps * res->ndirs,
 			      /* the time the trial's own rates are of: its duration,
 			       * or what ran of it when interrupted (the generator may
 			       * stop a few ms late, which is not the trial's time) */
-			      .duration_s = ns_to_s(res->interrupted ? res->elapsed_ns : to->cfg.duration_ns),
+			      .duration_s = ns_to_s(res->interrupted ? res->elapsed_ns : to->plan.cfg.duration_ns),
 			      .tx = tx, .rx = fwd, .tester_limited = res->tester_limited, .cpu_valid = cr->valid,
 			      .cpu_busy_pct = cr->valid ? cr->busy_cpu_s / cr->seconds * 100 : 0,
 			      .cpu_soak_pct = cr->valid && cr->soak_cpu_s >= 0 ? cr->soak_cpu_s / cr->seconds * 100 : -1,
@@ -144,7 +144,7 @@ static void db_trial_of(const struct trialopt *to, const struct trial_result *re
 
 /* One repeat: the traffic, the DUT's CPU and the stored trial; *unstored
  * when the store refused it, warn saying why. */
-static int run_one(struct trialopt *to, struct storeopt *so, struct app_trial_run *run, unsigned int rep,
+static int run_one(struct trial_setup *to, struct storeopt *so, struct app_trial_run *run, unsigned int rep,
 		   bool *unstored, char *warn, size_t warnlen)
 {
 	struct trial_result *res = &run->res[rep];
@@ -154,14 +154,14 @@ static int run_one(struct trialopt *to, struct storeopt *so, struct app_trial_ru
 
 	memset(cr, 0, sizeof(*cr));
 	*unstored = false;
-	if (!to->cfg.cost && (rc = app_trial_dut_cpucost(to, &to->cfg.cost, run->err, sizeof(run->err)))) {
+	if (!to->plan.cfg.cost && (rc = app_trial_dut_cpucost(to, &to->plan.cfg.cost, run->err, sizeof(run->err)))) {
 		run->fail = APP_TRIAL_FAIL_CPU;
 		return rc;
 	}
-	rc = trial_run(&to->cfg, res, run->stop, run->progress, run->progress_ctx, run->err, sizeof(run->err));
+	rc = trial_run(&to->plan.cfg, res, run->stop, run->progress, run->progress_ctx, run->err, sizeof(run->err));
 	if (rc) {
-		cpucost_destroy(to->cfg.cost);
-		to->cfg.cost = NULL;
+		cpucost_destroy(to->plan.cfg.cost);
+		to->plan.cfg.cost = NULL;
 		run->fail = APP_TRIAL_FAIL_TRAFFIC;
 		return rc;
 	}
@@ -173,10 +173,10 @@ static int run_one(struct trialopt *to, struct storeopt *so, struct app_trial_ru
 			run->fwd[run->done] += res->dir[d].offered_pps * (double)res->dir[d].rx /
 					       (double)res->dir[d].tx;
 	}
-	if (to->cfg.cost) {
-		cpucost_result(to->cfg.cost, fwd, cr);
-		cpucost_destroy(to->cfg.cost);
-		to->cfg.cost = NULL;
+	if (to->plan.cfg.cost) {
+		cpucost_result(to->plan.cfg.cost, fwd, cr);
+		cpucost_destroy(to->plan.cfg.cost);
+		to->plan.cfg.cost = NULL;
 	}
 
 	/* Before it is stored: a rate above the tester's ceiling marks it. */
@@ -191,7 +191,7 @@ static int run_one(struct trialopt *to, struct storeopt *so, struct app_trial_ru
 	return 0;
 }
 
-int app_trial_run_repeats(struct trialopt *to, struct storeopt *so, struct app_trial_run *run)
+int app_trial_run_repeats(struct trial_setup *to, struct storeopt *so, struct app_trial_run *run)
 {
 	char warn[512];
 	bool unstored;
@@ -212,8 +212,8 @@ int app_trial_run_repeats(struct trialopt *to, struct storeopt *so, struct app_t
 			break;
 		}
 		if (i)
-			to->cfg.trial_id = app_trial_run_next_id(to->cfg.trial_id);
-		run->ids[i] = to->cfg.trial_id;
+			to->plan.cfg.trial_id = app_trial_run_next_id(to->plan.cfg.trial_id);
+		run->ids[i] = to->plan.cfg.trial_id;
 		if ((rc = run_one(to, so, run, i, &unstored, warn, sizeof(warn))))
 			break;
 		if (run->after_each && (rc = run->after_each(run->ctx, i, unstored ? warn : NULL))) {
@@ -226,13 +226,13 @@ int app_trial_run_repeats(struct trialopt *to, struct storeopt *so, struct app_t
 		run->interrupted = r->interrupted;
 		run->tester_limited |= r->tester_limited;
 	}
-	cpucost_destroy(to->cfg.cost);
-	to->cfg.cost = NULL;
+	cpucost_destroy(to->plan.cfg.cost);
+	to->plan.cfg.cost = NULL;
 	run->rc = rc;
 	return rc;
 }
 
-int app_trial_run_prepare(struct trialopt *to, struct app_trial_run *run, char *err, size_t errlen)
+int app_trial_run_prepare(struct trial_setup *to, struct app_trial_run *run, char *err, size_t errlen)
 {
 	int rc;
 
@@ -244,13 +244,13 @@ int app_trial_run_prepare(struct trialopt *to, struct app_trial_run *run, char *
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	return app_trial_dut_cpucost(to, &to->cfg.cost, err, errlen);
+	return app_trial_dut_cpucost(to, &to->plan.cfg.cost, err, errlen);
 }
 
-void app_trial_run_free(struct trialopt *to, struct app_trial_run *run)
+void app_trial_run_free(struct trial_setup *to, struct app_trial_run *run)
 {
-	cpucost_destroy(to->cfg.cost);
-	to->cfg.cost = NULL;
+	cpucost_destroy(to->plan.cfg.cost);
+	to->plan.cfg.cost = NULL;
 	free(run->res);
 	free(run->cr);
 	run->res = NULL;
@@ -258,14 +258,14 @@ void app_trial_run_free(struct trialopt *to, struct app_trial_run *run)
 	app_trial_plan_release(to);
 }
 
-int app_trial_run_store_begin(struct storeopt *so, const struct trialopt *to, unsigned int repeat, char *err,
+int app_trial_run_store_begin(struct storeopt *so, const struct trial_setup *to, unsigned int repeat, char *err,
 			  size_t errlen)
 {
 	char sizes[160];
 	struct db_run_info ri = { .test = "trial", .sizes = sizes, .repeats = repeat };
 	int rc;
 
-	units_sizes_join(sizes, sizeof(sizes), to->cfg.sizes, to->cfg.nsizes);
+	units_sizes_join(sizes, sizeof(sizes), to->plan.cfg.sizes, to->plan.cfg.nsizes);
 	if ((rc = app_run_store_open(so, err, errlen)))
 		return rc;
 	return app_run_store_begin(so, to, &ri, err, errlen);
@@ -312,7 +312,7 @@ static int open_outputs(struct app_trial_job *j)
 
 	if ((rc = app_trial_run_store_begin(&j->so, &j->to, j->run.repeat, err, sizeof(err))))
 		j->run.fail = APP_TRIAL_FAIL_STORE;
-	else if ((rc = h->files_open(h->print_ctx, &j->to.cfg.capture, err, sizeof(err))))
+	else if ((rc = h->files_open(h->print_ctx, &j->to.plan.cfg.capture, err, sizeof(err))))
 		j->run.fail = APP_TRIAL_FAIL_FILES;
 	if (rc) {
 		h->say(h->ctx, false, err);
@@ -330,7 +330,7 @@ static void finish(struct app_trial_job *j)
 {
 	const struct app_trial_hooks *h = j->h;
 	struct app_trial_run *run = &j->run;
-	struct trial_cfg *cfg = &j->to.cfg;
+	struct trial_cfg *cfg = &j->to.plan.cfg;
 	char headline[160];
 
 	if (run->fail == APP_TRIAL_FAIL_CPU || run->fail == APP_TRIAL_FAIL_TRAFFIC) {
@@ -364,8 +364,8 @@ int app_trial_run_go(struct app_trial_job *j)
 		goto out;
 	}
 	/* A long run says how long before it starts. */
-	if ((secs = app_trial_run_planned_s(&j->to.cfg, run->repeat)) >= APP_TRIAL_PLAN_SHOWN_S)
-		h->planned(h->print_ctx, run->repeat, j->to.cfg.duration_ns, secs);
+	if ((secs = app_trial_run_planned_s(&j->to.plan.cfg, run->repeat)) >= APP_TRIAL_PLAN_SHOWN_S)
+		h->planned(h->print_ctx, run->repeat, j->to.plan.cfg.duration_ns, secs);
 	run->progress = h->progress;
 	run->progress_ctx = h->print_ctx;
 	run->after_each = after_each;

@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "app/run_store.h"
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 #include "engine/cpucost.h"
 #include "engine/trial.h"
 
@@ -63,17 +63,17 @@ struct app_trial_run {
  * for run->repeat repeats, and the first trial's CPU watch (a soak asked
  * for but not calibrated is -EINVAL, bad input). 0 or -errno with err;
  * app_trial_run_free undoes it, also after a failure. */
-int app_trial_run_prepare(struct trialopt *to, struct app_trial_run *run, char *err, size_t errlen);
-void app_trial_run_free(struct trialopt *to, struct app_trial_run *run);
+int app_trial_run_prepare(struct trial_setup *to, struct app_trial_run *run, char *err, size_t errlen);
+void app_trial_run_free(struct trial_setup *to, struct app_trial_run *run);
 
 /* The run's row in the store (unless --no-store): a bad --db fails here,
  * before the traffic. 0 or -errno with err. */
-int app_trial_run_store_begin(struct storeopt *so, const struct trialopt *to, unsigned int repeat, char *err,
+int app_trial_run_store_begin(struct storeopt *so, const struct trial_setup *to, unsigned int repeat, char *err,
 			  size_t errlen);
 
 /* Run the repeats until all are done, one fails or a stop; leaves
  * to->cfg.cost NULL. Returns run->rc (0 when nothing failed). */
-int app_trial_run_repeats(struct trialopt *to, struct storeopt *so, struct app_trial_run *run);
+int app_trial_run_repeats(struct trial_setup *to, struct storeopt *so, struct app_trial_run *run);
 
 /* The word a run's row ends with: interrupted (a stop), failed (a step
  * failed, or no repeat done), else complete. */
@@ -109,7 +109,7 @@ unsigned int app_trial_run_median_repeat(const double *fwd, unsigned int n, doub
 
 /* Flag directions whose target is above the tester's calibrated ceiling
  * for this port type and size; returns the ceiling (0: none known). */
-double app_trial_run_check_ceiling(const struct trialopt *o, struct trial_result *res);
+double app_trial_run_check_ceiling(const struct trial_setup *o, struct trial_result *res);
 
 /* A trial command's run as app_trial_run_go goes. The CLI's half, each with
  * ctx: Ctrl-C caught from the run's row to the end of its files (stop on:
@@ -144,7 +144,7 @@ struct app_trial_hooks {
 /* What app_trial_run_go runs: the options parsed (to, so, run.repeat) and
  * the hooks; out: run (fail, rc, interrupted) and sum. */
 struct app_trial_job {
-	struct trialopt to;
+	struct trial_setup to;
 	struct storeopt so;
 	const struct app_trial_hooks *h;
 	struct app_trial_run run;

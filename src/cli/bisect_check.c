@@ -10,6 +10,7 @@
 #include "app/bisect_source.h"
 #include "cli/child_args.h"
 #include "cli/lab_args.h"
+#include "cli/test_args.h"
 #include "store/report_db.h"
 
 #define LAB_WORDS_MAX 64
@@ -50,7 +51,8 @@ static int lab_of(void *ctx, const struct app_bisect *b, size_t i, struct lab_sp
 	const struct app_bisect_spec *s = &b->spec;
 	char words[sizeof(s->lab)], kernel[4200], modules[4200], *argv[LAB_WORDS_MAX + 1], *save = NULL;
 	struct lab_args la;
-	int a = 0, rc;
+	enum opt_result r;
+	int a = 0, status;
 
 	snprintf(words, sizeof(words), "%s", s->lab);
 	argv[a++] = "lab";
@@ -64,68 +66,69 @@ static int lab_of(void *ctx, const struct app_bisect *b, size_t i, struct lab_sp
 	argv[a] = NULL;
 	app_bisect_source_kernel(b, i, kernel, sizeof(kernel), modules, sizeof(modules));
 	lab_args_init(&la);
-	if ((rc = lab_args_options(ctx, &la, a, argv)) < 0 &&
-	    (rc = lab_args_set(&la, lab_args_opt("prefix"), s->prefix)) < 0 &&
-	    (!kernel[0] || (rc = lab_args_set(&la, lab_args_opt("kernel"), kernel)) < 0) &&
-	    (!modules[0] || (rc = lab_args_set(&la, lab_args_opt("modules"), modules)) < 0))
-		rc = lab_args_up(&la, out);
+	if ((r = lab_args_options(ctx, &la, a, argv, &status)) == OPT_GO &&
+	    (r = lab_args_set(&la, lab_args_opt("prefix"), s->prefix, &status)) == OPT_GO &&
+	    (!kernel[0] || (r = lab_args_set(&la, lab_args_opt("kernel"), kernel, &status)) == OPT_GO) &&
+	    (!modules[0] || (r = lab_args_set(&la, lab_args_opt("modules"), modules, &status)) == OPT_GO))
+		r = lab_args_up(&la, out, &status);
 	lab_args_free(&la);
-	if (rc >= 0) {
+	if (r == OPT_EXIT) {
 		snprintf(err, errlen, "the lab's options for candidate %zu are refused (said above)", i);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static int copy_opt(char *dst, size_t len, const char *v, const char *name)
+/* An option's text into the spec's field of len bytes, when given. */
+static enum opt_result copy_opt(char *dst, size_t len, const char *v, const char *name, int *status)
 {
 	if (!v)
-		return -1;
+		return OPT_GO;
 	if (strlen(v) >= len)
-		return cli_fail(EXIT_USAGE, "bisect: %s: at most %zu characters", name, len - 1);
+		return opt_fail(status, EXIT_USAGE, "bisect: %s: at most %zu characters", name, len - 1);
 	snprintf(dst, len, "%s", v);
-	return -1;
+	return OPT_GO;
 }
 
-/* The tree by its full path, a clean git work tree: -1 or the exit status. */
-static int check_tree(struct app_bisect_spec *s)
+/* The tree by its full path, a clean git work tree. */
+static enum opt_result check_tree(struct app_bisect_spec *s, int *status)
 {
 	char err[1024];
 	int rc;
 
 	if ((rc = app_bisect_source_tree(s->tree, sizeof(s->tree), err, sizeof(err))))
-		return cli_fail(rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "bisect: %s", err);
-	return -1;
+		return opt_fail(status, rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "bisect: %s", err);
+	return OPT_GO;
 }
 
-/* The spec from the options, checked; -1 or the exit status. */
-static int spec_of(struct app_bisect *b, const struct bisect_opts *bo)
+/* The spec from the options, checked. */
+static enum opt_result spec_of(struct app_bisect *b, const struct bisect_opts *bo, int *status)
 {
 	struct app_bisect_spec *s = &b->spec;
+	/* the spec's field, and the option (of the same name in bo) */
+#define TEXT(field, option) { s->field, sizeof(s->field), bo->option, "--" #option }
+	const struct {
+		char *dst;
+		size_t len;
+		const char *v, *name;
+	} texts[] = {
+		TEXT(name, label), TEXT(good, good), TEXT(bad, bad), TEXT(kernels, kernels), TEXT(build, build),
+		TEXT(apply, apply), TEXT(install, install), TEXT(release, release), TEXT(boot, boot),
+		TEXT(modules, modules), TEXT(lab, lab), TEXT(prefix, prefix), TEXT(logs, logs),
+	};
+#undef TEXT
 	char err[1024];
-	int rc;
 
-	if ((rc = copy_opt(s->name, sizeof(s->name), bo->label, "--label")) >= 0 ||
-	    (rc = copy_opt(s->good, sizeof(s->good), bo->good, "--good")) >= 0 ||
-	    (rc = copy_opt(s->bad, sizeof(s->bad), bo->bad, "--bad")) >= 0 ||
-	    (rc = copy_opt(s->kernels, sizeof(s->kernels), bo->kernels, "--kernels")) >= 0 ||
-	    (rc = copy_opt(s->build, sizeof(s->build), bo->build, "--build")) >= 0 ||
-	    (rc = copy_opt(s->apply, sizeof(s->apply), bo->apply, "--apply")) >= 0 ||
-	    (rc = copy_opt(s->install, sizeof(s->install), bo->install, "--install")) >= 0 ||
-	    (rc = copy_opt(s->release, sizeof(s->release), bo->release, "--release")) >= 0 ||
-	    (rc = copy_opt(s->boot, sizeof(s->boot), bo->boot, "--boot")) >= 0 ||
-	    (rc = copy_opt(s->modules, sizeof(s->modules), bo->modules, "--modules")) >= 0 ||
-	    (rc = copy_opt(s->lab, sizeof(s->lab), bo->lab, "--lab")) >= 0 ||
-	    (rc = copy_opt(s->prefix, sizeof(s->prefix), bo->prefix, "--prefix")) >= 0 ||
-	    (rc = copy_opt(s->logs, sizeof(s->logs), bo->logs, "--logs")) >= 0)
-		return rc;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		if (copy_opt(texts[i].dst, texts[i].len, texts[i].v, texts[i].name, status) == OPT_EXIT)
+			return OPT_EXIT;
 	if (app_bisect_run_figure(bo->figure, bo->measure[0], &s->figure, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "bisect: %s", err);
-	if (!bo->kernels && ((rc = copy_opt(s->tree, sizeof(s->tree), bo->tree, "--tree")) >= 0 ||
-			     (rc = check_tree(s)) >= 0))
-		return rc;
+		return opt_fail(status, EXIT_USAGE, "bisect: %s", err);
+	if (!bo->kernels && (copy_opt(s->tree, sizeof(s->tree), bo->tree, "--tree", status) == OPT_EXIT ||
+			     check_tree(s, status) == OPT_EXIT))
+		return OPT_EXIT;
 	if (lab_prefix_check(s->prefix, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "bisect: --prefix: %s", err);
+		return opt_fail(status, EXIT_USAGE, "bisect: --prefix: %s", err);
 	s->size = bo->size_set ? bo->size : 0;
 	s->repeat = bo->repeat;
 	s->max_rounds = bo->rounds;
@@ -137,48 +140,51 @@ static int spec_of(struct app_bisect *b, const struct bisect_opts *bo)
 	if (bo->db)
 		snprintf(s->db_path, sizeof(s->db_path), "%s", bo->db);
 	else if (db_default_path(s->db_path, sizeof(s->db_path), err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "bisect: %s", err);
+		return opt_fail(status, EXIT_USAGE, "bisect: %s", err);
 	s->lab_on = bo->lab || bo->kernels || bo->boot;
 	if (s->lab_on)
 		b->lab_spec = lab_of;
-	return -1;
+	return OPT_GO;
 }
 
 /* The measurement as its command parses it, with what bisect adds. */
-static int check_measure(struct cli *cli, const struct app_bisect *b)
+static enum opt_result check_measure(struct cli *cli, const struct app_bisect *b, int *status)
 {
 	const struct app_bisect_spec *s = &b->spec;
 	const struct app_child what = { .cmd = APP_CHILD_TEST, .words = s->measure, .nwords = s->nmeasure,
 					.prefix = b->lab_spec ? s->prefix : NULL, .repeat = s->repeat };
 	double planned;
 
-	return test_args_check(cli, &what, &planned);
+	return test_args_check(cli, &what, &planned, status);
 }
 
-static int start(struct cli *cli, struct app_bisect *b, const struct bisect_opts *bo)
+/* A new bisection from the options, checked and stored. */
+static enum opt_result start(struct cli *cli, struct app_bisect *b, const struct bisect_opts *bo, int *status)
 {
 	char err[1024];
 	int rc;
 
-	if ((rc = spec_of(b, bo)) >= 0 || (rc = check_measure(cli, b)))
-		return rc;
+	if (spec_of(b, bo, status) == OPT_EXIT || check_measure(cli, b, status) == OPT_EXIT)
+		return OPT_EXIT;
 	if ((rc = app_bisect_source_candidates(b, err, sizeof(err))))
-		return cli_fail(cli_status(rc), "bisect: %s", err);
+		return opt_fail(status, cli_status(rc), "bisect: %s", err);
 	if (b->lab_spec)
 		for (size_t i = 0; i < (b->spec.kernels[0] ? b->n : 1); i++) {
 			struct lab_spec ls;
 
 			if (lab_of(cli, b, i, &ls, err, sizeof(err)))
-				return EXIT_USAGE;
+				return opt_exit(status, EXIT_USAGE);
 		}
 	if (b->spec.tree[0] && (rc = app_bisect_source_head(b->spec.tree, b->head, sizeof(b->head), err, sizeof(err))))
-		return cli_fail(cli_status(rc), "bisect: %s", err);
+		return opt_fail(status, cli_status(rc), "bisect: %s", err);
 	if ((rc = app_bisect_run_create(b, err, sizeof(err))))
-		return cli_fail(cli_status(rc), "bisect: %s", err);
-	return -1;
+		return opt_fail(status, cli_status(rc), "bisect: %s", err);
+	return OPT_GO;
 }
 
-static int resume(struct cli *cli, struct app_bisect *b, const struct bisect_opts *bo)
+/* A stored bisection (bo->run, or the newest not complete), opened: for
+ * resume its tree checked as start checks it, for log its steps read. */
+static enum opt_result resume(struct app_bisect *b, const struct bisect_opts *bo, int *status)
 {
 	char path[4096], err[1024], note[256];
 	bool need_clean = bo->sub == BISECT_RESUME;
@@ -189,32 +195,33 @@ static int resume(struct cli *cli, struct app_bisect *b, const struct bisect_opt
 	if (bo->db)
 		snprintf(path, sizeof(path), "%s", bo->db);
 	else if (db_default_path(path, sizeof(path), err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "bisect: %s", err);
+		return opt_fail(status, EXIT_USAGE, "bisect: %s", err);
 	if (bo->run) {
 		if ((rc = db_open_read(path, &db, err, sizeof(err))))
-			return cli_fail(cli_status(rc), "bisect: %s", err);
+			return opt_fail(status, cli_status(rc), "bisect: %s", err);
 		rc = report_db_resolve(db, bo->run, &id, note, sizeof(note), err, sizeof(err));
 		db_close(db);
 		if (rc)
-			return cli_fail(EXIT_USAGE, "bisect: %s", err);
+			return opt_fail(status, EXIT_USAGE, "bisect: %s", err);
 	}
 	if ((rc = app_bisect_run_open(b, path, id, !need_clean, err, sizeof(err))))
-		return cli_fail(rc == -ENOENT || rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "bisect: %s", err);
-	if (need_clean && b->spec.tree[0] && (rc = check_tree(&b->spec)) >= 0)
-		return rc;
+		return opt_fail(status, rc == -ENOENT || rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "bisect: %s", err);
+	if (need_clean && b->spec.tree[0] && check_tree(&b->spec, status) == OPT_EXIT)
+		return OPT_EXIT;
 	if (bo->sub == BISECT_LOG && app_bisect_run_state(b, err, sizeof(err)))
-		return cli_fail(EXIT_RUNTIME, "bisect: %s", err);
+		return opt_fail(status, EXIT_RUNTIME, "bisect: %s", err);
 	if (b->spec.lab_on)
 		b->lab_spec = lab_of;
-	return -1;
+	return OPT_GO;
 }
 
-int bisect_check(struct cli *cli, const struct bisect_opts *bo, struct app_bisect *b)
+enum opt_result bisect_check(struct cli *cli, const struct bisect_opts *bo, struct app_bisect *b, int *status)
 {
 	b->ctx = cli;
 	b->measure_dut = measure_dut;
 	b->argv = child_args_build;
 	if (bo->sub != BISECT_LOG && !cli_have_root() && !cli->check_only)
-		return cli_fail(EXIT_RUNTIME, "bisect: needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN): run it as root");
-	return bo->sub == BISECT_START ? start(cli, b, bo) : resume(cli, b, bo);
+		return opt_fail(status, EXIT_RUNTIME,
+				"bisect: needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN): run it as root");
+	return bo->sub == BISECT_START ? start(cli, b, bo, status) : resume(b, bo, status);
 }

@@ -11,13 +11,15 @@
 #include "app/bisect_run.h"
 #include "cli/bisect_args.h"
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "core/duttarget.h"
 
 /* bo's bisection into b (its hooks pointed, ctx cli): for start the spec
  * checked, its candidates found and a new bisection stored; for resume
  * and log the stored one opened (resume: its tree clean again; log: its
- * steps read). -1 to go on, or the exit status after a one-line error. */
-int bisect_check(struct cli *cli, const struct bisect_opts *bo, struct app_bisect *b);
+ * steps read). OPT_GO to go on, or OPT_EXIT with *status (opt.h) after a
+ * one-line error. */
+enum opt_result bisect_check(struct cli *cli, const struct bisect_opts *bo, struct app_bisect *b, int *status);
 
 /* The DUT the measurement's words reach (--dut, --ssh-option,
  * --dut-agent, each followed by its value), the one --install waits

@@ -2,13 +2,13 @@
  * command takes; the test's own words first, as the user gave them. */
 #include "cli/child_args.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/matrix_plan.h"
+#include "cli/cli.h"
 
 /* The words, counted (argv NULL) or copied after argv's pointers. */
 struct line {
@@ -149,26 +149,22 @@ static bool matrix_sets(const char *word, bool remote)
 	return false;
 }
 
-int child_args_matrix(char **test, int ntest, int ntags, bool *remote, char *err, size_t errlen)
+enum opt_result child_args_matrix(char **test, int ntest, int ntags, bool *remote, int *status)
 {
 	*remote = child_args_remote(test, ntest);
 	for (int i = 1; i < ntest; i++) {
 		/* the test would print its help and the matrix run on */
-		if (!strcmp(test[i], "--help") || !strcmp(test[i], "-h")) {
-			snprintf(err, errlen, "%s among the test's options: for them, see 'wirerate %s --help'", test[i],
-				 test[0]);
-			return -EINVAL;
-		}
-		if (matrix_sets(test[i], *remote)) {
-			snprintf(err, errlen, "%s is the matrix's to set, not the test's (see 'wirerate matrix --help')",
-				 test[i]);
-			return -EINVAL;
-		}
+		if (!strcmp(test[i], "--help") || !strcmp(test[i], "-h"))
+			return opt_fail(status, EXIT_USAGE,
+					"matrix: %s among the test's options: for them, see 'wirerate %s --help'", test[i],
+					test[0]);
+		if (matrix_sets(test[i], *remote))
+			return opt_fail(status, EXIT_USAGE,
+					"matrix: %s is the matrix's to set, not the test's (see 'wirerate matrix --help')",
+					test[i]);
 	}
 	/* the label, tag, store and lab the matrix adds, and the DUT's axes */
-	if (ntest + 2 * ntags + 12 > APP_MATRIX_ARGV_MAX) {
-		snprintf(err, errlen, "too many test options");
-		return -EINVAL;
-	}
-	return 0;
+	if (ntest + 2 * ntags + 12 > APP_MATRIX_ARGV_MAX)
+		return opt_fail(status, EXIT_USAGE, "matrix: too many test options");
+	return OPT_GO;
 }

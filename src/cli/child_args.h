@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "app/child.h"
+#include "cli/opt.h"
 
 /* The command line of the child the app asks for (the workflows' argv
  * hook; ctx unused): argv[0] "wirerate", NULL-ended, malloc'd with its
@@ -29,7 +30,8 @@ bool child_args_remote(char *const *test, int ntest);
  * a DUT of its own, whose matrix sets --dut-placement and --dut-rules and
  * leaves the ports to the test), and room for what it adds (ntags: the
  * user's tags) in APP_MATRIX_ARGV_MAX words. *remote: the test names a
- * DUT of its own. -EINVAL with the reason. */
-int child_args_matrix(char **test, int ntest, int ntags, bool *remote, char *err, size_t errlen);
+ * DUT of its own. OPT_GO, or OPT_EXIT with *status (opt.h) after "matrix:
+ * " and the reason. */
+enum opt_result child_args_matrix(char **test, int ntest, int ntags, bool *remote, int *status);
 
 #endif

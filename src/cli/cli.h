@@ -1,9 +1,10 @@
 /* The command table and what every subcommand shares. Only src/cli prints
- * to the user or decides the exit status. */
+ * to the user or decides the exit status. A command that Ctrl-C stops
+ * catches it with os/stop.h. */
 #ifndef WR_CLI_CLI_H
 #define WR_CLI_CLI_H
 
-#include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -27,7 +28,6 @@ struct cli {
 	double planned_s;
 };
 
-struct app_child;
 struct opt_cmd;
 struct out;
 
@@ -52,36 +52,12 @@ struct cmd {
 
 /* One-line error on stderr, "wirerate: ..." */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_verror(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* The same, then status back: "return cli_fail(EXIT_USAGE, ...);". */
 int cli_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The exit status of a step that returned rc (0 or -errno): 0, EXIT_USAGE
  * for -EINVAL (the input was wrong), else EXIT_RUNTIME. */
 int cli_status(int rc);
-/* A test that the matrix or bisect will run as a child (what: a test's
- * words, trial or rfc2544 and its options, and what the workflow adds)
- * checked by the test's command in this process with nothing built
- * (cli->check_only), its command line as the child will have it: 0, or
- * its exit status after it printed why; the time it plans in
- * *planned_s. */
-int test_args_check(struct cli *cli, const struct app_child *what, double *planned_s);
-
-/* Ctrl-C and SIGTERM while a command runs: cli_stop_catch installs the
- * handler (remembering what was there) and returns the flag it sets, which
- * the engine polls; cli_stop_restore puts the old handlers back and may be
- * called twice. */
-struct cli_stop {
-	struct sigaction old_int, old_term;
-	bool caught;
-};
-volatile sig_atomic_t *cli_stop_catch(struct cli_stop *s);
-void cli_stop_restore(struct cli_stop *s);
-/* Both as one hook for an app workflow (ctx: a struct cli_stop): on
- * catches and returns the flag, off restores and returns NULL. */
-volatile sig_atomic_t *cli_stop_hook(void *s, bool on);
-/* True once a caught signal arrived; the flag itself, for an engine
- * that polls it. */
-bool cli_stopped(void);
-volatile sig_atomic_t *cli_stop_flag(void);
 
 /* True when the process may administer networks and namespaces. */
 bool cli_have_root(void);

@@ -55,7 +55,7 @@ int cmd_bisect(struct cli *cli, int argc, char **argv)
 	if (!b)
 		return cli_fail(EXIT_RUNTIME, "bisect: out of memory");
 	*b = (struct app_bisect){ .step = on_step, .say = on_say };
-	if ((rc = bisect_args(cli, argc, argv, &bo)) >= 0 || (rc = bisect_check(cli, &bo, b)) >= 0)
+	if (bisect_args(cli, argc, argv, &bo, &rc) == OPT_EXIT || bisect_check(cli, &bo, b, &rc) == OPT_EXIT)
 		goto out;
 	if (bo.sub == BISECT_LOG) {
 		rc = print_log(cli, b, bo.html);

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/soak_args.h"
 #include "dut/dut.h"
+#include "os/stop.h"
 #include "render/out.h"
 #include "render/soak_print.h"
 
@@ -17,13 +18,13 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 		[APP_SOAK_OK] = 0, [APP_SOAK_INPUT] = EXIT_USAGE, [APP_SOAK_HOST] = EXIT_RUNTIME, [APP_SOAK_STOPPED] = 130,
 	};
 	struct soakprint_run p = { .create = cli_out_create_json };
-	struct cli_stop stop = { 0 };
+	struct stop stop = { 0 };
 	struct app_soak_result r;
 	struct soak_opts op;
 	char err[1024], derr[256];
 	int rc;
 
-	if ((rc = soak_args(cli, argc, argv, &op)) >= 0)
+	if (soak_args(cli, argc, argv, &op, &rc) == OPT_EXIT)
 		return rc;
 	if (op.dut.given && (rc = dut_open(&op.dut, NULL, 0, &op.d, derr, sizeof(derr))))
 		return cli_fail(cli_status(rc), "soak: %s", derr);
@@ -31,7 +32,7 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 		.cpus = op.have_cpus ? &op.cpus : NULL,
 		.path = op.d && op.dut.kind == DUT_SSH ? NULL : op.path,
 		.interval_ns = op.interval_ns, .duration_ns = op.duration_ns, .cal = &op.cal,
-		.d = op.d, .stop = cli_stop_flag(), .catch_stop = cli_stop_hook, .stop_ctx = &stop,
+		.d = op.d, .stop = stop_flag(), .catch_stop = stop_hook, .stop_ctx = &stop,
 	};
 
 	p.json = cli->json;
@@ -44,7 +45,7 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 		cli_error("soak: %s", err);
 	out_destroy(p.o);
 	app_soak_run_result_free(&r);
-	cli_stop_restore(&stop);
+	stop_restore(&stop);
 	dut_close(op.d);
 	return status[r.why];
 }

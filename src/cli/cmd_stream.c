@@ -7,6 +7,7 @@
 #include "app/stream_run.h"
 #include "cli/cli.h"
 #include "cli/stream_args.h"
+#include "os/stop.h"
 #include "render/out.h"
 #include "render/stream_print.h"
 
@@ -27,16 +28,16 @@ int cmd_stream(struct cli *cli, int argc, char **argv)
 		[APP_STREAM_STOPPED] = 130,
 	};
 	struct streamprint_ctx p = { .create = cli_out_create_json };
-	struct cli_stop stop = { 0 };
+	struct stop stop = { 0 };
 	struct app_stream_opts op;
 	struct app_stream_end e;
 	char err[1024];
 	int rc;
 
-	if ((rc = stream_args(cli, argc, argv, &op)) >= 0)
+	if (stream_args(cli, argc, argv, &op, &rc) == OPT_EXIT)
 		return rc;
 	/* no SA_RESTART: a blocked send or wait returns at once to look */
-	op.stop = cli_stop_catch(&stop);
+	op.stop = stop_catch(&stop);
 	op.note = note;
 	op.root = cli_have_root();
 	p.json = cli->json;
@@ -49,6 +50,6 @@ int cmd_stream(struct cli *cli, int argc, char **argv)
 	if (e.warning[0])
 		cli_error("warning: %s", e.warning);
 	out_destroy(p.o);
-	cli_stop_restore(&stop);
+	stop_restore(&stop);
 	return status[e.why];
 }

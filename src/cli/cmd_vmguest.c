@@ -27,7 +27,7 @@ int cmd_vmguest(struct cli *cli, int argc, char **argv)
 	int rc, nargs;
 
 	if ((rc = opt_parse(&vmguest_cmd, NULL, cli, argc, argv, args, 2, &nargs)))
-		return opt_exit(rc);
+		return opt_status(rc);
 	if (nargs != 1)
 		return cli_fail(EXIT_USAGE, "vm-guest: give the lab's settings file (it runs inside a VM lab's guest)");
 	if (getpid() != 1)

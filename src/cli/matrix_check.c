@@ -11,21 +11,21 @@
 #include <unistd.h>
 
 #include "cli/child_args.h"
+#include "cli/test_args.h"
 #include "store/db.h"
 
 /* Every configuration checked as 'lab up' would check it, before any lab
- * is built or test run: -1, or the exit status. */
-static int check_labs(struct matrix_plan *p)
+ * is built or test run. */
+static enum opt_result check_labs(struct matrix_plan *p, int *status)
 {
-	int rc = -1;
-
-	for (int c = 0; c < p->m.nconf && rc < 0; c++)
-		rc = matrix_args_lab(&p->mo, c, &p->specs[c]);
-	return rc;
+	for (int c = 0; c < p->m.nconf; c++)
+		if (matrix_args_lab(&p->mo, c, &p->specs[c], status) == OPT_EXIT)
+			return OPT_EXIT;
+	return OPT_GO;
 }
 
 /* "matrix: give at least one axis (--placement, ... or --kernel-cmdline)" */
-static int no_axis(void)
+static enum opt_result no_axis(int *status)
 {
 	char list[512];
 	size_t at = 0;
@@ -33,10 +33,10 @@ static int no_axis(void)
 	for (int k = 0; k < APP_MATRIX_NAXES; k++)
 		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s--%s",
 				       !k ? "" : k < APP_MATRIX_NAXES - 1 ? ", " : " or ", matrix_args_axis(k));
-	return cli_fail(EXIT_USAGE, "matrix: give at least one axis (%s)", list);
+	return opt_fail(status, EXIT_USAGE, "matrix: give at least one axis (%s)", list);
 }
 
-int matrix_check(struct cli *cli, int argc, char **argv, struct matrix_plan *p)
+enum opt_result matrix_check(struct cli *cli, int argc, char **argv, struct matrix_plan *p, int *status)
 {
 	struct app_matrix *m = &p->m;
 	struct app_matrix_run *run = &p->run;
@@ -45,27 +45,27 @@ int matrix_check(struct cli *cli, int argc, char **argv, struct matrix_plan *p)
 	int rc, k;
 
 	p->mo.m = m;
-	if ((rc = matrix_args(cli, argc, argv, &p->mo, &run->test, &run->ntest)) >= 0)
-		return rc;
-	if (child_args_matrix(run->test, run->ntest, mo->ntags, &run->remote, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "matrix: %s", err);
+	if (matrix_args(cli, argc, argv, &p->mo, &run->test, &run->ntest, status) == OPT_EXIT ||
+	    child_args_matrix(run->test, run->ntest, mo->ntags, &run->remote, status) == OPT_EXIT)
+		return OPT_EXIT;
 	if ((rc = app_matrix_plan_count(m, err, sizeof(err))) == -ENOENT)
-		return no_axis();
+		return no_axis(status);
 	if (rc || app_matrix_plan_check_own(mo->label, mo->tags, mo->ntags, mo->db, mo->html, mo->fail_pct, err,
 					    sizeof(err)))
-		return cli_fail(EXIT_USAGE, "matrix: %s", err);
+		return opt_fail(status, EXIT_USAGE, "matrix: %s", err);
 	if (run->remote && (k = app_matrix_plan_check_remote(m)) >= 0)
-		return cli_fail(EXIT_USAGE, "matrix: --%s: a DUT of its own (--dut ssh: or local) has the axes "
-				"--placement and --rules; --%s is the lab's", matrix_args_axis(k), matrix_args_axis(k));
+		return opt_fail(status, EXIT_USAGE, "matrix: --%s: a DUT of its own (--dut ssh: or local) has the "
+				"axes --placement and --rules; --%s is the lab's", matrix_args_axis(k),
+				matrix_args_axis(k));
 	/* a DUT of its own is checked by its test, below */
-	if (!run->remote && (rc = check_labs(p)) >= 0)
-		return rc;
+	if (!run->remote && check_labs(p, status) == OPT_EXIT)
+		return OPT_EXIT;
 	if (app_matrix_plan_labels(m, mo->label, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "matrix: %s", err);
+		return opt_fail(status, EXIT_USAGE, "matrix: %s", err);
 	if (mo->db) {
 		snprintf(p->db_path, sizeof(p->db_path), "%s", mo->db);
 	} else if (db_default_path(p->db_path, sizeof(p->db_path), err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "matrix: %s", err);
+		return opt_fail(status, EXIT_USAGE, "matrix: %s", err);
 	snprintf(p->mtag, sizeof(p->mtag), "matrix-%lld-%d", (long long)time(NULL), (int)getpid());
 	*run = (struct app_matrix_run){ .m = m, .prefix = mo->prefix, .remote = run->remote, .specs = p->specs,
 					.test = run->test, .ntest = run->ntest, .tags = mo->tags, .ntags = mo->ntags,
@@ -76,8 +76,8 @@ int matrix_check(struct cli *cli, int argc, char **argv, struct matrix_plan *p)
 		struct app_child what;
 
 		app_matrix_run_test(run, c, &what);
-		if ((rc = test_args_check(cli, &what, &run->planned_s)))
-			return rc;
+		if (test_args_check(cli, &what, &run->planned_s, status) == OPT_EXIT)
+			return OPT_EXIT;
 	}
-	return -1;
+	return OPT_GO;
 }

@@ -11,17 +11,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 #include "app/trial_run.h"
 #include "engine/trial.h"
 #include "io/capture.h"
 #include "render/out.h"
 #include "render/trial_files.h"
 
-void trial_live_header(struct out *out, const struct trialopt *o, const struct trial_result *res);
+void trial_live_header(struct out *out, const struct trial_setup *o, const struct trial_result *res);
 /* The next hops resolved and why this port path: part of the header, and
  * on its own where a command prints no trial header (rfc2544). */
-void trial_live_ports(struct out *out, const struct trialopt *o);
+void trial_live_ports(struct out *out, const struct trial_setup *o);
 
 /* A trial run's printing, as app_trial_run_go's printing hooks
  * (trial_live_hooks, print_ctx v): the plan of a long run; the
@@ -33,7 +33,7 @@ void trial_live_ports(struct out *out, const struct trialopt *o);
  * The caller sets the in part and zeroes the rest. */
 struct trialrunprint_run {
 	/* in */
-	const struct trialopt *to;
+	const struct trial_setup *to;
 	bool json;
 	struct out *(*out_create)(bool json, const char *command);
 	struct trial_files files;	/* the paths asked for */

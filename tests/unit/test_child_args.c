@@ -6,15 +6,52 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "app/matrix_plan.h"
 #include "cli/child_args.h"
+#include "cli/cli.h"
 
 static char err[512];
+
+/* The test's words checked as the matrix checks them: OPT_GO, or
+ * OPT_EXIT with EXIT_USAGE after one line on stderr ("wirerate: matrix:
+ * REASON"), whose reason is left in err; "" when it went on. */
+static enum opt_result check(char **test, int ntest, int ntags, bool *remote)
+{
+	static const char lead[] = "wirerate: matrix: ";
+	int p[2], saved, status = -1;
+	enum opt_result r;
+	ssize_t n;
+
+	fflush(stderr);
+	assert_int_equal(pipe(p), 0);
+	saved = dup(2);
+	dup2(p[1], 2);
+	r = child_args_matrix(test, ntest, ntags, remote, &status);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(p[1]);
+	n = read(p[0], err, sizeof(err) - 1);
+	close(p[0]);
+	err[n > 0 ? n : 0] = '\0';
+	if (r == OPT_GO) {
+		assert_string_equal(err, "");
+		return r;
+	}
+	assert_int_equal(status, EXIT_USAGE);
+	/* the reason alone, as the assertions spell it */
+	assert_int_equal(strncmp(err, lead, strlen(lead)), 0);
+	assert_true(n > 0 && err[n - 1] == '\n');
+	err[n - 1] = '\0';
+	memmove(err, err + strlen(lead), strlen(err + strlen(lead)) + 1);
+	return r;
+}
 
 static void same(char **argv, const char *const *want)
 {
@@ -114,9 +151,9 @@ static void matrix_help(void **st)
 	bool remote;
 
 	(void)st;
-	assert_int_equal(child_args_matrix(help, 4, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(help, 4, 0, &remote), OPT_EXIT);
 	assert_string_equal(err, "--help among the test's options: for them, see 'wirerate trial --help'");
-	assert_int_equal(child_args_matrix(h, 2, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(h, 2, 0, &remote), OPT_EXIT);
 	assert_string_equal(err, "-h among the test's options: for them, see 'wirerate rfc2544 --help'");
 }
 
@@ -137,24 +174,24 @@ static void matrix_reserved(void **st)
 	bool remote = true;
 
 	(void)st;
-	assert_int_equal(child_args_matrix(ok, 5, 0, &remote, err, sizeof(err)), 0);
+	assert_int_equal(check(ok, 5, 0, &remote), OPT_GO);
 	assert_false(remote);
-	assert_int_equal(child_args_matrix(prefix, 5, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(prefix, 5, 0, &remote), OPT_EXIT);
 	assert_string_equal(err, "--prefix is the matrix's to set, not the test's (see 'wirerate matrix --help')");
-	assert_int_equal(child_args_matrix(db, 2, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(db, 2, 0, &remote), OPT_EXIT);
 	assert_string_equal(err, "--db=/s.db is the matrix's to set, not the test's (see 'wirerate matrix --help')");
-	assert_int_equal(child_args_matrix(label, 3, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(label, 3, 0, &remote), OPT_EXIT);
 	assert_non_null(strstr(err, "--label is the matrix's to set"));
-	assert_int_equal(child_args_matrix(json, 2, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(json, 2, 0, &remote), OPT_EXIT);
 	assert_non_null(strstr(err, "--json is the matrix's to set"));
-	assert_int_equal(child_args_matrix(j, 2, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(j, 2, 0, &remote), OPT_EXIT);
 	/* the lab's matrix sets the ports */
-	assert_int_equal(child_args_matrix(tx, 3, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(tx, 3, 0, &remote), OPT_EXIT);
 	assert_non_null(strstr(err, "--tx is the matrix's to set"));
 	/* words 1 on are options; word 0 is the test's name */
-	assert_int_equal(child_args_matrix(name, 3, 0, &remote, err, sizeof(err)), 0);
+	assert_int_equal(check(name, 3, 0, &remote), OPT_GO);
 	/* --dut lab:...: the lab's matrix, where the DUT's options are the test's */
-	assert_int_equal(child_args_matrix(lab, 5, 0, &remote, err, sizeof(err)), 0);
+	assert_int_equal(check(lab, 5, 0, &remote), OPT_GO);
 	assert_false(remote);
 }
 
@@ -177,23 +214,23 @@ static void matrix_remote_words(void **st)
 	assert_false(child_args_remote(lab, 5));
 	assert_false(child_args_remote(bare, 4));	/* --dut without its value */
 	assert_true(child_args_remote(local, 2));
-	assert_int_equal(child_args_matrix(ssh, 9, 0, &remote, err, sizeof(err)), 0);
+	assert_int_equal(check(ssh, 9, 0, &remote), OPT_GO);
 	assert_true(remote);
 	remote = false;
-	assert_int_equal(child_args_matrix(local, 4, 0, &remote, err, sizeof(err)), 0);
+	assert_int_equal(check(local, 4, 0, &remote), OPT_GO);
 	assert_true(remote);
 	remote = false;
-	assert_int_equal(child_args_matrix(placement, 5, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(placement, 5, 0, &remote), OPT_EXIT);
 	assert_true(remote);
 	assert_string_equal(err,
 			    "--dut-placement is the matrix's to set, not the test's (see 'wirerate matrix --help')");
-	assert_int_equal(child_args_matrix(rules, 3, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(rules, 3, 0, &remote), OPT_EXIT);
 	assert_non_null(strstr(err, "--dut-rules=10 is the matrix's to set"));
-	assert_int_equal(child_args_matrix(db, 4, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(db, 4, 0, &remote), OPT_EXIT);
 	assert_non_null(strstr(err, "--db is the matrix's to set"));
 	/* the DUT named after the reserved option: still remote, still refused */
 	remote = false;
-	assert_int_equal(child_args_matrix(label, 4, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(label, 4, 0, &remote), OPT_EXIT);
 	assert_true(remote);
 	assert_non_null(strstr(err, "--label=x is the matrix's to set"));
 }
@@ -210,19 +247,18 @@ static void matrix_room(void **st)
 	test[0] = "trial";
 	for (int i = 1; i < APP_MATRIX_ARGV_MAX; i++)
 		test[i] = "--rate";
-	assert_int_equal(child_args_matrix(test, n, 0, &remote, err, sizeof(err)), 0);
-	assert_int_equal(child_args_matrix(test, n + 1, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(test, n, 0, &remote), OPT_GO);
+	assert_int_equal(check(test, n + 1, 0, &remote), OPT_EXIT);
 	assert_string_equal(err, "too many test options");
 	/* each tag is two words: --tag and its value */
-	assert_int_equal(child_args_matrix(test, n - 4, 2, &remote, err, sizeof(err)), 0);
-	assert_int_equal(child_args_matrix(test, n - 3, 2, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(test, n - 4, 2, &remote), OPT_GO);
+	assert_int_equal(check(test, n - 3, 2, &remote), OPT_EXIT);
 	assert_string_equal(err, "too many test options");
-	assert_int_equal(child_args_matrix(test, 1, (APP_MATRIX_ARGV_MAX - 13) / 2, &remote, err, sizeof(err)), 0);
-	assert_int_equal(child_args_matrix(test, 1, (APP_MATRIX_ARGV_MAX - 13) / 2 + 1, &remote, err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(check(test, 1, (APP_MATRIX_ARGV_MAX - 13) / 2, &remote), OPT_GO);
+	assert_int_equal(check(test, 1, (APP_MATRIX_ARGV_MAX - 13) / 2 + 1, &remote), OPT_EXIT);
 	/* a reserved word is said first, before the room */
 	test[5] = "--db";
-	assert_int_equal(child_args_matrix(test, n + 1, 0, &remote, err, sizeof(err)), -EINVAL);
+	assert_int_equal(check(test, n + 1, 0, &remote), OPT_EXIT);
 	assert_non_null(strstr(err, "--db is the matrix's to set"));
 }
 
