@@ -130,12 +130,14 @@ int app_matrix_plan_labels(struct app_matrix *m, const char *label, char *err, s
 	return 0;
 }
 
-int app_matrix_plan_check_remote(const struct app_matrix *m)
+int app_matrix_plan_check_remote(const struct app_matrix *m, int *axis)
 {
 	for (int k = 0; k < APP_MATRIX_NAXES; k++)
-		if (m->axes[k].n && strcmp(m->axes[k].name, "placement") && strcmp(m->axes[k].name, "rules"))
-			return k;
-	return -1;
+		if (m->axes[k].n && strcmp(m->axes[k].name, "placement") && strcmp(m->axes[k].name, "rules")) {
+			*axis = k;
+			return -EINVAL;
+		}
+	return 0;
 }
 
 static bool has_control(const char *s)

@@ -54,9 +54,9 @@ const char *app_matrix_plan_setting(const struct app_matrix *m, int c, int k);
 int app_matrix_plan_labels(struct app_matrix *m, const char *label, char *err, size_t errlen);
 
 /* A DUT of its own (not the lab) takes the axes placement and rules
- * only: its agent applies them. -1 when every axis given is one of them,
- * else the first that is not. */
-int app_matrix_plan_check_remote(const struct app_matrix *m);
+ * only: its agent applies them. 0 when every axis given is one of them,
+ * else -EINVAL with *axis the first that is not. */
+int app_matrix_plan_check_remote(const struct app_matrix *m, int *axis);
 /* The matrix's own options, checked as its tests and report would check
  * them, so that no lab is built for a run that would refuse. */
 int app_matrix_plan_check_own(const char *label, const char *const *tags, int ntags, const char *db, const char *html,

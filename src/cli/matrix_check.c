@@ -53,7 +53,7 @@ enum opt_result matrix_check(struct cli *cli, int argc, char **argv, struct matr
 	if (rc || app_matrix_plan_check_own(mo->label, mo->tags, mo->ntags, mo->db, mo->html, mo->fail_pct, err,
 					    sizeof(err)))
 		return opt_fail(status, EXIT_USAGE, "matrix: %s", err);
-	if (run->remote && (k = app_matrix_plan_check_remote(m)) >= 0)
+	if (run->remote && app_matrix_plan_check_remote(m, &k))
 		return opt_fail(status, EXIT_USAGE, "matrix: --%s: a DUT of its own (--dut ssh: or local) has the "
 				"axes --placement and --rules; --%s is the lab's", matrix_args_axis(k),
 				matrix_args_axis(k));

@@ -175,13 +175,14 @@ static void remote_dut(void **st)
 	struct app_matrix m;
 	struct app_matrix_run r;
 	struct app_child what;
+	int k;
 
 	(void)st;
 	app_matrix_plan_init(&m);
 	add(&m, "placement", "bound,free");
 	add(&m, "rules", "0,10");
 	assert_int_equal(app_matrix_plan_count(&m, err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_plan_check_remote(&m), -1);
+	assert_int_equal(app_matrix_plan_check_remote(&m, &k), 0);
 	assert_int_equal(app_matrix_plan_labels(&m, "L", err, sizeof(err)), 0);
 	r = (struct app_matrix_run){ .m = &m, .prefix = "t-", .remote = true, .test = test, .ntest = 3, .tags = tags,
 				     .ntags = 2, .db_path = "/d", .mtag = "matrix-1" };
@@ -206,7 +207,8 @@ static void remote_dut(void **st)
 	assert_null(what.rules);
 	/* another axis is the lab's */
 	add(&m, "mtu", "1500");
-	assert_int_equal(app_matrix_plan_check_remote(&m), app_matrix_plan_axis(&m, "mtu"));
+	assert_int_equal(app_matrix_plan_check_remote(&m, &k), -EINVAL);
+	assert_int_equal(k, app_matrix_plan_axis(&m, "mtu"));
 }
 
 static void own_options(void **st)
