@@ -71,7 +71,7 @@ int app_rfc2544_run_set_up(struct app_rfc2544_setup *s, char *err, size_t errlen
 	app_rfc2544_plan_deviations(s->po, &s->to->plan.cfg, s->to->plan.line_bps, s->plan);
 	app_rfc2544_plan_fill(s->po, s->plan, s->cfg);
 	if ((rc = app_run_store_rfc2544_begin(s->so, s->to, s->po, s->plan, s->cfg, e, sizeof(e)))) {
-		snprintf(err, errlen, "%s: %s", s->so->path, e);
+		snprintf(err, errlen, "%s: %s", s->so->ses.path, e);
 		return errmsg_host(rc);
 	}
 	return 0;
@@ -189,7 +189,7 @@ static void search(struct app_rfc2544_job *j, struct rfc2544_result *res)
 	const struct app_rfc2544_hooks *h = j->h;
 	struct app_rfc2544_run_search x = { .progress = h->progress, .progress_ctx = h->print_ctx, .on_trial = h->on_trial,
 				      .ctx = h->print_ctx };
-	char headline[512], err[512], line[sizeof(j->s.so->path) + 640];
+	char headline[512], err[512], line[sizeof(j->s.so->ses.path) + 640];
 	int rc;
 
 	h->searching(h->print_ctx, &j->s.est);
@@ -205,7 +205,7 @@ static void search(struct app_rfc2544_job *j, struct rfc2544_result *res)
 		return;
 	}
 	if (app_run_store_rfc2544_finish(j->s.so, res, headline, sizeof(headline), err, sizeof(err))) {
-		snprintf(line, sizeof(line), "storing the last rows in %s: %s", j->s.so->path, err);
+		snprintf(line, sizeof(line), "storing the last rows in %s: %s", j->s.so->ses.path, err);
 		h->say(h->ctx, true, line);
 	}
 	h->store_end(j->s.so, res->interrupted ? "interrupted" : "complete", headline);

@@ -26,7 +26,7 @@ int app_rfc2544_run_prepare(const struct app_rfc2544_opts *po, struct trial_setu
 struct app_rfc2544_setup {
 	const struct app_rfc2544_opts *po;
 	struct trial_setup *to;
-	struct storeopt *so;
+	struct run_store *so;
 	volatile sig_atomic_t *stop;	/* set: the ceiling's measurement stops */
 	/* Around the maximum loads, which can take minutes: how long the
 	 * run should take, said before (est); then after. Either may be
@@ -76,7 +76,7 @@ int app_rfc2544_run_search(struct app_rfc2544_setup *s, struct app_rfc2544_run_s
 struct app_rfc2544_hooks {
 	volatile sig_atomic_t *(*stop)(void *ctx, bool on);
 	void (*say)(void *ctx, bool warning, const char *line);
-	void (*store_end)(struct storeopt *so, const char *status, const char *headline);
+	void (*store_end)(struct run_store *so, const char *status, const char *headline);
 	void *ctx;
 	void (*planned)(void *pctx, const struct app_rfc2544_plan_estimate *est);
 	void (*measuring)(void *pctx, unsigned int size, bool done);

@@ -50,13 +50,13 @@ static void store_end(struct app_stream_opts *op, const struct app_stream_res *r
 {
 	const char *status = app_stream_run_end_status(res->cf.n > 0, res->r.interrupted, e->why);
 	char headline[160], err[512];
-	int64_t id = op->store.run_id;
+	int64_t id = op->store.ses.run_id;
 
 	if (res->cf.n > 0)
 		app_stream_client_headline(op, res, headline, sizeof(headline));
 	if (app_run_store_end(&op->store, status, res->cf.n > 0 ? headline : NULL, err, sizeof(err)))
 		snprintf(e->warning, sizeof(e->warning), "run %lld not marked %s in %s: %s", (long long)id, status,
-			 op->store.path, err);
+			 op->store.ses.path, err);
 }
 
 int app_stream_run(struct app_stream_opts *op, const struct app_stream_hooks *h, void *ctx,
@@ -82,7 +82,7 @@ int app_stream_run(struct app_stream_opts *op, const struct app_stream_hooks *h,
 		e->why = rc == -ECANCELED ? APP_STREAM_STOPPED : rc == -EINVAL ? APP_STREAM_INPUT : APP_STREAM_HOST;
 	else if (!(rc = h->result(ctx, op, res)))
 		e->why = res->r.interrupted ? APP_STREAM_STOPPED : APP_STREAM_OK;
-	if (op->store.db)
+	if (op->store.ses.db)
 		store_end(op, res, e);
 	free(res);
 	return rc;

@@ -144,7 +144,7 @@ static void db_trial_of(const struct trial_setup *to, const struct trial_result 
 
 /* One repeat: the traffic, the DUT's CPU and the stored trial; *unstored
  * when the store refused it, warn saying why. */
-static int run_one(struct trial_setup *to, struct storeopt *so, struct app_trial_run *run, unsigned int rep,
+static int run_one(struct trial_setup *to, struct run_store *so, struct app_trial_run *run, unsigned int rep,
 		   bool *unstored, char *warn, size_t warnlen)
 {
 	struct trial_result *res = &run->res[rep];
@@ -191,7 +191,7 @@ static int run_one(struct trial_setup *to, struct storeopt *so, struct app_trial
 	return 0;
 }
 
-int app_trial_run_repeats(struct trial_setup *to, struct storeopt *so, struct app_trial_run *run)
+int app_trial_run_repeats(struct trial_setup *to, struct run_store *so, struct app_trial_run *run)
 {
 	char warn[512];
 	bool unstored;
@@ -258,7 +258,7 @@ void app_trial_run_free(struct trial_setup *to, struct app_trial_run *run)
 	app_trial_plan_release(to);
 }
 
-int app_trial_run_store_begin(struct storeopt *so, const struct trial_setup *to, unsigned int repeat, char *err,
+int app_trial_run_store_begin(struct run_store *so, const struct trial_setup *to, unsigned int repeat, char *err,
 			  size_t errlen)
 {
 	char sizes[160];
@@ -290,11 +290,11 @@ static int after_each(void *ctx, unsigned int i, const char *warn)
 {
 	struct app_trial_job *j = ctx;
 	const struct app_trial_hooks *h = j->h;
-	char line[sizeof(j->so.path) + 640];
+	char line[sizeof(j->so.ses.path) + 640];
 
 	h->quiet(h->print_ctx);
 	if (warn) {
-		snprintf(line, sizeof(line), "not stored in %s: %s", j->so.path, warn);
+		snprintf(line, sizeof(line), "not stored in %s: %s", j->so.ses.path, warn);
 		h->say(h->ctx, true, line);
 	}
 	return h->repeat(h->print_ctx, &j->run, i);
@@ -339,10 +339,10 @@ static void finish(struct app_trial_job *j)
 	}
 	app_trial_run_summarize(run, cfg->rate_pps * cfg->ndirs, &j->sum, headline, sizeof(headline));
 	h->store_end(&j->so, app_trial_run_status(run), run->done ? headline : NULL);
-	h->files_close(h->print_ctx, j->so.label, run, run->done > 0, say_warning, j);
+	h->files_close(h->print_ctx, j->so.req.label, run, run->done > 0, say_warning, j);
 	cfg->capture = NULL;
 	h->stop(h->ctx, false);
-	h->end(h->print_ctx, run, &j->sum, j->so.run_id);
+	h->end(h->print_ctx, run, &j->sum, j->so.ses.run_id);
 }
 
 int app_trial_run_go(struct app_trial_job *j)

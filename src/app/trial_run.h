@@ -68,12 +68,12 @@ void app_trial_run_free(struct trial_setup *to, struct app_trial_run *run);
 
 /* The run's row in the store (unless --no-store): a bad --db fails here,
  * before the traffic. 0 or -errno with err. */
-int app_trial_run_store_begin(struct storeopt *so, const struct trial_setup *to, unsigned int repeat, char *err,
+int app_trial_run_store_begin(struct run_store *so, const struct trial_setup *to, unsigned int repeat, char *err,
 			  size_t errlen);
 
 /* Run the repeats until all are done, one fails or a stop; leaves
  * to->cfg.cost NULL. Returns run->rc (0 when nothing failed). */
-int app_trial_run_repeats(struct trial_setup *to, struct storeopt *so, struct app_trial_run *run);
+int app_trial_run_repeats(struct trial_setup *to, struct run_store *so, struct app_trial_run *run);
 
 /* The word a run's row ends with: interrupted (a stop), failed (a step
  * failed, or no repeat done), else complete. */
@@ -126,7 +126,7 @@ double app_trial_run_check_ceiling(const struct trial_setup *o, struct trial_res
 struct app_trial_hooks {
 	volatile sig_atomic_t *(*stop)(void *ctx, bool on);
 	void (*say)(void *ctx, bool warning, const char *line);
-	void (*store_end)(struct storeopt *so, const char *status, const char *headline);
+	void (*store_end)(struct run_store *so, const char *status, const char *headline);
 	void *ctx;
 	void (*planned)(void *pctx, unsigned int repeat, uint64_t duration_ns, double secs);
 	trial_progress_fn progress;
@@ -145,7 +145,7 @@ struct app_trial_hooks {
  * the hooks; out: run (fail, rc, interrupted) and sum. */
 struct app_trial_job {
 	struct trial_setup to;
-	struct storeopt so;
+	struct run_store so;
 	const struct app_trial_hooks *h;
 	struct app_trial_run run;
 	struct app_trial_summary sum;

@@ -28,7 +28,7 @@ static int status(const struct app_rfc2544_job *j)
 int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 {
 	struct rfc2544_args r;
-	struct storeopt so;
+	struct run_store so;
 	struct trial_setup to;
 	struct app_rfc2544_plan plan;
 	struct stop cs = { 0 };

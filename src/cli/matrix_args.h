@@ -14,7 +14,7 @@
 struct matrix_opts {
 	struct app_matrix *m;
 	const char *prefix, *label, *db, *html, *fail_pct;
-	const char *tags[STOREOPT_MAX_TAGS - 1];	/* and the matrix's own */
+	const char *tags[APP_STORE_MAX_TAGS - 1];	/* and the matrix's own */
 	int ntags;
 	bool no_xdp;
 };

@@ -186,10 +186,10 @@ const struct opt_cmd rfc2544_cmd = {
 	.tables = rfc2544_tables,
 };
 
-enum opt_result rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct storeopt *so,
+enum opt_result rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct run_store *so,
 			     struct trial_setup *to, struct app_rfc2544_plan *plan, int *status)
 {
-	void *ctx[] = { r, so, &to->req };
+	void *ctx[] = { r, &so->req, &to->req };
 	char err[512], **args;
 	int nargs, rc;
 

@@ -21,7 +21,7 @@ struct rfc2544_args {
  * traffic options), with the test words and every check, and the plan
  * timed (RFC 2544's defaults, or the lab's quick mode): OPT_GO, or
  * OPT_EXIT with *status (opt.h). */
-enum opt_result rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct storeopt *so,
+enum opt_result rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct run_store *so,
 			     struct trial_setup *to, struct app_rfc2544_plan *plan, int *status);
 
 #endif

@@ -20,7 +20,7 @@ static bool has_control(const char *v)
 
 static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct storeopt *s = ctx;
+	struct run_store_request *s = ctx;
 
 	int rc;
 
@@ -39,7 +39,7 @@ static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, si
  * characters; a label may be empty (no label). */
 static int set_text(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct storeopt *s = ctx;
+	struct run_store_request *s = ctx;
 	bool tag = opt->id;
 
 	if (has_control(v)) {
@@ -54,8 +54,8 @@ static int set_text(void *ctx, const struct opt *opt, const char *v, char *err, 
 		s->label = v;
 		return 0;
 	}
-	if (s->ntags == STOREOPT_MAX_TAGS) {
-		snprintf(err, errlen, "--tag: at most %d tags", STOREOPT_MAX_TAGS);
+	if (s->ntags == APP_STORE_MAX_TAGS) {
+		snprintf(err, errlen, "--tag: at most %d tags", APP_STORE_MAX_TAGS);
 		return -EINVAL;
 	}
 	s->tags[s->ntags++] = v;
@@ -70,20 +70,20 @@ const struct opt store_args_opts[] = {
 	  .group = "results store (see 'wirerate runs' and 'wirerate report')" },
 	{ OPT_CUSTOM("label", OPT_VALUE, "TEXT", set_text, "a name for this run, e.g. the kernel: --label 6.1.0") },
 	{ OPT_CUSTOM("tag", OPT_VALUE, "TEXT", set_text, "a free-form tag (repeatable)"), .id = 1 },
-	{ OPT_BOOL("no-store", OPT_FIELD(struct storeopt, no_store), "do not store this run") },
+	{ OPT_BOOL("no-store", OPT_FIELD(struct run_store_request, no_store), "do not store this run") },
 	{ NULL },
 };
 
-void store_args_init(struct storeopt *s)
+void store_args_init(struct run_store *s)
 {
 	memset(s, 0, sizeof(*s));
 }
 
-void store_args_end(struct storeopt *s, const char *status, const char *headline)
+void store_args_end(struct run_store *s, const char *status, const char *headline)
 {
 	char err[512];
-	int64_t id = s->run_id;
+	int64_t id = s->ses.run_id;
 
 	if (app_run_store_end(s, status, headline, err, sizeof(err)))
-		cli_error("warning: run %lld not marked %s in %s: %s", (long long)id, status, s->path, err);
+		cli_error("warning: run %lld not marked %s in %s: %s", (long long)id, status, s->ses.path, err);
 }

@@ -243,7 +243,7 @@ const struct opt_cmd stream_cmd = {
 
 enum opt_result stream_args(struct cli *cli, int argc, char **argv, struct app_stream_opts *op, int *status)
 {
-	void *ctx[] = { op, &op->store };
+	void *ctx[] = { op, &op->store.req };
 	char *args[1], err[512];
 	int nargs, rc;
 

@@ -42,9 +42,9 @@ const struct opt_cmd trial_cmd = {
 };
 
 enum opt_result trial_args(struct cli *cli, int argc, char **argv, struct trial_setup *to, struct trial_args *own,
-			   struct storeopt *so, int *status)
+			   struct run_store *so, int *status)
 {
-	void *ctx[] = { &to->req, own, so };
+	void *ctx[] = { &to->req, own, &so->req };
 	char *args[1], err[512];
 	int nargs, rc;
 

@@ -22,6 +22,6 @@ struct trial_args {
  * store's), with the checks trialopt does not know of: OPT_GO, or
  * OPT_EXIT with *status (opt.h). */
 enum opt_result trial_args(struct cli *cli, int argc, char **argv, struct trial_setup *to, struct trial_args *own,
-			   struct storeopt *so, int *status);
+			   struct run_store *so, int *status);
 
 #endif

@@ -237,9 +237,9 @@ static void hook_end(void *ctx, const struct app_rfc2544_setup *s, const struct 
 		     void (*warn)(void *ctx, const char *line), void *wctx)
 {
 	const struct rfc2544_live_run *v = ctx;
-	struct rfc2544runprint p = { .po = s->po, .to = s->to, .plan = s->plan, .res = res, .run_id = s->so->run_id,
-				   .db = s->so->path, .sut = s->so->sut, .sut_config = s->so->sut_config };
-	struct om_rfc2544 m = { .label = s->so->label, .res = res };
+	struct rfc2544runprint p = { .po = s->po, .to = s->to, .plan = s->plan, .res = res, .run_id = s->so->ses.run_id,
+				   .db = s->so->ses.path, .sut = s->so->ses.sut, .sut_config = s->so->ses.sut_config };
+	struct om_rfc2544 m = { .label = s->so->req.label, .res = res };
 	struct out *o = v->out_create(v->json, "rfc2544");
 	char err[512], line[4096 + 640];
 

@@ -286,7 +286,7 @@ void stream_print_run(struct out *o, const struct app_stream_opts *op, const str
 				 .local_cpu = op->local_cpu, .remote_cpu = op->remote_cpu, .cpus = &op->cpus,
 				 .nsend = op->nsend, .senders = res->s, .conf_level = op->conf_level,
 				 .conf_width = op->conf_width, .cr = &res->cr,
-				 .dut = res->have_cost ? res->dut : NULL, .run_id = op->store.run_id };
+				 .dut = res->have_cost ? res->dut : NULL, .run_id = op->store.ses.run_id };
 
 	stream_print_result(o, &p, &res->r, &res->cf);
 }

@@ -125,7 +125,7 @@ static int hook(void *ctx, unsigned int i, const char *warn)
 static void test_stopped_first(void **state)
 {
 	static struct trial_setup to;
-	struct storeopt so;
+	struct run_store so;
 	struct trial_result res[2];
 	struct cpucost_result cr[2];
 	volatile sig_atomic_t stop = 1;
