@@ -64,8 +64,8 @@ bool cli_have_root(void);
 
 int cmd_agent(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd agent_cmd;
-int cmd_vmguest(struct cli *cli, int argc, char **argv);
-extern const struct opt_cmd vmguest_cmd;
+int cmd_vm_guest(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd vm_guest_cmd;
 int cmd_lab(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd lab_cmd;
 int cmd_matrix(struct cli *cli, int argc, char **argv);

@@ -49,7 +49,7 @@ static const struct cmd commands[] = {
 	{ "soak",    cmd_soak,    NEED_NONE, "cyclesoak: the CPU everything else takes, hidden interrupt time included", &soak_cmd },
 	{ "stream",  cmd_stream,  NEED_NONE, "netperf-style UDP_STREAM: socket throughput between two hosts, or through the lab", &stream_cmd },
 	{ "agent",   cmd_agent,   NEED_NONE, "the DUT's side of --dut: JSON lines on stdin/stdout, started by the tester (over ssh)", &agent_cmd },
-	{ "vm-guest", cmd_vmguest, NEED_ROOT, "a VM lab's guest side, its init: set up the DUT, serve the agent (lab up --kernel boots it)", &vmguest_cmd },
+	{ "vm-guest", cmd_vm_guest, NEED_ROOT, "a VM lab's guest side, its init: set up the DUT, serve the agent (lab up --kernel boots it)", &vm_guest_cmd },
 	{ "version", cmd_version, NEED_NONE, "print the version", &version_cmd },
 	{ "help",    cmd_help,    NEED_NONE, "this list", &help_cmd },
 };
