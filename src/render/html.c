@@ -7,13 +7,15 @@
  * failed). Everything from the model goes through svg_esc. The charts
  * are html_chart.c's; the page of report --trend is html_trend.c's, with
  * this one's head and style. */
+#include "render/html.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render/html_impl.h"
-#include "render/report_render.h"
+#include "render/out.h"
 #include "wr_config.h"
 #include "wr_revision.h"
 

@@ -2,13 +2,14 @@
  * groups' means and its changes marked, and a table of the changes with
  * what differed. The same head, style and escaping as the report's page
  * (html.c). */
+#include "render/html_trend.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render/html_impl.h"
-#include "render/report_render.h"
 #include "store/trend_model.h"
 #include "wr_config.h"
 #include "wr_revision.h"

@@ -3,6 +3,7 @@
  * document from the same out_* calls (each run's object is
  * report_print_json.c's, the CSV files report_print_csv.c's);
  * store/report_db.c loads and compares. */
+#include "render/report_print.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,13 @@
 /* A report as CSV: one line per run and frame size, and the frame loss
  * test's steps (report_render.h). */
+#include "render/report_print_csv.h"
+#include "render/out.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/report_render.h"
 #include "store/report_db.h"
 
 /* A field from the store: escaped as the text tables are (a CSV file is

@@ -6,7 +6,8 @@
 
 #include <stdbool.h>
 
-#include "render/report_render.h"
+#include "render/out.h"
+#include "store/report_model.h"
 
 /* A run of the report as an object of its "runs" array: its facts, then
  * its cells with every figure; baseline: the run the others are compared
