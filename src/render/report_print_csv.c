@@ -1,5 +1,5 @@
 /* A report as CSV: one line per run and frame size, and the frame loss
- * test's steps (report_render.h). */
+ * test's steps (report_print_csv.h). */
 #include "render/report_print_csv.h"
 #include "render/out.h"
 
