@@ -82,7 +82,40 @@ def check_names(src, files):
     return bad
 
 
+def concept_of(stem):
+    """The concept a file belongs to: its stem's first word (cmd_X: X)."""
+    if stem.startswith('cmd_'):
+        stem = stem[4:]
+    return stem.split('_')[0]
+
+
+def concepts(files):
+    """docs/architecture.md's table: each concept of two files or more,
+    its files by layer, bottom to top."""
+    by = {}
+    for layer, path in files:
+        name = os.path.basename(path)
+        stem = name[:-2]
+        shown = stem if name.endswith('.c') or not os.path.exists(path[:-2] + '.c') else None
+        if shown is None:
+            continue
+        if name.endswith('.h'):
+            shown = name
+        by.setdefault(concept_of(stem), {}).setdefault(layer, []).append(shown)
+    rows = ['| concept | files (layer: stems, bottom to top) |', '|---|---|']
+    for c in sorted(by):
+        layers = by[c]
+        if sum(len(v) for v in layers.values()) < 2:
+            continue
+        cell = '; '.join(f'{l}: ' + ', '.join(sorted(layers[l])) for l in LAYERS if l in layers)
+        rows.append(f'| {c} | {cell} |')
+    return '\n'.join(rows) + '\n'
+
+
 def main():
+    show = len(sys.argv) > 1 and sys.argv[1] == '--concepts'
+    if show:
+        del sys.argv[1]
     src = sys.argv[1]
     stamp = sys.argv[2] if len(sys.argv) > 2 else None
     rank = {name: i for i, name in enumerate(LAYERS)}
@@ -110,6 +143,9 @@ def main():
                         if rank[m.group(1)] > rank[layer]:
                             inc = line.split('"')[1]
                             bad.append(f'{path}:{n}: {layer} may not include {inc} (a higher layer)')
+    if show:
+        sys.stdout.write(concepts(files))
+        return 0
     bad += check_names(src, files)
     for b in bad:
         print(b, file=sys.stderr)

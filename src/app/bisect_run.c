@@ -19,6 +19,7 @@
 #include "core/ns.h"
 #include "os/clock.h"
 #include "os/selfexec.h"
+#include "os/stop.h"
 #include "dut/dut.h"
 #include "dut/envcap.h"
 #include "store/report_db.h"
@@ -344,26 +345,24 @@ int app_bisect_run_state(struct app_bisect *b, char *err, size_t errlen)
 	return rc;
 }
 
-int app_bisect_run_measure_dut(char *const *measure, int nmeasure, struct dut_target *t, char *err, size_t errlen)
+int app_bisect_run_figure(const char *given, const char *test, enum bisect_figure *f, char *err, size_t errlen)
 {
-	const char *target = NULL;
+	bool rfc = !strcmp(test, "rfc2544");
 
-	*t = (struct dut_target){ 0 };
-	for (int i = 0; i + 1 < nmeasure; i++) {
-		const char *o = measure[i], *v = measure[i + 1];
-
-		if (!strcmp(o, "--dut"))
-			target = v;
-		else if (!strcmp(o, "--ssh-option") && t->nssh_opts < DUT_SSH_OPTS_MAX)
-			t->ssh_opts[t->nssh_opts++] = v;
-		else if (!strcmp(o, "--dut-agent"))
-			t->agent = v;
+	if (!given) {
+		*f = rfc ? BISECT_FIG_NDR : BISECT_FIG_FORWARDED;
+		return 0;
 	}
-	if (!target) {
-		snprintf(err, errlen, "--install: the measurement names no --dut to wait for");
+	if (bisect_db_figure_parse(given, f)) {
+		snprintf(err, errlen, "--figure '%.32s': ndr, pdr, forwarded or cpu-per-frame", given);
 		return -EINVAL;
 	}
-	return duttarget_parse(target, t, err, errlen);
+	if (bisect_db_figure_rfc2544(*f) != rfc) {
+		snprintf(err, errlen, "--figure %s is %s, and the measurement is %s", given,
+			 rfc ? "a trial's figure (forwarded, cpu-per-frame)" : "an rfc2544 throughput figure", test);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Run a command of the spec (sh -c, in the tree) into log: 0, 1 with why
@@ -376,8 +375,8 @@ static int run_cmd(const struct app_bisect *b, const char *what, const char *cmd
 
 	unlink(log);
 	st = command_run(argv, b->spec.tree[0] ? b->spec.tree : NULL, log, b->spec.timeout_s * 1000u,
-			 selfexec_stop_flag(), err, sizeof(err));
-	if (st == -EINTR || selfexec_stopped())
+			 stop_flag(), err, sizeof(err));
+	if (st == -EINTR || stop_requested())
 		return -EINTR;
 	command_log_tail(log, tail, sizeof(tail));
 	if (st) {
@@ -400,7 +399,7 @@ static int install(struct app_bisect *b, size_t i, char *why, size_t whylen)
 	uint64_t deadline;
 	int st;
 
-	if (app_bisect_run_measure_dut(s->measure, s->nmeasure, &t, err, sizeof(err))) {
+	if (b->measure_dut(b->ctx, b, &t, err, sizeof(err))) {
 		snprintf(why, whylen, "%s", err);
 		return 1;
 	}
@@ -431,7 +430,7 @@ static int install(struct app_bisect *b, size_t i, char *why, size_t whylen)
 			if (!want[0] || !strcmp(got, want))
 				return 0;
 		}
-		if (selfexec_stopped())
+		if (stop_requested())
 			return -EINTR;
 		if (clock_mono_ns() >= deadline)
 			break;
@@ -479,7 +478,7 @@ static int prepare(struct app_bisect *b, size_t i, char *why, size_t whylen)
 		step_said(b, i, "lab up");
 		if (b->lab_spec(b->ctx, b, i, &ls, err, sizeof(err)) || lab_down(s->prefix, err, sizeof(err)) ||
 		    lab_up(&ls, err, sizeof(err))) {
-			if (selfexec_stopped())
+			if (stop_requested())
 				return -EINTR;
 			snprintf(why, whylen, "the lab did not come up: %s", err);
 			return 1;
@@ -515,46 +514,33 @@ static int store_skip(struct app_bisect *b, size_t i, const char *why, char *err
 	return rc;
 }
 
-/* The measurement's command line for candidate i, its round r. */
-static void measure_argv(const struct app_bisect *b, size_t i, char **argv, char bufs[][80])
+/* What candidate i's measurement is asked: the test's words, the lab,
+ * the repeats, and the label and tags its run is found by. */
+struct measure {
+	struct app_child what;
+	char label[64], tags[3][80];
+};
+
+static void measure_of(const struct app_bisect *b, size_t i, struct measure *m)
 {
 	const struct app_bisect_spec *s = &b->spec;
-	int a = 0;
 
-	argv[a++] = "wirerate";
-	for (int k = 0; k < s->nmeasure; k++)
-		argv[a++] = s->measure[k];
-	if (b->lab_spec && !app_bisect_source_has_option(s->measure, "--prefix")) {
-		argv[a++] = "--prefix";
-		argv[a++] = (char *)s->prefix;
-	}
-	snprintf(bufs[0], 80, "%u", s->repeat);
-	snprintf(bufs[1], 80, "%.*s %zu/%.16s", BISECT_NAME_MAX, s->name, i, b->c[i].shown);
-	bufs[1][63] = '\0';
-	snprintf(bufs[2], 80, "bisect:%" PRId64, b->id);
-	snprintf(bufs[3], 80, "bisect-step:%" PRId64 ":%zu", b->id, i);
-	snprintf(bufs[4], 80, "bisect-candidate:%.60s", b->c[i].id);
-	argv[a++] = "--repeat";
-	argv[a++] = bufs[0];
-	argv[a++] = "--label";
-	argv[a++] = bufs[1];
-	argv[a++] = "--tag";
-	argv[a++] = bufs[2];
-	argv[a++] = "--tag";
-	argv[a++] = bufs[3];
-	argv[a++] = "--tag";
-	argv[a++] = bufs[4];
-	argv[a++] = "--db";
-	argv[a++] = (char *)s->db_path;
-	argv[a] = NULL;
+	snprintf(m->label, sizeof(m->label), "%.*s %zu/%.16s", BISECT_NAME_MAX, s->name, i, b->c[i].shown);
+	snprintf(m->tags[0], sizeof(m->tags[0]), "bisect:%" PRId64, b->id);
+	snprintf(m->tags[1], sizeof(m->tags[1]), "bisect-step:%" PRId64 ":%zu", b->id, i);
+	snprintf(m->tags[2], sizeof(m->tags[2]), "bisect-candidate:%.60s", b->c[i].id);
+	m->what = (struct app_child){ .cmd = APP_CHILD_TEST, .words = s->measure, .nwords = s->nmeasure,
+				      .prefix = b->lab_spec ? s->prefix : NULL, .repeat = s->repeat,
+				      .label = m->label, .tags = { m->tags[0], m->tags[1], m->tags[2] }, .ntags = 3,
+				      .db = s->db_path };
 }
 
 /* One step: candidate i prepared (unless it was the last one) and
  * measured once. 0 (a skip is stored too), -EINTR, or -EIO. */
 static int step(struct app_bisect *b, size_t i, long *prepared)
 {
-	char why[768], err[512], log[4600], bufs[5][80];
-	char *argv[BISECT_ARGV_MAX + 24];
+	char why[768], err[512], log[4600];
+	struct measure m;
 	int rc = 0, st, fd;
 
 	if (*prepared != (long)i) {
@@ -566,15 +552,15 @@ static int step(struct app_bisect *b, size_t i, long *prepared)
 		*prepared = (long)i;
 	}
 	step_said(b, i, "measuring");
-	measure_argv(b, i, argv, bufs);
+	measure_of(b, i, &m);
 	snprintf(log, sizeof(log), "%s/measure-%zu.log", b->spec.logs, i);
 	if ((fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0) {
 		say(b, "%s: %s", log, strerror(errno));
 		return -EIO;
 	}
-	st = selfexec_run(argv, fd, CHILD_CANNOT_RUN);
+	st = app_child_run(b->argv, b->ctx, &m.what, fd, CHILD_CANNOT_RUN);
 	close(fd);
-	if (st == 130 || selfexec_stopped())
+	if (st == 130 || stop_requested())
 		return -EINTR;
 	if (st < 0) {
 		say(b, "cannot run the measurement: %s", strerror(-st));
@@ -679,7 +665,7 @@ static bool ends_bounded(struct app_bisect *b)
 
 int app_bisect_run(struct app_bisect *b)
 {
-	struct selfexec_sigs sigs;
+	struct stop sigs;
 	struct db *db = NULL;
 	char err[512];
 	long prepared = -1;
@@ -701,7 +687,7 @@ int app_bisect_run(struct app_bisect *b)
 		db_close(db);
 		return -EIO;
 	}
-	selfexec_catch(&sigs);
+	stop_catch_hangup(&sigs);
 	while (!rc) {
 		if ((rc = app_bisect_run_state(b, err, sizeof(err)))) {
 			say(b, "%s", err);
@@ -714,7 +700,7 @@ int app_bisect_run(struct app_bisect *b)
 			rc = -EIO;
 			break;
 		}
-		if (selfexec_stopped()) {
+		if (stop_requested()) {
 			rc = -EINTR;
 			break;
 		}
@@ -733,9 +719,30 @@ int app_bisect_run(struct app_bisect *b)
 		if (!rc)
 			rc = -EIO;
 	}
-	selfexec_restore(&sigs);
+	stop_restore(&sigs);
 	db_close(db);
 	return rc;
+}
+
+int app_bisect_run_html(const struct app_bisect *b, const char *file, char *err, size_t errlen)
+{
+	int64_t runs[16];
+	struct app_child what = { .cmd = APP_CHILD_REPORT, .runs = runs, .db = b->spec.db_path, .html = file };
+	FILE *null;
+	int st;
+
+	for (size_t i = 0; i < b->n && what.nruns < 16; i++)
+		if (b->c[i].nruns)
+			runs[what.nruns++] = b->c[i].runs[b->c[i].nruns - 1];
+	if (!what.nruns) {
+		snprintf(err, errlen, "no step was measured yet");
+		return -ENOENT;
+	}
+	null = fopen("/dev/null", "w");
+	st = app_child_run(b->argv, b->ctx, &what, null ? fileno(null) : -1, CHILD_CANNOT_RUN);
+	if (null)
+		fclose(null);
+	return st;
 }
 
 int app_bisect_run_explain(const struct app_bisect *b, struct trend_change *c, char *err, size_t errlen)

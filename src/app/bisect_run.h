@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "app/child.h"
 #include "core/bisect.h"
 #include "core/duttarget.h"
 #include "lab/lab.h"
@@ -84,10 +85,18 @@ struct app_bisect {
 	enum bisect_mark *marks;
 	struct bisect_state st;
 	char *measure_buf;		/* what spec.measure points into, when read back */
-	/* The lab for candidate i (in: the caller parses 'lab up' options):
-	 * 0, or -EINVAL with err. NULL: the spec has no lab. */
+	/* The lab for candidate i (in: the caller sets it from the spec's
+	 * 'lab up' options, the prefix and the candidate's kernel,
+	 * app_bisect_source_kernel): 0, or -EINVAL with err. NULL: the spec
+	 * has no lab. */
 	int (*lab_spec)(void *ctx, const struct app_bisect *b, size_t i, struct lab_spec *out, char *err,
 			size_t errlen);
+	/* The DUT the measurement's words reach, the one --install waits for
+	 * (in: the caller reads the words): 0, or -EINVAL with err. */
+	int (*measure_dut)(void *ctx, const struct app_bisect *b, struct dut_target *t, char *err, size_t errlen);
+	/* The command line of a child, a measurement or the log's report (in:
+	 * the caller spells its options, app/child.h). */
+	app_child_argv_fn argv;
 	/* Said as it goes (may be NULL): a step begun and its outcome, a line
 	 * of what went wrong. */
 	void (*step)(void *ctx, const struct app_bisect *b, size_t i, const char *what);
@@ -109,10 +118,10 @@ int app_bisect_run_create(struct app_bisect *b, char *err, size_t errlen);
  * -ENOENT when there is none. */
 int app_bisect_run_open(struct app_bisect *b, const char *db_path, int64_t id, bool any, char *err, size_t errlen);
 
-/* The DUT a measurement's command line reaches (--dut, --ssh-option,
- * --dut-agent), the one --install waits for: 0, or -EINVAL with err
- * when it names none or a bad one. */
-int app_bisect_run_measure_dut(char *const *measure, int nmeasure, struct dut_target *t, char *err, size_t errlen);
+/* The figure given (NULL: the test's own, ndr for rfc2544 throughput,
+ * forwarded for a trial) checked against the measurement's test (its
+ * first word): 0, or -EINVAL with err. */
+int app_bisect_run_figure(const char *given, const char *test, enum bisect_figure *f, char *err, size_t errlen);
 
 /* Its steps re-read from the store and decided again (b->st, b->marks). */
 int app_bisect_run_state(struct app_bisect *b, char *err, size_t errlen);
@@ -122,6 +131,11 @@ int app_bisect_run_state(struct app_bisect *b, char *err, size_t errlen);
 int app_bisect_run(struct app_bisect *b);
 
 void app_bisect_run_free(struct app_bisect *b);
+
+/* The steps' runs, each measured candidate's last, as 'report' shows
+ * them, into the HTML page file (the report's exit status, or -errno when
+ * it could not run); -ENOENT with err when no step was measured yet. */
+int app_bisect_run_html(const struct app_bisect *b, const char *file, char *err, size_t errlen);
 
 /* What differed in the environment between the last good's runs and the
  * first bad's (app/trend.h's explanation), once the bisection found it. */

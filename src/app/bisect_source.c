@@ -1,6 +1,7 @@
 #include "app/bisect_source.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,14 +128,44 @@ int app_bisect_source_dirty(const char *tree, char *err, size_t errlen)
 	return st;
 }
 
-bool app_bisect_source_has_option(char *const *argv, const char *opt)
+int app_bisect_source_tree(char *tree, size_t len, char *err, size_t errlen)
 {
-	size_t l = strlen(opt);
+	char real[PATH_MAX], why[512];
+	int rc;
 
-	for (int i = 0; argv[i]; i++)
-		if (!strncmp(argv[i], opt, l) && (!argv[i][l] || argv[i][l] == '='))
-			return true;
-	return false;
+	if (!realpath(tree, real)) {
+		snprintf(err, errlen, "--tree %.200s: %s", tree, strerror(errno));
+		return -EINVAL;
+	}
+	if (strlen(real) >= len) {
+		snprintf(err, errlen, "--tree: a path too long");
+		return -EINVAL;
+	}
+	snprintf(tree, len, "%s", real);
+	if ((rc = app_bisect_source_dirty(tree, why, sizeof(why))) < 0) {
+		snprintf(err, errlen, "--tree %.200s is not a git work tree: %s", tree, why);
+		return rc;
+	}
+	if (rc) {
+		snprintf(err, errlen, "--tree %.200s has uncommitted changes: commit or stash them first "
+			 "(each candidate is checked out)", tree);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void app_bisect_source_kernel(const struct app_bisect *b, size_t i, char *kernel, size_t klen, char *modules,
+			      size_t mlen)
+{
+	const struct app_bisect_spec *s = &b->spec;
+
+	kernel[0] = modules[0] = '\0';
+	if (s->kernels[0])
+		snprintf(kernel, klen, "%s", b->c[i].id);
+	else if (s->boot[0])
+		snprintf(kernel, klen, "%.2048s/%.2048s", s->tree, s->boot);
+	if (kernel[0] && s->modules[0])
+		snprintf(modules, mlen, "%.2048s/%.2048s", s->tree, s->modules);
 }
 
 /* rev as a full commit hash: 0, or -EINVAL with err. */

@@ -24,7 +24,17 @@ int app_bisect_source_head(const char *tree, char *out, size_t len, char *err, s
  * refuse: 1 changed, 0 clean, -errno. */
 int app_bisect_source_dirty(const char *tree, char *err, size_t errlen);
 
-/* Whether argv (NULL ended) has opt, as "--opt" or "--opt=..." */
-bool app_bisect_source_has_option(char *const *argv, const char *opt);
+/* The tree (len bytes) by its full path, checked: a git work tree
+ * without uncommitted changes (each candidate is checked out). 0;
+ * -EINVAL with err for bad input; -errno when git could not run. */
+int app_bisect_source_tree(char *tree, size_t len, char *err, size_t errlen);
+
+struct app_bisect;
+
+/* The kernel candidate i boots on a VM lab, and its modules ("" none):
+ * a kernel of the list, or the image the build made in the tree; "" when
+ * the lab has the host's. */
+void app_bisect_source_kernel(const struct app_bisect *b, size_t i, char *kernel, size_t klen, char *modules,
+			      size_t mlen);
 
 #endif

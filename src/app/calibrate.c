@@ -14,13 +14,13 @@
 #include "os/cpulat.h"
 #include "store/calib.h"
 
-void app_calibrate_defaults(struct trialopt *to)
+void app_calibrate_defaults(struct trial_setup *to)
 {
-	to->direct = true;
-	if (!to->duration_set)
-		to->cfg.duration_ns = 5 * NSEC_PER_SEC;
-	if (!to->learn_set)
-		to->cfg.learn_frames = 0;
+	to->plan.direct = true;
+	if (!to->req.duration_set)
+		to->plan.cfg.duration_ns = 5 * NSEC_PER_SEC;
+	if (!to->req.learn_set)
+		to->plan.cfg.learn_frames = 0;
 }
 
 double app_calibrate_min_offered(const struct trial_result *r)
@@ -59,12 +59,12 @@ void app_calibrate_line_span(const double *lines, unsigned int n, double *lo, do
 
 /* The lab's direct veth pair in place of the DUT: cal0 in gen, cal1 in
  * sink, the two directions swapped over it. */
-static int direct_pair(struct trialopt *to, struct app_calibrate *c, char *err, size_t errlen)
+static int direct_pair(struct trial_setup *to, struct app_calibrate *c, char *err, size_t errlen)
 {
-	struct trial_cfg *cfg = &to->cfg;
+	struct trial_cfg *cfg = &to->plan.cfg;
 	int rc;
 
-	if ((rc = lab_direct_add(to->prefix, cfg->dir[0].spec.src_mac, cfg->dir[0].spec.dst_mac, err, errlen)))
+	if ((rc = lab_direct_add(to->plan.prefix, cfg->dir[0].spec.src_mac, cfg->dir[0].spec.dst_mac, err, errlen)))
 		return rc;
 	c->direct_made = true;
 	cfg->dir[0].tx_if = LAB_DIRECT_TX;
@@ -78,11 +78,11 @@ static int direct_pair(struct trialopt *to, struct app_calibrate *c, char *err, 
 	}
 	memcpy(cfg->dir[1].spec.src_mac, cfg->dir[0].spec.dst_mac, 6);
 	memcpy(cfg->dir[1].spec.dst_mac, cfg->dir[0].spec.src_mac, 6);
-	snprintf(to->where, sizeof(to->where), "back to back in lab %s (gen cal0 -> sink cal1, no DUT)", to->prefix);
+	snprintf(to->plan.where, sizeof(to->plan.where), "back to back in lab %s (gen cal0 -> sink cal1, no DUT)", to->plan.prefix);
 	return 0;
 }
 
-int app_calibrate(struct trialopt *to, const volatile sig_atomic_t *stop, struct app_calibrate *c,
+int app_calibrate(struct trial_setup *to, const volatile sig_atomic_t *stop, struct app_calibrate *c,
 		  char *err, size_t errlen)
 {
 	struct calib_report *r = &c->rep;
@@ -98,25 +98,25 @@ int app_calibrate(struct trialopt *to, const volatile sig_atomic_t *stop, struct
 	paced = c->paced = calloc(1, sizeof(*paced));
 	if (!flat || !paced)
 		return -ENOMEM;
-	if (to->lab) {
+	if (to->plan.lab) {
 		if ((rc = direct_pair(to, c, err, errlen)))
 			return rc;
 	} else {
-		snprintf(to->where, sizeof(to->where), "back to back on %s -> %s (cabled, no DUT)", to->tx_if, to->rx_if);
+		snprintf(to->plan.where, sizeof(to->plan.where), "back to back on %s -> %s (cabled, no DUT)", to->plan.tx_if, to->plan.rx_if);
 	}
 
 	/* 1: flat out. */
-	if ((rc = trial_run(&to->cfg, flat, stop, NULL, NULL, err, errlen)))
+	if ((rc = trial_run(&to->plan.cfg, flat, stop, NULL, NULL, err, errlen)))
 		return rc;
 	/* 2: paced at 90% of what the generator reached. */
 	if (!flat->interrupted) {
-		to->cfg.rate_pps = floor(app_calibrate_min_offered(flat) * 0.9);
-		to->cfg.trial_id = (uint16_t)((to->cfg.trial_id + 1) & 0x7fff);
-		if (to->cfg.rate_pps < 1) {
+		to->plan.cfg.rate_pps = floor(app_calibrate_min_offered(flat) * 0.9);
+		to->plan.cfg.trial_id = (uint16_t)((to->plan.cfg.trial_id + 1) & 0x7fff);
+		if (to->plan.cfg.rate_pps < 1) {
 			snprintf(err, errlen, "the generator sent nothing");
 			return -EIO;
 		}
-		if ((rc = trial_run(&to->cfg, paced, stop, NULL, NULL, err, errlen)))
+		if ((rc = trial_run(&to->plan.cfg, paced, stop, NULL, NULL, err, errlen)))
 			return rc;
 	}
 	if (flat->interrupted || paced->interrupted) {
@@ -134,8 +134,8 @@ int app_calibrate(struct trialopt *to, const volatile sig_atomic_t *stop, struct
 	double lo, hi;
 
 	r->line = flat->cpu_line_ns > 0;
-	r->gen_cpu = to->cfg.gen_cpu[0];
-	r->rx_cpu = to->cfg.rx_cpu;
+	r->gen_cpu = to->plan.cfg.gen_cpu[0];
+	r->rx_cpu = to->plan.cfg.rx_cpu;
 	if (r->line && cpulat_measure(r->gen_cpu, r->rx_cpu, &r->line_after, e2, sizeof(e2)))
 		r->line_after = 0;
 	const double lines[] = { flat->cpu_line_ns, paced->cpu_line_ns, r->line_after };
@@ -143,7 +143,7 @@ int app_calibrate(struct trialopt *to, const volatile sig_atomic_t *stop, struct
 	app_calibrate_line_span(lines, 3, &lo, &hi);
 	r->moved = cpulat_moved(lo, hi);
 
-	e->size = to->cfg.sizes[0];
+	e->size = to->plan.cfg.sizes[0];
 	if (r->line && !r->moved) {
 		cpulat_pair_name(r->gen_cpu, r->rx_cpu, e->line_cpus, sizeof(e->line_cpus));
 		e->line_ns = flat->cpu_line_ns;
@@ -154,21 +154,21 @@ int app_calibrate(struct trialopt *to, const volatile sig_atomic_t *stop, struct
 	uname(&u);
 	snprintf(e->kernel, sizeof(e->kernel), "%s", u.release);
 	r->path = app_trial_plan_path(to);
-	r->threads = trial_threads(&to->cfg);
-	r->lab = to->lab;
-	r->calib_path = to->calib_path;
-	r->stored = to->cfg.nsizes == 1;
-	if (r->stored && (rc = calib_store(to->calib_path, e, err, errlen)))
+	r->threads = trial_threads(&to->plan.cfg);
+	r->lab = to->plan.lab;
+	r->calib_path = to->plan.calib_path;
+	r->stored = to->plan.cfg.nsizes == 1;
+	if (r->stored && (rc = calib_store(to->plan.calib_path, e, err, errlen)))
 		return rc;
 	return 0;
 }
 
-void app_calibrate_free(struct trialopt *to, struct app_calibrate *c)
+void app_calibrate_free(struct trial_setup *to, struct app_calibrate *c)
 {
 	char e2[256];
 
 	if (c->direct_made)
-		lab_direct_del(to->prefix, e2, sizeof(e2));
+		lab_direct_del(to->plan.prefix, e2, sizeof(e2));
 	free(c->flat);
 	free(c->paced);
 	c->flat = c->paced = NULL;

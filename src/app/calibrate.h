@@ -10,13 +10,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 #include "engine/trial.h"
 #include "store/calib.h"
 
 /* calibrate's own defaults: cabled straight, 5 s of traffic (unless
  * --duration), no learning frames (unless --learn-frames). */
-void app_calibrate_defaults(struct trialopt *to);
+void app_calibrate_defaults(struct trial_setup *to);
 
 /* The lowest rate any direction offered. */
 double app_calibrate_min_offered(const struct trial_result *r);
@@ -55,8 +55,8 @@ struct app_calibrate {
 /* The calibration of to (resolved: app_trial_plan_resolve) until done or
  * *stop. -EINTR when stopped (nothing stored); err empty: nothing to
  * say. c is given back by app_calibrate_free either way. */
-int app_calibrate(struct trialopt *to, const volatile sig_atomic_t *stop, struct app_calibrate *c,
+int app_calibrate(struct trial_setup *to, const volatile sig_atomic_t *stop, struct app_calibrate *c,
 		  char *err, size_t errlen);
-void app_calibrate_free(struct trialopt *to, struct app_calibrate *c);
+void app_calibrate_free(struct trial_setup *to, struct app_calibrate *c);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "core/cpustat.h"
 #include "core/ns.h"
+#include "os/clock.h"
 
 int app_cpu_watch_sample(struct dut *d, const char *root, const char *irq, struct procstat_sample *s,
 		   char *err, size_t errlen)
@@ -104,17 +105,6 @@ int app_cpu_watch_open(const struct app_cpu_cfg *c, struct app_cpu_watch *w, enu
 	return 0;
 }
 
-/* Sleep until t_ns (CLOCK_MONOTONIC) in slices, so Ctrl-C is seen quickly. */
-static void wait_until(uint64_t t_ns, const volatile sig_atomic_t *stop)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)(t_ns / NSEC_PER_SEC);
-	ts.tv_nsec = (long)(t_ns % NSEC_PER_SEC);
-	while (!*stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
 int app_cpu_watch_next(const struct app_cpu_cfg *c, struct app_cpu_watch *w, const volatile sig_atomic_t *stop,
 		 char *err, size_t errlen)
 {
@@ -131,7 +121,7 @@ int app_cpu_watch_next(const struct app_cpu_cfg *c, struct app_cpu_watch *w, con
 	if (*stop || (c->count && w->n >= c->count))
 		return 0;
 	w->next_ns += c->interval_ns;
-	wait_until(w->next_ns, stop);
+	clock_mono_sleep_until(w->next_ns, stop);
 	if (*stop)
 		return 0;
 	if ((rc = app_cpu_watch_sample(c->d, c->root, c->irq, w->cur, err, errlen)))

@@ -13,15 +13,15 @@
 void app_matrix_plan_init(struct app_matrix *m)
 {
 	static const struct app_matrix_plan_axis axes[APP_MATRIX_NAXES] = {
-		{ .opt = "--placement", .name = "placement", .lists = true },
-		{ .opt = "--rules", .name = "rules", .lists = true },
-		{ .opt = "--dut-cpus", .name = "dut-cpus", .lists = false },
-		{ .opt = "--shape", .name = "shape", .lists = true },
-		{ .opt = "--mtu", .name = "mtu", .lists = true },
-		{ .opt = "--queues", .name = "queues", .lists = true },
+		{ .name = "placement", .lists = true },
+		{ .name = "rules", .lists = true },
+		{ .name = "dut-cpus", .lists = false },
+		{ .name = "shape", .lists = true },
+		{ .name = "mtu", .lists = true },
+		{ .name = "queues", .lists = true },
 		/* a VM lab's: the DUT's kernel, and what its command line adds */
-		{ .opt = "--kernel", .name = "kernel", .lists = true },
-		{ .opt = "--kernel-cmdline", .name = "cmdline", .lists = false },
+		{ .name = "kernel", .lists = true },
+		{ .name = "cmdline", .lists = false },
 	};
 
 	memset(m, 0, sizeof(*m));
@@ -29,38 +29,28 @@ void app_matrix_plan_init(struct app_matrix *m)
 	m->nconf = 1;
 }
 
-int app_matrix_plan_axis(const struct app_matrix *m, const char *opt)
+int app_matrix_plan_axis(const struct app_matrix *m, const char *name)
 {
 	for (int k = 0; k < APP_MATRIX_NAXES; k++)
-		if (!strcmp(opt, m->axes[k].opt))
+		if (!strcmp(name, m->axes[k].name))
 			return k;
 	return -1;
 }
 
 int app_matrix_plan_add(struct app_matrix *m, int k, char *v, char *err, size_t errlen)
 {
-	struct app_matrix_plan_axis *ax = &m->axes[k];
-	char *save = NULL, *tok;
+	struct app_matrix_plan_axis *ax = k >= 0 && k < APP_MATRIX_NAXES ? &m->axes[k] : NULL;
 
-	if (!ax->lists) {
-		if (ax->n == APP_MATRIX_VALUES_MAX)
-			goto many;
-		ax->v[ax->n++] = v;
-		return 0;
-	}
-	if (!*v || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,")) {
-		snprintf(err, errlen, "%s '%s': give values separated by single commas", ax->opt, v);
+	if (!ax) {
+		snprintf(err, errlen, "no such axis");
 		return -EINVAL;
 	}
-	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (ax->n == APP_MATRIX_VALUES_MAX)
-			goto many;
-		ax->v[ax->n++] = tok;
+	if (ax->n == APP_MATRIX_VALUES_MAX) {
+		snprintf(err, errlen, "at most %d values", APP_MATRIX_VALUES_MAX);
+		return -EINVAL;
 	}
+	ax->v[ax->n++] = v;
 	return 0;
-many:
-	snprintf(err, errlen, "%s: at most %d values", ax->opt, APP_MATRIX_VALUES_MAX);
-	return -EINVAL;
 }
 
 int app_matrix_plan_count(struct app_matrix *m, char *err, size_t errlen)
@@ -78,9 +68,8 @@ int app_matrix_plan_count(struct app_matrix *m, char *err, size_t errlen)
 		nconf *= m->axes[k].n;
 	}
 	if (!naxes) {
-		snprintf(err, errlen, "give at least one axis (--placement, --rules, --dut-cpus, --shape, --mtu, --queues, "
-			 "--kernel or --kernel-cmdline)");
-		return -EINVAL;
+		snprintf(err, errlen, "no axis has a value");
+		return -ENOENT;
 	}
 	m->nconf = nconf;
 	return 0;
@@ -98,28 +87,13 @@ const char *app_matrix_plan_value(const struct app_matrix *m, int c, int k)
 	return m->axes[k].v[idx % m->axes[k].n];
 }
 
-int app_matrix_plan_lab_argv(const struct app_matrix *m, int c, const char *prefix, bool no_xdp, char **argv)
+const char *app_matrix_plan_setting(const struct app_matrix *m, int c, int k)
 {
-	int la = 0;
+	const char *v = app_matrix_plan_value(m, c, k);
 
-	argv[la++] = "lab";
-	argv[la++] = "--prefix";
-	argv[la++] = (char *)prefix;
-	for (int k = 0; k < APP_MATRIX_NAXES; k++) {
-		if (!m->axes[k].n)
-			continue;
-		/* "none": the configuration without the option (no extra
-		 * kernel arguments, against some) */
-		if (!strcmp(app_matrix_plan_value(m, c, k), "none") && !strcmp(m->axes[k].name, "cmdline"))
-			continue;
-		argv[la++] = (char *)m->axes[k].opt;
-		argv[la++] = (char *)app_matrix_plan_value(m, c, k);
-	}
-	if (no_xdp)
-		argv[la++] = "--no-xdp";
-	argv[la++] = "up";
-	argv[la] = NULL;
-	return la;
+	/* "none": the configuration without the setting (no extra kernel
+	 * arguments, against some) */
+	return v && !strcmp(v, "none") && !strcmp(m->axes[k].name, "cmdline") ? NULL : v;
 }
 
 int app_matrix_plan_labels(struct app_matrix *m, const char *label, char *err, size_t errlen)
@@ -156,68 +130,14 @@ int app_matrix_plan_labels(struct app_matrix *m, const char *label, char *err, s
 	return 0;
 }
 
-bool app_matrix_plan_reserved(const char *a, bool remote)
-{
-	/* The lab's matrix sets the ports; a real DUT's matrix sets what it
-	 * changes on the DUT, and the test names the ports and the DUT. */
-	static const char *const lab[] = { "--prefix", "--tx", "--rx", "--label", "--db", "--no-store",
-					   "--json", "-j", "--dst-mac", NULL };
-	static const char *const dut[] = { "--prefix", "--label", "--db", "--no-store", "--json", "-j",
-					   "--dut-placement", "--dut-rules", NULL };
-	const char *const *taken = remote ? dut : lab;
-
-	/* Option names are exact (no abbreviations), with or without =. */
-	for (int k = 0; taken[k]; k++) {
-		size_t n = strlen(taken[k]);
-
-		if (!strncmp(a, taken[k], n) && (!a[n] || a[n] == '='))
-			return true;
-	}
-	return false;
-}
-
-bool app_matrix_plan_remote_dut(char **test, int ntest)
-{
-	for (int i = 0; i < ntest; i++) {
-		const char *v = NULL;
-
-		if (!strcmp(test[i], "--dut") && i + 1 < ntest)
-			v = test[i + 1];
-		else if (!strncmp(test[i], "--dut=", 6))
-			v = test[i] + 6;
-		if (v && strcmp(v, "lab") && strncmp(v, "lab:", 4))
-			return true;
-	}
-	return false;
-}
-
-int app_matrix_plan_check_remote(const struct app_matrix *m, char *err, size_t errlen)
+int app_matrix_plan_check_remote(const struct app_matrix *m, int *axis)
 {
 	for (int k = 0; k < APP_MATRIX_NAXES; k++)
-		if (m->axes[k].n && strcmp(m->axes[k].opt, "--placement") && strcmp(m->axes[k].opt, "--rules")) {
-			snprintf(err, errlen, "%s: a DUT of its own (--dut ssh: or local) has the axes --placement and "
-				 "--rules; %s is the lab's", m->axes[k].opt, m->axes[k].opt);
+		if (m->axes[k].n && strcmp(m->axes[k].name, "placement") && strcmp(m->axes[k].name, "rules")) {
+			*axis = k;
 			return -EINVAL;
 		}
 	return 0;
-}
-
-void app_matrix_plan_dut_argv(const struct app_matrix *m, int c, char **targv)
-{
-	int ta = 0;
-	const char *v;
-
-	while (targv[ta])
-		ta++;
-	if ((v = app_matrix_plan_value(m, c, app_matrix_plan_axis(m, "--placement")))) {
-		targv[ta++] = "--dut-placement";
-		targv[ta++] = (char *)v;
-	}
-	if ((v = app_matrix_plan_value(m, c, app_matrix_plan_axis(m, "--rules")))) {
-		targv[ta++] = "--dut-rules";
-		targv[ta++] = (char *)v;
-	}
-	targv[ta] = NULL;
 }
 
 static bool has_control(const char *s)
@@ -277,31 +197,6 @@ int app_matrix_plan_check_own(const char *label, const char *const *tags, int nt
 	return 0;
 }
 
-void app_matrix_plan_test_argv(char **targv, char **test, int ntest, const char *prefix, const char *label,
-			  const char *mtag, const char *const *tags, int ntags, const char *db_path)
-{
-	int ta = 0;
-
-	targv[ta++] = "wirerate";
-	for (int i = 0; i < ntest; i++)
-		targv[ta++] = test[i];
-	if (prefix) {
-		targv[ta++] = "--prefix";
-		targv[ta++] = (char *)prefix;
-	}
-	targv[ta++] = "--label";
-	targv[ta++] = (char *)label;
-	targv[ta++] = "--tag";
-	targv[ta++] = (char *)mtag;
-	for (int t = 0; t < ntags; t++) {
-		targv[ta++] = "--tag";
-		targv[ta++] = (char *)tags[t];
-	}
-	targv[ta++] = "--db";
-	targv[ta++] = (char *)db_path;
-	targv[ta] = NULL;
-}
-
 int64_t app_matrix_plan_newest_run(const char *db_path, const char *tag)
 {
 	struct db *db = NULL;
@@ -313,54 +208,4 @@ int64_t app_matrix_plan_newest_run(const char *db_path, const char *tag)
 	db_runs_tag_newest(db, tag, &id, err, sizeof(err));
 	db_close(db);
 	return id;
-}
-
-void app_matrix_plan_report_argv(char **argv, char ids[][24], const int64_t *run_ids, int nconf, bool json,
-			    const char *db_path, const char *html, const char *fail_pct)
-{
-	int a = 0;
-
-	argv[a++] = "wirerate";
-	if (json)
-		argv[a++] = "--json";
-	argv[a++] = "report";
-	for (int c = 0; c < nconf; c++) {
-		snprintf(ids[c], 24, "%lld", (long long)run_ids[c]);
-		argv[a++] = ids[c];
-	}
-	argv[a++] = "--db";
-	argv[a++] = (char *)db_path;
-	if (html) {
-		argv[a++] = "--html";
-		argv[a++] = (char *)html;
-	}
-	if (fail_pct) {
-		argv[a++] = "--fail-on-regression";
-		argv[a++] = (char *)fail_pct;
-	}
-	argv[a] = NULL;
-}
-
-int app_matrix_plan_check_test(char **test, int ntest, int ntags, bool *remote, char *err, size_t errlen)
-{
-	*remote = app_matrix_plan_remote_dut(test, ntest);
-	for (int i = 1; i < ntest; i++) {
-		/* the test would print its help and the matrix run on */
-		if (!strcmp(test[i], "--help") || !strcmp(test[i], "-h")) {
-			snprintf(err, errlen, "%s among the test's options: for them, see 'wirerate %s --help'", test[i],
-				 test[0]);
-			return -EINVAL;
-		}
-		if (app_matrix_plan_reserved(test[i], *remote)) {
-			snprintf(err, errlen, "%s is the matrix's to set, not the test's (see 'wirerate matrix --help')",
-				 test[i]);
-			return -EINVAL;
-		}
-	}
-	/* the label, tag, store and lab the matrix adds, and the DUT's axes */
-	if (ntest + 2 * ntags + 12 > APP_MATRIX_ARGV_MAX) {
-		snprintf(err, errlen, "too many test options");
-		return -EINVAL;
-	}
-	return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "os/selfexec.h"
+#include "os/stop.h"
 
 /* A child's exit status when it cannot start: a runtime failure. */
 #define CHILD_CANNOT_RUN 1
@@ -26,13 +27,21 @@ static void say(const struct app_matrix_run *r, const char *fmt, ...)
 	r->say(r->ctx, line);
 }
 
-char **app_matrix_run_argv(struct app_matrix_run *r, int c)
+void app_matrix_run_test(const struct app_matrix_run *r, int c, struct app_child *what)
 {
-	app_matrix_plan_test_argv(r->targv, r->test, r->ntest, r->remote ? NULL : r->prefix, r->m->labels[c], r->mtag,
-			     r->tags, r->ntags, r->db_path);
-	if (r->remote)
-		app_matrix_plan_dut_argv(r->m, c, r->targv);
-	return r->targv;
+	const struct app_matrix *m = r->m;
+
+	*what = (struct app_child){ .cmd = APP_CHILD_TEST, .words = r->test, .nwords = r->ntest,
+				    .label = m->labels[c], .db = r->db_path };
+	what->tags[what->ntags++] = r->mtag;
+	for (int t = 0; t < r->ntags && what->ntags < APP_STORE_MAX_TAGS; t++)
+		what->tags[what->ntags++] = r->tags[t];
+	if (!r->remote) {
+		what->prefix = r->prefix;
+		return;
+	}
+	what->placement = app_matrix_plan_value(m, c, app_matrix_plan_axis(m, "placement"));
+	what->rules = app_matrix_plan_value(m, c, app_matrix_plan_axis(m, "rules"));
 }
 
 /* Configuration c: its lab built, its test run (its stdout to out_fd,
@@ -40,6 +49,7 @@ char **app_matrix_run_argv(struct app_matrix_run *r, int c)
 static int run_one(struct app_matrix_run *r, int c, int out_fd)
 {
 	const char *label = r->m->labels[c];
+	struct app_child what;
 	char err[512];
 	int st;
 
@@ -49,9 +59,10 @@ static int run_one(struct app_matrix_run *r, int c, int out_fd)
 		say(r, "configuration %d (%s): lab up: %s", c + 1, label, err);
 		return -EIO;
 	}
-	if (selfexec_stopped())
+	if (stop_requested())
 		return -EINTR;
-	st = selfexec_run(app_matrix_run_argv(r, c), out_fd, CHILD_CANNOT_RUN);
+	app_matrix_run_test(r, c, &what);
+	st = app_child_run(r->argv, r->ctx, &what, out_fd, CHILD_CANNOT_RUN);
 	if (st < 0) {
 		say(r, "cannot run the test: %s", strerror(-st));
 		return -EIO;
@@ -59,7 +70,7 @@ static int run_one(struct app_matrix_run *r, int c, int out_fd)
 	r->run_ids[c] = app_matrix_plan_newest_run(r->db_path, r->mtag);
 	if (st) {
 		/* the test said why; a stop keeps the runs so far */
-		if (st == 130 || selfexec_stopped())
+		if (st == 130 || stop_requested())
 			return -EINTR;
 		say(r, "configuration %d (%s): the test failed (exit %d); the runs so far are stored, tagged %s",
 		    c + 1, label, st, r->mtag);
@@ -79,16 +90,17 @@ static int run_one(struct app_matrix_run *r, int c, int out_fd)
  * report hook. Its exit status, or -EIO. */
 static int report(struct app_matrix_run *r)
 {
-	char *argv[APP_MATRIX_REPORT_ARGV], ids[APP_MATRIX_MAX][24];
+	const struct app_child what = { .cmd = APP_CHILD_REPORT, .json = r->json, .runs = r->run_ids,
+					.nruns = r->m->nconf, .db = r->db_path, .html = r->html,
+					.fail_pct = r->fail_pct };
 	FILE *doc = NULL;
 	int st;
 
-	app_matrix_plan_report_argv(argv, ids, r->run_ids, r->m->nconf, r->json, r->db_path, r->html, r->fail_pct);
 	if (r->json && !(doc = tmpfile())) {
 		say(r, "a temporary file: %s", strerror(errno));
 		return -EIO;
 	}
-	st = selfexec_run(argv, doc ? fileno(doc) : -1, CHILD_CANNOT_RUN);
+	st = app_child_run(r->argv, r->ctx, &what, doc ? fileno(doc) : -1, CHILD_CANNOT_RUN);
 	if (st < 0)
 		st = -EIO;
 	if (doc) {
@@ -122,7 +134,7 @@ static int run_all(struct app_matrix_run *r, int out_fd, int *at, int *started)
 {
 	int rc = 0;
 
-	for (int c = 0; !rc && c < r->m->nconf && !selfexec_stopped(); c++) {
+	for (int c = 0; !rc && c < r->m->nconf && !stop_requested(); c++) {
 		*at = c;
 		*started = c + 1;
 		rc = run_one(r, c, out_fd);
@@ -134,7 +146,7 @@ int app_matrix_run(struct app_matrix_run *r)
 {
 	int nconf = r->m->nconf, rc = 0, lock = -1, at = 0, started = 0;
 	FILE *null = r->json ? fopen("/dev/null", "w") : NULL;
-	struct selfexec_sigs sigs;
+	struct stop sigs;
 	bool between = false;
 	char err[512];
 
@@ -143,7 +155,7 @@ int app_matrix_run(struct app_matrix_run *r)
 			fclose(null);
 		return -EIO;
 	}
-	selfexec_catch(&sigs);
+	stop_catch_hangup(&sigs);
 	if (r->begin)
 		r->begin(r->ctx);
 	if (!r->remote && lab_down(r->prefix, err, sizeof(err))) {
@@ -152,7 +164,7 @@ int app_matrix_run(struct app_matrix_run *r)
 	}
 	if (!rc)
 		rc = run_all(r, null ? fileno(null) : -1, &at, &started);
-	if (!rc && selfexec_stopped()) {
+	if (!rc && stop_requested()) {
 		rc = -EINTR;
 		between = started > 0;
 	}
@@ -172,7 +184,7 @@ int app_matrix_run(struct app_matrix_run *r)
 		unsetenv(LAB_LOCK_ENV);
 		lab_status_unlock(&lock, r->prefix);
 	}
-	selfexec_restore(&sigs);
+	stop_restore(&sigs);
 	if (null)
 		fclose(null);
 	return rc;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "app/child.h"
 #include "app/matrix_plan.h"
 #include "lab/lab.h"
 
@@ -49,14 +50,18 @@ struct app_matrix_run {
 	void (*done)(void *ctx, int c);
 	int (*report)(void *ctx, FILE *doc);
 	void (*say)(void *ctx, const char *line);
+	/* The command line of a child (a test, the report): the caller's,
+	 * who spells its options (app/child.h). */
+	app_child_argv_fn argv;
 	void *ctx;
 	/* out */
 	int64_t run_ids[APP_MATRIX_MAX];	/* each configuration's stored run */
-	char *targv[APP_MATRIX_ARGV_MAX];
 };
 
-/* Configuration c's test command line, in r->targv. */
-char **app_matrix_run_argv(struct app_matrix_run *r, int c);
+/* What configuration c's test is asked: the test's words, and the lab
+ * (or for a DUT of its own its placement and rules), the label, the tags
+ * and the store the matrix gives it. */
+void app_matrix_run_test(const struct app_matrix_run *r, int c, struct app_child *what);
 
 /* Every configuration in turn, then the report: the report's exit status
  * when each stored its run; -EINTR when stopped (the runs so far stay

@@ -67,20 +67,20 @@ int app_rfc2544_check_tests_parse(struct app_rfc2544_opts *o, char *const *args,
 	return 0;
 }
 
-int app_rfc2544_check(struct app_rfc2544_opts *o, struct trialopt *to, bool sizes_given, char *err, size_t errlen)
+int app_rfc2544_check(struct app_rfc2544_opts *o, struct trial_setup *to, bool sizes_given, char *err, size_t errlen)
 {
 	if (!o->tests)
 		o->tests = RFC2544_THROUGHPUT;
-	o->imix = to->imix_set;
+	o->imix = to->req.imix_set;
 	if (o->imix && sizes_given) {
 		snprintf(err, errlen, "--sizes and --imix: a list of sizes or one IMIX row, not both");
 		return -EINVAL;
 	}
-	if (to->ipv6_flag && !sizes_given)
+	if (to->req.ipv6_flag && !sizes_given)
 		o->sizes[0] = FRAME_MIN_TAGGED_V6;	/* RFC 5180's 78 has no room for the tag */
 	if (app_trial_check(to, "1kpps", err, errlen))
 		return -EINVAL;
-	if (to->duration_set) {
+	if (to->req.duration_set) {
 		snprintf(err, errlen, "use --trial-time, not --duration (the search chooses trial lengths)");
 		return -EINVAL;
 	}

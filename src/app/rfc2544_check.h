@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "app/rfc2544_plan.h"
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 
 /* RFC 2544's goals and sizes: PDR 0.5%, width 0.5%, one search, the
  * seven sizes of 64 to 1518 bytes. */
@@ -22,6 +22,6 @@ int app_rfc2544_check_tests_parse(struct app_rfc2544_opts *o, char *const *args,
 /* After parsing: throughput when no test was named; --sizes or --imix;
  * the first size 84 for IPv6 unless sizes were given; the traffic
  * options' rules with 1 kpps for the rate; --trial-time, not --duration. */
-int app_rfc2544_check(struct app_rfc2544_opts *o, struct trialopt *to, bool sizes_given, char *err, size_t errlen);
+int app_rfc2544_check(struct app_rfc2544_opts *o, struct trial_setup *to, bool sizes_given, char *err, size_t errlen);
 
 #endif

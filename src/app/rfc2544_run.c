@@ -9,13 +9,13 @@
 #include "core/errmsg.h"
 #include "store/calib.h"
 
-int app_rfc2544_run_prepare(const struct app_rfc2544_opts *po, struct trialopt *to, char *err, size_t errlen)
+int app_rfc2544_run_prepare(const struct app_rfc2544_opts *po, struct trial_setup *to, char *err, size_t errlen)
 {
 	int rc;
 
 	if ((rc = app_trial_plan_resolve(to, err, errlen)) || (rc = app_trial_dut_open(to, err, errlen)))
 		return rc;
-	if (app_rfc2544_plan_check_sizes(po, &to->cfg, err, errlen) || app_rfc2544_plan_check_mtu(po, &to->cfg, err, errlen))
+	if (app_rfc2544_plan_check_sizes(po, &to->plan.cfg, err, errlen) || app_rfc2544_plan_check_mtu(po, &to->plan.cfg, err, errlen))
 		return -EINVAL;
 	return 0;
 }
@@ -39,13 +39,13 @@ static int placed_ceiling(void *ctx, unsigned int size, struct app_ceiling *out,
 static int max_loads(struct app_rfc2544_setup *s, char *err, size_t errlen)
 {
 	char key[sizeof(((struct calib_entry *)0)->port_type)];
-	const struct trialopt *to = s->to;
-	struct app_rfc2544_host h = { .line_bps = to->line_bps, .calib_path = to->calib_path, .calib_key = key,
-				    .lab = to->lab, .prefix = to->prefix };
+	const struct trial_setup *to = s->to;
+	struct app_rfc2544_host h = { .line_bps = to->plan.line_bps, .calib_path = to->plan.calib_path, .calib_key = key,
+				    .lab = to->plan.lab, .prefix = to->plan.prefix };
 	int rc;
 
 	app_trial_plan_calib_key(to, key, sizeof(key));
-	if (to->lab && !to->direct) {
+	if (to->plan.lab && !to->plan.direct) {
 		h.placed = placed_ceiling;
 		h.ctx = s;
 	}
@@ -62,14 +62,14 @@ int app_rfc2544_run_set_up(struct app_rfc2544_setup *s, char *err, size_t errlen
 	char e[512];
 	int rc;
 
-	s->cfg->base = s->to->cfg;
+	s->cfg->base = s->to->plan.cfg;
 	if ((rc = app_trial_dut_watch(s->to, s->cfg, err, errlen)) || (rc = app_run_store_open(s->so, err, errlen)) ||
 	    (rc = max_loads(s, err, errlen)))
 		return rc;
-	app_rfc2544_plan_deviations(s->po, &s->to->cfg, s->to->line_bps, s->plan);
+	app_rfc2544_plan_deviations(s->po, &s->to->plan.cfg, s->to->plan.line_bps, s->plan);
 	app_rfc2544_plan_fill(s->po, s->plan, s->cfg);
 	if ((rc = app_run_store_rfc2544_begin(s->so, s->to, s->po, s->plan, s->cfg, e, sizeof(e)))) {
-		snprintf(err, errlen, "%s: %s", s->so->path, e);
+		snprintf(err, errlen, "%s: %s", s->so->ses.path, e);
 		return errmsg_host(rc);
 	}
 	return 0;
@@ -163,7 +163,7 @@ static void search(struct app_rfc2544_job *j, struct rfc2544_result *res)
 		return;
 	}
 	if (app_run_store_rfc2544_finish(s->so, res, headline, sizeof(headline), err, sizeof(err)))
-		app_cli_hooks_say(cli, APP_SAY_WARNING, "storing the last rows in %s: %s", s->so->path, err);
+		app_cli_hooks_say(cli, APP_SAY_WARNING, "storing the last rows in %s: %s", s->so->ses.path, err);
 	app_run_store_end_say(s->so, res->interrupted ? "interrupted" : "complete", headline, cli);
 	s->h->end(s->ctx, s, res);
 	j->interrupted = res->interrupted;

@@ -16,13 +16,13 @@
 #include "app/cli_hooks.h"
 #include "app/rfc2544_plan.h"
 #include "app/run_store.h"
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 
 /* The ports resolved, the DUT opened, and every size the search will
  * offer checked against the links, before anything is stored or sent.
  * -EINVAL for a size that cannot be (bad input), another -errno; err says
  * why. app_trial_plan_release undoes it. */
-int app_rfc2544_run_prepare(const struct app_rfc2544_opts *po, struct trialopt *to, char *err, size_t errlen);
+int app_rfc2544_run_prepare(const struct app_rfc2544_opts *po, struct trial_setup *to, char *err, size_t errlen);
 
 struct app_rfc2544_setup;
 
@@ -48,8 +48,8 @@ struct app_rfc2544_hooks {
  * and warnings said), the printing hooks and their ctx. */
 struct app_rfc2544_setup {
 	const struct app_rfc2544_opts *po;
-	struct trialopt *to;
-	struct storeopt *so;
+	struct trial_setup *to;
+	struct run_store *so;
 	const struct app_cli_hooks *cli;
 	const struct app_rfc2544_hooks *h;
 	void *ctx;

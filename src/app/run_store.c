@@ -16,20 +16,22 @@
 #include "engine/rfc2544.h"
 #include "engine/stream.h"
 
-int app_run_store_open(struct storeopt *s, char *err, size_t errlen)
+int app_run_store_open(struct run_store *s, char *err, size_t errlen)
 {
 	int rc;
 
-	if (s->no_store)
+	if (s->req.no_store)
 		return 0;
-	if (!s->path_set && (rc = db_default_path(s->path, sizeof(s->path), err, errlen)))
+	if (s->req.path_set)
+		snprintf(s->ses.path, sizeof(s->ses.path), "%s", s->req.path);
+	else if ((rc = db_default_path(s->ses.path, sizeof(s->ses.path), err, errlen)))
 		return rc;
-	return db_open(s->path, true, &s->db, err, errlen);
+	return db_open(s->ses.path, true, &s->ses.db, err, errlen);
 }
 
 /* The run's row from its environment e (its config made from it), with
  * kv room for e's entries. */
-static int begin_with(struct storeopt *s, const struct envcap *e, struct db_kv *kv, struct db_run_info *ri,
+static int begin_with(struct run_store *s, const struct envcap *e, struct db_kv *kv, struct db_run_info *ri,
 		      char *err, size_t errlen)
 {
 	char config[256];
@@ -37,11 +39,11 @@ static int begin_with(struct storeopt *s, const struct envcap *e, struct db_kv *
 	envcap_config(e, config, sizeof(config));
 	for (unsigned int i = 0; i < e->n; i++)
 		kv[i] = (struct db_kv){ e->kv[i].key, e->kv[i].value };
-	ri->label = s->label;
-	ri->tags = s->tags;
-	ri->ntags = s->ntags;
+	ri->label = s->req.label;
+	ri->tags = s->req.tags;
+	ri->ntags = s->req.ntags;
 	ri->config = config;
-	return db_run_begin(s->db, ri, kv, e->n, &s->run_id, err, errlen);
+	return db_run_begin(s->ses.db, ri, kv, e->n, &s->ses.run_id, err, errlen);
 }
 
 /* A run's environment, the host's to start with, and room for its
@@ -74,26 +76,26 @@ static void env_dut(struct envcap *e, struct dut *d)
 /* The SUT's part of e (the lab's and the DUT's keys, and the kernel the
  * SUT runs: the VM's, the DUT agent's, else this host's, which a
  * namespace lab forwards on) and its summary, for the run's report. */
-static void keep_sut(struct storeopt *s, const struct envcap *e)
+static void keep_sut(struct run_store *s, const struct envcap *e)
 {
 	const char *k = envcap_kv_get(e, "lab.vm.release");
 
-	envcap_config(e, s->sut_config, sizeof(s->sut_config));
-	free(s->sut);
-	if (!(s->sut = calloc(1, sizeof(*s->sut))))
+	envcap_config(e, s->ses.sut_config, sizeof(s->ses.sut_config));
+	free(s->ses.sut);
+	if (!(s->ses.sut = calloc(1, sizeof(*s->ses.sut))))
 		return;
 	if (!k)
 		k = envcap_kv_get(e, "dut.kernel.release");
 	if (!k && envcap_kv_get(e, "lab.prefix"))
 		k = envcap_kv_get(e, "kernel.release");
 	if (k)
-		envcap_kv_set(s->sut, "kernel", "%s", k);
+		envcap_kv_set(s->ses.sut, "kernel", "%s", k);
 	for (unsigned int i = 0; i < e->n; i++)
 		if (!strncmp(e->kv[i].key, "lab.", 4) || !strncmp(e->kv[i].key, "dut.", 4))
-			envcap_kv_set(s->sut, e->kv[i].key, "%s", e->kv[i].value);
+			envcap_kv_set(s->ses.sut, e->kv[i].key, "%s", e->kv[i].value);
 }
 
-int app_run_store_begin(struct storeopt *s, const struct trialopt *to, struct db_run_info *ri,
+int app_run_store_begin(struct run_store *s, const struct trial_setup *to, struct db_run_info *ri,
 		    char *err, size_t errlen)
 {
 	struct envcap *e;
@@ -101,22 +103,22 @@ int app_run_store_begin(struct storeopt *s, const struct trialopt *to, struct db
 	char e2[256];
 	int rc;
 
-	if (!s->db && !s->want_sut)
+	if (!s->ses.db && !s->rfc2544.want_sut)
 		return 0;
 	if ((rc = env_new(&e, &kv, err, errlen)))
 		return rc;
 	/* The lab or the cabled ports as they are now; what cannot be read is
 	 * left out rather than failing the run. */
-	if (to->lab) {
-		if (envcap_lab(e, to->prefix, e2, sizeof(e2)))
+	if (to->plan.lab) {
+		if (envcap_lab(e, to->plan.prefix, e2, sizeof(e2)))
 			envcap_kv_set(e, "lab.error", "%s", e2);
 	} else {
-		envcap_port(e, "tx", to->nsfd[0], to->tx_name, NULL, to->nsfd[0] < 0);
-		if (strcmp(to->tx_name, to->rx_name) || to->nsfd[0] != to->nsfd[1])
-			envcap_port(e, "rx", to->nsfd[1], to->rx_name, NULL, to->nsfd[1] < 0);
+		envcap_port(e, "tx", to->ses.nsfd[0], to->plan.tx_name, NULL, to->ses.nsfd[0] < 0);
+		if (strcmp(to->plan.tx_name, to->plan.rx_name) || to->ses.nsfd[0] != to->ses.nsfd[1])
+			envcap_port(e, "rx", to->ses.nsfd[1], to->plan.rx_name, NULL, to->ses.nsfd[1] < 0);
 		/* the further pairs as tx1, rx1, ... */
-		for (unsigned int p = 1; p < to->nports && p < TRIAL_MAX_PORTS; p++) {
-			const struct trialport *t = &to->port[p];
+		for (unsigned int p = 1; p < to->plan.nports && p < TRIAL_MAX_PORTS; p++) {
+			const struct trial_port *t = &to->plan.port[p];
 			char k[8];
 
 			snprintf(k, sizeof(k), "tx%u", p);
@@ -125,49 +127,49 @@ int app_run_store_begin(struct storeopt *s, const struct trialopt *to, struct db
 			envcap_port(e, k, t->rx_nsfd, t->rx_name, NULL, t->rx_nsfd < 0);
 		}
 	}
-	if (to->nports > 1)
-		envcap_kv_set(e, "run.ports", "%u", to->nports);
-	if (to->dut) {
-		env_dut(e, to->dut);
-		if (to->dut_applied[0])
-			envcap_kv_set(e, "dut.applied", "%s", to->dut_applied);
-		if (to->dut_place)
+	if (to->plan.nports > 1)
+		envcap_kv_set(e, "run.ports", "%u", to->plan.nports);
+	if (to->ses.dut) {
+		env_dut(e, to->ses.dut);
+		if (to->ses.dut_applied[0])
+			envcap_kv_set(e, "dut.applied", "%s", to->ses.dut_applied);
+		if (to->req.dut_place)
 			envcap_kv_set(e, "dut.placement", "%s",
-				   (const char *[]){ "keep", "bound", "split", "free" }[to->dut_place]);
-		if (to->dut_rules_set)
-			envcap_kv_set(e, "dut.rules", "%u", to->dut_rules);
+				   (const char *[]){ "keep", "bound", "split", "free" }[to->req.dut_place]);
+		if (to->req.dut_rules_set)
+			envcap_kv_set(e, "dut.rules", "%u", to->req.dut_rules);
 	}
-	envcap_kv_set(e, "run.flows", "%u", frame_flows_count(&to->cfg.flows));
-	envcap_kv_set(e, "run.directions", "%u", to->cfg.ndirs);
+	envcap_kv_set(e, "run.flows", "%u", frame_flows_count(&to->plan.cfg.flows));
+	envcap_kv_set(e, "run.directions", "%u", to->plan.cfg.ndirs);
 	envcap_kv_set(e, "run.port_type", "%s", app_trial_plan_path(to));
-	envcap_kv_set(e, "run.analyzer", "%s", to->cfg.xdp_rx ? "xdp" : port_type_name(to->cfg.port_type));
-	envcap_kv_set(e, "run.family", "%s", to->ipv6 ? "ipv6" : "ipv4");
-	if (to->line_bps > 0)
-		envcap_kv_set(e, "run.line_bps", "%.0f", to->line_bps);
+	envcap_kv_set(e, "run.analyzer", "%s", to->plan.cfg.xdp_rx ? "xdp" : port_type_name(to->plan.cfg.port_type));
+	envcap_kv_set(e, "run.family", "%s", to->plan.ipv6 ? "ipv6" : "ipv4");
+	if (to->plan.line_bps > 0)
+		envcap_kv_set(e, "run.line_bps", "%.0f", to->plan.line_bps);
 	/* rfc2544's load classification: in the config (so reports tell
 	 * the runs apart) only when it is not one trial per load. */
-	if (s->trial_ns) {
-		envcap_kv_set(e, "run.exceed_ratio", "%g", s->exceed_ratio);
-		if (s->duration_sum_ns > s->trial_ns)
-			envcap_kv_set(e, "run.duration_sum", "%gs", (double)s->duration_sum_ns / NSEC_PER_SEC);
+	if (s->rfc2544.trial_ns) {
+		envcap_kv_set(e, "run.exceed_ratio", "%g", s->rfc2544.exceed_ratio);
+		if (s->rfc2544.duration_sum_ns > s->rfc2544.trial_ns)
+			envcap_kv_set(e, "run.duration_sum", "%gs", (double)s->rfc2544.duration_sum_ns / NSEC_PER_SEC);
 	}
-	if (s->want_sut)
+	if (s->rfc2544.want_sut)
 		keep_sut(s, e);
-	ri->where = to->where;
-	ri->line_bps = to->line_bps;
-	rc = s->db ? begin_with(s, e, kv, ri, err, errlen) : 0;
+	ri->where = to->plan.where;
+	ri->line_bps = to->plan.line_bps;
+	rc = s->ses.db ? begin_with(s, e, kv, ri, err, errlen) : 0;
 	free(kv);
 	free(e);
 	return rc;
 }
 
-void app_run_store_release(struct storeopt *s)
+void app_run_store_release(struct run_store *s)
 {
-	free(s->sut);
-	s->sut = NULL;
+	free(s->ses.sut);
+	s->ses.sut = NULL;
 }
 
-int app_run_store_stream_begin(struct storeopt *s, const struct app_stream_info *si, struct db_run_info *ri,
+int app_run_store_stream_begin(struct run_store *s, const struct app_stream_info *si, struct db_run_info *ri,
 			   char *err, size_t errlen)
 {
 	struct envcap *e;
@@ -175,7 +177,7 @@ int app_run_store_stream_begin(struct storeopt *s, const struct app_stream_info 
 	char e2[256];
 	int rc;
 
-	if (!s->db)
+	if (!s->ses.db)
 		return 0;
 	if ((rc = env_new(&e, &kv, err, errlen)))
 		return rc;
@@ -227,33 +229,33 @@ void app_run_store_stream_trial(const struct stream_result *r, unsigned int size
 	}
 }
 
-int app_run_store_trial(struct storeopt *s, const struct db_trial *t, char *err, size_t errlen)
+int app_run_store_trial(struct run_store *s, const struct db_trial *t, char *err, size_t errlen)
 {
-	if (!s->db || !s->run_id)
+	if (!s->ses.db || !s->ses.run_id)
 		return 0;
-	return db_trial_add(s->db, s->run_id, t, err, errlen);
+	return db_trial_add(s->ses.db, s->ses.run_id, t, err, errlen);
 }
 
-int app_run_store_end(struct storeopt *s, const char *status, const char *headline, char *err, size_t errlen)
+int app_run_store_end(struct run_store *s, const char *status, const char *headline, char *err, size_t errlen)
 {
 	int rc = 0;
 
-	if (s->db && s->run_id)
-		rc = db_run_end(s->db, s->run_id, status, headline, err, errlen);
-	db_close(s->db);
-	s->db = NULL;
+	if (s->ses.db && s->ses.run_id)
+		rc = db_run_end(s->ses.db, s->ses.run_id, status, headline, err, errlen);
+	db_close(s->ses.db);
+	s->ses.db = NULL;
 	return rc;
 }
 
-void app_run_store_end_say(struct storeopt *s, const char *status, const char *headline,
+void app_run_store_end_say(struct run_store *s, const char *status, const char *headline,
 			   const struct app_cli_hooks *cli)
 {
 	char err[512];
-	int64_t id = s->run_id;
+	int64_t id = s->ses.run_id;
 
 	if (app_run_store_end(s, status, headline, err, sizeof(err)))
 		app_cli_hooks_say(cli, APP_SAY_WARNING, "run %lld not marked %s in %s: %s", (long long)id, status,
-				  s->path, err);
+				  s->ses.path, err);
 }
 
 void app_run_store_profile(const struct profile_result *p, struct db_trial *t, struct db_prof_entry *e)
@@ -288,7 +290,7 @@ int app_run_store_rfc2544_trial(void *arg, const struct rfc2544_trial *rt, char 
 
 /* Every repeat of the row's search; the tests that run once per size go
  * with repeat 0. */
-static int store_row(struct storeopt *s, const struct rfc2544_row *row, char *err, size_t errlen)
+static int store_row(struct run_store *s, const struct rfc2544_row *row, char *err, size_t errlen)
 {
 	struct db_loss_step loss[RFC2544_MAX_STEPS];
 	int rc = 0;
@@ -313,19 +315,19 @@ static int store_row(struct storeopt *s, const struct rfc2544_row *row, char *er
 			/* the NDR's own: a PDR the tester stopped says nothing of it */
 			.at_max = o->ndr.at_max, .tester_capped = rfc2544_bound_note(row, o, false, NULL, 0),
 			.noisy = o->ndr.noisy || o->pdr.noisy, .search_done = o->done,
-			.search_trials = o->trials, .width_pps = s->precision * row->max_load,
+			.search_trials = o->trials, .width_pps = s->rfc2544.precision * row->max_load,
 			.ns_per_frame = row->rep_ns_per_frame[i] > 0 ? row->rep_ns_per_frame[i] : NAN,
 			.b2b_avg = NAN, .b2b_min = NAN, .b2b_max = NAN,
 		};
 
-		for (unsigned int k = 0; k < s->ngoals && k < GOAL_MAX; k++) {
-			struct search_goal bare = s->goals[k];
+		for (unsigned int k = 0; k < s->rfc2544.ngoals && k < GOAL_MAX; k++) {
+			struct search_goal bare = s->rfc2544.goals[k];
 
 			bare.name[0] = '\0';
 			goal_format(&bare, spec[k], sizeof(spec[k]));
-			rfc2544_goal_result(row, rfc2544_set_outcome(row, i, s->goal_set ? s->goal_set[k] : 0), &s->goals[k],
+			rfc2544_goal_result(row, rfc2544_set_outcome(row, i, s->rfc2544.goal_set ? s->rfc2544.goal_set[k] : 0), &s->rfc2544.goals[k],
 					  &gr[k]);
-			dg[k] = (struct db_goal_result){ .name = s->goals[k].name, .spec = spec[k], .rlb = gr[k].rlb,
+			dg[k] = (struct db_goal_result){ .name = s->rfc2544.goals[k].name, .spec = spec[k], .rlb = gr[k].rlb,
 							 .rub = gr[k].rub, .cond = gr[k].cond,
 							 .irregular = gr[k].irregular };
 			r.ngoals = k + 1;
@@ -349,7 +351,7 @@ static int store_row(struct storeopt *s, const struct rfc2544_row *row, char *er
 			r.loss = loss;
 			r.nloss = row->nloss;
 		}
-		rc = db_result_add(s->db, s->run_id, &r, err, errlen);
+		rc = db_result_add(s->ses.db, s->ses.run_id, &r, err, errlen);
 	}
 	/* Frame loss or back-to-back alone: no search, still a row. */
 	if (!rc && !row->nrep && (row->nloss || row->b2b_runs)) {
@@ -360,24 +362,24 @@ static int store_row(struct storeopt *s, const struct rfc2544_row *row, char *er
 				       .b2b_max = row->b2b_runs ? row->b2b_max : NAN, .b2b_runs = row->b2b_runs,
 				       .ndr_upper = NAN, .pdr_upper = NAN, .loss = loss, .nloss = row->nloss };
 
-		rc = db_result_add(s->db, s->run_id, &r, err, errlen);
+		rc = db_result_add(s->ses.db, s->ses.run_id, &r, err, errlen);
 	}
 	return rc;
 }
 
 int app_run_store_rfc2544_row(void *arg, const struct rfc2544_row *row, char *err, size_t errlen)
 {
-	struct storeopt *s = arg;
+	struct run_store *s = arg;
 	int rc;
 
-	if (!s->db || !s->run_id)
+	if (!s->ses.db || !s->ses.run_id)
 		return 0;
 	if (!(rc = store_row(s, row, err, errlen)))
-		s->rows_stored++;
+		s->ses.rows_stored++;
 	return rc;
 }
 
-int app_run_store_rfc2544_finish(struct storeopt *s, const struct rfc2544_result *res, char *headline,
+int app_run_store_rfc2544_finish(struct run_store *s, const struct rfc2544_result *res, char *headline,
 			  size_t len, char *err, size_t errlen)
 {
 	size_t off = 0;
@@ -394,16 +396,16 @@ int app_run_store_rfc2544_finish(struct storeopt *s, const struct rfc2544_result
 	}
 	if (off && off < len)
 		snprintf(headline + off, len - off, " f/s");
-	if (!s->db || !s->run_id)
+	if (!s->ses.db || !s->ses.run_id)
 		return 0;
-	for (unsigned int i = s->rows_stored; i < res->nrows && !rc; i++)
+	for (unsigned int i = s->ses.rows_stored; i < res->nrows && !rc; i++)
 		if (res->row[i].nrep || res->row[i].nloss || res->row[i].b2b_runs)
 			rc = store_row(s, &res->row[i], err, errlen);
-	s->rows_stored = res->nrows;
+	s->ses.rows_stored = res->nrows;
 	return rc;
 }
 
-int app_run_store_rfc2544_begin(struct storeopt *s, const struct trialopt *to, const struct app_rfc2544_opts *o,
+int app_run_store_rfc2544_begin(struct run_store *s, const struct trial_setup *to, const struct app_rfc2544_opts *o,
 			  const struct app_rfc2544_plan *plan, struct rfc2544_cfg *cfg, char *err, size_t errlen)
 {
 	char sizes[160], test[64], names[48];
@@ -414,14 +416,14 @@ int app_run_store_rfc2544_begin(struct storeopt *s, const struct trialopt *to, c
 	app_rfc2544_plan_sizes_text(o, sizes, sizeof(sizes));
 	app_rfc2544_plan_tests_text(o->tests, false, names, sizeof(names));
 	snprintf(test, sizeof(test), "rfc2544 %s", names);
-	s->precision = o->precision;
-	s->exceed_ratio = o->exceed;
-	s->duration_sum_ns = plan->dsum_ns;
-	s->trial_ns = plan->final_ns;
-	s->goals = plan->goal;
-	s->goal_set = plan->goal_set;
-	s->ngoals = plan->ngoal;
-	s->want_sut = true;
+	s->rfc2544.precision = o->precision;
+	s->rfc2544.exceed_ratio = o->exceed;
+	s->rfc2544.duration_sum_ns = plan->dsum_ns;
+	s->rfc2544.trial_ns = plan->final_ns;
+	s->rfc2544.goals = plan->goal;
+	s->rfc2544.goal_set = plan->goal_set;
+	s->rfc2544.ngoals = plan->ngoal;
+	s->rfc2544.want_sut = true;
 	if ((rc = app_run_store_begin(s, to, &ri, err, errlen)))
 		return rc;
 	cfg->on_trial = app_run_store_rfc2544_trial;

@@ -17,6 +17,7 @@
 #include "core/errmsg.h"
 #include "core/json_bound.h"
 #include "core/units.h"
+#include "os/procstat.h"
 #include "wr_config.h"
 
 int app_runs_open(const char *path_opt, bool write, struct db **db, char *path, size_t len,
@@ -58,7 +59,7 @@ int app_runs_list(struct db *db, const struct db_run_filter *f,
 
 	if (!db)
 		return 0;
-	db_boot_id(l.boot, sizeof(l.boot));
+	procstat_boot_id(NULL, l.boot, sizeof(l.boot));
 	return db_runs_list(db, f, list_one, &l, err, errlen);
 }
 

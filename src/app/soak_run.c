@@ -132,15 +132,6 @@ void app_soak_run_hist_free(struct app_soak_hist *h)
 	h->v = NULL;
 }
 
-/* Sleep until t_ns (CLOCK_MONOTONIC), or a signal. */
-static void wait_until(uint64_t t_ns, const volatile sig_atomic_t *stop)
-{
-	struct timespec ts = { (time_t)(t_ns / NSEC_PER_SEC), (long)(t_ns % NSEC_PER_SEC) };
-
-	while (!*stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
 /* The load over the last interval: from two snapshots of this host's
  * soakers, or the DUT agent's reading since its previous one. */
 static int reading(struct dut *d, struct soak *s, struct soak_snap *a, struct soak_snap *b,
@@ -294,7 +285,7 @@ static int soak_loop(const struct app_soak_cfg *cfg, const struct app_soak_hooks
 	end = cfg->duration_ns ? start + cfg->duration_ns : UINT64_MAX;
 	while (!*m->stop && next < end) {
 		next = next + cfg->interval_ns < end ? next + cfg->interval_ns : end;
-		wait_until(next, m->stop);
+		clock_mono_sleep_until(next, m->stop);
 		if ((rc = reading(cfg->d, m->s, m->a, m->b, m->l, err, errlen)))
 			return rc;
 		if (!app_soak_run_keep(*m->stop, m->l->seconds, cfg->interval_ns))

@@ -261,7 +261,7 @@ int app_stream_client_check(struct app_stream_opts *op, char *err, size_t errlen
 		if (online_here(&online) && !cpuset_has(&online, (unsigned int)cpu))
 			return offline(&online, cpu, "-T", err, errlen);
 	}
-	if (server && (op->store.path_set || op->store.label || op->store.ntags || op->store.no_store))
+	if (server && (op->store.req.path_set || op->store.req.label || op->store.req.ntags || op->store.req.no_store))
 		return errmsg(-EINVAL, err, errlen, "--db, --label, --tag and --no-store are the client's (it stores the runs)");
 	if (server && (op->threads || cpuset_count(&op->cpus)))
 		return errmsg(-EINVAL, err, errlen, "--threads and --cpus are the client's (lab mode or --client)");
@@ -396,14 +396,14 @@ static void keep_run(struct run *w, const struct stream_result *r, unsigned int 
 	struct db_trial t;
 	char err[512];
 
-	if (!op->store.db || !op->store.run_id)
+	if (!op->store.ses.db || !op->store.ses.run_id)
 		return;
 	cr = calloc(1, sizeof(*cr));
 	if (cr && w->cost && cpucost_ended(w->cost))
 		cpucost_result(w->cost, r->recv + r->drops, cr);
 	app_run_store_stream_trial(r, (unsigned int)op->size, op->nsend, rep, cr, &t, &x, prof);
 	if (app_run_store_trial(&op->store, &t, err, sizeof(err)) && !w->store_warned) {
-		app_cli_hooks_say(w->cli, APP_SAY_WARNING, "run %u not stored in %s: %s", rep + 1, op->store.path, err);
+		app_cli_hooks_say(w->cli, APP_SAY_WARNING, "run %u not stored in %s: %s", rep + 1, op->store.ses.path, err);
 		w->store_warned = true;
 	}
 	free(cr);

@@ -69,7 +69,7 @@ struct app_stream_opts {
 	unsigned int nsend;		/* senders (1 without either): set by app_stream_client_check */
 	int send_cpu[STREAMRUN_MAX];	/* each one's CPU, -1: not pinned: the same */
 	/* the store (--db, --label, --tag, --no-store): each run a trial */
-	struct storeopt store;
+	struct run_store store;
 	/* While it runs: whether the caller may administer networks (lab
 	 * mode needs it), and the client's stop flag, which app_stream_run
 	 * sets from the CLI's stop hook. */

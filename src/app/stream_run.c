@@ -80,7 +80,7 @@ static int client(struct app_stream_opts *op, const struct app_cli_hooks *cli, c
 		*why = rc == -ECANCELED ? APP_STREAM_STOPPED : rc == -EINVAL ? APP_STREAM_INPUT : APP_STREAM_HOST;
 	else if (!(rc = h->result(ctx, op, res)))
 		*why = res->r.interrupted ? APP_STREAM_STOPPED : APP_STREAM_OK;
-	if (op->store.db)
+	if (op->store.ses.db)
 		store_end(op, cli, res, *why);
 	free(res);
 	return rc;

@@ -9,19 +9,20 @@
 
 #include <stddef.h>
 
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 
 /* Nothing given: the lab's ports, 64-byte frames, a 10 s trial, the
  * benchmarking addresses. */
-void app_trial_check_defaults(struct trialopt *o);
+void app_trial_check_defaults(struct trial_setup *o);
 
 /* v as a list "A,B,..." of at most TRIAL_MAX_PORTS items (each under 96
  * characters, none empty) into items; name is the option's, for err. */
 int app_trial_check_list(const char *name, const char *v, char items[][96], unsigned int *n, char *err, size_t errlen);
 
-/* The options o was given, checked against each other and completed
+/* The plan made from the request: o->plan.g starts as o->req.g and is
+ * checked against the request's other options and completed
  * (default_rate: the rate when none is given, NULL: --rate is
- * required). 0, or -EINVAL with the reason. */
-int app_trial_check(struct trialopt *o, const char *default_rate, char *err, size_t errlen);
+ * required); the request is not written. 0, or -EINVAL with the reason. */
+int app_trial_check(struct trial_setup *o, const char *default_rate, char *err, size_t errlen);
 
 #endif

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 
 struct cpucost;
 struct rfc2544_cfg;
@@ -16,15 +16,15 @@ struct rfc2544_cfg;
  * NULL), default the CPUs to watch to the DUT's, apply --dut-placement and
  * --dut-rules, and add the DUT to o->where. -errno with a reason;
  * app_trial_plan_release closes it, restoring what was applied. */
-int app_trial_dut_open(struct trialopt *o, char *err, size_t errlen);
+int app_trial_dut_open(struct trial_setup *o, char *err, size_t errlen);
 /* Restore and close; may be called twice. */
-void app_trial_dut_close(struct trialopt *o);
+void app_trial_dut_close(struct trial_setup *o);
 /* The watch of the DUT's CPUs for one trial, or NULL when there is no
  * DUT to watch. -errno with a reason (--soak without a calibration on the
  * DUT, ...). */
-int app_trial_dut_cpucost(const struct trialopt *o, struct cpucost **cost, char *err, size_t errlen);
+int app_trial_dut_cpucost(const struct trial_setup *o, struct cpucost **cost, char *err, size_t errlen);
 /* rfc2544's DUT side in cfg: the DUT and the CPUs each trial watches
  * (checked now, by opening one watch), the soak and the profile. */
-int app_trial_dut_watch(const struct trialopt *o, struct rfc2544_cfg *cfg, char *err, size_t errlen);
+int app_trial_dut_watch(const struct trial_setup *o, struct rfc2544_cfg *cfg, char *err, size_t errlen);
 
 #endif

@@ -59,37 +59,37 @@ static void set_spec(struct frame_spec *s, bool v6, const uint8_t src_mac[6], co
  * --bidir its way back after it. peer (may be NULL) gives the far end of
  * each receive port, whose transmit drops are what that port's ring
  * refused. */
-static void set_dirs(struct trialopt *o, const char *const *peer, int peer_nsfd)
+static void set_dirs(struct trial_setup *o, const char *const *peer, int peer_nsfd)
 {
-	struct trial_cfg *c = &o->cfg;
-	unsigned int per = o->bidir ? 2 : 1;
+	struct trial_cfg *c = &o->plan.cfg;
+	unsigned int per = o->req.bidir ? 2 : 1;
 
-	c->ndirs = o->nports * per;
-	for (unsigned int p = 0; p < o->nports; p++) {
-		const struct trialport *t = &o->port[p];
+	c->ndirs = o->plan.nports * per;
+	for (unsigned int p = 0; p < o->plan.nports; p++) {
+		const struct trial_port *t = &o->plan.port[p];
 
 		for (unsigned int b = 0; b < per; b++) {
 			struct trial_dir *d = &c->dir[p * per + b];
-			char label[sizeof(o->dir_label[0])];
+			char label[sizeof(o->plan.dir_label[0])];
 
 			*d = (struct trial_dir){ .path = p, .back = b, .tx_if = b ? t->rx_name : t->tx_name,
 						 .tx_nsfd = b ? t->rx_nsfd : t->tx_nsfd,
 						 .rx_if = b ? t->tx_name : t->rx_name,
-						 .rx_nsfd = b ? t->tx_nsfd : t->rx_nsfd, .direct = o->direct,
+						 .rx_nsfd = b ? t->tx_nsfd : t->rx_nsfd, .direct = o->plan.direct,
 						 .rx_peer_if = peer ? peer[2 * p + !b] : NULL,
 						 .rx_peer_nsfd = peer_nsfd };
-			set_spec(&d->spec, o->ipv6, b ? t->rx_mac : t->tx_mac, b ? t->rx_dst_mac : t->dst_mac,
+			set_spec(&d->spec, o->plan.ipv6, b ? t->rx_mac : t->tx_mac, b ? t->rx_dst_mac : t->dst_mac,
 				 b ? t->dst_ip : t->src_ip, b ? t->src_ip : t->dst_ip);
 			snprintf(label, sizeof(label), "%s -> DUT -> %s", b ? t->rx_if : t->tx_if,
 				 b ? t->tx_if : t->rx_if);
-			memcpy(o->dir_label[p * per + b], label, sizeof(label));
+			memcpy(o->plan.dir_label[p * per + b], label, sizeof(label));
 		}
 	}
 }
 
-static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
+static int resolve_lab(struct trial_setup *o, char *err, size_t errlen)
 {
-	struct trial_cfg *c = &o->cfg;
+	struct trial_cfg *c = &o->plan.cfg;
 	const char *peer[2 * TRIAL_MAX_PORTS];
 	struct lab_status st;
 	char name[NETNS_NAME_MAX], dut[32];
@@ -97,28 +97,28 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 	int rc;
 
 	/* the lab is this run's alone until app_trial_plan_release */
-	if ((rc = lab_status_lock(o->prefix, o->direct ? "calibrate" : "a trial or search", false, &o->lab_lock, err, errlen)))
+	if ((rc = lab_status_lock(o->plan.prefix, o->plan.direct ? "calibrate" : "a trial or search", false, &o->ses.lab_lock, err, errlen)))
 		return rc == -EBUSY ? -EBUSY : rc;
-	if ((rc = lab_status(o->prefix, &st, err, errlen)))
+	if ((rc = lab_status(o->plan.prefix, &st, err, errlen)))
 		return rc;
 	if (!st.complete) {
 		char pa[LAB_PREFIX_MAX + 12];
 
 		snprintf(err, errlen, "the lab %s is %s: run 'wirerate lab up%s' (or give --tx and --rx)",
-			 o->prefix, st.exists ? "half-built" : "not up", lab_prefix_arg(o->prefix, pa, sizeof(pa)));
+			 o->plan.prefix, st.exists ? "half-built" : "not up", lab_prefix_arg(o->plan.prefix, pa, sizeof(pa)));
 		/* no lab, no lock file left for it */
 		if (!st.exists)
-			lab_status_unlock(&o->lab_lock, o->prefix);
+			lab_status_unlock(&o->ses.lab_lock, o->plan.prefix);
 		return -ENOENT;
 	}
 	for (int r = 0; r < 3; r++) {
 		/* a VM lab's DUT is no namespace of ours */
 		if (r == 2 && st.vm.on) {
-			o->nsfd[r] = -1;
+			o->ses.nsfd[r] = -1;
 			continue;
 		}
-		lab_ns_name(o->prefix, r == 2 ? LAB_DUT : r ? LAB_SINK : LAB_GEN, name, sizeof(name));
-		if ((o->nsfd[r] = netns_open(name)) < 0) {
+		lab_ns_name(o->plan.prefix, r == 2 ? LAB_DUT : r ? LAB_SINK : LAB_GEN, name, sizeof(name));
+		if ((o->ses.nsfd[r] = netns_open(name)) < 0) {
 			snprintf(err, errlen, "cannot open namespace %s", name);
 			return -ENOENT;
 		}
@@ -127,33 +127,33 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 	 * on a pair of its own. What the tester's receive ring refuses, veth
 	 * counts at the DUT's transmit: the DUT's port on the other end tells
 	 * the tester's loss. */
-	o->nports = o->direct || !st.ports ? 1 : st.ports > TRIAL_MAX_PORTS ? TRIAL_MAX_PORTS : st.ports;
-	for (unsigned int p = 0; p < o->nports; p++) {
+	o->plan.nports = o->plan.direct || !st.ports ? 1 : st.ports > TRIAL_MAX_PORTS ? TRIAL_MAX_PORTS : st.ports;
+	for (unsigned int p = 0; p < o->plan.nports; p++) {
 		const struct lab_addr *g = lab_path_if(p, LAB_GEN0), *d0 = lab_path_if(p, LAB_DUT0),
 				      *d1 = lab_path_if(p, LAB_DUT1), *s = lab_path_if(p, LAB_SINK0);
-		struct trialport *t = &o->port[p];
+		struct trial_port *t = &o->plan.port[p];
 
 		snprintf(t->tx_if, sizeof(t->tx_if), "%s", g->ifname);
 		snprintf(t->rx_if, sizeof(t->rx_if), "%s", s->ifname);
 		snprintf(t->tx_name, sizeof(t->tx_name), "%s", g->ifname);
 		snprintf(t->rx_name, sizeof(t->rx_name), "%s", s->ifname);
-		t->tx_nsfd = o->nsfd[0];
-		t->rx_nsfd = o->nsfd[1];
+		t->tx_nsfd = o->ses.nsfd[0];
+		t->rx_nsfd = o->ses.nsfd[1];
 		memcpy(t->tx_mac, g->mac, 6);
 		memcpy(t->rx_mac, s->mac, 6);
 		memcpy(t->dst_mac, d0->mac, 6);
 		memcpy(t->rx_dst_mac, d1->mac, 6);
 		memset(t->src_ip, 0, 16);
 		memset(t->dst_ip, 0, 16);
-		memcpy(t->src_ip, o->ipv6 ? g->ip6 : g->ip, o->ipv6 ? 16 : 4);
-		memcpy(t->dst_ip, o->ipv6 ? s->ip6 : s->ip, o->ipv6 ? 16 : 4);
+		memcpy(t->src_ip, o->plan.ipv6 ? g->ip6 : g->ip, o->plan.ipv6 ? 16 : 4);
+		memcpy(t->dst_ip, o->plan.ipv6 ? s->ip6 : s->ip, o->plan.ipv6 ? 16 : 4);
 		peer[2 * p] = d0->ifname;
 		peer[2 * p + 1] = d1->ifname;
 		napi = napi && st.ifs[p * LAB_NIFS + LAB_DUT0].link.xdp_prog_id &&
 		       st.ifs[p * LAB_NIFS + LAB_DUT1].link.xdp_prog_id;
 	}
 	/* A VM's ports are the guest's: their counters come from its agent. */
-	set_dirs(o, st.vm.on ? NULL : peer, o->nsfd[2]);
+	set_dirs(o, st.vm.on ? NULL : peer, o->ses.nsfd[2]);
 	if (st.vm.on)
 		napi = false;
 	/* The tester stays off the DUT's CPUs. */
@@ -167,24 +167,24 @@ static int resolve_lab(struct trialopt *o, char *err, size_t errlen)
 		if (c->rx_cpu < 0)
 			c->rx_cpu = last;
 	}
-	o->lab_napi = napi;
-	o->lab_vm = st.vm.on;
-	o->lab_queues = st.queues;
+	o->plan.lab_napi = napi;
+	o->plan.lab_vm = st.vm.on;
+	o->plan.lab_queues = st.queues;
 	cpuset_format_list(&st.dut_cpus, dut, sizeof(dut));
-	if (!cpuset_count(&o->watch))
-		o->watch = st.dut_cpus;
+	if (!cpuset_count(&o->plan.watch))
+		o->plan.watch = st.dut_cpus;
 	if (st.vm.on)
-		snprintf(o->where, sizeof(o->where), "through lab %s (VM: kernel %s, %s, %u vCPU%s, placement %s, %d rules%s",
-			 o->prefix, st.vm.release, st.vm.accel, st.vm.vcpus, st.vm.vcpus == 1 ? "" : "s",
+		snprintf(o->plan.where, sizeof(o->plan.where), "through lab %s (VM: kernel %s, %s, %u vCPU%s, placement %s, %d rules%s",
+			 o->plan.prefix, st.vm.release, st.vm.accel, st.vm.vcpus, st.vm.vcpus == 1 ? "" : "s",
 			 lab_placement_name(st.placement), st.rules < 0 ? 0 : st.rules,
 			 strcmp(st.shape.kind, "tbf") ? "" : ", shaped");
 	else
-		snprintf(o->where, sizeof(o->where), "through lab %s (DUT CPU %s, placement %s, %d rules%s", o->prefix, dut,
+		snprintf(o->plan.where, sizeof(o->plan.where), "through lab %s (DUT CPU %s, placement %s, %d rules%s", o->plan.prefix, dut,
 			 lab_placement_name(st.placement), st.rules < 0 ? 0 : st.rules,
 			 strcmp(st.shape.kind, "tbf") ? "" : ", shaped");
-	if (o->nports > 1)
-		snprintf(o->where + strlen(o->where), sizeof(o->where) - strlen(o->where), ", %u ports", o->nports);
-	snprintf(o->where + strlen(o->where), sizeof(o->where) - strlen(o->where), ")");
+	if (o->plan.nports > 1)
+		snprintf(o->plan.where + strlen(o->plan.where), sizeof(o->plan.where) - strlen(o->plan.where), ", %u ports", o->plan.nports);
+	snprintf(o->plan.where + strlen(o->plan.where), sizeof(o->plan.where) - strlen(o->plan.where), ")");
 	return 0;
 }
 
@@ -222,13 +222,13 @@ static int check_uplink(const char *opt, const char *spec, const char *ifname, i
 
 /* --next-hop (k 0: asked on --tx from --src-ip) or --rx-next-hop (k 1: on
  * --rx from --dst-ip) into the MAC the frames of that direction go to. */
-static int resolve_next_hop(struct trialopt *o, int k, const uint8_t port_mac[6], char *err, size_t errlen)
+static int resolve_next_hop(struct trial_setup *o, int k, const uint8_t port_mac[6], char *err, size_t errlen)
 {
-	struct trial_nexthop *nh = &o->nh[k];
-	struct neighsock_req q = { .nsfd = o->nsfd[k], .ifname = k ? o->rx_name : o->tx_name, .mac = port_mac,
-				   .v6 = nh->v6, .sender = k ? o->dst_ip : o->src_ip, .target = nh->ip,
+	struct trial_nexthop *nh = &o->plan.nh[k];
+	struct neighsock_req q = { .nsfd = o->ses.nsfd[k], .ifname = k ? o->plan.rx_name : o->plan.tx_name, .mac = port_mac,
+				   .v6 = nh->v6, .sender = k ? o->plan.dst_ip : o->plan.src_ip, .target = nh->ip,
 				   .tries = NEXTHOP_TRIES, .wait_ns = NEXTHOP_WAIT_NS };
-	const char *name = k ? "--rx-next-hop" : "--next-hop", *port = k ? o->rx_if : o->tx_if;
+	const char *name = k ? "--rx-next-hop" : "--next-hop", *port = k ? o->plan.rx_if : o->plan.tx_if;
 	struct neighsock_res r;
 	char a[INET6_ADDRSTRLEN], why[256];
 	int rc;
@@ -245,8 +245,8 @@ static int resolve_next_hop(struct trialopt *o, int k, const uint8_t port_mac[6]
 		snprintf(err, errlen, "%s %s on %s: %s", name, a, port, why);
 		return errmsg_host(rc);
 	}
-	memcpy(k ? o->rx_dst_mac : o->dst_mac, r.mac, 6);
-	*(k ? &o->rx_dst_mac_set : &o->dst_mac_set) = true;
+	memcpy(k ? o->plan.rx_dst_mac : o->plan.dst_mac, r.mac, 6);
+	*(k ? &o->req.rx_dst_mac_set : &o->req.dst_mac_set) = true;
 	memcpy(nh->mac, r.mac, 6);
 	nh->resolved = true;
 	nh->ms = (double)r.rtt_ns / NSEC_PER_MSEC;
@@ -257,10 +257,10 @@ static int resolve_next_hop(struct trialopt *o, int k, const uint8_t port_mac[6]
 /* Port pair p of --tx/--rx: its namespaces, its MACs, the MACs of the
  * DUT's ports it sends to (given, asked with --next-hop on pair 0, or
  * the far port's own when cabled straight), and no uplink among them. */
-static int resolve_pair(struct trialopt *o, unsigned int p, char *err, size_t errlen)
+static int resolve_pair(struct trial_setup *o, unsigned int p, char *err, size_t errlen)
 {
-	struct trialport *t = &o->port[p];
-	bool dst_set = p ? o->ndst_mac > p : o->dst_mac_set, rx_dst_set = p ? o->nrx_dst_mac > p : o->rx_dst_mac_set;
+	struct trial_port *t = &o->plan.port[p];
+	bool dst_set = p ? o->req.ndst_mac > p : o->req.dst_mac_set, rx_dst_set = p ? o->req.nrx_dst_mac > p : o->req.rx_dst_mac_set;
 	int rc;
 
 	_Static_assert(sizeof(t->tx_name) == sizeof(t->tx_if), "names as given");
@@ -271,10 +271,10 @@ static int resolve_pair(struct trialopt *o, unsigned int p, char *err, size_t er
 		return rc;
 	if (!p) {
 		/* the single-port code's view of pair 0; closed by app_trial_plan_release */
-		o->nsfd[0] = t->tx_nsfd;
-		o->nsfd[1] = t->rx_nsfd;
-		snprintf(o->tx_name, sizeof(o->tx_name), "%s", t->tx_name);
-		snprintf(o->rx_name, sizeof(o->rx_name), "%s", t->rx_name);
+		o->ses.nsfd[0] = t->tx_nsfd;
+		o->ses.nsfd[1] = t->rx_nsfd;
+		snprintf(o->plan.tx_name, sizeof(o->plan.tx_name), "%s", t->tx_name);
+		snprintf(o->plan.rx_name, sizeof(o->plan.rx_name), "%s", t->rx_name);
 	}
 	if ((rc = ifinfo_mac(t->tx_nsfd, t->tx_name, t->tx_mac))) {
 		snprintf(err, errlen, "--tx %s: no such interface", t->tx_if);
@@ -284,104 +284,104 @@ static int resolve_pair(struct trialopt *o, unsigned int p, char *err, size_t er
 		snprintf(err, errlen, "--rx %s: no such interface", t->rx_if);
 		return -EINVAL;
 	}
-	if (o->direct && (o->nh[0].set || o->nh[1].set)) {
+	if (o->plan.direct && (o->plan.nh[0].set || o->plan.nh[1].set)) {
 		snprintf(err, errlen, "%s: calibrate cables the ports straight, there is no DUT to ask",
-			 o->nh[0].set ? "--next-hop" : "--rx-next-hop");
+			 o->plan.nh[0].set ? "--next-hop" : "--rx-next-hop");
 		return -EINVAL;
 	}
-	if (!dst_set && o->direct) {
+	if (!dst_set && o->plan.direct) {
 		memcpy(t->dst_mac, t->rx_mac, 6);
 		dst_set = true;
 	}
-	if (o->bidir && !rx_dst_set && o->direct) {
+	if (o->req.bidir && !rx_dst_set && o->plan.direct) {
 		memcpy(t->rx_dst_mac, t->tx_mac, 6);
 		rx_dst_set = true;
 	}
-	if (!dst_set && !(p == 0 && o->nh[0].set)) {
+	if (!dst_set && !(p == 0 && o->plan.nh[0].set)) {
 		snprintf(err, errlen, "--tx %s needs the MAC of the DUT's port it is cabled to: give --dst-mac%s",
-			 t->tx_if, o->nports > 1 ? " (one for each --tx port)" : ", or --next-hop and --src-ip to ask for it");
+			 t->tx_if, o->plan.nports > 1 ? " (one for each --tx port)" : ", or --next-hop and --src-ip to ask for it");
 		return -EINVAL;
 	}
-	if (o->bidir && !rx_dst_set && !(p == 0 && o->nh[1].set)) {
+	if (o->req.bidir && !rx_dst_set && !(p == 0 && o->plan.nh[1].set)) {
 		snprintf(err, errlen, "--bidir with --rx needs the MAC of the DUT's port on %s: give --rx-dst-mac%s",
-			 t->rx_if, o->nports > 1 ? " (one for each --rx port)" : ", or --rx-next-hop and --dst-ip to ask for it");
+			 t->rx_if, o->plan.nports > 1 ? " (one for each --rx port)" : ", or --rx-next-hop and --dst-ip to ask for it");
 		return -EINVAL;
 	}
-	if (!o->allow_any &&
+	if (!o->req.allow_any &&
 	    ((rc = check_uplink("--tx", t->tx_if, t->tx_name, t->tx_nsfd, err, errlen)) ||
-	     (o->bidir && (rc = check_uplink("--rx", t->rx_if, t->rx_name, t->rx_nsfd, err, errlen)))))
+	     (o->req.bidir && (rc = check_uplink("--rx", t->rx_if, t->rx_name, t->rx_nsfd, err, errlen)))))
 		return rc;
 	if (p)
 		return 0;
 	/* asked only once the ports are known to be no uplink */
-	if ((o->nh[0].set && (rc = resolve_next_hop(o, 0, t->tx_mac, err, errlen))) ||
-	    (o->nh[1].set && (rc = resolve_next_hop(o, 1, t->rx_mac, err, errlen))))
+	if ((o->plan.nh[0].set && (rc = resolve_next_hop(o, 0, t->tx_mac, err, errlen))) ||
+	    (o->plan.nh[1].set && (rc = resolve_next_hop(o, 1, t->rx_mac, err, errlen))))
 		return rc;
-	if (o->dst_mac_set)
-		memcpy(t->dst_mac, o->dst_mac, 6);
-	if (o->rx_dst_mac_set)
-		memcpy(t->rx_dst_mac, o->rx_dst_mac, 6);
-	memcpy(o->dst_mac, t->dst_mac, 6);
-	memcpy(o->rx_dst_mac, t->rx_dst_mac, 6);
+	if (o->req.dst_mac_set)
+		memcpy(t->dst_mac, o->plan.dst_mac, 6);
+	if (o->req.rx_dst_mac_set)
+		memcpy(t->rx_dst_mac, o->plan.rx_dst_mac, 6);
+	memcpy(o->plan.dst_mac, t->dst_mac, 6);
+	memcpy(o->plan.rx_dst_mac, t->rx_dst_mac, 6);
 	return 0;
 }
 
-static int resolve_ports(struct trialopt *o, char *err, size_t errlen)
+static int resolve_ports(struct trial_setup *o, char *err, size_t errlen)
 {
 	int rc;
 
-	for (unsigned int p = 0; p < o->nports; p++)
+	for (unsigned int p = 0; p < o->plan.nports; p++)
 		if ((rc = resolve_pair(o, p, err, errlen)))
 			return rc;
 	set_dirs(o, NULL, -1);
-	if (!o->line_set) {
+	if (!o->req.line_set) {
 		unsigned int mbps = 0;
 
 		/* none known (veth): 0, and % rates are refused */
-		ifinfo_speed(o->nsfd[0], o->tx_name, &mbps);
-		o->line_bps = mbps * 1e6;
+		ifinfo_speed(o->ses.nsfd[0], o->plan.tx_name, &mbps);
+		o->plan.line_bps = mbps * 1e6;
 	}
-	snprintf(o->where, sizeof(o->where), "on %s -> %s", o->tx_given ? o->tx_given : o->tx_if,
-		 o->rx_given ? o->rx_given : o->rx_if);
+	snprintf(o->plan.where, sizeof(o->plan.where), "on %s -> %s", o->plan.tx_given ? o->plan.tx_given : o->plan.tx_if,
+		 o->plan.rx_given ? o->plan.rx_given : o->plan.rx_if);
 	return 0;
 }
 
-static const char *app_trial_path_asked(const struct trialopt *o);
+static const char *app_trial_path_asked(const struct trial_setup *o);
 
 /* auto on cabled ports: what the ports offer (os/ifprobe: native XDP
  * tried for real, AF_XDP zero-copy bound for real), decided by
  * app/port_path. A port that cannot be probed keeps AF_PACKET. */
-static void choose_cabled(struct trialopt *o, bool fits)
+static void choose_cabled(struct trial_setup *o, bool fits)
 {
-	struct trial_cfg *c = &o->cfg;
-	bool same = !strcmp(o->tx_if, o->rx_if);
+	struct trial_cfg *c = &o->plan.cfg;
+	bool same = !strcmp(o->plan.tx_if, o->plan.rx_if);
 	struct ifprobe tp, rp;
 	struct port_path_out out;
 	char why[256], live[200];
 	int rc;
 
-	if ((rc = ifprobe_run(o->nsfd[0], o->tx_name, &tp, why, sizeof(why))) ||
-	    (!same && (rc = ifprobe_run(o->nsfd[1], o->rx_name, &rp, why, sizeof(why))))) {
-		snprintf(o->path_why, sizeof(o->path_why), "auto: the ports could not be probed (%s)", why);
+	if ((rc = ifprobe_run(o->ses.nsfd[0], o->plan.tx_name, &tp, why, sizeof(why))) ||
+	    (!same && (rc = ifprobe_run(o->ses.nsfd[1], o->plan.rx_name, &rp, why, sizeof(why))))) {
+		snprintf(o->plan.path_why, sizeof(o->plan.path_why), "auto: the ports could not be probed (%s)", why);
 		return;
 	}
 	live[0] = '\0';
 	struct port_path_in in = {
-		.tx_name = o->tx_if, .rx_name = o->rx_if, .tx = &tp, .rx = same ? &tp : &rp,
+		.tx_name = o->plan.tx_if, .rx_name = o->plan.rx_if, .tx = &tp, .rx = same ? &tp : &rp,
 		.live_frames = !xdpgen_probe(live, sizeof(live)), .live_why = live, .one_size_fits = fits,
-		.analyzer_on_tx = same || c->ndirs == 2, .peer_is_rx = o->direct,
+		.analyzer_on_tx = same || c->ndirs == 2, .peer_is_rx = o->plan.direct,
 	};
 	app_port_path_choose(&in, &out);
-	snprintf(o->path_why, sizeof(o->path_why), "auto: %s", out.why);
+	snprintf(o->plan.path_why, sizeof(o->plan.path_why), "auto: %s", out.why);
 	if (out.path == PORT_PATH_AFXDP)
 		c->port_type = PORT_AFXDP;
 	if (out.path != PORT_PATH_XDP)
 		return;
 	/* auto never fails a run: without the program it needs, AF_PACKET */
-	if (out.hold_tx && (o->xdp_hold_fd = ifprobe_xdp_hold(o->nsfd[0], o->tx_name, why, sizeof(why))) < 0) {
-		o->xdp_hold_fd = -1;
-		snprintf(o->path_why, sizeof(o->path_why), "auto: the XDP path needs a program on %s to send, and "
-			 "%s", o->tx_if, why);
+	if (out.hold_tx && (o->ses.xdp_hold_fd = ifprobe_xdp_hold(o->ses.nsfd[0], o->plan.tx_name, why, sizeof(why))) < 0) {
+		o->ses.xdp_hold_fd = -1;
+		snprintf(o->plan.path_why, sizeof(o->plan.path_why), "auto: the XDP path needs a program on %s to send, and "
+			 "%s", o->plan.tx_if, why);
 		return;
 	}
 	c->xdp_gen = c->xdp_rx = true;
@@ -392,54 +392,54 @@ static void choose_cabled(struct trialopt *o, bool fits)
  * generator's port (the lab DUT in NAPI mode, a cabled port's peer or
  * NIC that takes XDP frames, or our own analyzer when cabled straight),
  * one frame size, and frames that fit a page. */
-static int choose_path(struct trialopt *o, char *err, size_t errlen)
+static int choose_path(struct trial_setup *o, char *err, size_t errlen)
 {
-	struct trial_cfg *c = &o->cfg;
+	struct trial_cfg *c = &o->plan.cfg;
 	bool fits = c->nsizes == 1 && c->sizes[0] <= XDPGEN_FRAME_MAX + FRAME_FCS_LEN &&
 		    c->rate_pps * (double)c->duration_ns / NSEC_PER_SEC <= (double)XDPCOUNT_MAX_FRAMES;
 	char why[256];
 	int rc;
 
-	snprintf(o->path_why, sizeof(o->path_why), "--port-type %s", app_trial_path_asked(o));
-	switch (o->path) {
-	case TRIALOPT_XDP:
+	snprintf(o->plan.path_why, sizeof(o->plan.path_why), "--port-type %s", app_trial_path_asked(o));
+	switch (o->plan.path) {
+	case TRIAL_PATH_XDP:
 		if ((rc = xdpgen_probe(why, sizeof(why)))) {
 			snprintf(err, errlen, "--port-type xdp: %s", why);
 			return rc;
 		}
 		c->xdp_gen = c->xdp_rx = true;
 		return 0;
-	case TRIALOPT_AFXDP:
+	case TRIAL_PATH_AFXDP:
 		c->port_type = PORT_AFXDP;
 		return 0;
-	case TRIALOPT_AFPACKET:
+	case TRIAL_PATH_AFPACKET:
 		c->port_type = PORT_AFPACKET;
 		return 0;
-	case TRIALOPT_MMSG:
+	case TRIAL_PATH_MMSG:
 		c->port_type = PORT_AFPACKET_MMSG;
 		return 0;
 	}
 	c->port_type = PORT_AFPACKET;
-	if (!o->lab && o->nports > 1) {
-		snprintf(o->path_why, sizeof(o->path_why), "auto: several cabled port pairs are probed one by one "
+	if (!o->plan.lab && o->plan.nports > 1) {
+		snprintf(o->plan.path_why, sizeof(o->plan.path_why), "auto: several cabled port pairs are probed one by one "
 			 "only with --port-type; AF_PACKET works on any");
 		return 0;
 	}
-	if (!o->lab) {
+	if (!o->plan.lab) {
 		choose_cabled(o, fits);
 		return 0;
 	}
-	if (!o->lab_napi && !o->lab_vm) {
-		snprintf(o->path_why, sizeof(o->path_why), "auto: the lab's DUT ports run no XDP (it was "
+	if (!o->plan.lab_napi && !o->plan.lab_vm) {
+		snprintf(o->plan.path_why, sizeof(o->plan.path_why), "auto: the lab's DUT ports run no XDP (it was "
 			 "brought up with --no-xdp, or the kernel could not)");
 	} else if (!fits) {
-		snprintf(o->path_why, sizeof(o->path_why), "auto: the XDP path sends one frame size up to a page");
+		snprintf(o->plan.path_why, sizeof(o->plan.path_why), "auto: the XDP path sends one frame size up to a page");
 	} else if (xdpgen_probe(why, sizeof(why))) {
-		snprintf(o->path_why, sizeof(o->path_why), "auto: the XDP generator does not run here (%s)", why);
+		snprintf(o->plan.path_why, sizeof(o->plan.path_why), "auto: the XDP generator does not run here (%s)", why);
 	} else {
 		/* A tap takes XDP frames as a NIC takes them off the wire: what
 		 * the VM does not read in time it drops, and counts. */
-		snprintf(o->path_why, sizeof(o->path_why), o->lab_vm ?
+		snprintf(o->plan.path_why, sizeof(o->plan.path_why), o->plan.lab_vm ?
 			 "auto: the VM's taps take XDP frames and drop what it does not read in time, as a NIC does" :
 			 "auto: the lab's DUT ports run XDP (NAPI mode)");
 		c->xdp_gen = c->xdp_rx = true;
@@ -447,31 +447,31 @@ static int choose_path(struct trialopt *o, char *err, size_t errlen)
 	return 0;
 }
 
-int app_trial_plan_resolve(struct trialopt *o, char *err, size_t errlen)
+int app_trial_plan_resolve(struct trial_setup *o, char *err, size_t errlen)
 {
-	struct trial_cfg *c = &o->cfg;
+	struct trial_cfg *c = &o->plan.cfg;
 	double avg = 0;
 	int rc;
 
-	rc = o->lab ? resolve_lab(o, err, errlen) : resolve_ports(o, err, errlen);
+	rc = o->plan.lab ? resolve_lab(o, err, errlen) : resolve_ports(o, err, errlen);
 	if (rc)
 		return rc;
 	for (unsigned int i = 0; i < c->nsizes; i++)
 		avg += c->sizes[i] / (double)c->nsizes;
-	switch (o->rate.kind) {
+	switch (o->plan.rate.kind) {
 	case RATE_PPS:
-		c->rate_pps = o->rate.value;
+		c->rate_pps = o->plan.rate.value;
 		break;
 	case RATE_BPS:
-		c->rate_pps = o->rate.value / ((avg + 20) * 8);
+		c->rate_pps = o->plan.rate.value / ((avg + 20) * 8);
 		break;
 	case RATE_PCT:
-		if (o->line_bps <= 0) {
+		if (o->plan.line_bps <= 0) {
 			snprintf(err, errlen, "--rate %g%%: no line rate known here (veth has none): give --line-rate, e.g. 1G",
-				 o->rate.value);
+				 o->plan.rate.value);
 			return -EINVAL;
 		}
-		c->rate_pps = o->rate.value / 100.0 * o->line_bps / ((avg + 20) * 8);
+		c->rate_pps = o->plan.rate.value / 100.0 * o->plan.line_bps / ((avg + 20) * 8);
 		break;
 	}
 	if ((rc = choose_path(o, err, errlen)))
@@ -479,37 +479,37 @@ int app_trial_plan_resolve(struct trialopt *o, char *err, size_t errlen)
 	if (trial_preflight_mtu(c, err, errlen))
 		return -EINVAL;
 	/* An AF_XDP generator thread binds a transmit queue of its own. */
-	if (o->lab && c->port_type == PORT_AFXDP && !c->xdp_gen && trial_threads(c) > o->lab_queues) {
+	if (o->plan.lab && c->port_type == PORT_AFXDP && !c->xdp_gen && trial_threads(c) > o->plan.lab_queues) {
 		char pa[LAB_PREFIX_MAX + 12];
 
 		snprintf(err, errlen, "--gen-cpu: %u generator threads on AF_XDP need a transmit queue each, and the "
-			 "lab's ports have %u: 'wirerate lab up%s --queues %u'", trial_threads(c), o->lab_queues,
-			 lab_prefix_arg(o->prefix, pa, sizeof(pa)), trial_threads(c));
+			 "lab's ports have %u: 'wirerate lab up%s --queues %u'", trial_threads(c), o->plan.lab_queues,
+			 lab_prefix_arg(o->plan.prefix, pa, sizeof(pa)), trial_threads(c));
 		return -EINVAL;
 	}
 	/* Calibrating flat out on the XDP path: as many frames as its
 	 * analyzer's bitmap holds, still far above what a core sends. */
-	if (o->direct && c->xdp_rx && c->rate_pps * (double)c->duration_ns / NSEC_PER_SEC > (double)XDPCOUNT_MAX_FRAMES)
+	if (o->plan.direct && c->xdp_rx && c->rate_pps * (double)c->duration_ns / NSEC_PER_SEC > (double)XDPCOUNT_MAX_FRAMES)
 		c->rate_pps = (double)(uint64_t)((double)XDPCOUNT_MAX_FRAMES / ((double)c->duration_ns / NSEC_PER_SEC));
 	return trial_preflight_check(c, err, errlen);
 }
 
 /* The --port-type name as given. */
-static const char *app_trial_path_asked(const struct trialopt *o)
+static const char *app_trial_path_asked(const struct trial_setup *o)
 {
 	static const char *const names[] = { "auto", "xdp", "afxdp", "afpacket", "mmsg" };
 
-	return o->path >= 0 && o->path < 5 ? names[o->path] : "?";
+	return o->plan.path >= 0 && o->plan.path < 5 ? names[o->plan.path] : "?";
 }
 
-const char *app_trial_plan_path(const struct trialopt *o)
+const char *app_trial_plan_path(const struct trial_setup *o)
 {
-	return o->cfg.xdp_gen ? "xdp" : port_type_name(o->cfg.port_type);
+	return o->plan.cfg.xdp_gen ? "xdp" : port_type_name(o->plan.cfg.port_type);
 }
 
-void app_trial_plan_calib_key(const struct trialopt *o, char *buf, size_t len)
+void app_trial_plan_calib_key(const struct trial_setup *o, char *buf, size_t len)
 {
-	unsigned int n = trial_threads(&o->cfg);
+	unsigned int n = trial_threads(&o->plan.cfg);
 
 	if (n > 1)
 		snprintf(buf, len, "%s*%u", app_trial_plan_path(o), n);
@@ -517,17 +517,17 @@ void app_trial_plan_calib_key(const struct trialopt *o, char *buf, size_t len)
 		snprintf(buf, len, "%s", app_trial_plan_path(o));
 }
 
-void app_trial_plan_release(struct trialopt *o)
+void app_trial_plan_release(struct trial_setup *o)
 {
 	app_trial_dut_close(o);
-	if (o->xdp_hold_fd >= 0) {
-		close(o->xdp_hold_fd);
-		o->xdp_hold_fd = -1;
+	if (o->ses.xdp_hold_fd >= 0) {
+		close(o->ses.xdp_hold_fd);
+		o->ses.xdp_hold_fd = -1;
 	}
-	lab_status_unlock(&o->lab_lock, NULL);
+	lab_status_unlock(&o->ses.lab_lock, NULL);
 	/* the lab's pairs share nsfd[]; cabled pair 0's are nsfd[0..1] */
-	for (unsigned int p = o->lab ? TRIAL_MAX_PORTS : 1; p < TRIAL_MAX_PORTS; p++) {
-		struct trialport *t = &o->port[p];
+	for (unsigned int p = o->plan.lab ? TRIAL_MAX_PORTS : 1; p < TRIAL_MAX_PORTS; p++) {
+		struct trial_port *t = &o->plan.port[p];
 
 		if (t->tx_nsfd >= 0)
 			close(t->tx_nsfd);
@@ -536,10 +536,10 @@ void app_trial_plan_release(struct trialopt *o)
 		t->tx_nsfd = t->rx_nsfd = -1;
 	}
 	for (int r = 0; r < 3; r++)
-		if (o->nsfd[r] >= 0) {
-			close(o->nsfd[r]);
-			o->nsfd[r] = -1;
+		if (o->ses.nsfd[r] >= 0) {
+			close(o->ses.nsfd[r]);
+			o->ses.nsfd[r] = -1;
 		}
 	for (unsigned int p = 0; p < TRIAL_MAX_PORTS; p++)
-		o->port[p].tx_nsfd = o->port[p].rx_nsfd = -1;
+		o->plan.port[p].tx_nsfd = o->plan.port[p].rx_nsfd = -1;
 }

@@ -13,23 +13,23 @@
 #include "os/cpulat.h"
 #include "store/calib.h"
 
-double app_trial_run_check_ceiling(const struct trialopt *o, struct trial_result *res)
+double app_trial_run_check_ceiling(const struct trial_setup *o, struct trial_result *res)
 {
 	struct calib_entry e;
 	char err[256], key[sizeof(e.port_type)];
 
 	app_trial_plan_calib_key(o, key, sizeof(key));
-	if (o->cfg.nsizes != 1 || calib_lookup(o->calib_path, key, o->cfg.sizes[0], &e, err, sizeof(err)))
+	if (o->plan.cfg.nsizes != 1 || calib_lookup(o->plan.calib_path, key, o->plan.cfg.sizes[0], &e, err, sizeof(err)))
 		return 0;
 	/* calibrated on the same pair of CPUs: how far apart they were then */
 	if (e.line_ns > 0 && res->cpu_line_ns > 0) {
 		char pair[sizeof(e.line_cpus)];
 
-		cpulat_pair_name(o->cfg.gen_cpu[0], o->cfg.rx_cpu, pair, sizeof(pair));
+		cpulat_pair_name(o->plan.cfg.gen_cpu[0], o->plan.cfg.rx_cpu, pair, sizeof(pair));
 		if (!strcmp(pair, e.line_cpus))
 			res->ceiling_line_ns = e.line_ns;
 	}
-	if (o->cfg.rate_pps <= e.pps)
+	if (o->plan.cfg.rate_pps <= e.pps)
 		return e.pps;
 	for (unsigned int d = 0; d < res->ndirs; d++) {
 		struct trial_dir_result *r = &res->dir[d];
@@ -38,7 +38,7 @@ double app_trial_run_check_ceiling(const struct trialopt *o, struct trial_result
 			continue;
 		snprintf(r->tester_reason, sizeof(r->tester_reason),
 			 "%.0f frames/s is above the tester's calibrated ceiling of %.0f (wirerate calibrate)",
-			 o->cfg.rate_pps, e.pps);
+			 o->plan.cfg.rate_pps, e.pps);
 		r->tester_limited = true;
 		res->tester_limited = true;
 	}
@@ -100,7 +100,7 @@ void app_trial_run_summarize(const struct app_trial_run *run, double load, struc
 
 /* The stored form of one repeat: its counts, the DUT's CPU, stalls and
  * profile (prof: PROFILE_TOP_MAX entries, kept while t is stored). */
-static void db_trial_of(const struct trialopt *to, const struct trial_result *res, unsigned int rep,
+static void db_trial_of(const struct trial_setup *to, const struct trial_result *res, unsigned int rep,
 			const struct cpucost_result *cr, struct db_trial *t, struct db_prof_entry *prof)
 {
 	uint64_t fwd = 0, tx = 0;
@@ -110,11 +110,11 @@ static void db_trial_of(const struct trialopt *to, const struct trial_result *re
 		tx += res->dir[d].tx;
 	}
 	*t = (struct db_trial){ .size = (unsigned int)(res->avg_frame_size + 0.5), .test = 'x', .repeat = rep,
-			      .load = to->cfg.rate_pps * res->ndirs,
+			      .load = to->plan.cfg.rate_pps * res->ndirs,
 			      /* the time the trial's own rates are of: its duration,
 			       * or what ran of it when interrupted (the generator may
 			       * stop a few ms late, which is not the trial's time) */
-			      .duration_s = ns_to_s(res->interrupted ? res->elapsed_ns : to->cfg.duration_ns),
+			      .duration_s = ns_to_s(res->interrupted ? res->elapsed_ns : to->plan.cfg.duration_ns),
 			      .tx = tx, .rx = fwd, .tester_limited = res->tester_limited, .cpu_valid = cr->valid,
 			      .cpu_busy_pct = cr->valid ? cr->busy_cpu_s / cr->seconds * 100 : 0,
 			      .cpu_soak_pct = cr->valid && cr->soak_cpu_s >= 0 ? cr->soak_cpu_s / cr->seconds * 100 : -1,
@@ -146,7 +146,7 @@ static void db_trial_of(const struct trialopt *to, const struct trial_result *re
  * when the store refused it, warn saying why. */
 static int run_one(struct app_trial_job *j, unsigned int rep, bool *unstored, char *warn, size_t warnlen)
 {
-	struct trialopt *to = &j->to;
+	struct trial_setup *to = &j->to;
 	struct app_trial_run *run = &j->run;
 	struct trial_result *res = &run->res[rep];
 	struct cpucost_result *cr = &run->cr[rep];
@@ -155,14 +155,14 @@ static int run_one(struct app_trial_job *j, unsigned int rep, bool *unstored, ch
 
 	memset(cr, 0, sizeof(*cr));
 	*unstored = false;
-	if (!to->cfg.cost && (rc = app_trial_dut_cpucost(to, &to->cfg.cost, run->err, sizeof(run->err)))) {
+	if (!to->plan.cfg.cost && (rc = app_trial_dut_cpucost(to, &to->plan.cfg.cost, run->err, sizeof(run->err)))) {
 		run->fail = APP_TRIAL_FAIL_CPU;
 		return rc;
 	}
-	rc = trial_run(&to->cfg, res, run->stop, j->h->progress, j->ctx, run->err, sizeof(run->err));
+	rc = trial_run(&to->plan.cfg, res, run->stop, j->h->progress, j->ctx, run->err, sizeof(run->err));
 	if (rc) {
-		cpucost_destroy(to->cfg.cost);
-		to->cfg.cost = NULL;
+		cpucost_destroy(to->plan.cfg.cost);
+		to->plan.cfg.cost = NULL;
 		run->fail = APP_TRIAL_FAIL_TRAFFIC;
 		return rc;
 	}
@@ -174,10 +174,10 @@ static int run_one(struct app_trial_job *j, unsigned int rep, bool *unstored, ch
 			run->fwd[run->done] += res->dir[d].offered_pps * (double)res->dir[d].rx /
 					       (double)res->dir[d].tx;
 	}
-	if (to->cfg.cost) {
-		cpucost_result(to->cfg.cost, fwd, cr);
-		cpucost_destroy(to->cfg.cost);
-		to->cfg.cost = NULL;
+	if (to->plan.cfg.cost) {
+		cpucost_result(to->plan.cfg.cost, fwd, cr);
+		cpucost_destroy(to->plan.cfg.cost);
+		to->plan.cfg.cost = NULL;
 	}
 
 	/* Before it is stored: a rate above the tester's ceiling marks it. */
@@ -199,13 +199,13 @@ static int after_each(struct app_trial_job *j, unsigned int i, const char *warn)
 {
 	j->h->quiet(j->ctx);
 	if (warn)
-		app_cli_hooks_say(j->cli, APP_SAY_WARNING, "not stored in %s: %s", j->so.path, warn);
+		app_cli_hooks_say(j->cli, APP_SAY_WARNING, "not stored in %s: %s", j->so.ses.path, warn);
 	return j->h->repeat(j->ctx, &j->run, i);
 }
 
 int app_trial_run_repeats(struct app_trial_job *j)
 {
-	struct trialopt *to = &j->to;
+	struct trial_setup *to = &j->to;
 	struct app_trial_run *run = &j->run;
 	char warn[512];
 	bool unstored;
@@ -226,8 +226,8 @@ int app_trial_run_repeats(struct app_trial_job *j)
 			break;
 		}
 		if (i)
-			to->cfg.trial_id = app_trial_run_next_id(to->cfg.trial_id);
-		run->ids[i] = to->cfg.trial_id;
+			to->plan.cfg.trial_id = app_trial_run_next_id(to->plan.cfg.trial_id);
+		run->ids[i] = to->plan.cfg.trial_id;
 		if ((rc = run_one(j, i, &unstored, warn, sizeof(warn))))
 			break;
 		if ((rc = after_each(j, i, unstored ? warn : NULL))) {
@@ -240,13 +240,13 @@ int app_trial_run_repeats(struct app_trial_job *j)
 		run->interrupted = r->interrupted;
 		run->tester_limited |= r->tester_limited;
 	}
-	cpucost_destroy(to->cfg.cost);
-	to->cfg.cost = NULL;
+	cpucost_destroy(to->plan.cfg.cost);
+	to->plan.cfg.cost = NULL;
 	run->rc = rc;
 	return rc;
 }
 
-int app_trial_run_prepare(struct trialopt *to, struct app_trial_run *run, char *err, size_t errlen)
+int app_trial_run_prepare(struct trial_setup *to, struct app_trial_run *run, char *err, size_t errlen)
 {
 	int rc;
 
@@ -258,13 +258,13 @@ int app_trial_run_prepare(struct trialopt *to, struct app_trial_run *run, char *
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	return app_trial_dut_cpucost(to, &to->cfg.cost, err, errlen);
+	return app_trial_dut_cpucost(to, &to->plan.cfg.cost, err, errlen);
 }
 
-void app_trial_run_free(struct trialopt *to, struct app_trial_run *run)
+void app_trial_run_free(struct trial_setup *to, struct app_trial_run *run)
 {
-	cpucost_destroy(to->cfg.cost);
-	to->cfg.cost = NULL;
+	cpucost_destroy(to->plan.cfg.cost);
+	to->plan.cfg.cost = NULL;
 	free(run->res);
 	free(run->cr);
 	run->res = NULL;
@@ -272,14 +272,14 @@ void app_trial_run_free(struct trialopt *to, struct app_trial_run *run)
 	app_trial_plan_release(to);
 }
 
-int app_trial_run_store_begin(struct storeopt *so, const struct trialopt *to, unsigned int repeat, char *err,
+int app_trial_run_store_begin(struct run_store *so, const struct trial_setup *to, unsigned int repeat, char *err,
 			  size_t errlen)
 {
 	char sizes[160];
 	struct db_run_info ri = { .test = "trial", .sizes = sizes, .repeats = repeat };
 	int rc;
 
-	units_sizes_join(sizes, sizeof(sizes), to->cfg.sizes, to->cfg.nsizes);
+	units_sizes_join(sizes, sizeof(sizes), to->plan.cfg.sizes, to->plan.cfg.nsizes);
 	if ((rc = app_run_store_open(so, err, errlen)))
 		return rc;
 	return app_run_store_begin(so, to, &ri, err, errlen);
@@ -301,7 +301,7 @@ static int open_outputs(struct app_trial_job *j)
 
 	if ((rc = app_trial_run_store_begin(&j->so, &j->to, j->run.repeat, err, sizeof(err))))
 		j->run.fail = APP_TRIAL_FAIL_STORE;
-	else if ((rc = j->h->files_open(j->ctx, &j->to.cfg.capture, err, sizeof(err))))
+	else if ((rc = j->h->files_open(j->ctx, &j->to.plan.cfg.capture, err, sizeof(err))))
 		j->run.fail = APP_TRIAL_FAIL_FILES;
 	if (rc) {
 		j->cli->say(j->cli->ctx, APP_SAY_ERROR, err);
@@ -320,7 +320,7 @@ static void finish(struct app_trial_job *j)
 	const struct app_trial_hooks *h = j->h;
 	const struct app_cli_hooks *cli = j->cli;
 	struct app_trial_run *run = &j->run;
-	struct trial_cfg *cfg = &j->to.cfg;
+	struct trial_cfg *cfg = &j->to.plan.cfg;
 	char headline[160];
 
 	if (run->fail == APP_TRIAL_FAIL_CPU || run->fail == APP_TRIAL_FAIL_TRAFFIC) {
@@ -329,10 +329,10 @@ static void finish(struct app_trial_job *j)
 	}
 	app_trial_run_summarize(run, cfg->rate_pps * cfg->ndirs, &j->sum, headline, sizeof(headline));
 	app_run_store_end_say(&j->so, app_trial_run_status(run), run->done ? headline : NULL, cli);
-	h->files_close(j->ctx, j->so.label, run, run->done > 0, cli);
+	h->files_close(j->ctx, j->so.req.label, run, run->done > 0, cli);
 	cfg->capture = NULL;
 	cli->stop(cli->ctx, false);
-	h->end(j->ctx, run, &j->sum, j->so.run_id);
+	h->end(j->ctx, run, &j->sum, j->so.ses.run_id);
 }
 
 int app_trial_run_go(struct app_trial_job *j)
@@ -354,8 +354,8 @@ int app_trial_run_go(struct app_trial_job *j)
 		goto out;
 	}
 	/* A long run says how long before it starts. */
-	if ((secs = app_trial_run_planned_s(&j->to.cfg, run->repeat)) >= APP_TRIAL_PLAN_SHOWN_S)
-		j->h->planned(j->ctx, run->repeat, j->to.cfg.duration_ns, secs);
+	if ((secs = app_trial_run_planned_s(&j->to.plan.cfg, run->repeat)) >= APP_TRIAL_PLAN_SHOWN_S)
+		j->h->planned(j->ctx, run->repeat, j->to.plan.cfg.duration_ns, secs);
 	app_trial_run_repeats(j);
 	finish(j);
 out:

@@ -15,7 +15,7 @@
 
 #include "app/cli_hooks.h"
 #include "app/run_store.h"
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 #include "engine/cpucost.h"
 #include "engine/trial.h"
 
@@ -58,12 +58,12 @@ struct app_trial_run {
  * for run->repeat repeats, and the first trial's CPU watch (a soak asked
  * for but not calibrated is -EINVAL, bad input). 0 or -errno with err;
  * app_trial_run_free undoes it, also after a failure. */
-int app_trial_run_prepare(struct trialopt *to, struct app_trial_run *run, char *err, size_t errlen);
-void app_trial_run_free(struct trialopt *to, struct app_trial_run *run);
+int app_trial_run_prepare(struct trial_setup *to, struct app_trial_run *run, char *err, size_t errlen);
+void app_trial_run_free(struct trial_setup *to, struct app_trial_run *run);
 
 /* The run's row in the store (unless --no-store): a bad --db fails here,
  * before the traffic. 0 or -errno with err. */
-int app_trial_run_store_begin(struct storeopt *so, const struct trialopt *to, unsigned int repeat, char *err,
+int app_trial_run_store_begin(struct run_store *so, const struct trial_setup *to, unsigned int repeat, char *err,
 			  size_t errlen);
 
 struct app_trial_job;
@@ -107,7 +107,7 @@ unsigned int app_trial_run_median_repeat(const double *fwd, unsigned int n, doub
 
 /* Flag directions whose target is above the tester's calibrated ceiling
  * for this port type and size; returns the ceiling (0: none known). */
-double app_trial_run_check_ceiling(const struct trialopt *o, struct trial_result *res);
+double app_trial_run_check_ceiling(const struct trial_setup *o, struct trial_result *res);
 
 /* A trial command's run as it prints, the hooks render exports
  * (trial_live_hooks), each called with the job's ctx: the plan of a long
@@ -136,8 +136,8 @@ struct app_trial_hooks {
  * files; errors and warnings said), the printing hooks and their ctx;
  * out: run (fail, rc, interrupted) and sum. */
 struct app_trial_job {
-	struct trialopt to;
-	struct storeopt so;
+	struct trial_setup to;
+	struct run_store so;
 	const struct app_cli_hooks *cli;
 	const struct app_trial_hooks *h;
 	void *ctx;

@@ -30,9 +30,6 @@ struct port_srv {
 	pid_t pid;
 };
 
-static struct port_srv ports[LABVM_AGENTS];
-static unsigned int nports;
-
 /* One session after another on dev: wait for the tester to connect
  * (a virtio port reads as hung up until then), serve it, again. */
 static void __attribute__((noreturn)) serve_port(const char *dev)
@@ -77,22 +74,20 @@ static void __attribute__((noreturn)) serve_port(const char *dev)
 	}
 }
 
-static int start_port(struct port_srv *p)
+static void start_port(struct port_srv *p)
 {
-	if ((p->pid = fork()) < 0)
-		return -errno;
-	if (p->pid == 0)
+	if ((p->pid = fork()) == 0)
 		serve_port(p->dev);
-	return 0;
 }
 
-/* The virtio-serial ports named PORT_NAME<k>: their /dev nodes. */
-static void find_ports(void)
+/* The virtio-serial ports named PORT_NAME<k>: their /dev nodes, in ports
+ * (LABVM_AGENTS at most); how many. */
+static unsigned int find_ports(struct port_srv *ports)
 {
+	unsigned int nports = 0;
 	struct dirent *e;
 	DIR *d = opendir("/sys/class/virtio-ports");
 
-	nports = 0;
 	while (d && (e = readdir(d)) && nports < LABVM_AGENTS) {
 		char path[300], name[64];
 
@@ -101,15 +96,19 @@ static void find_ports(void)
 		snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name", e->d_name);
 		if (fs_read(NULL, path, name, sizeof(name)) <= 0 || strncmp(name, PORT_NAME, strlen(PORT_NAME)))
 			continue;
-		snprintf(ports[nports++].dev, sizeof(ports[0].dev), "/dev/%.50s", e->d_name);
+		snprintf(ports[nports].dev, sizeof(ports[0].dev), "/dev/%.50s", e->d_name);
+		ports[nports++].pid = 0;
 	}
 	if (d)
 		closedir(d);
+	return nports;
 }
 
 int app_vm_init_start(const char *conf_path, char *ready, size_t readylen, char *err, size_t errlen)
 {
-	static char text[8192];
+	struct port_srv ports[LABVM_AGENTS];
+	unsigned int nports = 0;
+	char text[8192];
 	struct lab_spec s;
 	struct utsname u;
 	int rc;
@@ -121,7 +120,7 @@ int app_vm_init_start(const char *conf_path, char *ready, size_t readylen, char 
 	if ((rc = vm_lab_conf_parse(text, &s, err, errlen)) || (rc = vm_guest_setup(&s, err, errlen)))
 		return rc;
 	/* the ports come with virtio_console, loaded before this */
-	for (int t = 0; t < 100 && (find_ports(), !nports); t++) {
+	for (int t = 0; t < 100 && !(nports = find_ports(ports)); t++) {
 		struct timespec ts = { 0, 50 * NSEC_PER_MSEC };
 
 		nanosleep(&ts, NULL);
@@ -130,11 +129,6 @@ int app_vm_init_start(const char *conf_path, char *ready, size_t readylen, char 
 		snprintf(err, errlen, "no virtio-serial port named %s*: does the kernel have virtio_console?", PORT_NAME);
 		return -ENODEV;
 	}
-	for (unsigned int k = 0; k < nports; k++)
-		if ((rc = start_port(&ports[k]))) {
-			snprintf(err, errlen, "fork: %s", strerror(-rc));
-			return rc;
-		}
 	uname(&u);
 	snprintf(ready, readylen, "%s release=%.64s cpus=%ld ports=%u", LABVM_READY, u.release,
 		 sysconf(_SC_NPROCESSORS_ONLN), nports);
@@ -143,11 +137,19 @@ int app_vm_init_start(const char *conf_path, char *ready, size_t readylen, char 
 
 void app_vm_init_serve(void)
 {
+	struct port_srv ports[LABVM_AGENTS];
+	unsigned int nports = find_ports(ports);
+
 	for (;;) {
 		int st;
-		pid_t pid = waitpid(-1, &st, 0);
+		pid_t pid;
 
-		if (pid < 0) {
+		/* a port's server at the start, again when one ended, and
+		 * after a fork that failed */
+		for (unsigned int k = 0; k < nports; k++)
+			if (ports[k].pid <= 0)
+				start_port(&ports[k]);
+		if ((pid = waitpid(-1, &st, 0)) < 0) {
 			struct timespec ts = { 1, 0 };
 
 			if (errno != EINTR)
@@ -156,6 +158,6 @@ void app_vm_init_serve(void)
 		}
 		for (unsigned int k = 0; k < nports; k++)
 			if (ports[k].pid == pid)
-				start_port(&ports[k]);
+				ports[k].pid = 0;
 	}
 }

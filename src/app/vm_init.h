@@ -7,12 +7,13 @@
 
 #include <stddef.h>
 
-/* Set up from conf_path and start the ports' servers; ready gets the
- * line that tells the tester it is ("wirerate-guest: ready release=..."),
- * to be printed on the console. 0, or -errno with the reason. */
+/* Set up from conf_path and find the ports; ready gets the line that
+ * tells the tester it is ("wirerate-guest: ready release=..."), to be
+ * printed on the console. 0, or -errno with the reason. */
 int app_vm_init_start(const char *conf_path, char *ready, size_t readylen, char *err, size_t errlen);
-/* Reap children (this is PID 1) and start a port's server again when
- * one ends. Never returns. */
+/* Start a server on each port (a tester waits for its banner), reap
+ * children (this is PID 1) and start a port's server again when one
+ * ends. Never returns. */
 void app_vm_init_serve(void) __attribute__((noreturn));
 
 #endif

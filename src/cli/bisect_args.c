@@ -8,69 +8,75 @@
 #include <string.h>
 
 #include "app/bisect_run.h"
+#include "cli/bisect_check.h"
+#include "cli/child_args.h"
 #include "cli/opt.h"
 #include "lab/lab.h"
 
 #define BO(field) OPT_FIELD(struct bisect_opts, field)
 
 static const struct opt bisect_opts_table[] = {
-	{ "good", 0, OPT_VALUE, "REV", "the candidates (start)", NULL,
-	  "the last commit known good (a git revision in --tree)", opt_set_str, BO(good) },
-	{ "bad", 0, OPT_VALUE, "REV", NULL, NULL, "the first commit known bad: a descendant of --good", opt_set_str,
-	  BO(bad) },
-	{ "tree", 0, OPT_VALUE, "DIR", NULL, ".", "the git tree: a kernel's, or a repository of DUT configuration;\n"
-	  "checked out at each candidate (no uncommitted changes), and back\n"
-	  "where it was at the end", opt_set_str, BO(tree) },
-	{ "kernels", 0, OPT_VALUE, "LIST", NULL, NULL,
-	  "instead of a git range: kernels in order, the good first and the\n"
-	  "bad last (files or Debian kernel package versions, as 'lab up\n"
-	  "--kernel' takes them), each booted on a VM lab", opt_set_str, BO(kernels) },
-	{ "build", 0, OPT_VALUE, "CMD", "each candidate", NULL,
-	  "build it: sh -c CMD in the tree, its output in the logs; a failure\n"
-	  "skips the candidate", opt_set_str, BO(build) },
-	{ "boot", 0, OPT_VALUE, "IMAGE", NULL, NULL,
-	  "the kernel image the build made, in the tree (arch/x86/boot/bzImage):\n"
-	  "booted on a VM lab, built afresh per candidate", opt_set_str, BO(boot) },
-	{ "modules", 0, OPT_VALUE, "DIR", NULL, NULL, "with --boot: its modules, in the tree ('lab up --modules')",
-	  opt_set_str, BO(modules) },
-	{ "apply", 0, OPT_VALUE, "CMD", NULL, NULL,
-	  "configure the DUT: sh -c CMD in the tree (e.g. load the candidate's\n"
-	  "nft ruleset); a failure skips the candidate. $WR_BISECT_CANDIDATE,\n"
-	  "$WR_BISECT_TREE and $WR_BISECT_PREFIX name what it works on", opt_set_str, BO(apply) },
-	{ "install", 0, OPT_VALUE, "CMD", NULL, NULL,
-	  "a cabled DUT: install the build on it (sh -c CMD here, in the\n"
-	  "tree: it copies, installs, and reboots or kexecs the DUT), then wait\n"
-	  "for the measurement's --dut to answer", opt_set_str, BO(install) },
-	{ "release", 0, OPT_VALUE, "CMD", NULL, NULL,
-	  "with --install: prints the kernel release the DUT must come back\n"
-	  "with (e.g. make -s kernelrelease); another is a skip", opt_set_str, BO(release) },
-	{ "dut-wait", 0, OPT_VALUE, "S", NULL, "600", "with --install: how long the DUT may take to answer, s",
-	  opt_set_uint, BO(dut_wait), 1, 86400 },
-	{ "lab", 0, OPT_VALUE, "OPTIONS", NULL, NULL,
-	  "build the lab afresh for each candidate with these 'lab up'\n"
-	  "options ('' for the defaults; implied by --kernels and --boot)", opt_set_str, BO(lab) },
-	{ "prefix", 0, OPT_VALUE, "P", NULL, LAB_PREFIX_DEFAULT, "the lab's namespace prefix", opt_set_str,
-	  BO(prefix) },
-	{ "timeout", 0, OPT_VALUE, "S", NULL, "7200", "the longest one build or --apply command may take, s",
-	  opt_set_uint, BO(timeout), 1, 604800 },
-	{ "figure", 0, OPT_VALUE, "F", "the verdict", NULL,
-	  "what is followed: ndr or pdr (an rfc2544 throughput measurement;\n"
-	  "default ndr), forwarded or cpu-per-frame (a trial; default forwarded)", opt_set_str, BO(figure) },
-	{ "size", 0, OPT_VALUE, "BYTES", NULL, NULL, "the figure at this frame size (default: the smallest)",
-	  opt_set_uint, BO(size), 60, 16384, BO(size_set) },
-	{ "repeat", 0, OPT_VALUE, "N", NULL, "3", "the measurement's --repeat: values per measurement",
-	  opt_set_uint, BO(repeat), 1, 16 },
-	{ "max-rounds", 0, OPT_VALUE, "N", NULL, "3",
-	  "measurements of one candidate before \"cannot tell\" skips it", opt_set_uint, BO(rounds), 1, 10 },
-	{ "label", 0, OPT_VALUE, "NAME", "store", "bisect", "the bisection's name: its runs' labels start with it",
-	  opt_set_str, BO(label) },
-	{ "logs", 0, OPT_VALUE, "DIR", NULL, NULL,
-	  "where the commands' and measurements' output goes (default:\n"
-	  "bisect-ID beside the store)", opt_set_str, BO(logs) },
-	{ "db", 0, OPT_VALUE, "FILE", NULL, NULL, "the results database, a file or a postgresql:// URI\n"
-	  "(default as for 'wirerate runs')", opt_set_db, BO(db) },
-	{ "html", 0, OPT_VALUE, "FILE", "log", NULL, "log: the steps' runs as 'report --html' shows them, in order",
-	  opt_set_path, BO(html) },
+	{ OPT_STR("good", "REV", BO(good), "the last commit known good (a git revision in --tree)"),
+	  .group = "the candidates (start)" },
+	{ OPT_STR("bad", "REV", BO(bad), "the first commit known bad: a descendant of --good") },
+	{ OPT_STR("tree", "DIR", BO(tree),
+		  "the git tree: a kernel's, or a repository of DUT configuration;\n"
+		  "checked out at each candidate (no uncommitted changes), and back\n"
+		  "where it was at the end"),
+	  .def = "." },
+	{ OPT_STR("kernels", "LIST", BO(kernels),
+		  "instead of a git range: kernels in order, the good first and the\n"
+		  "bad last (files or Debian kernel package versions, as 'lab up\n"
+		  "--kernel' takes them), each booted on a VM lab") },
+	{ OPT_STR("build", "CMD", BO(build),
+		  "build it: sh -c CMD in the tree, its output in the logs; a failure\n"
+		  "skips the candidate"),
+	  .group = "each candidate" },
+	{ OPT_STR("boot", "IMAGE", BO(boot),
+		  "the kernel image the build made, in the tree (arch/x86/boot/bzImage):\n"
+		  "booted on a VM lab, built afresh per candidate") },
+	{ OPT_STR("modules", "DIR", BO(modules), "with --boot: its modules, in the tree ('lab up --modules')") },
+	{ OPT_STR("apply", "CMD", BO(apply),
+		  "configure the DUT: sh -c CMD in the tree (e.g. load the candidate's\n"
+		  "nft ruleset); a failure skips the candidate. $WR_BISECT_CANDIDATE,\n"
+		  "$WR_BISECT_TREE and $WR_BISECT_PREFIX name what it works on") },
+	{ OPT_STR("install", "CMD", BO(install),
+		  "a cabled DUT: install the build on it (sh -c CMD here, in the\n"
+		  "tree: it copies, installs, and reboots or kexecs the DUT), then wait\n"
+		  "for the measurement's --dut to answer") },
+	{ OPT_STR("release", "CMD", BO(release),
+		  "with --install: prints the kernel release the DUT must come back\n"
+		  "with (e.g. make -s kernelrelease); another is a skip") },
+	{ OPT_UINT("dut-wait", "S", BO(dut_wait), 1, 86400,
+		   "with --install: how long the DUT may take to answer, s"),
+	  .def = "600" },
+	{ OPT_STR("lab", "OPTIONS", BO(lab),
+		  "build the lab afresh for each candidate with these 'lab up'\n"
+		  "options ('' for the defaults; implied by --kernels and --boot)") },
+	{ OPT_STR("prefix", "P", BO(prefix), "the lab's namespace prefix"), .def = LAB_PREFIX_DEFAULT },
+	{ OPT_UINT("timeout", "S", BO(timeout), 1, 604800, "the longest one build or --apply command may take, s"),
+	  .def = "7200" },
+	{ OPT_STR("figure", "F", BO(figure),
+		  "what is followed: ndr or pdr (an rfc2544 throughput measurement;\n"
+		  "default ndr), forwarded or cpu-per-frame (a trial; default forwarded)"),
+	  .group = "the verdict" },
+	{ OPT_UINT("size", "BYTES", BO(size), 60, 16384, "the figure at this frame size (default: the smallest)"),
+	  .given = BO(size_set) },
+	{ OPT_UINT("repeat", "N", BO(repeat), 1, 16, "the measurement's --repeat: values per measurement"),
+	  .def = "3" },
+	{ OPT_UINT("max-rounds", "N", BO(rounds), 1, 10,
+		   "measurements of one candidate before \"cannot tell\" skips it"),
+	  .def = "3" },
+	{ OPT_STR("label", "NAME", BO(label), "the bisection's name: its runs' labels start with it"),
+	  .group = "store", .def = "bisect" },
+	{ OPT_STR("logs", "DIR", BO(logs),
+		  "where the commands' and measurements' output goes (default:\n"
+		  "bisect-ID beside the store)") },
+	{ OPT_DB("db", "FILE", BO(db),
+		 "the results database, a file or a postgresql:// URI\n"
+		 "(default as for 'wirerate runs')") },
+	{ OPT_PATH("html", "FILE", BO(html), "log: the steps' runs as 'report --html' shows them, in order"),
+	  .group = "log" },
 	{ NULL },
 };
 
@@ -108,71 +114,72 @@ const struct opt_cmd bisect_cmd = {
 static const char *const reserved[] = { "--label", "--repeat", "--db", "--no-store", "--json", "-j", "--help",
 					"-h" };
 
-static int check_measure(struct bisect_opts *bo)
+static enum opt_result check_measure(struct bisect_opts *bo, int *status)
 {
 	bool lab = bo->lab || bo->kernels || bo->boot;
 
 	if (!bo->nmeasure)
-		return cli_fail(EXIT_USAGE, "bisect: give the measurement after '--': trial or rfc2544 throughput "
-				"and its options (see 'wirerate bisect --help')");
+		return opt_fail(status, EXIT_USAGE, "bisect: give the measurement after '--': trial or rfc2544 "
+				"throughput and its options (see 'wirerate bisect --help')");
 	if (strcmp(bo->measure[0], "trial") && strcmp(bo->measure[0], "rfc2544"))
-		return cli_fail(EXIT_USAGE, "bisect: the measurement is trial or rfc2544 throughput, not '%.64s'",
-				bo->measure[0]);
+		return opt_fail(status, EXIT_USAGE,
+				"bisect: the measurement is trial or rfc2544 throughput, not '%.64s'", bo->measure[0]);
 	if (!strcmp(bo->measure[0], "rfc2544") && (bo->nmeasure < 2 || strcmp(bo->measure[1], "throughput")))
-		return cli_fail(EXIT_USAGE, "bisect: of rfc2544, the throughput test only (an NDR or PDR to follow)");
+		return opt_fail(status, EXIT_USAGE,
+				"bisect: of rfc2544, the throughput test only (an NDR or PDR to follow)");
 	for (int i = 1; i < bo->nmeasure; i++) {
 		if (strchr(bo->measure[i], '\n'))
-			return cli_fail(EXIT_USAGE, "bisect: the measurement's words must not hold a newline");
-		for (size_t k = 0; k < sizeof(reserved) / sizeof(reserved[0]); k++) {
-			size_t l = strlen(reserved[k]);
-
-			if (!strncmp(bo->measure[i], reserved[k], l) && (!bo->measure[i][l] || bo->measure[i][l] == '='))
-				return cli_fail(EXIT_USAGE, "bisect: the measurement's %s is bisect's to set", reserved[k]);
-		}
-		if (lab && (!strcmp(bo->measure[i], "--prefix") || !strncmp(bo->measure[i], "--prefix=", 9)))
-			return cli_fail(EXIT_USAGE, "bisect: the measurement's --prefix is bisect's to set (it builds the "
-					"lab: give --prefix to bisect)");
+			return opt_fail(status, EXIT_USAGE, "bisect: the measurement's words must not hold a newline");
+		for (size_t k = 0; k < sizeof(reserved) / sizeof(reserved[0]); k++)
+			if (child_args_is(bo->measure[i], reserved[k]))
+				return opt_fail(status, EXIT_USAGE, "bisect: the measurement's %s is bisect's to set",
+						reserved[k]);
+		if (lab && child_args_is(bo->measure[i], "--prefix"))
+			return opt_fail(status, EXIT_USAGE, "bisect: the measurement's --prefix is bisect's to set (it "
+					"builds the lab: give --prefix to bisect)");
 	}
 	if (bo->nmeasure > BISECT_ARGV_MAX - 16)
-		return cli_fail(EXIT_USAGE, "bisect: the measurement has more than %d words", BISECT_ARGV_MAX - 16);
-	return -1;
+		return opt_fail(status, EXIT_USAGE, "bisect: the measurement has more than %d words",
+				BISECT_ARGV_MAX - 16);
+	return OPT_GO;
 }
 
-static int check_start(struct bisect_opts *bo)
+static enum opt_result check_start(struct bisect_opts *bo, int *status)
 {
 	bool git = bo->good || bo->bad;
 
 	if (bo->kernels && (git || bo->build || bo->boot))
-		return cli_fail(EXIT_USAGE, "bisect: --kernels is a series of its own: not with --good, --bad, "
+		return opt_fail(status, EXIT_USAGE, "bisect: --kernels is a series of its own: not with --good, --bad, "
 				"--build or --boot");
 	if (!bo->kernels && (!bo->good || !bo->bad))
-		return cli_fail(EXIT_USAGE, "bisect start: give --good REV and --bad REV (a git range in --tree), "
-				"or --kernels LIST");
+		return opt_fail(status, EXIT_USAGE, "bisect start: give --good REV and --bad REV (a git range in "
+				"--tree), or --kernels LIST");
 	if (!bo->kernels && !bo->build && !bo->apply && !bo->boot && !bo->lab && !bo->install)
-		return cli_fail(EXIT_USAGE, "bisect start: nothing would change between candidates: give --build, "
-				"--boot, --install or --apply");
+		return opt_fail(status, EXIT_USAGE, "bisect start: nothing would change between candidates: give "
+				"--build, --boot, --install or --apply");
 	if (bo->release && !bo->install)
-		return cli_fail(EXIT_USAGE, "bisect: --release goes with --install");
+		return opt_fail(status, EXIT_USAGE, "bisect: --release goes with --install");
 	if (bo->install && (bo->boot || bo->kernels || bo->lab))
-		return cli_fail(EXIT_USAGE, "bisect: --install is for a cabled DUT: not with --boot, --kernels or --lab");
+		return opt_fail(status, EXIT_USAGE,
+				"bisect: --install is for a cabled DUT: not with --boot, --kernels or --lab");
 	if (bo->install) {
 		struct dut_target t;
 		char err[256];
 
-		if (app_bisect_run_measure_dut(bo->measure, bo->nmeasure, &t, err, sizeof(err)) || t.kind != DUT_SSH)
-			return cli_fail(EXIT_USAGE, "bisect: --install: the measurement needs --dut ssh:HOST, the DUT to "
-					"wait for (as a separate word)");
+		if (bisect_check_dut(bo->measure, bo->nmeasure, &t, err, sizeof(err)) || t.kind != DUT_SSH)
+			return opt_fail(status, EXIT_USAGE, "bisect: --install: the measurement needs --dut ssh:HOST, "
+					"the DUT to wait for (as a separate word)");
 	}
 	if (bo->modules && !bo->boot)
-		return cli_fail(EXIT_USAGE, "bisect: --modules goes with --boot");
+		return opt_fail(status, EXIT_USAGE, "bisect: --modules goes with --boot");
 	if (bo->html)
-		return cli_fail(EXIT_USAGE, "bisect: --html is 'bisect log''s");
+		return opt_fail(status, EXIT_USAGE, "bisect: --html is 'bisect log''s");
 	if (strlen(bo->label) > BISECT_NAME_MAX || !*bo->label)
-		return cli_fail(EXIT_USAGE, "bisect: --label: 1 to %d characters", BISECT_NAME_MAX);
-	return check_measure(bo);
+		return opt_fail(status, EXIT_USAGE, "bisect: --label: 1 to %d characters", BISECT_NAME_MAX);
+	return check_measure(bo, status);
 }
 
-int bisect_args(struct cli *cli, int argc, char **argv, struct bisect_opts *bo)
+enum opt_result bisect_args(struct cli *cli, int argc, char **argv, struct bisect_opts *bo, int *status)
 {
 	void *ctx[] = { bo };
 	int nown, nwords = 0, rc;
@@ -188,10 +195,10 @@ int bisect_args(struct cli *cli, int argc, char **argv, struct bisect_opts *bo)
 		bo->nmeasure = argc - nown - 1;
 	}
 	if ((rc = opt_parse_words(&bisect_cmd, ctx, cli, nown, argv, &words, &nwords)))
-		return opt_exit(rc);
+		return opt_exit(status, opt_status(rc));
 	bo->words = words;
 	if (!nwords)
-		return cli_fail(EXIT_USAGE, "bisect: start, resume or log (see 'wirerate bisect --help')");
+		return opt_fail(status, EXIT_USAGE, "bisect: start, resume or log (see 'wirerate bisect --help')");
 	if (!strcmp(words[0], "start"))
 		bo->sub = BISECT_START;
 	else if (!strcmp(words[0], "resume"))
@@ -199,20 +206,21 @@ int bisect_args(struct cli *cli, int argc, char **argv, struct bisect_opts *bo)
 	else if (!strcmp(words[0], "log"))
 		bo->sub = BISECT_LOG;
 	else
-		return cli_fail(EXIT_USAGE, "bisect: unexpected '%.64s': start, resume or log", words[0]);
+		return opt_fail(status, EXIT_USAGE, "bisect: unexpected '%.64s': start, resume or log", words[0]);
 	if (nwords > (bo->sub == BISECT_START ? 1 : 2))
-		return cli_fail(EXIT_USAGE, "bisect %s: unexpected '%.64s'", words[0], words[nwords - 1]);
+		return opt_fail(status, EXIT_USAGE, "bisect %s: unexpected '%.64s'", words[0], words[nwords - 1]);
 	bo->run = nwords > 1 ? words[1] : NULL;
 	if (bo->sub == BISECT_START)
-		return check_start(bo);
+		return check_start(bo, status);
 	if (bo->nmeasure || nown < argc)
-		return cli_fail(EXIT_USAGE, "bisect %s: the measurement is given to 'bisect start' only", words[0]);
+		return opt_fail(status, EXIT_USAGE, "bisect %s: the measurement is given to 'bisect start' only",
+				words[0]);
 	if (bo->good || bo->bad || bo->kernels || bo->build || bo->apply || bo->boot || bo->lab || bo->install)
-		return cli_fail(EXIT_USAGE, "bisect %s: the candidates and commands are the stored bisection's",
+		return opt_fail(status, EXIT_USAGE, "bisect %s: the candidates and commands are the stored bisection's",
 				words[0]);
 	if (bo->html && bo->sub != BISECT_LOG)
-		return cli_fail(EXIT_USAGE, "bisect: --html is 'bisect log''s");
-	return -1;
+		return opt_fail(status, EXIT_USAGE, "bisect: --html is 'bisect log''s");
+	return OPT_GO;
 }
 
 void bisect_args_free(struct bisect_opts *bo)

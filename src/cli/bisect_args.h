@@ -5,6 +5,7 @@
 
 #include "app/bisect_run.h"
 #include "cli/cli.h"
+#include "cli/opt.h"
 
 enum bisect_sub { BISECT_START, BISECT_RESUME, BISECT_LOG };
 
@@ -21,9 +22,9 @@ struct bisect_opts {
 
 extern const struct opt_cmd bisect_cmd;
 
-/* argv parsed: -1 with *bo set, or the exit status after a one-line
- * error (0 after --help). */
-int bisect_args(struct cli *cli, int argc, char **argv, struct bisect_opts *bo);
+/* argv parsed: OPT_GO with *bo set, or OPT_EXIT with *status (opt.h).
+ * Either way bisect_args_free(bo) after. */
+enum opt_result bisect_args(struct cli *cli, int argc, char **argv, struct bisect_opts *bo, int *status);
 void bisect_args_free(struct bisect_opts *bo);
 
 #endif

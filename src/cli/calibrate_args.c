@@ -22,17 +22,17 @@ const struct opt_cmd calibrate_cmd = {
 	.tables = calibrate_tables,
 };
 
-int calibrate_args(struct cli *cli, int argc, char **argv, struct trialopt *to)
+enum opt_result calibrate_args(struct cli *cli, int argc, char **argv, struct trial_setup *to, int *status)
 {
-	void *ctx[] = { to };
+	void *ctx[] = { &to->req };
 	char *args[1], err[512];
 	int nargs, rc;
 
 	app_trial_check_defaults(to);
 	if ((rc = opt_parse(&calibrate_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return opt_exit(rc);
+		return opt_exit(status, opt_status(rc));
 	if (app_trial_check(to, "1Gpps", err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "calibrate: %s", err);
+		return opt_fail(status, EXIT_USAGE, "calibrate: %s", err);
 	app_calibrate_defaults(to);
-	return -1;
+	return OPT_GO;
 }

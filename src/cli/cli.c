@@ -1,7 +1,6 @@
 /* What every command shares: the one-line error, the exit status of a
- * failed step, Ctrl-C and SIGTERM, the privilege check; see cli.h. */
+ * failed step, the privilege check; see cli.h. */
 #include <errno.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +10,7 @@
 #include "cli/cli.h"
 #include "render/out.h"
 
-static void say(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-static void say(const char *fmt, va_list ap)
+void cli_verror(const char *fmt, va_list ap)
 {
 	char small[1024], *big = NULL;
 	va_list again;
@@ -37,7 +35,7 @@ void cli_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	say(fmt, ap);
+	cli_verror(fmt, ap);
 	va_end(ap);
 }
 
@@ -46,7 +44,7 @@ int cli_fail(int status, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	say(fmt, ap);
+	cli_verror(fmt, ap);
 	va_end(ap);
 	return status;
 }
@@ -70,59 +68,6 @@ bool cli_have_root(void)
 	}
 	fclose(f);
 	return ok;
-}
-
-
-/* The one flag every stoppable command polls. A signal handler can only
- * set a sig_atomic_t that lives at file scope, so this is the process's
- * single piece of mutable global state, and only the handler writes it. */
-static volatile sig_atomic_t stop_flag;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
-
-volatile sig_atomic_t *cli_stop_catch(struct cli_stop *s)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	stop_flag = 0;
-	sigaction(SIGINT, &sa, &s->old_int);
-	sigaction(SIGTERM, &sa, &s->old_term);
-	s->caught = true;
-	return &stop_flag;
-}
-
-void cli_stop_restore(struct cli_stop *s)
-{
-	if (!s->caught)
-		return;
-	sigaction(SIGINT, &s->old_int, NULL);
-	sigaction(SIGTERM, &s->old_term, NULL);
-	s->caught = false;
-}
-
-volatile sig_atomic_t *cli_stop_hook(void *s, bool on)
-{
-	if (on)
-		return cli_stop_catch(s);
-	cli_stop_restore(s);
-	return NULL;
-}
-
-volatile sig_atomic_t *cli_stop_flag(void)
-{
-	return &stop_flag;
-}
-
-bool cli_stopped(void)
-{
-	return stop_flag != 0;
 }
 
 int cli_status(int rc)

@@ -1,9 +1,10 @@
 /* The command table and what every subcommand shares. Only src/cli prints
- * to the user or decides the exit status. */
+ * to the user or decides the exit status. A command that Ctrl-C stops
+ * catches it with os/stop.h. */
 #ifndef WR_CLI_CLI_H
 #define WR_CLI_CLI_H
 
-#include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -51,43 +52,20 @@ struct cmd {
 
 /* One-line error on stderr, "wirerate: ..." */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_verror(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* The same, then status back: "return cli_fail(EXIT_USAGE, ...);". */
 int cli_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The exit status of a step that returned rc (0 or -errno): 0, EXIT_USAGE
  * for -EINVAL (the input was wrong), else EXIT_RUNTIME. */
 int cli_status(int rc);
-/* A test's command line (targv[0] "wirerate", then trial or rfc2544 and
- * its options, NULL ended) checked by the test's command in this process
- * with nothing built (cli->check_only), as the matrix and bisect check
- * what they will run: 0, or its exit status after it printed why; the
- * time it plans in *planned_s. */
-int test_args_check(struct cli *cli, char **targv, double *planned_s);
-
-/* Ctrl-C and SIGTERM while a command runs: cli_stop_catch installs the
- * handler (remembering what was there) and returns the flag it sets, which
- * the engine polls; cli_stop_restore puts the old handlers back and may be
- * called twice. */
-struct cli_stop {
-	struct sigaction old_int, old_term;
-	bool caught;
-};
-volatile sig_atomic_t *cli_stop_catch(struct cli_stop *s);
-void cli_stop_restore(struct cli_stop *s);
-/* Both as one hook for an app workflow (ctx: a struct cli_stop): on
- * catches and returns the flag, off restores and returns NULL. */
-volatile sig_atomic_t *cli_stop_hook(void *s, bool on);
-/* True once a caught signal arrived; the flag itself, for an engine
- * that polls it. */
-bool cli_stopped(void);
-volatile sig_atomic_t *cli_stop_flag(void);
 
 /* True when the process may administer networks and namespaces. */
 bool cli_have_root(void);
 
 int cmd_agent(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd agent_cmd;
-int cmd_vmguest(struct cli *cli, int argc, char **argv);
-extern const struct opt_cmd vmguest_cmd;
+int cmd_vm_guest(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd vm_guest_cmd;
 int cmd_lab(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd lab_cmd;
 int cmd_matrix(struct cli *cli, int argc, char **argv);

@@ -7,16 +7,17 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "dut/agent.h"
+#include "os/stop.h"
 
 struct agent_args {
 	bool exec;
 };
 
 static const struct opt agent_opts[] = {
-	{ "exec", 0, OPT_NOARG, NULL, "options", NULL,
-	  "also run commands for 'lab exec' (the lab's own agent, which the\n"
-	  "tester starts in the DUT's namespace; never given over ssh)",
-	  opt_set_true, OPT_FIELD(struct agent_args, exec) },
+	{ OPT_BOOL("exec", OPT_FIELD(struct agent_args, exec),
+		   "also run commands for 'lab exec' (the lab's own agent, which the\n"
+		   "tester starts in the DUT's namespace; never given over ssh)"),
+	  .group = "options" },
 	{ NULL },
 };
 static const struct opt *const agent_tables[] = { agent_opts, NULL };
@@ -32,8 +33,7 @@ const struct opt_cmd agent_cmd = {
 
 int cmd_agent(struct cli *cli, int argc, char **argv)
 {
-	struct cli_stop stop;
-	struct sigaction sa;
+	struct stop stop;
 	volatile sig_atomic_t *flag;
 	char err[256] = "";
 	int rc, nargs;
@@ -43,7 +43,7 @@ int cmd_agent(struct cli *cli, int argc, char **argv)
 	void *ctx[] = { &aa };
 
 	if ((rc = opt_parse(&agent_cmd, ctx, cli, argc, argv, args, 1, &nargs)))
-		return opt_exit(rc);
+		return opt_status(rc);
 	if (nargs)
 		return cli_fail(EXIT_USAGE, "agent: takes no arguments");
 	if (isatty(0)) {
@@ -53,11 +53,9 @@ int cmd_agent(struct cli *cli, int argc, char **argv)
 	/* A tester gone mid-answer must not kill the agent before it
 	 * restores; and a hangup (the SSH session closed) is a stop. */
 	signal(SIGPIPE, SIG_IGN);
-	flag = cli_stop_catch(&stop);
-	sigaction(SIGTERM, NULL, &sa);
-	sigaction(SIGHUP, &sa, NULL);
+	flag = stop_catch_hangup(&stop);
 	rc = aa.exec ? agent_serve_exec(0, 1, flag, err, sizeof(err)) : agent_serve(0, 1, flag, err, sizeof(err));
-	cli_stop_restore(&stop);
+	stop_restore(&stop);
 	if (rc) {
 		cli_error("agent: %s", err);
 		return EXIT_RUNTIME;

@@ -6,26 +6,27 @@
 #include "cli/calibrate_args.h"
 #include "app/calibrate.h"
 #include "app/trial_plan.h"
+#include "os/stop.h"
 #include "render/calibrate_print.h"
 #include "render/trial_live.h"
 
 int cmd_calibrate(struct cli *cli, int argc, char **argv)
 {
-	struct trialopt to;
+	struct trial_setup to;
 	struct app_calibrate cal = { 0 };
-	struct cli_stop stop = { 0 };
+	struct stop stop = { 0 };
 	char err[512];
 	struct out *o;
 	int rc;
 
-	if ((rc = calibrate_args(cli, argc, argv, &to)) >= 0)
+	if (calibrate_args(cli, argc, argv, &to, &rc) == OPT_EXIT)
 		return rc;
 	if ((rc = app_trial_plan_resolve(&to, err, sizeof(err)))) {
 		app_trial_plan_release(&to);
 		return cli_fail(cli_status(rc), "calibrate: %s", err);
 	}
-	cli_stop_catch(&stop);
-	if ((rc = app_calibrate(&to, cli_stop_flag(), &cal, err, sizeof(err)))) {
+	stop_catch(&stop);
+	if ((rc = app_calibrate(&to, stop_flag(), &cal, err, sizeof(err)))) {
 		if (err[0])
 			cli_error("calibrate: %s", err);
 		rc = rc == -EINTR ? 130 : EXIT_RUNTIME;
@@ -36,7 +37,7 @@ int cmd_calibrate(struct cli *cli, int argc, char **argv)
 		out_destroy(o);
 	}
 	app_calibrate_free(&to, &cal);
-	cli_stop_restore(&stop);
+	stop_restore(&stop);
 	app_trial_plan_release(&to);
 	return rc;
 }

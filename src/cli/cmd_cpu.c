@@ -8,6 +8,7 @@
 #include "cli/cpu_args.h"
 #include "app/cpu_watch.h"
 #include "dut/dut.h"
+#include "os/stop.h"
 #include "render/cpu_print.h"
 #include "render/out.h"
 
@@ -15,7 +16,7 @@
  * profile): 0, or an exit status after a one-line error. */
 static int watch(struct cli *cli, const struct app_cpu_cfg *c, struct app_cpu_watch *w)
 {
-	struct cli_stop stop = { 0 };
+	struct stop stop = { 0 };
 	struct out *o = cli_out_create(cli, "cpu");
 	char err[512];
 	int rc;
@@ -23,16 +24,16 @@ static int watch(struct cli *cli, const struct app_cpu_cfg *c, struct app_cpu_wa
 	if (!o)
 		return EXIT_RUNTIME;
 	cpu_print_start(o, c->interval_ns, w->hz, c->irq, w->first);
-	cli_stop_catch(&stop);
+	stop_catch(&stop);
 	out_arr_start(o, "samples");
-	while ((rc = app_cpu_watch_next(c, w, cli_stop_flag(), err, sizeof(err))) > 0)
+	while ((rc = app_cpu_watch_next(c, w, stop_flag(), err, sizeof(err))) > 0)
 		cpu_print_sample(o, (int64_t)time(NULL), w->prev, w->cur, w->hz, c->irq, c->cpus);
 	out_arr_end(o);
 	if (!rc) {
 		app_cpu_watch_finish(c, w);
 		cpu_print_watch_end(o, c, w);
 	}
-	cli_stop_restore(&stop);
+	stop_restore(&stop);
 	out_destroy(o);
 	return rc ? cli_fail(EXIT_RUNTIME, "cpu: %s", err) : 0;
 }
@@ -45,7 +46,7 @@ int cmd_cpu(struct cli *cli, int argc, char **argv)
 	char err[512];
 	int rc;
 
-	if ((rc = cpu_args(cli, argc, argv, &op)) >= 0)
+	if (cpu_args(cli, argc, argv, &op, &rc) == OPT_EXIT)
 		return rc;
 	if (op.dut.given && (rc = dut_open(&op.dut, NULL, 0, &op.cfg.d, err, sizeof(err))))
 		return cli_fail(cli_status(rc), "cpu: %s", err);

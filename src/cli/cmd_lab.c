@@ -1,6 +1,5 @@
 /* wirerate lab up|down|status */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +11,13 @@
 #include "render/lab_print.h"
 #include "lab/lab.h"
 #include "app/lab_run.h"
+#include "os/stop.h"
 
 int cmd_lab(struct cli *cli, int argc, char **argv)
 {
 	struct lab_spec spec;
 	struct lab_status st;
+	struct stop ignored = { 0 };
 	enum app_lab_action a;
 	enum app_lab_step failed;
 	const char *action;
@@ -25,7 +26,7 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 	char err[512];
 	int rc;
 
-	if ((rc = lab_args_parse(cli, argc, argv, &spec, &action, &cmd)) >= 0)
+	if (lab_args_parse(cli, argc, argv, &spec, &action, &cmd, &rc) == OPT_EXIT)
 		return rc;
 	app_lab_run_action_parse(action, &a);
 	if (a == APP_LAB_EXEC) {
@@ -41,15 +42,12 @@ int cmd_lab(struct cli *cli, int argc, char **argv)
 			return cli_fail(cli_status(rc), "lab exec: %s", err);
 		return status;
 	}
-	if (a != APP_LAB_STATUS && !spec.kernel[0]) {
-		/* Building or removing takes a second or two and is finished
-		 * rather than left half done (lab_up, lab_down): a Ctrl-C then
-		 * would only kill the report of a job that completed. */
-		struct sigaction ign = { .sa_handler = SIG_IGN };
-
-		sigaction(SIGINT, &ign, NULL);
-		sigaction(SIGTERM, &ign, NULL);
-	}
+	/* Building or removing takes a second or two and is finished rather
+	 * than left half done (lab_up, lab_down): a Ctrl-C then would only
+	 * kill the report of a job that completed. Ignored to the command's
+	 * end, which is the process's. */
+	if (a != APP_LAB_STATUS && !spec.kernel[0])
+		stop_ignore(&ignored);
 	/* in JSON, down prints the status of the lab now gone: one shape
 	 * for up, down and status */
 	/* A VM's boot takes seconds, and Ctrl-C ends it: lab up stops the

@@ -42,7 +42,7 @@ int cmd_matrix(struct cli *cli, int argc, char **argv)
 
 	if (!p)
 		return cli_fail(EXIT_RUNTIME, "matrix: out of memory");
-	if ((rc = matrix_check(cli, argc, argv, p)) < 0) {
+	if (matrix_check(cli, argc, argv, p, &rc) == OPT_GO) {
 		matrix_print_hooks(&p->run);
 		p->run.say = say;
 		p->run.report = print_json;

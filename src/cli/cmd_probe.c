@@ -28,7 +28,7 @@ int cmd_probe(struct cli *cli, int argc, char **argv)
 	char err[512];
 	int rc;
 
-	if ((rc = probe_args(cli, argc, argv, &c)) >= 0)
+	if (probe_args(cli, argc, argv, &c, &rc) == OPT_EXIT)
 		return rc;
 	if (!(h = malloc(sizeof(*h))))
 		return cli_fail(EXIT_RUNTIME, "probe: out of memory");

@@ -32,7 +32,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 	char err[2 * 4096 + 512];
 	int rc;
 
-	if ((rc = report_args(cli, argc, argv, &op)) >= 0)
+	if (report_args(cli, argc, argv, &op, &rc) == OPT_EXIT)
 		return rc;
 	op.json = cli->json;
 	if (!(rc = app_report_check(&op, err, sizeof(err))))

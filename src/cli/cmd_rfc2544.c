@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "cli/rfc2544_args.h"
 #include "cli/store_args.h"
+#include "os/stop.h"
 #include "app/rfc2544_run.h"
 #include "render/rfc2544_live.h"
 
@@ -27,21 +28,21 @@ static int status(const struct app_rfc2544_job *j)
 int cmd_rfc2544(struct cli *cli, int argc, char **argv)
 {
 	struct rfc2544_args r;
-	struct storeopt so;
-	struct trialopt to;
+	struct run_store so;
+	struct trial_setup to;
 	struct app_rfc2544_plan plan;
-	struct cli_stop cs = { .caught = false };
-	const struct app_cli_hooks ch = { .stop = cli_stop_hook, .say = say, .ctx = &cs };
+	struct stop cs = { 0 };
+	const struct app_cli_hooks ch = { .stop = stop_hook, .say = say, .ctx = &cs };
 	struct rfc2544_live_run v;
 	struct app_rfc2544_job j = { .s = { .po = &r.po, .to = &to, .so = &so, .cli = &ch, .h = &rfc2544_live_hooks,
 					    .ctx = &v, .plan = &plan } };
 	int rc;
 
-	if ((rc = rfc2544_args(cli, argc, argv, &r, &so, &to, &plan)) >= 0)
+	if (rfc2544_args(cli, argc, argv, &r, &so, &to, &plan, &rc) == OPT_EXIT)
 		return rc;
 	if (cli->check_only) {
 		/* the plan without the host: no ceiling measured in place */
-		app_rfc2544_plan_estimate(&r.po, &plan, &to.cfg, false, &j.s.est);
+		app_rfc2544_plan_estimate(&r.po, &plan, &to.plan.cfg, false, &j.s.est);
 		cli->planned_s = j.s.est.seconds;
 		return 0;
 	}

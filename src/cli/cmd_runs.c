@@ -42,7 +42,7 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 	char err[1024];
 	int rc;
 
-	if ((rc = runs_args(cli, argc, argv, &ro)) >= 0)
+	if (runs_args(cli, argc, argv, &ro, &rc) == OPT_EXIT)
 		return rc;
 	rc = 0;
 	if ((sub = ro.req.sub) == APP_RUNS_LIST)

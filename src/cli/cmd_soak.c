@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/soak_args.h"
 #include "dut/dut.h"
+#include "os/stop.h"
 #include "render/out.h"
 #include "render/soak_print.h"
 
@@ -17,14 +18,14 @@ int cmd_soak(struct cli *cli, int argc, char **argv)
 		[APP_SOAK_OK] = 0, [APP_SOAK_INPUT] = EXIT_USAGE, [APP_SOAK_HOST] = EXIT_RUNTIME, [APP_SOAK_STOPPED] = 130,
 	};
 	struct soakprint_run p = { .create = cli_out_create_json };
-	struct cli_stop stop = { 0 };
-	const struct app_cli_hooks ch = { .stop = cli_stop_hook, .ctx = &stop };
+	struct stop stop = { 0 };
+	const struct app_cli_hooks ch = { .stop = stop_hook, .ctx = &stop };
 	struct app_soak_result r;
 	struct soak_opts op;
 	char err[1024], derr[256];
 	int rc;
 
-	if ((rc = soak_args(cli, argc, argv, &op)) >= 0)
+	if (soak_args(cli, argc, argv, &op, &rc) == OPT_EXIT)
 		return rc;
 	if (op.dut.given && (rc = dut_open(&op.dut, NULL, 0, &op.d, derr, sizeof(derr))))
 		return cli_fail(cli_status(rc), "soak: %s", derr);

@@ -7,6 +7,7 @@
 #include "app/stream_run.h"
 #include "cli/cli.h"
 #include "cli/stream_args.h"
+#include "os/stop.h"
 #include "render/out.h"
 #include "render/stream_print.h"
 
@@ -28,14 +29,14 @@ int cmd_stream(struct cli *cli, int argc, char **argv)
 		[APP_STREAM_STOPPED] = 130,
 	};
 	struct streamprint_ctx p = { .create = cli_out_create_json };
-	struct cli_stop stop = { 0 };
-	const struct app_cli_hooks ch = { .stop = cli_stop_hook, .say = say, .ctx = &stop };
+	struct stop stop = { 0 };
+	const struct app_cli_hooks ch = { .stop = stop_hook, .say = say, .ctx = &stop };
 	struct app_stream_opts op;
 	enum app_stream_why why;
 	char err[1024];
 	int rc;
 
-	if ((rc = stream_args(cli, argc, argv, &op)) >= 0)
+	if (stream_args(cli, argc, argv, &op, &rc) == OPT_EXIT)
 		return rc;
 	op.root = cli_have_root();
 	p.json = cli->json;

@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "cli/store_args.h"
 #include "cli/trial_args.h"
+#include "os/stop.h"
 #include "app/trial_run.h"
 #include "render/trial_live.h"
 
@@ -26,21 +27,24 @@ static int status(const struct app_trial_run *run)
 int cmd_trial(struct cli *cli, int argc, char **argv)
 {
 	struct app_trial_job *j = calloc(1, sizeof(*j));
-	struct cli_stop cs = { 0 };
-	const struct app_cli_hooks ch = { .stop = cli_stop_hook, .say = say, .ctx = &cs };
+	struct stop cs = { 0 };
+	const struct app_cli_hooks ch = { .stop = stop_hook, .say = say, .ctx = &cs };
 	struct trial_live_run v;
 	struct trial_args own = { 0 };
+	enum opt_result parsed;
 	int rc;
 
 	if (!j)
 		return EXIT_RUNTIME;
-	rc = trial_args(cli, argc, argv, &j->to, &own, &j->so);
+	parsed = trial_args(cli, argc, argv, &j->to, &own, &j->so, &rc);
 	j->run.repeat = (unsigned int)own.repeat;
-	if (rc >= 0 || cli->check_only) {
-		if (rc < 0)
-			cli->planned_s = app_trial_run_planned_s(&j->to.cfg, j->run.repeat);
+	if (parsed == OPT_EXIT || cli->check_only) {
+		if (parsed == OPT_GO) {
+			cli->planned_s = app_trial_run_planned_s(&j->to.plan.cfg, j->run.repeat);
+			rc = 0;
+		}
 		free(j);
-		return rc < 0 ? 0 : rc;
+		return rc;
 	}
 	/* after the parse: --json is one of the options */
 	trial_live_init(&v, &j->to, cli->json, cli_out_create_json, &own.files);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "core/cpuset.h"
 #include "core/duttarget.h"
 #include "app/cpu_watch.h"
@@ -17,8 +18,7 @@ struct cpu_opts {
 	struct dut_target dut;
 };
 
-/* argv into op, checked: -1 to go on, or the exit status (0 after
- * --help) after a one-line error. */
-int cpu_args(struct cli *cli, int argc, char **argv, struct cpu_opts *op);
+/* argv into op, checked: OPT_GO, or OPT_EXIT with *status (opt.h). */
+enum opt_result cpu_args(struct cli *cli, int argc, char **argv, struct cpu_opts *op, int *status);
 
 #endif

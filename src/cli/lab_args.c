@@ -14,14 +14,6 @@
 #include "lab/lab.h"
 #include "app/lab_run.h"
 
-/* lab's options and the last one given that only 'lab up' takes */
-struct lab_args {
-	struct lab_spec spec;
-	const struct opt *up_only;
-	char dut_cpus[64];		/* as given: a CPU list, or with --kernel a vCPU count */
-	const struct opt *vm_only;	/* the last option given that needs --kernel */
-};
-
 #define LA(field) OPT_FIELD(struct lab_args, spec.field)
 
 static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
@@ -146,62 +138,70 @@ static int set_vm_flag(void *ctx, const struct opt *opt, const char *v, char *er
 }
 
 static const struct opt lab_opts[] = {
-	{ "prefix", 0, OPT_VALUE, "P", "options", "wr-", "namespace name prefix: labs side by side", set_prefix },
-	{ "dut-cpus", 0, OPT_VALUE, "LIST", "lab up only", NULL,
-	  "CPUs that do the DUT's forwarding (default: the last one);\n"
-	  "with --kernel, N: the VM's number of vCPUs (default 1)", set_dut_cpus },
-	{ "placement", 0, OPT_VALUE, "MODE", NULL, "bound",
-	  "bound: both directions on the first DUT CPU\n"
-	  "split: each direction on a DUT CPU of its own\n"
-	  "free:  spread over all DUT CPUs by flow hash", set_placement },
-	{ "rules", 0, OPT_VALUE, "N", NULL, NULL, "N firewall rules that match nothing in the forward path (0..100000)",
-	  set_up_uint, LA(rules), 0, 100000 },
-	{ "shape", 0, OPT_VALUE, "RATE", NULL, NULL,
-	  "cap the DUT at RATE (e.g. 50kpps or 100Mbit) with a token bucket", set_shape },
-	{ "mtu", 0, OPT_VALUE, "N", NULL, "1500",
-	  "MTU of the lab's links, 1280..9000 (9000 for\nframes up to 9018 bytes)",
-	  set_mtu, LA(mtu), LAB_MTU_MIN, LAB_MTU_MAX },
-	{ "queues", 0, OPT_VALUE, "N", NULL, "1",
-	  "transmit and receive queues of every lab port, 1..8:\n"
-	  "a generator thread each ('trial --gen-cpu LIST'), and the DUT's\n"
-	  "receive spread over its CPUs queue by queue, like a NIC's RSS",
-	  set_up_uint, LA(queues), 1, LAB_QUEUES_MAX },
-	{ "ports", 0, OPT_VALUE, "N", NULL, "1",
-	  "parallel forwarding paths through the DUT, 1..4: path P is\n"
-	  "genP -> dut(2P) | dut(2P+1) -> sinkP, on 198.18.P.0/24 and\n"
-	  "198.19.P.0/24 (path 0: gen0, dut0, dut1, sink0)",
-	  set_up_uint, LA(ports), 1, LAB_PORTS_MAX },
-	{ "no-xdp", 0, OPT_NOARG, NULL, NULL, NULL,
-	  "leave the DUT's ports in skb mode (by default they run an XDP\n"
-	  "pass-through with threaded NAPI on the DUT CPUs, so an\n"
-	  "overloaded DUT drops from its receive ring like a NIC)",
-	  set_no_xdp, LA(no_xdp) },
+	{ OPT_CUSTOM("prefix", OPT_VALUE, "P", set_prefix, "namespace name prefix: labs side by side"),
+	  .group = "options", .def = "wr-" },
+	{ OPT_CUSTOM("dut-cpus", OPT_VALUE, "LIST", set_dut_cpus,
+		     "CPUs that do the DUT's forwarding (default: the last one);\n"
+		     "with --kernel, N: the VM's number of vCPUs (default 1)"),
+	  .group = "lab up only" },
+	{ OPT_CUSTOM("placement", OPT_VALUE, "MODE", set_placement,
+		     "bound: both directions on the first DUT CPU\n"
+		     "split: each direction on a DUT CPU of its own\n"
+		     "free:  spread over all DUT CPUs by flow hash"),
+	  .def = "bound" },
+	{ OPT_CUSTOM("rules", OPT_VALUE, "N", set_up_uint,
+		     "N firewall rules that match nothing in the forward path (0..100000)"),
+	  .off = LA(rules), .max = 100000 },
+	{ OPT_CUSTOM("shape", OPT_VALUE, "RATE", set_shape,
+		     "cap the DUT at RATE (e.g. 50kpps or 100Mbit) with a token bucket") },
+	{ OPT_CUSTOM("mtu", OPT_VALUE, "N", set_mtu,
+		     "MTU of the lab's links, 1280..9000 (9000 for\n"
+		     "frames up to 9018 bytes)"),
+	  .def = "1500", .off = LA(mtu), .min = LAB_MTU_MIN, .max = LAB_MTU_MAX },
+	{ OPT_CUSTOM("queues", OPT_VALUE, "N", set_up_uint,
+		     "transmit and receive queues of every lab port, 1..8:\n"
+		     "a generator thread each ('trial --gen-cpu LIST'), and the DUT's\n"
+		     "receive spread over its CPUs queue by queue, like a NIC's RSS"),
+	  .def = "1", .off = LA(queues), .min = 1, .max = LAB_QUEUES_MAX },
+	{ OPT_CUSTOM("ports", OPT_VALUE, "N", set_up_uint,
+		     "parallel forwarding paths through the DUT, 1..4: path P is\n"
+		     "genP -> dut(2P) | dut(2P+1) -> sinkP, on 198.18.P.0/24 and\n"
+		     "198.19.P.0/24 (path 0: gen0, dut0, dut1, sink0)"),
+	  .def = "1", .off = LA(ports), .min = 1, .max = LAB_PORTS_MAX },
+	{ OPT_CUSTOM("no-xdp", OPT_NOARG, NULL, set_no_xdp,
+		     "leave the DUT's ports in skb mode (by default they run an XDP\n"
+		     "pass-through with threaded NAPI on the DUT CPUs, so an\n"
+		     "overloaded DUT drops from its receive ring like a NIC)"),
+	  .off = LA(no_xdp) },
 	{ NULL },
 };
 
 /* The DUT as a virtual machine booting a kernel of the user's choice. */
 static const struct opt lab_vm_opts[] = {
-	{ "kernel", 0, OPT_VALUE, "KERNEL", "lab up: a VM as the DUT (docs/vm-dut.md)", NULL,
-	  "boot the DUT from KERNEL under QEMU (KVM when /dev/kvm works,\n"
-	  "else TCG): a kernel image file (arch/x86/boot/bzImage), or a\n"
-	  "Debian kernel package version (6.1.0-57-cloud-amd64,\n"
-	  "'6.12.*-rt-amd64'), fetched with apt-get into the cache", set_vm_str, LA(kernel), 0, LAB_PATH_MAX },
-	{ "modules", 0, OPT_VALUE, "DIR", NULL, NULL,
-	  "the modules of a kernel file: DIR/lib/modules/RELEASE (from\n"
-	  "make modules_install INSTALL_MOD_PATH=DIR) or the release's directory",
-	  set_vm_str, LA(modules), 0, LAB_PATH_MAX },
-	{ "kernel-cmdline", 0, OPT_VALUE, "ARGS", NULL, NULL,
-	  "added to the guest kernel's command line (maxcpus=1, threadirqs,\n"
-	  "mitigations=off, ...)", set_vm_str, LA(cmdline), 0, LAB_CMDLINE_MAX },
-	{ "dut-memory", 0, OPT_VALUE, "MIB", NULL, "512", "the VM's memory in MiB",
-	  set_vm_uint, LA(memory_mib), LAB_VM_MEMORY_MIN, LAB_VM_MEMORY_MAX },
-	{ "soak-calibrate", 0, OPT_NOARG, NULL, NULL, NULL,
-	  "the guest measures its soak's idle rate as it boots (about 10 s\n"
-	  "under TCG), so that --soak and 'soak --dut lab' work on the VM",
-	  set_vm_flag, LA(soak_calibrate) },
-	{ "boot-timeout", 0, OPT_VALUE, "S", NULL, "90",
-	  "seconds the VM may take to boot to its agent (then its console's\n"
-	  "last lines say why it did not)", set_vm_uint, LA(boot_timeout_s), 1, 3600 },
+	{ OPT_CUSTOM("kernel", OPT_VALUE, "KERNEL", set_vm_str,
+		     "boot the DUT from KERNEL under QEMU (KVM when /dev/kvm works,\n"
+		     "else TCG): a kernel image file (arch/x86/boot/bzImage), or a\n"
+		     "Debian kernel package version (6.1.0-57-cloud-amd64,\n"
+		     "'6.12.*-rt-amd64'), fetched with apt-get into the cache"),
+	  .group = "lab up: a VM as the DUT (docs/vm-dut.md)", .off = LA(kernel), .max = LAB_PATH_MAX },
+	{ OPT_CUSTOM("modules", OPT_VALUE, "DIR", set_vm_str,
+		     "the modules of a kernel file: DIR/lib/modules/RELEASE (from\n"
+		     "make modules_install INSTALL_MOD_PATH=DIR) or the release's directory"),
+	  .off = LA(modules), .max = LAB_PATH_MAX },
+	{ OPT_CUSTOM("kernel-cmdline", OPT_VALUE, "ARGS", set_vm_str,
+		     "added to the guest kernel's command line (maxcpus=1, threadirqs,\n"
+		     "mitigations=off, ...)"),
+	  .off = LA(cmdline), .max = LAB_CMDLINE_MAX },
+	{ OPT_CUSTOM("dut-memory", OPT_VALUE, "MIB", set_vm_uint, "the VM's memory in MiB"),
+	  .def = "512", .off = LA(memory_mib), .min = LAB_VM_MEMORY_MIN, .max = LAB_VM_MEMORY_MAX },
+	{ OPT_CUSTOM("soak-calibrate", OPT_NOARG, NULL, set_vm_flag,
+		     "the guest measures its soak's idle rate as it boots (about 10 s\n"
+		     "under TCG), so that --soak and 'soak --dut lab' work on the VM"),
+	  .off = LA(soak_calibrate) },
+	{ OPT_CUSTOM("boot-timeout", OPT_VALUE, "S", set_vm_uint,
+		     "seconds the VM may take to boot to its agent (then its console's\n"
+		     "last lines say why it did not)"),
+	  .def = "90", .off = LA(boot_timeout_s), .min = 1, .max = 3600 },
 	{ NULL },
 };
 
@@ -218,26 +218,63 @@ const struct opt_cmd lab_cmd = {
 	.bare_errors = true,
 };
 
-int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action,
-		   char ***cmd)
+void lab_args_init(struct lab_args *la)
 {
-	struct lab_args la = { .spec = { .placement = PLACE_BOUND } };
-	enum app_lab_action act;
-	void *ctx[] = { &la, &la };
-	char err[512], **args;
-	int nargs, rc;
+	*la = (struct lab_args){ .spec = { .placement = PLACE_BOUND } };
+	snprintf(la->spec.prefix, sizeof(la->spec.prefix), "%s", LAB_PREFIX_DEFAULT);
+}
 
-	snprintf(la.spec.prefix, sizeof(la.spec.prefix), "%s", LAB_PREFIX_DEFAULT);
-	if (cmd)
-		*cmd = NULL;
+const struct opt *lab_args_opt(const char *name)
+{
+	for (int t = 0; lab_tables[t]; t++)
+		for (const struct opt *o = lab_tables[t]; o->name; o++)
+			if (!strcmp(o->name, name))
+				return o;
+	return NULL;
+}
+
+enum opt_result lab_args_set(struct lab_args *la, const struct opt *o, const char *value, int *status)
+{
+	char err[768];
+
+	/* as opt_parse says a setter's reason for lab (bare_errors) */
+	if (opt_apply(o, la, value, err, sizeof(err)))
+		return opt_fail(status, EXIT_USAGE, "%s", err);
+	return OPT_GO;
+}
+
+enum opt_result lab_args_options(struct cli *cli, struct lab_args *la, int argc, char **argv, int *status)
+{
+	void *ctx[] = { la, la };
+	int rc;
+
 	/* the action is a word among the options: all of them gathered, so
 	 * that none or two get lab's own message */
-	if ((rc = opt_parse_words(&lab_cmd, ctx, cli, argc, argv, &args, &nargs)))
-		return opt_exit(rc);
+	if ((rc = opt_parse_words(&lab_cmd, ctx, cli, argc, argv, &la->words, &la->nwords)))
+		return opt_exit(status, opt_status(rc));
+	return OPT_GO;
+}
+
+void lab_args_free(struct lab_args *la)
+{
+	free(la->words);
+	la->words = NULL;
+	la->nwords = 0;
+}
+
+/* The words among the options (args, malloc'd with room for a NULL after
+ * them: freed, or handed out as *cmd) and the checks of what was given
+ * with them (la, a copy: *out is its spec), as lab_args_parse says. */
+static enum opt_result finish(struct lab_args la, char **args, int nargs, struct lab_spec *out, const char **action,
+			      char ***cmd, int *status)
+{
+	enum app_lab_action act;
+	char err[512];
+
 	if (nargs >= 1 && !strcmp(args[0], "exec")) {
 		if (nargs < 2 || !cmd) {
 			free(args);
-			return cli_fail(EXIT_USAGE, "lab exec: give the command to run in the DUT after '--', "
+			return opt_fail(status, EXIT_USAGE, "lab exec: give the command to run in the DUT after '--', "
 					"e.g. 'wirerate lab exec -- nft list ruleset'");
 		}
 		/* the command's words, from after "exec" (args is NULL-ended room) */
@@ -246,40 +283,67 @@ int lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out,
 		*cmd = args;
 		*action = "exec";
 		if (la.up_only)
-			return cli_fail(EXIT_USAGE, "lab exec: --%s applies to 'lab up' only", la.up_only->name);
+			return opt_fail(status, EXIT_USAGE, "lab exec: --%s applies to 'lab up' only",
+					la.up_only->name);
 		*out = la.spec;
-		return -1;
+		return OPT_GO;
 	}
 	if (nargs != 1) {
 		cli_error(!nargs ? "lab: say up, down, status or exec (see 'wirerate lab --help')"
 				 : "lab: one action only, got '%s' after '%s'",
-			  nargs > 1 ? args[1] : "", nargs ? args[0] : argv[0]);
+			  nargs > 1 ? args[1] : "", nargs ? args[0] : "");
 		free(args);
-		return EXIT_USAGE;
+		return opt_exit(status, EXIT_USAGE);
 	}
 	*action = args[0];
 	free(args);
-	if (app_lab_run_action_parse(*action, &act)) {
-		cli_error("lab: unknown action '%s': expected up, down, status or exec", *action);
-		return EXIT_USAGE;
-	}
+	if (app_lab_run_action_parse(*action, &act))
+		return opt_fail(status, EXIT_USAGE, "lab: unknown action '%s': expected up, down, status or exec",
+				*action);
 	if (act != APP_LAB_UP && la.up_only)
-		return cli_fail(EXIT_USAGE, "lab %s: --%s applies to 'lab up' only", *action, la.up_only->name);
+		return opt_fail(status, EXIT_USAGE, "lab %s: --%s applies to 'lab up' only", *action,
+				la.up_only->name);
 	if (la.vm_only && !la.spec.kernel[0])
-		return cli_fail(EXIT_USAGE, "lab up: --%s needs --kernel (a VM as the DUT)", la.vm_only->name);
+		return opt_fail(status, EXIT_USAGE, "lab up: --%s needs --kernel (a VM as the DUT)", la.vm_only->name);
 	if (la.spec.kernel[0] && la.dut_cpus[0]) {
 		char *end;
 		unsigned long n = strtoul(la.dut_cpus, &end, 10);
 
 		/* a VM's CPUs are its own: how many, not which of the host's */
 		if (*end || end == la.dut_cpus || n < 1 || n > LAB_VCPUS_MAX)
-			return cli_fail(EXIT_USAGE, "lab up: with --kernel, --dut-cpus is the VM's number of vCPUs, "
-					"1..%d, not '%s'", LAB_VCPUS_MAX, la.dut_cpus);
+			return opt_fail(status, EXIT_USAGE, "lab up: with --kernel, --dut-cpus is the VM's number of "
+					"vCPUs, 1..%d, not '%s'", LAB_VCPUS_MAX, la.dut_cpus);
 		la.spec.vcpus = (unsigned int)n;
 		cpuset_zero(&la.spec.dut_cpus);
 	}
 	if (act == APP_LAB_UP && lab_spec_check(&la.spec, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "lab up: %s", err);
+		return opt_fail(status, EXIT_USAGE, "lab up: %s", err);
 	*out = la.spec;
-	return -1;
+	return OPT_GO;
+}
+
+enum opt_result lab_args_up(struct lab_args *la, struct lab_spec *out, int *status)
+{
+	char **args = calloc((size_t)la->nwords + 2, sizeof(*args));
+	const char *action;
+
+	if (!args)
+		return opt_fail(status, EXIT_RUNTIME, "lab: out of memory");
+	for (int i = 0; i < la->nwords; i++)
+		args[i] = la->words[i];
+	args[la->nwords] = "up";
+	return finish(*la, args, la->nwords + 1, out, &action, NULL, status);
+}
+
+enum opt_result lab_args_parse(struct cli *cli, int argc, char **argv, struct lab_spec *out, const char **action,
+			       char ***cmd, int *status)
+{
+	struct lab_args la;
+
+	lab_args_init(&la);
+	if (cmd)
+		*cmd = NULL;
+	if (lab_args_options(cli, &la, argc, argv, status) == OPT_EXIT)
+		return OPT_EXIT;
+	return finish(la, la.words, la.nwords, out, action, cmd, status);
 }

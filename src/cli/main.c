@@ -49,7 +49,7 @@ static const struct cmd commands[] = {
 	{ "soak",    cmd_soak,    NEED_NONE, "cyclesoak: the CPU everything else takes, hidden interrupt time included", &soak_cmd },
 	{ "stream",  cmd_stream,  NEED_NONE, "netperf-style UDP_STREAM: socket throughput between two hosts, or through the lab", &stream_cmd },
 	{ "agent",   cmd_agent,   NEED_NONE, "the DUT's side of --dut: JSON lines on stdin/stdout, started by the tester (over ssh)", &agent_cmd },
-	{ "vm-guest", cmd_vmguest, NEED_ROOT, "a VM lab's guest side, its init: set up the DUT, serve the agent (lab up --kernel boots it)", &vmguest_cmd },
+	{ "vm-guest", cmd_vm_guest, NEED_ROOT, "a VM lab's guest side, its init: set up the DUT, serve the agent (lab up --kernel boots it)", &vm_guest_cmd },
 	{ "version", cmd_version, NEED_NONE, "print the version", &version_cmd },
 	{ "help",    cmd_help,    NEED_NONE, "this list", &help_cmd },
 };
@@ -66,33 +66,32 @@ static void usage(FILE *f)
 
 /* version and help take no arguments; --json may follow the command as
  * it may precede it. Options end at the first word, which is refused as
- * it is (not as an unknown option after it). -1 after printing the usage
- * for --help. */
-static int no_arguments(struct cli *cli, const struct opt_cmd *cmd, int argc, char **argv)
+ * it is (not as an unknown option after it). OPT_GO, or OPT_EXIT with
+ * *status (0 after the usage for --help). */
+static enum opt_result no_arguments(struct cli *cli, const struct opt_cmd *cmd, int argc, char **argv, int *status)
 {
 	struct opt_cmd c = *cmd;
+	enum opt_result r = OPT_GO;
 	char **args;
 	int nargs, rc;
 
 	c.stop_at_arg = true;
 	if (!(args = calloc((size_t)argc, sizeof(*args))))
-		return EXIT_RUNTIME;
+		return opt_exit(status, EXIT_RUNTIME);
 	if ((rc = opt_parse(&c, NULL, cli, argc, argv, args, argc, &nargs)))
-		rc = rc == OPT_HELP ? -1 : EXIT_USAGE;
-	else if (nargs) {
-		cli_error("%s: unexpected '%s': it takes no arguments", cmd->name, args[0]);
-		rc = EXIT_USAGE;
-	}
+		r = opt_exit(status, opt_status(rc));
+	else if (nargs)
+		r = opt_fail(status, EXIT_USAGE, "%s: unexpected '%s': it takes no arguments", cmd->name, args[0]);
 	free(args);
-	return rc;
+	return r;
 }
 
 static int cmd_help(struct cli *cli, int argc, char **argv)
 {
-	int rc = no_arguments(cli, &help_cmd, argc, argv);
+	int status;
 
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	if (no_arguments(cli, &help_cmd, argc, argv, &status) == OPT_EXIT)
+		return status;
 	if (!cli->json) {
 		usage(stdout);
 		return 0;
@@ -118,10 +117,10 @@ static int cmd_help(struct cli *cli, int argc, char **argv)
 
 static int cmd_version(struct cli *cli, int argc, char **argv)
 {
-	int rc = no_arguments(cli, &version_cmd, argc, argv);
+	int status;
 
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	if (no_arguments(cli, &version_cmd, argc, argv, &status) == OPT_EXIT)
+		return status;
 	if (cli->json) {
 		printf("{");
 		cli_out_json_header("version");

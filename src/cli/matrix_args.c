@@ -1,24 +1,19 @@
 /* matrix's options: declared once (the table that opt_parse, the usage
  * text and 'help --json' read: the axes and the matrix's own), parsed up
- * to '--', and the test named after it. */
+ * to '--', and the test named after it; and each configuration's lab,
+ * its axes' values set through lab's table as 'lab up' takes them. */
 #include "cli/matrix_args.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/lab_args.h"
 #include "cli/opt.h"
 
 #define MO(field) OPT_FIELD(struct matrix_opts, field)
 
-static int set_axis(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
-{
-	struct matrix_opts *mo = ctx;
-	char name[48];
-
-	snprintf(name, sizeof(name), "--%s", opt->name);
-	return app_matrix_plan_add(mo->m, app_matrix_plan_axis(mo->m, name), (char *)v, err, errlen);
-}
+static int set_axis(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen);
 
 static int set_tag(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
@@ -33,40 +28,87 @@ static int set_tag(void *ctx, const struct opt *opt, const char *v, char *err, s
 }
 
 static const struct opt matrix_opts_table[] = {
-	{ "placement", 0, OPT_VALUE, "LIST", "axes ('lab up' options, each a comma-separated list of values, or repeated)",
-	  NULL, "e.g. bound,split,free (the DUT's IRQ placement)", set_axis },
-	{ "rules", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 0,100,1000 (null firewall rules in the DUT)", set_axis },
-	{ "dut-cpus", 0, OPT_VALUE, "CPUS", NULL, NULL, "one CPU list per occurrence: --dut-cpus 1 --dut-cpus 0-1",
-	  set_axis },
-	{ "shape", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 50kpps,100kpps", set_axis },
-	{ "mtu", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 1500,9000", set_axis },
-	{ "queues", 0, OPT_VALUE, "LIST", NULL, NULL, "e.g. 1,2", set_axis },
-	{ "kernel", 0, OPT_VALUE, "LIST", NULL, NULL,
-	  "the DUT's kernels, a VM lab each (lab up --kernel): e.g.\n"
-	  "6.1.0-57-cloud-amd64,6.12.118+deb12-cloud-amd64; with it --dut-cpus\n"
-	  "is the VM's vCPUs", set_axis },
-	{ "kernel-cmdline", 0, OPT_VALUE, "ARGS", NULL, NULL,
-	  "one guest kernel command line per occurrence, 'none' for none:\n"
-	  "--kernel-cmdline maxcpus=1 --kernel-cmdline none (UP against SMP)", set_axis },
-	{ "prefix", 0, OPT_VALUE, "P", "options", LAB_PREFIX_DEFAULT,
-	  "the lab's namespace prefix. A lab already up with this\n"
-	  "prefix is taken down first; the matrix takes its own down at\n"
-	  "the end, also on failure or Ctrl-C", opt_set_str, MO(prefix) },
-	{ "no-xdp", 0, OPT_NOARG, NULL, NULL, NULL, "every configuration's DUT in skb mode ('lab up --no-xdp')",
-	  opt_set_true, MO(no_xdp) },
-	{ "label", 0, OPT_VALUE, "TEXT", NULL, NULL, "put in front of each run's label (the configuration)",
-	  opt_set_str, MO(label) },
-	{ "tag", 0, OPT_VALUE, "TEXT", NULL, NULL, "an extra tag on every run (repeatable)", set_tag },
-	{ "db", 0, OPT_VALUE, "FILE", NULL, NULL,
-	  "the results database, a file or a postgresql:// URI\n(default as for 'wirerate runs')", opt_set_db, MO(db) },
-	{ "html", 0, OPT_VALUE, "FILE", NULL, NULL, "the report as an HTML page too", opt_set_str, MO(html) },
-	{ "fail-on-regression", 0, OPT_VALUE, "PCT", NULL, NULL,
-	  "exit 3 when a configuration is worse than the first by more\n"
-	  "than PCT percent beyond noise", opt_set_str, MO(fail_pct) },
+	{ OPT_CUSTOM("placement", OPT_VALUE, "LIST", set_axis, "e.g. bound,split,free (the DUT's IRQ placement)"),
+	  .group = "axes ('lab up' options, each a comma-separated list of values, or repeated)" },
+	{ OPT_CUSTOM("rules", OPT_VALUE, "LIST", set_axis, "e.g. 0,100,1000 (null firewall rules in the DUT)") },
+	{ OPT_CUSTOM("dut-cpus", OPT_VALUE, "CPUS", set_axis,
+		     "one CPU list per occurrence: --dut-cpus 1 --dut-cpus 0-1") },
+	{ OPT_CUSTOM("shape", OPT_VALUE, "LIST", set_axis, "e.g. 50kpps,100kpps") },
+	{ OPT_CUSTOM("mtu", OPT_VALUE, "LIST", set_axis, "e.g. 1500,9000") },
+	{ OPT_CUSTOM("queues", OPT_VALUE, "LIST", set_axis, "e.g. 1,2") },
+	{ OPT_CUSTOM("kernel", OPT_VALUE, "LIST", set_axis,
+		     "the DUT's kernels, a VM lab each (lab up --kernel): e.g.\n"
+		     "6.1.0-57-cloud-amd64,6.12.118+deb12-cloud-amd64; with it --dut-cpus\n"
+		     "is the VM's vCPUs") },
+	{ OPT_CUSTOM("kernel-cmdline", OPT_VALUE, "ARGS", set_axis,
+		     "one guest kernel command line per occurrence, 'none' for none:\n"
+		     "--kernel-cmdline maxcpus=1 --kernel-cmdline none (UP against SMP)") },
+	{ OPT_STR("prefix", "P", MO(prefix),
+		  "the lab's namespace prefix. A lab already up with this\n"
+		  "prefix is taken down first; the matrix takes its own down at\n"
+		  "the end, also on failure or Ctrl-C"),
+	  .group = "options", .def = LAB_PREFIX_DEFAULT },
+	{ OPT_BOOL("no-xdp", MO(no_xdp), "every configuration's DUT in skb mode ('lab up --no-xdp')") },
+	{ OPT_STR("label", "TEXT", MO(label), "put in front of each run's label (the configuration)") },
+	{ OPT_CUSTOM("tag", OPT_VALUE, "TEXT", set_tag, "an extra tag on every run (repeatable)") },
+	{ OPT_DB("db", "FILE", MO(db),
+		 "the results database, a file or a postgresql:// URI\n"
+		 "(default as for 'wirerate runs')") },
+	{ OPT_STR("html", "FILE", MO(html), "the report as an HTML page too") },
+	{ OPT_STR("fail-on-regression", "PCT", MO(fail_pct),
+		  "exit 3 when a configuration is worse than the first by more\n"
+		  "than PCT percent beyond noise") },
 	{ NULL },
 };
 
 static const struct opt *const matrix_tables[] = { matrix_opts_table, NULL };
+
+/* The table's first APP_MATRIX_NAXES entries are the axes, in the order
+ * of app/matrix_plan.c: each the 'lab up' option of its name, which
+ * lab's table sets (cli/lab_args.c). A value of an axis that lists is
+ * split at its commas. */
+static int set_axis(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct matrix_opts *mo = ctx;
+	int k = (int)(opt - matrix_opts_table);
+	char *save = NULL;
+
+	if (!mo->m->axes[k].lists)
+		return app_matrix_plan_add(mo->m, k, (char *)v, err, errlen);
+	if (!*v || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,")) {
+		snprintf(err, errlen, "--%s '%s': give values separated by single commas", opt->name, v);
+		return -EINVAL;
+	}
+	/* cut in place: argv's */
+	for (char *tok = strtok_r((char *)v, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (app_matrix_plan_add(mo->m, k, tok, err, errlen))
+			return -EINVAL;
+	return 0;
+}
+
+const char *matrix_args_axis(int k)
+{
+	return matrix_opts_table[k].name;
+}
+
+enum opt_result matrix_args_lab(const struct matrix_opts *mo, int c, struct lab_spec *out, int *status)
+{
+	struct lab_args la;
+
+	/* in the order 'lab --prefix P AXES... [--no-xdp] up' would take them */
+	lab_args_init(&la);
+	if (lab_args_set(&la, lab_args_opt("prefix"), mo->prefix, status) == OPT_EXIT)
+		return OPT_EXIT;
+	for (int k = 0; k < APP_MATRIX_NAXES; k++) {
+		const char *v = app_matrix_plan_setting(mo->m, c, k);
+
+		if (v && lab_args_set(&la, lab_args_opt(matrix_args_axis(k)), v, status) == OPT_EXIT)
+			return OPT_EXIT;
+	}
+	if (mo->no_xdp && lab_args_set(&la, lab_args_opt("no-xdp"), NULL, status) == OPT_EXIT)
+		return OPT_EXIT;
+	return lab_args_up(&la, out, status);
+}
 
 const struct opt_cmd matrix_cmd = {
 	.name = "matrix",
@@ -87,7 +129,8 @@ const struct opt_cmd matrix_cmd = {
 	.tables = matrix_tables,
 };
 
-int matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, char ***test, int *ntest)
+enum opt_result matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, char ***test,
+			    int *ntest, int *status)
 {
 	void *ctx[] = { mo };
 	int test_at = -1, rc, nown, nargs;
@@ -101,17 +144,15 @@ int matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, 
 	if (nown < argc)
 		test_at = nown + 1;
 	if ((rc = opt_parse(&matrix_cmd, ctx, cli, nown, argv, args, 1, &nargs)))
-		return opt_exit(rc);
-	if (nargs) {
-		cli_error("matrix: unexpected '%s': the test goes after '--'", args[0]);
-		return EXIT_USAGE;
-	}
+		return opt_exit(status, opt_status(rc));
+	if (nargs)
+		return opt_fail(status, EXIT_USAGE, "matrix: unexpected '%s': the test goes after '--'", args[0]);
 	if (test_at < 0 || test_at >= argc)
-		return cli_fail(EXIT_USAGE, "matrix: give the test after '--': trial or rfc2544 and its options "
-				"(see 'wirerate matrix --help')");
+		return opt_fail(status, EXIT_USAGE, "matrix: give the test after '--': trial or rfc2544 and its "
+				"options (see 'wirerate matrix --help')");
 	if (strcmp(argv[test_at], "trial") && strcmp(argv[test_at], "rfc2544"))
-		return cli_fail(EXIT_USAGE, "matrix: the test is trial or rfc2544, not '%s'", argv[test_at]);
+		return opt_fail(status, EXIT_USAGE, "matrix: the test is trial or rfc2544, not '%s'", argv[test_at]);
 	*test = argv + test_at;
 	*ntest = argc - test_at;
-	return -1;
+	return OPT_GO;
 }

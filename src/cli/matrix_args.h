@@ -6,6 +6,7 @@
 
 #include "app/matrix_plan.h"
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/store_args.h"
 #include "lab/lab.h"
 
@@ -13,14 +14,23 @@
 struct matrix_opts {
 	struct app_matrix *m;
 	const char *prefix, *label, *db, *html, *fail_pct;
-	const char *tags[STOREOPT_MAX_TAGS - 1];	/* and the matrix's own */
+	const char *tags[APP_STORE_MAX_TAGS - 1];	/* and the matrix's own */
 	int ntags;
 	bool no_xdp;
 };
 
 /* argv up to '--' into mo (mo->m: the axes' values) and the test after
- * it (*test from its name on, ntest words): -1 to go on, or the exit
- * status (0 after --help) after a one-line error. */
-int matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, char ***test, int *ntest);
+ * it (*test from its name on, ntest words): OPT_GO, or OPT_EXIT with
+ * *status (opt.h). */
+enum opt_result matrix_args(struct cli *cli, int argc, char **argv, struct matrix_opts *mo, char ***test,
+			    int *ntest, int *status);
+
+/* Axis k's option: the name matrix and 'lab up' give it ("placement"). */
+const char *matrix_args_axis(int k);
+
+/* Configuration c's lab: the prefix, its axes' settings and --no-xdp set
+ * through lab's table and checked, as 'lab up' would take them: OPT_GO
+ * with *out set, or OPT_EXIT with *status after lab's one-line error. */
+enum opt_result matrix_args_lab(const struct matrix_opts *mo, int c, struct lab_spec *out, int *status);
 
 #endif

@@ -4,62 +4,80 @@
  * parsing only. */
 #include "cli/matrix_check.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/lab_args.h"
+#include "cli/child_args.h"
+#include "cli/test_args.h"
 #include "store/db.h"
 
 /* Every configuration checked as 'lab up' would check it, before any lab
- * is built or test run: -1, or the exit status. */
-static int check_labs(struct cli *cli, struct matrix_plan *p)
+ * is built or test run. */
+static enum opt_result check_labs(struct matrix_plan *p, int *status)
 {
-	for (int c = 0; c < p->m.nconf; c++) {
-		char *largv[2 * APP_MATRIX_NAXES + 6];
-		int la = app_matrix_plan_lab_argv(&p->m, c, p->mo.prefix, p->mo.no_xdp, largv), rc;
-		const char *action;
-
-		if ((rc = lab_args_parse(cli, la, largv, &p->specs[c], &action, NULL)) >= 0)
-			return rc ? rc : EXIT_USAGE;
-	}
-	return -1;
+	for (int c = 0; c < p->m.nconf; c++)
+		if (matrix_args_lab(&p->mo, c, &p->specs[c], status) == OPT_EXIT)
+			return OPT_EXIT;
+	return OPT_GO;
 }
 
-int matrix_check(struct cli *cli, int argc, char **argv, struct matrix_plan *p)
+/* "matrix: give at least one axis (--placement, ... or --kernel-cmdline)" */
+static enum opt_result no_axis(int *status)
+{
+	char list[512];
+	size_t at = 0;
+
+	for (int k = 0; k < APP_MATRIX_NAXES; k++)
+		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s--%s",
+				       !k ? "" : k < APP_MATRIX_NAXES - 1 ? ", " : " or ", matrix_args_axis(k));
+	return opt_fail(status, EXIT_USAGE, "matrix: give at least one axis (%s)", list);
+}
+
+enum opt_result matrix_check(struct cli *cli, int argc, char **argv, struct matrix_plan *p, int *status)
 {
 	struct app_matrix *m = &p->m;
 	struct app_matrix_run *run = &p->run;
 	const struct matrix_opts *mo = &p->mo;
 	char err[512];
-	int rc;
+	int rc, k;
 
 	p->mo.m = m;
-	if ((rc = matrix_args(cli, argc, argv, &p->mo, &run->test, &run->ntest)) >= 0)
-		return rc;
-	if (app_matrix_plan_check_test(run->test, run->ntest, mo->ntags, &run->remote, err, sizeof(err)) ||
-	    app_matrix_plan_count(m, err, sizeof(err)) ||
-	    app_matrix_plan_check_own(mo->label, mo->tags, mo->ntags, mo->db, mo->html, mo->fail_pct, err, sizeof(err)) ||
-	    (run->remote && app_matrix_plan_check_remote(m, err, sizeof(err))))
-		return cli_fail(EXIT_USAGE, "matrix: %s", err);
+	if (matrix_args(cli, argc, argv, &p->mo, &run->test, &run->ntest, status) == OPT_EXIT ||
+	    child_args_matrix(run->test, run->ntest, mo->ntags, &run->remote, status) == OPT_EXIT)
+		return OPT_EXIT;
+	if ((rc = app_matrix_plan_count(m, err, sizeof(err))) == -ENOENT)
+		return no_axis(status);
+	if (rc || app_matrix_plan_check_own(mo->label, mo->tags, mo->ntags, mo->db, mo->html, mo->fail_pct, err,
+					    sizeof(err)))
+		return opt_fail(status, EXIT_USAGE, "matrix: %s", err);
+	if (run->remote && app_matrix_plan_check_remote(m, &k))
+		return opt_fail(status, EXIT_USAGE, "matrix: --%s: a DUT of its own (--dut ssh: or local) has the "
+				"axes --placement and --rules; --%s is the lab's", matrix_args_axis(k),
+				matrix_args_axis(k));
 	/* a DUT of its own is checked by its test, below */
-	if (!run->remote && (rc = check_labs(cli, p)) >= 0)
-		return rc;
+	if (!run->remote && check_labs(p, status) == OPT_EXIT)
+		return OPT_EXIT;
 	if (app_matrix_plan_labels(m, mo->label, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "matrix: %s", err);
+		return opt_fail(status, EXIT_USAGE, "matrix: %s", err);
 	if (mo->db) {
 		snprintf(p->db_path, sizeof(p->db_path), "%s", mo->db);
 	} else if (db_default_path(p->db_path, sizeof(p->db_path), err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "matrix: %s", err);
+		return opt_fail(status, EXIT_USAGE, "matrix: %s", err);
 	snprintf(p->mtag, sizeof(p->mtag), "matrix-%lld-%d", (long long)time(NULL), (int)getpid());
 	*run = (struct app_matrix_run){ .m = m, .prefix = mo->prefix, .remote = run->remote, .specs = p->specs,
 					.test = run->test, .ntest = run->ntest, .tags = mo->tags, .ntags = mo->ntags,
 					.db_path = p->db_path, .mtag = p->mtag, .html = mo->html,
-					.fail_pct = mo->fail_pct, .json = cli->json };
+					.fail_pct = mo->fail_pct, .json = cli->json, .argv = child_args_build };
 	/* the test's own options, parsed by the test with nothing built */
-	for (int c = 0; c < (run->remote ? m->nconf : 1); c++)
-		if ((rc = test_args_check(cli, app_matrix_run_argv(run, c), &run->planned_s)))
-			return rc;
-	return -1;
+	for (int c = 0; c < (run->remote ? m->nconf : 1); c++) {
+		struct app_child what;
+
+		app_matrix_run_test(run, c, &what);
+		if (test_args_check(cli, &what, &run->planned_s, status) == OPT_EXIT)
+			return OPT_EXIT;
+	}
+	return OPT_GO;
 }

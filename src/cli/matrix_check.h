@@ -8,6 +8,7 @@
 #include "app/matrix_run.h"
 #include "cli/cli.h"
 #include "cli/matrix_args.h"
+#include "cli/opt.h"
 #include "lab/lab.h"
 
 /* A matrix checked and ready to run: what was asked, each configuration's
@@ -20,8 +21,8 @@ struct matrix_plan {
 	struct lab_spec specs[APP_MATRIX_MAX];
 };
 
-/* argv checked into p: -1 to go on with p->run, or the exit status (0
- * after --help) after saying why. */
-int matrix_check(struct cli *cli, int argc, char **argv, struct matrix_plan *p);
+/* argv checked into p: OPT_GO to go on with p->run, or OPT_EXIT with
+ * *status (opt.h). */
+enum opt_result matrix_check(struct cli *cli, int argc, char **argv, struct matrix_plan *p, int *status);
 
 #endif

@@ -1,6 +1,7 @@
 /* Options declared once: the parser, the usage and the JSON; see opt.h. */
 #include <errno.h>
 #include <libgen.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,8 @@
 
 /* Every command's own two, after its tables. */
 static const struct opt common_opts[] = {
-	{ "json", 'j', OPT_NOARG, NULL, NULL, NULL, "machine-readable output" },
-	{ "help", 'h', OPT_NOARG, NULL, NULL, NULL, "this help" },
+	{ OPT_CUSTOM("json", OPT_NOARG, NULL, NULL, "machine-readable output"), .shortname = 'j' },
+	{ OPT_CUSTOM("help", OPT_NOARG, NULL, NULL, "this help"), .shortname = 'h' },
 	{ NULL },
 };
 
@@ -75,10 +76,7 @@ static bool names_option(const char *why, const char *value)
 	return false;
 }
 
-/* One option and its value: the setter's reason gets the option's name in
- * front unless it names an option already. Whatever the setter returned
- * (-ERANGE from a number out of range), the value was bad input: -EINVAL. */
-static int apply(const struct opt *o, void *ctx, const char *value, char *err, size_t errlen)
+int opt_apply(const struct opt *o, void *ctx, const char *value, char *err, size_t errlen)
 {
 	char why[512];
 	int rc;
@@ -162,7 +160,7 @@ static int parse(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli, i
 			cli->json = true;
 			continue;
 		}
-		if ((rc = apply(o, ctx[t], value, err, errlen))) {
+		if ((rc = opt_apply(o, ctx[t], value, err, errlen))) {
 			*by_setter = true;
 			return rc;
 		}
@@ -312,11 +310,11 @@ int opt_set_str(void *ctx, const struct opt *opt, const char *value, char *err, 
 	return 0;
 }
 
-/* A value taken: the bool at opt->id, when not 0, says it was given. */
+/* A value taken: the bool at opt->given, when not 0, says it was given. */
 static int given(void *ctx, const struct opt *opt, int rc)
 {
-	if (!rc && opt->id)
-		*(bool *)((char *)ctx + opt->id) = true;
+	if (!rc && opt->given)
+		*(bool *)((char *)ctx + opt->given) = true;
 	return rc;
 }
 
@@ -413,7 +411,23 @@ int opt_parse_words(const struct opt_cmd *cmd, void *const *ctx, struct cli *cli
 	return rc;
 }
 
-int opt_exit(int rc)
+int opt_status(int rc)
 {
 	return rc == OPT_HELP ? 0 : rc == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+}
+
+enum opt_result opt_exit(int *status, int st)
+{
+	*status = st;
+	return OPT_EXIT;
+}
+
+enum opt_result opt_fail(int *status, int st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_verror(fmt, ap);
+	va_end(ap);
+	return opt_exit(status, st);
 }

@@ -25,17 +25,18 @@ static int set_tx(void *ctx, const struct opt *opt, const char *v, char *err, si
 	return 0;
 }
 
+#define PC(field) OPT_FIELD(struct app_probe_cfg, field)
+
 static const struct opt probe_opts[] = {
-	{ "require", 0, OPT_VALUE, "NAMES", NULL, NULL,
-	  "exit 1 with the reason unless every named feature is\n"
-	  "present (tests use it to skip), e.g. --require af_xdp,veth",
-	  opt_set_str, OPT_FIELD(struct app_probe_cfg, require) },
-	{ "root", 0, OPT_VALUE, "DIR", NULL, "/", "read kernel config, CPUs and clocksource under DIR (fixtures)",
-	  opt_set_str, OPT_FIELD(struct app_probe_cfg, root) },
-	{ "tx", 0, OPT_VALUE, "IF", NULL, NULL,
-	  "also report on interface IF (IF@NETNS: in a named namespace;\n"
-	  "again for more): its driver, native XDP and AF_XDP zero-copy\n"
-	  "tried for real, and the path --port-type auto takes on it", set_tx },
+	{ OPT_STR("require", "NAMES", PC(require),
+		  "exit 1 with the reason unless every named feature is\n"
+		  "present (tests use it to skip), e.g. --require af_xdp,veth") },
+	{ OPT_STR("root", "DIR", PC(root), "read kernel config, CPUs and clocksource under DIR (fixtures)"),
+	  .def = "/" },
+	{ OPT_CUSTOM("tx", OPT_VALUE, "IF", set_tx,
+		     "also report on interface IF (IF@NETNS: in a named namespace;\n"
+		     "again for more): its driver, native XDP and AF_XDP zero-copy\n"
+		     "tried for real, and the path --port-type auto takes on it") },
 	{ NULL },
 };
 
@@ -54,7 +55,7 @@ const struct opt_cmd probe_cmd = {
 	.tables = probe_tables,
 };
 
-int probe_args(struct cli *cli, int argc, char **argv, struct app_probe_cfg *c)
+enum opt_result probe_args(struct cli *cli, int argc, char **argv, struct app_probe_cfg *c, int *status)
 {
 	void *ctx[] = { c };
 	char *args[1], err[512];
@@ -62,10 +63,10 @@ int probe_args(struct cli *cli, int argc, char **argv, struct app_probe_cfg *c)
 
 	*c = (struct app_probe_cfg){ .root = "/" };
 	if ((rc = opt_parse(&probe_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return opt_exit(rc);
+		return opt_exit(status, opt_status(rc));
 	if (!*c->root)
-		return cli_fail(EXIT_USAGE, "probe --root: give a directory");
+		return opt_fail(status, EXIT_USAGE, "probe --root: give a directory");
 	if (c->require && app_probe_check_require(c->require, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "probe %s", err);
-	return -1;
+		return opt_fail(status, EXIT_USAGE, "probe %s", err);
+	return OPT_GO;
 }

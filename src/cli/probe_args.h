@@ -3,10 +3,11 @@
 #define WR_CLI_PROBE_ARGS_H
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "app/probe.h"
 
-/* argv into c (have_root aside), --require's list checked: -1 to go on,
- * or the exit status (0 after --help) after a one-line error. */
-int probe_args(struct cli *cli, int argc, char **argv, struct app_probe_cfg *c);
+/* argv into c (have_root aside), --require's list checked: OPT_GO, or
+ * OPT_EXIT with *status (opt.h). */
+enum opt_result probe_args(struct cli *cli, int argc, char **argv, struct app_probe_cfg *c, int *status);
 
 #endif

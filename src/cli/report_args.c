@@ -63,34 +63,37 @@ static int set_fail_pct(void *ctx, const struct opt *opt, const char *v, char *e
 #define RO(field) OPT_FIELD(struct app_report_opts, field)
 
 static const struct opt report_opts[] = {
-	{ "csv", 0, OPT_NOARG, NULL, "output", NULL, "one line per run and frame size", opt_set_true, RO(csv) },
-	{ "csv-loss", 0, OPT_NOARG, NULL, NULL, NULL,
-	  "the frame loss test's steps: one line per run, frame size\nand offered load", opt_set_true, RO(csv_loss) },
-	{ "html", 0, OPT_VALUE, "FILE", NULL, NULL, "one self-contained HTML page with the tables and charts",
-	  opt_set_str, RO(html) },
-	{ "fail-on-regression", 0, OPT_VALUE, "PCT", "verdict", NULL,
-	  "exit 3 when any cell is worse than the baseline by\n"
-	  "more than PCT percent beyond noise (for CI)", set_fail_pct },
-	{ "trend", 0, OPT_NOARG, NULL, "trend", NULL,
-	  "follow one figure over a series of runs in time and say\n"
-	  "where it changed beyond the noise, and what differed\n"
-	  "(no RUN: the series is chosen by the options below)", opt_set_true, RO(trend) },
-	{ "label", 0, OPT_VALUE, "L", NULL, NULL, "--trend: the runs with this label", opt_set_str, RO(label) },
-	{ "tag", 0, OPT_VALUE, "T", NULL, NULL, "--trend: the runs with this tag", opt_set_str, RO(tag) },
-	{ "test", 0, OPT_VALUE, "NAME", NULL, NULL,
-	  "--trend: the runs of this test (default: the newest run's,\n"
-	  "e.g. 'rfc2544 throughput' or 'trial')", opt_set_str, RO(test) },
-	{ "dut", 0, OPT_VALUE, "TARGET", NULL, NULL,
-	  "--trend: the runs of this DUT (lab[:PREFIX], local,\n"
-	  "ssh:[USER@]HOST[:PORT], as trial's --dut names it)", set_dut },
-	{ "size", 0, OPT_VALUE, "BYTES", NULL, NULL,
-	  "--trend: the figure at this frame size (default: the\n"
-	  "newest run's smallest)", opt_set_uint, RO(size), 1, 65535 },
-	{ "db", 0, OPT_VALUE, "FILE", "store", NULL,
-	  "the results database: a file, or a postgresql:// URI shared by\n"
-	  "several testers (docs/store.md); default $WIRERATE_DB, else\n"
-	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db;\n"
-	  "give it again to take runs from several (up to 8)", set_db },
+	{ OPT_BOOL("csv", RO(csv), "one line per run and frame size"), .group = "output" },
+	{ OPT_BOOL("csv-loss", RO(csv_loss),
+		   "the frame loss test's steps: one line per run, frame size\n"
+		   "and offered load") },
+	{ OPT_STR("html", "FILE", RO(html), "one self-contained HTML page with the tables and charts") },
+	{ OPT_CUSTOM("fail-on-regression", OPT_VALUE, "PCT", set_fail_pct,
+		     "exit 3 when any cell is worse than the baseline by\n"
+		     "more than PCT percent beyond noise (for CI)"),
+	  .group = "verdict" },
+	{ OPT_BOOL("trend", RO(trend),
+		   "follow one figure over a series of runs in time and say\n"
+		   "where it changed beyond the noise, and what differed\n"
+		   "(no RUN: the series is chosen by the options below)"),
+	  .group = "trend" },
+	{ OPT_STR("label", "L", RO(label), "--trend: the runs with this label") },
+	{ OPT_STR("tag", "T", RO(tag), "--trend: the runs with this tag") },
+	{ OPT_STR("test", "NAME", RO(test),
+		  "--trend: the runs of this test (default: the newest run's,\n"
+		  "e.g. 'rfc2544 throughput' or 'trial')") },
+	{ OPT_CUSTOM("dut", OPT_VALUE, "TARGET", set_dut,
+		     "--trend: the runs of this DUT (lab[:PREFIX], local,\n"
+		     "ssh:[USER@]HOST[:PORT], as trial's --dut names it)") },
+	{ OPT_UINT("size", "BYTES", RO(size), 1, 65535,
+		   "--trend: the figure at this frame size (default: the\n"
+		   "newest run's smallest)") },
+	{ OPT_CUSTOM("db", OPT_VALUE, "FILE", set_db,
+		     "the results database: a file, or a postgresql:// URI shared by\n"
+		     "several testers (docs/store.md); default $WIRERATE_DB, else\n"
+		     "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db;\n"
+		     "give it again to take runs from several (up to 8)"),
+	  .group = "store" },
 	{ NULL },
 };
 
@@ -119,7 +122,7 @@ const struct opt_cmd report_cmd = {
 	.tables = report_tables,
 };
 
-int report_args(struct cli *cli, int argc, char **argv, struct app_report_opts *op)
+enum opt_result report_args(struct cli *cli, int argc, char **argv, struct app_report_opts *op, int *status)
 {
 	void *ctx[] = { op };
 	int rc;
@@ -128,6 +131,6 @@ int report_args(struct cli *cli, int argc, char **argv, struct app_report_opts *
 	/* Options and run names in any order: every name gathered, so that
 	 * too many get the report's own message. */
 	if ((rc = opt_parse_words(&report_cmd, ctx, cli, argc, argv, &op->runs, &op->nruns)))
-		return opt_exit(rc);
-	return -1;
+		return opt_exit(status, opt_status(rc));
+	return OPT_GO;
 }

@@ -4,10 +4,10 @@
 
 #include "app/report.h"
 #include "cli/cli.h"
+#include "cli/opt.h"
 
 /* argv into op, with the runs named (op->runs, the caller's to free):
- * -1 to go on, or the exit status (0 after --help) after a one-line
- * error. */
-int report_args(struct cli *cli, int argc, char **argv, struct app_report_opts *op);
+ * OPT_GO, or OPT_EXIT with *status (opt.h). */
+enum opt_result report_args(struct cli *cli, int argc, char **argv, struct app_report_opts *op, int *status);
 
 #endif

@@ -115,57 +115,61 @@ static int map_goals(struct rfc2544_args *r, char *err, size_t errlen)
 }
 
 static const struct opt rfc2544_opts[] = {
-	{ "goal", 0, OPT_VALUE, "GOAL", "RFC 9971", NULL,
-	  "a search goal in RFC 9971's notation, [name:]<s>f<s>d<%>l<%>e\n"
-	  "[<%>w][<s>i], e.g. 60f60d0l0e; repeatable (up to 8, each\n"
-	  "with its own name). The first goal sets --trial-time (f),\n"
-	  "--duration-sum (d), --exceed-ratio (e), --precision (w) and,\n"
-	  "with a lossy goal beside it, --pdr (l): those options are\n"
-	  "its attributes. Goals sharing f, d, e, w and i share a search;\n"
-	  "the others get one each, after it. Each goal's lower and\n"
-	  "upper bound are in the output and the store",
-	  set_goal9971, 0, 0, 0, 0 },
-	{ "preset", 0, OPT_VALUE, "NAME", NULL, NULL,
-	  "goals by name: rfc2544 (60f60d0l0e), tst009 (60f120d0l50e),\n"
-	  "csit (1f21d0l50e, 1f21d0.5l50e), quick, default",
-	  set_goal9971, 0, 0, 0, 1 },
-	{ "sizes", 0, OPT_VALUE, "LIST", "RFC 2544", "64,128,256,512,1024,1280,1518",
-	  "frame sizes (with --ipv6 84 instead of 64; --imix: one\n"
-	  "IMIX row instead)", set_sizes },
-	{ "pdr", 0, OPT_VALUE, "RATIO", NULL, "0.5%", "loss goal of PDR, e.g. 0.5% or 0.001", set_goal, 0, 0, 0, 0 },
-	{ "precision", 0, OPT_VALUE, "PCT", NULL, "0.5%", "width goal of the search, % of the maximum load",
-	  set_goal, 0, 0, 0, 1 },
-	{ "max-load", 0, OPT_VALUE, "RATE", NULL, NULL,
-	  "the highest load to offer (default: line rate, or the\n"
-	  "tester's calibrated ceiling, whichever is lower)", set_max_load },
-	{ "quick", 0, OPT_NOARG, NULL, NULL, NULL, "short trials for the lab (printed as deviations from RFC 2544)",
-	  opt_set_true, RO(po.quick) },
-	{ "trial-time", 0, OPT_VALUE, "T", NULL, NULL, "full trial length (RFC 2544: 60s; --quick: 2s)",
-	  opt_set_ns, RO(po.trial_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR, RO(po.trial_set) },
-	{ "settle", 0, OPT_VALUE, "T", NULL, NULL, "wait between trials (RFC 2544: 5s; --quick: 0.5s)",
-	  opt_set_ns, RO(po.settle_ns), 0, 600 * NSEC_PER_SEC, RO(po.settle_set) },
-	{ "latency-runs", 0, OPT_VALUE, "N", NULL, NULL, "latency trials per size (RFC 2544: 20; --quick: 3)",
-	  opt_set_u64, RO(po.lat_runs), 1, 64, RO(po.lat_set) },
-	{ "b2b-runs", 0, OPT_VALUE, "N", NULL, NULL, "back-to-back searches per size (RFC 2544: 50; --quick: 2)",
-	  opt_set_u64, RO(po.b2b_runs), 1, 1000, RO(po.b2b_set) },
-	{ "repeat", 0, OPT_VALUE, "N", NULL, "1",
-	  "run the throughput search N times per size (1..16): the\n"
-	  "median and the spread, which 'wirerate report' compares",
-	  opt_set_u64, RO(po.repeat), 1, RFC2544_MAX_REPEATS },
-	{ "exceed-ratio", 0, OPT_VALUE, "R", NULL, "0",
-	  "share of a load's trial time that may exceed the loss goal,\n"
-	  "e.g. 0.5 or 50% (0: one failed trial condemns a load)", set_exceed },
-	{ "duration-sum", 0, OPT_VALUE, "T", NULL, NULL,
-	  "full-length trial time that decides a load, e.g. 4s or 120s\n"
-	  "(default: the trial time, one trial); with --exceed-ratio the\n"
-	  "goal exceed ratio and goal duration sum of MLRsearch",
-	  opt_set_ns, RO(po.dsum_ns), 10 * NSEC_PER_MSEC, NSEC_PER_DAY },
-	{ "json-stream", 0, OPT_NOARG, NULL, NULL, NULL,
-	  "one JSON object per trial on stdout as it ends ({\"event\":\"trial\",\n"
-	  "...}), then the result as --json gives it", opt_set_true, RO(json_stream) },
-	{ "openmetrics", 0, OPT_VALUE, "FILE", NULL, NULL,
-	  "write each size's NDR, PDR and latency as OpenMetrics text\n"
-	  "(for a Prometheus textfile collector; docs/json.md)", opt_set_path, RO(openmetrics) },
+	{ OPT_CUSTOM("goal", OPT_VALUE, "GOAL", set_goal9971,
+		     "a search goal in RFC 9971's notation, [name:]<s>f<s>d<%>l<%>e\n"
+		     "[<%>w][<s>i], e.g. 60f60d0l0e; repeatable (up to 8, each\n"
+		     "with its own name). The first goal sets --trial-time (f),\n"
+		     "--duration-sum (d), --exceed-ratio (e), --precision (w) and,\n"
+		     "with a lossy goal beside it, --pdr (l): those options are\n"
+		     "its attributes. Goals sharing f, d, e, w and i share a search;\n"
+		     "the others get one each, after it. Each goal's lower and\n"
+		     "upper bound are in the output and the store"),
+	  .group = "RFC 9971" },
+	{ OPT_CUSTOM("preset", OPT_VALUE, "NAME", set_goal9971,
+		     "goals by name: rfc2544 (60f60d0l0e), tst009 (60f120d0l50e),\n"
+		     "csit (1f21d0l50e, 1f21d0.5l50e), quick, default"),
+	  .id = 1 },
+	{ OPT_CUSTOM("sizes", OPT_VALUE, "LIST", set_sizes,
+		     "frame sizes (with --ipv6 84 instead of 64; --imix: one\n"
+		     "IMIX row instead)"),
+	  .group = "RFC 2544", .def = "64,128,256,512,1024,1280,1518" },
+	{ OPT_CUSTOM("pdr", OPT_VALUE, "RATIO", set_goal, "loss goal of PDR, e.g. 0.5% or 0.001"), .def = "0.5%" },
+	{ OPT_CUSTOM("precision", OPT_VALUE, "PCT", set_goal, "width goal of the search, % of the maximum load"),
+	  .def = "0.5%", .id = 1 },
+	{ OPT_CUSTOM("max-load", OPT_VALUE, "RATE", set_max_load,
+		     "the highest load to offer (default: line rate, or the\n"
+		     "tester's calibrated ceiling, whichever is lower)") },
+	{ OPT_BOOL("quick", RO(po.quick), "short trials for the lab (printed as deviations from RFC 2544)") },
+	{ OPT_NS("trial-time", "T", RO(po.trial_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR,
+		 "full trial length (RFC 2544: 60s; --quick: 2s)"),
+	  .given = RO(po.trial_set) },
+	{ OPT_NS("settle", "T", RO(po.settle_ns), 0, 600 * NSEC_PER_SEC,
+		 "wait between trials (RFC 2544: 5s; --quick: 0.5s)"),
+	  .given = RO(po.settle_set) },
+	{ OPT_U64("latency-runs", "N", RO(po.lat_runs), 1, 64,
+		  "latency trials per size (RFC 2544: 20; --quick: 3)"),
+	  .given = RO(po.lat_set) },
+	{ OPT_U64("b2b-runs", "N", RO(po.b2b_runs), 1, 1000,
+		  "back-to-back searches per size (RFC 2544: 50; --quick: 2)"),
+	  .given = RO(po.b2b_set) },
+	{ OPT_U64("repeat", "N", RO(po.repeat), 1, RFC2544_MAX_REPEATS,
+		  "run the throughput search N times per size (1..16): the\n"
+		  "median and the spread, which 'wirerate report' compares"),
+	  .def = "1" },
+	{ OPT_CUSTOM("exceed-ratio", OPT_VALUE, "R", set_exceed,
+		     "share of a load's trial time that may exceed the loss goal,\n"
+		     "e.g. 0.5 or 50% (0: one failed trial condemns a load)"),
+	  .def = "0" },
+	{ OPT_NS("duration-sum", "T", RO(po.dsum_ns), 10 * NSEC_PER_MSEC, NSEC_PER_DAY,
+		 "full-length trial time that decides a load, e.g. 4s or 120s\n"
+		 "(default: the trial time, one trial); with --exceed-ratio the\n"
+		 "goal exceed ratio and goal duration sum of MLRsearch") },
+	{ OPT_BOOL("json-stream", RO(json_stream),
+		   "one JSON object per trial on stdout as it ends ({\"event\":\"trial\",\n"
+		   "...}), then the result as --json gives it") },
+	{ OPT_PATH("openmetrics", "FILE", RO(openmetrics),
+		   "write each size's NDR, PDR and latency as OpenMetrics text\n"
+		   "(for a Prometheus textfile collector; docs/json.md)") },
 	{ NULL },
 };
 
@@ -182,47 +186,41 @@ const struct opt_cmd rfc2544_cmd = {
 	.tables = rfc2544_tables,
 };
 
-/* argv into r, so and to, checked, and the plan timed: -1 to go on, or
- * the exit status. */
-int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct storeopt *so,
-		 struct trialopt *to, struct app_rfc2544_plan *plan)
+enum opt_result rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct run_store *so,
+			     struct trial_setup *to, struct app_rfc2544_plan *plan, int *status)
 {
-	void *ctx[] = { r, so, to };
+	void *ctx[] = { r, &so->req, &to->req };
 	char err[512], **args;
 	int nargs, rc;
 
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			opt_usage(stdout, &rfc2544_cmd);
-			return 0;
+			return opt_exit(status, 0);
 		}
 	/* the search chooses the loads; a --rate would be ignored */
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--rate") || !strncmp(argv[i], "--rate=", 7)) {
-			cli_error("rfc2544: --rate is not an option here: the search chooses the loads up to --max-load");
-			return EXIT_USAGE;
-		}
-	}
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--rate") || !strncmp(argv[i], "--rate=", 7))
+			return opt_fail(status, EXIT_USAGE, "rfc2544: --rate is not an option here: the search "
+					"chooses the loads up to --max-load");
 	*r = (struct rfc2544_args){ .json_stream = false };
 	app_rfc2544_check_defaults(&r->po);
 	store_args_init(so);
 	app_trial_check_defaults(to);
 	if ((rc = opt_parse_words(&rfc2544_cmd, ctx, cli, argc, argv, &args, &nargs)))
-		return opt_exit(rc);
+		return opt_exit(status, opt_status(rc));
 	rc = app_rfc2544_check_tests_parse(&r->po, args, nargs, err, sizeof(err));
 	free(args);
-	if (rc) {
-		cli_error("rfc2544: %s", err);
-		return EXIT_USAGE;
-	}
+	if (rc)
+		return opt_fail(status, EXIT_USAGE, "rfc2544: %s", err);
 	if (r->json_stream)
 		cli->json = true;
 	if (map_goals(r, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "rfc2544: %s", err);
+		return opt_fail(status, EXIT_USAGE, "rfc2544: %s", err);
 	if (app_rfc2544_check(&r->po, to, r->sizes_given, err, sizeof(err)) ||
-	    app_rfc2544_plan_timing(&r->po, &to->cfg, plan, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "rfc2544: %s", err);
+	    app_rfc2544_plan_timing(&r->po, &to->plan.cfg, plan, err, sizeof(err)))
+		return opt_fail(status, EXIT_USAGE, "rfc2544: %s", err);
 	if (r->po.ngoals)
 		r->po.pdr = plan->first_pdr;
-	return -1;
+	return OPT_GO;
 }

@@ -5,8 +5,9 @@
 #include <stdbool.h>
 
 #include "app/rfc2544_plan.h"
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/store_args.h"
 
 struct rfc2544_args {
@@ -18,9 +19,9 @@ struct rfc2544_args {
 
 /* argv into r, so and to (rfc2544's own options, the store's, the
  * traffic options), with the test words and every check, and the plan
- * timed (RFC 2544's defaults, or the lab's quick mode): -1 to go on, or
- * the exit status (0 after --help) after a one-line error. */
-int rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct storeopt *so,
-		 struct trialopt *to, struct app_rfc2544_plan *plan);
+ * timed (RFC 2544's defaults, or the lab's quick mode): OPT_GO, or
+ * OPT_EXIT with *status (opt.h). */
+enum opt_result rfc2544_args(struct cli *cli, int argc, char **argv, struct rfc2544_args *r, struct run_store *so,
+			     struct trial_setup *to, struct app_rfc2544_plan *plan, int *status);
 
 #endif

@@ -48,15 +48,16 @@ static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, si
 }
 
 static const struct opt runs_opts_table[] = {
-	{ "label", 0, OPT_VALUE, "L", "filters", NULL, "only runs labelled L", set_filter, 0, 0, 0, 0 },
-	{ "tag", 0, OPT_VALUE, "T", NULL, NULL, "only runs tagged T", set_filter, 0, 0, 0, 1 },
-	{ "since", 0, OPT_VALUE, "TIME", NULL, NULL,
-	  "only runs started since TIME: 2024-05-01, '2024-05-01 13:00',\n"
-	  "or an age such as 30m, 12h, 7d", set_since },
-	{ "db", 0, OPT_VALUE, "FILE", "store", NULL,
-	  "the results database: a file, or a postgresql:// URI shared by\n"
-	  "several testers (docs/store.md); default $WIRERATE_DB, else\n"
-	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db", set_db },
+	{ OPT_CUSTOM("label", OPT_VALUE, "L", set_filter, "only runs labelled L"), .group = "filters" },
+	{ OPT_CUSTOM("tag", OPT_VALUE, "T", set_filter, "only runs tagged T"), .id = 1 },
+	{ OPT_CUSTOM("since", OPT_VALUE, "TIME", set_since,
+		     "only runs started since TIME: 2024-05-01, '2024-05-01 13:00',\n"
+		     "or an age such as 30m, 12h, 7d") },
+	{ OPT_CUSTOM("db", OPT_VALUE, "FILE", set_db,
+		     "the results database: a file, or a postgresql:// URI shared by\n"
+		     "several testers (docs/store.md); default $WIRERATE_DB, else\n"
+		     "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db"),
+	  .group = "store" },
 	{ NULL },
 };
 
@@ -117,7 +118,7 @@ const char *runs_args_word(enum app_runs_sub sub)
 }
 
 /* The words after the options: the subcommand and what it takes. */
-static int runs_words(struct runs_opts *ro, int n, char **words)
+static enum opt_result runs_words(struct runs_opts *ro, int n, char **words, int *status)
 {
 	const struct runs_sub *s = NULL;
 	int k;
@@ -125,35 +126,39 @@ static int runs_words(struct runs_opts *ro, int n, char **words)
 	for (size_t i = 0; n && i < sizeof(runs_subs) / sizeof(runs_subs[0]); i++)
 		if (!strcmp(words[0], runs_subs[i].word))
 			s = &runs_subs[i];
+	if (!s && n)
+		return opt_fail(status, EXIT_USAGE, "runs: unexpected '%s' (see 'wirerate runs --help')", words[0]);
 	if (!s)
-		return n ? cli_fail(EXIT_USAGE, "runs: unexpected '%s' (see 'wirerate runs --help')", words[0]) : -1;
+		return OPT_GO;
 	if (s->why && ro->filter)
-		return cli_fail(EXIT_USAGE, "runs %s: %s does not apply: %s", s->word, ro->filter, s->why);
+		return opt_fail(status, EXIT_USAGE, "runs %s: %s does not apply: %s", s->word, ro->filter, s->why);
 	k = n - 1;
 	if (k < s->min)
-		return cli_fail(EXIT_USAGE, "runs %s: %s", s->word, s->none);
+		return opt_fail(status, EXIT_USAGE, "runs %s: %s", s->word, s->none);
 	if (s->max >= 0 && k > s->max) {
 		if (s->many_end)
-			return cli_fail(EXIT_USAGE, "runs %s: %s'%s'%s", s->word, s->many, words[1 + s->max], s->many_end);
-		return cli_fail(EXIT_USAGE, "runs %s: %s", s->word, s->many);
+			return opt_fail(status, EXIT_USAGE, "runs %s: %s'%s'%s", s->word, s->many, words[1 + s->max],
+					s->many_end);
+		return opt_fail(status, EXIT_USAGE, "runs %s: %s", s->word, s->many);
 	}
 	ro->req.sub = s->sub;
 	ro->req.nargs = k;
 	ro->req.args = words + 1;
-	return -1;
+	return OPT_GO;
 }
 
-int runs_args(struct cli *cli, int argc, char **argv, struct runs_opts *ro)
+enum opt_result runs_args(struct cli *cli, int argc, char **argv, struct runs_opts *ro, int *status)
 {
 	void *ctx[] = { ro };
 	int rc, n;
 
 	*ro = (struct runs_opts){ .req.sub = APP_RUNS_LIST };
 	if ((rc = opt_parse_words(&runs_cmd, ctx, cli, argc, argv, &ro->words, &n)))
-		return opt_exit(rc);
-	if ((rc = runs_words(ro, n, ro->words)) >= 0)
-		runs_args_free(ro);
-	return rc;
+		return opt_exit(status, opt_status(rc));
+	if (runs_words(ro, n, ro->words, status) == OPT_GO)
+		return OPT_GO;
+	runs_args_free(ro);
+	return OPT_EXIT;
 }
 
 void runs_args_free(struct runs_opts *ro)

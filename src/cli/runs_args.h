@@ -3,6 +3,7 @@
 #define WR_CLI_RUNS_ARGS_H
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "app/runs.h"
 
 struct runs_opts {
@@ -12,9 +13,8 @@ struct runs_opts {
 };
 
 /* argv into ro: the options, and the subcommand with its words, checked
- * against what each takes. -1 to go on, or the exit status (0 after
- * --help) after a one-line error. */
-int runs_args(struct cli *cli, int argc, char **argv, struct runs_opts *ro);
+ * against what each takes: OPT_GO, or OPT_EXIT with *status (opt.h). */
+enum opt_result runs_args(struct cli *cli, int argc, char **argv, struct runs_opts *ro, int *status);
 void runs_args_free(struct runs_opts *ro);
 /* A subcommand's word ("show"), "" for the list. */
 const char *runs_args_word(enum app_runs_sub sub);

@@ -51,31 +51,33 @@ static int set_tolerance(void *ctx, const struct opt *opt, const char *v, char *
 	return 0;
 }
 
+#define SK(field) OPT_FIELD(struct soak_opts, field)
+
 static const struct opt soak_opts[] = {
-	{ "calibrate", 0, OPT_NOARG, NULL, "soaking", NULL,
-	  "measure the idle rate (the machine must be idle) and\n"
-	  "store it; needed once per kernel and CPU model (the\n"
-	  "file keeps the CPUs not calibrated this time)",
-	  opt_set_true, OPT_FIELD(struct soak_opts, calibrate) },
-	{ "interval", 0, OPT_VALUE, "T", NULL, "1s", "time per reading (10ms..1h)",
-	  opt_set_ns, OPT_FIELD(struct soak_opts, interval_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR },
-	{ "duration", 0, OPT_VALUE, "T", NULL, NULL, "stop after T (default: until Ctrl-C)",
-	  opt_set_ns, OPT_FIELD(struct soak_opts, duration_ns), 10 * NSEC_PER_MSEC, 31 * NSEC_PER_DAY },
-	{ "cpus", 0, OPT_VALUE, "LIST", NULL, NULL, "CPUs to soak (default: all online)",
-	  opt_set_cpuset, OPT_FIELD(struct soak_opts, cpus), 0, 0, OPT_FIELD(struct soak_opts, have_cpus) },
-	{ "per-cpu", 0, OPT_NOARG, NULL, NULL, NULL, "the load of each CPU too",
-	  opt_set_true, OPT_FIELD(struct soak_opts, per_cpu) },
-	{ "calibration", 0, OPT_VALUE, "FILE", NULL, NULL,
-	  "calibration file (default $WIRERATE_STATE_DIR,\n"
-	  "$XDG_STATE_HOME/wirerate or ~/.local/state/wirerate,\n"
-	  "then /soak-calibration)", set_calibration },
-	{ "settle", 0, OPT_VALUE, "N", "calibration only", "5", "consecutive readings that must agree (2..100)",
-	  set_settle, OPT_FIELD(struct soak_opts, cal.settle), 2, 100 },
-	{ "tolerance", 0, OPT_VALUE, "PCT", NULL, "1", "how closely, in percent of their mean (0.01..50)",
-	  set_tolerance },
-	{ "timeout", 0, OPT_VALUE, "T", NULL, "60s", "give up after T (1s..1h)",
-	  opt_set_ns, OPT_FIELD(struct soak_opts, cal.timeout_ns), NSEC_PER_SEC, NSEC_PER_HOUR },
-	DUTOPT_ENTRIES(OPT_FIELD(struct soak_opts, dut), "the host", "this host",
+	{ OPT_BOOL("calibrate", SK(calibrate),
+		   "measure the idle rate (the machine must be idle) and\n"
+		   "store it; needed once per kernel and CPU model (the\n"
+		   "file keeps the CPUs not calibrated this time)"),
+	  .group = "soaking" },
+	{ OPT_NS("interval", "T", SK(interval_ns), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR,
+		 "time per reading (10ms..1h)"),
+	  .def = "1s" },
+	{ OPT_NS("duration", "T", SK(duration_ns), 10 * NSEC_PER_MSEC, 31 * NSEC_PER_DAY,
+		 "stop after T (default: until Ctrl-C)") },
+	{ OPT_CPUSET("cpus", "LIST", SK(cpus), "CPUs to soak (default: all online)"), .given = SK(have_cpus) },
+	{ OPT_BOOL("per-cpu", SK(per_cpu), "the load of each CPU too") },
+	{ OPT_CUSTOM("calibration", OPT_VALUE, "FILE", set_calibration,
+		     "calibration file (default $WIRERATE_STATE_DIR,\n"
+		     "$XDG_STATE_HOME/wirerate or ~/.local/state/wirerate,\n"
+		     "then /soak-calibration)") },
+	{ OPT_CUSTOM("settle", OPT_VALUE, "N", set_settle, "consecutive readings that must agree (2..100)"),
+	  .group = "calibration only", .def = "5", .off = SK(cal.settle), .min = 2, .max = 100 },
+	{ OPT_CUSTOM("tolerance", OPT_VALUE, "PCT", set_tolerance,
+		     "how closely, in percent of their mean (0.01..50)"),
+	  .def = "1" },
+	{ OPT_NS("timeout", "T", SK(cal.timeout_ns), NSEC_PER_SEC, NSEC_PER_HOUR, "give up after T (1s..1h)"),
+	  .def = "60s" },
+	DUTOPT_ENTRIES(SK(dut), "the host", "this host",
 		       "soak the CPUs of this DUT, with the calibration kept there"),
 	{ NULL },
 };
@@ -92,7 +94,7 @@ const struct opt_cmd soak_cmd = {
 	.tables = soak_tables,
 };
 
-int soak_args(struct cli *cli, int argc, char **argv, struct soak_opts *op)
+enum opt_result soak_args(struct cli *cli, int argc, char **argv, struct soak_opts *op, int *status)
 {
 	void *ctx[] = { op };
 	char *args[1];
@@ -105,23 +107,21 @@ int soak_args(struct cli *cli, int argc, char **argv, struct soak_opts *op)
 	op->cal.timeout_ns = 60 * NSEC_PER_SEC;
 	soak_calibration_default_path(op->path, sizeof(op->path));
 	if ((rc = opt_parse(&soak_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return opt_exit(rc);
+		return opt_exit(status, opt_status(rc));
 	char err[256];
 
-	if (op->cal_only && !op->calibrate) {
-		cli_error("soak: %s applies to --calibrate only", op->cal_only);
-		return EXIT_USAGE;
-	}
+	if (op->cal_only && !op->calibrate)
+		return opt_fail(status, EXIT_USAGE, "soak: %s applies to --calibrate only", op->cal_only);
 	if (duttarget_check(&op->dut, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "soak: %s", err);
+		return opt_fail(status, EXIT_USAGE, "soak: %s", err);
 	/* A calibration is made on the idle machine it is for. */
 	if (op->dut.given && op->calibrate)
-		return cli_fail(EXIT_USAGE, "soak: --calibrate runs on the DUT itself: 'wirerate soak --calibrate' there, idle");
-	if (op->dut.kind == DUT_SSH && op->path_set) {
-		cli_error("soak: --calibration names a file here; a DUT over ssh uses its own");
-		return EXIT_USAGE;
-	}
+		return opt_fail(status, EXIT_USAGE,
+				"soak: --calibrate runs on the DUT itself: 'wirerate soak --calibrate' there, idle");
+	if (op->dut.kind == DUT_SSH && op->path_set)
+		return opt_fail(status, EXIT_USAGE,
+				"soak: --calibration names a file here; a DUT over ssh uses its own");
 	if (op->calibrate && op->duration_ns)
-		return cli_fail(EXIT_USAGE, "soak: --duration does not apply to --calibrate (see --timeout)");
-	return -1;
+		return opt_fail(status, EXIT_USAGE, "soak: --duration does not apply to --calibrate (see --timeout)");
+	return OPT_GO;
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "core/cpuset.h"
 #include "core/duttarget.h"
 #include "dut/soak.h"
@@ -22,8 +23,7 @@ struct soak_opts {
 	struct dut *d;		/* with --dut: the soak runs there */
 };
 
-/* argv into op, checked: -1 to go on, or the exit status (0 after
- * --help) after a one-line error. */
-int soak_args(struct cli *cli, int argc, char **argv, struct soak_opts *op);
+/* argv into op, checked: OPT_GO, or OPT_EXIT with *status (opt.h). */
+enum opt_result soak_args(struct cli *cli, int argc, char **argv, struct soak_opts *op, int *status);
 
 #endif

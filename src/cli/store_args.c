@@ -20,7 +20,7 @@ static bool has_control(const char *v)
 
 static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct storeopt *s = ctx;
+	struct run_store_request *s = ctx;
 
 	int rc;
 
@@ -39,7 +39,7 @@ static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, si
  * characters; a label may be empty (no label). */
 static int set_text(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct storeopt *s = ctx;
+	struct run_store_request *s = ctx;
 	bool tag = opt->id;
 
 	if (has_control(v)) {
@@ -54,8 +54,8 @@ static int set_text(void *ctx, const struct opt *opt, const char *v, char *err, 
 		s->label = v;
 		return 0;
 	}
-	if (s->ntags == STOREOPT_MAX_TAGS) {
-		snprintf(err, errlen, "--tag: at most %d tags", STOREOPT_MAX_TAGS);
+	if (s->ntags == APP_STORE_MAX_TAGS) {
+		snprintf(err, errlen, "--tag: at most %d tags", APP_STORE_MAX_TAGS);
 		return -EINVAL;
 	}
 	s->tags[s->ntags++] = v;
@@ -63,19 +63,18 @@ static int set_text(void *ctx, const struct opt *opt, const char *v, char *err, 
 }
 
 const struct opt store_args_opts[] = {
-	{ "db", 0, OPT_VALUE, "FILE", "results store (see 'wirerate runs' and 'wirerate report')", NULL,
-	  "the results database: a file, or a postgresql:// URI shared by\n"
-	  "several testers (docs/store.md); default $WIRERATE_DB, else\n"
-	  "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db", set_db },
-	{ "label", 0, OPT_VALUE, "TEXT", NULL, NULL, "a name for this run, e.g. the kernel: --label 6.1.0", set_text,
-	  0, 0, 0, 0 },
-	{ "tag", 0, OPT_VALUE, "TEXT", NULL, NULL, "a free-form tag (repeatable)", set_text, 0, 0, 0, 1 },
-	{ "no-store", 0, OPT_NOARG, NULL, NULL, NULL, "do not store this run",
-	  opt_set_true, OPT_FIELD(struct storeopt, no_store) },
+	{ OPT_CUSTOM("db", OPT_VALUE, "FILE", set_db,
+		     "the results database: a file, or a postgresql:// URI shared by\n"
+		     "several testers (docs/store.md); default $WIRERATE_DB, else\n"
+		     "$XDG_DATA_HOME/wirerate/results.db or ~/.local/share/wirerate/results.db"),
+	  .group = "results store (see 'wirerate runs' and 'wirerate report')" },
+	{ OPT_CUSTOM("label", OPT_VALUE, "TEXT", set_text, "a name for this run, e.g. the kernel: --label 6.1.0") },
+	{ OPT_CUSTOM("tag", OPT_VALUE, "TEXT", set_text, "a free-form tag (repeatable)"), .id = 1 },
+	{ OPT_BOOL("no-store", OPT_FIELD(struct run_store_request, no_store), "do not store this run") },
 	{ NULL },
 };
 
-void store_args_init(struct storeopt *s)
+void store_args_init(struct run_store *s)
 {
 	memset(s, 0, sizeof(*s));
 }

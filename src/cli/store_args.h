@@ -1,7 +1,7 @@
 /* Storing a traffic command's run (trial, rfc2544): the store's options
  * (--db, --label, --tag, --no-store) as a table for opt_parse whose ctx
- * is a struct storeopt. Storing is on by default; the app marks the run's
- * end (app_run_store_end_say). */
+ * is a struct run_store_request (a struct run_store's req). Storing is on
+ * by default; the app marks the run's end (app_run_store_end_say). */
 #ifndef WR_CLI_STORE_ARGS_H
 #define WR_CLI_STORE_ARGS_H
 
@@ -9,10 +9,8 @@
 #include "cli/opt.h"
 #include "cli/trial_opts.h"
 
-#define STOREOPT_MAX_TAGS APP_STORE_MAX_TAGS
-
 extern const struct opt store_args_opts[];
 /* Nothing chosen: the default database, no label, no tags. */
-void store_args_init(struct storeopt *s);
+void store_args_init(struct run_store *s);
 
 #endif

@@ -105,99 +105,108 @@ static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err
 #define SO(field) OPT_FIELD(struct app_stream_opts, field)
 
 static const struct opt stream_opts[] = {
-	{ "server", 0, OPT_NOARG, NULL, "server", NULL,
-	  "serve sessions until Ctrl-C (exit 0), each in a process\nof its own, several at once",
-	  opt_set_true, SO(server) },
-	{ "max-sessions", 0, OPT_VALUE, "N", NULL, NULL,
-	  "with --server: serve at most N sessions at once (1..256,\n"
-	  "default 16); a client beyond them is refused as busy",
-	  opt_set_uint, SO(max_sessions), 1, STREAM_SESSIONS_MAX },
-	{ "once", 0, OPT_NOARG, NULL, NULL, NULL,
-	  "with --server: end after one session (exit 1 if it failed;\n"
-	  "a client turned away before its session does not count)",
-	  opt_set_true, SO(once) },
-	{ "bind", 0, OPT_VALUE, "ADDR", NULL, NULL,
-	  "with --server: listen on this IPv4 or IPv6 address only\n(default: every address)",
-	  set_word, SO(bind), 0, 0, SET_BIND },
-	{ "max-per-peer", 0, OPT_VALUE, "N", NULL, NULL,
-	  "with --server: at most N sessions at once from one\n"
-	  "address, and N connections awaiting their request\n(1..256, default 2)",
-	  opt_set_uint, SO(max_per_peer), 1, STREAM_SESSIONS_MAX },
-	{ "peer-prefix6", 0, OPT_VALUE, "BITS", NULL, NULL,
-	  "with --server: an IPv6 client is its address's first\n"
-	  "BITS bits for --max-per-peer (1..128, default 64: a host\n"
-	  "has a /64 to come from; 128: each address its own)",
-	  opt_set_uint, SO(peer_prefix6), 1, 128 },
-	{ "max-duration", 0, OPT_VALUE, "T", NULL, NULL,
-	  "with --server: the longest run a client may ask for\n"
-	  "(100ms..24h, default 60s); a session is cut 5 s past\nits run without the client's end",
-	  opt_set_ns, SO(max_duration_ns), 100 * NSEC_PER_MSEC, STREAM_DUR_MAX },
-	{ "user", 0, OPT_VALUE, "NAME", NULL, NULL,
-	  "with --server started as root: the user to run as once\nlistening (default nobody)",
-	  set_word, SO(user), 0, 0, SET_USER },
-	{ "client", 'H', OPT_VALUE, "HOST", "client", NULL,
-	  "run against the server on HOST (name or address):\n"
-	  "198.18.0.0/15, 2001:2::/48 or loopback, unless --allow-any-address",
-	  set_word, SO(host), 0, 0, SET_CLIENT },
-	{ "allow-any-address", 0, OPT_NOARG, NULL, NULL, NULL, "lets the client send to any address",
-	  opt_set_true, SO(allow_any) },
-	{ "message-size", 'm', OPT_VALUE, "SIZE", NULL, "1025",
-	  "datagram payload, 1..65507 bytes; IEC units (1k = 1024)", set_size },
-	{ "rate", 0, OPT_VALUE, "RATE", NULL, NULL,
-	  "each sender at most RATE, paced evenly: datagrams/s (20kpps)\n"
-	  "or payload bits/s (100Mbit), as iperf3's -b; default: as\n"
-	  "fast as it can, netperf's way", set_rate },
-	{ "duration", 'l', OPT_VALUE, "T", NULL, "10s",
-	  "how long to send (100ms..24h; plain number = seconds)",
-	  opt_set_ns, SO(duration_ns), 100 * NSEC_PER_MSEC, STREAM_DUR_MAX, SO(have_duration) },
-	{ "port", 'p', OPT_VALUE, "N", "both ends", "12866, netperf's",
-	  "the server's control port (TCP); the data port (UDP)\nis one the server picks per session",
-	  set_port, 0, 1, 65535 },
-	{ "token-file", 0, OPT_VALUE, "FILE", NULL, NULL,
-	  "a shared token (one line, 1..128 printable characters,\n"
-	  "the file not open to others): the server serves only\n"
-	  "clients that send it; the client sends it",
-	  set_word, SO(token_file), 0, 0, SET_TOKEN_FILE },
-	{ "prefix", 0, OPT_VALUE, "P", "lab mode", "wr-",
-	  "neither --server nor --client: both ends run\n"
-	  "here, the server in the lab's sink namespace, the client\n"
-	  "in its gen namespace, to 198.19.0.2 through the DUT\n"
-	  "(needs root and a lab that is up)", set_prefix },
+	{ OPT_BOOL("server", SO(server),
+		   "serve sessions until Ctrl-C (exit 0), each in a process\n"
+		   "of its own, several at once"),
+	  .group = "server" },
+	{ OPT_UINT("max-sessions", "N", SO(max_sessions), 1, STREAM_SESSIONS_MAX,
+		   "with --server: serve at most N sessions at once (1..256,\n"
+		   "default 16); a client beyond them is refused as busy") },
+	{ OPT_BOOL("once", SO(once),
+		   "with --server: end after one session (exit 1 if it failed;\n"
+		   "a client turned away before its session does not count)") },
+	{ OPT_CUSTOM("bind", OPT_VALUE, "ADDR", set_word,
+		     "with --server: listen on this IPv4 or IPv6 address only\n"
+		     "(default: every address)"),
+	  .off = SO(bind), .id = SET_BIND },
+	{ OPT_UINT("max-per-peer", "N", SO(max_per_peer), 1, STREAM_SESSIONS_MAX,
+		   "with --server: at most N sessions at once from one\n"
+		   "address, and N connections awaiting their request\n"
+		   "(1..256, default 2)") },
+	{ OPT_UINT("peer-prefix6", "BITS", SO(peer_prefix6), 1, 128,
+		   "with --server: an IPv6 client is its address's first\n"
+		   "BITS bits for --max-per-peer (1..128, default 64: a host\n"
+		   "has a /64 to come from; 128: each address its own)") },
+	{ OPT_NS("max-duration", "T", SO(max_duration_ns), 100 * NSEC_PER_MSEC, STREAM_DUR_MAX,
+		 "with --server: the longest run a client may ask for\n"
+		 "(100ms..24h, default 60s); a session is cut 5 s past\n"
+		 "its run without the client's end") },
+	{ OPT_CUSTOM("user", OPT_VALUE, "NAME", set_word,
+		     "with --server started as root: the user to run as once\n"
+		     "listening (default nobody)"),
+	  .off = SO(user), .id = SET_USER },
+	{ OPT_CUSTOM("client", OPT_VALUE, "HOST", set_word,
+		     "run against the server on HOST (name or address):\n"
+		     "198.18.0.0/15, 2001:2::/48 or loopback, unless --allow-any-address"),
+	  .group = "client", .shortname = 'H', .off = SO(host), .id = SET_CLIENT },
+	{ OPT_BOOL("allow-any-address", SO(allow_any), "lets the client send to any address") },
+	{ OPT_CUSTOM("message-size", OPT_VALUE, "SIZE", set_size,
+		     "datagram payload, 1..65507 bytes; IEC units (1k = 1024)"),
+	  .shortname = 'm', .def = "1025" },
+	{ OPT_CUSTOM("rate", OPT_VALUE, "RATE", set_rate,
+		     "each sender at most RATE, paced evenly: datagrams/s (20kpps)\n"
+		     "or payload bits/s (100Mbit), as iperf3's -b; default: as\n"
+		     "fast as it can, netperf's way") },
+	{ OPT_NS("duration", "T", SO(duration_ns), 100 * NSEC_PER_MSEC, STREAM_DUR_MAX,
+		 "how long to send (100ms..24h; plain number = seconds)"),
+	  .shortname = 'l', .def = "10s", .given = SO(have_duration) },
+	{ OPT_CUSTOM("port", OPT_VALUE, "N", set_port,
+		     "the server's control port (TCP); the data port (UDP)\n"
+		     "is one the server picks per session"),
+	  .group = "both ends", .shortname = 'p', .def = "12866, netperf's", .min = 1, .max = 65535 },
+	{ OPT_CUSTOM("token-file", OPT_VALUE, "FILE", set_word,
+		     "a shared token (one line, 1..128 printable characters,\n"
+		     "the file not open to others): the server serves only\n"
+		     "clients that send it; the client sends it"),
+	  .off = SO(token_file), .id = SET_TOKEN_FILE },
+	{ OPT_CUSTOM("prefix", OPT_VALUE, "P", set_prefix,
+		     "neither --server nor --client: both ends run\n"
+		     "here, the server in the lab's sink namespace, the client\n"
+		     "in its gen namespace, to 198.19.0.2 through the DUT\n"
+		     "(needs root and a lab that is up)"),
+	  .group = "lab mode", .def = "wr-" },
 	DUTOPT_ENTRIES(SO(dut), "the DUT's CPU cost (lab mode or --client)", "lab mode: the lab",
 		       "the DUT the datagrams cross, whose CPU time per\ndatagram is read"),
-	{ "watch-cpus", 0, OPT_VALUE, "LIST", NULL, NULL,
-	  "the DUT's CPUs to read (default: the lab's DUT CPUs, or\nevery CPU of a DUT of its own)",
-	  opt_set_cpuset, SO(watch) },
-	{ "soak", 0, OPT_NOARG, NULL, NULL, NULL,
-	  "also soak them (needs 'wirerate soak --calibrate' on the\nDUT): sees the interrupt time /proc/stat hides",
-	  opt_set_true, SO(soak) },
-	{ "local-cpu", 'c', OPT_NOARG, NULL, "CPU of the two ends", NULL,
-	  "show the sender's CPU use and service demand (netperf's\n-c): its CPU's, with -T, else its host's",
-	  opt_set_true, SO(local_cpu) },
-	{ "remote-cpu", 'C', OPT_NOARG, NULL, NULL, NULL,
-	  "show the receiver's (netperf's -C), as the server measured\nthem", opt_set_true, SO(remote_cpu) },
-	{ "cpu-bind", 'T', OPT_VALUE, "LOCAL[,REMOTE]", NULL, NULL,
-	  "the CPU the sender runs on, and the one the server's\n"
-	  "session runs on (netperf's -T: N both, N, the sender only,\n,N the server only)",
-	  set_bind_cpu },
-	{ "threads", 0, OPT_VALUE, "N", "several senders", "1",
-	  "N senders at once (1..64), each a thread, a socket (its\n"
-	  "own source port) and a session of its own; per-sender and\ntotal figures",
-	  opt_set_uint, SO(threads), 1, STREAMRUN_MAX },
-	{ "cpus", 0, OPT_VALUE, "LIST", NULL, NULL,
-	  "one sender pinned to each CPU of LIST (with --threads N,\nN CPUs); not with -T's sender CPU",
-	  opt_set_cpuset, SO(cpus) },
+	{ OPT_CPUSET("watch-cpus", "LIST", SO(watch),
+		     "the DUT's CPUs to read (default: the lab's DUT CPUs, or\n"
+		     "every CPU of a DUT of its own)") },
+	{ OPT_BOOL("soak", SO(soak),
+		   "also soak them (needs 'wirerate soak --calibrate' on the\n"
+		   "DUT): sees the interrupt time /proc/stat hides") },
+	{ OPT_BOOL("local-cpu", SO(local_cpu),
+		   "show the sender's CPU use and service demand (netperf's\n"
+		   "-c): its CPU's, with -T, else its host's"),
+	  .group = "CPU of the two ends", .shortname = 'c' },
+	{ OPT_BOOL("remote-cpu", SO(remote_cpu),
+		   "show the receiver's (netperf's -C), as the server measured\n"
+		   "them"),
+	  .shortname = 'C' },
+	{ OPT_CUSTOM("cpu-bind", OPT_VALUE, "LOCAL[,REMOTE]", set_bind_cpu,
+		     "the CPU the sender runs on, and the one the server's\n"
+		     "session runs on (netperf's -T: N both, N, the sender only,\n"
+		     ",N the server only)"),
+	  .shortname = 'T' },
+	{ OPT_UINT("threads", "N", SO(threads), 1, STREAMRUN_MAX,
+		   "N senders at once (1..64), each a thread, a socket (its\n"
+		   "own source port) and a session of its own; per-sender and\n"
+		   "total figures"),
+	  .group = "several senders", .def = "1" },
+	{ OPT_CPUSET("cpus", "LIST", SO(cpus),
+		     "one sender pinned to each CPU of LIST (with --threads N,\n"
+		     "N CPUs); not with -T's sender CPU") },
 	PROFILEOPT_ENTRIES(SO(profile), SO(profile_hz), SO(profile_top), "also sample where the DUT's time goes"),
-	{ "confidence", 'I', OPT_VALUE, "LEVEL[,WIDTH]", "confidence", NULL,
-	  "repeat the run until the mean received throughput is\n"
-	  "known to WIDTH % (its interval's whole width, default 10)\n"
-	  "at LEVEL % confidence (95 or 99), as netperf's -I",
-	  set_confidence },
-	{ "iterations", 'i', OPT_VALUE, "MAX[,MIN]", NULL, "10,3",
-	  "with -I: at most MAX runs (1..30), at least MIN", set_iterations },
-	{ "soak-calibration", 0, OPT_VALUE, "FILE", NULL, "~/.local/state/wirerate/soak-calibration",
-	  "the soak's calibration (the lab and --dut local; a DUT over\nssh keeps its own)", set_word,
-	  SO(soak_path), 0, 0, SET_TOKEN_FILE },
+	{ OPT_CUSTOM("confidence", OPT_VALUE, "LEVEL[,WIDTH]", set_confidence,
+		     "repeat the run until the mean received throughput is\n"
+		     "known to WIDTH % (its interval's whole width, default 10)\n"
+		     "at LEVEL % confidence (95 or 99), as netperf's -I"),
+	  .group = "confidence", .shortname = 'I' },
+	{ OPT_CUSTOM("iterations", OPT_VALUE, "MAX[,MIN]", set_iterations,
+		     "with -I: at most MAX runs (1..30), at least MIN"),
+	  .shortname = 'i', .def = "10,3" },
+	{ OPT_CUSTOM("soak-calibration", OPT_VALUE, "FILE", set_word,
+		     "the soak's calibration (the lab and --dut local; a DUT over\n"
+		     "ssh keeps its own)"),
+	  .def = "~/.local/state/wirerate/soak-calibration", .off = SO(soak_path), .id = SET_TOKEN_FILE },
 	{ NULL },
 };
 
@@ -232,18 +241,16 @@ const struct opt_cmd stream_cmd = {
 	.tables = stream_tables,
 };
 
-int stream_args(struct cli *cli, int argc, char **argv, struct app_stream_opts *op)
+enum opt_result stream_args(struct cli *cli, int argc, char **argv, struct app_stream_opts *op, int *status)
 {
-	void *ctx[] = { op, &op->store };
+	void *ctx[] = { op, &op->store.req };
 	char *args[1], err[512];
 	int nargs, rc;
 
 	app_stream_client_defaults(op);
 	if ((rc = opt_parse(&stream_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return opt_exit(rc);
-	if (app_stream_client_check(op, err, sizeof(err))) {
-		cli_error("stream: %s", err);
-		return EXIT_USAGE;
-	}
-	return -1;
+		return opt_exit(status, opt_status(rc));
+	if (app_stream_client_check(op, err, sizeof(err)))
+		return opt_fail(status, EXIT_USAGE, "stream: %s", err);
+	return OPT_GO;
 }

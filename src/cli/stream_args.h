@@ -4,9 +4,9 @@
 
 #include "app/stream_client.h"
 #include "cli/cli.h"
+#include "cli/opt.h"
 
-/* argv into op, checked: -1 to go on, or the exit status (0 after
- * --help) after a one-line error. */
-int stream_args(struct cli *cli, int argc, char **argv, struct app_stream_opts *op);
+/* argv into op, checked: OPT_GO, or OPT_EXIT with *status (opt.h). */
+enum opt_result stream_args(struct cli *cli, int argc, char **argv, struct app_stream_opts *op, int *status);
 
 #endif

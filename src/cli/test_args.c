@@ -3,25 +3,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/child_args.h"
+#include "cli/test_args.h"
 
-int test_args_check(struct cli *cli, char **targv, double *planned_s)
+enum opt_result test_args_check(struct cli *cli, const struct app_child *what, double *planned_s, int *status)
 {
 	struct cli sub = *cli;
-	char **copy;
-	int n = 0, rc;
+	char **targv = child_args_build(NULL, what);
+	int n = 0;
 
-	/* the command takes its options out of the array it is given */
+	if (!targv)
+		return opt_fail(status, EXIT_RUNTIME, "out of memory");
+	/* the command takes its options out of the array it is given: its
+	 * own, from the test's name on */
 	while (targv[n + 1])
 		n++;
-	if (!(copy = calloc((size_t)n + 1, sizeof(*copy))))
-		return cli_fail(EXIT_RUNTIME, "out of memory");
-	for (int i = 0; i < n; i++)
-		copy[i] = targv[i + 1];
 	sub.check_only = true;
 	sub.planned_s = 0;
-	rc = !strcmp(copy[0], "trial") ? cmd_trial(&sub, n, copy) : cmd_rfc2544(&sub, n, copy);
+	*status = !strcmp(targv[1], "trial") ? cmd_trial(&sub, n, targv + 1) : cmd_rfc2544(&sub, n, targv + 1);
 	*planned_s = sub.planned_s;
-	free(copy);
-	return rc;
+	free(targv);
+	return *status ? OPT_EXIT : OPT_GO;
 }

@@ -9,27 +9,26 @@
 #include "cli/trial_opts.h"
 #include "io/capture.h"
 
+#define TA(field) OPT_FIELD(struct trial_args, field)
+
 static const struct opt trial_args_opts[] = {
-	{ "repeat", 0, OPT_VALUE, "N", "repeats", "1",
-	  "run the trial N times in a row (1..16), each stored;\n"
-	  "'report' compares the runs over their spread",
-	  opt_set_u64, OPT_FIELD(struct trial_args, repeat), 1, APP_TRIAL_MAX_REPEATS },
-	{ "latency-histogram", 0, OPT_VALUE, "FILE", NULL, NULL,
-	  "write every direction's full latency histogram as CSV\n"
-	  "(repeat,direction,lo_ns,hi_ns,count,cumulative; docs/trial.md)",
-	  opt_set_path, OPT_FIELD(struct trial_args, files.histogram) },
-	{ "openmetrics", 0, OPT_VALUE, "FILE", NULL, NULL,
-	  "write the run's figures as OpenMetrics text (for a\n"
-	  "Prometheus textfile collector; docs/json.md)",
-	  opt_set_path, OPT_FIELD(struct trial_args, files.openmetrics) },
-	{ "capture", 0, OPT_VALUE, "FILE", NULL, NULL,
-	  "write the first frames received but not counted (not a\n"
-	  "test frame, a bad tag, another trial's, late, a\n"
-	  "duplicate) to a pcapng file, each with why",
-	  opt_set_path, OPT_FIELD(struct trial_args, files.capture) },
-	{ "capture-count", 0, OPT_VALUE, "N", NULL, "100",
-	  "how many frames --capture keeps (1..10000)",
-	  opt_set_uint, OPT_FIELD(struct trial_args, files.capture_count), 1, CAPTURE_MAX_FRAMES },
+	{ OPT_U64("repeat", "N", TA(repeat), 1, APP_TRIAL_MAX_REPEATS,
+		  "run the trial N times in a row (1..16), each stored;\n"
+		  "'report' compares the runs over their spread"),
+	  .group = "repeats", .def = "1" },
+	{ OPT_PATH("latency-histogram", "FILE", TA(files.histogram),
+		   "write every direction's full latency histogram as CSV\n"
+		   "(repeat,direction,lo_ns,hi_ns,count,cumulative; docs/trial.md)") },
+	{ OPT_PATH("openmetrics", "FILE", TA(files.openmetrics),
+		   "write the run's figures as OpenMetrics text (for a\n"
+		   "Prometheus textfile collector; docs/json.md)") },
+	{ OPT_PATH("capture", "FILE", TA(files.capture),
+		   "write the first frames received but not counted (not a\n"
+		   "test frame, a bad tag, another trial's, late, a\n"
+		   "duplicate) to a pcapng file, each with why") },
+	{ OPT_UINT("capture-count", "N", TA(files.capture_count), 1, CAPTURE_MAX_FRAMES,
+		   "how many frames --capture keeps (1..10000)"),
+	  .def = "100" },
 	{ NULL },
 };
 
@@ -42,10 +41,10 @@ const struct opt_cmd trial_cmd = {
 	.tables = trial_tables,
 };
 
-int trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, struct trial_args *own,
-	       struct storeopt *so)
+enum opt_result trial_args(struct cli *cli, int argc, char **argv, struct trial_setup *to, struct trial_args *own,
+			   struct run_store *so, int *status)
 {
-	void *ctx[] = { to, own, so };
+	void *ctx[] = { &to->req, own, &so->req };
 	char *args[1], err[512];
 	int nargs, rc;
 
@@ -53,12 +52,12 @@ int trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, stru
 	store_args_init(so);
 	own->repeat = 1;
 	if ((rc = opt_parse(&trial_cmd, ctx, cli, argc, argv, args, 0, &nargs)))
-		return opt_exit(rc);
+		return opt_exit(status, opt_status(rc));
 	if (app_trial_check(to, NULL, err, sizeof(err)))
-		return cli_fail(EXIT_USAGE, "trial: %s", err);
+		return opt_fail(status, EXIT_USAGE, "trial: %s", err);
 	if (own->files.capture_count && !own->files.capture)
-		return cli_fail(EXIT_USAGE, "trial: --capture-count goes with --capture FILE");
+		return opt_fail(status, EXIT_USAGE, "trial: --capture-count goes with --capture FILE");
 	if (!own->files.capture_count)
 		own->files.capture_count = TRIAL_CAPTURE_COUNT;
-	return -1;
+	return OPT_GO;
 }

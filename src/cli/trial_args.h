@@ -4,8 +4,9 @@
 
 #include <stdint.h>
 
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/store_args.h"
 #include "render/trial_files.h"
 
@@ -18,9 +19,9 @@ struct trial_args {
 };
 
 /* argv into to, own and so (the traffic options, trial's own, the
- * store's), with the checks trialopt does not know of: -1 to go on, or
- * the exit status (0 after --help) after a one-line error. */
-int trial_args(struct cli *cli, int argc, char **argv, struct trialopt *to, struct trial_args *own,
-	       struct storeopt *so);
+ * store's), with the checks trialopt does not know of: OPT_GO, or
+ * OPT_EXIT with *status (opt.h). */
+enum opt_result trial_args(struct cli *cli, int argc, char **argv, struct trial_setup *to, struct trial_args *own,
+			   struct run_store *so, int *status);
 
 #endif

@@ -129,11 +129,11 @@ static int opt_gen_cpus(const char *v, struct trial_cfg *c, char *err, size_t er
 	return 0;
 }
 
-#define TO(field) OPT_FIELD(struct trialopt, field)
+#define TO(field) OPT_FIELD(struct trial_request, field)
 
 static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 
 	snprintf(o->prefix, sizeof(o->prefix), "%s", v);
 	o->prefix_set = true;
@@ -142,7 +142,7 @@ static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err
 
 static int set_mac(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	bool rx = opt->id;
 	char items[TRIAL_MAX_PORTS][96];
 	unsigned int n;
@@ -164,7 +164,7 @@ static int set_mac(void *ctx, const struct opt *opt, const char *v, char *err, s
 
 static int set_ip(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	bool src = opt->id, v6 = strchr(v, ':') != NULL;
 	char items[TRIAL_MAX_PORTS][96];
 	unsigned int n;
@@ -198,7 +198,7 @@ static int set_ip(void *ctx, const struct opt *opt, const char *v, char *err, si
 
 static int set_ipv6(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 
 	o->ipv6 = o->ipv6_flag = true;
 	return 0;
@@ -206,7 +206,7 @@ static int set_ipv6(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 static int set_rate(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	int rc = units_rate_parse(v, &o->rate, err, errlen);
 
 	if (!rc)
@@ -216,7 +216,7 @@ static int set_rate(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 static int set_size(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	uint64_t x;
 	int rc;
 
@@ -230,7 +230,7 @@ static int set_size(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 static int set_imix(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 
 	o->imix_set = true;
 	return parse_imix(v ? v : TRIAL_OPTS_IMIX_DEFAULT, &o->cfg, err, errlen);
@@ -238,7 +238,7 @@ static int set_imix(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 static int set_flows(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	uint64_t x;
 	int rc;
 
@@ -251,14 +251,14 @@ static int set_flows(void *ctx, const struct opt *opt, const char *v, char *err,
 
 static int set_bidir(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	((struct trialopt *)ctx)->cfg.ndirs = 2;
-	((struct trialopt *)ctx)->bidir = true;
+	((struct trial_request *)ctx)->cfg.ndirs = 2;
+	((struct trial_request *)ctx)->bidir = true;
 	return 0;
 }
 
 static int set_line(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	struct rate lr;
 	int rc;
 
@@ -278,18 +278,18 @@ static int set_line(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 static int set_gen_cpu(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	return opt_gen_cpus(v, &((struct trialopt *)ctx)->cfg, err, errlen);
+	return opt_gen_cpus(v, &((struct trial_request *)ctx)->cfg, err, errlen);
 }
 
 static int set_rx_cpu(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	return opt_cpu("--rx-cpu", v, &((struct trialopt *)ctx)->cfg.rx_cpu, err, errlen);
+	return opt_cpu("--rx-cpu", v, &((struct trial_request *)ctx)->cfg.rx_cpu, err, errlen);
 }
 
 static int set_port_type(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	static const char *const names[] = { "auto", "xdp", "afxdp", "afpacket", "mmsg" };
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 
 	o->path = -1;
 	for (int i = 0; i < 5; i++)
@@ -304,7 +304,7 @@ static int set_port_type(void *ctx, const struct opt *opt, const char *v, char *
 
 static int set_latency_every(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	uint64_t x;
 
 	if (!strcmp(v, "auto")) {
@@ -323,7 +323,7 @@ static int set_latency_every(void *ctx, const struct opt *opt, const char *v, ch
 static int set_path(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	char *dst = (char *)ctx + opt->off;
-	size_t cap = sizeof(((struct trialopt *)0)->calib_path);
+	size_t cap = sizeof(((struct trial_setup *)0)->req.calib_path);
 
 	if (!*v || strlen(v) >= cap) {
 		snprintf(err, errlen, "give a file name");
@@ -335,7 +335,7 @@ static int set_path(void *ctx, const struct opt *opt, const char *v, char *err, 
 
 static int set_watch(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 
 	if (cpuset_parse_list(v, &o->watch, err, errlen) || !cpuset_count(&o->watch)) {
 		snprintf(err, errlen, "--watch-cpus '%s': expected a CPU list like 1 or 2-3", v);
@@ -346,7 +346,7 @@ static int set_watch(void *ctx, const struct opt *opt, const char *v, char *err,
 
 static int set_dut_ports(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	char *save = NULL;
 
 	if (!*v || strlen(v) >= sizeof(o->dut_ports_buf)) {
@@ -372,7 +372,7 @@ static int set_dut_placement(void *ctx, const struct opt *opt, const char *v, ch
 
 	for (int i = 1; i < 4; i++)
 		if (!strcmp(v, names[i])) {
-			((struct trialopt *)ctx)->dut_place = i;
+			((struct trial_request *)ctx)->dut_place = i;
 			return 0;
 		}
 	snprintf(err, errlen, "--dut-placement '%s': expected bound, split or free", v);
@@ -381,7 +381,7 @@ static int set_dut_placement(void *ctx, const struct opt *opt, const char *v, ch
 
 static int set_cfg_flag(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 
 	o->cfg.no_flow_control = true;
 	return 0;
@@ -389,7 +389,7 @@ static int set_cfg_flag(void *ctx, const struct opt *opt, const char *v, char *e
 
 static int set_burst(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trialopt *o = ctx;
+	struct trial_request *o = ctx;
 	uint64_t x;
 	int rc;
 
@@ -400,97 +400,110 @@ static int set_burst(void *ctx, const struct opt *opt, const char *v, char *err,
 }
 
 const struct opt trial_opts[] = {
-	{ "prefix", 0, OPT_VALUE, "P", "ports (default: the lab)", LAB_PREFIX_DEFAULT,
-	  "use the lab with namespace prefix P", set_prefix },
-	{ "tx", 0, OPT_VALUE, "IF", NULL, NULL,
-	  "a cabled interface of a tester box to send on, instead of the lab;\n"
-	  "IF@NETNS names an interface in a named network namespace;\n"
-	  "IF1,IF2,... several ports at once (up to 4), each with its --rx",
-	  opt_set_str, TO(tx_if) },
-	{ "rx", 0, OPT_VALUE, "IF", NULL, NULL, "the cabled interface to receive on (may be --tx's);\n"
-	  "a list: one for each --tx port",
-	  opt_set_str, TO(rx_if) },
-	{ "dst-mac", 0, OPT_VALUE, "MAC", NULL, NULL, "next hop (the DUT's port) for frames sent on --tx;\n"
-	  "with several --tx ports, one MAC each",
-	  set_mac, 0, 0, 0, 0 },
-	{ "rx-dst-mac", 0, OPT_VALUE, "MAC", NULL, NULL, "next hop for frames sent back on --rx (with --bidir);\n"
-	  "with several --rx ports, one MAC each",
-	  set_mac, 0, 0, 0, 1 },
-	{ "next-hop", 0, OPT_VALUE, "ADDR", NULL, NULL,
-	  "instead of --dst-mac: ask ADDR (the DUT's port on --tx) for\n"
-	  "its MAC by ARP or ND on --tx itself, sent from --src-ip", trial_opts_nexthop_set, 0, 0, 0, 0 },
-	{ "rx-next-hop", 0, OPT_VALUE, "ADDR", NULL, NULL,
-	  "instead of --rx-dst-mac: the same on --rx (--bidir), from --dst-ip", trial_opts_nexthop_set, 0, 0, 0, 1 },
-	{ "src-ip", 0, OPT_VALUE, "A", NULL, NULL,
-	  "test source address (default 198.18.0.1, or 2001:2:0:1::1 with --ipv6);\n"
-	  "with several ports, one for all or one each", set_ip, 0, 0, 0, 1 },
-	{ "dst-ip", 0, OPT_VALUE, "B", NULL, NULL,
-	  "test destination address (default 198.19.0.2, or 2001:2:0:2::2 with --ipv6);\n"
-	  "with several ports, one for all or one each", set_ip, 0, 0, 0, 0 },
-	{ "ipv6", 0, OPT_NOARG, NULL, NULL, NULL,
-	  "IPv6 test frames (84..9018 bytes: 78 plus the 18-byte tag's room)", set_ipv6 },
-	{ "allow-any-address", 0, OPT_NOARG, NULL, NULL, NULL,
-	  "send to addresses outside 198.18.0.0/15 and 2001:2::/48, or\n"
-	  "out of an interface that holds a default route", opt_set_true, TO(allow_any) },
-	{ "rate", 'r', OPT_VALUE, "RATE", "traffic", NULL, "per direction: 100kpps, 1Gbit, or 40% of --line-rate",
-	  set_rate },
-	{ "size", 's', OPT_VALUE, "N", NULL, "64",
-	  "frame size with FCS, 64..9018 (above 1518 the link needs\n"
-	  "the MTU: 'lab up --mtu')", set_size },
-	{ "imix", 0, OPT_OPTIONAL, "LIST", NULL, TRIAL_OPTS_IMIX_DEFAULT, "mixed sizes: SIZE:WEIGHT,...", set_imix },
-	{ "flows", 0, OPT_VALUE, "N", NULL, "1", "distinct flows by UDP source port, 1..65535", set_flows },
-	{ "bidir", 0, OPT_NOARG, NULL, NULL, NULL, "both directions at once, each at RATE", set_bidir },
-	{ "line-rate", 0, OPT_VALUE, "RATE", NULL, NULL,
-	  "link speed for % rates and % of line rate (default: the link's)", set_line },
-	{ "duration", 't', OPT_VALUE, "T", "timing (RFC 2544 section 23)", "10s", "traffic time",
-	  opt_set_ns, TO(cfg.duration_ns), NSEC_PER_MSEC, NSEC_PER_DAY, TO(duration_set) },
-	{ "learn-frames", 0, OPT_VALUE, "N", NULL, NULL,
-	  "learning frames before the trial (default: one per flow; 0: none)",
-	  opt_set_u64, TO(cfg.learn_frames), 0, 1000000, TO(learn_set) },
-	{ "learn-wait", 0, OPT_VALUE, "T", NULL, "1s", "wait after learning",
-	  opt_set_ns, TO(cfg.learn_wait_ns), 0, 600 * NSEC_PER_SEC },
-	{ "drain", 0, OPT_VALUE, "T", NULL, "2s", "wait for residual frames after the traffic",
-	  opt_set_ns, TO(cfg.drain_ns), 0, 600 * NSEC_PER_SEC },
-	{ "gen-cpu", 0, OPT_VALUE, "LIST", "tester", NULL,
-	  "pin the generator (default: off the DUT's CPUs); a list (\"0,2\",\n"
-	  "\"0-3\"; at most 8): one generator thread per CPU per direction,\n"
-	  "each its own stream and transmit queue", set_gen_cpu },
-	{ "rx-cpu", 0, OPT_VALUE, "N", NULL, NULL, "pin the analyzer (default: off the DUT's CPUs)", set_rx_cpu },
-	{ "port-type", 0, OPT_VALUE, "TYPE", NULL, "auto",
-	  "auto: xdp where the ports run it, else afxdp where they\n"
-	  "bind zero-copy, else afpacket ('probe --tx IF' says why);\n"
-	  "xdp: generator and analyzer in XDP (live frames, no skb);\n"
-	  "afxdp: AF_XDP sockets both ends;\n"
-	  "afpacket: TX ring + TPACKET_V3; mmsg: sendmmsg fallback", set_port_type },
-	{ "burst", 0, OPT_VALUE, "N", NULL, "64", "frames per batch at most", set_burst },
-	{ "latency-every", 0, OPT_VALUE, "N", NULL, "auto",
-	  "the XDP analyzer times 1 frame in N (a power of two; 1: every\n"
-	  "frame); auto: every frame up to 1 Mpps a stream, above that\n"
-	  "the power of two that brings it below", set_latency_every },
-	{ "no-flow-control", 0, OPT_NOARG, NULL, NULL, NULL,
-	  "back to back on the XDP path, do not hold the generator\n"
-	  "when the analyzer falls behind (its ring overflows instead)", set_cfg_flag },
-	{ "calibration", 0, OPT_VALUE, "FILE", NULL, "~/.local/state/wirerate/calibration",
-	  "the tester's ceilings", set_path, TO(calib_path) },
-	{ "watch-cpus", 0, OPT_VALUE, "LIST", "DUT CPU cost (lab: the DUT's CPUs are always watched)", NULL,
-	  "CPUs to watch when the DUT is this host but not the lab", set_watch },
-	{ "soak", 0, OPT_NOARG, NULL, NULL, NULL,
-	  "also soak them (needs 'wirerate soak --calibrate'): sees the\n"
-	  "interrupt time /proc/stat hides", opt_set_true, TO(soak) },
-	{ "soak-calibration", 0, OPT_VALUE, "FILE", NULL, "~/.local/state/wirerate/soak-calibration",
-	  "the soak's calibration (the lab and --dut local; a DUT over ssh\nkeeps its own)", set_path, TO(soak_path) },
+	{ OPT_CUSTOM("prefix", OPT_VALUE, "P", set_prefix, "use the lab with namespace prefix P"),
+	  .group = "ports (default: the lab)", .def = LAB_PREFIX_DEFAULT },
+	{ OPT_STR("tx", "IF", TO(tx_if),
+		  "a cabled interface of a tester box to send on, instead of the lab;\n"
+		  "IF@NETNS names an interface in a named network namespace;\n"
+		  "IF1,IF2,... several ports at once (up to 4), each with its --rx") },
+	{ OPT_STR("rx", "IF", TO(rx_if),
+		  "the cabled interface to receive on (may be --tx's);\n"
+		  "a list: one for each --tx port") },
+	{ OPT_CUSTOM("dst-mac", OPT_VALUE, "MAC", set_mac,
+		     "next hop (the DUT's port) for frames sent on --tx;\n"
+		     "with several --tx ports, one MAC each") },
+	{ OPT_CUSTOM("rx-dst-mac", OPT_VALUE, "MAC", set_mac,
+		     "next hop for frames sent back on --rx (with --bidir);\n"
+		     "with several --rx ports, one MAC each"),
+	  .id = 1 },
+	{ OPT_CUSTOM("next-hop", OPT_VALUE, "ADDR", trial_opts_nexthop_set,
+		     "instead of --dst-mac: ask ADDR (the DUT's port on --tx) for\n"
+		     "its MAC by ARP or ND on --tx itself, sent from --src-ip") },
+	{ OPT_CUSTOM("rx-next-hop", OPT_VALUE, "ADDR", trial_opts_nexthop_set,
+		     "instead of --rx-dst-mac: the same on --rx (--bidir), from --dst-ip"),
+	  .id = 1 },
+	{ OPT_CUSTOM("src-ip", OPT_VALUE, "A", set_ip,
+		     "test source address (default 198.18.0.1, or 2001:2:0:1::1 with --ipv6);\n"
+		     "with several ports, one for all or one each"),
+	  .id = 1 },
+	{ OPT_CUSTOM("dst-ip", OPT_VALUE, "B", set_ip,
+		     "test destination address (default 198.19.0.2, or 2001:2:0:2::2 with --ipv6);\n"
+		     "with several ports, one for all or one each") },
+	{ OPT_CUSTOM("ipv6", OPT_NOARG, NULL, set_ipv6,
+		     "IPv6 test frames (84..9018 bytes: 78 plus the 18-byte tag's room)") },
+	{ OPT_BOOL("allow-any-address", TO(allow_any),
+		   "send to addresses outside 198.18.0.0/15 and 2001:2::/48, or\n"
+		   "out of an interface that holds a default route") },
+	{ OPT_CUSTOM("rate", OPT_VALUE, "RATE", set_rate, "per direction: 100kpps, 1Gbit, or 40% of --line-rate"),
+	  .group = "traffic", .shortname = 'r' },
+	{ OPT_CUSTOM("size", OPT_VALUE, "N", set_size,
+		     "frame size with FCS, 64..9018 (above 1518 the link needs\n"
+		     "the MTU: 'lab up --mtu')"),
+	  .shortname = 's', .def = "64" },
+	{ OPT_CUSTOM("imix", OPT_OPTIONAL, "LIST", set_imix, "mixed sizes: SIZE:WEIGHT,..."),
+	  .def = TRIAL_OPTS_IMIX_DEFAULT },
+	{ OPT_CUSTOM("flows", OPT_VALUE, "N", set_flows, "distinct flows by UDP source port, 1..65535"),
+	  .def = "1" },
+	{ OPT_CUSTOM("bidir", OPT_NOARG, NULL, set_bidir, "both directions at once, each at RATE") },
+	{ OPT_CUSTOM("line-rate", OPT_VALUE, "RATE", set_line,
+		     "link speed for % rates and % of line rate (default: the link's)") },
+	{ OPT_NS("duration", "T", TO(cfg.duration_ns), NSEC_PER_MSEC, NSEC_PER_DAY, "traffic time"),
+	  .group = "timing (RFC 2544 section 23)", .shortname = 't', .def = "10s", .given = TO(duration_set) },
+	{ OPT_U64("learn-frames", "N", TO(cfg.learn_frames), 0, 1000000,
+		  "learning frames before the trial (default: one per flow; 0: none)"),
+	  .given = TO(learn_set) },
+	{ OPT_NS("learn-wait", "T", TO(cfg.learn_wait_ns), 0, 600 * NSEC_PER_SEC, "wait after learning"),
+	  .def = "1s" },
+	{ OPT_NS("drain", "T", TO(cfg.drain_ns), 0, 600 * NSEC_PER_SEC,
+		 "wait for residual frames after the traffic"),
+	  .def = "2s" },
+	{ OPT_CUSTOM("gen-cpu", OPT_VALUE, "LIST", set_gen_cpu,
+		     "pin the generator (default: off the DUT's CPUs); a list (\"0,2\",\n"
+		     "\"0-3\"; at most 8): one generator thread per CPU per direction,\n"
+		     "each its own stream and transmit queue"),
+	  .group = "tester" },
+	{ OPT_CUSTOM("rx-cpu", OPT_VALUE, "N", set_rx_cpu, "pin the analyzer (default: off the DUT's CPUs)") },
+	{ OPT_CUSTOM("port-type", OPT_VALUE, "TYPE", set_port_type,
+		     "auto: xdp where the ports run it, else afxdp where they\n"
+		     "bind zero-copy, else afpacket ('probe --tx IF' says why);\n"
+		     "xdp: generator and analyzer in XDP (live frames, no skb);\n"
+		     "afxdp: AF_XDP sockets both ends;\n"
+		     "afpacket: TX ring + TPACKET_V3; mmsg: sendmmsg fallback"),
+	  .def = "auto" },
+	{ OPT_CUSTOM("burst", OPT_VALUE, "N", set_burst, "frames per batch at most"), .def = "64" },
+	{ OPT_CUSTOM("latency-every", OPT_VALUE, "N", set_latency_every,
+		     "the XDP analyzer times 1 frame in N (a power of two; 1: every\n"
+		     "frame); auto: every frame up to 1 Mpps a stream, above that\n"
+		     "the power of two that brings it below"),
+	  .def = "auto" },
+	{ OPT_CUSTOM("no-flow-control", OPT_NOARG, NULL, set_cfg_flag,
+		     "back to back on the XDP path, do not hold the generator\n"
+		     "when the analyzer falls behind (its ring overflows instead)") },
+	{ OPT_CUSTOM("calibration", OPT_VALUE, "FILE", set_path, "the tester's ceilings"),
+	  .def = "~/.local/state/wirerate/calibration", .off = TO(calib_path) },
+	{ OPT_CUSTOM("watch-cpus", OPT_VALUE, "LIST", set_watch,
+		     "CPUs to watch when the DUT is this host but not the lab"),
+	  .group = "DUT CPU cost (lab: the DUT's CPUs are always watched)" },
+	{ OPT_BOOL("soak", TO(soak),
+		   "also soak them (needs 'wirerate soak --calibrate'): sees the\n"
+		   "interrupt time /proc/stat hides") },
+	{ OPT_CUSTOM("soak-calibration", OPT_VALUE, "FILE", set_path,
+		     "the soak's calibration (the lab and --dut local; a DUT over ssh\n"
+		     "keeps its own)"),
+	  .def = "~/.local/state/wirerate/soak-calibration", .off = TO(soak_path) },
 	DUTOPT_ENTRIES(TO(dut_t), "the DUT's side (docs/cabled-dut.md)", "lab with the lab's ports",
 		       "the DUT whose CPUs, counters and kernel are recorded"),
-	{ "dut-ports", 0, OPT_VALUE, "LIST", NULL, NULL, "the DUT's own interfaces (counters, rings, IRQs), e.g. eth1,eth2",
-	  set_dut_ports },
-	{ "dut-placement", 0, OPT_VALUE, "P", NULL, NULL,
-	  "set the DUT ports' IRQ affinity and RPS for the run: bound,\nsplit or free over --watch-cpus; restored after",
-	  set_dut_placement },
-	{ "dut-rules", 0, OPT_VALUE, "N", NULL, NULL, "load N null firewall rules on the DUT for the run; removed after",
-	  opt_set_uint, TO(dut_rules), 0, NFT_RULES_MAX, TO(dut_rules_set) },
-	{ "stall-probe", 0, OPT_NOARG, NULL, NULL, NULL,
-	  "also time how long they are away (a SCHED_FIFO thread that\n"
-	  "wakes on a fixed period on each) and the host's steal time", opt_set_true, TO(stall_probe) },
+	{ OPT_CUSTOM("dut-ports", OPT_VALUE, "LIST", set_dut_ports,
+		     "the DUT's own interfaces (counters, rings, IRQs), e.g. eth1,eth2") },
+	{ OPT_CUSTOM("dut-placement", OPT_VALUE, "P", set_dut_placement,
+		     "set the DUT ports' IRQ affinity and RPS for the run: bound,\n"
+		     "split or free over --watch-cpus; restored after") },
+	{ OPT_UINT("dut-rules", "N", TO(dut_rules), 0, NFT_RULES_MAX,
+		   "load N null firewall rules on the DUT for the run; removed after"),
+	  .given = TO(dut_rules_set) },
+	{ OPT_BOOL("stall-probe", TO(stall_probe),
+		   "also time how long they are away (a SCHED_FIFO thread that\n"
+		   "wakes on a fixed period on each) and the host's steal time") },
 	PROFILEOPT_ENTRIES(TO(profile), TO(profile_hz), TO(profile_top), "also sample where their time goes"),
 	{ NULL },
 };

@@ -14,12 +14,12 @@
 #include "engine/cpucost.h"
 #include "engine/trial.h"
 #include "lab/lab.h"
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 
 #define TRIAL_OPTS_IMIX_DEFAULT "64:7,570:4,1518:1"
 
 /* The traffic options (ports, traffic, timing, tester, DUT CPU cost): a
- * table for opt_parse whose ctx is a struct trialopt (app_trial_check_defaults
+ * table for opt_parse whose ctx is a struct trial_setup (app_trial_check_defaults
  * before parsing, app_trial_check after: app/trial_check.h). */
 extern const struct opt trial_opts[];
 

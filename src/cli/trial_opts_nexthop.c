@@ -23,7 +23,7 @@ static bool unicast(const uint8_t *a, bool v6)
  * app_trial_check. */
 int trial_opts_nexthop_set(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct trial_nexthop *nh = &((struct trialopt *)ctx)->nh[opt->id];
+	struct trial_nexthop *nh = &((struct trial_request *)ctx)->nh[opt->id];
 
 	nh->set = true;
 	nh->v6 = strchr(v, ':') != NULL;

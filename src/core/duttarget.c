@@ -7,29 +7,29 @@
 
 #define FORMS "lab[:PREFIX], local or ssh:[USER@]HOST[:PORT]"
 
-/* A host name or address as ssh(1) takes it: letters, digits and . - _ :
- * (IPv6 in brackets). Nothing that a remote shell or ssh's own option
- * parser would read as something else: no leading '-', no spaces. */
-static bool host_ok(const char *h)
+/* A word for ssh(1): letters, digits, '.', '-', '_' and the characters
+ * of extra. Nothing that a remote shell or ssh's own option parser would
+ * read as something else: not empty, no leading '-', no spaces. */
+static bool word_ok(const char *w, const char *extra)
 {
-	if (!*h || *h == '-')
+	if (!*w || *w == '-')
 		return false;
-	for (const char *p = h; *p; p++)
+	for (const char *p = w; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		      *p == '.' || *p == '-' || *p == '_' || *p == ':'))
+		      *p == '.' || *p == '-' || *p == '_' || strchr(extra, *p)))
 			return false;
 	return true;
 }
 
+/* A host name or address as ssh(1) takes it, ':' too (IPv6 in brackets). */
+static bool host_ok(const char *h)
+{
+	return word_ok(h, ":");
+}
+
 static bool user_ok(const char *u)
 {
-	if (!*u || *u == '-')
-		return false;
-	for (const char *p = u; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		      *p == '.' || *p == '-' || *p == '_'))
-			return false;
-	return true;
+	return word_ok(u, "");
 }
 
 static int bad(const char *s, const char *why, char *err, size_t errlen)

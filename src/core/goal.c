@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NS_PER_S	1000000000.0
+#include "core/ns.h"
+
 #define GOAL_MAX_S	86400.0		/* one day: no longer trial or sum */
 
 static bool name_char(char c)
@@ -98,7 +99,7 @@ int goal_parse(const char *s, struct search_goal *g, char *err, size_t errlen)
 			snprintf(err, errlen, "goal '%.64s': the '%c' part is missing (required: f d l e)", s, order[k]);
 			return -EINVAL;
 		}
-	if (v[0] <= 0 || v[0] > GOAL_MAX_S || v[0] * NS_PER_S < 1e6) {
+	if (v[0] <= 0 || v[0] > GOAL_MAX_S || v[0] * NSEC_PER_SEC < NSEC_PER_MSEC) {
 		snprintf(err, errlen, "goal '%.64s': final trial duration %g s: give 0.001 to %g s", s, v[0], GOAL_MAX_S);
 		return -EINVAL;
 	}
@@ -115,16 +116,16 @@ int goal_parse(const char *s, struct search_goal *g, char *err, size_t errlen)
 		snprintf(err, errlen, "goal '%.64s': width %g%%: give above 0 and below 100", s, v[4]);
 		return -EINVAL;
 	}
-	if (have[5] && (v[5] <= 0 || v[5] > v[0] || v[5] * NS_PER_S < 1e6)) {
+	if (have[5] && (v[5] <= 0 || v[5] > v[0] || v[5] * NSEC_PER_SEC < NSEC_PER_MSEC)) {
 		snprintf(err, errlen, "goal '%.64s': initial trial duration %g s: give 0.001 s up to the final (%g s)", s, v[5], v[0]);
 		return -EINVAL;
 	}
-	g->final_ns = (uint64_t)llround(v[0] * NS_PER_S);
-	g->sum_ns = (uint64_t)llround(v[1] * NS_PER_S);
+	g->final_ns = (uint64_t)llround(v[0] * NSEC_PER_SEC);
+	g->sum_ns = (uint64_t)llround(v[1] * NSEC_PER_SEC);
 	g->loss_ratio = v[2] / 100.0;
 	g->exceed_ratio = v[3] / 100.0;
 	g->width = have[4] ? v[4] / 100.0 : 0;
-	g->initial_ns = have[5] ? (uint64_t)llround(v[5] * NS_PER_S) : 0;
+	g->initial_ns = have[5] ? (uint64_t)llround(v[5] * NSEC_PER_SEC) : 0;
 	return 0;
 }
 
@@ -135,9 +136,9 @@ int goal_format(const struct search_goal *g, char *buf, size_t len)
 	if (g->width > 0)
 		snprintf(w, sizeof(w), "%.6gw", g->width * 100.0);
 	if (g->initial_ns)
-		snprintf(i, sizeof(i), "%.6gi", (double)g->initial_ns / NS_PER_S);
+		snprintf(i, sizeof(i), "%.6gi", ns_to_s((double)g->initial_ns));
 	return snprintf(buf, len, "%s%s%.6gf%.6gd%.6gl%.6ge%s%s", g->name, g->name[0] ? ":" : "",
-			(double)g->final_ns / NS_PER_S, (double)g->sum_ns / NS_PER_S,
+			ns_to_s((double)g->final_ns), ns_to_s((double)g->sum_ns),
 			g->loss_ratio * 100.0, g->exceed_ratio * 100.0, w, i);
 }
 
@@ -183,6 +184,6 @@ int goal_preset(const char *name, struct search_goal *g, unsigned int max, char 
 void goal_trial_output(double load, uint64_t duration_ns, uint64_t tx, uint64_t rx, struct trial_output *out)
 {
 	out->loss_ratio = tx ? (double)(tx - (rx < tx ? rx : tx)) / (double)tx : 0;
-	out->effective_s = (double)duration_ns / 1e9;
+	out->effective_s = ns_to_s((double)duration_ns);
 	out->forwarding_rate = load * (1 - out->loss_ratio);
 }

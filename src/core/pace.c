@@ -13,7 +13,7 @@
 
 typedef unsigned __int128 u128;
 
-/* micro-frames per second -> frames per ns: divide by 1e6 * 1e9. */
+/* micro-frames per second -> frames per ns: divide by 1e6 * NSEC_PER_SEC. */
 #define UPPS_PER_FPNS	(1000000ULL * NSEC_PER_SEC)
 
 int pace_init(struct pace *p, double rate_pps, uint64_t start_ns,

@@ -4,7 +4,7 @@
  * frames are due.
  *
  * Frame k (1-based) is due at start + k / rate, so by a time now
- *	due(now) = floor((now - start) * rate / 1e9)
+ *	due(now) = floor((now - start) * rate / NSEC_PER_SEC)
  * frames should have gone out. That is computed from the elapsed time with
  * integer arithmetic (the rate is held in micro-frames per second, 128-bit
  * intermediates), never by adding up floating increments, so the count is

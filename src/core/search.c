@@ -371,9 +371,9 @@ static bool undecided_in(const struct search *s, int goal, double lo, double hi,
 	return found;
 }
 
-/* Hints from trials of at least min_dur: the lowest failure and the
- * highest pass strictly between lo and hi. */
-static bool fail_in(const struct search *s, int goal, double lo, double hi,
+/* A hint from trials of at least min_dur strictly between lo and hi: the
+ * lowest failure (pass false) or the highest pass (pass true). */
+static bool hint_in(const struct search *s, int goal, bool pass, double lo, double hi,
 		    uint64_t min_dur, double *out)
 {
 	bool found = false;
@@ -382,29 +382,10 @@ static bool fail_in(const struct search *s, int goal, double lo, double hi,
 	for (i = 0; i < s->n; i++) {
 		const struct trial *t = &s->t[i];
 
-		if (!usable(s, t, min_dur) || passes(s, t, goal) ||
+		if (!usable(s, t, min_dur) || passes(s, t, goal) != pass ||
 		    t->load <= lo + s->eps || t->load >= hi - s->eps)
 			continue;
-		if (!found || t->load < *out)
-			*out = t->load;
-		found = true;
-	}
-	return found;
-}
-
-static bool pass_in(const struct search *s, int goal, double lo, double hi,
-		    uint64_t min_dur, double *out)
-{
-	bool found = false;
-	unsigned int i;
-
-	for (i = 0; i < s->n; i++) {
-		const struct trial *t = &s->t[i];
-
-		if (!usable(s, t, min_dur) || !passes(s, t, goal) ||
-		    t->load <= lo + s->eps || t->load >= hi - s->eps)
-			continue;
-		if (!found || t->load > *out)
+		if (!found || (pass ? t->load > *out : t->load < *out))
 			*out = t->load;
 		found = true;
 	}
@@ -413,16 +394,10 @@ static bool pass_in(const struct search *s, int goal, double lo, double hi,
 
 /* Hints prefer the previous phase's trials (longer, so likelier to hold)
  * and fall back to any duration. */
-static bool hint_fail(const struct search *s, int goal, double lo, double hi, double *out)
+static bool hint(const struct search *s, int goal, bool pass, double lo, double hi, double *out)
 {
-	return fail_in(s, goal, lo, hi, s->prev_dur, out) ||
-	       fail_in(s, goal, lo, hi, 0, out);
-}
-
-static bool hint_pass(const struct search *s, int goal, double lo, double hi, double *out)
-{
-	return pass_in(s, goal, lo, hi, s->prev_dur, out) ||
-	       pass_in(s, goal, lo, hi, 0, out);
+	return hint_in(s, goal, pass, lo, hi, s->prev_dur, out) ||
+	       hint_in(s, goal, pass, lo, hi, 0, out);
 }
 
 /* How many usable trials of at least min_dur ran at load x. */
@@ -503,9 +478,9 @@ static bool goal_next(struct search *s, int goal, double *load, enum kind *kind)
 		*kind = K_REPEAT;
 		return true;
 	}
-	hint_u = hint_fail(s, goal, lo, hi, &h);
+	hint_u = hint(s, goal, false, lo, hi, &h);
 	u = hint_u ? h : hi;
-	hint_l = hint_pass(s, goal, lo, u, &h);
+	hint_l = hint(s, goal, true, lo, u, &h);
 	l = hint_l ? h : lo;
 
 	if (isfinite(l) && isfinite(u)) {

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,4 +42,17 @@ const char *text_num(const char *s, const char *end, int base, uint64_t *v)
 	if (errno || e > end || (e < end && *e != ' ' && *e != '\t'))
 		return NULL;
 	return e;
+}
+
+const char *text_kv_get(const char *text, const char *key, char *val, size_t len)
+{
+	size_t kl = strlen(key), ll;
+	const char *p = text ? text : "", *s;
+
+	while (text_line(&p, &s, &ll))
+		if (ll > kl && !strncmp(s, key, kl) && s[kl] == '=') {
+			snprintf(val, len, "%.*s", (int)(ll - kl - 1), s + kl + 1);
+			return val;
+		}
+	return NULL;
 }

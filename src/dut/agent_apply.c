@@ -2,44 +2,23 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "dut/envcap.h"
+#include "os/fs.h"
 #include "os/nft.h"
 
-static int read_file(const char *path, char *buf, size_t len)
+/* A sysfs value to restore: path's content without its trailing blanks. */
+static int read_value(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	long n = fs_read(NULL, path, buf, len);
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
 	if (n < 0)
-		return -errno;
-	buf[n] = 0;
+		return (int)n;
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = 0;
 	return 0;
-}
-
-static int write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int rc = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	if (n < 0)
-		rc = -errno;
-	close(fd);
-	return rc;
 }
 
 /* Keep path's content (once: the first value is the one to restore),
@@ -58,13 +37,13 @@ static int save_and_write(struct agent_apply *s, const char *path, const char *v
 			return -E2BIG;
 		}
 		snprintf(s->saved[i].path, sizeof(s->saved[i].path), "%s", path);
-		if ((rc = read_file(path, s->saved[i].old, sizeof(s->saved[i].old)))) {
+		if ((rc = read_value(path, s->saved[i].old, sizeof(s->saved[i].old)))) {
 			snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 			return rc;
 		}
 		s->nsaved++;
 	}
-	if ((rc = write_file(path, val)))
+	if ((rc = fs_write(NULL, path, val)))
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 	return rc;
 }
@@ -176,7 +155,7 @@ int agent_apply_restore(struct agent_apply *s, char *err, size_t errlen)
 	 * only matters for messages. */
 	for (unsigned int i = s->nsaved; i-- > 0;) {
 		/* An empty RPS mask is written as 0, which the kernel takes. */
-		if ((rc = write_file(s->saved[i].path, s->saved[i].old[0] ? s->saved[i].old : "0")) && !first) {
+		if ((rc = fs_write(NULL, s->saved[i].path, s->saved[i].old[0] ? s->saved[i].old : "0")) && !first) {
 			first = rc;
 			snprintf(err, errlen, "%s: %s", s->saved[i].path, strerror(-rc));
 		}

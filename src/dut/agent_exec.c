@@ -13,14 +13,7 @@
 #include <sys/wait.h>
 
 #include "dut/agent_proto.h"
-
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
+#include "os/clock.h"
 
 json_object *agent_exec_run(json_object *req)
 {
@@ -71,10 +64,10 @@ json_object *agent_exec_run(json_object *req)
 		_exit(127);
 	}
 	close(pfd[1]);
-	deadline = mono_ms() + timeout;
+	deadline = clock_mono_ms() + timeout;
 	for (;;) {
 		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-		uint64_t now = mono_ms();
+		uint64_t now = clock_mono_ms();
 		char tmp[4096];
 		ssize_t r;
 

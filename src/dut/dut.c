@@ -19,6 +19,7 @@
 #include "dut/soak.h"
 #include "lab/lab.h"
 #include "lab/vm_lab.h"
+#include "os/clock.h"
 #include "os/netns.h"
 #include "os/procstat.h"
 
@@ -162,18 +163,10 @@ static int explain_death(struct dut *d, char *err, size_t errlen)
 	return -EPIPE;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* One line from the agent within timeout_ms, parsed. */
 static json_object *read_answer(struct dut *d, unsigned int timeout_ms, int *rc, char *err, size_t errlen)
 {
-	uint64_t deadline = now_ms() + timeout_ms;
+	uint64_t deadline = clock_mono_ms() + timeout_ms;
 
 	for (;;) {
 		char *nl = d->have ? memchr(d->buf, '\n', d->have) : NULL;
@@ -203,7 +196,7 @@ static json_object *read_answer(struct dut *d, unsigned int timeout_ms, int *rc,
 			abandon(d);
 			return NULL;
 		}
-		t = now_ms();
+		t = clock_mono_ms();
 		if (t >= deadline) {
 			snprintf(err, errlen, "%s: no answer from the agent within %u s", d->name, timeout_ms / 1000);
 			*rc = -ETIMEDOUT;

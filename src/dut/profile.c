@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/ns.h"
+#include "os/clock.h"
 
 #define RING_PAGES 128			/* data pages per CPU (512 KiB), a power of two */
 #define MAX_STACK 32			/* kernel frames kept per sample */
@@ -58,14 +59,6 @@ struct profile {
 	uint64_t t0, t1;
 	char *chunk;			/* a record that wraps the ring, copied whole */
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
 
 static int cmp_sym(const void *a, const void *b)
 {
@@ -457,7 +450,7 @@ int profile_start(struct profile *p, char *err, size_t errlen)
 		return -rc;
 	}
 	p->thread_up = true;
-	p->t0 = now_ns();
+	p->t0 = clock_mono_ns();
 	for (unsigned int i = 0; i < p->nr; i++)
 		ioctl(p->r[i].fd, PERF_EVENT_IOC_ENABLE, 0);
 	return 0;
@@ -469,7 +462,7 @@ void profile_stop(struct profile *p)
 		return;
 	for (unsigned int i = 0; i < p->nr; i++)
 		ioctl(p->r[i].fd, PERF_EVENT_IOC_DISABLE, 0);
-	p->t1 = now_ns();
+	p->t1 = clock_mono_ns();
 	__atomic_store_n(&p->running, false, __ATOMIC_RELEASE);
 	pthread_join(p->thread, NULL);
 	p->thread_up = false;

@@ -164,7 +164,7 @@ int snapread(const char *const *ifnames, unsigned int n, struct dutsnap *s, char
 	int sock, rc;
 
 	memset(s, 0, sizeof(*s));
-	s->t_ns = clock_ns(CLOCK_MONOTONIC);
+	s->t_ns = clock_mono_ns();
 	if ((rc = procstat_slurp("/", "/proc/stat", &s->proc_stat, err, errlen)))
 		return rc;
 	if (procstat_slurp("/", "/proc/interrupts", &s->proc_interrupts, e, sizeof(e)))

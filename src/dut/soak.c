@@ -77,7 +77,10 @@ static size_t llc_bytes(void)
  * L3 (96 MiB on the largest EPYC); sysconf may report a whole package's
  * (508 MiB in one VM), and touching that much took over a second each
  * time a soak started. Made and touched once per process and shared:
- * soakers only read it. */
+ * soakers only read it. With the stop flag, this is one of the few
+ * mutable globals: a soak of its own would touch up to 128 MiB again
+ * at every start (the agent makes one per trial, and one more for
+ * soak_check_idle). */
 static pthread_once_t walk_once = PTHREAD_ONCE_INIT;
 static uint64_t *walk_buf;
 static size_t walk_nwords;
@@ -437,14 +440,7 @@ out:
 
 void soak_calibration_default_path(char *buf, size_t len)
 {
-	const char *d = getenv("WIRERATE_STATE_DIR"), *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
-
-	if (d && *d)
-		snprintf(buf, len, "%s/soak-calibration", d);
-	else if (x && *x)
-		snprintf(buf, len, "%s/wirerate/soak-calibration", x);
-	else
-		snprintf(buf, len, "%s/.local/state/wirerate/soak-calibration", h && *h ? h : "/root");
+	fs_state_path("soak-calibration", buf, len);
 }
 
 int soak_calibration_load(const char *path, struct soak_calib *c, char *err, size_t errlen)

@@ -28,12 +28,6 @@
  * before the first test frame. */
 #define SNAP_LEAD_NS	(2 * WAIT_US * NSEC_PER_USEC)
 
-/* The kernel stamps received frames with CLOCK_REALTIME: the tags use it too. */
-static inline uint64_t now_ns(void)
-{
-	return clock_ns(CLOCK_REALTIME);
-}
-
 static void pin(int cpu)
 {
 	cpu_set_t set;
@@ -87,7 +81,7 @@ static void *gen_main(void *arg)
 						  c->gen_cpu[g->k] != c->rx_cpu };
 
 	g->rc = gen_run(g->gen, &ph, g->err, sizeof(g->err));
-	g->stopped_ns = now_ns();
+	g->stopped_ns = clock_real_ns();
 	gen_stats(g->gen, &st);
 	/* A call that outlasts the traffic (the trial stops it once every
 	 * frame is out, or the slack ends it) ended it with the last frame. */
@@ -263,11 +257,11 @@ static void plan(struct run *r, struct trial_result *res)
 	 * three times that, so the reading ends before the first frame. */
 	r->snap_lead_ns = SNAP_LEAD_NS;
 	if (c->dut.on) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = clock_real_ns();
 
 		trial_loss_before(r);
 		if (c->learn_frames) {
-			uint64_t took = now_ns() - t0;
+			uint64_t took = clock_real_ns() - t0;
 
 			if (3 * took > r->snap_lead_ns)
 				r->snap_lead_ns = 3 * took;
@@ -278,7 +272,7 @@ static void plan(struct run *r, struct trial_result *res)
 			learn_ns += r->snap_lead_ns;
 		}
 	}
-	r->t_learn = now_ns() + START_DELAY_NS;
+	r->t_learn = clock_real_ns() + START_DELAY_NS;
 	r->t_start = r->t_learn + learn_ns;
 	r->t_end = r->t_start + c->duration_ns;
 	r->deadline = r->t_end + c->drain_ns;
@@ -384,12 +378,12 @@ static void watch(struct run *r, struct trial_result *res, const volatile sig_at
 	bool closed = false;
 
 	for (;;) {
-		uint64_t t = now_ns();
+		uint64_t t = clock_real_ns();
 		bool gens_done = t > r->t_end + 200 * NSEC_PER_MSEC;
 
 		if (!r->snap_tried && t + r->snap_lead_ns >= r->t_start) {
 			trial_loss_before(r);
-			if (r->snap0 && now_ns() > r->t_start)
+			if (r->snap0 && clock_real_ns() > r->t_start)
 				r->snap_late = true;
 		}
 		/* The DUT's CPU figures cover the traffic window only. */

@@ -583,7 +583,7 @@ static unsigned int rx_queue_batch(struct afx *p, struct afx_queue *q, port_rx_f
 
 	if (!n)
 		return 0;
-	now_ns = clock_ns(CLOCK_REALTIME);
+	now_ns = clock_real_ns();
 	/* Each queue owns rx_n frames and its fill ring has rx_n entries,
 	 * so there is always room for those just received. */
 	got = xsk_ring_prod__reserve(&q->fill, n, &fidx);

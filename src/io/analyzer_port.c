@@ -70,7 +70,7 @@ static void snap(struct analyzer_port *x, const uint8_t *frame, uint32_t len, ui
 	if (how == SNAP_TAG)
 		capture_tag_detail(frame, len, x->arm.trial, detail, sizeof(detail));
 	else if (how == SNAP_LATE && ts > deadline)
-		snprintf(detail, sizeof(detail), "%.3f ms after the deadline", (double)(ts - deadline) / 1e6);
+		snprintf(detail, sizeof(detail), "%.3f ms after the deadline", ns_to_ms((double)(ts - deadline)));
 	capture_frame(x->cap, x->cap_if, frame, len, len, ts, reason, detail);
 }
 
@@ -135,7 +135,7 @@ static int port_run(struct analyzer *a, const volatile int *stop, uint64_t grace
 			snprintf(err, errlen, "receive: %s", strerror(-n));
 			return n;
 		}
-		if (n == 0 && (*stop || clock_ns(CLOCK_REALTIME) >
+		if (n == 0 && (*stop || clock_real_ns() >
 				       __atomic_load_n(&x->deadline_ns, __ATOMIC_RELAXED) + grace_ns))
 			return 0;
 	}

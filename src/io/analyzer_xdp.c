@@ -80,7 +80,7 @@ static int xdp_run(struct analyzer *a, const volatile int *stop, uint64_t grace_
 	(void)err;
 	(void)errlen;
 	for (;;) {
-		uint64_t t = clock_ns(CLOCK_REALTIME);
+		uint64_t t = clock_real_ns();
 
 		__atomic_store_n(&x->received, xdpcount_received(x->xc), __ATOMIC_RELAXED);
 		if (*stop || t > __atomic_load_n(&x->deadline_ns, __ATOMIC_RELAXED) + grace_ns)
@@ -117,7 +117,7 @@ static void on_cap(void *arg, const struct xdpcount_cap *c)
 	if (c->why == XC_STALE || c->why == XC_DUPLICATE)
 		capture_tag_detail(c->data, c->caplen, x->trial, detail, sizeof(detail));
 	else if (c->why == XC_LATE && c->ts_ns > deadline)
-		snprintf(detail, sizeof(detail), "%.3f ms after the deadline", (double)(c->ts_ns - deadline) / 1e6);
+		snprintf(detail, sizeof(detail), "%.3f ms after the deadline", ns_to_ms((double)(c->ts_ns - deadline)));
 	capture_frame(x->cap, x->cap_if, c->data, c->caplen, c->len, c->ts_ns, xdpcount_why_name(c->why), detail);
 }
 

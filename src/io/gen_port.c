@@ -39,12 +39,6 @@ static struct gen_port *of(const struct gen *g)
 	return (struct gen_port *)g;
 }
 
-/* The kernel stamps received frames with CLOCK_REALTIME: the tags use it too. */
-static inline uint64_t now_ns(void)
-{
-	return clock_ns(CLOCK_REALTIME);
-}
-
 static const char *port_path_name(const struct gen *g)
 {
 	return port_type_name(of(g)->port_type);
@@ -67,7 +61,7 @@ static void phase_loop(struct gen_port *g, struct pace *pace, const struct gen_p
 	if (min_batch > pace->max_burst)
 		min_batch = pace->max_burst;
 	for (;;) {
-		uint64_t now = now_ns();
+		uint64_t now = clock_real_ns();
 		unsigned int n, k, first;
 
 		if (g->stop || now > ph->end_ns)

@@ -86,6 +86,7 @@ static void handler_init(void)
 	sigaction(XDPGEN_SIG, &sa, NULL);
 }
 
+/* A signal's handler is the process's, whichever generator sets it: once. */
 static void install_handler(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -329,7 +330,7 @@ int xdpgen_run(struct xdpgen *g, const struct xdpgen_phase *ph, char *err, size_
 		goto out;
 	}
 	for (;;) {
-		uint64_t now = clock_ns(CLOCK_REALTIME);
+		uint64_t now = clock_real_ns();
 		uint64_t left = ph->end_ns > now ? ph->end_ns - now : 0;
 		/* Enough runs to last to the end even at 20 ns each (a run that
 		 * drops costs about that); the timer ends the call sooner. */

@@ -15,6 +15,7 @@
 #include "os/fs.h"
 #include "os/netns.h"
 #include "os/nft.h"
+#include "os/procstat.h"
 
 static const char *const role_suffix[LAB_NROLES] = { "gen", "dut", "sink" };
 
@@ -92,18 +93,6 @@ int lab_placement_parse(const char *s, enum lab_placement *p)
 	return -EINVAL;
 }
 
-int lab_online_cpus(struct cpuset *s, char *err, size_t errlen)
-{
-	char buf[4096];
-	long n = fs_read(NULL, "/sys/devices/system/cpu/online", buf, sizeof(buf));
-
-	if (n < 0) {
-		snprintf(err, errlen, "cannot read /sys/devices/system/cpu/online: %s", strerror((int)-n));
-		return (int)n;
-	}
-	return cpuset_parse_list(buf, s, err, errlen);
-}
-
 int lab_prefix_check(const char *prefix, char *err, size_t errlen)
 {
 	size_t n = strlen(prefix);
@@ -136,7 +125,7 @@ int lab_spec_check(struct lab_spec *s, char *err, size_t errlen)
 
 	if ((rc = lab_prefix_check(s->prefix, err, errlen)))
 		return rc;
-	if ((rc = lab_online_cpus(&online, err, errlen)))
+	if ((rc = procstat_online(NULL, &online, err, errlen)))
 		return rc;
 	cpuset_format_list(&online, list, sizeof(list));
 	if (s->kernel[0]) {
@@ -440,7 +429,7 @@ static void plan_rps(struct lab_ctx *c)
 	struct cpuset online, tester, first, second;
 	char e[64];
 
-	if (lab_online_cpus(&online, e, sizeof(e)))
+	if (procstat_online(NULL, &online, e, sizeof(e)))
 		cpuset_zero(&online);
 	cpuset_diff(&tester, &online, &s->dut_cpus);
 	if (!cpuset_count(&tester))
@@ -673,18 +662,6 @@ int lab_configure(struct lab_ctx *c, char *err, size_t errlen)
 	return rc;
 }
 
-void lab_block_signals(sigset_t *old)
-{
-	sigset_t all;
-
-	sigemptyset(&all);
-	sigaddset(&all, SIGINT);
-	sigaddset(&all, SIGTERM);
-	sigaddset(&all, SIGHUP);
-	sigaddset(&all, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &all, old);
-}
-
 /* Delete path p's links (a veth's peer goes with it), whatever is left
  * of them. */
 static void del_path(struct lab_ctx *c, unsigned int p)
@@ -713,7 +690,7 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 	if (s->kernel[0])
 		return vm_lab_up(s, err, errlen);
 	/* Building is short; finish it rather than leave half a lab. */
-	lab_block_signals(&old);
+	stop_hold(&old);
 	/* a VM lab of this prefix goes first: its taps hold the names */
 	if (vm_lab_present(s->prefix))
 		rc = vm_lab_down(s->prefix, err, errlen);
@@ -758,7 +735,7 @@ int lab_up(const struct lab_spec *s, char *err, size_t errlen)
 	lab_ctx_close(&c);
 	if (rc)
 		lab_down(s->prefix, e2, sizeof(e2));
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	stop_let_go(&old);
 	return rc;
 }
 
@@ -772,7 +749,7 @@ int lab_down(const char *prefix, char *err, size_t errlen)
 	/* never a name outside the lab's own (a prefix is not a path) */
 	if ((rc = lab_prefix_check(prefix, err, errlen)))
 		return rc;
-	lab_block_signals(&old);
+	stop_hold(&old);
 	/* a VM lab's QEMU first: its taps go with it */
 	if (vm_lab_present(prefix))
 		rc = vm_lab_down(prefix, err, errlen);
@@ -789,6 +766,6 @@ int lab_down(const char *prefix, char *err, size_t errlen)
 		if ((e = netns_del(name, err, errlen)) && !rc)
 			rc = e;
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	stop_let_go(&old);
 	return rc;
 }

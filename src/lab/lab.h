@@ -190,7 +190,4 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 int lab_direct_add(const char *prefix, uint8_t tx_mac[6], uint8_t rx_mac[6], char *err, size_t errlen);
 int lab_direct_del(const char *prefix, char *err, size_t errlen);
 
-/* Online CPUs of this host. */
-int lab_online_cpus(struct cpuset *s, char *err, size_t errlen);
-
 #endif

@@ -50,7 +50,7 @@ int lab_direct_add(const char *prefix, uint8_t tx_mac[6], uint8_t rx_mac[6], cha
 		return -ENOENT;
 	}
 	j.rps = st.ifs[LAB_SINK0].rps;
-	lab_block_signals(&old);
+	stop_hold(&old);
 	if ((rc = lab_ctx_open(&c, prefix, true, err, errlen)))
 		goto out;
 	if (nl_link_get(c.nl[LAB_GEN], LAB_DIRECT_TX, &a) == 0)
@@ -93,7 +93,7 @@ out:
 	lab_ctx_close(&c);
 	if (rc)
 		lab_direct_del(prefix, name, sizeof(name));
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	stop_let_go(&old);
 	return rc;
 }
 

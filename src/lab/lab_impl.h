@@ -11,6 +11,7 @@
 #include "core/cpuset.h"
 #include "lab/lab.h"
 #include "os/nl.h"
+#include "os/stop.h"
 
 /* The lab's namespaces and a netlink socket in each. */
 struct lab_ctx {
@@ -56,7 +57,5 @@ int lab_configure(struct lab_ctx *c, char *err, size_t errlen);
 #define LAB_ROLE(r) (1u << (r))
 #define LAB_ALL_ROLES (LAB_ROLE(LAB_GEN) | LAB_ROLE(LAB_DUT) | LAB_ROLE(LAB_SINK))
 
-/* Building is short: finish it rather than leave half a lab. */
-void lab_block_signals(sigset_t *old);
 
 #endif

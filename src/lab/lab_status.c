@@ -15,9 +15,11 @@
 #include <sys/stat.h>
 #include <sys/socket.h>
 
+#include "core/text.h"
 #include "os/fs.h"
 #include "os/netns.h"
 #include "os/nft.h"
+#include "os/procstat.h"
 
 /* The lock file names its holder; one that died leaves its name in the
  * free file. A lab up, lab down or matrix that died may have left the lab
@@ -25,6 +27,15 @@
 static bool died_mid_build(const char *who)
 {
 	return strstr(who, ", lab up") || strstr(who, ", lab down") || strstr(who, ", matrix");
+}
+
+/* The holder's line of the lock file fd ("" when it cannot be read). */
+static void holder_read(int fd, char *who, size_t len)
+{
+	ssize_t n = fd >= 0 ? pread(fd, who, len - 1, 0) : -1;
+
+	who[n > 0 ? n : 0] = '\0';
+	who[strcspn(who, "\n")] = '\0';
 }
 
 int lab_status_lock(const char *prefix, const char *what, bool rebuilds, int *fd, char *err, size_t errlen)
@@ -75,11 +86,9 @@ again:
 		}
 	} else {
 		int e = errno;
-		ssize_t n = e == EWOULDBLOCK ? pread(*fd, who, sizeof(who) - 1, 0) : -1;
 
 		rc = e == EWOULDBLOCK ? -EBUSY : -e;
-		who[n > 0 ? n : 0] = '\0';
-		who[strcspn(who, "\n")] = '\0';
+		holder_read(e == EWOULDBLOCK ? *fd : -1, who, sizeof(who));
 		if (rc == -EBUSY)
 			snprintf(err, errlen, "lab %s is in use (%s): wait for it to end, or stop it", prefix,
 				 who[0] ? who : "by another process");
@@ -89,10 +98,7 @@ again:
 		*fd = -1;
 		return rc;
 	}
-	ssize_t n = pread(*fd, who, sizeof(who) - 1, 0);
-
-	who[n > 0 ? n : 0] = '\0';
-	who[strcspn(who, "\n")] = '\0';
+	holder_read(*fd, who, sizeof(who));
 	if (!rebuilds && died_mid_build(who)) {
 		snprintf(err, errlen, "lab %s may be half built (%s was killed before it finished): "
 			 "run 'wirerate lab up%s' first", prefix, who, lab_prefix_arg(prefix, pa, sizeof(pa)));
@@ -175,37 +181,17 @@ static int ns_report(void *arg, char *out, size_t outlen)
 	return 0;
 }
 
-static const char *report_get(const char *rep, const char *key, char *val, size_t len)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = rep; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t ll = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (ll > kl && !strncmp(p, key, kl) && p[kl] == '=') {
-			snprintf(val, len, "%.*s", (int)(ll - kl - 1), p + kl + 1);
-			return val;
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	return NULL;
-}
-
 /* The lock file's word on the lab: who holds it now, or whether its last
  * holder was a lab up or down that died before it finished. */
 static void lock_report(const char *prefix, struct lab_status *st)
 {
 	char path[128], who[128];
-	ssize_t n;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/lab-%s.lock", LAB_LOCK_DIR, prefix);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return;
-	n = pread(fd, who, sizeof(who) - 1, 0);
-	who[n > 0 ? n : 0] = '\0';
-	who[strcspn(who, "\n")] = '\0';
+	holder_read(fd, who, sizeof(who));
 	if (flock(fd, LOCK_SH | LOCK_NB)) {
 		int pid = 0;
 
@@ -228,12 +214,12 @@ static void if_report(struct lab_ctx *c, enum lab_role r, const struct lab_addr 
 	int saved, sock;
 
 	snprintf(key, sizeof(key), "rps.%s", a->ifname);
-	if (report_get(rep, key, val, sizeof(val)) && !cpuset_parse_mask(val, &is->rps, e, sizeof(e)))
+	if (text_kv_get(rep, key, val, sizeof(val)) && !cpuset_parse_mask(val, &is->rps, e, sizeof(e)))
 		is->rps_known = true;
 	is->cpus = is->rps;
 	is->cpus_known = is->rps_known;
 	snprintf(key, sizeof(key), "napi.%s", a->ifname);
-	if (report_get(rep, key, val, sizeof(val)) && !cpuset_parse_mask(val, &is->cpus, e, sizeof(e)))
+	if (text_kv_get(rep, key, val, sizeof(val)) && !cpuset_parse_mask(val, &is->cpus, e, sizeof(e)))
 		is->cpus_known = true;
 	if (netns_enter(c->nsfd[r], &saved))
 		return;
@@ -281,9 +267,9 @@ static void path_report(struct lab_ctx *c, const char *prefix, enum lab_role rol
 			if_report(c, role, a, rep, is, p == 0 && i == LAB_GEN0 ? &st->queues : NULL);
 	}
 	if (role == LAB_DUT && p == 0) {
-		if (report_get(rep, "forwarding", val, sizeof(val)))
+		if (text_kv_get(rep, "forwarding", val, sizeof(val)))
 			st->forwarding = val[0] == '1';
-		if (report_get(rep, "rules", val, sizeof(val)))
+		if (text_kv_get(rep, "rules", val, sizeof(val)))
 			st->rules = atoi(val);
 		if (st->ifs[LAB_DUT1].present)
 			nl_qdisc_get_root(c->nl[role], st->ifs[LAB_DUT1].link.ifindex, &st->shape);
@@ -415,7 +401,7 @@ int lab_status(const char *prefix, struct lab_status *st, char *err, size_t errl
 	lock_report(prefix, st);
 	if (st->build_died)
 		st->complete = false;
-	if (!lab_online_cpus(&online, err, errlen))
+	if (!procstat_online(NULL, &online, err, errlen))
 		cpuset_diff(&st->tester_cpus, &online, st->vm.on ? &st->vm.host_cpus : &st->dut_cpus);
 	if (!st->queues)
 		st->queues = 1;

@@ -118,23 +118,29 @@ static int add_dirs_above(struct cpio *c, struct seen *s, const char *name)
 /* A host file into the archive as name, with its mode. */
 static int add_file(struct cpio *c, struct seen *s, const char *name, const char *path, char *err, size_t errlen)
 {
-	static char buf[1 << 16];
+	const size_t size = 1 << 16;
 	struct stat st;
+	char *buf;
 	int fd, rc;
 
 	if ((rc = add_dirs_above(c, s, name)))
 		return rc;
+	if (!(buf = malloc(size))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd, &st)) {
 		rc = -errno;
 		snprintf(err, errlen, "cannot read %.300s for the guest: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		free(buf);
 		return rc;
 	}
 	if ((rc = cpio_file_begin(c, name, S_IFREG | (st.st_mode & 0777), (uint64_t)st.st_size)))
 		goto out;
 	for (uint64_t left = (uint64_t)st.st_size; left && !rc;) {
-		ssize_t n = read(fd, buf, left < sizeof(buf) ? left : sizeof(buf));
+		ssize_t n = read(fd, buf, left < size ? left : size);
 
 		if (n <= 0) {
 			rc = n < 0 ? -errno : -EIO;
@@ -148,6 +154,7 @@ static int add_file(struct cpio *c, struct seen *s, const char *name, const char
 		rc = cpio_pad(c);
 out:
 	close(fd);
+	free(buf);
 	if (rc && !err[0])
 		snprintf(err, errlen, "writing the initramfs: %s", strerror(-rc));
 	return rc;

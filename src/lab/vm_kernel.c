@@ -29,7 +29,7 @@ const char *vm_kernel_cache_root(char *buf, size_t len)
 /* Read a kernel image's header: 0 with its release, or -EINVAL. */
 static int image_check(const char *path, struct kimage *ki, char *err, size_t errlen)
 {
-	static uint8_t head[KIMAGE_HEAD_LEN];
+	uint8_t head[KIMAGE_HEAD_LEN];
 	char why[200];
 	struct stat st;
 	ssize_t n;

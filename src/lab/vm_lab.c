@@ -18,9 +18,12 @@
 #include <sys/un.h>
 
 #include "core/ns.h"
+#include "core/text.h"
+#include "os/clock.h"
 #include "os/command.h"
 #include "os/fs.h"
 #include "os/netns.h"
+#include "os/procstat.h"
 #include "os/qemu.h"
 #include "os/tap.h"
 
@@ -48,29 +51,12 @@ bool vm_lab_present(const char *prefix)
 
 /* ---- key=value text: the guest's settings and the state file ---- */
 
-static const char *kv_get(const char *text, const char *key, char *val, size_t len)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = text; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t ll = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (ll > kl && !strncmp(p, key, kl) && p[kl] == '=') {
-			snprintf(val, len, "%.*s", (int)(ll - kl - 1), p + kl + 1);
-			return val;
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	return NULL;
-}
-
 static int kv_uint(const char *text, const char *key, unsigned int max, unsigned int *out, char *err, size_t errlen)
 {
 	char v[64], *end;
 	unsigned long n;
 
-	if (!kv_get(text, key, v, sizeof(v)))
+	if (!text_kv_get(text, key, v, sizeof(v)))
 		return 0;
 	errno = 0;
 	n = strtoul(v, &end, 10);
@@ -105,25 +91,25 @@ int vm_lab_conf_parse(const char *text, struct lab_spec *s, char *err, size_t er
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->prefix, sizeof(s->prefix), "%s", LAB_PREFIX_DEFAULT);
-	if (kv_get(text, "prefix", v, sizeof(v)) && !lab_prefix_check(v, err, errlen))
+	if (text_kv_get(text, "prefix", v, sizeof(v)) && !lab_prefix_check(v, err, errlen))
 		snprintf(s->prefix, sizeof(s->prefix), "%.*s", LAB_PREFIX_MAX, v);
 	if ((rc = kv_uint(text, "ports", LAB_PORTS_MAX, &s->ports, err, errlen)) ||
 	    (rc = kv_uint(text, "queues", LAB_QUEUES_MAX, &s->queues, err, errlen)) ||
 	    (rc = kv_uint(text, "mtu", LAB_MTU_MAX, &s->mtu, err, errlen)) ||
 	    (rc = kv_uint(text, "rules", 100000, &s->rules, err, errlen)))
 		return rc;
-	if (kv_get(text, "placement", v, sizeof(v)) && lab_placement_parse(v, &s->placement)) {
+	if (text_kv_get(text, "placement", v, sizeof(v)) && lab_placement_parse(v, &s->placement)) {
 		snprintf(err, errlen, "lab.conf: placement=%.20s", v);
 		return -EINVAL;
 	}
-	if (kv_get(text, "dut_cpus", v, sizeof(v)) && v[0] && cpuset_parse_list(v, &s->dut_cpus, err, errlen))
+	if (text_kv_get(text, "dut_cpus", v, sizeof(v)) && v[0] && cpuset_parse_list(v, &s->dut_cpus, err, errlen))
 		return -EINVAL;
-	if (kv_get(text, "shape", v, sizeof(v)) && strcmp(v, "none")) {
+	if (text_kv_get(text, "shape", v, sizeof(v)) && strcmp(v, "none")) {
 		char n[64];
 
 		s->shape = true;
 		s->shape_rate.kind = !strcmp(v, "pps") ? RATE_PPS : RATE_BPS;
-		s->shape_rate.value = kv_get(text, "shape_value", n, sizeof(n)) ? strtod(n, NULL) : 0;
+		s->shape_rate.value = text_kv_get(text, "shape_value", n, sizeof(n)) ? strtod(n, NULL) : 0;
 		if (!(s->shape_rate.value >= 1 && s->shape_rate.value < 1e15)) {
 			snprintf(err, errlen, "lab.conf: shape_value out of range");
 			return -EINVAL;
@@ -166,7 +152,7 @@ static void state_write(const char *prefix, const struct lab_vm *vm, const char 
 void vm_lab_read(const char *prefix, struct lab_vm *vm, struct lab_spec *booted)
 {
 	char path[256], name[64], v[LAB_PATH_MAX + 1], e[128];
-	static char text[8192];
+	char text[8192];
 	unsigned int ready = 0, ms = 0, pid = 0;
 
 	memset(vm, 0, sizeof(*vm));
@@ -190,7 +176,7 @@ void vm_lab_read(const char *prefix, struct lab_vm *vm, struct lab_spec *booted)
 	kv_uint(text, "memory", LAB_VM_MEMORY_MAX, &vm->memory_mib, e, sizeof(e));
 	kv_uint(text, "boot_ms", 1u << 30, &ms, e, sizeof(e));
 	vm->boot_s = ms / 1000.0;
-#define STR(k, f) if (kv_get(text, k, v, sizeof(v))) snprintf(vm->f, sizeof(vm->f), "%.*s", (int)sizeof(vm->f) - 1, v)
+#define STR(k, f) if (text_kv_get(text, k, v, sizeof(v))) snprintf(vm->f, sizeof(vm->f), "%.*s", (int)sizeof(vm->f) - 1, v)
 	STR("kernel", kernel);
 	STR("image", image);
 	STR("source", source);
@@ -199,7 +185,7 @@ void vm_lab_read(const char *prefix, struct lab_vm *vm, struct lab_spec *booted)
 	STR("cmdline", cmdline);
 	STR("key", key);
 #undef STR
-	if (kv_get(text, "host_cpus", v, sizeof(v)) && v[0])
+	if (text_kv_get(text, "host_cpus", v, sizeof(v)) && v[0])
 		cpuset_parse_list(v, &vm->host_cpus, e, sizeof(e));
 	vm_name(prefix, name, sizeof(name));
 	vm->running = ready && qemu_alive(vm->pid, name);
@@ -305,30 +291,15 @@ static void key_of(const struct lab_spec *s, const struct vm_kernel *k, const ch
 	snprintf(out, len, "%016llx", (unsigned long long)h);
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The last lines of the console, each control byte '?', joined by " | ". */
 static void console_tail(const char *path, char *out, size_t len)
 {
 	char buf[4096];
-	long n = 0;
 	int lines = 0;
-	FILE *f = fopen(path, "r");
 
 	out[0] = '\0';
-	if (!f)
+	if (fs_read_tail(path, buf, sizeof(buf)) < 0)
 		return;
-	if (fseek(f, -(long)sizeof(buf) + 1, SEEK_END))
-		fseek(f, 0, SEEK_SET);
-	n = (long)fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n > 0 ? n : 0] = '\0';
 	for (char *p = buf; *p; p++)
 		if (*p == '\r' || (*p != '\n' && ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)))
 			*p = '?';
@@ -360,26 +331,24 @@ static void console_tail(const char *path, char *out, size_t len)
 /* The console's verdict: 1 ready (line copied), -1 failed (reason), 0 not yet. */
 static int console_state(const char *path, char *line, size_t len)
 {
-	static char buf[1 << 16];
-	long n = fs_read(NULL, path, buf, sizeof(buf));
-	char *p;
+	const size_t size = 1 << 16;
+	char *buf = malloc(size), *p = NULL;
+	int st = 0;
 
-	if (n <= 0)
-		return 0;
-	if ((p = strstr(buf, LABVM_READY))) {
-		snprintf(line, len, "%.*s", (int)strcspn(p, "\r\n"), p);
-		return 1;
+	if (buf && fs_read(NULL, path, buf, size) > 0) {
+		if ((p = strstr(buf, LABVM_READY))) {
+			st = 1;
+		} else if ((p = strstr(buf, LABVM_FAILED))) {
+			p += strlen(LABVM_FAILED);
+			st = -1;
+		} else if ((p = strstr(buf, "Kernel panic"))) {
+			st = -1;
+		}
 	}
-	if ((p = strstr(buf, LABVM_FAILED))) {
-		p += strlen(LABVM_FAILED);
+	if (st)
 		snprintf(line, len, "%.*s", (int)strcspn(p, "\r\n"), p);
-		return -1;
-	}
-	if ((p = strstr(buf, "Kernel panic"))) {
-		snprintf(line, len, "%.*s", (int)strcspn(p, "\r\n"), p);
-		return -1;
-	}
-	return 0;
+	free(buf);
+	return st;
 }
 
 /* Where QEMU runs: every online CPU but the tester's first, each vCPU on
@@ -393,7 +362,7 @@ static void plan_pinning(unsigned int vcpus, struct cpuset *host, int *vcpu_cpu)
 	cpuset_zero(host);
 	for (unsigned int k = 0; k < vcpus; k++)
 		vcpu_cpu[k] = -1;
-	if (lab_online_cpus(&online, e, sizeof(e)) || cpuset_count(&online) < 2)
+	if (procstat_online(NULL, &online, e, sizeof(e)) || cpuset_count(&online) < 2)
 		return;
 	{
 		struct cpuset first;
@@ -404,13 +373,6 @@ static void plan_pinning(unsigned int vcpus, struct cpuset *host, int *vcpu_cpu)
 	}
 	for (unsigned int k = 0; k < vcpus; k++)
 		vcpu_cpu[k] = cpuset_nth(host, k % cpuset_count(host));
-}
-
-static bool stop_pending(void)
-{
-	sigset_t p;
-
-	return !sigpending(&p) && (sigismember(&p, SIGINT) || sigismember(&p, SIGTERM) || sigismember(&p, SIGHUP));
 }
 
 /* The taps of every path, made in the generator's and the sink's
@@ -499,7 +461,7 @@ static int boot(struct boot *b, int fds[][2][TAP_QUEUES_MAX], char *err, size_t 
 		unlink(socks[k]);
 		q.port_sock[k] = socks[k];
 	}
-	t0 = mono_s();
+	t0 = ns_to_s((double)clock_mono_ns());
 	if ((rc = qemu_start(&q, &pid, err, errlen)))
 		return rc == -ENOENT ? -EINVAL : rc;
 	b->vm.pid = (int)pid;
@@ -519,21 +481,12 @@ static int boot(struct boot *b, int fds[][2][TAP_QUEUES_MAX], char *err, size_t 
 			snprintf(err, errlen, "the VM ended while it booted%s%s", tail[0] ? ": " : "", tail);
 			return -EIO;
 		}
-		if (stop_pending()) {
-			sigset_t set;
-			struct timespec zero = { 0, 0 };
-
-			/* taken here, so that the caller says so and cleans up */
-			sigemptyset(&set);
-			sigaddset(&set, SIGINT);
-			sigaddset(&set, SIGTERM);
-			sigaddset(&set, SIGHUP);
-			while (sigtimedwait(&set, NULL, &zero) > 0)
-				;
+		/* taken here, so that the caller says so and cleans up */
+		if (stop_take()) {
 			snprintf(err, errlen, "interrupted while the VM booted");
 			return -EINTR;
 		}
-		if (mono_s() > deadline) {
+		if (ns_to_s((double)clock_mono_ns()) > deadline) {
 			console_tail(console, tail, sizeof(tail));
 			snprintf(err, errlen, "the VM's agent did not come up within %u s (--boot-timeout)%s%s",
 				 s->boot_timeout_s ? s->boot_timeout_s : LAB_VM_BOOT_TIMEOUT, tail[0] ? "; its console: " : "",
@@ -547,7 +500,7 @@ static int boot(struct boot *b, int fds[][2][TAP_QUEUES_MAX], char *err, size_t 
 		/* its own words on what it lacked: the user's kernel is bad input */
 		return strstr(line, "no NIC") || strstr(line, "modules") ? -EINVAL : -EIO;
 	}
-	b->vm.boot_s = mono_s() - t0;
+	b->vm.boot_s = ns_to_s((double)clock_mono_ns()) - t0;
 	{
 		char v[80];
 
@@ -585,7 +538,7 @@ int vm_lab_up(const struct lab_spec *s, char *err, size_t errlen)
 		free(b);
 		return -EINVAL;
 	}
-	lab_block_signals(&sigs);
+	stop_hold(&sigs);
 	if ((rc = vm_kernel_resolve(s->kernel, s->modules, true, &b->k, err, errlen)))
 		goto done;
 	/* the guest's own view: its vCPUs are its DUT CPUs, numbered from 0 */
@@ -665,7 +618,7 @@ int vm_lab_up(const struct lab_spec *s, char *err, size_t errlen)
 		}
 	}
 done:
-	sigprocmask(SIG_SETMASK, &sigs, NULL);
+	stop_let_go(&sigs);
 	free(b);
 	return rc;
 }

@@ -3,6 +3,7 @@
 #define WR_OS_CLOCK_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -19,6 +20,28 @@ static inline uint64_t clock_ns(clockid_t id)
 static inline uint64_t clock_mono_ns(void)
 {
 	return clock_ns(CLOCK_MONOTONIC);
+}
+
+static inline uint64_t clock_mono_ms(void)
+{
+	return clock_mono_ns() / NSEC_PER_MSEC;
+}
+
+/* CLOCK_REALTIME: the kernel stamps received frames with it, so a trial's
+ * timeline and its tags use it too. */
+static inline uint64_t clock_real_ns(void)
+{
+	return clock_ns(CLOCK_REALTIME);
+}
+
+/* Sleep until mono_ns (CLOCK_MONOTONIC); a signal that sets *stop (Ctrl-C)
+ * ends it early, any other sleeps on to the same time. */
+static inline void clock_mono_sleep_until(uint64_t mono_ns, const volatile sig_atomic_t *stop)
+{
+	struct timespec ts = { .tv_sec = (time_t)(mono_ns / NSEC_PER_SEC), .tv_nsec = (long)(mono_ns % NSEC_PER_SEC) };
+
+	while (!*stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
 }
 
 /* Sleep until an absolute CLOCK_REALTIME time (the clock a trial's

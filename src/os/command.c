@@ -13,20 +13,14 @@
 #include <sys/wait.h>
 
 #include "core/ns.h"
-
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
+#include "os/clock.h"
+#include "os/fs.h"
 
 int command_run(char *const *argv, const char *dir, const char *log, unsigned int timeout_ms,
-		const volatile int *stop, char *err, size_t errlen)
+		const volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
 	int pipefd[2], status = 0, rc;
-	uint64_t deadline = mono_ms() + timeout_ms, kill_at = 0;
+	uint64_t deadline = clock_mono_ms() + timeout_ms, kill_at = 0;
 	pid_t pid;
 
 	/* The child says through this pipe that exec failed, and why. */
@@ -72,7 +66,7 @@ int command_run(char *const *argv, const char *dir, const char *log, unsigned in
 	close(pipefd[1]);
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
-		uint64_t now = mono_ms();
+		uint64_t now = clock_mono_ms();
 
 		if (w == pid)
 			break;
@@ -118,17 +112,11 @@ int command_run(char *const *argv, const char *dir, const char *log, unsigned in
 void command_log_tail(const char *log, char *out, size_t len)
 {
 	char buf[4096];
-	long n = 0;
-	FILE *f;
+	long n;
 
 	out[0] = '\0';
-	if (!log || !(f = fopen(log, "r")))
+	if (!log || (n = fs_read_tail(log, buf, sizeof(buf))) < 0)
 		return;
-	if (fseek(f, -(long)sizeof(buf) + 1, SEEK_END))
-		fseek(f, 0, SEEK_SET);
-	n = (long)fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n > 0 ? n : 0] = '\0';
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	{

@@ -4,6 +4,7 @@
 #ifndef WR_OS_COMMAND_H
 #define WR_OS_COMMAND_H
 
+#include <signal.h>
 #include <stddef.h>
 
 /* Run argv (argv[0] looked up in PATH) in dir (NULL: here) with stdin
@@ -14,7 +15,7 @@
  * (may be NULL) that becomes set ends the child early the same way, and
  * the call returns -EINTR. */
 int command_run(char *const *argv, const char *dir, const char *log, unsigned int timeout_ms,
-		const volatile int *stop, char *err, size_t errlen);
+		const volatile sig_atomic_t *stop, char *err, size_t errlen);
 
 /* The last line of a log file that says anything (for an error message),
  * control bytes made '?'; "" when none. */

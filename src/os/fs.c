@@ -48,6 +48,23 @@ long fs_read(const char *root, const char *path, char *buf, size_t len)
 	return (long)off;
 }
 
+long fs_read_tail(const char *path, char *buf, size_t len)
+{
+	FILE *f;
+	long n;
+
+	if (!len)
+		return -EINVAL;
+	if (!(f = fopen(path, "re")))
+		return -errno;
+	if (fseek(f, -(long)(len - 1), SEEK_END))
+		fseek(f, 0, SEEK_SET);
+	n = (long)fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return n;
+}
+
 int fs_write(const char *root, const char *path, const char *s)
 {
 	char p[4096];
@@ -76,6 +93,18 @@ int fs_write_err(const char *path, const char *s, char *err, size_t errlen)
 	if (rc)
 		snprintf(err, errlen, "cannot write '%s' to %s: %s", s, path, strerror(-rc));
 	return rc;
+}
+
+void fs_state_path(const char *name, char *buf, size_t len)
+{
+	const char *d = getenv("WIRERATE_STATE_DIR"), *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
+
+	if (d && *d)
+		snprintf(buf, len, "%s/%s", d, name);
+	else if (x && *x)
+		snprintf(buf, len, "%s/wirerate/%s", x, name);
+	else
+		snprintf(buf, len, "%s/.local/state/wirerate/%s", h && *h ? h : "/root", name);
 }
 
 int fs_mkdir_parents(const char *path)

@@ -10,8 +10,15 @@
 /* Read root/path into buf (NUL-terminated, trailing newline kept);
  * returns bytes read or -errno. root NULL or "" means "/". */
 long fs_read(const char *root, const char *path, char *buf, size_t len);
+/* The end of the file at path (a log): its last len - 1 bytes, or all of
+ * a shorter file, into buf (NUL-terminated); bytes read or -errno. */
+long fs_read_tail(const char *path, char *buf, size_t len);
 /* Write s to root/path; returns 0 or -errno. */
 int fs_write(const char *root, const char *path, const char *s);
+/* The file name in wirerate's state directory: $WIRERATE_STATE_DIR,
+ * $XDG_STATE_HOME/wirerate or ~/.local/state/wirerate ($HOME unset or
+ * empty: /root), then "/name". */
+void fs_state_path(const char *name, char *buf, size_t len);
 /* Create the directories above path (mkdir -p of its parent). */
 int fs_mkdir_parents(const char *path);
 /* A new file to be renamed over path once written: a name no one can

@@ -139,6 +139,14 @@ int procstat_kernel(const char *root, char *buf, size_t len, char *err, size_t e
 	return 0;
 }
 
+bool procstat_boot_id(const char *root, char *buf, size_t len)
+{
+	if (fs_read(root, "/proc/sys/kernel/random/boot_id", buf, len) <= 0)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf[0] != '\0';
+}
+
 int procstat_cpu_model(const char *root, char *buf, size_t len, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "model name", "Processor", "cpu model", "cpu" };

@@ -63,6 +63,9 @@ void procstat_busy_free(struct procstat_busy *b);
 int procstat_online(const char *root, struct cpuset *online, char *err, size_t errlen);
 /* The kernel release (root/proc/sys/kernel/osrelease). */
 int procstat_kernel(const char *root, char *buf, size_t len, char *err, size_t errlen);
+/* This boot of the host's id (root/proc/sys/kernel/random/boot_id) into
+ * buf: true, or false with buf "" when it cannot be read. */
+bool procstat_boot_id(const char *root, char *buf, size_t len);
 /* The first "model name" of root/proc/cpuinfo (or "Processor"/"cpu model"
  * on other architectures); "unknown" when there is none. */
 int procstat_cpu_model(const char *root, char *buf, size_t len, char *err, size_t errlen);

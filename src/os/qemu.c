@@ -23,6 +23,7 @@
 #include "core/ns.h"
 #include "os/command.h"
 #include "os/fs.h"
+#include "os/procstat.h"
 
 /* A probe QEMU's child side: killed with its parent (a lab up killed
  * mid-check leaves no QEMU behind), stdio on in (or /dev/null). */
@@ -91,6 +92,8 @@ static bool kvm_starts(void)
 
 bool qemu_kvm_usable(void)
 {
+	/* A fact about the host for the process's life, and the check starts
+	 * a QEMU: kept (a matrix of VM labs asks at each lab up). */
 	static int known = -1;
 	int fd, v;
 
@@ -105,23 +108,11 @@ bool qemu_kvm_usable(void)
 	return known;
 }
 
-/* The verdict file's line for this boot of the host: "BOOT_ID ok" or
- * "BOOT_ID hangs". */
-static bool boot_id(char *buf, size_t len)
-{
-	long n = fs_read(NULL, "/proc/sys/kernel/random/boot_id", buf, len);
-
-	if (n <= 1)
-		return false;
-	buf[strcspn(buf, "\n")] = '\0';
-	return true;
-}
-
 int qemu_kvm_verdict(void)
 {
 	char id[64], line[128], v[16], f[64];
 
-	if (!boot_id(id, sizeof(id)) || fs_read(NULL, QEMU_KVM_VERDICT, line, sizeof(line)) <= 0 ||
+	if (!procstat_boot_id(NULL, id, sizeof(id)) || fs_read(NULL, QEMU_KVM_VERDICT, line, sizeof(line)) <= 0 ||
 	    sscanf(line, "%63s %15s", f, v) != 2 || strcmp(f, id))
 		return 0;
 	return !strcmp(v, "ok") ? 1 : !strcmp(v, "hangs") ? -1 : 0;
@@ -175,7 +166,7 @@ bool qemu_kvm_boots(const char *image)
 	if (v)
 		return v > 0;
 	ok = kvm_boots_now(image);
-	if (boot_id(id, sizeof(id))) {
+	if (procstat_boot_id(NULL, id, sizeof(id))) {
 		struct fs_out o;
 
 		/* a reader sees the whole line or none */
@@ -308,22 +299,6 @@ int qemu_argv(const struct qemu_cfg *c, const char **argv, char *store, size_t l
 	return a.rc;
 }
 
-/* Read a whole small /proc file (NULs kept) into buf; bytes or -errno. */
-static long proc_read(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return n;
-}
-
 bool qemu_alive(pid_t pid, const char *name)
 {
 	char path[64], buf[8192];
@@ -332,7 +307,7 @@ bool qemu_alive(pid_t pid, const char *name)
 	if (pid <= 0)
 		return false;
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	if ((n = proc_read(path, buf, sizeof(buf))) <= 0)
+	if ((n = fs_read(NULL, path, buf, sizeof(buf))) <= 0)
 		return false;
 	/* arguments NUL-separated: "-name" then the name */
 	for (long i = 0; i < n; i += (long)strlen(buf + i) + 1)
@@ -360,7 +335,7 @@ int qemu_vcpu_threads(pid_t pid, pid_t *tid, int max)
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
 		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/comm", (int)pid, e->d_name);
-		if (proc_read(cpath, comm, sizeof(comm)) <= 0)
+		if (fs_read(NULL, cpath, comm, sizeof(comm)) <= 0)
 			continue;
 		if (sscanf(comm, "CPU %d/", &k) == 1 && k >= 0 && k < max && !tid[k]) {
 			tid[k] = (pid_t)atoi(e->d_name);
@@ -439,7 +414,7 @@ int qemu_stop(pid_t pid, const char *name, unsigned int wait_ms)
 int qemu_start(const struct qemu_cfg *cfg, pid_t *pid, char *err, size_t errlen)
 {
 	const char *argv[QEMU_ARGV_MAX];
-	static char store[16384];
+	char store[16384];
 	char buf[32], tail[300];
 	int rc, status;
 	pid_t child;

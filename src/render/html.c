@@ -5,22 +5,19 @@
  * hostile run label can at worst show up as text (the page also carries a
  * Content-Security-Policy that forbids scripts, in case escaping ever
  * failed). Everything from the model goes through svg_esc. The charts
- * are html_chart.c's. */
+ * are html_chart.c's; the page of report --trend is html_trend.c's, with
+ * this one's head and style. */
+#include "render/html.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render/html_impl.h"
-#include "store/trend_model.h"
-#include "render/report_render.h"
+#include "render/out.h"
 #include "wr_config.h"
 #include "wr_revision.h"
-
-static void esc(struct page *p, const char *s, size_t max)
-{
-	svg_esc(p->f, s, max, 0);
-}
 
 /* The rate a run's configuration table shows: the NDR, or what a plain
  * trial forwarded; false when the cell has neither. */
@@ -88,7 +85,7 @@ static const char CSS[] =
 	"figure,svg,.banner,tr{break-inside:avoid}thead{display:table-header-group}.wrap{overflow:visible}"
 	"h2,h3{break-after:avoid}}\n";
 
-static void head(struct page *p, const char *title)
+void html_head(struct page *p, const char *title)
 {
 	FILE *f = p->f;
 
@@ -99,7 +96,7 @@ static void head(struct page *p, const char *title)
 	fputs("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n", f);
 	fprintf(f, "<meta name=\"generator\" content=\"wirerate %s (%s)\">\n<title>",
 		WR_VERSION, WR_REVISION);
-	esc(p, title, sizeof(p->m->title));
+	html_esc(p, title, sizeof(p->m->title));
 	fputs("</title>\n<style>\n", f);
 	fputs(CSS, f);
 	/* One custom property per run colour, so swatches need no style attribute. */
@@ -119,7 +116,7 @@ static void run_name(struct page *p, unsigned int r)
 	const struct rm_run *run = &p->m->run[r];
 
 	if (run->label[0])
-		esc(p, run->label, sizeof(run->label));
+		html_esc(p, run->label, sizeof(run->label));
 	else
 		fprintf(p->f, "run #%s", run->ref);
 }
@@ -127,7 +124,7 @@ static void run_name(struct page *p, unsigned int r)
 static void td(struct page *p, const char *attr, const char *s, size_t max)
 {
 	fprintf(p->f, "<td%s>", attr);
-	esc(p, s, max);
+	html_esc(p, s, max);
 	fputs("</td>", p->f);
 }
 
@@ -147,7 +144,7 @@ static void runs_table(struct page *p)
 		swatch(p, r);
 		fprintf(f, "#%s</th><td>", run->ref);
 		if (run->label[0])
-			esc(p, run->label, sizeof(run->label));
+			html_esc(p, run->label, sizeof(run->label));
 		else
 			fputs("<span class=\"na\">—</span>", f);
 		fputs("</td>", f);
@@ -166,7 +163,7 @@ static void runs_table(struct page *p)
 		if (run->placement_moved) {
 			/* the host had the CPUs at another distance than for the baseline */
 			fputs(" <span class=\"badge intr\" title=\"the host had ", f);
-			esc(p, run->placement_note, sizeof(run->placement_note));
+			html_esc(p, run->placement_note, sizeof(run->placement_note));
 			fputs(": its figures move with that\">CPUs moved</span>", f);
 		}
 		fputs("</td></tr>\n", f);
@@ -344,57 +341,35 @@ static bool any_cell(const struct page *p, bool (*has)(const struct rm_cell *c))
 	return false;
 }
 
-/* A table of cells by size, a column per run: its head, the first
- * column named col. */
-static void cells_open(struct page *p, const char *col)
-{
-	fprintf(p->f, "<div class=\"wrap\"><table class=\"trl thr%s\"><thead><tr><th>%s</th>",
-		p->nruns > 6 ? " dense" : "", col);
-	run_heads(p);
-}
+/* A section of cells by size, a column per run, shown when a run has a
+ * cell that has(): its heading and lead (html), the first column named
+ * col, and each cell's figures from cell(), which writes nothing and
+ * returns false when the cell has none. */
+struct cells_kind {
+	bool (*has)(const struct rm_cell *c);
+	const char *html, *col;
+	bool (*cell)(struct page *p, const struct rm_cell *c);
+};
 
-/* Plain trials (`wirerate trial`): what the DUT forwarded of the load
- * offered, and the loss; verdicts only against a trial at the same load. */
-static void trial_table(struct page *p)
+/* The section of kind k, with a verdict under each run but the first. */
+static void cells_table(struct page *p, const struct cells_kind *k)
 {
 	FILE *f = p->f;
 
-	if (!any_cell(p, cell_has_trial))
+	if (!any_cell(p, k->has))
 		return;
-	fputs("<section><h2>Trials by frame size</h2><p class=\"lead\">Plain trials: frames per second "
-	      "the DUT forwarded of those offered (the median over repeated trials, with their range "
-	      "below), and the loss. Verdicts compare each run with the baseline's trials at the same "
-	      "offered load, beyond their ranges widened by 0.5% of that load.</p>\n", f);
-	cells_open(p, "Frame size");
+	fputs(k->html, f);
+	fprintf(f, "<div class=\"wrap\"><table class=\"trl thr%s\"><thead><tr><th>%s</th>",
+		p->nruns > 6 ? " dense" : "", k->col);
+	run_heads(p);
 	for (unsigned int s = 0; s < p->nsizes; s++) {
 		fprintf(f, "<tr><th>%u B</th>", p->m->sizes[s]);
 		for (unsigned int r = 0; r < p->nruns; r++) {
 			const struct rm_cell *c = html_cell_of(p, r, p->m->sizes[s]);
-			char fwd[32], off[32];
 
-			if (!c || !c->have_trial || !isfinite(c->trial_fwd_pps) || !isfinite(c->trial_offered_pps) ||
-			    !isfinite(c->trial_loss_pct)) {
+			if (!c || !k->cell(p, c)) {
 				fputs("<td class=\"num na\">—</td>", f);
 				continue;
-			}
-			svg_fmt_pps(fwd, sizeof(fwd), c->trial_fwd_pps);
-			svg_fmt_pps(off, sizeof(off), c->trial_offered_pps);
-			fprintf(f, "<td class=\"num\"><span class=\"v\">%s</span><span class=\"s\">of %s, "
-				"loss %.3f%%%s", fwd, off, c->trial_loss_pct,
-				c->tester_limited ? "; the tester fell short" : "");
-			if (c->trials > 1 && isfinite(c->trial_fwd_min) && isfinite(c->trial_fwd_max)) {
-				char lo[32], hi[32];
-
-				svg_fmt_pps(lo, sizeof(lo), c->trial_fwd_min);
-				svg_fmt_pps(hi, sizeof(hi), c->trial_fwd_max);
-				fprintf(f, " · %s..%s (n=%u)", lo, hi, c->trials);
-			}
-			fputs("</span>", f);
-			/* where the frames went; runs from before the attribution: nothing */
-			if (c->have_loss && c->loss_lost) {
-				fputs("<span class=\"s\">", f);
-				esc(p, c->loss_text, sizeof(c->loss_text));
-				fputs("</span>", f);
 			}
 			if (r > 0)
 				verdict(p, c);
@@ -404,6 +379,49 @@ static void trial_table(struct page *p)
 	}
 	fputs("</tbody></table></div></section>\n", f);
 }
+
+/* A plain trial's cell: what the DUT forwarded of the load offered, the
+ * loss, the range over repeats and where the frames went. */
+static bool trial_cell(struct page *p, const struct rm_cell *c)
+{
+	FILE *f = p->f;
+	char fwd[32], off[32];
+
+	if (!c->have_trial || !isfinite(c->trial_fwd_pps) || !isfinite(c->trial_offered_pps) ||
+	    !isfinite(c->trial_loss_pct))
+		return false;
+	svg_fmt_pps(fwd, sizeof(fwd), c->trial_fwd_pps);
+	svg_fmt_pps(off, sizeof(off), c->trial_offered_pps);
+	fprintf(f, "<td class=\"num\"><span class=\"v\">%s</span><span class=\"s\">of %s, "
+		"loss %.3f%%%s", fwd, off, c->trial_loss_pct,
+		c->tester_limited ? "; the tester fell short" : "");
+	if (c->trials > 1 && isfinite(c->trial_fwd_min) && isfinite(c->trial_fwd_max)) {
+		char lo[32], hi[32];
+
+		svg_fmt_pps(lo, sizeof(lo), c->trial_fwd_min);
+		svg_fmt_pps(hi, sizeof(hi), c->trial_fwd_max);
+		fprintf(f, " · %s..%s (n=%u)", lo, hi, c->trials);
+	}
+	fputs("</span>", f);
+	/* where the frames went; runs from before the attribution: nothing */
+	if (c->have_loss && c->loss_lost) {
+		fputs("<span class=\"s\">", f);
+		html_esc(p, c->loss_text, sizeof(c->loss_text));
+		fputs("</span>", f);
+	}
+	return true;
+}
+
+/* Plain trials (`wirerate trial`): what the DUT forwarded of the load
+ * offered, and the loss; verdicts only against a trial at the same load. */
+static const struct cells_kind trial_cells = {
+	cell_has_trial,
+	"<section><h2>Trials by frame size</h2><p class=\"lead\">Plain trials: frames per second the DUT "
+	"forwarded of those offered (the median over repeated trials, with their range below), and the "
+	"loss. Verdicts compare each run with the baseline's trials at the same offered load, beyond their "
+	"ranges widened by 0.5% of that load.</p>\n",
+	"Frame size", trial_cell,
+};
 
 static bool cell_has_goals(const struct rm_cell *c)
 {
@@ -443,10 +461,10 @@ static void goal_table(struct page *p)
 				run_name(p, r);
 				fprintf(f, "</td><td>%u B</td><td>", c->size);
 				if (g->name[0]) {
-					esc(p, g->name, sizeof(g->name));
+					html_esc(p, g->name, sizeof(g->name));
 					fputc(':', f);
 				}
-				esc(p, g->spec, sizeof(g->spec));
+				html_esc(p, g->spec, sizeof(g->spec));
 				fputs("</td>", f);
 				for (int k = 0; k < 3; k++)
 					td(p, " class=\"num\"", isnan(k == 0 ? g->rlb : k == 1 ? g->rub : g->cond) ? "—" : v[k],
@@ -463,53 +481,43 @@ static void goal_table(struct page *p)
 	fputs("</tbody></table></div></section>\n", f);
 }
 
+/* A stream's cell: what was received of what was sent, the loss, the
+ * range over -I's runs, and the service demand of each end and the DUT. */
+static bool stream_cell(struct page *p, const struct rm_cell *c)
+{
+	static const char *const who[3] = { "sender", "receiver", "DUT" };
+	const double sd[3] = { c->st_send_sd, c->st_recv_sd, c->st_dut_sd };
+	FILE *f = p->f;
+
+	if (!c->have_stream || !isfinite(c->st_recv_mbps) || !isfinite(c->st_loss_pct))
+		return false;
+	fprintf(f, "<td class=\"num\"><span class=\"v\">%.1f Mb/s</span><span class=\"s\">of %.1f sent, "
+		"loss %.2f%%", c->st_recv_mbps, c->st_send_mbps, c->st_loss_pct);
+	if (c->stream_runs > 1 && isfinite(c->st_recv_min) && isfinite(c->st_recv_max))
+		fprintf(f, " · %.1f..%.1f (n=%u)", c->st_recv_min, c->st_recv_max, c->stream_runs);
+	fputs("</span><span class=\"s\">us/KB", f);
+	for (int i = 0; i < 3; i++) {
+		if (sd[i] >= 0 && isfinite(sd[i]))
+			fprintf(f, "%s %s %.2f", i ? "," : "", who[i], sd[i]);
+		else
+			fprintf(f, "%s %s —", i ? "," : "", who[i]);
+	}
+	fputs("</span>", f);
+	return true;
+}
+
 /* Streams (`wirerate stream`): what was received, the loss, and netperf's
  * service demand of the sender, the receiver and the DUT; verdicts on the
  * received throughput. */
-static void stream_table(struct page *p)
-{
-	FILE *f = p->f;
-
-	if (!any_cell(p, cell_has_stream))
-		return;
-	fputs("<section><h2>Streams by message size</h2><p class=\"lead\">UDP streams: 10<sup>6</sup> bits/s "
-	      "received (the median over the runs of -I, with their range below), the loss, and the service "
-	      "demand, microseconds of CPU per KB moved, of the sender, the receiver and the DUT. Verdicts "
-	      "compare the received throughput with the baseline's, beyond their ranges widened by 5% of "
-	      "the baseline's.</p>\n", f);
-	cells_open(p, "Message size");
-	for (unsigned int s = 0; s < p->nsizes; s++) {
-		fprintf(f, "<tr><th>%u B</th>", p->m->sizes[s]);
-		for (unsigned int r = 0; r < p->nruns; r++) {
-			const struct rm_cell *c = html_cell_of(p, r, p->m->sizes[s]);
-			const double sd[3] = { c ? c->st_send_sd : -1, c ? c->st_recv_sd : -1, c ? c->st_dut_sd : -1 };
-
-			if (!c || !c->have_stream || !isfinite(c->st_recv_mbps) || !isfinite(c->st_loss_pct)) {
-				fputs("<td class=\"num na\">—</td>", f);
-				continue;
-			}
-			fprintf(f, "<td class=\"num\"><span class=\"v\">%.1f Mb/s</span><span class=\"s\">of %.1f sent, "
-				"loss %.2f%%", c->st_recv_mbps, c->st_send_mbps, c->st_loss_pct);
-			if (c->stream_runs > 1 && isfinite(c->st_recv_min) && isfinite(c->st_recv_max))
-				fprintf(f, " · %.1f..%.1f (n=%u)", c->st_recv_min, c->st_recv_max, c->stream_runs);
-			fputs("</span><span class=\"s\">us/KB", f);
-			for (int i = 0; i < 3; i++) {
-				static const char *const who[3] = { "sender", "receiver", "DUT" };
-
-				if (sd[i] >= 0 && isfinite(sd[i]))
-					fprintf(f, "%s %s %.2f", i ? "," : "", who[i], sd[i]);
-				else
-					fprintf(f, "%s %s —", i ? "," : "", who[i]);
-			}
-			fputs("</span>", f);
-			if (r > 0)
-				verdict(p, c);
-			fputs("</td>", f);
-		}
-		fputs("</tr>\n", f);
-	}
-	fputs("</tbody></table></div></section>\n", f);
-}
+static const struct cells_kind stream_cells = {
+	cell_has_stream,
+	"<section><h2>Streams by message size</h2><p class=\"lead\">UDP streams: 10<sup>6</sup> bits/s "
+	"received (the median over the runs of -I, with their range below), the loss, and the service "
+	"demand, microseconds of CPU per KB moved, of the sender, the receiver and the DUT. Verdicts "
+	"compare the received throughput with the baseline's, beyond their ranges widened by 5% of the "
+	"baseline's.</p>\n",
+	"Message size", stream_cell,
+};
 
 /* By configuration: one row per configuration, kpps per size, the best in each
  * column picked out. */
@@ -547,10 +555,10 @@ static void cfg_table(struct page *p)
 		swatch(p, r);
 		run_name(p, r);
 		fputs("</th><td class=\"cfg\">", f);
-		esc(p, run->config[0] ? run->config : "—", sizeof(run->config));
+		html_esc(p, run->config[0] ? run->config : "—", sizeof(run->config));
 		if (run->kernel[0]) {
 			fputs(" · ", f);
-			esc(p, run->kernel, sizeof(run->kernel));
+			html_esc(p, run->kernel, sizeof(run->kernel));
 		}
 		fputs("</td>", f);
 		for (unsigned int s = 0; s < p->nsizes; s++) {
@@ -655,9 +663,9 @@ int html_report_write(const struct report_model *m, FILE *f, char *err, size_t e
 	}
 	errno = 0;
 	title = m->title[0] ? m->title : "wirerate report";
-	head(&p, title);
+	html_head(&p, title);
 	fputs("<header class=\"top\"><h1>", f);
-	esc(&p, title, sizeof(m->title));
+	html_esc(&p, title, sizeof(m->title));
 	fputs("</h1><p class=\"sub\">", f);
 	if (!p.nruns) {
 		fputs("wirerate report</p></header>\n<section><h2>No runs</h2><p class=\"note\">This "
@@ -669,7 +677,7 @@ int html_report_write(const struct report_model *m, FILE *f, char *err, size_t e
 			(long long)m->run[0].id);
 		if (m->run[0].label[0]) {
 			fputs(" (", f);
-			esc(&p, m->run[0].label, sizeof(m->run[0].label));
+			html_esc(&p, m->run[0].label, sizeof(m->run[0].label));
 			fputc(')', f);
 		}
 		fprintf(f, "; %u frame size%s.</p></header>\n", p.nsizes, p.nsizes == 1 ? "" : "s");
@@ -677,8 +685,8 @@ int html_report_write(const struct report_model *m, FILE *f, char *err, size_t e
 		runs_table(&p);
 		thr_table(&p);
 		goal_table(&p);
-		trial_table(&p);
-		stream_table(&p);
+		cells_table(&p, &trial_cells);
+		cells_table(&p, &stream_cells);
 		cfg_table(&p);
 		html_chart_all(&p);
 	}
@@ -689,153 +697,6 @@ int html_report_write(const struct report_model *m, FILE *f, char *err, size_t e
 		int e = errno ? errno : EIO;
 
 		snprintf(err, errlen, "writing the HTML report: %s", strerror(e));
-		return -e;
-	}
-	return 0;
-}
-
-/* ---- report --trend --html: the series, its groups and changes ---- */
-
-#define TREND_CAT_LABELS 40	/* x labels at most: every k-th run beyond */
-
-static void trend_chart(struct page *p, const struct trend *t)
-{
-	static const char *const legend[] = { "run (a group's shape and colour)", "group mean",
-					      "change" };
-	struct svgc c;
-	const char **cats = calloc(t->n, sizeof(*cats));
-	char (*cat)[24] = calloc(t->n, sizeof(*cat)), tip[256], v[32];
-	const char *unit;
-	double top = 0, scale;
-	size_t every;
-
-	if (!cats || !cat) {
-		free(cats);
-		free(cat);
-		return;
-	}
-	every = t->n > TREND_CAT_LABELS ? (t->n + TREND_CAT_LABELS - 1) / TREND_CAT_LABELS : 1;
-	for (size_t i = 0; i < t->n; i++) {
-		top = fmax(top, t->p[i].value);
-		if (i % every == 0)
-			snprintf(cat[i], sizeof(cat[i]), "#%lld", (long long)t->p[i].id);
-		cats[i] = cat[i];
-	}
-	scale = svg_pps_unit(top, &unit);
-	snprintf(v, sizeof(v), "%s (%s)", t->trials ? "Forwarded" : "NDR", unit);
-	fputs("<figure>", p->f);
-	svg_begin(&c, p->f, "chart", CHART_W, 340, legend, 3, "The figure over the runs, with its groups");
-	svg_axis_linear(&c.y, 0, fmax(top / scale, 1e-3) * 1.05, 6);
-	c.y.label = v;
-	c.x.label = "Runs, oldest first";
-	svg_axes(&c, cats, (unsigned int)t->n);
-	/* each group's mean as a dashed line across its runs */
-	for (size_t g = 0, start = 0; g <= t->nc; g++) {
-		size_t end = g < t->nc ? t->c[g].at : t->n;
-		double mean = 0, xs[2], ys[2];
-
-		for (size_t i = start; i < end; i++)
-			mean += t->p[i].value;
-		mean /= (double)(end - start ? end - start : 1);
-		xs[0] = svg_xcat(&c, (unsigned int)start) - svg_catw(&c) / 2;
-		xs[1] = svg_xcat(&c, (unsigned int)(end - 1)) + svg_catw(&c) / 2;
-		ys[0] = ys[1] = svg_yv(&c, mean / scale);
-		svg_line(&c, xs, ys, 2, svg_colour(1), true);
-		start = end;
-	}
-	/* each change as a line down the plot between its two runs */
-	for (size_t g = 0; g < t->nc; g++) {
-		double xs[2], ys[2] = { c.py0, c.py1 };
-
-		xs[0] = xs[1] = svg_xcat(&c, (unsigned int)t->c[g].at) - svg_catw(&c) / 2;
-		svg_line(&c, xs, ys, 2, svg_colour(2), false);
-	}
-	for (size_t i = 0; i < t->n; i++) {
-		const struct trend_point *pt = &t->p[i];
-
-		svg_fmt_pps(v, sizeof(v), pt->value);
-		snprintf(tip, sizeof(tip), "#%s %.64s %s: %s%s (group %u)", pt->ref, pt->label, pt->when,
-			 pt->bound ? "≥ " : "", v, pt->group + 1);
-		svg_marker(&c, svg_xcat(&c, (unsigned int)i), svg_yv(&c, pt->value / scale),
-			    svg_shape_of(pt->group), svg_colour(pt->group % 2 ? 3 : 0), pt->bound, tip);
-	}
-	svg_legend(&c, legend, 3, true);
-	svg_end(&c);
-	fputs("<figcaption>One marker per run, in time; runs of one group share a shape. Dashed: each "
-	      "group's mean. A solid line down the chart: a change beyond the run-to-run noise. Hover a "
-	      "marker for its run.</figcaption></figure>\n", p->f);
-	free(cats);
-	free(cat);
-}
-
-int html_trend_write(const struct trend *t, FILE *f, char *err, size_t errlen)
-{
-	struct page p = { .f = f };
-	char title[160], a[32], b[32];
-
-	if (!t || !f || !t->n) {
-		snprintf(err, errlen, "no series or no file to write it to");
-		return -EINVAL;
-	}
-	errno = 0;
-	snprintf(title, sizeof(title), "wirerate trend: %.32s, %u-byte frames, %zu runs", t->test, t->size, t->n);
-	head(&p, title);
-	fputs("<header class=\"top\"><h1>", f);
-	esc(&p, title, sizeof(title));
-	fprintf(f, "</h1><p class=\"sub\">%s; %zu group%s, %zu change%s beyond the run-to-run noise (",
-		t->trials ? "frames/s forwarded of the same offered load" : "NDR (median of repeats)", t->nc + 1,
-		t->nc ? "s" : "", t->nc, t->nc == 1 ? "" : "s");
-	svg_fmt_pps(a, sizeof(a), t->sigma);
-	esc(&p, a, sizeof(a));
-	fputs(").</p></header>\n<section><h2>The series</h2>\n", f);
-	trend_chart(&p, t);
-	fputs("</section>\n<section><h2>Changes</h2>\n", f);
-	if (!t->nc)
-		fputs("<p class=\"note\">No change beyond the noise.</p>\n", f);
-	else
-		fputs("<div class=\"wrap\"><table class=\"runs\"><thead><tr><th>At run</th><th>Label</th>"
-		      "<th>Time</th><th>Before</th><th>After</th><th>Change</th><th>What differed</th>"
-		      "</tr></thead><tbody>\n", f);
-	for (size_t g = 0; g < t->nc; g++) {
-		const struct trend_change *c = &t->c[g];
-		const struct trend_point *pt = &t->p[c->at];
-
-		svg_fmt_pps(a, sizeof(a), c->before);
-		svg_fmt_pps(b, sizeof(b), c->after);
-		fprintf(f, "<tr><th>#%s</th><td>", pt->ref);
-		esc(&p, pt->label, sizeof(pt->label));
-		fputs("</td><td>", f);
-		esc(&p, pt->when, sizeof(pt->when));
-		fputs("</td><td class=\"num\">", f);
-		esc(&p, a, sizeof(a));
-		fputs("</td><td class=\"num\">", f);
-		esc(&p, b, sizeof(b));
-		fprintf(f, "</td><td class=\"num\">%+.1f%% %s</td><td>", isfinite(c->pct) ? c->pct : 0,
-			c->worse ? "worse" : "better");
-		for (unsigned int i = 0; i < c->ndiff; i++) {
-			const struct trend_diff *d = &c->diff[i];
-
-			fputs(i ? "<br>" : "", f);
-			fputs(d->steady ? "<b>" : "", f);
-			esc(&p, d->key, sizeof(d->key));
-			fputs(d->steady ? "</b>: " : ": ", f);
-			esc(&p, d->before[0] ? d->before : "(none)", sizeof(d->before));
-			fputs(" → ", f);
-			esc(&p, d->after[0] ? d->after : "(none)", sizeof(d->after));
-		}
-		fputs(c->ndiff ? "" : "<span class=\"na\">nothing in the environment</span>", f);
-		fputs("</td></tr>\n", f);
-	}
-	if (t->nc)
-		fputs("</tbody></table></div><p class=\"note\">In bold: keys with the same value in every run "
-		      "on each side of the change, what explains a step.</p>\n", f);
-	fprintf(f, "</section>\n<footer>Generated by wirerate %s (%s). Changes are found by optimal "
-		"partitioning with a penalty per change (docs/runs.md).</footer>\n</main>\n</body>\n</html>\n",
-		WR_VERSION, WR_REVISION);
-	if (fflush(f) || ferror(f)) {
-		int e = errno ? errno : EIO;
-
-		snprintf(err, errlen, "writing the HTML trend: %s", strerror(e));
 		return -e;
 	}
 	return 0;

@@ -1,7 +1,9 @@
 /* The report's and the trend's HTML pages as files: each written to a
  * temporary file next to its path and renamed into place, so that a
  * failure never leaves half a page under the name asked for. */
-#include "render/report_render.h"
+#include "render/html_file.h"
+#include "render/html.h"
+#include "render/html_trend.h"
 
 #include <string.h>
 

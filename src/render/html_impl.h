@@ -1,6 +1,7 @@
-/* What html.c (the page and its tables) and html_chart.c (its charts)
- * share: not for use outside src/store/html*.c. The helpers are static
- * inline: small, and no name of theirs leaves these two files. */
+/* What html.c (the page and its tables), html_chart.c (its charts) and
+ * html_trend.c (the page of report --trend) share: not for use outside
+ * src/render/html*.c. The helpers are static inline: small, and no name
+ * of theirs leaves these files. */
 #ifndef WR_RENDER_HTML_IMPL_H
 #define WR_RENDER_HTML_IMPL_H
 
@@ -24,6 +25,16 @@ struct page {
 	char cat[RM_MAX_SIZES][16];		/* "64 B": the x categories */
 	const char *cats[RM_MAX_SIZES];
 };
+
+/* Text from the model into the page, escaped (svg_esc), at most max bytes. */
+static inline void html_esc(struct page *p, const char *s, size_t max)
+{
+	svg_esc(p->f, s, max, 0);
+}
+
+/* The page's start, up to <main>: its head with title, the style (one
+ * colour per run) and the policy that forbids scripts and fetches. */
+void html_head(struct page *p, const char *title);
 
 /* A cell of run r, with its counts bounded: the model is filled by other
  * code, and a bad count must not walk off an array here. */

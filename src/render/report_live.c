@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "render/report_render.h"
+#include "render/report_print.h"
+#include "render/report_print_csv.h"
+#include "render/html_file.h"
 #include "render/trend_print.h"
 
 static int page(void *ctx, const char *path, const struct report_model *m, char *err, size_t errlen)

@@ -1,13 +1,16 @@
 /* A loaded and compared report written out: the text tables (throughput
- * by size, the trials, by configuration, the DUT's CPU) and JSON from the same
- * out_* calls, and the CSV files; store/report_db.c loads and compares. */
+ * by size, the trials, by configuration, the DUT's CPU) and the JSON
+ * document from the same out_* calls (each run's object is
+ * report_print_json.c's, the CSV files report_print_csv.c's);
+ * store/report_db.c loads and compares. */
+#include "render/report_print.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render/loss_print.h"
-#include "render/report_render.h"
+#include "render/report_print_impl.h"
 #include "store/report_db.h"
 
 /* "19.99k" or "49.7%" of line rate; the cell's figure as the table shows it. */
@@ -630,186 +633,6 @@ static void print_profiles(struct out *o, const struct report_model *m)
 	}
 }
 
-/* A cell's throughput search: the NDR's spread and band, the PDR, the
- * line rate, the medians' intervals and the noise floor. */
-static void json_search(struct out *o, const struct rm_cell *c)
-{
-	if (c->have_thr) {
-		double lo, hi;
-
-		out_f64(o, "ndr_median_pps", NULL, c->ndr_med);
-		out_f64(o, "ndr_min_pps", NULL, c->ndr_min);
-		out_f64(o, "ndr_max_pps", NULL, c->ndr_max);
-		out_f64(o, "width_pps", NULL, c->width_pps);
-		report_db_band(c, &lo, &hi);
-		out_f64(o, "band_lo_pps", NULL, lo);
-		out_f64(o, "band_hi_pps", NULL, hi);
-	}
-	if (c->pdr_med > 0)
-		out_f64(o, "pdr_median_pps", NULL, c->pdr_med);
-	if (c->max_load > 0) {
-		out_f64(o, "max_load_pps", NULL, c->max_load);
-		if (c->have_thr)
-			out_f64(o, "ndr_pct_of_max_load", NULL, c->ndr_med * 100 / c->max_load);
-	}
-	if (c->line_pps > 0) {
-		out_f64(o, "line_pps", NULL, c->line_pps);
-		if (c->have_thr)
-			out_f64(o, "ndr_pct_line_rate", NULL, c->ndr_med * 100 / c->line_pps);
-	}
-	out_bool(o, "at_least", NULL, c->tester_limited);
-	out_bool(o, "pdr_at_least", NULL, c->pdr_bound);
-	for (int pdr = 0; pdr < 2; pdr++) {
-		const struct interval *iv = pdr ? &c->pdr_iv : &c->ndr_iv;
-
-		if (!iv->n)
-			continue;
-		out_obj_start(o, pdr ? "pdr_interval" : "ndr_interval");
-		out_f64(o, "median", NULL, iv->median);
-		out_f64(o, "lo", NULL, iv->lo);
-		out_f64(o, "hi", NULL, iv->hi);
-		out_f64(o, "coverage", NULL, iv->coverage);
-		out_u64(o, "n", NULL, iv->n);
-		out_str(o, "method", NULL, "order statistics");
-		out_obj_end(o);
-	}
-	if (c->have_thr || c->nf.trials)
-		loss_print_noisefloor(o, &c->nf, NULL, NULL);
-}
-
-/* Latency and the frame loss steps. */
-static void json_latency_loss(struct out *o, const struct rm_cell *c)
-{
-	if (c->have_lat) {
-		out_obj_start(o, "latency_ns");
-		out_f64(o, "min", NULL, c->lat_min);
-		out_f64(o, "median", NULL, c->lat_median);
-		out_f64(o, "p99", NULL, c->lat_p99);
-		out_f64(o, "p99_9", NULL, c->lat_p999);
-		out_f64(o, "max", NULL, c->lat_max);
-		out_obj_end(o);
-	}
-	out_arr_start(o, "frame_loss");
-	for (unsigned int i = 0; i < c->nloss; i++) {
-		out_obj_start(o, NULL);
-		out_f64(o, "offered_pct", NULL, c->loss[i].offered_pct);
-		out_f64(o, "offered_pps", NULL, c->loss[i].offered_pps);
-		out_f64(o, "loss_pct", NULL, c->loss[i].loss_pct);
-		out_obj_end(o);
-	}
-	out_arr_end(o);
-}
-
-static void json_profile(struct out *o, const struct rm_cell *c)
-{
-	out_obj_start(o, "profile");
-	out_f64(o, "softirq_pct", NULL, c->prof_softirq_pct);
-	out_f64(o, "busy_pct", NULL, c->prof_busy_pct);
-	out_arr_start(o, "top");
-	for (unsigned int i = 0; i < c->nprof; i++) {
-		out_obj_start(o, NULL);
-		out_str(o, "symbol", NULL, c->prof[i].symbol);
-		out_f64(o, "pct", NULL, c->prof[i].pct);
-		out_obj_end(o);
-	}
-	out_arr_end(o);
-	out_obj_end(o);
-}
-
-/* A plain trial's figures over its repeats, and where its loss went. */
-static void json_trial(struct out *o, const struct rm_cell *c)
-{
-	out_obj_start(o, "trial");
-	out_u64(o, "trials", NULL, c->trials);
-	out_f64(o, "offered_pps", NULL, c->trial_offered_pps);
-	out_f64(o, "forwarded_pps", NULL, c->trial_fwd_pps);
-	out_f64(o, "forwarded_min_pps", NULL, c->trial_fwd_min);
-	out_f64(o, "forwarded_max_pps", NULL, c->trial_fwd_max);
-	out_f64(o, "loss_pct", NULL, c->trial_loss_pct);
-	if (c->have_loss) {
-		out_obj_start(o, "loss");
-		out_u64(o, "lost", NULL, c->loss_lost);
-		out_u64(o, "over", NULL, c->loss_over);
-		out_str(o, "text", NULL, c->loss_text);
-		out_obj_end(o);
-	} else {
-		out_null(o, "loss");
-	}
-	out_obj_end(o);
-}
-
-/* A stream's figures over its runs, with each end's and the DUT's
- * service demand (null: not measured). */
-static void json_stream(struct out *o, const struct rm_cell *c)
-{
-	static const char *const key[3] = { "send_service_demand_us_per_kb", "receive_service_demand_us_per_kb",
-					    "dut_service_demand_us_per_kb" };
-
-	out_obj_start(o, "stream");
-	out_u64(o, "runs", NULL, c->stream_runs);
-	out_u64(o, "senders", NULL, c->stream_senders);
-	out_f64(o, "received_mbps", NULL, c->st_recv_mbps);
-	out_f64(o, "received_min_mbps", NULL, c->st_recv_min);
-	out_f64(o, "received_max_mbps", NULL, c->st_recv_max);
-	out_f64(o, "sent_mbps", NULL, c->st_send_mbps);
-	out_f64(o, "loss_pct", NULL, c->st_loss_pct);
-	for (int i = 0; i < 3; i++) {
-		double v = i == 0 ? c->st_send_sd : i == 1 ? c->st_recv_sd : c->st_dut_sd;
-
-		if (v >= 0)
-			out_f64(o, key[i], NULL, v);
-		else
-			out_null(o, key[i]);
-	}
-	out_obj_end(o);
-}
-
-/* The search's goals (RFC 9971's Goal Results) over the repeats. */
-static void json_goals(struct out *o, const struct rm_cell *c)
-{
-	out_arr_start(o, "goals");
-	for (unsigned int i = 0; i < c->ngoal; i++) {
-		const struct rm_goal *g = &c->goal[i];
-
-		out_obj_start(o, NULL);
-		out_str(o, "name", NULL, g->name);
-		out_str(o, "goal", NULL, g->spec);
-		out_f64(o, "rlb", NULL, g->rlb);
-		out_f64(o, "rub", NULL, g->rub);
-		out_f64(o, "conditional_throughput", NULL, g->cond);
-		out_u64(o, "repeats", NULL, g->repeats);
-		out_u64(o, "irregular_repeats", NULL, g->irregular);
-		out_str(o, "irregular", NULL, g->why);
-		out_obj_end(o);
-	}
-	out_arr_end(o);
-}
-
-static void json_cell(struct out *o, const struct rm_cell *c)
-{
-	out_obj_start(o, NULL);
-	out_u64(o, "size", NULL, c->size);
-	out_bool(o, "have_throughput", NULL, c->have_thr);
-	out_u64(o, "repeats", NULL, c->repeats);
-	json_search(o, c);
-	json_goals(o, c);
-	json_latency_loss(o, c);
-	if (c->ns_per_frame > 0)
-		out_f64(o, "ns_per_frame", NULL, c->ns_per_frame);
-	if (c->b2b_frames > 0)
-		out_f64(o, "b2b_frames", NULL, c->b2b_frames);
-	if (c->have_prof)
-		json_profile(o, c);
-	if (c->have_trial)
-		json_trial(o, c);
-	if (c->have_stream)
-		json_stream(o, c);
-	out_str(o, "verdict", NULL, report_db_verdict_name(c->verdict));
-	out_f64(o, "diff_pct", NULL, c->diff_pct);
-	out_bool(o, "diff_at_least", NULL, c->diff_at_least);
-	out_obj_end(o);
-}
-
 void report_print(struct out *o, const struct report_model *m)
 {
 	out_str(o, "title", "%s\n\n", m->title);
@@ -820,34 +643,8 @@ void report_print(struct out *o, const struct report_model *m)
 		out_u64(o, NULL, NULL, m->sizes[s]);
 	out_arr_end(o);
 	out_arr_start(o, "runs");
-	for (unsigned int r = 0; r < m->nruns && out_is_json(o); r++) {
-		const struct rm_run *run = &m->run[r];
-
-		out_obj_start(o, NULL);
-		out_i64(o, "id", NULL, run->id);
-		out_str(o, "ref", NULL, run->ref);
-		out_str(o, "store", NULL, run->store);
-		out_str(o, "label", NULL, run->label);
-		if (run->when[0])
-			out_str(o, "when", NULL, run->when);
-		else
-			out_null(o, "when");
-		out_str(o, "test", NULL, run->test);
-		out_str(o, "kernel", NULL, run->kernel);
-		out_config(o, "config", "config_text", run->config);
-		if (run->cpu_line[0])
-			out_str(o, "cpu_line_ns", NULL, run->cpu_line);
-		else
-			out_null(o, "cpu_line_ns");
-		out_bool(o, "placement_moved", NULL, run->placement_moved);
-		out_bool(o, "interrupted", NULL, run->interrupted);
-		out_bool(o, "baseline", NULL, r == 0);
-		out_arr_start(o, "cells");
-		for (unsigned int k = 0; k < run->ncells; k++)
-			json_cell(o, &run->cell[k]);
-		out_arr_end(o);
-		out_obj_end(o);
-	}
+	for (unsigned int r = 0; r < m->nruns && out_is_json(o); r++)
+		report_print_json_run(o, &m->run[r], r == 0);
 	out_arr_end(o);
 	if (m->fail_pct >= 0) {
 		out_f64(o, "fail_on_regression_pct", "\n  --fail-on-regression %g%%: ", m->fail_pct);
@@ -863,142 +660,5 @@ void report_print(struct out *o, const struct report_model *m)
 	} else {
 		out_null(o, "fail_on_regression_pct");
 		out_bool(o, "regression", NULL, m->regression);
-	}
-}
-
-/* A field from the store: escaped as the text tables are (a CSV file is
- * often looked at on a terminal), then quoted when it needs it. The
- * fields are at most a config's 160 bytes. */
-static void csv_str(FILE *f, const char *raw)
-{
-	char buf[4 * sizeof(((struct rm_run *)0)->config)];
-	const char *s = out_escape_text(buf, sizeof(buf), raw);
-
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* Exact, as the JSON is: 15 significant digits when they read back as
- * the same double, else 17. Six (%.6g) printed 1.23457e+06 for a rate
- * above a million frames/s and 19757.2 for a median of 19757.234375. */
-static void csv_num(FILE *f, double v, bool have)
-{
-	char b[32];
-
-	if (!have || !isfinite(v)) {
-		fputs(",", f);
-		return;
-	}
-	snprintf(b, sizeof(b), "%.15g", v);
-	if (strtod(b, NULL) != v)
-		snprintf(b, sizeof(b), "%.17g", v);
-	fprintf(f, ",%s", b);
-}
-
-/* The columns that say which run a line is from. */
-#define CSV_RUN_HEADER "run_id,label,when,test,kernel,config,interrupted,store"
-
-static void csv_run(FILE *f, const struct rm_run *run)
-{
-	fprintf(f, "%lld,", (long long)run->id);
-	csv_str(f, run->label);
-	fprintf(f, ",%s,", run->when);
-	csv_str(f, run->test);
-	fputc(',', f);
-	csv_str(f, run->kernel);
-	fputc(',', f);
-	csv_str(f, run->config);
-	fprintf(f, ",%d,", run->interrupted);
-	csv_str(f, run->store);
-}
-
-void report_print_csv(const struct report_model *m, FILE *f)
-{
-	fputs(CSV_RUN_HEADER ",size,repeats,ndr_median_pps,ndr_min_pps,"
-	      "ndr_max_pps,width_pps,pdr_median_pps,line_pps,ndr_pct_line_rate,at_least,lat_min_ns,"
-	      "lat_median_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns,ns_per_frame,b2b_frames,verdict,diff_pct,"
-	      "trials,trial_offered_pps,trial_forwarded_pps,trial_forwarded_min_pps,trial_forwarded_max_pps,"
-	      "trial_loss_pct,ndr_interval_lo_pps,ndr_interval_hi_pps,ndr_interval_coverage,pdr_at_least,"
-	      "ndr_noise_limited,noise_ppm_lo,noise_ppm_hi,stream_runs,stream_received_mbps,"
-	      "stream_received_min_mbps,stream_received_max_mbps,stream_sent_mbps,stream_loss_pct,"
-	      "stream_send_sd_us_per_kb,stream_receive_sd_us_per_kb,stream_dut_sd_us_per_kb\n", f);
-	for (unsigned int r = 0; r < m->nruns; r++) {
-		const struct rm_run *run = &m->run[r];
-
-		for (unsigned int k = 0; k < run->ncells; k++) {
-			const struct rm_cell *c = &run->cell[k];
-
-			csv_run(f, run);
-			fprintf(f, ",%u,%u", c->size, c->repeats);
-			csv_num(f, c->ndr_med, c->have_thr);
-			csv_num(f, c->ndr_min, c->have_thr);
-			csv_num(f, c->ndr_max, c->have_thr);
-			csv_num(f, c->width_pps, c->have_thr);
-			csv_num(f, c->pdr_med, c->pdr_med > 0);
-			csv_num(f, c->line_pps, c->line_pps > 0);
-			csv_num(f, c->line_pps > 0 ? c->ndr_med * 100 / c->line_pps : 0, c->have_thr && c->line_pps > 0);
-			fprintf(f, ",%d", c->tester_limited);
-			csv_num(f, c->lat_min, c->have_lat);
-			csv_num(f, c->lat_median, c->have_lat);
-			csv_num(f, c->lat_p99, c->have_lat);
-			csv_num(f, c->lat_p999, c->have_lat);
-			csv_num(f, c->lat_max, c->have_lat);
-			csv_num(f, c->ns_per_frame, c->ns_per_frame > 0);
-			csv_num(f, c->b2b_frames, c->b2b_frames > 0);
-			fprintf(f, ",%s", report_db_verdict_name(c->verdict));
-			csv_num(f, c->diff_pct, c->verdict >= RM_NOISE && !c->diff_at_least && c->verdict != RM_NOT_COMPARABLE);
-			csv_num(f, c->trials, c->have_trial);
-			csv_num(f, c->trial_offered_pps, c->have_trial);
-			csv_num(f, c->trial_fwd_pps, c->have_trial);
-			csv_num(f, c->trial_fwd_min, c->have_trial);
-			csv_num(f, c->trial_fwd_max, c->have_trial);
-			csv_num(f, c->trial_loss_pct, c->have_trial);
-			csv_num(f, c->ndr_iv.lo, c->ndr_iv.n > 0);
-			csv_num(f, c->ndr_iv.hi, c->ndr_iv.n > 0);
-			csv_num(f, c->ndr_iv.coverage, c->ndr_iv.n > 0);
-			fprintf(f, ",%d,%d", c->pdr_bound, c->nf.limited);
-			csv_num(f, c->nf.ppm_lo, c->nf.limited);
-			csv_num(f, c->nf.ppm_hi, c->nf.limited);
-			csv_num(f, c->stream_runs, c->have_stream);
-			csv_num(f, c->st_recv_mbps, c->have_stream);
-			csv_num(f, c->st_recv_min, c->have_stream);
-			csv_num(f, c->st_recv_max, c->have_stream);
-			csv_num(f, c->st_send_mbps, c->have_stream);
-			csv_num(f, c->st_loss_pct, c->have_stream);
-			csv_num(f, c->st_send_sd, c->have_stream && c->st_send_sd >= 0);
-			csv_num(f, c->st_recv_sd, c->have_stream && c->st_recv_sd >= 0);
-			csv_num(f, c->st_dut_sd, c->have_stream && c->st_dut_sd >= 0);
-			fputc('\n', f);
-		}
-	}
-}
-
-void report_print_csv_loss(const struct report_model *m, FILE *f)
-{
-	fputs(CSV_RUN_HEADER ",size,step,offered_pct,offered_pps,loss_pct\n", f);
-	for (unsigned int r = 0; r < m->nruns; r++) {
-		const struct rm_run *run = &m->run[r];
-
-		for (unsigned int k = 0; k < run->ncells; k++) {
-			const struct rm_cell *c = &run->cell[k];
-
-			for (unsigned int i = 0; i < c->nloss; i++) {
-				csv_run(f, run);
-				fprintf(f, ",%u,%u", c->size, i + 1);
-				csv_num(f, c->loss[i].offered_pct, true);
-				csv_num(f, c->loss[i].offered_pps, true);
-				csv_num(f, c->loss[i].loss_pct, true);
-				fputc('\n', f);
-			}
-		}
 	}
 }

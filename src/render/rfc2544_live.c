@@ -83,17 +83,17 @@ static void sut_print(struct out *o, const struct rfc2544runprint *v)
 void rfc2544_live_result(struct out *o, const struct rfc2544runprint *v)
 {
 	const struct app_rfc2544_opts *po = v->po;
-	const struct trialopt *to = v->to;
+	const struct trial_setup *to = v->to;
 	const struct app_rfc2544_plan *plan = v->plan;
 	const struct rfc2544_result *res = v->res;
 	char tests[64];
 
 	app_rfc2544_plan_tests_text(po->tests, true, tests, sizeof(tests));
 	out_str(o, "tests", "RFC 2544 %s", tests);
-	out_str(o, "where", ", %s", to->where);
+	out_str(o, "where", ", %s", to->plan.where);
 	out_str(o, "mode", ", %s mode\n", po->quick ? "quick" : "strict");
-	out_u64(o, "flows", "  %llu flow(s)", frame_flows_count(&to->cfg.flows));
-	out_u64(o, "direction_count", ", %llu direction(s)", to->cfg.ndirs);
+	out_u64(o, "flows", "  %llu flow(s)", frame_flows_count(&to->plan.cfg.flows));
+	out_u64(o, "direction_count", ", %llu direction(s)", to->plan.cfg.ndirs);
 	out_f64(o, "pdr_ratio", ", PDR loss goal %g", po->pdr);
 	out_f64(o, "precision", ", width goal %g of the max load", po->precision);
 	out_f64(o, "exceed_ratio", NULL, po->exceed);
@@ -102,14 +102,14 @@ void rfc2544_live_result(struct out *o, const struct rfc2544runprint *v)
 	out_u64(o, "trials_run", ", %llu trials", res->trials_run);
 	out_u64(o, "repeat", NULL, po->repeat);
 	out_f64(o, "elapsed_s", " in %.0f s\n", ns_to_s(res->elapsed_ns));
-	if (to->line_bps > 0)
-		out_f64(o, "line_rate_bps", "  line rate %.0f bit/s\n", to->line_bps);
+	if (to->plan.line_bps > 0)
+		out_f64(o, "line_rate_bps", "  line rate %.0f bit/s\n", to->plan.line_bps);
 	/* RFC 9971's report items: the load's unit and scope, the traffic's
 	 * direction, and every goal with all its attributes */
 	out_str(o, "load_unit", "  loads      %s", "frames/s");
 	out_text(o, " offered per interface and direction, not the aggregate");
 	out_str(o, "load_per", NULL, "interface");
-	out_str(o, "traffic", "; traffic %s\n", to->cfg.ndirs > 1 ? "bidirectional" : "unidirectional");
+	out_str(o, "traffic", "; traffic %s\n", to->plan.cfg.ndirs > 1 ? "bidirectional" : "unidirectional");
 	out_arr_start(o, "goals");
 	for (unsigned int i = 0; i < plan->ngoal; i++) {
 		const struct search_goal *g = &plan->goal[i];
@@ -149,8 +149,8 @@ void rfc2544_live_result(struct out *o, const struct rfc2544runprint *v)
 	out_arr_end(o);
 	max_loads(o, plan);
 
-	struct rfc2544_print_opts p = { .tests = po->tests, .goals = plan->goals, .line_bps = to->line_bps,
-				     .sizes = to->cfg.sizes, .nsizes = to->cfg.nsizes, .run_id = v->run_id,
+	struct rfc2544_print_opts p = { .tests = po->tests, .goals = plan->goals, .line_bps = to->plan.line_bps,
+				     .sizes = to->plan.cfg.sizes, .nsizes = to->plan.cfg.nsizes, .run_id = v->run_id,
 				     .db = v->db, .goal = plan->goal,
 				     .goal_set = plan->goal_set, .ngoal = plan->ngoal };
 
@@ -238,9 +238,9 @@ static void hook_trial(void *ctx, const struct rfc2544_trial *t)
 static void hook_end(void *ctx, const struct app_rfc2544_setup *s, const struct rfc2544_result *res)
 {
 	const struct rfc2544_live_run *v = ctx;
-	struct rfc2544runprint p = { .po = s->po, .to = s->to, .plan = s->plan, .res = res, .run_id = s->so->run_id,
-				   .db = s->so->path, .sut = s->so->sut, .sut_config = s->so->sut_config };
-	struct om_rfc2544 m = { .label = s->so->label, .res = res };
+	struct rfc2544runprint p = { .po = s->po, .to = s->to, .plan = s->plan, .res = res, .run_id = s->so->ses.run_id,
+				   .db = s->so->ses.path, .sut = s->so->ses.sut, .sut_config = s->so->ses.sut_config };
+	struct om_rfc2544 m = { .label = s->so->req.label, .res = res };
 	struct out *o = v->out_create(v->json, "rfc2544");
 	char err[512];
 

@@ -12,18 +12,18 @@
 
 #include "app/rfc2544_plan.h"
 #include "app/rfc2544_run.h"
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 #include "engine/rfc2544.h"
 #include "render/out.h"
 
 struct rfc2544runprint {
 	const struct app_rfc2544_opts *po;
-	const struct trialopt *to;
+	const struct trial_setup *to;
 	const struct app_rfc2544_plan *plan;
 	const struct rfc2544_result *res;
 	int64_t run_id;			/* 0: not stored */
 	const char *db;			/* the store's path */
-	const struct envcap *sut;	/* the SUT's configuration (storeopt.sut), or NULL */
+	const struct envcap *sut;	/* the SUT's configuration (run_store ses.sut), or NULL */
 	const char *sut_config;		/* its summary */
 };
 

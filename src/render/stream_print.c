@@ -270,7 +270,7 @@ void stream_print_result(struct out *o, const struct stream_print *p, const stru
 		 * (from the soak or /proc/stat, as the block says) per KB */
 		if (p->cr->ns_per_frame > 0) {
 			out_f64(o, "dut_service_demand_us_per_kb", "  demand     %.3f us of DUT CPU per KB forwarded",
-				p->cr->ns_per_frame / 1e3 * 1024.0 / (double)p->size);
+				ns_to_us(p->cr->ns_per_frame) * 1024.0 / (double)p->size);
 			out_text(o, " (netperf's service demand, from %s)\n", p->cr->source);
 		}
 	}
@@ -286,7 +286,7 @@ void stream_print_run(struct out *o, const struct app_stream_opts *op, const str
 				 .local_cpu = op->local_cpu, .remote_cpu = op->remote_cpu, .cpus = &op->cpus,
 				 .nsend = op->nsend, .senders = res->s, .conf_level = op->conf_level,
 				 .conf_width = op->conf_width, .cr = &res->cr,
-				 .dut = res->have_cost ? res->dut : NULL, .run_id = op->store.run_id };
+				 .dut = res->have_cost ? res->dut : NULL, .run_id = op->store.ses.run_id };
 
 	stream_print_result(o, &p, &res->r, &res->cf);
 }

@@ -263,12 +263,10 @@ static void pt(FILE *f, double x, double y)
 	svg_num(f, y, 1);
 }
 
-void svg_seg(struct svgc *c, double x0, double y0, double x1, double y1,
-	      const char *colour, double width)
+/* A line's ends as its attributes: ' x1="X0" y1="Y0" x2="X1" y2="Y1"'. */
+static void line_ends(struct svgc *c, double x0, double y0, double x1, double y1)
 {
-	if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1))
-		return;
-	fputs("<line x1=\"", c->f);
+	fputs(" x1=\"", c->f);
 	svg_num(c->f, x0, 1);
 	fputs("\" y1=\"", c->f);
 	svg_num(c->f, y0, 1);
@@ -276,7 +274,17 @@ void svg_seg(struct svgc *c, double x0, double y0, double x1, double y1,
 	svg_num(c->f, x1, 1);
 	fputs("\" y2=\"", c->f);
 	svg_num(c->f, y1, 1);
-	fprintf(c->f, "\" stroke=\"%s\" stroke-width=\"", colour);
+	fputc('"', c->f);
+}
+
+void svg_seg(struct svgc *c, double x0, double y0, double x1, double y1,
+	      const char *colour, double width)
+{
+	if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1))
+		return;
+	fputs("<line", c->f);
+	line_ends(c, x0, y0, x1, y1);
+	fprintf(c->f, " stroke=\"%s\" stroke-width=\"", colour);
 	svg_num(c->f, width, 1);
 	fputs("\"/>", c->f);
 }
@@ -284,15 +292,9 @@ void svg_seg(struct svgc *c, double x0, double y0, double x1, double y1,
 /* A gridline or axis line drawn by class (the page's CSS styles it). */
 static void cls_line(struct svgc *c, const char *cls, double x0, double y0, double x1, double y1)
 {
-	fprintf(c->f, "<line class=\"%s\" x1=\"", cls);
-	svg_num(c->f, x0, 1);
-	fputs("\" y1=\"", c->f);
-	svg_num(c->f, y0, 1);
-	fputs("\" x2=\"", c->f);
-	svg_num(c->f, x1, 1);
-	fputs("\" y2=\"", c->f);
-	svg_num(c->f, y1, 1);
-	fputs("\"/>", c->f);
+	fprintf(c->f, "<line class=\"%s\"", cls);
+	line_ends(c, x0, y0, x1, y1);
+	fputs("/>", c->f);
 }
 
 static void text_at(struct svgc *c, double x, double y, const char *cls, const char *anchor,

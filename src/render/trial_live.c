@@ -12,11 +12,11 @@
 #include "render/trial_print.h"
 #include "wr_config.h"
 
-void trial_live_ports(struct out *out, const struct trialopt *o)
+void trial_live_ports(struct out *out, const struct trial_setup *o)
 {
 	out_arr_start(out, "next_hops");
 	for (int k = 0; k < 2; k++) {
-		const struct trial_nexthop *nh = &o->nh[k];
+		const struct trial_nexthop *nh = &o->plan.nh[k];
 		const uint8_t *m = nh->mac;
 		char a[INET6_ADDRSTRLEN], mac[18];
 
@@ -28,36 +28,36 @@ void trial_live_ports(struct out *out, const struct trialopt *o)
 		out_u64(out, "direction", NULL, (uint64_t)k);
 		out_str(out, "address", "  next hop   %s", a);
 		out_str(out, "mac", " is %s", mac);
-		out_str(out, "port", " on %s", k ? o->rx_if : o->tx_if);
+		out_str(out, "port", " on %s", k ? o->plan.rx_if : o->plan.tx_if);
 		out_str(out, "protocol", " (%s", nh->v6 ? "ND" : "ARP");
 		out_f64(out, "ms", ", %.1f ms", nh->ms);
 		out_u64(out, "tries", nh->tries > 1 ? ", %llu tries)\n" : ")\n", nh->tries);
 		out_obj_end(out);
 	}
 	out_arr_end(out);
-	if (o->path_why[0])
+	if (o->plan.path_why[0])
 		out_text(out, "  port path  %s", app_trial_plan_path(o));
-	out_str(out, "path_reason", o->path_why[0] ? " (%s)\n" : NULL, o->path_why);
+	out_str(out, "path_reason", o->plan.path_why[0] ? " (%s)\n" : NULL, o->plan.path_why);
 }
 
-static void header(struct out *out, const struct trialopt *o, const struct trial_result *res, uint64_t trial_id)
+static void header(struct out *out, const struct trial_setup *o, const struct trial_result *res, uint64_t trial_id)
 {
-	const struct trial_cfg *c = &o->cfg;
+	const struct trial_cfg *c = &o->plan.cfg;
 	char sizes[128];
 
 	units_sizes_join(sizes, sizeof(sizes), c->sizes, c->nsizes);
 	out_u64(out, "trial_id", "trial %llu: ", trial_id);
-	out_str(out, "family", "%s ", o->ipv6 ? "IPv6" : "IPv4");
+	out_str(out, "family", "%s ", o->plan.ipv6 ? "IPv6" : "IPv4");
 	out_str(out, "sizes", c->nsizes > 1 ? "IMIX %s byte frames" : "%s-byte frames", sizes);
 	out_f64(out, "avg_frame_size", NULL, res->avg_frame_size);
 	out_u64(out, "flows", ", %llu flow(s)", frame_flows_count(&c->flows));
 	out_f64(out, "duration_s", ", %g s", ns_to_s(c->duration_ns));
 	/* calibrate: two steps, and the rate kept is the second's */
-	if (o->direct)
+	if (o->plan.direct)
 		out_text(out, " flat out, then %g s", ns_to_s(c->duration_ns));
-	out_f64(out, "rate_pps", o->direct ? " at %.0f frames/s (90%% of that)" : " at %.0f frames/s", c->rate_pps);
+	out_f64(out, "rate_pps", o->plan.direct ? " at %.0f frames/s (90%% of that)" : " at %.0f frames/s", c->rate_pps);
 	out_u64(out, "direction_count", " x %llu direction(s)", c->ndirs);
-	out_str(out, "where", ", %s\n", o->where);
+	out_str(out, "where", ", %s\n", o->plan.where);
 	out_str(out, "path", "  tester     %s generator", app_trial_plan_path(o));
 	out_str(out, "analyzer", ", %s analyzer", c->xdp_rx ? "xdp" : port_type_name(c->port_type));
 	out_str(out, "port_type", NULL, app_trial_plan_path(o));
@@ -90,31 +90,31 @@ static void header(struct out *out, const struct trialopt *o, const struct trial
 	out_u64(out, "learn_frames", "; %llu learning frames", c->learn_frames);
 	out_f64(out, "learn_wait_s", ", %g s wait", ns_to_s(c->learn_wait_ns));
 	out_f64(out, "drain_s", ", %g s drain\n", ns_to_s(c->drain_ns));
-	if (o->line_bps > 0)
-		out_f64(out, "line_rate_bps", "  line rate  %.0f bit/s\n", o->line_bps);
+	if (o->plan.line_bps > 0)
+		out_f64(out, "line_rate_bps", "  line rate  %.0f bit/s\n", o->plan.line_bps);
 	else
 		out_null(out, "line_rate_bps");
 	trial_live_ports(out, o);
 }
 
-void trial_live_header(struct out *out, const struct trialopt *o, const struct trial_result *res)
+void trial_live_header(struct out *out, const struct trial_setup *o, const struct trial_result *res)
 {
-	header(out, o, res, o->cfg.trial_id);
+	header(out, o, res, o->plan.cfg.trial_id);
 }
 
 /* A trial's result block, text or JSON: its header, then the rest. */
-static void one(struct out *o, const struct trialopt *to, const struct app_trial_run *run, unsigned int i)
+static void one(struct out *o, const struct trial_setup *to, const struct app_trial_run *run, unsigned int i)
 {
 	const char *labels[TRIAL_MAX_DIRS];
 
 	header(o, to, &run->res[i], run->ids[i]);
 	for (unsigned int d = 0; d < TRIAL_MAX_DIRS; d++)
-		labels[d] = to->dir_label[d];
-	trial_print_result(o, &run->res[i], &run->cr[i], run->ceiling[i], to->line_bps, labels);
+		labels[d] = to->plan.dir_label[d];
+	trial_print_result(o, &run->res[i], &run->cr[i], run->ceiling[i], to->plan.line_bps, labels);
 }
 
 /* Repeat i of run, after "repeat I of N" when there are several. */
-static void repeat_block(struct out *o, const struct trialopt *to, const struct app_trial_run *run, unsigned int i)
+static void repeat_block(struct out *o, const struct trial_setup *to, const struct app_trial_run *run, unsigned int i)
 {
 	if (run->repeat > 1)
 		out_text(o, "%srepeat %u of %llu\n", i ? "\n" : "", i + 1, (unsigned long long)run->repeat);
@@ -229,11 +229,11 @@ static void hook_files_drop(void *ctx)
 	trial_files_drop(&v->files);
 }
 
-void trial_live_init(struct trial_live_run *v, const struct trialopt *to, bool json,
+void trial_live_init(struct trial_live_run *v, const struct trial_setup *to, bool json,
 		     struct out *(*create)(bool json, const char *command), const struct trial_files *files)
 {
 	*v = (struct trial_live_run){ .to = to, .json = json, .out_create = create, .files = *files,
-				      .progress = isatty(STDERR_FILENO) && to->cfg.duration_ns > 2 * NSEC_PER_SEC };
+				      .progress = isatty(STDERR_FILENO) && to->plan.cfg.duration_ns > 2 * NSEC_PER_SEC };
 }
 
 const struct app_trial_hooks trial_live_hooks = {

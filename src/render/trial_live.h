@@ -11,17 +11,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "app/trial_cfg.h"
+#include "app/trial_setup.h"
 #include "app/trial_run.h"
 #include "engine/trial.h"
 #include "io/capture.h"
 #include "render/out.h"
 #include "render/trial_files.h"
 
-void trial_live_header(struct out *out, const struct trialopt *o, const struct trial_result *res);
+void trial_live_header(struct out *out, const struct trial_setup *o, const struct trial_result *res);
 /* The next hops resolved and why this port path: part of the header, and
  * on its own where a command prints no trial header (rfc2544). */
-void trial_live_ports(struct out *out, const struct trialopt *o);
+void trial_live_ports(struct out *out, const struct trial_setup *o);
 
 /* A trial run's printing, app_trial_run_go's hooks (trial_live_hooks,
  * ctx a struct trial_live_run): the plan of a long run; the progress
@@ -32,7 +32,7 @@ void trial_live_ports(struct out *out, const struct trialopt *o);
  * median trial at the top level; --capture's file; the stored run).
  * trial_live_init sets it up for the run of to. */
 struct trial_live_run {
-	const struct trialopt *to;
+	const struct trial_setup *to;
 	bool json;
 	struct out *(*out_create)(bool json, const char *command);
 	struct trial_files files;	/* the paths asked for */
@@ -45,7 +45,7 @@ struct trial_live_run {
 	struct out *o;
 };
 
-void trial_live_init(struct trial_live_run *v, const struct trialopt *to, bool json,
+void trial_live_init(struct trial_live_run *v, const struct trial_setup *to, bool json,
 		     struct out *(*create)(bool json, const char *command), const struct trial_files *files);
 
 extern const struct app_trial_hooks trial_live_hooks;

@@ -11,14 +11,7 @@
 
 void calib_default_path(char *buf, size_t len)
 {
-	const char *d = getenv("WIRERATE_STATE_DIR"), *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
-
-	if (d && *d)
-		snprintf(buf, len, "%s/calibration", d);
-	else if (x && *x)
-		snprintf(buf, len, "%s/wirerate/calibration", x);
-	else
-		snprintf(buf, len, "%s/.local/state/wirerate/calibration", h && *h ? h : "/root");
+	fs_state_path("calibration", buf, len);
 }
 
 static int parse_line(const char *line, struct calib_entry *e)

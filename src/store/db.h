@@ -215,9 +215,6 @@ const char *db_status_shown(const char *status, int64_t pid, const char *boot_id
  * lock, wherever that writer runs. */
 const char *db_run_status(struct db *db, const char *status, int64_t id, int64_t pid, const char *boot_id,
 			  const char *this_boot);
-/* This boot's id (/proc/sys/kernel/random/boot_id) into buf, "" when
- * unreadable. */
-void db_boot_id(char *buf, size_t len);
 
 /* Check the file with PRAGMA integrity_check; 0 when "ok". */
 int db_integrity(struct db *db, char *err, size_t errlen);

@@ -1,5 +1,5 @@
 #include "store/report_db.h"
-#include "os/cpulat.h"
+#include "os/procstat.h"
 #include "os/timefmt.h"
 
 #include <errno.h>
@@ -12,150 +12,6 @@
 #include "core/stat.h"
 #include "core/lossattr.h"
 #include "core/ns.h"
-
-static int fail_sql(struct sql *h, const char *what, char *err, size_t errlen)
-{
-	snprintf(err, errlen, "%s: %s", what, sql_errmsg(h));
-	return -EIO;
-}
-
-/* How a run matched its name in one store. */
-struct found {
-	int64_t id, started;
-	char how;		/* 'i' its id, 'u' its UUID, 'l' its label */
-	int nlabel;		/* runs with that label in the store */
-};
-
-static int find_step(struct sql *h, struct sql_st *st, char how, struct found *f, char *err, size_t errlen)
-{
-	int rc = sql_step(st);
-
-	if (rc == 1) {
-		f->id = sql_col_int(st, 0);
-		f->started = sql_col_int(st, 1);
-		f->nlabel = how == 'l' ? sql_col_int(st, 2) : 1;
-		f->how = how;
-	}
-	sql_finalize(st);
-	if (rc != 1 && rc != 0)
-		return fail_sql(h, "looking up the run", err, errlen);
-	return rc == 1;
-}
-
-/* arg in one store: an id (all digits), else a UUID, else a label (the
- * latest run with it; a label may be all digits too). 1 found, 0 not. */
-static int find_in(struct db *db, const char *arg, struct found *f, char *err, size_t errlen)
-{
-	static const struct { char how; const char *sql; } q[] = {
-		{ 'i', "SELECT id, started FROM runs WHERE id = ?1" },
-		{ 'u', "SELECT id, started FROM runs WHERE uuid = ?1 AND uuid != ''" },
-		{ 'l', "SELECT id, started, (SELECT count(*) FROM runs WHERE label = ?1) FROM runs"
-		       " WHERE label = ?1 ORDER BY started DESC, id DESC LIMIT 1" },
-	};
-	struct sql *h = db_sql(db);
-	char *end;
-	long long v = strtoll(arg, &end, 10);
-
-	for (unsigned int i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
-		struct sql_st *st;
-		int rc;
-
-		if (q[i].how == 'i' && (!*arg || *end))
-			continue;
-		if (sql_prepare(h, q[i].sql, &st))
-			return fail_sql(h, "looking up the run", err, errlen);
-		if (q[i].how == 'i')
-			sql_bind_int(st, 1, v);
-		else
-			sql_bind_str(st, 1, arg);
-		if ((rc = find_step(h, st, q[i].how, f, err, errlen)))
-			return rc;
-	}
-	return 0;
-}
-
-int report_db_resolve(struct db *db, const char *arg, int64_t *id, char *note, size_t notelen,
-		   char *err, size_t errlen)
-{
-	const char *name = "";
-	unsigned int which;
-
-	return report_db_resolve_in(&db, &name, 1, arg, &which, id, note, notelen, err, errlen);
-}
-
-int report_db_resolve_in(struct db *const *dbs, const char *const *names, unsigned int ndb, const char *arg,
-		      unsigned int *which, int64_t *id, char *note, size_t notelen, char *err, size_t errlen)
-{
-	struct found f[REPORT_MAX_STORES], *best = NULL;
-	bool hit[REPORT_MAX_STORES] = { false };
-	unsigned int first = 0, last = ndb, nid = 0, nstores = 0;
-	int nlabel = 0;
-	const char *given = arg;
-	char *end;
-	unsigned long k;
-
-	note[0] = '\0';
-	if (!ndb || ndb > REPORT_MAX_STORES) {
-		snprintf(err, errlen, "from 1 to %d stores", REPORT_MAX_STORES);
-		return -EINVAL;
-	}
-	/* "K:RUN" names RUN in the K-th store, of several */
-	k = strtoul(arg, &end, 10);
-	if (ndb > 1 && end != arg && *end == ':' && arg[0] != '0' && k >= 1 && k <= ndb) {
-		first = (unsigned int)k - 1;
-		last = first + 1;
-		arg = end + 1;
-	}
-	for (unsigned int i = first; i < last; i++) {
-		int rc = find_in(dbs[i], arg, &f[i], err, errlen);
-
-		if (rc < 0)
-			return rc;
-		if (!rc)
-			continue;
-		hit[i] = true;
-		nstores++;
-		nid += f[i].how == 'i';
-		nlabel += f[i].how == 'l' ? f[i].nlabel : 0;
-	}
-	/* An id or a UUID before a label, as in one store; of labels, the
-	 * latest run over every store. */
-	for (unsigned int i = first; i < last; i++) {
-		if (!hit[i])
-			continue;
-		if (!best || (best->how == 'l' && f[i].how != 'l') ||
-		    (best->how == 'l' && f[i].how == 'l' &&
-		     (f[i].started > best->started || (f[i].started == best->started && f[i].id > best->id)))) {
-			best = &f[i];
-			*which = i;
-		}
-	}
-	if (!best) {
-		snprintf(err, errlen, "no run '%s' (neither a run id, a UUID nor a label; see 'wirerate runs')", given);
-		return -ENOENT;
-	}
-	if (nid > 1) {
-		char *p = err;
-		size_t n = (size_t)snprintf(err, errlen, "run %s is in %u stores (", arg, nid);
-
-		for (unsigned int i = first, j = 0; i < last; i++)
-			if (hit[i] && f[i].how == 'i' && n < errlen)
-				n += (size_t)snprintf(p + n, errlen - n, "%s%u: %s", j++ ? ", " : "", i + 1, names[i]);
-		if (n < errlen)
-			snprintf(p + n, errlen - n, "): name it as K:%s, K the store's place among the --db", arg);
-		return -EINVAL;
-	}
-	*id = best->id;
-	if (best->how == 'l' && nlabel > 1) {
-		if (ndb > 1)
-			snprintf(note, notelen, "label '%s' names %d runs in %u store%s; using the latest, run %u:%lld",
-				 arg, nlabel, nstores, nstores == 1 ? "" : "s", *which + 1, (long long)*id);
-		else
-			snprintf(note, notelen, "label '%s' names %d runs; using the latest, run %lld", arg, nlabel,
-				 (long long)*id);
-	}
-	return 0;
-}
 
 static double col_d(struct sql_st *st, int i)
 {
@@ -216,7 +72,7 @@ static int load_trials(struct sql *h, struct rm_run *r, double line_bps, char *e
 				  " FROM trials WHERE run_id = ? AND test = 'x' AND tx > 0"
 				  " AND NOT EXISTS (SELECT 1 FROM stream_trial s WHERE s.trial_id = trials.id)"
 				  " ORDER BY size, id", &st))
-		return fail_sql(h, "reading trials", err, errlen);
+		return sql_fail(h, "reading trials", err, errlen);
 	sql_bind_int(st, 1, r->id);
 	for (int s = sql_step(st);; s = sql_step(st)) {
 		unsigned int size = s == 1 ? (unsigned int)sql_col_int(st, 0) : 0;
@@ -265,7 +121,7 @@ static double service_demand(double busy_pct, double cpus, double ns, double byt
 {
 	if (!isfinite(busy_pct) || !(cpus > 0) || !(ns > 0) || !(bytes > 0))
 		return -1;
-	return busy_pct / 100 * cpus * ns / 1e3 / (bytes / 1024);
+	return busy_pct / 100 * cpus * ns / NSEC_PER_USEC / (bytes / 1024);
 }
 
 /* A median of the figures that are there (>= 0); -1 when none is. */
@@ -293,7 +149,7 @@ static int load_streams(struct sql *h, struct rm_run *r, char *err, size_t errle
 			   " (SELECT ns_per_frame FROM trial_cpu WHERE trial_id = t.id)"
 			   " FROM trials t JOIN stream_trial s ON s.trial_id = t.id"
 			   " WHERE t.run_id = ? AND t.tx > 0 ORDER BY t.size, t.id", &st))
-		return fail_sql(h, "reading streams", err, errlen);
+		return sql_fail(h, "reading streams", err, errlen);
 	sql_bind_int(st, 1, r->id);
 	for (int step = sql_step(st);; step = sql_step(st)) {
 		unsigned int size = step == 1 ? (unsigned int)sql_col_int(st, 0) : 0;
@@ -362,7 +218,7 @@ static int load_trial_loss(struct sql *h, struct rm_run *r, char *err, size_t er
 				  " WHERE t.run_id = ? AND t.size = ? AND t.test = 'x' GROUP BY l.place, l.detail", &st) ||
 	    sql_prepare(h, "SELECT COUNT(*), SUM(d.lost), SUM(d.over) FROM trial_loss_dir d"
 				  " JOIN trials t ON t.id = d.trial_id WHERE t.run_id = ? AND t.size = ? AND t.test = 'x'", &tot)) {
-		rc = fail_sql(h, "reading the loss attribution", err, errlen);
+		rc = sql_fail(h, "reading the loss attribution", err, errlen);
 		goto out;
 	}
 	for (unsigned int i = 0; i < r->ncells; i++) {
@@ -443,7 +299,7 @@ static int load_noise_floor(struct sql *h, const struct rm_run *r, struct rm_cel
 	if (sql_prepare(h, "SELECT load, duration_s, tx, rx, tester_limited FROM trials"
 				  " WHERE run_id = ? AND size = ? AND test = 't' ORDER BY id", &st)) {
 		free(t);
-		return fail_sql(h, "reading trials", err, errlen);
+		return sql_fail(h, "reading trials", err, errlen);
 	}
 	sql_bind_int(st, 1, r->id);
 	sql_bind_int(st, 2, c->size);
@@ -454,7 +310,7 @@ static int load_noise_floor(struct sql *h, const struct rm_run *r, struct rm_cel
 		/* anything may have written the store: only sane rows */
 		if (!isfinite(load) || !(load > 0) || !isfinite(dur) || !(dur > 0) || dur > 1e6 || tx <= 0 || rx < 0)
 			continue;
-		t[n++] = (struct nf_trial){ .load = load, .duration_ns = (uint64_t)(dur * 1e9), .tx = (uint64_t)tx,
+		t[n++] = (struct nf_trial){ .load = load, .duration_ns = (uint64_t)(dur * NSEC_PER_SEC), .tx = (uint64_t)tx,
 					    .rx = (uint64_t)rx, .limited = sql_col_int(st, 4) != 0 };
 	}
 	sql_finalize(st);
@@ -477,7 +333,7 @@ static int load_profiles(struct sql *h, struct rm_run *r, char *err, size_t errl
 			   " AND c.profile_samples IS NOT NULL"
 			   " ORDER BY t.test = 'x' DESC, t.rx >= t.tx DESC, t.load DESC, t.id DESC LIMIT 1", &pick) ||
 	    sql_prepare(h, "SELECT symbol, pct FROM trial_profile WHERE trial_id = ? ORDER BY pos", &top)) {
-		rc = fail_sql(h, "reading the profiles", err, errlen);
+		rc = sql_fail(h, "reading the profiles", err, errlen);
 		goto out;
 	}
 	for (unsigned int i = 0; i < r->ncells; i++) {
@@ -522,7 +378,7 @@ static int load_goals(struct sql *h, struct rm_run *r, char *err, size_t errlen)
 
 	if (sql_prepare(h, "SELECT size, pos, name, spec, rlb, rub, cond_tput, irregular FROM goal_results"
 			   " WHERE run_id = ? ORDER BY size, pos, repeat", &st))
-		return fail_sql(h, "reading goal results", err, errlen);
+		return sql_fail(h, "reading goal results", err, errlen);
 	sql_bind_int(st, 1, r->id);
 	for (int s = sql_step(st);; s = sql_step(st)) {
 		unsigned int size = s == 1 ? (unsigned int)sql_col_int(st, 0) : 0;
@@ -537,7 +393,7 @@ static int load_goals(struct sql *h, struct rm_run *r, char *err, size_t errlen)
 		}
 		if (s != 1) {
 			if (s != 0)
-				rc = fail_sql(h, "reading goal results", err, errlen);
+				rc = sql_fail(h, "reading goal results", err, errlen);
 			break;
 		}
 		if (!g) {
@@ -574,7 +430,7 @@ static int load_cells(struct sql *h, struct rm_run *r, double line_bps, bool pdr
 			       " width_pps, ns_per_frame, lat_min, lat_median, lat_p99, lat_p999, lat_max, b2b_avg,"
 			       " ndr_upper, pdr_upper"
 			       " FROM results WHERE run_id = ? ORDER BY size, repeat", &st))
-		return fail_sql(h, "reading results", err, errlen);
+		return sql_fail(h, "reading results", err, errlen);
 	sql_bind_int(st, 1, r->id);
 	double ndr[MAXR], pdr[MAXR], cost[MAXR];
 	unsigned int nn = 0, np = 0, nc = 0;
@@ -602,7 +458,7 @@ static int load_cells(struct sql *h, struct rm_run *r, double line_bps, bool pdr
 		}
 		if (s != 1) {
 			if (s != 0)
-				rc = fail_sql(h, "reading results", err, errlen);
+				rc = sql_fail(h, "reading results", err, errlen);
 			break;
 		}
 		if (!c) {
@@ -643,7 +499,7 @@ static int load_cells(struct sql *h, struct rm_run *r, double line_bps, bool pdr
 		return rc;
 	if (sql_prepare(h, "SELECT size, pct, load, loss_pct FROM loss_steps WHERE run_id = ?"
 				  " ORDER BY size, pct DESC", &st))
-		return fail_sql(h, "reading frame loss", err, errlen);
+		return sql_fail(h, "reading frame loss", err, errlen);
 	sql_bind_int(st, 1, r->id);
 	while (sql_step(st) == 1) {
 		struct rm_cell *lc = (struct rm_cell *)report_model_cell_of(r, (unsigned int)sql_col_int(st, 0));
@@ -701,7 +557,7 @@ int report_db_load_stores(struct db *const *dbs, const int64_t *ids, unsigned in
 		snprintf(err, errlen, "at most %d runs in one report", RM_MAX_RUNS);
 		return -EINVAL;
 	}
-	db_boot_id(boot, sizeof(boot));
+	procstat_boot_id(NULL, boot, sizeof(boot));
 	for (unsigned int i = 0; i < n && !rc; i++) {
 		struct rm_run *r = &m->run[m->nruns];
 		struct sql *h = db_sql(dbs[i]);
@@ -718,7 +574,7 @@ int report_db_load_stores(struct db *const *dbs, const int64_t *ids, unsigned in
 					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'cpu.line_ns'),"
 					  " pdr_ratio"
 					  " FROM runs WHERE id = ?", &st))
-			return fail_sql(h, "reading runs", err, errlen);
+			return sql_fail(h, "reading runs", err, errlen);
 		sql_bind_int(st, 1, ids[i]);
 		if (sql_step(st) != 1) {
 			sql_finalize(st);
@@ -778,128 +634,3 @@ const char *report_db_verdict_name(enum rm_verdict v)
 	default: return "none";
 	}
 }
-
-/* Plain trials compare by what the DUT forwarded, and only at the same
- * offered load (within the search's default width goal, 0.5%). As with
- * the NDR, a cell's band is its trials' range widened by that goal (0.5%
- * of its offered load, how exactly one trial places the rate) and only
- * bands apart are better or worse. A trial in which the tester fell short
- * says nothing about the DUT: no verdict. */
-#define TRIAL_BAND 0.005
-
-/* An incomplete run (stopped, or its process died) is compared and shown,
- * but a CI gate does not fail on it, nor on a baseline that is one: its
- * figures may stop short of what the search would have found. */
-static bool counts(const struct report_model *m, unsigned int r)
-{
-	return !m->run[r].interrupted && !m->run[0].interrupted;
-}
-
-static void compare_trial(struct report_model *m, unsigned int r, struct rm_cell *c, const struct rm_cell *b,
-			  double fail_pct)
-{
-	double blo, bhi, clo, chi;
-
-	if (r == 0) {
-		c->verdict = RM_BASELINE;
-		return;
-	}
-	c->verdict = RM_NONE;
-	if (!b || !b->have_trial || !(b->trial_fwd_pps > 0) || !(b->trial_offered_pps > 0) ||
-	    fabs(c->trial_offered_pps - b->trial_offered_pps) > TRIAL_BAND * b->trial_offered_pps ||
-	    c->tester_limited || b->tester_limited)
-		return;
-	blo = b->trial_fwd_min - TRIAL_BAND * b->trial_offered_pps;
-	bhi = b->trial_fwd_max + TRIAL_BAND * b->trial_offered_pps;
-	clo = c->trial_fwd_min - TRIAL_BAND * c->trial_offered_pps;
-	chi = c->trial_fwd_max + TRIAL_BAND * c->trial_offered_pps;
-	c->diff_pct = (c->trial_fwd_pps - b->trial_fwd_pps) * 100 / b->trial_fwd_pps;
-	c->verdict = clo > bhi ? RM_BETTER : chi < blo ? RM_WORSE : RM_NOISE;
-	if (c->verdict == RM_WORSE && fail_pct >= 0 && counts(m, r) && (blo - chi) * 100 / b->trial_fwd_pps > fail_pct)
-		m->regression = true;
-}
-
-/* A stream's received throughput against the baseline's: ranges apart by
- * more than STREAM_BAND of the baseline are a change (one run is no
- * measure of its own spread: -I's runs give one, and a stream's figure
- * moves by more than a trial's from run to run). */
-#define STREAM_BAND 0.05
-
-static void compare_stream(struct report_model *m, unsigned int r, struct rm_cell *c, const struct rm_cell *b,
-			   double fail_pct)
-{
-	double blo, bhi;
-
-	if (r == 0) {
-		c->verdict = RM_BASELINE;
-		return;
-	}
-	c->verdict = RM_NONE;
-	if (!b || !b->have_stream || !(b->st_recv_mbps > 0))
-		return;
-	blo = b->st_recv_min - STREAM_BAND * b->st_recv_mbps;
-	bhi = b->st_recv_max + STREAM_BAND * b->st_recv_mbps;
-	c->diff_pct = (c->st_recv_mbps - b->st_recv_mbps) * 100 / b->st_recv_mbps;
-	c->verdict = c->st_recv_min > bhi ? RM_BETTER : c->st_recv_max < blo ? RM_WORSE : RM_NOISE;
-	if (c->verdict == RM_WORSE && fail_pct >= 0 && counts(m, r) &&
-	    (blo - c->st_recv_max) * 100 / b->st_recv_mbps > fail_pct)
-		m->regression = true;
-}
-
-void report_db_compare(struct report_model *m, double fail_pct)
-{
-	m->fail_pct = fail_pct;
-	m->regression = false;
-	for (unsigned int r = 0; r < m->nruns; r++) {
-		struct rm_run *run = &m->run[r];
-
-		run->placement_moved = r && cpulat_text_moved(m->run[0].cpu_line, run->cpu_line, "in the baseline",
-							      run->placement_note, sizeof(run->placement_note));
-		if (!run->placement_moved)
-			run->placement_note[0] = '\0';
-	}
-	for (unsigned int r = 0; r < m->nruns; r++) {
-		for (unsigned int k = 0; k < m->run[r].ncells; k++) {
-			struct rm_cell *c = &m->run[r].cell[k];
-			const struct rm_cell *b = report_model_cell_of(&m->run[0], c->size);
-			double blo, bhi, clo, chi;
-
-			c->diff_pct = 0;
-			c->diff_at_least = false;
-			if (!c->have_thr && c->have_stream) {
-				compare_stream(m, r, c, b, fail_pct);
-				continue;
-			}
-			if (!c->have_thr && c->have_trial) {
-				compare_trial(m, r, c, b, fail_pct);
-				continue;
-			}
-			if (!c->have_thr || !b || !b->have_thr || !(b->ndr_med > 0)) {
-				c->verdict = r == 0 && c->have_thr ? RM_BASELINE : RM_NONE;
-				continue;
-			}
-			if (r == 0) {
-				c->verdict = RM_BASELINE;
-				continue;
-			}
-			c->diff_pct = (c->ndr_med - b->ndr_med) * 100 / b->ndr_med;
-			report_db_band(b, &blo, &bhi);
-			report_db_band(c, &clo, &chi);
-			/* Intervals apart are a change; overlapping ones are noise.
-			 * An "at least" figure is a bound, never a value: it is
-			 * better only above the other's whole interval, the other
-			 * worse only below its lowest, else not comparable. */
-			struct interval bi = { .n = 1, .median = b->ndr_med, .lo = blo, .hi = bhi };
-			struct interval ci = { .n = 1, .median = c->ndr_med, .lo = clo, .hi = chi };
-			struct interval_verdict iv;
-
-			interval_compare(&ci, c->tester_limited, &bi, b->tester_limited, &iv);
-			c->verdict = iv.cmp == ICMP_HIGHER ? RM_BETTER : iv.cmp == ICMP_LOWER ? RM_WORSE :
-				     iv.cmp == ICMP_OVERLAP ? RM_NOISE : RM_NOT_COMPARABLE;
-			c->diff_at_least = iv.at_least;
-			if (c->verdict == RM_WORSE && fail_pct >= 0 && counts(m, r) && (blo - chi) * 100 / b->ndr_med > fail_pct)
-				m->regression = true;
-		}
-	}
-}
-

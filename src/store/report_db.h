@@ -1,7 +1,8 @@
-/* wirerate report: runs loaded from the store into a report_model, each
- * cell compared with the baseline's (the first run), and the model written
- * as text (the tables by size and by configuration), JSON or CSV. The HTML writer
- * (html.c) reads the same model. The verdict rule is in docs/store.md. */
+/* wirerate report: the runs named found in the stores
+ * (report_db_resolve.c), loaded into a report_model (report_db.c), each
+ * cell compared with the baseline's, the first run (report_db_compare.c).
+ * render/ writes the model as text, JSON, CSV and HTML. The verdict rule
+ * is in docs/store.md. */
 #ifndef WR_STORE_REPORT_DB_H
 #define WR_STORE_REPORT_DB_H
 

@@ -89,6 +89,12 @@ const char *sql_errmsg(struct sql *c)
 	return c->kind == SQL_SQLITE ? sqlite3_errmsg(c->lite) : c->msg;
 }
 
+int sql_fail(struct sql *c, const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s", what, sql_errmsg(c));
+	return -EIO;
+}
+
 int sql_sqlite_errno(int code)
 {
 	if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)

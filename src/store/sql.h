@@ -39,6 +39,8 @@ const char *sql_errmsg(struct sql *c);
 int sql_errno(struct sql *c);
 /* The same for an SQLite result code. */
 int sql_sqlite_errno(int code);
+/* err = "what: " and the last failure's text; returns -EIO. */
+int sql_fail(struct sql *c, const char *what, char *err, size_t errlen);
 
 /* One or more statements without parameters; 0 or sql_errno(). */
 int sql_exec(struct sql *c, const char *sql);

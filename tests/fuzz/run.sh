@@ -82,8 +82,9 @@ one() {
 	kernel_image) fuzz_one kernel_image kimage tests/fuzz/fuzz_kimage.c src/core/kimage.c ;;
 	neigh_reply) fuzz_one neigh_reply neigh tests/fuzz/fuzz_neigh.c src/core/neigh.c ;;
 	runs_import) fuzz_one runs_import import tests/fuzz/fuzz_import.c src/store/db_export.c src/store/db.c \
-		src/store/db_schema.c src/store/db_pg.c src/store/sql.c src/os/fs.c src/core/lossattr.c src/core/cpuset.c \
-		src/core/dutsnap.c src/core/cpustat.c src/core/goal.c $(pkg-config --cflags --libs libpq) -ljson-c -lsqlite3 -lm ;;
+		src/store/db_open.c src/store/db_schema.c src/store/db_pg.c src/store/sql.c src/os/fs.c src/os/procstat.c \
+		src/core/lossattr.c src/core/cpuset.c \
+		src/core/dutsnap.c src/core/cpustat.c src/core/goal.c src/core/text.c $(pkg-config --cflags --libs libpq) -ljson-c -lsqlite3 -lm ;;
 	esac
 }
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/report_render.h"
+#include "render/html.h"
 
 static const unsigned int sizes[] = { 64, 128, 256, 512, 1024, 1280, 1518 };
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))

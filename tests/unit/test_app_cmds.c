@@ -76,22 +76,22 @@ static void calib_line_span(void **state)
 
 static void calib_defaults(void **state)
 {
-	static struct trialopt to;
+	static struct trial_setup to;
 
 	(void)state;
 	memset(&to, 0, sizeof(to));
-	to.cfg.duration_ns = 10 * NSEC_PER_SEC;
-	to.cfg.learn_frames = 4;
+	to.plan.cfg.duration_ns = 10 * NSEC_PER_SEC;
+	to.plan.cfg.learn_frames = 4;
 	app_calibrate_defaults(&to);
-	assert_true(to.direct);
-	assert_true(to.cfg.duration_ns == 5 * NSEC_PER_SEC);
-	assert_int_equal(to.cfg.learn_frames, 0);
-	to.duration_set = to.learn_set = true;
-	to.cfg.duration_ns = 2 * NSEC_PER_SEC;
-	to.cfg.learn_frames = 4;
+	assert_true(to.plan.direct);
+	assert_true(to.plan.cfg.duration_ns == 5 * NSEC_PER_SEC);
+	assert_int_equal(to.plan.cfg.learn_frames, 0);
+	to.req.duration_set = to.req.learn_set = true;
+	to.plan.cfg.duration_ns = 2 * NSEC_PER_SEC;
+	to.plan.cfg.learn_frames = 4;
 	app_calibrate_defaults(&to);
-	assert_true(to.cfg.duration_ns == 2 * NSEC_PER_SEC);
-	assert_int_equal(to.cfg.learn_frames, 4);
+	assert_true(to.plan.cfg.duration_ns == 2 * NSEC_PER_SEC);
+	assert_int_equal(to.plan.cfg.learn_frames, 4);
 }
 
 static void cpu_check(void **state)

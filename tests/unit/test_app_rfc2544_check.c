@@ -17,14 +17,14 @@ static char err[512];
 
 /* The traffic options of a valid lab run (no root needed): the defaults,
  * the calibrations looked for in a directory that exists. */
-static void lab_opts(struct trialopt *to)
+static void lab_opts(struct trial_setup *to)
 {
 	app_trial_check_defaults(to);
-	snprintf(to->calib_path, sizeof(to->calib_path), "/tmp/wr-test-calibration");
+	snprintf(to->req.calib_path, sizeof(to->req.calib_path), "/tmp/wr-test-calibration");
 }
 
 /* The three calls under test, err cleared first. */
-static int check(struct app_rfc2544_opts *o, struct trialopt *to, bool sizes_given)
+static int check(struct app_rfc2544_opts *o, struct trial_setup *to, bool sizes_given)
 {
 	err[0] = 0;
 	return app_rfc2544_check(o, to, sizes_given, err, sizeof(err));
@@ -196,7 +196,7 @@ static void test_tests_unknown(void **state)
 static void test_check_tests(void **state)
 {
 	struct app_rfc2544_opts o;
-	struct trialopt to;
+	struct trial_setup to;
 
 	(void)state;
 	app_rfc2544_check_defaults(&o);
@@ -214,12 +214,12 @@ static void test_check_tests(void **state)
 static void test_check_imix_sizes(void **state)
 {
 	struct app_rfc2544_opts o;
-	struct trialopt to;
+	struct trial_setup to;
 
 	(void)state;
 	app_rfc2544_check_defaults(&o);
 	lab_opts(&to);
-	to.imix_set = true;
+	to.req.imix_set = true;
 	assert_int_equal(check(&o, &to, true), -EINVAL);
 	assert_non_null(strstr(err, "--sizes and --imix"));
 }
@@ -228,12 +228,12 @@ static void test_check_imix_sizes(void **state)
 static void test_check_ipv6(void **state)
 {
 	struct app_rfc2544_opts o;
-	struct trialopt to;
+	struct trial_setup to;
 
 	(void)state;
 	app_rfc2544_check_defaults(&o);
 	lab_opts(&to);
-	to.ipv6 = to.ipv6_flag = true;
+	to.req.ipv6 = to.req.ipv6_flag = true;
 	assert_int_equal(check(&o, &to, false), 0);
 	assert_int_equal(o.sizes[0], FRAME_MIN_TAGGED_V6);
 	assert_int_equal(o.sizes[0], 84);
@@ -243,7 +243,7 @@ static void test_check_ipv6(void **state)
 	app_rfc2544_check_defaults(&o);
 	assert_int_equal(sizes(&o, "64,512"), 0);
 	lab_opts(&to);
-	to.ipv6 = to.ipv6_flag = true;
+	to.req.ipv6 = to.req.ipv6_flag = true;
 	assert_int_equal(check(&o, &to, true), 0);
 	assert_int_equal(o.sizes[0], 64);
 	assert_int_equal(o.sizes[1], 512);
@@ -259,12 +259,12 @@ static void test_check_ipv6(void **state)
 static void test_check_duration(void **state)
 {
 	struct app_rfc2544_opts o;
-	struct trialopt to;
+	struct trial_setup to;
 
 	(void)state;
 	app_rfc2544_check_defaults(&o);
 	lab_opts(&to);
-	to.duration_set = true;
+	to.req.duration_set = true;
 	assert_int_equal(check(&o, &to, false), -EINVAL);
 	assert_non_null(strstr(err, "--trial-time"));
 }
@@ -273,28 +273,28 @@ static void test_check_duration(void **state)
 static void test_check_traffic(void **state)
 {
 	struct app_rfc2544_opts o;
-	struct trialopt to;
+	struct trial_setup to;
 
 	(void)state;
 	app_rfc2544_check_defaults(&o);
 	lab_opts(&to);
-	to.tx_if = "a";
+	to.req.tx_if = "a";
 	assert_int_equal(check(&o, &to, false), -EINVAL);
 	assert_string_equal(err, "give both --tx and --rx, or neither for the lab");
 	app_rfc2544_check_defaults(&o);
 	lab_opts(&to);
 	assert_int_equal(check(&o, &to, false), 0);
-	assert_true(to.rate_set);
-	assert_int_equal(to.rate.kind, RATE_PPS);
-	assert_float_equal(to.rate.value, 1000, 1e-9);
-	assert_true(to.lab);
+	assert_false(to.req.rate_set);	/* the default is the plan's */
+	assert_int_equal(to.plan.rate.kind, RATE_PPS);
+	assert_float_equal(to.plan.rate.value, 1000, 1e-9);
+	assert_true(to.plan.lab);
 }
 
 /* A clean configuration passes, and o->imix mirrors --imix. */
 static void test_check_clean(void **state)
 {
 	struct app_rfc2544_opts o;
-	struct trialopt to;
+	struct trial_setup to;
 
 	(void)state;
 	app_rfc2544_check_defaults(&o);
@@ -304,7 +304,7 @@ static void test_check_clean(void **state)
 	assert_false(o.imix);
 	app_rfc2544_check_defaults(&o);
 	lab_opts(&to);
-	to.imix_set = true;
+	to.req.imix_set = true;
 	assert_int_equal(check(&o, &to, false), 0);
 	assert_string_equal(err, "");
 	assert_true(o.imix);

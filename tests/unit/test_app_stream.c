@@ -185,7 +185,7 @@ static void rules(void **state)
 			    "--message-size and --duration are the client's (the server takes them from it)");
 	app_stream_client_defaults(&op);
 	op.server = true;
-	op.store.no_store = true;
+	op.store.req.no_store = true;
 	assert_string_equal(check(&op), "--db, --label, --tag and --no-store are the client's (it stores the runs)");
 	app_stream_client_defaults(&op);
 	op.token_file = "t";

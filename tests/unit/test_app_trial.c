@@ -140,24 +140,24 @@ static void test_stopped_first(void **state)
 	(void)state;
 	j.h = &hooks;
 	j.run = (struct app_trial_run){ .repeat = 2, .stop = &stop, .res = res, .cr = cr };
-	j.to.cfg.trial_id = 7;
+	j.to.plan.cfg.trial_id = 7;
 	assert_int_equal(app_trial_run_repeats(&j), 0);
 	assert_true(j.run.interrupted);
 	assert_int_equal(j.run.done, 0);
 	assert_int_equal(j.run.fail, APP_TRIAL_FAIL_NONE);
 	assert_int_equal(hook_calls, 0);
-	assert_int_equal(j.to.cfg.trial_id, 7);
-	assert_null(j.to.cfg.cost);
+	assert_int_equal(j.to.plan.cfg.trial_id, 7);
+	assert_null(j.to.plan.cfg.cost);
 }
 
 /* o with the options set by fill, checked: its error, or "" when it
  * passes. The calibrations are looked for in a directory that exists. */
-static const char *checked(struct trialopt *o, const char *default_rate)
+static const char *checked(struct trial_setup *o, const char *default_rate)
 {
 	static char err[512];
 
 	err[0] = 0;
-	snprintf(o->calib_path, sizeof(o->calib_path), "/tmp/wr-test-calibration");
+	snprintf(o->req.calib_path, sizeof(o->req.calib_path), "/tmp/wr-test-calibration");
 	if (app_trial_check(o, default_rate, err, sizeof(err)))
 		assert_true(err[0] != 0);
 	else
@@ -169,98 +169,101 @@ static const char *checked(struct trialopt *o, const char *default_rate)
  * lists that go with them, and what follows when they pass. */
 static void test_check(void **state)
 {
-	struct trialopt o;
+	struct trial_setup o;
 
 	(void)state;
 	/* nothing but a rate: the lab, the benchmarking addresses, a trial id */
 	app_trial_check_defaults(&o);
 	assert_string_equal(checked(&o, "1kpps"), "");
-	assert_true(o.lab);
-	assert_true(o.rate_set);
-	assert_int_equal(o.nports, 1);
-	assert_int_not_equal(o.cfg.trial_id, 0);
-	assert_true(o.cfg.trial_id < 0x8000);
-	assert_int_equal(o.cfg.learn_frames, 1);
+	assert_true(o.plan.lab);
+	/* the default rate is the plan's; the request stays as given */
+	assert_int_equal(o.plan.rate.kind, RATE_PPS);
+	assert_true(o.plan.rate.value == 1000);
+	assert_false(o.req.rate_set);
+	assert_int_equal(o.plan.nports, 1);
+	assert_int_not_equal(o.plan.cfg.trial_id, 0);
+	assert_true(o.plan.cfg.trial_id < 0x8000);
+	assert_int_equal(o.plan.cfg.learn_frames, 1);
 	app_trial_check_defaults(&o);
 	assert_string_equal(checked(&o, NULL), "--rate is required (e.g. --rate 100kpps)");
 	/* options that go together, and those that do not */
 	app_trial_check_defaults(&o);
-	o.rate_set = true;
-	o.tx_if = "a";
+	o.req.rate_set = true;
+	o.req.tx_if = "a";
 	assert_string_equal(checked(&o, NULL), "give both --tx and --rx, or neither for the lab");
 	app_trial_check_defaults(&o);
-	o.rate_set = o.size_set = o.imix_set = true;
+	o.req.rate_set = o.req.size_set = o.req.imix_set = true;
 	assert_string_equal(checked(&o, NULL), "--size and --imix: one frame size or a mix, not both");
 	app_trial_check_defaults(&o);
-	o.rate_set = o.src_set = true;
+	o.req.rate_set = o.req.src_set = true;
 	assert_string_equal(checked(&o, NULL),
 			    "--src-ip applies to --tx/--rx ports only (the lab's addresses and MACs are fixed)");
 	app_trial_check_defaults(&o);
-	o.rate_set = true;
-	o.dut_t = (struct dut_target){ .given = true, .kind = DUT_LOCAL };
+	o.req.rate_set = true;
+	o.req.dut_t = (struct dut_target){ .given = true, .kind = DUT_LOCAL };
 	assert_string_equal(checked(&o, NULL), "--dut local: give the tester's ports cabled to it with --tx and --rx");
 	/* IPv6 without addresses: the benchmarking range's, and the smallest
 	 * frame that holds the tag */
 	app_trial_check_defaults(&o);
-	o.rate_set = o.ipv6 = true;
+	o.req.rate_set = o.req.ipv6 = true;
 	assert_string_equal(checked(&o, NULL), "");
-	assert_int_equal(o.src_ip[0], 0x20);
-	assert_int_equal(o.src_ip[3], 0x02);
-	assert_int_equal(o.cfg.sizes[0], FRAME_MIN_TAGGED_V6);
+	assert_int_equal(o.plan.src_ip[0], 0x20);
+	assert_int_equal(o.plan.src_ip[3], 0x02);
+	assert_int_equal(o.plan.cfg.sizes[0], FRAME_MIN_TAGGED_V6);
 }
 
 static void test_check_ports(void **state)
 {
-	struct trialopt o;
+	struct trial_setup o;
 
 	(void)state;
 	/* two pairs: each its own ports, one address for all */
 	app_trial_check_defaults(&o);
-	o.rate_set = true;
-	o.tx_if = "a,b";
-	o.rx_if = "c,d";
+	o.req.rate_set = true;
+	o.req.tx_if = "a,b";
+	o.req.rx_if = "c,d";
 	assert_string_equal(checked(&o, NULL), "");
-	assert_false(o.lab);
-	assert_int_equal(o.nports, 2);
-	assert_string_equal(o.port[1].tx_if, "b");
-	assert_string_equal(o.port[1].rx_if, "d");
-	assert_string_equal(o.tx_if, "a");
-	assert_memory_equal(o.port[1].dst_ip, o.dst_ip, 16);
+	assert_false(o.plan.lab);
+	assert_int_equal(o.plan.nports, 2);
+	assert_string_equal(o.plan.port[1].tx_if, "b");
+	assert_string_equal(o.plan.port[1].rx_if, "d");
+	assert_string_equal(o.plan.tx_if, "a");
+	assert_memory_equal(o.plan.port[1].dst_ip, o.plan.dst_ip, 16);
 	app_trial_check_defaults(&o);
-	o.rate_set = true;
-	o.tx_if = "a,b";
-	o.rx_if = "c";
+	o.req.rate_set = true;
+	o.req.tx_if = "a,b";
+	o.req.rx_if = "c";
 	assert_string_equal(checked(&o, NULL), "--tx names 2 ports and --rx 1: give one --rx port for each --tx port");
 	app_trial_check_defaults(&o);
-	o.rate_set = true;
-	o.tx_if = "a,,b";
-	o.rx_if = "c";
+	o.req.rate_set = true;
+	o.req.tx_if = "a,,b";
+	o.req.rx_if = "c";
 	assert_string_equal(checked(&o, NULL), "--tx 'a,,b': an empty item in the list");
 	app_trial_check_defaults(&o);
-	o.rate_set = true;
-	o.tx_if = "a,b";
-	o.rx_if = "c,d";
-	o.dst_mac_set = true;
-	o.ndst_mac = 1;
+	o.req.rate_set = true;
+	o.req.tx_if = "a,b";
+	o.req.rx_if = "c,d";
+	o.req.dst_mac_set = true;
+	o.req.ndst_mac = 1;
 	assert_string_equal(checked(&o, NULL), "--dst-mac gives 1 MAC for 2 port pairs: give one for each (each DUT "
 			    "port has its own)");
 	/* an address outside the benchmarking ranges is refused */
 	app_trial_check_defaults(&o);
-	o.rate_set = o.dst_set = true;
-	o.tx_if = "a";
-	o.rx_if = "b";
-	memcpy(o.dst_ip, (uint8_t[]){ 192, 0, 2, 1 }, 4);
+	o.req.rate_set = o.req.dst_set = true;
+	o.req.tx_if = "a";
+	o.req.rx_if = "b";
+	memcpy(o.req.dst_ip, (uint8_t[]){ 192, 0, 2, 1 }, 4);
 	assert_non_null(strstr(checked(&o, NULL), "--dst-ip 192.0.2.1"));
-	o.allow_any = true;
+	o.req.allow_any = true;
 	assert_string_equal(checked(&o, NULL), "");
 	/* a next hop needs the tester's own address on its subnet */
 	app_trial_check_defaults(&o);
-	o.rate_set = true;
-	o.tx_if = "a";
-	o.rx_if = "b";
-	o.nh[0] = (struct trial_nexthop){ .set = true, .ip = { 198, 18, 0, 2 } };
+	o.req.rate_set = true;
+	o.req.tx_if = "a";
+	o.req.rx_if = "b";
+	o.req.nh[0] = (struct trial_nexthop){ .set = true, .ip = { 198, 18, 0, 2 } };
 	assert_non_null(strstr(checked(&o, NULL), "--next-hop needs --src-ip"));
-	o.src_set = true;
+	o.req.src_set = true;
 	assert_string_equal(checked(&o, NULL), "");
 }
 

@@ -21,6 +21,7 @@
 
 #include "store/db.h"
 #include "store/db_schema.h"
+#include "os/procstat.h"
 
 static char dir[256];
 
@@ -634,7 +635,7 @@ static void status_of_dead_run(void **st)
 	if (dead == 0)
 		_exit(0);
 	waitpid(dead, NULL, 0);
-	db_boot_id(boot, sizeof(boot));
+	procstat_boot_id(NULL, boot, sizeof(boot));
 	assert_true(strlen(boot) > 10);
 	assert_string_equal(db_status_shown("running", dead, boot, boot), "interrupted");
 	assert_string_equal(db_status_shown("running", 1 /* init, not wirerate */, boot, boot), "interrupted");

@@ -52,14 +52,17 @@ static int set_opt(void *ctx, const struct opt *opt, const char *v, char *err, s
 #define T(f) OPT_FIELD(struct t, f)
 
 static const struct opt t_opts[] = {
-	{ "name", 0, OPT_VALUE, "TEXT", "first group", NULL, "a string", opt_set_str, T(name) },
-	{ "sw", 'x', OPT_NOARG, NULL, NULL, NULL, "a switch", opt_set_true, T(sw) },
-	{ "num", 'n', OPT_VALUE, "N", NULL, "1", "a number 1..10", opt_set_u64, T(num), 1, 10, T(num_given) },
-	{ "small", 0, OPT_VALUE, "N", "second group", NULL, "an unsigned int 0..5", opt_set_uint, T(small), 0, 5 },
-	{ "dur", 0, OPT_VALUE, "T", NULL, "1s", "a duration 10ms..1h\nsecond line",
-	  opt_set_ns, T(dur), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR, T(dur_given) },
-	{ "own", 0, OPT_VALUE, "X", NULL, NULL, "its own setter", set_own },
-	{ "opt", 0, OPT_OPTIONAL, "LIST", NULL, NULL, "an optional value", set_opt },
+	{ OPT_STR("name", "TEXT", T(name), "a string"), .group = "first group" },
+	{ OPT_BOOL("sw", T(sw), "a switch"), .shortname = 'x' },
+	{ OPT_U64("num", "N", T(num), 1, 10, "a number 1..10"),
+	  .shortname = 'n', .def = "1", .given = T(num_given) },
+	{ OPT_UINT("small", "N", T(small), 0, 5, "an unsigned int 0..5"), .group = "second group" },
+	{ OPT_NS("dur", "T", T(dur), 10 * NSEC_PER_MSEC, NSEC_PER_HOUR,
+		 "a duration 10ms..1h\n"
+		 "second line"),
+	  .def = "1s", .given = T(dur_given) },
+	{ OPT_CUSTOM("own", OPT_VALUE, "X", set_own, "its own setter") },
+	{ OPT_CUSTOM("opt", OPT_OPTIONAL, "LIST", set_opt, "an optional value") },
 	{ NULL },
 };
 

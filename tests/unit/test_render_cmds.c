@@ -179,13 +179,12 @@ static void runs_removed(void **st)
 /* A matrix of two placements and one rules value, labelled. */
 static void two_confs(struct app_matrix *m)
 {
-	static char pl[32], ru[32];
+	static char bound[] = "bound", free_[] = "free", ru[] = "0";
 
-	snprintf(pl, sizeof(pl), "bound,free");
-	snprintf(ru, sizeof(ru), "0");
 	app_matrix_plan_init(m);
-	assert_int_equal(app_matrix_plan_add(m, app_matrix_plan_axis(m, "--placement"), pl, err, sizeof(err)), 0);
-	assert_int_equal(app_matrix_plan_add(m, app_matrix_plan_axis(m, "--rules"), ru, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_add(m, app_matrix_plan_axis(m, "placement"), bound, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_add(m, app_matrix_plan_axis(m, "placement"), free_, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_add(m, app_matrix_plan_axis(m, "rules"), ru, err, sizeof(err)), 0);
 	assert_int_equal(app_matrix_plan_count(m, err, sizeof(err)), 0);
 	assert_int_equal(app_matrix_plan_labels(m, NULL, err, sizeof(err)), 0);
 }

@@ -17,7 +17,9 @@
 
 #include "store/db.h"
 #include "render/out.h"
-#include "render/report_render.h"
+#include "render/report_print.h"
+#include "render/report_print_csv.h"
+#include "render/html.h"
 #include "store/report_db.h"
 
 static struct report_model m;

@@ -8,26 +8,26 @@
 #include "cli/opt.h"
 #include "lab/vm_lab.h"
 
-static const struct opt vmguest_opts[] = { { NULL } };
-static const struct opt *const vmguest_tables[] = { vmguest_opts, NULL };
+static const struct opt vm_guest_opts[] = { { NULL } };
+static const struct opt *const vm_guest_tables[] = { vm_guest_opts, NULL };
 
-const struct opt_cmd vmguest_cmd = {
+const struct opt_cmd vm_guest_cmd = {
 	.name = "vm-guest",
 	.synopsis = "CONF",
 	.about = "A VM lab's guest side: 'wirerate lab up --kernel' boots the VM into it.\n"
 		 "It builds the DUT's half of the lab from CONF and serves the agent on\n"
 		 "the VM's virtio-serial ports; it is the guest's init and never ends.\n",
-	.tables = vmguest_tables,
+	.tables = vm_guest_tables,
 };
 
-int cmd_vmguest(struct cli *cli, int argc, char **argv)
+int cmd_vm_guest(struct cli *cli, int argc, char **argv)
 {
 	char err[512] = "", ready[256];
 	char *args[2];
 	int rc, nargs;
 
-	if ((rc = opt_parse(&vmguest_cmd, NULL, cli, argc, argv, args, 2, &nargs)))
-		return opt_exit(rc);
+	if ((rc = opt_parse(&vm_guest_cmd, NULL, cli, argc, argv, args, 2, &nargs)))
+		return opt_status(rc);
 	if (nargs != 1)
 		return cli_fail(EXIT_USAGE, "vm-guest: give the lab's settings file (it runs inside a VM lab's guest)");
 	if (getpid() != 1)
