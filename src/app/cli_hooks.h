@@ -2,8 +2,9 @@
  * and let go, and a line said to the user. A workflow takes these beside
  * its printing hooks, which render exports as one const table each
  * (trial_live_hooks, rfc2544_live_hooks, soak_print_hooks,
- * stream_print_hooks, report_live_hooks), called with the one ctx the
- * caller hands the workflow: render's state of that run. */
+ * stream_print_hooks, report_live_hooks, matrix_print_hooks), called
+ * with the one ctx the caller hands the workflow: render's state of that
+ * run. */
 #ifndef WR_APP_CLI_HOOKS_H
 #define WR_APP_CLI_HOOKS_H
 
@@ -17,8 +18,9 @@ enum app_say { APP_SAY_ERROR, APP_SAY_WARNING, APP_SAY_NOTE };
 /* stop on: Ctrl-C and SIGTERM caught from here on, the flag they set
  * returned; off: let go again (NULL), also when never caught. say: a
  * line on stderr, worded by the CLI (the command's name before it). ctx
- * is the CLI's. A workflow that never stops early (report) takes no
- * stop, one that says nothing as it goes (soak) no say: NULL there. */
+ * is the CLI's. A workflow that never stops early (report), or catches
+ * its stops itself, a hangup too (the matrix), takes no stop, one that
+ * says nothing as it goes (soak) no say: NULL there. */
 struct app_cli_hooks {
 	volatile sig_atomic_t *(*stop)(void *ctx, bool on);
 	void (*say)(void *ctx, enum app_say how, const char *line);

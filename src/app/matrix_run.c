@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,20 +11,6 @@
 
 /* A child's exit status when it cannot start: a runtime failure. */
 #define CHILD_CANNOT_RUN 1
-
-static void say(const struct app_matrix_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(const struct app_matrix_run *r, const char *fmt, ...)
-{
-	char line[4096 + 1024];
-	va_list ap;
-
-	if (!r->say)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	r->say(r->ctx, line);
-}
 
 void app_matrix_run_test(const struct app_matrix_run *r, int c, struct app_child *what)
 {
@@ -53,18 +38,17 @@ static int run_one(struct app_matrix_run *r, int c, int out_fd)
 	char err[512];
 	int st;
 
-	if (r->starting)
-		r->starting(r->ctx, c);
+	r->h->starting(r->ctx, r, c);
 	if (!r->remote && (lab_down(r->prefix, err, sizeof(err)) || lab_up(&r->specs[c], err, sizeof(err)))) {
-		say(r, "configuration %d (%s): lab up: %s", c + 1, label, err);
+		app_cli_hooks_say(r->cli, APP_SAY_ERROR, "configuration %d (%s): lab up: %s", c + 1, label, err);
 		return -EIO;
 	}
 	if (stop_requested())
 		return -EINTR;
 	app_matrix_run_test(r, c, &what);
-	st = app_child_run(r->argv, r->ctx, &what, out_fd, CHILD_CANNOT_RUN);
+	st = app_child_run(r->argv, r->cli->ctx, &what, out_fd, CHILD_CANNOT_RUN);
 	if (st < 0) {
-		say(r, "cannot run the test: %s", strerror(-st));
+		app_cli_hooks_say(r->cli, APP_SAY_ERROR, "cannot run the test: %s", strerror(-st));
 		return -EIO;
 	}
 	r->run_ids[c] = app_matrix_plan_newest_run(r->db_path, r->mtag);
@@ -72,16 +56,16 @@ static int run_one(struct app_matrix_run *r, int c, int out_fd)
 		/* the test said why; a stop keeps the runs so far */
 		if (st == 130 || stop_requested())
 			return -EINTR;
-		say(r, "configuration %d (%s): the test failed (exit %d); the runs so far are stored, tagged %s",
-		    c + 1, label, st, r->mtag);
+		app_cli_hooks_say(r->cli, APP_SAY_ERROR, "configuration %d (%s): the test failed (exit %d); the runs so "
+				  "far are stored, tagged %s", c + 1, label, st, r->mtag);
 		return st;
 	}
 	if (r->run_ids[c] <= (c ? r->run_ids[c - 1] : 0)) {
-		say(r, "configuration %d (%s): the test stored no run in %s", c + 1, label, r->db_path);
+		app_cli_hooks_say(r->cli, APP_SAY_ERROR, "configuration %d (%s): the test stored no run in %s", c + 1,
+				  label, r->db_path);
 		return -EIO;
 	}
-	if (r->done)
-		r->done(r->ctx, c);
+	r->h->done(r->ctx, r, c);
 	return 0;
 }
 
@@ -97,14 +81,14 @@ static int report(struct app_matrix_run *r)
 	int st;
 
 	if (r->json && !(doc = tmpfile())) {
-		say(r, "a temporary file: %s", strerror(errno));
+		app_cli_hooks_say(r->cli, APP_SAY_ERROR, "a temporary file: %s", strerror(errno));
 		return -EIO;
 	}
-	st = app_child_run(r->argv, r->ctx, &what, doc ? fileno(doc) : -1, CHILD_CANNOT_RUN);
+	st = app_child_run(r->argv, r->cli->ctx, &what, doc ? fileno(doc) : -1, CHILD_CANNOT_RUN);
 	if (st < 0)
 		st = -EIO;
 	if (doc) {
-		if (r->report && r->report(r->ctx, doc))
+		if (r->h->report(r->ctx, r, doc))
 			st = -EIO;
 		fclose(doc);
 	}
@@ -119,7 +103,7 @@ static int hold(struct app_matrix_run *r, int *lock)
 	char err[512], held[64];
 
 	if (lab_status_lock(r->prefix, "matrix", true, lock, err, sizeof(err))) {
-		say(r, "%s", err);
+		app_cli_hooks_say(r->cli, APP_SAY_ERROR, "%s", err);
 		return -EIO;
 	}
 	fcntl(*lock, F_SETFD, 0);
@@ -156,10 +140,9 @@ int app_matrix_run(struct app_matrix_run *r)
 		return -EIO;
 	}
 	stop_catch_hangup(&sigs);
-	if (r->begin)
-		r->begin(r->ctx);
+	r->h->begin(r->ctx, r);
 	if (!r->remote && lab_down(r->prefix, err, sizeof(err))) {
-		say(r, "lab down: %s", err);
+		app_cli_hooks_say(r->cli, APP_SAY_ERROR, "lab down: %s", err);
 		rc = -EIO;
 	}
 	if (!rc)
@@ -169,15 +152,15 @@ int app_matrix_run(struct app_matrix_run *r)
 		between = started > 0;
 	}
 	if (!r->remote && lab_down(r->prefix, err, sizeof(err))) {
-		say(r, "lab down: %s", err);
+		app_cli_hooks_say(r->cli, APP_SAY_ERROR, "lab down: %s", err);
 		if (!rc)
 			rc = -EIO;
 	}
 	if (rc == -EINTR && !started)
-		say(r, "stopped before configuration 1 of %d; nothing was run", nconf);
+		app_cli_hooks_say(r->cli, APP_SAY_NOTE, "stopped before configuration 1 of %d; nothing was run", nconf);
 	else if (rc == -EINTR)
-		say(r, "stopped %s configuration %d of %d; the runs so far are stored, tagged %s",
-		    between ? "after" : "in", at + 1, nconf, r->mtag);
+		app_cli_hooks_say(r->cli, APP_SAY_NOTE, "stopped %s configuration %d of %d; the runs so far are stored, "
+				  "tagged %s", between ? "after" : "in", at + 1, nconf, r->mtag);
 	if (!rc)
 		rc = report(r);
 	if (!r->remote) {

@@ -15,12 +15,30 @@
 #include <stdio.h>
 
 #include "app/child.h"
+#include "app/cli_hooks.h"
 #include "app/matrix_plan.h"
 #include "lab/lab.h"
 
 /* A lab's build between two configurations, about, in seconds (2-4 s on
  * a small VM): part of the time a matrix plans. */
 #define APP_MATRIX_LAB_UP_S 4.0
+
+struct app_matrix_run;
+
+/* A matrix's run as it prints, the hooks render exports
+ * (matrix_print_hooks), each called with the ctx the caller hands the
+ * workflow and the run: begin before the first configuration (the lab
+ * held, when there is one); each configuration before its lab is built
+ * (starting) and after its test stored its run (done); report, with
+ * json, the report's document as its child wrote it (empty when it
+ * wrote nothing), the lab still held and the signals still passed on,
+ * not 0 to fail the run. */
+struct app_matrix_hooks {
+	void (*begin)(void *ctx, const struct app_matrix_run *r);
+	void (*starting)(void *ctx, const struct app_matrix_run *r, int c);
+	void (*done)(void *ctx, const struct app_matrix_run *r, int c);
+	int (*report)(void *ctx, const struct app_matrix_run *r, FILE *doc);
+};
 
 struct app_matrix_run {
 	/* in */
@@ -38,21 +56,15 @@ struct app_matrix_run {
 	 * output discarded so that it cannot break that document. */
 	bool json;
 	double planned_s;		/* the test's planned seconds a configuration (0: unknown) */
-	/* Said as the run goes (any may be NULL): begin before the first
-	 * configuration (the lab held, when there is one); each
-	 * configuration before its lab is built and after its test stored
-	 * its run; report, with json, the report's document as its child
-	 * wrote it (empty when it wrote nothing), the lab still held and the
-	 * signals still passed on, not 0 to fail the run; say, a line of
-	 * what went wrong (more than one may come). */
-	void (*begin)(void *ctx);
-	void (*starting)(void *ctx, int c);
-	void (*done)(void *ctx, int c);
-	int (*report)(void *ctx, FILE *doc);
-	void (*say)(void *ctx, const char *line);
-	/* The command line of a child (a test, the report): the caller's,
-	 * who spells its options (app/child.h). */
+	/* The CLI's (not NULL): say, each line of what went wrong (more
+	 * than one may come); no stop, for the run catches its stops itself,
+	 * a hangup too (stop_catch_hangup). And the command line of a child
+	 * (a test, the report), which the CLI spells (app/child.h), called
+	 * with cli's ctx. */
+	const struct app_cli_hooks *cli;
 	app_child_argv_fn argv;
+	/* the printing hooks and their ctx */
+	const struct app_matrix_hooks *h;
 	void *ctx;
 	/* out */
 	int64_t run_ids[APP_MATRIX_MAX];	/* each configuration's stored run */
@@ -67,7 +79,7 @@ void app_matrix_run_test(const struct app_matrix_run *r, int c, struct app_child
  * when each stored its run; -EINTR when stopped (the runs so far stay
  * stored); -EIO when the lab, the test's start or its store, or the
  * report's start failed; a positive exit status when a test failed with
- * it. What went wrong is said through say. */
+ * it. What went wrong is said through cli. */
 int app_matrix_run(struct app_matrix_run *r);
 
 #endif

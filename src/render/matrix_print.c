@@ -1,5 +1,7 @@
 #include "render/matrix_print.h"
 
+#include <errno.h>
+
 #include "core/units.h"
 
 void matrix_print_json(struct out *o, const struct app_matrix *m, const int64_t *run_ids, const char *mtag,
@@ -57,10 +59,9 @@ void matrix_print_config(int c, int nconf, const char *label)
 	fflush(stdout);
 }
 
-static void on_begin(void *ctx)
+static void on_begin(void *ctx, const struct app_matrix_run *r)
 {
-	const struct app_matrix_run *r = ctx;
-
+	(void)ctx;
 	if (!r->json)
 		matrix_print_begin(r->m->nconf, r->remote ? NULL : r->prefix, r->mtag);
 	/* the test's own plan, once per configuration, and the lab's build */
@@ -68,27 +69,33 @@ static void on_begin(void *ctx)
 		matrix_print_planned(r->m->nconf, r->planned_s, r->remote ? 0 : APP_MATRIX_LAB_UP_S);
 }
 
-static void on_starting(void *ctx, int c)
+static void on_starting(void *ctx, const struct app_matrix_run *r, int c)
 {
-	const struct app_matrix_run *r = ctx;
-
+	(void)ctx;
 	if (!r->json)
 		matrix_print_config(c, r->m->nconf, r->m->labels[c]);
 }
 
-static void on_done(void *ctx, int c)
+static void on_done(void *ctx, const struct app_matrix_run *r, int c)
 {
-	const struct app_matrix_run *r = ctx;
-
-	(void)c;
+	(void)ctx, (void)c;
 	if (!r->json)
 		matrix_print_config_done();
 }
 
-void matrix_print_hooks(struct app_matrix_run *r)
+/* With json, the matrix's one document, the report's inside it. */
+static int on_report(void *ctx, const struct app_matrix_run *r, FILE *doc)
 {
-	r->begin = on_begin;
-	r->starting = on_starting;
-	r->done = on_done;
-	r->ctx = r;
+	const struct matrix_print_run *p = ctx;
+	struct out *o = p->create(true, "matrix");
+
+	if (!o)
+		return -ENOMEM;
+	matrix_print_json(o, r->m, r->run_ids, r->mtag, r->prefix, doc);
+	out_destroy(o);
+	return 0;
 }
+
+const struct app_matrix_hooks matrix_print_hooks = {
+	.begin = on_begin, .starting = on_starting, .done = on_done, .report = on_report,
+};

@@ -6,6 +6,7 @@
 #ifndef WR_RENDER_MATRIX_PRINT_H
 #define WR_RENDER_MATRIX_PRINT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -27,9 +28,15 @@ void matrix_print_planned(int nconf, double test_s, double lab_s);
 void matrix_print_config(int c, int nconf, const char *label);
 void matrix_print_config_done(void);
 
-/* A run's hooks that only print, their ctx the run itself: begin (the
- * first line and the plan), starting and done (a configuration's lines);
- * with json, the plan alone (on stderr). */
-void matrix_print_hooks(struct app_matrix_run *r);
+/* A matrix's run as it prints, app_matrix_run's hooks (matrix_print_hooks,
+ * ctx a struct matrix_print_run): begin (the first line and the plan),
+ * starting and done (a configuration's lines); with json, the plan alone
+ * (on stderr) and at the end the one document (made by create), the
+ * report's inside it. */
+struct matrix_print_run {
+	struct out *(*create)(bool json, const char *command);
+};
+
+extern const struct app_matrix_hooks matrix_print_hooks;
 
 #endif

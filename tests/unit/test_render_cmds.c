@@ -260,11 +260,12 @@ static void matrix_lines(void **st)
  * the blank line after it, in text; nothing on stdout with --json. */
 static void run_hooks(const void *arg)
 {
-	struct app_matrix_run *r = (struct app_matrix_run *)arg;
+	const struct app_matrix_run *r = arg;
+	struct matrix_print_run v = { 0 };
 
-	r->begin(r->ctx);
-	r->starting(r->ctx, 1);
-	r->done(r->ctx, 1);
+	matrix_print_hooks.begin(&v, r);
+	matrix_print_hooks.starting(&v, r, 1);
+	matrix_print_hooks.done(&v, r, 1);
 }
 
 static void matrix_hooks(void **st)
@@ -275,8 +276,6 @@ static void matrix_hooks(void **st)
 
 	(void)st;
 	two_confs(&mx);
-	matrix_print_hooks(&r);
-	assert_ptr_equal(r.ctx, &r);
 	got = stdout_of(run_hooks, &r);
 	assert_string_equal(got, "matrix: 2 configuration(s) in lab t-, runs tagged matrix-1\nmatrix 2/2: free\n\n");
 	free(got);
@@ -291,12 +290,44 @@ static void matrix_hooks(void **st)
 	free(got);
 }
 
+/* The report hook, with --json: the matrix's one document, made by the
+ * ctx's create, the report's inside it. */
+static struct mem report_mem;
+
+static struct out *report_create(bool json, const char *command)
+{
+	(void)command;
+	return mem_out(&report_mem, json);
+}
+
+static void matrix_report(void **st)
+{
+	struct matrix_print_run v = { .create = report_create };
+	struct app_matrix mx;
+	struct app_matrix_run r = { .m = &mx, .prefix = "t-", .mtag = "matrix-1", .json = true,
+				    .run_ids = { 11, 12 } };
+	FILE *src;
+
+	(void)st;
+	two_confs(&mx);
+	assert_non_null(src = tmpfile());
+	fputs("{\"runs\": [11,\n12]}\n", src);
+	assert_int_equal(matrix_print_hooks.report(&v, &r, src), 0);
+	fclose(src);
+	fclose(report_mem.f);
+	assert_string_equal(report_mem.buf, "{\"tag\":\"matrix-1\",\"prefix\":\"t-\",\"configurations\":["
+		   "{\"label\":\"bound\",\"run_id\":11,\"lab\":{\"placement\":\"bound\",\"rules\":\"0\"}},"
+		   "{\"label\":\"free\",\"run_id\":12,\"lab\":{\"placement\":\"free\",\"rules\":\"0\"}}],"
+		   "\"report\":{\"runs\": [11,\n12]}}\n");
+	free(report_mem.buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(runs_import),	cmocka_unit_test(runs_sync),   cmocka_unit_test(runs_upgrade),
 		cmocka_unit_test(runs_removed), cmocka_unit_test(matrix_json), cmocka_unit_test(matrix_lines),
-		cmocka_unit_test(matrix_hooks),
+		cmocka_unit_test(matrix_hooks), cmocka_unit_test(matrix_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
