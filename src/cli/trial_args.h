@@ -19,7 +19,7 @@ struct trial_args {
 };
 
 /* argv into to, own and so (the traffic options, trial's own, the
- * store's), with the checks trialopt does not know of: OPT_GO, or
+ * store's), with the checks the traffic options do not know of: OPT_GO, or
  * OPT_EXIT with *status (opt.h). */
 enum opt_result trial_args(struct cli *cli, int argc, char **argv, struct trial_setup *to, struct trial_args *own,
 			   struct run_store *so, int *status);
