@@ -27,20 +27,6 @@
 
 #define CHILD_CANNOT_RUN 1
 
-static void say(const struct app_bisect *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(const struct app_bisect *b, const char *fmt, ...)
-{
-	char line[2048];
-	va_list ap;
-
-	if (!b->say)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	b->say(b->ctx, line);
-}
-
 static void step_said(const struct app_bisect *b, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void step_said(const struct app_bisect *b, size_t i, const char *fmt, ...)
@@ -48,12 +34,10 @@ static void step_said(const struct app_bisect *b, size_t i, const char *fmt, ...
 	char line[1024];
 	va_list ap;
 
-	if (!b->step)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	b->step(b->ctx, b, i, line);
+	b->h->step(b->ctx, b, i, line);
 }
 
 /* The settings as the bisection run's environment: one key each. */
@@ -399,7 +383,7 @@ static int install(struct app_bisect *b, size_t i, char *why, size_t whylen)
 	uint64_t deadline;
 	int st;
 
-	if (b->measure_dut(b->ctx, b, &t, err, sizeof(err))) {
+	if (b->measure_dut(b->cli->ctx, b, &t, err, sizeof(err))) {
 		snprintf(why, whylen, "%s", err);
 		return 1;
 	}
@@ -476,7 +460,7 @@ static int prepare(struct app_bisect *b, size_t i, char *why, size_t whylen)
 		struct lab_spec ls;
 
 		step_said(b, i, "lab up");
-		if (b->lab_spec(b->ctx, b, i, &ls, err, sizeof(err)) || lab_down(s->prefix, err, sizeof(err)) ||
+		if (b->lab_spec(b->cli->ctx, b, i, &ls, err, sizeof(err)) || lab_down(s->prefix, err, sizeof(err)) ||
 		    lab_up(&ls, err, sizeof(err))) {
 			if (stop_requested())
 				return -EINTR;
@@ -555,15 +539,15 @@ static int step(struct app_bisect *b, size_t i, long *prepared)
 	measure_of(b, i, &m);
 	snprintf(log, sizeof(log), "%s/measure-%zu.log", b->spec.logs, i);
 	if ((fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0) {
-		say(b, "%s: %s", log, strerror(errno));
+		app_cli_hooks_say(b->cli, APP_SAY_ERROR, "%s: %s", log, strerror(errno));
 		return -EIO;
 	}
-	st = app_child_run(b->argv, b->ctx, &m.what, fd, CHILD_CANNOT_RUN);
+	st = app_child_run(b->argv, b->cli->ctx, &m.what, fd, CHILD_CANNOT_RUN);
 	close(fd);
 	if (st == 130 || stop_requested())
 		return -EINTR;
 	if (st < 0) {
-		say(b, "cannot run the measurement: %s", strerror(-st));
+		app_cli_hooks_say(b->cli, APP_SAY_ERROR, "cannot run the measurement: %s", strerror(-st));
 		return -EIO;
 	}
 	if (st) {
@@ -575,11 +559,11 @@ static int step(struct app_bisect *b, size_t i, long *prepared)
 	unsigned int before = b->c[i].n, rounds = b->c[i].rounds;
 
 	if ((rc = app_bisect_run_state(b, err, sizeof(err)))) {
-		say(b, "%s", err);
+		app_cli_hooks_say(b->cli, APP_SAY_ERROR, "%s", err);
 		return -EIO;
 	}
 	if (b->c[i].rounds == rounds) {
-		say(b, "the measurement stored no run in %s", b->spec.db_path);
+		app_cli_hooks_say(b->cli, APP_SAY_ERROR, "the measurement stored no run in %s", b->spec.db_path);
 		return -EIO;
 	}
 	if (b->c[i].n > before)
@@ -589,7 +573,7 @@ static int step(struct app_bisect *b, size_t i, long *prepared)
 skip:
 	step_said(b, i, "skip: %s", why);
 	if ((rc = store_skip(b, i, why, err, sizeof(err)))) {
-		say(b, "%s", err);
+		app_cli_hooks_say(b->cli, APP_SAY_ERROR, "%s", err);
 		return -EIO;
 	}
 	return 0;
@@ -638,7 +622,7 @@ static int hold(struct app_bisect *b, int *lock)
 	char err[512], held[64];
 
 	if (lab_status_lock(b->spec.prefix, "bisect", true, lock, err, sizeof(err))) {
-		say(b, "%s", err);
+		app_cli_hooks_say(b->cli, APP_SAY_ERROR, "%s", err);
 		return -EIO;
 	}
 	fcntl(*lock, F_SETFD, 0);
@@ -654,7 +638,7 @@ static bool ends_bounded(struct app_bisect *b)
 		const struct app_bisect_cand *c = &b->c[e ? b->n - 1 : 0];
 
 		if (c->bound && c->n >= BISECT_END_VALUES) {
-			say(b, "the %s end's %s is the tester's bound, not the DUT's (\"at least\"): it cannot be "
+			app_cli_hooks_say(b->cli, APP_SAY_ERROR, "the %s end's %s is the tester's bound, not the DUT's (\"at least\"): it cannot be "
 			       "compared; raise the measurement's --max-load or --rate",
 			    e ? "bad" : "good", bisect_db_figure_name(b->spec.figure));
 			return true;
@@ -673,13 +657,13 @@ int app_bisect_run(struct app_bisect *b)
 
 	snprintf(err, sizeof(err), "%.500s/.", b->spec.logs);
 	if ((rc = fs_mkdir_parents(err))) {
-		say(b, "%s: %s", b->spec.logs, strerror(-rc));
+		app_cli_hooks_say(b->cli, APP_SAY_ERROR, "%s: %s", b->spec.logs, strerror(-rc));
 		return -EIO;
 	}
 	/* the bisection is running while this process is: its pid (and on
 	 * PostgreSQL its lock) say so */
 	if (db_open(b->spec.db_path, false, &db, err, sizeof(err)) || db_run_reopen(db, b->id, err, sizeof(err))) {
-		say(b, "%s", err);
+		app_cli_hooks_say(b->cli, APP_SAY_ERROR, "%s", err);
 		db_close(db);
 		return -EIO;
 	}
@@ -690,7 +674,7 @@ int app_bisect_run(struct app_bisect *b)
 	stop_catch_hangup(&sigs);
 	while (!rc) {
 		if ((rc = app_bisect_run_state(b, err, sizeof(err)))) {
-			say(b, "%s", err);
+			app_cli_hooks_say(b->cli, APP_SAY_ERROR, "%s", err);
 			rc = -EIO;
 			break;
 		}
@@ -708,14 +692,14 @@ int app_bisect_run(struct app_bisect *b)
 	}
 	if (b->lab_spec) {
 		if (lab_down(b->spec.prefix, err, sizeof(err)))
-			say(b, "lab down: %s", err);
+			app_cli_hooks_say(b->cli, APP_SAY_ERROR, "lab down: %s", err);
 		unsetenv(LAB_LOCK_ENV);
 		lab_status_unlock(&lock, b->spec.prefix);
 	}
 	if (b->spec.tree[0] && b->head[0] && app_bisect_source_checkout(b->spec.tree, b->head, err, sizeof(err)))
-		say(b, "the tree is left at a candidate: checking %s out again: %s", b->head, err);
+		app_cli_hooks_say(b->cli, APP_SAY_ERROR, "the tree is left at a candidate: checking %s out again: %s", b->head, err);
 	if (mark_end(b, rc ? "interrupted" : "complete", err, sizeof(err))) {
-		say(b, "%s", err);
+		app_cli_hooks_say(b->cli, APP_SAY_ERROR, "%s", err);
 		if (!rc)
 			rc = -EIO;
 	}
@@ -739,7 +723,7 @@ int app_bisect_run_html(const struct app_bisect *b, const char *file, char *err,
 		return -ENOENT;
 	}
 	null = fopen("/dev/null", "w");
-	st = app_child_run(b->argv, b->ctx, &what, null ? fileno(null) : -1, CHILD_CANNOT_RUN);
+	st = app_child_run(b->argv, b->cli->ctx, &what, null ? fileno(null) : -1, CHILD_CANNOT_RUN);
 	if (null)
 		fclose(null);
 	return st;

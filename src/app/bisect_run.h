@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "app/child.h"
+#include "app/cli_hooks.h"
 #include "core/bisect.h"
 #include "core/duttarget.h"
 #include "lab/lab.h"
@@ -76,6 +77,13 @@ struct app_bisect_cand {
 	unsigned int nruns;
 };
 
+struct app_bisect;
+
+/* A bisection as it prints: a step begun and its outcome (what). */
+struct app_bisect_hooks {
+	void (*step)(void *ctx, const struct app_bisect *b, size_t i, const char *what);
+};
+
 struct app_bisect {
 	struct app_bisect_spec spec;
 	int64_t id;			/* the bisection's run */
@@ -97,10 +105,12 @@ struct app_bisect {
 	/* The command line of a child, a measurement or the log's report (in:
 	 * the caller spells its options, app/child.h). */
 	app_child_argv_fn argv;
-	/* Said as it goes (may be NULL): a step begun and its outcome, a line
-	 * of what went wrong. */
-	void (*step)(void *ctx, const struct app_bisect *b, size_t i, const char *what);
-	void (*say)(void *ctx, const char *line);
+	/* The hooks above are the CLI's, called with cli->ctx; cli->say says
+	 * a line of what went wrong (a bisection catches its own stops, a
+	 * hangup too). h, render's table (bisect_print_hooks), called with
+	 * ctx, prints as it goes. */
+	const struct app_cli_hooks *cli;
+	const struct app_bisect_hooks *h;
 	void *ctx;
 };
 

@@ -217,7 +217,6 @@ static enum opt_result resume(struct app_bisect *b, const struct bisect_opts *bo
 
 enum opt_result bisect_check(struct cli *cli, const struct bisect_opts *bo, struct app_bisect *b, int *status)
 {
-	b->ctx = cli;
 	b->measure_dut = measure_dut;
 	b->argv = child_args_build;
 	if (bo->sub != BISECT_LOG && !cli_have_root() && !cli->check_only)

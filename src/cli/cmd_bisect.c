@@ -14,16 +14,10 @@
 #include "cli/bisect_check.h"
 #include "render/bisect_print.h"
 
-static void on_step(void *ctx, const struct app_bisect *b, size_t i, const char *what)
-{
-	if (!((struct cli *)ctx)->json)
-		bisect_print_step(stdout, b, i, what);
-}
-
-static void on_say(void *ctx, const char *line)
+static void say(void *ctx, enum app_say how, const char *line)
 {
 	(void)ctx;
-	cli_error("bisect: %s", line);
+	cli_error("%sbisect: %s", how == APP_SAY_WARNING ? "warning: " : "", line);
 }
 
 /* The log (once found, with what differed between the last good and the
@@ -48,15 +42,18 @@ static int print_log(struct cli *cli, const struct app_bisect *b, const char *ht
 
 int cmd_bisect(struct cli *cli, int argc, char **argv)
 {
+	const struct app_cli_hooks ch = { .say = say, .ctx = cli };
+	struct bisect_print_run v = { .json = false };
 	struct app_bisect *b = calloc(1, sizeof(*b));
 	struct bisect_opts bo;
 	int rc;
 
 	if (!b)
 		return cli_fail(EXIT_RUNTIME, "bisect: out of memory");
-	*b = (struct app_bisect){ .step = on_step, .say = on_say };
+	*b = (struct app_bisect){ .cli = &ch, .h = &bisect_print_hooks, .ctx = &v };
 	if (bisect_args(cli, argc, argv, &bo, &rc) == OPT_EXIT || bisect_check(cli, &bo, b, &rc) == OPT_EXIT)
 		goto out;
+	v.json = cli->json;	/* --json is known once parsed */
 	if (bo.sub == BISECT_LOG) {
 		rc = print_log(cli, b, bo.html);
 		goto out;

@@ -57,8 +57,13 @@ static double cand_median(const struct app_bisect_cand *c, struct interval *iv)
 	return iv->median;
 }
 
-void bisect_print_step(FILE *f, const struct app_bisect *b, size_t i, const char *what)
+static void step(void *ctx, const struct app_bisect *b, size_t i, const char *what)
 {
+	const struct bisect_print_run *v = ctx;
+	FILE *f = stdout;
+
+	if (v->json)
+		return;
 	stamp(f);
 	fprintf(f, "%zu/%zu ", i, b->n - 1);
 	out_put_text(f, b->c[i].shown, false);
@@ -67,6 +72,8 @@ void bisect_print_step(FILE *f, const struct app_bisect *b, size_t i, const char
 	fprintf(f, "\n");
 	fflush(f);
 }
+
+const struct app_bisect_hooks bisect_print_hooks = { .step = step };
 
 static const char *action_name(enum bisect_action a)
 {

@@ -12,8 +12,14 @@
 
 /* The bisection's first line (text only). */
 void bisect_print_begin(FILE *f, const struct app_bisect *b, bool resumed);
-/* A step's line (text only): candidate i and what happens to it. */
-void bisect_print_step(FILE *f, const struct app_bisect *b, size_t i, const char *what);
+/* A bisection's run as it prints, app_bisect's hooks (bisect_print_hooks,
+ * ctx a struct bisect_print_run): each step's line on stdout, candidate
+ * i and what happens to it, in text only. */
+struct bisect_print_run {
+	bool json;
+};
+
+extern const struct app_bisect_hooks bisect_print_hooks;
 /* The whole state; diff NULL when nothing was found to explain. */
 void bisect_print_log(struct out *o, const struct app_bisect *b, const struct trend_change *diff);
 
