@@ -26,6 +26,7 @@ struct app_child {
 	const char *prefix;		/* the lab it measures, unless its words name one (NULL: none) */
 	unsigned int repeat;		/* measurements of each figure (0: the test's own) */
 	const char *label;		/* its run's (NULL: none) */
+	unsigned int round;		/* its run's round (0: none) */
 	const char *tags[APP_STORE_MAX_TAGS];	/* its run's, beside its words' own */
 	int ntags;
 	/* a DUT of its own: the configuration its agent applies (NULL: the DUT's as it is) */

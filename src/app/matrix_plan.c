@@ -29,6 +29,57 @@ void app_matrix_plan_init(struct app_matrix *m)
 	m->nconf = 1;
 }
 
+/* splitmix64: a seed's sequence, the same on every host. */
+static uint64_t next_random(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+int app_matrix_plan_schedule(int nconf, unsigned int rounds, bool interleave, enum app_matrix_order order,
+			     uint64_t seed, struct app_matrix_step *out, int max, char *err, size_t errlen)
+{
+	int n = 0, perm[APP_MATRIX_MAX];
+	uint64_t x = seed;
+
+	if (nconf < 1 || nconf > APP_MATRIX_MAX || rounds < 1) {
+		snprintf(err, errlen, "no configuration or no round");
+		return -EINVAL;
+	}
+	if (!interleave || rounds == 1) {
+		if (nconf + (nconf > 1) > max) {
+			snprintf(err, errlen, "more than %d tests", max);
+			return -EINVAL;
+		}
+		for (int c = 0; c < nconf; c++)
+			out[n++] = (struct app_matrix_step){ .conf = c, .round = 1 };
+		if (nconf > 1)
+			out[n++] = (struct app_matrix_step){ .conf = 0, .round = 2, .drift_check = true };
+		return n;
+	}
+	if ((long)nconf * rounds > max) {
+		snprintf(err, errlen, "%d configurations x %u rounds: at most %d tests", nconf, rounds, max);
+		return -EINVAL;
+	}
+	for (unsigned int r = 1; r <= rounds; r++) {
+		for (int c = 0; c < nconf; c++)
+			perm[c] = order == APP_MATRIX_ALTERNATE && !(r & 1) ? nconf - 1 - c : c;
+		/* Fisher-Yates */
+		for (int c = nconf - 1; order == APP_MATRIX_SHUFFLE && c > 0; c--) {
+			int j = (int)(next_random(&x) % (uint64_t)(c + 1)), t = perm[c];
+
+			perm[c] = perm[j];
+			perm[j] = t;
+		}
+		for (int c = 0; c < nconf; c++)
+			out[n++] = (struct app_matrix_step){ .conf = perm[c], .round = r };
+	}
+	return n;
+}
+
 int app_matrix_plan_axis(const struct app_matrix *m, const char *name)
 {
 	for (int k = 0; k < APP_MATRIX_NAXES; k++)

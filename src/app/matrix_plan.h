@@ -17,6 +17,8 @@
 #define APP_MATRIX_NAXES	8
 #define APP_MATRIX_ARGV_MAX	512	/* a test's command line */
 #define APP_MATRIX_LABEL_MAX	63	/* a run's label */
+#define APP_MATRIX_ROUNDS_MAX	16	/* --repeat */
+#define APP_MATRIX_RUNS_MAX	256	/* configurations x rounds, and the drift check */
 
 struct app_matrix_plan_axis {
 	const char *name;	/* in labels and JSON: "placement" */
@@ -52,6 +54,34 @@ const char *app_matrix_plan_setting(const struct app_matrix *m, int c, int k);
  * each axis of more than one value (the value alone for placement).
  * -EINVAL when one would not fit a run's label. */
 int app_matrix_plan_labels(struct app_matrix *m, const char *label, char *err, size_t errlen);
+
+/* The order of the configurations within a round: alternating (the
+ * first round in order, the next reversed, and so on: A B, B A, A B), or
+ * shuffled afresh each round from a seed. */
+enum app_matrix_order {
+	APP_MATRIX_ALTERNATE,
+	APP_MATRIX_SHUFFLE,
+};
+
+/* One test of the matrix: configuration conf's round (from 1). The drift
+ * check is the first configuration once more at the end, as a round of
+ * its own. */
+struct app_matrix_step {
+	int conf;
+	unsigned int round;
+	bool drift_check;
+};
+
+/* The tests of a matrix of nconf configurations, in the order they run.
+ * Interleaved with rounds >= 2: rounds rounds, each every configuration
+ * once in the order's order (shuffle's from seed). Otherwise every
+ * configuration once (its test repeating as it was asked, back to back),
+ * in order, then (with two configurations or more) the drift check: the
+ * first again, round 2, so that 'report' sees how far the host moved
+ * between the first test and the last. The number of steps, at most max;
+ * -EINVAL with a reason when they would be more. */
+int app_matrix_plan_schedule(int nconf, unsigned int rounds, bool interleave, enum app_matrix_order order,
+			     uint64_t seed, struct app_matrix_step *out, int max, char *err, size_t errlen);
 
 /* A DUT of its own (not the lab) takes the axes placement and rules
  * only: its agent applies them. 0 when every axis given is one of them,

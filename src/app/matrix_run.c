@@ -12,12 +12,12 @@
 /* A child's exit status when it cannot start: a runtime failure. */
 #define CHILD_CANNOT_RUN 1
 
-void app_matrix_run_test(const struct app_matrix_run *r, int c, struct app_child *what)
+void app_matrix_run_test(const struct app_matrix_run *r, int c, unsigned int round, struct app_child *what)
 {
 	const struct app_matrix *m = r->m;
 
 	*what = (struct app_child){ .cmd = APP_CHILD_TEST, .words = r->test, .nwords = r->ntest,
-				    .label = m->labels[c], .db = r->db_path };
+				    .label = m->labels[c], .round = round, .db = r->db_path };
 	what->tags[what->ntags++] = r->mtag;
 	for (int t = 0; t < r->ntags && what->ntags < APP_STORE_MAX_TAGS; t++)
 		what->tags[what->ntags++] = r->tags[t];
@@ -29,29 +29,41 @@ void app_matrix_run_test(const struct app_matrix_run *r, int c, struct app_child
 	what->rules = app_matrix_plan_value(m, c, app_matrix_plan_axis(m, "rules"));
 }
 
-/* Configuration c: its lab built, its test run (its stdout to out_fd,
- * -1 this process's) and stored. */
-static int run_one(struct app_matrix_run *r, int c, int out_fd)
+int app_matrix_run_report_ids(const struct app_matrix_run *r, int64_t *ids)
 {
+	int n = 0;
+
+	for (int c = 0; c < r->m->nconf; c++)
+		for (int k = 0; k < r->nsteps; k++)
+			if (r->steps[k].conf == c && r->run_ids[k] > 0)
+				ids[n++] = r->run_ids[k];
+	return n;
+}
+
+/* Step k: its configuration's lab built, its test run (its stdout to
+ * out_fd, -1 this process's) and stored. */
+static int run_one(struct app_matrix_run *r, int k, int out_fd)
+{
+	int c = r->steps[k].conf;
 	const char *label = r->m->labels[c];
 	struct app_child what;
 	char err[512];
 	int st;
 
-	r->h->starting(r->ctx, r, c);
+	r->h->starting(r->ctx, r, k);
 	if (!r->remote && (lab_down(r->prefix, err, sizeof(err)) || lab_up(&r->specs[c], err, sizeof(err)))) {
 		app_cli_hooks_say(r->cli, APP_SAY_ERROR, "configuration %d (%s): lab up: %s", c + 1, label, err);
 		return -EIO;
 	}
 	if (stop_requested())
 		return -EINTR;
-	app_matrix_run_test(r, c, &what);
+	app_matrix_run_test(r, c, r->steps[k].round, &what);
 	st = app_child_run(r->argv, r->cli->ctx, &what, out_fd, CHILD_CANNOT_RUN);
 	if (st < 0) {
 		app_cli_hooks_say(r->cli, APP_SAY_ERROR, "cannot run the test: %s", strerror(-st));
 		return -EIO;
 	}
-	r->run_ids[c] = app_matrix_plan_newest_run(r->db_path, r->mtag);
+	r->run_ids[k] = app_matrix_plan_newest_run(r->db_path, r->mtag);
 	if (st) {
 		/* the test said why; a stop keeps the runs so far */
 		if (st == 130 || stop_requested())
@@ -60,12 +72,13 @@ static int run_one(struct app_matrix_run *r, int c, int out_fd)
 				  "far are stored, tagged %s", c + 1, label, st, r->mtag);
 		return st;
 	}
-	if (r->run_ids[c] <= (c ? r->run_ids[c - 1] : 0)) {
+	if (r->run_ids[k] <= (k ? r->run_ids[k - 1] : 0)) {
+		r->run_ids[k] = 0;
 		app_cli_hooks_say(r->cli, APP_SAY_ERROR, "configuration %d (%s): the test stored no run in %s", c + 1,
 				  label, r->db_path);
 		return -EIO;
 	}
-	r->h->done(r->ctx, r, c);
+	r->h->done(r->ctx, r, k);
 	return 0;
 }
 
@@ -74,8 +87,9 @@ static int run_one(struct app_matrix_run *r, int c, int out_fd)
  * report hook. Its exit status, or -EIO. */
 static int report(struct app_matrix_run *r)
 {
-	const struct app_child what = { .cmd = APP_CHILD_REPORT, .json = r->json, .runs = r->run_ids,
-					.nruns = r->m->nconf, .db = r->db_path, .html = r->html,
+	int64_t ids[APP_MATRIX_RUNS_MAX];
+	const struct app_child what = { .cmd = APP_CHILD_REPORT, .json = r->json, .runs = ids,
+					.nruns = app_matrix_run_report_ids(r, ids), .db = r->db_path, .html = r->html,
 					.fail_pct = r->fail_pct };
 	FILE *doc = NULL;
 	int st;
@@ -112,23 +126,23 @@ static int hold(struct app_matrix_run *r, int *lock)
 	return 0;
 }
 
-/* Every configuration in turn until one fails or a stop: 0 or why not,
- * with *at the last one started and *started how many were. */
+/* Every test in turn until one fails or a stop: 0 or why not, with *at
+ * the last one started and *started how many were. */
 static int run_all(struct app_matrix_run *r, int out_fd, int *at, int *started)
 {
 	int rc = 0;
 
-	for (int c = 0; !rc && c < r->m->nconf && !stop_requested(); c++) {
-		*at = c;
-		*started = c + 1;
-		rc = run_one(r, c, out_fd);
+	for (int k = 0; !rc && k < r->nsteps && !stop_requested(); k++) {
+		*at = k;
+		*started = k + 1;
+		rc = run_one(r, k, out_fd);
 	}
 	return rc;
 }
 
 int app_matrix_run(struct app_matrix_run *r)
 {
-	int nconf = r->m->nconf, rc = 0, lock = -1, at = 0, started = 0;
+	int nsteps = r->nsteps, rc = 0, lock = -1, at = 0, started = 0;
 	FILE *null = r->json ? fopen("/dev/null", "w") : NULL;
 	struct stop sigs;
 	bool between = false;
@@ -157,10 +171,10 @@ int app_matrix_run(struct app_matrix_run *r)
 			rc = -EIO;
 	}
 	if (rc == -EINTR && !started)
-		app_cli_hooks_say(r->cli, APP_SAY_NOTE, "stopped before configuration 1 of %d; nothing was run", nconf);
+		app_cli_hooks_say(r->cli, APP_SAY_NOTE, "stopped before test 1 of %d; nothing was run", nsteps);
 	else if (rc == -EINTR)
-		app_cli_hooks_say(r->cli, APP_SAY_NOTE, "stopped %s configuration %d of %d; the runs so far are stored, "
-				  "tagged %s", between ? "after" : "in", at + 1, nconf, r->mtag);
+		app_cli_hooks_say(r->cli, APP_SAY_NOTE, "stopped %s test %d of %d; the runs so far are stored, "
+				  "tagged %s", between ? "after" : "in", at + 1, nsteps, r->mtag);
 	if (!rc)
 		rc = report(r);
 	if (!r->remote) {

@@ -31,12 +31,15 @@ int app_run_store_open(struct run_store *s, char *err, size_t errlen)
 
 /* The run's row from its environment e (its config made from it), with
  * kv room for e's entries. */
-static int begin_with(struct run_store *s, const struct envcap *e, struct db_kv *kv, struct db_run_info *ri,
+static int begin_with(struct run_store *s, struct envcap *e, struct db_kv *kv, struct db_run_info *ri,
 		      char *err, size_t errlen)
 {
 	char config[256];
 
+	/* not in the config: the rounds of one configuration are one setup */
 	envcap_config(e, config, sizeof(config));
+	if (s->req.round)
+		envcap_kv_set(e, "run.round", "%u", s->req.round);
 	for (unsigned int i = 0; i < e->n; i++)
 		kv[i] = (struct db_kv){ e->kv[i].key, e->kv[i].value };
 	ri->label = s->req.label;

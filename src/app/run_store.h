@@ -1,6 +1,6 @@
 /* Storing a traffic command's run (trial, rfc2544, stream): the run row with its
  * environment at the start, every trial as it ends, rfc2544's rows, the
- * status at the end. The options (--db, --label, --tag, --no-store) are
+ * status at the end. The options (--db, --label, --tag, --round, --no-store) are
  * parsed by src/cli/store_args.c into struct run_store. */
 #ifndef WR_APP_RUN_STORE_H
 #define WR_APP_RUN_STORE_H
@@ -31,6 +31,9 @@ struct run_store_request {
 	const char *label;
 	const char *tags[APP_STORE_MAX_TAGS];
 	unsigned int ntags;
+	/* this run is round N (from 1) of an interleaved comparison: 'report'
+	 * pairs the runs of one label by their rounds (0: none) */
+	unsigned int round;
 	bool no_store;
 };
 

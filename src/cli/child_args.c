@@ -60,6 +60,10 @@ static void test_words(struct line *l, const struct app_child *w)
 		put_opt(l, "--repeat", num);
 	}
 	put_opt(l, "--label", w->label);
+	if (w->round) {
+		snprintf(num, sizeof(num), "%u", w->round);
+		put_opt(l, "--round", num);
+	}
 	for (int t = 0; t < w->ntags; t++)
 		put_opt(l, "--tag", w->tags[t]);
 	put_opt(l, "--db", w->db);
@@ -136,9 +140,9 @@ static bool matrix_sets(const char *word, bool remote)
 {
 	/* The lab's matrix sets the ports; a real DUT's matrix sets what it
 	 * changes on the DUT, and the test names the ports and the DUT. */
-	static const char *const lab[] = { "--prefix", "--tx", "--rx", "--label", "--db", "--no-store",
+	static const char *const lab[] = { "--prefix", "--tx", "--rx", "--label", "--round", "--db", "--no-store",
 					   "--json", "-j", "--dst-mac", NULL };
-	static const char *const dut[] = { "--prefix", "--label", "--db", "--no-store", "--json", "-j",
+	static const char *const dut[] = { "--prefix", "--label", "--round", "--db", "--no-store", "--json", "-j",
 					   "--dut-placement", "--dut-rules", NULL };
 	const char *const *taken = remote ? dut : lab;
 
@@ -149,10 +153,40 @@ static bool matrix_sets(const char *word, bool remote)
 	return false;
 }
 
-enum opt_result child_args_matrix(char **test, int ntest, int ntags, bool *remote, int *status)
+/* The test's --repeat N taken out of its words (*ntest fewer), N in
+ * *repeat (0: none): OPT_EXIT with *status when N is no number of rounds. */
+static enum opt_result take_repeat(char **test, int *ntest, unsigned int *repeat, int *status)
 {
-	*remote = child_args_remote(test, ntest);
-	for (int i = 1; i < ntest; i++) {
+	for (int i = 1; i < *ntest; i++) {
+		const char *v = NULL;
+		int words = 1;
+		char *end;
+		unsigned long n;
+
+		if (!strcmp(test[i], "--repeat") && i + 1 < *ntest)
+			v = test[i + 1], words = 2;
+		else if (!strncmp(test[i], "--repeat=", 9))
+			v = test[i] + 9;
+		else
+			continue;
+		n = strtoul(v, &end, 10);
+		if (!*v || *end || v[0] == '-' || n < 1 || n > APP_MATRIX_ROUNDS_MAX)
+			return opt_fail(status, EXIT_USAGE, "matrix: the test's --repeat '%s': the matrix runs it as "
+					"rounds, 1 to %d (or give --no-interleave)", v, APP_MATRIX_ROUNDS_MAX);
+		*repeat = (unsigned int)n;
+		memmove(test + i, test + i + words, (size_t)(*ntest - i - words) * sizeof(*test));
+		*ntest -= words;
+		i--;
+	}
+	return OPT_GO;
+}
+
+enum opt_result child_args_matrix(char **test, int *ntest, int ntags, bool rounds, bool *remote,
+				  unsigned int *repeat, int *status)
+{
+	*repeat = 0;
+	*remote = child_args_remote(test, *ntest);
+	for (int i = 1; i < *ntest; i++) {
 		/* the test would print its help and the matrix run on */
 		if (!strcmp(test[i], "--help") || !strcmp(test[i], "-h"))
 			return opt_fail(status, EXIT_USAGE,
@@ -163,8 +197,10 @@ enum opt_result child_args_matrix(char **test, int ntest, int ntags, bool *remot
 					"matrix: %s is the matrix's to set, not the test's (see 'wirerate matrix --help')",
 					test[i]);
 	}
-	/* the label, tag, store and lab the matrix adds, and the DUT's axes */
-	if (ntest + 2 * ntags + 12 > APP_MATRIX_ARGV_MAX)
+	if (rounds && take_repeat(test, ntest, repeat, status) == OPT_EXIT)
+		return OPT_EXIT;
+	/* the label, round, tag, store and lab the matrix adds, and the DUT's axes */
+	if (*ntest + 2 * ntags + 14 > APP_MATRIX_ARGV_MAX)
 		return opt_fail(status, EXIT_USAGE, "matrix: too many test options");
 	return OPT_GO;
 }

@@ -30,8 +30,11 @@ bool child_args_remote(char *const *test, int ntest);
  * a DUT of its own, whose matrix sets --dut-placement and --dut-rules and
  * leaves the ports to the test), and room for what it adds (ntags: the
  * user's tags) in APP_MATRIX_ARGV_MAX words. *remote: the test names a
- * DUT of its own. OPT_GO, or OPT_EXIT with *status (opt.h) after "matrix:
- * " and the reason. */
-enum opt_result child_args_matrix(char **test, int ntest, int ntags, bool *remote, int *status);
+ * DUT of its own. With rounds (an interleaved matrix) the test's own
+ * --repeat N is taken out of its words (*ntest fewer), N in *repeat (0:
+ * none): the matrix runs N rounds of one test each instead. OPT_GO, or
+ * OPT_EXIT with *status (opt.h) after "matrix: " and the reason. */
+enum opt_result child_args_matrix(char **test, int *ntest, int ntags, bool rounds, bool *remote,
+				  unsigned int *repeat, int *status);
 
 #endif

@@ -27,6 +27,22 @@ static int set_tag(void *ctx, const struct opt *opt, const char *v, char *err, s
 	return 0;
 }
 
+static int set_order(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct matrix_opts *mo = ctx;
+
+	(void)opt;
+	if (!strcmp(v, "alternate"))
+		mo->order = APP_MATRIX_ALTERNATE;
+	else if (!strcmp(v, "shuffle"))
+		mo->order = APP_MATRIX_SHUFFLE;
+	else {
+		snprintf(err, errlen, "--order '%s': alternate or shuffle", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static const struct opt matrix_opts_table[] = {
 	{ OPT_CUSTOM("placement", OPT_VALUE, "LIST", set_axis, "e.g. bound,split,free (the DUT's IRQ placement)"),
 	  .group = "axes ('lab up' options, each a comma-separated list of values, or repeated)" },
@@ -49,6 +65,21 @@ static const struct opt matrix_opts_table[] = {
 		  "the end, also on failure or Ctrl-C"),
 	  .group = "options", .def = LAB_PREFIX_DEFAULT },
 	{ OPT_BOOL("no-xdp", MO(no_xdp), "every configuration's DUT in skb mode ('lab up --no-xdp')") },
+	{ OPT_UINT("repeat", "N", MO(repeat), 1, APP_MATRIX_ROUNDS_MAX,
+		   "N rounds, each every configuration once, the order\n"
+		   "alternating (A B, B A, ...): a drift of the host falls into\n"
+		   "each round's pair, and 'report' compares paired rounds\n"
+		   "(default: the test's --repeat, else 1; docs/confidence.md)") },
+	{ OPT_BOOL("no-interleave", MO(no_interleave),
+		   "each configuration's repeats back to back (the test's\n"
+		   "--repeat), as before rounds; then the first configuration\n"
+		   "again, the drift check") },
+	{ OPT_CUSTOM("order", OPT_VALUE, "HOW", set_order,
+		     "the configurations' order in a round: alternate, or shuffle\n"
+		     "(afresh each round, from --seed)"),
+	  .def = "alternate" },
+	{ OPT_U64("seed", "N", MO(seed), 0, UINT64_MAX, "shuffle's seed (default: from the clock; printed and stored)"),
+	  .given = MO(seed_set) },
 	{ OPT_STR("label", "TEXT", MO(label), "put in front of each run's label (the configuration)") },
 	{ OPT_CUSTOM("tag", OPT_VALUE, "TEXT", set_tag, "an extra tag on every run (repeatable)") },
 	{ OPT_DB("db", "FILE", MO(db),
@@ -120,7 +151,10 @@ const struct opt_cmd matrix_cmd = {
 		 "(rows are frame sizes, columns are configurations) and one by setup (rows\n"
 		 "are configurations, kpps), each against the first configuration.\n",
 	.notes = "The test's options follow '--': any of trial's or rfc2544's, except the\n"
-		 "ones the matrix sets (--prefix, --tx, --rx, --label, --db, --no-store, --json).\n"
+		 "ones the matrix sets (--prefix, --tx, --rx, --label, --round, --db, --no-store,\n"
+		 "--json). The test's --repeat N becomes the matrix's N rounds unless\n"
+		 "--no-interleave is given. With one round, or --no-interleave, the first\n"
+		 "configuration runs once more at the end: the drift check.\n"
 		 "At most 64 configurations. With --json: the configurations, their run ids\n"
 		 "and the report's JSON.\n"
 		 "\n"

@@ -14,9 +14,16 @@
 struct matrix_opts {
 	struct app_matrix *m;
 	const char *prefix, *label, *db, *html, *fail_pct;
-	const char *tags[APP_STORE_MAX_TAGS - 1];	/* and the matrix's own */
+	const char *tags[APP_STORE_MAX_TAGS - 2];	/* and the matrix's own two */
 	int ntags;
 	bool no_xdp;
+	/* the rounds (--repeat; 0: the test's --repeat, else 1), whether
+	 * they interleave, their order and its seed */
+	unsigned int repeat;
+	bool no_interleave;
+	enum app_matrix_order order;
+	uint64_t seed;
+	bool seed_set;
 };
 
 /* argv up to '--' into mo (mo->m: the axes' values) and the test after

@@ -17,8 +17,10 @@ struct matrix_plan {
 	struct app_matrix m;
 	struct matrix_opts mo;
 	struct app_matrix_run run;
-	char db_path[4096], mtag[64];
+	char db_path[4096], mtag[64], otag[64];
+	const char *tags[APP_STORE_MAX_TAGS - 1];	/* the user's and otag */
 	struct lab_spec specs[APP_MATRIX_MAX];
+	struct app_matrix_step steps[APP_MATRIX_RUNS_MAX];
 };
 
 /* argv checked into p: OPT_GO to go on with p->run, or OPT_EXIT with

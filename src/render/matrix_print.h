@@ -14,18 +14,22 @@
 #include "app/matrix_run.h"
 #include "render/out.h"
 
-void matrix_print_json(struct out *o, const struct app_matrix *m, const int64_t *run_ids, const char *mtag,
-		      const char *prefix, FILE *report);
+/* The matrix's document: its tag, lab and order, each configuration
+ * with its runs (in the order they ran), and the report's. */
+void matrix_print_json(struct out *o, const struct app_matrix_run *r, FILE *report);
 
 /* The matrix's first line: nconf configurations in lab prefix (NULL:
- * on the test's DUT), the tag of its runs. */
-void matrix_print_begin(int nconf, const char *prefix, const char *mtag);
-/* On stderr: about test_s seconds a configuration, lab_s more for the
- * lab's build (0: none). */
-void matrix_print_planned(int nconf, double test_s, double lab_s);
-/* "matrix C/N: LABEL" before configuration c's test; a blank line after
- * it stored its run. */
-void matrix_print_config(int c, int nconf, const char *label);
+ * on the test's DUT), the tag of its runs; then how its tests are
+ * ordered (rounds, the order and its seed, or the drift check). */
+void matrix_print_begin(const struct app_matrix_run *r);
+/* On stderr: about test_s seconds a test, lab_s more for the lab's
+ * build (0: none), ntests tests. */
+void matrix_print_planned(int ntests, double test_s, double lab_s);
+/* "matrix K/N: LABEL" before test k (from 0) of n, with its round of
+ * rounds when there are more than one, or "(the drift check)"; a blank
+ * line after it stored its run. */
+void matrix_print_config(int k, int n, const char *label, unsigned int round, unsigned int rounds,
+			 bool drift_check);
 void matrix_print_config_done(void);
 
 /* A matrix's run as it prints, app_matrix_run's hooks (matrix_print_hooks,

@@ -186,7 +186,7 @@ static void remote_dut(void **st)
 	assert_int_equal(app_matrix_plan_labels(&m, "L", err, sizeof(err)), 0);
 	r = (struct app_matrix_run){ .m = &m, .prefix = "t-", .remote = true, .test = test, .ntest = 3, .tags = tags,
 				     .ntags = 2, .db_path = "/d", .mtag = "matrix-1" };
-	app_matrix_run_test(&r, 3, &what);	/* the first axis varies fastest */
+	app_matrix_run_test(&r, 3, 2, &what);	/* the first axis varies fastest */
 	assert_int_equal(what.cmd, APP_CHILD_TEST);
 	assert_ptr_equal(what.words, test);
 	assert_int_equal(what.nwords, 3);
@@ -199,9 +199,10 @@ static void remote_dut(void **st)
 	assert_string_equal(what.placement, "free");
 	assert_string_equal(what.rules, "10");
 	assert_int_equal(what.repeat, 0);
+	assert_int_equal(what.round, 2);
 	/* the lab's: its prefix, no DUT settings */
 	r.remote = false;
-	app_matrix_run_test(&r, 0, &what);
+	app_matrix_run_test(&r, 0, 0, &what);
 	assert_string_equal(what.prefix, "t-");
 	assert_null(what.placement);
 	assert_null(what.rules);
@@ -209,6 +210,59 @@ static void remote_dut(void **st)
 	add(&m, "mtu", "1500");
 	assert_int_equal(app_matrix_plan_check_remote(&m, &k), -EINVAL);
 	assert_int_equal(k, app_matrix_plan_axis(&m, "mtu"));
+}
+
+/* The tests' order: rounds of every configuration, alternating (A B C,
+ * C B A, ...) or shuffled from a seed (the same seed, the same order;
+ * every round a permutation); one round or back to back: each once, then
+ * the first again as the drift check; too many refused. */
+static void schedule(void **st)
+{
+	struct app_matrix_step s[APP_MATRIX_RUNS_MAX], t[APP_MATRIX_RUNS_MAX];
+	int n;
+
+	(void)st;
+	n = app_matrix_plan_schedule(3, 3, true, APP_MATRIX_ALTERNATE, 0, s, APP_MATRIX_RUNS_MAX, err, sizeof(err));
+	assert_int_equal(n, 9);
+	for (int k = 0; k < 9; k++) {
+		assert_int_equal(s[k].round, k / 3 + 1);
+		assert_int_equal(s[k].conf, (k / 3) % 2 ? 2 - k % 3 : k % 3);
+		assert_false(s[k].drift_check);
+	}
+	n = app_matrix_plan_schedule(4, 5, true, APP_MATRIX_SHUFFLE, 99, s, APP_MATRIX_RUNS_MAX, err, sizeof(err));
+	assert_int_equal(n, 20);
+	assert_int_equal(app_matrix_plan_schedule(4, 5, true, APP_MATRIX_SHUFFLE, 99, t, APP_MATRIX_RUNS_MAX, err,
+						  sizeof(err)), 20);
+	assert_memory_equal(s, t, 20 * sizeof(*s));
+	bool moved = false;
+
+	for (int r = 0; r < 5; r++) {
+		unsigned int seen = 0;
+
+		for (int k = 0; k < 4; k++) {
+			assert_int_equal(s[r * 4 + k].round, r + 1);
+			seen |= 1u << s[r * 4 + k].conf;
+			moved |= s[r * 4 + k].conf != k;
+		}
+		assert_int_equal(seen, 0xf);
+	}
+	assert_true(moved);
+	/* one round, or back to back: the drift check last */
+	for (int inter = 0; inter < 2; inter++) {
+		n = app_matrix_plan_schedule(2, inter ? 1 : 4, inter, APP_MATRIX_ALTERNATE, 0, s, APP_MATRIX_RUNS_MAX,
+					     err, sizeof(err));
+		assert_int_equal(n, 3);
+		assert_int_equal(s[0].conf, 0);
+		assert_int_equal(s[1].conf, 1);
+		assert_int_equal(s[2].conf, 0);
+		assert_int_equal(s[2].round, 2);
+		assert_true(s[2].drift_check);
+	}
+	/* one configuration: nothing to drift against */
+	assert_int_equal(app_matrix_plan_schedule(1, 1, true, APP_MATRIX_ALTERNATE, 0, s, 8, err, sizeof(err)), 1);
+	assert_int_equal(app_matrix_plan_schedule(64, 5, true, APP_MATRIX_ALTERNATE, 0, s, APP_MATRIX_RUNS_MAX, err,
+						  sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "64 configurations x 5 rounds"));
 }
 
 static void own_options(void **st)
@@ -235,7 +289,7 @@ int main(void)
 		cmocka_unit_test(expansion_order), cmocka_unit_test(labels),
 		cmocka_unit_test(dut_cpus_not_split), cmocka_unit_test(bad_axes),
 		cmocka_unit_test(long_label_refused), cmocka_unit_test(settings),
-		cmocka_unit_test(remote_dut),	   cmocka_unit_test(own_options),
+		cmocka_unit_test(remote_dut),	   cmocka_unit_test(own_options), cmocka_unit_test(schedule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,8 @@ static char err[512];
 /* The test's words checked as the matrix checks them: OPT_GO, or
  * OPT_EXIT with EXIT_USAGE after one line on stderr ("wirerate: matrix:
  * REASON"), whose reason is left in err; "" when it went on. */
+static unsigned int repeat;
+
 static enum opt_result check(char **test, int ntest, int ntags, bool *remote)
 {
 	static const char lead[] = "wirerate: matrix: ";
@@ -32,7 +34,7 @@ static enum opt_result check(char **test, int ntest, int ntags, bool *remote)
 	assert_int_equal(pipe(p), 0);
 	saved = dup(2);
 	dup2(p[1], 2);
-	r = child_args_matrix(test, ntest, ntags, remote, &status);
+	r = child_args_matrix(test, &ntest, ntags, false, remote, &repeat, &status);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -240,7 +242,7 @@ static void matrix_remote_words(void **st)
 static void matrix_room(void **st)
 {
 	static char *test[APP_MATRIX_ARGV_MAX];
-	int n = APP_MATRIX_ARGV_MAX - 12;
+	int n = APP_MATRIX_ARGV_MAX - 14;
 	bool remote;
 
 	(void)st;
@@ -254,12 +256,46 @@ static void matrix_room(void **st)
 	assert_int_equal(check(test, n - 4, 2, &remote), OPT_GO);
 	assert_int_equal(check(test, n - 3, 2, &remote), OPT_EXIT);
 	assert_string_equal(err, "too many test options");
-	assert_int_equal(check(test, 1, (APP_MATRIX_ARGV_MAX - 13) / 2, &remote), OPT_GO);
-	assert_int_equal(check(test, 1, (APP_MATRIX_ARGV_MAX - 13) / 2 + 1, &remote), OPT_EXIT);
+	assert_int_equal(check(test, 1, (APP_MATRIX_ARGV_MAX - 15) / 2, &remote), OPT_GO);
+	assert_int_equal(check(test, 1, (APP_MATRIX_ARGV_MAX - 15) / 2 + 1, &remote), OPT_EXIT);
 	/* a reserved word is said first, before the room */
 	test[5] = "--db";
 	assert_int_equal(check(test, n + 1, 0, &remote), OPT_EXIT);
 	assert_non_null(strstr(err, "--db is the matrix's to set"));
+}
+
+/* An interleaved matrix takes the test's --repeat N as its rounds, out
+ * of the test's words (both spellings); a bad N is refused, naming it;
+ * with no rounds asked the words stay as they are. */
+static void matrix_repeat(void **st)
+{
+	char *test[] = { "trial", "--rate", "1k", "--repeat", "3", "--duration", "2s" };
+	char *eq[] = { "rfc2544", "throughput", "--repeat=5" };
+	char *bad[] = { "trial", "--repeat", "0" };
+	char *big[] = { "trial", "--repeat=17" };
+	int n = 7, status = -1;
+	bool remote;
+
+	(void)st;
+	assert_int_equal(child_args_matrix(test, &n, 0, true, &remote, &repeat, &status), OPT_GO);
+	assert_int_equal(repeat, 3);
+	assert_int_equal(n, 5);
+	assert_string_equal(test[3], "--duration");
+	assert_string_equal(test[4], "2s");
+	n = 3;
+	assert_int_equal(child_args_matrix(eq, &n, 0, true, &remote, &repeat, &status), OPT_GO);
+	assert_int_equal(repeat, 5);
+	assert_int_equal(n, 2);
+	n = 3;
+	assert_int_equal(child_args_matrix(eq, &n, 0, false, &remote, &repeat, &status), OPT_GO);
+	assert_int_equal(repeat, 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(check(bad, 3, 0, &remote), OPT_GO);	/* not taken: the test checks it */
+	n = 3;
+	assert_int_equal(child_args_matrix(bad, &n, 0, true, &remote, &repeat, &status), OPT_EXIT);
+	assert_int_equal(status, EXIT_USAGE);
+	n = 2;
+	assert_int_equal(child_args_matrix(big, &n, 0, true, &remote, &repeat, &status), OPT_EXIT);
 }
 
 int main(void)
@@ -270,6 +306,7 @@ int main(void)
 		cmocka_unit_test(option_names),	   cmocka_unit_test(matrix_help),
 		cmocka_unit_test(matrix_reserved), cmocka_unit_test(matrix_remote_words),
 		cmocka_unit_test(matrix_room),
+		cmocka_unit_test(matrix_repeat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -194,9 +194,11 @@ static void two_confs(struct app_matrix *m)
  * report's document inside as the child wrote it; nothing in text. */
 static void matrix_json(void **st)
 {
-	const int64_t runs[] = { 11, 12 };
 	const char *report = "{\"runs\": [11,\n12]}\n";
+	const struct app_matrix_step steps[] = { { 0, 1, false }, { 1, 1, false }, { 0, 2, true } };
 	struct app_matrix mx;
+	struct app_matrix_run r = { .m = &mx, .prefix = "t-", .mtag = "matrix-1", .steps = steps, .nsteps = 2,
+				    .rounds = 1, .run_ids = { 11, 12 } };
 	struct mem m;
 	FILE *src;
 
@@ -204,12 +206,14 @@ static void matrix_json(void **st)
 	two_confs(&mx);
 	assert_non_null(src = tmpfile());
 	fputs(report, src);
-	matrix_print_json(mem_out(&m, true), &mx, runs, "matrix-1", "t-", src);
-	mem_is(&m, "{\"tag\":\"matrix-1\",\"prefix\":\"t-\",\"configurations\":["
-		   "{\"label\":\"bound\",\"run_id\":11,\"lab\":{\"placement\":\"bound\",\"rules\":\"0\"}},"
-		   "{\"label\":\"free\",\"run_id\":12,\"lab\":{\"placement\":\"free\",\"rules\":\"0\"}}],"
+	matrix_print_json(mem_out(&m, true), &r, src);
+	mem_is(&m, "{\"tag\":\"matrix-1\",\"prefix\":\"t-\",\"rounds\":1,\"interleaved\":false,\"configurations\":["
+		   "{\"label\":\"bound\",\"run_id\":11,\"runs\":[{\"run_id\":11,\"round\":1}],"
+		   "\"lab\":{\"placement\":\"bound\",\"rules\":\"0\"}},"
+		   "{\"label\":\"free\",\"run_id\":12,\"runs\":[{\"run_id\":12,\"round\":1}],"
+		   "\"lab\":{\"placement\":\"free\",\"rules\":\"0\"}}],"
 		   "\"report\":{\"runs\": [11,\n12]}}\n");
-	matrix_print_json(mem_out(&m, false), &mx, runs, "matrix-1", "t-", src);
+	matrix_print_json(mem_out(&m, false), &r, src);
 	mem_is(&m, "");
 	fclose(src);
 
@@ -217,22 +221,62 @@ static void matrix_json(void **st)
 	 * --label, escaped in JSON */
 	assert_int_equal(app_matrix_plan_labels(&mx, "k\x01", err, sizeof(err)), 0);
 	assert_non_null(src = tmpfile());
-	matrix_print_json(mem_out(&m, true), &mx, runs, "matrix-2", "t-", src);
-	mem_is(&m, "{\"tag\":\"matrix-2\",\"prefix\":\"t-\",\"configurations\":["
-		   "{\"label\":\"k\\u0001 bound\",\"run_id\":11,\"lab\":{\"placement\":\"bound\",\"rules\":\"0\"}},"
-		   "{\"label\":\"k\\u0001 free\",\"run_id\":12,\"lab\":{\"placement\":\"free\",\"rules\":\"0\"}}],"
+	/* and the drift check's run, the first configuration's second */
+	r.mtag = "matrix-2";
+	r.nsteps = 3;
+	r.run_ids[2] = 13;
+	matrix_print_json(mem_out(&m, true), &r, src);
+	mem_is(&m, "{\"tag\":\"matrix-2\",\"prefix\":\"t-\",\"rounds\":1,\"interleaved\":false,\"configurations\":["
+		   "{\"label\":\"k\\u0001 bound\",\"run_id\":11,\"runs\":[{\"run_id\":11,\"round\":1},"
+		   "{\"run_id\":13,\"round\":2,\"drift_check\":true}],"
+		   "\"lab\":{\"placement\":\"bound\",\"rules\":\"0\"}},"
+		   "{\"label\":\"k\\u0001 free\",\"run_id\":12,\"runs\":[{\"run_id\":12,\"round\":1}],"
+		   "\"lab\":{\"placement\":\"free\",\"rules\":\"0\"}}],"
 		   "\"report\":null}\n");
+	/* interleaved and shuffled: the order and its seed */
+	r.interleave = true;
+	r.order = APP_MATRIX_SHUFFLE;
+	r.seed = 42;
+	r.rounds = 2;
+	matrix_print_json(mem_out(&m, true), &r, src);
+	out_destroy(m.o);
+	fclose(m.f);
+	assert_non_null(strstr(m.buf, "\"rounds\":2,\"interleaved\":true,\"order\":\"shuffle\",\"seed\":42,"));
+	free(m.buf);
 	fclose(src);
 }
 
 static void print_config(const void *label)
 {
-	matrix_print_config(1, 4, label);
+	matrix_print_config(1, 4, label, 1, 1, false);
+}
+
+static void print_round(const void *label)
+{
+	matrix_print_config(4, 6, label, 2, 3, false);
+}
+
+static void print_drift(const void *label)
+{
+	matrix_print_config(3, 4, label, 2, 1, true);
 }
 
 static void print_begin(const void *prefix)
 {
-	matrix_print_begin(3, prefix, "matrix-\x1b");
+	static struct app_matrix mx = { .nconf = 3 };
+	struct app_matrix_run r = { .m = &mx, .prefix = prefix, .remote = !prefix, .mtag = "matrix-\x1b",
+				    .rounds = 1 };
+
+	matrix_print_begin(&r);
+}
+
+static void print_begin_rounds(const void *order)
+{
+	static struct app_matrix mx = { .nconf = 2 };
+	struct app_matrix_run r = { .m = &mx, .prefix = "t-", .mtag = "m", .rounds = 3, .interleave = true,
+				    .order = *(const enum app_matrix_order *)order, .seed = 7 };
+
+	matrix_print_begin(&r);
 }
 
 /* The lines on stdout: "matrix C/N: LABEL" (counted from 1) and the
@@ -248,12 +292,32 @@ static void matrix_lines(void **st)
 	got = stdout_of(print_config, "k\x1b[2J bound");
 	assert_string_equal(got, "matrix 2/4: k\\x1b[2J bound\n");
 	free(got);
+	got = stdout_of(print_round, "free");
+	assert_string_equal(got, "matrix 5/6: free (round 2 of 3)\n");
+	free(got);
+	got = stdout_of(print_drift, "bound");
+	assert_string_equal(got, "matrix 4/4: bound (again: the drift check)\n");
+	free(got);
 	got = stdout_of(print_begin, "t-");
-	assert_string_equal(got, "matrix: 3 configuration(s) in lab t-, runs tagged matrix-\\x1b\n");
+	assert_string_equal(got, "matrix: 3 configuration(s) in lab t-, runs tagged matrix-\\x1b\n"
+				 "matrix: each configuration once, then the first again: the drift check\n");
 	free(got);
 	got = stdout_of(print_begin, NULL);
-	assert_string_equal(got, "matrix: 3 configuration(s) on the test's DUT, runs tagged matrix-\\x1b\n");
+	assert_string_equal(got, "matrix: 3 configuration(s) on the test's DUT, runs tagged matrix-\\x1b\n"
+				 "matrix: each configuration once, then the first again: the drift check\n");
 	free(got);
+	{
+		enum app_matrix_order alt = APP_MATRIX_ALTERNATE, shuf = APP_MATRIX_SHUFFLE;
+
+		got = stdout_of(print_begin_rounds, &alt);
+		assert_string_equal(got, "matrix: 2 configuration(s) in lab t-, runs tagged m\n"
+					 "matrix: 3 rounds, each every configuration once, in alternating order\n");
+		free(got);
+		got = stdout_of(print_begin_rounds, &shuf);
+		assert_string_equal(got, "matrix: 2 configuration(s) in lab t-, runs tagged m\n"
+					 "matrix: 3 rounds, each every configuration once, shuffled (seed 7)\n");
+		free(got);
+	}
 }
 
 /* The run's printing hooks: the first line, a configuration's line and
@@ -271,18 +335,23 @@ static void run_hooks(const void *arg)
 static void matrix_hooks(void **st)
 {
 	struct app_matrix mx;
-	struct app_matrix_run r = { .m = &mx, .prefix = "t-", .mtag = "matrix-1" };
+	const struct app_matrix_step steps[] = { { 0, 1, false }, { 1, 1, false }, { 0, 2, true } };
+	struct app_matrix_run r = { .m = &mx, .prefix = "t-", .mtag = "matrix-1", .steps = steps, .nsteps = 3,
+				    .rounds = 1 };
 	char *got;
 
 	(void)st;
 	two_confs(&mx);
 	got = stdout_of(run_hooks, &r);
-	assert_string_equal(got, "matrix: 2 configuration(s) in lab t-, runs tagged matrix-1\nmatrix 2/2: free\n\n");
+	assert_string_equal(got, "matrix: 2 configuration(s) in lab t-, runs tagged matrix-1\n"
+				 "matrix: each configuration once, then the first again: the drift check\n"
+				 "matrix 2/3: free\n\n");
 	free(got);
 	r.remote = true;
 	got = stdout_of(run_hooks, &r);
 	assert_string_equal(got, "matrix: 2 configuration(s) on the test's DUT, runs tagged matrix-1\n"
-				 "matrix 2/2: free\n\n");
+				 "matrix: each configuration once, then the first again: the drift check\n"
+				 "matrix 2/3: free\n\n");
 	free(got);
 	r.json = true;
 	got = stdout_of(run_hooks, &r);
@@ -304,8 +373,9 @@ static void matrix_report(void **st)
 {
 	struct matrix_print_run v = { .create = report_create };
 	struct app_matrix mx;
-	struct app_matrix_run r = { .m = &mx, .prefix = "t-", .mtag = "matrix-1", .json = true,
-				    .run_ids = { 11, 12 } };
+	const struct app_matrix_step steps[] = { { 0, 1, false }, { 1, 1, false }, { 0, 2, false }, { 1, 2, false } };
+	struct app_matrix_run r = { .m = &mx, .prefix = "t-", .mtag = "matrix-1", .json = true, .steps = steps,
+				    .nsteps = 4, .rounds = 2, .interleave = true, .run_ids = { 11, 12, 14, 13 } };
 	FILE *src;
 
 	(void)st;
@@ -315,9 +385,12 @@ static void matrix_report(void **st)
 	assert_int_equal(matrix_print_hooks.report(&v, &r, src), 0);
 	fclose(src);
 	fclose(report_mem.f);
-	assert_string_equal(report_mem.buf, "{\"tag\":\"matrix-1\",\"prefix\":\"t-\",\"configurations\":["
-		   "{\"label\":\"bound\",\"run_id\":11,\"lab\":{\"placement\":\"bound\",\"rules\":\"0\"}},"
-		   "{\"label\":\"free\",\"run_id\":12,\"lab\":{\"placement\":\"free\",\"rules\":\"0\"}}],"
+	assert_string_equal(report_mem.buf, "{\"tag\":\"matrix-1\",\"prefix\":\"t-\",\"rounds\":2,\"interleaved\":true,"
+		   "\"order\":\"alternate\",\"configurations\":["
+		   "{\"label\":\"bound\",\"run_id\":11,\"runs\":[{\"run_id\":11,\"round\":1},{\"run_id\":14,\"round\":2}],"
+		   "\"lab\":{\"placement\":\"bound\",\"rules\":\"0\"}},"
+		   "{\"label\":\"free\",\"run_id\":12,\"runs\":[{\"run_id\":12,\"round\":1},{\"run_id\":13,\"round\":2}],"
+		   "\"lab\":{\"placement\":\"free\",\"rules\":\"0\"}}],"
 		   "\"report\":{\"runs\": [11,\n12]}}\n");
 	free(report_mem.buf);
 }
