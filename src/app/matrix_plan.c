@@ -171,6 +171,15 @@ int app_matrix_plan_labels(struct app_matrix *m, const char *label, char *err, s
 			l[strlen(l) - 1] = 0;
 		if (!l[0])
 			snprintf(l, room, "%s", label ? label : "matrix");
+		/* the same values twice (an A/A check: --rules 0,0): the label
+		 * tells the configurations apart, for the report groups each
+		 * one's rounds by it */
+		for (int d = 0; d < c; d++)
+			if (!strcmp(m->labels[d], l)) {
+				len = strlen(l);
+				snprintf(l + len, room - len, " (%d)", c + 1);
+				break;
+			}
 		/* a run's label holds 63 characters: never two runs cut alike */
 		if (strlen(l) > APP_MATRIX_LABEL_MAX) {
 			snprintf(err, errlen, "the label of configuration %d would be longer than 63 characters ('%.70s'): "

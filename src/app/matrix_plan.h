@@ -51,7 +51,8 @@ const char *app_matrix_plan_value(const struct app_matrix *m, int c, int k);
  * arguments, against some). */
 const char *app_matrix_plan_setting(const struct app_matrix *m, int c, int k);
 /* Every configuration's label: label (may be NULL) then name=value for
- * each axis of more than one value (the value alone for placement).
+ * each axis of more than one value (the value alone for placement), and
+ * " (C)" after one that would read as an earlier one's.
  * -EINVAL when one would not fit a run's label. */
 int app_matrix_plan_labels(struct app_matrix *m, const char *label, char *err, size_t errlen);
 

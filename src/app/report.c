@@ -16,8 +16,8 @@ int app_report_check_runs(char *const *runs, int nruns, char *err, size_t errlen
 		snprintf(err, errlen, "give one or more runs (ids or labels; see 'wirerate runs')");
 		return -EINVAL;
 	}
-	if (nruns > RM_MAX_RUNS) {
-		snprintf(err, errlen, "at most %d runs in one report", RM_MAX_RUNS);
+	if (nruns > RM_MAX_IDS) {
+		snprintf(err, errlen, "at most %d runs in one report", RM_MAX_IDS);
 		return -EINVAL;
 	}
 	for (int i = 0; i < nruns; i++)
@@ -86,10 +86,10 @@ static int resolve(const struct app_report_cfg *c, struct db **db, const char **
 
 int app_report_load(const struct app_report_cfg *c, struct report_model **mp, char *err, size_t errlen)
 {
-	struct db *db[REPORT_MAX_STORES] = { NULL }, *dbs[RM_MAX_RUNS];
+	struct db *db[REPORT_MAX_STORES] = { NULL }, *dbs[RM_MAX_IDS];
 	const char *names[REPORT_MAX_STORES];
-	unsigned int which[RM_MAX_RUNS];
-	int64_t ids[RM_MAX_RUNS];
+	unsigned int which[RM_MAX_IDS];
+	int64_t ids[RM_MAX_IDS];
 	struct report_model *m = NULL;
 	char path[4096];
 	int rc;
@@ -112,9 +112,11 @@ int app_report_load(const struct app_report_cfg *c, struct report_model **mp, ch
 	}
 	/* each run's store; of several, the runs are K:ID */
 	for (unsigned int i = 0; i < m->nruns; i++) {
-		snprintf(m->run[i].store, sizeof(m->run[i].store), "%s", names[which[i]]);
+		unsigned int w = which[m->run[i].arg];
+
+		snprintf(m->run[i].store, sizeof(m->run[i].store), "%s", names[w]);
 		if (c->ndb > 1)
-			snprintf(m->run[i].ref, sizeof(m->run[i].ref), "%u:%lld", which[i] + 1, (long long)m->run[i].id);
+			snprintf(m->run[i].ref, sizeof(m->run[i].ref), "%u:%lld", w + 1, (long long)m->run[i].id);
 	}
 	report_db_title(m);
 	report_db_compare(m, c->fail_pct);

@@ -26,7 +26,7 @@ struct app_report_cfg {
 };
 
 /* The names of the runs before any store is opened: one at least, at
- * most RM_MAX_RUNS, none empty. 0, or -EINVAL with the reason. */
+ * most RM_MAX_IDS, none empty. 0, or -EINVAL with the reason. */
 int app_report_check_runs(char *const *runs, int nruns, char *err, size_t errlen);
 
 /* The stores dbs[0..ndb) (ndb 0: the default one, its path in path)

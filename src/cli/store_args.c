@@ -70,7 +70,7 @@ const struct opt store_args_opts[] = {
 	  .group = "results store (see 'wirerate runs' and 'wirerate report')" },
 	{ OPT_CUSTOM("label", OPT_VALUE, "TEXT", set_text, "a name for this run, e.g. the kernel: --label 6.1.0") },
 	{ OPT_CUSTOM("tag", OPT_VALUE, "TEXT", set_text, "a free-form tag (repeatable)"), .id = 1 },
-	{ OPT_UINT("round", "N", OPT_FIELD(struct run_store_request, round), 1, 1000,
+	{ OPT_UINT("round", "N", OPT_FIELD(struct run_store_request, round), 1, 64,
 		   "this run is round N of an interleaved comparison: 'report'\n"
 		   "pairs the runs of one label by round (docs/confidence.md);\n"
 		   "'matrix' sets it") },

@@ -178,6 +178,14 @@ static void verdict(struct page *p, const struct rm_cell *c)
 	static const char *const word[] = { "", "baseline", "within noise", "better", "worse" };
 	unsigned int v = (unsigned int)c->verdict;
 
+	if (v == RM_CANNOT_TELL) {
+		fputs("<span class=\"s\"><span class=\"badge noise\" title=\"the rounds disagree, or the host drifted, by "
+		      "more than the change\">", p->f);
+		if (isfinite(c->diff_pct))
+			fprintf(p->f, "%s%.1f%% ", c->diff_pct < 0 ? "\u2212" : "+", fabs(c->diff_pct));
+		fputs("cannot tell</span></span>", p->f);
+		return;
+	}
 	if (v == RM_NOT_COMPARABLE) {
 		/* a bound that may lie above or below the other: no figure */
 		fputs("<span class=\"s\"><span class=\"badge noise\" title=\"an &ldquo;at least&rdquo; figure is "

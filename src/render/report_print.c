@@ -116,7 +116,8 @@ static void verdict_suffix(char *cell, size_t len, const struct rm_cell *c)
 		snprintf(cell + n, len - n, " %s (at least)", report_db_verdict_name(c->verdict));
 	else if (c->verdict == RM_NOT_COMPARABLE)
 		snprintf(cell + n, len - n, " not comparable (a bound)");
-	else if (c->verdict == RM_BETTER || c->verdict == RM_WORSE || c->verdict == RM_NOISE)
+	else if (c->verdict == RM_BETTER || c->verdict == RM_WORSE || c->verdict == RM_NOISE ||
+		 c->verdict == RM_CANNOT_TELL)
 		snprintf(cell + n, len - n, " %+.1f%% %s", c->diff_pct, report_db_verdict_name(c->verdict));
 }
 
@@ -332,6 +333,12 @@ static void runs_lines(struct out *o, const struct report_model *m, struct kinds
 		if (run->placement_moved)
 			out_text(o, "  %-24s the host had %s: its figures move with that (docs/measurement.md)\n", "",
 				 run->placement_note);
+		if (run->nrounds > 1) {
+			out_text(o, "  %-24s %u rounds: runs", "", run->nrounds);
+			for (unsigned int i = 0; i < run->nrounds; i++)
+				out_text(o, "%s %lld", i ? "," : "", (long long)run->round_id[i]);
+			out_text(o, "\n");
+		}
 		for (unsigned int c = 0; c < run->ncells; c++) {
 			k->pct |= run->cell[c].line_pps > 0;
 			k->any_thr |= run->cell[c].have_thr;
@@ -503,6 +510,40 @@ static void cost_table(struct out *o, const struct report_model *m, const struct
 	}
 }
 
+/* Under the tables, per configuration and size compared in rounds: the
+ * paired difference with its interval, how far the host drifted across
+ * the rounds and how much the rounds' differences disagree; or, without
+ * rounds in common, how far the baseline moved by itself. */
+static void print_rounds(struct out *o, const struct report_model *m)
+{
+	bool head = false;
+	char name[128], base[128];
+
+	run_name(&m->run[0], base, sizeof(base));
+	for (unsigned int r = 1; r < m->nruns; r++)
+		for (unsigned int k = 0; k < m->run[r].ncells; k++) {
+			const struct rm_cell *c = &m->run[r].cell[k];
+			const struct paired_result *p = &c->paired;
+
+			if (!c->have_paired && !(c->drift_pct > 0))
+				continue;
+			if (!head)
+				out_text(o, "\n  rounds (docs/confidence.md): each configuration against %s in the same "
+					 "round\n", base);
+			head = true;
+			run_name(&m->run[r], name, sizeof(name));
+			if (c->have_paired)
+				out_text(o, "  %s, %u B: %+.1f%% [%+.1f%%, %+.1f%%] (%.0f%%, %u rounds): %s; the host "
+					 "drifted %.1f%% across the rounds, the rounds' differences spread %.1f%%\n", name,
+					 c->size, p->diff_pct, p->lo_pct, p->hi_pct, p->level * 100, p->n,
+					 report_db_verdict_name(c->verdict), p->drift_pct, p->noise_pct);
+			else
+				out_text(o, "  %s, %u B: %+.1f%% %s: %s moved %.1f%% by itself between its rounds (or its "
+					 "drift check), so a change smaller than that is not told\n", name, c->size,
+					 c->diff_pct, report_db_verdict_name(c->verdict), base, c->drift_pct);
+		}
+}
+
 static void print_tables(struct out *o, const struct report_model *m)
 {
 	struct kinds k;
@@ -521,6 +562,7 @@ static void print_tables(struct out *o, const struct report_model *m)
 		of_max_load(o, m);
 	if (k.cost)
 		cost_table(o, m, &k);
+	print_rounds(o, m);
 	goals_table(o, m);
 	print_profiles(o, m);
 }

@@ -183,6 +183,22 @@ static void json_cell(struct out *o, const struct rm_cell *c)
 	out_str(o, "verdict", NULL, report_db_verdict_name(c->verdict));
 	out_f64(o, "diff_pct", NULL, c->diff_pct);
 	out_bool(o, "diff_at_least", NULL, c->diff_at_least);
+	if (c->have_paired) {
+		const struct paired_result *p = &c->paired;
+
+		out_obj_start(o, "paired");
+		out_u64(o, "rounds", NULL, p->n);
+		out_f64(o, "diff_pct", NULL, p->diff_pct);
+		out_f64(o, "lo_pct", NULL, p->lo_pct);
+		out_f64(o, "hi_pct", NULL, p->hi_pct);
+		out_f64(o, "level", NULL, p->level);
+		out_f64(o, "drift_pct", NULL, p->drift_pct);
+		out_f64(o, "noise_pct", NULL, p->noise_pct);
+		out_str(o, "verdict", NULL, paired_verdict_name(p->verdict));
+		out_obj_end(o);
+	}
+	if (c->drift_pct > 0)
+		out_f64(o, "baseline_drift_pct", NULL, c->drift_pct);
 	out_obj_end(o);
 }
 
@@ -207,6 +223,14 @@ void report_print_json_run(struct out *o, const struct rm_run *run, bool baselin
 	out_bool(o, "placement_moved", NULL, run->placement_moved);
 	out_bool(o, "interrupted", NULL, run->interrupted);
 	out_bool(o, "baseline", NULL, baseline);
+	out_arr_start(o, "rounds");
+	for (unsigned int k = 0; k < run->nrounds; k++) {
+		out_obj_start(o, NULL);
+		out_i64(o, "run_id", NULL, run->round_id[k]);
+		out_u64(o, "round", NULL, run->round_no[k]);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
 	out_arr_start(o, "cells");
 	for (unsigned int k = 0; k < run->ncells; k++)
 		json_cell(o, &run->cell[k]);

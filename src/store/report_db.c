@@ -538,9 +538,9 @@ static int add_size(struct report_model *m, unsigned int size)
 int report_db_load(struct db *db, const int64_t *ids, unsigned int n, struct report_model *m,
 		char *err, size_t errlen)
 {
-	struct db *dbs[RM_MAX_RUNS];
+	struct db *dbs[RM_MAX_IDS];
 
-	for (unsigned int i = 0; i < n && i < RM_MAX_RUNS; i++)
+	for (unsigned int i = 0; i < n && i < RM_MAX_IDS; i++)
 		dbs[i] = db;
 	return report_db_load_stores(dbs, ids, n, m, err, errlen);
 }
@@ -548,22 +548,27 @@ int report_db_load(struct db *db, const int64_t *ids, unsigned int n, struct rep
 int report_db_load_stores(struct db *const *dbs, const int64_t *ids, unsigned int n, struct report_model *m,
 		       char *err, size_t errlen)
 {
+	struct rm_run *r = malloc(sizeof(*r));
 	char boot[64];
 	int rc = 0;
 
 	memset(m, 0, sizeof(*m));
 	m->fail_pct = -1;
-	if (n > RM_MAX_RUNS) {
-		snprintf(err, errlen, "at most %d runs in one report", RM_MAX_RUNS);
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (n > RM_MAX_IDS) {
+		snprintf(err, errlen, "at most %d runs in one report", RM_MAX_IDS);
+		free(r);
 		return -EINVAL;
 	}
 	procstat_boot_id(NULL, boot, sizeof(boot));
 	for (unsigned int i = 0; i < n && !rc; i++) {
-		struct rm_run *r = &m->run[m->nruns];
 		struct sql *h = db_sql(dbs[i]);
 		struct sql_st *st;
 		char status[32], runboot[64];
-		int64_t pid;
+		int64_t pid, round;
 		double line_bps;
 		bool pdr_goal;
 
@@ -572,16 +577,21 @@ int report_db_load_stores(struct db *const *dbs, const int64_t *ids, unsigned in
 					  " (SELECT value FROM env WHERE run_id = runs.id AND key IN ('dut.kernel.release', 'kernel.release')"
 					  "  ORDER BY key = 'dut.kernel.release' DESC LIMIT 1),"
 					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'cpu.line_ns'),"
-					  " pdr_ratio"
-					  " FROM runs WHERE id = ?", &st))
-			return sql_fail(h, "reading runs", err, errlen);
+					  " pdr_ratio,"
+					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'run.round')"
+					  " FROM runs WHERE id = ?", &st)) {
+			rc = sql_fail(h, "reading runs", err, errlen);
+			break;
+		}
 		sql_bind_int(st, 1, ids[i]);
 		if (sql_step(st) != 1) {
 			sql_finalize(st);
 			snprintf(err, errlen, "no run %lld", (long long)ids[i]);
-			return -ENOENT;
+			rc = -ENOENT;
+			break;
 		}
 		r->id = sql_col_int(st, 0);
+		r->arg = i;
 		snprintf(r->ref, sizeof(r->ref), "%lld", (long long)r->id);
 		if (timefmt_local(r->when, sizeof(r->when), sql_col_int(st, 1), "%Y-%m-%dT%H:%M:%S%z"))
 			r->when[0] = '\0';
@@ -595,17 +605,24 @@ int report_db_load_stores(struct db *const *dbs, const int64_t *ids, unsigned in
 		col_s(st, 9, r->kernel, sizeof(r->kernel));
 		col_s(st, 10, r->cpu_line, sizeof(r->cpu_line));
 		pdr_goal = sql_col_double(st, 11) > 0;
+		/* a round stored as text: a number from 1, else none */
+		round = sql_col_type(st, 12) == SQL_NULL ? 0 : atoll(sql_col_text(st, 12));
 		sql_finalize(st);
 		r->interrupted = strcmp(db_run_status(dbs[i], status, r->id, pid, runboot, boot), "complete") != 0;
 		if ((rc = load_cells(h, r, line_bps, pdr_goal, err, errlen)))
 			break;
+		if ((rc = report_db_rounds_add(m, r, round > 0 && round <= RM_MAX_ROUNDS ? (unsigned int)round : 0,
+					       dbs[i] == dbs[0] ? 0 : (uintptr_t)dbs[i], err, errlen)))
+			break;
 		for (unsigned int k = 0; k < r->ncells && !rc; k++)
 			if ((rc = add_size(m, r->cell[k].size)))
 				snprintf(err, errlen, "more than %d frame sizes in these runs", RM_MAX_SIZES);
-		m->nruns++;
 	}
-	if (!rc)
+	free(r);
+	if (!rc) {
+		report_db_rounds_finish(m);
 		report_db_title(m);
+	}
 	return rc;
 }
 
@@ -631,6 +648,7 @@ const char *report_db_verdict_name(enum rm_verdict v)
 	case RM_BETTER: return "better";
 	case RM_WORSE: return "worse";
 	case RM_NOT_COMPARABLE: return "not comparable";
+	case RM_CANNOT_TELL: return "cannot tell";
 	default: return "none";
 	}
 }

@@ -29,8 +29,10 @@ int report_db_resolve(struct db *db, const char *arg, int64_t *id, char *note, s
 int report_db_resolve_in(struct db *const *dbs, const char *const *names, unsigned int ndb, const char *arg,
 		      unsigned int *which, int64_t *id, char *note, size_t notelen, char *err, size_t errlen);
 
-/* Load the runs (ids[0] is the baseline) into m, sizes ascending; each
- * run's ref is its id. report_db_load_stores reads run i from dbs[i]. */
+/* Load the runs (ids[0] is the baseline; at most RM_MAX_IDS) into m,
+ * sizes ascending; each run's ref is its id. Runs of one label stored
+ * with rounds make one column (report_db_rounds_add). report_db_load_stores
+ * reads run i from dbs[i]. */
 int report_db_load(struct db *db, const int64_t *ids, unsigned int n, struct report_model *m,
 		char *err, size_t errlen);
 int report_db_load_stores(struct db *const *dbs, const int64_t *ids, unsigned int n, struct report_model *m,
@@ -42,6 +44,21 @@ int report_db_load_stores(struct db *const *dbs, const int64_t *ids, unsigned in
  * 100k never reads 100k forwarded) times rx/tx. NAN when tx is not > 0. */
 #define TRIAL_OFFER_SLACK 0.005
 double report_db_trial_forwarded(double load, double tx, double rx, double duration_s);
+
+/* Run r, just loaded with its round (0: none), into m: a column of its
+ * own, or a round more of the column of the same label, test and store
+ * (store: a key, the same for runs of one store) when both have rounds.
+ * -E2BIG with err when there would be more than RM_MAX_RUNS columns,
+ * -EINVAL when a column would have a round twice
+ * (report_db_rounds.c). */
+int report_db_rounds_add(struct report_model *m, const struct rm_run *r, unsigned int round, uintptr_t store,
+			 char *err, size_t errlen);
+/* Each column of rounds: its figures over its rounds (the median, the
+ * range, the interval), the rest from its first round. */
+void report_db_rounds_finish(struct report_model *m);
+/* The figure the rounds of a cell are compared by: the NDR, the
+ * forwarded rate of plain trials, a stream's received rate; NAN none. */
+double report_db_rounds_figure(const struct rm_cell *c);
 
 /* m->title, from the runs and the baseline's ref. */
 void report_db_title(struct report_model *m);

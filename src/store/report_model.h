@@ -14,8 +14,11 @@
 
 #include "core/interval.h"
 #include "core/noisefloor.h"
+#include "core/paired.h"
 
-#define RM_MAX_RUNS 16
+#define RM_MAX_RUNS 16		/* columns */
+#define RM_MAX_IDS 256		/* runs given, their rounds grouped into columns */
+#define RM_MAX_ROUNDS PAIRED_MAX_ROUNDS
 #define RM_MAX_SIZES 16
 #define RM_MAX_LOSS 24
 
@@ -26,6 +29,7 @@ enum rm_verdict {
 	RM_BETTER,
 	RM_WORSE,
 	RM_NOT_COMPARABLE,	/* a bound ("at least") that may be above or below the other */
+	RM_CANNOT_TELL,		/* the rounds disagree, or the host drifted, by more than the change */
 };
 
 /* Frame loss test: loss at one offered load. */
@@ -120,6 +124,21 @@ struct rm_cell {
 	double diff_pct;		/* (ndr_med - base) * 100 / base */
 	bool diff_at_least;		/* a bound took part: better/worse "at least",
 					 * diff_pct is no measure of the change */
+	/* the shortfall beyond noise of a "worse" cell, percent of the
+	 * baseline: what --fail-on-regression compares */
+	double worse_by_pct;
+	/* runs in rounds (a matrix's, or stored with --round): the cell's
+	 * figure in each round (round_v[round - 1], NAN none: the NDR, the
+	 * forwarded rate or the stream's received rate), the paired
+	 * comparison with the baseline's rounds when both have two or more
+	 * in common (the verdict then comes from it), and else the
+	 * baseline's drift: how far its own rounds moved (its range over its
+	 * median, percent; a drift check is a round), under which no verdict
+	 * is given */
+	double round_v[RM_MAX_ROUNDS];
+	bool have_paired;
+	struct paired_result paired;
+	double drift_pct;
 	/* the search's width goal (precision) in frames/s: how exactly one
 	 * search places the NDR; the least noise at one repeat */
 	double width_pps;
@@ -146,6 +165,14 @@ struct rm_run {
 	char placement_note[160];
 	struct rm_cell cell[RM_MAX_SIZES];
 	unsigned int ncells;
+	/* its runs when it is rounds of one configuration (the same label,
+	 * each stored with its round): their ids and rounds, in the order
+	 * given; nrounds 0 for a run without a round. arg: the place of its
+	 * first run among those given (its store's). */
+	unsigned int nrounds;
+	int64_t round_id[RM_MAX_ROUNDS];
+	unsigned int round_no[RM_MAX_ROUNDS];
+	unsigned int arg;
 };
 
 struct report_model {

@@ -82,14 +82,15 @@ wait_restored "after the SSH connection was cut"
 kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 
 # A matrix over the DUT's own configurations: the agent applies each one
-# for its test, no lab is built, and each run records what it was.
+# for its test, no lab is built, and each run records what it was; the
+# first configuration again at the end (the drift check).
 j=$("$WR" matrix --placement bound,free --rules 0,10 --db "$db/m.db" --json -- trial "${CAB[@]}" --watch-cpus 0 \
 	--rate 5kpps --duration 1s --learn-wait 0.1s --drain 0.2s) || fail "matrix over the ssh DUT"
 [ "$(jq -r '.configurations | length' <<<"$j")" = 4 ] || fail "matrix: $(jq -c . <<<"$j" | cut -c1-300)"
 [ "$(sqlite3 "$db/m.db" "SELECT group_concat(value, ' ') FROM (SELECT value FROM env WHERE key = 'dut.placement' ORDER BY run_id)")" = \
-	"bound free bound free" ] || fail "matrix: placements not applied in order"
+	"bound free bound free bound" ] || fail "matrix: placements not applied in order"
 [ "$(sqlite3 "$db/m.db" "SELECT group_concat(value, ' ') FROM (SELECT value FROM env WHERE key = 'dut.rules' ORDER BY run_id)")" = \
-	"0 0 10 10" ] || fail "matrix: rules not applied in order"
+	"0 0 10 10 0" ] || fail "matrix: rules not applied in order"
 wait_restored "after the matrix"
 expect_exit 2 "$WR" matrix --mtu 1500,9000 -- trial "${CAB[@]}" --rate 1kpps
 expect_exit 2 "$WR" matrix --placement bound -- trial "${CAB[@]}" --dut-rules 5 --rate 1kpps

@@ -88,10 +88,11 @@ refs=$(jq -r '[.points[].ref | split(":")[0]] | join(" ")' <<<"$tj")
 /usr/bin/python3 "$(dirname "$0")/../jsoncheck.py" "$(dirname "$0")/../../docs/json/report-trend.schema.json" <(echo "$tj") ||
 	fail "trend JSON against its schema"
 
-# A matrix stores each configuration's run on the server.
+# A matrix stores each configuration's run on the server, and its drift
+# check's (the first configuration again).
 "$WR" matrix --prefix "$P" --rules 0,1 --tag pgmatrix --db "$PGDB" -- trial --rate 5kpps --duration 0.5s \
 	--learn-wait 0.1s --drain 0.2s >/dev/null || fail "matrix into PostgreSQL"
-[ "$("$WR" runs --db "$PGDB" --json --tag pgmatrix | jq '[.runs[] | select(.status == "complete")] | length')" = 2 ] ||
+[ "$("$WR" runs --db "$PGDB" --json --tag pgmatrix | jq '[.runs[] | select(.status == "complete")] | length')" = 3 ] ||
 	fail "matrix runs"
 "$WR" lab up --prefix "$P" --shape 20kpps >/dev/null || fail "lab up after the matrix"
 

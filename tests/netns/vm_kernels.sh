@@ -11,11 +11,12 @@ export WIRERATE_DB="$D/results.db"
 S="rfc2544 throughput --quick --sizes 64 --max-load 80kpps --precision 20% --trial-time 1s --settle 0.2s --drain 0.5s --learn-wait 0.2s"
 envof() { "$WR" runs show "$1" --json | jq -c '.runs[0].env | from_entries'; }
 
-# ---- two kernels, one and two vCPUs: four VMs, four runs, one report ----
+# ---- two kernels, one and two vCPUs: four configurations, and the first
+# again (the drift check): five VMs, five runs, one report of four ----
 t0=$SECONDS
 "$WR" matrix --prefix "$P" --kernel "$K61,$K612" --dut-cpus 1 --dut-cpus 2 --json -- $S >"$D/m" 2>"$D/m.err" ||
 	fail "matrix over kernels: $(tail -3 "$D/m.err")"
-note "matrix of 4 VMs in $((SECONDS - t0)) s"
+note "matrix of 5 VMs in $((SECONDS - t0)) s"
 ids=$(jq -r '[.. | objects | .run_id? // empty] | unique | .[]' "$D/m" 2>/dev/null)
 [ -n "$ids" ] || ids=$("$WR" runs --json | jq -r '.runs[].id')
 n=0 rels="" cpus=""
@@ -26,7 +27,7 @@ for id in $ids; do
 	n=$((n + 1))
 done
 note "runs $n: kernels $rels; vcpus:guest cpus $cpus"
-[ "$n" = 4 ] || fail "$n runs, want 4"
+[ "$n" = 5 ] || fail "$n runs, want 5"
 [ "$(tr ' ' '\n' <<<"$rels" | grep . | sort -u | wc -l)" = 2 ] || fail "not two guest kernels: $rels"
 grep -q "6\.1\." <<<"$rels" && grep -q "6\.12\." <<<"$rels" || fail "kernels stored: $rels"
 for c in $cpus; do [ "${c%%:*}" = "${c##*:}" ] || fail "a VM of ${c%%:*} vCPUs had ${c##*:} CPUs: $cpus"; done
@@ -41,7 +42,7 @@ vm_nothing_left "$P"
 "$WR" matrix --prefix "$P" --kernel "$K61" --dut-cpus 2 --kernel-cmdline maxcpus=1 --kernel-cmdline none \
 	-- trial --rate 5kpps --duration 1s --learn-wait 0.2s --drain 0.5s >"$D/up" 2>&1 || fail "UP/SMP matrix: $(tail -3 "$D/up")"
 up=$("$WR" runs --label 'cmdline=maxcpus=1' --json | jq -r '.runs[-1].id')
-smp=$("$WR" runs --json | jq -r '.runs[-1].id')
+smp=$("$WR" runs --label 'cmdline=none' --json | jq -r '.runs[-1].id')
 note "UP run $up: $(envof "$up" | jq -c '{"dut.cpu.count", "dut.kernel.cmdline"}'), SMP run $smp: $(envof "$smp" | jq -c '{"dut.cpu.count"}')"
 [ "$(envof "$up" | jq -r '."dut.cpu.count"')" = 1 ] || fail "maxcpus=1 did not make a UP guest"
 [ "$(envof "$smp" | jq -r '."dut.cpu.count"')" = 2 ] || fail "the SMP guest has not 2 CPUs"

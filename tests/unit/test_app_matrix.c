@@ -77,6 +77,15 @@ static void labels(void **st)
 	assert_string_equal(m.labels[0], "matrix");
 	assert_int_equal(app_matrix_plan_labels(&m, "k", err, sizeof(err)), 0);
 	assert_string_equal(m.labels[0], "k");
+
+	/* the same value twice (an A/A check): told apart */
+	app_matrix_plan_init(&m);
+	add(&m, "rules", "0,0,10");
+	assert_int_equal(app_matrix_plan_count(&m, err, sizeof(err)), 0);
+	assert_int_equal(app_matrix_plan_labels(&m, NULL, err, sizeof(err)), 0);
+	assert_string_equal(m.labels[0], "rules=0");
+	assert_string_equal(m.labels[1], "rules=0 (2)");
+	assert_string_equal(m.labels[2], "rules=10");
 }
 
 static void dut_cpus_not_split(void **st)

@@ -509,6 +509,112 @@ static void trials_from_store(void **st)
 	assert_int_equal(system(p), 0);
 }
 
+/* One run of plain trials at 100 kpps for 2 s, stored with its label and
+ * round (0: none): rx of 200000 sent. */
+static int64_t round_run(struct db *db, const char *label, unsigned int round, uint64_t rx)
+{
+	struct db_run_info ri = { .test = "trial", .sizes = "64", .config = "rules=0", .repeats = 1, .label = label };
+	struct db_trial tr = { .size = 64, .test = 'x', .load = 100000, .duration_s = 2, .tx = 200000, .rx = rx };
+	char v[16], err[256];
+	struct db_kv kv = { "run.round", v };
+	int64_t id;
+
+	snprintf(v, sizeof(v), "%u", round);
+	assert_int_equal(db_run_begin(db, &ri, &kv, round ? 1 : 0, &id, err, sizeof(err)), 0);
+	assert_int_equal(db_trial_add(db, id, &tr, err, sizeof(err)), 0);
+	assert_int_equal(db_run_end(db, id, "complete", NULL, err, sizeof(err)), 0);
+	return id;
+}
+
+/* Runs in rounds, as a matrix stores them: the rounds of one label make
+ * one column (the median over them, their range); its verdict against
+ * the baseline is the paired one. The host steps 9% between rounds: two
+ * equal configurations are never worse or better (their rounds moved
+ * together), one 10% below is worse; without rounds in common, a change
+ * smaller than the baseline's own drift (its drift check) is "cannot
+ * tell". */
+static void rounds_from_store(void **st)
+{
+	char dir[] = "/tmp/wr-test-report.XXXXXX", p[128], err[256];
+	/* the host's level per round, and the order ABBA ... */
+	static const double host[3] = { 1.0, 0.91, 0.95 };
+	int64_t id[16];
+	unsigned int n = 0;
+	struct db *db;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/r.db", dir);
+	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), 0);
+	for (unsigned int r = 0; r < 3; r++) {
+		uint64_t a = (uint64_t)(198000 * host[r]);
+
+		id[n++] = round_run(db, "A", r + 1, a);
+		id[n++] = round_run(db, "B", r + 1, a + 300 * (r == 1 ? 1 : 0));	/* equal, within 0.2% */
+		id[n++] = round_run(db, "C", r + 1, (uint64_t)(a * 0.9));
+	}
+	assert_int_equal(report_db_load(db, id, n, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.nruns, 3);
+	report_db_compare(&m, 5);
+	for (unsigned int r = 0; r < 3; r++) {
+		const struct rm_cell *c = report_model_cell_of(&m.run[r], 64);
+
+		assert_int_equal(m.run[r].nrounds, 3);
+		assert_int_equal(m.run[r].round_no[2], 3);
+		assert_true(c->trials == 3);
+		assert_true(c->trial_fwd_min < c->trial_fwd_pps && c->trial_fwd_pps < c->trial_fwd_max);
+	}
+	const struct rm_cell *b = report_model_cell_of(&m.run[1], 64), *c = report_model_cell_of(&m.run[2], 64);
+
+	assert_string_equal(m.run[1].label, "B");
+	assert_true(b->have_paired && b->paired.n == 3);
+	assert_true(b->verdict == RM_NOISE || b->verdict == RM_CANNOT_TELL);
+	/* the bands of the rounds overlap: without pairing this was noise too,
+	 * but so would a 5% drop be; with it, 10% is found */
+	assert_true(c->have_paired);
+	assert_int_equal(c->verdict, RM_WORSE);
+	assert_true(fabs(c->diff_pct + 10) < 0.5);
+	assert_true(b->paired.drift_pct > 8);
+	assert_true(m.regression);
+	/* a round given twice is refused */
+	id[n] = round_run(db, "A", 2, 198000);
+	assert_int_equal(report_db_load(db, id, n + 1, &m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "round 2 of 'A'"));
+
+	/* the drift check: D in round 1, E, D again in round 2, 9% lower; E
+	 * is below both of D's, but by 6.9% of their median: less than D
+	 * moved by itself */
+	n = 0;
+	id[n++] = round_run(db, "D", 1, 198000);
+	id[n++] = round_run(db, "E", 1, 176000);
+	id[n++] = round_run(db, "D", 2, 180000);
+	assert_int_equal(report_db_load(db, id, n, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.nruns, 2);
+	report_db_compare(&m, 1);
+	c = report_model_cell_of(&m.run[1], 64);
+	assert_false(c->have_paired);
+	assert_true(c->drift_pct > 9);
+	assert_int_equal(c->verdict, RM_CANNOT_TELL);
+	assert_false(m.regression);
+
+	/* the text says the pairing and the drift */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct out *o = out_create(f, false);
+
+	report_print(o, &m);
+	out_destroy(o);
+	fclose(f);
+	assert_non_null(strstr(buf, "cannot tell"));
+	assert_non_null(strstr(buf, "2 rounds: runs"));
+	assert_non_null(strstr(buf, "moved 9.5% by itself"));
+	free(buf);
+	db_close(db);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
 /* Runs from several stores: a label is the latest in any, K:RUN one
  * store's, an id in two stores is ambiguous, a UUID finds its run, and
  * the loaded runs come each from its own store. */
@@ -602,7 +708,7 @@ int main(void)
 		cmocka_unit_test(clear_regression), cmocka_unit_test(clear_improvement), cmocka_unit_test(noise),
 		cmocka_unit_test(at_least_and_missing), cmocka_unit_test(load_from_store),
 		cmocka_unit_test(intervals_bounds_noise_from_store),
-		cmocka_unit_test(trials_from_store), cmocka_unit_test(resolve_in_stores),
+		cmocka_unit_test(trials_from_store), cmocka_unit_test(rounds_from_store), cmocka_unit_test(resolve_in_stores),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
