@@ -53,7 +53,8 @@ struct app_matrix_run {
 	const struct app_matrix_step *steps;
 	int nsteps;
 	unsigned int rounds;
-	bool interleave;
+	bool interleave;		/* rounds > 1, interleaved */
+	bool back_to_back;		/* --no-interleave: the test repeats as it was asked */
 	enum app_matrix_order order;
 	uint64_t seed;
 	char **test;			/* argv from the test's name on */

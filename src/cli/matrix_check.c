@@ -94,7 +94,8 @@ enum opt_result matrix_check(struct cli *cli, int argc, char **argv, struct matr
 	p->tags[mo->ntags] = p->otag;
 	*run = (struct app_matrix_run){ .m = m, .prefix = mo->prefix, .remote = run->remote, .specs = p->specs,
 					.steps = p->steps, .nsteps = nsteps, .rounds = rounds,
-					.interleave = !mo->no_interleave && rounds > 1, .order = mo->order,
+					.interleave = !mo->no_interleave && rounds > 1,
+					.back_to_back = mo->no_interleave, .order = mo->order,
 					.seed = mo->seed, .test = run->test, .ntest = run->ntest, .tags = p->tags,
 					.ntags = mo->ntags + 1, .db_path = p->db_path, .mtag = p->mtag, .html = mo->html,
 					.fail_pct = mo->fail_pct, .json = cli->json, .argv = child_args_build };

@@ -67,7 +67,7 @@ void matrix_print_begin(const struct app_matrix_run *r)
 		printf("matrix: %u rounds, each every configuration once, in alternating order\n", r->rounds);
 	else if (r->m->nconf > 1)
 		printf("matrix: each configuration once%s, then the first again: the drift check\n",
-		       r->rounds > 1 ? " (its repeats back to back)" : "");
+		       r->back_to_back ? " (its test's repeats back to back)" : "");
 }
 
 void matrix_print_planned(int ntests, double test_s, double lab_s)
