@@ -144,12 +144,15 @@ enum opt_result matrix_args_lab(const struct matrix_opts *mo, int c, struct lab_
 const struct opt_cmd matrix_cmd = {
 	.name = "matrix",
 	.synopsis = "AXES... [OPTIONS] -- trial|rfc2544 [TEST OPTIONS]",
-	.about = "Runs the same test once per lab configuration: every combination of the\n"
-		 "axes' values. For each, the lab is built afresh with that configuration\n"
-		 "and the test runs and is stored (label: the configuration; one tag for the\n"
-		 "whole matrix). Then 'wirerate report' compares the runs: a table by size\n"
-		 "(rows are frame sizes, columns are configurations) and one by setup (rows\n"
-		 "are configurations, kpps), each against the first configuration.\n",
+	.about = "Runs the same test on every lab configuration: every combination of the\n"
+		 "axes' values. For each test, the lab is built afresh with its configuration\n"
+		 "and the test runs and is stored (label: the configuration; its round; one\n"
+		 "tag for the whole matrix). With --repeat N (or the test's --repeat N) it\n"
+		 "runs N rounds, each every configuration once, in alternating order, so that\n"
+		 "a drift of the host falls inside each round. Then 'wirerate report'\n"
+		 "compares the configurations, each against the first from the paired\n"
+		 "rounds: a table by size (rows are frame sizes, columns are configurations)\n"
+		 "and one by setup (rows are configurations, kpps).\n",
 	.notes = "The test's options follow '--': any of trial's or rfc2544's, except the\n"
 		 "ones the matrix sets (--prefix, --tx, --rx, --label, --round, --db, --no-store,\n"
 		 "--json). The test's --repeat N becomes the matrix's N rounds unless\n"
