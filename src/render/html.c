@@ -194,7 +194,13 @@ static void verdict(struct page *p, const struct rm_cell *c)
 	}
 	if (v == RM_NONE || v > RM_WORSE)
 		return;
-	fprintf(p->f, "<span class=\"s\"><span class=\"badge %s\">", cls[v]);
+	fprintf(p->f, "<span class=\"s\"><span class=\"badge %s\"", cls[v]);
+	if (c->have_paired)
+		/* the paired rounds behind it, on hover */
+		fprintf(p->f, " title=\"%u rounds, paired: %+.1f%% [%+.1f%%, %+.1f%%] (%.0f%%); the host drifted %.1f%%\"",
+			c->paired.n, c->paired.diff_pct, c->paired.lo_pct, c->paired.hi_pct, c->paired.level * 100,
+			c->paired.drift_pct);
+	fputs(">", p->f);
 	if (c->diff_at_least && v != RM_BASELINE) {
 		fprintf(p->f, "%s (at least)</span></span>", word[v]);
 		return;
