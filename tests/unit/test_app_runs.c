@@ -190,7 +190,7 @@ static void noted(void *ctx, enum app_say how, const char *line)
  * the first the baseline; bad names refused before a store is read. */
 static void report_runs(void **st)
 {
-	char *none[] = { NULL }, *empty[] = { "1", "" }, *many[RM_MAX_RUNS + 1];
+	char *none[] = { NULL }, *empty[] = { "1", "" }, *many[RM_MAX_IDS + 1];
 	char *byname[] = { "a", "2" }, *k[] = { "2:1", "1:3" }, *missing[] = { "9" }, note[256] = "";
 	const char *two[] = { path, path }, *gone[] = { "/nonexistent/r.db" };
 	const struct app_cli_hooks cli = { .say = noted, .ctx = note };
@@ -200,10 +200,10 @@ static void report_runs(void **st)
 	assert_int_equal(app_report_check_runs(none, 0, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "give one or more runs (ids or labels; see 'wirerate runs')");
 	assert_int_equal(app_report_check_runs(empty, 2, err, sizeof(err)), -EINVAL);
-	for (int i = 0; i <= RM_MAX_RUNS; i++)
+	for (int i = 0; i <= RM_MAX_IDS; i++)
 		many[i] = "1";
-	assert_int_equal(app_report_check_runs(many, RM_MAX_RUNS + 1, err, sizeof(err)), -EINVAL);
-	assert_int_equal(app_report_check_runs(many, RM_MAX_RUNS, err, sizeof(err)), 0);
+	assert_int_equal(app_report_check_runs(many, RM_MAX_IDS + 1, err, sizeof(err)), -EINVAL);
+	assert_int_equal(app_report_check_runs(many, RM_MAX_IDS, err, sizeof(err)), 0);
 	/* label a is runs 1 and 3: the latest, said in a note */
 	assert_int_equal(app_report_load(&c, &m, err, sizeof(err)), 0);
 	assert_int_equal(m->nruns, 2);
