@@ -130,14 +130,15 @@ note "AF_PACKET at 200 kpps into the tap: $(jq -c '{offered_pps, tx, rx, lost, d
 # The tap toward the guest fills when QEMU stops reading it (the guest's
 # ring is full, or QEMU's thread is not running), and its tx_dropped
 # counts one frame per XDP bulk it refuses, not each frame: counted from
-# it, 1.2% to 31% of the lost frames were unaccounted on this host
+# it, 2.0% to 52% of the lost frames were unaccounted on this host
 # (docs/vm-dut.md, "Where a VM lab loses frames"). Counted as what the
 # tester put on the tap less what QEMU read, with QEMU's own hops from
-# the guest's NIC counters, none was in 40 trials of 1 to 2 directions
-# and 6.1 and 6.12 guests. 0.1% of the lost frames is the room left for
-# frames still in a queue at the last reading (QEMU reads the tap's 500
-# in about 10 ms, the drain is 1 s), twelve times under the least the
-# tap's own count left.
+# the guest's NIC counters, none was in 10 trials interleaved with the
+# old counting and 32 directions more (both ways, a shaper, 6.12, two
+# vCPUs, AF_PACKET). 0.1% of the lost frames is the room left for frames
+# still in a queue at the last reading (the tap's queue holds 1000,
+# which the guest takes in 20-40 ms; the drain is 1 s), twenty times
+# under the least the tap's own count left.
 [ "$accel" = kvm ] && rate=800kpps || rate=80kpps
 j=$("$WR" trial $T --rate $rate --duration 3s --bidir --no-store --json) || fail "trial above the VM's capacity"
 for k in 0 1; do
