@@ -133,7 +133,7 @@ note "AF_PACKET at 200 kpps into the tap: $(jq -c '{offered_pps, tx, rx, lost, d
 # it, 2.0% to 52% of the lost frames were unaccounted on this host
 # (docs/vm-dut.md, "Where a VM lab loses frames"). Counted as what the
 # tester put on the tap less what QEMU read, with QEMU's own hops from
-# the guest's NIC counters, none was in 10 trials interleaved with the
+# the guest's NIC counters, none was in 14 trials interleaved with the
 # old counting and 32 directions more (both ways, a shaper, 6.12, two
 # vCPUs, AF_PACKET). 0.1% of the lost frames is the room left for frames
 # still in a queue at the last reading (the tap's queue holds 1000,
