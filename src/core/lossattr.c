@@ -9,12 +9,32 @@
 #include "core/cpustat.h"
 
 static const char *const place_names[LOSS_NPLACES] = {
-	"tester-tx", "dut-ingress", "dut-stack", "qdisc", "dut-egress", "tester-rx", "unaccounted",
+	"tester-tx", "lab-tap", "lab-qemu", "dut-ingress", "dut-stack", "qdisc", "dut-egress", "tester-rx",
+	"unaccounted",
 };
 
 const char *lossattr_place_name(enum lossattr_place p)
 {
 	return (unsigned int)p < LOSS_NPLACES ? place_names[p] : "?";
+}
+
+const char *lossattr_place_owner(enum lossattr_place p)
+{
+	switch (p) {
+	case LOSS_TESTER_TX:
+	case LOSS_TESTER_RX:
+		return "tester";
+	case LOSS_LAB_TAP:
+	case LOSS_LAB_QEMU:
+		return "lab";
+	case LOSS_DUT_INGRESS:
+	case LOSS_DUT_STACK:
+	case LOSS_QDISC:
+	case LOSS_DUT_EGRESS:
+		return "dut";
+	default:
+		return "";
+	}
 }
 
 int lossattr_place_parse(const char *s, enum lossattr_place *p)
@@ -196,7 +216,51 @@ static void queue_split(const struct dutsnap_if *b, const struct dutsnap_if *a, 
 		strncat(buf, ")", len - strlen(buf) - 1);
 }
 
-static void own(const struct lossattr_dir *d, const struct dutsnap *b, const struct dutsnap *a, struct list *l)
+/* The DUT's port name in both readings; false when it is not in both. */
+static bool if_pair(const struct dutsnap *b, const struct dutsnap *a, const char *name, const struct dutsnap_if **ib,
+		    const struct dutsnap_if **ia)
+{
+	return b && a && name && (*ib = dutsnap_if_find(b, name)) && (*ia = dutsnap_if_find(a, name)) &&
+	       (*ib)->present && (*ia)->present;
+}
+
+/* A VM lab's way in: the tester's transmit tap, then QEMU. A frame the
+ * tester put on the tap is either read by QEMU (the tap's tx_packets,
+ * counted as QEMU reads) or dropped by the tap when its queue is full,
+ * which happens when QEMU stops reading (the guest's receive ring has
+ * no free buffer, or QEMU's thread is not running). The tap's own
+ * tx_dropped counts one frame per XDP bulk it refuses, not each frame,
+ * so the tap's loss is what was put on it less what QEMU read. What QEMU
+ * read and the guest's NIC did not take (its rx_packets; its rx_dropped
+ * too, so that a guest's ring drop is never counted twice) is QEMU's. */
+static void taps_in(const struct lossattr_dir *d, const struct dutsnap *b, const struct dutsnap *a, bool late,
+		    struct list *l)
+{
+	const char *tap = d->tap_in ? d->tap_in : "the tap";
+	const struct dutsnap_if *ib, *ia;
+	uint64_t on_tap = d64(d64(d->sent, d->held_back), d->tester_tx_errors);
+
+	put(l, LOSS_LAB_TAP, d64(on_tap, d->tap_read), "queue of %.40s full: QEMU did not read them in time", tap);
+	if (!late && if_pair(b, a, d->dut_in, &ib, &ia))
+		put(l, LOSS_LAB_QEMU,
+		    d64(d->tap_read, d64(ia->rx_packets, ib->rx_packets) + d64(ia->rx_dropped, ib->rx_dropped)),
+		    "read from %.40s, never in %.40s's ring", tap, d->dut_in);
+}
+
+/* A VM lab's way out: what the guest's egress NIC sent (virtio counts a
+ * frame when QEMU has taken it from the ring) and QEMU never wrote into
+ * the tester's receive tap. */
+static void taps_out(const struct lossattr_dir *d, const struct dutsnap *b, const struct dutsnap *a, struct list *l)
+{
+	const struct dutsnap_if *ib, *ia;
+
+	if (if_pair(b, a, d->dut_out, &ib, &ia))
+		put(l, LOSS_LAB_QEMU, d64(d64(ia->tx_packets, ib->tx_packets), d->tap_written),
+		    "sent by %.40s, never written into %.40s", d->dut_out, d->tap_out ? d->tap_out : "the tap");
+}
+
+static void own(const struct lossattr_dir *d, const struct dutsnap *b, const struct dutsnap *a, bool late,
+		struct list *l)
 {
 	const struct dutsnap_if *ib, *ia;
 
@@ -205,6 +269,8 @@ static void own(const struct lossattr_dir *d, const struct dutsnap *b, const str
 	char ring_detail[LOSSATTR_DETAIL] = "", queues[96] = "";
 
 	put(l, LOSS_TESTER_TX, d->tester_tx_errors, "%stransmit errors", "");
+	if (d->taps)
+		taps_in(d, b, a, late, l);
 	if (b && a && d->dut_in && (ib = dutsnap_if_find(b, d->dut_in)) && (ia = dutsnap_if_find(a, d->dut_in)) &&
 	    ib->present && ia->present) {
 		uint64_t dropped = d64(ia->rx_dropped, ib->rx_dropped);
@@ -224,7 +290,11 @@ static void own(const struct lossattr_dir *d, const struct dutsnap *b, const str
 	/* A frame veth's ring refused is counted at both ends: the sender's
 	 * tx_dropped (the tester's port) and the receiver's rx_dropped: the
 	 * larger, once. */
-	put(l, LOSS_DUT_INGRESS, d->held_back, "held back by %.40s's full queue (back-pressure: never sent)", in);
+	if (d->taps)
+		put(l, LOSS_LAB_TAP, d->held_back, "held back by %.40s's full queue toward %.40s (back-pressure: never "
+		    "sent)", d->tap_in ? d->tap_in : "the tap", in);
+	else
+		put(l, LOSS_DUT_INGRESS, d->held_back, "held back by %.40s's full queue (back-pressure: never sent)", in);
 	if (d->ingress_refused >= ring)
 		put(l, LOSS_DUT_INGRESS, d->ingress_refused, "ring of %.40s (refused at the tester's port)%s", in, queues);
 	else
@@ -245,6 +315,8 @@ static void own(const struct lossattr_dir *d, const struct dutsnap *b, const str
 		put(l, LOSS_DUT_EGRESS, d64(ia->xdp_tx_errors, ib->xdp_tx_errors), "XDP transmit errors on %.63s",
 		    d->dut_out);
 	}
+	if (d->taps)
+		taps_out(d, b, a, l);
 	put(l, LOSS_TESTER_RX, d->tester_rx_drops, "%sreceive ring", "");
 	put(l, LOSS_TESTER_RX, d->tester_if_drops, "%sreceive interface", "");
 	if (d->dut_out && d->out_feeds_rx)
@@ -386,7 +458,7 @@ int lossattr_compute(const struct lossattr_in *in, struct lossattr *out)
 		o->lost = d64(dd->sent, dd->received);
 		o->held_back = dd->held_back < o->lost ? dd->held_back : o->lost;
 		o->have_dut = in->before && in->after;
-		own(dd, in->before, in->after, &own_l[d]);
+		own(dd, in->before, in->after, in->dut_late, &own_l[d]);
 		for (unsigned int i = 0; i < own_l[d].n; i++)
 			lossattr_add(o, own_l[d].e[i].place, own_l[d].e[i].detail, own_l[d].e[i].frames);
 		w[d] = d64(o->lost, o->counted);
@@ -420,6 +492,32 @@ int lossattr_compute(const struct lossattr_in *in, struct lossattr *out)
 	return 0;
 }
 
+/* With a lab place among the entries (a VM lab), whose the frames were:
+ * the guest kernel's, the lab's tap and QEMU, the tester's. */
+static void owners(const struct lossattr *a, char *buf, size_t len, size_t *n)
+{
+	uint64_t lab = 0, dut = 0, tester = 0;
+
+	for (unsigned int i = 0; i < a->n; i++) {
+		const char *o = lossattr_place_owner(a->e[i].place);
+
+		if (!strcmp(o, "lab"))
+			lab += a->e[i].frames;
+		else if (!strcmp(o, "dut"))
+			dut += a->e[i].frames;
+		else if (!strcmp(o, "tester"))
+			tester += a->e[i].frames;
+	}
+	if (!lab)
+		return;
+	*n += (size_t)snprintf(buf + (*n < len ? *n : len), *n < len ? len - *n : 0,
+			       "; the DUT's (guest kernel) %llu, the lab's (tap, QEMU) %llu", (unsigned long long)dut,
+			       (unsigned long long)lab);
+	if (tester)
+		*n += (size_t)snprintf(buf + (*n < len ? *n : len), *n < len ? len - *n : 0, ", the tester's %llu",
+				       (unsigned long long)tester);
+}
+
 const char *lossattr_format(const struct lossattr *a, char *buf, size_t len)
 {
 	size_t n = 0;
@@ -439,6 +537,7 @@ const char *lossattr_format(const struct lossattr *a, char *buf, size_t len)
 		PUT("%s%s%s%s %llu", i ? ", " : ": ", lossattr_place_name(e->place), e->detail[0] ? " " : "",
 		    e->detail, (unsigned long long)e->frames);
 	}
+	owners(a, buf, len, &n);
 	if (a->over)
 		PUT("; the counters over-explain by %llu (other traffic through the DUT?)",
 		    (unsigned long long)a->over);
@@ -451,10 +550,19 @@ const char *lossattr_limit_name(enum lossattr_limit_by by)
 	static const char *const names[] = {
 		[LIMIT_NONE] = "none", [LIMIT_TESTER] = "tester", [LIMIT_DUT_CPU] = "dut-cpu",
 		[LIMIT_DUT_AWAY] = "dut-away", [LIMIT_DUT_INGRESS] = "dut-ingress", [LIMIT_QDISC] = "qdisc",
-		[LIMIT_DUT_STACK] = "dut-stack", [LIMIT_DUT_EGRESS] = "dut-egress", [LIMIT_UNKNOWN] = "unknown",
+		[LIMIT_DUT_STACK] = "dut-stack", [LIMIT_DUT_EGRESS] = "dut-egress", [LIMIT_LAB] = "lab",
+		[LIMIT_UNKNOWN] = "unknown",
 	};
 
 	return (unsigned int)by < sizeof(names) / sizeof(names[0]) ? names[by] : "unknown";
+}
+
+/* The place an entry counts as in the verdict: a VM lab's full tap is
+ * the DUT's receive side (QEMU stops reading it when the guest's ring
+ * has no room), counted at the lab's plumbing. */
+static enum lossattr_place verdict_place(enum lossattr_place p)
+{
+	return p == LOSS_LAB_TAP ? LOSS_DUT_INGRESS : p;
 }
 
 enum lossattr_limit_by lossattr_limit(const struct lossattr *a, unsigned int ndirs, const uint64_t *sent,
@@ -464,13 +572,13 @@ enum lossattr_limit_by lossattr_limit(const struct lossattr *a, unsigned int ndi
 	uint64_t lost = 0, tx = 0, by_place[LOSS_NPLACES] = { 0 };
 	enum lossattr_place place;
 	double ppm;
-	char stall[64] = "";
+	char stall[64] = "", what[LOSSATTR_DETAIL + 16] = "";
 
 	for (unsigned int d = 0; d < ndirs; d++) {
 		lost += a[d].lost;
 		tx += sent[d];
 		for (unsigned int i = 0; i < a[d].n; i++)
-			by_place[a[d].e[i].place] += a[d].e[i].frames;
+			by_place[verdict_place(a[d].e[i].place)] += a[d].e[i].frames;
 	}
 	buf[0] = 0;
 	if (tester) {
@@ -491,8 +599,13 @@ enum lossattr_limit_by lossattr_limit(const struct lossattr *a, unsigned int ndi
 	/* its largest entry names it */
 	for (unsigned int d = 0; d < ndirs; d++)
 		for (unsigned int i = 0; i < a[d].n; i++)
-			if (a[d].e[i].place == place && (!top || a[d].e[i].frames > top->frames))
+			if (verdict_place(a[d].e[i].place) == place && (!top || a[d].e[i].frames > top->frames))
 				top = &a[d].e[i];
+	/* a lab place is named with its place: the lab's, not the guest's */
+	if (top)
+		snprintf(what, sizeof(what), "%s%s%s", strcmp(lossattr_place_owner(top->place), "lab") ? "" :
+			 lossattr_place_name(top->place), strcmp(lossattr_place_owner(top->place), "lab") ? "" : " ",
+			 top->detail);
 	ppm = tx ? 1e6 * (double)lost / (double)tx : 0;
 	if (cpu && cpu->stall_ms >= 0)
 		snprintf(stall, sizeof(stall), "; its longest stall %.1f ms", cpu->stall_ms);
@@ -501,7 +614,7 @@ enum lossattr_limit_by lossattr_limit(const struct lossattr *a, unsigned int ndi
 		if (cpu && cpu->known && cpu->busy_pct >= LOSSATTR_SATURATED_PCT) {
 			snprintf(buf, len, "the DUT's CPU: CPU %u busy %.1f%%, and its receive side dropped %llu frames: "
 				 "%s", cpu->cpu, cpu->busy_pct, (unsigned long long)by_place[place],
-				 top ? top->detail : "dut-ingress");
+				 top ? what : "dut-ingress");
 			return LIMIT_DUT_CPU;
 		}
 		if (cpu && cpu->known && ppm < LOSSATTR_SPORADIC_PPM) {
@@ -512,22 +625,26 @@ enum lossattr_limit_by lossattr_limit(const struct lossattr *a, unsigned int ndi
 			return LIMIT_DUT_AWAY;
 		}
 		snprintf(buf, len, "the DUT's receive side: %llu frames, %s%s", (unsigned long long)by_place[place],
-			 top ? top->detail : "dut-ingress",
+			 top ? what : "dut-ingress",
 			 cpu && cpu->known ? "; its CPUs not saturated by /proc/stat, which misses interrupt time "
 					     "(--soak sees it)" : "");
 		return LIMIT_DUT_INGRESS;
 	case LOSS_QDISC:
 		snprintf(buf, len, "a qdisc: %s dropped %llu frames (a shaper or a queue limit)",
-			 top ? top->detail : "qdisc", (unsigned long long)by_place[place]);
+			 top ? what : "qdisc", (unsigned long long)by_place[place]);
 		return LIMIT_QDISC;
 	case LOSS_DUT_STACK:
 	case LOSS_DUT_EGRESS: {
-		const char *what = place == LOSS_DUT_STACK ? "stack" : "egress";
+		const char *part = place == LOSS_DUT_STACK ? "stack" : "egress";
 
-		snprintf(buf, len, "the DUT's %s: %s, %llu frames", what, top ? top->detail : what,
+		snprintf(buf, len, "the DUT's %s: %s, %llu frames", part, top ? what : part,
 			 (unsigned long long)by_place[place]);
 		return place == LOSS_DUT_STACK ? LIMIT_DUT_STACK : LIMIT_DUT_EGRESS;
 	}
+	case LOSS_LAB_QEMU:
+		snprintf(buf, len, "the lab, not the DUT: %s, %llu frames", top ? what : "QEMU",
+			 (unsigned long long)by_place[place]);
+		return LIMIT_LAB;
 	case LOSS_TESTER_TX:
 	case LOSS_TESTER_RX:
 		snprintf(buf, len, "the tester: %llu frames dropped on its own ports", (unsigned long long)by_place[place]);

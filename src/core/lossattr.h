@@ -2,8 +2,18 @@
  * split by the counters that saw them, read before and after the trial
  * on the tester and on the DUT (core/dutsnap.h). Pure.
  *
- * Places, in the order a frame passes them:
+ * Places, in the order a frame passes them (each is the tester's, the
+ * DUT's or, in a VM lab, the lab's plumbing: lossattr_place_owner):
  *   tester-tx    the tester's transmit errors (counted sent, never out)
+ *   lab-tap      a VM lab: frames put on the tester's transmit tap that
+ *                QEMU never read (the tap's queue was full); the tap's
+ *                own tx_dropped misses part of them (one count per XDP
+ *                bulk it refuses), so they are what the tester sent less
+ *                what QEMU read (the tap's tx_packets)
+ *   lab-qemu     a VM lab: frames QEMU read from the transmit tap that
+ *                never reached the guest's NIC (its rx_packets), or that
+ *                the guest's egress NIC sent (its tx_packets) and QEMU
+ *                never wrote into the receive tap (rx_packets + rx_dropped)
  *   dut-ingress  the DUT's receive side of this direction's ingress port:
  *                NIC missed/fifo/over, rx_dropped (veth: its ring, the
  *                backlog), XDP drops, and frames its ring refused that
@@ -41,6 +51,8 @@
 
 enum lossattr_place {
 	LOSS_TESTER_TX,
+	LOSS_LAB_TAP,
+	LOSS_LAB_QEMU,
 	LOSS_DUT_INGRESS,
 	LOSS_DUT_STACK,
 	LOSS_QDISC,
@@ -92,6 +104,14 @@ struct lossattr_dir {
 	/* dut_out is the far end of the tester's receive port and its
 	 * tx_dropped holds tester_refused + tester_if_drops (veth). */
 	bool out_feeds_rx;
+	/* A VM lab: the tester's ports are taps whose other ends are QEMU's
+	 * NICs for dut_in and dut_out; their counts over the trial. */
+	bool taps;
+	const char *tap_in, *tap_out;	/* the transmit and receive taps */
+	uint64_t tap_read;		/* frames QEMU read from tap_in (tx_packets) */
+	uint64_t tap_written;		/* frames QEMU wrote into tap_out (rx_packets
+					 * + rx_dropped: what the tester's XDP
+					 * analyzer takes is rx_dropped there) */
 };
 
 struct lossattr_in {
@@ -99,13 +119,21 @@ struct lossattr_in {
 	struct lossattr_dir dir[LOSSATTR_MAX_DIRS];
 	const struct dutsnap *before, *after;	/* NULL: no DUT counters */
 	const struct cpuset *dut_cpus;	/* softnet drops on these CPUs; NULL: all */
+	/* The DUT's first reading ended after the traffic began: the frames
+	 * it took first are in neither of its readings' difference, so a VM
+	 * lab's QEMU hop (the tap's count less the guest's) is not made. */
+	bool dut_late;
 };
 
 /* Fill out[0..ndirs-1]. -EINVAL for ndirs outside 1..LOSSATTR_MAX_DIRS, -ENOMEM. */
 int lossattr_compute(const struct lossattr_in *in, struct lossattr *out);
 
-/* "tester-tx", "dut-ingress", ..., "unaccounted". */
+/* "tester-tx", "lab-tap", "lab-qemu", "dut-ingress", ..., "unaccounted". */
 const char *lossattr_place_name(enum lossattr_place p);
+/* Whose the place is: "tester", "lab" (a VM lab's tap and QEMU: the
+ * plumbing between the tester and the guest), "dut" (the DUT's kernel:
+ * in a VM lab the guest's), "" for unaccounted. */
+const char *lossattr_place_owner(enum lossattr_place p);
 /* The place called s; -EINVAL when none (read back from the store). */
 int lossattr_place_parse(const char *s, enum lossattr_place *p);
 
@@ -115,7 +143,9 @@ int lossattr_place_parse(const char *s, enum lossattr_place *p);
 void lossattr_add(struct lossattr *a, enum lossattr_place p, const char *detail, uint64_t frames);
 
 /* "lost 59879: qdisc tbf on dut1 59879" (most frames first, "unaccounted
- * N" last; "lost 0" without a colon). Truncated to fit buf; returns buf. */
+ * N" last; "lost 0" without a colon); with a lab place among them, whose
+ * the frames were after it ("; the DUT's (guest kernel) 12, the lab's
+ * (tap, QEMU) 89454"). Truncated to fit buf; returns buf. */
 const char *lossattr_format(const struct lossattr *a, char *buf, size_t len);
 
 /* What limited a trial that lost frames: one verdict from where the loss
@@ -129,6 +159,7 @@ enum lossattr_limit_by {
 	LIMIT_QDISC,		/* a qdisc (a shaper, a queue limit) */
 	LIMIT_DUT_STACK,	/* the stack: firewall, no route, TTL, backlog */
 	LIMIT_DUT_EGRESS,	/* the egress port */
+	LIMIT_LAB,		/* a VM lab's QEMU lost them: the lab, not the DUT */
 	LIMIT_UNKNOWN,		/* no counter saw most of it */
 };
 
@@ -154,7 +185,7 @@ struct lossattr_cpu_hint {
 enum lossattr_limit_by lossattr_limit(const struct lossattr *a, unsigned int ndirs, const uint64_t *sent,
 				      bool tester, const struct lossattr_cpu_hint *cpu, char *buf, size_t len);
 /* "none", "tester", "dut-cpu", "dut-away", "dut-ingress", "qdisc",
- * "dut-stack", "dut-egress", "unknown". */
+ * "dut-stack", "dut-egress", "lab", "unknown". */
 const char *lossattr_limit_name(enum lossattr_limit_by by);
 
 #endif

@@ -70,6 +70,10 @@ struct run {
 	uint64_t snap_lead_ns;		/* read this long before the traffic */
 	bool txdrop_read[TRIAL_MAX_DIRS];
 	uint64_t txdrop0[TRIAL_MAX_DIRS];
+	/* A VM lab's taps (the ports are taps QEMU holds): what QEMU read
+	 * from the transmit tap and wrote into the receive tap, at the start. */
+	bool taps[TRIAL_MAX_DIRS];
+	uint64_t tap_read0[TRIAL_MAX_DIRS], tap_written0[TRIAL_MAX_DIRS];
 	char snap_err[160];
 };
 

@@ -30,6 +30,26 @@ static int tx_dropped(const struct trial_dir *t, uint64_t *n)
 	return rc;
 }
 
+/* A VM lab's direction runs from a tap to a tap, QEMU at their other
+ * ends: what QEMU read from the transmit one (its tx_packets, counted
+ * as QEMU reads) and wrote into the receive one (rx_packets, and
+ * rx_dropped: what the XDP analyzer takes and what the tap refused). */
+static int tap_counts(const struct trial_dir *t, uint64_t *read, uint64_t *written)
+{
+	struct link_info tx, rx;
+	int rc = nl_link_get_in(t->tx_nsfd, t->tx_if, &tx);
+
+	if (!rc)
+		rc = nl_link_get_in(t->rx_nsfd, t->rx_if, &rx);
+	if (rc)
+		return rc;
+	if (strcmp(tx.kind, "tun") || strcmp(rx.kind, "tun"))
+		return -ENOTTY;
+	*read = tx.tx_packets;
+	*written = rx.rx_packets + rx.rx_dropped;
+	return 0;
+}
+
 void trial_loss_before(struct run *r)
 {
 	const struct trial_cfg *c = r->cfg;
@@ -37,8 +57,11 @@ void trial_loss_before(struct run *r)
 	if (r->snap_tried)
 		return;
 	r->snap_tried = true;
-	for (unsigned int d = 0; d < c->ndirs; d++)
+	for (unsigned int d = 0; d < c->ndirs; d++) {
 		r->txdrop_read[d] = !tx_dropped(&c->dir[d], &r->txdrop0[d]);
+		r->taps[d] = c->dut.on && c->dut.lab &&
+			     !tap_counts(&c->dir[d], &r->tap_read0[d], &r->tap_written0[d]);
+	}
 	if (!c->dut.on || !(r->snap0 = calloc(1, sizeof(*r->snap0))))
 		return;
 	if (trial_loss_snapshot(&c->dut, r->snap0, r->snap_err, sizeof(r->snap_err))) {
@@ -68,7 +91,7 @@ void trial_loss_after(struct run *r, struct trial_result *res)
 	for (unsigned int d = 0; d < c->ndirs; d++) {
 		const struct trial_dir_result *o = &res->dir[d];
 		struct lossattr_dir *ld = &in.dir[d];
-		uint64_t now = 0, txd = 0, refused = o->ring_drops;
+		uint64_t now = 0, txd = 0, refused = o->ring_drops, read = 0, written = 0;
 
 		/* A TX ring offers a refused frame again: its port's drops
 		 * are retries (the back-pressure the tester reports), not loss. */
@@ -87,7 +110,15 @@ void trial_loss_after(struct run *r, struct trial_result *res)
 		 * transmit drop is the tester's own; back to back the far end's
 		 * ring is the tester's too. */
 		ld->held_back = o->dut_refused;
-		if (c->dut.on && c->dut.lab) {
+		if (r->taps[d] && !tap_counts(&c->dir[d], &read, &written)) {
+			/* a tap's tx_dropped misses frames (lossattr.h): what
+			 * QEMU read and wrote counts them instead */
+			ld->taps = true;
+			ld->tap_in = c->dir[d].tx_if;
+			ld->tap_out = c->dir[d].rx_if;
+			ld->tap_read = read >= r->tap_read0[d] ? read - r->tap_read0[d] : 0;
+			ld->tap_written = written >= r->tap_written0[d] ? written - r->tap_written0[d] : 0;
+		} else if (c->dut.on && c->dut.lab) {
 			ld->ingress_refused = txd > refused ? txd : refused;
 		} else if (c->dir[d].direct) {
 			ld->tester_refused += txd > refused ? txd : refused;
@@ -107,6 +138,7 @@ void trial_loss_after(struct run *r, struct trial_result *res)
 	in.before = after ? r->snap0 : NULL;
 	in.after = after;
 	in.dut_cpus = cpuset_count(&c->dut.cpus) ? &c->dut.cpus : NULL;
+	in.dut_late = r->snap_late;
 	res->loss_valid = !lossattr_compute(&in, res->loss);
 	dutsnap_clear(after);
 	free(after);

@@ -22,6 +22,11 @@ void loss_print_attr(struct out *o, const struct lossattr *a, const char *note)
 	for (unsigned int i = 0; i < a->n; i++) {
 		out_obj_start(o, NULL);
 		out_str(o, "place", NULL, lossattr_place_name(a->e[i].place));
+		/* the tester's, the DUT's or a VM lab's plumbing; null for unaccounted */
+		if (a->e[i].place == LOSS_UNACCOUNTED)
+			out_null(o, "owner");
+		else
+			out_str(o, "owner", NULL, lossattr_place_owner(a->e[i].place));
 		out_str(o, "detail", NULL, a->e[i].detail);
 		out_u64(o, "frames", NULL, a->e[i].frames);
 		out_bool(o, "shared", NULL, a->e[i].shared);

@@ -1,6 +1,7 @@
 /* Loss attribution from hand-made snapshots: every place, the double
  * counts it must avoid, the shared stack counters of two directions, the
- * cap when counters over-explain, and the text line. */
+ * cap when counters over-explain, a VM lab's taps and QEMU, and the text
+ * line. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -509,6 +510,146 @@ static void limit(void **st)
 	assert_string_equal(lossattr_limit_name((enum lossattr_limit_by)99), "unknown");
 }
 
+/* A VM lab: the tester's ports are taps, QEMU at their other ends. Of
+ * 10,000 frames put on gen0, QEMU read 7,000 (the tap's queue was full
+ * for the rest), the guest's dut0 took 6,990 of those (5 of them its
+ * ring dropped), a rule in the guest dropped 20, dut1 sent 6,965 and
+ * QEMU wrote 6,960 into sink0. Every frame has its hop, each hop its
+ * owner; the tap's own tx_dropped, which misses frames, is not read. */
+static struct lossattr_in vm_dir(struct dutsnap *b, struct dutsnap *a)
+{
+	struct lossattr_in in = one_dir(10000, 6960, b, a);
+
+	in.dir[0].out_feeds_rx = false;
+	in.dir[0].taps = true;
+	in.dir[0].tap_in = "gen0";
+	in.dir[0].tap_out = "sink0";
+	in.dir[0].tap_read = 7000;
+	in.dir[0].tap_written = 6960;
+	a->ifs[0].rx_packets = 6985;
+	a->ifs[0].rx_dropped = 5;
+	a->ifs[1].tx_packets = 6965;
+	nft(b, 5, 0);
+	nft(a, 5, 20);
+	return in;
+}
+
+static void vm_taps(void **st)
+{
+	struct dutsnap *b = snap(), *a = snap();
+	struct lossattr out[2];
+	struct lossattr_cpu_hint busy = { .known = true, .cpu = 0, .busy_pct = 97.5, .stall_ms = -1 };
+	uint64_t sent[1] = { 10000 };
+	enum lossattr_place p;
+	char buf[512];
+
+	(void)st;
+	struct lossattr_in in = vm_dir(b, a);
+
+	assert_int_equal(lossattr_compute(&in, out), 0);
+	assert_int_equal(out[0].lost, 3040);
+	assert_int_equal(at(&out[0], LOSS_LAB_TAP, "queue of gen0 full: QEMU did not read them in time"), 3000);
+	assert_int_equal(at(&out[0], LOSS_LAB_QEMU, "read from gen0, never in dut0's ring"), 10);
+	assert_int_equal(at(&out[0], LOSS_DUT_INGRESS, "rx_dropped on dut0"), 5);
+	assert_int_equal(at(&out[0], LOSS_DUT_STACK, "nft inet filter forward rule 5"), 20);
+	assert_int_equal(at(&out[0], LOSS_LAB_QEMU, "sent by dut1, never written into sink0"), 5);
+	assert_int_equal(at(&out[0], LOSS_UNACCOUNTED, NULL), 0);
+	assert_int_equal(out[0].counted, 3040);
+	assert_string_equal(lossattr_format(&out[0], buf, sizeof(buf)),
+			    "lost 3040: lab-tap queue of gen0 full: QEMU did not read them in time 3000, dut-stack nft "
+			    "inet filter forward rule 5 20, lab-qemu read from gen0, never in dut0's ring 10, "
+			    "lab-qemu sent by dut1, never written into sink0 5, dut-ingress rx_dropped on dut0 5; "
+			    "the DUT's (guest kernel) 25, the lab's (tap, QEMU) 3015");
+	/* whose each place is */
+	assert_string_equal(lossattr_place_owner(LOSS_LAB_TAP), "lab");
+	assert_string_equal(lossattr_place_owner(LOSS_LAB_QEMU), "lab");
+	assert_string_equal(lossattr_place_owner(LOSS_DUT_INGRESS), "dut");
+	assert_string_equal(lossattr_place_owner(LOSS_QDISC), "dut");
+	assert_string_equal(lossattr_place_owner(LOSS_TESTER_RX), "tester");
+	assert_string_equal(lossattr_place_owner(LOSS_UNACCOUNTED), "");
+	assert_int_equal(lossattr_place_parse("lab-qemu", &p), 0);
+	assert_int_equal(p, LOSS_LAB_QEMU);
+	/* a full tap is the VM's receive side in the verdict, named as the lab's */
+	assert_int_equal(lossattr_limit(out, 1, sent, false, &busy, buf, sizeof(buf)), LIMIT_DUT_CPU);
+	assert_non_null(strstr(buf, "dropped 3005 frames: lab-tap queue of gen0 full"));
+	/* the guest's ring drop is never QEMU's too: QEMU read 7000, the
+	 * guest took 6985 and dropped 5 of them as well */
+	a->ifs[0].rx_packets = 6990;
+	in.dir[0].received = 6965;
+	a->ifs[1].tx_packets = 6970;
+	in.dir[0].tap_written = 6965;
+	assert_int_equal(lossattr_compute(&in, out), 0);
+	assert_int_equal(at(&out[0], LOSS_LAB_QEMU, NULL), 5);
+	assert_int_equal(out[0].counted, 3035);
+	assert_int_equal(at(&out[0], LOSS_UNACCOUNTED, NULL), 0);
+	/* most of it lost in QEMU: the lab, not the DUT */
+	dutsnap_clear(a);
+	dutsnap_clear(b);
+	free(a);
+	free(b);
+	b = snap();
+	a = snap();
+	in = vm_dir(b, a);
+	in.dir[0].tap_read = 10000;
+	assert_int_equal(lossattr_compute(&in, out), 0);
+	assert_int_equal(at(&out[0], LOSS_LAB_QEMU, "read from gen0, never in dut0's ring"), 3010);
+	assert_int_equal(at(&out[0], LOSS_UNACCOUNTED, NULL), 0);
+	assert_int_equal(lossattr_limit(out, 1, sent, false, &busy, buf, sizeof(buf)), LIMIT_LAB);
+	/* the guest read late: its count misses the first frames, so the
+	 * difference is not QEMU's and is left unaccounted */
+	in.dut_late = true;
+	assert_int_equal(lossattr_compute(&in, out), 0);
+	assert_int_equal(at(&out[0], LOSS_LAB_QEMU, "read from gen0, never in dut0's ring"), 0);
+	assert_int_equal(at(&out[0], LOSS_UNACCOUNTED, NULL), 3010);
+	assert_string_equal(lossattr_limit_name(LIMIT_LAB), "lab");
+	assert_non_null(strstr(buf, "the lab, not the DUT: lab-qemu read from gen0"));
+	dutsnap_clear(a);
+	dutsnap_clear(b);
+	free(a);
+	free(b);
+}
+
+/* A VM lab without the guest's counters (the agent did not answer): the
+ * tap's hop is the tester's own counts and still said; QEMU's needs the
+ * guest's and is left unaccounted. AF_PACKET's back-pressure on a tap is
+ * the tap's too, never sent. */
+static void vm_taps_alone(void **st)
+{
+	struct lossattr out[2];
+	char buf[512];
+
+	(void)st;
+	struct lossattr_in in = one_dir(10000, 6000, NULL, NULL);
+
+	in.dir[0].taps = true;
+	in.dir[0].tap_in = "gen0";
+	in.dir[0].tap_out = "sink0";
+	in.dir[0].tap_read = 7000;
+	in.dir[0].tap_written = 6000;
+	assert_int_equal(lossattr_compute(&in, out), 0);
+	assert_false(out[0].have_dut);
+	assert_int_equal(at(&out[0], LOSS_LAB_TAP, NULL), 3000);
+	assert_int_equal(at(&out[0], LOSS_LAB_QEMU, NULL), 0);
+	assert_int_equal(at(&out[0], LOSS_UNACCOUNTED, NULL), 1000);
+	/* held back by the tap's full queue: 4000 never sent, 6000 read */
+	in.dir[0].held_back = 4000;
+	in.dir[0].tap_read = 6000;
+	in.dir[0].tap_written = 6000;
+	assert_int_equal(lossattr_compute(&in, out), 0);
+	assert_int_equal(at(&out[0], LOSS_LAB_TAP, "held back by gen0's full queue toward dut0 (back-pressure: never "
+				"sent)"), 4000);
+	assert_int_equal(at(&out[0], LOSS_LAB_TAP, "queue of gen0 full: QEMU did not read them in time"), 0);
+	assert_int_equal(at(&out[0], LOSS_UNACCOUNTED, NULL), 0);
+	assert_non_null(strstr(lossattr_format(&out[0], buf, sizeof(buf)), "the lab's (tap, QEMU) 4000"));
+	/* more read than sent (a learning frame read late): nothing, not a wrap */
+	in.dir[0].held_back = 0;
+	in.dir[0].tap_read = 10001;
+	in.dir[0].received = 10000;
+	assert_int_equal(lossattr_compute(&in, out), 0);
+	assert_int_equal(out[0].lost, 0);
+	assert_int_equal(out[0].n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -523,6 +664,8 @@ int main(void)
 		cmocka_unit_test(four_ports),
 		cmocka_unit_test(add_full),
 		cmocka_unit_test(limit),
+		cmocka_unit_test(vm_taps),
+		cmocka_unit_test(vm_taps_alone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
