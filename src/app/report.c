@@ -9,6 +9,7 @@
 #include "app/trend.h"
 #include "core/errmsg.h"
 #include "store/db.h"
+#include "store/db_runs.h"
 
 int app_report_check_runs(char *const *runs, int nruns, char *err, size_t errlen)
 {
@@ -169,10 +170,12 @@ int app_report_check(const struct app_report_opts *op, char *err, size_t errlen)
 			return errmsg(-EINVAL, err, errlen,
 				      "--trend gives text, --json or --html, not --csv or --csv-loss");
 	} else {
-		if (op->label || op->tag || op->test || op->size || op->dut[0])
+		if (op->tag && op->nruns)
+			return errmsg(-EINVAL, err, errlen, "--tag T or RUN..., not both: --tag compares every run tagged T");
+		if (op->label || op->test || op->size || op->dut[0])
 			return errmsg(-EINVAL, err, errlen,
-				      "--label, --tag, --dut, --test and --size choose the runs of --trend; name runs as RUN");
-		if (app_report_check_runs(op->runs, op->nruns, err, errlen))
+				      "--label, --dut, --test and --size choose the runs of --trend; name runs as RUN");
+		if (!op->tag && app_report_check_runs(op->runs, op->nruns, err, errlen))
 			return -EINVAL;
 		if (op->csv + op->csv_loss + op->json > 1)
 			return errmsg(-EINVAL, err, errlen, "one of --csv, --csv-loss and --json");
@@ -185,15 +188,75 @@ static enum app_report_why input_or_host(int rc)
 	return rc == -EINVAL ? APP_REPORT_INPUT : APP_REPORT_HOST;
 }
 
+/* The runs tagged --tag, oldest first, as their ids. */
+struct tagged {
+	char id[RM_MAX_IDS][24];
+	char *runs[RM_MAX_IDS];
+	unsigned int n;
+	bool over;
+};
+
+static int tagged_row(void *ctx, const struct db_run_row *r)
+{
+	struct tagged *t = ctx;
+
+	if (t->n == RM_MAX_IDS) {
+		t->over = true;
+		return 1;
+	}
+	snprintf(t->id[t->n], sizeof(t->id[0]), "%lld", (long long)r->id);
+	t->runs[t->n] = t->id[t->n];
+	t->n++;
+	return 0;
+}
+
+static int tagged_runs(const struct app_report_opts *op, struct tagged *t, char *err, size_t errlen)
+{
+	const struct db_run_filter f = { .tag = op->tag };
+	struct db *db[REPORT_MAX_STORES] = { 0 };
+	const char *names[REPORT_MAX_STORES];
+	char path[4096];
+	int rc;
+
+	if (op->ndb > 1)
+		return errmsg(-EINVAL, err, errlen, "--tag reads one store: give one --db");
+	if (!(rc = app_report_open(op->db, op->ndb, NULL, path, sizeof(path), names, db, err, errlen)))
+		rc = db_runs_list(db[0], &f, tagged_row, t, err, errlen);
+	app_report_close(db);
+	if (rc < 0)
+		return rc;
+	if (t->over)
+		return errmsg(-EINVAL, err, errlen, "more than %d runs tagged %s", RM_MAX_IDS, op->tag);
+	if (!t->n)
+		return errmsg(-EINVAL, err, errlen, "no run tagged %s", op->tag);
+	return 0;
+}
+
 int app_report_run(const struct app_report_opts *op, const struct app_cli_hooks *cli,
 		   const struct app_report_hooks *h, void *ctx, enum app_report_why *why, char *err, size_t errlen)
 {
-	const struct app_report_cfg c = { .dbs = op->db, .ndb = op->ndb, .runs = op->runs,
-					  .nruns = (unsigned int)op->nruns, .fail_pct = op->fail_pct, .cli = cli };
+	struct app_report_cfg c = { .dbs = op->db, .ndb = op->ndb, .runs = op->runs,
+				    .nruns = (unsigned int)op->nruns, .fail_pct = op->fail_pct, .cli = cli };
 	struct report_model *m = NULL;
+	struct tagged *t = NULL;
 	int rc;
 
-	if ((rc = app_report_load(&c, &m, err, errlen))) {
+	if (op->tag) {
+		if (!(t = calloc(1, sizeof(*t)))) {
+			*why = APP_REPORT_HOST;
+			return errmsg(-ENOMEM, err, errlen, "out of memory");
+		}
+		if ((rc = tagged_runs(op, t, err, errlen))) {
+			free(t);
+			*why = input_or_host(rc);
+			return rc;
+		}
+		c.runs = t->runs;
+		c.nruns = t->n;
+	}
+	rc = app_report_load(&c, &m, err, errlen);
+	free(t);
+	if (rc) {
 		*why = input_or_host(rc);
 		return rc;
 	}

@@ -78,7 +78,9 @@ static const struct opt report_opts[] = {
 		   "(no RUN: the series is chosen by the options below)"),
 	  .group = "trend" },
 	{ OPT_STR("label", "L", RO(label), "--trend: the runs with this label") },
-	{ OPT_STR("tag", "T", RO(tag), "--trend: the runs with this tag") },
+	{ OPT_STR("tag", "T", RO(tag),
+		  "the runs with this tag, oldest first, in place of RUN... (a\n"
+		  "matrix's: matrix-...); with --trend, its series' runs") },
 	{ OPT_STR("test", "NAME", RO(test),
 		  "--trend: the runs of this test (default: the newest run's,\n"
 		  "e.g. 'rfc2544 throughput' or 'trial')") },
@@ -101,7 +103,7 @@ static const struct opt *const report_tables[] = { report_opts, NULL };
 
 const struct opt_cmd report_cmd = {
 	.name = "report",
-	.synopsis = "RUN... [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE]...\n"
+	.synopsis = "RUN...|--tag T [--json] [--csv|--csv-loss] [--html FILE] [--fail-on-regression PCT] [--db FILE]...\n"
 		    "       wirerate report --trend [--label L] [--tag T] [--dut TARGET] [--test NAME] [--size BYTES] [--json]\n"
 		    "       [--fail-on-regression PCT] [--db FILE]...",
 	.about = "Compares stored runs side by side (a table by size: rows are frame sizes,\n"

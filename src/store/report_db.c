@@ -628,8 +628,16 @@ int report_db_load_stores(struct db *const *dbs, const int64_t *ids, unsigned in
 
 void report_db_title(struct report_model *m)
 {
-	snprintf(m->title, sizeof(m->title), "wirerate report: %u run%s against run %s", m->nruns,
-		 m->nruns == 1 ? "" : "s", m->nruns ? m->run[0].ref : "0");
+	bool rounds = false;
+
+	for (unsigned int r = 0; r < m->nruns; r++)
+		rounds |= m->run[r].nrounds > 1;
+	if (rounds)
+		snprintf(m->title, sizeof(m->title), "wirerate report: %u configuration%s in rounds against run %s",
+			 m->nruns, m->nruns == 1 ? "" : "s", m->run[0].ref);
+	else
+		snprintf(m->title, sizeof(m->title), "wirerate report: %u run%s against run %s", m->nruns,
+			 m->nruns == 1 ? "" : "s", m->nruns ? m->run[0].ref : "0");
 }
 
 void report_db_band(const struct rm_cell *c, double *lo, double *hi)

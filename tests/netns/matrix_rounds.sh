@@ -81,6 +81,10 @@ jq -e '.verdict == "worse" and .paired.verdict == "worse" and .paired.hi_pct < 0
 "$WR" report --db "$DB" $(jq -r '[.configurations[].runs[].run_id] | map(tostring) | join(" ")' <<<"$j") \
 	>"$D/report" || fail "report"
 grep -q '^  rounds (docs/confidence.md)' "$D/report" || fail "no rounds lines: $(cat "$D/report")"
+grep -q '^wirerate report: 3 configurations in rounds against run ' "$D/report" || fail "title: $(head -1 "$D/report")"
+# the same report from the matrix's tag
+"$WR" report --db "$DB" --tag "$(jq -r .tag <<<"$j")" >"$D/bytag" || fail "report --tag"
+diff "$D/report" "$D/bytag" >/dev/null || fail "report --tag differs: $(diff "$D/report" "$D/bytag" | head -5)"
 grep -q 'rules=3000, 64 B: .* (99%, 5 rounds): worse; the host drifted' "$D/report" ||
 	fail "no paired line: $(grep -A3 rounds "$D/report")"
 
