@@ -538,7 +538,7 @@ static void goals_print(struct out *o, const struct rfc2544_result *res, const s
 					 num(gr.rlb, v[0], sizeof(v[0])), num(gr.rub, v[1], sizeof(v[1])),
 					 num(gr.cond, v[2], sizeof(v[2])), gr.irregular[0] ? gr.irregular : "no");
 				if (note[0])
-					out_text(o, "  %5s  %-26s   note: %s\n", "", "", note);
+					out_text(o, "  %5s  note: %s\n", "", note);
 			}
 		}
 	}
