@@ -40,7 +40,9 @@ note "four goals: $g"
 # exceed ratio a single pass of strict's at or above its upper bound says
 # so. e50 passes a load with one clean trial of two, so it may read a
 # little above the shape (a trial the shaper's bucket let through): 5%.
-[ "$(jq -r '.goal_results as $g | ($g | length) == 4 and $g[0].rlb == .rows[0].ndr.lower and $g[1].rlb == .rows[0].pdr.lower and $g[1].rlb >= $g[0].rlb and $g[0].rub <= 40000 and ($g[0].irregular | . == "" or startswith("noisy")) and $g[2].rlb >= 19400 and $g[2].rlb <= 21000 and $g[2].rub <= 40000 and $g[2].rlb >= $g[0].rlb and $g[2].note == "" and $g[3].rlb >= 19400 * 0.98 and $g[3].rub <= 40000' <<<"$j")" = true ] || fail "goal results: $g"
+# long's own search may find the tester short of 2 s trials on a busy
+# host: then its bound is "at least", and says so.
+[ "$(jq -r '.goal_results as $g | ($g | length) == 4 and $g[0].rlb == .rows[0].ndr.lower and $g[1].rlb == .rows[0].pdr.lower and $g[1].rlb >= $g[0].rlb and $g[0].rub <= 40000 and ($g[0].irregular | . == "" or startswith("noisy")) and $g[2].rlb >= 19400 and $g[2].rlb <= 21000 and $g[2].rub <= 40000 and $g[2].rlb >= $g[0].rlb and $g[2].note == "" and ($g[3].rlb >= 19400 * 0.98 or $g[3].at_least) and ($g[3].rub // 0) <= 40000' <<<"$j")" = true ] || fail "goal results: $g"
 # strict (1 s trials) tolerates long (2 s, no exceed ratio), searched apart:
 # below long's, it says so and why; no other goal has a note
 [ "$(jq -r '.goal_results as $g | ($g[0].note | if $g[0].rlb < $g[3].rlb then test("below the stricter long.s [0-9]+: searched apart .*final trials 1 s, long.s 2 s") else . == "" end) and ([$g[1,2,3].note] | all(. == ""))' <<<"$j")" = true ] ||
