@@ -235,15 +235,17 @@ static int search_once(struct ctx *c, const struct rfc2544_goalset *gs, struct s
 	/* every goal reads every trial (core/search.h) */
 	for (unsigned int k = 0; k < gs->ngoals && k < SEARCH_GOALS; k++) {
 		const struct rfc2544_goal_attr *a = &gs->goal[k];
+		double w = a->width > 0 ? a->width : cfg->precision;	/* a goal without one: the run's */
 
 		sc.goals[k] = (struct search_target){ .loss_ratio = a->loss_ratio, .exceed_ratio = a->exceed_ratio,
-						      .duration_sum_ns = a->duration_sum_ns,
-						      .precision = a->width * row->max_load };
+						      .duration_sum_ns = a->duration_sum_ns, .precision = w * row->max_load };
 		sc.precision = fmin(sc.precision, sc.goals[k].precision);
 		if (a->duration_sum_ns > most)
 			most = a->duration_sum_ns;
 		sc.ngoals = k + 1;
 	}
+	if (!sc.ngoals)		/* none given: the NDR, at the run's width */
+		sc.precision = cfg->precision * row->max_load;
 	/* 60 trials when one trial decides a load; as many times more as a
 	 * load may need trials (each counts), up to 600. */
 	if (gs->final_ns && most > gs->final_ns)
