@@ -38,7 +38,8 @@ echo "   where the tester falls short of a load, the trial says so)"
 # through a DUT that pushes back is a step above the DUT's own rate).
 echo "   goals (RFC 9971): ndr and pdr fail a load on one lossy 2 s trial; tolerant passes it"
 echo "   when one of its two trials there is clean (a 50% exceed ratio), so a moment's stall of"
-echo "   this host's vCPU, which drops a few frames at any rate, does not set that figure"
+echo "   this host's vCPU, which drops a few frames at any rate, does not set that figure;"
+echo "   the three share one search and its trials, so tolerant never reads below ndr"
 "$WR" rfc2544 throughput $Q --max-load 1Mpps --label demo-kernel \
 	--goal ndr:2f2d0l0e --goal pdr:2f2d0.5l0e --goal tolerant:2f4d0l50e
 echo

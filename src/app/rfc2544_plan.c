@@ -69,26 +69,47 @@ static uint64_t initial_for(uint64_t final_ns, bool quick)
 	return final_ns >= 2 * NSEC_PER_SEC ? (quick ? 500 * NSEC_PER_MSEC : NSEC_PER_SEC) : final_ns;
 }
 
-/* Whether goal g can be served by search set s. */
-static bool goal_fits(const struct search_goal *g, const struct rfc2544_goalset *s)
+/* Goal g's attributes as a search reads them. */
+static struct rfc2544_goal_attr attr_of(const struct search_goal *g)
 {
-	return g->final_ns == s->final_ns && g->sum_ns == s->duration_sum_ns && g->exceed_ratio == s->exceed_ratio &&
-	       g->width == s->precision && g->initial_ns == s->initial_ns &&
-	       (g->loss_ratio == 0 || s->pdr_ratio == 0 || g->loss_ratio == s->pdr_ratio);
+	return (struct rfc2544_goal_attr){ .loss_ratio = g->loss_ratio, .exceed_ratio = g->exceed_ratio,
+					   .width = g->width, .duration_sum_ns = g->sum_ns };
+}
+
+static bool same_attr(const struct rfc2544_goal_attr *a, const struct rfc2544_goal_attr *b)
+{
+	return a->loss_ratio == b->loss_ratio && a->exceed_ratio == b->exceed_ratio && a->width == b->width &&
+	       a->duration_sum_ns == b->duration_sum_ns;
+}
+
+/* Goal a's place in search set s: the goal it equals, else a new one at
+ * the end; -1 when s is full. */
+static int slot_in(struct rfc2544_goalset *s, const struct rfc2544_goal_attr *a)
+{
+	for (unsigned int k = 0; k < s->ngoals; k++)
+		if (same_attr(&s->goal[k], a))
+			return (int)k;
+	if (s->ngoals >= GOAL_MAX)
+		return -1;
+	s->goal[s->ngoals] = *a;
+	return (int)s->ngoals++;
 }
 
 void app_rfc2544_plan_goals(const struct app_rfc2544_opts *o, struct app_rfc2544_plan *p)
 {
 	struct search_goal g = { .final_ns = p->final_ns, .sum_ns = p->dsum_ns, .exceed_ratio = o->exceed,
 				 .width = o->precision, .initial_ns = p->initial_ns };
-	struct rfc2544_goalset set[GOAL_MAX] = { { .precision = o->precision, .exceed_ratio = o->exceed,
-						 .final_ns = p->final_ns, .initial_ns = p->initial_ns,
-						 .duration_sum_ns = p->dsum_ns } };
+	/* set 0: the first search, whose goal 0 is the NDR and goal 1 the
+	 * PDR (the first lossy goal that shares the NDR's attributes) */
+	struct rfc2544_goalset set[GOAL_MAX] = { { .final_ns = p->final_ns, .initial_ns = p->initial_ns,
+						 .goal[0] = attr_of(&g), .ngoals = 1 } };
 	unsigned int nset = 1;
 
 	p->nmore = 0;
+	p->nalso = 0;
 	p->first_pdr = 0;
 	memset(p->goal_set, 0, sizeof(p->goal_set));
+	memset(p->goal_slot, 0, sizeof(p->goal_slot));
 	if (!o->ngoals) {
 		p->goal[0] = g;
 		snprintf(p->goal[0].name, sizeof(p->goal[0].name), "ndr");
@@ -97,6 +118,7 @@ void app_rfc2544_plan_goals(const struct app_rfc2544_opts *o, struct app_rfc2544
 			p->goal[1] = g;
 			p->goal[1].loss_ratio = o->pdr;
 			snprintf(p->goal[1].name, sizeof(p->goal[1].name), "pdr");
+			p->goal_slot[1] = 1;
 			p->ngoal = 2;
 		}
 		p->first_pdr = o->pdr;
@@ -108,24 +130,50 @@ void app_rfc2544_plan_goals(const struct app_rfc2544_opts *o, struct app_rfc2544
 	p->ngoal = o->ngoals;
 	for (unsigned int i = 0; i < p->ngoal; i++) {
 		struct search_goal *x = &p->goal[i];
+		struct rfc2544_goal_attr a;
 		unsigned int k;
+		int slot = -1;
 
 		if (!x->width)
 			x->width = o->precision;
 		if (!x->initial_ns)
 			x->initial_ns = i == 0 ? p->initial_ns : initial_for(x->final_ns, o->quick);
-		for (k = 0; k < nset && !goal_fits(x, &set[k]); k++)
-			;
-		if (k == nset) {	/* GOAL_MAX goals at most: a set for each fits */
-			set[nset++] = (struct rfc2544_goalset){ .precision = x->width, .exceed_ratio = x->exceed_ratio,
-							      .final_ns = x->final_ns, .initial_ns = x->initial_ns,
-							      .duration_sum_ns = x->sum_ns };
+		a = attr_of(x);
+		/* the row's PDR: the first lossy goal with the NDR's attributes */
+		if (x->final_ns == set[0].final_ns && x->initial_ns == set[0].initial_ns && a.loss_ratio > 0 &&
+		    !p->first_pdr && a.exceed_ratio == set[0].goal[0].exceed_ratio &&
+		    a.width == set[0].goal[0].width && a.duration_sum_ns == set[0].goal[0].duration_sum_ns &&
+		    set[0].ngoals < GOAL_MAX) {
+			/* the PDR is goal 1: what was goal 1 moves to the end */
+			if (set[0].ngoals > 1) {
+				set[0].goal[set[0].ngoals] = set[0].goal[1];
+				for (unsigned int j = 0; j < i; j++)
+					if (p->goal_set[j] == 0 && p->goal_slot[j] == 1)
+						p->goal_slot[j] = (unsigned char)set[0].ngoals;
+			}
+			set[0].goal[1] = a;
+			set[0].ngoals++;
+			p->first_pdr = a.loss_ratio;
+			p->goal_set[i] = 0;
+			p->goal_slot[i] = 1;
+			continue;
 		}
-		if (x->loss_ratio > 0)
-			set[k].pdr_ratio = x->loss_ratio;
+		/* the search of its final and initial trial durations, if it
+		 * has room; one more otherwise */
+		for (k = 0; k < nset; k++)
+			if (x->final_ns == set[k].final_ns && x->initial_ns == set[k].initial_ns &&
+			    (slot = slot_in(&set[k], &a)) >= 0)
+				break;
+		if (k == nset) {	/* GOAL_MAX goals at most: a set for each fits */
+			set[nset] = (struct rfc2544_goalset){ .final_ns = x->final_ns, .initial_ns = x->initial_ns };
+			slot = slot_in(&set[nset++], &a);
+		}
 		p->goal_set[i] = (unsigned char)k;
+		p->goal_slot[i] = (unsigned char)slot;
 	}
-	p->first_pdr = set[0].pdr_ratio;
+	/* the first search's goals beyond its NDR and PDR */
+	for (unsigned int k = p->first_pdr > 0 ? 2 : 1; k < set[0].ngoals; k++)
+		p->also[p->nalso++] = set[0].goal[k];
 	p->nmore = nset - 1;
 	memcpy(p->more, set + 1, sizeof(p->more));
 }
@@ -355,6 +403,8 @@ void app_rfc2544_plan_fill(const struct app_rfc2544_opts *o, const struct app_rf
 	cfg->b2b_runs = p->b2b_runs;
 	cfg->b2b_max_ns = p->b2b_max_ns;
 	cfg->repeats = p->repeats;
+	cfg->nalso = p->nalso;
+	memcpy(cfg->also, p->also, sizeof(cfg->also));
 	cfg->nmore = p->nmore;
 	memcpy(cfg->more, p->more, sizeof(cfg->more));
 	for (unsigned int i = 0; i < p->nrows; i++) {
@@ -386,18 +436,37 @@ void app_rfc2544_plan_estimate(const struct app_rfc2544_opts *o, const struct ap
 	double secs = 0;
 
 	if (o->tests & (RFC2544_THROUGHPUT | RFC2544_LATENCY | RFC2544_B2B)) {
-		n = ceil(log2(1 / (o->precision > 0 ? o->precision : 0.005))) + 4;
+		double w = o->precision > 0 ? o->precision : 0.005;
+		uint64_t dsum = p->dsum_ns;
+
+		/* the first search's finest width and longest duration sum */
+		for (unsigned int k = 0; k < p->nalso; k++) {
+			if (p->also[k].width > 0 && p->also[k].width < w)
+				w = p->also[k].width;
+			if (p->also[k].duration_sum_ns > dsum)
+				dsum = p->also[k].duration_sum_ns;
+		}
+		n = ceil(log2(1 / w)) + 4;
 		/* a goal duration sum of k trials asks each final load k times */
-		per = n / 2 * (ini + wait) + n / 2 * (fin + wait) * (p->dsum_ns > p->final_ns ?
-								    (double)p->dsum_ns / (double)p->final_ns : 1);
+		per = n / 2 * (ini + wait) + n / 2 * (fin + wait) * (dsum > p->final_ns ?
+								    (double)dsum / (double)p->final_ns : 1);
 		trials += (unsigned int)(rows * (p->repeats ? p->repeats : 1) * n);
 		secs += rows * (p->repeats ? p->repeats : 1) * per;
 		/* each further goal set's search, at its own durations */
 		for (unsigned int k = 0; k < p->nmore && (o->tests & RFC2544_THROUGHPUT); k++) {
 			const struct rfc2544_goalset *g = &p->more[k];
 			double gf = (double)g->final_ns / NSEC_PER_SEC, gi = (double)g->initial_ns / NSEC_PER_SEC;
-			double gn = ceil(log2(1 / (g->precision > 0 ? g->precision : 0.005))) + 4;
-			double gd = g->duration_sum_ns > g->final_ns ? (double)g->duration_sum_ns / (double)g->final_ns : 1;
+			double gw = 0.005, gn, gd = 1;
+
+			for (unsigned int j = 0; j < g->ngoals; j++) {
+				const struct rfc2544_goal_attr *a = &g->goal[j];
+
+				if (a->width > 0 && (j == 0 || a->width < gw))
+					gw = a->width;
+				if (a->duration_sum_ns > g->final_ns && (double)a->duration_sum_ns / (double)g->final_ns > gd)
+					gd = (double)a->duration_sum_ns / (double)g->final_ns;
+			}
+			gn = ceil(log2(1 / gw)) + 4;
 
 			trials += (unsigned int)(rows * (p->repeats ? p->repeats : 1) * gn);
 			secs += rows * (p->repeats ? p->repeats : 1) * (gn / 2 * (gi + wait) + gn / 2 * (gf + wait) * gd);

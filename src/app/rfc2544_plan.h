@@ -99,9 +99,14 @@ struct app_rfc2544_plan {
 	struct search_goal goal[GOAL_MAX];
 	unsigned int ngoal;
 	/* which search serves each goal: 0 the first (the options' above),
-	 * k more[k - 1]: one per further set of goals sharing f, d, e, w and
-	 * i, a loss-free one and a lossy one each */
+	 * k more[k - 1]: one per further pair of final and initial trial
+	 * durations (f and i); and its place among that search's goals
+	 * (search_outcome's goal[]): in the first, 0 the NDR, 1 the PDR (with
+	 * one), then also[] in order */
 	unsigned char goal_set[GOAL_MAX];
+	unsigned char goal_slot[GOAL_MAX];
+	struct rfc2544_goal_attr also[GOAL_MAX];	/* the first search's further goals */
+	unsigned int nalso;
 	struct rfc2544_goalset more[GOAL_MAX - 1];
 	unsigned int nmore;
 	double first_pdr;		/* the first search's lossy goal's ratio, 0: none */
@@ -124,9 +129,11 @@ int app_rfc2544_plan_timing(const struct app_rfc2544_opts *o, struct trial_cfg *
 /* The search's goals in p->goal: o's, or the options' as goals (with
  * p's durations), each with the width and initial trials it gets where
  * it gave none; and the searches that serve them: the first goal's
- * (the options'), and one more per further set of goals that share f, d,
- * e, w and i (a loss-free and a lossy ratio each, as many loss-free or
- * same-ratio goals as share them). app_rfc2544_plan_timing calls it. */
+ * (the options': its NDR, the first lossy goal sharing the NDR's d, e
+ * and w as its PDR, and every other goal of the same f and i), and one
+ * more per further pair of f and i. Goals of one search share its trials
+ * (RFC 9971), so a more tolerant goal there never reads below a stricter
+ * one (goal_tolerates). app_rfc2544_plan_timing calls it. */
 void app_rfc2544_plan_goals(const struct app_rfc2544_opts *o, struct app_rfc2544_plan *p);
 
 /* What a run will take, told before it starts: trials and seconds, the

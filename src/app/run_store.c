@@ -328,8 +328,8 @@ static int store_row(struct run_store *s, const struct rfc2544_row *row, char *e
 
 			bare.name[0] = '\0';
 			goal_format(&bare, spec[k], sizeof(spec[k]));
-			rfc2544_goal_result(row, rfc2544_set_outcome(row, i, s->rfc2544.goal_set ? s->rfc2544.goal_set[k] : 0), &s->rfc2544.goals[k],
-					  &gr[k]);
+			rfc2544_goal_result(row, rfc2544_set_outcome(row, i, s->rfc2544.goal_set ? s->rfc2544.goal_set[k] : 0),
+					    s->rfc2544.goal_slot ? s->rfc2544.goal_slot[k] : -1, &s->rfc2544.goals[k], &gr[k]);
 			dg[k] = (struct db_goal_result){ .name = s->rfc2544.goals[k].name, .spec = spec[k], .rlb = gr[k].rlb,
 							 .rub = gr[k].rub, .cond = gr[k].cond,
 							 .irregular = gr[k].irregular };
@@ -425,6 +425,7 @@ int app_run_store_rfc2544_begin(struct run_store *s, const struct trial_setup *t
 	s->rfc2544.trial_ns = plan->final_ns;
 	s->rfc2544.goals = plan->goal;
 	s->rfc2544.goal_set = plan->goal_set;
+	s->rfc2544.goal_slot = plan->goal_slot;
 	s->rfc2544.ngoals = plan->ngoal;
 	s->rfc2544.want_sut = true;
 	if ((rc = app_run_store_begin(s, to, &ri, err, errlen)))

@@ -44,6 +44,7 @@ struct run_store_rfc2544 {
 	uint64_t trial_ns;		/* its full trial time; 0: not rfc2544 */
 	const struct search_goal *goals;	/* the search's goals (the plan's) */
 	const unsigned char *goal_set;		/* and each one's search (rfc2544_set_outcome) */
+	const unsigned char *goal_slot;		/* and its place there (rfc2544_goal_result) */
 	unsigned int ngoals;
 	/* the SUT's part of the environment captured at the start (lab.*,
 	 * dut.*, kernel.release), stored or not, and its summary, for the

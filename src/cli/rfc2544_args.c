@@ -92,9 +92,10 @@ static int set_goal9971(void *ctx, const struct opt *opt, const char *v, char *e
 }
 
 /* The first goal onto the search's options: its search is the run's
- * first (the table's NDR and PDR); the plan gives every other goal a
- * search of its own unless it shares this one's attributes
- * (app_rfc2544_plan_goals), and the first lossy goal that does sets --pdr. */
+ * first (the table's NDR and PDR); the plan puts every goal of the same
+ * final and initial trial durations in it, gives the others a search per
+ * pair of those (app_rfc2544_plan_goals), and the first lossy goal that
+ * shares the first's d, e and w sets --pdr. */
 static int map_goals(struct rfc2544_args *r, char *err, size_t errlen)
 {
 	const struct search_goal *g = r->po.goals;
@@ -121,9 +122,10 @@ static const struct opt rfc2544_opts[] = {
 		     "with its own name). The first goal sets --trial-time (f),\n"
 		     "--duration-sum (d), --exceed-ratio (e), --precision (w) and,\n"
 		     "with a lossy goal beside it, --pdr (l): those options are\n"
-		     "its attributes. Goals sharing f, d, e, w and i share a search;\n"
-		     "the others get one each, after it. Each goal's lower and\n"
-		     "upper bound are in the output and the store"),
+		     "its attributes. Goals sharing f and i share a search and\n"
+		     "its trials (a more tolerant goal never reads below a\n"
+		     "stricter one); other f or i get one each, after it. Each\n"
+		     "goal's lower and upper bound are in the output and the store"),
 	  .group = "RFC 9971" },
 	{ OPT_CUSTOM("preset", OPT_VALUE, "NAME", set_goal9971,
 		     "goals by name: rfc2544 (60f60d0l0e), tst009 (60f120d0l50e),\n"

@@ -187,3 +187,17 @@ void goal_trial_output(double load, uint64_t duration_ns, uint64_t tx, uint64_t 
 	out->effective_s = ns_to_s((double)duration_ns);
 	out->forwarding_rate = load * (1 - out->loss_ratio);
 }
+
+bool goal_tolerates(const struct search_goal *b, const struct search_goal *a)
+{
+	/* a hair of slack: the products of ratios and sums are not exact */
+	const double tol = 1e-9;
+	double ga = (1 - a->exceed_ratio) * (double)a->sum_ns, gb = (1 - b->exceed_ratio) * (double)b->sum_ns;
+	double ba = a->exceed_ratio * (double)a->sum_ns, bb = b->exceed_ratio * (double)b->sum_ns;
+
+	if (b->loss_ratio < a->loss_ratio || b->exceed_ratio < a->exceed_ratio)
+		return false;
+	if (gb > ga * (1 + tol) || bb < ba * (1 - tol))
+		return false;
+	return b->final_ns == a->final_ns || (b->final_ns < a->final_ns && a->exceed_ratio == 0);
+}

@@ -46,6 +46,29 @@ int goal_preset(const char *name, struct search_goal *g, unsigned int max, char 
 /* The names goal_preset knows, for --help: "rfc2544|tst009|csit|quick|default". */
 const char *goal_preset_names(void);
 
+/* Whether goal b is at least as tolerant as goal a, so that RFC 9971's
+ * load classification, over the same trials, can never give b a lower
+ * Relevant Lower Bound (or Relevant Upper Bound) than a's. With f the
+ * final trial duration, G the duration sum, l the loss ratio and E the
+ * exceed ratio, b tolerates a when
+ *   l_b >= l_a        every trial good for a is good for b;
+ *   E_b >= E_a        b lets more of its time be bad (and a short bad
+ *                     trial is balanced as much for b as for a);
+ *   (1 - E_b) G_b <= (1 - E_a) G_a
+ *                     b needs no more good time to call a load lower;
+ *   E_b G_b >= E_a G_a
+ *                     b bears as much bad time before calling it upper;
+ *   f_b == f_a, or f_b < f_a when E_a == 0
+ *                     a longer trial is full-length for both; with E_a
+ *                     0 any bad trial condemns the load for a, so b's
+ *                     counting a shorter trial as full-length cannot
+ *                     make b stricter (with E_a > 0 it can: a trial
+ *                     short for a only is balanced for a, bad for b).
+ * Then every load lower for a is lower for b and every load upper for b
+ * is upper for a. Width and initial trial duration play no part; names
+ * neither. a == b tolerates. */
+bool goal_tolerates(const struct search_goal *b, const struct search_goal *a);
+
 /* A Trial Output in RFC 9971 terms, from a trial's intended load
  * (frames/s), the duration the search counts for it, and the frames
  * offered (tx) and forwarded (rx): the Trial Loss Ratio (lost / offered;

@@ -1,4 +1,4 @@
-#include "core/search.h"
+#include "core/search_impl.h"
 
 #include "core/ns.h"
 
@@ -7,67 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_PHASES	40	/* log4(UINT64_MAX) + 2 */
-
-enum { G_NDR, G_PDR, G_N };
-
-/* Why a trial was asked for: decides what its result teaches the goal. */
-enum kind { K_NONE, K_START, K_MID, K_UP, K_DOWN, K_HINT, K_CONFIRM, K_REPEAT };
-
-/* A load's class for one goal (the draft's load classification). */
-enum cls { C_NONE, C_LOWER, C_UPPER, C_UNDECIDED };
-
-struct trial {
-	double load;
-	uint64_t dur;
-	uint64_t tx, rx;
-	bool limited;
-};
-
-struct goal {
-	double ext;		/* external search step, doubles per step */
-	bool probe_up;		/* a downward step just passed: the edge is near */
-	/* bisection reference */
-	bool started, over;
-	double lo, hi;
-};
-
-struct search {
-	struct search_cfg cfg;
-	bool bisect;
-	int ngoals;
-	double eps;		/* loads closer than this are the same load */
-	double sum_per_ns;	/* goal duration sum per ns of final trial (>= 1) */
-	double cap;		/* lowest tester-limited load; INFINITY if none */
-	double cap_got;		/* what the generator managed there */
-	double ceiling;		/* highest load we may ask for */
-	bool stuck;		/* tester-limited at min_load: nothing to measure */
-	bool finished;
-	unsigned int nphases, phase;
-	uint64_t prev_dur;	/* duration of the phase before this one */
-	uint64_t dur[MAX_PHASES];
-	double width[MAX_PHASES];
-	struct goal g[G_N];
-	bool pending;
-	double p_load;
-	uint64_t p_dur;
-	int p_goal;
-	enum kind p_kind;
-	struct trial *t;
-	unsigned int n;
-	unsigned int retries;	/* tester-limited trials run once more */
-	uint64_t total_ns;
-};
-
-/* What the trials at or above one duration say about one goal. */
-struct view {
-	bool lv, uv;
-	double l, u;
-	double fr_u;		/* forwarding rate (rx/s) of the trial at u */
-	bool noisy;
-	double noisy_load;
-};
 
 static int check_cfg(const struct search_cfg *c, char *err, size_t errlen)
 {
@@ -113,6 +52,30 @@ static int check_cfg(const struct search_cfg *c, char *err, size_t errlen)
 		snprintf(err, errlen, "search: max_trials must be at least 1");
 		return -EINVAL;
 	}
+	if (c->ngoals > SEARCH_GOALS) {
+		snprintf(err, errlen, "search: %u goals, at most %d", c->ngoals, SEARCH_GOALS);
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < c->ngoals; i++) {
+		const struct search_target *g = &c->goals[i];
+
+		if (!(g->loss_ratio >= 0 && g->loss_ratio < 1) || !(g->exceed_ratio >= 0 && g->exceed_ratio < 1)) {
+			snprintf(err, errlen, "search: goal %u: loss ratio %g and exceed ratio %g must be in [0, 1)", i,
+				 g->loss_ratio, g->exceed_ratio);
+			return -EINVAL;
+		}
+		if (g->duration_sum_ns && g->duration_sum_ns < c->final_ns) {
+			snprintf(err, errlen,
+				 "search: goal %u: duration sum %llu ns must be at least the final trial duration %llu ns",
+				 i, (unsigned long long)g->duration_sum_ns, (unsigned long long)c->final_ns);
+			return -EINVAL;
+		}
+		if (!(g->precision >= 0 && isfinite(g->precision))) {
+			snprintf(err, errlen, "search: goal %u: precision %g frames/s must be >= 0 (0: the search's)", i,
+				 g->precision);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -141,7 +104,7 @@ static void plan(struct search *s)
 		s->dur[i] = i == n - 1 ? s->cfg.final_ns : (uint64_t)d;
 		if (s->dur[i] < s->cfg.initial_ns)
 			s->dur[i] = s->cfg.initial_ns;
-		s->width[i] = ldexp(s->cfg.precision, (int)(n - 1 - i));
+		s->scale[i] = ldexp(1, (int)(n - 1 - i));
 	}
 }
 
@@ -161,18 +124,42 @@ static struct search *create(const struct search_cfg *cfg, bool bisect,
 		return NULL;
 	}
 	s->cfg = *cfg;
+	if (!cfg->ngoals) {
+		/* the NDR and, with a PDR ratio, the PDR: the cfg's pair */
+		struct search_target t = { .exceed_ratio = cfg->exceed_ratio,
+					   .duration_sum_ns = cfg->duration_sum_ns };
+
+		s->cfg.goals[0] = t;
+		s->cfg.ngoals = 1;
+		if (cfg->pdr_ratio > 0) {
+			t.loss_ratio = cfg->pdr_ratio;
+			s->cfg.goals[1] = t;
+			s->cfg.ngoals = 2;
+		}
+	}
 	if (!s->cfg.duration_sum_ns || bisect)
 		s->cfg.duration_sum_ns = cfg->final_ns;
 	if (bisect)
 		s->cfg.exceed_ratio = 0;
-	s->sum_per_ns = (double)s->cfg.duration_sum_ns / (double)cfg->final_ns;
 	s->bisect = bisect;
-	s->ngoals = cfg->pdr_ratio > 0 ? 2 : 1;
+	s->ngoals = (int)s->cfg.ngoals;
 	s->eps = 1e-9 * cfg->max_load;
 	s->cap = INFINITY;
 	s->ceiling = cfg->max_load;
+	s->fine = INFINITY;
 	plan(s);
-	s->g[G_NDR].ext = s->g[G_PDR].ext = s->width[0];
+	for (int i = 0; i < s->ngoals; i++) {
+		const struct search_target *t = &s->cfg.goals[i];
+		struct search_goal_state *g = &s->g[i];
+
+		g->ratio = t->loss_ratio;
+		g->exceed = bisect ? 0 : t->exceed_ratio;
+		g->sum_ns = t->duration_sum_ns && !bisect ? t->duration_sum_ns : cfg->final_ns;
+		g->sum_per_ns = (double)g->sum_ns / (double)cfg->final_ns;
+		g->precision = t->precision > 0 ? t->precision : cfg->precision;
+		g->ext = search_width(s, i, 0);
+		s->fine = fmin(s->fine, g->precision);
+	}
 	return s;
 }
 
@@ -204,149 +191,7 @@ void search_phase(const struct search *s, unsigned int i, uint64_t *duration_ns,
 	if (s->bisect || i >= s->nphases)
 		i = s->nphases - 1;
 	*duration_ns = s->dur[i];
-	*width = s->width[i];
-}
-
-/* One trial, read for one goal. Loss is counted in frames, so the PDR test
- * is loss <= ratio * tx, not a rounded percentage. */
-static bool passes(const struct search *s, const struct trial *t, int goal)
-{
-	uint64_t loss = t->tx > t->rx ? t->tx - t->rx : 0;
-
-	if (goal == G_NDR)
-		return loss == 0;
-	return (double)loss <= s->cfg.pdr_ratio * (double)t->tx;
-}
-
-/* Trials that say something about the DUT: not tester-limited, and below
- * any load the tester was found unable to offer. */
-static bool usable(const struct search *s, const struct trial *t, uint64_t min_dur)
-{
-	return !t->limited && t->dur >= min_dur && t->load < s->cap;
-}
-
-static bool same_load(const struct search *s, double a, double b)
-{
-	return fabs(a - b) <= s->eps;
-}
-
-/* A usable trial (of at least min_dur) at load x. */
-static bool usable_at(const struct search *s, const struct trial *t, uint64_t min_dur, double x)
-{
-	return usable(s, t, min_dur) && same_load(s, t->load, x);
-}
-
-/* The load x for one goal, from its usable trials of at least min_dur
- * (see search.h): the goal duration sum scales with min_dur, so every
- * phase asks for as many trials' worth as the final one. *good is the
- * good time (ns). With E = 0 and G = the trial duration, one trial
- * decides, the bad trial first: RFC 2544's reading. */
-static enum cls classify(const struct search *s, int goal, double x, uint64_t min_dur, double *good)
-{
-	double g = 0, b = 0, whole, miss, sum = s->sum_per_ns * (double)min_dur;
-	double e = s->cfg.exceed_ratio;
-	unsigned int i;
-
-	double gs = 0, bs = 0;
-	bool final = min_dur >= s->cfg.final_ns;
-
-	for (i = 0; i < s->n; i++) {
-		const struct trial *t = &s->t[i];
-
-		if (final && usable_at(s, t, 0, x) && t->dur < min_dur) {
-			/* RFC 9971: a short trial can prove an upper bound */
-			if (passes(s, t, goal))
-				gs += (double)t->dur;
-			else
-				bs += (double)t->dur;
-			continue;
-		}
-		if (!usable_at(s, t, min_dur, x))
-			continue;
-		if (passes(s, t, goal))
-			g += (double)t->dur;
-		else
-			b += (double)t->dur;
-	}
-	*good = g;
-	/* the RFC's effective bad sum: short bad time not balanced by short
-	 * good time (good_short * E / (1 - E)) counts as bad */
-	b += fmax(0, bs - gs * e / (1 - e));
-	if (g + b <= 0)
-		return C_NONE;
-	whole = fmax(sum, g + b);
-	miss = fmax(0, sum - g - b);
-	if (b / whole > e)
-		return C_UPPER;		/* even if the missing time were good */
-	if ((b + miss) / whole <= e)
-		return C_LOWER;		/* even if the missing time were bad */
-	return C_UNDECIDED;
-}
-
-/* Trial i is the first usable one (of at least min_dur) at its load: each
- * load is classified once. */
-static bool first_at(const struct search *s, unsigned int i, uint64_t min_dur)
-{
-	unsigned int j;
-
-	if (!usable(s, &s->t[i], min_dur))
-		return false;
-	for (j = 0; j < i; j++)
-		if (usable_at(s, &s->t[j], min_dur, s->t[i].load))
-			return false;
-	return true;
-}
-
-/* The relevant bounds: the upper is the lowest load classified upper, the
- * lower the highest load classified lower below it (the conservative
- * reading). A lower bound at or above the upper one contradicts it: that
- * is noise (or a non-monotonic DUT), reported with the lowest such load.
- * With E = 0 any pass there does: the same load passing and failing is
- * then a contradiction, while a non-zero E allows for it. */
-static void eval(const struct search *s, int goal, uint64_t min_dur, struct view *v)
-{
-	unsigned int i;
-	double good;
-
-	memset(v, 0, sizeof(*v));
-	for (i = 0; i < s->n; i++) {
-		const struct trial *t = &s->t[i];
-
-		if (!first_at(s, i, min_dur >= s->cfg.final_ns ? 0 : min_dur) || (v->uv && t->load >= v->u) ||
-		    classify(s, goal, t->load, min_dur, &good) != C_UPPER)
-			continue;
-		v->uv = true;
-		v->u = t->load;
-	}
-	for (i = 0; v->uv && i < s->n; i++) {
-		const struct trial *t = &s->t[i];
-
-		/* MLRsearch's use of the receive rate: the first failure's */
-		if (usable_at(s, t, min_dur, v->u) && !passes(s, t, goal)) {
-			v->fr_u = (double)t->rx * NSEC_PER_SEC / (double)t->dur;
-			break;
-		}
-	}
-	for (i = 0; i < s->n; i++) {
-		const struct trial *t = &s->t[i];
-		enum cls c;
-
-		if (!first_at(s, i, min_dur))
-			continue;
-		c = classify(s, goal, t->load, min_dur, &good);
-		if (v->uv && t->load >= v->u - s->eps) {
-			if (good > 0 && (c == C_LOWER || s->cfg.exceed_ratio == 0) &&
-			    (!v->noisy || t->load < v->noisy_load)) {
-				v->noisy_load = t->load;
-				v->noisy = true;
-			}
-			continue;
-		}
-		if (c == C_LOWER && (!v->lv || t->load > v->l)) {
-			v->lv = true;
-			v->l = t->load;
-		}
-	}
+	*width = search_width(s, 0, i);
 }
 
 /* The lowest load strictly between lo and hi, and askable, that its
@@ -359,11 +204,11 @@ static bool undecided_in(const struct search *s, int goal, double lo, double hi,
 	double good;
 
 	for (i = 0; i < s->n; i++) {
-		const struct trial *t = &s->t[i];
+		const struct search_trial *t = &s->t[i];
 
-		if (!first_at(s, i, min_dur) || t->load <= lo + s->eps || t->load >= hi - s->eps ||
+		if (!search_class_first(s, i, min_dur) || t->load <= lo + s->eps || t->load >= hi - s->eps ||
 		    t->load > s->ceiling + s->eps || (found && t->load >= *out) ||
-		    classify(s, goal, t->load, min_dur, &good) != C_UNDECIDED)
+		    search_class_load(s, goal, t->load, min_dur, &good) != C_UNDECIDED)
 			continue;
 		*out = t->load;
 		found = true;
@@ -380,9 +225,9 @@ static bool hint_in(const struct search *s, int goal, bool pass, double lo, doub
 	unsigned int i;
 
 	for (i = 0; i < s->n; i++) {
-		const struct trial *t = &s->t[i];
+		const struct search_trial *t = &s->t[i];
 
-		if (!usable(s, t, min_dur) || passes(s, t, goal) != pass ||
+		if (!search_usable(s, t, min_dur) || search_passes(s, t, goal) != pass ||
 		    t->load <= lo + s->eps || t->load >= hi - s->eps)
 			continue;
 		if (!found || (pass ? t->load > *out : t->load < *out))
@@ -406,7 +251,7 @@ static unsigned int measured(const struct search *s, double x, uint64_t min_dur)
 	unsigned int i, k = 0;
 
 	for (i = 0; i < s->n; i++)
-		if (usable_at(s, &s->t[i], min_dur, x))
+		if (search_usable_at(s, &s->t[i], min_dur, x))
 			k++;
 	return k;
 }
@@ -424,7 +269,7 @@ static double clamp(const struct search *s, double x)
  * the phase's width, or when it passed the highest load we can offer, or
  * failed the lowest we may ask for. Returns the bracket width (0 for the
  * last two), INFINITY when not settled. */
-static double settled(const struct search *s, const struct view *v)
+static double settled(const struct search *s, const struct search_view *v)
 {
 	if (v->lv && v->l >= s->ceiling - s->eps)
 		return 0;
@@ -450,15 +295,15 @@ static double settled(const struct search *s, const struct view *v)
  * receive rate). Every load asked
  * (but a confirmation) is strictly inside the measured bracket, so each
  * trial narrows it or finds its missing side: the search cannot cycle. */
-static bool goal_next(struct search *s, int goal, double *load, enum kind *kind)
+static bool goal_next(struct search *s, int goal, double *load, enum search_kind *kind)
 {
 	uint64_t d = s->dur[s->phase];
-	double w = s->width[s->phase], lo, hi, l, u, c = 0, h;
-	struct goal *g = &s->g[goal];
+	double w = search_width(s, goal, s->phase), lo, hi, l, u, c = 0, h;
+	struct search_goal_state *g = &s->g[goal];
 	bool hint_l, hint_u;
-	struct view v;
+	struct search_view v;
 
-	eval(s, goal, d, &v);
+	search_class_view(s, goal, d, &v);
 	if (settled(s, &v) <= w + s->eps) {
 		/* Optionally measure the final lower bound once more: a
 		 * noisy DUT then shows as the same load passing and failing
@@ -521,31 +366,33 @@ static bool goal_next(struct search *s, int goal, double *load, enum kind *kind)
  * a duration that the final phase repeats anyway. */
 static void next_phase(struct search *s)
 {
-	double worst = 0;
+	double w[SEARCH_GOALS];
 	unsigned int p;
 	int goal;
+	bool met;
 
 	for (goal = 0; goal < s->ngoals; goal++) {
-		struct view v;
-		double w;
+		struct search_view v;
 
-		eval(s, goal, s->dur[s->phase], &v);
-		w = settled(s, &v);
-		if (w > worst)
-			worst = w;
+		search_class_view(s, goal, s->dur[s->phase], &v);
+		w[goal] = settled(s, &v);
 	}
 	s->prev_dur = s->dur[s->phase];
-	p = s->phase + 1;
-	while (p < s->nphases - 1 && worst <= s->width[p] + s->eps)
-		p++;
+	for (p = s->phase + 1; p < s->nphases - 1; p++) {
+		met = true;
+		for (goal = 0; goal < s->ngoals; goal++)
+			met = met && w[goal] <= search_width(s, goal, p) + s->eps;
+		if (!met)
+			break;
+	}
 	s->phase = p;
-	for (goal = 0; goal < G_N; goal++) {
-		s->g[goal].ext = p < s->nphases ? s->width[p] : 0;
+	for (goal = 0; goal < s->ngoals; goal++) {
+		s->g[goal].ext = p < s->nphases ? search_width(s, goal, p) : 0;
 		s->g[goal].probe_up = false;
 	}
 }
 
-static bool mlr_next(struct search *s, double *load, int *goal, enum kind *kind)
+static bool mlr_next(struct search *s, double *load, int *goal, enum search_kind *kind)
 {
 	while (s->phase < s->nphases) {
 		for (*goal = 0; *goal < s->ngoals; (*goal)++)
@@ -564,10 +411,10 @@ static bool mlr_next(struct search *s, double *load, int *goal, enum kind *kind)
 /* Plain RFC 2544 bisection, one goal after the other: max_load first, then
  * halve [min_load, lowest failure] at final duration until it is
  * precision wide. */
-static bool bisect_next(struct search *s, double *load, int *goal, enum kind *kind)
+static bool bisect_next(struct search *s, double *load, int *goal, enum search_kind *kind)
 {
 	for (*goal = 0; *goal < s->ngoals; (*goal)++) {
-		struct goal *g = &s->g[*goal];
+		struct search_goal_state *g = &s->g[*goal];
 
 		if (g->over)
 			continue;
@@ -578,7 +425,7 @@ static bool bisect_next(struct search *s, double *load, int *goal, enum kind *ki
 		}
 		if (g->hi > s->ceiling)
 			g->hi = s->ceiling;
-		if (g->hi - g->lo <= s->cfg.precision + s->eps) {
+		if (g->hi - g->lo <= g->precision + s->eps) {
 			g->over = true;
 			continue;
 		}
@@ -618,7 +465,7 @@ bool search_next(struct search *s, double *load, uint64_t *duration_ns)
  * ceiling is one precision below x, or the rate the generator actually
  * managed when that is lower, so a far-off limit is not walked down to in
  * precision-sized steps. */
-static void tester_limit(struct search *s, const struct trial *t)
+static void tester_limit(struct search *s, const struct search_trial *t)
 {
 	double got = (double)t->tx * NSEC_PER_SEC / (double)t->dur, c;
 
@@ -630,7 +477,7 @@ static void tester_limit(struct search *s, const struct trial *t)
 		s->stuck = true;
 		return;
 	}
-	c = s->cap - s->cfg.precision;
+	c = s->cap - s->fine;
 	if (got < c)
 		c = got;
 	if (c < s->cfg.min_load)
@@ -646,28 +493,28 @@ static void tester_limit(struct search *s, const struct trial *t)
  * once walked that way down to min_load read "at least 100 frames/s". A
  * limit that holds twice at one load is the tester's real limit. The
  * bisection reference keeps one trial per load. */
-static bool retry_limited(const struct search *s, const struct trial *t)
+static bool retry_limited(const struct search *s, const struct search_trial *t)
 {
 	unsigned int i, k = 0;
 
 	if (s->bisect || s->n >= s->cfg.max_trials)
 		return false;
 	for (i = 0; i < s->n; i++)
-		if (s->t[i].limited && same_load(s, s->t[i].load, t->load))
+		if (s->t[i].limited && search_same_load(s, s->t[i].load, t->load))
 			k++;
 	return k <= SEARCH_TESTER_RETRIES;
 }
 
-static void bisect_feed(struct search *s, const struct trial *t)
+static void bisect_feed(struct search *s, const struct search_trial *t)
 {
-	struct goal *g;
+	struct search_goal_state *g;
 
 	if (!s->pending || s->p_goal >= s->ngoals)
 		return;
 	g = &s->g[s->p_goal];
 	if (!g->started) {
 		g->started = true;
-		if (!t->limited && passes(s, t, s->p_goal)) {
+		if (!t->limited && search_passes(s, t, s->p_goal)) {
 			g->over = true;
 			return;
 		}
@@ -675,7 +522,7 @@ static void bisect_feed(struct search *s, const struct trial *t)
 		g->hi = t->load;
 		return;
 	}
-	if (!t->limited && passes(s, t, s->p_goal))
+	if (!t->limited && search_passes(s, t, s->p_goal))
 		g->lo = t->load;
 	else
 		g->hi = t->load;
@@ -684,7 +531,7 @@ static void bisect_feed(struct search *s, const struct trial *t)
 void search_feed(struct search *s, double load, uint64_t duration_ns,
 		 uint64_t tx, uint64_t rx, bool tester_limited)
 {
-	struct trial *t;
+	struct search_trial *t;
 
 	if (s->n >= s->cfg.max_trials || !isfinite(load))
 		return;
@@ -705,72 +552,20 @@ void search_feed(struct search *s, double load, uint64_t duration_ns,
 	if (s->bisect) {
 		bisect_feed(s, t);
 	} else if (s->pending && s->p_kind == K_DOWN && !t->limited &&
-		   passes(s, t, s->p_goal)) {
+		   search_passes(s, t, s->p_goal)) {
 		s->g[s->p_goal].probe_up = true;
 	}
 	s->pending = false;
 }
 
-static double loss_ratio(const struct trial *t)
-{
-	return t->tx > t->rx ? (double)(t->tx - t->rx) / (double)t->tx : 0;
-}
-
-/* The draft's conditional throughput at load x: the smallest loss ratio r
- * such that the full-length trials losing at most r fill (1 - E) of the
- * whole time (G, or more when more was measured), as a forwarding rate.
- * Time missing from G counts as total loss, so a lower bound, whose good
- * time alone fills (1 - E), never reads worse than its loss goal. */
-static double cond_tput(const struct search *s, double x)
-{
-	double total = 0, need, q = 1;
-	unsigned int i, k;
-
-	for (i = 0; i < s->n; i++)
-		if (usable_at(s, &s->t[i], s->cfg.final_ns, x))
-			total += (double)s->t[i].dur;
-	need = fmax((double)s->cfg.duration_sum_ns, total) * (1 - s->cfg.exceed_ratio);
-	for (i = 0; i < s->n; i++) {
-		const struct trial *t = &s->t[i];
-		double r, d = 0;
-
-		if (!usable_at(s, t, s->cfg.final_ns, x) || (r = loss_ratio(t)) >= q)
-			continue;
-		for (k = 0; k < s->n; k++)
-			if (usable_at(s, &s->t[k], s->cfg.final_ns, x) && loss_ratio(&s->t[k]) <= r)
-				d += (double)s->t[k].dur;
-		if (d >= need * (1 - 1e-12))
-			q = r;
-	}
-	return x * (1 - q);
-}
-
-static void bound(const struct search *s, int goal, struct search_bound *b)
-{
-	struct view v;
-
-	eval(s, goal, s->cfg.final_ns, &v);
-	memset(b, 0, sizeof(*b));
-	b->lower_valid = v.lv;
-	b->upper_valid = v.uv;
-	b->lower = v.lv ? v.l : s->cfg.min_load;
-	b->upper = v.uv ? v.u : s->ceiling;
-	b->at_max = v.lv && v.l >= s->ceiling - s->eps;
-	b->tester_capped = isfinite(s->cap) && !v.uv;
-	b->noisy = v.noisy;
-	b->noisy_load = v.noisy_load;
-	b->cond_valid = v.lv;
-	b->cond_tput = v.lv ? cond_tput(s, v.l) : 0;
-}
-
 void search_outcome(const struct search *s, struct search_outcome *out)
 {
 	memset(out, 0, sizeof(*out));
-	bound(s, G_NDR, &out->ndr);
-	if (s->ngoals > 1)
-		bound(s, G_PDR, &out->pdr);
-	else
-		out->pdr = out->ndr;
+	for (int goal = 0; goal < s->ngoals; goal++)
+		search_class_bound(s, goal, &out->goal[goal]);
+	out->ngoals = (unsigned int)s->ngoals;
+	out->ndr = out->goal[0];
+	out->pdr = out->goal[s->ngoals > 1 ? 1 : 0];
 	out->trials = s->n;
 	out->tester_retries = s->retries;
 	out->total_ns = s->total_ns;

@@ -45,6 +45,23 @@
 
 #define SEARCH_PHASE_RATIO	4	/* duration growth per phase, about */
 #define SEARCH_TESTER_RETRIES	1	/* a tester-limited trial is run again this often */
+#define SEARCH_GOALS		8	/* goals one search serves */
+
+/* One goal of a search (RFC 9971's Search Goal less its final and initial
+ * trial durations, which the goals of one search share). Every goal reads
+ * every trial of the search, whichever goal it was asked for: a trial at
+ * least final_ns long is a full-length trial for all of them, good for
+ * each goal whose loss ratio it stays within. So a goal at least as
+ * tolerant as another (goal.h, goal_tolerates: loss ratio and exceed ratio
+ * no lower, no more good time and no less bad time asked) classifies as
+ * a lower bound every load the other does, and as an upper bound only
+ * loads the other does: its relevant bounds are never below the other's. */
+struct search_target {
+	double loss_ratio;		/* a trial losing at most this share is good */
+	double exceed_ratio;		/* E in [0, 1) */
+	uint64_t duration_sum_ns;	/* G; 0 = final_ns */
+	double precision;		/* width goal, frames/s; 0 = search_cfg's */
+};
 
 struct search_cfg {
 	double min_load, max_load;	/* frames/s; max_load = line rate or tester ceiling, whichever is lower */
@@ -59,6 +76,13 @@ struct search_cfg {
 					 * load's trial time that may exceed the loss goal */
 	uint64_t duration_sum_ns;	/* goal duration sum G: trial time that decides a
 					 * load; 0 = final_ns (one trial) */
+	/* The goals, when given (ngoals > 0): then pdr_ratio, exceed_ratio
+	 * and duration_sum_ns above are not read, goal 0 is the outcome's
+	 * ndr and goal 1 (or 0 when alone) its pdr. ngoals 0: goal 0 is the
+	 * NDR (loss 0) and, with pdr_ratio > 0, goal 1 the PDR, both with
+	 * exceed_ratio, duration_sum_ns and precision. */
+	struct search_target goals[SEARCH_GOALS];
+	unsigned int ngoals;
 };
 
 struct search;
@@ -80,7 +104,9 @@ struct search_bound {
 };
 
 struct search_outcome {
-	struct search_bound ndr, pdr;
+	struct search_bound ndr, pdr;	/* goal[0], and goal[1] (goal[0] when alone) */
+	struct search_bound goal[SEARCH_GOALS];	/* each goal's, in search_cfg's order */
+	unsigned int ngoals;
 	unsigned int trials;
 	unsigned int tester_retries;	/* tester-limited trials that were run again */
 	uint64_t total_ns;	/* sum of trial durations asked for */
@@ -96,11 +122,12 @@ struct search_outcome {
  * -EINVAL for min_load <= 0, min_load >= max_load, non-finite values,
  * precision <= 0, pdr_ratio or exceed_ratio outside [0, 1), final_ns 0,
  * initial_ns 0 or above final_ns, duration_sum_ns below final_ns (but 0),
- * max_trials 0; -ENOMEM. NULL on error (err filled). */
+ * max_trials 0; a goal whose ratios, duration sum or precision are out of
+ * those ranges, more than SEARCH_GOALS goals; -ENOMEM. NULL on error (err filled). */
 struct search *search_create(const struct search_cfg *cfg, char *err, size_t errlen);
 
 /* The reference the benchmark measures against: plain bisection at final
- * duration only, NDR first and then PDR separately, each from max_load
+ * duration only, NDR first and then PDR (and any further goal) separately, each from max_load
  * down to the same precision, trusting min_load without measuring it.
  * One trial decides a load (exceed_ratio and duration_sum_ns are ignored).
  * Same cfg checks and the same next/feed/outcome calls. */

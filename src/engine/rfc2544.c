@@ -223,21 +223,33 @@ static int search_once(struct ctx *c, const struct rfc2544_goalset *gs, struct s
 	const struct rfc2544_cfg *cfg = c->cfg;
 	struct search_cfg sc = {
 		.min_load = cfg->min_load, .max_load = row->max_load,
-		.precision = gs->precision * row->max_load, .pdr_ratio = gs->pdr_ratio,
-		.final_ns = gs->final_ns, .initial_ns = gs->initial_ns,
-		.exceed_ratio = gs->exceed_ratio, .duration_sum_ns = gs->duration_sum_ns,
+		.precision = INFINITY, .final_ns = gs->final_ns, .initial_ns = gs->initial_ns,
 	};
-	uint64_t per_load = 1;
+	uint64_t per_load = 1, most = gs->final_ns;
 	struct search *s;
 	double load;
 	uint64_t dur, tx, rx;
 	unsigned int n = 0;
 	int rc = 0;
 
+	/* every goal reads every trial (core/search.h) */
+	for (unsigned int k = 0; k < gs->ngoals && k < SEARCH_GOALS; k++) {
+		const struct rfc2544_goal_attr *a = &gs->goal[k];
+		double w = a->width > 0 ? a->width : cfg->precision;	/* a goal without one: the run's */
+
+		sc.goals[k] = (struct search_target){ .loss_ratio = a->loss_ratio, .exceed_ratio = a->exceed_ratio,
+						      .duration_sum_ns = a->duration_sum_ns, .precision = w * row->max_load };
+		sc.precision = fmin(sc.precision, sc.goals[k].precision);
+		if (a->duration_sum_ns > most)
+			most = a->duration_sum_ns;
+		sc.ngoals = k + 1;
+	}
+	if (!sc.ngoals)		/* none given: the NDR, at the run's width */
+		sc.precision = cfg->precision * row->max_load;
 	/* 60 trials when one trial decides a load; as many times more as a
 	 * load may need trials (each counts), up to 600. */
-	if (gs->final_ns && gs->duration_sum_ns > gs->final_ns)
-		per_load = (gs->duration_sum_ns + gs->final_ns - 1) / gs->final_ns;
+	if (gs->final_ns && most > gs->final_ns)
+		per_load = (most + gs->final_ns - 1) / gs->final_ns;
 	sc.max_trials = per_load >= 10 ? 600 : 60 * (unsigned int)per_load;
 
 	if (sc.min_load >= sc.max_load)
@@ -367,10 +379,10 @@ static void noise_floor(struct ctx *c, struct rfc2544_row *row)
 			 (unsigned long long)best, (unsigned long long)lost);
 }
 
-bool rfc2544_bound_note(const struct rfc2544_row *row, const struct search_outcome *o, bool pdr,
-		      char *why, size_t len)
+/* rfc2544_bound_note for bound b of outcome o. */
+static bool bound_note(const struct rfc2544_row *row, const struct search_outcome *o, const struct search_bound *b,
+		       char *why, size_t len)
 {
-	const struct search_bound *b = pdr ? &o->pdr : &o->ndr;
 	char sz[24];
 
 	if (why && len)
@@ -410,16 +422,23 @@ bool rfc2544_bound_note(const struct rfc2544_row *row, const struct search_outco
 	}
 }
 
-void rfc2544_goal_result(const struct rfc2544_row *row, const struct search_outcome *o, const struct search_goal *g,
-		       struct rfc2544_goal_result *out)
+bool rfc2544_bound_note(const struct rfc2544_row *row, const struct search_outcome *o, bool pdr,
+		      char *why, size_t len)
 {
-	const struct search_bound *b = g->loss_ratio > 0 ? &o->pdr : &o->ndr;
+	return bound_note(row, o, pdr ? &o->pdr : &o->ndr, why, len);
+}
+
+void rfc2544_goal_result(const struct rfc2544_row *row, const struct search_outcome *o, int slot,
+			 const struct search_goal *g, struct rfc2544_goal_result *out)
+{
+	const struct search_bound *b = slot >= 0 && (unsigned int)slot < o->ngoals ? &o->goal[slot]
+				       : g->loss_ratio > 0 ? &o->pdr : &o->ndr;
 	char why[sizeof(out->irregular) - 32];
 
 	*out = (struct rfc2544_goal_result){ .rlb = b->lower_valid ? b->lower : NAN,
 					   .rub = b->upper_valid ? b->upper : NAN,
 					   .cond = b->lower_valid && b->cond_valid ? b->cond_tput : NAN };
-	out->at_least = rfc2544_bound_note(row, o, g->loss_ratio > 0, why, sizeof(why));
+	out->at_least = bound_note(row, o, b, why, sizeof(why));
 	if (!b->lower_valid && b->upper_valid)
 		snprintf(out->irregular, sizeof(out->irregular),
 			 "min load failed: no load passed down to %.0f frames/s", b->upper);
@@ -555,12 +574,22 @@ static int do_throughput(struct ctx *c, char *err, size_t errlen)
 	struct rfc2544_row *row = &c->res->row[c->row];
 	unsigned int reps = c->cfg->repeats ? c->cfg->repeats : 1, mid = 0;
 	double cost_load[RFC2544_MAX_REPEATS] = { 0 };
-	const struct rfc2544_goalset first = {
-		.precision = c->cfg->precision, .pdr_ratio = c->cfg->pdr_ratio, .exceed_ratio = c->cfg->exceed_ratio,
+	struct rfc2544_goalset first = {
 		.final_ns = c->cfg->final_ns, .initial_ns = c->cfg->initial_ns,
-		.duration_sum_ns = c->cfg->duration_sum_ns,
+		.goal[0] = { .exceed_ratio = c->cfg->exceed_ratio, .width = c->cfg->precision,
+			     .duration_sum_ns = c->cfg->duration_sum_ns },
+		.ngoals = 1,
 	};
 	int rc = 0;
+
+	/* the NDR, the PDR, and the first search's further goals */
+	if (c->cfg->pdr_ratio > 0) {
+		first.goal[1] = first.goal[0];
+		first.goal[1].loss_ratio = c->cfg->pdr_ratio;
+		first.ngoals = 2;
+	}
+	for (unsigned int k = 0; k < c->cfg->nalso && first.ngoals < GOAL_MAX; k++)
+		first.goal[first.ngoals++] = c->cfg->also[k];
 
 	if (reps > RFC2544_MAX_REPEATS)
 		reps = RFC2544_MAX_REPEATS;

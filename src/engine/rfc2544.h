@@ -41,11 +41,20 @@ enum rfc2544_max_from {
 	RFC2544_MAX_GIVEN,		/* --max-load */
 };
 
-/* One search's goals: a loss-free goal (NDR) and, with pdr_ratio > 0, a
- * lossy one (PDR), sharing the rest of their attributes. */
+/* One goal of a search: what it asks of a load (core/search.h's
+ * search_target, with its width a share of the row's maximum load). */
+struct rfc2544_goal_attr {
+	double loss_ratio, exceed_ratio, width;
+	uint64_t duration_sum_ns;	/* 0: the final trial duration */
+};
+
+/* One search's goals (RFC 9971): the goals whose final and initial trial
+ * durations are these, each classified from every trial of the search
+ * (so a more tolerant goal's bounds are never below a stricter one's). */
 struct rfc2544_goalset {
-	double precision, pdr_ratio, exceed_ratio;	/* as in rfc2544_cfg */
-	uint64_t final_ns, initial_ns, duration_sum_ns;
+	uint64_t final_ns, initial_ns;
+	struct rfc2544_goal_attr goal[GOAL_MAX];
+	unsigned int ngoals;
 };
 
 struct rfc2544_cfg {
@@ -85,9 +94,15 @@ struct rfc2544_cfg {
 	 * a comparison can tell a change from the DUT's own spread. Latency,
 	 * frame loss and back-to-back run once, at the median NDR. */
 	unsigned int repeats;
-	/* Further searches, one per set of goals (RFC 9971) whose final or
-	 * initial trial duration, duration sum, exceed ratio or width differ
-	 * from the first search's (the fields above): each runs after the
+	/* Further goals of the first search (RFC 9971), after its NDR (goal
+	 * 0) and PDR (goal 1, with pdr_ratio > 0): goals whose final and
+	 * initial trial durations are the first search's but whose loss
+	 * ratio, exceed ratio, duration sum or width are not the NDR's and
+	 * the PDR's. They read the same trials as the NDR and the PDR. */
+	struct rfc2544_goal_attr also[GOAL_MAX];
+	unsigned int nalso;
+	/* Further searches, one per pair of final and initial trial
+	 * durations other than the first search's: each runs after the
 	 * first one, in every repeat, with its own trials (test 'g'), which
 	 * the first's figures (NDR, PDR, noise floor, cost) never pool. */
 	struct rfc2544_goalset more[GOAL_MAX - 1];
@@ -254,14 +269,15 @@ bool rfc2544_bound_note(const struct rfc2544_row *row, const struct search_outco
  * min load failed, the max load was reached (line rate, the tester's
  * ceiling or its limit, --max-load), a load at or above the upper bound
  * passed too, or the search stopped at its trial cap before the width.
- * A goal with a loss ratio reads the search's PDR, one without its NDR. */
+ * slot is the goal's place in its search (o->goal[slot]); slot < 0: a
+ * goal with a loss ratio reads the search's PDR, one without its NDR. */
 struct rfc2544_goal_result {
 	double rlb, rub, cond;
 	bool at_least;			/* the RLB is "at least" (rfc2544_bound_note) */
 	char irregular[256];		/* "" for a regular result */
 };
-void rfc2544_goal_result(const struct rfc2544_row *row, const struct search_outcome *o, const struct search_goal *g,
-		       struct rfc2544_goal_result *out);
+void rfc2544_goal_result(const struct rfc2544_row *row, const struct search_outcome *o, int slot,
+			 const struct search_goal *g, struct rfc2544_goal_result *out);
 
 /* Repeat rep's search of goal set set (0: the first, 1: more[0], ...). */
 const struct search_outcome *rfc2544_set_outcome(const struct rfc2544_row *row, unsigned int rep, unsigned int set);

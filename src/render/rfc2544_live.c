@@ -152,7 +152,8 @@ void rfc2544_live_result(struct out *o, const struct rfc2544runprint *v)
 	struct rfc2544_print_opts p = { .tests = po->tests, .goals = plan->goals, .line_bps = to->plan.line_bps,
 				     .sizes = to->plan.cfg.sizes, .nsizes = to->plan.cfg.nsizes, .run_id = v->run_id,
 				     .db = v->db, .goal = plan->goal,
-				     .goal_set = plan->goal_set, .ngoal = plan->ngoal };
+				     .goal_set = plan->goal_set,
+				     .goal_slot = plan->goal_slot, .ngoal = plan->ngoal };
 
 	rfc2544_print_result(o, res, &p);
 }

@@ -440,8 +440,56 @@ static const char *num(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* Goal k's result in repeat r of row. */
+static void goal_result_of(const struct rfc2544_row *row, unsigned int r, unsigned int k,
+			   const struct rfc2544_print_opts *p, struct rfc2544_goal_result *gr)
+{
+	rfc2544_goal_result(row, rfc2544_set_outcome(row, r, p->goal_set ? p->goal_set[k] : 0),
+			    p->goal_slot ? p->goal_slot[k] : -1, &p->goal[k], gr);
+}
+
+/* Why goal k's lower bound (gk) in repeat r of row reads below that of a
+ * goal it is more tolerant than (goal_tolerates), in buf; "" when it
+ * does not. Goals of one search read the same trials, so there it cannot
+ * (RFC 9971's classification orders them); a goal searched apart, with
+ * final or initial trials of other lengths, has trials of its own, and
+ * nothing orders bounds from different trials. */
+static void goal_below(const struct rfc2544_row *row, unsigned int r, unsigned int k,
+		       const struct rfc2544_print_opts *p, const struct rfc2544_goal_result *gk, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (unsigned int j = 0; j < p->ngoal; j++) {
+		const struct search_goal *a = &p->goal[j], *b = &p->goal[k];
+		struct rfc2544_goal_result gj;
+		char name[GOAL_NAME_MAX + 8];
+
+		if (j == k || !goal_tolerates(b, a) || goal_tolerates(a, b))
+			continue;
+		goal_result_of(row, r, j, p, &gj);
+		if (isnan(gj.rlb) || (!isnan(gk->rlb) && gk->rlb >= gj.rlb))
+			continue;
+		if (a->name[0])
+			snprintf(name, sizeof(name), "%s", a->name);
+		else
+			snprintf(name, sizeof(name), "goal %u", j + 1);
+		if (!p->goal_set || p->goal_set[j] == p->goal_set[k])
+			snprintf(buf, len, "below the stricter %s's %.0f on the same trials: not what RFC 9971's "
+				 "classification allows; please report it", name, gj.rlb);
+		else if (a->final_ns != b->final_ns)
+			snprintf(buf, len, "below the stricter %s's %.0f: searched apart with its own trials (final trials "
+				 "%g s, %s's %g s), which RFC 9971 does not order", name, gj.rlb,
+				 ns_to_s((double)b->final_ns), name, ns_to_s((double)a->final_ns));
+		else
+			snprintf(buf, len, "below the stricter %s's %.0f: searched apart with its own trials (initial "
+				 "trials %g s, %s's %g s), which RFC 9971 does not order", name, gj.rlb,
+				 ns_to_s((double)b->initial_ns), name, ns_to_s((double)a->initial_ns));
+		return;
+	}
+}
+
 /* Each goal's Goal Result (RFC 9971) per size: the text shows the
- * search the row's figures come from, JSON every repeat. */
+ * search the row's figures come from, JSON every repeat. A goal whose
+ * lower bound reads below a stricter goal's says why. */
 static void goals_print(struct out *o, const struct rfc2544_result *res, const struct rfc2544_print_opts *p)
 {
 	bool any = false;
@@ -464,10 +512,10 @@ static void goals_print(struct out *o, const struct rfc2544_result *res, const s
 
 			for (unsigned int k = 0; k < p->ngoal; k++) {
 				struct rfc2544_goal_result gr;
-				char spec[64], sz[16], v[3][24];
+				char spec[64], sz[16], v[3][24], note[320];
 
-				rfc2544_goal_result(row, rfc2544_set_outcome(row, r, p->goal_set ? p->goal_set[k] : 0),
-						  &p->goal[k], &gr);
+				goal_result_of(row, r, k, p, &gr);
+				goal_below(row, r, k, p, &gr, note, sizeof(note));
 				goal_format(&p->goal[k], spec, sizeof(spec));
 				out_obj_start(o, NULL);
 				out_u64(o, "size", NULL, row->size);
@@ -478,6 +526,7 @@ static void goals_print(struct out *o, const struct rfc2544_result *res, const s
 				out_f64(o, "conditional_throughput", NULL, gr.cond);
 				out_bool(o, "at_least", NULL, gr.at_least);
 				out_str(o, "irregular", NULL, gr.irregular);
+				out_str(o, "note", NULL, note);
 				out_obj_end(o);
 				if (!shown)
 					continue;
@@ -488,6 +537,8 @@ static void goals_print(struct out *o, const struct rfc2544_result *res, const s
 				out_text(o, "  %5s  %-26s %s%10s %12s %12s  %s\n", sz, spec, gr.at_least ? ">=" : "  ",
 					 num(gr.rlb, v[0], sizeof(v[0])), num(gr.rub, v[1], sizeof(v[1])),
 					 num(gr.cond, v[2], sizeof(v[2])), gr.irregular[0] ? gr.irregular : "no");
+				if (note[0])
+					out_text(o, "  %5s  note: %s\n", "", note);
 			}
 		}
 	}

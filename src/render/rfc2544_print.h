@@ -25,6 +25,7 @@ struct rfc2544_print_opts {
 	const char *db;			/* where it was stored */
 	const struct search_goal *goal;	/* the search's goals (RFC 9971), ngoal of them */
 	const unsigned char *goal_set;	/* each one's search (rfc2544_set_outcome), or NULL: all the first */
+	const unsigned char *goal_slot;	/* its place there (rfc2544_goal_result), or NULL: by loss ratio */
 	unsigned int ngoal;
 };
 

@@ -57,12 +57,15 @@ static double fixed_ceiling(void *ctx, unsigned int size)
  * options' NDR and PDR are the goals. */
 static void goal_sets(void **st)
 {
-	static const char *const g[] = { "ndr:1f1d0l0e", "pdr:1f1d0.5l0e0.5w", "e50:1f2d0l50e", "x:1f1d1l0e",
-					 "ndr2:1f1d0l0e" };
+	static const char *const g[] = { "ndr:1f1d0l0e", "e50:1f2d0l50e", "pdr:1f1d0.5l0e0.5w", "x:1f1d1l0e",
+					 "ndr2:1f1d0l0e", "long:2f2d0l0e" };
 	struct app_rfc2544_opts o;
 	struct app_rfc2544_plan p;
 	struct trial_cfg b;
-	static const unsigned char want[] = { 0, 0, 1, 2, 0 };
+	/* every goal of 1 s trials shares the first search; the PDR is its
+	 * goal 1 (e50, placed before it, moves behind it); 2 s trials get
+	 * a search of their own */
+	static const unsigned char want[] = { 0, 0, 0, 0, 0, 1 }, slot[] = { 0, 2, 1, 3, 0, 0 };
 
 	opts(&o);
 	base_cfg(&b);
@@ -72,20 +75,24 @@ static void goal_sets(void **st)
 	assert_true(p.goal[1].loss_ratio == 0.005 && p.goal[1].final_ns == p.final_ns);
 	assert_int_equal(p.nmore, 0);
 	assert_true(p.first_pdr == 0.005);
-	for (unsigned int i = 0; i < 5; i++)
+	for (unsigned int i = 0; i < 6; i++)
 		assert_int_equal(goal_parse(g[i], &o.goals[i], err, sizeof(err)), 0);
-	o.ngoals = 5;
+	o.ngoals = 6;
 	o.trial_ns = NSEC_PER_SEC;
 	o.trial_set = true;
 	o.pdr = 0;
 	assert_int_equal(app_rfc2544_plan_timing(&o, &b, &p, err, sizeof(err)), 0);
-	assert_int_equal(p.ngoal, 5);
+	assert_int_equal(p.ngoal, 6);
 	assert_memory_equal(p.goal_set, want, sizeof(want));
-	assert_int_equal(p.nmore, 2);
+	assert_memory_equal(p.goal_slot, slot, sizeof(slot));
+	assert_int_equal(p.nmore, 1);
 	assert_true(p.first_pdr == 0.005);
-	assert_true(p.more[0].duration_sum_ns == 2 * NSEC_PER_SEC && p.more[0].exceed_ratio == 0.5 &&
-		    p.more[0].pdr_ratio == 0 && p.more[0].precision == 0.005);
-	assert_true(p.more[1].pdr_ratio == 0.01 && p.more[1].final_ns == NSEC_PER_SEC);
+	assert_int_equal(p.nalso, 2);
+	assert_true(p.also[0].duration_sum_ns == 2 * NSEC_PER_SEC && p.also[0].exceed_ratio == 0.5 &&
+		    p.also[0].loss_ratio == 0 && p.also[0].width == 0.005);
+	assert_true(p.also[1].loss_ratio == 0.01 && p.also[1].duration_sum_ns == NSEC_PER_SEC);
+	assert_true(p.more[0].final_ns == 2 * NSEC_PER_SEC && p.more[0].ngoals == 1 &&
+		    p.more[0].goal[0].loss_ratio == 0);
 	for (unsigned int i = 0; i < 5; i++)
 		assert_true(p.goal[i].width == 0.005 && p.goal[i].initial_ns == NSEC_PER_SEC);
 }

@@ -112,6 +112,40 @@ static void test_trial_output(void **st)
 	assert_true(t.loss_ratio == 0);
 }
 
+/* goal_tolerates: "more tolerant" as goal.h defines it. */
+static void test_tolerates(void **st)
+{
+	static const struct {
+		const char *b, *a;
+		bool yes;
+	} c[] = {
+		{ "2f2d0l0e", "2f2d0l0e", true },		/* a goal tolerates itself */
+		{ "2f2d0.5l0e", "2f2d0l0e", true },		/* pdr tolerates ndr */
+		{ "2f2d0l0e", "2f2d0.5l0e", false },
+		{ "2f4d0l50e", "2f2d0l0e", true },		/* make demo's tolerant: 2 s good, 2 s bad */
+		{ "2f4d0l50e", "2f2d0.5l0e", false },		/* a lower loss ratio than pdr's */
+		{ "2f6d0l50e", "2f2d0l0e", false },		/* needs 3 s of good time, ndr 2 s */
+		{ "60f120d0l50e", "60f60d0l0e", true },		/* tst009 tolerates rfc2544 */
+		{ "1f21d0l50e", "1f1d0l0e", false },		/* csit needs 10.5 s good */
+		{ "1f21d0l50e", "1f21d0l50e0.5w", true },	/* width plays no part */
+		{ "1f12d0l60e", "1f21d0l50e", false },		/* bears 7.2 s of bad time, 10.5 asked */
+		{ "1f21d0.5l50e", "1f21d0l50e", true },		/* csit's pdr, its ndr */
+		{ "1f2d0l0e", "2f2d0l0e", true },		/* shorter trials, stricter goal E 0 */
+		{ "1f2d0l50e", "2f4d0l50e", false },		/* shorter trials, E > 0: can be stricter */
+		{ "4f4d0l0e", "2f2d0l0e", false },		/* longer trials */
+	};
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct search_goal a, b;
+
+		assert_int_equal(goal_parse(c[i].a, &a, err, sizeof(err)), 0);
+		assert_int_equal(goal_parse(c[i].b, &b, err, sizeof(err)), 0);
+		if (goal_tolerates(&b, &a) != c[i].yes)
+			fail_msg("%s tolerates %s: expected %s", c[i].b, c[i].a, c[i].yes ? "yes" : "no");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -119,6 +153,7 @@ int main(void)
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_presets),
 		cmocka_unit_test(test_trial_output),
+		cmocka_unit_test(test_tolerates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

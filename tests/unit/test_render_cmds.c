@@ -14,6 +14,7 @@
 
 #include "app/matrix_plan.h"
 #include "render/matrix_print.h"
+#include "render/rfc2544_print.h"
 #include "render/out.h"
 #include "render/runs_print.h"
 #include "store/db.h"
@@ -395,9 +396,67 @@ static void matrix_report(void **st)
 	free(report_mem.buf);
 }
 
+/* The goals table: a goal whose lower bound reads below that of a goal
+ * it is more tolerant than says why under its line (and in JSON's
+ * "note"): here strict (1 s trials) tolerates long (2 s, no exceed
+ * ratio), searched apart; none when it is not below, or not comparable. */
+static struct rfc2544_result goal_res;
+
+static void goal_notes(void **st)
+{
+	struct search_goal g[3];
+	static const unsigned char set[] = { 0, 1, 0 }, slot[] = { 0, 0, 1 };
+	struct rfc2544_print_opts p = { .tests = RFC2544_THROUGHPUT, .goal = g, .goal_set = set, .goal_slot = slot,
+					.ngoal = 3 };
+	struct rfc2544_row *row = &goal_res.row[0];
+	struct search_bound b = { .lower = 19000, .upper = 19200, .lower_valid = true, .upper_valid = true };
+	struct mem m;
+
+	(void)st;
+	assert_int_equal(goal_parse("strict:1f1d0l0e", &g[0], err, sizeof(err)), 0);
+	assert_int_equal(goal_parse("long:2f2d0l0e", &g[1], err, sizeof(err)), 0);
+	assert_int_equal(goal_parse("lossy:1f1d1l0e", &g[2], err, sizeof(err)), 0);
+	goal_res.nrows = 1;
+	row->size = 64;
+	row->max_load = 40000;
+	row->max_from = RFC2544_MAX_GIVEN;
+	row->nrep = 1;
+	row->rep[0] = (struct search_outcome){ .ndr = b, .pdr = b, .ngoals = 2, .done = true };
+	row->rep[0].goal[0] = row->rep[0].goal[1] = b;
+	row->rep[0].goal[1].lower = 19600;
+	row->rep[0].goal[1].upper = 19800;
+	row->thr = row->rep[0];
+	row->more[0][0] = row->rep[0];
+	row->more[0][0].goal[0].lower = 19500;
+	row->more[0][0].goal[0].upper = 19700;
+	row->more[0][0].ngoals = 1;
+	mem_out(&m, false);
+	rfc2544_print_result(m.o, &goal_res, &p);
+	out_destroy(m.o);
+	fclose(m.f);
+	assert_non_null(strstr(m.buf, "     64  strict:1f1d0l0e                   19000        19200"));
+	assert_non_null(strstr(m.buf, "note: below the stricter long's 19500: searched apart with its own trials "
+				      "(final trials 1 s, long's 2 s), which RFC 9971 does not order\n"));
+	/* one note: lossy tolerates long too, but is above it; long
+	 * tolerates neither */
+	assert_null(strstr(strstr(m.buf, "note:") + 1, "note:"));
+	free(m.buf);
+	/* long below strict: nothing to say (long is the stricter) */
+	row->more[0][0].goal[0].lower = 18000;
+	row->more[0][0].goal[0].upper = 18200;
+	mem_out(&m, true);
+	rfc2544_print_result(m.o, &goal_res, &p);
+	out_destroy(m.o);
+	fclose(m.f);
+	assert_non_null(strstr(m.buf, "\"note\":\"\""));
+	assert_null(strstr(m.buf, "below the stricter"));
+	free(m.buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(goal_notes),
 		cmocka_unit_test(runs_import),	cmocka_unit_test(runs_sync),   cmocka_unit_test(runs_upgrade),
 		cmocka_unit_test(runs_removed), cmocka_unit_test(matrix_json), cmocka_unit_test(matrix_lines),
 		cmocka_unit_test(matrix_hooks), cmocka_unit_test(matrix_report),

@@ -120,8 +120,9 @@ static void throughput_goal_sets(void **st)
 	plain = t_trials;
 	assert_int_equal(g_trials, 0);
 	t_trials = 0;
-	c.more[0] = (struct rfc2544_goalset){ .precision = 0.02, .pdr_ratio = 0.01, .final_ns = 1000000000ULL,
-					    .initial_ns = 1000000000ULL, .duration_sum_ns = 1000000000ULL };
+	c.more[0] = (struct rfc2544_goalset){ .final_ns = 1000000000ULL, .initial_ns = 1000000000ULL,
+					      .goal = { { .width = 0.02 }, { .loss_ratio = 0.01, .width = 0.02 } },
+					      .ngoals = 2 };
 	c.nmore = 1;
 	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
 	const struct rfc2544_row *row = &res.row[0];
@@ -138,10 +139,41 @@ static void throughput_goal_sets(void **st)
 		assert_true(o->ndr.lower_valid && o->ndr.lower <= 40000 && o->ndr.lower >= 40000 * 0.98 - 1);
 		/* the 2% width: coarser than the first search's 0.5% */
 		assert_true(o->ndr.upper - o->ndr.lower <= 0.02 * 100000 + 1);
-		rfc2544_goal_result(row, o, &g, &gr);
+		rfc2544_goal_result(row, o, 1, &g, &gr);
 		assert_true(gr.rlb == o->pdr.lower && gr.rlb <= 40000 / 0.99 + 1 && gr.rlb >= o->ndr.lower);
 		assert_true(rfc2544_set_outcome(row, r, 0) == &row->rep[r]);
 	}
+}
+
+/* Goals of the first search's durations beside its NDR and PDR (also[]):
+ * no search of their own (no 'g' trial), each read from the first
+ * search's trials at its place (goal 2 on), and a more tolerant one not
+ * below the NDR. */
+static void throughput_goals_share(void **st)
+{
+	struct dut d = { .capacity = 40000, .buffer = 0 };
+	struct rfc2544_cfg c;
+	char err[256];
+	struct search_goal tol = { .exceed_ratio = 0.5 };
+
+	setup(&c, &d, RFC2544_THROUGHPUT);
+	tol.final_ns = c.final_ns;
+	tol.sum_ns = 2 * c.final_ns;
+	c.also[0] = (struct rfc2544_goal_attr){ .exceed_ratio = 0.5, .width = c.precision,
+						.duration_sum_ns = tol.sum_ns };
+	c.nalso = 1;
+	c.on_trial = count_trial;
+	g_trials = t_trials = 0;
+	assert_int_equal(rfc2544_run(&c, &res, NULL, NULL, NULL, err, sizeof(err)), 0);
+	const struct rfc2544_row *row = &res.row[0];
+	const struct search_outcome *o = rfc2544_set_outcome(row, 0, 0);
+	struct rfc2544_goal_result gr;
+
+	assert_int_equal(g_trials, 0);
+	assert_int_equal(o->ngoals, 3);
+	assert_true(o->goal[0].lower == o->ndr.lower && o->goal[1].lower == o->pdr.lower);
+	rfc2544_goal_result(row, o, 2, &tol, &gr);
+	assert_true(gr.rlb == o->goal[2].lower && gr.rlb >= o->ndr.lower && gr.rlb <= 40000);
 }
 
 /* A DUT behind a veth or a tap pushes back instead of dropping: above its
@@ -478,36 +510,36 @@ static void goal_results_irregular(void **st)
 					.cond_tput = 50000, .cond_valid = true };
 	o->pdr = (struct search_bound){ .lower = 60000, .upper = 60500, .lower_valid = true, .upper_valid = true,
 					.cond_tput = 59900, .cond_valid = true };
-	rfc2544_goal_result(&row, o, &ndr, &g);
+	rfc2544_goal_result(&row, o, -1, &ndr, &g);
 	assert_true(g.rlb == 50000 && g.rub == 50500 && g.cond == 50000 && !g.at_least);
 	assert_string_equal(g.irregular, "");
-	rfc2544_goal_result(&row, o, &pdr, &g);
+	rfc2544_goal_result(&row, o, -1, &pdr, &g);
 	assert_true(g.rlb == 60000 && g.rub == 60500 && g.cond == 59900);
 	assert_string_equal(g.irregular, "");
 	/* trial cap */
 	o->done = false;
-	rfc2544_goal_result(&row, o, &ndr, &g);
+	rfc2544_goal_result(&row, o, -1, &ndr, &g);
 	assert_non_null(strstr(g.irregular, "trial cap"));
 	o->done = true;
 	/* noisy */
 	o->ndr.noisy = true;
 	o->ndr.noisy_load = 52000;
-	rfc2544_goal_result(&row, o, &ndr, &g);
+	rfc2544_goal_result(&row, o, -1, &ndr, &g);
 	assert_non_null(strstr(g.irregular, "noisy: 52000"));
 	o->ndr.noisy = false;
 	/* the max load passed: at line rate a value, but irregular; against
 	 * --max-load also "at least" */
 	o->ndr = (struct search_bound){ .lower = 100000, .upper = 100000, .lower_valid = true, .at_max = true };
-	rfc2544_goal_result(&row, o, &ndr, &g);
+	rfc2544_goal_result(&row, o, -1, &ndr, &g);
 	assert_true(g.rlb == 100000 && isnan(g.rub) && !g.at_least && isnan(g.cond));
 	assert_string_equal(g.irregular, "max load reached: at line rate");
 	row.max_from = RFC2544_MAX_GIVEN;
-	rfc2544_goal_result(&row, o, &ndr, &g);
+	rfc2544_goal_result(&row, o, -1, &ndr, &g);
 	assert_true(g.at_least);
 	assert_non_null(strstr(g.irregular, "max load reached: passed at 64 B at the --max-load given"));
 	/* the min load failed */
 	o->ndr = (struct search_bound){ .upper = 100, .upper_valid = true };
-	rfc2544_goal_result(&row, o, &ndr, &g);
+	rfc2544_goal_result(&row, o, -1, &ndr, &g);
 	assert_true(isnan(g.rlb) && g.rub == 100);
 	assert_non_null(strstr(g.irregular, "min load failed"));
 }
@@ -689,6 +721,7 @@ int main(void)
 		cmocka_unit_test(repeat_median_spread), cmocka_unit_test(hook_error_stops),
 		cmocka_unit_test(at_least_where_capped), cmocka_unit_test(line_rate_is_a_value),
 		cmocka_unit_test(goal_results_irregular), cmocka_unit_test(throughput_goal_sets),
+		cmocka_unit_test(throughput_goals_share),
 		cmocka_unit_test(sizes_agree), cmocka_unit_test(sizes_differ_explained),
 		cmocka_unit_test(sizes_agree_intervals), cmocka_unit_test(sizes_agree_run),
 	};

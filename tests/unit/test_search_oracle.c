@@ -8,7 +8,9 @@
  * and upper bounds and conditional throughput. Random goals and random
  * noisy DUTs; half the searches run one phase of full-length trials, half
  * start with trials 1/8 as long (the RFC's short trials, which can prove
- * an upper bound but never a lower one). Prints the agreement count. */
+ * an upper bound but never a lower one). Then searches of up to eight
+ * goals sharing their trials, each goal checked on its own. Prints the
+ * agreement counts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,21 +125,22 @@ static bool close_to(double a, double b)
 	return fabs(a - b) <= 1e-9 * fmax(1.0, fabs(b));
 }
 
-static bool agree(const struct otrial *t, size_t n, const struct search_cfg *c, double lg,
-		  const struct search_bound *b)
+/* Goal (lg, e, sum_ns) of a search with c's final trials. */
+static bool agree(const struct otrial *t, size_t n, const struct search_cfg *c, double lg, double e,
+		  uint64_t sum_ns, const struct search_bound *b)
 {
-	double fs = (double)c->final_ns / SEC, ss = (double)c->duration_sum_ns / SEC;
+	double fs = (double)c->final_ns / SEC, ss = (double)sum_ns / SEC;
 	double rlb = 0, rub = 0;
 	bool lv, uv;
 
-	bounds(t, n, fs, ss, lg, c->exceed_ratio, &lv, &rlb, &uv, &rub);
+	bounds(t, n, fs, ss, lg, e, &lv, &rlb, &uv, &rub);
 	if (lv != b->lower_valid || uv != b->upper_valid)
 		return false;
 	if (lv && !close_to(rlb, b->lower))
 		return false;
 	if (uv && !close_to(rub, b->upper))
 		return false;
-	if (lv && !close_to(cond_tput(t, n, rlb, fs, ss, c->exceed_ratio), b->cond_tput))
+	if (lv && !close_to(cond_tput(t, n, rlb, fs, ss, e), b->cond_tput))
 		return false;
 	return true;
 }
@@ -199,13 +202,13 @@ static void test_oracle_agrees(void **state)
 		search_outcome(s, &o);
 		trials += (unsigned int)n;
 		sets++;
-		if (agree(t, n, &c, 0, &o.ndr))
+		if (agree(t, n, &c, 0, c.exceed_ratio, c.duration_sum_ns, &o.ndr))
 			agreed++;
 		else
 			printf("# disagree NDR run %u\n", run);
 		if (c.pdr_ratio > 0) {
 			sets++;
-			if (agree(t, n, &c, c.pdr_ratio, &o.pdr))
+			if (agree(t, n, &c, c.pdr_ratio, c.exceed_ratio, c.duration_sum_ns, &o.pdr))
 				agreed++;
 			else
 				printf("# disagree PDR run %u\n", run);
@@ -216,10 +219,80 @@ static void test_oracle_agrees(void **state)
 	assert_int_equal(agreed, sets);
 }
 
+/* Searches of several goals at once (search_cfg.goals: each its own loss
+ * ratio, exceed ratio, duration sum and width), sharing their trials:
+ * every goal's result must be what the oracle reads for that goal from
+ * all the trials the search ran, whichever goal they were asked for. */
+static void test_oracle_goals_share(void **state)
+{
+	static const double exceeds[] = { 0, 0, 0.1, 0.25, 0.5 }, losses[] = { 0, 0, 0.001, 0.005, 0.02 };
+	unsigned int agreed = 0, sets = 0, trials = 0;
+
+	(void)state;
+	for (unsigned int run = 0; run < NRUNS / 2; run++) {
+		double final_s = 1 + floor(urand() * 3);
+		struct search_cfg c = {
+			.min_load = 1000, .max_load = 1e6, .precision = 1e6 * 0.01,
+			.final_ns = (uint64_t)final_s * SEC,
+			.initial_ns = (uint64_t)final_s * SEC / (run % 2 ? 8 : 1),
+			.max_trials = MAXT, .confirm = urand() < 0.3,
+			.ngoals = 2 + (unsigned int)(urand() * (SEARCH_GOALS - 1)),
+		};
+		double cap = run % 17 == 0 ? 2e6 : 1000 + urand() * 1e6;
+		double p = run % 3 == 0 ? 0 : urand() * 0.4, pmax = urand() < 0.5 ? 0.002 : 0.05;
+		struct otrial t[MAXT];
+		struct search_outcome o;
+		struct search *s;
+		size_t n = 0;
+		double load;
+		uint64_t dur;
+
+		for (unsigned int k = 0; k < c.ngoals; k++)
+			c.goals[k] = (struct search_target){
+				.loss_ratio = losses[(unsigned int)(urand() * 5)],
+				.exceed_ratio = exceeds[(unsigned int)(urand() * 5)],
+				.duration_sum_ns = (uint64_t)(final_s * (1 + floor(urand() * 4))) * SEC,
+				.precision = 1e6 * (0.002 + 0.02 * urand()),
+			};
+		assert_non_null(s = search_create(&c, NULL, 0));
+		while (search_next(s, &load, &dur)) {
+			uint64_t tx = (uint64_t)llround(load * (double)dur / SEC), rx;
+			double loss = dut_loss(load, cap, p, pmax);
+
+			assert_true(load >= c.min_load && load <= c.max_load);
+			if (tx == 0)
+				tx = 1;
+			rx = tx - (uint64_t)llround(loss * (double)tx);
+			search_feed(s, load, dur, tx, rx, false);
+			t[n].load = load;
+			t[n].dur = (double)dur / SEC;
+			t[n].loss = (double)(tx - rx) / (double)tx;
+			n++;
+			assert_true(n <= MAXT);
+		}
+		search_outcome(s, &o);
+		assert_int_equal(o.ngoals, c.ngoals);
+		trials += (unsigned int)n;
+		for (unsigned int k = 0; k < c.ngoals; k++) {
+			const struct search_target *g = &c.goals[k];
+
+			sets++;
+			if (agree(t, n, &c, g->loss_ratio, g->exceed_ratio, g->duration_sum_ns, &o.goal[k]))
+				agreed++;
+			else
+				printf("# disagree goal %u run %u\n", k, run);
+		}
+		search_destroy(s);
+	}
+	printf("# oracle, goals sharing trials: %u of %u goal results agree (%u trials)\n", agreed, sets, trials);
+	assert_int_equal(agreed, sets);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_oracle_agrees),
+		cmocka_unit_test(test_oracle_goals_share),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
