@@ -11,7 +11,7 @@ BUILD := build-san
 MESON_OPTS += -Db_sanitize=address,undefined -Db_lundef=false
 endif
 
-.PHONY: all build deps check check-long check-loaded demo install clean bench
+.PHONY: all build deps check check-long check-loaded demo install clean bench bench-resolution
 
 all: build
 
@@ -55,3 +55,9 @@ bench: deps
 	bash scripts/deps.sh --bench
 	bash bench/gen.sh $(BUILD)/wirerate
 	bash bench/store.sh $(BUILD)
+
+# What an interleaved matrix resolves on this host: hours at TRIES=20 on a
+# VM lab (bench/resolution.sh says how to make it shorter).
+bench-resolution: build
+	LAB=netns bash bench/resolution.sh $(BUILD)/wirerate
+	LAB=vm bash bench/resolution.sh $(BUILD)/wirerate

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Benchmark: the resolution an interleaved matrix buys on this host. One
-# configuration is made slower by a known share (null firewall rules,
-# calibrated here to cost DELTAS percent of the forwarding rate), and an
-# interleaved matrix of the two (ROUNDS rounds) is run TRIES times per
-# share: how many of its verdicts were right (worse), wrong (better, or
-# "noise": no change of 1%, when there was one) or "cannot tell", and the
-# minutes each matrix took. The smallest share called right in 19 of 20
+# configuration is made slower by a known share (null firewall rules
+# added to a base of BASE, calibrated here to cost DELTAS percent of the
+# forwarding rate), and an interleaved matrix of the two (ROUNDS rounds)
+# is run TRIES times per share: how many of its verdicts were right
+# (worse), wrong (better, or "noise": no change of 1%, when there was
+# one), "cannot tell" or none (the tester fell short), and the minutes
+# each matrix took. The smallest share called right in 19 of 20
 # tries is the resolution. LAB=netns builds the namespace lab, LAB=vm a VM
 # lab of KERNEL (lab up --kernel).
 #
@@ -23,11 +24,13 @@ P=wrr-
 [ "$(id -u)" -eq 0 ] || { echo "bench: run as root" >&2; exit 2; }
 command -v jq >/dev/null || { echo "bench: jq missing (make bench installs it)" >&2; exit 2; }
 case $LAB in
-netns) LABOPT=(--dut-cpus 1); RATE=${RATE:-100kpps}; CAL=1000
+# the base: rules enough that the DUT, not the offered load, bounds
+# what it forwards (netns: about 60-100 kpps with 500 rules)
+netns) LABOPT=(--dut-cpus 1); RATE=${RATE:-100kpps}; CAL=1000; BASE=${BASE:-500}
 	# AF_PACKET's generator is held back by the DUT's full queue: what it
 	# sends is what the DUT took, on every host
 	T=(trial --rate "$RATE" --duration 1s --learn-wait 0.2s --drain 0.5s --port-type afpacket) ;;
-vm) LABOPT=(--kernel "$KERNEL"); RATE=${RATE:-80kpps}; CAL=200
+vm) LABOPT=(--kernel "$KERNEL"); RATE=${RATE:-80kpps}; CAL=200; BASE=${BASE:-0}
 	T=(trial --rate "$RATE" --duration 3s --learn-frames 32) ;;
 *) echo "bench: LAB is netns or vm" >&2; exit 2 ;;
 esac
@@ -42,37 +45,42 @@ rate_with() {
 	"$WR" "${T[@]}" --prefix "$P" --no-store --json 2>/dev/null | jq '[.directions[].forwarded_pps] | add'
 }
 
-# Calibration: 0 and CAL rules, interleaved (0 CAL CAL 0 0 CAL), medians;
-# then rules(d) = d/(1-d) * CAL * r(CAL) / (r(0) - r(CAL)) for a cost of
-# 1/r(N) = c0 + N c1 per frame.
+# Calibration: BASE and BASE + CAL rules, interleaved (B C C B B C),
+# medians; then the rules to add for a share d are
+# d/(1-d) * CAL * r(C) / (r(B) - r(C)), for a cost of 1/r(N) = c0 + N c1
+# per frame.
 declare -a r0 rk
-for n in 0 "$CAL" "$CAL" 0 0 "$CAL"; do
+for n in "$BASE" $((BASE + CAL)) $((BASE + CAL)) "$BASE" "$BASE" $((BASE + CAL)); do
 	v=$(rate_with "$n")
-	[ "$n" = 0 ] && r0+=("$v") || rk+=("$v")
+	[ "$n" = "$BASE" ] && r0+=("$v") || rk+=("$v")
 done
 "$WR" lab down --prefix "$P" >/dev/null
 med() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 R0=$(med "${r0[@]}") RK=$(med "${rk[@]}")
-echo "calibration on $LAB: 0 rules ${r0[*]} -> median $R0 frames/s; $CAL rules ${rk[*]} -> median $RK"
+echo "calibration on $LAB ($(date -u +%FT%TZ)): $BASE rules ${r0[*]} -> median $R0 frames/s;" \
+	"$((BASE + CAL)) rules ${rk[*]} -> median $RK"
 awk -v a="$R0" -v b="$RK" 'BEGIN { exit !(a > b && b > 0) }' ||
 	{ echo "bench: $CAL rules cost nothing measurable here ($R0 against $RK)" >&2; exit 1; }
 
-printf '\n%-6s %-6s %-7s %-6s %-6s %-6s %-12s %s\n' share rules tries right wrong unsure "min/matrix" "paired diffs (%)"
+printf '\n%-6s %-6s %-6s %-6s %-7s %-6s %-12s %-5s %-11s %s\n' share rules tries worse better noise "cannot tell" none \
+	"min/matrix" "paired diffs (%)"
 for d in $DELTAS; do
 	rules=$(awk -v d="$d" -v k="$CAL" -v a="$R0" -v b="$RK" \
 		'BEGIN { f = d / 100; printf "%d", f / (1 - f) * k * b / (a - b) + 0.5 }')
-	right=0 wrong=0 unsure=0 diffs="" t0=$SECONDS
+	worse=0 better=0 noise=0 unsure=0 none=0 diffs="" t0=$SECONDS
 	for _ in $(seq "$TRIES"); do
-		j=$("$WR" matrix --prefix "$P" "${LABOPT[@]}" --rules "0,$rules" --repeat "$ROUNDS" --json -- "${T[@]}" \
-			2>/dev/null) || { echo "bench: a matrix failed" >&2; exit 1; }
+		j=$("$WR" matrix --prefix "$P" "${LABOPT[@]}" --rules "$BASE,$((BASE + rules))" --repeat "$ROUNDS" --json \
+			-- "${T[@]}" 2>/dev/null) || { echo "bench: a matrix failed" >&2; exit 1; }
 		v=$(jq -r '.report.runs[1].cells[0].verdict' <<<"$j")
 		diffs+="$(jq -r '.report.runs[1].cells[0].diff_pct | . * 10 | round / 10' <<<"$j") "
 		case $v in
-		worse) right=$((right + 1)) ;;
+		worse) worse=$((worse + 1)) ;;
+		better) better=$((better + 1)) ;;
+		noise) noise=$((noise + 1)) ;;
 		"cannot tell") unsure=$((unsure + 1)) ;;
-		*) wrong=$((wrong + 1)) ;;
+		*) none=$((none + 1)) ;;
 		esac
 	done
-	printf '%-6s %-6s %-7s %-6s %-6s %-6s %-12s %s\n' "$d%" "$rules" "$TRIES" "$right" "$wrong" "$unsure" \
-		"$(awk -v s=$((SECONDS - t0)) -v n="$TRIES" 'BEGIN { printf "%.1f", s / 60 / n }')" "$diffs"
+	printf '%-6s %-6s %-6s %-6s %-7s %-6s %-12s %-5s %-11s %s\n' "$d%" "+$rules" "$TRIES" "$worse" "$better" "$noise" \
+		"$unsure" "$none" "$(awk -v s=$((SECONDS - t0)) -v n="$TRIES" 'BEGIN { printf "%.1f", s / 60 / n }')" "$diffs"
 done
