@@ -108,7 +108,10 @@ static int load_trials(struct sql *h, struct rm_run *r, double line_bps, char *e
 			loss += rx < tx ? (tx - rx) * 100 / tx : 0;
 		}
 		c->trial_offered_pps = load;
-		c->tester_limited |= sql_col_int(st, 4) != 0;
+		/* a tester that fell short says nothing of the DUT, unless the
+		 * DUT still lost a share of what it was offered: then it was
+		 * full, and what came out is its own (TRIAL_SATURATED) */
+		c->tester_limited |= sql_col_int(st, 4) != 0 && (tx - rx) < TRIAL_SATURATED * tx;
 		if (isfinite(cpu) && cpu > 0 && nc < MAXT)
 			cost[nc++] = cpu;
 	}

@@ -43,6 +43,13 @@ int report_db_load_stores(struct db *const *dbs, const int64_t *ids, unsigned in
  * short of it by more than TRIAL_OFFER_SLACK: a trial offered 59k of
  * 100k never reads 100k forwarded) times rx/tx. NAN when tx is not > 0. */
 #define TRIAL_OFFER_SLACK 0.005
+/* A plain trial in which the tester fell short of the load asked still
+ * measures the DUT when the DUT lost this share or more of what it was
+ * offered (a VM lab's generator sharing its vCPUs with QEMU falls short
+ * while the guest drops a third or more): full, what it forwarded is its
+ * capacity. 5% is fourteen times the sporadic loss of a held vCPU here
+ * (up to 3,500 per million, docs/confidence.md). */
+#define TRIAL_SATURATED 0.05
 double report_db_trial_forwarded(double load, double tx, double rx, double duration_s);
 
 /* Run r, just loaded with its round (0: none), into m: a column of its

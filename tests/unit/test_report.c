@@ -429,24 +429,27 @@ static void trials_from_store(void **st)
 	char dir[] = "/tmp/wr-test-report.XXXXXX", p[128], err[256];
 	struct db *db;
 	/* per run, its trials: offered, tx, rx, tester-limited */
-	static const struct { double load; uint64_t tx, rx; bool tl; } t[7][3] = {
+	static const struct { double load; uint64_t tx, rx; bool tl; } t[8][3] = {
 		{ { 100000, 200000, 198000, false } },				/* baseline: 99000 */
 		{ { 100000, 200000, 198600, false } },				/* 99300: noise */
 		{ { 100000, 200000, 118000, false } },				/* 59000: worse */
 		{ { 200000, 400000, 400000, false } },				/* another load */
-		{ { 100000, 150000, 100000, true } },				/* tester short: 50000 */
+		{ { 100000, 150000, 148000, true } },				/* tester short: 74000 */
 		{ { 100200, 200000, 200000, false } },				/* 100200: better */
 		{ { 100000, 200000, 190000, false }, { 100000, 200000, 191000, false },
 		  { 100000, 200000, 189000, false } },				/* 3 trials: worse */
+		/* tester short, but the DUT lost a third of what it got: full,
+		 * its 50000 is its own */
+		{ { 100000, 150000, 100000, true } },
 	};
-	static const enum rm_verdict want[7] = { RM_BASELINE, RM_NOISE, RM_WORSE, RM_NONE, RM_NONE, RM_BETTER,
-						 RM_WORSE };
-	int64_t id[7];
+	static const enum rm_verdict want[8] = { RM_BASELINE, RM_NOISE, RM_WORSE, RM_NONE, RM_NONE, RM_BETTER,
+						 RM_WORSE, RM_WORSE };
+	int64_t id[8];
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(p, sizeof(p), "%s/r.db", dir);
 	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), 0);
-	for (int r = 0; r < 7; r++) {
+	for (int r = 0; r < 8; r++) {
 		struct db_run_info ri = { .test = "trial", .sizes = "64", .config = "rules=0", .repeats = 1 };
 
 		assert_int_equal(db_run_begin(db, &ri, NULL, 0, &id[r], err, sizeof(err)), 0);
@@ -460,7 +463,7 @@ static void trials_from_store(void **st)
 		}
 		assert_int_equal(db_run_end(db, id[r], "complete", NULL, err, sizeof(err)), 0);
 	}
-	assert_int_equal(report_db_load(db, id, 7, &m, err, sizeof(err)), 0);
+	assert_int_equal(report_db_load(db, id, 8, &m, err, sizeof(err)), 0);
 	assert_int_equal(m.nsizes, 1);
 	report_db_compare(&m, 5);
 	for (int r = 0; r < 6; r++) {
@@ -469,7 +472,7 @@ static void trials_from_store(void **st)
 		assert_non_null(c);
 		assert_true(c->have_trial && !c->have_thr && c->trials == 1);
 		/* offered: the load, or what the generator sent in its 2 s when
-		 * it fell short (run 4: 75000 offered, 50000 forwarded) */
+		 * it fell short (run 4: 75000 offered, 74000 forwarded) */
 		double offered = t[r][0].tx / 2.0 < t[r][0].load * 0.995 ? t[r][0].tx / 2.0 : t[r][0].load;
 
 		assert_true(fabs(c->trial_fwd_pps - offered * (double)t[r][0].rx / (double)t[r][0].tx) < 1e-6);
@@ -482,6 +485,9 @@ static void trials_from_store(void **st)
 		    c3->trial_fwd_max == 95500);
 	assert_true(fabs(c3->trial_loss_pct - 5) < 1e-9);
 	assert_int_equal(c3->verdict, want[6]);
+	assert_false(report_model_cell_of(&m.run[7], 64)->tester_limited);
+	assert_int_equal(report_model_cell_of(&m.run[7], 64)->verdict, want[7]);
+	assert_true(report_model_cell_of(&m.run[4], 64)->tester_limited);
 	assert_true(fabs(report_model_cell_of(&m.run[2], 64)->trial_loss_pct - 41) < 1e-9);
 	assert_true(fabs(report_model_cell_of(&m.run[2], 64)->diff_pct - (59000 - 99000) * 100.0 / 99000) < 1e-9);
 	assert_true(m.regression);		/* 59000 against 99000, limit 5% */
