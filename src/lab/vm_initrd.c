@@ -324,6 +324,10 @@ int vm_initrd_build(const char *path, const struct vm_kernel *k, const char *con
 		return -EIO;
 	}
 	exe[n] = '\0';
+	/* the running program's own image, read through /proc: a binary
+	 * rebuilt (and so unlinked) while a matrix or bisection runs still
+	 * goes into its next guest as the one running */
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)getpid());
 	snprintf(dir, sizeof(dir), "%s", path);
 	if (strrchr(dir, '/'))
 		*strrchr(dir, '/') = '\0';
