@@ -263,6 +263,7 @@ static long step_of(const struct app_bisect *b, const char *tags)
 
 struct gather {
 	struct app_bisect *b;
+	bool cand_seen;		/* a candidate between the ends was measured (the runs come in order) */
 	struct db *db;
 	char *err;
 	size_t errlen;
@@ -329,6 +330,10 @@ static int on_step(void *ctx, const struct db_run_row *r)
 		c->m[c->nm++] = (struct bisect_meas){ .n = n, .seq = r->id };
 	c->n += n;
 	c->bound |= bound;
+	if (i == 0 || (size_t)i + 1 == g->b->n)
+		c->bound_first |= bound && !g->cand_seen;
+	else
+		g->cand_seen = true;
 	c->rounds++;
 	if (c->nruns < sizeof(c->runs) / sizeof(c->runs[0]))
 		c->runs[c->nruns++] = r->id;
@@ -349,7 +354,7 @@ int app_bisect_run_state(struct app_bisect *b, char *err, size_t errlen)
 		struct app_bisect_cand *c = &b->c[i];
 
 		c->n = c->rounds = c->nruns = c->nm = 0;
-		c->bound = c->failed = false;
+		c->bound = c->bound_first = c->failed = false;
 		c->reason[0] = '\0';
 	}
 	snprintf(tag, sizeof(tag), "bisect:%" PRId64, b->id);
@@ -610,7 +615,7 @@ static bool ends_bounded(struct app_bisect *b)
 	for (int e = 0; e < 2; e++) {
 		const struct app_bisect_cand *c = &b->c[e ? b->n - 1 : 0];
 
-		if (c->bound && c->n >= BISECT_END_VALUES) {
+		if ((b->spec.no_drift_checks ? c->bound : c->bound_first) && c->n >= BISECT_END_VALUES) {
 			app_cli_hooks_say(b->cli, APP_SAY_ERROR, "the %s end's %s is the tester's bound, not the DUT's (\"at least\"): it cannot be "
 			       "compared; raise the measurement's --max-load or --rate",
 			    e ? "bad" : "good", bisect_db_figure_name(b->spec.figure));

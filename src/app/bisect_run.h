@@ -74,6 +74,9 @@ struct app_bisect_cand {
 	struct bisect_meas *m;		/* its measurements in order: values in v, the run's id as seq */
 	unsigned int nm, mcap;
 	bool bound;			/* a value is the tester's bound */
+	bool bound_first;		/* an end: one of its values before the first
+					 * candidate's measurement is (a drift check's
+					 * later is no reason to stop) */
 	bool failed;
 	char reason[256];		/* why it was skipped */
 	int64_t runs[16];		/* its measurement runs, oldest first */
