@@ -73,6 +73,8 @@ struct order {
 	double *margin;		/* per candidate: its difference from the end it
 				 * was judged unlike, percent (NAN: none) */
 	bool ends_more;		/* the host moved while the ends were measured */
+	double between_pct;	/* how far an end's figure moves from one of its
+				 * measurements to the next, percent (steps_sd_pct) */
 	unsigned int ends_all[2];	/* the ends' values before the first candidate */
 };
 
@@ -127,12 +129,49 @@ static double ends_within_pct(const struct bisect_cand *c, size_t n, int64_t fir
 	return BISECT_DRIFT_SIGMAS * (ss > 100 * BISECT_SIGMA_FLOOR ? ss : 100 * BISECT_SIGMA_FLOOR);
 }
 
+static int dbl_cmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* How far an end's figure moves from one of its measurements to the next
+ * (all of them, the drift checks too), as a standard deviation of one
+ * measurement, percent: the median of the steps' sizes in log points,
+ * over 0.6745 (a normal's median absolute value) and sqrt 2 (a step is
+ * the difference of two). The median, so that one step of the host (one
+ * large step) leaves it where it was, while a DUT whose figure moves from
+ * one measurement (one lab built) to the next raises it: such an end
+ * moves that much without the host moving. 0 with one measurement. */
+static double steps_sd_pct(const struct bisect_cand *x)
+{
+	double st[64], prev = NAN, med;
+	unsigned int n = 0;
+
+	for (unsigned int k = 0; k < x->nm && n < 64; k++) {
+		double l = log(meas_median(&x->m[k]));
+
+		if (!isfinite(l))
+			continue;
+		if (isfinite(prev))
+			st[n++] = fabs(l - prev);
+		prev = l;
+	}
+	if (!n)
+		return 0;
+	qsort(st, n, sizeof(*st), dbl_cmp);
+	med = n % 2 ? st[n / 2] : (st[n / 2 - 1] + st[n / 2]) / 2;
+	return 100 * med / (0.6745 * sqrt(2));
+}
+
 /* The order, and each end's reference: its values measured before the
  * first candidate's measurement, since the host last moved: the trailing
  * measurements that agree within ends_within_pct. When that leaves an
  * end fewer than BISECT_END_VALUES values, the ends are measured again
- * (od->ends_more), up to twice BISECT_END_VALUES_MAX values each; then
- * all of them are its reference. */
+ * (od->ends_more), up to BISECT_END_VALUES_MAX values each; then all of
+ * them are its reference. And how far an end's figure moves from one
+ * measurement to the next (steps_sd_pct, the larger end's). */
 static int order_make(const struct bisect_cand *c, size_t n, struct order *od)
 {
 	size_t total = 0, nv = 0, at = 0;
@@ -162,7 +201,7 @@ static int order_make(const struct bisect_cand *c, size_t n, struct order *od)
 	for (int e = 0; e < 2; e++) {
 		const struct bisect_cand *x = &c[e ? n - 1 : 0];
 		unsigned int all = 0, from = x->nm, got = 0;
-		double lo = INFINITY, hi = -INFINITY;
+		double lo = INFINITY, hi = -INFINITY, sd;
 
 		for (unsigned int k = 0; k < x->nm; k++)
 			if (x->m[k].seq < first)
@@ -181,7 +220,7 @@ static int order_make(const struct bisect_cand *c, size_t n, struct order *od)
 			got += x->m[k].n;
 		}
 		if (got < BISECT_END_VALUES && got < all) {
-			if (all < 2 * BISECT_END_VALUES_MAX)
+			if (all < BISECT_END_VALUES_MAX)
 				od->ends_more = true;
 			else
 				from = 0;
@@ -195,6 +234,8 @@ static int order_make(const struct bisect_cand *c, size_t n, struct order *od)
 				od->refv[at++] = x->m[k].v[j];
 			od->ref[e].n += x->m[k].n;
 		}
+		sd = steps_sd_pct(x);
+		od->between_pct = sd > od->between_pct ? sd : od->between_pct;
 	}
 	return 0;
 }
@@ -240,9 +281,11 @@ static double level_at(const struct bisect_cand *c, size_t n, const struct order
  * two levels disagree beyond the limit was made while the host moved: it
  * counts for nothing (measured again). When the usable ones' ends stayed
  * within the limit of their reference, the ratio decides as without an
- * order, on the values scaled by the host's level beside each (a slow
- * drift below the limit corrected); when they moved beyond it, the
- * paired difference against the end measured beside each.
+ * order, on values divided by the level beside them when it is further
+ * than one noise_pct from 1 (a slow drift corrected; nearer, the level's
+ * own noise would add more than it takes away); when they moved beyond
+ * the limit, the paired difference against the end measured beside each,
+ * and the ratio again when the pairs cannot tell.
  * Its margin (the difference from the end it is judged unlike) into od. */
 static enum bisect_mark judge_ordered(const struct bisect_cand *c, size_t n, size_t i, struct bisect_state *st,
 				      unsigned int max_rounds, struct order *od)
@@ -274,37 +317,45 @@ static enum bisect_mark judge_ordered(const struct bisect_cand *c, size_t n, siz
 		for (unsigned int j = 0; j < cm->n && j < em->n && k < PAIRED_MAX_ROUNDS; j++, k++) {
 			a[k] = em->v[j];
 			b[k] = cm->v[j];
-			u[nu++] = cm->v[j] / after;	/* as if the host were where the ends were */
+			/* beyond one noise: as if the host were where the ends were */
+			u[nu++] = cm->v[j] / (fabs(100 * (after - 1)) > st->noise_pct ? after : 1);
 		}
 	}
 	if (!k)
 		return c[i].rounds >= max_rounds ? BISECT_SKIP : c[i].rounds ? BISECT_UNSURE : BISECT_UNTESTED;
-	if (!moved) {
-		used = (struct bisect_cand){ .v = u, .n = nu, .rounds = c[i].rounds };
-		m = judge(&used, st, max_rounds);
-		if (m == BISECT_GOOD || m == BISECT_BAD)
-			od->margin[i] = 100 * fabs(mean(u, nu) /
-						   (m == BISECT_GOOD ? st->bad_iv.median : st->good_iv.median) - 1);
-		return m;
+	if (moved) {
+		/* halfway to the other end in log terms, as a percentage
+		 * toward it: for a large difference, half of it in percent
+		 * is not halfway */
+		gap = 100 * (oref->median / eref->median - 1);
+		paired_compare(a, b, k, 100 * fabs(sqrt(oref->median / eref->median) - 1), &r);
+		mc = r.diff_pct;
+		if (r.verdict == PAIRED_SAME || r.verdict == PAIRED_BETTER || r.verdict == PAIRED_WORSE) {
+			struct bisect_cand raw = { .v = b, .n = k, .rounds = c[i].rounds };
+			enum bisect_mark rm = judge(&raw, st, max_rounds);
+
+			m = r.verdict == PAIRED_SAME || (mc > 0) != (gap > 0) ? emark : e ? BISECT_GOOD : BISECT_BAD;
+			/* the figures as measured say the other end's verdict
+			 * outright: either the host moved (the pair is right)
+			 * or the end beside it did on its own (a DUT whose
+			 * figure jumps from one measurement to the next, a
+			 * figure the host's speed does not move alike at both
+			 * ends: the ratio is right). Which, no one can say */
+			if ((rm == BISECT_GOOD || rm == BISECT_BAD) && rm != m)
+				return c[i].rounds >= max_rounds ? BISECT_SKIP : BISECT_UNSURE;
+			st->paired++;
+			/* unlike the end beside it: differs from it by mc; like
+			 * it: from the other end by the gap less mc */
+			od->margin[i] = m == emark ? fabs(gap - mc) : fabs(mc);
+			return m;
+		}
+		/* the pairs cannot tell (an end whose own figure moves from
+		 * one measurement to the next): the ratio, as below */
 	}
-	st->paired++;
-	gap = 100 * (oref->median / eref->median - 1);
-	paired_compare(a, b, k, fabs(gap) / 2, &r);
-	mc = r.diff_pct;
-	switch (r.verdict) {
-	case PAIRED_SAME:
-		m = emark;
-		break;
-	case PAIRED_BETTER:
-	case PAIRED_WORSE:
-		m = (mc > 0) == (gap > 0) ? (e ? BISECT_GOOD : BISECT_BAD) : emark;
-		break;
-	default:
-		return c[i].rounds >= max_rounds ? BISECT_SKIP : BISECT_UNSURE;
-	}
-	/* unlike the end beside it: differs from it by mc; like it: from
-	 * the other end by the gap less mc */
-	od->margin[i] = m == emark ? fabs(gap - mc) : fabs(mc);
+	used = (struct bisect_cand){ .v = u, .n = nu, .rounds = c[i].rounds };
+	m = judge(&used, st, max_rounds);
+	if (m == BISECT_GOOD || m == BISECT_BAD)
+		od->margin[i] = 100 * fabs(mean(u, nu) / (m == BISECT_GOOD ? st->bad_iv.median : st->good_iv.median) - 1);
 	return m;
 }
 
@@ -467,6 +518,10 @@ int bisect_decide(const struct bisect_cand *c, size_t n, unsigned int max_rounds
 	}
 	if ((rc = ends(st->ordered ? &od.ref[0] : &c[0], st->ordered ? &od.ref[1] : &c[n - 1], n, st)))
 		goto out;
+	if (st->ordered && od.between_pct > st->noise_pct) {
+		st->noise_pct = od.between_pct;
+		st->limit_pct = BISECT_DRIFT_SIGMAS * st->noise_pct;
+	}
 	for (size_t i = 1; i + 1 < n; i++)
 		marks[i] = st->ordered ? judge_ordered(c, n, i, st, max_rounds, &od) : judge(&c[i], st, max_rounds);
 	if (st->ordered) {

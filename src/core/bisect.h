@@ -46,18 +46,25 @@
  * - each candidate's measurement is followed by one of its nearer end (in
  *   position), the drift check, so it lies between two ends' measurements:
  *   the host's level before and after it (an end's figure over its
- *   reference). Levels that disagree beyond limit_pct (BISECT_DRIFT_SIGMAS
- *   times the ends' noise): the host moved while the candidate was
- *   measured, and that measurement counts for nothing;
+ *   reference). The limit (limit_pct) is BISECT_DRIFT_SIGMAS times the
+ *   ends' noise: the larger of their values' spread and of how far an
+ *   end's figure moves from one of its measurements to the next (the
+ *   median step, so one step of the host leaves it alone while a DUT
+ *   whose figure jumps from one built lab to the next raises it). Levels
+ *   before and after that disagree beyond it: the host moved while the
+ *   candidate was measured, and that measurement counts for nothing;
  * - when the level after the usable measurements is within limit_pct of
- *   the reference, the likelihood ratio decides, on the candidate's
- *   values divided by that level (a slow drift corrected); beyond it, the
- *   host moved, and the candidate is judged on its paired difference
- *   against the end measured beside it (core/paired.h: repeat k of the one
- *   against repeat k of the other, over all such pairs, half the ends'
- *   difference the threshold): "same" is the end's verdict, a change
- *   toward the other end that end's, away from it the end's too; "cannot
- *   tell" measures again;
+ *   the reference, the likelihood ratio decides (on values divided by the
+ *   level when it is further than one noise from 1); beyond it, the host
+ *   moved, and the candidate is judged on its paired difference against
+ *   the end measured beside it (core/paired.h: repeat k of the one
+ *   against repeat k of the other, over all such pairs; the threshold
+ *   halfway to the other end in log terms): "same" is the end's verdict,
+ *   a change toward the other end that end's, away from it the end's too.
+ *   A pair that cannot tell leaves it to the ratio; a pair that the ratio
+ *   on the figures as measured contradicts outright is "cannot tell"
+ *   (measured again): the host moved, or the end did on its own, and no
+ *   one can say which;
  * - before the bisection ends, the good end is measured once more (the
  *   last drift check may be it): beyond limit_pct, the host drifted by
  *   that much, and every verdict between the ends whose difference from

@@ -387,12 +387,13 @@ static void osim_one(struct osim *s, size_t first_bad, double noise, enum host h
 		t->wrong++;
 }
 
-/* A hand-made drift: the ends measured, then the host steps down 9% and
- * candidate 8 (truly good) is measured: the drift check of its nearer
- * end (good, 0) sees the move, but the bad end measured before it did
- * not: the host moved while it was measured, so it counts for nothing
- * and is measured again; beside an end that stayed put since, the pair
- * says good where the ends' medians alone would say bad. */
+/* A hand-made drift: the ends (100 and 80) measured, then the host steps
+ * down 5% and candidate 7 (truly good) is measured at 95. The drift
+ * check of its nearer end (good, 0) sees the move, but the bad end
+ * measured before it did not: the host moved while it was measured, so
+ * it counts for nothing and is measured again; beside an end that stayed
+ * put since, the pair says good, and so do the figures. A pair that the
+ * figures contradict outright cannot tell. */
 static void test_drift_check(void **state)
 {
 	static struct osim s;
@@ -401,36 +402,44 @@ static void test_drift_check(void **state)
 	(void)state;
 	repeats = 3;
 	osim_init(&s, 16);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		omeasure(&s, 0, 100, 0.002);
-		omeasure(&s, 15, 90, 0.002);
+		omeasure(&s, 15, 80, 0.002);
 	}
 	assert_int_equal(bisect_decide(s.c, s.n, 3, s.marks, &st), 0);
 	assert_true(st.ordered && st.ends_known && st.action == BISECT_MEASURE && st.next == 7 && !st.check_next);
-	omeasure(&s, 7, 91, 0.002);		/* good, on a host 9% down */
+	assert_true(st.limit_pct < 2);
+	omeasure(&s, 7, 95, 0.002);		/* good, on a host 5% down */
 	assert_int_equal(bisect_decide(s.c, s.n, 3, s.marks, &st), 0);
 	assert_true(st.action == BISECT_MEASURE && st.next == 0 && st.check_next && st.check_for == 7);
 	assert_int_equal(s.marks[7], BISECT_UNSURE);
-	omeasure(&s, 0, 91, 0.002);		/* the drift check */
+	omeasure(&s, 0, 95, 0.002);		/* the drift check */
 	assert_int_equal(bisect_decide(s.c, s.n, 3, s.marks, &st), 0);
 	assert_true(st.checked && st.checked_end == 0 && st.checked_for == 7 && st.checked_moved);
-	assert_true(st.checked_pct < -8.5 && st.checked_pct > -9.5);
-	assert_true(st.checked_during && st.checked_during_pct < -8.5);
+	assert_true(st.checked_pct < -4.5 && st.checked_pct > -5.5);
+	assert_true(st.checked_during && st.checked_during_pct < -4.5);
 	assert_int_equal(s.marks[7], BISECT_UNSURE);
 	assert_true(st.action == BISECT_MEASURE && st.next == 7);
-	omeasure(&s, 7, 91, 0.002);
-	omeasure(&s, 0, 91, 0.002);
+	omeasure(&s, 7, 95, 0.002);
+	omeasure(&s, 0, 95, 0.002);
 	assert_int_equal(bisect_decide(s.c, s.n, 3, s.marks, &st), 0);
 	assert_true(st.checked && st.checked_moved && !st.checked_during);
 	assert_int_equal(s.marks[7], BISECT_GOOD);
 	assert_int_equal(st.paired, 1);
 	assert_true(st.action == BISECT_MEASURE && st.next == 11 && !st.check_next);
-	/* still down, steady since: the pair again */
-	omeasure(&s, 11, 91 * 0.9, 0.002);
-	omeasure(&s, 15, 91 * 0.9, 0.002);
+	/* still down, steady since: the pair and the figures agree */
+	omeasure(&s, 11, 80 * 0.95, 0.002);
+	omeasure(&s, 15, 80 * 0.95, 0.002);
 	assert_int_equal(bisect_decide(s.c, s.n, 3, s.marks, &st), 0);
 	assert_true(st.checked && st.checked_end == 15 && st.checked_moved && !st.checked_during);
 	assert_int_equal(s.marks[11], BISECT_BAD);
+	/* measured at the bad end's figure beside a bad end 20% down: the
+	 * pair says good, the figures bad; whether the host moved or the
+	 * end did on its own, no one can tell */
+	omeasure(&s, 9, 80, 0.002);
+	omeasure(&s, 15, 64, 0.002);
+	assert_int_equal(bisect_decide(s.c, s.n, 3, s.marks, &st), 0);
+	assert_int_equal(s.marks[9], BISECT_UNSURE);
 }
 
 /* The final check: the bisection found its candidate, then the good end
@@ -474,7 +483,8 @@ static void test_final_drift(void **state)
 /* 16 candidates, a 10% step at a random one, 1% noise, on a host that
  * stays, steps or drifts by 9%: with the order given (drift checks,
  * pairs) the bisection never names a wrong candidate; where the host's
- * drift by the end exceeds a verdict's difference it says a range. The
+ * drift swamps a verdict (a pair and the figures disagree, or the drift
+ * by the end exceeds a verdict's difference) it says a range. The
  * same bisections without the order (the ends' medians alone) for
  * comparison. Printed (docs/bisect.md has the table); the bounds asserted
  * are below what the seeded runs give. */
@@ -483,7 +493,7 @@ static void test_drifting_host(void **state)
 	static struct osim s;
 	const enum host hosts[] = { HOST_STEADY, HOST_STEP, HOST_DRIFT };
 	const char *names[] = { "steady", "9% step", "9% drift" };
-	const double min_right[] = { 99.5, 90.0, 96.0 };
+	const double min_right[] = { 99.5, 75.0, 96.0 };
 	const unsigned int runs = 1000;
 
 	(void)state;
@@ -508,8 +518,8 @@ static void test_drifting_host(void **state)
 				continue;
 			assert_true(100.0 * t.right / runs >= min_right[k]);
 			assert_true(t.wrong <= 2);	/* seeded: 0, 0, 0 */
-			if (hosts[k] == HOST_STEADY)
-				assert_int_equal(drifted, 0);
+			if (hosts[k] == HOST_STEADY)	/* a false alarm now and then (seeded: 1) */
+				assert_true(drifted <= 5);
 		}
 }
 
