@@ -354,6 +354,16 @@ static enum bisect_mark judge_ordered(const struct bisect_cand *c, size_t n, siz
 	}
 	used = (struct bisect_cand){ .v = u, .n = nu, .rounds = c[i].rounds };
 	m = judge(&used, st, max_rounds);
+	{
+		/* divided by a level that the end's own jumps may have made:
+		 * when the figures as measured say the opposite outright,
+		 * cannot tell */
+		struct bisect_cand raw = { .v = b, .n = k, .rounds = c[i].rounds };
+		enum bisect_mark rm = judge(&raw, st, max_rounds);
+
+		if ((rm == BISECT_GOOD || rm == BISECT_BAD) && (m == BISECT_GOOD || m == BISECT_BAD) && rm != m)
+			return c[i].rounds >= max_rounds ? BISECT_SKIP : BISECT_UNSURE;
+	}
 	if (m == BISECT_GOOD || m == BISECT_BAD)
 		od->margin[i] = 100 * fabs(mean(u, nu) / (m == BISECT_GOOD ? st->bad_iv.median : st->good_iv.median) - 1);
 	return m;

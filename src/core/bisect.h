@@ -55,7 +55,8 @@
  *   candidate was measured, and that measurement counts for nothing;
  * - when the level after the usable measurements is within limit_pct of
  *   the reference, the likelihood ratio decides (on values divided by the
- *   level when it is further than one noise from 1); beyond it, the host
+ *   level when it is further than one noise from 1; "cannot tell" when
+ *   the values as measured say the opposite outright); beyond it, the host
  *   moved, and the candidate is judged on its paired difference against
  *   the end measured beside it (core/paired.h: repeat k of the one
  *   against repeat k of the other, over all such pairs; the threshold
