@@ -12,16 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/bisect_prepare.h"
 #include "app/bisect_source.h"
 #include "app/trend.h"
-#include "os/command.h"
 #include "os/fs.h"
-#include "core/ns.h"
-#include "os/clock.h"
 #include "os/selfexec.h"
 #include "os/stop.h"
-#include "dut/dut.h"
-#include "dut/envcap.h"
 #include "store/report_db.h"
 #include "store/db_runs.h"
 
@@ -81,6 +77,7 @@ static void spec_env(const struct app_bisect *b, struct kvbuf *k)
 	kv_add(k, "bisect.boot", s->boot);
 	kv_add(k, "bisect.modules", s->modules);
 	kv_add(k, "bisect.lab_on", s->lab_on ? "1" : NULL);
+	kv_add(k, "bisect.no_drift_checks", s->no_drift_checks ? "1" : NULL);
 	kv_add(k, "bisect.lab", s->lab);
 	kv_add(k, "bisect.prefix", s->prefix);
 	kv_add(k, "bisect.figure", bisect_db_figure_name(s->figure));
@@ -164,6 +161,8 @@ static int on_spec(void *ctx, const char *key, const char *v)
 		}
 	if (!strcmp(key, "bisect.lab_on"))
 		s->lab_on = !strcmp(v, "1");
+	else if (!strcmp(key, "bisect.no_drift_checks"))
+		s->no_drift_checks = !strcmp(v, "1");
 	else if (!strcmp(key, "bisect.head"))
 		snprintf(b->head, sizeof(b->head), "%s", v);
 	else if (!strcmp(key, "bisect.figure"))
@@ -264,17 +263,44 @@ static long step_of(const struct app_bisect *b, const char *tags)
 
 struct gather {
 	struct app_bisect *b;
+	bool cand_seen;		/* a candidate between the ends was measured (the runs come in order) */
 	struct db *db;
 	char *err;
 	size_t errlen;
 };
+
+/* Room in c for more values and one more measurement: 0 or -ENOMEM. */
+static int cand_room(struct app_bisect_cand *c, unsigned int more)
+{
+	if (c->n + more > c->vcap) {
+		unsigned int cap = c->vcap ? c->vcap : 16;
+		double *v;
+
+		while (cap < c->n + more)
+			cap *= 2;
+		if (!(v = realloc(c->v, cap * sizeof(*v))))
+			return -ENOMEM;
+		c->v = v;
+		c->vcap = cap;
+	}
+	if (c->nm + 1 > c->mcap) {
+		unsigned int cap = c->mcap ? 2 * c->mcap : 4;
+		struct bisect_meas *m = realloc(c->m, cap * sizeof(*m));
+
+		if (!m)
+			return -ENOMEM;
+		c->m = m;
+		c->mcap = cap;
+	}
+	return 0;
+}
 
 static int on_step(void *ctx, const struct db_run_row *r)
 {
 	struct gather *g = ctx;
 	long i = step_of(g->b, r->tags);
 	struct app_bisect_cand *c;
-	unsigned int n = 0;
+	unsigned int n = 0, room = g->b->spec.repeat > 64 ? g->b->spec.repeat : 64;
 	bool bound = false;
 	int rc;
 
@@ -288,11 +314,26 @@ static int on_step(void *ctx, const struct db_run_row *r)
 	}
 	if (strcmp(r->status, "complete"))
 		return 0;
-	if ((rc = bisect_db_values(g->db, r->id, g->b->spec.figure, g->b->spec.size, c->v + c->n,
-				  BISECT_VALUES_MAX - c->n, &n, &bound, g->err, g->errlen)))
+	if (c->n + room > BISECT_VALUES_MAX)
+		room = c->n < BISECT_VALUES_MAX ? BISECT_VALUES_MAX - c->n : 0;
+	if ((rc = cand_room(c, room))) {
+		snprintf(g->err, g->errlen, "out of memory");
 		return rc;
+	}
+	if ((rc = bisect_db_values(g->db, r->id, g->b->spec.figure, g->b->spec.size, c->v + c->n, room, &n, &bound,
+				  g->err, g->errlen)))
+		return rc;
+	/* the run's place in the order: its id (the steps run one at a
+	 * time, each stored as it starts); its values' address is set at
+	 * the end, once v has stopped moving */
+	if (n)
+		c->m[c->nm++] = (struct bisect_meas){ .n = n, .seq = r->id };
 	c->n += n;
 	c->bound |= bound;
+	if (i == 0 || (size_t)i + 1 == g->b->n)
+		c->bound_first |= bound && !g->cand_seen;
+	else
+		g->cand_seen = true;
 	c->rounds++;
 	if (c->nruns < sizeof(c->runs) / sizeof(c->runs[0]))
 		c->runs[c->nruns++] = r->id;
@@ -312,17 +353,24 @@ int app_bisect_run_state(struct app_bisect *b, char *err, size_t errlen)
 	for (size_t i = 0; i < b->n; i++) {
 		struct app_bisect_cand *c = &b->c[i];
 
-		c->n = c->rounds = c->nruns = 0;
-		c->bound = c->failed = false;
+		c->n = c->rounds = c->nruns = c->nm = 0;
+		c->bound = c->bound_first = c->failed = false;
 		c->reason[0] = '\0';
 	}
 	snprintf(tag, sizeof(tag), "bisect:%" PRId64, b->id);
 	if (!(rc = db_open(b->spec.db_path, false, &g.db, err, errlen)))
 		rc = db_runs_list(g.db, &f, on_step, &g, err, errlen);
 	db_close(g.db);
-	for (size_t i = 0; !rc && i < b->n; i++)
-		bc[i] = (struct bisect_cand){ .v = b->c[i].v, .n = b->c[i].n, .rounds = b->c[i].rounds,
-					      .failed = b->c[i].failed };
+	for (size_t i = 0; !rc && i < b->n; i++) {
+		struct app_bisect_cand *c = &b->c[i];
+		unsigned int at = 0;
+
+		for (unsigned int k = 0; k < c->nm; at += c->m[k++].n)
+			c->m[k].v = c->v + at;
+		bc[i] = (struct bisect_cand){ .v = c->v, .n = c->n, .rounds = c->rounds, .failed = c->failed,
+					      .m = c->nm && !b->spec.no_drift_checks ? c->m : NULL,
+					      .nm = b->spec.no_drift_checks ? 0 : c->nm };
+	}
 	if (!rc && (rc = bisect_decide(bc, b->n, b->spec.max_rounds, b->marks, &b->st)))
 		snprintf(err, errlen, "the steps' figures cannot be judged");
 	free(bc);
@@ -345,133 +393,6 @@ int app_bisect_run_figure(const char *given, const char *test, enum bisect_figur
 		snprintf(err, errlen, "--figure %s is %s, and the measurement is %s", given,
 			 rfc ? "a trial's figure (forwarded, cpu-per-frame)" : "an rfc2544 throughput figure", test);
 		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Run a command of the spec (sh -c, in the tree) into log: 0, 1 with why
- * (a skip), -EINTR. */
-static int run_cmd(const struct app_bisect *b, const char *what, const char *cmd, const char *log, char *out,
-		   size_t outlen, char *why, size_t whylen)
-{
-	char *argv[] = { "sh", "-c", (char *)cmd, NULL }, err[512], tail[256];
-	int st;
-
-	unlink(log);
-	st = command_run(argv, b->spec.tree[0] ? b->spec.tree : NULL, log, b->spec.timeout_s * 1000u,
-			 stop_flag(), err, sizeof(err));
-	if (st == -EINTR || stop_requested())
-		return -EINTR;
-	command_log_tail(log, tail, sizeof(tail));
-	if (st) {
-		snprintf(why, whylen, "%s failed (%s%d%s%.200s): see %.300s", what, st < 0 ? "error " : "exit ",
-			 st < 0 ? -st : st, *tail ? ": " : "", tail, log);
-		return 1;
-	}
-	if (out)
-		snprintf(out, outlen, "%.127s", tail);
-	return 0;
-}
-
-/* --install: the build onto the cabled DUT, then a bounded wait for it
- * to answer with the kernel expected. 0, 1 with why, -EINTR. */
-static int install(struct app_bisect *b, size_t i, char *why, size_t whylen)
-{
-	const struct app_bisect_spec *s = &b->spec;
-	char log[4600], want[128] = "", got[128] = "", err[512] = "no answer";
-	struct dut_target t;
-	uint64_t deadline;
-	int st;
-
-	if (b->measure_dut(b->cli->ctx, b, &t, err, sizeof(err))) {
-		snprintf(why, whylen, "%s", err);
-		return 1;
-	}
-	if (s->release[0]) {
-		snprintf(log, sizeof(log), "%s/release-%zu.log", s->logs, i);
-		if ((st = run_cmd(b, "--release", s->release, log, want, sizeof(want), why, whylen)))
-			return st;
-		if (!want[0]) {
-			snprintf(why, whylen, "--release printed nothing: see %.300s", log);
-			return 1;
-		}
-	}
-	step_said(b, i, "installing");
-	snprintf(log, sizeof(log), "%s/install-%zu.log", s->logs, i);
-	if ((st = run_cmd(b, "--install", s->install, log, NULL, 0, why, whylen)))
-		return st;
-	step_said(b, i, "waiting for the DUT");
-	deadline = clock_mono_ns() + s->dut_wait_s * NSEC_PER_SEC;
-	t.connect_timeout_s = 10;
-	for (;;) {
-		struct dut *d = NULL;
-
-		if (!dut_open(&t, NULL, 0, &d, err, sizeof(err))) {
-			const char *rel = envcap_kv_get(dut_env(d), "dut.kernel.release");
-
-			snprintf(got, sizeof(got), "%s", rel ? rel : "");
-			dut_close(d);
-			if (!want[0] || !strcmp(got, want))
-				return 0;
-		}
-		if (stop_requested())
-			return -EINTR;
-		if (clock_mono_ns() >= deadline)
-			break;
-		sleep(2);
-	}
-	if (got[0])
-		snprintf(why, whylen, "the DUT answered with kernel %.100s, not %.100s, for %u s", got, want,
-			 s->dut_wait_s);
-	else
-		snprintf(why, whylen, "the DUT did not answer within %u s of --install: %.300s", s->dut_wait_s, err);
-	return 1;
-}
-
-/* Candidate i's place in the tree, built, booted and configured: 0, or
- * 1 with why not in why (a skip), or -EINTR. */
-static int prepare(struct app_bisect *b, size_t i, char *why, size_t whylen)
-{
-	const struct app_bisect_spec *s = &b->spec;
-	const struct app_bisect_cand *c = &b->c[i];
-	char log[4600], err[512];
-	int st;
-
-	setenv("WR_BISECT_CANDIDATE", c->id, 1);
-	setenv("WR_BISECT_PREFIX", s->prefix, 1);
-	if (s->tree[0]) {
-		setenv("WR_BISECT_TREE", s->tree, 1);
-		if (app_bisect_source_checkout(s->tree, c->id, err, sizeof(err))) {
-			snprintf(why, whylen, "checkout failed: %s", err);
-			return 1;
-		}
-	}
-	if (s->build[0]) {
-		step_said(b, i, "building");
-		snprintf(log, sizeof(log), "%s/build-%zu.log", s->logs, i);
-		if ((st = run_cmd(b, "the build", s->build, log, NULL, 0, why, whylen)))
-			return st;
-	}
-	if (s->install[0]) {
-		if ((st = install(b, i, why, whylen)))
-			return st;
-	}
-	if (b->lab_spec) {
-		struct lab_spec ls;
-
-		step_said(b, i, "lab up");
-		if (b->lab_spec(b->cli->ctx, b, i, &ls, err, sizeof(err)) || lab_down(s->prefix, err, sizeof(err)) ||
-		    lab_up(&ls, err, sizeof(err))) {
-			if (stop_requested())
-				return -EINTR;
-			snprintf(why, whylen, "the lab did not come up: %s", err);
-			return 1;
-		}
-	}
-	if (s->apply[0]) {
-		snprintf(log, sizeof(log), "%s/apply-%zu.log", s->logs, i);
-		if ((st = run_cmd(b, "--apply", s->apply, log, NULL, 0, why, whylen)))
-			return st;
 	}
 	return 0;
 }
@@ -519,6 +440,54 @@ static void measure_of(const struct app_bisect *b, size_t i, struct measure *m)
 				      .db = s->db_path };
 }
 
+/* The words of a step's measuring: why an end is measured again. */
+static void measuring_why(const struct app_bisect *b, size_t i, char *out, size_t len)
+{
+	const struct bisect_state *st = &b->st;
+
+	if (st->ends_moved)
+		snprintf(out, len, "measuring again: the ends' own measurements disagree (the host moved while "
+				   "they were measured)");
+	else if (st->check_next && st->check_for < b->n)
+		snprintf(out, len, "measuring: the drift check beside %zu %s", st->check_for, b->c[st->check_for].shown);
+	else if (st->check_next)
+		snprintf(out, len, "measuring: the final drift check (the good end once more)");
+	else
+		snprintf(out, len, "%s", i && i + 1 < b->n && b->c[i].rounds ? "measuring again" : "measuring");
+}
+
+/* What an end's drift check found, said on its step once it is stored. */
+static void say_check(const struct app_bisect *b, size_t i)
+{
+	const struct bisect_state *st = &b->st;
+	const char *end = i ? "bad" : "good";
+	size_t f = st->checked_for;
+
+	if (!st->checked || st->checked_end != i)
+		return;
+	if (f < b->n && st->checked_during)
+		step_said(b, i, "re-measured %s end %s: the host moved %+.1f%% while %zu %s was measured (beyond "
+				"the ends' noise, 3 x %.1f%%): that measurement counts for nothing",
+			  end, b->c[i].shown, st->checked_during_pct, f, b->c[f].shown, st->noise_pct);
+	else if (f < b->n && st->checked_moved)
+		step_said(b, i, "re-measured %s end %s: the host moved %+.1f%% since the ends were measured (beyond "
+				"their noise, 3 x %.1f%%): %zu %s judged on its paired difference beside it: %s",
+			  end, b->c[i].shown, st->checked_pct, st->noise_pct, f, b->c[f].shown,
+			  bisect_mark_name(b->marks[f]));
+	else if (f < b->n)
+		step_said(b, i, "drift check: %s end %+.1f%% from the ends' measurement (within 3 x %.1f%%): %zu %s: %s",
+			  end, st->checked_pct, st->noise_pct, f, b->c[f].shown, bisect_mark_name(b->marks[f]));
+	if (!st->final_checked || i)
+		return;
+	if (st->drifted)
+		step_said(b, i, "the host drifted %+.1f%% since the ends were measured (beyond their noise, 3 x "
+				"%.1f%%): a verdict by less than that is 'cannot tell'",
+			  st->final_pct, st->noise_pct);
+	else
+		step_said(b, i, "final drift check: good end %+.1f%% from the ends' measurement (within 3 x %.1f%%)",
+			  st->final_pct, st->noise_pct);
+}
+
 /* One step: candidate i prepared (unless it was the last one) and
  * measured once. 0 (a skip is stored too), -EINTR, or -EIO. */
 static int step(struct app_bisect *b, size_t i, long *prepared)
@@ -529,13 +498,14 @@ static int step(struct app_bisect *b, size_t i, long *prepared)
 
 	if (*prepared != (long)i) {
 		*prepared = -1;
-		if ((rc = prepare(b, i, why, sizeof(why))) < 0)
+		if ((rc = app_bisect_prepare(b, i, why, sizeof(why))) < 0)
 			return rc;
 		if (rc)
 			goto skip;
 		*prepared = (long)i;
 	}
-	step_said(b, i, "measuring");
+	measuring_why(b, i, why, sizeof(why));
+	step_said(b, i, "%s", why);
 	measure_of(b, i, &m);
 	snprintf(log, sizeof(log), "%s/measure-%zu.log", b->spec.logs, i);
 	if ((fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0) {
@@ -566,8 +536,10 @@ static int step(struct app_bisect *b, size_t i, long *prepared)
 		app_cli_hooks_say(b->cli, APP_SAY_ERROR, "the measurement stored no run in %s", b->spec.db_path);
 		return -EIO;
 	}
-	if (b->c[i].n > before)
+	if (b->c[i].n > before) {
+		say_check(b, i);
 		return 0;
+	}
 	snprintf(why, sizeof(why), "the measurement gave no %s figure%s", bisect_db_figure_name(b->spec.figure),
 		 b->spec.size ? " at that size" : "");
 skip:
@@ -589,8 +561,9 @@ static void headline(const struct app_bisect *b, char *out, size_t len)
 		snprintf(out, len, "first bad: %s", b->c[st->first_bad].shown);
 		break;
 	case BISECT_RANGE:
-		snprintf(out, len, "first bad: one of %zu (%s .. %s; skipped between)", st->first_bad - st->last_good,
-			 b->c[st->last_good + 1].shown, b->c[st->first_bad].shown);
+		snprintf(out, len, "first bad: one of %zu (%s .. %s; %s between)", st->first_bad - st->last_good,
+			 b->c[st->last_good + 1].shown, b->c[st->first_bad].shown,
+			 st->drifted ? "skipped or cannot tell" : "skipped");
 		break;
 	case BISECT_NO_DIFFERENCE:
 		snprintf(out, len, "good and bad do not differ beyond their noise");
@@ -601,6 +574,11 @@ static void headline(const struct app_bisect *b, char *out, size_t len)
 		break;
 	default:
 		snprintf(out, len, "undecided");
+	}
+	if (st->drifted && (st->action == BISECT_FOUND || st->action == BISECT_RANGE)) {
+		size_t l = strlen(out);
+
+		snprintf(out + l, len - l, " (the host drifted %+.1f%%)", st->final_pct);
 	}
 }
 
@@ -637,7 +615,7 @@ static bool ends_bounded(struct app_bisect *b)
 	for (int e = 0; e < 2; e++) {
 		const struct app_bisect_cand *c = &b->c[e ? b->n - 1 : 0];
 
-		if (c->bound && c->n >= BISECT_END_VALUES) {
+		if ((b->spec.no_drift_checks ? c->bound : c->bound_first) && c->n >= BISECT_END_VALUES) {
 			app_cli_hooks_say(b->cli, APP_SAY_ERROR, "the %s end's %s is the tester's bound, not the DUT's (\"at least\"): it cannot be "
 			       "compared; raise the measurement's --max-load or --rate",
 			    e ? "bad" : "good", bisect_db_figure_name(b->spec.figure));
@@ -744,6 +722,10 @@ int app_bisect_run_explain(const struct app_bisect *b, struct trend_change *c, c
 
 void app_bisect_run_free(struct app_bisect *b)
 {
+	for (size_t i = 0; b->c && i < b->n; i++) {
+		free(b->c[i].v);
+		free(b->c[i].m);
+	}
 	free(b->c);
 	free(b->marks);
 	free(b->measure_buf);

@@ -34,7 +34,7 @@
 #define BISECT_DUT_WAIT_DEFAULT	600	/* s: a cabled DUT back after --install */
 #define BISECT_REPEAT_DEFAULT	3
 #define BISECT_ROUNDS_DEFAULT	3
-#define BISECT_VALUES_MAX	64	/* pooled values of one candidate */
+#define BISECT_VALUES_MAX	4096	/* pooled values of one candidate (an end's grow with its drift checks) */
 
 /* The settings, as given to 'bisect start' and stored with the
  * bisection. Strings are "" when not given. */
@@ -58,6 +58,7 @@ struct app_bisect_spec {
 	enum bisect_figure figure;
 	unsigned int size;		/* frame size of the figure; 0 any/smallest */
 	unsigned int repeat, max_rounds, timeout_s;
+	bool no_drift_checks;		/* the ends' first figures alone (core/bisect.h without the order) */
 	char *measure[BISECT_ARGV_MAX];	/* from the test's name on, NULL ended */
 	int nmeasure;
 	char db_path[4096];
@@ -68,9 +69,14 @@ struct app_bisect_spec {
 struct app_bisect_cand {
 	char id[72];			/* a commit's full hash, or a kernel as given */
 	char shown[48];			/* its short form: "1a2b3c4d subject..." or the kernel */
-	double v[BISECT_VALUES_MAX];
-	unsigned int n, rounds;
+	double *v;			/* its values, pooled (malloc'd as they come) */
+	unsigned int n, rounds, vcap;
+	struct bisect_meas *m;		/* its measurements in order: values in v, the run's id as seq */
+	unsigned int nm, mcap;
 	bool bound;			/* a value is the tester's bound */
+	bool bound_first;		/* an end: one of its values before the first
+					 * candidate's measurement is (a drift check's
+					 * later is no reason to stop) */
 	bool failed;
 	char reason[256];		/* why it was skipped */
 	int64_t runs[16];		/* its measurement runs, oldest first */

@@ -208,6 +208,10 @@ static int grow(struct app_bisect *b, size_t n)
 		free(m);
 		return -ENOMEM;
 	}
+	for (size_t i = 0; b->c && i < b->n; i++) {
+		free(b->c[i].v);
+		free(b->c[i].m);
+	}
 	free(b->c);
 	free(b->marks);
 	b->c = c;

@@ -67,6 +67,10 @@ static const struct opt bisect_opts_table[] = {
 	{ OPT_UINT("max-rounds", "N", BO(rounds), 1, 10,
 		   "measurements of one candidate before \"cannot tell\" skips it"),
 	  .def = "3" },
+	{ OPT_BOOL("no-drift-checks", BO(no_drift_checks),
+		   "judge candidates against the ends' first figures alone: no end\n"
+		   "measured beside each candidate, no final look at the good end (for\n"
+		   "a host that does not drift, when preparing an end is costly)") },
 	{ OPT_STR("label", "NAME", BO(label), "the bisection's name: its runs' labels start with it"),
 	  .group = "store", .def = "bisect" },
 	{ OPT_STR("logs", "DIR", BO(logs),
@@ -96,8 +100,11 @@ const struct opt_cmd bisect_cmd = {
 		 "first, in turn: when good and bad do not differ beyond their noise, it\n"
 		 "stops and says so. A candidate is judged good, bad or \"cannot tell\" from\n"
 		 "its values against the ends'; \"cannot tell\" measures it again, then skips\n"
-		 "it. A build, boot, --apply or measurement failure is a skip with its\n"
-		 "reason, never a verdict (docs/bisect.md).\n",
+		 "it. Each candidate's measurement is followed by one of its nearer end, a\n"
+		 "drift check: when the host moved, the candidate is judged beside it, and a\n"
+		 "last look at the good end says whether the host drifted by more than a\n"
+		 "verdict's difference. A build, boot, --apply or measurement failure is a\n"
+		 "skip with its reason, never a verdict (docs/bisect.md).\n",
 	.notes = "The state is in the store: 'bisect resume' goes on after Ctrl-C, a crash\n"
 		 "or a reboot (RUN: the bisection's run id or label; default the newest not\n"
 		 "complete), and 'bisect log' prints it, as 'git bisect log' does (default\n"

@@ -14,7 +14,7 @@ struct bisect_opts {
 	const char *good, *bad, *tree, *kernels, *build, *apply, *install, *release, *boot, *modules, *lab, *prefix;
 	const char *figure, *label, *logs, *db, *html, *run;
 	unsigned int size, repeat, rounds, timeout, dut_wait;
-	bool size_set;
+	bool size_set, no_drift_checks;
 	char **measure;			/* from the test's name on (start) */
 	int nmeasure;
 	char **words;

@@ -132,6 +132,7 @@ static enum opt_result spec_of(struct app_bisect *b, const struct bisect_opts *b
 	s->size = bo->size_set ? bo->size : 0;
 	s->repeat = bo->repeat;
 	s->max_rounds = bo->rounds;
+	s->no_drift_checks = bo->no_drift_checks;
 	s->timeout_s = bo->timeout;
 	s->dut_wait_s = bo->dut_wait;
 	for (int i = 0; i < bo->nmeasure; i++)

@@ -57,6 +57,21 @@ static double cand_median(const struct app_bisect_cand *c, struct interval *iv)
 	return iv->median;
 }
 
+/* Candidate i's figure as the verdicts used it: an end's reference (its
+ * measurements before the first candidate's, when the drift checks ran:
+ * the later ones are checks of the host, not of the end), else all its
+ * values. */
+static double cand_figure(const struct app_bisect *b, size_t i, struct interval *iv)
+{
+	const struct bisect_state *st = &b->st;
+
+	if (st->ordered && st->ends_known && (i == 0 || i + 1 == b->n)) {
+		*iv = i ? st->bad_iv : st->good_iv;
+		return iv->median;
+	}
+	return cand_median(&b->c[i], iv);
+}
+
 static void step(void *ctx, const struct app_bisect *b, size_t i, const char *what)
 {
 	const struct bisect_print_run *v = ctx;
@@ -95,7 +110,7 @@ static void cand_out(struct out *o, const struct app_bisect *b, size_t i)
 {
 	const struct app_bisect_cand *c = &b->c[i];
 	struct interval iv = { 0 };
-	double med = cand_median(c, &iv);
+	double med = cand_figure(b, i, &iv);
 	char m[24], lo[24], hi[24];
 
 	out_obj_start(o, NULL);
@@ -141,7 +156,7 @@ static void result_out(struct out *o, const struct app_bisect *b, const struct t
 	out_str(o, "result", "  result: %s", action_name(st->action));
 	if (st->action == BISECT_FOUND || st->action == BISECT_RANGE) {
 		const struct app_bisect_cand *g = &b->c[st->last_good], *x = &b->c[st->first_bad];
-		double gm = cand_median(g, &gi), xm = cand_median(x, &bi);
+		double gm = cand_figure(b, st->last_good, &gi), xm = cand_figure(b, st->first_bad, &bi);
 
 		/* first_bad is the first candidate measured bad; with skips
 		 * between, range_from is where the first bad may begin */
@@ -174,6 +189,32 @@ static void result_out(struct out *o, const struct app_bisect *b, const struct t
 	} else {
 		out_text(o, ": not finished ('wirerate bisect resume %" PRId64 "' goes on)\n", b->id);
 	}
+}
+
+/* The drift checks: their limit, how many verdicts came from a pair, and
+ * what the final look at the good end found. */
+static void drift_out(struct out *o, const struct app_bisect *b)
+{
+	const struct bisect_state *st = &b->st;
+
+	out_bool(o, "drift_checks", NULL, st->ordered);
+	if (!st->ordered || !st->ends_known) {
+		out_null(o, "drift_limit_pct");
+		out_null(o, "final_drift_pct");
+		return;
+	}
+	out_f64(o, "drift_limit_pct", "  drift checks: each candidate beside its nearer end; the host moved when an end is "
+				      "beyond %.1f%%", st->limit_pct);
+	out_f64(o, "noise_pct", " (3 x the ends' %.1f%% noise)", st->noise_pct);
+	out_u64(o, "paired", "; judged on a paired difference: %llu\n", st->paired);
+	if (!st->final_checked) {
+		out_null(o, "final_drift_pct");
+		return;
+	}
+	out_f64(o, "final_drift_pct", "  host drift: the good end %+.1f%% at the end against the ends' measurement",
+		st->final_pct);
+	out_bool(o, "drifted", st->drifted ? ": beyond the noise; a verdict by less than that is 'cannot tell'\n"
+					   : ": within the noise\n", st->drifted);
 }
 
 void bisect_print_log(struct out *o, const struct app_bisect *b, const struct trend_change *diff)
@@ -210,6 +251,7 @@ void bisect_print_log(struct out *o, const struct app_bisect *b, const struct tr
 		out_null(o, "noise");
 	}
 	out_u64(o, "measured", "  candidates measured besides the ends: %llu\n", st->measured);
+	drift_out(o, b);
 	out_text(o, "\n    #  candidate                          verdict      median  interval           \n");
 	out_arr_start(o, "steps");
 	for (size_t i = 0; i < b->n; i++)

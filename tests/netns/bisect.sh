@@ -3,7 +3,9 @@
 # forwarding rate falls from 100 to 33-64 kfps here), and --apply loads each
 # commit's ruleset into a lab built afresh. The bisection is killed
 # (SIGKILL) in the middle of a step and resumed: it names commit 11,
-# having measured at most 6 candidates besides the ends, with the rule
+# having measured at most 6 candidates besides the ends (each beside a
+# drift check of its nearer end, and the good end once more at the end:
+# docs/bisect.md), with the rule
 # count among what differed; commit 7 fails to build, and is skipped with
 # the build's reason. 'bisect log' gives the same, the HTML page shows the
 # steps. The same series without the rules commit stops after the ends:
@@ -89,9 +91,15 @@ jq -e '[.environment.differed[].key] | any(test("nft|rules"))' "$D/res.json" >/d
 n=$("$WR" runs --tag "bisect:$id" --json | jq '[.runs[] | select(.test == "trial" and .status == "complete")] | length')
 [ "$n" -ge 5 ] || fail "$n measurement runs stored"
 "$WR" runs --tag "bisect-candidate:$C11" --json | jq -e '.runs | length >= 1' >/dev/null || fail "no run tagged with commit 11"
+# the drift checks ran: an end beside each candidate, the good end once
+# more at the end (whether the host moved depends on the host)
+jq -e '.drift_checks and .drift_limit_pct > 0 and (.final_drift_pct | type == "number")' "$D/res.json" >/dev/null ||
+	fail "drift checks: $(jq -c '{drift_checks, drift_limit_pct, final_drift_pct, drifted, paired}' "$D/res.json")"
+note "drift: $(jq -c '{drift_limit_pct, final_drift_pct, drifted, paired}' "$D/res.json")"
 # the log says the same; the page shows the steps
 "$WR" bisect log "$id" >"$D/log" || fail "log"
 grep -q "first bad is 11 " "$D/log" || fail "log: $(cat "$D/log")"
+grep -q "^  drift checks: each candidate beside its nearer end" "$D/log" || fail "log: no drift checks: $(cat "$D/log")"
 grep -qE '^  noise: [0-9.]+k? frames/s' "$D/log" || fail "log: no noise figure: $(grep noise "$D/log")"
 "$WR" bisect log known --html "$D/b.html" >/dev/null || fail "log --html"
 grep -q "known 11/" "$D/b.html" || fail "the page does not show the step of commit 11"
