@@ -122,8 +122,16 @@ static void report_check(void **st)
 	assert_int_equal(app_report_check(&op, err, sizeof(err)), 0);
 	op.label = "x";
 	assert_int_equal(app_report_check(&op, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "--label, --tag, --dut, --test and --size choose the runs of --trend; name runs as RUN");
+	assert_string_equal(err, "--label, --dut, --test and --size choose the runs of --trend; name runs as RUN");
 	op.label = NULL;
+	/* --tag names the runs in place of RUN..., not beside them */
+	op.tag = "t";
+	assert_int_equal(app_report_check(&op, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--tag T or RUN..., not both: --tag compares every run tagged T");
+	op.nruns = 0;
+	assert_int_equal(app_report_check(&op, err, sizeof(err)), 0);
+	op.nruns = 1;
+	op.tag = NULL;
 	op.size = 64;
 	assert_int_equal(app_report_check(&op, err, sizeof(err)), -EINVAL);
 	op.size = 0;
