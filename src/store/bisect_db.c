@@ -82,7 +82,11 @@ int bisect_db_values(struct db *db, int64_t run, enum bisect_figure f, unsigned 
 		} else {
 			x = f == BISECT_FIG_CPU ? col_d(st, 5) :
 			    report_db_trial_forwarded(col_d(st, 0), col_d(st, 1), col_d(st, 2), col_d(st, 3));
-			*bound |= f == BISECT_FIG_FORWARDED && sql_col_int(st, 4) != 0;
+			/* the tester fell short: a bound, unless the DUT still
+			 * lost a share of what it got (full: its own figure), as
+			 * 'report' reads a trial (report_db.h, TRIAL_SATURATED) */
+			*bound |= f == BISECT_FIG_FORWARDED && sql_col_int(st, 4) != 0 &&
+				  col_d(st, 1) - col_d(st, 2) < TRIAL_SATURATED * col_d(st, 1);
 		}
 		if (isfinite(x) && x > 0)
 			v[(*n)++] = x;

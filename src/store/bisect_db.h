@@ -30,7 +30,8 @@ bool bisect_db_figure_rfc2544(enum bisect_figure f);
  * rfc2544 figure, every size for a trial's), up to max in v, their count
  * in *n; *bound when one of them is the tester's bound rather than the
  * DUT's figure (an NDR at the maximum load or capped by the tester, a
- * trial the tester limited). 0, or -EIO with err. */
+ * trial the tester limited in which the DUT lost less than
+ * TRIAL_SATURATED of what it got). 0, or -EIO with err. */
 int bisect_db_values(struct db *db, int64_t run, enum bisect_figure f, unsigned int size, double *v,
 		    unsigned int max, unsigned int *n, bool *bound, char *err, size_t errlen);
 

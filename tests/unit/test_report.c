@@ -21,6 +21,7 @@
 #include "render/report_print_csv.h"
 #include "render/html.h"
 #include "store/report_db.h"
+#include "store/bisect_db.h"
 
 static struct report_model m;
 
@@ -621,6 +622,36 @@ static void rounds_from_store(void **st)
 	assert_int_equal(system(p), 0);
 }
 
+/* A bisection's forwarded figure: a trial the tester fell short of is
+ * the tester's bound, unless the DUT lost 5% or more of what it got (then
+ * full, as 'report' reads it). */
+static void bisect_bound_from_store(void **st)
+{
+	char dir[] = "/tmp/wr-test-report.XXXXXX", p[128], err[256];
+	struct db *db;
+	int64_t short_full, short_clean;
+	double v[4];
+	unsigned int n;
+	bool bound;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/r.db", dir);
+	assert_int_equal(db_open(p, true, &db, err, sizeof(err)), 0);
+	short_full = round_run(db, "a", 0, 100000);	/* 200000 sent, half lost */
+	short_clean = round_run(db, "b", 0, 199000);	/* 0.5% lost */
+	assert_int_equal(sqlite3_exec(db_sqlite(db), "UPDATE trials SET tester_limited = 1", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(bisect_db_values(db, short_full, BISECT_FIG_FORWARDED, 0, v, 4, &n, &bound, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_true(fabs(v[0] - 50000) < 1e-6);
+	assert_false(bound);
+	assert_int_equal(bisect_db_values(db, short_clean, BISECT_FIG_FORWARDED, 0, v, 4, &n, &bound, err, sizeof(err)), 0);
+	assert_true(bound);
+	db_close(db);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
 /* Runs from several stores: a label is the latest in any, K:RUN one
  * store's, an id in two stores is ambiguous, a UUID finds its run, and
  * the loaded runs come each from its own store. */
@@ -714,7 +745,7 @@ int main(void)
 		cmocka_unit_test(clear_regression), cmocka_unit_test(clear_improvement), cmocka_unit_test(noise),
 		cmocka_unit_test(at_least_and_missing), cmocka_unit_test(load_from_store),
 		cmocka_unit_test(intervals_bounds_noise_from_store),
-		cmocka_unit_test(trials_from_store), cmocka_unit_test(rounds_from_store), cmocka_unit_test(resolve_in_stores),
+		cmocka_unit_test(trials_from_store), cmocka_unit_test(rounds_from_store), cmocka_unit_test(bisect_bound_from_store), cmocka_unit_test(resolve_in_stores),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
