@@ -98,6 +98,11 @@ grep -q '^matrix 3/3: rules=1000 (again: the drift check)$' <<<"$out" || fail "n
 grep -q '^  *2 rounds: runs ' <<<"$out" || fail "the drift check is not the first's round 2"
 v=$(grep -A3 '^   size' <<<"$out" | awk '$1 == 64' | head -1)
 note "back to back: $v"
-! grep -Eq ' (worse|better)' <<<"$v" || fail "equal configurations got a verdict back to back: $v"
+# Which verdict back to back gives, nothing here promises: it is the
+# order that cannot tell two equal configurations from a move of the host
+# or of one lab build (CI under ASan saw rules=1000 twice read "-2.5%
+# worse", its baseline 0.5% apart from its drift check), which is why
+# rounds are the default. What it must give is checked above: the drift
+# check, stored as the baseline's round 2, and the report of both.
 no_namespaces_left "$P"
 echo ok
