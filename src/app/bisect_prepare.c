@@ -15,18 +15,6 @@
 #include "os/command.h"
 #include "os/stop.h"
 
-static void step_said(const struct app_bisect *b, size_t i, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void step_said(const struct app_bisect *b, size_t i, const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	b->h->step(b->ctx, b, i, line);
-}
 
 /* Run a command of the spec (sh -c, in the tree) into log: 0, 1 with why
  * (a skip), -EINTR. */
@@ -75,11 +63,11 @@ static int install(struct app_bisect *b, size_t i, char *why, size_t whylen)
 			return 1;
 		}
 	}
-	step_said(b, i, "installing");
+	app_bisect_run_said(b, i, "installing");
 	snprintf(log, sizeof(log), "%s/install-%zu.log", s->logs, i);
 	if ((st = run_cmd(b, "--install", s->install, log, NULL, 0, why, whylen)))
 		return st;
-	step_said(b, i, "waiting for the DUT");
+	app_bisect_run_said(b, i, "waiting for the DUT");
 	deadline = clock_mono_ns() + s->dut_wait_s * NSEC_PER_SEC;
 	t.connect_timeout_s = 10;
 	for (;;) {
@@ -124,7 +112,7 @@ int app_bisect_prepare(struct app_bisect *b, size_t i, char *why, size_t whylen)
 		}
 	}
 	if (s->build[0]) {
-		step_said(b, i, "building");
+		app_bisect_run_said(b, i, "building");
 		snprintf(log, sizeof(log), "%s/build-%zu.log", s->logs, i);
 		if ((st = run_cmd(b, "the build", s->build, log, NULL, 0, why, whylen)))
 			return st;
@@ -136,7 +124,7 @@ int app_bisect_prepare(struct app_bisect *b, size_t i, char *why, size_t whylen)
 	if (b->lab_spec) {
 		struct lab_spec ls;
 
-		step_said(b, i, "lab up");
+		app_bisect_run_said(b, i, "lab up");
 		if (b->lab_spec(b->cli->ctx, b, i, &ls, err, sizeof(err)) || lab_down(s->prefix, err, sizeof(err)) ||
 		    lab_up(&ls, err, sizeof(err))) {
 			if (stop_requested())

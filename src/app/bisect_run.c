@@ -23,9 +23,7 @@
 
 #define CHILD_CANNOT_RUN 1
 
-static void step_said(const struct app_bisect *b, size_t i, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void step_said(const struct app_bisect *b, size_t i, const char *fmt, ...)
+void app_bisect_run_said(const struct app_bisect *b, size_t i, const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
@@ -466,25 +464,25 @@ static void say_check(const struct app_bisect *b, size_t i)
 	if (!st->checked || st->checked_end != i)
 		return;
 	if (f < b->n && st->checked_during)
-		step_said(b, i, "re-measured %s end %s: the host moved %+.1f%% while %zu %s was measured (beyond "
+		app_bisect_run_said(b, i, "re-measured %s end %s: the host moved %+.1f%% while %zu %s was measured (beyond "
 				"the ends' noise, 3 x %.1f%%): that measurement counts for nothing",
 			  end, b->c[i].shown, st->checked_during_pct, f, b->c[f].shown, st->noise_pct);
 	else if (f < b->n && st->checked_moved)
-		step_said(b, i, "re-measured %s end %s: the host moved %+.1f%% since the ends were measured (beyond "
+		app_bisect_run_said(b, i, "re-measured %s end %s: the host moved %+.1f%% since the ends were measured (beyond "
 				"their noise, 3 x %.1f%%): %zu %s judged on its paired difference beside it: %s",
 			  end, b->c[i].shown, st->checked_pct, st->noise_pct, f, b->c[f].shown,
 			  bisect_mark_name(b->marks[f]));
 	else if (f < b->n)
-		step_said(b, i, "drift check: %s end %+.1f%% from the ends' measurement (within 3 x %.1f%%): %zu %s: %s",
+		app_bisect_run_said(b, i, "drift check: %s end %+.1f%% from the ends' measurement (within 3 x %.1f%%): %zu %s: %s",
 			  end, st->checked_pct, st->noise_pct, f, b->c[f].shown, bisect_mark_name(b->marks[f]));
 	if (!st->final_checked || i)
 		return;
 	if (st->drifted)
-		step_said(b, i, "the host drifted %+.1f%% since the ends were measured (beyond their noise, 3 x "
+		app_bisect_run_said(b, i, "the host drifted %+.1f%% since the ends were measured (beyond their noise, 3 x "
 				"%.1f%%): a verdict by less than that is 'cannot tell'",
 			  st->final_pct, st->noise_pct);
 	else
-		step_said(b, i, "final drift check: good end %+.1f%% from the ends' measurement (within 3 x %.1f%%)",
+		app_bisect_run_said(b, i, "final drift check: good end %+.1f%% from the ends' measurement (within 3 x %.1f%%)",
 			  st->final_pct, st->noise_pct);
 }
 
@@ -505,7 +503,7 @@ static int step(struct app_bisect *b, size_t i, long *prepared)
 		*prepared = (long)i;
 	}
 	measuring_why(b, i, why, sizeof(why));
-	step_said(b, i, "%s", why);
+	app_bisect_run_said(b, i, "%s", why);
 	measure_of(b, i, &m);
 	snprintf(log, sizeof(log), "%s/measure-%zu.log", b->spec.logs, i);
 	if ((fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0) {
@@ -543,7 +541,7 @@ static int step(struct app_bisect *b, size_t i, long *prepared)
 	snprintf(why, sizeof(why), "the measurement gave no %s figure%s", bisect_db_figure_name(b->spec.figure),
 		 b->spec.size ? " at that size" : "");
 skip:
-	step_said(b, i, "skip: %s", why);
+	app_bisect_run_said(b, i, "skip: %s", why);
 	if ((rc = store_skip(b, i, why, err, sizeof(err)))) {
 		app_cli_hooks_say(b->cli, APP_SAY_ERROR, "%s", err);
 		return -EIO;

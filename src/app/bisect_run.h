@@ -157,4 +157,9 @@ int app_bisect_run_html(const struct app_bisect *b, const char *file, char *err,
  * first bad's (app/trend.h's explanation), once the bisection found it. */
 int app_bisect_run_explain(const struct app_bisect *b, struct trend_change *c, char *err, size_t errlen);
 
+/* A line of step i's log, printf-style, through the printing hooks
+ * (bisect_run.c and bisect_prepare.c say their steps through it). */
+void app_bisect_run_said(const struct app_bisect *b, size_t i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

@@ -98,6 +98,16 @@ int report_db_rounds_add(struct report_model *m, const struct rm_run *r, unsigne
 	return 0;
 }
 
+/* The least and the most of v[0..n). */
+static void range_of(const double *v, unsigned int n, double *lo, double *hi)
+{
+	*lo = *hi = v[0];
+	for (unsigned int k = 1; k < n; k++) {
+		*lo = fmin(*lo, v[k]);
+		*hi = fmax(*hi, v[k]);
+	}
+}
+
 /* Cell c's figure over its rounds: the median, the range and the
  * interval of the median, in place of the first round's. */
 static void over_rounds(struct rm_cell *c)
@@ -116,25 +126,15 @@ static void over_rounds(struct rm_cell *c)
 	if (c->have_thr) {
 		c->ndr_med = med;
 		c->ndr_iv = iv;
-		c->ndr_min = c->ndr_max = med;
-		for (unsigned int k = 0; k < n; k++) {
-			c->ndr_min = fmin(c->ndr_min, v[k]);
-			c->ndr_max = fmax(c->ndr_max, v[k]);
-		}
+		range_of(v, n, &c->ndr_min, &c->ndr_max);
 		c->repeats = n;
 	} else if (c->have_trial) {
-		c->trial_fwd_pps = c->trial_fwd_min = c->trial_fwd_max = med;
-		for (unsigned int k = 0; k < n; k++) {
-			c->trial_fwd_min = fmin(c->trial_fwd_min, v[k]);
-			c->trial_fwd_max = fmax(c->trial_fwd_max, v[k]);
-		}
+		c->trial_fwd_pps = med;
+		range_of(v, n, &c->trial_fwd_min, &c->trial_fwd_max);
 		c->trials = n;
 	} else if (c->have_stream) {
-		c->st_recv_mbps = c->st_recv_min = c->st_recv_max = med;
-		for (unsigned int k = 0; k < n; k++) {
-			c->st_recv_min = fmin(c->st_recv_min, v[k]);
-			c->st_recv_max = fmax(c->st_recv_max, v[k]);
-		}
+		c->st_recv_mbps = med;
+		range_of(v, n, &c->st_recv_min, &c->st_recv_max);
 		c->stream_runs = n;
 	}
 }
