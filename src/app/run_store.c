@@ -190,6 +190,7 @@ int app_run_store_stream_begin(struct run_store *s, const struct app_stream_info
 		env_dut(e, si->dut);
 	envcap_kv_set(e, "run.message_size", "%u", si->size);
 	envcap_kv_set(e, "run.senders", "%u", si->senders);
+	envcap_kv_set(e, "run.dut_end", "%s", si->dut_end ? si->dut_end : "none");
 	if (si->rate_pps > 0)
 		envcap_kv_set(e, "run.rate_pps", "%.0f", si->rate_pps);
 	if (si->cpus[0])

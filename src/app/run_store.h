@@ -98,6 +98,7 @@ struct app_stream_info {
 	double rate_pps;		/* each sender's --rate, 0: flat out */
 	char cpus[64];			/* the senders' CPUs, "" none pinned */
 	int server_cpu;			/* -1: not pinned */
+	const char *dut_end;		/* "sender", "receiver": that end ran on the DUT; NULL: neither */
 };
 
 /* Capture the host's (and the lab's, the DUT's) environment and insert

@@ -1,4 +1,5 @@
 #include "app/stream_client.h"
+#include "app/stream_dut.h"
 
 #include <errno.h>
 #include <math.h>
@@ -180,6 +181,14 @@ static int check_ends(struct app_stream_opts *op, char *err, size_t errlen)
 	if (op->mode == APP_STREAM_CLIENT && !op->dut.given && (cpuset_count(&op->watch) || op->soak || op->profile))
 		return errmsg(-EINVAL, err, errlen, "--%s: name the DUT the stream crosses with --dut",
 			      op->soak ? "soak" : op->profile ? "profile" : "watch-cpus");
+	if (op->dut_end && server)
+		return errmsg(-EINVAL, err, errlen, "--sender dut and --receiver dut are the client's (lab mode or --client)");
+	if (op->dut_end && op->mode == APP_STREAM_CLIENT && !op->dut.given)
+		return errmsg(-EINVAL, err, errlen, "--%s dut: name the DUT with --dut (ssh:HOST), or run through a lab "
+			      "without --client", op->dut_end == APP_STREAM_END_SENDER ? "sender" : "receiver");
+	if (op->dut_end && op->token_file)
+		return errmsg(-EINVAL, err, errlen, "--token-file: the DUT's end and this one need none (each server "
+			      "serves one session of this run)");
 	if (op->have_rate && (rc = check_rate(op, err, errlen)))
 		return rc;
 	if (op->iter_max && !op->conf_level)
@@ -230,7 +239,7 @@ static int check_senders(struct app_stream_opts *op, char *err, size_t errlen)
 	if (op->threads && op->threads != n)
 		return errmsg(-EINVAL, err, errlen, "--threads %u and --cpus with %u CPU(s): one sender per CPU, so "
 			      "as many of each", op->threads, n);
-	if (online_here(&online))
+	if (op->dut_end != APP_STREAM_END_SENDER && online_here(&online))
 		for (c = cpuset_next(&op->cpus, 0); c >= 0; c = cpuset_next(&op->cpus, (unsigned int)c + 1))
 			if (!cpuset_has(&online, (unsigned int)c))
 				return offline(&online, c, "--cpus", err, errlen);
@@ -255,8 +264,10 @@ int app_stream_client_check(struct app_stream_opts *op, char *err, size_t errlen
 	for (int end = 0; end < 2; end++) {
 		int cpu = end ? op->server_cpu : op->cpu;
 
-		/* the server's CPU is this host's in lab mode only */
-		if (cpu < 0 || (end && op->mode != APP_STREAM_LAB))
+		/* the server's CPU is this host's in lab mode only; an end on
+		 * the DUT is checked against the DUT's CPUs once it is open */
+		if (cpu < 0 || (end && op->mode != APP_STREAM_LAB) ||
+		    op->dut_end == (end ? APP_STREAM_END_RECEIVER : APP_STREAM_END_SENDER))
 			continue;
 		if (online_here(&online) && !cpuset_has(&online, (unsigned int)cpu))
 			return offline(&online, cpu, "-T", err, errlen);
@@ -291,6 +302,9 @@ struct run {
 	const uint8_t *ip;
 	uint16_t port[STREAMRUN_MAX];	/* each sender's server's, as used */
 	bool in_session[STREAMRUN_MAX];
+	/* an end on the DUT: each sender's server's control port (theirs
+	 * with --receiver dut, ours with --sender dut) */
+	uint16_t dport[STREAMRUN_MAX];
 };
 
 static void dut_window(void *arg, bool end)
@@ -356,6 +370,56 @@ static int dut_watch_open(struct run *w, const struct lab_status *lab, char *err
 	return 0;
 }
 
+/* An end on the DUT: its agent has one, the CPUs named for that end are
+ * the DUT's own, and in a namespace lab (whose DUT is this host's
+ * kernel) the DUT's senders run on the lab's DUT CPUs unless placed. */
+static int dut_end_open(struct run *w, const struct lab_status *lab, char *err, size_t errlen)
+{
+	struct app_stream_opts *op = w->op;
+	struct app_stream_res *res = w->res;
+	const char *v = envcap_kv_get(dut_env(w->d), "dut.cpu.online");
+	bool sender = op->dut_end == APP_STREAM_END_SENDER;
+	struct cpuset online;
+	char e[256], list[256];
+	int rc;
+
+	if ((rc = app_stream_dut_check(w->d, err, errlen)))
+		return rc;
+	res->dut_end = op->dut_end;
+	snprintf(res->dut_kernel, sizeof(res->dut_kernel), "%s",
+		 envcap_kv_get(dut_env(w->d), "dut.kernel.release") ? envcap_kv_get(dut_env(w->d), "dut.kernel.release") :
+		 "unknown");
+	if (v && !cpuset_parse_list(v, &online, e, sizeof(e))) {
+		cpuset_format_list(&online, list, sizeof(list));
+		for (unsigned int i = 0; i < (sender ? op->nsend : 1); i++) {
+			int cpu = sender ? op->send_cpu[i] : op->server_cpu;
+
+			if (cpu >= 0 && !cpuset_has(&online, (unsigned int)cpu))
+				return errmsg(-EINVAL, err, errlen, "%s: CPU %d is not online on the DUT %s (online: %s)",
+					      sender ? (cpuset_count(&op->cpus) ? "--cpus" : "-T") : "-T ,REMOTE", cpu,
+					      dut_name(w->d), list);
+		}
+	}
+	if (!lab || lab->vm.on || !cpuset_count(&lab->dut_cpus))
+		return 0;
+	if (sender && !cpuset_count(&op->cpus) && op->cpu < 0)
+		for (unsigned int i = 0; i < op->nsend; i++)
+			op->send_cpu[i] = cpuset_nth(&lab->dut_cpus, i % cpuset_count(&lab->dut_cpus));
+	/* the agent there runs off the DUT's CPUs: its sessions go to the
+	 * first of them (netperf's -T ,N), unless placed */
+	if (!sender && op->server_cpu < 0)
+		op->server_cpu = cpuset_nth(&lab->dut_cpus, 0);
+	return 0;
+}
+
+/* The datagrams the DUT's CPU time is counted per: those it sent with
+ * --sender dut; else those that reached its socket, received or
+ * dropped with the buffer full (received there, or forwarded through). */
+static uint64_t dut_frames(const struct app_stream_opts *op, const struct stream_result *r)
+{
+	return op->dut_end == APP_STREAM_END_SENDER ? r->sent : r->recv + r->drops;
+}
+
 /* The run's row in the store, before its runs. */
 static int keep_begin(struct run *w, const char *lab, char *err, size_t errlen)
 {
@@ -364,13 +428,23 @@ static int keep_begin(struct run *w, const char *lab, char *err, size_t errlen)
 				      .rate_pps = app_stream_client_rate_pps(op), .senders = op->nsend,
 				      .server_cpu = op->server_cpu };
 	struct db_run_info ri = { .test = "stream", .repeats = op->conf_level ? op->iter_max : 1 };
-	char where[160], sizes[16];
+	const char *dn = w->d ? dut_name(w->d) : "the DUT";
+	char where[256], sizes[16];
 	int rc;
 
 	snprintf(sizes, sizeof(sizes), "%llu", (unsigned long long)op->size);
 	ri.sizes = sizes;
-	if (lab)
+	si.dut_end = op->dut_end == APP_STREAM_END_SENDER ? "sender" : op->dut_end ? "receiver" : NULL;
+	if (lab && op->dut_end == APP_STREAM_END_SENDER)
+		snprintf(where, sizeof(where), "from the DUT of lab %s -> sink0 (%s)", lab, w->res->addr);
+	else if (lab && op->dut_end)
+		snprintf(where, sizeof(where), "from lab %s's gen0 -> the DUT (%s)", lab, w->res->addr);
+	else if (lab)
 		snprintf(where, sizeof(where), "through lab %s: gen0 -> DUT -> sink0 (%s)", lab, w->res->addr);
+	else if (op->dut_end == APP_STREAM_END_SENDER)
+		snprintf(where, sizeof(where), "from %.60s to %.60s (%s) here", dn, op->host, w->res->addr);
+	else if (op->dut_end)
+		snprintf(where, sizeof(where), "from here to %.60s (%s) on %.60s", op->host, w->res->addr, dn);
 	else
 		snprintf(where, sizeof(where), "to %s (%s) port %u", op->host, w->res->addr, op->port);
 	si.where = where;
@@ -400,7 +474,7 @@ static void keep_run(struct run *w, const struct stream_result *r, unsigned int 
 		return;
 	cr = calloc(1, sizeof(*cr));
 	if (cr && w->cost && cpucost_ended(w->cost))
-		cpucost_result(w->cost, r->recv + r->drops, cr);
+		cpucost_result(w->cost, dut_frames(op, r), cr);
 	app_run_store_stream_trial(r, (unsigned int)op->size, op->nsend, rep, cr, &t, &x, prof);
 	if (app_run_store_trial(&op->store, &t, err, sizeof(err)) && !w->store_warned) {
 		app_cli_hooks_say(w->cli, APP_SAY_WARNING, "run %u not stored in %s: %s", rep + 1, op->store.ses.path, err);
@@ -427,6 +501,19 @@ static int client_one(void *arg, unsigned int i, const struct stream_client *c, 
 	return stream_client_run(c, -1, r, err, errlen);
 }
 
+/* --receiver dut: each sender here (in the lab's gen namespace) to a
+ * server of its own on the DUT. */
+static int dut_recv_one(void *arg, unsigned int i, const struct stream_client *c0, struct stream_result *r,
+			char *err, size_t errlen)
+{
+	struct run *w = arg;
+	struct stream_client c = *c0;
+
+	if (stream_addr_parse(w->res->addr, w->dport[i], &c.addr, &c.alen, err, errlen))
+		return -EINVAL;
+	return stream_client_run(&c, w->gen, r, err, errlen);
+}
+
 /* Why sender i failed, into err: -ECANCELED when a stop cut its session. */
 static int sender_failed(struct run *w, unsigned int i, char *err, size_t errlen)
 {
@@ -436,6 +523,12 @@ static int sender_failed(struct run *w, unsigned int i, char *err, size_t errlen
 
 	if (op->nsend > 1)
 		snprintf(who, sizeof(who), "sender %u: ", i);
+	if (op->dut_end) {
+		snprintf(err, errlen, "%s%s (%s on %s, to %s port %u)", who, w->res->s[i].err,
+			 op->dut_end == APP_STREAM_END_SENDER ? "the sender" : "the server", dut_name(w->d),
+			 w->res->addr, w->dport[i]);
+		return stopped ? -ECANCELED : -EIO;
+	}
 	if (w->gen < 0) {
 		snprintf(err, errlen, "%s%s (%s port %u)", who, w->res->s[i].err, w->res->addr, op->port);
 		return stopped ? -ECANCELED : -EIO;
@@ -449,12 +542,70 @@ static int sender_failed(struct run *w, unsigned int i, char *err, size_t errlen
 	return stopped ? -ECANCELED : -EIO;
 }
 
+/* --sender dut: a server here for each of the DUT's senders (in the
+ * lab's sink namespace, or on -H's address), the senders started there,
+ * the DUT's CPU window from the first one's start to the last one's end. */
+static int dut_send_once(struct run *w, char *err, size_t errlen)
+{
+	const struct app_stream_opts *op = w->op;
+	struct stream_once *srv[STREAMRUN_MAX] = { NULL };
+	struct app_stream_dut_send ds = { .addr = w->res->addr, .ports = w->dport, .cpus = op->send_cpu,
+					  .n = op->nsend, .size = op->size, .duration_ns = op->duration_ns,
+					  .rate_pps = w->c.rate_pps, .server_cpu = op->server_cpu,
+					  .allow_any = op->allow_any };
+	bool sent = false, stopped = false;
+	char e[256];
+	int rc = 0;
+
+	for (unsigned int i = 0; i < op->nsend && !rc; i++) {
+		w->dport[i] = op->have_port && op->nsend == 1 ? op->port : 0;
+		if ((rc = stream_once_start(w->sink, w->sink >= 0 ? NULL : &w->c.addr, w->sink >= 0 ? 0 : w->c.alen,
+					    &w->dport[i], op->duration_ns, &srv[i], e, sizeof(e))))
+			snprintf(err, errlen, "the server for the DUT's sender %u: %s", i, e);
+	}
+	if (!rc && !(rc = app_stream_dut_send(w->d, &ds, err, errlen))) {
+		if (w->cost)
+			cpucost_mark_start(w->cost);
+		while (!sent && !rc) {
+			if (op->stop && *op->stop) {
+				stopped = true;
+				break;
+			}
+			rc = app_stream_dut_sent(w->d, 200, &sent, err, errlen);
+		}
+		if (w->cost)
+			cpucost_mark_end(w->cost);
+		if (!rc)
+			rc = app_stream_dut_end(w->d, stopped, w->res->s, op->nsend, err, errlen);
+	}
+	for (unsigned int i = 0; i < op->nsend; i++)
+		stream_once_stop(srv[i]);
+	return rc;
+}
+
 /* One run of the senders, their total into r. */
 static int run_once(struct run *w, struct stream_result *r, char *err, size_t errlen)
 {
 	const struct app_stream_opts *op = w->op;
-	int first = app_stream_senders_many(&w->c, op->nsend, op->send_cpu, w->gen < 0 ? client_one : lab_one, w,
-				   w->res->s);
+	int first, rc;
+
+	if (op->dut_end == APP_STREAM_END_SENDER) {
+		if ((rc = dut_send_once(w, err, errlen)))
+			return rc;
+		first = -1;
+		for (unsigned int i = 0; i < op->nsend && first < 0; i++)
+			if (w->res->s[i].rc)
+				first = (int)i;
+	} else if (op->dut_end == APP_STREAM_END_RECEIVER) {
+		if ((rc = app_stream_dut_recv(w->d, w->res->addr, op->nsend, op->duration_ns, w->dport, err, errlen)))
+			return rc;
+		first = app_stream_senders_many(&w->c, op->nsend, op->send_cpu, dut_recv_one, w, w->res->s);
+		if ((rc = app_stream_dut_end(w->d, false, NULL, 0, err, errlen)))
+			return rc;
+	} else {
+		first = app_stream_senders_many(&w->c, op->nsend, op->send_cpu, w->gen < 0 ? client_one : lab_one, w,
+						w->res->s);
+	}
 
 	if (first >= 0) {
 		for (unsigned int i = 0; i < op->nsend; i++)
@@ -509,11 +660,12 @@ static int runs(struct run *w, const char *lab, char *err, size_t errlen)
 	struct app_stream_res *res = w->res;
 	int rc;
 
+	if (w->d)
+		snprintf(res->dut, sizeof(res->dut), "%s", dut_name(w->d));
 	if ((rc = keep_begin(w, lab, err, errlen)) || (rc = iterate(w, err, errlen)))
 		return rc;
 	if (w->cost && cpucost_ended(w->cost)) {
-		cpucost_result(w->cost, res->r.recv + res->r.drops, &res->cr);
-		snprintf(res->dut, sizeof(res->dut), "%s", dut_name(w->d));
+		cpucost_result(w->cost, dut_frames(w->op, &res->r), &res->cr);
 		res->have_cost = true;
 	}
 	return 0;
@@ -539,7 +691,7 @@ static int client(struct run *w, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	w->res->port = op->port;
-	if ((rc = dut_watch_open(w, NULL, err, errlen)))
+	if ((rc = dut_watch_open(w, NULL, err, errlen)) || (op->dut_end && (rc = dut_end_open(w, NULL, err, errlen))))
 		return rc;
 	return runs(w, NULL, err, errlen);
 }
@@ -589,11 +741,15 @@ static int lab(struct run *w, char *err, size_t errlen)
 		rc = errmsg_host(rc);
 		goto out;
 	}
+	/* --receiver dut: the datagrams go to the DUT's own address on gen's side */
+	if (op->dut_end == APP_STREAM_END_RECEIVER)
+		dst = lab_if(LAB_DUT0);
 	inet_ntop(AF_INET, dst->ip, w->res->addr, sizeof(w->res->addr));
 	w->ip = dst->ip;
 	op->host = w->res->addr;
-	if (!(rc = dut_watch_open(w, &st, err, errlen)) && !(rc = runs(w, op->prefix, err, errlen)))
-		w->res->port = w->port[0];
+	if (!(rc = dut_watch_open(w, &st, err, errlen)) &&
+	    !(op->dut_end && (rc = dut_end_open(w, &st, err, errlen))) && !(rc = runs(w, op->prefix, err, errlen)))
+		w->res->port = op->dut_end ? w->dport[0] : w->port[0];
 out:
 	lab_status_unlock(&lock, NULL);
 	return rc;

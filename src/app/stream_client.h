@@ -25,6 +25,9 @@
 #include "lab/lab.h"
 
 enum app_stream_mode { APP_STREAM_LAB, APP_STREAM_SERVER, APP_STREAM_CLIENT };
+/* Which end runs on the DUT (--sender dut, --receiver dut): the host
+ * under test sends or receives; neither: both ends are the tester's. */
+enum app_stream_end { APP_STREAM_END_NONE, APP_STREAM_END_SENDER, APP_STREAM_END_RECEIVER };
 
 #define APP_STREAM_SIZE_DEFAULT 1025	/* netperf's */
 #define APP_STREAM_CONF_WIDTH 10.0	/* % of the mean, netperf's default */
@@ -49,6 +52,7 @@ struct app_stream_opts {
 	char prefix[LAB_PREFIX_MAX + 1];
 	/* The DUT the datagrams cross: its CPU time per datagram. */
 	struct dut_target dut;		/* --dut; lab mode: the lab's */
+	enum app_stream_end dut_end;	/* --sender dut, --receiver dut */
 	struct cpuset watch;		/* --watch-cpus */
 	bool soak;
 	const char *soak_path;		/* --soak-calibration (lab, local) */
@@ -108,6 +112,8 @@ struct app_stream_res {
 	bool have_cost;			/* the DUT's CPU was watched over the last run */
 	struct cpucost_result cr;
 	char dut[160];			/* the DUT's name, with have_cost */
+	enum app_stream_end dut_end;	/* the end that ran on the DUT */
+	char dut_kernel[80];		/* with dut_end: the DUT's kernel release */
 };
 
 /* Run the client's side (mode CLIENT or LAB: root and a lab that is up)

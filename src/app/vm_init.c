@@ -1,5 +1,6 @@
 /* The VM lab's guest; see vm_init.h. */
 #include "app/vm_init.h"
+#include "app/stream_dut.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -63,7 +64,8 @@ static void __attribute__((noreturn)) serve_port(const char *dev)
 		}
 		/* a process per session: whatever one leaves is gone with it */
 		if ((pid = fork()) == 0) {
-			int rc = agent_serve_exec(fd, fd, &never, err, sizeof(err));
+			struct agent_cfg cfg = { .allow_exec = true, .ext = app_stream_dut_ext() };
+			int rc = agent_serve(fd, fd, &cfg, &never, err, sizeof(err));
 
 			_exit(rc ? 1 : 0);
 		}

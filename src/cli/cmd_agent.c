@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/stream_dut.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "dut/agent.h"
@@ -54,7 +55,9 @@ int cmd_agent(struct cli *cli, int argc, char **argv)
 	 * restores; and a hangup (the SSH session closed) is a stop. */
 	signal(SIGPIPE, SIG_IGN);
 	flag = stop_catch_hangup(&stop);
-	rc = aa.exec ? agent_serve_exec(0, 1, flag, err, sizeof(err)) : agent_serve(0, 1, flag, err, sizeof(err));
+	struct agent_cfg cfg = { .allow_exec = aa.exec, .ext = app_stream_dut_ext() };
+
+	rc = agent_serve(0, 1, &cfg, flag, err, sizeof(err));
 	stop_restore(&stop);
 	if (rc) {
 		cli_error("agent: %s", err);

@@ -90,6 +90,29 @@ static int set_bind_cpu(void *ctx, const struct opt *opt, const char *v, char *e
 	return app_stream_client_bind_cpu(ctx, v, err, errlen);
 }
 
+/* --sender and --receiver: tester (the default) or dut. */
+static int set_end(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct app_stream_opts *op = ctx;
+	enum app_stream_end end = opt->id ? APP_STREAM_END_RECEIVER : APP_STREAM_END_SENDER;
+
+	if (!strcmp(v, "dut")) {
+		if (op->dut_end && op->dut_end != end) {
+			snprintf(err, errlen, "the sender and the receiver cannot both be the DUT");
+			return -EINVAL;
+		}
+		op->dut_end = end;
+		return 0;
+	}
+	if (!strcmp(v, "tester")) {
+		if (op->dut_end == end)
+			op->dut_end = APP_STREAM_END_NONE;
+		return 0;
+	}
+	snprintf(err, errlen, "'%s': give tester or dut", v);
+	return -EINVAL;
+}
+
 static int set_prefix(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	struct app_stream_opts *op = ctx;
@@ -165,6 +188,15 @@ static const struct opt stream_opts[] = {
 		     "in its gen namespace, to 198.19.0.2 through the DUT\n"
 		     "(needs root and a lab that is up)"),
 	  .group = "lab mode", .def = "wr-" },
+	{ OPT_CUSTOM("sender", OPT_VALUE, "tester|dut", set_end,
+		     "where the senders run: dut runs them on the host under\n"
+		     "test (the lab's DUT, a VM lab's guest, --dut's box) through\n"
+		     "its agent, to a server here: the kernel under test sends"),
+	  .group = "the host under test as an end", .def = "tester", .id = 0 },
+	{ OPT_CUSTOM("receiver", OPT_VALUE, "tester|dut", set_end,
+		     "where the server runs: dut serves on the host under test,\n"
+		     "the senders here send to it"),
+	  .def = "tester", .id = 1 },
 	DUTOPT_ENTRIES(SO(dut), "the DUT's CPU cost (lab mode or --client)", "lab mode: the lab",
 		       "the DUT the datagrams cross, whose CPU time per\ndatagram is read"),
 	{ OPT_CPUSET("watch-cpus", "LIST", SO(watch),
@@ -221,7 +253,8 @@ const struct opt_cmd stream_cmd = {
 		    "                              [--threads N] [--cpus LIST] [--port N] [--token-file FILE]\n"
 		    "                              [--allow-any-address] [--json]\n"
 		    "       wirerate stream [--prefix P] [-m SIZE] [-l T] [--rate RATE] [-c] [-C] [-T L,R]\n"
-		    "                              [--threads N] [--cpus LIST] [--soak] [--profile] [--json]",
+		    "                              [--threads N] [--cpus LIST] [--soak] [--profile] [--json]\n"
+		    "       wirerate stream --sender dut|--receiver dut [--dut TARGET [-H HOST]] [...]",
 	.about = "netperf's UDP_STREAM: the client sends UDP datagrams of one size as fast as\n"
 		 "it can, or paced at --rate, for a time; the server counts what arrives. The\n"
 		 "client prints netperf's block (socket size, message size, elapsed time,\n"
@@ -231,7 +264,9 @@ const struct opt_cmd stream_cmd = {
 		 "their total.\n"
 		 "Through a DUT (the lab's, or --dut), also what the stream cost the DUT's\n"
 		 "CPUs: per CPU, per datagram received, and as netperf's service demand (us\n"
-		 "of CPU per KB).\n",
+		 "of CPU per KB).\n"
+		 "With --sender dut (or --receiver dut) that end runs on the DUT itself, so\n"
+		 "the kernel under test sends (or receives), and the CPU figures are its own.\n",
 	.notes = "A send refused with ENOBUFS, EAGAIN or ECONNREFUSED counts as an error, as\n"
 		 "netperf's do. Ctrl-C on the client stops sending, still collects the\n"
 		 "server's counts, prints the block marked interrupted and exits 130.\n"

@@ -38,6 +38,7 @@ struct agent {
 	struct agent_apply apply;
 	int out_fd;
 	bool allow_exec;		/* a VM lab's guest: lab exec runs commands */
+	const struct agent_ext *ext;
 };
 
 /* FNV-1a, 64 bits: a fingerprint of a file to tell two kernels' configs
@@ -145,6 +146,8 @@ static json_object *do_hello(struct agent *a, json_object *req)
 	sup = json_object_new_object();
 	json_object_object_add(sup, "root", json_object_new_boolean(geteuid() == 0));
 	json_object_object_add(sup, "nft", json_object_new_boolean(envcap_kv_get(e, "nft.ruleset_hash") != NULL));
+	if (a->ext)
+		json_object_object_add(sup, a->ext->name, json_object_new_boolean(1));
 	json_object_object_add(o, "supports", sup);
 	agent_proto_put_env(o, "env", e);
 	free(e);
@@ -391,6 +394,8 @@ static json_object *do_apply(struct agent *a, json_object *req)
 
 static int restore(struct agent *a, char *err, size_t errlen)
 {
+	if (a->ext && a->ext->restore)
+		a->ext->restore(a->ext->arg);
 	if (a->soak) {
 		soak_destroy(a->soak);
 		a->soak = NULL;
@@ -442,6 +447,12 @@ static json_object *handle(struct agent *a, json_object *req, bool *bye)
 		*bye = !strcmp(op, "bye");
 		return restore(a, err, sizeof(err)) ? agent_proto_error(err) : ok();
 	}
+	if (a->ext) {
+		json_object *o = a->ext->handle(a->ext->arg, op, req);
+
+		if (o)
+			return o;
+	}
 	return agent_proto_error("unknown op");
 }
 
@@ -471,19 +482,8 @@ static int reply(struct agent *a, json_object *o)
 	return rc;
 }
 
-static int serve(int in_fd, int out_fd, bool allow_exec, const volatile sig_atomic_t *stop, char *err, size_t errlen);
-
-int agent_serve(int in_fd, int out_fd, const volatile sig_atomic_t *stop, char *err, size_t errlen)
-{
-	return serve(in_fd, out_fd, false, stop, err, errlen);
-}
-
-int agent_serve_exec(int in_fd, int out_fd, const volatile sig_atomic_t *stop, char *err, size_t errlen)
-{
-	return serve(in_fd, out_fd, true, stop, err, errlen);
-}
-
-static int serve(int in_fd, int out_fd, bool allow_exec, const volatile sig_atomic_t *stop, char *err, size_t errlen)
+int agent_serve(int in_fd, int out_fd, const struct agent_cfg *cfg, const volatile sig_atomic_t *stop, char *err,
+		size_t errlen)
 {
 	struct agent *a = calloc(1, sizeof(*a));
 	char *buf = malloc(AGENT_REQ_MAX + 1);
@@ -497,7 +497,8 @@ static int serve(int in_fd, int out_fd, bool allow_exec, const volatile sig_atom
 		return -ENOMEM;
 	}
 	a->out_fd = out_fd;
-	a->allow_exec = allow_exec;
+	a->allow_exec = cfg->allow_exec;
+	a->ext = cfg->ext;
 	while (!bye && !eof && !rc && !*stop) {
 		struct pollfd p = { .fd = in_fd, .events = POLLIN };
 		char *nl;

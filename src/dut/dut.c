@@ -44,6 +44,8 @@ struct dut {
 	struct envcap env;
 	bool dead;
 	int vm_lock;			/* a VM lab's agent port, held while the session lasts */
+	char agent[80];			/* what the agent said it is ("wirerate 0.9"), made printable */
+	json_object *supports;		/* its hello's "supports" (NULL: none) */
 };
 
 static void drain_stderr(struct dut *d)
@@ -475,6 +477,14 @@ int dut_open(const struct dut_target *t, const char *const *ifnames, unsigned in
 		rc = -EPROTO;
 	}
 	if (!rc) {
+		json_object *sup;
+
+		snprintf(d->agent, sizeof(d->agent), "%s", agent_proto_str(ans, "agent", "an unnamed agent"));
+		for (char *p = d->agent; *p; p++)
+			if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+				*p = '?';
+		if (json_object_object_get_ex(ans, "supports", &sup) && json_object_is_type(sup, json_type_object))
+			d->supports = json_object_get(sup);
 		agent_proto_get_env(ans, "env", "dut.", &d->env);
 		envcap_kv_set(&d->env, "dut.name", "%s", d->name);	/* what the tester asked for */
 	}
@@ -495,6 +505,24 @@ const struct envcap *dut_env(const struct dut *d)
 const char *dut_name(const struct dut *d)
 {
 	return d->name;
+}
+
+const char *dut_agent(const struct dut *d)
+{
+	return d->agent;
+}
+
+bool dut_supports(const struct dut *d, const char *what)
+{
+	json_object *v;
+
+	return d->supports && json_object_object_get_ex(d->supports, what, &v) &&
+	       json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
+}
+
+json_object *dut_ask(struct dut *d, json_object *req, unsigned int timeout_ms, int *rc, char *err, size_t errlen)
+{
+	return ask(d, req, timeout_ms ? timeout_ms : DUT_ANSWER_MS, rc, err, errlen);
 }
 
 static int snapshot(struct dut *d, const char *what, struct dutsnap *s, char *err, size_t errlen)
@@ -715,6 +743,7 @@ void dut_close(struct dut *d)
 		close(d->err_fd);
 	if (d->vm_lock >= 0)
 		close(d->vm_lock);
+	json_object_put(d->supports);
 	free(d->buf);
 	free(d);
 }

@@ -20,6 +20,8 @@
 #include "core/dutsnap.h"
 #include "core/duttarget.h"
 
+#include <json-c/json.h>
+
 struct dut;
 struct envcap;
 struct soak_calib_busy;
@@ -35,6 +37,16 @@ int dut_open(const struct dut_target *t, const char *const *ifnames, unsigned in
 const struct envcap *dut_env(const struct dut *d);
 /* "lab wr-", "local", "ssh:router1". */
 const char *dut_name(const struct dut *d);
+/* What the agent said it is in its hello ("wirerate 0.9.0"), printable. */
+const char *dut_agent(const struct dut *d);
+/* Whether its hello said it supports what (an agent_ext's name:
+ * "stream"); an older agent says nothing of it. */
+bool dut_supports(const struct dut *d, const char *what);
+/* One request of an op a layer above owns (agent_ext), req consumed;
+ * the answer (the caller puts it) within timeout_ms (0: the default),
+ * *rc 0, -EINVAL when the agent said the request was wrong ("invalid"),
+ * -EIO when it said no, another -errno when it did not answer. */
+json_object *dut_ask(struct dut *d, json_object *req, unsigned int timeout_ms, int *rc, char *err, size_t errlen);
 
 /* The DUT's counters now; free with dutsnap_clear. */
 int dut_snapshot(struct dut *d, struct dutsnap *s, char *err, size_t errlen);

@@ -691,34 +691,96 @@ out:
 	return rc;
 }
 
-/* ---- lab mode ---- */
+/* ---- a server for one session ---- */
 
-struct lab_server {
+struct stream_once {
 	struct stream_server s;
+	volatile sig_atomic_t quit;
+	pthread_t th;
+	bool started;
 	char err[256];
 };
 
-static void *lab_server_run(void *arg)
+static void *once_run(void *arg)
 {
-	struct lab_server *ls = arg;
+	struct stream_once *o = arg;
 
-	stream_server_run(&ls->s, ls->err, sizeof(ls->err));
+	stream_server_run(&o->s, o->err, sizeof(o->err));
 	return NULL;
 }
+
+int stream_once_start(int nsfd, const struct sockaddr_storage *a, socklen_t alen, uint16_t *port,
+		      uint64_t max_duration_ns, struct stream_once **out, char *err, size_t errlen)
+{
+	struct stream_once *o = calloc(1, sizeof(*o));
+	sigset_t block, old;
+	int saved = -1, rc;
+	char e[256];
+
+	*out = NULL;
+	if (!o) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	/* the run asked for is the longest the server allows: it serves
+	 * only this client */
+	o->s = (struct stream_server){ .lfd = -1, .nsfd = nsfd, .quit = &o->quit, .once = true,
+				       .max_duration_ns = max_duration_ns };
+	if (nsfd >= 0 && (rc = netns_enter(nsfd, &saved))) {
+		snprintf(err, errlen, "cannot enter the server's namespace: %s", strerror(-rc));
+		goto fail;
+	}
+	o->s.lfd = stream_listen(a, alen, *port, e, sizeof(e));
+	if (nsfd >= 0)
+		netns_leave(&saved);
+	if (o->s.lfd < 0) {
+		rc = o->s.lfd;
+		snprintf(err, errlen, "%s", e);
+		goto fail;
+	}
+	*port = stream_local_port(o->s.lfd);
+	/* Signals go to the caller's thread, not the server's. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	rc = pthread_create(&o->th, NULL, once_run, o);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		snprintf(err, errlen, "cannot start the server thread: %s", strerror(rc));
+		rc = -rc;
+		goto fail;
+	}
+	o->started = true;
+	*out = o;
+	return 0;
+fail:
+	stream_once_stop(o);
+	return rc;
+}
+
+void stream_once_stop(struct stream_once *o)
+{
+	if (!o)
+		return;
+	if (o->started) {
+		o->quit = 1;
+		pthread_join(o->th, NULL);
+	}
+	if (o->s.lfd >= 0)
+		close(o->s.lfd);
+	free(o);
+}
+
+/* ---- lab mode ---- */
 
 int stream_lab_run(int gen_nsfd, int sink_nsfd, const uint8_t ip[4], uint16_t *port, const struct stream_client *c0,
 		   struct stream_result *r, bool *in_session, char *err, size_t errlen)
 {
-	volatile sig_atomic_t server_quit = 0;
-	/* the run asked for is the longest the server allows: the lab's
-	 * server serves only this client */
-	struct lab_server ls = { .s = { .lfd = -1, .nsfd = sink_nsfd, .quit = &server_quit, .once = true,
-				       .max_duration_ns = c0->duration_ns } };
 	struct stream_client c = *c0;
 	struct sockaddr_in *a4 = (struct sockaddr_in *)&c.addr;
-	sigset_t block, old;
-	pthread_t th;
-	bool started = false;
+	struct stream_once *srv = NULL;
 	int saved = -1, rc;
 	char e[256];
 
@@ -726,35 +788,14 @@ int stream_lab_run(int gen_nsfd, int sink_nsfd, const uint8_t ip[4], uint16_t *p
 	memset(&c.addr, 0, sizeof(c.addr));
 	/* The server's listener in sink (an ephemeral port unless asked, so
 	 * that it never meets a server already there). */
-	if ((rc = netns_enter(sink_nsfd, &saved))) {
-		snprintf(err, errlen, "cannot enter the sink namespace: %s", strerror(-rc));
-		goto out;
-	}
-	ls.s.lfd = stream_listen(NULL, 0, *port, e, sizeof(e));
-	netns_leave(&saved);
-	if (ls.s.lfd < 0) {
-		rc = ls.s.lfd;
+	if ((rc = stream_once_start(sink_nsfd, NULL, 0, port, c0->duration_ns, &srv, e, sizeof(e)))) {
 		snprintf(err, errlen, "in the sink namespace: %s", e);
-		goto out;
+		return rc;
 	}
-	*port = stream_local_port(ls.s.lfd);
 	a4->sin_family = AF_INET;
 	a4->sin_port = htons(*port);
 	memcpy(&a4->sin_addr, ip, 4);
 	c.alen = sizeof(*a4);
-	/* Signals go to the caller's thread, not the server's. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	rc = pthread_create(&th, NULL, lab_server_run, &ls);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc) {
-		snprintf(err, errlen, "cannot start the server thread: %s", strerror(rc));
-		rc = -rc;
-		goto out;
-	}
-	started = true;
 	/* tried here first so that a namespace that cannot be entered is
 	 * told as the lab's failure, not the session's */
 	if ((rc = netns_enter(gen_nsfd, &saved))) {
@@ -765,11 +806,6 @@ int stream_lab_run(int gen_nsfd, int sink_nsfd, const uint8_t ip[4], uint16_t *p
 	*in_session = true;
 	rc = stream_client_run(&c, gen_nsfd, r, err, errlen);
 out:
-	if (started) {
-		server_quit = 1;
-		pthread_join(th, NULL);
-	}
-	if (ls.s.lfd >= 0)
-		close(ls.s.lfd);
+	stream_once_stop(srv);
 	return rc;
 }

@@ -173,6 +173,18 @@ int stream_resolve(struct stream_client *c, const char *host, uint16_t port, cha
 int stream_client_run(const struct stream_client *c, int nsfd, struct stream_result *r, char *err,
 		      size_t errlen);
 
+/* A server for one session in a thread of its own: listening in the
+ * namespace nsfd (-1: this one) on a (NULL: every address), *port (0:
+ * any; the one used comes back), for a run of at most max_duration_ns.
+ * The lab's sink, a DUT's receiving end and a tester's end of a DUT's
+ * sender all use it. 0, or -errno with err. */
+struct stream_once;
+int stream_once_start(int nsfd, const struct sockaddr_storage *a, socklen_t alen, uint16_t *port,
+		      uint64_t max_duration_ns, struct stream_once **out, char *err, size_t errlen);
+/* Stop it (a session still in progress ends too), join and free; NULL
+ * is fine. */
+void stream_once_stop(struct stream_once *o);
+
 /* Lab mode: a server on 'ip' (IPv4) in namespace sink_nsfd, served by a
  * thread of its own for one session, and the client c (its size,
  * duration, stop and window; the address is made here) in gen_nsfd; *port is

@@ -81,6 +81,11 @@ void cpu_print_profile(struct out *out, const struct profile_result *p, const ch
 
 void cpu_print_cost(struct out *out, const struct cpucost_result *r)
 {
+	cpu_print_cost_per(out, r, "forwarded frame");
+}
+
+void cpu_print_cost_per(struct out *out, const struct cpucost_result *r, const char *per)
+{
 	out_obj_start(out, "dut_cpu");
 	if (!r->valid) {
 		out_text(out, "  DUT CPU    not measured\n");
@@ -116,8 +121,12 @@ void cpu_print_cost(struct out *out, const struct cpucost_result *r)
 	if (r->soak_cpu_s >= 0)
 		out_f64(out, "soak_cpu_s", NULL, r->soak_cpu_s);
 	if (r->ns_per_frame > 0) {
-		out_f64(out, "ns_per_frame", "  cost       %.0f ns of DUT CPU per forwarded frame", r->ns_per_frame);
-		out_f64(out, "frames_per_cpu_s", ", %.0f frames per CPU-second", r->frames_per_cpu_s);
+		char f1[96], f2[96];
+
+		snprintf(f1, sizeof(f1), "  cost       %%.0f ns of DUT CPU per %s", per);
+		snprintf(f2, sizeof(f2), ", %%.0f %s per CPU-second", strcmp(per, "forwarded frame") ? "datagrams" : "frames");
+		out_f64(out, "ns_per_frame", f1, r->ns_per_frame);
+		out_f64(out, "frames_per_cpu_s", f2, r->frames_per_cpu_s);
 		out_str(out, "source", " (from %s)\n", r->source);
 	} else {
 		out_str(out, "source", NULL, r->source);

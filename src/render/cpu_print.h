@@ -13,6 +13,8 @@
 #include "render/out.h"
 
 void cpu_print_cost(struct out *out, const struct cpucost_result *r);
+/* The same, the cost said per what ("datagram sent"). */
+void cpu_print_cost_per(struct out *out, const struct cpucost_result *r, const char *per);
 /* A sampling profile (dut/profile.h) as the object "profile": "2997
  * samples at 999 Hz over 3.0 s: busy 60.2%, 55.1% of it in softirq; where
  * the busy time went:" and the top functions; p NULL or invalid: none,

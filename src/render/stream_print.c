@@ -165,6 +165,24 @@ static void print_block(struct out *o, const struct stream_print *p, const struc
 	if (r->interrupted)
 		out_text(o, "interrupted after %.2f s of %.2f s\n", (double)r->send_ns / NSEC_PER_SEC,
 			 (double)p->duration_ns / NSEC_PER_SEC);
+	if (p->dut_end) {
+		bool snd = !strcmp(p->dut_end, "sender");
+
+		out_str(o, "dut_end", NULL, p->dut_end);
+		out_str(o, "dut_kernel", NULL, p->dut_kernel);
+		if (p->lab && snd)
+			out_text(o, "from the DUT of lab %s (kernel %s) -> sink0 (%s)\n", p->lab, p->dut_kernel, p->addr);
+		else if (p->lab) {
+			const uint8_t *g = lab_if(LAB_GEN0)->ip;
+
+			out_text(o, "from lab %s's gen0 (%u.%u.%u.%u) -> the DUT (%s, kernel %s)\n", p->lab, g[0], g[1],
+				 g[2], g[3], p->addr, p->dut_kernel);
+		} else
+			out_text(o, "the %s ran on the DUT %s (kernel %s)\n", p->dut_end, p->dut_name, p->dut_kernel);
+		return;
+	}
+	out_null(o, "dut_end");
+	out_null(o, "dut_kernel");
 	if (p->lab) {
 		const uint8_t *g = lab_if(LAB_GEN0)->ip;
 
@@ -260,7 +278,21 @@ void stream_print_result(struct out *o, const struct stream_print *p, const stru
 	print_senders(o, p);
 	print_block(o, p, r);
 	print_conf(o, p, cf);
-	if (p->cr && p->cr->valid) {
+	if (p->cr && p->cr->valid && p->dut_end) {
+		bool snd = !strcmp(p->dut_end, "sender");
+		uint64_t n = snd ? r->sent : fwd;
+
+		out_text(o, "the host under test (%s), which %s %llu datagrams:\n", p->dut_name,
+			 snd ? "sent" : "received (or dropped, its socket full)", (unsigned long long)n);
+		out_u64(o, snd ? "dut_sent" : "dut_received", NULL, n);
+		cpu_print_cost_per(o, p->cr, snd ? "datagram sent" : "datagram received");
+		if (p->cr->ns_per_frame > 0) {
+			out_f64(o, "dut_service_demand_us_per_kb", "  demand     %.3f us of the DUT's CPU per KB",
+				ns_to_us(p->cr->ns_per_frame) * 1024.0 / (double)p->size);
+			out_text(o, " %s (netperf's service demand, from %s)\n", snd ? "sent" : "received",
+				 p->cr->source);
+		}
+	} else if (p->cr && p->cr->valid) {
 		out_text(o, "through the DUT (%s), %llu datagrams forwarded (received, or dropped by the full "
 			 "receiving socket):\n", p->dut, (unsigned long long)fwd);
 		out_u64(o, "dut_forwarded", NULL, fwd);
@@ -286,7 +318,10 @@ void stream_print_run(struct out *o, const struct app_stream_opts *op, const str
 				 .local_cpu = op->local_cpu, .remote_cpu = op->remote_cpu, .cpus = &op->cpus,
 				 .nsend = op->nsend, .senders = res->s, .conf_level = op->conf_level,
 				 .conf_width = op->conf_width, .cr = &res->cr,
-				 .dut = res->have_cost ? res->dut : NULL, .run_id = op->store.ses.run_id };
+				 .dut = res->have_cost ? res->dut : NULL, .run_id = op->store.ses.run_id,
+				 .dut_end = res->dut_end == APP_STREAM_END_SENDER ? "sender" :
+					    res->dut_end == APP_STREAM_END_RECEIVER ? "receiver" : NULL,
+				 .dut_name = res->dut, .dut_kernel = res->dut_kernel };
 
 	stream_print_result(o, &p, &res->r, &res->cf);
 }

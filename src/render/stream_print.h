@@ -32,6 +32,9 @@ struct stream_print {
 	const char *dut;
 	const struct cpucost_result *cr;
 	int64_t run_id;
+	/* the end that ran on the DUT ("sender", "receiver"; NULL: neither),
+	 * the DUT's name and kernel release */
+	const char *dut_end, *dut_name, *dut_kernel;
 };
 
 /* The client's result: the senders, the block for their total r, -I's

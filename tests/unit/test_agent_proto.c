@@ -254,7 +254,7 @@ static char *serve(const char *requests)
 	assert_int_equal(pipe(out), 0);
 	assert_int_equal(write(in[1], requests, strlen(requests)), (ssize_t)strlen(requests));
 	close(in[1]);
-	rc = agent_serve(in[0], out[1], &stop, err, sizeof(err));
+	rc = agent_serve(in[0], out[1], &(struct agent_cfg){ 0 }, &stop, err, sizeof(err));
 	assert_int_equal(rc, 0);
 	close(in[0]);
 	close(out[1]);
