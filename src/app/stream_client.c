@@ -408,7 +408,7 @@ static int dut_end_open(struct run *w, const struct lab_status *lab, char *err, 
 	/* the agent there runs off the DUT's CPUs: its sessions go to the
 	 * first of them (netperf's -T ,N), unless placed */
 	if (!sender && op->server_cpu < 0)
-		op->server_cpu = cpuset_nth(&lab->dut_cpus, 0);
+		op->server_cpu = w->c.server_cpu = cpuset_nth(&lab->dut_cpus, 0);
 	return 0;
 }
 

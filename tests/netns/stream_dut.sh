@@ -1,0 +1,117 @@
+# The host under test as the stream's sender or receiver (stream --sender
+# dut, --receiver dut): in the namespace lab's DUT (the host's kernel),
+# and on a DUT reached over ssh through the agent ssh starts there. The
+# DUT's egress interface counts what its sender sent; its CPU figures are
+# its own; the run is stored with the DUT's kernel; an older agent, bad
+# CPUs and a missing DUT are refused as bad input; a tester killed
+# mid-run leaves no agent and no sender on the DUT.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_ssh.sh"
+
+"$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
+db=$(mktemp -d /tmp/wr-streamdut.XXXXXX)
+trap 'rm -rf "$db"; ssh_dut_down; cleanup' EXIT
+dutcpu=$(labjq "$P" '.dut.cpus')
+txp() { ip -n "${P}dut" -j -s link show "$1" | jq ".[0].stats64.tx.$2"; }
+
+# --sender dut in the lab: the DUT namespace's sender, on the lab's DUT
+# CPU, to the sink's server. dut1 counts every datagram sent okay, plus
+# the control connection's few TCP segments (at most 20 here: connect,
+# HELLO, END, RESULT, their ACKs and FINs).
+t0=$(txp dut1 packets); d0=$(txp dut1 dropped)
+j=$("$WR" stream --prefix "$P" --sender dut -l 2 -c -C --json --db "$db/r.db") || fail "--sender dut: $j"
+t1=$(txp dut1 packets); d1=$(txp dut1 dropped)
+okay=$(jq -r .send.okay <<<"$j"); recv=$(jq -r .receive.messages <<<"$j"); drops=$(jq -r .receive.socket_drops <<<"$j")
+note "--sender dut: okay $okay, received $recv, socket drops $drops; dut1 tx $((t1 - t0)), dropped $((d1 - d0))"
+[ "$okay" -gt 10000 ] || fail "the DUT sent little: $okay"
+[ "$recv" -gt 1000 ] && [ $((recv + drops)) -le "$okay" ] || fail "received $recv + $drops of $okay"
+out=$((t1 - t0 + d1 - d0))
+[ "$out" -ge "$okay" ] && [ "$out" -le $((okay + 20)) ] || fail "dut1 put out $out for $okay sent okay"
+[ "$(jq -r .dut_end <<<"$j")" = sender ] || fail "dut_end: $(jq -c .dut_end <<<"$j")"
+[ "$(jq -r .dut_kernel <<<"$j")" = "$(uname -r)" ] || fail "dut_kernel: $(jq -r .dut_kernel <<<"$j")"
+# the sender ran on the lab's DUT CPU and measured it there
+[ "$(jq -r .send.cpu.cpu <<<"$j")" = "$dutcpu" ] || fail "sender's CPU $(jq -c .send.cpu <<<"$j"), not the DUT's $dutcpu"
+[ "$(jq -r '.send.cpu.busy_pct > 0 and .receive.cpu.busy_pct > 0' <<<"$j")" = true ] ||
+	fail "CPU figures: $(jq -c '[.send.cpu, .receive.cpu]' <<<"$j")"
+# the host under test's CPU over the run, per datagram it sent
+[ "$(jq -r '.dut_sent == .send.okay and .dut_cpu.ns_per_frame > 0 and .dut_service_demand_us_per_kb > 0' <<<"$j")" = true ] ||
+	fail "the DUT's cost: $(jq -c '{dut_sent, ns: .dut_cpu.ns_per_frame, d: .dut_service_demand_us_per_kb}' <<<"$j")"
+[ "$(sqlite3 "$db/r.db" "SELECT value FROM env WHERE key = 'run.dut_end'")" = sender ] || fail "run.dut_end not stored"
+[ "$(sqlite3 "$db/r.db" "SELECT value FROM env WHERE key = 'dut.kernel.release'")" = "$(uname -r)" ] ||
+	fail "the DUT's kernel not stored"
+"$WR" stream --prefix "$P" --sender dut -l 1 --no-store | grep -q "^from the DUT of lab $P (kernel $(uname -r)) -> sink0" ||
+	fail "the text does not say the DUT sent"
+
+# --receiver dut: the gen namespace's sender to the DUT's own address, the
+# DUT's server's session on the DUT's CPU (its agent runs off them).
+j=$("$WR" stream --prefix "$P" --receiver dut -l 2 -C --json --no-store) || fail "--receiver dut: $j"
+note "--receiver dut: $(jq -c '{okay: .send.okay, recv: .receive.messages, cpu: .receive.cpu}' <<<"$j")"
+[ "$(jq -r '.dut_end == "receiver" and .receive.messages > 1000 and .dut_received >= .receive.messages' <<<"$j")" = true ] ||
+	fail "receiver: $(jq -c '{dut_end, dut_received, m: .receive.messages}' <<<"$j")"
+[ "$(jq -r .receive.cpu.cpu <<<"$j")" = "$dutcpu" ] || fail "the DUT's server not on its CPU: $(jq -c .receive.cpu <<<"$j")"
+
+# Two senders, each on a CPU named: per-sender figures, their total.
+j=$("$WR" stream --prefix "$P" --sender dut --cpus 0,1 -l 1 --json --no-store) || fail "two senders: $j"
+[ "$(jq -r '[.senders[].cpu] == [0,1] and ([.senders[].okay] | add) == .send.okay and all(.senders[]; .okay > 0)' <<<"$j")" = true ] ||
+	fail "two senders: $(jq -c .senders <<<"$j")"
+
+# Bad input: a clear line and exit 2, before anything runs.
+bad() { # expected-text args...
+	local want=$1 o rc; shift
+	o=$("$WR" stream "$@" 2>&1); rc=$?
+	[ "$rc" = 2 ] || fail "stream $*: exit $rc, not 2: $o"
+	[ "$(wc -l <<<"$o")" = 1 ] && grep -q -- "$want" <<<"$o" || fail "stream $*: '$o' does not say '$want'"
+}
+bad "name the DUT with --dut" --sender dut -H 198.19.0.2
+bad "cannot both be the DUT" --prefix "$P" --sender dut --receiver dut
+bad "give tester or dut" --prefix "$P" --sender router
+bad "are the client's" --server --sender dut
+bad "CPU 7 is not online on the DUT" --prefix "$P" --sender dut --cpus 0,7 --no-store
+bad "-T ,REMOTE: CPU 9 is not online on the DUT" --prefix "$P" --receiver dut -T ,9 --no-store
+bad "need none" --sender dut --dut local -H 127.0.0.1 --token-file /etc/hostname
+
+# Over ssh: the agent ssh starts on the DUT sends to this host's end of
+# the management link, and serves at its own.
+ssh_dut_up
+j=$("$WR" stream --sender dut --dut "$DUT" "${SSHOPT[@]}" -H "$MGMT_HOST" -l 2 -c --json --no-store) || fail "ssh sender: $j"
+note "ssh --sender dut: $(jq -c '{okay: .send.okay, recv: .receive.messages, w: .dut_cpu.source}' <<<"$j")"
+[ "$(jq -r '.dut_end == "sender" and .receive.messages > 1000 and (.dut_cpu.cpus | length) == '"$(nproc)" <<<"$j")" = true ] ||
+	fail "ssh sender: $(jq -c '{dut_end, m: .receive.messages, cpus: .dut_cpu.cpus}' <<<"$j")"
+j=$("$WR" stream --receiver dut --dut "$DUT" "${SSHOPT[@]}" -H "$MGMT_DUT" -l 2 --json --no-store) || fail "ssh receiver: $j"
+[ "$(jq -r '.dut_end == "receiver" and .receive.messages > 1000' <<<"$j")" = true ] || fail "ssh receiver: $j"
+
+# An older agent, whose hello says nothing of a stream end: its version
+# said, exit 2. (This one is today's with that word taken out.)
+cat >"$db/old-agent" <<-SH
+	#!/bin/sh
+	exec "$WR" "\$@" | sed -u 's/,"stream":true//'
+SH
+chmod +x "$db/old-agent"
+OLD=("${SSHOPT[@]}")
+OLD[${#OLD[@]}-1]="$db/old-agent"
+o=$("$WR" stream --sender dut --dut "$DUT" "${OLD[@]}" -H "$MGMT_HOST" -l 1 --no-store 2>&1); rc=$?
+[ "$rc" = 2 ] && grep -q "its agent (wirerate .*) has no stream end: install this wirerate" <<<"$o" ||
+	fail "older agent: exit $rc: $o"
+# One whose figures do not add up (no sender's figures at the end): the
+# run fails (exit 1) saying so, nothing made up.
+cat >"$db/short-agent" <<-SH
+	#!/bin/sh
+	exec "$WR" "\$@" | sed -u 's/"senders":\[.*\]/"senders":[]/'
+SH
+chmod +x "$db/short-agent"
+OLD[${#OLD[@]}-1]="$db/short-agent"
+o=$("$WR" stream --sender dut --dut "$DUT" "${OLD[@]}" -H "$MGMT_HOST" -l 1 --no-store 2>&1); rc=$?
+[ "$rc" = 1 ] && grep -q "the agent sent the figures of 0 sender(s) for 1" <<<"$o" || fail "short figures: exit $rc: $o"
+
+# The tester killed mid-run: the agent sees its input end, stops its
+# sender and exits: none left in the DUT's namespace within 20 s (the
+# ssh session's end reaching sshd is the slow part).
+agents() { ip netns pids "${P}dut" | xargs -r ps -o args= -p 2>/dev/null | grep -c "[w]irerate agent"; }
+"$WR" stream --sender dut --dut "$DUT" "${SSHOPT[@]}" -H "$MGMT_HOST" -l 30 --no-store >/dev/null 2>&1 & pid=$!
+for i in $(seq 100); do [ "$(agents)" -ge 1 ] && break; sleep 0.1; done
+[ "$(agents)" -ge 1 ] || fail "no agent on the DUT"
+sleep 1
+kill -KILL "$pid"; wait "$pid" 2>/dev/null
+for i in $(seq 200); do [ "$(agents)" = 0 ] && break; sleep 0.1; done
+[ "$(agents)" = 0 ] || fail "an agent left on the DUT after the tester's SIGKILL"
+echo ok

@@ -1,0 +1,45 @@
+# The kernel under test as the stream's sender and receiver: a Debian 6.1
+# cloud kernel booted in a VM lab, its sender started through the guest's
+# agent (stream --sender dut), its egress port's counter against what the
+# sink's server counted, its vCPU's CPU by /proc/stat and by the soak,
+# the run stored under the guest's kernel; then the guest as the
+# receiver (--receiver dut). Which kernel is faster is never asserted.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_vm.sh"
+
+db=$(mktemp -d /tmp/wr-vmstream.XXXXXX)
+trap 'rm -rf "$db"; vm_cleanup' EXIT
+"$WR" lab up --prefix "$P" --kernel "$K61" >/dev/null || fail "lab up --kernel $K61"
+guest() { "$WR" lab exec --prefix "$P" -- "$@"; }
+# The soak's calibration, made in the guest (3% settling band: the host
+# is not idle under TCG); the soak is only watched here, not judged.
+guest wirerate soak --calibrate --tolerance 3 >/dev/null || fail "no soak calibration in the guest"
+
+t0=$(guest cat /sys/class/net/dut1/statistics/tx_packets)
+j=$("$WR" stream --prefix "$P" --sender dut -m 1025 -l 3 -c --soak --json --db "$db/r.db") || fail "--sender dut: $j"
+t1=$(guest cat /sys/class/net/dut1/statistics/tx_packets)
+okay=$(jq -r .send.okay <<<"$j") recv=$(jq -r .receive.messages <<<"$j") drops=$(jq -r .receive.socket_drops <<<"$j")
+note "guest sender: okay $okay, sink received $recv (+$drops dropped), guest dut1 tx $((t1 - t0)); $(jq -c '{kernel: .dut_kernel, busy: .send.cpu.busy_pct, soak: [.dut_cpu.cpus[].soak], demand: .dut_service_demand_us_per_kb}' <<<"$j")"
+[ "$okay" -gt 1000 ] || fail "the guest sent little: $okay"
+# dut1 counts every datagram sent okay, and the control connection's
+# few TCP segments (at most 20); the sink counts what crossed
+out=$((t1 - t0))
+[ "$out" -ge "$okay" ] && [ "$out" -le $((okay + 20)) ] || fail "the guest's dut1 put out $out for $okay sent okay"
+[ $((recv + drops)) -le "$okay" ] && [ "$recv" -ge $((okay * 9 / 10)) ] || fail "the sink received $recv of $okay"
+k=$(jq -r .dut_kernel <<<"$j")
+# shellcheck disable=SC2053
+[[ $k == $K61 ]] || fail "dut_kernel '$k' is not $K61"
+[ "$(sqlite3 "$db/r.db" "SELECT value FROM env WHERE key = 'dut.kernel.release'")" = "$k" ] ||
+	fail "the run is not stored under the guest's kernel"
+[ "$(jq -r '.send.cpu.cpus == 1 and .send.cpu.busy_pct > 0' <<<"$j")" = true ] ||
+	fail "the sender's CPU is not the guest's one vCPU: $(jq -c .send.cpu <<<"$j")"
+[ "$(jq -r '.dut_cpu.source == "soak" and (.dut_cpu.cpus | length) == 1 and .dut_cpu.cpus[0].soak != null' <<<"$j")" = true ] ||
+	fail "no soak of the guest's vCPU: $(jq -c .dut_cpu <<<"$j")"
+
+j=$("$WR" stream --prefix "$P" --receiver dut -m 1025 -l 3 -C --json --no-store) || fail "--receiver dut: $j"
+note "guest receiver: $(jq -c '{okay: .send.okay, recv: .receive.messages, dut_received, cpu: .receive.cpu}' <<<"$j")"
+[ "$(jq -r '.dut_end == "receiver" and .receive.messages > 1000 and .receive.cpu.cpus == 1' <<<"$j")" = true ] ||
+	fail "the guest as the receiver: $(jq -c '{dut_end, m: .receive.messages, c: .receive.cpu}' <<<"$j")"
+"$WR" lab down --prefix "$P" >/dev/null
+vm_nothing_left "$P"
+echo ok
