@@ -11,7 +11,7 @@ BUILD := build-san
 MESON_OPTS += -Db_sanitize=address,undefined -Db_lundef=false
 endif
 
-.PHONY: all build deps check check-long check-loaded demo install clean bench bench-resolution
+.PHONY: all build deps check check-long check-loaded demo install clean bench bench-resolution bench-stream-dut
 
 all: build
 
@@ -61,3 +61,8 @@ bench: deps
 bench-resolution: build
 	LAB=netns bash bench/resolution.sh $(BUILD)/wirerate
 	LAB=vm bash bench/resolution.sh $(BUILD)/wirerate
+
+# The DUT's sender started through its agent beside one started by hand
+# in the same VM guest, alternating: a ratio, about 1 or above.
+bench-stream-dut: build
+	bash bench/stream_dut.sh $(BUILD)/wirerate

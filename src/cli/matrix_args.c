@@ -185,10 +185,11 @@ enum opt_result matrix_args(struct cli *cli, int argc, char **argv, struct matri
 	if (nargs)
 		return opt_fail(status, EXIT_USAGE, "matrix: unexpected '%s': the test goes after '--'", args[0]);
 	if (test_at < 0 || test_at >= argc)
-		return opt_fail(status, EXIT_USAGE, "matrix: give the test after '--': trial or rfc2544 and its "
+		return opt_fail(status, EXIT_USAGE, "matrix: give the test after '--': trial, rfc2544 or stream and its "
 				"options (see 'wirerate matrix --help')");
-	if (strcmp(argv[test_at], "trial") && strcmp(argv[test_at], "rfc2544"))
-		return opt_fail(status, EXIT_USAGE, "matrix: the test is trial or rfc2544, not '%s'", argv[test_at]);
+	if (strcmp(argv[test_at], "trial") && strcmp(argv[test_at], "rfc2544") && strcmp(argv[test_at], "stream"))
+		return opt_fail(status, EXIT_USAGE, "matrix: the test is trial, rfc2544 or stream, not '%s'",
+				argv[test_at]);
 	*test = argv + test_at;
 	*ntest = argc - test_at;
 	return OPT_GO;

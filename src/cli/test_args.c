@@ -20,7 +20,8 @@ enum opt_result test_args_check(struct cli *cli, const struct app_child *what, d
 		n++;
 	sub.check_only = true;
 	sub.planned_s = 0;
-	*status = !strcmp(targv[1], "trial") ? cmd_trial(&sub, n, targv + 1) : cmd_rfc2544(&sub, n, targv + 1);
+	*status = !strcmp(targv[1], "trial") ? cmd_trial(&sub, n, targv + 1) :
+		  !strcmp(targv[1], "stream") ? cmd_stream(&sub, n, targv + 1) : cmd_rfc2544(&sub, n, targv + 1);
 	*planned_s = sub.planned_s;
 	free(targv);
 	return *status ? OPT_EXIT : OPT_GO;

@@ -525,7 +525,7 @@ static void print_rounds(struct out *o, const struct report_model *m)
 			const struct rm_cell *c = &m->run[r].cell[k];
 			const struct paired_result *p = &c->paired;
 
-			if (!c->have_paired && !(c->drift_pct > 0))
+			if (!c->have_paired && !c->have_paired_sd && !(c->drift_pct > 0))
 				continue;
 			if (!head)
 				out_text(o, "\n  rounds (docs/confidence.md): each configuration against %s in the same "
@@ -541,6 +541,11 @@ static void print_rounds(struct out *o, const struct report_model *m)
 				out_text(o, "  %s, %u B: %+.1f%% %s: %s moved %.1f%% by itself between its rounds (or its "
 					 "drift check), so a change smaller than that is not told\n", name, c->size,
 					 c->diff_pct, report_db_verdict_name(c->verdict), base, c->drift_pct);
+			if (c->have_paired_sd)
+				out_text(o, "  %s, %u B, the DUT's service demand (us of CPU per KB): %+.1f%% [%+.1f%%, "
+					 "%+.1f%%] (%.0f%%, %u rounds): %s\n", name, c->size, c->paired_sd.diff_pct,
+					 c->paired_sd.lo_pct, c->paired_sd.hi_pct, c->paired_sd.level * 100, c->paired_sd.n,
+					 report_db_verdict_name(c->sd_verdict));
 		}
 }
 

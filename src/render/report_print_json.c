@@ -197,6 +197,18 @@ static void json_cell(struct out *o, const struct rm_cell *c)
 		out_str(o, "verdict", NULL, paired_verdict_name(p->verdict));
 		out_obj_end(o);
 	}
+	if (c->have_paired_sd) {
+		const struct paired_result *p = &c->paired_sd;
+
+		out_obj_start(o, "paired_dut_service_demand");
+		out_u64(o, "rounds", NULL, p->n);
+		out_f64(o, "diff_pct", NULL, p->diff_pct);
+		out_f64(o, "lo_pct", NULL, p->lo_pct);
+		out_f64(o, "hi_pct", NULL, p->hi_pct);
+		out_f64(o, "level", NULL, p->level);
+		out_str(o, "verdict", NULL, report_db_verdict_name(c->sd_verdict));
+		out_obj_end(o);
+	}
 	if (c->drift_pct > 0)
 		out_f64(o, "baseline_drift_pct", NULL, c->drift_pct);
 	out_obj_end(o);

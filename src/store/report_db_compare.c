@@ -131,6 +131,30 @@ static double drift_of(const struct rm_cell *b)
 	return n < 2 ? 0 : (hi - lo) * 100 / stat_median(v, n, NULL, NULL);
 }
 
+/* A stream's DUT service demand in the rounds both have, paired: more
+ * CPU per KB is worse. */
+static void by_rounds_sd(struct rm_cell *c, const struct rm_cell *b)
+{
+	double bv[RM_MAX_ROUNDS], cv[RM_MAX_ROUNDS];
+	unsigned int n = 0;
+
+	c->have_paired_sd = false;
+	c->sd_verdict = RM_NONE;
+	if (!c->have_stream || !b->have_stream)
+		return;
+	for (unsigned int k = 0; k < RM_MAX_ROUNDS; k++)
+		if (isfinite(b->round_sd[k]) && isfinite(c->round_sd[k])) {
+			bv[n] = b->round_sd[k];
+			cv[n++] = c->round_sd[k];
+		}
+	if (n < 2)
+		return;
+	paired_compare(bv, cv, n, -1, &c->paired_sd);
+	c->have_paired_sd = true;
+	c->sd_verdict = c->paired_sd.verdict == PAIRED_BETTER ? RM_WORSE : c->paired_sd.verdict == PAIRED_WORSE ?
+			RM_BETTER : c->paired_sd.verdict == PAIRED_SAME ? RM_NOISE : RM_CANNOT_TELL;
+}
+
 /* A cell compared with a baseline that has rounds. With two rounds or
  * more in common, neither a bound and (plain trials) the same load, the
  * verdict is the paired one. Else the baseline's drift: a verdict by
@@ -142,6 +166,7 @@ static void by_rounds(struct rm_cell *c, const struct rm_cell *b)
 
 	c->have_paired = false;
 	c->drift_pct = drift_of(b);
+	by_rounds_sd(c, b);
 	if (c->verdict == RM_NONE || c->verdict == RM_NOT_COMPARABLE || c->tester_limited || b->tester_limited)
 		return;
 	if ((n = common_rounds(c, b, bv, cv)) >= 2) {
@@ -178,6 +203,8 @@ void report_db_compare(struct report_model *m, double fail_pct)
 			c->diff_at_least = false;
 			c->worse_by_pct = 0;
 			c->have_paired = false;
+			c->have_paired_sd = false;
+			c->sd_verdict = RM_NONE;
 			c->drift_pct = 0;
 			if (!c->have_thr && c->have_stream)
 				compare_stream(r, c, b);

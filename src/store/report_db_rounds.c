@@ -31,7 +31,7 @@ double report_db_rounds_figure(const struct rm_cell *c)
 static void no_rounds(struct rm_cell *c)
 {
 	for (unsigned int k = 0; k < RM_MAX_ROUNDS; k++)
-		c->round_v[k] = NAN;
+		c->round_v[k] = c->round_sd[k] = NAN;
 }
 
 /* The column of r's label, test and store that has rounds, or -1. */
@@ -91,6 +91,7 @@ int report_db_rounds_add(struct report_model *m, const struct rm_run *r, unsigne
 			no_rounds(c);
 		}
 		c->round_v[round - 1] = report_db_rounds_figure(&r->cell[k]);
+		c->round_sd[round - 1] = r->cell[k].have_stream && r->cell[k].st_dut_sd > 0 ? r->cell[k].st_dut_sd : NAN;
 		/* a bound in any round makes the column's a bound */
 		if (c != &r->cell[k])
 			c->tester_limited |= r->cell[k].tester_limited;
@@ -136,6 +137,12 @@ static void over_rounds(struct rm_cell *c)
 		c->st_recv_mbps = med;
 		range_of(v, n, &c->st_recv_min, &c->st_recv_max);
 		c->stream_runs = n;
+		n = 0;
+		for (unsigned int k = 0; k < RM_MAX_ROUNDS; k++)
+			if (isfinite(c->round_sd[k]))
+				v[n++] = c->round_sd[k];
+		if (n)
+			c->st_dut_sd = stat_median(v, n, NULL, NULL);
 	}
 }
 

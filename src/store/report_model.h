@@ -138,6 +138,14 @@ struct rm_cell {
 	double round_v[RM_MAX_ROUNDS];
 	bool have_paired;
 	struct paired_result paired;
+	/* a stream's: the DUT's service demand in each round (NAN none), and
+	 * its paired comparison with the baseline's (verdict better/worse in
+	 * CPU per KB: more is worse), the figure a host under test as the
+	 * sender or receiver is judged by */
+	double round_sd[RM_MAX_ROUNDS];
+	bool have_paired_sd;
+	struct paired_result paired_sd;
+	enum rm_verdict sd_verdict;
 	double drift_pct;
 	/* the search's width goal (precision) in frames/s: how exactly one
 	 * search places the NDR; the least noise at one repeat */

@@ -42,4 +42,28 @@ note "guest receiver: $(jq -c '{okay: .send.okay, recv: .receive.messages, dut_r
 	fail "the guest as the receiver: $(jq -c '{dut_end, m: .receive.messages, c: .receive.cpu}' <<<"$j")"
 "$WR" lab down --prefix "$P" >/dev/null
 vm_nothing_left "$P"
+
+# The kernel axis on it: two kernels as the sender, two interleaved
+# rounds, each run stored under the kernel that sent; the report pairs
+# their rounds on the received throughput and on the DUT's service
+# demand. Which kernel wins is not asserted, only that each verdict is
+# one of the four and rests on both rounds.
+j=$("$WR" matrix --prefix "$P" --kernel "$K61,$KRT" --repeat 2 --db "$db/m.db" --json -- \
+	stream --sender dut -m 1025 -l 2 -c) || fail "matrix --kernel of streams: $(tail -c 600 <<<"$j")"
+ids=$(jq -r '[.configurations[].runs[].run_id] | map(tostring) | join(" ")' <<<"$j")
+[ "$(wc -w <<<"$ids")" = 4 ] || fail "not 4 runs: $ids"
+for c in 0 1; do
+	want=$(jq -r ".configurations[$c].label" <<<"$j")
+	for id in $(jq -r ".configurations[$c].runs[].run_id" <<<"$j"); do
+		k=$(sqlite3 "$db/m.db" "SELECT value FROM env WHERE run_id = $id AND key = 'dut.kernel.release'")
+		e=$(sqlite3 "$db/m.db" "SELECT value FROM env WHERE run_id = $id AND key = 'run.dut_end'")
+		# shellcheck disable=SC2053
+		[[ $k == $want ]] && [ "$e" = sender ] || fail "run $id of $want: kernel '$k', dut_end '$e'"
+	done
+done
+r=$(jq -c '.report.runs[1].cells[0]' <<<"$j")
+note "6.1 rt against cloud, sender: $(jq -c '{verdict, paired: .paired | {diff_pct, verdict}, sd: .paired_dut_service_demand | {diff_pct, verdict}}' <<<"$r")"
+[ "$(jq -r '.paired.rounds == 2 and .paired_dut_service_demand.rounds == 2 and
+	(.paired_dut_service_demand.verdict | IN("noise", "better", "worse", "cannot tell"))' <<<"$r")" = true ] ||
+	fail "no paired verdicts: $r"
 echo ok
