@@ -14,6 +14,7 @@
 #include "core/addrpolicy.h"
 #include "core/stat.h"
 #include "core/errmsg.h"
+#include "core/dutsnap.h"
 #include "core/pace.h"
 #include "core/ns.h"
 #include "dut/envcap.h"
@@ -303,8 +304,12 @@ struct run {
 	uint16_t port[STREAMRUN_MAX];	/* each sender's server's, as used */
 	bool in_session[STREAMRUN_MAX];
 	/* an end on the DUT: each sender's server's control port (theirs
-	 * with --receiver dut, ours with --sender dut) */
+	 * with --receiver dut, ours with --sender dut), and in a lab of
+	 * several paths, sender i's on path i % npath: its address */
 	uint16_t dport[STREAMRUN_MAX];
+	unsigned int npath;
+	char daddr[STREAMRUN_MAX][INET6_ADDRSTRLEN];
+	const char *daddrs[STREAMRUN_MAX];
 };
 
 static void dut_window(void *arg, bool end)
@@ -325,7 +330,8 @@ static int dut_watch_open(struct run *w, const struct lab_status *lab, char *err
 	const struct app_stream_opts *op = w->op;
 	struct dut_target t = op->dut;
 	struct cpuset watch = op->watch;
-	const char *ports[2] = { lab_if(LAB_DUT0)->ifname, lab_if(LAB_DUT1)->ifname };
+	const char *ports[2 * LAB_PORTS_MAX];
+	unsigned int nports = 0;
 	char e[512], path[4096];
 	struct lab_status st;
 	const char *v;
@@ -349,8 +355,14 @@ static int dut_watch_open(struct run *w, const struct lab_status *lab, char *err
 		t.avoid = lab->dut_cpus;
 		if (!cpuset_count(&watch))
 			watch = lab->dut_cpus;
+		/* every path's two ports: their counters are the DUT's own
+		 * account of what crossed them */
+		for (unsigned int p = 0; p < (lab->ports ? lab->ports : 1) && p < LAB_PORTS_MAX; p++) {
+			ports[nports++] = lab_path_if(p, LAB_DUT0)->ifname;
+			ports[nports++] = lab_path_if(p, LAB_DUT1)->ifname;
+		}
 	}
-	if ((rc = dut_open(&t, t.kind == DUT_LAB ? ports : NULL, t.kind == DUT_LAB ? 2 : 0, &w->d, err, errlen)))
+	if ((rc = dut_open(&t, nports ? ports : NULL, nports, &w->d, err, errlen)))
 		return rc;
 	if (!cpuset_count(&watch) && (v = envcap_kv_get(dut_env(w->d), "dut.cpu.online")) &&
 	    cpuset_parse_list(v, &watch, e, sizeof(e))) {
@@ -509,7 +521,7 @@ static int dut_recv_one(void *arg, unsigned int i, const struct stream_client *c
 	struct run *w = arg;
 	struct stream_client c = *c0;
 
-	if (stream_addr_parse(w->res->addr, w->dport[i], &c.addr, &c.alen, err, errlen))
+	if (stream_addr_parse(w->npath > 1 ? w->daddrs[i] : w->res->addr, w->dport[i], &c.addr, &c.alen, err, errlen))
 		return -EINVAL;
 	return stream_client_run(&c, w->gen, r, err, errlen);
 }
@@ -542,6 +554,53 @@ static int sender_failed(struct run *w, unsigned int i, char *err, size_t errlen
 	return stopped ? -ECANCELED : -EIO;
 }
 
+/* The lab's DUT ports the stream's datagrams cross at the DUT's end, one
+ * per path: counted before (start) and after the run, and the datagrams
+ * each path's senders sent okay; nothing when the DUT is no lab (its
+ * ports are not known) or a snapshot fails (the run goes on). */
+static void ports_mark(struct run *w, bool start)
+{
+	const struct app_stream_opts *op = w->op;
+	struct app_stream_res *res = w->res;
+	bool sender = op->dut_end == APP_STREAM_END_SENDER;
+	struct dutsnap *s;
+	char e[256];
+
+	if (!w->npath || !(s = calloc(1, sizeof(*s))))
+		return;
+	if (dut_snapshot(w->d, s, e, sizeof(e))) {
+		res->nport = 0;
+		free(s);
+		return;
+	}
+	if (start)
+		res->nport = w->npath;
+	for (unsigned int p = 0; p < res->nport; p++) {
+		struct app_stream_port *pt = &res->dport[p];
+		const struct dutsnap_if *f;
+		uint64_t v;
+
+		if (start) {
+			memset(pt, 0, sizeof(*pt));
+			snprintf(pt->ifname, sizeof(pt->ifname), "%s", lab_path_if(p, sender ? LAB_DUT1 : LAB_DUT0)->ifname);
+		}
+		if (!(f = dutsnap_if_find(s, pt->ifname)) || !f->present) {
+			res->nport = 0;
+			break;
+		}
+		v = sender ? f->tx_packets + f->tx_dropped : f->rx_packets;
+		pt->counted = start ? v : v - pt->counted;
+		if (start)
+			continue;
+		for (unsigned int i = p; i < op->nsend; i += w->npath) {
+			pt->senders++;
+			pt->datagrams += res->s[i].r.sent;
+		}
+	}
+	dutsnap_clear(s);
+	free(s);
+}
+
 /* --sender dut: a server here for each of the DUT's senders (in the
  * lab's sink namespace, or on -H's address), the senders started there,
  * the DUT's CPU window from the first one's start to the last one's end. */
@@ -549,7 +608,8 @@ static int dut_send_once(struct run *w, char *err, size_t errlen)
 {
 	const struct app_stream_opts *op = w->op;
 	struct stream_once *srv[STREAMRUN_MAX] = { NULL };
-	struct app_stream_dut_send ds = { .addr = w->res->addr, .ports = w->dport, .cpus = op->send_cpu,
+	struct app_stream_dut_send ds = { .addr = w->res->addr, .addrs = w->npath > 1 ? w->daddrs : NULL,
+					  .ports = w->dport, .cpus = op->send_cpu,
 					  .n = op->nsend, .size = op->size, .duration_ns = op->duration_ns,
 					  .rate_pps = w->c.rate_pps, .server_cpu = op->server_cpu,
 					  .allow_any = op->allow_any };
@@ -563,6 +623,8 @@ static int dut_send_once(struct run *w, char *err, size_t errlen)
 					    &w->dport[i], op->duration_ns, &srv[i], e, sizeof(e))))
 			snprintf(err, errlen, "the server for the DUT's sender %u: %s", i, e);
 	}
+	if (!rc)
+		ports_mark(w, true);
 	if (!rc && !(rc = app_stream_dut_send(w->d, &ds, err, errlen))) {
 		if (w->cost)
 			cpucost_mark_start(w->cost);
@@ -577,6 +639,8 @@ static int dut_send_once(struct run *w, char *err, size_t errlen)
 			cpucost_mark_end(w->cost);
 		if (!rc)
 			rc = app_stream_dut_end(w->d, stopped, w->res->s, op->nsend, err, errlen);
+		if (!rc)
+			ports_mark(w, false);
 	}
 	for (unsigned int i = 0; i < op->nsend; i++)
 		stream_once_stop(srv[i]);
@@ -597,11 +661,14 @@ static int run_once(struct run *w, struct stream_result *r, char *err, size_t er
 			if (w->res->s[i].rc)
 				first = (int)i;
 	} else if (op->dut_end == APP_STREAM_END_RECEIVER) {
-		if ((rc = app_stream_dut_recv(w->d, w->res->addr, op->nsend, op->duration_ns, w->dport, err, errlen)))
+		if ((rc = app_stream_dut_recv(w->d, w->npath > 1 ? NULL : w->res->addr, op->nsend, op->duration_ns,
+					      w->dport, err, errlen)))
 			return rc;
+		ports_mark(w, true);
 		first = app_stream_senders_many(&w->c, op->nsend, op->send_cpu, dut_recv_one, w, w->res->s);
 		if ((rc = app_stream_dut_end(w->d, false, NULL, 0, err, errlen)))
 			return rc;
+		ports_mark(w, false);
 	} else {
 		first = app_stream_senders_many(&w->c, op->nsend, op->send_cpu, w->gen < 0 ? client_one : lab_one, w,
 						w->res->s);
@@ -747,6 +814,16 @@ static int lab(struct run *w, char *err, size_t errlen)
 	inet_ntop(AF_INET, dst->ip, w->res->addr, sizeof(w->res->addr));
 	w->ip = dst->ip;
 	op->host = w->res->addr;
+	if (op->dut_end) {
+		w->npath = st.ports ? st.ports : 1;
+		for (unsigned int i = 0; i < op->nsend; i++) {
+			const struct lab_addr *a = lab_path_if(i % w->npath, op->dut_end == APP_STREAM_END_SENDER ?
+							       LAB_SINK0 : LAB_DUT0);
+
+			inet_ntop(AF_INET, a->ip, w->daddr[i], sizeof(w->daddr[i]));
+			w->daddrs[i] = w->daddr[i];
+		}
+	}
 	if (!(rc = dut_watch_open(w, &st, err, errlen)) &&
 	    !(op->dut_end && (rc = dut_end_open(w, &st, err, errlen))) && !(rc = runs(w, op->prefix, err, errlen)))
 		w->res->port = op->dut_end ? w->dport[0] : w->port[0];

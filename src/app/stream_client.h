@@ -114,6 +114,16 @@ struct app_stream_res {
 	char dut[160];			/* the DUT's name, with have_cost */
 	enum app_stream_end dut_end;	/* the end that ran on the DUT */
 	char dut_kernel[80];		/* with dut_end: the DUT's kernel release */
+	/* With dut_end in a lab: each path's DUT port the datagrams left
+	 * (--sender dut: its egress) or reached (its ingress), what the
+	 * senders of that path sent okay over the last run, and what the
+	 * port counted (packets, and with --sender dut its drops) */
+	unsigned int nport;
+	struct app_stream_port {
+		char ifname[16];
+		unsigned int senders;
+		uint64_t datagrams, counted;
+	} dport[LAB_PORTS_MAX];
 };
 
 /* Run the client's side (mode CLIENT or LAB: root and a lab that is up)

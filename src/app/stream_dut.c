@@ -138,6 +138,8 @@ struct dut_end {
 	bool started, ended, done;	/* the window opened, closed; the thread ended */
 	volatile sig_atomic_t stop;
 	struct stream_client c;
+	struct sockaddr_storage addr[STREAMRUN_MAX];	/* each sender's receiver */
+	socklen_t alen[STREAMRUN_MAX];
 	uint16_t ports[STREAMRUN_MAX];
 	int cpus[STREAMRUN_MAX];
 	unsigned int n;
@@ -169,6 +171,8 @@ static int send_one(void *arg, unsigned int i, const struct stream_client *c0, s
 	struct dut_end *e = arg;
 	struct stream_client c = *c0;
 
+	c.addr = e->addr[i];
+	c.alen = e->alen[i];
 	if (c.addr.ss_family == AF_INET)
 		((struct sockaddr_in *)&c.addr)->sin_port = htons(e->ports[i]);
 	else
@@ -285,11 +289,23 @@ static json_object *do_send(struct dut_end *e, json_object *req)
 	if (scpu < -1 || scpu > STREAM_CPU_MAX)
 		return invalid("server_cpu: 0..%d", STREAM_CPU_MAX);
 	memset(&e->c, 0, sizeof(e->c));
-	if (stream_addr_parse(agent_proto_str(req, "addr", ""), ports[0], &e->c.addr, &e->c.alen, err, sizeof(err)))
-		return invalid("addr: %s", err);
-	if (!agent_proto_bool(req, "allow_any") && !addrpolicy_in_bench_range((struct sockaddr *)&e->c.addr) &&
-	    !addrpolicy_is_loopback((struct sockaddr *)&e->c.addr))
-		return invalid("the DUT sends only to " ADDRPOLICY_RANGES " and loopback unless the tester allows any address");
+	/* each sender's receiver: "addrs" (one each), or "addr" for all */
+	if (json_object_object_get_ex(req, "addrs", &o) &&
+	    (!json_object_is_type(o, json_type_array) || json_object_array_length(o) != n))
+		return invalid("addrs: one address per sender");
+	for (unsigned int i = 0; i < n; i++) {
+		json_object *a = o && json_object_is_type(o, json_type_array) ? json_object_array_get_idx(o, i) : NULL;
+		const char *s = a ? (json_object_is_type(a, json_type_string) ? json_object_get_string(a) : "") :
+				agent_proto_str(req, "addr", "");
+
+		if (stream_addr_parse(s, ports[i], &e->addr[i], &e->alen[i], err, sizeof(err)))
+			return invalid("addr: %s", err);
+		if (!agent_proto_bool(req, "allow_any") && !addrpolicy_in_bench_range((struct sockaddr *)&e->addr[i]) &&
+		    !addrpolicy_is_loopback((struct sockaddr *)&e->addr[i]))
+			return invalid("the DUT sends only to " ADDRPOLICY_RANGES " and loopback unless the tester allows "
+				       "any address");
+	}
+	o = NULL;
 	if (!procstat_online(NULL, &online, err, sizeof(err))) {
 		cpuset_format_list(&online, list, sizeof(list));
 		for (unsigned int i = 0; i < n; i++)
@@ -475,6 +491,13 @@ int app_stream_dut_send(struct dut *d, const struct app_stream_dut_send *s, char
 		json_object_array_add(cpus, json_object_new_int(s->cpus ? s->cpus[i] : -1));
 	}
 	json_object_object_add(req, "addr", json_object_new_string(s->addr));
+	if (s->addrs) {
+		json_object *a = json_object_new_array();
+
+		for (unsigned int i = 0; i < s->n; i++)
+			json_object_array_add(a, json_object_new_string(s->addrs[i]));
+		json_object_object_add(req, "addrs", a);
+	}
 	json_object_object_add(req, "ports", ports);
 	json_object_object_add(req, "cpus", cpus);
 	json_object_object_add(req, "size", json_object_new_uint64(s->size));

@@ -48,6 +48,7 @@ int app_stream_dut_check(struct dut *d, char *err, size_t errlen);
 
 struct app_stream_dut_send {
 	const char *addr;		/* the receiver's, numeric */
+	const char *const *addrs;	/* or each sender's (NULL: addr for all) */
 	const uint16_t *ports;		/* each sender's server's control port */
 	const int *cpus;		/* each sender's CPU on the DUT (-1: not pinned) */
 	unsigned int n;

@@ -268,6 +268,35 @@ static void print_senders(struct out *o, const struct stream_print *p)
 }
 
 
+/* With an end on a lab's DUT: each path's DUT port, what its senders
+ * sent okay and what the port counted. The port also carries the
+ * control connections' few TCP segments (up to 20 a sender); beyond
+ * that, or fewer, is a mismatch, and said. */
+static void print_ports(struct out *o, const struct stream_print *p)
+{
+	bool snd = !strcmp(p->dut_end, "sender");
+
+	out_arr_start(o, "dut_ports");
+	for (unsigned int i = 0; i < p->nport; i++) {
+		const struct app_stream_port *pt = &p->ports[i];
+		bool match = pt->counted >= pt->datagrams && pt->counted <= pt->datagrams + 20ull * pt->senders;
+
+		out_obj_start(o, NULL);
+		out_str(o, "port", "port %s: ", pt->ifname);
+		out_u64(o, "senders", "%llu sender(s)", pt->senders);
+		out_u64(o, "datagrams", snd ? " sent %llu okay" : " sent it %llu okay", pt->datagrams);
+		out_f64(o, "throughput_mbps", " (%.2f 10^6bits/s)",
+			(double)pt->datagrams * (double)p->size * 8 / ns_to_s((double)p->duration_ns) / 1e6);
+		out_u64(o, "counted", snd ? ", it put out %llu" : ", it received %llu", pt->counted);
+		out_bool(o, "matches", NULL, match);
+		out_text(o, match ? " (%+lld: the control connections')\n" :
+			 " (%+lld: MISMATCH, not what the senders sent)\n",
+			 (long long)(pt->counted - pt->datagrams));
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+}
+
 void stream_print_result(struct out *o, const struct stream_print *p, const struct stream_result *r,
 			const struct stream_conf *cf)
 {
@@ -278,6 +307,8 @@ void stream_print_result(struct out *o, const struct stream_print *p, const stru
 	print_senders(o, p);
 	print_block(o, p, r);
 	print_conf(o, p, cf);
+	if (p->dut_end)
+		print_ports(o, p);
 	if (p->cr && p->cr->valid && p->dut_end) {
 		bool snd = !strcmp(p->dut_end, "sender");
 		uint64_t n = snd ? r->sent : fwd;
@@ -321,7 +352,8 @@ void stream_print_run(struct out *o, const struct app_stream_opts *op, const str
 				 .dut = res->have_cost ? res->dut : NULL, .run_id = op->store.ses.run_id,
 				 .dut_end = res->dut_end == APP_STREAM_END_SENDER ? "sender" :
 					    res->dut_end == APP_STREAM_END_RECEIVER ? "receiver" : NULL,
-				 .dut_name = res->dut, .dut_kernel = res->dut_kernel };
+				 .dut_name = res->dut, .dut_kernel = res->dut_kernel, .ports = res->dport,
+				 .nport = res->nport };
 
 	stream_print_result(o, &p, &res->r, &res->cf);
 }

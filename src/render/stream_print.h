@@ -35,6 +35,9 @@ struct stream_print {
 	/* the end that ran on the DUT ("sender", "receiver"; NULL: neither),
 	 * the DUT's name and kernel release */
 	const char *dut_end, *dut_name, *dut_kernel;
+	/* with dut_end in a lab: each path's DUT port and its count */
+	const struct app_stream_port *ports;
+	unsigned int nport;
 };
 
 /* The client's result: the senders, the block for their total r, -I's

@@ -28,6 +28,8 @@ note "--sender dut: okay $okay, received $recv, socket drops $drops; dut1 tx $((
 out=$((t1 - t0 + d1 - d0))
 [ "$out" -ge "$okay" ] && [ "$out" -le $((okay + 20)) ] || fail "dut1 put out $out for $okay sent okay"
 [ "$(jq -r .dut_end <<<"$j")" = sender ] || fail "dut_end: $(jq -c .dut_end <<<"$j")"
+[ "$(jq -r '.dut_ports | length == 1 and .[0].port == "dut1" and .[0].matches' <<<"$j")" = true ] ||
+	fail "dut1's count: $(jq -c .dut_ports <<<"$j")"
 [ "$(jq -r .dut_kernel <<<"$j")" = "$(uname -r)" ] || fail "dut_kernel: $(jq -r .dut_kernel <<<"$j")"
 # the sender ran on the lab's DUT CPU and measured it there
 [ "$(jq -r .send.cpu.cpu <<<"$j")" = "$dutcpu" ] || fail "sender's CPU $(jq -c .send.cpu <<<"$j"), not the DUT's $dutcpu"
@@ -54,6 +56,26 @@ note "--receiver dut: $(jq -c '{okay: .send.okay, recv: .receive.messages, cpu: 
 j=$("$WR" stream --prefix "$P" --sender dut --cpus 0,1 -l 1 --json --no-store) || fail "two senders: $j"
 [ "$(jq -r '[.senders[].cpu] == [0,1] and ([.senders[].okay] | add) == .send.okay and all(.senders[]; .okay > 0)' <<<"$j")" = true ] ||
 	fail "two senders: $(jq -c .senders <<<"$j")"
+
+# A lab of two paths: two senders pinned to CPUs 0 and 1, one out of
+# each path's egress port; each port put out what its sender sent okay
+# plus its control connection's segments (at most 20 a sender), and the
+# DUT's per-CPU table has a row for each CPU watched.
+P2="t$$b-"; LABS+=("$P2")
+"$WR" lab up --prefix "$P2" --ports 2 >/dev/null || fail "lab up --ports 2"
+j=$("$WR" stream --prefix "$P2" --sender dut --cpus 0,1 --watch-cpus 0,1 -l 2 --json --no-store) || fail "two paths: $j"
+note "two paths: $(jq -c '[.dut_ports[] | {port, datagrams, counted}]' <<<"$j")"
+[ "$(jq -r '[.dut_ports[].port] == ["dut1", "dut3"] and all(.dut_ports[]; .matches and .datagrams > 1000
+	and .counted >= .datagrams and .counted <= .datagrams + 20)' <<<"$j")" = true ] ||
+	fail "per-port counts: $(jq -c .dut_ports <<<"$j")"
+[ "$(jq -r '[.senders[].okay] == [.dut_ports[].datagrams]' <<<"$j")" = true ] || fail "each sender on its own path"
+[ "$(jq -r '[.dut_cpu.cpus[].cpu] == [0, 1] and all(.dut_cpu.cpus[]; .usr != null and .sys != null and .irq != null
+	and .soft != null and .idle != null and .intr_s != null)' <<<"$j")" = true ] ||
+	fail "the per-CPU table: $(jq -c '.dut_cpu.cpus' <<<"$j")"
+j=$("$WR" stream --prefix "$P2" --receiver dut --threads 2 -l 1 --json --no-store) || fail "two paths received: $j"
+[ "$(jq -r '[.dut_ports[].port] == ["dut0", "dut2"] and all(.dut_ports[]; .matches)' <<<"$j")" = true ] ||
+	fail "per-port counts received: $(jq -c .dut_ports <<<"$j")"
+"$WR" lab down --prefix "$P2" >/dev/null
 
 # Bad input: a clear line and exit 2, before anything runs.
 bad() { # expected-text args...
