@@ -118,6 +118,7 @@ struct app_stream_res {
 	 * (--sender dut: its egress) or reached (its ingress), what the
 	 * senders of that path sent okay over the last run, and what the
 	 * port counted (packets, and with --sender dut its drops) */
+	double control_mbps;		/* --soak with dut_end: the control run's received rate (0: none) */
 	unsigned int nport;
 	struct app_stream_port {
 		char ifname[16];

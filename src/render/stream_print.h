@@ -38,6 +38,7 @@ struct stream_print {
 	/* with dut_end in a lab: each path's DUT port and its count */
 	const struct app_stream_port *ports;
 	unsigned int nport;
+	double control_mbps;		/* the soak's control run (0: none) */
 };
 
 /* The client's result: the senders, the block for their total r, -I's

@@ -18,4 +18,13 @@ grep -n "at least\|>=" "$D/out" && fail "the demo shows a bound, not the DUT's f
 [ -s "$D/demo.html" ] || fail "no HTML report"
 # both runs stored and reported side by side
 grep -q "#1 demo-kernel" "$D/out" && grep -q "#2 demo-shaped-100k" "$D/out" || fail "the report lacks a run"
+# the kernel axis: two kernels as the sender, their rounds paired on the
+# DUT's CPU per KB; or, on a host without QEMU, a line saying so
+if "$WR" probe --require tun,qemu >/dev/null 2>&1; then
+	grep -q "the DUT's service demand (us of CPU per KB): .* (99%, 3 rounds): " "$D/out" &&
+		grep -q "^  #[0-9]* 6.1.0-\*-rt-amd64 .*kernel 6.1.0-[0-9]*-rt-amd64" "$D/out" ||
+		fail "the kernel part: $(sed -n '/kernel under test as the sender/,$p' "$D/out" | head -30)"
+else
+	grep -q "^   not run here: " "$D/out" || fail "the kernel part neither ran nor said why"
+fi
 echo ok

@@ -36,6 +36,18 @@ k=$(jq -r .dut_kernel <<<"$j")
 [ "$(jq -r '.dut_cpu.source == "soak" and (.dut_cpu.cpus | length) == 1 and .dut_cpu.cpus[0].soak != null' <<<"$j")" = true ] ||
 	fail "no soak of the guest's vCPU: $(jq -c .dut_cpu <<<"$j")"
 
+# --soak with the DUT's end: a control run without the soak first, and
+# the soaked run's CPU figure untrusted exactly when it sent more than
+# 25% less than the control (the soak then slowed what it measures).
+[ "$(jq -r '.control_mbps > 0' <<<"$j")" = true ] || fail "no control run: $(jq -c .control_mbps <<<"$j")"
+if [ "$(jq -r '.receive.throughput_mbps < 0.75 * .control_mbps' <<<"$j")" = true ]; then
+	[ "$(jq -r '.dut_cpu.soak_trusted == false and (.dut_cpu.soak_untrusted_reason | test("the soak slowed"))' <<<"$j")" = true ] ||
+		fail "a slowed soaked run not said: $(jq -c '{control_mbps, d: .dut_cpu.soak_untrusted_reason}' <<<"$j")"
+else
+	[ "$(jq -r '(.dut_cpu.soak_untrusted_reason // "") | test("the soak slowed") | not' <<<"$j")" = true ] ||
+		fail "a soaked run that kept up said slowed: $(jq -c '{control_mbps, d: .dut_cpu.soak_untrusted_reason}' <<<"$j")"
+fi
+
 j=$("$WR" stream --prefix "$P" --receiver dut -m 1025 -l 3 -C --json --no-store) || fail "--receiver dut: $j"
 note "guest receiver: $(jq -c '{okay: .send.okay, recv: .receive.messages, dut_received, cpu: .receive.cpu}' <<<"$j")"
 [ "$(jq -r '.dut_end == "receiver" and .receive.messages > 1000 and .receive.cpu.cpus == 1' <<<"$j")" = true ] ||
