@@ -377,19 +377,22 @@ int app_bisect_run_state(struct app_bisect *b, char *err, size_t errlen)
 
 int app_bisect_run_figure(const char *given, const char *test, enum bisect_figure *f, char *err, size_t errlen)
 {
-	bool rfc = !strcmp(test, "rfc2544");
+	bool rfc = !strcmp(test, "rfc2544"), stream = !strcmp(test, "stream");
 
 	if (!given) {
-		*f = rfc ? BISECT_FIG_NDR : BISECT_FIG_FORWARDED;
+		*f = rfc ? BISECT_FIG_NDR : stream ? BISECT_FIG_RECEIVED : BISECT_FIG_FORWARDED;
 		return 0;
 	}
 	if (bisect_db_figure_parse(given, f)) {
-		snprintf(err, errlen, "--figure '%.32s': ndr, pdr, forwarded or cpu-per-frame", given);
+		snprintf(err, errlen, "--figure '%.32s': ndr, pdr, forwarded, cpu-per-frame, received or service-demand",
+			 given);
 		return -EINVAL;
 	}
-	if (bisect_db_figure_rfc2544(*f) != rfc) {
+	if (bisect_db_figure_rfc2544(*f) != rfc || bisect_db_figure_stream(*f) != stream) {
 		snprintf(err, errlen, "--figure %s is %s, and the measurement is %s", given,
-			 rfc ? "a trial's figure (forwarded, cpu-per-frame)" : "an rfc2544 throughput figure", test);
+			 bisect_db_figure_rfc2544(*f) ? "an rfc2544 throughput figure" :
+			 bisect_db_figure_stream(*f) ? "a stream's figure (received, service-demand)" :
+			 "a trial's figure (forwarded, cpu-per-frame)", test);
 		return -EINVAL;
 	}
 	return 0;

@@ -33,6 +33,11 @@ void app_stream_client_defaults(struct app_stream_opts *op)
 	snprintf(op->prefix, sizeof(op->prefix), "%s", LAB_PREFIX_DEFAULT);
 }
 
+unsigned int app_stream_client_runs(const struct app_stream_opts *op)
+{
+	return op->conf_level ? op->iter_max : op->repeat ? op->repeat : 1;
+}
+
 double app_stream_client_rate_pps(const struct app_stream_opts *op)
 {
 	if (!op->have_rate)
@@ -196,6 +201,9 @@ static int check_ends(struct app_stream_opts *op, char *err, size_t errlen)
 		return errmsg(-EINVAL, err, errlen, "-i (--iterations) goes with -I (--confidence)");
 	if (op->conf_level && server)
 		return errmsg(-EINVAL, err, errlen, "-I is the client's (lab mode or --client)");
+	if (op->repeat && (server || op->conf_level))
+		return errmsg(-EINVAL, err, errlen, "--repeat is the client's, and not with -I (which repeats until "
+			      "its interval is narrow enough)");
 	if (op->conf_level && !op->iter_max) {
 		op->iter_max = APP_STREAM_ITER_DEFAULT_MAX;
 		op->iter_min = APP_STREAM_ITER_DEFAULT_MIN;
@@ -462,7 +470,7 @@ static int keep_begin(struct run *w, const char *lab, char *err, size_t errlen)
 	struct app_stream_info si = { .lab = lab, .dut = w->d, .size = (unsigned int)op->size,
 				      .rate_pps = app_stream_client_rate_pps(op), .senders = op->nsend,
 				      .server_cpu = op->server_cpu };
-	struct db_run_info ri = { .test = "stream", .repeats = op->conf_level ? op->iter_max : 1 };
+	struct db_run_info ri = { .test = "stream", .repeats = app_stream_client_runs(op) };
 	const char *dn = w->d ? dut_name(w->d) : "the DUT";
 	char where[256], sizes[16];
 	int rc;
@@ -718,7 +726,7 @@ static int iterate(struct run *w, char *err, size_t errlen)
 	const struct app_stream_opts *op = w->op;
 	struct stream_conf *cf = &w->res->cf;
 	struct stream_result *r = &w->res->r;
-	unsigned int max = op->conf_level ? op->iter_max : 1;
+	unsigned int max = app_stream_client_runs(op);
 	int rc;
 
 	cf->halfwidth = INFINITY;
@@ -728,8 +736,14 @@ static int iterate(struct run *w, char *err, size_t errlen)
 			return rc;
 		keep_run(w, r, i);
 		cf->mbps[cf->n++] = stream_mbps(r->recv_bytes, r->recv_ns);
-		if (!op->conf_level || r->interrupted || (op->stop && *op->stop))
+		if (r->interrupted || (op->stop && *op->stop))
 			break;
+		if (!op->conf_level) {
+			if (max > 1)
+				app_cli_hooks_say(w->cli, APP_SAY_NOTE, "run %u of %u: %.2f 10^6bits/s received", cf->n, max,
+						  cf->mbps[cf->n - 1]);
+			continue;
+		}
 		cf->halfwidth = stat_mean_halfwidth(cf->mbps, cf->n, op->conf_level);
 		if (isfinite(cf->halfwidth))
 			app_cli_hooks_say(w->cli, APP_SAY_NOTE, "run %u: %.2f 10^6bits/s received; the mean's %u%% "

@@ -63,6 +63,7 @@ struct app_stream_opts {
 	unsigned int conf_level;	/* 95 or 99; 0: one run */
 	double conf_width;		/* the interval's whole width, % of the mean */
 	unsigned int iter_max, iter_min;	/* 0: not given */
+	unsigned int repeat;		/* --repeat N: N runs, each stored (0: one, or -I's) */
 	/* netperf's -c, -C and -T */
 	bool local_cpu, remote_cpu;	/* show the CPU columns of that end */
 	int cpu, server_cpu;		/* pin the sender, the server's session (-1: no) */
@@ -97,6 +98,9 @@ int app_stream_client_bind_cpu(struct app_stream_opts *op, const char *v, char *
  * with -I, and the senders and their CPUs. A CPU that -T or --cpus names
  * must be online here. 0, or -EINVAL with the reason in err. */
 int app_stream_client_check(struct app_stream_opts *op, char *err, size_t errlen);
+
+/* The runs asked for: -I's most, --repeat's, or one. */
+unsigned int app_stream_client_runs(const struct app_stream_opts *op);
 
 /* --rate in datagrams/s (bits/s count the payload, as the throughput
  * does); 0 without --rate. */

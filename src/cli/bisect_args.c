@@ -58,7 +58,9 @@ static const struct opt bisect_opts_table[] = {
 	  .def = "7200" },
 	{ OPT_STR("figure", "F", BO(figure),
 		  "what is followed: ndr or pdr (an rfc2544 throughput measurement;\n"
-		  "default ndr), forwarded or cpu-per-frame (a trial; default forwarded)"),
+		  "default ndr), forwarded or cpu-per-frame (a trial; default forwarded),\n"
+		  "received (10^6 bits/s) or service-demand (the DUT's us of CPU per KB;\n"
+		  "a stream; default received)"),
 	  .group = "the verdict" },
 	{ OPT_UINT("size", "BYTES", BO(size), 60, 16384, "the figure at this frame size (default: the smallest)"),
 	  .given = BO(size_set) },
@@ -109,7 +111,9 @@ const struct opt_cmd bisect_cmd = {
 		 "or a reboot (RUN: the bisection's run id or label; default the newest not\n"
 		 "complete), and 'bisect log' prints it, as 'git bisect log' does (default\n"
 		 "the newest).\n"
-		 "The test's options follow '--': any of trial's or rfc2544 throughput's,\n"
+		 "The test's options follow '--': any of trial's, rfc2544 throughput's or\n"
+		 "stream's (figures received and service-demand: stream --sender dut makes\n"
+		 "the kernel under test the sender),\n"
 		 "except --label, --repeat, --db, --no-store and --json, which bisect sets\n"
 		 "(and --prefix when it builds the lab).\n"
 		 "\n"
@@ -126,11 +130,11 @@ static enum opt_result check_measure(struct bisect_opts *bo, int *status)
 	bool lab = bo->lab || bo->kernels || bo->boot;
 
 	if (!bo->nmeasure)
-		return opt_fail(status, EXIT_USAGE, "bisect: give the measurement after '--': trial or rfc2544 "
+		return opt_fail(status, EXIT_USAGE, "bisect: give the measurement after '--': trial, rfc2544 or stream "
 				"throughput and its options (see 'wirerate bisect --help')");
-	if (strcmp(bo->measure[0], "trial") && strcmp(bo->measure[0], "rfc2544"))
+	if (strcmp(bo->measure[0], "trial") && strcmp(bo->measure[0], "rfc2544") && strcmp(bo->measure[0], "stream"))
 		return opt_fail(status, EXIT_USAGE,
-				"bisect: the measurement is trial or rfc2544 throughput, not '%.64s'", bo->measure[0]);
+				"bisect: the measurement is trial, rfc2544 throughput or stream, not '%.64s'", bo->measure[0]);
 	if (!strcmp(bo->measure[0], "rfc2544") && (bo->nmeasure < 2 || strcmp(bo->measure[1], "throughput")))
 		return opt_fail(status, EXIT_USAGE,
 				"bisect: of rfc2544, the throughput test only (an NDR or PDR to follow)");

@@ -42,7 +42,7 @@ int cmd_stream(struct cli *cli, int argc, char **argv)
 		/* a matrix's or bisect's check of its test: its options alone */
 		if (op.mode == APP_STREAM_SERVER)
 			return cli_fail(EXIT_USAGE, "stream: --server is no test to run (give lab mode or --client)");
-		cli->planned_s = ns_to_s((double)op.duration_ns) * (op.conf_level ? op.iter_max : 1);
+		cli->planned_s = ns_to_s((double)op.duration_ns) * app_stream_client_runs(&op);
 		return 0;
 	}
 	op.root = cli_have_root();

@@ -41,7 +41,7 @@ static const struct cmd commands[] = {
 	{ "trial",   cmd_trial,   NEED_ROOT, "offer frames at a rate for a time and count what the DUT forwarded", &trial_cmd },
 	{ "calibrate", cmd_calibrate, NEED_ROOT, "the tester's own ceiling, back to back with no DUT", &calibrate_cmd },
 	{ "rfc2544", cmd_rfc2544, NEED_ROOT, "RFC 2544 throughput (NDR/PDR), latency, frame loss, back-to-back", &rfc2544_cmd },
-	{ "matrix",  cmd_matrix,  NEED_ROOT, "the same trial or rfc2544 across lab configurations, compared side by side", &matrix_cmd },
+	{ "matrix",  cmd_matrix,  NEED_ROOT, "the same trial, rfc2544 or stream across lab configurations, compared side by side", &matrix_cmd },
 	{ "bisect",  cmd_bisect,  NEED_NONE, "find the commit, kernel or configuration change that moved a figure (start|resume|log)", &bisect_cmd },
 	{ "runs",    cmd_runs,    NEED_NONE, "list the stored runs (filter by label, tag, time); 'runs rm ID' deletes, 'runs upgrade' migrates", &runs_cmd },
 	{ "report",  cmd_report,  NEED_NONE, "compare stored runs: tables, verdicts against the first, JSON, CSV, HTML", &report_cmd },

@@ -232,6 +232,10 @@ static const struct opt stream_opts[] = {
 		     "known to WIDTH % (its interval's whole width, default 10)\n"
 		     "at LEVEL % confidence (95 or 99), as netperf's -I"),
 	  .group = "confidence", .shortname = 'I' },
+	{ OPT_UINT("repeat", "N", SO(repeat), 1, STREAM_ITER_MAX,
+		   "N runs (1..30), one after another, each stored: what\n"
+		   "bisect and a matrix without rounds repeat; not with -I"),
+	},
 	{ OPT_CUSTOM("iterations", OPT_VALUE, "MAX[,MIN]", set_iterations,
 		     "with -I: at most MAX runs (1..30), at least MIN"),
 	  .shortname = 'i', .def = "10,3" },

@@ -8,7 +8,8 @@
 #include "store/report_db.h"
 #include "store/sql.h"
 
-static const char *const fig_names[] = { "ndr", "pdr", "forwarded", "cpu-per-frame" };
+static const char *const fig_names[] = { "ndr", "pdr", "forwarded", "cpu-per-frame", "received",
+					 "service-demand" };
 
 int bisect_db_figure_parse(const char *s, enum bisect_figure *f)
 {
@@ -27,7 +28,13 @@ const char *bisect_db_figure_name(enum bisect_figure f)
 
 const char *bisect_db_figure_unit(enum bisect_figure f)
 {
-	return f == BISECT_FIG_CPU ? "ns/frame" : "frames/s";
+	return f == BISECT_FIG_CPU ? "ns/frame" : f == BISECT_FIG_RECEIVED ? "10^6bits/s" :
+	       f == BISECT_FIG_DEMAND ? "us/KB" : "frames/s";
+}
+
+bool bisect_db_figure_stream(enum bisect_figure f)
+{
+	return f == BISECT_FIG_RECEIVED || f == BISECT_FIG_DEMAND;
 }
 
 bool bisect_db_figure_rfc2544(enum bisect_figure f)
@@ -65,6 +72,13 @@ int bisect_db_values(struct db *db, int64_t run, enum bisect_figure f, unsigned 
 				" CASE WHEN ?2 > 0 THEN ?2 ELSE (SELECT MIN(size) FROM results WHERE run_id = ?1) END"
 				" AND pdr_lower IS NOT NULL ORDER BY repeat", &st))
 			return fail(h, err, errlen);
+	} else if (bisect_db_figure_stream(f)) {
+		/* each of the stream's runs: received bits over the receiver's
+		 * time, and the DUT's CPU per datagram over the KB in one */
+		if (sql_prepare(h, "SELECT s.recv_bytes, s.recv_ns, c.ns_per_frame, t.size FROM trials t"
+				" JOIN stream_trial s ON s.trial_id = t.id LEFT JOIN trial_cpu c ON c.trial_id = t.id"
+				" WHERE t.run_id = ?1 AND (?2 = 0 OR t.size = ?2) ORDER BY t.id", &st))
+			return fail(h, err, errlen);
 	} else if (sql_prepare(h, "SELECT load, tx, rx, duration_s, tester_limited,"
 				  " (SELECT ns_per_frame FROM trial_cpu WHERE trial_id = trials.id)"
 				  " FROM trials WHERE run_id = ?1 AND test = 'x' AND tx > 0 AND (?2 = 0 OR size = ?2)"
@@ -79,6 +93,10 @@ int bisect_db_values(struct db *db, int64_t run, enum bisect_figure f, unsigned 
 		if (bisect_db_figure_rfc2544(f)) {
 			x = col_d(st, 0);
 			*bound |= sql_col_int(st, 1) != 0;
+		} else if (f == BISECT_FIG_RECEIVED) {
+			x = col_d(st, 1) > 0 ? col_d(st, 0) * 8 / (col_d(st, 1) / 1e9) / 1e6 : NAN;
+		} else if (f == BISECT_FIG_DEMAND) {
+			x = col_d(st, 3) > 0 ? col_d(st, 2) / 1e3 * 1024 / col_d(st, 3) : NAN;
 		} else {
 			x = f == BISECT_FIG_CPU ? col_d(st, 5) :
 			    report_db_trial_forwarded(col_d(st, 0), col_d(st, 1), col_d(st, 2), col_d(st, 3));

@@ -16,15 +16,20 @@ enum bisect_figure {
 	BISECT_FIG_PDR,
 	BISECT_FIG_FORWARDED,
 	BISECT_FIG_CPU,		/* ns of DUT CPU per forwarded frame */
+	BISECT_FIG_RECEIVED,	/* a stream's received 10^6 bits/s */
+	BISECT_FIG_DEMAND,	/* a stream's DUT service demand, us of its CPU per KB */
 };
 
-/* "ndr", "pdr", "forwarded", "cpu-per-frame": 0, or -EINVAL. */
+/* "ndr", "pdr", "forwarded", "cpu-per-frame", "received",
+ * "service-demand": 0, or -EINVAL. */
 int bisect_db_figure_parse(const char *s, enum bisect_figure *f);
 const char *bisect_db_figure_name(enum bisect_figure f);
 /* "frames/s" or "ns/frame". */
 const char *bisect_db_figure_unit(enum bisect_figure f);
-/* Whether the figure comes from an rfc2544 throughput run (else a trial). */
+/* Whether the figure comes from an rfc2544 throughput run, a stream's
+ * runs, or else a trial. */
 bool bisect_db_figure_rfc2544(enum bisect_figure f);
+bool bisect_db_figure_stream(enum bisect_figure f);
 
 /* Run id's values of f at frame size size (0: the run's smallest for an
  * rfc2544 figure, every size for a trial's), up to max in v, their count

@@ -141,8 +141,11 @@ static void over_rounds(struct rm_cell *c)
 		for (unsigned int k = 0; k < RM_MAX_ROUNDS; k++)
 			if (isfinite(c->round_sd[k]))
 				v[n++] = c->round_sd[k];
-		if (n)
+		/* the DUT's cost the same median, per datagram too */
+		if (n) {
 			c->st_dut_sd = stat_median(v, n, NULL, NULL);
+			c->ns_per_frame = c->st_dut_sd * 1000 * c->size / 1024;
+		}
 	}
 }
 

@@ -78,4 +78,21 @@ note "6.1 rt against cloud, sender: $(jq -c '{verdict, paired: .paired | {diff_p
 [ "$(jq -r '.paired.rounds == 2 and .paired_dut_service_demand.rounds == 2 and
 	(.paired_dut_service_demand.verdict | IN("noise", "better", "worse", "cannot tell"))' <<<"$r")" = true ] ||
 	fail "no paired verdicts: $r"
+
+# bisect over the two kernels by the DUT's service demand as the sender:
+# a verdict of the three, in us/KB, each step's runs stored under the
+# kernel its candidate names (which way it goes is not asserted).
+WIRERATE_DB="$db/b.db" "$WR" bisect start --kernels "$K61,$KRT" --prefix "$P" --label kst --figure service-demand \
+	--json -- stream --sender dut -m 1025 -l 1 -c >"$db/b.json" 2>"$db/b.err" || fail "bisect of streams: $(tail -3 "$db/b.err")"
+note "bisect by service demand: $(jq -c '{result, unit, steps: [.steps[] | {candidate, verdict, median}]}' "$db/b.json")"
+[ "$(jq -r '(.result | IN("found", "range", "no-difference")) and .unit == "us/KB"' "$db/b.json")" = true ] ||
+	fail "bisect of streams: $(jq -c '{result, unit}' "$db/b.json")"
+for row in $(jq -r '.steps[] | select(.runs | length > 0) | "\(.candidate)=\(.runs | map(tostring) | join(","))"' "$db/b.json"); do
+	for id in $(tr ',' ' ' <<<"${row#*=}"); do
+		rel=$(sqlite3 "$db/b.db" "SELECT value FROM env WHERE run_id = $id AND key = 'dut.kernel.release'")
+		# shellcheck disable=SC2053
+		[[ $rel == ${row%%=*} ]] || fail "bisect run $id of ${row%%=*} stored kernel '$rel'"
+	done
+done
+vm_nothing_left "$P"
 echo ok

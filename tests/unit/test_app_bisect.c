@@ -29,12 +29,23 @@ static void figure(void **st)
 	assert_int_equal(app_bisect_run_figure("cpu-per-frame", "trial", &f, err, sizeof(err)), 0);
 	assert_int_equal(f, BISECT_FIG_CPU);
 	assert_int_equal(app_bisect_run_figure("speed", "trial", &f, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "--figure 'speed': ndr, pdr, forwarded or cpu-per-frame");
+	assert_string_equal(err, "--figure 'speed': ndr, pdr, forwarded, cpu-per-frame, received or service-demand");
 	assert_int_equal(app_bisect_run_figure("ndr", "trial", &f, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--figure ndr is an rfc2544 throughput figure, and the measurement is trial");
 	assert_int_equal(app_bisect_run_figure("forwarded", "rfc2544", &f, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--figure forwarded is a trial's figure (forwarded, cpu-per-frame), and the "
 				 "measurement is rfc2544");
+	/* a stream's: received by default, service-demand; neither of another test */
+	assert_int_equal(app_bisect_run_figure(NULL, "stream", &f, err, sizeof(err)), 0);
+	assert_int_equal(f, BISECT_FIG_RECEIVED);
+	assert_int_equal(app_bisect_run_figure("service-demand", "stream", &f, err, sizeof(err)), 0);
+	assert_int_equal(f, BISECT_FIG_DEMAND);
+	assert_int_equal(app_bisect_run_figure("forwarded", "stream", &f, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--figure forwarded is a trial's figure (forwarded, cpu-per-frame), and the "
+				 "measurement is stream");
+	assert_int_equal(app_bisect_run_figure("service-demand", "trial", &f, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--figure service-demand is a stream's figure (received, service-demand), and the "
+				 "measurement is trial");
 }
 
 /* A kernel of the list, or the build's image and modules in the tree;
