@@ -39,4 +39,4 @@ mh=$(med "${H[@]}") ma=$(med "${A[@]}")
 echo "stream_dut: guest $KERNEL, 1025 B for ${LEN} s, $ROUNDS rounds alternating"
 echo "  by hand (lab exec):    ${H[*]} Mb/s, median $mh"
 echo "  --sender dut (agent):  ${A[*]} Mb/s, median $ma"
-awk -v a="$ma" -v h="$mh" 'BEGIN {printf "  ratio agent/hand: %.2f\n", h > 0 ? a / h : 0}'
+awk -v a="$ma" -v h="$mh" 'BEGIN {printf "  ratio agent/hand: %.2f\n", (h > 0 ? a / h : 0)}'

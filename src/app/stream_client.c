@@ -666,7 +666,7 @@ static int dut_send_once(struct run *w, char *err, size_t errlen)
 				stopped = true;
 				break;
 			}
-			rc = app_stream_dut_sent(w->d, 200, &sent, err, errlen);
+			rc = app_stream_dut_sent(w->d, 1000, &sent, err, errlen);
 		}
 		if (w->cost)
 			cpucost_mark_end(w->cost);
