@@ -192,6 +192,9 @@ static int check_ends(struct app_stream_opts *op, char *err, size_t errlen)
 	if (op->dut_end && op->mode == APP_STREAM_CLIENT && !op->dut.given)
 		return errmsg(-EINVAL, err, errlen, "--%s dut: name the DUT with --dut (ssh:HOST), or run through a lab "
 			      "without --client", op->dut_end == APP_STREAM_END_SENDER ? "sender" : "receiver");
+	if (cpuset_count(&op->irq_cpus) && (!op->dut_end || op->mode != APP_STREAM_LAB))
+		return errmsg(-EINVAL, err, errlen, "--irq-cpus places the IRQs of the ports an end on a lab's DUT uses: "
+			      "give --sender dut or --receiver dut through a lab");
 	if (op->dut_end && op->token_file)
 		return errmsg(-EINVAL, err, errlen, "--token-file: the DUT's end and this one need none (each server "
 			      "serves one session of this run)");
@@ -384,8 +387,12 @@ static int dut_watch_open(struct run *w, const struct lab_status *lab, char *err
 		/* every path's two ports: their counters are the DUT's own
 		 * account of what crossed them */
 		for (unsigned int p = 0; p < (lab->ports ? lab->ports : 1) && p < LAB_PORTS_MAX; p++) {
-			ports[nports++] = lab_path_if(p, LAB_DUT0)->ifname;
-			ports[nports++] = lab_path_if(p, LAB_DUT1)->ifname;
+			/* an end on the DUT: the ports that end uses, in path
+			 * order (--irq-cpus places port i on its i-th CPU) */
+			if (op->dut_end != APP_STREAM_END_SENDER)
+				ports[nports++] = lab_path_if(p, LAB_DUT0)->ifname;
+			if (op->dut_end != APP_STREAM_END_RECEIVER)
+				ports[nports++] = lab_path_if(p, LAB_DUT1)->ifname;
 		}
 	}
 	if ((rc = dut_open(&t, nports ? ports : NULL, nports, &w->d, err, errlen)))
@@ -442,6 +449,20 @@ static int dut_end_open(struct run *w, const struct lab_status *lab, char *err, 
 					      sender ? (cpuset_count(&op->cpus) ? "--cpus" : "-T") : "-T ,REMOTE", cpu,
 					      dut_name(w->d), list);
 		}
+	}
+	if (cpuset_count(&op->irq_cpus)) {
+		struct dut_apply ap = { .placement = DUT_PLACE_SPLIT, .cpus = op->irq_cpus, .need_irqs = true };
+		int c;
+
+		if (v && !cpuset_parse_list(v, &online, e, sizeof(e)))
+			for (c = cpuset_next(&op->irq_cpus, 0); c >= 0; c = cpuset_next(&op->irq_cpus, (unsigned int)c + 1))
+				if (!cpuset_has(&online, (unsigned int)c)) {
+					cpuset_format_list(&online, list, sizeof(list));
+					return errmsg(-EINVAL, err, errlen, "--irq-cpus: CPU %d is not online on the DUT %s "
+						      "(online: %s)", c, dut_name(w->d), list);
+				}
+		if ((rc = dut_apply(w->d, &ap, res->irq_placed, sizeof(res->irq_placed), e, sizeof(e))))
+			return errmsg(rc == -EINVAL ? -EINVAL : rc, err, errlen, "--irq-cpus: %s", e);
 	}
 	if (!lab || lab->vm.on || !cpuset_count(&lab->dut_cpus))
 		return 0;

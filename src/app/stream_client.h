@@ -54,6 +54,7 @@ struct app_stream_opts {
 	struct dut_target dut;		/* --dut; lab mode: the lab's */
 	enum app_stream_end dut_end;	/* --sender dut, --receiver dut */
 	struct cpuset watch;		/* --watch-cpus */
+	struct cpuset irq_cpus;		/* --irq-cpus: the DUT end's ports' IRQs, port i on the i-th (mod) */
 	bool soak;
 	const char *soak_path;		/* --soak-calibration (lab, local) */
 	bool profile;			/* --profile: where the DUT's CPU time goes */
@@ -123,6 +124,7 @@ struct app_stream_res {
 	 * senders of that path sent okay over the last run, and what the
 	 * port counted (packets, and with --sender dut its drops) */
 	double control_mbps;		/* --soak with dut_end: the control run's received rate (0: none) */
+	char irq_placed[256];		/* --irq-cpus: what the DUT's agent placed ("" none) */
 	unsigned int nport;
 	struct app_stream_port {
 		char ifname[16];

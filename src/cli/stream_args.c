@@ -193,6 +193,10 @@ static const struct opt stream_opts[] = {
 		     "test (the lab's DUT, a VM lab's guest, --dut's box) through\n"
 		     "its agent, to a server here: the kernel under test sends"),
 	  .group = "the host under test as an end", .def = "tester", .id = 0 },
+	{ OPT_CPUSET("irq-cpus", "LIST", SO(irq_cpus),
+		     "with an end on a lab's DUT: the IRQs of the ports it uses\n"
+		     "placed, port i's on the i-th CPU of LIST (mod its length),\n"
+		     "for the run; put back after") },
 	{ OPT_CUSTOM("receiver", OPT_VALUE, "tester|dut", set_end,
 		     "where the server runs: dut serves on the host under test,\n"
 		     "the senders here send to it"),

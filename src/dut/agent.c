@@ -368,6 +368,7 @@ static json_object *do_apply(struct agent *a, json_object *req)
 	char err[256], what[256];
 	json_object *o;
 	unsigned int i;
+	int rc;
 
 	for (i = 0; i < 4 && strcmp(pl, names[i]); i++)
 		;
@@ -385,8 +386,14 @@ static json_object *do_apply(struct agent *a, json_object *req)
 		ap.rules_set = true;
 		ap.rules = (unsigned int)r;
 	}
-	if (agent_apply(&a->apply, a->ifnames, a->nif, &ap, what, sizeof(what), err, sizeof(err)))
-		return agent_proto_error(err);
+	ap.need_irqs = agent_proto_bool(req, "need_irqs");
+	if ((rc = agent_apply(&a->apply, a->ifnames, a->nif, &ap, what, sizeof(what), err, sizeof(err)))) {
+		o = agent_proto_error(err);
+		/* a DUT whose ports have no IRQ to place: asked for what cannot be */
+		if (rc == -ENOENT)
+			json_object_object_add(o, "invalid", json_object_new_boolean(1));
+		return o;
+	}
 	o = ok();
 	json_object_object_add(o, "applied", json_object_new_string(what));
 	return o;

@@ -129,6 +129,11 @@ int agent_apply(struct agent_apply *s, char ifnames[][64], unsigned int n, const
 			    (rc = place_rps(s, ifnames[i], &one, err, errlen)))
 				return rc;
 		}
+		if (a->need_irqs && !nirq) {
+			snprintf(err, errlen, "the ports %s%s have no IRQ to place (veth: their receive work is the "
+				 "lab's --placement)", ifnames[0], n > 1 ? " ..." : "");
+			return -ENOENT;
+		}
 		off += (size_t)snprintf(what, whatlen, "placement %s (%u IRQs, RPS of %u ports)",
 					names[a->placement], nirq, n);
 	}

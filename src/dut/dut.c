@@ -709,6 +709,8 @@ int dut_apply(struct dut *d, const struct dut_apply *a, char *what, size_t whatl
 	json_object_object_add(req, "cpus", json_object_new_string(list));
 	if (a->rules_set)
 		json_object_object_add(req, "rules", json_object_new_int64(a->rules));
+	if (a->need_irqs)
+		json_object_object_add(req, "need_irqs", json_object_new_boolean(1));
 	ans = ask(d, req, DUT_ANSWER_MS, &rc, err, errlen);
 	if (!rc && what)
 		snprintf(what, whatlen, "%s", agent_proto_str(ans, "applied", ""));

@@ -95,6 +95,9 @@ struct dut_apply {
 	struct cpuset cpus;		/* the CPUs placement spreads over */
 	bool rules_set;
 	unsigned int rules;
+	/* placement by IRQ asked for (stream --irq-cpus): ports with no IRQ
+	 * to place (veth) are refused, not placed by RPS alone */
+	bool need_irqs;
 };
 /* what: the agent's account of what it changed ("placement bound (2 IRQs,
  * RPS of 2 ports), 100 null rules"). */

@@ -121,12 +121,38 @@ static bool irq_names(const char *line, const char *ifname)
 	return false;
 }
 
+/* The name a port's IRQs go by when it is not the port's own: a virtio
+ * NIC's are its virtio device's ("virtio1-input.0", "virtio1-output.0";
+ * its "-config" one is no queue's), "" otherwise. */
+static void irq_device(const char *root, const char *ifname, char *dev, size_t len)
+{
+	char path[4096], link[4096];
+	const char *base;
+	ssize_t n;
+
+	dev[0] = '\0';
+	snprintf(path, sizeof(path), "%s/sys/class/net/%s/device", root && *root ? root : "", ifname);
+	if ((n = readlink(path, link, sizeof(link) - 1)) <= 0)
+		return;
+	link[n] = '\0';
+	base = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	if (!strncmp(base, "virtio", 6) && base[6] >= '0' && base[6] <= '9' && strlen(base) < len)
+		memcpy(dev, base, strlen(base) + 1);
+}
+
+/* Is an /proc/interrupts line's action column one of the port's IRQs? */
+static bool irq_of(const char *action, const char *ifname, const char *dev)
+{
+	return irq_names(action, ifname) || (dev[0] && irq_names(action, dev) && !strstr(action, "-config"));
+}
+
 int envcap_irqs_of(const char *root, const char *ifname, long *irqs, unsigned int max)
 {
-	char path[4096], line[4096];
+	char path[4096], line[4096], dev[256];
 	unsigned int n = 0;
 	FILE *f;
 
+	irq_device(root, ifname, dev, sizeof(dev));
 	snprintf(path, sizeof(path), "%s/proc/interrupts", root && *root ? root : "");
 	if (!(f = fopen(path, "re")))
 		return -errno;
@@ -135,7 +161,7 @@ int envcap_irqs_of(const char *root, const char *ifname, long *irqs, unsigned in
 		char *end;
 		long irq = strtol(line, &end, 10);
 
-		if (colon && end != line && end <= colon && irq_names(colon + 1, ifname))
+		if (colon && end != line && end <= colon && irq_of(colon + 1, ifname, dev))
 			irqs[n++] = irq;
 	}
 	fclose(f);
@@ -145,11 +171,12 @@ int envcap_irqs_of(const char *root, const char *ifname, long *irqs, unsigned in
 /* "25:0-1 26:1" — the port's IRQs and where each may run. */
 static void port_irqs(const char *root, const char *ifname, char *out, size_t len)
 {
-	char path[4096], line[4096], aff[256];
+	char path[4096], line[4096], aff[256], dev[256];
 	size_t off = 0;
 	FILE *f;
 
 	out[0] = '\0';
+	irq_device(root, ifname, dev, sizeof(dev));
 	snprintf(path, sizeof(path), "%s/proc/interrupts", root && *root ? root : "");
 	if (!(f = fopen(path, "re"))) {
 		snprintf(out, len, "unreadable");
@@ -160,7 +187,7 @@ static void port_irqs(const char *root, const char *ifname, char *out, size_t le
 		char *end;
 		long irq = strtol(line, &end, 10);
 
-		if (!colon || end == line || end > colon || !irq_names(colon + 1, ifname))
+		if (!colon || end == line || end > colon || !irq_of(colon + 1, ifname, dev))
 			continue;
 		snprintf(path, sizeof(path), "/proc/irq/%ld/smp_affinity_list", irq);
 		if (fs_read(root, path, aff, sizeof(aff)) > 0)

@@ -309,6 +309,10 @@ void stream_print_result(struct out *o, const struct stream_print *p, const stru
 	print_conf(o, p, cf);
 	if (p->dut_end)
 		print_ports(o, p);
+	if (p->irq_placed && p->irq_placed[0])
+		out_str(o, "irq_placed", "the DUT's ports for the run (--irq-cpus): %s\n", p->irq_placed);
+	else
+		out_null(o, "irq_placed");
 	if (p->control_mbps > 0)
 		out_f64(o, "control_mbps", "the soak's control run, without it: %.2f 10^6bits/s received\n",
 			p->control_mbps);
@@ -358,7 +362,7 @@ void stream_print_run(struct out *o, const struct app_stream_opts *op, const str
 				 .dut_end = res->dut_end == APP_STREAM_END_SENDER ? "sender" :
 					    res->dut_end == APP_STREAM_END_RECEIVER ? "receiver" : NULL,
 				 .dut_name = res->dut, .dut_kernel = res->dut_kernel, .ports = res->dport,
-				 .nport = res->nport, .control_mbps = res->control_mbps };
+				 .nport = res->nport, .control_mbps = res->control_mbps, .irq_placed = res->irq_placed };
 
 	stream_print_result(o, &p, &res->r, &res->cf);
 }

@@ -39,6 +39,7 @@ struct stream_print {
 	const struct app_stream_port *ports;
 	unsigned int nport;
 	double control_mbps;		/* the soak's control run (0: none) */
+	const char *irq_placed;		/* --irq-cpus: the agent's account (NULL or "": none) */
 };
 
 /* The client's result: the senders, the block for their total r, -I's

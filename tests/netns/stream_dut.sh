@@ -91,6 +91,11 @@ bad "are the client's" --server --sender dut
 bad "CPU 7 is not online on the DUT" --prefix "$P" --sender dut --cpus 0,7 --no-store
 bad "-T ,REMOTE: CPU 9 is not online on the DUT" --prefix "$P" --receiver dut -T ,9 --no-store
 bad "need none" --sender dut --dut local -H 127.0.0.1 --token-file /etc/hostname
+# --irq-cpus: a lab's DUT end only; veth ports have no IRQ to place
+bad "give --sender dut or --receiver dut through a lab" --prefix "$P" --irq-cpus 1 --no-store
+bad "give --sender dut or --receiver dut through a lab" --sender dut --dut local -H 127.0.0.1 --irq-cpus 0
+bad "--irq-cpus: CPU 9 is not online on the DUT" --prefix "$P" --sender dut --irq-cpus 9 --no-store
+bad "have no IRQ to place" --prefix "$P" --sender dut --irq-cpus 1 --no-store
 
 # Over ssh: the agent ssh starts on the DUT sends to this host's end of
 # the management link, and serves at its own.

@@ -36,6 +36,24 @@ k=$(jq -r .dut_kernel <<<"$j")
 [ "$(jq -r '.dut_ports[0].port == "dut1" and .dut_ports[0].matches' <<<"$j")" = true ] ||
 	fail "the agent's count of dut1: $(jq -c .dut_ports <<<"$j")"
 
+# --irq-cpus: the IRQs of the guest's egress port (its virtio device's
+# queues) placed for the run, as its agent says, and put back after it.
+aff() {
+	guest sh -c 'd=$(basename "$(readlink /sys/class/net/dut1/device)")
+		for i in $(grep -E " $d-(input|output)" /proc/interrupts | cut -d: -f1); do
+			echo "$i:$(cat /proc/irq/$i/smp_affinity_list)"; done' | tr '\n' ' '
+}
+a0=$(aff)
+j=$("$WR" stream --prefix "$P" --sender dut -m 1025 -l 1 --irq-cpus 0 --json --no-store) || fail "--irq-cpus: $j"
+note "--irq-cpus 0: $(jq -r .irq_placed <<<"$j"); dut1's IRQs before '$a0', after '$(aff)'"
+n=$(wc -w <<<"$a0")
+[ "$n" -ge 1 ] || fail "no IRQ of the guest's dut1 found in its /proc/interrupts"
+[ "$(jq -r .irq_placed <<<"$j")" = "placement split ($n IRQs, RPS of 1 ports)" ] ||
+	fail "placed: $(jq -c .irq_placed <<<"$j"), not dut1's $n IRQs"
+[ "$(aff)" = "$a0" ] || fail "dut1's IRQs not put back: '$a0' then '$(aff)'"
+o=$("$WR" stream --prefix "$P" --sender dut -l 1 --irq-cpus 3 --no-store 2>&1); rc=$?
+[ "$rc" = 2 ] && grep -q "irq-cpus: CPU 3 is not online on the DUT" <<<"$o" || fail "--irq-cpus 3 on one vCPU: exit $rc: $o"
+
 # The soak of the guest's vCPU, beside a control run without it.
 j=$("$WR" stream --prefix "$P" --sender dut -m 1025 -l 3 -c --soak --json --no-store) || fail "--soak: $j"
 note "guest sender, soaked: $(jq -c '{control_mbps, mbps: .receive.throughput_mbps, soak: [.dut_cpu.cpus[].soak], trusted: .dut_cpu.soak_trusted}' <<<"$j")"

@@ -62,6 +62,23 @@ static void port_irqs_and_rps(void **st)
 	assert_null(envcap_kv_get(&e, "port.rx.rps"));
 }
 
+/* A virtio NIC's IRQs go by its device's name: its queues' are its own
+ * (not the config one's, nor virtio10's). */
+static void virtio_irqs(void **st)
+{
+	long irqs[8];
+
+	(void)st;
+	assert_int_equal(envcap_irqs_of(FIXTURES, "ens3", irqs, 8), 2);
+	assert_int_equal(irqs[0], 51);
+	assert_int_equal(irqs[1], 52);
+	memset(&e, 0, sizeof(e));
+	envcap_port(&e, "tx", -1, "ens3", FIXTURES, true);
+	assert_string_equal(envcap_kv_get(&e, "port.tx.irqs"), "51:0 52:1");
+	/* a port with no device link keeps to its own name */
+	assert_int_equal(envcap_irqs_of(FIXTURES, "eth9", irqs, 8), 3);
+}
+
 static void set_replace_config(void **st)
 {
 	char cfg[256];
@@ -97,7 +114,8 @@ static void set_replace_config(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(host), cmocka_unit_test(host_live), cmocka_unit_test(port_irqs_and_rps), cmocka_unit_test(set_replace_config),
+		cmocka_unit_test(host), cmocka_unit_test(host_live), cmocka_unit_test(port_irqs_and_rps), cmocka_unit_test(virtio_irqs),
+		cmocka_unit_test(set_replace_config),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
