@@ -192,9 +192,24 @@ static int check_ends(struct app_stream_opts *op, char *err, size_t errlen)
 	if (op->dut_end && op->mode == APP_STREAM_CLIENT && !op->dut.given)
 		return errmsg(-EINVAL, err, errlen, "--%s dut: name the DUT with --dut (ssh:HOST), or run through a lab "
 			      "without --client", op->dut_end == APP_STREAM_END_SENDER ? "sender" : "receiver");
-	if (cpuset_count(&op->irq_cpus) && (!op->dut_end || op->mode != APP_STREAM_LAB))
-		return errmsg(-EINVAL, err, errlen, "--irq-cpus places the IRQs of the ports an end on a lab's DUT uses: "
-			      "give --sender dut or --receiver dut through a lab");
+	if (op->ndut_ports && (!op->dut_end || op->mode != APP_STREAM_CLIENT))
+		return errmsg(-EINVAL, err, errlen, "--dut-ports names the ports a DUT of its own's end uses: with "
+			      "--dut, -H and --sender dut or --receiver dut (a lab's are known)");
+	if (cpuset_count(&op->irq_cpus) && (!op->dut_end || (op->mode != APP_STREAM_LAB && !op->ndut_ports)))
+		return errmsg(-EINVAL, err, errlen, "--irq-cpus places the IRQs of the ports an end on the DUT uses: "
+			      "give --sender dut or --receiver dut through a lab, or a DUT's --dut-ports");
+	if (op->dut_end && op->mode == APP_STREAM_CLIENT && op->host) {
+		unsigned int nh = 1;
+
+		for (const char *c = op->host; *c; c++)
+			nh += *c == ',';
+		if (nh > 1 && nh != op->ndut_ports)
+			return errmsg(-EINVAL, err, errlen, "-H gives %u addresses and --dut-ports %u port(s): one address "
+				      "per port, each routed by it", nh, op->ndut_ports);
+		if (nh == 1 && op->ndut_ports > 1)
+			return errmsg(-EINVAL, err, errlen, "--dut-ports names %u ports and -H one address: give one "
+				      "address per port (-H A1,A2,...)", op->ndut_ports);
+	}
 	if (op->dut_end && op->token_file)
 		return errmsg(-EINVAL, err, errlen, "--token-file: the DUT's end and this one need none (each server "
 			      "serves one session of this run)");
@@ -321,6 +336,10 @@ struct run {
 	unsigned int npath;
 	char daddr[STREAMRUN_MAX][INET6_ADDRSTRLEN];
 	const char *daddrs[STREAMRUN_MAX];
+	/* each path's DUT port at that end (the lab's, or --dut-ports):
+	 * counted around each run; none: not counted */
+	const char *port_name[DUTSNAP_IF_MAX];
+	unsigned int nport_name;
 	/* --soak with an end on the DUT: the soak's busy loop shares the
 	 * CPUs with the DUT's own sending or receiving, and can slow it (an
 	 * RT guest under emulation sent 25 times less beside it), so a
@@ -359,7 +378,7 @@ static int dut_watch_open(struct run *w, const struct lab_status *lab, char *err
 	const struct app_stream_opts *op = w->op;
 	struct dut_target t = op->dut;
 	struct cpuset watch = op->watch;
-	const char *ports[2 * LAB_PORTS_MAX];
+	const char *ports[DUTSNAP_IF_MAX];
 	unsigned int nports = 0;
 	char e[512], path[4096];
 	struct lab_status st;
@@ -395,6 +414,8 @@ static int dut_watch_open(struct run *w, const struct lab_status *lab, char *err
 				ports[nports++] = lab_path_if(p, LAB_DUT1)->ifname;
 		}
 	}
+	for (unsigned int i = 0; t.kind != DUT_LAB && i < op->ndut_ports; i++)
+		ports[nports++] = op->dut_ports[i];
 	if ((rc = dut_open(&t, nports ? ports : NULL, nports, &w->d, err, errlen)))
 		return rc;
 	if (!cpuset_count(&watch) && (v = envcap_kv_get(dut_env(w->d), "dut.cpu.online")) &&
@@ -620,7 +641,7 @@ static void ports_mark(struct run *w, bool start)
 	struct dutsnap *s;
 	char e[256];
 
-	if (!w->npath || !(s = calloc(1, sizeof(*s))))
+	if (!w->nport_name || !(s = calloc(1, sizeof(*s))))
 		return;
 	if (dut_snapshot(w->d, s, e, sizeof(e))) {
 		res->nport = 0;
@@ -628,7 +649,7 @@ static void ports_mark(struct run *w, bool start)
 		return;
 	}
 	if (start)
-		res->nport = w->npath;
+		res->nport = w->nport_name < LAB_PORTS_MAX ? w->nport_name : LAB_PORTS_MAX;
 	for (unsigned int p = 0; p < res->nport; p++) {
 		struct app_stream_port *pt = &res->dport[p];
 		const struct dutsnap_if *f;
@@ -636,7 +657,7 @@ static void ports_mark(struct run *w, bool start)
 
 		if (start) {
 			memset(pt, 0, sizeof(*pt));
-			snprintf(pt->ifname, sizeof(pt->ifname), "%s", lab_path_if(p, sender ? LAB_DUT1 : LAB_DUT0)->ifname);
+			snprintf(pt->ifname, sizeof(pt->ifname), "%s", w->port_name[p]);
 		}
 		if (!(f = dutsnap_if_find(s, pt->ifname)) || !f->present) {
 			res->nport = 0;
@@ -646,7 +667,7 @@ static void ports_mark(struct run *w, bool start)
 		pt->counted = start ? v : v - pt->counted;
 		if (start)
 			continue;
-		for (unsigned int i = p; i < op->nsend; i += w->npath) {
+		for (unsigned int i = p; i < op->nsend; i += res->nport) {
 			pt->senders++;
 			pt->datagrams += res->s[i].r.sent;
 		}
@@ -673,8 +694,21 @@ static int dut_send_once(struct run *w, char *err, size_t errlen)
 
 	for (unsigned int i = 0; i < op->nsend && !rc; i++) {
 		w->dport[i] = op->have_port && op->nsend == 1 ? op->port : 0;
-		if ((rc = stream_once_start(w->sink, w->sink >= 0 ? NULL : &w->c.addr, w->sink >= 0 ? 0 : w->c.alen,
-					    &w->dport[i], op->duration_ns, &srv[i], e, sizeof(e))))
+		struct sockaddr_storage at = w->c.addr;
+		socklen_t alen = w->c.alen;
+
+		/* on a box of several ports, at sender i's address */
+		if (w->sink < 0 && w->npath > 1 && stream_addr_parse(w->daddrs[i], 0, &at, &alen, e, sizeof(e))) {
+			rc = errmsg(-EINVAL, err, errlen, "%s", e);
+			break;
+		}
+		/* the port asked for (--port, one sender) or any */
+		if (at.ss_family == AF_INET6)
+			((struct sockaddr_in6 *)&at)->sin6_port = htons(w->dport[i]);
+		else
+			((struct sockaddr_in *)&at)->sin_port = htons(w->dport[i]);
+		if ((rc = stream_once_start(w->sink, w->sink >= 0 ? NULL : &at, w->sink >= 0 ? 0 : alen, &w->dport[i],
+					    op->duration_ns, &srv[i], e, sizeof(e))))
 			snprintf(err, errlen, "the server for the DUT's sender %u: %s", i, e);
 	}
 	if (!rc)
@@ -846,24 +880,58 @@ static int runs(struct run *w, const char *lab, char *err, size_t errlen)
 }
 
 /* Against a server: --client. */
+/* -H's one address (or with a DUT end's --dut-ports, one per port), each
+ * resolved and held to the benchmarking ranges; the first in w->c and
+ * res->addr, sender i's in w->daddrs[i] with several. */
+static int client_hosts(struct run *w, char *err, size_t errlen)
+{
+	struct app_stream_opts *op = w->op;
+	char hosts[1024], *save = NULL, e[256], addr[INET6_ADDRSTRLEN];
+	char each[DUTSNAP_IF_MAX][INET6_ADDRSTRLEN];
+	unsigned int n = 0;
+
+	snprintf(hosts, sizeof(hosts), "%s", op->host);
+	for (char *h = strtok_r(hosts, ",", &save); h && n < DUTSNAP_IF_MAX; h = strtok_r(NULL, ",", &save)) {
+		struct stream_client c = { 0 };
+
+		if (stream_resolve(&c, h, op->port, addr, sizeof(addr), e, sizeof(e))) {
+			snprintf(err, errlen, "--client: %s", e);
+			return -EINVAL;
+		}
+		/* A load test aimed at a real host by a typo: the benchmarking
+		 * ranges and loopback only, unless the user says otherwise. */
+		if (!op->allow_any && !addrpolicy_in_bench_range((struct sockaddr *)&c.addr) &&
+		    !addrpolicy_is_loopback((struct sockaddr *)&c.addr)) {
+			snprintf(err, errlen, "--client %s is outside the benchmarking ranges " ADDRPOLICY_RANGES
+				 " and loopback: give --allow-any-address to send there anyway", addr);
+			return -EINVAL;
+		}
+		if (!n++) {
+			w->c.addr = c.addr;
+			w->c.alen = c.alen;
+			snprintf(w->res->addr, sizeof(w->res->addr), "%s", addr);
+		}
+		snprintf(each[n - 1], sizeof(each[0]), "%s", addr);
+	}
+	for (unsigned int p = 0; p < op->ndut_ports && p < DUTSNAP_IF_MAX; p++)
+		w->port_name[w->nport_name++] = op->dut_ports[p];
+	if (n > 1) {
+		w->npath = n;
+		for (unsigned int i = 0; i < op->nsend; i++) {
+			snprintf(w->daddr[i], sizeof(w->daddr[i]), "%s", each[i % n]);
+			w->daddrs[i] = w->daddr[i];
+		}
+	}
+	return 0;
+}
+
 static int client(struct run *w, char *err, size_t errlen)
 {
 	struct app_stream_opts *op = w->op;
-	char e[256];
 	int rc;
 
-	if (stream_resolve(&w->c, op->host, op->port, w->res->addr, sizeof(w->res->addr), e, sizeof(e))) {
-		snprintf(err, errlen, "--client: %s", e);
-		return -EINVAL;
-	}
-	/* A load test aimed at a real host by a typo: the benchmarking
-	 * ranges and loopback only, unless the user says otherwise. */
-	if (!op->allow_any && !addrpolicy_in_bench_range((struct sockaddr *)&w->c.addr) &&
-	    !addrpolicy_is_loopback((struct sockaddr *)&w->c.addr)) {
-		snprintf(err, errlen, "--client %s is outside the benchmarking ranges " ADDRPOLICY_RANGES
-			 " and loopback: give --allow-any-address to send there anyway", w->res->addr);
-		return -EINVAL;
-	}
+	if ((rc = client_hosts(w, err, errlen)))
+		return rc;
 	w->res->port = op->port;
 	if ((rc = dut_watch_open(w, NULL, err, errlen)) || (op->dut_end && (rc = dut_end_open(w, NULL, err, errlen))))
 		return rc;
@@ -923,6 +991,9 @@ static int lab(struct run *w, char *err, size_t errlen)
 	op->host = w->res->addr;
 	if (op->dut_end) {
 		w->npath = st.ports ? st.ports : 1;
+		for (unsigned int p = 0; p < w->npath && p < LAB_PORTS_MAX; p++)
+			w->port_name[w->nport_name++] = lab_path_if(p, op->dut_end == APP_STREAM_END_SENDER ? LAB_DUT1 :
+								    LAB_DUT0)->ifname;
 		for (unsigned int i = 0; i < op->nsend; i++) {
 			const struct lab_addr *a = lab_path_if(i % w->npath, op->dut_end == APP_STREAM_END_SENDER ?
 							       LAB_SINK0 : LAB_DUT0);

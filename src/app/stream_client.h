@@ -18,6 +18,7 @@
 #include "app/run_store.h"
 #include "app/stream_senders.h"
 #include "core/cpuset.h"
+#include "core/dutsnap.h"
 #include "core/units.h"
 #include "dut/dut.h"
 #include "engine/cpucost.h"
@@ -55,6 +56,11 @@ struct app_stream_opts {
 	enum app_stream_end dut_end;	/* --sender dut, --receiver dut */
 	struct cpuset watch;		/* --watch-cpus */
 	struct cpuset irq_cpus;		/* --irq-cpus: the DUT end's ports' IRQs, port i on the i-th (mod) */
+	/* --dut-ports on a DUT of its own: the ports its end uses, sender i
+	 * by port i mod n (routed there by -H's i-th address) */
+	char dut_ports_buf[256];
+	const char *dut_ports[DUTSNAP_IF_MAX];
+	unsigned int ndut_ports;
 	bool soak;
 	const char *soak_path;		/* --soak-calibration (lab, local) */
 	bool profile;			/* --profile: where the DUT's CPU time goes */

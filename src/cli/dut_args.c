@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <net/if.h>
+
+#include "core/dutsnap.h"
 
 static struct dut_target *target(void *ctx, const struct opt *opt)
 {
@@ -39,5 +42,27 @@ int dut_args_set_agent(void *ctx, const struct opt *opt, const char *v, char *er
 		return -EINVAL;
 	}
 	target(ctx, opt)->agent = v;
+	return 0;
+}
+
+int dut_args_ports(const char *v, char *buf, size_t buflen, const char **ports, unsigned int *n, char *err,
+		   size_t errlen)
+{
+	char *save = NULL;
+
+	if (!*v || strlen(v) >= buflen) {
+		snprintf(err, errlen, "--dut-ports '%s': expected the DUT's interface names, e.g. eth1,eth2", v);
+		return -EINVAL;
+	}
+	snprintf(buf, buflen, "%s", v);
+	*n = 0;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (*n == DUTSNAP_IF_MAX || strlen(t) >= IF_NAMESIZE || strchr(t, '/') || *t == '.') {
+			snprintf(err, errlen, "--dut-ports '%s': up to %d interface names of at most %d characters",
+				 v, DUTSNAP_IF_MAX, IF_NAMESIZE - 1);
+			return -EINVAL;
+		}
+		ports[(*n)++] = t;
+	}
 	return 0;
 }

@@ -12,6 +12,10 @@
 int dut_args_set_dut(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen);
 int dut_args_set_ssh_option(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen);
 int dut_args_set_agent(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen);
+/* --dut-ports LIST: the DUT's interface names, split into buf (of
+ * buflen) in place, up to DUTSNAP_IF_MAX in ports; 0, or -EINVAL. */
+int dut_args_ports(const char *v, char *buf, size_t buflen, const char **ports, unsigned int *n, char *err,
+		   size_t errlen);
 
 #define DUTOPT_ENTRIES(field, grp, dflt, what)                                                                  \
 	{ OPT_CUSTOM("dut", OPT_VALUE, "TARGET", dut_args_set_dut,                                              \

@@ -90,6 +90,15 @@ static int set_bind_cpu(void *ctx, const struct opt *opt, const char *v, char *e
 	return app_stream_client_bind_cpu(ctx, v, err, errlen);
 }
 
+static int set_dut_ports(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
+{
+	struct app_stream_opts *op = ctx;
+
+	(void)opt;
+	return dut_args_ports(v, op->dut_ports_buf, sizeof(op->dut_ports_buf), op->dut_ports, &op->ndut_ports, err,
+			      errlen);
+}
+
 /* --sender and --receiver: tester (the default) or dut. */
 static int set_end(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
@@ -194,9 +203,13 @@ static const struct opt stream_opts[] = {
 		     "its agent, to a server here: the kernel under test sends"),
 	  .group = "the host under test as an end", .def = "tester", .id = 0 },
 	{ OPT_CPUSET("irq-cpus", "LIST", SO(irq_cpus),
-		     "with an end on a lab's DUT: the IRQs of the ports it uses\n"
-		     "placed, port i's on the i-th CPU of LIST (mod its length),\n"
-		     "for the run; put back after") },
+		     "with an end on the DUT: the IRQs of the ports it uses (a\n"
+		     "lab's, or --dut-ports) placed, port i's on the i-th CPU of\n"
+		     "LIST (mod its length), for the run; put back after") },
+	{ OPT_CUSTOM("dut-ports", OPT_VALUE, "LIST", set_dut_ports,
+		     "a DUT of its own: the ports its end uses, in order; with\n"
+		     "-H A1,A2,... sender i goes to address i mod n, by port i\n"
+		     "mod n, each port's count checked") },
 	{ OPT_CUSTOM("receiver", OPT_VALUE, "tester|dut", set_end,
 		     "where the server runs: dut serves on the host under test,\n"
 		     "the senders here send to it"),

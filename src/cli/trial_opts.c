@@ -347,23 +347,10 @@ static int set_watch(void *ctx, const struct opt *opt, const char *v, char *err,
 static int set_dut_ports(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	struct trial_request *o = ctx;
-	char *save = NULL;
 
-	if (!*v || strlen(v) >= sizeof(o->dut_ports_buf)) {
-		snprintf(err, errlen, "--dut-ports '%s': expected the DUT's interface names, e.g. eth1,eth2", v);
-		return -EINVAL;
-	}
-	snprintf(o->dut_ports_buf, sizeof(o->dut_ports_buf), "%s", v);
-	o->ndut_ports = 0;
-	for (char *t = strtok_r(o->dut_ports_buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (o->ndut_ports == DUTSNAP_IF_MAX || strlen(t) >= IF_NAMESIZE || strchr(t, '/') || *t == '.') {
-			snprintf(err, errlen, "--dut-ports '%s': up to %d interface names of at most %d characters",
-				 v, DUTSNAP_IF_MAX, IF_NAMESIZE - 1);
-			return -EINVAL;
-		}
-		o->dut_ports[o->ndut_ports++] = t;
-	}
-	return 0;
+	(void)opt;
+	return dut_args_ports(v, o->dut_ports_buf, sizeof(o->dut_ports_buf), o->dut_ports, &o->ndut_ports, err,
+			      errlen);
 }
 
 static int set_dut_placement(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)

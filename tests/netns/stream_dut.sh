@@ -107,6 +107,31 @@ note "ssh --sender dut: $(jq -c '{okay: .send.okay, recv: .receive.messages, w: 
 j=$("$WR" stream --receiver dut --dut "$DUT" "${SSHOPT[@]}" -H "$MGMT_DUT" -l 2 --json --no-store) || fail "ssh receiver: $j"
 [ "$(jq -r '.dut_end == "receiver" and .receive.messages > 1000' <<<"$j")" = true ] || fail "ssh receiver: $j"
 
+# A box of two ports (two more links from here into the DUT's
+# namespace): --dut-ports names them, -H one address of this host behind
+# each; sender i leaves by port i, each port's count checked; the veth
+# ports have no IRQ for --irq-cpus to place.
+A="a$$" B="b$$"
+trap 'ip link del "$A" 2>/dev/null; ip link del "$B" 2>/dev/null; rm -rf "$db"; ssh_dut_down; cleanup' EXIT
+for l in "$A:254" "$B:253"; do
+	n=${l%%:*} k=${l#*:}
+	ip link add "$n" type veth peer name "${n}d" && ip link set "${n}d" netns "${P}dut" &&
+		ip addr add "198.18.$k.1/30" dev "$n" && ip link set "$n" up &&
+		ip -n "${P}dut" addr add "198.18.$k.2/30" dev "${n}d" && ip -n "${P}dut" link set "${n}d" up ||
+		fail "link $n into the DUT"
+done
+BOX=(--dut "$DUT" "${SSHOPT[@]}" --dut-ports "${A}d,${B}d" -H 198.18.254.1,198.18.253.1)
+j=$("$WR" stream --sender dut "${BOX[@]}" --cpus 0,1 -l 1 --json --no-store) || fail "a box's two ports: $j"
+note "box, two ports: $(jq -c '[.dut_ports[] | {port, datagrams, counted}]' <<<"$j")"
+[ "$(jq -r --arg a "${A}d" --arg b "${B}d" '[.dut_ports[].port] == [$a, $b] and all(.dut_ports[]; .matches and .datagrams > 1000)
+	and [.senders[].okay] == [.dut_ports[].datagrams]' <<<"$j")" = true ] || fail "a box's ports: $(jq -c .dut_ports <<<"$j")"
+j=$("$WR" stream --receiver dut "${BOX[@]}" --threads 2 -l 1 --json --no-store) || fail "a box's two ports received: $j"
+[ "$(jq -r 'all(.dut_ports[]; .matches and .datagrams > 1000)' <<<"$j")" = true ] ||
+	fail "a box's ports received: $(jq -c .dut_ports <<<"$j")"
+bad "have no IRQ to place" --sender dut "${BOX[@]}" --irq-cpus 0,1 -l 1 --no-store
+bad "names 2 ports and -H one address" --sender dut --dut "$DUT" "${SSHOPT[@]}" --dut-ports "${A}d,${B}d" -H 198.18.254.1
+bad "names the ports a DUT of its own" --prefix "$P" --sender dut --dut-ports dut1
+
 # An older agent, whose hello says nothing of a stream end: its version
 # said, exit 2. (This one is today's with that word taken out.)
 cat >"$db/old-agent" <<-SH
