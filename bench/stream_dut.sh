@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: the DUT's sender started by wirerate (stream --sender dut,
 # through the guest's agent) against the same guest's sender started by
-# hand (lab exec -- wirerate stream -H 198.19.0.2, to a server started
+# hand with lab exec (wirerate stream -H 198.19.0.2, to a server started
 # by hand in the sink namespace), in a VM lab of KERNEL, alternating the
 # two ROUNDS times (hand, agent, agent, hand, ...). Prints each run's
 # received throughput and the ratio of the medians (agent / hand): the
@@ -37,6 +37,6 @@ done
 med() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 mh=$(med "${H[@]}") ma=$(med "${A[@]}")
 echo "stream_dut: guest $KERNEL, 1025 B for ${LEN} s, $ROUNDS rounds alternating"
-echo "  by hand (lab exec):    ${H[*]} Mb/s, median $mh"
-echo "  --sender dut (agent):  ${A[*]} Mb/s, median $ma"
+echo "  by hand, lab exec:     ${H[*]} Mb/s, median $mh"
+echo "  --sender dut, agent:   ${A[*]} Mb/s, median $ma"
 awk -v a="$ma" -v h="$mh" 'BEGIN {printf "  ratio agent/hand: %.2f\n", (h > 0 ? a / h : 0)}'
