@@ -125,7 +125,9 @@ j=$("$WR" stream --sender dut "${BOX[@]}" --cpus 0,1 -l 1 --json --no-store) || 
 note "box, two ports: $(jq -c '[.dut_ports[] | {port, datagrams, counted}]' <<<"$j")"
 [ "$(jq -r --arg a "${A}d" --arg b "${B}d" '[.dut_ports[].port] == [$a, $b] and all(.dut_ports[]; .matches and .datagrams > 1000)
 	and [.senders[].okay] == [.dut_ports[].datagrams]' <<<"$j")" = true ] || fail "a box's ports: $(jq -c .dut_ports <<<"$j")"
-j=$("$WR" stream --receiver dut "${BOX[@]}" --threads 2 -l 1 --json --no-store) || fail "a box's two ports received: $j"
+# received: -H the box's own address behind each port
+j=$("$WR" stream --receiver dut --dut "$DUT" "${SSHOPT[@]}" --dut-ports "${A}d,${B}d" -H 198.18.254.2,198.18.253.2 \
+	--threads 2 -l 1 --json --no-store) || fail "a box's two ports received: $j"
 [ "$(jq -r 'all(.dut_ports[]; .matches and .datagrams > 1000)' <<<"$j")" = true ] ||
 	fail "a box's ports received: $(jq -c .dut_ports <<<"$j")"
 bad "have no IRQ to place" --sender dut "${BOX[@]}" --irq-cpus 0,1 -l 1 --no-store
