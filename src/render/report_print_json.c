@@ -160,6 +160,25 @@ static void json_goals(struct out *o, const struct rm_cell *c)
 	}
 	out_arr_end(o);
 }
+/* A paired comparison of rounds (core/paired.h) as the object key; with
+ * spread, the host's drift and the rounds' disagreement too. */
+static void json_paired(struct out *o, const char *key, const struct paired_result *p, const char *verdict,
+			bool spread)
+{
+	out_obj_start(o, key);
+	out_u64(o, "rounds", NULL, p->n);
+	out_f64(o, "diff_pct", NULL, p->diff_pct);
+	out_f64(o, "lo_pct", NULL, p->lo_pct);
+	out_f64(o, "hi_pct", NULL, p->hi_pct);
+	out_f64(o, "level", NULL, p->level);
+	if (spread) {
+		out_f64(o, "drift_pct", NULL, p->drift_pct);
+		out_f64(o, "noise_pct", NULL, p->noise_pct);
+	}
+	out_str(o, "verdict", NULL, verdict);
+	out_obj_end(o);
+}
+
 
 static void json_cell(struct out *o, const struct rm_cell *c)
 {
@@ -183,32 +202,10 @@ static void json_cell(struct out *o, const struct rm_cell *c)
 	out_str(o, "verdict", NULL, report_db_verdict_name(c->verdict));
 	out_f64(o, "diff_pct", NULL, c->diff_pct);
 	out_bool(o, "diff_at_least", NULL, c->diff_at_least);
-	if (c->have_paired) {
-		const struct paired_result *p = &c->paired;
-
-		out_obj_start(o, "paired");
-		out_u64(o, "rounds", NULL, p->n);
-		out_f64(o, "diff_pct", NULL, p->diff_pct);
-		out_f64(o, "lo_pct", NULL, p->lo_pct);
-		out_f64(o, "hi_pct", NULL, p->hi_pct);
-		out_f64(o, "level", NULL, p->level);
-		out_f64(o, "drift_pct", NULL, p->drift_pct);
-		out_f64(o, "noise_pct", NULL, p->noise_pct);
-		out_str(o, "verdict", NULL, paired_verdict_name(p->verdict));
-		out_obj_end(o);
-	}
-	if (c->have_paired_sd) {
-		const struct paired_result *p = &c->paired_sd;
-
-		out_obj_start(o, "paired_dut_service_demand");
-		out_u64(o, "rounds", NULL, p->n);
-		out_f64(o, "diff_pct", NULL, p->diff_pct);
-		out_f64(o, "lo_pct", NULL, p->lo_pct);
-		out_f64(o, "hi_pct", NULL, p->hi_pct);
-		out_f64(o, "level", NULL, p->level);
-		out_str(o, "verdict", NULL, report_db_verdict_name(c->sd_verdict));
-		out_obj_end(o);
-	}
+	if (c->have_paired)
+		json_paired(o, "paired", &c->paired, paired_verdict_name(c->paired.verdict), true);
+	if (c->have_paired_sd)
+		json_paired(o, "paired_dut_service_demand", &c->paired_sd, report_db_verdict_name(c->sd_verdict), false);
 	if (c->drift_pct > 0)
 		out_f64(o, "baseline_drift_pct", NULL, c->drift_pct);
 	out_obj_end(o);
