@@ -19,6 +19,8 @@
 static const char *const module_roots[] = {
 	"kernel/net/", "kernel/drivers/virtio/", "kernel/drivers/net/virtio_net.ko",
 	"kernel/drivers/net/net_failover.ko", "kernel/drivers/char/virtio_console.ko",
+	/* veth: the tester in a guest (tests/netns/guest_paths.sh) makes its own lab */
+	"kernel/drivers/net/veth.ko",
 };
 
 /* What /init does before wirerate takes over: the file systems, the

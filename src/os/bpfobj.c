@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -11,12 +12,16 @@
 
 #define BSS_MAP_BYTES 4096
 
+/* libbpf's messages (the verifier's log among them) go to stderr only
+ * when WIRERATE_BPF_LOG is set: a program a kernel refuses is then
+ * explained by the verifier itself (docs/troubleshooting.md). */
 static int quiet_print(enum libbpf_print_level l, const char *f, va_list ap)
 {
-	(void)l;
-	(void)f;
-	(void)ap;
-	return 0;
+	const char *want = getenv("WIRERATE_BPF_LOG");
+
+	if (!want || !*want || (l == LIBBPF_DEBUG && strcmp(want, "debug")))
+		return 0;
+	return vfprintf(stderr, f, ap);
 }
 
 struct bpf_object *bpfobj_open(const char *name, const unsigned char *data, size_t len,

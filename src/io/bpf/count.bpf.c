@@ -90,9 +90,12 @@ static __always_inline void capture(struct xdp_md *ctx, int which)
 		return;
 	len = bpf_xdp_get_buff_len(ctx);
 	n = len > XC_CAP_SNAP ? XC_CAP_SNAP : len;
-	/* the bounds checked on the register passed, not on a copy */
+	/* the bounds checked on the register passed, not on a copy; the lower
+	 * one as "< ETH_HLEN", which clang keeps as an unsigned compare: it
+	 * made "n < 1" an equality test, from which 6.1's verifier learns no
+	 * lower bound and refuses the program (a size of 0) */
 	barrier_var(n);
-	if (n < 1 || n > XC_CAP_SNAP || bpf_xdp_load_bytes(ctx, 0, r->data, n)) {
+	if (n < 14 || n > XC_CAP_SNAP || bpf_xdp_load_bytes(ctx, 0, r->data, n)) {
 		bpf_ringbuf_discard(r, 0);
 		return;
 	}
