@@ -10,9 +10,9 @@ XSK=$BUILD/tests/xskcheck
 PASS_OBJ=$BUILD/src/io/bpf/pass.bpf.o
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, AF_XDP)"
-[ -x "$XSK" ] || skip "no $XSK (build first)"
-grep -q '^XDP ' /proc/net/protocols || skip "the kernel has no AF_XDP sockets (CONFIG_XDP_SOCKETS)"
-command -v jq >/dev/null || skip "needs jq"
+[ -x "$XSK" ] || fail "no $XSK (build first)"
+"$WR" probe --require af_xdp >/dev/null 2>&1 || skip "$("$WR" probe --require af_xdp 2>&1)"
+command -v jq >/dev/null || fail "no jq (scripts/deps.sh installs it)"
 
 A="t$$-xa" B="t$$-xb"
 cleanup() {
@@ -27,12 +27,12 @@ ip link add xa netns "$A" type veth peer name xb netns "$B" || fail "veth add"
 ip -n "$A" addr add 198.18.0.1/30 dev xa && ip -n "$B" addr add 198.18.0.2/30 dev xb || fail "addresses"
 ip -n "$A" link set xa up && ip -n "$B" link set xb up || fail "link up"
 
-# The first open tells whether AF_XDP works here at all. Every 'timeout'
-# here bounds a hung run, not a measurement: 20-60 s against runs of at
+# probe showed AF_XDP sockets work here: a first run that fails is a
+# failure of the port, not a host without it. Every 'timeout' here bounds a hung run, not a measurement: 20-60 s against runs of at
 # most 2.5 s of frames (40000 at 20 kpps) plus xskcheck's 1 s drain, room
 # for any pause a loaded host makes.
 out=$(timeout 20 "$XSK" --tx xa --tx-ns "$A" --rx xb --rx-ns "$B" -n 10 --rate 1000 2>&1) ||
-	skip "AF_XDP unavailable: $out"
+	fail "the first AF_XDP run (10 frames): $out"
 
 xdp_on() { ip -n "$1" -d link show "$2" | grep -Eq '(^| )(xdp|xdpgeneric|xdpdrv|prog/xdp)( |$)'; }
 xsk_sockets() { ip netns exec "$1" awk '$1 == "XDP" { print $3 }' /proc/net/protocols; }
@@ -129,7 +129,7 @@ if "$BUILD/wirerate" probe --require xdp_live_frames >/dev/null 2>&1; then
 		fail "xdpgen sent a 78-byte IPv6 frame, which has no room for the tag"
 	grep -q "no room for the tag" <<<"$err" || fail "xdpgen, 78-byte IPv6: $err"
 else
-	note "XDP generator part skipped: $("$BUILD/wirerate" probe --require xdp_live_frames 2>&1 | tail -1)"
+	skip_part "part 3, the XDP generator's frames: $("$BUILD/wirerate" probe --require xdp_live_frames 2>&1 | tail -1)"
 fi
 
 # 4. Someone else's program on the interface: refused, named, left in place.

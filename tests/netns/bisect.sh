@@ -11,7 +11,7 @@
 # steps. The same series without the rules commit stops after the ends:
 # "good and bad do not differ".
 . "$(dirname "$0")/lib.sh"
-command -v git >/dev/null || skip "no git (scripts/deps.sh installs it)"
+command -v git >/dev/null || fail "no git (scripts/deps.sh installs it)"
 
 D=$(mktemp -d); trap 'kill -9 $bg 2>/dev/null; [ -n "${WR_KEEP:-}" ] || rm -rf "$D"; cleanup' EXIT
 export WIRERATE_DB=$D/r.db
@@ -86,7 +86,7 @@ s7=$(jq -c '.steps[] | select(.index == 7)' "$D/res.json")
 [ "$(git -C "$G" symbolic-ref --short HEAD)" = main ] || fail "the tree is left at $(git -C "$G" rev-parse HEAD)"
 # what differed between the last good and the first bad: the DUT's rules
 jq -e '[.environment.differed[].key] | any(test("nft|rules"))' "$D/res.json" >/dev/null ||
-	note "what differed: $(jq -c '[.environment.differed[] | .key]' "$D/res.json")"
+	fail "what differed does not name the DUT's rules: $(jq -c '[.environment.differed[] | .key]' "$D/res.json")"
 # every step stored with the bisection's tags and the candidate's id
 n=$("$WR" runs --tag "bisect:$id" --json | jq '[.runs[] | select(.test == "trial" and .status == "complete")] | length')
 [ "$n" -ge 5 ] || fail "$n measurement runs stored"

@@ -5,7 +5,7 @@
 # option of the measurement that bisect sets, kernels that are not a
 # series, and nothing that changes between candidates.
 . "$(dirname "$0")/lib.sh"
-command -v git >/dev/null || skip "no git (scripts/deps.sh installs it)"
+command -v git >/dev/null || fail "no git (scripts/deps.sh installs it)"
 
 D=$(mktemp -d); trap 'rm -rf "$D"; cleanup' EXIT
 export WIRERATE_DB=$D/r.db

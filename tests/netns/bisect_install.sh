@@ -12,7 +12,7 @@
 # a chance of 2^-32).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_ssh.sh"
-command -v git >/dev/null || skip "no git (scripts/deps.sh installs it)"
+command -v git >/dev/null || fail "no git (scripts/deps.sh installs it)"
 
 ssh_dut_cabled
 G=$db/cfg

@@ -3,8 +3,8 @@
 # and nothing done. No namespaces: common.sh, not lib.sh.
 . "$(dirname "$0")/../common.sh"
 
-command -v sqlite3 >/dev/null || skip "no sqlite3 shell (scripts/deps.sh installs it)"
-command -v jq >/dev/null || skip "no jq"
+command -v sqlite3 >/dev/null || fail "no sqlite3 shell (scripts/deps.sh installs it)"
+command -v jq >/dev/null || fail "no jq (scripts/deps.sh installs it)"
 D=$(mktemp -d /tmp/wr-cli.XXXXXX)
 trap 'rm -rf "$D"' EXIT
 export WIRERATE_DB=$D/results.db

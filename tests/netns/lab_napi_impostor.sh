@@ -6,7 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs (NAPI threads are pinned to a DUT CPU)"
-command -v chrt >/dev/null || skip "needs chrt"
+command -v chrt >/dev/null || fail "no chrt (util-linux)"
+# NAPI mode is XDP on the DUT's veth ports
+"$WR" probe --require xdp_native_veth >/dev/null 2>&1 || skip "$("$WR" probe --require xdp_native_veth 2>&1)"
 as_user=()
 command -v setpriv >/dev/null && as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
 # bash keeps the name it gives itself (sleep is a child; exec would rename)
@@ -17,7 +19,7 @@ for _ in $(seq 50); do [ "$(cat "/proc/$imp/comm" 2>/dev/null)" = napi/dut0-9999
 [ "$(cat "/proc/$imp/comm")" = napi/dut0-9999 ] || fail "impostor did not take the name"
 
 "$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
-[ "$(labjq "$P" .dut.napi_mode)" = true ] || skip "lab not in NAPI mode here"
+[ "$(labjq "$P" .dut.napi_mode)" = true ] || fail "the lab is not in NAPI mode, where probe says veth runs native XDP"
 pol=$(chrt -p "$imp") || fail "impostor gone"
 note "impostor: $pol"
 grep -q 'policy: SCHED_OTHER' <<<"$pol" || fail "the impostor was given $pol"

@@ -7,9 +7,9 @@
 # pg_down stops the cluster and removes the directory; call it from the
 # test's EXIT trap.
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-[ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ] || skip "no PostgreSQL server (scripts/deps.sh installs postgresql)"
-command -v psql >/dev/null || skip "no psql (postgresql-client)"
-id postgres >/dev/null 2>&1 || skip "no 'postgres' user to run the server as (the postgresql package makes it)"
+[ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ] || fail "no PostgreSQL server (scripts/deps.sh installs postgresql)"
+command -v psql >/dev/null || fail "no psql (postgresql-client)"
+id postgres >/dev/null 2>&1 || fail "no 'postgres' user to run the server as (the postgresql package makes it)"
 
 pg_down() {
 	[ -n "${PG_DIR:-}" ] || return 0

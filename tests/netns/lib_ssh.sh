@@ -5,8 +5,8 @@
 # after lib.sh and `lab up --prefix $P`; ssh_dut_up sets DUT (the --dut
 # value), SSHOPT (the --ssh-option words) and SSHD_DIR. Removed on exit.
 SSHD=/usr/sbin/sshd
-[ -x "$SSHD" ] || skip "no $SSHD (openssh-server)"
-command -v ssh >/dev/null || skip "no ssh (openssh-client)"
+[ -x "$SSHD" ] || fail "no $SSHD (openssh-server)"
+command -v ssh >/dev/null || fail "no ssh (openssh-client)"
 MGMT_HOST=198.18.255.1 MGMT_DUT=198.18.255.2 MGMT_PORT=2222
 ML="m$$"		# this side of the management link; the DUT's is ${ML}d
 

@@ -2,7 +2,7 @@
 # host, the kernel they boot, and the checks that a VM lab left nothing.
 # Source it after lib.sh.
 "$WR" probe --require tun,qemu >/dev/null 2>&1 || skip "$("$WR" probe --require tun,qemu 2>&1)"
-command -v busybox >/dev/null || skip "no busybox (scripts/deps.sh installs busybox-static)"
+command -v busybox >/dev/null || fail "no busybox (scripts/deps.sh installs busybox-static)"
 # The newest 6.1 cloud kernel Debian has: fetched with apt-get into the
 # cache the first time, as 'lab up --kernel' does for a user.
 K61=${WR_VM_KERNEL:-6.1.0-*-cloud-amd64}

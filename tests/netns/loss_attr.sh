@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 "$WR" probe --require tbf >/dev/null 2>&1 || skip "no tbf"
-command -v nft >/dev/null || skip "no nft"
+command -v nft >/dev/null || fail "no nft (scripts/deps.sh installs nftables)"
 TMPD=$(mktemp -d); trap 'rm -rf "$TMPD"; cleanup' EXIT
 export WIRERATE_DB=${WIRERATE_DB:-$TMPD/results.db}	# tests/run sets its own
 T="--prefix $P --learn-wait 0.2s --drain 0.5s --json"
@@ -142,21 +142,24 @@ if "$WR" probe --require "$need" >/dev/null 2>&1; then
 	# dut1's transmit). They are the tester's: tester-rx, never the DUT's
 	# egress (dut1's tx_dropped less the tester's frames must be 0).
 	dcpu=$("$WR" lab status --prefix "$P" --json | jq -r '.dut.cpus | split(",")[0] | split("-")[0]')
+	# Up to three tries for a host that happens to keep up once (each try's
+	# attribution is checked); xdp_path makes the analyzer fall behind this
+	# way in one, so three that never do are a failure.
 	for attempt in 1 2 3; do
 		j=$("$WR" trial $T --rate 900kpps --duration 2s --port-type xdp --rx-cpu "$dcpu" --no-store) ||
 			fail "trial, analyzer on the DUT's CPU"
 		d=$(jq -c '.directions[0]' <<<"$j")
 		note "analyzer starved, try $attempt: $(jq -c '{tx, rx, lost, tester_refused, tester_rx_drops, loss: .loss.text}' <<<"$d")"
+		trx=$(at "$d" tester-rx '')
+		[ "$trx" = "$(jq -r '.tester_refused + .tester_rx_drops + .tester_if_drops' <<<"$d")" ] ||
+			fail "tester-rx $trx is not the tester's own drops: $d"
+		[ "$(at "$d" dut-egress '')" = 0 ] || fail "the tester's drops attributed to the DUT's egress: $(jq -c .loss <<<"$d")"
 		[ "$(jq -r '.tester_refused + .tester_rx_drops + .tester_if_drops' <<<"$d")" -gt 0 ] && break
-		[ $attempt -lt 3 ] || skip "the analyzer never fell behind in 3 tries (host too fast)"
+		[ $attempt -lt 3 ] || fail "the analyzer on the DUT's CPU never fell behind in 3 tries at 900 kpps: $d"
 	done
-	trx=$(at "$d" tester-rx '')
-	[ "$trx" = "$(jq -r '.tester_refused + .tester_rx_drops + .tester_if_drops' <<<"$d")" ] ||
-		fail "tester-rx $trx is not the tester's own drops: $d"
-	[ "$(at "$d" dut-egress '')" = 0 ] || fail "the tester's drops attributed to the DUT's egress: $(jq -c .loss <<<"$d")"
 	[ "$(jq -r .limit.by <<<"$j")" = tester ] || fail "limit: $(jq -c .limit <<<"$j")"
 else
-	note "skipped the overload cases: $("$WR" probe --require "$need" 2>&1)"
+	skip_part "the overload cases 3-4 (XDP): $("$WR" probe --require "$need" 2>&1)"
 fi
 
 # Stored with the trials; report shows where, and runs stored before the

@@ -5,9 +5,9 @@
 # namespaces: common.sh, not lib.sh. No timing is involved.
 . "$(dirname "$0")/../common.sh"
 
-command -v sqlite3 >/dev/null || skip "no sqlite3 shell (scripts/deps.sh installs it)"
-command -v jq >/dev/null || skip "no jq"
-command -v sha256sum >/dev/null || skip "no sha256sum"
+command -v sqlite3 >/dev/null || fail "no sqlite3 shell (scripts/deps.sh installs it)"
+command -v jq >/dev/null || fail "no jq (scripts/deps.sh installs it)"
+command -v sha256sum >/dev/null || fail "no sha256sum (coreutils)"
 D=$(mktemp -d /tmp/wr-hostile.XXXXXX)
 trap 'rm -rf "$D"' EXIT
 export WIRERATE_DB=$D/unused.db	# every command below names its --db

@@ -4,7 +4,7 @@
 # session in progress. Traffic only inside the lab (to 198.19.0.2) or on
 # loopback.
 . "$(dirname "$0")/lib.sh"
-command -v jq >/dev/null || skip "no jq"
+command -v jq >/dev/null || fail "no jq (scripts/deps.sh installs it)"
 
 D=$(mktemp -d /tmp/wr-stream.XXXXXX)
 trap 'for p in $(jobs -p); do kill "$p" 2>/dev/null; done; rm -rf "$D"; cleanup' EXIT

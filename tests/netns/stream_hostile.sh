@@ -14,8 +14,8 @@
 PEER="python3 $(dirname "${BASH_SOURCE[0]}")/../tools/stream_peer.py"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces)"
-command -v jq >/dev/null || skip "needs jq"
-command -v python3 >/dev/null || skip "needs python3"
+command -v jq >/dev/null || fail "no jq (scripts/deps.sh installs it)"
+command -v python3 >/dev/null || fail "no python3 (scripts/deps.sh installs it)"
 
 S="t$$-hs" C="t$$-hc"
 D=$(mktemp -d /tmp/wr-hostile.XXXXXX)

@@ -3,9 +3,9 @@
 # service demand (-c -C), and a known busy load on the receiver's CPU
 # raising the receiver's figure by that load. Bad --rate input.
 . "$(dirname "$0")/lib.sh"
-command -v jq >/dev/null || skip "no jq"
+command -v jq >/dev/null || fail "no jq (scripts/deps.sh installs it)"
 BUSYLOAD=$BUILD/tests/busyload
-[ -x "$BUSYLOAD" ] || skip "no $BUSYLOAD (build the tests)"
+[ -x "$BUSYLOAD" ] || fail "no $BUSYLOAD (build the tests)"
 grep -qx '0-[1-9][0-9]*\|0,1.*' /sys/devices/system/cpu/online ||
 	skip "needs CPUs 0 and 1 online (the sender on one, the receiver on the other): online $(cat /sys/devices/system/cpu/online)"
 

@@ -70,7 +70,7 @@ if "$WR" probe --require xdp_native_veth,xdp_live_frames >/dev/null 2>&1; then
 	check xdp "$j" "$D/x.pcapng"
 	[ "$(jq -r '.capture.reasons["not-test"]' <<<"$j")" -ge 5 ] || fail "xdp: not-test $(jq -c .capture <<<"$j")"
 else
-	note "skipped the XDP path: $("$WR" probe --require xdp_native_veth,xdp_live_frames 2>&1)"
+	skip_part "the XDP analyzer's capture: $("$WR" probe --require xdp_native_veth,xdp_live_frames 2>&1)"
 fi
 
 # 3. --capture-count caps it: two of the six or more

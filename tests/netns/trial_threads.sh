@@ -76,13 +76,13 @@ if "$WR" probe --require af_xdp,xdp_native_veth,xdp_live_frames >/dev/null 2>&1;
 		[ $attempt -lt 3 ] || [ $small = 1 ] || fail "bidir not clean in three trials, and the last lost over 1%"
 	done
 else
-	note "skipped the XDP path: $("$WR" probe --require af_xdp,xdp_native_veth,xdp_live_frames 2>&1)"
+	skip_part "the XDP path with two threads: $("$WR" probe --require af_xdp,xdp_native_veth,xdp_live_frames 2>&1)"
 fi
 
 # 2. The socket paths: a socket per thread (AF_PACKET), an AF_XDP socket
 # per thread on queue k, each stream counted apart by the socket analyzer.
 for pt in afpacket afxdp; do
-	[ $pt = afxdp ] && ! "$WR" probe --require af_xdp >/dev/null 2>&1 && { note "skipped afxdp: no AF_XDP"; continue; }
+	[ $pt = afxdp ] && ! "$WR" probe --require af_xdp >/dev/null 2>&1 && { skip_part "AF_XDP with two threads: $("$WR" probe --require af_xdp 2>&1)"; continue; }
 	for attempt in 1 2 3; do
 		j=$("$WR" trial $T --rate 50kpps --duration 2s --port-type $pt --gen-cpu 0,1) || fail "$pt trial, two threads"
 		note "$pt, 2 threads, trial $attempt: $(jq -c '.directions[0] | {tx, rx, lost, streams, reordered}' <<<"$j")"
