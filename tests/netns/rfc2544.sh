@@ -77,10 +77,16 @@ note "latency: $l"
 j=$("$WR" rfc2544 b2b $Q --max-load 40kpps --b2b-runs 1 --json) || fail "b2b"
 b=$(jq -c '.rows[0].back_to_back' <<<"$j")
 note "back-to-back: $b"
-# the shaper's bucket and queue hold 448 frames, plus what it passes
-# while the burst arrives (890 seen): 50 to 80000 tells a burst the
-# shaper held from none, or from an unshaped DUT's whole search range
-[ "$(jq -r '.avg_frames >= 50 and .avg_frames < 80000' <<<"$b")" = true ] || fail "burst $(jq -r .avg_frames <<<"$b")"
+# The burst the shaper holds, from its size: 40 kpps into 20 kpps lets
+# half of a burst through as it arrives, and the bucket and queue (448
+# frames) take the other half, so N/2 <= 448: 896 frames (890 seen).
+# Within 400..1000: the search's resolution and the tbf's own rounding
+# move it by tens of frames; a vCPU held by the host during a burst only
+# costs frames, so a held trial lowers the figure, never by over half
+# when the search retries the size (the 448 of the bucket alone is at
+# most 48 frames over the bound). An unshaped DUT would give the whole
+# range (tens of thousands), a bucket or rate read wrong 448 or 1344.
+[ "$(jq -r '.avg_frames >= 400 and .avg_frames <= 1000' <<<"$b")" = true ] || fail "burst $(jq -r .avg_frames <<<"$b"), want 896 (400..1000)"
 [ "$(jq -r '.corrected_buffer_s <= .implied_buffer_s' <<<"$b")" = true ] || fail "correction"
 
 # Ctrl-C mid-search: partial, marked, exit 130.

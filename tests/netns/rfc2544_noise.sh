@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 "$WR" probe --require nftables >/dev/null 2>&1 || skip "$("$WR" probe --require nftables 2>&1)"
-command -v nft >/dev/null || skip "no nft"
+command -v nft >/dev/null || fail "no nft (scripts/deps.sh installs nftables)"
 "$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
 D=$(mktemp -d); trap 'rm -rf "$D"; cleanup' EXIT
 
@@ -36,31 +36,34 @@ NFT
 # is rightly not read as a floor but is no test of the rule; at 30 kpps
 # the pooled readings were 157 and 180 ppm.
 Q="--prefix $P --quick --trial-time 1.9s --settle 0.1s --learn-wait 0.1s --drain 0.3s --sizes 64 --max-load 30kpps"
-t0=$SECONDS
-j=$("$WR" rfc2544 throughput $Q --db "$D/r.db" --json) || fail "throughput"
-# The rule drops 1 frame in 5000: a search whose least loads (a few
-# hundred frames) already lost one ends with next to no trials, and no
-# region to read a floor from (5% of searches). It runs once more then.
-if [ "$(jq -r '.rows[0] | .ndr.lower <= 300 and (.noise_floor.ndr_limited | not)' <<<"$j")" = true ]; then
-	note "the rule hit the search's least loads: $(jq -c '.rows[0] | {ndr: .ndr.lower, nf: .noise_floor.trials}' <<<"$j")"
+# Up to three searches, each one's verdict checked. A search that reads
+# no floor passes on to the next only when its own figures say why, and
+# the reason is not the product's: (a) the rule hit the search's least
+# loads (a few hundred frames lose one 5% of the time), which ends the
+# search with no region to read a floor from, and the NDR is then not
+# called "at least"; or (b) the host's own loss rose with load (a held
+# vCPU fills the DUT's ring only at the higher loads; under ASan in CI on
+# 2026-12-02 it did): elasticity above 1.5, which the noise-floor reading
+# rightly refuses as a floor, and must. Any other miss fails.
+for attempt in 1 2 3; do
 	t0=$SECONDS
-	j=$("$WR" rfc2544 throughput $Q --db "$D/r.db" --json) || fail "throughput, again"
-fi
-# The host's own loss can rise with load (a held vCPU fills the DUT's
-# ring only at the higher loads; under ASan in CI on 2026-12-02 it did),
-# and the reading then rightly finds no floor, but that is no test of
-# the rule: once more, as for the least loads above.
-if [ "$(jq -r '.rows[0].noise_floor.ndr_limited' <<<"$j")" != true ]; then
-	note "no floor read, the host's loss mixed in: $(jq -c '.rows[0] | {ndr: .ndr.lower, nf: .noise_floor}' <<<"$j")"
-	t0=$SECONDS
-	j=$("$WR" rfc2544 throughput $Q --db "$D/r.db" --json) || fail "throughput, once more"
-fi
+	j=$("$WR" rfc2544 throughput $Q --db "$D/r.db" --json) || fail "throughput, search $attempt"
+	r=$(jq -c '.rows[0]' <<<"$j")
+	[ "$(jq -r '.noise_floor.ndr_limited' <<<"$r")" = true ] && break
+	if [ "$(jq -r '.ndr.lower <= 300 and .ndr.at_least == false' <<<"$r")" = true ]; then
+		note "search $attempt: the rule hit the search's least loads: $(jq -c '{ndr: .ndr.lower, nf: .noise_floor.trials}' <<<"$r")"
+	elif [ "$(jq -r '(.noise_floor.elasticity // 0) > 1.5' <<<"$r")" = true ]; then
+		note "search $attempt: no floor read, the host's loss rose with load: $(jq -c '.noise_floor | {ppm, elasticity, loads}' <<<"$r")"
+	else
+		fail "search $attempt: NDR not flagged as limited by sporadic loss, and its figures do not say why: $r"
+	fi
+	[ $attempt -lt 3 ] || fail "no floor read in three searches: $r"
+done
 took=$((SECONDS - t0))
 r=$(jq -c '.rows[0]' <<<"$j")
 dropped=$(ip netns exec "${P}dut" nft list table inet wrnoise | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
 note "search in ${took}s, the rule dropped $dropped: $(jq -c '{ndr: .ndr | [.lower, .upper, .at_least], pdr: .pdr | [.lower, .upper, .at_least, .bound_note], notes, nf: .noise_floor}' <<<"$r")"
 [ "${dropped:-0}" -gt 0 ] || fail "the nft rule dropped nothing"
-[ "$(jq -r '.noise_floor.ndr_limited' <<<"$r")" = true ] || fail "NDR not flagged as limited by sporadic loss: $r"
 # The range holds the rule's 200 ppm. Its low end is the pooled ratio's
 # 99% lower bound (or a lower trial's): at or under the truth, which is
 # 200 ppm plus whatever the host itself loses at these loads (little at
@@ -93,7 +96,6 @@ rj=$("$WR" report "$id" --db "$D/r.db" --json) || fail "report --json"
 [ "$(jq -r '.runs[0].cells[0].noise_floor.ndr_limited and .runs[0].cells[0].at_least == false' <<<"$rj")" = true ] ||
 	fail "report: $(jq -c '.runs[0].cells[0]' <<<"$rj")"
 "$WR" report "$id" --db "$D/r.db" | grep -q "64 B: NDR limited by sporadic loss of" || fail "report text without the noise floor"
-[ $took -le 90 ] || fail "took ${took}s, the budget is 90"
 
 # --repeat out of its range: one line, exit 2.
 expect_exit 2 "$WR" rfc2544 --prefix "$P" --repeat 0

@@ -48,19 +48,37 @@ seen "$c" || fail "no receive work seen on the DUT CPU, twice: $c"
 cal=$(mktemp); trap 'rm -f "$cal"; cleanup' EXIT
 out=$("$WR" soak --calibrate --cpus "$dut" --interval 500ms --settle 3 --tolerance 3 --timeout 30s \
 	--calibration "$cal" 2>&1) || fail "soak calibrate: $out"
-j=$("$WR" trial $T --rate 50kpps --duration 2s --soak --soak-calibration "$cal") || fail "trial --soak"
-c=$(jq -c .dut_cpu <<<"$j")
-note "with soak: $(jq -c '{cpus: [.cpus[] | {cpu, soft, busy, soak}], busy_cpu_s, soak_cpu_s, ns_per_frame, source}' <<<"$c")"
-[ "$(jq -r .source <<<"$c")" = soak ] || fail "source with --soak"
-# 50 kpps takes the DUT over half its CPU on this VM (the soak read 58%
-# quiet, 70% beside a 20% load: 12-14 us a frame), far above 1% even
-# with the calibration 3 points off; a background load on the DUT CPU
-# only reads higher. The cost per frame, 50 ns to 100 us, is the range
-# any forwarding here falls in, whatever else runs (all of a 20% load on
-# the DUT CPU adds 4 us a frame): a soak that saw nothing, or counted the
-# wrong thing, gives 0 or a figure off by orders of magnitude.
-[ "$(jq -r '.cpus[0].soak > 0.01' <<<"$c")" = true ] || fail "the soak saw no forwarding work: $c"
-[ "$(jq -r '.ns_per_frame > 50 and .ns_per_frame < 100000' <<<"$c")" = true ] || fail "cost per frame: $c"
+# The soak against what /proc/stat reads of the same work, interleaved
+# (without, with, with, without: the host drifts between minutes). In
+# the lab's NAPI mode the DUT's work is its NAPI threads' sys time, which
+# the ticks see whole, so /proc/stat's busy share is a fair reference
+# here. The soak reads more: its soaker shares the DUT CPU's caches and
+# slows the forwarding it measures. Measured on 2026-12-07 at 50 kpps:
+# /proc/stat 55.9, 51.4, 59.0%; the soak 66.0, 65.2, 66.6%: +10 points.
+# So the soak's mean must lie from 5 points under the /proc/stat mean
+# (tick sampling's error: 1-2 points in 2 s; a soak below it sees less
+# work than the ticks did) to 20 over it (the +10 seen, and a drift of
+# the host between the four trials, which ABBA order halves). A soak
+# that saw nothing, read its own loop, or read another CPU lands far
+# outside (0, 100, or the idle CPU's few percent).
+proc=() soak=()
+for m in plain soak soak plain; do
+	if [ $m = soak ]; then
+		j=$("$WR" trial $T --rate 50kpps --duration 2s --soak --soak-calibration "$cal") || fail "trial --soak"
+		c=$(jq -c .dut_cpu <<<"$j")
+		[ "$(jq -r .source <<<"$c")" = soak ] || fail "source with --soak: $c"
+		[ "$(jq -r '.ns_per_frame > 50 and .ns_per_frame < 100000' <<<"$c")" = true ] || fail "cost per frame: $c"
+		soak+=("$(jq -r '.cpus[0].soak' <<<"$c")")
+	else
+		j=$("$WR" trial $T --rate 50kpps --duration 2s) || fail "trial without the soak"
+		c=$(jq -c .dut_cpu <<<"$j")
+		proc+=("$(jq -r '.cpus[0].busy' <<<"$c")")
+	fi
+	note "$m: $(jq -c '{cpus: [.cpus[] | {cpu, sys, soft, busy, soak}], ns_per_frame, source, soak_trusted}' <<<"$c")"
+done
+awk -v a="${proc[0]}" -v b="${proc[1]}" -v c="${soak[0]}" -v d="${soak[1]}" \
+	'BEGIN { p = (a + b) / 2; s = (c + d) / 2; exit !(s >= p - 5 && s <= p + 20) }' ||
+	fail "the soak read ${soak[*]}%, /proc/stat ${proc[*]}%: want the soak 5 under to 20 over"
 expect_exit 2 "$WR" trial --prefix "$P" --rate 1kpps --duration 1s --soak --soak-calibration /nonexistent/x
 expect_exit 2 "$WR" trial --prefix "$P" --rate 1kpps --duration 1s --watch-cpus 99999
 echo ok

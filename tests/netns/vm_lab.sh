@@ -168,7 +168,11 @@ j=$("$WR" rfc2544 throughput --prefix "$P" --quick --sizes 64 --max-load 80kpps 
 	--settle 0.2s --drain 0.5s --learn-wait 0.2s --label vm-search --json 2>/dev/null) || fail "rfc2544 on the VM lab"
 ndr=$(jq -c '.rows[0].ndr' <<<"$j")
 note "search: $(jq -r .trials_run <<<"$j") trials, NDR $(jq -c '{pps, lower, upper, at_least}' <<<"$ndr")"
-[ "$(jq -r '.pps > 1000 and .lower > 0' <<<"$ndr")" = true ] || fail "no NDR from the VM lab: $ndr"
+# Some tens of kpps: at least 5 kpps (guest_paths forwards 20 kpps clean
+# in a guest that also runs the tester), and a bound, not "at least",
+# under the 80 kpps maximum that TCG cannot forward.
+[ "$(jq -r '.lower >= 5000 and .at_least == false and .upper != null and .upper <= 80000' <<<"$ndr")" = true ] ||
+	fail "the VM lab's NDR is not some tens of kpps: $ndr"
 
 note "[$SECONDS s] search done"
 # ---- lab down: no QEMU, no tap, nothing ----
