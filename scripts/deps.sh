@@ -30,9 +30,9 @@ pkgs=(
 	nftables
 	# the HTML report test renders the page in headless Chromium
 	chromium
-	# the manual pages' test renders them (man -l) and loads the
-	# completion in bash and zsh
-	man-db groff-base zsh bash-completion
+	# the manual pages' test renders them (man -l), lints them (mandoc)
+	# and loads the completion in bash and zsh
+	man-db groff-base mandoc zsh bash-completion
 	# the OpenMetrics files are checked with the Prometheus client's
 	# parser, the JSON output against its schemas (tests/jsoncheck.py)
 	python3-prometheus-client python3-jsonschema

@@ -15,10 +15,6 @@ import re
 import subprocess
 import sys
 
-MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July',
-          'August', 'September', 'October', 'November', 'December']
-
-
 def roff_text(s):
     """One line of running text, safe for roff."""
     s = s.replace('\\', '\\e').replace('-', '\\-')
@@ -260,7 +256,8 @@ def main():
             epoch = 0
     import time
     t = time.gmtime(epoch)
-    date = '%s %d' % (MONTHS[t.tm_mon - 1], t.tm_year)
+    # ISO 8601, which mandoc -Tlint and groff both read as a date
+    date = '%04d-%02d-%02d' % (t.tm_year, t.tm_mon, t.tm_mday)
     os.makedirs(outdir, exist_ok=True)
     pages = {'wirerate.1': main_page(h, date, version)}
     for c in h['commands']:

@@ -21,6 +21,9 @@ for f in "$M"/wirerate.1 "$M"/wirerate-*.1; do
 	w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$f" 2>&1 >"$TMPD/out")
 	[ -z "$w" ] || fail "$(basename "$f"): $w"
 	[ "$(wc -l <"$TMPD/out")" -gt 8 ] || fail "$(basename "$f") renders to almost nothing"
+	# mandoc's lint, the stricter reader (its dates, its macros)
+	w=$(mandoc -Tlint -W warning "$f" 2>&1)
+	[ -z "$w" ] || fail "$(basename "$f"): mandoc: $w"
 done
 # every option of every command is on its page, as the usage has it
 for c in $cmds; do
