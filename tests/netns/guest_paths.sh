@@ -67,7 +67,11 @@ trial_ok xdp 5000 2 --ipv6 --size 128 >/dev/null
 # pings from the generator's namespace to the sink during the trial reach
 # the analyzer, which writes them to the file as not the trial's frames
 # and counts none of them as ours.
-j=$(g sh -c "(sleep 0.5; /usr/sbin/ip netns exec g-gen busybox ping -c 3 -W 1 198.19.0.2 >/dev/null 2>&1) &
+# The pings start once the analyzer's program is on sink0 (polled, 10 s
+# at most): a guest under TCG takes a second or two to set the trial up.
+j=$(g sh -c "(i=0; while [ \$i -lt 100 ] && ! /usr/sbin/ip -n g-sink -d link show sink0 | grep -q prog/xdp; do
+		sleep 0.1; i=\$((i + 1)); done
+	/usr/sbin/ip netns exec g-gen busybox ping -c 3 -W 1 198.19.0.2 >/dev/null 2>&1) &
 	wirerate trial $T --port-type xdp --rate 5000 --duration 4s --capture /tmp/c.pcapng") ||
 	fail "trial with --capture in the guest: $j"
 note "capture: $(jq -c .capture <<<"$j")"
