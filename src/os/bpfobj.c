@@ -14,7 +14,7 @@
 
 /* libbpf's messages (the verifier's log among them) go to stderr only
  * when WIRERATE_BPF_LOG is set: a program a kernel refuses is then
- * explained by the verifier itself (docs/troubleshooting.md). */
+ * explained by the verifier itself (docs/xdp.md). */
 static int quiet_print(enum libbpf_print_level l, const char *f, va_list ap)
 {
 	const char *want = getenv("WIRERATE_BPF_LOG");

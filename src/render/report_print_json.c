@@ -160,6 +160,7 @@ static void json_goals(struct out *o, const struct rm_cell *c)
 	}
 	out_arr_end(o);
 }
+
 /* A paired comparison of rounds (core/paired.h) as the object key; with
  * spread, the host's drift and the rounds' disagreement too. */
 static void json_paired(struct out *o, const char *key, const struct paired_result *p, const char *verdict,
@@ -178,7 +179,6 @@ static void json_paired(struct out *o, const char *key, const struct paired_resu
 	out_str(o, "verdict", NULL, verdict);
 	out_obj_end(o);
 }
-
 
 static void json_cell(struct out *o, const struct rm_cell *c)
 {
