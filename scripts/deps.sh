@@ -34,8 +34,12 @@ pkgs=(
 	# and loads the completion in bash and zsh
 	man-db groff-base mandoc zsh bash-completion
 	# the OpenMetrics files are checked with the Prometheus client's
-	# parser, the JSON output against its schemas (tests/jsoncheck.py)
+	# parser, the JSON output against its schemas (tests/jsoncheck.py),
+	# the KernelCI documents against KCIDB's (tests/kcidb_check.py)
 	python3-prometheus-client python3-jsonschema
+	# the kernel's own KTAP parser (kunit.py) checks --ktap output
+	# (tests/ktap_check.sh takes tools/testing/kunit from its tarball)
+	linux-source-6.12
 	# trial --capture's file is read back with tcpdump
 	tcpdump
 	# the VM lab (lab up --kernel): QEMU, the guest's busybox, and the

@@ -90,5 +90,7 @@ int cmd_runs(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd runs_cmd;
 int cmd_report(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd report_cmd;
+int cmd_gate(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd gate_cmd;
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "render/gate_print.h"
 #include "cli/runs_args.h"
 #include "app/runs.h"
 #include "render/out.h"
@@ -33,6 +34,32 @@ static int runs_list(struct cli *cli, const struct runs_opts *ro)
 	return ret;
 }
 
+/* runs export ID --kcidb FILE: the run's figures for KernelCI, each a
+ * test with its number, measured (no verdict: 'gate' judges). */
+static int export_kcidb(struct cli *cli, const struct runs_opts *ro)
+{
+	struct testpoint_set s = { 0 };
+	char err[2 * 4096 + 512];
+	struct out *o;
+	int rc;
+
+	if ((rc = app_gate_run_check_kcidb(&ro->kcidb, err, sizeof(err))))
+		return cli_fail(EXIT_USAGE, "runs export: %s", err);
+	if ((rc = app_gate_run_export(ro->req.db_path, ro->req.args[0], &s, err, sizeof(err))) ||
+	    (rc = gate_print_kcidb_file(&ro->kcidb, &s, err, sizeof(err)))) {
+		testpoint_set_free(&s);
+		return cli_fail(rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "runs export: %s", err);
+	}
+	o = cli_out_create(cli, "runs");
+	out_str(o, "run", "run %s", ro->req.args[0]);
+	out_u64(o, "tests", ": %llu", s.n);
+	out_text(o, " figure%s", s.n == 1 ? "" : "s");
+	out_str(o, "kcidb", " as KernelCI tests in %s\n", ro->kcidb.path);
+	out_destroy(o);
+	testpoint_set_free(&s);
+	return 0;
+}
+
 int cmd_runs(struct cli *cli, int argc, char **argv)
 {
 	enum app_runs_sub sub;
@@ -44,6 +71,11 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 
 	if (runs_args(cli, argc, argv, &ro, &rc) == OPT_EXIT)
 		return rc;
+	if (ro.kcidb.path) {
+		rc = export_kcidb(cli, &ro);
+		runs_args_free(&ro);
+		return rc;
+	}
 	rc = 0;
 	if ((sub = ro.req.sub) == APP_RUNS_LIST)
 		rc = runs_list(cli, &ro);

@@ -1,6 +1,7 @@
 /* Options declared once: the parser, the usage and the JSON; see opt.h. */
 #include <errno.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -430,4 +431,32 @@ enum opt_result opt_fail(int *status, int st, const char *fmt, ...)
 	cli_verror(fmt, ap);
 	va_end(ap);
 	return opt_exit(status, st);
+}
+
+int opt_parse_pct(const char *name, const char *value, double *pct, char *err, size_t errlen)
+{
+	char *end;
+
+	*pct = strtod(value, &end);
+	if (end != value && !strcmp(end, "%"))
+		end++;
+	if (end == value || *end || !isfinite(*pct) || *pct < 0 || *pct > 100) {
+		snprintf(err, errlen, "--%s '%s': give a percentage from 0 to 100, e.g. 5", name, value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int opt_add_db(const char *value, const char **db, unsigned int *n, unsigned int max, char *err, size_t errlen)
+{
+	int rc;
+
+	if (*n == max) {
+		snprintf(err, errlen, "--db: at most %u stores", max);
+		return -EINVAL;
+	}
+	if ((rc = opt_db_check(value, err, errlen)))
+		return rc;
+	db[(*n)++] = value;
+	return 0;
 }

@@ -148,6 +148,12 @@ int opt_path_check(const char *value, char *err, size_t errlen);
 /* A --db value: a PostgreSQL URI (checked when it is opened), else a file
  * name as opt_path_check wants it. */
 int opt_db_check(const char *value, char *err, size_t errlen);
+/* A percentage from 0 to 100 ("5", "5%", "0.5") into *pct: 0, or -EINVAL
+ * with "--NAME 'V': give a percentage from 0 to 100, e.g. 5". */
+int opt_parse_pct(const char *name, const char *value, double *pct, char *err, size_t errlen);
+/* One more store of several (--db given again): value checked
+ * (opt_db_check) and put at db[*n], at most max. 0, or -EINVAL. */
+int opt_add_db(const char *value, const char **db, unsigned int *n, unsigned int max, char *err, size_t errlen);
 int opt_set_db(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);
 int opt_set_path(void *ctx, const struct opt *opt, const char *value, char *err, size_t errlen);
 

@@ -31,33 +31,15 @@ static int set_dut(void *ctx, const struct opt *opt, const char *v, char *err, s
 static int set_db(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
 	struct app_report_opts *op = ctx;
-	int rc;
 
 	(void)opt;
-	if (op->ndb == REPORT_MAX_STORES) {
-		snprintf(err, errlen, "--db: at most %d stores in one report", REPORT_MAX_STORES);
-		return -EINVAL;
-	}
-	if ((rc = opt_db_check(v, err, errlen)))
-		return rc;
-	op->db[op->ndb++] = v;
-	return 0;
+	return opt_add_db(v, op->db, &op->ndb, REPORT_MAX_STORES, err, errlen);
 }
-
 
 static int set_fail_pct(void *ctx, const struct opt *opt, const char *v, char *err, size_t errlen)
 {
-	struct app_report_opts *op = ctx;
-	char *end;
-
-	op->fail_pct = strtod(v, &end);
-	if (end != v && !strcmp(end, "%"))
-		end++;
-	if (end == v || *end || !isfinite(op->fail_pct) || op->fail_pct < 0 || op->fail_pct > 100) {
-		snprintf(err, errlen, "--fail-on-regression '%s': give a percentage from 0 to 100, e.g. 5", v);
-		return -EINVAL;
-	}
-	return 0;
+	(void)opt;
+	return opt_parse_pct("fail-on-regression", v, &((struct app_report_opts *)ctx)->fail_pct, err, errlen);
 }
 
 #define RO(field) OPT_FIELD(struct app_report_opts, field)

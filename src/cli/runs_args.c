@@ -53,6 +53,16 @@ static const struct opt runs_opts_table[] = {
 	{ OPT_CUSTOM("since", OPT_VALUE, "TIME", set_since,
 		     "only runs started since TIME: 2024-05-01, '2024-05-01 13:00',\n"
 		     "or an age such as 30m, 12h, 7d") },
+	{ OPT_STR("kcidb", "FILE", OPT_FIELD(struct runs_opts, kcidb.path),
+		  "export: the run's figures as a KernelCI (KCIDB I/O v5.3)\n"
+		  "document to FILE, each a test with its number (docs/kernel-ci.md)"),
+	  .group = "KernelCI" },
+	{ OPT_STR("origin", "NAME", OPT_FIELD(struct runs_opts, kcidb.origin),
+		  "--kcidb: the CI system's name ([a-z0-9_]+)") },
+	{ OPT_STR("kcidb-checkout", "ID", OPT_FIELD(struct runs_opts, kcidb.checkout_id),
+		  "--kcidb: the KernelCI checkout tested (ORIGIN:...)") },
+	{ OPT_STR("kcidb-build", "ID", OPT_FIELD(struct runs_opts, kcidb.build_id),
+		  "--kcidb: the KernelCI build tested (ORIGIN:...)") },
 	{ OPT_CUSTOM("db", OPT_VALUE, "FILE", set_db,
 		     "the results database: a file, or a postgresql:// URI shared by\n"
 		     "several testers (docs/store.md); default $WIRERATE_DB, else\n"
@@ -68,6 +78,7 @@ const struct opt_cmd runs_cmd = {
 	.synopsis = "[--label L] [--tag T] [--since TIME] [--json] [--db FILE]\n"
 		    "       wirerate runs show ID [--json] [--db FILE]\n"
 		    "       wirerate runs export ID... [--db FILE] > FILE.json\n"
+		    "       wirerate runs export ID --kcidb FILE --origin NAME [--db FILE]\n"
 		    "       wirerate runs import FILE.json [--json] [--db FILE]\n"
 		    "       wirerate runs sync FROM [--label L] [--tag T] [--since TIME] [--json] [--db FILE]\n"
 		    "       wirerate runs rm ID... [--json] [--db FILE]\n"
@@ -128,6 +139,8 @@ static enum opt_result runs_words(struct runs_opts *ro, int n, char **words, int
 			s = &runs_subs[i];
 	if (!s && n)
 		return opt_fail(status, EXIT_USAGE, "runs: unexpected '%s' (see 'wirerate runs --help')", words[0]);
+	if (!s && (ro->kcidb.path || ro->kcidb.origin))
+		return opt_fail(status, EXIT_USAGE, "runs: --kcidb and --origin go with runs export ID");
 	if (!s)
 		return OPT_GO;
 	if (s->why && ro->filter)
@@ -140,6 +153,12 @@ static enum opt_result runs_words(struct runs_opts *ro, int n, char **words, int
 			return opt_fail(status, EXIT_USAGE, "runs %s: %s'%s'%s", s->word, s->many, words[1 + s->max],
 					s->many_end);
 		return opt_fail(status, EXIT_USAGE, "runs %s: %s", s->word, s->many);
+	}
+	if (ro->kcidb.path || ro->kcidb.origin || ro->kcidb.checkout_id || ro->kcidb.build_id) {
+		if (s->sub != APP_RUNS_EXPORT)
+			return opt_fail(status, EXIT_USAGE, "runs %s: --kcidb and --origin go with runs export", s->word);
+		if (k != 1)
+			return opt_fail(status, EXIT_USAGE, "runs export --kcidb: one run at a time, not %d", k);
 	}
 	ro->req.sub = s->sub;
 	ro->req.nargs = k;

@@ -4,12 +4,15 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "app/gate_run.h"
 #include "app/runs.h"
 
 struct runs_opts {
 	struct app_runs_req req;	/* the subcommand, its words, the store, the filters */
 	const char *filter;		/* the last filter given */
 	char **words;			/* every word given (runs_args_free) */
+	/* export --kcidb FILE: the run's figures as a KernelCI document */
+	struct app_gate_kcidb kcidb;
 };
 
 /* argv into ro: the options, and the subcommand with its words, checked

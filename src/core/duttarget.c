@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FORMS "lab[:PREFIX], local or ssh:[USER@]HOST[:PORT]"
+#define FORMS "lab[:PREFIX], local, ssh:[USER@]HOST[:PORT] or netns:NAME"
 
 /* A word for ssh(1): letters, digits, '.', '-', '_' and the characters
  * of extra. Nothing that a remote shell or ssh's own option parser would
@@ -91,7 +91,7 @@ static int parse_ssh(const char *s, const char *rest, struct dut_target *t, char
 int duttarget_parse(const char *s, struct dut_target *t, char *err, size_t errlen)
 {
 	t->kind = DUT_NONE;
-	t->prefix[0] = t->user[0] = t->host[0] = 0;
+	t->prefix[0] = t->user[0] = t->host[0] = t->netns[0] = 0;
 	t->port = 0;
 	if (!strcmp(s, "local")) {
 		t->kind = DUT_LOCAL;
@@ -108,6 +108,17 @@ int duttarget_parse(const char *s, struct dut_target *t, char *err, size_t errle
 	}
 	if (!strncmp(s, "ssh:", 4))
 		return parse_ssh(s, s + 4, t, err, errlen);
+	if (!strncmp(s, "netns:", 6)) {
+		const char *n = s + 6;
+
+		/* a name ip netns makes: a file of /run/netns */
+		if (!*n || strlen(n) > DUT_NETNS_MAX || strchr(n, '/') || !strcmp(n, ".") || !strcmp(n, "..") ||
+		    !host_ok(n))
+			return bad(s, "the namespace name must be 1 to 63 characters, no '/'", err, errlen);
+		snprintf(t->netns, sizeof(t->netns), "%s", n);
+		t->kind = DUT_NETNS;
+		return 0;
+	}
 	return bad(s, "unknown kind of DUT", err, errlen);
 }
 
@@ -119,6 +130,9 @@ void duttarget_name(const struct dut_target *t, char *buf, size_t len)
 		break;
 	case DUT_LOCAL:
 		snprintf(buf, len, "local");
+		break;
+	case DUT_NETNS:
+		snprintf(buf, len, "netns:%s", t->netns);
 		break;
 	case DUT_SSH:
 		snprintf(buf, len, "ssh:%s%s%s", t->user, t->user[0] ? "@" : "", t->host);

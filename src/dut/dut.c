@@ -312,6 +312,19 @@ static void exec_agent(const struct dut *d, int fd, int err_fd)
 		}
 		close(nsfd);
 	}
+	if (d->t.kind == DUT_NETNS) {
+		int nsfd = netns_open(d->t.netns);
+
+		if (nsfd < 0) {
+			dprintf(2, "no network namespace %s (ip netns list shows them)\n", d->t.netns);
+			_exit(3);
+		}
+		if (netns_become(nsfd, d->t.netns, msg, sizeof(msg))) {
+			dprintf(2, "%s\n", msg);
+			_exit(3);
+		}
+		close(nsfd);
+	}
 	if (d->t.kind != DUT_SSH && cpuset_count(&d->t.avoid)) {
 		cpu_set_t set;
 		long ncpu = sysconf(_SC_NPROCESSORS_CONF);

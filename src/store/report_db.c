@@ -581,7 +581,9 @@ int report_db_load_stores(struct db *const *dbs, const int64_t *ids, unsigned in
 					  "  ORDER BY key = 'dut.kernel.release' DESC LIMIT 1),"
 					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'cpu.line_ns'),"
 					  " pdr_ratio,"
-					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'run.round')"
+					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'run.round'),"
+					  " uuid, place,"
+					  " (SELECT value FROM env WHERE run_id = runs.id AND key = 'dut.name')"
 					  " FROM runs WHERE id = ?", &st)) {
 			rc = sql_fail(h, "reading runs", err, errlen);
 			break;
@@ -610,6 +612,10 @@ int report_db_load_stores(struct db *const *dbs, const int64_t *ids, unsigned in
 		pdr_goal = sql_col_double(st, 11) > 0;
 		/* a round stored as text: a number from 1, else none */
 		round = sql_col_type(st, 12) == SQL_NULL ? 0 : atoll(sql_col_text(st, 12));
+		r->started = sql_col_int(st, 1);
+		col_s(st, 13, r->uuid, sizeof(r->uuid));
+		col_s(st, 14, r->place, sizeof(r->place));
+		col_s(st, 15, r->dut, sizeof(r->dut));
 		sql_finalize(st);
 		r->interrupted = strcmp(db_run_status(dbs[i], status, r->id, pid, runboot, boot), "complete") != 0;
 		if ((rc = load_cells(h, r, line_bps, pdr_goal, err, errlen)))

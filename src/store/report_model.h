@@ -166,6 +166,10 @@ struct rm_run {
 	char config[160];		/* the setup in a few words, key=value:
 					 * "placement=bound rules=0 dut-cpus=1" */
 	bool interrupted;
+	int64_t started;		/* Unix time the run started */
+	char uuid[40];			/* the run's UUID, "" for one stored before UUIDs */
+	char place[192];		/* where it ran, as its header said ("through lab wr- ...") */
+	char dut[160];			/* the DUT's name (env dut.name: "lab wr-", "ssh:root@dut"), "" none */
 	char cpu_line[128];		/* env cpu.line_ns: "0-1:43.2 ..."; "" unknown */
 	/* set by report_db_compare: the host had the CPUs at another distance
 	 * than in the baseline (sys/cpulat.h), and what moved */
