@@ -91,6 +91,8 @@ extern const struct opt_cmd runs_cmd;
 int cmd_report(struct cli *cli, int argc, char **argv);
 extern const struct opt_cmd report_cmd;
 int cmd_gate(struct cli *cli, int argc, char **argv);
+int cmd_pair(struct cli *cli, int argc, char **argv);
+extern const struct opt_cmd pair_cmd;
 extern const struct opt_cmd gate_cmd;
 
 #endif

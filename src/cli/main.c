@@ -46,6 +46,7 @@ static const struct cmd commands[] = {
 	{ "runs",    cmd_runs,    NEED_NONE, "list the stored runs (filter by label, tag, time); 'runs rm ID' deletes, 'runs upgrade' migrates", &runs_cmd },
 	{ "report",  cmd_report,  NEED_NONE, "compare stored runs: tables, verdicts against the first, JSON, CSV, HTML", &report_cmd },
 	{ "gate",    cmd_gate,    NEED_NONE, "a CI's regression gate: a run against a stored baseline, exit 0/3/4, KTAP and KernelCI output", &gate_cmd },
+	{ "pair",    cmd_pair,    NEED_ROOT, "the tests of a selftests NIC pair (net.config): send, receive, one-port forwarding; KTAP", &pair_cmd },
 	{ "cpu",     cmd_cpu,     NEED_NONE, "mpstat-like per-CPU time, interrupts/s and softnet counters, every interval", &cpu_cmd },
 	{ "soak",    cmd_soak,    NEED_NONE, "cyclesoak: the CPU everything else takes, hidden interrupt time included", &soak_cmd },
 	{ "stream",  cmd_stream,  NEED_NONE, "netperf-style UDP_STREAM: socket throughput between two hosts, or through the lab", &stream_cmd },

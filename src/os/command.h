@@ -17,6 +17,19 @@
 int command_run(char *const *argv, const char *dir, const char *log, unsigned int timeout_ms,
 		const volatile sig_atomic_t *stop, char *err, size_t errlen);
 
+/* Run argv as command_run does, but keep its output: stdout into out
+ * (at most cap - 1 bytes kept, NUL-terminated; *truncated when more came,
+ * the rest read and dropped), the last line of its stderr that says
+ * anything into errline (control bytes made '?'); and in the network
+ * namespace netns (a name of /run/netns, as ip netns exec; NULL: this
+ * one). The child dies (SIGTERM) with this process, even a SIGKILLed
+ * one. Its exit status, 128 + the signal, -EINTR (stop), -ETIMEDOUT, or
+ * -errno when it could not be started (err says why). */
+#include <stdbool.h>
+int command_capture(char *const *argv, const char *netns, char *out, size_t cap, bool *truncated, char *errline,
+		    size_t errlinelen, unsigned int timeout_ms, const volatile sig_atomic_t *stop, char *err,
+		    size_t errlen);
+
 /* The last line of a log file that says anything (for an error message),
  * control bytes made '?'; "" when none. */
 void command_log_tail(const char *log, char *out, size_t len);

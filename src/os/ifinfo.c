@@ -1,7 +1,10 @@
 /* ioctls on an interface in a given namespace. */
 #include "os/ifinfo.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <ifaddrs.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,4 +56,32 @@ int ifinfo_speed(int nsfd, const char *ifname, unsigned int *mbps)
 	rc = ethtool_speed(fd, ifname, mbps);
 	close(fd);
 	return rc;
+}
+
+int ifinfo_has_addr(const char *ifname, const char *addr)
+{
+	unsigned char want[16], have[16];
+	bool v6 = strchr(addr, ':') != NULL;
+	struct ifaddrs *ifa, *i;
+	int found = 0;
+
+	if (!if_nametoindex(ifname))
+		return -ENODEV;
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, addr, want) != 1)
+		return -EINVAL;
+	if (getifaddrs(&ifa))
+		return -errno;
+	for (i = ifa; i && !found; i = i->ifa_next) {
+		if (!i->ifa_addr || strcmp(i->ifa_name, ifname))
+			continue;
+		if (!v6 && i->ifa_addr->sa_family == AF_INET) {
+			memcpy(have, &((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr, 4);
+			found = !memcmp(have, want, 4);
+		} else if (v6 && i->ifa_addr->sa_family == AF_INET6) {
+			memcpy(have, &((struct sockaddr_in6 *)(void *)i->ifa_addr)->sin6_addr, 16);
+			found = !memcmp(have, want, 16);
+		}
+	}
+	freeifaddrs(ifa);
+	return found;
 }

@@ -11,4 +11,9 @@ int ifinfo_mac(int nsfd, const char *ifname, uint8_t mac[6]);
  * veth, or it cannot be read); -errno. */
 int ifinfo_speed(int nsfd, const char *ifname, unsigned int *mbps);
 
+/* Whether ifname exists here (1), and holds the address addr (text,
+ * IPv4 or IPv6) in this namespace: 1 yes, 0 no, -ENODEV no such
+ * interface, -errno. */
+int ifinfo_has_addr(const char *ifname, const char *addr);
+
 #endif

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "os/fs.h"
 #include "render/kcidb_print.h"
 #include "render/ktap_print.h"
 
@@ -38,7 +37,7 @@ void gate_print_points(struct out *o, const struct testpoint_set *s)
 		const struct testpoint *t = &s->p[i];
 
 		out_obj_start(o, NULL);
-		out_str(o, "path", "  %-36s", t->path);
+		out_str(o, "path", "  %-40s", t->path);
 		out_str(o, "status", " %-11s", status_name(t->status));
 		if (t->have_value && isfinite(t->value)) {
 			out_f64(o, "value", " %.6g", t->value);
@@ -103,20 +102,8 @@ static int print(void *ctx, const struct app_gate_opts *op, const struct report_
 int gate_print_kcidb_file(const struct app_gate_kcidb *k, const struct testpoint_set *s, char *err, size_t errlen)
 {
 	const struct kcidb_ids ids = { .origin = k->origin, .checkout_id = k->checkout_id, .build_id = k->build_id };
-	struct fs_out o;
-	int rc, rc2;
 
-	if ((rc = fs_out_open(&o, k->path))) {
-		snprintf(err, errlen, "--kcidb %s: %s", k->path, strerror(-rc));
-		return rc;
-	}
-	rc = kcidb_print(o.f, s, &ids);
-	rc2 = fs_out_close(&o, !rc);
-	if (!rc && rc2)
-		rc = rc2;
-	if (rc)
-		snprintf(err, errlen, "--kcidb %s: %s", k->path, strerror(-rc));
-	return rc;
+	return kcidb_print_file(k->path, s, &ids, err, errlen);
 }
 
 static int kcidb(void *ctx, const struct app_gate_kcidb *k, const struct testpoint_set *s, char *err, size_t errlen)

@@ -23,6 +23,8 @@
  * control escaped); ids, paths and the architecture are made of the
  * characters the schema's patterns allow. */
 #include "render/kcidb_print.h"
+
+#include "os/fs.h"
 #include "render/out.h"
 
 #include <errno.h>
@@ -283,4 +285,23 @@ int kcidb_print(FILE *f, const struct testpoint_set *s, const struct kcidb_ids *
 	if (fflush(f) || ferror(f))
 		return -(errno ? errno : EIO);
 	return 0;
+}
+
+int kcidb_print_file(const char *path, const struct testpoint_set *s, const struct kcidb_ids *ids, char *err,
+		     size_t errlen)
+{
+	struct fs_out o;
+	int rc, rc2;
+
+	if ((rc = fs_out_open(&o, path))) {
+		snprintf(err, errlen, "--kcidb %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = kcidb_print(o.f, s, ids);
+	rc2 = fs_out_close(&o, !rc);
+	if (!rc && rc2)
+		rc = rc2;
+	if (rc)
+		snprintf(err, errlen, "--kcidb %s: %s", path, strerror(-rc));
+	return rc;
 }

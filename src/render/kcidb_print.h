@@ -6,6 +6,7 @@
 #define WR_RENDER_KCIDB_PRINT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "core/testpoint.h"
@@ -26,5 +27,11 @@ struct kcidb_ids {
  * 0, -EINVAL for a missing set or an origin that is not valid, -ENOMEM,
  * or -errno when the write failed. */
 int kcidb_print(FILE *f, const struct testpoint_set *s, const struct kcidb_ids *ids);
+
+/* The same into the file path, written beside it and renamed over it, so
+ * that a failure leaves no half document there: 0, or -errno with err
+ * ("--kcidb PATH: reason"). */
+int kcidb_print_file(const char *path, const struct testpoint_set *s, const struct kcidb_ids *ids, char *err,
+		     size_t errlen);
 
 #endif

@@ -11,7 +11,7 @@ T=$(mktemp -d /tmp/wr-gate.XXXXXX)
 trap 'cleanup; rm -rf "$T"' EXIT
 export WIRERATE_DB=$T/results.db
 
-trial() { "$WR" trial --prefix "$P" --rate 100kpps --duration 1s --repeat 3 --label "$1" >/dev/null || fail "trial $1"; }
+trial() { "$WR" trial --prefix "$P" --rate 100kpps --duration 1s --learn-wait 0.2s --drain 0.5s --repeat 3 --label "$1" >/dev/null || fail "trial $1"; }
 "$WR" lab up --prefix "$P" >/dev/null || fail "lab up"
 trial base
 codes=""

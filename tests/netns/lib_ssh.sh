@@ -33,17 +33,25 @@ ssh_dut_cabled() {
 ssh_dut_down() {
 	[ -n "${SSHD_DIR:-}" ] || return 0
 	[ -f "$SSHD_DIR/sshd.pid" ] && kill "$(cat "$SSHD_DIR/sshd.pid")" 2>/dev/null
-	ip link del "$ML" 2>/dev/null
+	ip link del "$ML" 2>/dev/null	# here; in another namespace it goes with it
 	rm -rf "$SSHD_DIR"
 	SSHD_DIR=
 }
 
+# ssh_dut_up [NS [HOSTNS]]: sshd in the namespace NS (default the lab's
+# DUT, ${P}dut), its management link's other end here or in HOSTNS.
 ssh_dut_up() {
-	local dutns="${P}dut" i
+	local dutns="${1:-${P}dut}" hostns="${2:-}" i
+	local here=()
 	SSHD_DIR=$(mktemp -d /tmp/wr-sshd.XXXXXX)
 	ip link add "$ML" type veth peer name "${ML}d" || fail "management veth"
 	ip link set "${ML}d" netns "$dutns" || fail "management veth into $dutns"
-	ip addr add "$MGMT_HOST/29" dev "$ML" && ip link set "$ML" up || fail "management address"
+	if [ -n "$hostns" ]; then
+		ip link set "$ML" netns "$hostns" || fail "management veth into $hostns"
+		here=(ip netns exec "$hostns")
+	fi
+	"${here[@]}" ip addr add "$MGMT_HOST/29" dev "$ML" && "${here[@]}" ip link set "$ML" up ||
+		fail "management address"
 	ip -n "$dutns" addr add "$MGMT_DUT/29" dev "${ML}d" && ip -n "$dutns" link set "${ML}d" up ||
 		fail "management address in the DUT"
 	ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/host" >/dev/null || fail "host key"
@@ -72,7 +80,7 @@ ssh_dut_up() {
 	# sshd daemonizes once it listens; the first connection may still
 	# race it: up to 5 s (50 x 0.1 s).
 	for i in $(seq 50); do
-		ssh -o BatchMode=yes -o IdentityFile="$SSHD_DIR/id" -o UserKnownHostsFile="$SSHD_DIR/known_hosts" \
+		"${here[@]}" ssh -o BatchMode=yes -o IdentityFile="$SSHD_DIR/id" -o UserKnownHostsFile="$SSHD_DIR/known_hosts" \
 			-p "$MGMT_PORT" "root@$MGMT_DUT" true 2>/dev/null && return 0
 		sleep 0.1
 	done
