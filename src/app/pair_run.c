@@ -15,6 +15,7 @@
 #include "core/addrpolicy.h"
 #include "core/errmsg.h"
 #include "core/ns.h"
+#include "io/reflect.h"
 #include "os/command.h"
 #include "os/fs.h"
 #include "os/ifinfo.h"
@@ -26,6 +27,7 @@
 #define PAIR_STREAM_SLACK_MS 60000	/* a stream's start, its agent and end */
 #define PAIR_SEARCH_MS (30 * 60 * 1000)	/* a forwarding search at most */
 #define PAIR_ARGS_MAX 64
+#define PAIR_TEST_PORT 9		/* the test frames' UDP port (core/frame.h's default) */
 
 /* A word that goes into a command line at the peer (ssh joins them with
  * spaces for the remote shell): nothing a shell reads specially. */
@@ -55,7 +57,7 @@ int app_pair_run_check(const struct app_pair_opts *op, struct topology *t, char 
 	int rc;
 
 	if (!op->tests)
-		return errmsg(-EINVAL, err, errlen, "--test: name one test or more (send, receive, forward)");
+		return errmsg(-EINVAL, err, errlen, "--test: name one test or more (send, receive, forward, reflect)");
 	if (op->ktap && op->json)
 		return errmsg(-EINVAL, err, errlen, "one of --ktap and --json");
 	if ((rc = app_gate_run_check_kcidb(&op->kcidb, err, errlen)))
@@ -403,28 +405,44 @@ static int peer_ifname(const struct pair *p, char *ifname, size_t len, char *err
 	return 0;
 }
 
-/* forward: the peer's rfc2544 search through this host on one port. */
-static int forward_test(const struct pair *p, const char *rif, struct testpoint_set *s, char *err, size_t errlen)
+/* forward and reflect: the peer's rfc2544 search through this host on
+ * one port, the frames routed back by the kernel (forward) or sent back
+ * by the XDP reflector on NETIF (reflect). */
+static int forward_test(const struct pair *p, const char *rif, bool reflect, struct testpoint_set *s, char *err,
+			size_t errlen)
 {
 	const struct app_pair_opts *op = p->op;
+	const char *test = reflect ? "reflect" : "forward";
 	const char *sysctl = p->v6 ? "/proc/sys/net/ipv6/conf/all/forwarding" : "/proc/sys/net/ipv4/ip_forward";
+	const char *sysname = p->v6 ? "net.ipv6.conf.all.forwarding" : "net.ipv4.ip_forward";
 	char on[8] = "", size[16], trial[32], errline[512], e[512];
 	const char *argv[PAIR_ARGS_MAX];
+	struct reflect *rf = NULL;
 	unsigned int n = 0;
 	json_object *doc, *rows, *row, *ndr;
 	struct testpoint *t;
 	int rc, st = 0;
 
-	if (fs_read(NULL, sysctl, on, sizeof(on)) < 0 || on[0] != '1') {
-		if (!(t = point(s, TESTPOINT_SKIP, "forward", NULL, NAN, NULL, &st)))
+	if (!reflect && (fs_read(NULL, sysctl, on, sizeof(on)) < 0 || on[0] != '1')) {
+		if (!(t = point(s, TESTPOINT_SKIP, test, NULL, NAN, NULL, &st)))
 			return st;
 		snprintf(t->line, sizeof(t->line),
 			 "forwarding is off on this host (%s = %c): the test routes frames back out of %s; "
 			 "turn it on (sysctl -w %s=1) to run it",
-			 p->v6 ? "net.ipv6.conf.all.forwarding" : "net.ipv4.ip_forward", on[0] ? on[0] : '?', p->t->netif,
-			 p->v6 ? "net.ipv6.conf.all.forwarding" : "net.ipv4.ip_forward");
-		say(p, "forward: skipped: %s", t->line);
+			 sysname, on[0] ? on[0] : '?', p->t->netif, sysname);
+		say(p, "%s: skipped: %s", test, t->line);
 		return 0;
+	}
+	if (reflect && (rc = reflect_attach(p->t->netif, PAIR_TEST_PORT, &rf, e, sizeof(e)))) {
+		/* a port without native XDP cannot run it: a skip, said why */
+		if (rc == -EOPNOTSUPP || rc == -EINVAL || rc == -EBUSY || rc == -EPERM) {
+			if (!(t = point(s, TESTPOINT_SKIP, test, NULL, NAN, NULL, &st)))
+				return st;
+			snprintf(t->line, sizeof(t->line), "%s cannot take the XDP reflector: %.256s", p->t->netif, e);
+			say(p, "%s: skipped: %s", test, t->line);
+			return 0;
+		}
+		return broken(s, test, "%s", e);
 	}
 	snprintf(size, sizeof(size), "%u", op->frame_size);
 	snprintf(trial, sizeof(trial), "%llums", (unsigned long long)(op->trial_ns / NSEC_PER_MSEC));
@@ -457,37 +475,47 @@ static int forward_test(const struct pair *p, const char *rif, struct testpoint_
 	argv[n++] = "--no-store";
 	argv[n++] = "--json";
 	argv[n] = NULL;
-	say(p, "forward: the peer offers %s-byte frames on %s to %s through %s's %s and back (rfc2544 throughput)",
-	    size, rif, p->local, "this host", p->t->netif);
+	say(p, "%s: the peer offers %s-byte frames on %s to %s's %s, %s (rfc2544 throughput)", test, size, rif,
+	    "this host", p->t->netif, reflect ? "sent back by the XDP reflector there" : "routed back out of it");
 	rc = run_json(p, true, (char *const *)argv, PAIR_SEARCH_MS, &doc, errline, sizeof(errline), e, sizeof(e));
+	{
+		uint64_t back, passed;
+
+		reflect_counts(rf, &back, &passed);
+		reflect_detach(rf);
+		if (reflect)
+			say(p, "%s: the reflector sent back %llu frames and left %llu to the stack", test,
+			    (unsigned long long)back, (unsigned long long)passed);
+	}
 	if (rc == -EINTR)
 		return errmsg(rc, err, errlen, "stopped");
 	if (rc < 0)
-		return broken(s, "forward", "%s", e);
+		return broken(s, test, "%s", e);
 	if (rc != 0 || !doc) {
 		json_object_put(doc);
-		return broken(s, "forward", "the search at the peer ended with status %d: %s", rc,
+		return broken(s, test, "the search at the peer ended with status %d: %s", rc,
 			      errline[0] ? errline : "no output");
 	}
 	if (!json_object_object_get_ex(doc, "rows", &rows) || !json_object_is_type(rows, json_type_array) ||
 	    !(row = json_object_array_get_idx(rows, 0)) || !json_object_object_get_ex(row, "ndr", &ndr)) {
 		json_object_put(doc);
-		return broken(s, "forward", "the search at the peer gave no NDR");
+		return broken(s, test, "the search at the peer gave no NDR");
 	}
 	{
-		json_object *al;
+		json_object *al, *cap;
 		bool at_least = json_object_object_get_ex(ndr, "at_least", &al) && json_object_get_boolean(al);
+		bool capped = json_object_object_get_ex(ndr, "tester_capped", &cap) && json_object_get_boolean(cap);
 		double pps = num(ndr, "pps");
 
-		if ((t = point(s, isfinite(pps) ? TESTPOINT_DONE : TESTPOINT_ERROR, "forward", "ndr", pps, "frames/s",
-			       &st)))
-			snprintf(t->line, sizeof(t->line), "%u-byte frames in on %s and routed back out of it%s",
-				 op->frame_size, p->t->netif,
-				 at_least ? ", at least: the peer's generator fell short before this host lost a frame" :
-					    "");
-		/* the frame size in the path, as the other tests' figures */
-		if (t)
+		if ((t = point(s, isfinite(pps) ? TESTPOINT_DONE : TESTPOINT_ERROR, test, "ndr", pps, "frames/s", &st))) {
+			snprintf(t->line, sizeof(t->line), "%u-byte frames in on %s and %s%s", op->frame_size, p->t->netif,
+				 reflect ? "sent back by the XDP reflector" : "routed back out of it",
+				 !at_least ? "" : capped ?
+				 ", at least: the peer's generator fell short before this host lost a frame" :
+				 ", at least: nothing lost up to the highest load offered (--max-load)");
+			/* the frame size in the path, as the figures of a search */
 			snprintf(t->path + strlen(t->path), sizeof(t->path) - strlen(t->path), ".%u", op->frame_size);
+		}
 	}
 	json_object_put(doc);
 	return st;
@@ -540,7 +568,9 @@ int app_pair_run(const struct app_pair_opts *op, const struct topology *t, const
 	if (!rc && (op->tests & APP_PAIR_RECEIVE))
 		rc = stream_test(&p, false, s, err, errlen);
 	if (!rc && (op->tests & APP_PAIR_FORWARD))
-		rc = forward_test(&p, rif, s, err, errlen);
+		rc = forward_test(&p, rif, false, s, err, errlen);
+	if (!rc && (op->tests & APP_PAIR_REFLECT))
+		rc = forward_test(&p, rif, true, s, err, errlen);
 	if (cli && cli->stop)
 		cli->stop(cli->ctx, false);
 	if (rc)

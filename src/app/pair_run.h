@@ -11,8 +11,12 @@
  *   forward   the peer offers frames to NETIF addressed to the peer's own
  *             address, which this host routes back out of NETIF (a
  *             router on one port); rfc2544 throughput searched at the
- *             peer with one port for --tx and --rx: the NDR.
- * A test the pair cannot run (forwarding off on this host) is skipped
+ *             peer with one port for --tx and --rx: the NDR;
+ *   reflect   the same with an XDP program on NETIF sending the test
+ *             frames straight back (XDP_TX): the port's and the driver's
+ *             own rate, without the stack.
+ * A test the pair cannot run (forwarding off on this host, a NETIF
+ * without native XDP) is skipped
  * with the reason. The results are test points (core/testpoint.h), for
  * KTAP, KCIDB or the text and JSON of render/pair_print.c. */
 #ifndef WR_APP_PAIR_RUN_H
@@ -27,8 +31,8 @@
 #include "core/testpoint.h"
 #include "core/topology.h"
 
-enum app_pair_test { APP_PAIR_SEND = 1, APP_PAIR_RECEIVE = 2, APP_PAIR_FORWARD = 4 };
-#define APP_PAIR_ALL (APP_PAIR_SEND | APP_PAIR_RECEIVE | APP_PAIR_FORWARD)
+enum app_pair_test { APP_PAIR_SEND = 1, APP_PAIR_RECEIVE = 2, APP_PAIR_FORWARD = 4, APP_PAIR_REFLECT = 8 };
+#define APP_PAIR_ALL (APP_PAIR_SEND | APP_PAIR_RECEIVE | APP_PAIR_FORWARD | APP_PAIR_REFLECT)
 #define APP_PAIR_SSH_OPTS_MAX 16
 
 struct app_pair_opts {

@@ -16,6 +16,7 @@ static int set_tests(void *ctx, const struct opt *opt, const char *v, char *err,
 {
 	static const struct { const char *name; unsigned int bit; } names[] = {
 		{ "send", APP_PAIR_SEND }, { "receive", APP_PAIR_RECEIVE }, { "forward", APP_PAIR_FORWARD },
+		{ "reflect", APP_PAIR_REFLECT },
 		{ "all", APP_PAIR_ALL },
 	};
 	struct app_pair_opts *op = ctx;
@@ -30,14 +31,14 @@ static int set_tests(void *ctx, const struct opt *opt, const char *v, char *err,
 			if (strlen(names[i].name) == n && !strncmp(names[i].name, p, n))
 				break;
 		if (i == sizeof(names) / sizeof(names[0])) {
-			snprintf(err, errlen, "--test '%s': the tests are send, receive and forward (or all)", v);
+			snprintf(err, errlen, "--test '%s': the tests are send, receive, forward and reflect (or all)", v);
 			return -EINVAL;
 		}
 		op->tests |= names[i].bit;
 		p += n + (p[n] == ',');
 	}
 	if (!op->tests) {
-		snprintf(err, errlen, "--test '%s': name one test or more: send, receive, forward", v);
+		snprintf(err, errlen, "--test '%s': name one test or more: send, receive, forward, reflect", v);
 		return -EINVAL;
 	}
 	return 0;
@@ -104,7 +105,8 @@ static const struct opt pair_opts[] = {
 		  "REMOTE_ARGS); without it, those variables in the environment"),
 	  .group = "the pair" },
 	{ OPT_CUSTOM("test", OPT_VALUE, "LIST", set_tests,
-		     "the tests to run: send, receive, forward (comma-separated)"),
+		     "the tests to run: send, receive, forward, reflect\n"
+		     "(comma-separated)"),
 	  .def = "all" },
 	{ OPT_BOOL("ipv6", PO(ipv6), "use the pair's IPv6 addresses (default: IPv4 when it has them)") },
 	{ OPT_BOOL("allow-any-address", PO(allow_any_address),
@@ -123,13 +125,14 @@ static const struct opt pair_opts[] = {
 	{ OPT_CUSTOM("max-loss", OPT_VALUE, "PCT", set_max_loss,
 		     "a stream that loses more than PCT percent fails"),
 	  .def = "0" },
-	{ OPT_UINT("size", "BYTES", PO(frame_size), 64, 9018, "forward: the frame size"), .group = "forward",
+	{ OPT_UINT("size", "BYTES", PO(frame_size), 64, 9018, "forward, reflect: the frame size"),
+	  .group = "forward and reflect",
 	  .def = "64" },
 	{ OPT_NS("trial-time", "T", PO(trial_ns), 100 * NSEC_PER_MSEC, 60 * NSEC_PER_SEC,
-		 "forward: each trial of the search"),
+		 "forward, reflect: each trial of the search"),
 	  .def = "1s" },
 	{ OPT_CUSTOM("max-load", OPT_VALUE, "RATE", set_max_load,
-		     "forward: the highest load the search offers (default: the\n"
+		     "forward, reflect: the highest load the search offers (default: the\n"
 		     "peer's line rate or its generator's ceiling)") },
 	{ OPT_BOOL("ktap", PO(ktap),
 		   "the results as KTAP, the kernel selftests' format (one test\n"
@@ -147,7 +150,7 @@ static const struct opt *const pair_tables[] = { pair_opts, NULL };
 
 const struct opt_cmd pair_cmd = {
 	.name = "pair",
-	.synopsis = "[--topology net.config] [--test send,receive,forward] [--ktap|--json] [--kcidb FILE --origin NAME]\n"
+	.synopsis = "[--topology net.config] [--test send,receive,forward,reflect] [--ktap|--json] [--kcidb FILE --origin NAME]\n"
 		    "       [OPTIONS]",
 	.about = "The tests a two-endpoint pair can run, the pair given as the kernel's driver\n"
 		 "selftests give it: this host (NETIF) is the host under test, the peer is a\n"
@@ -156,7 +159,8 @@ const struct opt_cmd pair_cmd = {
 		 "host; each gives what arrived, the loss and this host's CPU per KB and per\n"
 		 "datagram. forward: the peer offers frames to NETIF addressed to itself,\n"
 		 "which this host routes back out of NETIF (a router on one port), searched\n"
-		 "for the NDR (needs forwarding on here). wirerate runs at the peer too (the\n"
+		 "for the NDR (needs forwarding on here). reflect: the same, the frames sent\n"
+		 "back by an XDP program on NETIF (XDP_TX). wirerate runs at the peer too (the\n"
 		 "same binary in a namespace; over ssh, --remote-wirerate). docs/kernel-ci.md.\n",
 	.notes = "exit status (kselftest's): 0 every test passed or measured, 1 a test failed or\n"
 		 "could not complete, 4 every test skipped; 2 bad input (the pair, an option)\n",

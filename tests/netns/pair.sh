@@ -1,16 +1,19 @@
 # wirerate pair on a selftests pair (lib_pair.sh), its peer in a network
-# namespace (REMOTE_TYPE=netns): the send, receive and one-port
-# forwarding tests end to end, the KTAP through the kernel's own KTAP
+# namespace (REMOTE_TYPE=netns): the send, receive, one-port forwarding
+# and XDP reflector tests end to end, the KTAP through the kernel's own KTAP
 # parser (kunit.py), the KCIDB document through the published schema;
 # the variables from the environment; forwarding off (the forward test
 # skips, exit 4); a SIGKILL; the bad pairs. pair_ssh.sh: the peer over ssh.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_pair.sh"
-inhost "$WR" pair --topology "$T/net.config" "${PAIR_LOSS[@]}" --duration 1s --ktap --kcidb "$T/netns.json" --origin wirerate_test \
+inhost "$WR" pair --topology "$T/net.config" "${PAIR_LOSS[@]}" "${PAIR_SEARCH[@]}" --duration 1s --ktap --kcidb "$T/netns.json" --origin wirerate_test \
 	>"$T/netns.ktap" 2>"$T/netns.err"; rc=$?
 cat "$T/netns.err"
 [ "$rc" = 0 ] || fail "pair over netns exited $rc"
 check_run "$T/netns.ktap" "$T/netns.json" "netns pair"
+# the reflector's program went with the run: a link that dies with it
+ip -n "$H" -d link show "${P}a" | grep -q 'prog/xdp' && fail "the XDP reflector is still attached"
+grep -q 'the reflector sent back [1-9][0-9]* frames' "$T/netns.err" || fail "the reflector sent nothing back"
 
 # The variables in the environment, no file; --json.
 inhost env NETIF="${P}a" LOCAL_V4=198.18.0.1 REMOTE_V4=198.18.0.2 REMOTE_TYPE=netns REMOTE_ARGS="$R" \

@@ -1,8 +1,8 @@
 # wirerate pair on a selftests pair (lib_pair.sh) whose peer is reached
 # over ssh (REMOTE_TYPE=ssh): a throwaway sshd in the peer on a management
-# link (198.18.255.0/29) from this host's namespace. The send, receive
-# and one-port forwarding tests end to end, KTAP and KCIDB checked as in
-# pair.sh.
+# link (198.18.255.0/29) from this host's namespace. The send, receive,
+# one-port forwarding and XDP reflector tests end to end, the KTAP and
+# the KCIDB document checked as in pair.sh.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_pair.sh"
 
@@ -13,7 +13,7 @@ sed -e 's/^REMOTE_TYPE=.*/REMOTE_TYPE=ssh/' -e "s/^REMOTE_ARGS=.*/REMOTE_ARGS=ro
 	>"$T/ssh.config"
 SSHP=(--ssh-option "IdentityFile=$SSHD_DIR/id" --ssh-option "UserKnownHostsFile=$SSHD_DIR/known_hosts"
       --ssh-option StrictHostKeyChecking=yes --ssh-option "Port=$MGMT_PORT" --remote-wirerate "$WR")
-inhost "$WR" pair --topology "$T/ssh.config" "${SSHP[@]}" "${PAIR_LOSS[@]}" --duration 1s --ktap --kcidb "$T/ssh.json" \
+inhost "$WR" pair --topology "$T/ssh.config" "${SSHP[@]}" "${PAIR_LOSS[@]}" "${PAIR_SEARCH[@]}" --duration 1s --ktap --kcidb "$T/ssh.json" \
 	--origin wirerate_test >"$T/ssh.ktap" 2>"$T/ssh.err"; rc=$?
 cat "$T/ssh.err"
 [ "$rc" = 0 ] || fail "pair over ssh exited $rc"

@@ -14,5 +14,7 @@ extern const unsigned char wr_bpf_count[];	/* the analyzer inside XDP */
 extern const size_t wr_bpf_count_len;
 extern const unsigned char wr_bpf_pass[];	/* the lab DUT's ingress: XDP_PASS */
 extern const size_t wr_bpf_pass_len;
+extern const unsigned char wr_bpf_reflect[];	/* pair --reflect: test frames back out (XDP_TX) */
+extern const size_t wr_bpf_reflect_len;
 
 #endif
