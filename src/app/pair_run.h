@@ -5,7 +5,9 @@
  * read back:
  *   send      this host sends paced UDP to a server at the peer
  *             (stream --receiver dut --dut PEER): what arrived, the loss,
- *             and this host's CPU per KB and per datagram sent;
+ *             and this host's CPU per KB and per datagram sent (from
+ *             /proc/stat, and with --soak from the soak, which sees the
+ *             interrupt time /proc/stat hides);
  *   receive   the peer sends to a server here (stream --sender dut): the
  *             same, for this host as the receiver;
  *   forward   the peer offers frames to NETIF addressed to the peer's own
@@ -43,6 +45,7 @@ struct app_pair_opts {
 	uint64_t rate_pps;		/* each stream's pace */
 	unsigned int message_size;	/* each datagram's payload */
 	double max_loss_pct;		/* a stream losing more fails */
+	bool soak;			/* --soak: this host's end soaked too (stream --soak-here) */
 	unsigned int frame_size;	/* forward: the frame size */
 	uint64_t trial_ns;		/* forward: each trial's length */
 	const char *max_load;		/* forward: the highest load, as given (NULL: none) */
@@ -58,7 +61,8 @@ struct app_pair_opts {
 /* The pair and the options, before anything runs: net.config (or the
  * environment) parsed into *t, the tests and their options checked,
  * NETIF an interface here holding the local address, the addresses
- * within the benchmarking ranges (or --allow-any-address). 0, or
+ * within the benchmarking ranges (or --allow-any-address), a soak
+ * calibration here for --soak. 0, or
  * -EINVAL with a one-line reason. */
 int app_pair_run_check(const struct app_pair_opts *op, struct topology *t, char *err, size_t errlen);
 

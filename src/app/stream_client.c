@@ -184,6 +184,9 @@ static int check_ends(struct app_stream_opts *op, char *err, size_t errlen)
 		return errmsg(-EINVAL, err, errlen, "--profile is the client's (lab mode or --client --dut)");
 	if ((op->profile_hz || op->profile_top) && !op->profile)
 		return errmsg(-EINVAL, err, errlen, "--profile-hz and --profile-top go with --profile");
+	if (op->soak_here && op->mode != APP_STREAM_CLIENT)
+		return errmsg(-EINVAL, err, errlen, "--soak-here soaks this host's end against a server elsewhere "
+						     "(--client HOST, or an end on a DUT of its own)");
 	if (op->mode == APP_STREAM_CLIENT && !op->dut.given && (cpuset_count(&op->watch) || op->soak || op->profile))
 		return errmsg(-EINVAL, err, errlen, "--%s: name the DUT the stream crosses with --dut",
 			      op->soak ? "soak" : op->profile ? "profile" : "watch-cpus");
@@ -351,6 +354,10 @@ struct run {
 	struct cpuset watch;
 	char soak_path[4096];
 	bool soak_path_set;
+	/* --soak-here: this host's own CPUs, watched and soaked over the
+	 * same window through an agent of this host (hd) */
+	struct dut *hd;
+	struct cpucost *hcost;
 };
 
 /* The soaked run slower than the control run by more than this share
@@ -360,14 +367,25 @@ struct run {
 
 static void soak_control_check(const struct run *w, const struct stream_result *r, struct cpucost_result *cr);
 
+/* The sending window's ends: the DUT's CPUs and, with --soak-here, this
+ * host's, marked together. */
+static void window_mark(struct run *w, bool end)
+{
+	struct cpucost *c[2] = { w->cost, w->hcost };
+
+	for (int i = 0; i < 2; i++) {
+		if (!c[i])
+			continue;
+		if (end)
+			cpucost_mark_end(c[i]);
+		else
+			cpucost_mark_start(c[i]);
+	}
+}
+
 static void dut_window(void *arg, bool end)
 {
-	struct cpucost *c = arg;
-
-	if (end)
-		cpucost_mark_end(c);
-	else
-		cpucost_mark_start(c);
+	window_mark(arg, end);
 }
 
 /* Open the DUT the stream crosses (lab mode: the lab of --prefix unless
@@ -437,7 +455,35 @@ static int dut_watch_open(struct run *w, const struct lab_status *lab, char *err
 	if (op->profile)
 		cpucost_profile(w->cost, op->profile_hz, op->profile_top ? op->profile_top : 10);
 	w->c.window = dut_window;
-	w->c.window_arg = w->cost;
+	w->c.window_arg = w;
+	return 0;
+}
+
+/* --soak-here: this host's CPUs (every one online), watched and soaked
+ * through a local agent over the same window as the DUT's. */
+static int here_watch_open(struct run *w, char *err, size_t errlen)
+{
+	const struct app_stream_opts *op = w->op;
+	struct dut_target t = { .given = true, .kind = DUT_LOCAL };
+	struct cpuset watch;
+	char e[256], path[4096];
+	const char *v;
+	int rc;
+
+	if (!op->soak_here)
+		return 0;
+	if ((rc = dut_open(&t, NULL, 0, &w->hd, err, errlen)))
+		return rc;
+	if (!(v = envcap_kv_get(dut_env(w->hd), "dut.cpu.online")) || cpuset_parse_list(v, &watch, e, sizeof(e)))
+		return errmsg(-EIO, err, errlen, "--soak-here: this host's online CPUs are not known");
+	if (op->soak_path)
+		snprintf(path, sizeof(path), "%s", op->soak_path);
+	else
+		soak_calibration_default_path(path, sizeof(path));
+	if ((rc = cpucost_create(w->hd, &watch, true, path, &w->hcost, err, errlen)))
+		return rc;
+	w->c.window = dut_window;
+	w->c.window_arg = w;
 	return 0;
 }
 
@@ -714,8 +760,7 @@ static int dut_send_once(struct run *w, char *err, size_t errlen)
 	if (!rc)
 		ports_mark(w, true);
 	if (!rc && !(rc = app_stream_dut_send(w->d, &ds, err, errlen))) {
-		if (w->cost)
-			cpucost_mark_start(w->cost);
+		window_mark(w, false);
 		while (!sent && !rc) {
 			if (op->stop && *op->stop) {
 				stopped = true;
@@ -723,8 +768,7 @@ static int dut_send_once(struct run *w, char *err, size_t errlen)
 			}
 			rc = app_stream_dut_sent(w->d, 1000, &sent, err, errlen);
 		}
-		if (w->cost)
-			cpucost_mark_end(w->cost);
+		window_mark(w, true);
 		if (!rc)
 			rc = app_stream_dut_end(w->d, stopped, w->res->s, op->nsend, err, errlen);
 		if (!rc)
@@ -836,7 +880,7 @@ static int soak_control(struct run *w, char *err, size_t errlen)
 		return rc;
 	if (op->profile)
 		cpucost_profile(w->cost, op->profile_hz, op->profile_top ? op->profile_top : 10);
-	w->c.window_arg = w->cost;
+	w->c.window_arg = w;
 	return 0;
 }
 
@@ -875,6 +919,13 @@ static int runs(struct run *w, const char *lab, char *err, size_t errlen)
 		cpucost_result(w->cost, dut_frames(w->op, &res->r), &res->cr);
 		soak_control_check(w, &res->r, &res->cr);
 		res->have_cost = true;
+	}
+	/* this host's end: the datagrams it sent, or with its server here
+	 * (--sender dut) those that reached it */
+	if (w->hcost && cpucost_ended(w->hcost)) {
+		cpucost_result(w->hcost, w->op->dut_end == APP_STREAM_END_SENDER ? res->r.recv + res->r.drops : res->r.sent,
+			       &res->here_cr);
+		res->have_here = true;
 	}
 	return 0;
 }
@@ -933,7 +984,8 @@ static int client(struct run *w, char *err, size_t errlen)
 	if ((rc = client_hosts(w, err, errlen)))
 		return rc;
 	w->res->port = op->port;
-	if ((rc = dut_watch_open(w, NULL, err, errlen)) || (op->dut_end && (rc = dut_end_open(w, NULL, err, errlen))))
+	if ((rc = dut_watch_open(w, NULL, err, errlen)) || (rc = here_watch_open(w, err, errlen)) ||
+	    (op->dut_end && (rc = dut_end_open(w, NULL, err, errlen))))
 		return rc;
 	return runs(w, NULL, err, errlen);
 }
@@ -1044,6 +1096,8 @@ int app_stream_client(struct app_stream_opts *op, const struct app_cli_hooks *cl
 out:
 	cpucost_destroy(w->cost);
 	dut_close(w->d);
+	cpucost_destroy(w->hcost);
+	dut_close(w->hd);
 	if (w->gen >= 0)
 		close(w->gen);
 	if (w->sink >= 0)

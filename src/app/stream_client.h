@@ -62,7 +62,8 @@ struct app_stream_opts {
 	const char *dut_ports[DUTSNAP_IF_MAX];
 	unsigned int ndut_ports;
 	bool soak;
-	const char *soak_path;		/* --soak-calibration (lab, local) */
+	bool soak_here;			/* --soak-here: this host's end soaked too */
+	const char *soak_path;		/* --soak-calibration (lab, local, --soak-here) */
 	bool profile;			/* --profile: where the DUT's CPU time goes */
 	unsigned int profile_hz, profile_top;
 	/* -I LEVEL[,WIDTH] and -i MAX[,MIN]: repeat until the mean's
@@ -122,6 +123,10 @@ struct app_stream_res {
 	struct stream_sender s[STREAMRUN_MAX];	/* the last run's senders */
 	bool have_cost;			/* the DUT's CPU was watched over the last run */
 	struct cpucost_result cr;
+	/* --soak-here: this host's CPUs (its end: the senders, or the
+	 * server with --sender dut) over the same window, soaked */
+	bool have_here;
+	struct cpucost_result here_cr;
 	char dut[160];			/* the DUT's name, with have_cost */
 	enum app_stream_end dut_end;	/* the end that ran on the DUT */
 	char dut_kernel[80];		/* with dut_end: the DUT's kernel release */

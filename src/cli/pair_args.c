@@ -122,6 +122,10 @@ static const struct opt pair_opts[] = {
 	{ OPT_CUSTOM("rate", OPT_VALUE, "RATE", set_rate, "each stream's pace, datagrams/s"), .def = "10kpps" },
 	{ OPT_UINT("message-size", "BYTES", PO(message_size), 1, 65507, "each datagram's payload"),
 	  .shortname = 'm', .def = "1024" },
+	{ OPT_BOOL("soak", PO(soak),
+		   "also soak this host's CPUs over each stream (needs 'wirerate\n"
+		   "soak --calibrate' here): its CPU per datagram and per KB\n"
+		   "with the interrupt time /proc/stat hides") },
 	{ OPT_CUSTOM("max-loss", OPT_VALUE, "PCT", set_max_loss,
 		     "a stream that loses more than PCT percent fails"),
 	  .def = "0" },

@@ -222,6 +222,10 @@ static const struct opt stream_opts[] = {
 	{ OPT_BOOL("soak", SO(soak),
 		   "also soak them (needs 'wirerate soak --calibrate' on the\n"
 		   "DUT): sees the interrupt time /proc/stat hides") },
+	{ OPT_BOOL("soak-here", SO(soak_here),
+		   "also soak this host's CPUs over the run (its end: the\n"
+		   "senders, or the server with --sender dut; needs 'wirerate\n"
+		   "soak --calibrate' here): this end's CPU per datagram") },
 	{ OPT_BOOL("local-cpu", SO(local_cpu),
 		   "show the sender's CPU use and service demand (netperf's\n"
 		   "-c): its CPU's, with -T, else its host's"),

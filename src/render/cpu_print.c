@@ -86,9 +86,15 @@ void cpu_print_cost(struct out *out, const struct cpucost_result *r)
 
 void cpu_print_cost_per(struct out *out, const struct cpucost_result *r, const char *per)
 {
-	out_obj_start(out, "dut_cpu");
+	cpu_print_cost_of(out, "dut_cpu", "DUT", r, per);
+}
+
+void cpu_print_cost_of(struct out *out, const char *key, const char *whose, const struct cpucost_result *r,
+		       const char *per)
+{
+	out_obj_start(out, key);
 	if (!r->valid) {
-		out_text(out, "  DUT CPU    not measured\n");
+		out_text(out, "  %s CPU    not measured\n", whose);
 		out_obj_end(out);
 		return;
 	}
@@ -96,9 +102,11 @@ void cpu_print_cost_per(struct out *out, const struct cpucost_result *r, const c
 	out_arr_start(out, "cpus");
 	for (unsigned int i = 0; i < r->n; i++) {
 		const struct cpucost_cpu *c = &r->c[i];
+		char cf[32];
 
+		snprintf(cf, sizeof(cf), "  %s CPU %%-2llu", whose);
 		out_obj_start(out, NULL);
-		out_u64(out, "cpu", "  DUT CPU %-2llu", c->cpu);
+		out_u64(out, "cpu", cf, c->cpu);
 		out_f64(out, "usr", " usr %.1f", c->pct.usr);
 		out_f64(out, "sys", " sys %.1f", c->pct.sys);
 		out_f64(out, "irq", " irq %.1f", c->pct.irq);
@@ -123,7 +131,7 @@ void cpu_print_cost_per(struct out *out, const struct cpucost_result *r, const c
 	if (r->ns_per_frame > 0) {
 		char f1[96], f2[96];
 
-		snprintf(f1, sizeof(f1), "  cost       %%.0f ns of DUT CPU per %s", per);
+		snprintf(f1, sizeof(f1), "  cost       %%.0f ns of %s CPU per %s", whose, per);
 		snprintf(f2, sizeof(f2), ", %%.0f %s per CPU-second", strcmp(per, "forwarded frame") ? "datagrams" : "frames");
 		out_f64(out, "ns_per_frame", f1, r->ns_per_frame);
 		out_f64(out, "frames_per_cpu_s", f2, r->frames_per_cpu_s);

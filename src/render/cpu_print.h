@@ -15,6 +15,10 @@
 void cpu_print_cost(struct out *out, const struct cpucost_result *r);
 /* The same, the cost said per what ("datagram sent"). */
 void cpu_print_cost_per(struct out *out, const struct cpucost_result *r, const char *per);
+/* The same under key, its lines naming whose CPUs they are ("DUT", "this
+ * host's"). */
+void cpu_print_cost_of(struct out *out, const char *key, const char *whose, const struct cpucost_result *r,
+		       const char *per);
 /* A sampling profile (dut/profile.h) as the object "profile": "2997
  * samples at 999 Hz over 3.0 s: busy 60.2%, 55.1% of it in softirq; where
  * the busy time went:" and the top functions; p NULL or invalid: none,

@@ -346,6 +346,19 @@ void stream_print_result(struct out *o, const struct stream_print *p, const stru
 			out_text(o, " (netperf's service demand, from %s)\n", p->cr->source);
 		}
 	}
+	if (p->here && p->here->valid) {
+		/* this host's end: the senders, or the server with the DUT's senders */
+		bool sender = !p->dut_end || strcmp(p->dut_end, "sender");
+
+		out_text(o, "this host, which %s %llu datagrams (--soak-here):\n", sender ? "sent" : "received",
+			 (unsigned long long)(sender ? r->sent : fwd));
+		cpu_print_cost_of(o, "here_cpu", "this host's", p->here, sender ? "datagram sent" : "datagram received");
+		if (p->here->ns_per_frame > 0)
+			out_f64(o, "here_service_demand_us_per_kb", "  demand     %.3f us of this host's CPU per KB\n",
+				ns_to_us(p->here->ns_per_frame) * 1024.0 / (double)p->size);
+	} else {
+		out_null(o, "here_cpu");
+	}
 	if (p->run_id)
 		out_i64(o, "run_id", "stored as run %lld\n", p->run_id);
 }
@@ -362,7 +375,8 @@ void stream_print_run(struct out *o, const struct app_stream_opts *op, const str
 				 .dut_end = res->dut_end == APP_STREAM_END_SENDER ? "sender" :
 					    res->dut_end == APP_STREAM_END_RECEIVER ? "receiver" : NULL,
 				 .dut_name = res->dut, .dut_kernel = res->dut_kernel, .ports = res->dport,
-				 .nport = res->nport, .control_mbps = res->control_mbps, .irq_placed = res->irq_placed };
+				 .nport = res->nport, .control_mbps = res->control_mbps, .irq_placed = res->irq_placed,
+				 .here = res->have_here ? &res->here_cr : NULL };
 
 	stream_print_result(o, &p, &res->r, &res->cf);
 }

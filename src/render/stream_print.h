@@ -31,6 +31,8 @@ struct stream_print {
 	 * and the stored run (0: none) */
 	const char *dut;
 	const struct cpucost_result *cr;
+	/* --soak-here: this host's end over the same window (NULL: not asked) */
+	const struct cpucost_result *here;
 	int64_t run_id;
 	/* the end that ran on the DUT ("sender", "receiver"; NULL: neither),
 	 * the DUT's name and kernel release */

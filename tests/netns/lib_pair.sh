@@ -52,8 +52,12 @@ PAIR_SEARCH=(--max-load 500kpps --trial-time 500ms)
 check_run() { # ktap kcidb what
 	local k=$1 j=$2 what=$3
 	cat "$k"
-	bash "$ROOT/tests/ktap_check.sh" "$k" 10 0 0 || fail "$what: the kernel's KTAP parser disagrees"
 	/usr/bin/python3 "$ROOT/tests/kcidb_check.py" "$j" || fail "$what: KCIDB schema"
+	# a soaked figure whose soak the host's drift made untrusted is a
+	# "cannot tell": KTAP's skip, KCIDB's DONE marked unsure
+	local u
+	u=$(jq '[.tests[] | select(.misc.unsure == true)] | length' "$j")
+	bash "$ROOT/tests/ktap_check.sh" "$k" $((10 - u)) 0 "$u" || fail "$what: the kernel's KTAP parser disagrees"
 	for t in send receive; do
 		jq -e --arg p "wirerate.pair.$t.received" '.tests[] | select(.path == $p) |
 			.status == "DONE" and .number.unit == "Mbit/s" and .number.value > 77.8 and .number.value < 86.1' \

@@ -68,4 +68,7 @@ expect_exit 2 inhost "$WR" pair --topology "$T/net.config" --test nosuch
 expect_exit 2 inhost "$WR" pair --topology "$T/net.config" --ktap --json
 expect_exit 2 inhost "$WR" pair --topology "$T/net.config" --ssh-option Port=22
 expect_exit 2 inhost env -u NETIF "$WR" pair
+expect_exit 2 env WIRERATE_STATE_DIR="$T/nostate" ip netns exec "$H" "$WR" pair --topology "$T/net.config" --soak
+# stream --soak-here soaks this host's end against a server elsewhere only
+expect_exit 2 "$WR" stream --soak-here -l 1
 echo ok

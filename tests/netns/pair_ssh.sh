@@ -2,7 +2,9 @@
 # over ssh (REMOTE_TYPE=ssh): a throwaway sshd in the peer on a management
 # link (198.18.255.0/29) from this host's namespace. The send, receive,
 # one-port forwarding and XDP reflector tests end to end, the KTAP and
-# the KCIDB document checked as in pair.sh.
+# the KCIDB document checked as in pair.sh; this host's end soaked
+# (--soak, after a calibration of its own), so its CPU figures come from
+# the soak and /proc/stat's are left out.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_pair.sh"
 
@@ -13,11 +15,18 @@ sed -e 's/^REMOTE_TYPE=.*/REMOTE_TYPE=ssh/' -e "s/^REMOTE_ARGS=.*/REMOTE_ARGS=ro
 	>"$T/ssh.config"
 SSHP=(--ssh-option "IdentityFile=$SSHD_DIR/id" --ssh-option "UserKnownHostsFile=$SSHD_DIR/known_hosts"
       --ssh-option StrictHostKeyChecking=yes --ssh-option "Port=$MGMT_PORT" --remote-wirerate "$WR")
-inhost "$WR" pair --topology "$T/ssh.config" "${SSHP[@]}" "${PAIR_LOSS[@]}" "${PAIR_SEARCH[@]}" --duration 1s --ktap --kcidb "$T/ssh.json" \
+export WIRERATE_STATE_DIR="$T/state"
+"$WR" soak --calibrate --timeout 60s >/dev/null || fail "soak --calibrate"
+inhost "$WR" pair --soak --topology "$T/ssh.config" "${SSHP[@]}" "${PAIR_LOSS[@]}" "${PAIR_SEARCH[@]}" --duration 1s --ktap --kcidb "$T/ssh.json" \
 	--origin wirerate_test >"$T/ssh.ktap" 2>"$T/ssh.err"; rc=$?
 cat "$T/ssh.err"
 [ "$rc" = 0 ] || fail "pair over ssh exited $rc"
 check_run "$T/ssh.ktap" "$T/ssh.json" "ssh pair"
+for t in send receive; do
+	grep -q "wirerate.pair.$t.cpu_per_datagram: [0-9.]* ns; this host's CPU time per datagram [a-z]*, from the soak" \
+		"$T/ssh.ktap" || fail "$t: no CPU figure from the soak"
+done
+grep -q '(/proc/stat)' "$T/ssh.ktap" && fail "/proc/stat's CPU figures beside the soak's"
 grep -q 'REMOTE_TYPE=ssh' "$T/ssh.ktap" || fail "the KTAP header does not name the ssh pair"
 
 echo ok
