@@ -19,8 +19,9 @@ int dut_args_ports(const char *v, char *buf, size_t buflen, const char **ports, 
 
 #define DUTOPT_ENTRIES(field, grp, dflt, what)                                                                  \
 	{ OPT_CUSTOM("dut", OPT_VALUE, "TARGET", dut_args_set_dut,                                              \
-		     what ":\nlab[:PREFIX], local, or ssh:[USER@]HOST[:PORT] (runs\n"                           \
-		     "'wirerate agent' there through the system's ssh)"),                                       \
+		     what ":\nlab[:PREFIX], local, ssh:[USER@]HOST[:PORT] (runs\n"                              \
+		     "'wirerate agent' there through the system's ssh), or\n"                                  \
+		     "netns:NAME (a network namespace of this host)"),                                          \
 	  .group = (grp), .def = (dflt), .off = (field) },                                                      \
 	{ OPT_CUSTOM("ssh-option", OPT_VALUE, "OPT", dut_args_set_ssh_option,                                   \
 		     "passed to ssh as -o OPT (repeatable), e.g. IdentityFile=~/.ssh/lab"),                     \
