@@ -23,6 +23,19 @@ struct vals {
 	bool given[K_N];
 };
 
+/* A value as an error message shows it: at most 64 bytes, every byte
+ * that is not printable ASCII a '?', so that a message stays one line
+ * whatever a file or the environment held. */
+static const char *shown(const char *v, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; v[i] && i < 64 && i + 1 < len; i++)
+		buf[i] = (unsigned char)v[i] >= 0x20 && (unsigned char)v[i] < 0x7f ? v[i] : '?';
+	buf[i] = '\0';
+	return buf;
+}
+
 static int key_of(const char *k, size_t n)
 {
 	for (int i = 0; i < K_N; i++)
@@ -158,9 +171,11 @@ static bool name_ok(const char *s)
 static int address(const char *key, const char *s, bool v6, char *out, char *err, size_t errlen)
 {
 	unsigned char b[16];
+	char sb[72];
 
 	if (inet_pton(v6 ? AF_INET6 : AF_INET, s, b) != 1)
-		return errmsg(-EINVAL, err, errlen, "%s '%s' is not an IPv%c address", key, s, v6 ? '6' : '4');
+		return errmsg(-EINVAL, err, errlen, "%s '%s' is not an IPv%c address", key, shown(s, sb, sizeof(sb)),
+			      v6 ? '6' : '4');
 	snprintf(out, TOPOLOGY_ADDR_MAX, "%s", s);
 	return 0;
 }
@@ -170,6 +185,7 @@ int topology_parse(const char *text, const char *const *envp, const char *what, 
 {
 	struct vals *v = calloc(1, sizeof(*v));
 	const char *src = text ? what : "the environment";
+	char sb[72];
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -183,7 +199,7 @@ int topology_parse(const char *text, const char *const *envp, const char *what, 
 		goto out;
 	}
 	if (strlen(v->v[K_NETIF]) >= TOPOLOGY_IFNAMSIZ || !name_ok(v->v[K_NETIF])) {
-		errmsg(rc, err, errlen, "NETIF '%.64s' is not an interface name", v->v[K_NETIF]);
+		errmsg(rc, err, errlen, "NETIF '%s' is not an interface name", shown(v->v[K_NETIF], sb, sizeof(sb)));
 		goto out;
 	}
 	snprintf(t->netif, sizeof(t->netif), "%s", v->v[K_NETIF]);
@@ -193,7 +209,8 @@ int topology_parse(const char *text, const char *const *envp, const char *what, 
 		t->remote_type = TOPOLOGY_SSH;
 	} else {
 		if (v->given[K_REMOTE_TYPE])
-			errmsg(rc, err, errlen, "REMOTE_TYPE '%.64s': wirerate knows netns and ssh", v->v[K_REMOTE_TYPE]);
+			errmsg(rc, err, errlen, "REMOTE_TYPE '%s': wirerate knows netns and ssh",
+			       shown(v->v[K_REMOTE_TYPE], sb, sizeof(sb)));
 		else
 			errmsg(rc, err, errlen, "%s has no REMOTE_TYPE: netns or ssh", src);
 		goto out;
@@ -206,7 +223,7 @@ int topology_parse(const char *text, const char *const *envp, const char *what, 
 	if (!name_ok(v->v[K_REMOTE_ARGS]) ||
 	    (t->remote_type == TOPOLOGY_NETNS && !strcmp(v->v[K_REMOTE_ARGS], "..")) ||
 	    (t->remote_type == TOPOLOGY_NETNS && !strcmp(v->v[K_REMOTE_ARGS], "."))) {
-		errmsg(rc, err, errlen, "REMOTE_ARGS '%.64s' is not a %s", v->v[K_REMOTE_ARGS],
+		errmsg(rc, err, errlen, "REMOTE_ARGS '%s' is not a %s", shown(v->v[K_REMOTE_ARGS], sb, sizeof(sb)),
 		       t->remote_type == TOPOLOGY_NETNS ? "namespace name" : "host name ([USER@]HOST)");
 		goto out;
 	}

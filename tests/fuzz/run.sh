@@ -4,8 +4,10 @@
 # stream_proto (the stream server's control lines, from the network),
 # agent_proto (the DUT agent's messages, from another host),
 # neigh_reply (ARP and ND answers on a tester port), runs_import
-# (an export file from another tester, stored in a real SQLite store) and
-# kernel_image (a --kernel file's header).
+# (an export file from another tester, stored in a real SQLite store),
+# kernel_image (a --kernel file's header), net_config (the selftests'
+# net.config, whose values reach command lines) and ktap (points and
+# run strings from a store or a peer, printed as KTAP).
 # FUZZ_SECONDS (default 20) is split between the targets, at least 5 s
 # each; as many targets build and run at once as the host has CPUs (each
 # still gets its seconds of its own CPU). Exit 0: no crash; 77: skipped (clang or libFuzzer missing: on
@@ -15,8 +17,8 @@ set -u
 
 cd "$(dirname "$0")/../.." || exit 1
 CLANG=${CLANG:-clang}
-TARGETS="frame_parse stream_proto agent_proto neigh_reply runs_import kernel_image"
-per=$(( ${FUZZ_SECONDS:-20} / 6 ))
+TARGETS="frame_parse stream_proto agent_proto neigh_reply runs_import kernel_image net_config ktap"
+per=$(( ${FUZZ_SECONDS:-20} / 8 ))
 [ "$per" -ge 5 ] || per=5
 FLAGS="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -I. -Isrc -D_GNU_SOURCE -Wall -Wextra"
 
@@ -81,6 +83,9 @@ one() {
 		src/core/dutsnap.c -ljson-c -lm ;;
 	kernel_image) fuzz_one kernel_image kimage tests/fuzz/fuzz_kimage.c src/core/kimage.c ;;
 	neigh_reply) fuzz_one neigh_reply neigh tests/fuzz/fuzz_neigh.c src/core/neigh.c ;;
+	net_config) fuzz_one net_config topology tests/fuzz/fuzz_topology.c src/core/topology.c src/core/errmsg.c ;;
+	ktap) fuzz_one ktap ktap tests/fuzz/fuzz_ktap.c src/render/ktap_print.c src/render/out.c src/os/timefmt.c \
+		src/core/testpoint.c -ljson-c -lm ;;
 	runs_import) fuzz_one runs_import import tests/fuzz/fuzz_import.c src/store/db_export.c src/store/db.c \
 		src/store/db_open.c src/store/db_schema.c src/store/db_pg.c src/store/sql.c src/os/fs.c src/os/procstat.c \
 		src/core/lossattr.c src/core/cpuset.c \

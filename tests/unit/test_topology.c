@@ -91,6 +91,21 @@ static void test_bad(void **state)
 	bad("NETIF=e\nLOCAL_V4=198.18.0.1\nREMOTE_V4=198.18.0.1\nREMOTE_TYPE=ssh\nREMOTE_ARGS=h\n", "the same");
 }
 
+/* A value from the environment can hold any byte: the message stays one
+ * printable line. */
+static void test_hostile_env(void **state)
+{
+	const char *env[] = { "NETIF=a\nb\x1b[31m", NULL };
+	struct topology t;
+	char err[256];
+	(void)state;
+
+	assert_int_equal(parse(NULL, env, &t, err), -EINVAL);
+	assert_null(strchr(err, '\n'));
+	assert_null(strchr(err, '\x1b'));
+	assert_non_null(strstr(err, "NETIF 'a?b?[31m'"));
+}
+
 static void test_describe(void **state)
 {
 	struct topology t;
@@ -109,6 +124,7 @@ int main(void)
 		cmocka_unit_test(test_file_quotes_comments),
 		cmocka_unit_test(test_env_and_file_wins),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_hostile_env),
 		cmocka_unit_test(test_describe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
