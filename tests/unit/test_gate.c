@@ -138,6 +138,39 @@ static void interrupted_is_no_verdict(void **st)
 	testpoint_set_free(&s);
 }
 
+/* An rfc2544 search's NDR: its repeats' spread and the search's width
+ * are the noise. */
+static void ndr_regression(void **st)
+{
+	struct testpoint_set s;
+	struct rm_cell *c;
+
+	(void)st;
+	runs();
+	snprintf(m.run[0].test, sizeof(m.run[0].test), "rfc2544 throughput");
+	snprintf(m.run[1].test, sizeof(m.run[1].test), "rfc2544 throughput");
+	for (unsigned int r = 0; r < 2; r++) {
+		c = &m.run[r].cell[m.run[r].ncells++];
+		memset(c, 0, sizeof(*c));
+		c->size = 64;
+		c->have_thr = true;
+		c->repeats = 3;
+		c->ndr_med = r ? 80000 : 100000;
+		c->ndr_min = c->ndr_med - 1000;
+		c->ndr_max = c->ndr_med + 1000;
+		c->width_pps = 500;
+		for (unsigned int k = 0; k < RM_MAX_ROUNDS; k++)
+			c->round_v[k] = c->round_sd[k] = NAN;
+	}
+	assert_int_equal(judge(5, &s), APP_GATE_REGRESSION);
+	assert_string_equal(s.p[0].path, "wirerate.rfc2544.ndr.64");
+	assert_int_equal(s.p[0].status, TESTPOINT_FAIL);
+	testpoint_set_free(&s);
+	/* 17% worse beyond the noise: under a 20% threshold it passes */
+	assert_int_equal(judge(20, &s), APP_GATE_OK);
+	testpoint_set_free(&s);
+}
+
 static void checks(void **st)
 {
 	struct app_gate_opts op = { .baseline = "a", .run = "b", .threshold_pct = 5 };
@@ -166,6 +199,7 @@ int main(void)
 		cmocka_unit_test(same_and_too_noisy),
 		cmocka_unit_test(missing_size_and_one_run),
 		cmocka_unit_test(interrupted_is_no_verdict),
+		cmocka_unit_test(ndr_regression),
 		cmocka_unit_test(checks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
