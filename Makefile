@@ -25,7 +25,7 @@ build: $(BUILD)/build.ninja
 deps:
 	@bash scripts/deps.sh
 
-# check: all but the long tier (tests/long.list), within 12 minutes here (11 min 17 s from a fresh clone, build included);
+# check: all but the long tier (tests/long.list), within 12 minutes here (11 min 16 s from a fresh clone, build included);
 # check-long: every test, as CI runs them.
 check: deps
 	$(MAKE) build
