@@ -472,7 +472,7 @@ static int forward_test(const struct pair *p, const char *rif, bool reflect, str
 		return 0;
 	}
 	if (reflect && (rc = reflect_attach(p->t->netif, PAIR_TEST_PORT, &rf, e, sizeof(e)))) {
-		/* a port without native XDP cannot run it: a skip, said why */
+		/* a port that cannot take the program (one of its own there): a skip, said why */
 		if (rc == -EOPNOTSUPP || rc == -EINVAL || rc == -EBUSY || rc == -EPERM) {
 			if (!(t = point(s, TESTPOINT_SKIP, test, NULL, NAN, NULL, &st)))
 				return st;

@@ -18,7 +18,7 @@
  *             frames straight back (XDP_TX): the port's and the driver's
  *             own rate, without the stack.
  * A test the pair cannot run (forwarding off on this host, a NETIF
- * without native XDP) is skipped
+ * that cannot take the XDP program) is skipped
  * with the reason. The results are test points (core/testpoint.h), for
  * KTAP, KCIDB or the text and JSON of render/pair_print.c. */
 #ifndef WR_APP_PAIR_RUN_H

@@ -15,8 +15,13 @@ sed -e 's/^REMOTE_TYPE=.*/REMOTE_TYPE=ssh/' -e "s/^REMOTE_ARGS=.*/REMOTE_ARGS=ro
 	>"$T/ssh.config"
 SSHP=(--ssh-option "IdentityFile=$SSHD_DIR/id" --ssh-option "UserKnownHostsFile=$SSHD_DIR/known_hosts"
       --ssh-option StrictHostKeyChecking=yes --ssh-option "Port=$MGMT_PORT" --remote-wirerate "$WR")
+# The soak's calibration, loose: this test checks that the CPU figures
+# come from the soak, not how close they are (cpu_soak does); under ASan
+# on a busy CI host five 1 s readings within 1% did not settle in 60 s,
+# readings of 0.5 s within 10% do. A calibration the host then drifts
+# from marks the figures "cannot tell", which check_run counts.
 export WIRERATE_STATE_DIR="$T/state"
-"$WR" soak --calibrate --timeout 60s >/dev/null || fail "soak --calibrate"
+"$WR" soak --calibrate --interval 500ms --settle 3 --tolerance 10 --timeout 30s >/dev/null || fail "soak --calibrate"
 inhost "$WR" pair --soak --topology "$T/ssh.config" "${SSHP[@]}" "${PAIR_LOSS[@]}" "${PAIR_SEARCH[@]}" --duration 1s --ktap --kcidb "$T/ssh.json" \
 	--origin wirerate_test >"$T/ssh.ktap" 2>"$T/ssh.err"; rc=$?
 cat "$T/ssh.err"
