@@ -80,13 +80,8 @@ static int print(void *ctx, const struct app_gate_opts *op, const struct report_
 	struct testpoint_counts c = testpoint_count(s);
 	struct out *o;
 
-	if (op->ktap) {
-		int rc = ktap_print(stdout, s);
-
-		if (!rc && fflush(stdout))
-			rc = -errno;
-		return rc;
-	}
+	if (op->ktap)
+		return ktap_print_stdout(s);
 	o = p->create(op->json, "gate");
 	out_text(o, "gate: %s run ", m->run[1].test);
 	run_of(o, "run", &m->run[1]);

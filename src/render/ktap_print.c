@@ -229,3 +229,12 @@ int ktap_print(FILE *f, const struct testpoint_set *s)
 		return -(errno ? errno : EIO);
 	return 0;
 }
+
+int ktap_print_stdout(const struct testpoint_set *s)
+{
+	int rc = ktap_print(stdout, s);
+
+	if (!rc && fflush(stdout))
+		rc = -errno;
+	return rc;
+}

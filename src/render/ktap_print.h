@@ -16,5 +16,8 @@
  * point: "1..0 # SKIP no test points". Control bytes in any string become
  * spaces. 0, -EINVAL without a set, or -errno when the write failed. */
 int ktap_print(FILE *f, const struct testpoint_set *s);
+/* The same on stdout, flushed there (a full disk is said, not left to
+ * the exit): what a command's --ktap prints. */
+int ktap_print_stdout(const struct testpoint_set *s);
 
 #endif

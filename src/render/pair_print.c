@@ -20,13 +20,8 @@ static int print(void *ctx, const struct app_pair_opts *op, const struct testpoi
 	struct testpoint_counts c = testpoint_count(s);
 	struct out *o;
 
-	if (op->ktap) {
-		int rc = ktap_print(stdout, s);
-
-		if (!rc && fflush(stdout))
-			rc = -errno;
-		return rc;
-	}
+	if (op->ktap)
+		return ktap_print_stdout(s);
 	o = p->create(op->json, "pair");
 	out_str(o, "target", "pair: %s\n", s->env.target);
 	out_str(o, "kernel", "  this host's kernel %s", s->env.kernel);
